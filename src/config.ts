@@ -1,0 +1,187 @@
+import { basename, relative } from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, defaultScope } from './defaults.js';
+import type { GateLadderConfig, ResolvedConfig } from './types.js';
+import { RUNNER_CAUGHT } from './verdict.js';
+
+export const MODULE_NAME = 'gate-ladder';
+
+/** Where a config may live, in the order they are tried (cosmiconfig search places). */
+export const SEARCH_PLACES = [
+  'gate-ladder.config.ts',
+  'gate-ladder.config.mts',
+  'gate-ladder.config.js',
+  'gate-ladder.config.mjs',
+  'gate-ladder.config.cjs',
+  '.gate-ladderrc',
+  '.gate-ladderrc.json',
+  '.gate-ladderrc.yaml',
+  '.gate-ladderrc.yml',
+  'package.json',
+] as const;
+
+export type ConfigLoad =
+  | { kind: 'none' }
+  | { kind: 'invalid'; file: string; problems: string[] }
+  | { kind: 'ok'; file: string; config: ResolvedConfig };
+
+const HOOKS = ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const;
+const RUNNERS = ['pytest', 'jest', 'vitest', 'mocha', 'node', 'uvu', 'go', 'cargo', 'nextest', 'playwright'] as const;
+
+const exitCode = z.number({ error: 'must be an exit code (an integer from 1 to 255)' })
+  .int({ error: 'must be an exit code (an integer from 1 to 255)' })
+  .min(1, { error: 'must be an exit code (an integer from 1 to 255)' })
+  .max(255, { error: 'must be an exit code (an integer from 1 to 255)' });
+
+const tierSchema = z.strictObject({
+  name: z.string({ error: 'must be a non-empty string' }).regex(/^[\w.:-]+$/, {
+    error: 'must be a non-empty name of letters, digits, ".", ":", "_" or "-"',
+  }),
+  run: z.union([
+    z.string().trim().min(1),
+    z.array(z.string()).min(1),
+  ], { error: 'must be a command string or a non-empty argv array of strings' }),
+  timeout: z.number({ error: 'must be a positive number of seconds' })
+    .positive({ error: 'must be a positive number of seconds' })
+    .optional(),
+  env: z.record(z.string(), z.string(), { error: 'must be an object of string values' }).optional(),
+  cwd: z.string({ error: 'must be a path relative to the repository root' }).optional(),
+  caught: z.array(exitCode, { error: 'must be a list of exit codes, e.g. [1]' }).min(1, {
+    error: 'must list at least one exit code, e.g. [1]',
+  }).optional(),
+  skipWhenTestAdjacent: z.boolean({ error: 'must be true or false' }).optional(),
+  hooks: z.array(z.enum(HOOKS, { error: `must name hooks among ${HOOKS.join(', ')}` })).optional(),
+  runner: z.enum(RUNNERS, { error: `must be one of ${RUNNERS.join(', ')}` }).optional(),
+  junit: z.string({ error: 'must be a path to the JUnit XML report the gate writes' }).min(1).optional(),
+});
+
+const rate = (what: string) =>
+  z.number({ error: `must be ${what}` }).min(0, { error: `must be ${what}` }).max(1, { error: `must be ${what}` });
+
+const configSchema = z.strictObject({
+  scope: z.array(z.string().min(1), { error: 'must be a list of globs' }).optional(),
+  tiers: z.array(tierSchema, { error: 'must be a list of tiers in cost order' }).min(1, {
+    error: 'must list at least one tier',
+  }),
+  ledger: z.string({ error: 'must be a path relative to the repository root' }).min(1).optional(),
+  base: z.string({ error: 'must be a revision such as origin/main' }).min(1).optional(),
+  isolation: z.enum(['auto', 'worktree', 'none'], { error: 'must be "auto", "worktree" or "none"' }).optional(),
+  calibrate: rate('a fraction from 0 to 1').optional(),
+  calibrateHooks: z.boolean({ error: 'must be true or false' }).optional(),
+  cache: z.boolean({ error: 'must be true or false' }).optional(),
+  freeze: z.strictObject({
+    minRuns: z.number().int().min(2, { error: 'must be an integer of at least 2' }).optional(),
+    minFlipRate: rate('a fraction from 0 to 1').optional(),
+    maxExpiryDays: z.number().int().positive({ error: 'must be a positive number of days' }).optional(),
+  }, { error: 'must be an object' }).optional(),
+  report: z.strictObject({
+    minAttempts: z.number().int().min(1, { error: 'must be a positive integer' }).optional(),
+  }, { error: 'must be an object' }).optional(),
+});
+
+function pathText(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
+  return out;
+}
+
+/** Checks a raw config and lists every problem at once, each with its file and field. Pure. */
+export function validateConfig(raw: unknown, file: string): { ok: true; config: ResolvedConfig } | { ok: false; problems: string[] } {
+  const parsed = configSchema.safeParse(raw);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const at = pathText(issue.path);
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) problems.push(`${file}: ${at ? `${at}.` : ''}${key} is not a known field`);
+      } else {
+        problems.push(`${file}: ${at || '(config)'} ${issue.message}`);
+      }
+    }
+    return { ok: false, problems };
+  }
+  const names = new Set<string>();
+  parsed.data.tiers.forEach((tier, i) => {
+    if (names.has(tier.name)) problems.push(`${file}: tiers[${i}].name "${tier.name}" is used by an earlier tier`);
+    names.add(tier.name);
+  });
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, config: resolveConfig(parsed.data) };
+}
+
+/** Fills in every default. */
+export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
+  return {
+    scope: cfg.scope ?? [...defaultScope],
+    tiers: cfg.tiers.map((t) => ({
+      name: t.name,
+      run: t.run,
+      timeout: t.timeout ?? DEFAULT_TIMEOUT_S,
+      env: t.env ?? {},
+      cwd: t.cwd ?? '.',
+      caught: t.caught ?? (t.runner && RUNNER_CAUGHT[t.runner]) ?? [1],
+      skipWhenTestAdjacent: t.skipWhenTestAdjacent ?? false,
+      hooks: t.hooks ?? [...DEFAULT_HOOKS],
+      ...(t.runner !== undefined && { runner: t.runner }),
+      ...(t.junit !== undefined && { junit: t.junit }),
+    })),
+    ...(cfg.ledger !== undefined && { ledger: cfg.ledger }),
+    ...(cfg.base !== undefined && { base: cfg.base }),
+    isolation: cfg.isolation ?? 'auto',
+    calibrate: cfg.calibrate ?? 0,
+    calibrateHooks: cfg.calibrateHooks ?? false,
+    cache: cfg.cache ?? true,
+    freeze: {
+      minRuns: cfg.freeze?.minRuns ?? 20,
+      minFlipRate: cfg.freeze?.minFlipRate ?? 0.02,
+      maxExpiryDays: cfg.freeze?.maxExpiryDays ?? 90,
+    },
+    report: { minAttempts: cfg.report?.minAttempts ?? 30 },
+  };
+}
+
+async function loadTs(filepath: string): Promise<unknown> {
+  const { createJiti } = await import('jiti');
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
+  return jiti.import(filepath, { default: true });
+}
+
+/** Finds and loads the repo's config with cosmiconfig. Never throws: failures are `invalid`. */
+export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unknown }> {
+  const { cosmiconfig } = await import('cosmiconfig');
+  const explorer = cosmiconfig(MODULE_NAME, {
+    searchPlaces: [...SEARCH_PLACES],
+    searchStrategy: 'none',
+    cache: false,
+    loaders: { '.ts': loadTs, '.mts': loadTs },
+  });
+  let found: { filepath: string; config: unknown; isEmpty?: boolean } | null;
+  try {
+    found = await explorer.search(root);
+  } catch (err) {
+    const file = errorFile(err, root);
+    return { kind: 'invalid', file, problems: [`${file}: could not be loaded: ${firstLine(err)}`] };
+  }
+  if (found === null) return { kind: 'none' };
+  const file = relative(root, found.filepath) || basename(found.filepath);
+  const raw = unwrapDefault(found.config);
+  const checked = validateConfig(raw, file);
+  return checked.ok ? { kind: 'ok', file, config: checked.config, raw } : { kind: 'invalid', file, problems: checked.problems };
+}
+
+function unwrapDefault(value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && 'default' in value && Object.keys(value).length === 1) {
+    return (value as { default: unknown }).default;
+  }
+  return value;
+}
+
+function errorFile(err: unknown, root: string): string {
+  const path = (err as { filepath?: unknown })?.filepath;
+  return typeof path === 'string' ? relative(root, path) : 'config';
+}
+
+function firstLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split('\n')[0] ?? text;
+}

@@ -1,0 +1,28 @@
+import type { HookName } from './types.js';
+
+/** Test-adjacent paths: the seed's markers plus the usual JavaScript conventions, as globs. */
+export const defaultScope: readonly string[] = [
+  '**/conftest.py',
+  '**/pytest.ini',
+  '**/tox.ini',
+  '**/fixtures/**',
+  '**/tests/**',
+  '**/test/**',
+  '**/test_*',
+  '**/__tests__/**',
+  '**/__snapshots__/**',
+  '**/__fixtures__/**',
+  '**/*.test.*',
+  '**/*.spec.*',
+  '**/{vitest,jest,vite}.config.*',
+  '**/vitest.{workspace,setup}.*',
+  '**/jest.setup.*',
+];
+
+export const DEFAULT_TIMEOUT_S = 600;
+export const DEFAULT_HOOKS: readonly HookName[] = ['pre-push', 'manual', 'replay', 'seed'];
+/** The ledger keeps at most this many paths per row; `files_count` has the total. */
+export const MAX_FILES_PER_ROW = 1000;
+/** How much of a gate's output is kept for messages. */
+export const TAIL_BYTES = 16 * 1024;
+export const ZERO_SHA = '0000000000000000000000000000000000000000';

@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { TAIL_BYTES } from './defaults.js';
+import type { ResolvedTier } from './types.js';
+
+/** What happened to a gate's process, before any verdict. Always filled in. */
+export interface GateExit {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  interrupted: boolean;
+  /** Set when the process could not be started at all (e.g. ENOENT). */
+  spawnError?: string;
+  seconds: number;
+  tail: string;
+}
+
+export interface GateIo {
+  /** Receives the gate's output as it arrives. */
+  write: (chunk: Buffer) => void;
+  /** Resolves when the user interrupts (Ctrl-C); the gate's tree is then killed. */
+  interrupt?: Promise<void>;
+}
+
+const KILL_GRACE_MS = 2000;
+
+/** Keeps the last `max` bytes written to it. */
+class Tail {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  constructor(private readonly max: number) {}
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size - (this.chunks[0]?.length ?? 0) >= this.max) this.size -= this.chunks.shift()!.length;
+  }
+  text(): string {
+    const all = Buffer.concat(this.chunks);
+    return all.subarray(Math.max(0, all.length - this.max)).toString('utf8');
+  }
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+/**
+ * Runs one gate in its own process group, streaming output and keeping a tail.
+ * A timeout or an interrupt kills the whole tree: the test runner's grandchildren included.
+ */
+export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv, io: GateIo): Promise<GateExit> {
+  const started = performance.now();
+  const cwd = resolve(root, tier.cwd);
+  const tail = new Tail(TAIL_BYTES);
+  const [file, args] = typeof tier.run === 'string' ? ['/bin/sh', ['-c', tier.run]] : [tier.run[0]!, tier.run.slice(1)];
+  return new Promise((done) => {
+    let timedOut = false;
+    let interrupted = false;
+    let finished = false;
+    const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const onData = (chunk: Buffer) => {
+      tail.push(chunk);
+      io.write(chunk);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const stop = (signal: NodeJS.Signals) => {
+      killGroup(child.pid, signal);
+      setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop('SIGTERM');
+    }, tier.timeout * 1000);
+    io.interrupt?.then(() => {
+      if (finished) return;
+      interrupted = true;
+      stop('SIGINT');
+    });
+    const finish = (exit: Omit<GateExit, 'seconds' | 'tail' | 'timedOut' | 'interrupted'>) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      // Whatever the gate left running in its group does not outlive it.
+      killGroup(child.pid, 'SIGKILL');
+      const seconds = Math.round((performance.now() - started)) / 1000;
+      done({ ...exit, timedOut, interrupted, seconds, tail: tail.text() });
+    };
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      finish({ exitCode: null, signal: null, spawnError: err.code === 'ENOENT' ? `command not found: ${file}` : err.message });
+    });
+    let closed = 0;
+    let exited: { exitCode: number | null; signal: string | null } | undefined;
+    const onClose = () => {
+      closed += 1;
+      if (closed === 2 && exited) finish(exited);
+    };
+    child.stdout.once('close', onClose);
+    child.stderr.once('close', onClose);
+    child.on('exit', (code, signal) => {
+      exited = { exitCode: code, signal };
+      if (closed === 2) finish(exited);
+      // Never wait on pipes held open by a grandchild.
+      else setTimeout(() => finish(exited!), 200);
+    });
+  });
+}

@@ -1,0 +1,10 @@
+export type * from './types.js';
+export { defaultScope } from './defaults.js';
+export { defineConfig } from './define-config.js';
+export { route, scopeMatcher, scopeHits, touchedPaths } from './route.js';
+export { classify } from './verdict.js';
+export { runLadder, toRow } from './ladder.js';
+export type { LadderDeps, LadderInput, LadderOutcome } from './ladder.js';
+export { parsePushRefs } from './push-refs.js';
+export { validateConfig, resolveConfig } from './config.js';
+export { readRows, parseRow, appendRows } from './ledger.js';

@@ -1,0 +1,107 @@
+import { MAX_FILES_PER_ROW } from './defaults.js';
+import type { GateExit, GateIo } from './gate.js';
+import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from './types.js';
+import { classify } from './verdict.js';
+
+/** Everything a ladder run needs from the outside world, passed in so tests can hand in fakes. */
+export interface LadderDeps {
+  runGate: (tier: ResolvedTier, cwd: string, env: NodeJS.ProcessEnv, io: GateIo) => Promise<GateExit>;
+  appendRows: (rows: LedgerRow[]) => void;
+  now: () => Date;
+  /** Progress and verdict lines for the user. */
+  log: (line: string) => void;
+  /** The gates' own output, streamed live. */
+  write: (chunk: Buffer) => void;
+  env: NodeJS.ProcessEnv;
+  interrupt?: Promise<void>;
+}
+
+export interface LadderInput {
+  plan: Plan;
+  runId: string;
+  hook: HookName;
+  patch: string;
+  base: string | null;
+  ref?: string;
+  /** Where the gates run: the repo root or a temporary worktree. */
+  cwd: string;
+  isolation: 'worktree' | 'none';
+  /** Run every planned tier regardless of earlier verdicts; rows are flagged and never count in yield. */
+  calibration?: boolean;
+  source?: string;
+  /** Note recorded in every row's `reason` (e.g. how the base was chosen). */
+  note?: string;
+}
+
+export interface LadderOutcome {
+  verdict: Verdict;
+  results: GateResult[];
+  rows: LedgerRow[];
+  /** The tier that stopped the ladder, if any. */
+  stoppedBy?: GateResult;
+}
+
+/** Runs the planned tiers in cost order; the first `caught` or `error` stops the ladder. */
+export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<LadderOutcome> {
+  const { plan } = input;
+  const skipped = plan.tiers.filter((t) => t.skip === 'scope').map((t) => t.tier.name);
+  const results: GateResult[] = [];
+  const rows: LedgerRow[] = [];
+  let stoppedBy: GateResult | undefined;
+  for (const planned of plan.tiers) {
+    if (!planned.run) continue;
+    const { tier } = planned;
+    deps.log(`gate-ladder: ${tier.name} running (timeout ${tier.timeout} s)`);
+    const env = { ...deps.env, ...tier.env, GATE_LADDER: '0' };
+    const io: GateIo = { write: deps.write, ...(deps.interrupt && { interrupt: deps.interrupt }) };
+    const exit = await deps.runGate(tier, input.cwd, env, io);
+    const { verdict, reason } = classify(exit, tier.caught, tier.timeout, tier.runner);
+    const result: GateResult = {
+      tier: tier.name,
+      verdict,
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      seconds: exit.seconds,
+      timedOut: exit.timedOut,
+      tail: exit.tail,
+      ...(reason !== undefined && { reason }),
+    };
+    results.push(result);
+    const row = toRow(input, result, skipped, deps.now());
+    rows.push(row);
+    deps.appendRows([row]);
+    deps.log(`gate-ladder: ${tier.name} ${verdict} in ${exit.seconds.toFixed(1)} s${reason ? ` (${reason})` : ''}`);
+    if (verdict !== 'pass' && stoppedBy === undefined) stoppedBy = result;
+    if (exit.interrupted) break;
+    if (stoppedBy !== undefined && !input.calibration) break;
+  }
+  return { verdict: stoppedBy?.verdict ?? 'pass', results, rows, ...(stoppedBy && { stoppedBy }) };
+}
+
+/** One ledger row for a tier the patch reached. Pure. */
+export function toRow(input: LadderInput, result: GateResult, skipped: string[], now: Date): LedgerRow {
+  const files = input.plan.files;
+  const reason = [result.reason, input.note].filter(Boolean).join('; ');
+  return {
+    ts: now.toISOString(),
+    run: input.runId,
+    hook: input.hook,
+    patch: input.patch,
+    base: input.base,
+    ...(input.ref !== undefined && { ref: input.ref }),
+    tier: result.tier,
+    verdict: result.verdict,
+    seconds: result.seconds,
+    exit: result.exitCode,
+    ...(reason && { reason }),
+    files: files.length > MAX_FILES_PER_ROW ? files.slice(0, MAX_FILES_PER_ROW) : [...files],
+    files_count: files.length,
+    routed: skipped.length > 0,
+    ...(skipped.length > 0 && { skipped }),
+    ...(input.source !== undefined && { source: input.source }),
+    isolation: input.isolation,
+    ...(input.calibration && { calibration: true }),
+    ...(result.frozen && result.frozen.length > 0 && { frozen: result.frozen }),
+    ...(result.tests && { tests: result.tests }),
+  };
+}

@@ -1,0 +1,95 @@
+import { closeSync, createReadStream, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { LedgerRow } from './types.js';
+
+/** The default ledger: shared by every worktree of the repo, never committed. */
+export function defaultLedgerPath(commonDir: string): string {
+  return join(commonDir, 'gate-ladder', 'ledger.jsonl');
+}
+
+const LOCK_STALE_MS = 30_000;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Holds an exclusive lock file while `fn` runs, so concurrent writers never interleave. */
+function withLock<T>(path: string, fn: () => T): T {
+  const lock = `${path}.lock`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, { force: true });
+      } catch {
+        // removed by its owner meanwhile
+      }
+      Atomics.wait(sleeper, 0, 0, Math.min(50, 1 + attempt));
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** Appends rows as JSON lines in one write, under a lock. */
+export function appendRows(path: string, rows: readonly LedgerRow[]): void {
+  if (rows.length === 0) return;
+  mkdirSync(dirname(path), { recursive: true });
+  const data = Buffer.from(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  withLock(path, () => {
+    const fd = openSync(path, 'a');
+    try {
+      for (let off = 0; off < data.length; ) off += writeSync(fd, data, off);
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+export const REQUIRED_FIELDS = ['patch', 'tier', 'verdict', 'seconds'] as const;
+
+/** Parses one ledger line; `undefined` for a blank, partial, non-JSON or incomplete line. Pure. */
+export function parseRow(line: string): LedgerRow | undefined {
+  if (line.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const row = value as Record<string, unknown>;
+  if (typeof row.patch !== 'string' || typeof row.tier !== 'string' || typeof row.seconds !== 'number') return undefined;
+  if (row.verdict !== 'pass' && row.verdict !== 'caught' && row.verdict !== 'error') return undefined;
+  return row as LedgerRow;
+}
+
+export interface ReadStats {
+  rows: number;
+  skipped: number;
+}
+
+/** Streams the ledger's rows; lines that cannot be read are counted, not fatal. A missing file has no rows. */
+export async function* readRows(path: string, stats: ReadStats = { rows: 0, skipped: 0 }): AsyncGenerator<LedgerRow> {
+  let stream;
+  try {
+    statSync(path);
+    stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  } catch {
+    return;
+  }
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  for await (const line of lines) {
+    const row = parseRow(line);
+    if (row === undefined) {
+      stats.skipped++;
+      continue;
+    }
+    stats.rows++;
+    yield row;
+  }
+}

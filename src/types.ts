@@ -1,0 +1,182 @@
+/** Public types of gate-ladder: the config a repo writes, the plan, the verdicts and the ledger row. */
+
+/** What a gate concluded. `caught`: the patch is wrong. `error`: the harness could not give a verdict. */
+export type Verdict = 'pass' | 'caught' | 'error';
+
+/** Which entry point produced a run. `manual` covers `gate-ladder run --base/--head` (also CI). */
+export type HookName = 'pre-push' | 'pre-commit' | 'manual' | 'replay' | 'seed';
+
+/** Test runners whose exit codes and reports gate-ladder knows how to read. */
+export type RunnerName =
+  | 'pytest'
+  | 'jest'
+  | 'vitest'
+  | 'mocha'
+  | 'node'
+  | 'uvu'
+  | 'go'
+  | 'cargo'
+  | 'nextest'
+  | 'playwright';
+
+export type Isolation = 'auto' | 'worktree' | 'none';
+
+export interface TierConfig {
+  /** Unique name, shown in messages and stored in the ledger (e.g. `t1-properties`). */
+  name: string;
+  /** A command string, run by the shell like an npm script, or an argv array, run without a shell. */
+  run: string | string[];
+  /** Seconds before the gate's whole process tree is killed and the tier is an `error`. Default 600. */
+  timeout?: number;
+  /** Extra environment for the gate. */
+  env?: Record<string, string>;
+  /** Working directory, relative to the repository root. */
+  cwd?: string;
+  /** Exit codes that mean "a test failed". Default `[1]`; anything else non-zero is an `error`. */
+  caught?: number[];
+  /** Skip this tier when t0-scope finds a test-adjacent path (a property tier cannot vouch then). */
+  skipWhenTestAdjacent?: boolean;
+  /** Which hooks run this tier. Default: `['pre-push', 'manual', 'replay', 'seed']`. */
+  hooks?: HookName[];
+  /** The test runner behind the command, for its exit-code meanings and report format. */
+  runner?: RunnerName;
+  /** Path (relative to cwd) where the gate writes a JUnit XML report. */
+  junit?: string;
+}
+
+export interface FreezePolicy {
+  /** Fewer runs than this: "insufficient history". Default 20. */
+  minRuns?: number;
+  /** Flip rate below this: "not actually flaky". Default 0.02. */
+  minFlipRate?: number;
+  /** Furthest a freeze may expire, in days from today. Default 90. */
+  maxExpiryDays?: number;
+}
+
+export interface ReportPolicy {
+  /** Fewer attempts than this and the report says ratios are noise. Default 30. */
+  minAttempts?: number;
+}
+
+export interface GateLadderConfig {
+  /** Test-adjacent path globs. Replaces the defaults when given; spread `defaultScope` to extend. */
+  scope?: string[];
+  /** The gates, in cost order (cheapest first). */
+  tiers: TierConfig[];
+  /** Ledger path relative to the repository root. Default `<git common dir>/gate-ladder/ledger.jsonl`. */
+  ledger?: string;
+  /** Base for a new branch's range (e.g. `origin/main`). Default: the remote's HEAD. */
+  base?: string;
+  /** Where gates run: `auto` uses a temporary worktree when the working tree is not the pushed commit. */
+  isolation?: Isolation;
+  /** Fraction of manual/CI runs that run every tier (calibration). Default 0. */
+  calibrate?: number;
+  /** Let hooks calibrate too (they slow the push). Default false. */
+  calibrateHooks?: boolean;
+  /** Reuse a pass for a tree that already passed under the same config. Default true. */
+  cache?: boolean;
+  freeze?: FreezePolicy;
+  report?: ReportPolicy;
+}
+
+/** A tier with every default filled in. */
+export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit'>> {
+  env: Record<string, string>;
+  cwd: string;
+  runner?: RunnerName;
+  junit?: string;
+}
+
+export interface ResolvedConfig {
+  scope: string[];
+  tiers: ResolvedTier[];
+  ledger?: string;
+  base?: string;
+  isolation: Isolation;
+  calibrate: number;
+  calibrateHooks: boolean;
+  cache: boolean;
+  freeze: Required<FreezePolicy>;
+  report: Required<ReportPolicy>;
+}
+
+/** A changed path as git reports it; `from` is set for renames and copies. */
+export interface ChangedPath {
+  status: string;
+  path: string;
+  from?: string;
+}
+
+/** Why t0-scope considers a path test-adjacent. */
+export interface ScopeHit {
+  path: string;
+  marker: string;
+}
+
+export interface PlannedTier {
+  tier: ResolvedTier;
+  run: boolean;
+  /** Why it does not run: t0-scope routed past it, or the tier is not configured for this hook. */
+  skip?: 'scope' | 'hook';
+  /** Human reason when skipped (e.g. `test-adjacent: tests/x.py matches **\/tests/**`). */
+  reason?: string;
+}
+
+export interface Plan {
+  files: string[];
+  hits: ScopeHit[];
+  tiers: PlannedTier[];
+}
+
+/** The record one gate run produces. Always filled in; only the CLI turns it into an exit code. */
+export interface GateResult {
+  tier: string;
+  verdict: Verdict;
+  exitCode: number | null;
+  signal: string | null;
+  seconds: number;
+  timedOut: boolean;
+  /** Why the verdict is `error` (or a note on `caught`), in words. */
+  reason?: string;
+  /** Last part of the gate's output, for messages. */
+  tail: string;
+  /** Frozen tests whose failures were forgiven, if any. */
+  frozen?: string[];
+  /** Per-test outcomes from a JUnit report, if the tier has one. */
+  tests?: TestOutcome[];
+}
+
+export interface TestOutcome {
+  id: string;
+  outcome: 'pass' | 'fail' | 'skip';
+}
+
+/** One line of the ledger: one tier a patch reached. */
+export interface LedgerRow {
+  ts: string;
+  run: string;
+  hook: HookName;
+  patch: string;
+  base: string | null;
+  ref?: string;
+  tier: string;
+  verdict: Verdict;
+  seconds: number;
+  exit: number | null;
+  reason?: string;
+  files: string[];
+  /** Total changed paths; `files` holds at most the first 1000. */
+  files_count: number;
+  /** True when t0-scope skipped a tier of this run. */
+  routed: boolean;
+  /** Tiers t0-scope skipped in this run. */
+  skipped?: string[];
+  source?: string;
+  isolation?: 'worktree' | 'none';
+  calibration?: boolean;
+  cached?: boolean;
+  cache_run?: string;
+  frozen?: string[];
+  tests?: TestOutcome[];
+  [extra: string]: unknown;
+}

@@ -1,0 +1,92 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { resolveConfig } from '../../src/config.js';
+import { defaultScope } from '../../src/defaults.js';
+import { route, scopeMatcher } from '../../src/route.js';
+import type { ChangedPath } from '../../src/types.js';
+
+const config = resolveConfig({
+  tiers: [
+    { name: 't1-properties', run: 'true', skipWhenTestAdjacent: true },
+    { name: 't2-fixtures', run: 'true' },
+  ],
+});
+const match = scopeMatcher(defaultScope);
+const m = (path: string): ChangedPath => ({ status: 'M', path });
+
+const adjacent: [string, string][] = [
+  ['conftest.py', '**/conftest.py'],
+  ['pkg/sub/conftest.py', '**/conftest.py'],
+  ['pytest.ini', '**/pytest.ini'],
+  ['tox.ini', '**/tox.ini'],
+  ['fixtures/data.json', '**/fixtures/**'],
+  ['a/b/fixtures/deep/x.json', '**/fixtures/**'],
+  ['tests/test_x.py', '**/tests/**'],
+  ['src/tests/helper.py', '**/tests/**'],
+  ['test/unit/a.ts', '**/test/**'],
+  ['test_module.py', '**/test_*'],
+  ['pkg/test_utils.py', '**/test_*'],
+  ['src/__tests__/a.js', '**/__tests__/**'],
+  ['src/__snapshots__/a.snap', '**/__snapshots__/**'],
+  ['src/__fixtures__/a.json', '**/__fixtures__/**'],
+  ['src/a.test.ts', '**/*.test.*'],
+  ['src/a.spec.js', '**/*.spec.*'],
+  ['vitest.config.ts', '**/{vitest,jest,vite}.config.*'],
+  ['packages/x/jest.config.js', '**/{vitest,jest,vite}.config.*'],
+  ['dir with space/tests/ünï code.py', '**/tests/**'],
+  ['.hidden/tests/x.py', '**/tests/**'],
+];
+for (const [path, marker] of adjacent) {
+  test(`test-adjacent: ${path}`, () => {
+    const plan = route([m(path)], config.tiers, match, 'pre-push');
+    assert.equal(plan.hits, [{ path, marker }]);
+    assert.equal(plan.tiers.map((t) => t.run), [false, true]);
+    assert.is(plan.tiers[0]!.skip, 'scope');
+  });
+}
+
+const plain = ['src/app.py', 'README.md', 'src/testing.py', 'contest.py', 'src/latest/x.ts', 'mytests.txt', 'attest_x.py'];
+for (const path of plain) {
+  test(`not test-adjacent: ${path}`, () => {
+    const plan = route([m(path)], config.tiers, match, 'pre-push');
+    assert.equal(plan.hits, []);
+    assert.equal(plan.tiers.map((t) => t.run), [true, true]);
+  });
+}
+
+test('a rename out of tests/ is still test-adjacent (old path counts)', () => {
+  const plan = route([{ status: 'R100', from: 'tests/helper.py', path: 'src/helper.py' }], config.tiers, match, 'pre-push');
+  assert.equal(plan.files, ['tests/helper.py', 'src/helper.py']);
+  assert.equal(plan.hits, [{ path: 'tests/helper.py', marker: '**/tests/**' }]);
+  assert.is(plan.tiers[0]!.run, false);
+});
+
+test('a rename into tests/ is test-adjacent (new path counts)', () => {
+  const plan = route([{ status: 'R090', from: 'src/a.py', path: 'tests/a.py' }], config.tiers, match, 'pre-push');
+  assert.equal(plan.hits.map((h) => h.path), ['tests/a.py']);
+});
+
+test('the skip reason names the path, the marker and how many more', () => {
+  const plan = route([m('src/x.py'), m('tests/a.py'), m('conftest.py')], config.tiers, match, 'pre-push');
+  assert.is(plan.tiers[0]!.reason, 'test-adjacent: tests/a.py matches **/tests/** (and 1 more)');
+});
+
+test('a tier not configured for the hook is skipped for that reason, not by scope', () => {
+  const cfg = resolveConfig({ tiers: [{ name: 'lint', run: 'true', hooks: ['pre-commit'] }, { name: 'full', run: 'true' }] });
+  const plan = route([m('src/a.ts')], cfg.tiers, match, 'pre-push');
+  assert.equal(plan.tiers.map((t) => [t.run, t.skip]), [[false, 'hook'], [true, undefined]]);
+});
+
+test('custom scope replaces the defaults', () => {
+  const custom = scopeMatcher(['e2e/**']);
+  const plan = route([m('tests/a.py'), m('e2e/x.ts')], config.tiers, custom, 'pre-push');
+  assert.equal(plan.hits, [{ path: 'e2e/x.ts', marker: 'e2e/**' }]);
+});
+
+test('an empty change runs every tier and has no hits', () => {
+  const plan = route([], config.tiers, match, 'manual');
+  assert.equal(plan.files, []);
+  assert.equal(plan.tiers.map((t) => t.run), [true, true]);
+});
+
+test.run();
