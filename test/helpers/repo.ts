@@ -1,0 +1,214 @@
+/**
+ * Real repositories for integration tests: a work clone and a bare remote in a temp dir, with the
+ * packed gate-ladder installed into node_modules the way a user installs it.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The project's root (the test build lives in build/test/helpers). */
+export const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const CLI = join(PROJECT, 'dist', 'cli.js');
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr together, for messages that may go to either. */
+  out: string;
+}
+
+/** An environment without anything the calling shell or hook would leak into a test repo. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('GIT_') || k === 'GATE_LADDER' || k === 'HUSKY' || k.startsWith('npm_')) continue;
+    env[k] = v;
+  }
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'Test',
+    GIT_AUTHOR_EMAIL: 'test@example.invalid',
+    GIT_COMMITTER_NAME: 'Test',
+    GIT_COMMITTER_EMAIL: 'test@example.invalid',
+    NO_COLOR: '1',
+    ...extra,
+  };
+}
+
+export function sh(cmd: string, args: readonly string[], cwd: string, opts: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Run {
+  const r = spawnSync(cmd, args, {
+    cwd,
+    env: cleanEnv(opts.env),
+    input: opts.input ?? '',
+    encoding: 'utf8',
+    timeout: opts.timeoutMs ?? 120_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const stdout = r.stdout ?? '';
+  const stderr = r.stderr ?? '';
+  return { code: r.status, stdout, stderr, out: stdout + stderr };
+}
+
+let installed: string | undefined;
+
+/**
+ * `npm pack`s the project once per test process and installs the tarball into a temp prefix;
+ * every test repo links its node_modules there, as if it had run `npm i -D gate-ladder`.
+ */
+export function installedModules(): string {
+  if (installed) return installed;
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  const dir = mkdtempSync(join(tmpdir(), 'gl-pack-'));
+  const pack = sh('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], PROJECT);
+  if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.out}`);
+  const tarball = join(dir, pack.stdout.trim().split('\n').pop()!);
+  writeFileSync(join(dir, 'package.json'), '{"name":"gl-install","private":true}\n');
+  const inst = sh('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', tarball], dir, {
+    timeoutMs: 300_000,
+  });
+  if (inst.code !== 0) throw new Error(`npm install of the packed tarball failed: ${inst.out}`);
+  installed = join(dir, 'node_modules');
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return installed;
+}
+
+export interface Repo {
+  /** The work clone. */
+  dir: string;
+  /** The bare remote. */
+  remote: string;
+  git: (...args: string[]) => Run;
+  /** git that must succeed; returns trimmed stdout. */
+  gitOk: (...args: string[]) => string;
+  write: (path: string, content: string) => void;
+  read: (path: string) => string;
+  commit: (message: string) => string;
+  push: (args?: string[], env?: Record<string, string>) => Run;
+  /** The installed CLI, as a user runs it from the repo. */
+  cli: (args: string[], opts?: { env?: Record<string, string>; input?: string; timeoutMs?: number }) => Run;
+  /** Rows of the repo's default ledger. */
+  ledger: () => Record<string, unknown>[];
+  ledgerPath: string;
+}
+
+export interface RepoOptions {
+  /** Files to commit as the first commit (pushed to the remote when `pushInitial`). */
+  files?: Record<string, string>;
+  /** Install gate-ladder's hook with `gate-ladder install` (default true). */
+  install?: boolean;
+  /** Push the first commit before the test starts (with GATE_LADDER=0), default true. */
+  pushInitial?: boolean;
+}
+
+/** A real repo with a bare remote in a temp dir; removed in `finally`. */
+export async function withRepo<T>(opts: RepoOptions, fn: (repo: Repo) => Promise<T> | T): Promise<T> {
+  const base = mkdtempSync(join(tmpdir(), 'gl-repo-'));
+  if (resolve(base).startsWith(PROJECT)) throw new Error('refusing to make a test repo inside the project');
+  const dir = join(base, 'work');
+  const remote = join(base, 'remote.git');
+  try {
+    const init = sh('git', ['init', '-q', '--bare', '-b', 'main', remote], base);
+    if (init.code !== 0) throw new Error(init.out);
+    mkdirSync(dir);
+    const git = (...args: string[]) => sh('git', args, dir);
+    const gitOk = (...args: string[]) => {
+      const r = git(...args);
+      if (r.code !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.out}`);
+      return r.stdout.trim();
+    };
+    gitOk('init', '-q', '-b', 'main');
+    for (const [k, v] of [
+      ['user.name', 'Test'],
+      ['user.email', 'test@example.invalid'],
+      ['commit.gpgSign', 'false'],
+      ['tag.gpgSign', 'false'],
+      ['gc.auto', '0'],
+      ['core.quotePath', 'false'],
+    ] as const) gitOk('config', k, v);
+    gitOk('remote', 'add', 'origin', remote);
+    symlinkSync(installedModules(), join(dir, 'node_modules'), 'dir');
+    const write = (path: string, content: string) => {
+      const file = join(dir, path);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, content);
+      if (path.endsWith('.sh')) chmodSync(file, 0o755);
+    };
+    const files: Record<string, string> = {
+      '.gitignore': 'node_modules\n',
+      'package.json': '{\n  "name": "fixture",\n  "private": true,\n  "scripts": {\n    "test": "node check.js"\n  }\n}\n',
+      ...opts.files,
+    };
+    for (const [path, content] of Object.entries(files)) write(path, content);
+    const commit = (message: string) => {
+      gitOk('add', '-A');
+      gitOk('commit', '-q', '--allow-empty', '-m', message);
+      return gitOk('rev-parse', 'HEAD');
+    };
+    const ledgerPath = join(dir, '.git', 'gate-ladder', 'ledger.jsonl');
+    const repo: Repo = {
+      dir,
+      remote,
+      git,
+      gitOk,
+      write,
+      read: (path) => readFileSync(join(dir, path), 'utf8'),
+      commit,
+      push: (args = ['origin', 'HEAD'], env = {}) => sh('git', ['push', ...args], dir, { env, timeoutMs: 300_000 }),
+      cli: (args, o = {}) => sh(process.execPath, [join(dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), ...args], dir, o),
+      ledger: () =>
+        existsSync(ledgerPath)
+          ? readFileSync(ledgerPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
+          : [],
+      ledgerPath,
+    };
+    if (opts.install !== false) {
+      const r = repo.cli(['install']);
+      if (r.code !== 0) throw new Error(`gate-ladder install failed: ${r.out}`);
+    }
+    commit('initial');
+    if (opts.pushInitial !== false) {
+      const r = repo.push(['-q', 'origin', 'main'], { GATE_LADDER: '0' });
+      if (r.code !== 0) throw new Error(`initial push failed: ${r.out}`);
+      gitOk('remote', 'set-head', 'origin', 'main');
+    }
+    return await fn(repo);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/** A tiny project whose "tests" are shell scripts, so verdicts are exact and fast. */
+export const LADDER_CONFIG = `export default {
+  tiers: [
+    { name: 't1-properties', run: 'sh check.sh properties', timeout: 30, skipWhenTestAdjacent: true },
+    { name: 't2-fixtures', run: 'sh check.sh fixtures', timeout: 30 },
+  ],
+};
+`;
+
+/** check.sh: fails (exit 1) when src/value.txt says "bug"; exits with $EXIT_CODE from harness.txt if present. */
+export const CHECK_SH = `#!/bin/sh
+if [ -f harness.txt ]; then exit "$(cat harness.txt)"; fi
+if grep -q bug src/value.txt; then echo "$1: assertion failed: value is buggy"; exit 1; fi
+echo "$1: ok"
+`;
+
+export const LADDER_FILES: Record<string, string> = {
+  'gate-ladder.config.ts': LADDER_CONFIG,
+  'check.sh': CHECK_SH,
+  'src/value.txt': 'good\n',
+  'tests/fixture.txt': 'fixture v1\n',
+};
+
+/** Normalizes shas, durations and temp paths so output can be compared. */
+export function normalize(text: string): string {
+  return text
+    .replace(/\b[0-9a-f]{40}\b/g, '<sha>')
+    .replace(/\b[0-9a-f]{12}\b/g, '<short>')
+    .replace(/\d+\.\d+ s\b/g, '<n> s')
+    .replace(/\/tmp\/gl-[\w-]+/g, '<tmp>');
+}
