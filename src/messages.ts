@@ -29,7 +29,7 @@ export const msg = {
   caught: (ref: string, r: GateResult) =>
     `gate-ladder: push blocked: ${r.tier} caught a problem in ${ref} (exit ${r.exitCode}: a test failed). The patch is wrong: fix it, commit, and push again. ${BYPASS}`,
   error: (ref: string, r: GateResult, configFile: string) =>
-    `gate-ladder: push blocked: ${r.tier} could not give a verdict on ${ref}: ${r.reason ?? 'harness error'}. This says nothing about the patch: the harness is broken. Fix the tier in ${configFile} or its environment, and try again. ${BYPASS}`,
+    `gate-ladder: push blocked: ${r.tier} could not give a verdict on ${ref}: ${r.reason ?? 'harness error'}. This is not a verdict on the patch: the check itself did not complete. Fix the tier in ${configFile} or what it needs (or, if the patch makes the check hang or crash, the patch), then push again. ${BYPASS}`,
   interrupted: () => 'gate-ladder: interrupted; the gates were stopped and the rows so far are in the ledger.',
   needBase: () =>
     'gate-ladder: no base to compare with. Pass `--base <rev>` (e.g. `--base origin/main`), or set `base` in the config.',
