@@ -33,14 +33,17 @@ const exitCode = z.number({ error: 'must be an exit code (an integer from 1 to 2
   .min(1, { error: 'must be an exit code (an integer from 1 to 255)' })
   .max(255, { error: 'must be an exit code (an integer from 1 to 255)' });
 
+const JUNIT_ERROR = 'must be a path to the JUnit XML report the gate writes';
+const RUN_ERROR = 'must be a command string or a non-empty argv array of strings';
+
 const tierSchema = z.strictObject({
   name: z.string({ error: 'must be a non-empty string' }).regex(/^[\w.:-]+$/, {
     error: 'must be a non-empty name of letters, digits, ".", ":", "_" or "-"',
   }),
   run: z.union([
-    z.string().trim().min(1),
-    z.array(z.string()).min(1),
-  ], { error: 'must be a command string or a non-empty argv array of strings' }),
+    z.string().trim().min(1, { error: RUN_ERROR }),
+    z.array(z.string(), { error: RUN_ERROR }).min(1, { error: RUN_ERROR }),
+  ], { error: RUN_ERROR }),
   timeout: z.number({ error: 'must be a positive number of seconds' })
     .positive({ error: 'must be a positive number of seconds' })
     .optional(),
@@ -52,30 +55,35 @@ const tierSchema = z.strictObject({
   skipWhenTestAdjacent: z.boolean({ error: 'must be true or false' }).optional(),
   hooks: z.array(z.enum(HOOKS, { error: `must name hooks among ${HOOKS.join(', ')}` })).optional(),
   runner: z.enum(RUNNERS, { error: `must be one of ${RUNNERS.join(', ')}` }).optional(),
-  junit: z.string({ error: 'must be a path to the JUnit XML report the gate writes' }).min(1).optional(),
+  junit: z.string({ error: JUNIT_ERROR }).min(1, { error: JUNIT_ERROR }).optional(),
 });
 
 const rate = (what: string) =>
   z.number({ error: `must be ${what}` }).min(0, { error: `must be ${what}` }).max(1, { error: `must be ${what}` });
 
+const LEDGER_ERROR = 'must be a path relative to the repository root';
+const BASE_ERROR = 'must be a revision such as origin/main';
+const int = (what: string, min: number) =>
+  z.number({ error: `must be ${what}` }).int({ error: `must be ${what}` }).min(min, { error: `must be ${what}` });
+
 const configSchema = z.strictObject({
-  scope: z.array(z.string().min(1), { error: 'must be a list of globs' }).optional(),
+  scope: z.array(z.string({ error: 'must be a glob' }).min(1, { error: 'must be a non-empty glob' }), { error: 'must be a list of globs' }).optional(),
   tiers: z.array(tierSchema, { error: 'must be a list of tiers in cost order' }).min(1, {
     error: 'must list at least one tier',
   }),
-  ledger: z.string({ error: 'must be a path relative to the repository root' }).min(1).optional(),
-  base: z.string({ error: 'must be a revision such as origin/main' }).min(1).optional(),
+  ledger: z.string({ error: LEDGER_ERROR }).min(1, { error: LEDGER_ERROR }).optional(),
+  base: z.string({ error: BASE_ERROR }).min(1, { error: BASE_ERROR }).optional(),
   isolation: z.enum(['auto', 'worktree', 'none'], { error: 'must be "auto", "worktree" or "none"' }).optional(),
   calibrate: rate('a fraction from 0 to 1').optional(),
   calibrateHooks: z.boolean({ error: 'must be true or false' }).optional(),
   cache: z.boolean({ error: 'must be true or false' }).optional(),
   freeze: z.strictObject({
-    minRuns: z.number().int().min(2, { error: 'must be an integer of at least 2' }).optional(),
+    minRuns: int('an integer of at least 2', 2).optional(),
     minFlipRate: rate('a fraction from 0 to 1').optional(),
-    maxExpiryDays: z.number().int().positive({ error: 'must be a positive number of days' }).optional(),
+    maxExpiryDays: int('a positive number of days', 1).optional(),
   }, { error: 'must be an object' }).optional(),
   report: z.strictObject({
-    minAttempts: z.number().int().min(1, { error: 'must be a positive integer' }).optional(),
+    minAttempts: int('a positive integer', 1).optional(),
   }, { error: 'must be an object' }).optional(),
 });
 
