@@ -55,6 +55,11 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     const env = { ...deps.env, ...tier.env, GATE_LADDER: '0' };
     const io: GateIo = { write: deps.write, ...(deps.interrupt && { interrupt: deps.interrupt }) };
     const exit = await deps.runGate(tier, input.cwd, env, io);
+    // An interrupted gate reached no verdict, through no fault of the patch or the harness: no row.
+    if (exit.interrupted) {
+      deps.log(`gate-ladder: ${tier.name} interrupted after ${exit.seconds.toFixed(1)} s; no row written for it`);
+      break;
+    }
     const { verdict, reason } = classify(exit, tier.caught, tier.timeout, tier.runner);
     const result: GateResult = {
       tier: tier.name,
@@ -72,7 +77,6 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     deps.appendRows([row]);
     deps.log(`gate-ladder: ${tier.name} ${verdict} in ${exit.seconds.toFixed(1)} s${reason ? ` (${reason})` : ''}`);
     if (verdict !== 'pass' && stoppedBy === undefined) stoppedBy = result;
-    if (exit.interrupted) break;
     if (stoppedBy !== undefined && !input.calibration) break;
   }
   return { verdict: stoppedBy?.verdict ?? 'pass', results, rows, ...(stoppedBy && { stoppedBy }) };

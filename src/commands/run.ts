@@ -195,18 +195,16 @@ function manualTarget(root: string, opts: RunOptions, config: ResolvedConfig): T
   return { kind: 'test', ref: headRev, head, base, changes: diffPaths(root, base, head) };
 }
 
-/** Ctrl-C (or SIGTERM) stops the running gate's tree; the ladder then records and exits. */
+/** Ctrl-C (or SIGTERM) stops the running gate's tree; the ladder then records and exits. A second one exits at once. */
 function interruption(): { promise: Promise<void>; fired: boolean; dispose: () => void } {
   let resolve!: () => void;
   const state = {
     promise: new Promise<void>((r) => (resolve = r)),
     fired: false,
-    dispose: () => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-    },
+    dispose: () => {},
   };
   const on = () => {
+    if (state.fired) process.exit(EXIT.interrupted);
     state.fired = true;
     resolve();
   };

@@ -24,7 +24,7 @@ export interface Run {
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('GIT_') || k === 'GATE_LADDER' || k === 'HUSKY' || k.startsWith('npm_')) continue;
+    if (k.startsWith('GIT_') || k === 'GATE_LADDER' || k === 'HUSKY' || k === 'FORCE_COLOR' || k.startsWith('npm_')) continue;
     env[k] = v;
   }
   return {
