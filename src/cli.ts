@@ -54,7 +54,50 @@ export async function main(argv: string[]): Promise<number> {
       const { uninstallCommand } = await import('./commands/install.js');
       code = await uninstallCommand({ cwd });
     })
-    .demandCommand(1, 'Name a command: run, install, uninstall (see --help).')
+    .command(
+      'flaky',
+      'Per test: runs, flips, flip rate, seeded-bug evidence, and whether it may be frozen',
+      (y) => y.option('json', { type: 'boolean', describe: 'Print { "tests": [...] } as JSON on stdout' }),
+      async (a) => {
+        const { flakyCommand } = await import('./commands/flaky.js');
+        code = await flakyCommand({ cwd, json: a.json === true });
+      },
+    )
+    .command(
+      'freeze <test>',
+      'Freeze a flaky test (only when `flaky` says it is eligible), with an expiry and a re-entry condition',
+      (y) =>
+        y
+          .positional('test', { type: 'string', demandOption: true, describe: 'Test id as `gate-ladder flaky` prints it' })
+          .option('expires', { type: 'string', describe: 'YYYY-MM-DD: from this day on the freeze no longer counts (required)' })
+          .option('reentry', { type: 'string', describe: 'What must be true for the test to count again (required)' }),
+      async (a) => {
+        const { freezeCommand } = await import('./commands/flaky.js');
+        code = await freezeCommand({ cwd, test: a.test, ...(a.expires !== undefined && { expires: a.expires }), ...(a.reentry !== undefined && { reentry: a.reentry }) });
+      },
+    )
+    .command(
+      'unfreeze <test>',
+      'Remove a freeze: the test\'s failures count again',
+      (y) => y.positional('test', { type: 'string', demandOption: true, describe: 'Test id as in .gate-ladder/freezes.json' }),
+      async (a) => {
+        const { unfreezeCommand } = await import('./commands/flaky.js');
+        code = await unfreezeCommand({ cwd, test: a.test });
+      },
+    )
+    .command(
+      'seed [target]',
+      'Run a known-bad change (a commit, or a patch file on HEAD) through every tier in a throwaway worktree; failing tests gain sensitivity evidence',
+      (y) =>
+        y
+          .positional('target', { type: 'string', describe: 'A commit that introduces a bug, or a patch file' })
+          .option('stryker', { type: 'string', describe: 'Import a Stryker mutation report (JSON) instead: Killed mutants credit the tests that killed them' }),
+      async (a) => {
+        const { seedCommand } = await import('./commands/seed.js');
+        code = await seedCommand({ cwd, ...(a.target !== undefined && { target: a.target }), ...(a.stryker !== undefined && { stryker: a.stryker }) });
+      },
+    )
+    .demandCommand(1, 'Name a command: run, install, uninstall, flaky, freeze, unfreeze, seed (see --help).')
     .strict()
     .recommendCommands()
     .epilog(EPILOG)

@@ -8,3 +8,8 @@ export type { LadderDeps, LadderInput, LadderOutcome } from './ladder.js';
 export { parsePushRefs } from './push-refs.js';
 export { validateConfig, resolveConfig } from './config.js';
 export { readRows, parseRow, appendRows } from './ledger.js';
+export { judgeReport } from './verdict.js';
+export { parseJUnit, testId } from './junit.js';
+export { flipStats, freezeEligible, forgive } from './freeze.js';
+export { foldHistory, flakyRows } from './history.js';
+export { strykerEvidence } from './stryker.js';

@@ -1,5 +1,8 @@
+import { resolve } from 'node:path';
 import { MAX_FILES_PER_ROW } from './defaults.js';
 import type { GateExit, GateIo } from './gate.js';
+import { testRecord } from './history.js';
+import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
 import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from './types.js';
 import { classify } from './verdict.js';
 
@@ -14,6 +17,8 @@ export interface LadderDeps {
   write: (chunk: Buffer) => void;
   env: NodeJS.ProcessEnv;
   interrupt?: Promise<void>;
+  /** JUnit reports, per-test history and freezes. Without it, `junit` paths are not read. */
+  reports?: ReportDeps;
 }
 
 export interface LadderInput {
@@ -28,6 +33,8 @@ export interface LadderInput {
   isolation: 'worktree' | 'none';
   /** Run every planned tier regardless of earlier verdicts; rows are flagged and never count in yield. */
   calibration?: boolean;
+  /** Run every planned tier whatever the verdicts, without flagging the rows (seeded bugs). */
+  runAll?: boolean;
   source?: string;
   /** Note recorded in every row's `reason` (e.g. how the base was chosen). */
   note?: string;
@@ -54,13 +61,23 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     deps.log(`gate-ladder: ${tier.name} running (timeout ${tier.timeout} s)`);
     const env = { ...deps.env, ...tier.env, GATE_LADDER: '0' };
     const io: GateIo = { write: deps.write, ...(deps.interrupt && { interrupt: deps.interrupt }) };
+    const report = tier.junit !== undefined && deps.reports ? resolve(input.cwd, tier.cwd, tier.junit) : undefined;
+    const since = report !== undefined ? deps.reports!.prepare(report) : 0;
     const exit = await deps.runGate(tier, input.cwd, env, io);
     // An interrupted gate reached no verdict, through no fault of the patch or the harness: no row.
     if (exit.interrupted) {
       deps.log(`gate-ladder: ${tier.name} interrupted after ${exit.seconds.toFixed(1)} s; no row written for it`);
       break;
     }
-    const { verdict, reason } = classify(exit, tier.caught, tier.timeout, tier.runner);
+    const classified = classify(exit, tier.caught, tier.timeout, tier.runner);
+    const judged: TierJudgement =
+      report !== undefined
+        ? await judgeTier(
+            { tier, cwd: input.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed' },
+            deps.reports!,
+          )
+        : { ...classified, notes: ambiguityNotes(tier, classified.verdict) };
+    const { verdict, reason } = judged;
     const result: GateResult = {
       tier: tier.name,
       verdict,
@@ -70,17 +87,25 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
       timedOut: exit.timedOut,
       tail: exit.tail,
       ...(reason !== undefined && { reason }),
+      ...(judged.tests && { tests: judged.tests }),
+      ...(judged.failed && { failed: judged.failed }),
+      ...(judged.frozen && { frozen: judged.frozen }),
+      ...(judged.notes.length > 0 && { notes: judged.notes }),
     };
     results.push(result);
     const row = toRow(input, result, skipped, deps.now());
     rows.push(row);
     deps.appendRows([row]);
+    if (result.tests && deps.reports) deps.reports.record(testRecord(row, result.tests));
     deps.log(`gate-ladder: ${tier.name} ${verdict} in ${exit.seconds.toFixed(1)} s${reason ? ` (${reason})` : ''}`);
+    for (const note of judged.notes) deps.log(note);
     if (verdict !== 'pass' && stoppedBy === undefined) stoppedBy = result;
-    if (stoppedBy !== undefined && !input.calibration) break;
+    if (stoppedBy !== undefined && !input.calibration && !input.runAll) break;
   }
   return { verdict: stoppedBy?.verdict ?? 'pass', results, rows, ...(stoppedBy && { stoppedBy }) };
 }
+
+const MAX_FAILED_PER_ROW = 100;
 
 /** One ledger row for a tier the patch reached. Pure. */
 export function toRow(input: LadderInput, result: GateResult, skipped: string[], now: Date): LedgerRow {
@@ -106,6 +131,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     isolation: input.isolation,
     ...(input.calibration && { calibration: true }),
     ...(result.frozen && result.frozen.length > 0 && { frozen: result.frozen }),
-    ...(result.tests && { tests: result.tests }),
+    // Per-test outcomes go to tests.jsonl (joined on run + tier), keeping the ledger small.
+    ...(result.failed && result.failed.length > 0 && { failed: result.failed.slice(0, MAX_FAILED_PER_ROW) }),
   };
 }

@@ -1,5 +1,5 @@
 import { closeSync, createReadStream, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { LedgerRow } from './types.js';
 
@@ -37,6 +37,11 @@ function withLock<T>(path: string, fn: () => T): T {
 
 /** Appends rows as JSON lines in one write, under a lock. */
 export function appendRows(path: string, rows: readonly LedgerRow[]): void {
+  appendLines(path, rows);
+}
+
+/** Appends values as JSON lines in one write, under the file's lock (the ledger, tests.jsonl). */
+export function appendLines(path: string, rows: readonly unknown[]): void {
   if (rows.length === 0) return;
   mkdirSync(dirname(path), { recursive: true });
   const data = Buffer.from(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
@@ -92,4 +97,36 @@ export async function* readRows(path: string, stats: ReadStats = { rows: 0, skip
     stats.rows++;
     yield row;
   }
+}
+
+/** Streams any JSONL file through `parse`; lines it rejects are counted in `stats.skipped`. */
+export async function* readJsonl<T>(path: string, parse: (value: unknown) => T | undefined, stats: ReadStats = { rows: 0, skipped: 0 }): AsyncGenerator<T> {
+  let stream;
+  try {
+    statSync(path);
+    stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  } catch {
+    return;
+  }
+  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+    if (line.trim() === '') continue;
+    let value: T | undefined;
+    try {
+      value = parse(JSON.parse(line));
+    } catch {
+      value = undefined;
+    }
+    if (value === undefined) {
+      stats.skipped++;
+      continue;
+    }
+    stats.rows++;
+    yield value;
+  }
+}
+
+/** The ledger a config points at: its `ledger` path, or the default in the git common dir. */
+export function ledgerPathFor(root: string, commonDir: string, configured: string | undefined): string {
+  if (configured === undefined) return defaultLedgerPath(commonDir);
+  return isAbsolute(configured) ? configured : join(root, configured);
 }

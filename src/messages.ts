@@ -45,3 +45,81 @@ export function planLines(plan: Plan): string[] {
   for (const t of plan.tiers) lines.push(`  ${t.run ? 'run ' : 'skip'} ${t.tier.name}${t.reason ? `: ${t.reason}` : ''}`);
   return lines;
 }
+
+const list = (ids: readonly string[], max = 5) =>
+  ids.slice(0, max).join(', ') + (ids.length > max ? ` and ${ids.length - max} more` : '');
+const tests = (n: number) => `${n} test${n === 1 ? '' : 's'}`;
+const q = (s: string) => `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
+
+/** JUnit reports, per-test history, the freeze predicate, seeded bugs and freezes. */
+export const testMsg = {
+  reportMissing: (where: string) => `no JUnit report at ${where}`,
+  reportStale: (where: string, written: string) => `the JUnit report at ${where} is from an earlier run (written ${written}), not this one`,
+  reportUnreadable: (where: string, why: string) => `the JUnit report at ${where} is unreadable: ${why}`,
+  reportHint: (how: string) => `; make the gate write it (e.g. ${how}) or drop \`junit\` from the tier`,
+  reportNotRecorded: (what: string) => `${what}; per-test outcomes not recorded`,
+  reportCannotTell: (code: number, what: string, hint: string) =>
+    `exit ${code} and ${what}: cannot tell a failed test from a broken harness${hint}`,
+  reportEmpty: (where: string) => `the JUnit report at ${where} lists no test cases: this gate ran no tests`,
+  reportEmptyButFailed: (code: number, where: string) =>
+    `exit ${code} but the JUnit report at ${where} lists no test cases: the harness failed before any test ran`,
+  reportDisagrees: (where: string, failed: readonly string[]) =>
+    `exit 0 but the JUnit report at ${where} lists ${tests(failed.length)} as failed (${list(failed, 3)}): the runner and its report disagree`,
+  reportAllPassed: (code: number, where: string) =>
+    `exit ${code} but every test in the JUnit report at ${where} passed: the harness failed outside the tests (a crash after the run, a coverage threshold, an open handle?)`,
+  ambiguous: (tier: string, why: string) =>
+    `gate-ladder: ${tier}: note: ${why}; set \`junit\` on this tier so gate-ladder can tell them apart.`,
+  failedTests: (tier: string, ids: readonly string[]) => `gate-ladder: ${tier}: ${tests(ids.length)} failed: ${list(ids, 10)}`,
+  frozenForgiven: (tier: string, ids: readonly string[]) =>
+    `gate-ladder: ${tier}: only frozen tests failed, so the tier passes: ${list(ids, 10)} (see .gate-ladder/freezes.json)`,
+  frozenReason: (ids: readonly string[]) => `only frozen tests failed: ${list(ids, 10)}`,
+  frozenAlsoFailed: (tier: string, ids: readonly string[]) => `gate-ladder: ${tier}: frozen tests that also failed (forgiven): ${list(ids, 10)}`,
+  freezeExpired: (tier: string, test: string, expires: string) =>
+    `gate-ladder: ${tier}: ${test} failed and its freeze expired on ${expires}, so the failure counts again. ` +
+    `Renew it if it is still eligible: \`gate-ladder freeze ${q(test)} --expires <YYYY-MM-DD> --reentry "<condition>"\`; ` +
+    `or remove it: \`gate-ladder unfreeze ${q(test)}\` and fix or delete the test. Commit .gate-ladder/freezes.json either way.`,
+  freezesUnreadable: (file: string, why: string) => `gate-ladder: ${file} is not a valid freezes file (${why}); no freeze applies. Fix it or remove it.`,
+
+  // The seed's freeze predicate, word for word.
+  insufficientHistory: () => 'insufficient history; keep observing',
+  notFlaky: (rate: string) => `not actually flaky (${rate})`,
+  noEvidence: () => 'no sensitivity evidence; rewrite or delete',
+  eligible: (rate: string) => `freeze with expiry, flip_rate=${rate}`,
+
+  flakyEmpty: (path: string) =>
+    `gate-ladder: no per-test history yet (${path}). Give a tier \`runner\` and \`junit\` so its runs record each test's outcome.`,
+  flakyOrphans: (n: number, example: string) =>
+    `gate-ladder: ${n} test${n === 1 ? '' : 's'} with sensitivity evidence but no run history (e.g. ${example}): check that the ids match.`,
+  skippedLines: (n: number, path: string) => `gate-ladder: skipped ${n} unreadable line${n === 1 ? '' : 's'} of ${path}.`,
+
+  noSuchTest: (id: string, near: readonly string[]) =>
+    `gate-ladder: no run history for ${q(id)}.${near.length ? ` Did you mean: ${near.map(q).join(', ')}?` : ''} See \`gate-ladder flaky\` for the ids.`,
+  freezeRefused: (id: string, reason: string) => `gate-ladder: not freezing ${q(id)}: ${reason}.`,
+  freezeNeedsExpiry: () => 'a freeze needs --expires <YYYY-MM-DD>: a freeze with no expiry is a deletion you did not make',
+  freezeBadDate: (value: string) => `--expires ${q(value)} is not a date; write it as YYYY-MM-DD`,
+  freezePast: (value: string, today: string) => `--expires ${value} is not after today (${today})`,
+  freezeTooFar: (value: string, max: number, latest: string) =>
+    `--expires ${value} is more than ${max} days ahead; the latest allowed is ${latest} (freeze.maxExpiryDays in the config)`,
+  freezeNeedsReentry: () => 'a freeze needs --reentry "<condition>": what must be true for the test to count again',
+  freezeProblems: (problems: readonly string[]) => [`gate-ladder: cannot freeze:`, ...problems.map((p) => `  - ${p}`)].join('\n'),
+  frozen: (id: string, expires: string, file: string, renewed: boolean) =>
+    `gate-ladder: ${renewed ? 'renewed the freeze of' : 'froze'} ${q(id)} until ${expires}. Commit ${file} so every clone and CI honour it.`,
+  notFrozen: (id: string) => `gate-ladder: ${q(id)} is not frozen (see .gate-ladder/freezes.json).`,
+  unfrozen: (id: string, file: string) => `gate-ladder: unfroze ${q(id)}; its failures count again. Commit ${file}.`,
+
+  seedNeedsTarget: () => 'gate-ladder: name a seeded bug: `gate-ladder seed <commit | patch file>`, or `gate-ladder seed --stryker <report.json>`.',
+  seedBadTarget: (target: string) => `gate-ladder: ${q(target)} is neither a patch file nor a commit in this repository.`,
+  seedPatchFailed: (file: string, why: string) => `gate-ladder: could not apply ${file} to HEAD in a throwaway worktree: ${why}`,
+  seedNoTiers: () => 'gate-ladder: no tier is configured for the seed hook (`hooks` of each tier); nothing to run.',
+  seedStart: (what: string, dir: string) => `gate-ladder: seeding ${what} in a throwaway worktree (${dir}); every tier runs.`,
+  seedNoReport: (tier: string) => `gate-ladder: ${tier} has no \`junit\` report, so it cannot say which tests caught the seeded bug.`,
+  seedCaughtBy: (ids: readonly string[]) => `gate-ladder: sensitivity evidence recorded for ${tests(ids.length)}: ${list(ids, 20)}`,
+  seedEscaped: () => 'gate-ladder: no test failed on the seeded bug: it escaped every tier, so no evidence was recorded.',
+  seedCleanedUp: () => 'gate-ladder: interrupted; the throwaway worktree was removed.',
+  strykerUnreadable: (file: string, why: string) => `gate-ladder: ${file} is not a Stryker mutation-testing report: ${why}`,
+  strykerSummary: (killed: number, ids: readonly string[], ignored: number) =>
+    `gate-ladder: ${killed} killed mutant${killed === 1 ? '' : 's'} gave sensitivity evidence to ${tests(ids.length)}${ids.length ? `: ${list(ids, 20)}` : ''}` +
+    (ignored ? `; ${ignored} mutant${ignored === 1 ? '' : 's'} with other statuses (Timeout, RuntimeError, Survived, ...) give none` : ''),
+  strykerUnmatched: (n: number, example: string) =>
+    `gate-ladder: ${tests(n)} named by the report have no run history here; recorded under the report's names (e.g. ${q(example)}).`,
+};

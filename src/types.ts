@@ -144,11 +144,52 @@ export interface GateResult {
   frozen?: string[];
   /** Per-test outcomes from a JUnit report, if the tier has one. */
   tests?: TestOutcome[];
+  /** Ids of the tests the report lists as failed or errored (frozen ones included). */
+  failed?: string[];
+  /** Extra lines for the user: frozen failures forgiven, expired freezes, a missing report. */
+  notes?: string[];
 }
 
 export interface TestOutcome {
+  /** File plus title path, normalized per runner (e.g. `test/a.test.ts::math > adds`). */
   id: string;
   outcome: 'pass' | 'fail' | 'skip';
+}
+
+/**
+ * One line of `tests.jsonl` beside the ledger: one tier's per-test outcomes in one run, joinable with
+ * the ledger rows on `run` + `tier`. `source: "seed"` / `"stryker"` lines are sensitivity evidence
+ * (their `fail` tests caught a seeded bug or killed a mutant), never flakiness history.
+ */
+export interface TestRecord {
+  ts: string;
+  run: string;
+  tier: string;
+  hook: HookName;
+  patch: string;
+  source?: string;
+  pass: string[];
+  fail: string[];
+  skip: string[];
+  [extra: string]: unknown;
+}
+
+/** One entry of the committed `.gate-ladder/freezes.json`. */
+export interface Freeze {
+  test: string;
+  flip_rate: number;
+  runs: number;
+  flips: number;
+  /** Seeded bugs and mutants this test caught when it was frozen. */
+  evidence: number;
+  /** `Name <email>` from git config. */
+  by: string;
+  /** ISO time the freeze was made. */
+  at: string;
+  /** `YYYY-MM-DD`: from this day on the freeze no longer counts. */
+  expires: string;
+  /** What must be true to unfreeze (e.g. "passes 50 runs in a row after the retry fix"). */
+  reentry: string;
 }
 
 /** One line of the ledger: one tier a patch reached. */
@@ -177,6 +218,9 @@ export interface LedgerRow {
   cached?: boolean;
   cache_run?: string;
   frozen?: string[];
+  /** Failed tests of this tier (at most the first 100); the full outcomes are in tests.jsonl. */
+  failed?: string[];
+  /** Not written: per-test outcomes live in `tests.jsonl` beside the ledger (see TestRecord). */
   tests?: TestOutcome[];
   [extra: string]: unknown;
 }

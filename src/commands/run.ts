@@ -9,6 +9,7 @@ import { appendRows, defaultLedgerPath } from '../ledger.js';
 import { msg, planLines } from '../messages.js';
 import { parsePushRefs } from '../push-refs.js';
 import { scopeMatcher, route } from '../route.js';
+import { reportDeps } from '../tier-report-io.js';
 import { type RefPlan, type Target, planPush } from '../targets.js';
 import type { HookName, ResolvedConfig, Verdict } from '../types.js';
 
@@ -145,6 +146,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         write: (chunk) => process.stderr.write(chunk),
         env: process.env,
         interrupt: interrupt.promise,
+        reports: reportDeps(ledger),
       },
     );
     report.verdict = outcome.verdict;
