@@ -36,6 +36,8 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   ignoreDeclaration: true,
   ignorePiTags: true,
+  // Numeric character references (&#x263A;) are decoded only with this on.
+  htmlEntities: true,
   // Failure bodies and captured output are never read; keeping them raw is faster and safer.
   stopNodes: ['*.failure', '*.error', '*.skipped', '*.system-out', '*.system-err'],
 });
@@ -143,6 +145,8 @@ function nameOf(c: RawCase, runner: RunnerName | undefined): Named {
       if (c.classname === 'Test suite failed to run') return { file: c.name, fileIsPath: true, path: [] };
       return { ...(c.file && { file: c.file }), fileIsPath: true, path: [c.name] };
     case 'node':
+      // A test file that fails to load is reported as a test named by its absolute path.
+      if (isAbsolute(c.name) && c.suites.length === 0) return { file: c.name, fileIsPath: true, path: [] };
       // node's classname is always "test"; describe blocks are nested <testsuite>s.
       return { ...(c.file && { file: c.file }), fileIsPath: true, path: [...c.suites, c.name].filter(Boolean) };
     case 'mocha': {
