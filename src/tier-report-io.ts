@@ -40,7 +40,11 @@ export function reportDeps(ledgerPath: string, env: NodeJS.ProcessEnv = process.
   const freezeCache = new Map<string, ReturnType<typeof readFreezes>>();
   return {
     prepare: (path) => {
-      rmSync(path, { force: true });
+      try {
+        rmSync(path, { force: true });
+      } catch {
+        // Cannot remove it (a directory, no permission): the mtime check still refuses it as stale.
+      }
       return Date.now();
     },
     read: async (path, since, ctx) => {

@@ -44,6 +44,8 @@ export interface TierReportInput {
 /** Reads the report and decides the tier: caught, error, or a pass because only frozen tests failed. */
 export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promise<TierJudgement> {
   const { tier, cwd } = input;
+  // A harness error by exit code, timeout or signal stays one; its report (if any) is not history.
+  if (input.base.verdict === 'error') return { ...input.base, notes: [] };
   const rel = relative(cwd, input.path);
   const where = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : input.path;
   const report = await deps.read(input.path, input.since, { ...(tier.runner && { runner: tier.runner }), base: tier.cwd, root: cwd });
