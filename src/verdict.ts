@@ -68,7 +68,7 @@ export const AMBIGUOUS_EXIT: Partial<Record<RunnerName, string>> = {
 /** How each runner writes a JUnit report to PATH, for messages when a report is missing. */
 export const JUNIT_HINT: Record<RunnerName, string> = {
   pytest: 'pytest --junitxml=PATH',
-  jest: 'jest --reporters=default --reporters=jest-junit with JEST_JUNIT_OUTPUT_FILE=PATH',
+  jest: 'JEST_JUNIT_OUTPUT_FILE=PATH JEST_JUNIT_ADD_FILE_ATTRIBUTE=true jest --reporters=default --reporters=jest-junit',
   vitest: 'vitest run --reporter=default --reporter=junit --outputFile.junit=PATH',
   mocha: 'mocha --reporter mocha-junit-reporter --reporter-options mochaFile=PATH',
   node: 'node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=PATH',
