@@ -27,12 +27,16 @@ export interface SeedOptions {
   stryker?: string;
 }
 
-/** Ctrl-C or SIGTERM: stop the running gate; the command then removes its worktree and exits 130. */
+/**
+ * Ctrl-C or SIGTERM: stop the running gate; the command then removes its worktree and exits 130.
+ * A second one exits at once (worktree.ts still removes the worktree on exit).
+ */
 function interruption(): { promise: Promise<void>; fired: () => boolean; dispose: () => void } {
   let fired = false;
   let wake!: () => void;
   const promise = new Promise<void>((r) => (wake = r));
   const on = () => {
+    if (fired) process.exit(EXIT.interrupted);
     fired = true;
     wake();
   };

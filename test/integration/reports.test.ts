@@ -64,7 +64,7 @@ test('node:test: a missing test file exits 1 with no report: an error, not a cat
     const { r, rows, records } = runOn(repo, { 'src/other.txt': 'x\n' });
     assert.is(r.code, 2, r.out);
     assert.match(r.out, 'exit 1 and no JUnit report at junit.xml: cannot tell a failed test from a broken harness');
-    assert.match(r.out, 'This says nothing about the patch');
+    assert.match(r.out, 'This is not a verdict on the patch');
     assert.equal(rows.map((x) => x.verdict), ['error']);
     assert.equal(records, []);
   }));
