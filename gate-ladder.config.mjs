@@ -1,1 +1,0 @@
-export default { tiers: [ { name: 'net', run: ['node','-e',"require('net').connect(43477,'127.0.0.1').on('connect',()=>process.exit(0)).on('error',e=>{console.error(e.code);process.exit(1)})"], timeout: 10 } ] };
