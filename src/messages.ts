@@ -136,6 +136,7 @@ export const replayMsg = {
     ].join('\n'),
   noIsolation: (reason: string) =>
     `gate-ladder: --isolate network: cannot run gates without network on this machine (${reason}). Nothing was replayed. Run on Linux with util-linux \`unshare\` and user namespaces enabled (sysctl user.max_user_namespaces > 0), or as root; drop --isolate only for patches you trust.`,
+  badJobs: (value: string) => `gate-ladder: --jobs ${value}: give a whole number of patches to run at once, at least 1 (e.g. \`--jobs 2\`).`,
   merges: (n: number) =>
     `gate-ladder: left out ${n} merge commit${n === 1 ? '' : 's'}: the commits of each merged branch are replayed one by one (\`--first-parent\` replays the mainline instead, a merge as one patch).`,
   resumed: (n: number) =>

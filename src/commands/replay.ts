@@ -44,6 +44,10 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
  * → a summary of the corpus.
  */
 export async function replayCommand(opts: ReplayOptions): Promise<number> {
+  if (opts.jobs !== undefined && !(Number.isInteger(opts.jobs) && opts.jobs > 0)) {
+    err(replayMsg.badJobs(String(opts.jobs)));
+    return EXIT.error;
+  }
   if (process.env.GATE_LADDER === '0') {
     err(msg.bypassed());
     return EXIT.done;
@@ -74,6 +78,10 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
     gate = (tier, cwd, env, io) => runGate(isolateTier(tier, probe.prefix), cwd, env, io);
   }
 
+  if (opts.inputs.length === 0) {
+    err(replayMsg.badInputs(['no input named: give at least one']));
+    return EXIT.error;
+  }
   const inputs = resolveInputs(info.root, opts.cwd, opts.inputs, {
     ...(opts.onto !== undefined && { onto: opts.onto }),
     firstParent: opts.firstParent === true,
@@ -90,7 +98,8 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   const keyOf = (p: ReplayPatch) => replayKey(p.id, p.base, hash);
   const earlier = await rowsByKey(ledger, hash, new Set(inputs.patches.map(keyOf)));
   const todo = opts.force ? inputs.patches : inputs.patches.filter((p) => !earlier.has(keyOf(p)));
-  const kept = inputs.patches.filter((p) => !todo.includes(p));
+  const running = new Set(todo);
+  const kept = inputs.patches.filter((p) => !running.has(p));
   if (kept.length > 0) err(replayMsg.resumed(kept.length));
 
   const jobs = Math.max(1, opts.jobs ?? availableParallelism());

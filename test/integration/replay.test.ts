@@ -339,6 +339,9 @@ test('inputs that cannot be read are all reported at once; nothing runs', () =>
     assert.match(r.stderr, 'no-such-thing: not a file, a folder, a commit or a revision range');
     assert.match(r.stderr, 'no .patch or .diff files in this folder');
     assert.match(r.stderr, 'main~5..main: not a file, a folder or a revision range git knows');
+    const jobs = replay(repo, tmp, ['HEAD', '--jobs', '0']);
+    assert.is(jobs.code, 2, jobs.out);
+    assert.match(jobs.stderr, '--jobs 0: give a whole number');
     assert.equal(repo.ledger(), []);
     assertCleanedUp(repo, tmp);
   }));
