@@ -8,7 +8,6 @@ import { addWorktree, type TempWorktree } from './worktree.js';
 
 /** The tier name of the one row a patch that does not apply gets (see docs/replay.md). */
 export const APPLY_TIER = '(apply)';
-export const WORKTREE_PREFIX = 'gate-ladder-replay-';
 
 export type PatchStatus = 'pass' | 'caught' | 'error' | 'not-applied' | 'interrupted';
 
@@ -79,7 +78,7 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
   const empty = { patch, rows: [], results: [] };
   let wt: TempWorktree | undefined;
   try {
-    wt = addWorktree(ctx.root, patch.kind === 'commit' ? patch.id : patch.base, WORKTREE_PREFIX);
+    wt = addWorktree(ctx.root, patch.kind === 'commit' ? patch.id : patch.base);
     let changes: ChangedPath[];
     if (patch.kind === 'file') {
       const applied = git(wt.dir, ['apply', '--index', '--whitespace=nowarn', patch.file]);

@@ -163,8 +163,8 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   const figures = replayFigures(rows, config.tiers.map((t) => t.name));
   const notNow = outcomes.filter((o) => o.status === 'not-applied').length;
   out(replayMsg.summary(inputs.patches.length, outcomes.length, kept.length, notNow, formatSeconds((performance.now() - started) / 1000)));
-  // REPORT HOOK: when src/report.ts (issue 5) lands, print its report of `rows` here instead of the
-  // table below, e.g. `out(formatReport(report(rows, config)))`: these are exactly this corpus's rows.
+  // REPORT HOOK: when src/report.ts (issue 5) lands, print its report of exactly these rows instead of
+  // the table below: `out(renderReport(report(rows, { tiers: config.tiers.map((t) => t.name) }), 'table', ledger))`.
   for (const line of figureLines(figures, calibrate)) out(line);
   out(msg.ledgerAt(ledger));
   return EXIT.done;
