@@ -3,7 +3,7 @@ import { diffPaths, git, stagedPaths } from './git.js';
 import { type LadderDeps, runLadder } from './ladder.js';
 import type { ReplayPatch } from './replay-inputs.js';
 import { type Matcher, route } from './route.js';
-import type { ChangedPath, GateResult, LedgerRow, ResolvedConfig } from './types.js';
+import type { ChangedPath, GateResult, LedgerRow, ResolvedConfig, TestRecord } from './types.js';
 import { addWorktree, type TempWorktree } from './worktree.js';
 
 /** The tier name of the one row a patch that does not apply gets (see docs/replay.md). */
@@ -31,7 +31,7 @@ export interface ReplayContext {
   configHash: string;
   calibrate: boolean;
   isolate?: 'network';
-  /** The ladder's dependencies; `appendRows` receives one patch's rows in one call. */
+  /** The ladder's dependencies; `appendRows` receives one patch's rows in one call, then `reports.record` its tests. */
   deps: LadderDeps;
   interrupted: () => boolean;
 }
@@ -68,8 +68,8 @@ function firstLines(text: string): string {
 /**
  * One patch, as a push would judge it: a throwaway worktree at its base, the patch applied (files) or
  * checked out (commits), routed and run through the same ladder with hook `replay`. Its rows reach
- * the ledger in one append, after the ladder: a patch interrupted half-way leaves none, and is
- * replayed again next time. The worktree is removed whatever happens.
+ * the ledger in one append after the ladder, and its per-test records after them: a patch interrupted
+ * half-way leaves neither, and is replayed again next time. The worktree is removed whatever happens.
  */
 export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promise<PatchOutcome> {
   const started = performance.now();
@@ -97,6 +97,8 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
 
     const plan = route(changes, ctx.config.tiers, ctx.match, 'replay');
     const held: LedgerRow[] = [];
+    const heldTests: TestRecord[] = [];
+    const reports = ctx.deps.reports && { ...ctx.deps.reports, record: (rec: TestRecord) => heldTests.push(rec) };
     const outcome = await runLadder(
       {
         plan,
@@ -109,11 +111,12 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
         source: 'replay',
         ...(ctx.calibrate && { calibration: true }),
       },
-      { ...ctx.deps, appendRows: (rows) => held.push(...rows) },
+      { ...ctx.deps, appendRows: (rows) => held.push(...rows), ...(reports && { reports }) },
     );
     if (ctx.interrupted()) return { ...empty, status: 'interrupted', results: outcome.results, seconds: elapsed() };
     const rows = held.map((row) => ({ ...row, config_hash: ctx.configHash, ...(ctx.isolate && { isolate: ctx.isolate }) }));
     ctx.deps.appendRows(rows);
+    for (const rec of heldTests) ctx.deps.reports?.record(rec);
     return {
       patch,
       status: outcome.verdict,

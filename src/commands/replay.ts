@@ -14,6 +14,8 @@ import { type PatchOutcome, replayPatch } from '../replay-patch.js';
 import { Progress, formatSeconds } from '../replay-progress.js';
 import { figureLines, replayFigures } from '../replay-summary.js';
 import { scopeMatcher } from '../route.js';
+import type { ReportDeps } from '../tier-report.js';
+import { reportDeps } from '../tier-report-io.js';
 import type { LedgerRow } from '../types.js';
 
 export interface ReplayOptions {
@@ -129,6 +131,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
         write: () => {},
         env: process.env,
         interrupt: interrupt.promise,
+        reports: todaysFreezes(reportDeps(ledger), info.root),
       },
     };
     try {
@@ -168,6 +171,14 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   for (const line of figureLines(figures, calibrate)) out(line);
   out(msg.ledgerAt(ledger));
   return EXIT.done;
+}
+
+/**
+ * JUnit reports and per-test history as on a push, but the freezes are today's, from the repository
+ * root, like the ladder: a patch cannot forgive its own failures by adding a freeze.
+ */
+function todaysFreezes(deps: ReportDeps, root: string): ReportDeps {
+  return { ...deps, freezes: () => deps.freezes(root) };
 }
 
 /** The replay rows already in the ledger under this config, for the patches asked for, by resume key. */

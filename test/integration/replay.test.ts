@@ -112,6 +112,57 @@ test('a range of ten commits: each judged against its parent, by today\'s ladder
     assertCleanedUp(repo, tmp);
   }));
 
+const JUNIT_SH = `#!/bin/sh
+if grep -q bug src/value.txt; then r='<failure message="buggy"/>'; code=1; else r=''; code=0; fi
+printf '<?xml version="1.0"?><testsuites><testsuite name="value" tests="1"><testcase classname="value" name="is good">%s</testcase></testsuite></testsuites>\\n' "$r" > junit.xml
+exit $code
+`;
+
+test('JUnit tiers as on a push: per-test records land beside the rows; freezes are today\'s, not the patch\'s own', () =>
+  corpus(
+    (repo, tmp) => {
+      const tests = () =>
+        existsSync(join(dirname(repo.ledgerPath), 'tests.jsonl'))
+          ? readFileSync(join(dirname(repo.ledgerPath), 'tests.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row)
+          : [];
+      repo.write('src/value.txt', 'bug\n');
+      const bug = repo.commit('bug');
+      const r = replay(repo, tmp, ['main~1..main']);
+      assert.is(r.code, 0, r.out);
+      const rows = repo.ledger();
+      assert.equal(rows.map((x) => [x.tier, x.verdict]), [['t1-junit', 'caught']]);
+      const recs = tests();
+      assert.is(recs.length, 1);
+      assert.is(recs[0]!.run, rows[0]!.run, 'joinable with the row on run + tier');
+      assert.is(recs[0]!.source, 'replay');
+      assert.is(recs[0]!.patch, bug);
+      const id = (recs[0]!.fail as string[])[0]!;
+      assert.ok(id, 'the failing test is named');
+
+      const freeze = { version: 1, freezes: [{ test: id, flip_rate: 0.5, runs: 20, flips: 10, evidence: 1, by: 'T <t@x>', at: '2026-01-01T00:00:00Z', expires: '2999-01-01', reentry: 'never' }] };
+      repo.write('.gate-ladder/freezes.json', JSON.stringify(freeze));
+      repo.write('src/value.txt', 'bug\n');
+      const selfFreeze = repo.commit('keep the bug, and freeze the test that sees it');
+
+      repo.write('.gate-ladder/freezes.json', '{"version":1,"freezes":[]}');
+      const own = replay(repo, tmp, [`${selfFreeze}~1..${selfFreeze}`]);
+      assert.is(own.code, 0, own.out);
+      assert.equal(repo.ledger().slice(1).map((x) => [x.patch, x.verdict]), [[selfFreeze, 'caught']], "the patch's own freeze does not count");
+
+      repo.gitOk('checkout', '-q', '--', '.gate-ladder/freezes.json');
+      const today = replay(repo, tmp, [`${selfFreeze}~1..${selfFreeze}`, '--force']);
+      assert.is(today.code, 0, today.out);
+      assert.equal(repo.ledger().slice(2).map((x) => [x.patch, x.verdict]), [[selfFreeze, 'pass']], "today's freeze (the working tree's) does");
+      assertCleanedUp(repo, tmp);
+    },
+    {
+      'gate-ladder.config.ts': `export default { tiers: [{ name: 't1-junit', run: 'sh junit.sh', junit: 'junit.xml', timeout: 30 }] };\n`,
+      'junit.sh': JUNIT_SH,
+      '.gitignore': 'node_modules\njunit.xml\n',
+      'src/value.txt': 'good\n',
+    },
+  ));
+
 test('merges: left out by default (their branch is replayed commit by commit); --first-parent judges a merge as one patch', () =>
   corpus((repo, tmp) => {
     const start = repo.gitOk('rev-parse', 'HEAD');
