@@ -97,7 +97,35 @@ export async function main(argv: string[]): Promise<number> {
         code = await seedCommand({ cwd, ...(a.target !== undefined && { target: a.target }), ...(a.stryker !== undefined && { stryker: a.stryker }) });
       },
     )
-    .demandCommand(1, 'Name a command: run, install, uninstall, flaky, freeze, unfreeze, seed (see --help).')
+    .command(
+      'replay <inputs..>',
+      'Replay a corpus through the ladder: commits of a range, or patch files, each in a throwaway worktree',
+      (y) =>
+        y
+          .positional('inputs', { type: 'string', array: true, describe: 'A revision range (main~50..main), a commit, a folder of .patch/.diff files, or patch files' })
+          .option('onto', { type: 'string', describe: 'The commit patch files apply onto (default HEAD)' })
+          .option('jobs', { alias: 'j', type: 'number', describe: 'Patches replayed in parallel (default: the number of cores)' })
+          .option('calibrate', { type: 'boolean', describe: 'Run every planned tier on every patch (rows flagged, not counted in yield)' })
+          .option('force', { type: 'boolean', describe: 'Replay patches the ledger already has under this config' })
+          .option('isolate', { choices: ['network'] as const, describe: 'Run each gate without network access (Linux: unshare); fails rather than run unisolated' })
+          .option('first-parent', { type: 'boolean', describe: 'Walk ranges by first parent: a merge is one patch against its first parent' })
+          .example('$0 replay main~50..main', 'Judge the last 50 commits, each against its parent, with the ladder configured today')
+          .example('$0 replay candidates/ --onto v1.2 --isolate network', 'Judge a folder of agent-made patches without network'),
+      async (a) => {
+        const { replayCommand } = await import('./commands/replay.js');
+        code = await replayCommand({
+          cwd,
+          inputs: (a.inputs ?? []).map(String),
+          ...(a.onto && { onto: a.onto }),
+          ...(a.jobs !== undefined && { jobs: a.jobs }),
+          calibrate: a.calibrate === true,
+          force: a.force === true,
+          ...(a.isolate && { isolate: a.isolate }),
+          firstParent: a['first-parent'] === true,
+        });
+      },
+    )
+    .demandCommand(1, 'Name a command: run, install, uninstall, flaky, freeze, unfreeze, seed, replay (see --help).')
     .strict()
     .recommendCommands()
     .epilog(EPILOG)

@@ -123,3 +123,30 @@ export const testMsg = {
   strykerUnmatched: (n: number, example: string) =>
     `gate-ladder: ${tests(n)} named by the report have no run history here; recorded under the report's names (e.g. ${q(example)}).`,
 };
+
+/** What `gate-ladder replay` says. */
+export const replayMsg = {
+  needConfig: () =>
+    'gate-ladder: replay judges patches by the ladder configured here, and there is no config. Create one with `npx gate-ladder install`, then replay again.',
+  badInputs: (problems: readonly string[]) =>
+    [
+      `gate-ladder: nothing was replayed; ${problems.length === 1 ? 'one input' : `${problems.length} inputs`} could not be read:`,
+      ...problems.map((p) => `  - ${p}`),
+      'Name a revision range (`main~50..main`), a folder of .patch/.diff files, or patch files (with `--onto REV`).',
+    ].join('\n'),
+  noIsolation: (reason: string) =>
+    `gate-ladder: --isolate network: cannot run gates without network on this machine (${reason}). Nothing was replayed. Run on Linux with util-linux \`unshare\` and user namespaces enabled (sysctl user.max_user_namespaces > 0), or as root; drop --isolate only for patches you trust.`,
+  badJobs: (value: string) => `gate-ladder: --jobs ${value}: give a whole number of patches to run at once, at least 1 (e.g. \`--jobs 2\`).`,
+  merges: (n: number) =>
+    `gate-ladder: left out ${n} merge commit${n === 1 ? '' : 's'}: the commits of each merged branch are replayed one by one (\`--first-parent\` replays the mainline instead, a merge as one patch).`,
+  resumed: (n: number) =>
+    `gate-ladder: ${n} patch${n === 1 ? ' was' : 'es were'} replayed before under this config: skipped (\`--force\` runs ${n === 1 ? 'it' : 'them'} again).`,
+  start: (n: number, jobs: number, hash: string, isolate: boolean) =>
+    `gate-ladder: replaying ${n} patch${n === 1 ? '' : 'es'}, ${jobs} at a time, config ${hash}${isolate ? ', gates without network' : ''}; each in a throwaway worktree.`,
+  interrupted: () =>
+    'gate-ladder: replay interrupted: gates stopped, worktrees removed. Finished patches are in the ledger; the same command replays the rest.',
+  failed: (err: unknown) =>
+    `gate-ladder: replay stopped: ${err instanceof Error ? err.message : String(err)}. Every worktree was removed; finished patches are in the ledger, and the same command replays the rest.`,
+  summary: (patches: number, now: number, before: number, notApplied: number, seconds: string) =>
+    `replay: ${patches} patch${patches === 1 ? '' : 'es'} (${now} replayed now, ${before} earlier under this config${notApplied ? `, ${notApplied} did not apply` : ''}) in ${seconds}`,
+};

@@ -213,6 +213,12 @@ export interface LedgerRow {
   /** Tiers t0-scope skipped in this run. */
   skipped?: string[];
   source?: string;
+  /** Replay: `false` on the one `(apply)` row of a patch that did not apply; not a catch, not an error (docs/replay.md). */
+  applied?: boolean;
+  /** Replay: hash of the resolved config and mode a patch was replayed under; with `patch` and `base`, the resume key. */
+  config_hash?: string;
+  /** Replay: `network` when each gate ran without network access. */
+  isolate?: 'network';
   isolation?: 'worktree' | 'none';
   calibration?: boolean;
   cached?: boolean;

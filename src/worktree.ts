@@ -32,7 +32,14 @@ export function addWorktree(root: string, rev: string, prefix = 'gate-ladder-'):
   hookCleanup();
   const parent = mkdtempSync(join(tmpdir(), prefix));
   const dir = join(parent, 'wt');
-  gitOk(root, ['worktree', 'add', '--detach', '--quiet', dir, rev]);
+  try {
+    // No hooks: a post-checkout hook must not run for a commit the gates are about to judge.
+    gitOk(root, ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--quiet', dir, rev]);
+  } catch (err) {
+    rmSync(parent, { recursive: true, force: true });
+    git(root, ['worktree', 'prune']);
+    throw err;
+  }
   for (const name of DEPENDENCY_DIRS) {
     const from = join(root, name);
     if (existsSync(from) && !existsSync(join(dir, name))) symlinkSync(from, join(dir, name), 'dir');
