@@ -54,7 +54,31 @@ export async function main(argv: string[]): Promise<number> {
       const { uninstallCommand } = await import('./commands/install.js');
       code = await uninstallCommand({ cwd });
     })
-    .demandCommand(1, 'Name a command: run, install, uninstall (see --help).')
+    .command(
+      'report',
+      'Per tier: runs, catches, errors, median and total seconds, yield per second; what t0-scope saved; the order the ledger recommends',
+      (y) =>
+        y
+          .option('ledger', { type: 'string', describe: "Ledger file (default: the repository's)" })
+          .option('since', { type: 'string', describe: 'Only rows at or after this date (e.g. 2025-01-31)' })
+          .option('hook', { choices: ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const, describe: 'Only rows from this hook' })
+          .option('json', { type: 'boolean', describe: 'Print the report as JSON on stdout' })
+          .option('markdown', { type: 'boolean', describe: 'Print the report as markdown' })
+          .conflicts('json', 'markdown')
+          .example('$0 report --since 2025-01-01 --markdown', 'This year, as markdown for a pull request'),
+      async (a) => {
+        const { reportCommand } = await import('./commands/report.js');
+        code = await reportCommand({
+          cwd,
+          ...(a.ledger !== undefined && { ledger: a.ledger }),
+          ...(a.since !== undefined && { since: a.since }),
+          ...(a.hook && { hook: a.hook }),
+          json: a.json === true,
+          markdown: a.markdown === true,
+        });
+      },
+    )
+    .demandCommand(1, 'Name a command: run, install, uninstall, report (see --help).')
     .strict()
     .recommendCommands()
     .epilog(EPILOG)
