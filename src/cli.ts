@@ -5,6 +5,8 @@ const EPILOG = `Verdicts: pass (exit 0); caught (the patch is wrong: a test fail
 error (the harness could not give a verdict: usage error, no tests, timeout, crash). Both block the push.
 Bypass once: git push --no-verify, or GATE_LADDER=0 git push.`;
 
+class UsageError extends Error {}
+
 /** Parses argv and runs one command; resolves to the process exit code. Commands load lazily. */
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
@@ -83,11 +85,17 @@ export async function main(argv: string[]): Promise<number> {
     .recommendCommands()
     .epilog(EPILOG)
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .fail((message, error, y) => {
+    .fail((message, error) => {
       if (error) throw error;
-      process.stderr.write(`gate-ladder: ${message}\nRun \`gate-ladder --help\` for the commands and options.\n`);
-      code = EXIT.error;
+      // Throwing stops yargs here; returning would let it run the command with the arguments it just refused.
+      throw new UsageError(message);
     });
-  await cli.parseAsync();
+  try {
+    await cli.parseAsync();
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`gate-ladder: ${e.message}\nRun \`gate-ladder --help\` for the commands and options.\n`);
+    return EXIT.error;
+  }
   return code;
 }
