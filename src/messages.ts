@@ -1,5 +1,5 @@
 /** Every sentence gate-ladder says to its users, in one place. Each says the next step. */
-import type { GateResult, OrderFigures, PairOverlap, Plan, TierFigures } from './types.js';
+import type { GateResult, OrderFigures, PairOverlap, Plan, ScopeFigures, TierFigures } from './types.js';
 
 const BYPASS = 'To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.';
 
@@ -66,6 +66,9 @@ export const reportMsg = {
   unreadable: (path: string, why: string) => `gate-ladder: cannot read the ledger ${path}: ${why}. Check the path and its permissions, or pass another with --ledger.`,
   configIgnored: (file: string, problems: number) =>
     `gate-ladder: ${file} has ${plural(problems, 'problem')}; reporting tiers in ledger order with default thresholds. \`npx gate-ladder run --dry-run\` lists them.`,
+  routedPast: (p: ScopeFigures['past'][number]) =>
+    `routed ${plural(p.patches, 'patch', 'patches')} past ${p.tier}: saved ${p.saved_s ?? 'unknown (the tier has no runs)'} s (median ${p.median_s ?? '-'} s × ${p.patches})`,
+  routedTotal: (s: ScopeFigures) => `${plural(s.patches, 'patch', 'patches')} routed; ${s.saved_s} s saved in all`,
   noRoutes: () => 'routed no patch past any tier (a tier with `skipWhenTestAdjacent: true` is what it can route past)',
   noCalibration: () => 'no calibration runs yet: `gate-ladder run --calibrate` records one, config `calibrate: 0.1` samples one run in ten',
   tooFewAttempts: (attempts: number, min: number) =>

@@ -27,10 +27,8 @@ export function renderReport(r: Report, format: ReportFormat, ledger?: string): 
 
   heading('t0-scope (routes, never catches)');
   if (r.scope.past.length === 0) item(reportMsg.noRoutes());
-  for (const p of r.scope.past) {
-    item(`routed ${p.patches} patches past ${p.tier}: saved ${cell(p.saved_s)} s (median ${cell(p.median_s)} s × ${p.patches})`);
-  }
-  if (r.scope.past.length > 0) item(`${r.scope.patches} patches routed; ${r.scope.saved_s} s saved in all`);
+  for (const p of r.scope.past) item(reportMsg.routedPast(p));
+  if (r.scope.past.length > 0) item(reportMsg.routedTotal(r.scope));
 
   heading(`calibration overlap (${r.overlap.runs} calibration runs)`);
   if (r.overlap.pairs.length === 0) item(reportMsg.noCalibration());
