@@ -3,7 +3,7 @@
 // Budget (issue 5): at most 5 s and 300 MB. Usage: node scripts/bench-report.mjs [rows] [repeats]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
@@ -25,7 +25,12 @@ function random(seed) {
 /** Rows shaped like the ladder's: 20 % routed past t1, 10 % calibration, 2 % cached, a few errors and bad lines. */
 function generate(path, rows) {
   const rnd = random(5);
-  const hex = (n) => Array.from({ length: n }, () => ((rnd() * 16) | 0).toString(16)).join('');
+  const word = () => ((rnd() * 0x100000000) >>> 0).toString(16).padStart(8, '0');
+  const hex = (n) => {
+    let s = '';
+    while (s.length < n) s += word();
+    return s.slice(0, n);
+  };
   const fd = openSync(path, 'w');
   let lines = [];
   let written = 0;
@@ -71,8 +76,11 @@ try {
   generate(ledger, ROWS);
   console.log(`bench-report: generated ${ROWS} rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const walls = [];
+  const cpu = [];
   const rss = [];
+  const load = [];
   for (let i = 0; i < REPEATS; i++) {
+    load.push(loadavg()[0]);
     t = performance.now();
     const r = spawnSync(process.execPath, ['--require', preload, cli, 'report', '--ledger', ledger, '--json'], {
       cwd: dir,
@@ -85,12 +93,15 @@ try {
       const json = JSON.parse(r.stdout);
       console.log(`bench-report: ${json.rows} rows, ${json.skipped_lines} skipped lines, ${json.attempts} attempts counted`);
     }
-    rss.push(JSON.parse(readFileSync(usage, 'utf8')).maxRSS / 1024);
+    const u = JSON.parse(readFileSync(usage, 'utf8'));
+    rss.push(u.maxRSS / 1024);
+    cpu.push((u.userCPUTime + u.systemCPUTime) / 1e6);
   }
   const wall = median(walls);
   const peak = Math.max(...rss);
   const ok = wall <= LIMIT_S && peak <= LIMIT_MB;
   console.log(`bench-report: wall ${walls.map((w) => w.toFixed(2)).join(' ')} s; median ${wall.toFixed(2)} s (limit ${LIMIT_S} s)`);
+  console.log(`bench-report: CPU (user + sys) median ${median(cpu).toFixed(2)} s; 1-minute load average before each run ${load.map((l) => l.toFixed(1)).join(' ')}`);
   console.log(`bench-report: peak RSS ${peak.toFixed(0)} MB (limit ${LIMIT_MB} MB); ${cpus().length} cores, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
   console.log(`bench-report: ${ok ? 'within budget' : 'OVER BUDGET'}`);
   process.exitCode = ok ? 0 : 1;

@@ -9,19 +9,10 @@ export class DistinctCounter {
   private used = new Uint8Array(1024);
   size = 0;
 
-  /** Adds `s` (with an optional prefix, hashed as if joined by a newline); true when it was new. */
-  add(s: string, prefix = ''): boolean {
+  /** Adds `s`; true when it was new. */
+  add(s: string): boolean {
     let h1 = 0x811c9dc5;
     let h2 = 0x01000193;
-    for (let i = 0; i < prefix.length; i++) {
-      const c = prefix.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 0x01000193);
-      h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 15);
-    }
-    if (prefix.length > 0) {
-      h1 = Math.imul(h1 ^ 10, 0x01000193);
-      h2 = Math.imul(h2 + 10, 0x5bd1e995) ^ (h2 >>> 15);
-    }
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       h1 = Math.imul(h1 ^ c, 0x01000193);
@@ -50,9 +41,23 @@ export class DistinctCounter {
 
   private grow(): void {
     const { hi, lo, used } = this;
-    this.hi = new Int32Array(used.length * 2);
-    this.lo = new Int32Array(used.length * 2);
-    this.used = new Uint8Array(used.length * 2);
-    for (let i = 0; i < used.length; i++) if (used[i] === 1) this.insert(hi[i]!, lo[i]!);
+    const size = used.length * 2;
+    const mask = size - 1;
+    const nhi = new Int32Array(size);
+    const nlo = new Int32Array(size);
+    const nused = new Uint8Array(size);
+    for (let i = 0; i < used.length; i++) {
+      if (used[i] === 0) continue;
+      const h1 = hi[i]!;
+      const h2 = lo[i]!;
+      let slot = (h1 ^ (h2 >>> 7)) & mask;
+      while (nused[slot] === 1) slot = (slot + 1) & mask;
+      nused[slot] = 1;
+      nhi[slot] = h1;
+      nlo[slot] = h2;
+    }
+    this.hi = nhi;
+    this.lo = nlo;
+    this.used = nused;
   }
 }

@@ -1,5 +1,6 @@
 import { type AdvicePolicy, advise } from './advice.js';
 import { DistinctCounter } from './distinct.js';
+import { Seconds } from './seconds.js';
 import { bestOrder, costRatio, expectedSeconds, type PricedTier } from './order.js';
 import type { HookName, OrderFigures, PairOverlap, Report, ScopeFigures, TierFigures, Verdict } from './types.js';
 
@@ -34,56 +35,6 @@ export interface ReportFold {
   finish(skippedLines?: number): Report;
 }
 
-/** Seconds in a growable Float64Array: 8 bytes a row, for medians. */
-class Seconds {
-  private buf = new Float64Array(64);
-  n = 0;
-  push(x: number): void {
-    if (this.n === this.buf.length) {
-      const next = new Float64Array(this.buf.length * 2);
-      next.set(this.buf);
-      this.buf = next;
-    }
-    this.buf[this.n++] = x;
-  }
-  /** Linear time (quickselect); rearranges the buffer, which only the median reads. */
-  median(): number | null {
-    const n = this.n;
-    if (n === 0) return null;
-    const a = this.buf.subarray(0, n);
-    const k = n >> 1;
-    const upper = select(a, k);
-    if (n % 2 === 1) return upper;
-    let lower = a[0]!;
-    for (let i = 1; i < k; i++) if (a[i]! > lower) lower = a[i]!;
-    return (lower + upper) / 2;
-  }
-}
-
-/** The k-th smallest value (0-based); afterwards every value before index k is at most it. Hoare quickselect. */
-export function select(a: Float64Array, k: number): number {
-  let lo = 0;
-  let hi = a.length - 1;
-  while (hi > lo) {
-    const pivot = a[(lo + hi) >> 1]!;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (a[i]! < pivot) i++;
-      while (a[j]! > pivot) j--;
-      if (i <= j) {
-        const t = a[i]!;
-        a[i++] = a[j]!;
-        a[j--] = t;
-      }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else break;
-  }
-  return a[k]!;
-}
-
 interface TierAcc {
   caught: number;
   errors: number;
@@ -91,7 +42,8 @@ interface TierAcc {
   total: number;
   seconds: Seconds;
   notApplied: number;
-  routedPast: number;
+  /** Runs t0-scope routed past this tier. */
+  routedPast: DistinctCounter;
 }
 
 /** Seconds to the millisecond; rates and yields to four significant digits. */
@@ -105,7 +57,7 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
   const tier = (name: string): TierAcc => {
     let a = accs.get(name);
     if (a === undefined) {
-      a = { caught: 0, errors: 0, passes: 0, total: 0, seconds: new Seconds(), notApplied: 0, routedPast: 0 };
+      a = { caught: 0, errors: 0, passes: 0, total: 0, seconds: new Seconds(), notApplied: 0, routedPast: new DistinctCounter() };
       accs.set(name, a);
       order.push(name);
     }
@@ -114,13 +66,12 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
   for (const name of opts.tiers ?? []) tier(name);
   const attempts = new DistinctCounter();
   const routedRuns = new DistinctCounter();
-  /** (tier, run) pairs: a run counts once per tier it was routed past, however many rows it wrote. */
-  const routedPast = new DistinctCounter();
   /** Calibration run → tier → caught (true) or passed (false); errors are left out. */
   const calibration = new Map<string, Map<string, boolean>>();
   const excluded = { filtered: 0, calibration: 0, cached: 0, seed: 0, not_applied: 0 };
   const since = opts.since?.getTime();
   let rows = 0;
+  let lastRun: string | undefined;
 
   const add = (row: FoldRow): void => {
     rows++;
@@ -151,7 +102,11 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
       excluded.cached++;
       return;
     }
-    attempts.add(run);
+    // A run's rows are usually adjacent: skip hashing the same run id again.
+    if (run !== lastRun) {
+      attempts.add(run);
+      lastRun = run;
+    }
     if (row.verdict === 'caught') a.caught++;
     else if (row.verdict === 'error') a.errors++;
     else a.passes++;
@@ -161,7 +116,7 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
       for (const name of row.skipped) {
         if (typeof name !== 'string') continue;
         routedRuns.add(run);
-        if (routedPast.add(run, name)) tier(name).routedPast++;
+        tier(name).routedPast.add(run);
       }
     }
   };
@@ -206,7 +161,7 @@ function figures(name: string, a: TierAcc): TierFigures {
 function scopeFigures(order: string[], accs: Map<string, TierAcc>, tiers: TierFigures[], patches: number): ScopeFigures {
   const past: ScopeFigures['past'] = [];
   order.forEach((name, i) => {
-    const n = accs.get(name)!.routedPast;
+    const n = accs.get(name)!.routedPast.size;
     if (n === 0) return;
     const median = tiers[i]!.median_s;
     past.push({ tier: name, patches: n, median_s: median, saved_s: median === null ? null : ms(median * n) });

@@ -16,16 +16,7 @@ test('add says whether the string was new', () => {
   assert.is(d.add(''), false);
 });
 
-test('a prefix makes a separate key: (t1, x) and (t2, x) differ, (t1, x) repeats', () => {
-  const d = new DistinctCounter();
-  assert.is(d.add('x', 't1'), true);
-  assert.is(d.add('x', 't2'), true);
-  assert.is(d.add('x', 't1'), false);
-  assert.is(d.add('x'), true);
-  assert.is(d.size, 3);
-});
-
-test('a million random 12-hex run ids: the same count as a Set', () => {
+test('200,000 draws of 150,000 possible 12-hex run ids: the same count as a Set', () => {
   const d = new DistinctCounter();
   const set = new Set<string>();
   let x = 12345;

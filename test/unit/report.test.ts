@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { advise } from '../../src/advice.js';
-import { type FoldRow, report, select } from '../../src/report.js';
+import { type FoldRow, report } from '../../src/report.js';
+import { select } from '../../src/seconds.js';
 import type { Advice, PairOverlap, TierFigures } from '../../src/types.js';
 
 let seq = 0;
