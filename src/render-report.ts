@@ -49,6 +49,6 @@ function textTable(head: string[], rows: string[][]): string[] {
 }
 
 function markdownTable(head: string[], rows: string[][]): string[] {
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const line = (cells: string[]) => `| ${cells.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`;
   return [line(head), `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`, ...rows.map(line)];
 }
