@@ -3,7 +3,7 @@ import type { Advice, OrderFigures, PairOverlap, TierFigures } from './types.js'
 
 /** The thresholds behind the advice. */
 export interface AdvicePolicy {
-  /** Fewer patch attempts than this: ratios are noise (config `report.minAttempts`). */
+  /** Fewer patch attempts than this: ratios are noise (config `report.minAttempts`). Also the calibration runs a pair needs for advice. */
   minAttempts: number;
   /** The most expensive tier's median under this many seconds: a short-feedback suite. */
   shortFeedbackS: number;
@@ -44,6 +44,8 @@ export function advise(input: AdviceInput, policy: Partial<AdvicePolicy> = {}): 
     }
   }
   for (const pair of input.overlap.pairs) {
+    // The same noise floor as for attempts: fewer calibration runs say nothing about overlap.
+    if (pair.patches < p.minAttempts) continue;
     const figures = { earlier: pair.earlier, later: pair.later, patches: pair.patches, both: pair.both, only_earlier: pair.only_earlier, only_later: pair.only_later };
     const union = pair.both + pair.only_earlier + pair.only_later;
     // The later tier makes every catch of the earlier one, and more.

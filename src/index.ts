@@ -8,3 +8,4 @@ export type { LadderDeps, LadderInput, LadderOutcome } from './ladder.js';
 export { parsePushRefs } from './push-refs.js';
 export { validateConfig, resolveConfig } from './config.js';
 export { readRows, parseRow, appendRows } from './ledger.js';
+export { report, reportFold } from './report.js';

@@ -1,5 +1,5 @@
 /** Every sentence gate-ladder says to its users, in one place. Each says the next step. */
-import type { GateResult, OrderFigures, PairOverlap, Plan, ScopeFigures, TierFigures } from './types.js';
+import type { GateResult, OrderFigures, PairOverlap, Plan, Report, ScopeFigures, TierFigures } from './types.js';
 
 const BYPASS = 'To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.';
 
@@ -69,6 +69,13 @@ export const reportMsg = {
   routedPast: (p: ScopeFigures['past'][number]) =>
     `routed ${plural(p.patches, 'patch', 'patches')} past ${p.tier}: saved ${p.saved_s ?? 'unknown (the tier has no runs)'} s (median ${p.median_s ?? '-'} s × ${p.patches})`,
   routedTotal: (s: ScopeFigures) => `${plural(s.patches, 'patch', 'patches')} routed; ${s.saved_s} s saved in all`,
+  summary: (r: Report, ledger?: string) =>
+    `${plural(r.rows, 'row')}${ledger ? ` from ${ledger}` : ''}; ${plural(r.attempts, 'patch attempt')} counted; ${plural(r.skipped_lines, 'line')} skipped`,
+  excluded: (x: Report['excluded']) =>
+    `not in the tier figures: ${x.calibration} calibration, ${x.cached} cached, ${x.seed} seed, ${x.not_applied} not applied, ${x.filtered} filtered out`,
+  overlapHeading: (runs: number) => `calibration overlap (${plural(runs, 'calibration run')})`,
+  pair: (p: PairOverlap) =>
+    `${p.earlier} / ${p.later}: ${plural(p.patches, 'patch', 'patches')}; both caught ${p.both}, only ${p.earlier} ${p.only_earlier}, only ${p.later} ${p.only_later}, neither ${p.neither}`,
   noRoutes: () => 'routed no patch past any tier (a tier with `skipWhenTestAdjacent: true` is what it can route past)',
   noCalibration: () => 'no calibration runs yet: `gate-ladder run --calibrate` records one, config `calibrate: 0.1` samples one run in ten',
   tooFewAttempts: (attempts: number, min: number) =>

@@ -18,9 +18,8 @@ export function renderReport(r: Report, format: ReportFormat, ledger?: string): 
   const item = (text: string) => out.push(md ? `- ${text}` : `  ${text}`);
 
   out.push(md ? '# gate-ladder report' : 'gate-ladder report');
-  item(`${r.rows} rows${ledger ? ` from ${ledger}` : ''}; ${r.attempts} patch attempts counted; ${r.skipped_lines} lines skipped`);
-  const x = r.excluded;
-  item(`not in the tier figures: ${x.calibration} calibration, ${x.cached} cached, ${x.seed} seed, ${x.not_applied} not applied, ${x.filtered} filtered out`);
+  item(reportMsg.summary(r, ledger));
+  item(reportMsg.excluded(r.excluded));
 
   heading('tiers (ladder order; yield = caught per second)');
   out.push(...(md ? markdownTable([...TIER_COLUMNS], rows) : textTable([...TIER_COLUMNS], rows)));
@@ -30,11 +29,9 @@ export function renderReport(r: Report, format: ReportFormat, ledger?: string): 
   for (const p of r.scope.past) item(reportMsg.routedPast(p));
   if (r.scope.past.length > 0) item(reportMsg.routedTotal(r.scope));
 
-  heading(`calibration overlap (${r.overlap.runs} calibration runs)`);
+  heading(reportMsg.overlapHeading(r.overlap.runs));
   if (r.overlap.pairs.length === 0) item(reportMsg.noCalibration());
-  for (const p of r.overlap.pairs) {
-    item(`${p.earlier} / ${p.later}: ${p.patches} patches; both caught ${p.both}, only ${p.earlier} ${p.only_earlier}, only ${p.later} ${p.only_later}, neither ${p.neither}`);
-  }
+  for (const p of r.overlap.pairs) item(reportMsg.pair(p));
 
   heading('advice');
   if (r.advice.length === 0) item('none');

@@ -177,8 +177,8 @@ test('median of an odd and an even count, with duplicates, matches a sort', () =
 const tier = (name: string, over: Partial<TierFigures> = {}): TierFigures => ({
   tier: name, runs: 40, caught: 4, errors: 0, passes: 36, median_s: 60, total_s: 2400, yield: 0.001667, error_rate: 0, not_applied: 0, ...over,
 });
-const pair = (both: number, onlyEarlier: number, onlyLater: number): PairOverlap => ({
-  earlier: 't1', later: 't2', patches: both + onlyEarlier + onlyLater + 5, both, only_earlier: onlyEarlier, only_later: onlyLater, neither: 5,
+const pair = (both: number, onlyEarlier: number, onlyLater: number, neither = 30): PairOverlap => ({
+  earlier: 't1', later: 't2', patches: both + onlyEarlier + onlyLater + neither, both, only_earlier: onlyEarlier, only_later: onlyLater, neither,
 });
 const noOrder = { current: [], recommended: [], current_s: null, recommended_s: null, unranked: [], priced: [] };
 const base = { tiers: [tier('t1', { median_s: 5 }), tier('t2')], overlap: { pairs: [] as PairOverlap[] }, order: noOrder, attempts: 30 };
@@ -198,6 +198,8 @@ const thresholds: [string, Partial<typeof base>, Advice['kind'], boolean][] = [
   ['earlier caught 1 alone: not decorative', { overlap: { pairs: [pair(10, 1, 1)] } }, 'decorative', false],
   ['later caught nothing more: not decorative', { overlap: { pairs: [pair(10, 0, 0)] } }, 'decorative', false],
   ['decorative takes the place of contract-check for the same pair', { overlap: { pairs: [pair(100, 0, 1)] } }, 'contract-check', false],
+  ['a pair with 30 calibration runs gets advice', { overlap: { pairs: [pair(10, 0, 1, 19)] } }, 'decorative', true],
+  ['a pair with 29 calibration runs does not', { overlap: { pairs: [pair(10, 0, 1, 18)] } }, 'decorative', false],
 ];
 for (const [title, over, kind, present] of thresholds) {
   test(`advice: ${title}`, () => {
@@ -217,10 +219,10 @@ test('advice: the numbers behind each piece are in its text and figures', () => 
   assert.match(by['too-few-attempts']!.text, /^too few attempts: ratios are noise; choose the order by judgment and revisit\. 12 patch attempts counted, fewer than 30/);
   assert.match(by['short-feedback']!.text, /^short-feedback suite: the ladder's overhead likely exceeds what ordering saves\. The most expensive tier, t2, has a median of 20 s, under 30 s/);
   assert.match(by.errors!.text, /^t1: 3 errors in 40 runs, error rate 7\.5 %, apart from its 4 catches/);
-  assert.match(by['contract-check']!.text, /^t2: buying a contract check, not bug detection: keep it, but it does not earn its minutes\. In 45 calibration runs it caught 2 that t1 missed, of 40 caught by either/);
-  assert.equal(by['contract-check']!.figures, { earlier: 't1', later: 't2', patches: 45, both: 37, only_earlier: 1, only_later: 2, limit_percent: 5 });
+  assert.match(by['contract-check']!.text, /^t2: buying a contract check, not bug detection: keep it, but it does not earn its minutes\. In 70 calibration runs it caught 2 that t1 missed, of 40 caught by either/);
+  assert.equal(by['contract-check']!.figures, { earlier: 't1', later: 't2', patches: 70, both: 37, only_earlier: 1, only_later: 2, limit_percent: 5 });
   const deco = advise({ ...base, overlap: { pairs: [pair(10, 0, 3)] } }).find((a) => a.kind === 'decorative')!;
-  assert.match(deco.text, /^t1: decorative: delete it rather than reorder\. In 18 calibration runs, t2 caught every patch t1 caught \(10\) and 3 more/);
+  assert.match(deco.text, /^t1: decorative: delete it rather than reorder\. In 43 calibration runs, t2 caught every patch t1 caught \(10\) and 3 more/);
 });
 
 test('advice: minAttempts is configurable', () => {
