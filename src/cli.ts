@@ -5,6 +5,8 @@ const EPILOG = `Verdicts: pass (exit 0); caught (the patch is wrong: a test fail
 error (the harness could not give a verdict: usage error, no tests, timeout, crash). Both block the push.
 Bypass once: git push --no-verify, or GATE_LADDER=0 git push.`;
 
+class UsageError extends Error {}
+
 /** Parses argv and runs one command; resolves to the process exit code. Commands load lazily. */
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
@@ -125,16 +127,46 @@ export async function main(argv: string[]): Promise<number> {
         });
       },
     )
-    .demandCommand(1, 'Name a command: run, install, uninstall, flaky, freeze, unfreeze, seed, replay (see --help).')
+    .command(
+      'report',
+      'Per tier: runs, catches, errors, median and total seconds, yield per second; what t0-scope saved; the order the ledger recommends',
+      (y) =>
+        y
+          .option('ledger', { type: 'string', describe: "Ledger file (default: the repository's)" })
+          .option('since', { type: 'string', describe: 'Only rows at or after this date (e.g. 2025-01-31)' })
+          .option('hook', { choices: ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const, describe: 'Only rows from this hook' })
+          .option('json', { type: 'boolean', describe: 'Print the report as JSON on stdout' })
+          .option('markdown', { type: 'boolean', describe: 'Print the report as markdown' })
+          .conflicts('json', 'markdown')
+          .example('$0 report --since 2025-01-01 --markdown', 'This year, as markdown for a pull request'),
+      async (a) => {
+        const { reportCommand } = await import('./commands/report.js');
+        code = await reportCommand({
+          cwd,
+          ...(a.ledger !== undefined && { ledger: a.ledger }),
+          ...(a.since !== undefined && { since: a.since }),
+          ...(a.hook && { hook: a.hook }),
+          json: a.json === true,
+          markdown: a.markdown === true,
+        });
+      },
+    )
+    .demandCommand(1, 'Name a command: run, install, uninstall, report, flaky, freeze, unfreeze, seed, replay (see --help).')
     .strict()
     .recommendCommands()
     .epilog(EPILOG)
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .fail((message, error, y) => {
+    .fail((message, error) => {
       if (error) throw error;
-      process.stderr.write(`gate-ladder: ${message}\nRun \`gate-ladder --help\` for the commands and options.\n`);
-      code = EXIT.error;
+      // Throwing stops yargs here; returning would let it run the command with the arguments it just refused.
+      throw new UsageError(message);
     });
-  await cli.parseAsync();
+  try {
+    await cli.parseAsync();
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`gate-ladder: ${e.message}\nRun \`gate-ladder --help\` for the commands and options.\n`);
+    return EXIT.error;
+  }
   return code;
 }

@@ -13,3 +13,4 @@ export { parseJUnit, testId } from './junit.js';
 export { flipStats, freezeEligible, forgive } from './freeze.js';
 export { foldHistory, flakyRows } from './history.js';
 export { strykerEvidence } from './stryker.js';
+export { report, reportFold } from './report.js';

@@ -230,3 +230,77 @@ export interface LedgerRow {
   tests?: TestOutcome[];
   [extra: string]: unknown;
 }
+
+/** One tier's line of the report. Only ladder rows count: not calibration, cached, seed or unapplied rows. */
+export interface TierFigures {
+  tier: string;
+  runs: number;
+  /** First rejections: a row exists only for tiers a patch reached. */
+  caught: number;
+  errors: number;
+  passes: number;
+  /** `null` when the tier has no runs. */
+  median_s: number | null;
+  total_s: number;
+  /** Catches per second, caught ÷ total_s; `null` when total_s is 0 (no runs, or only zero-second rows). */
+  yield: number | null;
+  /** errors ÷ runs; `null` when the tier has no runs. */
+  error_rate: number | null;
+  /** Replay rows whose patch did not apply: neither catches nor errors. */
+  not_applied: number;
+}
+
+/** What t0-scope saved: patches (distinct runs) it routed past each tier, priced at that tier's median. */
+export interface ScopeFigures {
+  patches: number;
+  past: { tier: string; patches: number; median_s: number | null; saved_s: number | null }[];
+  saved_s: number;
+}
+
+/** From calibration runs, where every tier ran on the same patch: who caught what. */
+export interface PairOverlap {
+  earlier: string;
+  later: string;
+  /** Calibration runs in which both tiers gave a pass-or-caught verdict. */
+  patches: number;
+  both: number;
+  only_earlier: number;
+  only_later: number;
+  neither: number;
+}
+
+export interface OrderFigures {
+  /** Tiers with runs, in ladder order, then as ascending cost ÷ catch probability would run them. */
+  current: string[];
+  recommended: string[];
+  /** Expected seconds per patch (sum of each tier's mean seconds times the chance the patch reaches it). */
+  current_s: number | null;
+  recommended_s: number | null;
+  /** Tiers without runs: not priced, left out of both orders. */
+  unranked: string[];
+  /** Each ranked tier's mean seconds per run, catch probability and their ratio (`null`: never catches). */
+  priced: { tier: string; mean_s: number; p: number; ratio: number | null }[];
+}
+
+export type AdviceKind = 'too-few-attempts' | 'short-feedback' | 'contract-check' | 'decorative' | 'errors' | 'order';
+
+export interface Advice {
+  kind: AdviceKind;
+  text: string;
+  /** The numbers behind the advice. */
+  figures: Record<string, number | string | null>;
+}
+
+export interface Report {
+  tiers: TierFigures[];
+  scope: ScopeFigures;
+  overlap: { runs: number; pairs: PairOverlap[] };
+  order: OrderFigures;
+  advice: Advice[];
+  /** Distinct ladder runs counted (patch attempts). */
+  attempts: number;
+  /** Rows read, and rows read but not counted in the tier figures, by why. */
+  rows: number;
+  excluded: { filtered: number; calibration: number; cached: number; seed: number; not_applied: number };
+  skipped_lines: number;
+}

@@ -13,6 +13,8 @@ import { configHash, isReplayRow, replayKey } from '../replay-key.js';
 import { type PatchOutcome, replayPatch } from '../replay-patch.js';
 import { Progress, formatSeconds } from '../replay-progress.js';
 import { figureLines, replayFigures } from '../replay-summary.js';
+import { report } from '../report.js';
+import { renderReport } from '../render-report.js';
 import { scopeMatcher } from '../route.js';
 import type { ReportDeps } from '../tier-report.js';
 import { reportDeps } from '../tier-report-io.js';
@@ -166,9 +168,9 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   const figures = replayFigures(rows, config.tiers.map((t) => t.name));
   const notNow = outcomes.filter((o) => o.status === 'not-applied').length;
   out(replayMsg.summary(inputs.patches.length, outcomes.length, kept.length, notNow, formatSeconds((performance.now() - started) / 1000)));
-  // REPORT HOOK: when src/report.ts (issue 5) lands, print its report of exactly these rows instead of
-  // the table below: `out(renderReport(report(rows, { tiers: config.tiers.map((t) => t.name) }), 'table', ledger))`.
   for (const line of figureLines(figures, calibrate)) out(line);
+  out('');
+  out(renderReport(report(rows, { tiers: config.tiers.map((t) => t.name), minAttempts: config.report.minAttempts }), 'table'));
   out(msg.ledgerAt(ledger));
   return EXIT.done;
 }

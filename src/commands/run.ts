@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { shouldCalibrate } from '../calibrate.js';
 import { type ConfigLoad, loadConfig } from '../config.js';
 import { runGate } from '../gate.js';
 import { diffPaths, mergeBase, remoteHead, repoInfo, resolveCommit } from '../git.js';
@@ -125,6 +126,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       report.verdict = 'pass';
       continue;
     }
+    const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
+    if (calibration && !opts.calibrate && !opts.json) err(msg.calibrating(config.calibrate));
     const outcome = await runLadder(
       {
         plan,
@@ -135,7 +138,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         ref: p.ref,
         cwd: info.root,
         isolation: 'none',
-        ...(opts.calibrate && { calibration: true }),
+        ...(calibration && { calibration: true }),
         ...(p.note && { note: p.note }),
       },
       {
