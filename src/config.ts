@@ -43,7 +43,21 @@ const tierSchema = z.strictObject({
   run: z.union([
     z.string().trim().min(1, { error: RUN_ERROR }),
     z.array(z.string(), { error: RUN_ERROR }).min(1, { error: RUN_ERROR }),
-  ], { error: RUN_ERROR }),
+  ], { error: RUN_ERROR }).optional(),
+  lintStaged: z.union([
+    z.literal(true),
+    z.strictObject({
+      configPath: z.string().min(1).optional(),
+      config: z.union([z.record(z.string(), z.unknown()), z.custom<(files: readonly string[]) => unknown>((v) => typeof v === 'function')]).optional(),
+      hideUnstaged: z.boolean().optional(),
+      concurrent: z.union([z.boolean(), z.number().int().positive()]).optional(),
+      continueOnError: z.boolean().optional(),
+      relative: z.boolean().optional(),
+      verbose: z.boolean().optional(),
+      failOnChanges: z.boolean().optional(),
+      allowEmpty: z.boolean().optional(),
+    }),
+  ], { error: 'must be true or an object of lint-staged options (configPath, config, hideUnstaged, concurrent, continueOnError, relative, verbose, failOnChanges, allowEmpty)' }).optional(),
   timeout: z.number({ error: 'must be a positive number of seconds' })
     .positive({ error: 'must be a positive number of seconds' })
     .optional(),
@@ -87,6 +101,32 @@ const configSchema = z.strictObject({
   }, { error: 'must be an object' }).optional(),
 });
 
+/** Fields a lintStaged tier cannot have: lint-staged runs and judges its own tasks. */
+const NOT_FOR_LINT_STAGED = ['timeout', 'caught', 'runner', 'junit'] as const;
+
+/** A tier is either a command (`run`) or lint-staged (`lintStaged`), and lint-staged runs on pre-commit only. */
+function tierKindProblems(raw: unknown, file: string): string[] {
+  const tiers = (raw as { tiers?: unknown } | null)?.tiers;
+  if (!Array.isArray(tiers)) return [];
+  const problems: string[] = [];
+  tiers.forEach((t: unknown, i) => {
+    if (t === null || typeof t !== 'object') return;
+    const tier = t as Record<string, unknown>;
+    const has = (k: string) => tier[k] !== undefined;
+    if (!has('run') && !has('lintStaged')) problems.push(`${file}: tiers[${i}] needs \`run\` (a command) or \`lintStaged: true\``);
+    if (!has('lintStaged')) return;
+    if (has('run')) problems.push(`${file}: tiers[${i}] has both \`run\` and \`lintStaged\`; keep one`);
+    for (const k of NOT_FOR_LINT_STAGED) {
+      if (has(k)) problems.push(`${file}: tiers[${i}].${k} does not apply to a lintStaged tier (lint-staged runs its own tasks); remove it`);
+    }
+    const hooks = tier.hooks;
+    if (Array.isArray(hooks) && hooks.some((h) => h !== 'pre-commit')) {
+      problems.push(`${file}: tiers[${i}].hooks: a lintStaged tier runs on pre-commit only (it checks the staged files)`);
+    }
+  });
+  return problems;
+}
+
 function pathText(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
@@ -97,6 +137,7 @@ function pathText(path: readonly PropertyKey[]): string {
 export function validateConfig(raw: unknown, file: string): { ok: true; config: ResolvedConfig } | { ok: false; problems: string[] } {
   const parsed = configSchema.safeParse(raw);
   const problems: string[] = [];
+  const kinds = tierKindProblems(raw, file);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const at = pathText(issue.path);
@@ -106,8 +147,9 @@ export function validateConfig(raw: unknown, file: string): { ok: true; config: 
         problems.push(`${file}: ${at || '(config)'} ${issue.message}`);
       }
     }
-    return { ok: false, problems };
+    return { ok: false, problems: [...problems, ...kinds] };
   }
+  problems.push(...kinds);
   const names = new Set<string>();
   parsed.data.tiers.forEach((tier, i) => {
     if (names.has(tier.name)) problems.push(`${file}: tiers[${i}].name "${tier.name}" is used by an earlier tier`);
@@ -123,13 +165,14 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
     scope: cfg.scope ?? [...defaultScope],
     tiers: cfg.tiers.map((t) => ({
       name: t.name,
-      run: t.run,
+      run: t.run ?? 'lint-staged',
+      ...(t.lintStaged !== undefined && { lintStaged: t.lintStaged === true ? {} : t.lintStaged }),
       timeout: t.timeout ?? DEFAULT_TIMEOUT_S,
       env: t.env ?? {},
       cwd: t.cwd ?? '.',
       caught: t.caught ?? (t.runner && RUNNER_CAUGHT[t.runner]) ?? [1],
       skipWhenTestAdjacent: t.skipWhenTestAdjacent ?? false,
-      hooks: t.hooks ?? [...DEFAULT_HOOKS],
+      hooks: t.hooks ?? (t.lintStaged ? ['pre-commit'] : [...DEFAULT_HOOKS]),
       ...(t.runner !== undefined && { runner: t.runner }),
       ...(t.junit !== undefined && { junit: t.junit }),
     })),

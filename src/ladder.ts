@@ -19,6 +19,15 @@ export interface LadderDeps {
   interrupt?: Promise<void>;
   /** JUnit reports, per-test history and freezes. Without it, `junit` paths are not read. */
   reports?: ReportDeps;
+  /** Where a tier runs (a temporary worktree, say); default `input.cwd` with `env`. May throw: an `error` row. */
+  place?: (tier: ResolvedTier) => Place;
+}
+
+/** Where one tier runs and with which environment. */
+export interface Place {
+  cwd: string;
+  isolation: 'worktree' | 'none';
+  env: NodeJS.ProcessEnv;
 }
 
 export interface LadderInput {
@@ -59,11 +68,22 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     if (!planned.run) continue;
     const { tier } = planned;
     deps.log(`gate-ladder: ${tier.name} running (timeout ${tier.timeout} s)`);
-    const env = { ...deps.env, ...tier.env, GATE_LADDER: '0' };
-    const io: GateIo = { write: deps.write, ...(deps.interrupt && { interrupt: deps.interrupt }) };
-    const report = tier.junit !== undefined && deps.reports ? resolve(input.cwd, tier.cwd, tier.junit) : undefined;
-    const since = report !== undefined ? deps.reports!.prepare(report) : 0;
-    const exit = await deps.runGate(tier, input.cwd, env, io);
+    let where: Place = { cwd: input.cwd, isolation: input.isolation, env: deps.env };
+    let exit: GateExit;
+    let report: string | undefined;
+    let since = 0;
+    try {
+      if (deps.place) where = deps.place(tier);
+      const env = { ...where.env, ...tier.env, GATE_LADDER: '0' };
+      const io: GateIo = { write: deps.write, ...(deps.interrupt && { interrupt: deps.interrupt }) };
+      report = tier.junit !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.junit) : undefined;
+      since = report !== undefined ? deps.reports!.prepare(report) : 0;
+      exit = await deps.runGate(tier, where.cwd, env, io);
+    } catch (err) {
+      const text = err instanceof Error ? err.message : String(err);
+      report = undefined;
+      exit = { exitCode: null, signal: null, timedOut: false, interrupted: false, seconds: 0, tail: '', spawnError: `could not prepare the gate: ${text.split('\n')[0]}` };
+    }
     // An interrupted gate reached no verdict, through no fault of the patch or the harness: no row.
     if (exit.interrupted) {
       deps.log(`gate-ladder: ${tier.name} interrupted after ${exit.seconds.toFixed(1)} s; no row written for it`);
@@ -73,7 +93,7 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     const judged: TierJudgement =
       report !== undefined
         ? await judgeTier(
-            { tier, cwd: input.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed' },
+            { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed' },
             deps.reports!,
           )
         : { ...classified, notes: ambiguityNotes(tier, classified.verdict) };
@@ -93,7 +113,7 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
       ...(judged.notes.length > 0 && { notes: judged.notes }),
     };
     results.push(result);
-    const row = toRow(input, result, skipped, deps.now());
+    const row = toRow({ ...input, isolation: where.isolation }, result, skipped, deps.now());
     rows.push(row);
     deps.appendRows([row]);
     if (result.tests && deps.reports) deps.reports.record(testRecord(row, result.tests));

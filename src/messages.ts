@@ -1,7 +1,12 @@
 /** Every sentence gate-ladder says to its users, in one place. Each says the next step. */
-import type { GateResult, OrderFigures, PairOverlap, Plan, Report, ScopeFigures, TierFigures } from './types.js';
+import type { GateResult, HookName, OrderFigures, PairOverlap, Plan, Report, ScopeFigures, TierFigures } from './types.js';
 
 const BYPASS = 'To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.';
+const BYPASS_COMMIT = 'To commit anyway: `git commit --no-verify`, or `GATE_LADDER=0 git commit`.';
+
+const isCommit = (hook?: HookName) => hook === 'pre-commit';
+const blocked = (hook?: HookName) => (isCommit(hook) ? 'commit blocked' : 'push blocked');
+const bypass = (hook?: HookName) => (isCommit(hook) ? BYPASS_COMMIT : BYPASS);
 
 export const msg = {
   bypassed: () => 'gate-ladder: GATE_LADDER=0, skipping every gate.',
@@ -15,10 +20,12 @@ export const msg = {
       `Fix ${problems.length === 1 ? 'it' : 'them'} and try again (\`npx gate-ladder run --dry-run\` checks the config). ${BYPASS}`,
     ].join('\n'),
   badStdin: (lines: readonly string[]) =>
-    `gate-ladder: ignoring ${lines.length} line(s) of pre-push input that are not "<local ref> <sha> <remote ref> <sha>": ${JSON.stringify(lines[0])}`,
+    `gate-ladder: push blocked: ${lines.length} line(s) of pre-push input are not "<local ref> <sha> <remote ref> <sha>" (first: ${JSON.stringify(lines[0])}), so gate-ladder cannot tell what is pushed. Is the hook called by git? ${BYPASS}`,
   nothingToTest: (ref: string, why: string) => `gate-ladder: ${ref}: ${why}.`,
-  rangeError: (ref: string, reason: string) =>
-    `gate-ladder: push blocked: cannot tell what ${ref} changes: ${reason}. This says nothing about the patch. ${BYPASS}`,
+  rangeError: (ref: string, reason: string, hook?: HookName) =>
+    `gate-ladder: ${blocked(hook)}: cannot tell what ${ref} changes: ${reason}. This says nothing about the patch. ${bypass(hook)}`,
+  isolated: (head: string, why: string) =>
+    `gate-ladder: gates run in a temporary worktree at ${head.slice(0, 12)} (${why}); your working tree is not touched.`,
   target: (ref: string, head: string, base: string, files: number) =>
     `gate-ladder: ${ref} at ${head.slice(0, 12)}: ${files} changed path${files === 1 ? '' : 's'} since ${base.slice(0, 12)}`,
   sameAs: (refs: readonly string[]) => `gate-ladder: ${refs.join(', ')} point${refs.length === 1 ? 's' : ''} at the same commit: tested once.`,
@@ -26,10 +33,10 @@ export const msg = {
   noTiers: () => 'gate-ladder: no tier runs for this change; allowed.',
   passed: (ref: string, tiers: number, seconds: number) =>
     `gate-ladder: ${ref}: ${tiers} tier${tiers === 1 ? '' : 's'} passed in ${seconds.toFixed(1)} s.`,
-  caught: (ref: string, r: GateResult) =>
-    `gate-ladder: push blocked: ${r.tier} caught a problem in ${ref} (exit ${r.exitCode}: a test failed). The patch is wrong: fix it, commit, and push again. ${BYPASS}`,
-  error: (ref: string, r: GateResult, configFile: string) =>
-    `gate-ladder: push blocked: ${r.tier} could not give a verdict on ${ref}: ${r.reason ?? 'harness error'}. This is not a verdict on the patch: the check itself did not complete. Fix the tier in ${configFile} or what it needs (or, if the patch makes the check hang or crash, the patch), then push again. ${BYPASS}`,
+  caught: (ref: string, r: GateResult, hook?: HookName) =>
+    `gate-ladder: ${blocked(hook)}: ${r.tier} caught a problem in ${ref} (exit ${r.exitCode}: a test failed). The patch is wrong: fix it, ${isCommit(hook) ? 'stage it, and commit again' : 'commit, and push again'}. ${bypass(hook)}`,
+  error: (ref: string, r: GateResult, configFile: string, hook?: HookName) =>
+    `gate-ladder: ${blocked(hook)}: ${r.tier} could not give a verdict on ${ref}: ${r.reason ?? 'harness error'}. This is not a verdict on the patch: the check itself did not complete. Fix the tier in ${configFile} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${isCommit(hook) ? 'commit' : 'push'} again. ${bypass(hook)}`,
   interrupted: () => 'gate-ladder: interrupted; the gates were stopped and the rows so far are in the ledger.',
   needBase: () =>
     'gate-ladder: no base to compare with. Pass `--base <rev>` (e.g. `--base origin/main`), or set `base` in the config.',

@@ -21,11 +21,36 @@ export type RunnerName =
 
 export type Isolation = 'auto' | 'worktree' | 'none';
 
+/**
+ * lint-staged's own options a `lintStaged` tier may set (see lint-staged's README). Stashing and the hiding of
+ * unstaged changes stay on: that is the point of running it.
+ */
+export interface LintStagedOptions {
+  /** Path (relative to the repository root) of a lint-staged config; default: lint-staged's own search. */
+  configPath?: string;
+  /** The lint-staged config itself (glob → commands), instead of a file. */
+  config?: Record<string, unknown> | ((files: readonly string[]) => unknown);
+  /** Hide every unstaged change, not only those in partially staged files. Default false. */
+  hideUnstaged?: boolean;
+  concurrent?: boolean | number;
+  continueOnError?: boolean;
+  relative?: boolean;
+  verbose?: boolean;
+  /** Fail (a `caught`) when a task modifies files, instead of staging the modifications. */
+  failOnChanges?: boolean;
+  allowEmpty?: boolean;
+}
+
 export interface TierConfig {
   /** Unique name, shown in messages and stored in the ledger (e.g. `t1-properties`). */
   name: string;
-  /** A command string, run by the shell like an npm script, or an argv array, run without a shell. */
-  run: string | string[];
+  /** A command string, run by the shell like an npm script, or an argv array, run without a shell. Required unless `lintStaged`. */
+  run?: string | string[];
+  /**
+   * Instead of `run`: run lint-staged through its API on the staged files (pre-commit only). A task failing is
+   * `caught`; lint-staged unable to run (no config, a git error) is `error`. Needs `lint-staged` 16 installed.
+   */
+  lintStaged?: true | LintStagedOptions;
   /** Seconds before the gate's whole process tree is killed and the tier is an `error`. Default 600. */
   timeout?: number;
   /** Extra environment for the gate. */
@@ -36,7 +61,7 @@ export interface TierConfig {
   caught?: number[];
   /** Skip this tier when t0-scope finds a test-adjacent path (a property tier cannot vouch then). */
   skipWhenTestAdjacent?: boolean;
-  /** Which hooks run this tier. Default: `['pre-push', 'manual', 'replay', 'seed']`. */
+  /** Which hooks run this tier. Default: `['pre-push', 'manual', 'replay', 'seed']`; `['pre-commit']` for lintStaged. */
   hooks?: HookName[];
   /** The test runner behind the command, for its exit-code meanings and report format. */
   runner?: RunnerName;
@@ -67,7 +92,10 @@ export interface GateLadderConfig {
   ledger?: string;
   /** Base for a new branch's range (e.g. `origin/main`). Default: the remote's HEAD. */
   base?: string;
-  /** Where gates run: `auto` uses a temporary worktree when the working tree is not the pushed commit. */
+  /**
+   * Where gates run. `auto` (default): in a temporary worktree at the pushed commit (or the staged tree) when the
+   * working tree differs from it, else in place. `worktree`: always a temporary worktree. `none`: always in place.
+   */
   isolation?: Isolation;
   /** Fraction of manual/CI runs that run every tier (calibration). Default 0. */
   calibrate?: number;
@@ -80,7 +108,11 @@ export interface GateLadderConfig {
 }
 
 /** A tier with every default filled in. */
-export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit'>> {
+export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit' | 'lintStaged'>> {
+  /** For a lintStaged tier, `'lint-staged'` (what it amounts to on the command line). */
+  run: string | string[];
+  /** Set when the tier runs lint-staged through its API. */
+  lintStaged?: LintStagedOptions;
   env: Record<string, string>;
   cwd: string;
   runner?: RunnerName;

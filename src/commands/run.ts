@@ -3,16 +3,18 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { shouldCalibrate } from '../calibrate.js';
 import { type ConfigLoad, loadConfig } from '../config.js';
-import { runGate } from '../gate.js';
-import { diffPaths, mergeBase, remoteHead, repoInfo, resolveCommit } from '../git.js';
+import { type GateExit, type GateIo, runGate } from '../gate.js';
+import { EMPTY_TREE, commitTree, diffPaths, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, repoInfo, resolveCommit } from '../git.js';
+import { type Where, chooseIsolation, placement } from '../isolation.js';
 import { type LadderOutcome, runLadder } from '../ladder.js';
 import { appendRows, defaultLedgerPath } from '../ledger.js';
 import { msg, planLines } from '../messages.js';
 import { parsePushRefs } from '../push-refs.js';
 import { scopeMatcher, route } from '../route.js';
 import { reportDeps } from '../tier-report-io.js';
-import { type RefPlan, type Target, planPush } from '../targets.js';
-import type { HookName, ResolvedConfig, Verdict } from '../types.js';
+import { type StagedTarget, stagedTarget } from '../staged.js';
+import { type RefPlan, type Target, planPush, rangeGit } from '../targets.js';
+import type { HookName, ResolvedConfig, ResolvedTier, Verdict } from '../types.js';
 
 export interface RunOptions {
   cwd: string;
@@ -68,20 +70,12 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const config = loaded.config;
   const hook: HookName = opts.hook ?? 'manual';
 
-  let plans: RefPlan[];
-  if (opts.hook === 'pre-push') {
-    const stdin = opts.stdin ?? readStdin();
-    const { refs, bad } = parsePushRefs(stdin);
-    if (bad.length > 0) err(msg.badStdin(bad));
-    plans = planPush(refs, { cwd: info.root, remote: opts.remote ?? 'origin', ...(config.base && { base: config.base }) });
-  } else {
-    const manual = manualTarget(info.root, opts, config);
-    if (typeof manual === 'string') {
-      err(manual);
-      return EXIT.error;
-    }
-    plans = [manual];
+  const plans = planTargets(info.root, opts, config);
+  if (typeof plans === 'string') {
+    err(plans);
+    return EXIT.error;
   }
+  const isolation = isolationFor(info.root, hook, config);
 
   const ledger = config.ledger
     ? isAbsolute(config.ledger) ? config.ledger : join(info.root, config.ledger)
@@ -98,7 +92,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       continue;
     }
     if (p.kind === 'error') {
-      err(msg.rangeError(p.ref, p.reason));
+      err(msg.rangeError(p.ref, p.reason, hook));
       reports.push({ ref: p.ref, head: p.head, base: '', files: 0, plan: [], verdict: 'error' });
       code = Math.max(code, EXIT.error);
       continue;
@@ -128,30 +122,42 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     }
     const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
     if (calibration && !opts.calibrate && !opts.json) err(msg.calibrating(config.calibrate));
-    const outcome = await runLadder(
-      {
-        plan,
-        runId: randomBytes(6).toString('hex'),
-        hook,
-        patch: p.head,
-        base: p.base,
-        ref: p.ref,
-        cwd: info.root,
-        isolation: 'none',
-        ...(calibration && { calibration: true }),
-        ...(p.note && { note: p.note }),
-      },
-      {
-        runGate,
-        appendRows: (rows) => appendRows(ledger, rows),
-        now: () => new Date(),
-        log: opts.json ? () => {} : err,
-        write: (chunk) => process.stderr.write(chunk),
-        env: process.env,
-        interrupt: interrupt.promise,
-        reports: reportDeps(ledger),
-      },
-    );
+    const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier));
+    if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why));
+    const staged = 'parent' in p ? (p as StagedTarget) : undefined;
+    // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
+    const rev = staged ? () => commitTree(info.root, staged.head, staged.parent) : () => p.head;
+    const placed = placement(info.root, where, rev, process.env);
+    let outcome: LadderOutcome;
+    try {
+      outcome = await runLadder(
+        {
+          plan,
+          runId: randomBytes(6).toString('hex'),
+          hook,
+          patch: p.head,
+          base: staged ? staged.parent : p.base === EMPTY_TREE ? null : p.base,
+          ...(!staged && { ref: p.ref }),
+          cwd: info.root,
+          isolation: where,
+          ...(calibration && { calibration: true }),
+          ...(p.note && { note: p.note }),
+        },
+        {
+          runGate: gateOrLintStaged,
+          appendRows: (rows) => appendRows(ledger, rows),
+          now: () => new Date(),
+          log: opts.json ? () => {} : err,
+          write: (chunk) => process.stderr.write(chunk),
+          env: process.env,
+          interrupt: interrupt.promise,
+          place: placed.place,
+          reports: reportDeps(ledger),
+        },
+      );
+    } finally {
+      placed.dispose();
+    }
     report.verdict = outcome.verdict;
     report.results = outcome.results;
     if (interrupt.fired) {
@@ -163,10 +169,10 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (stopped === undefined) {
       if (!opts.json) err(msg.passed(p.ref, outcome.results.length, sum(outcome.results.map((r) => r.seconds))));
     } else if (stopped.verdict === 'caught') {
-      err(msg.caught(p.ref, stopped));
+      err(msg.caught(p.ref, stopped, hook));
       code = Math.max(code, EXIT.caught);
     } else {
-      err(msg.error(p.ref, stopped, loaded.file));
+      err(msg.error(p.ref, stopped, loaded.file, hook));
       code = Math.max(code, EXIT.error);
     }
   }
@@ -187,6 +193,47 @@ function readStdin(): string {
   }
 }
 
+/** What this run judges: every pushed ref, the staged tree, or `--base/--head`. A string is an error message. */
+function planTargets(root: string, opts: RunOptions, config: ResolvedConfig): RefPlan[] | string {
+  if (opts.hook === 'pre-push') {
+    const { refs, bad } = parsePushRefs(opts.stdin ?? readStdin());
+    if (bad.length > 0) return msg.badStdin(bad);
+    return planPush(refs, { remote: opts.remote ?? 'origin', ...(config.base && { base: config.base }) }, rangeGit(root));
+  }
+  if (opts.hook === 'pre-commit') return [stagedTarget(root)];
+  const manual = manualTarget(root, opts, config);
+  return typeof manual === 'string' ? manual : [manual];
+}
+
+/**
+ * Where a target's gates run. The work tree is inspected once, and only when a gate is about to run:
+ * for pre-commit, unstaged changes mean the index is not what is on disk; otherwise, uncommitted
+ * changes or another commit checked out mean the pushed commit is not what is on disk.
+ */
+function isolationFor(root: string, hook: HookName, config: ResolvedConfig) {
+  let dirty: boolean | undefined;
+  let headSha: string | null | undefined;
+  return (p: Target, tiers: ResolvedTier[]): { where: Where; why?: string } => {
+    if (tiers.every((t) => t.lintStaged)) return { where: 'none' };
+    if (config.isolation !== 'auto') return { where: chooseIsolation(config.isolation, { dirty: false, atTarget: true }), why: `isolation: '${config.isolation}'` };
+    if (hook === 'pre-commit') {
+      dirty ??= hasUnstagedChanges(root);
+      return { where: chooseIsolation('auto', { dirty, atTarget: true }), why: 'unstaged changes are not part of the commit' };
+    }
+    dirty ??= hasTrackedChanges(root);
+    if (headSha === undefined) headSha = resolveCommit(root, 'HEAD');
+    const where = chooseIsolation('auto', { dirty, atTarget: headSha === p.head });
+    return { where, why: dirty ? 'the working tree has uncommitted changes' : `the checked-out commit is not ${p.ref}` };
+  };
+}
+
+/** A lint-staged tier runs through lint-staged's API (loaded only then); every other tier is a process. */
+async function gateOrLintStaged(tier: ResolvedTier, cwd: string, env: NodeJS.ProcessEnv, io: GateIo): Promise<GateExit> {
+  if (!tier.lintStaged) return runGate(tier, cwd, env, io);
+  const { runLintStaged } = await import('../lint-staged.js');
+  return runLintStaged(tier, cwd, env, io);
+}
+
 /** `--base A --head B`: the seed's manual and CI form. Returns a message when it cannot. */
 function manualTarget(root: string, opts: RunOptions, config: ResolvedConfig): Target | string {
   const headRev = opts.head ?? 'HEAD';
@@ -200,7 +247,7 @@ function manualTarget(root: string, opts: RunOptions, config: ResolvedConfig): T
   return { kind: 'test', ref: headRev, head, base, changes: diffPaths(root, base, head) };
 }
 
-/** Ctrl-C (or SIGTERM) stops the running gate's tree; the ladder then records and exits. A second one exits at once. */
+/** Ctrl-C (or SIGTERM, SIGHUP) stops the running gate's tree; the ladder then records, removes its worktree and exits. A second one exits at once (worktrees still go, on exit). */
 function interruption(): { promise: Promise<void>; fired: boolean; dispose: () => void } {
   let resolve!: () => void;
   const state = {
@@ -215,5 +262,6 @@ function interruption(): { promise: Promise<void>; fired: boolean; dispose: () =
   };
   process.on('SIGINT', on);
   process.on('SIGTERM', on);
+  process.on('SIGHUP', on);
   return state;
 }
