@@ -5,7 +5,8 @@ export type Matcher = (path: string) => string | undefined;
 
 /** Compiles scope globs once; the returned function names the first marker a path matches. */
 export function scopeMatcher(scope: readonly string[]): Matcher {
-  const compiled = scope.map((glob) => ({ glob, test: picomatch(glob, { dot: true }) }));
+  // dotAll: a `**` must also match across a newline in a file name.
+  const compiled = scope.map((glob) => ({ glob, test: picomatch(glob, { dot: true, flags: 's' }) }));
   return (path) => compiled.find((m) => m.test(path))?.glob;
 }
 
