@@ -113,7 +113,7 @@ function tierKindProblems(raw: unknown, file: string): string[] {
     if (t === null || typeof t !== 'object') return;
     const tier = t as Record<string, unknown>;
     const has = (k: string) => tier[k] !== undefined;
-    if (!has('run') && !has('lintStaged')) problems.push(`${file}: tiers[${i}] needs \`run\` (a command) or \`lintStaged: true\``);
+    if (!has('run') && !has('lintStaged')) problems.push(`${file}: tiers[${i}].run ${RUN_ERROR} (or set \`lintStaged: true\` instead)`);
     if (!has('lintStaged')) return;
     if (has('run')) problems.push(`${file}: tiers[${i}] has both \`run\` and \`lintStaged\`; keep one`);
     for (const k of NOT_FOR_LINT_STAGED) {

@@ -109,7 +109,8 @@ test('lint-staged that cannot run is an error, not a catch', () =>
     const r = commit(repo);
     assert.is.not(r.code, 0, r.out);
     assert.match(r.out, 'lint could not give a verdict on the staged changes: lint-staged could not run: no lint-staged configuration found');
-    assert.match(r.out, 'This says nothing about the patch');
+    assert.match(r.out, 'This is not a verdict on the patch');
+    assert.match(r.out, 'then commit again');
     assert.not.match(r.out, 'caught a problem');
     assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['lint', 'error']]);
   }));

@@ -5,7 +5,7 @@ import { validateConfig } from '../../src/config.js';
 const F = 'gate-ladder.config.ts';
 
 const invalid: { title: string; tiers: unknown[]; problems: string[] }[] = [
-  { title: 'neither run nor lintStaged', tiers: [{ name: 't1' }], problems: [`${F}: tiers[0] needs \`run\` (a command) or \`lintStaged: true\``] },
+  { title: 'neither run nor lintStaged', tiers: [{ name: 't1' }], problems: [`${F}: tiers[0].run must be a command string or a non-empty argv array of strings (or set \`lintStaged: true\` instead)`] },
   { title: 'both run and lintStaged', tiers: [{ name: 't1', run: 'x', lintStaged: true }], problems: [`${F}: tiers[0] has both \`run\` and \`lintStaged\`; keep one`] },
   {
     title: 'fields lint-staged does not take',
@@ -30,7 +30,7 @@ const invalid: { title: string; tiers: unknown[]; problems: string[] }[] = [
   {
     title: 'tier-kind problems are reported with the other problems, in one pass',
     tiers: [{ name: 't1', timeout: -1 }],
-    problems: [`${F}: tiers[0].timeout must be a positive number of seconds`, `${F}: tiers[0] needs \`run\` (a command) or \`lintStaged: true\``],
+    problems: [`${F}: tiers[0].timeout must be a positive number of seconds`, `${F}: tiers[0].run must be a command string or a non-empty argv array of strings (or set \`lintStaged: true\` instead)`],
   },
 ];
 for (const c of invalid) {
