@@ -43,6 +43,8 @@ interface TargetReport {
   verdict?: Verdict;
   results?: LadderOutcome['results'];
   skipped?: string;
+  /** Where the gates ran (a lint-staged tier always runs in place). */
+  isolation?: Where;
 }
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -123,6 +125,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
     if (calibration && !opts.calibrate && !opts.json) err(msg.calibrating(config.calibrate));
     const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier));
+    report.isolation = where;
     if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why));
     const staged = 'parent' in p ? (p as StagedTarget) : undefined;
     // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.

@@ -101,6 +101,20 @@ test('a command tier on pre-commit judges what is committed: `git commit <path>`
     assert.is(repo.gitOk('status', '--porcelain'), 'M  src/other.txt\n M src/value.txt', 'the index and the working tree are as before');
   }));
 
+test('the first commit of a branch (no HEAD yet): judged on the staged tree, base null', () =>
+  withRepo({ files: files(T1) }, (repo) => {
+    withPreCommit(repo);
+    repo.gitOk('checkout', '-q', '--orphan', 'fresh');
+    repo.write('src/value.txt', 'bug, not staged\n');
+    const staged = repo.gitOk('write-tree');
+    const r = commit(repo);
+    assert.is(r.code, 0, r.out);
+    const rows = repo.ledger();
+    assert.equal(rows.map((x) => [x.tier, x.verdict, x.isolation, x.base]), [['t1-properties', 'pass', 'worktree', null]]);
+    assert.is(rows[0]!.patch, staged);
+    assert.is(repo.read('src/value.txt'), 'bug, not staged\n');
+  }));
+
 test('lint-staged that cannot run is an error, not a catch', () =>
   withRepo({ files: withoutRc(files(LINT)) }, (repo) => {
     withPreCommit(repo);
