@@ -132,7 +132,8 @@ export function writeTree(cwd: string): GitResult {
 
 /** An unreferenced commit of `tree` (so a worktree can check it out); git's gc removes it in time. */
 export function commitTree(cwd: string, tree: string, parent: string | null): string {
-  const args = ['-c', 'user.name=gate-ladder', '-c', 'user.email=gate-ladder@localhost', 'commit-tree', tree, '-m', 'gate-ladder: staged tree'];
+  // Never signed (commit-tree honours commit.gpgSign): nobody should be asked for a passphrase for it.
+  const args = ['-c', 'user.name=gate-ladder', '-c', 'user.email=gate-ladder@localhost', 'commit-tree', '--no-gpg-sign', tree, '-m', 'gate-ladder: staged tree'];
   return gitOk(cwd, parent ? [...args, '-p', parent] : args, { scrub: true }).trim();
 }
 

@@ -106,8 +106,11 @@ test('the first commit of a branch (no HEAD yet): judged on the staged tree, bas
     withPreCommit(repo);
     repo.gitOk('checkout', '-q', '--orphan', 'fresh');
     repo.write('src/value.txt', 'bug, not staged\n');
+    // Signing on, with a gpg that always fails: gate-ladder's own throwaway commit must not be signed.
+    repo.gitOk('config', 'commit.gpgSign', 'true');
+    repo.gitOk('config', 'gpg.program', 'false');
     const staged = repo.gitOk('write-tree');
-    const r = commit(repo);
+    const r = commit(repo, ['--no-gpg-sign']);
     assert.is(r.code, 0, r.out);
     const rows = repo.ledger();
     assert.equal(rows.map((x) => [x.tier, x.verdict, x.isolation, x.base]), [['t1-properties', 'pass', 'worktree', null]]);
