@@ -2,11 +2,11 @@
  * Real repositories for integration tests: a work clone and a bare remote in a temp dir, with the
  * packed gate-ladder installed into node_modules the way a user installs it.
  */
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execaSync } from 'execa';
 
 /** The project's root (the test build lives in build/test/helpers). */
 export const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -40,17 +40,20 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 export function sh(cmd: string, args: readonly string[], cwd: string, opts: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Run {
-  const r = spawnSync(cmd, args, {
+  // execa: a clean environment (no inherited one), the exit code as data, never a throw.
+  const r = execaSync(cmd, args, {
     cwd,
     env: cleanEnv(opts.env),
+    extendEnv: false,
     input: opts.input ?? '',
-    encoding: 'utf8',
     timeout: opts.timeoutMs ?? 120_000,
     maxBuffer: 64 * 1024 * 1024,
+    reject: false,
+    stripFinalNewline: false,
   });
-  const stdout = r.stdout ?? '';
-  const stderr = r.stderr ?? '';
-  return { code: r.status, stdout, stderr, out: stdout + stderr };
+  const stdout = String(r.stdout ?? '');
+  const stderr = String(r.stderr ?? '');
+  return { code: r.exitCode ?? null, stdout, stderr, out: stdout + stderr };
 }
 
 let installed: string | undefined;
