@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { primedFor } from './git-memo.js';
 import type { ChangedPath } from './types.js';
 
 /** The empty tree: the base of a first push to an empty remote. */
@@ -19,17 +20,28 @@ export class GitError extends Error {
   }
 }
 
-/** Runs git synchronously. Every git call of gate-ladder goes through here. */
+const gitEnv = () => ({ ...process.env, GATE_LADDER: '0', GIT_OPTIONAL_LOCKS: '0' });
+
+/** Runs git synchronously. Every git call of gate-ladder goes through here or `gitAsync`. */
 export function git(cwd: string, args: readonly string[], input?: string): GitResult {
-  const r = spawnSync('git', args, {
-    cwd,
-    input,
-    encoding: 'utf8',
-    maxBuffer: 1024 * 1024 * 1024,
-    env: { ...process.env, GATE_LADDER: '0', GIT_OPTIONAL_LOCKS: '0' },
-  });
+  const r = spawnSync('git', args, { cwd, input, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024, env: gitEnv() });
   if (r.error) return { ok: false, code: null, stdout: '', stderr: r.error.message };
   return { ok: r.status === 0, code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs git without blocking, so several calls overlap (see git-prime.ts). */
+export function gitAsync(cwd: string, args: readonly string[]): Promise<GitResult> {
+  return new Promise((done) => {
+    const child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const errs: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => errs.push(b));
+    child.on('error', (e) => done({ ok: false, code: null, stdout: '', stderr: e.message }));
+    child.on('close', (code) =>
+      done({ ok: code === 0, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(errs).toString('utf8') }),
+    );
+  });
 }
 
 /** Like `git`, but a failure is an exception. */
@@ -45,9 +57,15 @@ export interface RepoInfo {
   gitDir: string;
 }
 
+export const REPO_PATHS = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir'] as const;
+/** `git diff` as every range is read: names and statuses, NUL-separated, renames with both paths. */
+export const DIFF_NAMES = ['diff', '--name-status', '-z', '-M', '--no-ext-diff', '--no-textconv'] as const;
+
 /** One git call for the three paths the runner needs; `null` outside a work tree. */
 export function repoInfo(cwd: string): RepoInfo | null {
-  const r = git(cwd, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir']);
+  const known = primedFor(cwd);
+  if (known) return known.info;
+  const r = git(cwd, REPO_PATHS);
   if (!r.ok) return null;
   const [root, commonDir, gitDir] = r.stdout.trim().split('\n');
   if (!root || !commonDir || !gitDir) return null;
@@ -74,7 +92,8 @@ export function parseNameStatusZ(out: string): ChangedPath[] {
 
 /** Paths changed between two commits (or trees), renames with both paths. */
 export function diffPaths(cwd: string, base: string, head: string): ChangedPath[] {
-  return parseNameStatusZ(gitOk(cwd, ['diff', '--name-status', '-z', '-M', '--no-ext-diff', '--no-textconv', base, head, '--']));
+  const known = primedFor(cwd)?.diff.get(`${base} ${head}`);
+  return parseNameStatusZ(known ?? gitOk(cwd, [...DIFF_NAMES, base, head, '--']));
 }
 
 /** Paths staged for commit. */
@@ -84,16 +103,23 @@ export function stagedPaths(cwd: string): ChangedPath[] {
 
 /** The commit a revision names, or null when it does not exist locally. */
 export function resolveCommit(cwd: string, rev: string): string | null {
+  const known = primedFor(cwd)?.commit.get(rev);
+  if (known !== undefined) return known;
   const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
   return r.ok ? r.stdout.trim() : null;
 }
 
 export function mergeBase(cwd: string, a: string, b: string): string | null {
+  const m = primedFor(cwd);
+  const key = m && `${m.commit.get(a) ?? a} ${m.commit.get(b) ?? b}`;
+  if (m && key && m.mergeBase.has(key)) return m.mergeBase.get(key) ?? null;
   const r = git(cwd, ['merge-base', a, b]);
   return r.ok ? r.stdout.trim() : null;
 }
 
 export function treeOf(cwd: string, rev: string): string | null {
+  const known = primedFor(cwd)?.tree.get(rev);
+  if (known !== undefined) return known;
   const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
   return r.ok ? r.stdout.trim() : null;
 }
@@ -102,4 +128,17 @@ export function treeOf(cwd: string, rev: string): string | null {
 export function remoteHead(cwd: string, remote: string): string | null {
   const r = git(cwd, ['symbolic-ref', '--quiet', `refs/remotes/${remote}/HEAD`]);
   return r.ok ? r.stdout.trim() : null;
+}
+
+/** HEAD's commit and whether tracked files differ from it (untracked files are not looked at). */
+export function workTreeState(cwd: string): { head: string | null; clean: boolean } | null {
+  const r = git(cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=none']);
+  if (!r.ok) return null;
+  let head: string | null = null;
+  let clean = true;
+  for (const entry of r.stdout.split('\0')) {
+    if (entry.startsWith('# branch.oid ')) head = /^[0-9a-f]{40,64}$/.test(entry.slice(13)) ? entry.slice(13) : null;
+    else if (entry !== '' && !entry.startsWith('#')) clean = false;
+  }
+  return { head, clean };
 }

@@ -35,6 +35,9 @@ export const msg = {
     'gate-ladder: no base to compare with. Pass `--base <rev>` (e.g. `--base origin/main`), or set `base` in the config.',
   badRev: (rev: string) => `gate-ladder: ${rev} is not a commit in this repository. Check the revision and try again.`,
   ledgerAt: (path: string) => `gate-ladder: ledger: ${path}`,
+  cachedPass: (ref: string, tiers: readonly string[], tree: string, run: string) =>
+    `gate-ladder: ${ref}: tree ${tree.slice(0, 12)} already passed ${tiers.join(', ')} under this config (run ${run}); no gate ran. \`--no-cache\` runs them anyway.`,
+  wouldReuse: (run: string) => `  cached: this tree already passed this plan (run ${run}); a push would run no gate (--no-cache to force)`,
 };
 
 /** The plan as lines of text, for `--dry-run`. */

@@ -1,13 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { type ConfigLoad, loadConfig } from '../config.js';
+import { cachedRows, recordTreeCache, treeCacheStep } from '../cache.js';
+import { type CachedLoad, configHash, loadConfigCached } from '../config-cache.js';
+import { EXIT } from '../defaults.js';
 import { runGate } from '../gate.js';
-import { diffPaths, mergeBase, remoteHead, repoInfo, resolveCommit } from '../git.js';
-import { type LadderOutcome, runLadder } from '../ladder.js';
+import { newRunId } from '../hash.js';
+import { diffPaths, mergeBase, remoteHead, resolveCommit } from '../git.js';
+import { primeRepo } from '../git-prime.js';
+import { type LadderInput, type LadderOutcome, runLadder } from '../ladder.js';
 import { appendRows, defaultLedgerPath } from '../ledger.js';
 import { msg, planLines } from '../messages.js';
 import { parsePushRefs } from '../push-refs.js';
+import { revQuery } from '../rev-query.js';
 import { scopeMatcher, route } from '../route.js';
 import { type RefPlan, type Target, planPush } from '../targets.js';
 import type { HookName, ResolvedConfig, Verdict } from '../types.js';
@@ -23,12 +27,13 @@ export interface RunOptions {
   dryRun?: boolean;
   json?: boolean;
   calibrate?: boolean;
+  /** Ignore the tree cache: run every planned gate, and record nothing in it. */
+  noCache?: boolean;
   /** Pre-push stdin, when the caller has read it already. */
   stdin?: string;
 }
 
-/** Exit codes: 0 allowed, 1 caught, 2 error (harness, config or range), 130 interrupted. */
-export const EXIT = { pass: 0, caught: 1, error: 2, interrupted: 130 } as const;
+export { EXIT };
 
 interface TargetReport {
   ref: string;
@@ -49,12 +54,14 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (!opts.json) err(msg.bypassed());
     return EXIT.pass;
   }
-  const info = repoInfo(opts.cwd);
+  const stdin = opts.hook === 'pre-push' ? (opts.stdin ?? readStdin()) : undefined;
+  // One git call answers the repo paths and every revision the run will ask about.
+  const info = await primeRepo(opts.cwd, revQuery(opts, stdin));
   if (info === null) {
     err(msg.notRepo(opts.cwd));
     return EXIT.error;
   }
-  const loaded: ConfigLoad = await loadConfig(info.root);
+  const loaded: CachedLoad = await loadConfigCached(info.root, info.commonDir);
   if (loaded.kind === 'none') {
     err(msg.noConfig());
     return EXIT.pass;
@@ -68,8 +75,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
 
   let plans: RefPlan[];
   if (opts.hook === 'pre-push') {
-    const stdin = opts.stdin ?? readStdin();
-    const { refs, bad } = parsePushRefs(stdin);
+    const { refs, bad } = parsePushRefs(stdin ?? '');
     if (bad.length > 0) err(msg.badStdin(bad));
     plans = planPush(refs, { cwd: info.root, remote: opts.remote ?? 'origin', ...(config.base && { base: config.base }) });
   } else {
@@ -114,8 +120,20 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       err(msg.target(p.ref, p.head, p.base, plan.files.length));
       if (p.sameAs) err(msg.sameAs(p.sameAs));
     }
+    // ── tree cache (src/cache.ts): has this tree passed this plan under this config before? ──
+    const cache = treeCacheStep({
+      enabled: config.cache && !opts.noCache,
+      read: !opts.calibrate,
+      commonDir: info.commonDir,
+      root: info.root,
+      head: p.head,
+      configHash: loaded.hash ?? configHash(config),
+      plan,
+    });
+    // ─────────────────────────────────────────────────────────────────────────────────────────────
     if (opts.dryRun) {
       if (!opts.json) for (const line of planLines(plan)) err(line);
+      if (cache?.hit && !opts.json) err(msg.wouldReuse(cache.hit.run));
       continue;
     }
     for (const t of plan.tiers) if (t.skip === 'scope' && !opts.json) err(msg.routed(t.tier.name, t.reason ?? ''));
@@ -124,10 +142,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       report.verdict = 'pass';
       continue;
     }
-    const outcome = await runLadder(
-      {
+    const ladderInput = {
         plan,
-        runId: randomBytes(6).toString('hex'),
+        runId: newRunId(),
         hook,
         patch: p.head,
         base: p.base,
@@ -136,7 +153,19 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         isolation: 'none',
         ...(opts.calibrate && { calibration: true }),
         ...(p.note && { note: p.note }),
-      },
+      } satisfies LadderInput;
+    // ── tree cache hit: a row per planned tier, no gate runs ──────────────────────────────────
+    if (cache?.hit) {
+      const { results, rows } = cachedRows(ladderInput, cache.hit, new Date());
+      appendRows(ledger, rows);
+      report.verdict = 'pass';
+      report.results = results;
+      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, cache.hit.run));
+      continue;
+    }
+    // ─────────────────────────────────────────────────────────────────────────────────────────────
+    const outcome = await runLadder(
+      ladderInput,
       {
         runGate,
         appendRows: (rows) => appendRows(ledger, rows),
@@ -149,6 +178,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     );
     report.verdict = outcome.verdict;
     report.results = outcome.results;
+    // ── tree cache: remember a tree on which every planned tier passed ──
+    if (cache) recordTreeCache(cache, plan, p.head, outcome, interrupt.fired);
     if (interrupt.fired) {
       err(msg.interrupted());
       code = EXIT.interrupted;
