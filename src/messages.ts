@@ -35,9 +35,10 @@ export const msg = {
     'gate-ladder: no base to compare with. Pass `--base <rev>` (e.g. `--base origin/main`), or set `base` in the config.',
   badRev: (rev: string) => `gate-ladder: ${rev} is not a commit in this repository. Check the revision and try again.`,
   ledgerAt: (path: string) => `gate-ladder: ledger: ${path}`,
-  cachedPass: (ref: string, tiers: readonly string[], tree: string, run: string) =>
-    `gate-ladder: ${ref}: tree ${tree.slice(0, 12)} already passed ${tiers.join(', ')} under this config (run ${run}); no gate ran. \`--no-cache\` runs them anyway.`,
-  wouldReuse: (run: string) => `  cached: this tree already passed this plan (run ${run}); a push would run no gate (--no-cache to force)`,
+  cachedPass: (ref: string, tiers: readonly string[], tree: string, runs: readonly string[]) =>
+    `gate-ladder: ${ref}: tree ${tree.slice(0, 12)} already passed ${tiers.join(', ')} under this config (run ${[...new Set(runs)].join(', ')}); no gate ran. \`gate-ladder run --no-cache\` runs them anyway.`,
+  wouldReuse: (runs: readonly string[]) =>
+    `  cached: this tree already passed every planned tier (run ${[...new Set(runs)].join(', ')}); no gate would run (--no-cache to force)`,
 };
 
 /** The plan as lines of text, for `--dry-run`. */

@@ -1,17 +1,11 @@
-import { compileGlob } from './glob.js';
+import { compileScope } from './glob.js';
 import type { ChangedPath, HookName, Plan, PlannedTier, ResolvedTier, ScopeHit } from './types.js';
 
 export type Matcher = (path: string) => string | undefined;
 
 /** Compiles scope globs once; the returned function names the first marker a path matches. */
 export function scopeMatcher(scope: readonly string[]): Matcher {
-  const globs = [...scope];
-  const tests = globs.map(compileGlob);
-  const n = tests.length;
-  return (path) => {
-    for (let i = 0; i < n; i++) if (tests[i]!(path)) return globs[i];
-    return undefined;
-  };
+  return compileScope(scope);
 }
 
 /** Every path a change touches; a rename or copy counts its old path too. */

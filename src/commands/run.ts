@@ -133,7 +133,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     // ─────────────────────────────────────────────────────────────────────────────────────────────
     if (opts.dryRun) {
       if (!opts.json) for (const line of planLines(plan)) err(line);
-      if (cache?.hit && !opts.json) err(msg.wouldReuse(cache.hit.run));
+      if (cache?.hit && !opts.json) err(msg.wouldReuse(Object.values(cache.hit)));
       continue;
     }
     for (const t of plan.tiers) if (t.skip === 'scope' && !opts.json) err(msg.routed(t.tier.name, t.reason ?? ''));
@@ -160,7 +160,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       appendRows(ledger, rows);
       report.verdict = 'pass';
       report.results = results;
-      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, cache.hit.run));
+      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit)));
       continue;
     }
     // ─────────────────────────────────────────────────────────────────────────────────────────────
