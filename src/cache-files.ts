@@ -17,21 +17,34 @@ export function readJson<T>(path: string): T | undefined {
 }
 
 /**
- * Writes JSON whole or not at all: a temp file renamed over the target, so a concurrent reader sees
- * the old or the new entry and concurrent writers of one key both leave a valid one. Keeps at most
- * `keep` files starting with `prefix` in the folder, removing the oldest. Failures are ignored: a
- * cache that cannot be written costs time, never a verdict.
+ * Writes a file whole or not at all: a temp file renamed over the target, so a concurrent reader
+ * sees the old or the new content and concurrent writers of one name both leave a valid one. Keeps
+ * at most `keep` files starting with `prefix` in the folder, removing the oldest. Failures are
+ * ignored: a cache that cannot be written costs time, never a verdict.
  */
-export function writeJsonAtomic(path: string, value: unknown, opts: { prefix: string; keep: number }): void {
+export function writeFileAtomic(path: string, data: string, opts: { prefix: string; keep: number }): void {
   const dir = dirname(path);
   const tmp = join(dir, `.tmp-${process.pid}-${newRunId()}`);
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, `${JSON.stringify(value)}\n`);
+    writeFileSync(tmp, data);
     renameSync(tmp, path);
     prune(dir, opts.prefix, opts.keep, basename(path));
   } catch {
     unlinkQuiet(tmp);
+  }
+}
+
+export function writeJsonAtomic(path: string, value: unknown, opts: { prefix: string; keep: number }): void {
+  writeFileAtomic(path, `${JSON.stringify(value)}\n`, opts);
+}
+
+/** A file's text; `undefined` when it is missing or unreadable. */
+export function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 

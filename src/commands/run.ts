@@ -4,14 +4,15 @@ import { cachedRows, recordTreeCache, treeCacheStep } from '../cache.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config-cache.js';
 import { EXIT } from '../defaults.js';
 import { runGate } from '../gate.js';
-import { newRunId } from '../hash.js';
 import { diffPaths, mergeBase, remoteHead, resolveCommit } from '../git.js';
 import { primeRepo } from '../git-prime.js';
+import { newRunId } from '../hash.js';
 import { type LadderInput, type LadderOutcome, runLadder } from '../ladder.js';
 import { appendRows, defaultLedgerPath } from '../ledger.js';
 import { msg, planLines } from '../messages.js';
 import { parsePushRefs } from '../push-refs.js';
 import { revQuery } from '../rev-query.js';
+import { writeErr } from '../stderr.js';
 import { scopeMatcher, route } from '../route.js';
 import { type RefPlan, type Target, planPush } from '../targets.js';
 import type { HookName, ResolvedConfig, Verdict } from '../types.js';
@@ -46,7 +47,7 @@ interface TargetReport {
   skipped?: string;
 }
 
-const err = (line: string) => process.stderr.write(`${line}\n`);
+const err = (line: string) => writeErr(`${line}\n`);
 
 /** The hook and manual entry point: refs → ranges → route → gates → rows → exit code. */
 export async function runCommand(opts: RunOptions): Promise<number> {
@@ -143,17 +144,17 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       continue;
     }
     const ladderInput = {
-        plan,
-        runId: newRunId(),
-        hook,
-        patch: p.head,
-        base: p.base,
-        ref: p.ref,
-        cwd: info.root,
-        isolation: 'none',
-        ...(opts.calibrate && { calibration: true }),
-        ...(p.note && { note: p.note }),
-      } satisfies LadderInput;
+      plan,
+      runId: newRunId(),
+      hook,
+      patch: p.head,
+      base: p.base,
+      ref: p.ref,
+      cwd: info.root,
+      isolation: 'none',
+      ...(opts.calibrate && { calibration: true }),
+      ...(p.note && { note: p.note }),
+    } satisfies LadderInput;
     // ── tree cache hit: a row per planned tier, no gate runs ──────────────────────────────────
     if (cache?.hit) {
       const { results, rows } = cachedRows(ladderInput, cache.hit, new Date());
@@ -171,7 +172,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         appendRows: (rows) => appendRows(ledger, rows),
         now: () => new Date(),
         log: opts.json ? () => {} : err,
-        write: (chunk) => process.stderr.write(chunk),
+        write: writeErr,
         env: process.env,
         interrupt: interrupt.promise,
       },

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -75,6 +75,53 @@ test('a revision that does not resolve primes nothing: each call asks git and sa
   assert.equal(info, repoInfo(dir));
   assert.is(resolveCommit(dir, 'nope'), null);
   assert.is(resolveCommit(dir, 'main'), sha(dir, 'main'));
+}));
+
+test('the changed paths of a commit pair are kept: the next run starts one git process, not two', repo(async (dir) => {
+  const plain = facts(dir, 'main~1', 'main');
+  await primeRepo(dir, { ranges: [['main~1', 'main']] });
+  const cache = join(dir, '.git', 'gate-ladder', 'cache');
+  const [file] = readdirSync(cache).filter((f) => f.startsWith('diff-'));
+  assert.ok(file, 'a diff entry');
+  const [header] = readFileSync(join(cache, file!), 'utf8').split('\n');
+  assert.is(header, `${plain.mb} ${plain.h}`);
+  // Proof the entry is read: a doctored body is what the next run sees...
+  writeFileSync(join(cache, file!), `${header}\nM\0doctored.txt\0`);
+  await primeRepo(dir, { ranges: [['main~1', 'main']] });
+  assert.equal(diffPaths(dir, plain.mb!, plain.h), [{ status: 'M', path: 'doctored.txt' }]);
+  // ...and an entry naming another pair is not.
+  writeFileSync(join(cache, file!), `${plain.h} ${plain.mb}\nM\0doctored.txt\0`);
+  await primeRepo(dir, { ranges: [['main~1', 'main']] });
+  assert.equal(diffPaths(dir, plain.mb!, plain.h), plain.diff);
+}));
+
+/** Runs fn with no git on PATH: any git process it starts fails. */
+async function withoutGit<T>(fn: () => Promise<T>): Promise<T> {
+  const path = process.env.PATH;
+  process.env.PATH = '/nonexistent';
+  try {
+    return await fn();
+  } finally {
+    process.env.PATH = path;
+  }
+}
+
+test('full shas seen before: every answer from the range cache, no git process at all', repo(async (dir) => {
+  const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
+  const plain = facts(dir, a, b);
+  await primeRepo(dir, { ranges: [[a, b]], trees: [b] });
+  const info = await withoutGit(() => primeRepo(dir, { ranges: [[a, b]], trees: [b] }));
+  assert.equal(info, plain.info);
+  assert.equal(await withoutGit(async () => facts(dir, a, b)), plain);
+  // Symbolic names can move, so they always ask git.
+  assert.is(await withoutGit(() => primeRepo(dir, { ranges: [['main~1', 'main']], trees: ['main'] })), null);
+}));
+
+test('a shallow clone never answers from the range cache (deepening it can move a merge-base)', repo(async (dir) => {
+  const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
+  await primeRepo(dir, { ranges: [[a, b]], trees: [b] });
+  writeFileSync(join(dir, '.git', 'shallow'), '');
+  assert.is(await withoutGit(() => primeRepo(dir, { ranges: [[a, b]], trees: [b] })), null);
 }));
 
 test('outside a repository: null', async () => {
