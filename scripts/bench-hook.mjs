@@ -5,6 +5,7 @@
 // Figures (each the median of interleaved runs; p25/p75 beside):
 //   node -e 0                   Node's own start-up: the yardstick of every ratio
 //   run --no-cache              `gate-ladder run --base A --head B`, .ts config, one tier `true`, gate runs
+//   ..., range not seen before  the same with the commit-pair cache emptied first: git rev-parse and git diff run
 //   run, tree cached            the same command when the tree already passed (no gate runs)
 //   run pre-push, tree cached   what the hook line runs: stdin ref line, tree cache hit
 //   husky hook as git runs it   .husky/_/pre-push (husky's wrapper, then our hook line), tree cache hit
@@ -19,6 +20,7 @@ import {
   CLI,
   QUICK,
   commitAll,
+  forgetRanges,
   git,
   header,
   initRepo,
@@ -92,6 +94,13 @@ const url = (r) => r.remote;
 const cases = [
   { name: 'node -e 0', file: NODE, args: ['-e', '0'], cwd: gl.dir },
   { name: 'run --no-cache (gate runs)', file: NODE, args: [CLI, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'], cwd: gl.dir },
+  {
+    name: 'run --no-cache, range not seen before',
+    file: NODE,
+    args: [CLI, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'],
+    cwd: gl.dir,
+    before: () => forgetRanges(gl.dir),
+  },
   { name: 'run, tree cached', file: NODE, args: [CLI, 'run', '--base', gl.a, '--head', gl.b], cwd: gl.dir },
   { name: 'run pre-push, tree cached', file: NODE, args: [CLI, 'run', 'pre-push', 'origin', url(gl)], cwd: gl.dir, input: gl.stdin },
   { name: 'husky hook as git runs it, cached', file: join(gl.dir, '.husky/_/pre-push'), args: ['origin', url(gl)], cwd: gl.dir, input: gl.stdin },
@@ -107,6 +116,7 @@ const r = measure(cases, { reps: REPS });
 const node = r['node -e 0'].median;
 const ratios = [
   { label: 'run --no-cache / node -e 0', num: r['run --no-cache (gate runs)'].median, den: node, target: 1.3 },
+  { label: 'run --no-cache, new range / node -e 0', num: r['run --no-cache, range not seen before'].median, den: node },
   { label: 'run, tree cached / node -e 0', num: r['run, tree cached'].median, den: node, target: 1.3 },
   { label: 'run pre-push, cached / node -e 0', num: r['run pre-push, tree cached'].median, den: node, target: 1.3 },
   { label: 'husky hook, cached / node -e 0', num: r['husky hook as git runs it, cached'].median, den: node },

@@ -1,5 +1,7 @@
 // Routing a diff of 100,000 changed files: `gate-ladder run --dry-run` beside its floor, git's own
-// `git diff --name-status -z -M A...B` followed by `node -e 0`, measured interleaved.
+// `git diff --name-status -z -M A...B` followed by `node -e 0`, measured interleaved. The dry run is
+// measured as a first run of that commit pair (its cached diff removed before each run, untimed) and
+// again with the pair seen before (the diff comes from gate-ladder's cache, no git diff runs).
 //
 //   node scripts/bench-route.mjs [--quick]     (--quick: 20,000 files, fewer runs)
 //
@@ -9,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import picomatch from 'picomatch';
-import { CLI, PROJECT, QUICK, cleanEnv, commitAll, git, header, initRepo, linkGateLadder, loadNote, measure, report, stats, tempDir, write } from './lib/bench-utils.mjs';
+import { CLI, PROJECT, QUICK, cleanEnv, commitAll, forgetRanges, git, header, initRepo, linkGateLadder, loadNote, measure, report, stats, tempDir, write } from './lib/bench-utils.mjs';
 
 const FILES = QUICK ? 20_000 : 100_000;
 const REPS = QUICK ? 5 : 15;
@@ -74,12 +76,22 @@ const r = measure(
   [
     { name: 'node -e 0', file: NODE, args: ['-e', '0'], cwd: dir },
     { name: 'git diff --name-status -z -M A...B', file: 'git', args: ['diff', '--name-status', '-z', '-M', `${a}...${b}`], cwd: dir, keepStdout: true },
-    { name: 'gate-ladder run --dry-run --base A --head B', file: NODE, args: [CLI, 'run', '--dry-run', '--base', a, '--head', b], cwd: dir },
+    {
+      name: 'gate-ladder run --dry-run --base A --head B',
+      file: NODE,
+      args: [CLI, 'run', '--dry-run', '--base', a, '--head', b],
+      cwd: dir,
+      before: () => forgetRanges(dir),
+    },
+    { name: 'the same, commit pair seen before', file: NODE, args: [CLI, 'run', '--dry-run', '--base', a, '--head', b], cwd: dir },
   ],
   { reps: REPS, warmup: 1 },
 );
 const floor = r['node -e 0'].median + r['git diff --name-status -z -M A...B'].median;
-report(r, [{ label: 'dry run / (git diff + node -e 0)', num: r['gate-ladder run --dry-run --base A --head B'].median, den: floor, target: 1.3 }]);
+report(r, [
+  { label: 'dry run / (git diff + node -e 0)', num: r['gate-ladder run --dry-run --base A --head B'].median, den: floor, target: 1.3 },
+  { label: 'seen pair / (git diff + node -e 0)', num: r['the same, commit pair seen before'].median, den: floor },
+]);
 
 // In-process: parse and route the real output, string tests against picomatch.
 const { parseNameStatusZ } = await import(pathToFileURL(join(PROJECT, 'build/src/git.js')).href);

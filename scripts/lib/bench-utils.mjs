@@ -1,6 +1,6 @@
 // Shared by scripts/bench-*.mjs: temp repos, interleaved timing, medians. No network, no global state.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -81,12 +81,13 @@ export function lefthookBinary() {
 /**
  * Runs every case `reps` times, interleaved (A, B, C, A, B, C, ...) after `warmup` untimed rounds,
  * so a change in machine load hits every case alike. Each sample is the wall time of one spawn.
- * A case: { name, file, args, cwd, input?, env?, check?(result) }.
+ * A case: { name, file, args, cwd, input?, env?, status?, keepStdout?, before?() } (before: untimed setup).
  */
 export function measure(cases, { reps, warmup = 2 }) {
   const samples = cases.map(() => []);
   for (let round = -warmup; round < reps; round++) {
     cases.forEach((c, i) => {
+      c.before?.();
       const t = process.hrtime.bigint();
       const r = spawnSync(c.file, c.args, {
         cwd: c.cwd,
@@ -135,3 +136,15 @@ export function loadNote() {
 }
 
 export { readFileSync, writeFileSync, join };
+
+/** Removes gate-ladder's commit-pair caches (range-*, diff-*), so the next run asks git as a first run would. */
+export function forgetRanges(repo) {
+  const dir = join(repo, '.git', 'gate-ladder', 'cache');
+  let names = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) if (n.startsWith('range-') || n.startsWith('diff-')) rmSync(join(dir, n), { force: true });
+}
