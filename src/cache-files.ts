@@ -22,14 +22,14 @@ export function readJson<T>(path: string): T | undefined {
  * at most `keep` files starting with `prefix` in the folder, removing the oldest. Failures are
  * ignored: a cache that cannot be written costs time, never a verdict.
  */
-export function writeFileAtomic(path: string, data: string, opts: { prefix: string; keep: number }): void {
+export function writeFileAtomic(path: string, data: string, opts: { prefix: string; keep: number; maxBytes?: number }): void {
   const dir = dirname(path);
   const tmp = join(dir, `.tmp-${process.pid}-${newRunId()}`);
   try {
     mkdirSync(dir, { recursive: true });
     writeFileSync(tmp, data);
     renameSync(tmp, path);
-    prune(dir, opts.prefix, opts.keep, basename(path));
+    prune(dir, opts, basename(path));
   } catch {
     unlinkQuiet(tmp);
   }
@@ -48,13 +48,21 @@ export function readText(path: string): string | undefined {
   }
 }
 
-function prune(dir: string, prefix: string, keep: number, fresh: string): void {
-  const names = readdirSync(dir).filter((n) => n.startsWith(prefix) && n !== fresh);
-  if (names.length < keep) return;
-  const aged = names
-    .map((n) => ({ n, t: statSync(join(dir, n), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
-    .sort((a, b) => a.t - b.t);
-  for (const { n } of aged.slice(0, aged.length - keep + 1)) unlinkQuiet(join(dir, n));
+/** Keeps the newest `keep` files of a prefix (and, with `maxBytes`, no more than that many bytes of them). */
+function prune(dir: string, opts: { prefix: string; keep: number; maxBytes?: number }, fresh: string): void {
+  const names = readdirSync(dir).filter((n) => n.startsWith(opts.prefix) && n !== fresh);
+  if (names.length < opts.keep && opts.maxBytes === undefined) return;
+  const files = names
+    .map((n) => {
+      const st = statSync(join(dir, n), { throwIfNoEntry: false });
+      return { n, t: st?.mtimeMs ?? 0, size: st?.size ?? 0 };
+    })
+    .sort((a, b) => b.t - a.t);
+  let bytes = statSync(join(dir, fresh), { throwIfNoEntry: false })?.size ?? 0;
+  files.forEach((f, i) => {
+    bytes += f.size;
+    if (i + 1 >= opts.keep || (opts.maxBytes !== undefined && bytes > opts.maxBytes)) unlinkQuiet(join(dir, f.n));
+  });
 }
 
 /** unlinkSync, not rmSync: rmSync loads node's rimraf, a cost on every push. */

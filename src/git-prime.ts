@@ -17,8 +17,10 @@ export interface RevQuery {
  * Starting a process costs more than anything else a hook run does, so the facts a run needs are
  * asked for up front. When every revision is a full sha (pre-push stdin always is) and the range
  * cache (range-cache.ts) knows them, no git process starts at all. Otherwise one `git rev-parse`
- * answers the repo paths and every commit, tree and merge-base in `q`, and each range's changed
+ * answers the repo paths and every commit, tree and merge-base in `q`, then each range's changed
  * paths come from the cache or from one `git diff` per range (in parallel when there are several).
+ * One after the other, not overlapped: on a 2-core VM two `spawnSync` calls beat two overlapping
+ * asynchronous spawns (40 against 49 ms), and the merge-base decides whether a diff is cached.
  * `repoInfo`, `resolveCommit`, `treeOf`, `mergeBase` and `diffPaths` then answer from memory. When
  * a revision does not resolve, nothing is kept; a range with several merge-bases keeps no
  * merge-base or diff: the one-fact calls then ask git themselves, with their own messages.

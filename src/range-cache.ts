@@ -9,13 +9,16 @@ import { hash } from './hash.js';
  *
  *   range-<hash(a b)>.json   for the pair [a, b] as given (full shas only): both peeled to commits,
  *                            b's tree, and their merge-base
- *   diff-<hash(base head)>   `git diff --name-status -z` output, first line naming the pair
+ *   diff-<hash(base head)>   `git diff --name-status -z` output, first line naming the pair (up to
+ *                            16 MB each, 64 MB and 64 files in all)
  *
  * Entries name what they hold and are checked on read. Not used in a shallow clone (deepening it
  * can change a merge-base) or a repo with replace refs (they change what an id means).
  */
 
 const KEEP = 64;
+/** A larger diff is not kept (git takes long enough on it that one more process hardly shows); all of them stay under 4 times this. */
+const MAX_DIFF_BYTES = 16 * 1024 * 1024;
 
 export interface RangeFacts {
   a: string;
@@ -49,5 +52,6 @@ export function readDiff(commonDir: string, base: string, head: string): string 
 }
 
 export function writeDiff(commonDir: string, base: string, head: string, output: string): void {
-  writeFileAtomic(diffPath(commonDir, base, head), `${base} ${head}\n${output}`, { prefix: 'diff-', keep: KEEP });
+  if (output.length > MAX_DIFF_BYTES) return;
+  writeFileAtomic(diffPath(commonDir, base, head), `${base} ${head}\n${output}`, { prefix: 'diff-', keep: KEEP, maxBytes: MAX_DIFF_BYTES * 4 });
 }

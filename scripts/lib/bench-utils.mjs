@@ -17,7 +17,9 @@ export function cleanEnv(extra = {}) {
     if (k.startsWith('GIT_') || k === 'GATE_LADDER' || k === 'HUSKY' || k === 'LEFTHOOK' || k.startsWith('npm_')) continue;
     env[k] = v;
   }
-  return { ...env, GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1', ...extra };
+  // `npm run` puts node_modules/.bin directories first on PATH; a terminal (and git) would not have them.
+  const path = (env.PATH ?? '').split(':').filter((p) => !p.endsWith('node_modules/.bin') && !p.includes('/node-gyp-bin')).join(':');
+  return { ...env, PATH: path, GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1', ...extra };
 }
 
 export function run(file, args, cwd, opts = {}) {

@@ -1,5 +1,9 @@
+import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readJson, readText, writeFileAtomic } from '../../src/cache-files.js';
 import { type TreeEntry, cachedRows, coverage, tierFingerprint, treeKey } from '../../src/cache.js';
 import { configHash } from '../../src/config-cache.js';
 import { resolveConfig } from '../../src/config.js';
@@ -102,6 +106,28 @@ test('hash: stable, 28 hex digits, different for near inputs', () => {
   for (let i = 0; i < 20000; i++) seen.add(hash(`run: 'npm test ${i}'`));
   assert.is(seen.size, 20000);
   assert.is.not(hash('ab'), hash('ba'));
+});
+
+test('cache files: written whole, the newest kept by count and by bytes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-files-'));
+  try {
+    for (let i = 0; i < 5; i++) {
+      writeFileAtomic(join(dir, `x-${i}`), 'a'.repeat(10), { prefix: 'x-', keep: 3 });
+      utimesSync(join(dir, `x-${i}`), i + 1, i + 1);
+    }
+    assert.equal(readdirSync(dir).sort(), ['x-2', 'x-3', 'x-4']);
+    writeFileAtomic(join(dir, 'y-0'), 'b'.repeat(10), { prefix: 'y-', keep: 10, maxBytes: 25 });
+    utimesSync(join(dir, 'y-0'), 1, 1);
+    writeFileAtomic(join(dir, 'y-1'), 'b'.repeat(10), { prefix: 'y-', keep: 10, maxBytes: 25 });
+    utimesSync(join(dir, 'y-1'), 2, 2);
+    writeFileAtomic(join(dir, 'y-2'), 'b'.repeat(10), { prefix: 'y-', keep: 10, maxBytes: 25 });
+    assert.equal(readdirSync(dir).filter((n) => n.startsWith('y-')).sort(), ['y-1', 'y-2']);
+    assert.is(readText(join(dir, 'y-2')), 'b'.repeat(10));
+    assert.is(readJson(join(dir, 'missing.json')), undefined);
+    assert.equal(readdirSync(dir).filter((n) => n.startsWith('.tmp')), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();
