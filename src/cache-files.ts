@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFile, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { newRunId } from './hash.js';
 
@@ -39,13 +40,38 @@ export function writeJsonAtomic(path: string, value: unknown, opts: { prefix: st
   writeFileAtomic(path, `${JSON.stringify(value)}\n`, opts);
 }
 
-/** A file's text; `undefined` when it is missing or unreadable. */
+/** A file's UTF-8 text (ASCII decoded the fast way); `undefined` when it is missing or unreadable. */
 export function readText(path: string): string | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    const buf = readFileSync(path);
+    return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
   } catch {
     return undefined;
   }
+}
+
+/**
+ * writeFileAtomic without waiting: the write runs on libuv's thread pool, beside whatever the run
+ * does next (a 3 MB diff listing takes tens of milliseconds to write here). Node waits for it
+ * before exiting.
+ */
+export function writeFileAtomicLater(path: string, data: string, opts: { prefix: string; keep: number; maxBytes?: number }): void {
+  const dir = dirname(path);
+  const tmp = join(dir, `.tmp-${process.pid}-${newRunId()}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    return;
+  }
+  writeFile(tmp, data, (err) => {
+    try {
+      if (err) throw err;
+      renameSync(tmp, path);
+      prune(dir, opts, basename(path));
+    } catch {
+      unlinkQuiet(tmp);
+    }
+  });
 }
 
 /** Keeps the newest `keep` files of a prefix (and, with `maxBytes`, no more than that many bytes of them). */

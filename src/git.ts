@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import { primedFor } from './git-memo.js';
 import type { ChangedPath } from './types.js';
@@ -24,9 +25,14 @@ const gitEnv = () => ({ ...process.env, GATE_LADDER: '0', GIT_OPTIONAL_LOCKS: '0
 
 /** Runs git synchronously. Every git call of gate-ladder goes through here or `gitAsync`. */
 export function git(cwd: string, args: readonly string[], input?: string): GitResult {
-  const r = spawnSync('git', args, { cwd, input, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024, env: gitEnv() });
+  const r = spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv() });
   if (r.error) return { ok: false, code: null, stdout: '', stderr: r.error.message };
-  return { ok: r.status === 0, code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return { ok: r.status === 0, code: r.status, stdout: decodeText(r.stdout), stderr: decodeText(r.stderr) };
+}
+
+/** UTF-8 text; ASCII (most of git's output) is decoded as latin1, which skips validation: a 3 MB diff listing decodes several times faster. */
+export function decodeText(buf: Buffer): string {
+  return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
 }
 
 /** Runs git without blocking, so several calls overlap (see git-prime.ts). */
@@ -39,7 +45,7 @@ export function gitAsync(cwd: string, args: readonly string[]): Promise<GitResul
     child.stderr.on('data', (b: Buffer) => errs.push(b));
     child.on('error', (e) => done({ ok: false, code: null, stdout: '', stderr: e.message }));
     child.on('close', (code) =>
-      done({ ok: code === 0, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(errs).toString('utf8') }),
+      done({ ok: code === 0, code, stdout: decodeText(Buffer.concat(out)), stderr: decodeText(Buffer.concat(errs)) }),
     );
   });
 }
@@ -72,19 +78,32 @@ export function repoInfo(cwd: string): RepoInfo | null {
   return { root, commonDir, gitDir };
 }
 
-/** Parses `git diff --name-status -z` output. Pure. */
+/**
+ * Parses `git diff --name-status -z` output. Pure. Scans with indexOf rather than split: a 100,000-path
+ * listing would otherwise make a 200,000-entry array whose young strings every garbage collection
+ * during routing has to visit.
+ */
 export function parseNameStatusZ(out: string): ChangedPath[] {
-  const parts = out.split('\0');
   const changes: ChangedPath[] = [];
-  for (let i = 0; i < parts.length; ) {
-    const status = parts[i++];
-    if (!status) continue;
-    if (status[0] === 'R' || status[0] === 'C') {
-      const from = parts[i++] ?? '';
-      const path = parts[i++] ?? '';
-      changes.push({ status, path, from });
+  const n = out.length;
+  let i = 0;
+  const field = () => {
+    let j = out.indexOf('\0', i);
+    if (j < 0) j = n;
+    const s = out.slice(i, j);
+    i = j + 1;
+    return s;
+  };
+  while (i < n) {
+    const status = field();
+    if (status === '') continue;
+    const c = status.charCodeAt(0);
+    if (c === 82 || c === 67) {
+      // R or C: the old path, then the new one.
+      const from = field();
+      changes.push({ status, path: field(), from });
     } else {
-      changes.push({ status, path: parts[i++] ?? '' });
+      changes.push({ status, path: field() });
     }
   }
   return changes;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { cacheDir, readJson, readText, writeFileAtomic, writeJsonAtomic } from './cache-files.js';
+import { cacheDir, readJson, readText, writeFileAtomicLater, writeJsonAtomic } from './cache-files.js';
 import { hash } from './hash.js';
 
 /**
@@ -53,5 +53,5 @@ export function readDiff(commonDir: string, base: string, head: string): string 
 
 export function writeDiff(commonDir: string, base: string, head: string, output: string): void {
   if (output.length > MAX_DIFF_BYTES) return;
-  writeFileAtomic(diffPath(commonDir, base, head), `${base} ${head}\n${output}`, { prefix: 'diff-', keep: KEEP, maxBytes: MAX_DIFF_BYTES * 4 });
+  writeFileAtomicLater(diffPath(commonDir, base, head), `${base} ${head}\n${output}`, { prefix: 'diff-', keep: KEEP, maxBytes: MAX_DIFF_BYTES * 4 });
 }

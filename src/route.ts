@@ -10,6 +10,8 @@ export function scopeMatcher(scope: readonly string[]): Matcher {
 
 /** Every path a change touches; a rename or copy counts its old path too. */
 export function touchedPaths(changes: readonly ChangedPath[]): string[] {
+  // Most diffs have no rename: one map, sized once (100,000 paths allocate a lot otherwise).
+  if (!changes.some((c) => c.from !== undefined)) return changes.map((c) => c.path);
   const out: string[] = [];
   for (const c of changes) {
     if (c.from !== undefined) out.push(c.from);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -81,6 +81,7 @@ test('the changed paths of a commit pair are kept: the next run starts one git p
   const plain = facts(dir, 'main~1', 'main');
   await primeRepo(dir, { ranges: [['main~1', 'main']] });
   const cache = join(dir, '.git', 'gate-ladder', 'cache');
+  await diffWritten(dir);
   const [file] = readdirSync(cache).filter((f) => f.startsWith('diff-'));
   assert.ok(file, 'a diff entry');
   const [header] = readFileSync(join(cache, file!), 'utf8').split('\n');
@@ -106,10 +107,18 @@ async function withoutGit<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The diff is written in the background (the run's process waits for it before exiting). */
+async function diffWritten(dir: string): Promise<void> {
+  const cache = join(dir, '.git', 'gate-ladder', 'cache');
+  const diffs = () => (existsSync(cache) ? readdirSync(cache).filter((f) => f.startsWith('diff-')) : []);
+  for (let i = 0; i < 200 && diffs().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+}
+
 test('full shas seen before: every answer from the range cache, no git process at all', repo(async (dir) => {
   const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
   const plain = facts(dir, a, b);
   await primeRepo(dir, { ranges: [[a, b]], trees: [b] });
+  await diffWritten(dir);
   const info = await withoutGit(() => primeRepo(dir, { ranges: [[a, b]], trees: [b] }));
   assert.equal(info, plain.info);
   assert.equal(await withoutGit(async () => facts(dir, a, b)), plain);
@@ -120,6 +129,7 @@ test('full shas seen before: every answer from the range cache, no git process a
 test('a shallow clone never answers from the range cache (deepening it can move a merge-base)', repo(async (dir) => {
   const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
   await primeRepo(dir, { ranges: [[a, b]], trees: [b] });
+  await diffWritten(dir);
   writeFileSync(join(dir, '.git', 'shallow'), '');
   assert.is(await withoutGit(() => primeRepo(dir, { ranges: [[a, b]], trees: [b] })), null);
 }));
