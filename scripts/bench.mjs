@@ -1,17 +1,17 @@
-// Runs every scripts/bench-*.mjs in name order (add yours there); exits non-zero if any did.
+// Runs every scripts/bench-*.mjs in turn (after `npm run build`, see package.json), passing its
+// arguments on (`npm run bench -- --quick` for fewer repetitions). Each prints its own figures.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 
 const benches = readdirSync('scripts').filter((f) => /^bench-.+\.mjs$/.test(f)).sort();
-let status = 0;
+console.log(`gate-ladder benchmarks · ${new Date().toISOString()} · ${availableParallelism()} cores · ${benches.join(', ')}`);
+let failed = 0;
 for (const file of benches) {
-  console.log(`\n== ${file}`);
-  const r = spawnSync(process.execPath, [join('scripts', file)], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [`scripts/${file}`, ...process.argv.slice(2)], { stdio: 'inherit' });
   if (r.status !== 0) {
-    console.log(`== ${file} failed (exit ${r.status ?? r.signal})`);
-    status = 1;
+    failed++;
+    console.log(`${file} failed (exit ${r.status})`);
   }
 }
-if (benches.length === 0) console.log('no scripts/bench-*.mjs to run');
-process.exit(status);
+process.exit(failed > 0 ? 1 : 0);

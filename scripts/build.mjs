@@ -1,27 +1,74 @@
 // Builds the shipped bundles (dist/) with esbuild, the declarations with tsc, and the test build (build/).
+//
+//   dist/cli.cjs          the bin: `run` and everything a push needs, CommonJS (node starts CommonJS
+//                         faster than an ES module graph), no yargs, zod, cosmiconfig or jiti in it
+//   dist/full/*.js        ES modules loaded on demand: the yargs CLI (other commands, --help) and the
+//                         config loader (a config-cache miss), with shared chunks in dist/full/chunks
+//   dist/picomatch.cjs    loaded only for a scope glob src/glob.ts has no string test for
+//   dist/index.js         the library (`defineConfig`, types, pure functions)
+//   dist/cli.js           the previous bin path, kept for hooks installed by earlier versions
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 rmSync('dist', { recursive: true, force: true });
 rmSync('build', { recursive: true, force: true });
 
+// The config cache keys on this: a new build never trusts a config resolved by another one.
+const sources = readdirSync('src', { recursive: true }).filter((f) => f.endsWith('.ts')).sort();
+const hash = createHash('sha256').update(readFileSync('package.json'));
+for (const f of sources) hash.update(f).update(readFileSync(join('src', f)));
+const BUILD = JSON.stringify(hash.digest('hex').slice(0, 16));
+
 const common = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
-  // Runtime dependencies stay in node_modules: husky copies its own files, jiti is loaded only for a .ts config
+  // Runtime dependencies stay in node_modules: husky copies its own files, jiti is loaded only for a config
   // the cache has not seen, typescript is never needed (cosmiconfig's own TypeScript loader is replaced).
   external: ['husky', 'jiti', 'typescript', 'lint-staged'],
-  banner: { js: "import { createRequire as __gl_cr } from 'node:module'; const require = __gl_cr(import.meta.url);" },
+  define: { __GATE_LADDER_BUILD__: BUILD },
   legalComments: 'none',
   logLevel: 'warning',
 };
+const esm = {
+  ...common,
+  format: 'esm',
+  banner: { js: "import { createRequire as __gl_cr } from 'node:module'; const require = __gl_cr(import.meta.url);" },
+};
 
-await build({ ...common, entryPoints: ['src/bin.ts'], outfile: 'dist/cli.js', splitting: false,
-  banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } });
-await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
+/** In the hot bundle, the yargs CLI and the config loader stay outside, as dist/full/*.js. */
+const coldOutside = {
+  name: 'cold-outside',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(cli|config)\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: `./full/${args.path.slice(2)}`, external: true } : undefined);
+    b.onResolve({ filter: /^picomatch$/ }, () => ({ path: join(process.cwd(), 'scripts', 'lazy-picomatch.cjs') }));
+    b.onResolve({ filter: /^\.\/picomatch\.cjs$/ }, () => ({ path: './picomatch.cjs', external: true }));
+  },
+};
+
+await build({
+  ...common,
+  format: 'cjs',
+  entryPoints: ['src/bin.ts'],
+  outfile: 'dist/cli.cjs',
+  plugins: [coldOutside],
+  banner: { js: '#!/usr/bin/env node' },
+});
+await build({ ...common, format: 'cjs', entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/picomatch.cjs' });
+await build({
+  ...esm,
+  entryPoints: { 'full/cli': 'src/cli.ts', 'full/config': 'src/config.ts' },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'full/chunks/[name]-[hash]',
+});
+await build({ ...esm, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
+writeFileSync('dist/cli.js', "#!/usr/bin/env node\nimport './cli.cjs';\n");
+chmodSync('dist/cli.cjs', 0o755);
 chmodSync('dist/cli.js', 0o755);
 
 const tsc = ['node_modules/typescript/bin/tsc'];

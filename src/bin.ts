@@ -1,6 +1,13 @@
-import { main } from './cli.js';
+import { parseRunArgs } from './run-args.js';
 
-main(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+// `run` (every push) never loads yargs; other commands and --help go through the full CLI.
+const fast = parseRunArgs(argv);
+const done = fast
+  ? import('./commands/run.js').then((m) => m.runCommand({ cwd: process.cwd(), ...fast }))
+  : import('./cli.js').then((m) => m.main(argv));
+
+done.then(
   (code) => {
     process.exitCode = code;
   },

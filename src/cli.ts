@@ -1,5 +1,5 @@
 import yargs from 'yargs';
-import { EXIT } from './commands/run.js';
+import { EXIT } from './defaults.js';
 
 const EPILOG = `Verdicts: pass (exit 0); caught (the patch is wrong: a test failed, exit 1 unless the tier says otherwise);
 error (the harness could not give a verdict: usage error, no tests, timeout, crash). Both block the push.
@@ -27,6 +27,11 @@ export async function main(argv: string[]): Promise<number> {
           .option('dry-run', { type: 'boolean', describe: 'Print the plan and why, run nothing' })
           .option('calibrate', { type: 'boolean', describe: 'Run every planned tier whatever the verdicts (rows flagged, not counted in yield)' })
           .option('json', { type: 'boolean', describe: 'Print the targets, plans and verdicts as JSON on stdout' })
+          .option('cache', {
+            type: 'boolean',
+            default: true,
+            describe: 'Reuse a pass of the same tree under the same config (--no-cache runs every planned gate)',
+          })
           .example('$0 run --base origin/main --head HEAD', 'Judge the current branch as CI would')
           .example('$0 run --dry-run --base HEAD~1', 'Show what the last commit would run, and why'),
       async (a) => {
@@ -40,6 +45,7 @@ export async function main(argv: string[]): Promise<number> {
           dryRun: a['dry-run'] === true,
           json: a.json === true,
           calibrate: a.calibrate === true,
+          ...(a.cache === false && { noCache: true }),
         });
       },
     )

@@ -1,24 +1,13 @@
+import { createRequire } from 'node:module';
 import { basename, relative } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, defaultScope } from './defaults.js';
+import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, SEARCH_PLACES, defaultScope } from './defaults.js';
 import type { GateLadderConfig, ResolvedConfig } from './types.js';
 import { RUNNER_CAUGHT } from './verdict.js';
 
 export const MODULE_NAME = 'gate-ladder';
 
-/** Where a config may live, in the order they are tried (cosmiconfig search places). */
-export const SEARCH_PLACES = [
-  'gate-ladder.config.ts',
-  'gate-ladder.config.mts',
-  'gate-ladder.config.js',
-  'gate-ladder.config.mjs',
-  'gate-ladder.config.cjs',
-  '.gate-ladderrc',
-  '.gate-ladderrc.json',
-  '.gate-ladderrc.yaml',
-  '.gate-ladderrc.yml',
-  'package.json',
-] as const;
+export { SEARCH_PLACES };
 
 export type ConfigLoad =
   | { kind: 'none' }
@@ -191,22 +180,38 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
   };
 }
 
-async function loadTs(filepath: string): Promise<unknown> {
+// jiti records every file it evaluates in node's module cache: what a config loaded is what appeared there.
+const moduleCache = createRequire(import.meta.url).cache;
+
+/**
+ * JavaScript and TypeScript configs load through jiti, so the files they import are known and the
+ * config cache can tell when one changes. `gate-ladder` itself resolves to this running copy.
+ */
+async function loadScript(filepath: string): Promise<unknown> {
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
+  const lib: Record<string, unknown> = { ...(await import('./index.js')) };
+  const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: false, virtualModules: { 'gate-ladder': lib } });
   return jiti.import(filepath, { default: true });
 }
 
-/** Finds and loads the repo's config with cosmiconfig. Never throws: failures are `invalid`. */
-export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unknown }> {
-  const { cosmiconfig } = await import('cosmiconfig');
+const SCRIPT_LOADERS = { '.ts': loadScript, '.mts': loadScript, '.js': loadScript, '.mjs': loadScript, '.cjs': loadScript };
+
+/**
+ * Finds and loads the repo's config with cosmiconfig. Never throws: failures are `invalid`.
+ * `deps` lists every file the config read (itself included), for the config cache.
+ */
+export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unknown; deps?: string[] }> {
+  const mod = await import('cosmiconfig');
+  // A CommonJS package: bundled into a split chunk, its exports sit on `default`.
+  const cosmiconfig = mod.cosmiconfig ?? mod.default.cosmiconfig;
   const explorer = cosmiconfig(MODULE_NAME, {
     searchPlaces: [...SEARCH_PLACES],
     searchStrategy: 'none',
     cache: false,
-    loaders: { '.ts': loadTs, '.mts': loadTs },
+    loaders: SCRIPT_LOADERS,
   });
   let found: { filepath: string; config: unknown; isEmpty?: boolean } | null;
+  const before = new Set(Object.keys(moduleCache));
   try {
     found = await explorer.search(root);
   } catch (err) {
@@ -214,10 +219,14 @@ export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unk
     return { kind: 'invalid', file, problems: [`${file}: could not be loaded: ${firstLine(err)}`] };
   }
   if (found === null) return { kind: 'none' };
+  const loaded = Object.keys(moduleCache).filter((f) => !before.has(f) && !f.includes('/node_modules/jiti/'));
+  // Forget them, so a later load in this process reads the files again.
+  for (const f of loaded) delete moduleCache[f];
+  const deps = [...new Set([found.filepath, ...loaded])];
   const file = relative(root, found.filepath) || basename(found.filepath);
   const raw = unwrapDefault(found.config);
   const checked = validateConfig(raw, file);
-  return checked.ok ? { kind: 'ok', file, config: checked.config, raw } : { kind: 'invalid', file, problems: checked.problems };
+  return checked.ok ? { kind: 'ok', file, config: checked.config, raw, deps } : { kind: 'invalid', file, problems: checked.problems };
 }
 
 function unwrapDefault(value: unknown): unknown {

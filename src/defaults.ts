@@ -26,3 +26,20 @@ export const MAX_FILES_PER_ROW = 1000;
 /** How much of a gate's output is kept for messages. */
 export const TAIL_BYTES = 16 * 1024;
 export const ZERO_SHA = '0000000000000000000000000000000000000000';
+
+/** Exit codes: 0 allowed, 1 caught, 2 error (harness, config or range), 130 interrupted. */
+export const EXIT = { pass: 0, caught: 1, error: 2, interrupted: 130 } as const;
+
+/** Where a config may live, in the order they are tried (cosmiconfig search places). */
+export const SEARCH_PLACES = [
+  'gate-ladder.config.ts',
+  'gate-ladder.config.mts',
+  'gate-ladder.config.js',
+  'gate-ladder.config.mjs',
+  'gate-ladder.config.cjs',
+  '.gate-ladderrc',
+  '.gate-ladderrc.json',
+  '.gate-ladderrc.yaml',
+  '.gate-ladderrc.yml',
+  'package.json',
+] as const;

@@ -82,10 +82,13 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
       interrupted = true;
       stop('SIGINT');
     });
+    let pipeWait: NodeJS.Timeout | undefined;
     const finish = (exit: Omit<GateExit, 'seconds' | 'tail' | 'timedOut' | 'interrupted'>) => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
+      // A pending wait would hold the process open after the last gate.
+      clearTimeout(pipeWait);
       // Whatever the gate left running in its group does not outlive it.
       killGroup(child.pid, 'SIGKILL');
       const seconds = Math.round((performance.now() - started)) / 1000;
@@ -106,7 +109,7 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
       exited = { exitCode: code, signal };
       if (closed === 2) finish(exited);
       // Never wait on pipes held open by a grandchild.
-      else setTimeout(() => finish(exited!), 200);
+      else pipeWait = setTimeout(() => finish(exited!), 200);
     });
   });
 }

@@ -1,4 +1,6 @@
-import { spawnSync } from 'node:child_process';
+import { isAscii } from 'node:buffer';
+import { spawn, spawnSync } from 'node:child_process';
+import { primedFor } from './git-memo.js';
 import type { ChangedPath } from './types.js';
 
 /** The empty tree: the base of a first push to an empty remote. */
@@ -58,18 +60,34 @@ export interface GitOptions {
   scrub?: boolean;
 }
 
-/** Runs git synchronously. Every git call of gate-ladder goes through here. */
+const gitEnv = (scrub = false) => ({ ...(scrub ? withoutLocalGitEnv(process.env) : process.env), GATE_LADDER: '0', GIT_OPTIONAL_LOCKS: '0' });
+
+/** Runs git synchronously. Every git call of gate-ladder goes through here or `gitAsync`. */
 export function git(cwd: string, args: readonly string[], opts: string | GitOptions = {}): GitResult {
   const { input, scrub } = typeof opts === 'string' ? { input: opts, scrub: false } : opts;
-  const r = spawnSync('git', args, {
-    cwd,
-    input,
-    encoding: 'utf8',
-    maxBuffer: 1024 * 1024 * 1024,
-    env: { ...(scrub ? withoutLocalGitEnv(process.env) : process.env), GATE_LADDER: '0', GIT_OPTIONAL_LOCKS: '0' },
-  });
+  const r = spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub) });
   if (r.error) return { ok: false, code: null, stdout: '', stderr: r.error.message };
-  return { ok: r.status === 0, code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return { ok: r.status === 0, code: r.status, stdout: decodeText(r.stdout), stderr: decodeText(r.stderr) };
+}
+
+/** UTF-8 text; ASCII (most of git's output) is decoded as latin1, which skips validation: a 3 MB diff listing decodes several times faster. */
+export function decodeText(buf: Buffer): string {
+  return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
+}
+
+/** Runs git without blocking, so several calls overlap (see git-prime.ts). */
+export function gitAsync(cwd: string, args: readonly string[]): Promise<GitResult> {
+  return new Promise((done) => {
+    const child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const errs: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => errs.push(b));
+    child.on('error', (e) => done({ ok: false, code: null, stdout: '', stderr: e.message }));
+    child.on('close', (code) =>
+      done({ ok: code === 0, code, stdout: decodeText(Buffer.concat(out)), stderr: decodeText(Buffer.concat(errs)) }),
+    );
+  });
 }
 
 /** Like `git`, but a failure is an exception. */
@@ -85,28 +103,47 @@ export interface RepoInfo {
   gitDir: string;
 }
 
+export const REPO_PATHS = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir'] as const;
+/** `git diff` as every range is read: names and statuses, NUL-separated, renames with both paths. */
+export const DIFF_NAMES = ['diff', '--name-status', '-z', '-M', '-C', '--no-ext-diff', '--no-textconv'] as const;
+
 /** One git call for the three paths the runner needs; `null` outside a work tree. */
 export function repoInfo(cwd: string): RepoInfo | null {
-  const r = git(cwd, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir']);
+  const known = primedFor(cwd);
+  if (known) return known.info;
+  const r = git(cwd, REPO_PATHS);
   if (!r.ok) return null;
   const [root, commonDir, gitDir] = r.stdout.trim().split('\n');
   if (!root || !commonDir || !gitDir) return null;
   return { root, commonDir, gitDir };
 }
 
-/** Parses `git diff --name-status -z` output. Pure. */
+/**
+ * Parses `git diff --name-status -z` output. Pure. Scans with indexOf rather than split: a 100,000-path
+ * listing would otherwise make a 200,000-entry array whose young strings every garbage collection
+ * during routing has to visit.
+ */
 export function parseNameStatusZ(out: string): ChangedPath[] {
-  const parts = out.split('\0');
   const changes: ChangedPath[] = [];
-  for (let i = 0; i < parts.length; ) {
-    const status = parts[i++];
-    if (!status) continue;
-    if (status[0] === 'R' || status[0] === 'C') {
-      const from = parts[i++] ?? '';
-      const path = parts[i++] ?? '';
-      changes.push({ status, path, from });
+  const n = out.length;
+  let i = 0;
+  const field = () => {
+    let j = out.indexOf('\0', i);
+    if (j < 0) j = n;
+    const s = out.slice(i, j);
+    i = j + 1;
+    return s;
+  };
+  while (i < n) {
+    const status = field();
+    if (status === '') continue;
+    const c = status.charCodeAt(0);
+    if (c === 82 || c === 67) {
+      // R or C: the old path, then the new one.
+      const from = field();
+      changes.push({ status, path: field(), from });
     } else {
-      changes.push({ status, path: parts[i++] ?? '' });
+      changes.push({ status, path: field() });
     }
   }
   return changes;
@@ -117,7 +154,8 @@ const NAME_STATUS = ['--name-status', '-z', '-M', '-C', '--no-ext-diff', '--no-t
 
 /** Paths changed between two commits (or trees), renames and copies with both paths. */
 export function diffPaths(cwd: string, base: string, head: string): ChangedPath[] {
-  return parseNameStatusZ(gitOk(cwd, ['diff', ...NAME_STATUS, base, head, '--']));
+  const known = primedFor(cwd)?.diff.get(`${base} ${head}`);
+  return parseNameStatusZ(known ?? gitOk(cwd, [...DIFF_NAMES, base, head, '--']));
 }
 
 /** Paths staged for commit (in `$GIT_INDEX_FILE` when git commit set it), against HEAD or nothing. */
@@ -171,16 +209,23 @@ export function newCommits(cwd: string, head: string, remote: string): { commits
 
 /** The commit a revision names, or null when it does not exist locally. */
 export function resolveCommit(cwd: string, rev: string): string | null {
+  const known = primedFor(cwd)?.commit.get(rev);
+  if (known !== undefined) return known;
   const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
   return r.ok ? r.stdout.trim() : null;
 }
 
 export function mergeBase(cwd: string, a: string, b: string): string | null {
+  const m = primedFor(cwd);
+  const key = m && `${m.commit.get(a) ?? a} ${m.commit.get(b) ?? b}`;
+  if (m && key && m.mergeBase.has(key)) return m.mergeBase.get(key) ?? null;
   const r = git(cwd, ['merge-base', a, b]);
   return r.ok ? r.stdout.trim() : null;
 }
 
 export function treeOf(cwd: string, rev: string): string | null {
+  const known = primedFor(cwd)?.tree.get(rev);
+  if (known !== undefined) return known;
   const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
   return r.ok ? r.stdout.trim() : null;
 }
@@ -218,4 +263,17 @@ export function parseWorktreeList(out: string): WorktreeEntry[] {
 export function listWorktrees(root: string): WorktreeEntry[] {
   const r = git(root, ['worktree', 'list', '--porcelain', '-z'], { scrub: true });
   return r.ok ? parseWorktreeList(r.stdout) : [];
+}
+
+/** HEAD's commit and whether tracked files differ from it (untracked files are not looked at). */
+export function workTreeState(cwd: string): { head: string | null; clean: boolean } | null {
+  const r = git(cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=none']);
+  if (!r.ok) return null;
+  let head: string | null = null;
+  let clean = true;
+  for (const entry of r.stdout.split('\0')) {
+    if (entry.startsWith('# branch.oid ')) head = /^[0-9a-f]{40,64}$/.test(entry.slice(13)) ? entry.slice(13) : null;
+    else if (entry !== '' && !entry.startsWith('#')) clean = false;
+  }
+  return { head, clean };
 }

@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, mkdirSync, openSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { LedgerRow } from './types.js';
@@ -11,6 +11,15 @@ export function defaultLedgerPath(commonDir: string): string {
 const LOCK_STALE_MS = 30_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
+/** unlinkSync, not rmSync: rmSync loads node's rimraf, a cost on every push. */
+function removeLock(lock: string): void {
+  try {
+    unlinkSync(lock);
+  } catch {
+    // removed by its owner, or never there
+  }
+}
+
 /** Holds an exclusive lock file while `fn` runs, so concurrent writers never interleave. */
 function withLock<T>(path: string, fn: () => T): T {
   const lock = `${path}.lock`;
@@ -21,7 +30,7 @@ function withLock<T>(path: string, fn: () => T): T {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       try {
-        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, { force: true });
+        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) removeLock(lock);
       } catch {
         // removed by its owner meanwhile
       }
@@ -31,7 +40,7 @@ function withLock<T>(path: string, fn: () => T): T {
   try {
     return fn();
   } finally {
-    rmSync(lock, { force: true });
+    removeLock(lock);
   }
 }
 

@@ -44,6 +44,10 @@ export const msg = {
   ledgerAt: (path: string) => `gate-ladder: ledger: ${path}`,
   calibrating: (rate: number) =>
     `gate-ladder: calibration run (config calibrate: ${rate}): every planned tier runs whatever the verdicts; its rows are flagged and never count in yield. Set calibrate to 0 to stop.`,
+  cachedPass: (ref: string, tiers: readonly string[], tree: string, runs: readonly string[]) =>
+    `gate-ladder: ${ref}: tree ${tree.slice(0, 12)} already passed ${tiers.join(', ')} under this config (run ${[...new Set(runs)].join(', ')}); no gate ran. \`gate-ladder run --no-cache\` runs them anyway.`,
+  wouldReuse: (runs: readonly string[]) =>
+    `  cached: this tree already passed every planned tier (run ${[...new Set(runs)].join(', ')}); no gate would run (--no-cache to force)`,
 };
 
 /** The plan as lines of text, for `--dry-run`. */

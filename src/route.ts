@@ -1,17 +1,17 @@
-import picomatch from 'picomatch';
+import { compileScope } from './glob.js';
 import type { ChangedPath, HookName, Plan, PlannedTier, ResolvedTier, ScopeHit } from './types.js';
 
 export type Matcher = (path: string) => string | undefined;
 
 /** Compiles scope globs once; the returned function names the first marker a path matches. */
 export function scopeMatcher(scope: readonly string[]): Matcher {
-  // dotAll: a `**` must also match across a newline in a file name.
-  const compiled = scope.map((glob) => ({ glob, test: picomatch(glob, { dot: true, flags: 's' }) }));
-  return (path) => compiled.find((m) => m.test(path))?.glob;
+  return compileScope(scope);
 }
 
 /** Every path a change touches; a rename or copy counts its old path too. */
 export function touchedPaths(changes: readonly ChangedPath[]): string[] {
+  // Most diffs have no rename: one map, sized once (100,000 paths allocate a lot otherwise).
+  if (!changes.some((c) => c.from !== undefined)) return changes.map((c) => c.path);
   const out: string[] = [];
   for (const c of changes) {
     if (c.from !== undefined) out.push(c.from);

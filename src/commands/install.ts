@@ -21,9 +21,19 @@ export interface InstallOptions {
   preCommit?: boolean;
 }
 
-const HOOK_LINE: Record<string, string> = {
-  'pre-push': 'gate-ladder run pre-push "$@"',
-  'pre-commit': 'gate-ladder run pre-commit',
+/**
+ * The runner, started by node itself: no npx (about a Node start-up of its own), and no
+ * `node_modules/.bin/gate-ladder` whose `#!/usr/bin/env node` adds an exec of env.
+ */
+export const HOOK_LINE: Record<string, string> = {
+  'pre-push': 'node node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"',
+  'pre-commit': 'node node_modules/gate-ladder/dist/cli.cjs run pre-commit',
+};
+
+/** Lines earlier versions wrote; install replaces them in place. */
+const OLD_HOOK_LINES: Record<string, readonly string[]> = {
+  'pre-push': ['gate-ladder run pre-push "$@"'],
+  'pre-commit': ['gate-ladder run pre-commit'],
 };
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -117,10 +127,18 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     const line = HOOK_LINE[hook]!;
     const exists = existsSync(file);
     const text = exists ? readFileSync(file, 'utf8') : '';
-    if (text.split('\n').some((l) => l.trim() === line)) continue;
+    const lines = text.split('\n');
+    if (lines.some((l) => l.trim() === line)) continue;
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${line}\n`, { mode: 0o755 });
-    state.hooks[hook] ??= { created: !exists, line };
+    const old = lines.findIndex((l) => OLD_HOOK_LINES[hook]?.includes(l.trim()));
+    if (old >= 0) {
+      lines[old] = line;
+      writeFileSync(file, lines.join('\n'), { mode: 0o755 });
+      state.hooks[hook] = { created: state.hooks[hook]?.created ?? false, line };
+    } else {
+      writeFileSync(file, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${line}\n`, { mode: 0o755 });
+      state.hooks[hook] ??= { created: !exists, line };
+    }
     say(`gate-ladder: .husky/${hook} runs \`${line}\``);
   }
 

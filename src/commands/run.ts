@@ -1,15 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { cachedRows, recordTreeCache, treeCacheStep } from '../cache.js';
 import { shouldCalibrate } from '../calibrate.js';
-import { type ConfigLoad, loadConfig } from '../config.js';
+import { type CachedLoad, configHash, loadConfigCached } from '../config-cache.js';
+import { EXIT } from '../defaults.js';
 import { type GateExit, type GateIo, runGate } from '../gate.js';
-import { EMPTY_TREE, commitTree, diffPaths, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, repoInfo, resolveCommit } from '../git.js';
+import { EMPTY_TREE, commitTree, diffPaths, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit } from '../git.js';
+import { primeRepo } from '../git-prime.js';
+import { newRunId } from '../hash.js';
 import { type Where, chooseIsolation, placement } from '../isolation.js';
-import { type LadderOutcome, runLadder } from '../ladder.js';
+import { type LadderInput, type LadderOutcome, runLadder } from '../ladder.js';
 import { appendRows, defaultLedgerPath } from '../ledger.js';
 import { msg, planLines } from '../messages.js';
 import { parsePushRefs } from '../push-refs.js';
+import { revQuery } from '../rev-query.js';
+import { writeErr } from '../stderr.js';
 import { scopeMatcher, route } from '../route.js';
 import { reportDeps } from '../tier-report-io.js';
 import { type StagedTarget, stagedTarget } from '../staged.js';
@@ -29,10 +34,11 @@ export interface RunOptions {
   calibrate?: boolean;
   /** Pre-push stdin, when the caller has read it already. */
   stdin?: string;
+  /** Ignore the tree cache: run every planned gate, and record nothing in it. */
+  noCache?: boolean;
 }
 
-/** Exit codes: 0 allowed, 1 caught, 2 error (harness, config or range), 130 interrupted. */
-export const EXIT = { pass: 0, caught: 1, error: 2, interrupted: 130 } as const;
+export { EXIT };
 
 interface TargetReport {
   ref: string;
@@ -47,7 +53,7 @@ interface TargetReport {
   isolation?: Where;
 }
 
-const err = (line: string) => process.stderr.write(`${line}\n`);
+const err = (line: string) => writeErr(`${line}\n`);
 
 /** The hook and manual entry point: refs → ranges → route → gates → rows → exit code. */
 export async function runCommand(opts: RunOptions): Promise<number> {
@@ -55,12 +61,14 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (!opts.json) err(msg.bypassed());
     return EXIT.pass;
   }
-  const info = repoInfo(opts.cwd);
+  const stdin = opts.hook === 'pre-push' ? (opts.stdin ?? readStdin()) : undefined;
+  // One git call answers the repo paths and every revision the run will ask about.
+  const info = await primeRepo(opts.cwd, revQuery(opts, stdin));
   if (info === null) {
     err(msg.notRepo(opts.cwd));
     return EXIT.error;
   }
-  const loaded: ConfigLoad = await loadConfig(info.root);
+  const loaded: CachedLoad = await loadConfigCached(info.root, info.commonDir);
   if (loaded.kind === 'none') {
     err(msg.noConfig());
     return EXIT.pass;
@@ -72,7 +80,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const config = loaded.config;
   const hook: HookName = opts.hook ?? 'manual';
 
-  const plans = planTargets(info.root, opts, config);
+  const plans = planTargets(info.root, { ...opts, ...(stdin !== undefined && { stdin }) }, config);
   if (typeof plans === 'string') {
     err(plans);
     return EXIT.error;
@@ -112,8 +120,21 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       err(msg.target(p.ref, p.head, p.base, plan.files.length));
       if (p.sameAs) err(msg.sameAs(p.sameAs));
     }
+    const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
+    // ── tree cache (src/cache.ts): has this tree passed this plan under this config before? ──
+    const cache = treeCacheStep({
+      enabled: config.cache && !opts.noCache && hook !== 'pre-commit',
+      read: !calibration,
+      commonDir: info.commonDir,
+      root: info.root,
+      head: p.head,
+      configHash: loaded.hash ?? configHash(config),
+      plan,
+    });
+    // ─────────────────────────────────────────────────────────────────────────────────────────────
     if (opts.dryRun) {
       if (!opts.json) for (const line of planLines(plan)) err(line);
+      if (cache?.hit && !opts.json) err(msg.wouldReuse(Object.values(cache.hit)));
       continue;
     }
     for (const t of plan.tiers) if (t.skip === 'scope' && !opts.json) err(msg.routed(t.tier.name, t.reason ?? ''));
@@ -122,7 +143,6 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       report.verdict = 'pass';
       continue;
     }
-    const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
     if (calibration && !opts.calibrate && !opts.json) err(msg.calibrating(config.calibrate));
     const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier));
     report.isolation = where;
@@ -130,28 +150,39 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     const staged = 'parent' in p ? (p as StagedTarget) : undefined;
     // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
     const rev = staged ? () => commitTree(info.root, staged.head, staged.parent) : () => p.head;
+    const ladderInput = {
+      plan,
+      runId: newRunId(),
+      hook,
+      patch: p.head,
+      base: staged ? staged.parent : p.base === EMPTY_TREE ? null : p.base,
+      ...(!staged && { ref: p.ref }),
+      cwd: info.root,
+      isolation: where,
+      ...(calibration && { calibration: true }),
+      ...(p.note && { note: p.note }),
+    } satisfies LadderInput;
+    // ── tree cache hit: a row per planned tier, no gate runs ──────────────────────────────────
+    if (cache?.hit) {
+      const { results, rows } = cachedRows(ladderInput, cache.hit, new Date());
+      appendRows(ledger, rows);
+      report.verdict = 'pass';
+      report.results = results;
+      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit)));
+      continue;
+    }
+    // ─────────────────────────────────────────────────────────────────────────────────────────────
     const placed = placement(info.root, where, rev, process.env);
     let outcome: LadderOutcome;
     try {
       outcome = await runLadder(
-        {
-          plan,
-          runId: randomBytes(6).toString('hex'),
-          hook,
-          patch: p.head,
-          base: staged ? staged.parent : p.base === EMPTY_TREE ? null : p.base,
-          ...(!staged && { ref: p.ref }),
-          cwd: info.root,
-          isolation: where,
-          ...(calibration && { calibration: true }),
-          ...(p.note && { note: p.note }),
-        },
+        ladderInput,
         {
           runGate: gateOrLintStaged,
           appendRows: (rows) => appendRows(ledger, rows),
           now: () => new Date(),
           log: opts.json ? () => {} : err,
-          write: (chunk) => process.stderr.write(chunk),
+          write: writeErr,
           env: process.env,
           interrupt: interrupt.promise,
           place: placed.place,
@@ -163,6 +194,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     }
     report.verdict = outcome.verdict;
     report.results = outcome.results;
+    // ── tree cache: remember a tree on which every planned tier passed ──
+    if (cache) recordTreeCache(cache, plan, p.head, outcome, interrupt.fired);
     if (interrupt.fired) {
       err(msg.interrupted());
       code = EXIT.interrupted;

@@ -215,7 +215,7 @@ test('install twice changes nothing the second time', () =>
     const r = repo.cli(['install']);
     assert.is(r.code, 0, r.out);
     assert.is(snapshot(repo), once);
-    assert.is(repo.read('.husky/pre-push').match(/gate-ladder run pre-push/g)?.length, 1);
+    assert.is(repo.read('.husky/pre-push').match(/gate-ladder\/dist\/cli\.cjs run pre-push/g)?.length, 1);
   }));
 
 test('install keeps other lines of .husky/pre-push; uninstall leaves the repo as before', () =>
@@ -223,7 +223,7 @@ test('install keeps other lines of .husky/pre-push; uninstall leaves the repo as
     const before = snapshot(repo);
     const r = repo.cli(['install']);
     assert.is(r.code, 0, r.out);
-    assert.is(repo.read('.husky/pre-push'), 'echo "my own check"\ngate-ladder run pre-push "$@"\n');
+    assert.is(repo.read('.husky/pre-push'), 'echo "my own check"\nnode node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"\n');
     assert.match(repo.read('package.json'), '"prepare": "husky"');
     assert.match(repo.read('gate-ladder.config.ts'), "run: 'npm test'");
     assert.is(repo.gitOk('config', 'core.hooksPath'), '.husky/_');

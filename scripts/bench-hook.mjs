@@ -1,0 +1,167 @@
+// The hook's overhead, side by side with `node -e 0` and lefthook, in throwaway repositories.
+//
+//   node scripts/bench-hook.mjs [--quick]      (npm run bench builds first, then runs every bench-*.mjs)
+//
+// Figures (each the median of interleaved runs; p25/p75 beside):
+//   node -e 0                   Node's own start-up: the yardstick of every ratio
+//   run --no-cache              `gate-ladder run --base A --head B`, .ts config, one tier `true`, gate runs
+//   ..., range not seen before  the same with the commit-pair cache emptied first: git rev-parse and git diff run
+//   run, tree cached            the same command when the tree already passed (no gate runs)
+//   run pre-push, tree cached   what the hook line runs: stdin ref line, tree cache hit
+//   husky hook as git runs it   .husky/_/pre-push (husky's wrapper, then our hook line), tree cache hit
+//   husky hook, gate runs       the same with `cache: false` in the config
+//   lefthook run pre-push       lefthook's native binary running the same `true` on pre-push
+//   lefthook hook as git runs   the .git/hooks/pre-push lefthook installs (finds its binary, then runs)
+//   git push --dry-run ...      whole pushes to a local bare remote, hook vs --no-verify (pre-push runs on --dry-run)
+// Then, with fewer runs: a tree seen for the first time (gate runs and the pass is recorded), and a
+// config-cache miss (the config changed: cosmiconfig, jiti and zod load).
+import { appendFileSync } from 'node:fs';
+import {
+  CLI,
+  QUICK,
+  commitAll,
+  forgetRanges,
+  git,
+  header,
+  initRepo,
+  join,
+  lefthookBinary,
+  linkGateLadder,
+  loadNote,
+  measure,
+  report,
+  run,
+  stats,
+  tempDir,
+  write,
+} from './lib/bench-utils.mjs';
+
+const REPS = QUICK ? 7 : 25;
+const NODE = process.execPath;
+
+const CONFIG = (extra = '') => `import { defineConfig } from 'gate-ladder';
+
+export default defineConfig({
+  tiers: [{ name: 't1-true', run: 'true', timeout: 60 }],${extra}
+});
+`;
+
+/** A work repo at B with a bare remote at A; gate-ladder installed through its own `install`. */
+function ladderRepo(base, name, config) {
+  const dir = join(base, name);
+  const remote = join(base, `${name}-remote.git`);
+  git(base, 'init', '-q', '--bare', '-b', 'main', remote);
+  initRepo(dir);
+  git(dir, 'remote', 'add', 'origin', remote);
+  linkGateLadder(dir);
+  write(dir, { '.gitignore': 'node_modules\n', 'package.json': '{ "name": "bench", "private": true }\n', 'src/a.txt': 'a\n' });
+  run(NODE, [CLI, 'install'], dir);
+  write(dir, { 'gate-ladder.config.ts': config });
+  const a = commitAll(dir, 'A');
+  run('git', ['push', '-q', 'origin', 'main'], dir, { env: { GATE_LADDER: '0' } });
+  write(dir, { 'src/a.txt': 'b\n' });
+  const b = commitAll(dir, 'B');
+  return { dir, remote, a, b, stdin: `refs/heads/main ${b} refs/heads/main ${a}\n` };
+}
+
+function lefthookRepo(base) {
+  const exe = lefthookBinary();
+  if (exe === null) return null;
+  const dir = join(base, 'lefthook');
+  const remote = join(base, 'lefthook-remote.git');
+  git(base, 'init', '-q', '--bare', '-b', 'main', remote);
+  initRepo(dir);
+  git(dir, 'remote', 'add', 'origin', remote);
+  write(dir, { 'lefthook.yml': 'pre-push:\n  commands:\n    t1-true:\n      run: "true"\n', 'src/a.txt': 'a\n' });
+  run(exe, ['install'], dir);
+  const la = commitAll(dir, 'A');
+  run('git', ['push', '-q', 'origin', 'main'], dir, { env: { LEFTHOOK: '0' } });
+  write(dir, { 'src/a.txt': 'b\n' });
+  const lb = commitAll(dir, 'B');
+  return { dir, exe, stdin: `refs/heads/main ${lb} refs/heads/main ${la}\n` };
+}
+
+header('bench-hook: runner overhead, tree cache, hook path');
+const base = tempDir('gl-bench-hook-');
+const gl = ladderRepo(base, 'ladder', CONFIG());
+const off = ladderRepo(base, 'nocache', CONFIG('\n  cache: false,'));
+const lh = lefthookRepo(base);
+
+// Warm both caches once: the config cache, and a recorded pass of B's tree.
+run(NODE, [CLI, 'run', '--base', gl.a, '--head', gl.b], gl.dir);
+run(NODE, [CLI, 'run', '--base', off.a, '--head', off.b], off.dir);
+const url = (r) => r.remote;
+const cases = [
+  { name: 'node -e 0', file: NODE, args: ['-e', '0'], cwd: gl.dir },
+  { name: 'run --no-cache (gate runs)', file: NODE, args: [CLI, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'], cwd: gl.dir },
+  {
+    name: 'run --no-cache, range not seen before',
+    file: NODE,
+    args: [CLI, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'],
+    cwd: gl.dir,
+    before: () => forgetRanges(gl.dir),
+  },
+  { name: 'run, tree cached', file: NODE, args: [CLI, 'run', '--base', gl.a, '--head', gl.b], cwd: gl.dir },
+  { name: 'run pre-push, tree cached', file: NODE, args: [CLI, 'run', 'pre-push', 'origin', url(gl)], cwd: gl.dir, input: gl.stdin },
+  { name: 'husky hook as git runs it, cached', file: join(gl.dir, '.husky/_/pre-push'), args: ['origin', url(gl)], cwd: gl.dir, input: gl.stdin },
+  { name: 'husky hook as git runs it, gate runs', file: join(off.dir, '.husky/_/pre-push'), args: ['origin', url(off)], cwd: off.dir, input: off.stdin },
+  ...(lh
+    ? [
+        { name: 'lefthook run pre-push (native)', file: lh.exe, args: ['run', 'pre-push'], cwd: lh.dir, input: lh.stdin },
+        { name: 'lefthook hook as git runs it', file: join(lh.dir, '.git/hooks/pre-push'), args: ['origin', 'x'], cwd: lh.dir, input: lh.stdin },
+      ]
+    : []),
+];
+const r = measure(cases, { reps: REPS });
+const node = r['node -e 0'].median;
+const ratios = [
+  { label: 'run --no-cache / node -e 0', num: r['run --no-cache (gate runs)'].median, den: node, target: 1.3 },
+  { label: 'run --no-cache, new range / node -e 0', num: r['run --no-cache, range not seen before'].median, den: node },
+  { label: 'run, tree cached / node -e 0', num: r['run, tree cached'].median, den: node, target: 1.3 },
+  { label: 'run pre-push, cached / node -e 0', num: r['run pre-push, tree cached'].median, den: node, target: 1.3 },
+  { label: 'husky hook, cached / node -e 0', num: r['husky hook as git runs it, cached'].median, den: node },
+];
+if (lh) {
+  const native = r['lefthook run pre-push (native)'].median;
+  const hook = r['lefthook hook as git runs it'].median;
+  ratios.push(
+    { label: 'run --no-cache / lefthook native', num: r['run --no-cache (gate runs)'].median, den: native },
+    { label: 'husky hook, gate runs / lefthook hook', num: r['husky hook as git runs it, gate runs'].median, den: hook },
+    { label: 'husky hook, cached / lefthook hook', num: r['husky hook as git runs it, cached'].median, den: hook },
+  );
+} else {
+  console.log('  lefthook: not installed (npm ci installs the pinned dev dependency); its figures are skipped');
+}
+report(r, ratios);
+
+// Whole pushes (pre-push runs on --dry-run, so they repeat): what the hook adds to `git push`.
+const push = (repo, extra) => ({ file: 'git', args: ['push', '--dry-run', '-q', ...extra, 'origin', 'main'], cwd: repo.dir });
+const pushes = measure(
+  [
+    { name: 'git push --dry-run --no-verify', ...push(gl, ['--no-verify']) },
+    { name: 'git push --dry-run, gate-ladder hook, cached', ...push(gl, []) },
+    { name: 'git push --dry-run, gate-ladder hook, gate runs', ...push(off, []) },
+    ...(lh ? [{ name: 'git push --dry-run, lefthook hook', ...push(lh, []) }] : []),
+  ],
+  { reps: QUICK ? 5 : 15 },
+);
+report(pushes);
+
+// Cold paths, fewer runs: each needs a change made before it.
+const cold = [];
+for (let i = 0; i < (QUICK ? 3 : 7); i++) {
+  write(gl.dir, { [`src/n${i}.txt`]: `${i}\n` });
+  const head = commitAll(gl.dir, `tree ${i}`);
+  cold.push(['first run of a new tree (gate runs, pass recorded)', [CLI, 'run', '--base', gl.a, '--head', head]]);
+  appendFileSync(join(gl.dir, 'gate-ladder.config.ts'), `// edit ${i}\n`);
+  cold.push(['config changed (config-cache miss: cosmiconfig, jiti, zod)', [CLI, 'run', '--base', gl.a, '--head', head, '--no-cache']]);
+}
+const coldSamples = {};
+for (const [name, args] of cold) {
+  const t = process.hrtime.bigint();
+  run(NODE, args, gl.dir);
+  (coldSamples[name] ??= []).push(Number(process.hrtime.bigint() - t) / 1e6);
+}
+report(Object.fromEntries(Object.entries(coldSamples).map(([k, v]) => [k, stats(v)])));
+const note = loadNote();
+if (note) console.log(note);

@@ -1,0 +1,152 @@
+// Shared by scripts/bench-*.mjs: temp repos, interleaved timing, medians. No network, no global state.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = join(PROJECT, 'dist', 'cli.cjs');
+export const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+
+/** An environment free of the caller's git and hook variables, as a fresh terminal would have. */
+export function cleanEnv(extra = {}) {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('GIT_') || k === 'GATE_LADDER' || k === 'HUSKY' || k === 'LEFTHOOK' || k.startsWith('npm_')) continue;
+    env[k] = v;
+  }
+  // `npm run` puts node_modules/.bin directories first on PATH; a terminal (and git) would not have them.
+  const path = (env.PATH ?? '').split(':').filter((p) => !p.endsWith('node_modules/.bin') && !p.includes('/node-gyp-bin')).join(':');
+  return { ...env, PATH: path, GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1', ...extra };
+}
+
+export function run(file, args, cwd, opts = {}) {
+  const r = spawnSync(file, args, { cwd, env: cleanEnv(opts.env), input: opts.input ?? '', encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0 && !opts.allowFail) throw new Error(`${file} ${args.join(' ')} failed (${r.status}): ${r.stderr}${r.stdout}`);
+  return r;
+}
+
+export const git = (cwd, ...args) => run('git', args, cwd).stdout.trim();
+
+/** A temp folder removed on exit, also when the benchmark fails. */
+export function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** `git init` with a fixed identity and no background work. */
+export function initRepo(dir) {
+  mkdirSync(dir, { recursive: true });
+  git(dir, 'init', '-q', '-b', 'main');
+  for (const [k, v] of [['user.name', 'Bench'], ['user.email', 'bench@example.invalid'], ['commit.gpgSign', 'false'], ['gc.auto', '0'], ['maintenance.auto', 'false']]) {
+    git(dir, 'config', k, v);
+  }
+}
+
+export function write(dir, files) {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+}
+
+export function commitAll(dir, message) {
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '--allow-empty', '-m', message);
+  return git(dir, 'rev-parse', 'HEAD');
+}
+
+/**
+ * Makes this checkout of gate-ladder the repo's installed one, as `npm i -D gate-ladder` would:
+ * node_modules/gate-ladder and its bin link. Its own dependencies resolve from the checkout.
+ */
+export function linkGateLadder(repo) {
+  mkdirSync(join(repo, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(PROJECT, join(repo, 'node_modules', 'gate-ladder'), 'dir');
+  symlinkSync('../gate-ladder/dist/cli.cjs', join(repo, 'node_modules', '.bin', 'gate-ladder'));
+}
+
+/** lefthook's native binary from its platform package (its npm bin is a Node shim), or null. */
+export function lefthookBinary() {
+  try {
+    const req = createRequire(join(PROJECT, 'package.json'));
+    const exe = req(join(dirname(req.resolve('lefthook/package.json')), 'get-exe.js')).getExePath();
+    return existsSync(exe) ? exe : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs every case `reps` times, interleaved (A, B, C, A, B, C, ...) after `warmup` untimed rounds,
+ * so a change in machine load hits every case alike. Each sample is the wall time of one spawn.
+ * A case: { name, file, args, cwd, input?, env?, status?, keepStdout?, before?() } (before: untimed setup).
+ */
+export function measure(cases, { reps, warmup = 2 }) {
+  const samples = cases.map(() => []);
+  for (let round = -warmup; round < reps; round++) {
+    cases.forEach((c, i) => {
+      c.before?.();
+      const t = process.hrtime.bigint();
+      const r = spawnSync(c.file, c.args, {
+        cwd: c.cwd,
+        env: cleanEnv(c.env),
+        input: c.input ?? '',
+        stdio: ['pipe', c.keepStdout ? 'pipe' : 'ignore', 'ignore'],
+        maxBuffer: 1 << 30,
+      });
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      if (r.status !== (c.status ?? 0)) throw new Error(`${c.name}: exit ${r.status} (expected ${c.status ?? 0})`);
+      if (round >= 0) samples[i].push(ms);
+    });
+  }
+  return Object.fromEntries(cases.map((c, i) => [c.name, stats(samples[i])]));
+}
+
+export function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.max(0, Math.round(p * (s.length - 1))))];
+  return { median: q(0.5), p25: q(0.25), p75: q(0.75), n: s.length };
+}
+
+export function header(title) {
+  const [l1, l5] = loadavg();
+  const line = `== ${title} · ${new Date().toISOString()} · ${availableParallelism()} cores · node ${process.version} · ${git(PROJECT, '--version')} · load ${l1.toFixed(2)} ${l5.toFixed(2)}`;
+  console.log(line);
+}
+
+/** Prints each figure's median (and quartiles) and, when given, its ratio to a reference figure. */
+export function report(results, ratios = []) {
+  const width = Math.max(...Object.keys(results).map((k) => k.length));
+  for (const [name, s] of Object.entries(results)) {
+    console.log(`  ${name.padEnd(width)}  median ${s.median.toFixed(1).padStart(7)} ms   (p25 ${s.p25.toFixed(1)}, p75 ${s.p75.toFixed(1)}, n ${s.n})`);
+  }
+  for (const r of ratios) {
+    const value = r.value ?? r.num / r.den;
+    const verdict = r.target === undefined ? '' : value <= r.target ? `  ≤ ${r.target} ok` : `  > ${r.target} OVER TARGET`;
+    console.log(`  ratio ${r.label.padEnd(width + 10)} ${value.toFixed(2)}${verdict}`);
+  }
+}
+
+export function loadNote() {
+  const [l1] = loadavg();
+  const cores = availableParallelism();
+  return l1 > cores * 0.5 ? `  note: load average ${l1.toFixed(2)} on ${cores} cores: the machine is busy, figures are noisy` : '';
+}
+
+export { readFileSync, writeFileSync, join };
+
+/** Removes gate-ladder's commit-pair caches (range-*, diff-*), so the next run asks git as a first run would. */
+export function forgetRanges(repo) {
+  const dir = join(repo, '.git', 'gate-ladder', 'cache');
+  let names = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) if (n.startsWith('range-') || n.startsWith('diff-')) rmSync(join(dir, n), { force: true });
+}

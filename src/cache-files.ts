@@ -1,0 +1,101 @@
+import { isAscii } from 'node:buffer';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFile, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { newRunId } from './hash.js';
+
+/** Caches live beside the ledger, shared by every worktree of the repo, never committed. */
+export function cacheDir(commonDir: string): string {
+  return join(commonDir, 'gate-ladder', 'cache');
+}
+
+/** A JSON file's value; `undefined` when it is missing or unreadable (a cache miss, never an error). */
+export function readJson<T>(path: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes a file whole or not at all: a temp file renamed over the target, so a concurrent reader
+ * sees the old or the new content and concurrent writers of one name both leave a valid one. Keeps
+ * at most `keep` files starting with `prefix` in the folder, removing the oldest. Failures are
+ * ignored: a cache that cannot be written costs time, never a verdict.
+ */
+export function writeFileAtomic(path: string, data: string, opts: { prefix: string; keep: number; maxBytes?: number }): void {
+  const dir = dirname(path);
+  const tmp = join(dir, `.tmp-${process.pid}-${newRunId()}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+    prune(dir, opts, basename(path));
+  } catch {
+    unlinkQuiet(tmp);
+  }
+}
+
+export function writeJsonAtomic(path: string, value: unknown, opts: { prefix: string; keep: number }): void {
+  writeFileAtomic(path, `${JSON.stringify(value)}\n`, opts);
+}
+
+/** A file's UTF-8 text (ASCII decoded the fast way); `undefined` when it is missing or unreadable. */
+export function readText(path: string): string | undefined {
+  try {
+    const buf = readFileSync(path);
+    return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * writeFileAtomic without waiting: the write runs on libuv's thread pool, beside whatever the run
+ * does next (a 3 MB diff listing takes tens of milliseconds to write here). Node waits for it
+ * before exiting.
+ */
+export function writeFileAtomicLater(path: string, data: string, opts: { prefix: string; keep: number; maxBytes?: number }): void {
+  const dir = dirname(path);
+  const tmp = join(dir, `.tmp-${process.pid}-${newRunId()}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    return;
+  }
+  writeFile(tmp, data, (err) => {
+    try {
+      if (err) throw err;
+      renameSync(tmp, path);
+      prune(dir, opts, basename(path));
+    } catch {
+      unlinkQuiet(tmp);
+    }
+  });
+}
+
+/** Keeps the newest `keep` files of a prefix (and, with `maxBytes`, no more than that many bytes of them). */
+function prune(dir: string, opts: { prefix: string; keep: number; maxBytes?: number }, fresh: string): void {
+  const names = readdirSync(dir).filter((n) => n.startsWith(opts.prefix) && n !== fresh);
+  if (names.length < opts.keep && opts.maxBytes === undefined) return;
+  const files = names
+    .map((n) => {
+      const st = statSync(join(dir, n), { throwIfNoEntry: false });
+      return { n, t: st?.mtimeMs ?? 0, size: st?.size ?? 0 };
+    })
+    .sort((a, b) => b.t - a.t);
+  let bytes = statSync(join(dir, fresh), { throwIfNoEntry: false })?.size ?? 0;
+  files.forEach((f, i) => {
+    bytes += f.size;
+    if (i + 1 >= opts.keep || (opts.maxBytes !== undefined && bytes > opts.maxBytes)) unlinkQuiet(join(dir, f.n));
+  });
+}
+
+/** unlinkSync, not rmSync: rmSync loads node's rimraf, a cost on every push. */
+function unlinkQuiet(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,132 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { cacheDir, readJson, writeJsonAtomic } from './cache-files.js';
+import type { ConfigLoad } from './config.js';
+import { SEARCH_PLACES } from './defaults.js';
+import { hash } from './hash.js';
+import type { ResolvedConfig } from './types.js';
+
+/**
+ * The compiled-config cache. Loading a `.ts` config costs cosmiconfig, jiti and zod, about 0.3 s;
+ * a push should not pay that twice for the same file. The validated, resolved config is kept as
+ * JSON in `<git common dir>/gate-ladder/cache/config-<key>.json`, where the key hashes:
+ *   - this build of gate-ladder (its defaults and validation rules are part of the answer),
+ *   - the repo root (worktrees may hold different configs),
+ *   - which search places exist (a config of higher priority appearing changes the key),
+ *   - the content of the first one (the file cosmiconfig will pick; package.json when it is the only one).
+ * The entry lists every file the config loaded (jiti records them; a package under node_modules is
+ * represented by its package.json) with its content hash; a hit re-hashes them, so editing an
+ * imported file is noticed. Only valid configs are cached; zod, cosmiconfig and jiti load on a miss only.
+ */
+
+declare const __GATE_LADDER_BUILD__: string | undefined;
+/** Set by the bundler to a hash of the sources; `dev` in the test build (whose tests make fresh repos). */
+export const BUILD_ID = typeof __GATE_LADDER_BUILD__ === 'string' ? __GATE_LADDER_BUILD__ : 'dev';
+const FORMAT = 1;
+
+export interface ConfigEntry {
+  format: number;
+  /** The config file, relative to the root (as messages name it). */
+  file: string;
+  /** Absolute path and content hash of every file the config read; `-` for one that did not exist. */
+  deps: [string, string][];
+  config: ResolvedConfig;
+  /** Hash of the resolved config: part of every tree-cache key. */
+  hash: string;
+}
+
+export type CachedLoad = ConfigLoad & { hash?: string; cached?: boolean };
+
+// latin1 maps every byte to one character: the hash sees the exact bytes.
+const read = (path: string) => readFileSync(path, 'latin1');
+
+function hashFile(path: string): string {
+  try {
+    return hash(read(path));
+  } catch {
+    return '-';
+  }
+}
+
+const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+
+/** Where this root's config would come from: the key, or `none` when no search place can hold one. */
+export function configKey(root: string): { key: string; file: string; sha: string } | { none: true } {
+  const present = SEARCH_PLACES.map((p) => isFile(join(root, p)));
+  const first = SEARCH_PLACES.findIndex((p, i) => present[i] && p !== 'package.json');
+  let name: string;
+  let content: string;
+  if (first >= 0) {
+    name = SEARCH_PLACES[first]!;
+    content = read(join(root, name));
+  } else if (present[SEARCH_PLACES.length - 1]) {
+    name = 'package.json';
+    content = read(join(root, name));
+    if (!mentionsKey(content)) return { none: true };
+  } else {
+    return { none: true };
+  }
+  const bits = present.map((b) => (b ? '1' : '0')).join('');
+  const sha = hash(content);
+  return { key: hash(`${FORMAT}\0${BUILD_ID}\0${root}\0${bits}\0${name}\0${sha}`), file: join(root, name), sha };
+}
+
+/** Cheap test before parsing: a package.json whose text never says "gate-ladder" has no such key. */
+function mentionsKey(content: string): boolean {
+  if (!content.includes('"gate-ladder"')) return false;
+  try {
+    const pkg = JSON.parse(Buffer.from(content, 'latin1').toString('utf8')) as Record<string, unknown>;
+    return pkg !== null && typeof pkg === 'object' && 'gate-ladder' in pkg;
+  } catch {
+    return true; // let cosmiconfig report the broken file
+  }
+}
+
+/**
+ * A file inside a package under node_modules stands for the whole package: its package.json, which
+ * changes with the version. Only node_modules folders below `root` (or anywhere, for files outside it).
+ */
+export function depFile(path: string, root: string): string {
+  const marker = `${sep}node_modules${sep}`;
+  const at = path.lastIndexOf(marker);
+  if (at < 0 || (path.startsWith(root + sep) && at < root.length)) return path;
+  const parts = path.slice(at + marker.length).split(sep);
+  const pkg = parts[0]?.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1);
+  return join(path.slice(0, at + marker.length), ...pkg, 'package.json');
+}
+
+function entryPath(commonDir: string, key: string): string {
+  return join(cacheDir(commonDir), `config-${key}.json`);
+}
+
+/** The cached config when every file it read is unchanged. */
+export function readConfigEntry(commonDir: string, key: string): ConfigEntry | undefined {
+  const entry = readJson<ConfigEntry>(entryPath(commonDir, key));
+  if (entry?.format !== FORMAT || !Array.isArray(entry.deps)) return undefined;
+  for (const [path, hash] of entry.deps) if (hashFile(path) !== hash) return undefined;
+  return entry;
+}
+
+export function configHash(config: ResolvedConfig): string {
+  return hash(JSON.stringify(config));
+}
+
+/**
+ * The repo's config: from the cache when it is current, else loaded (cosmiconfig, jiti, zod) and cached.
+ * `fresh` skips reading the cache (`--no-cache`) but still refreshes it.
+ */
+export async function loadConfigCached(root: string, commonDir: string, fresh = false): Promise<CachedLoad> {
+  const source = configKey(root);
+  if ('none' in source) return { kind: 'none' };
+  const hit = fresh ? undefined : readConfigEntry(commonDir, source.key);
+  if (hit) return { kind: 'ok', file: hit.file, config: hit.config, hash: hit.hash, cached: true };
+  const { loadConfig } = await import('./config.js');
+  const loaded = await loadConfig(root);
+  if (loaded.kind !== 'ok') return loaded;
+  const hash = configHash(loaded.config);
+  const deps = [...new Set([source.file, ...(loaded.deps ?? []), join(root, loaded.file)].map((d) => depFile(d, root)))];
+  const entry: ConfigEntry = { format: FORMAT, file: loaded.file, deps: deps.map((d) => [d, hashFile(d)]), config: loaded.config, hash };
+  // A file edited while it loaded: the answer may mix two versions, so it is not kept.
+  if (entry.deps[0]?.[1] === source.sha) writeJsonAtomic(entryPath(commonDir, source.key), entry, { prefix: 'config-', keep: 32 });
+  return { kind: 'ok', file: loaded.file, config: loaded.config, hash };
+}

@@ -1,0 +1,27 @@
+import type { RepoInfo } from './git.js';
+
+/** Answers fetched up front by `primeRepo` (git-prime.ts); git.ts consults them before spawning git. */
+export interface Primed {
+  /** The directories the answers hold for: where the run started, and the repo root. */
+  cwds: Set<string>;
+  info: RepoInfo;
+  /** Revision (as asked) → commit sha. */
+  commit: Map<string, string>;
+  /** Revision or commit sha → tree sha. */
+  tree: Map<string, string>;
+  /** `a b` (commit shas, both orders) → merge-base, `null` when they share no history. */
+  mergeBase: Map<string, string | null>;
+  /** `base head` (commit shas) → `git diff --name-status -z` output. */
+  diff: Map<string, string>;
+}
+
+// One run primes once; a process only ever runs one command.
+let primed: Primed | undefined;
+
+export function primedFor(cwd: string): Primed | undefined {
+  return primed?.cwds.has(cwd) ? primed : undefined;
+}
+
+export function setPrimed(p: Primed | undefined): void {
+  primed = p;
+}

@@ -1,0 +1,33 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { RepoInfo } from './git.js';
+
+/**
+ * The repo's paths read from the file system, as git finds them: the nearest `.git` folder, or a
+ * `.git` file naming a linked worktree's git dir (whose `commondir` names the shared one). `undefined`
+ * whenever git might see it differently (GIT_DIR and friends set, core.worktree or core.bare in the
+ * config, a shallow clone, replace refs): the caller then asks git.
+ */
+export function repoFromFiles(cwd: string): (RepoInfo & { plain: true }) | undefined {
+  const env = process.env;
+  if (env.GIT_DIR || env.GIT_WORK_TREE || env.GIT_COMMON_DIR || env.GIT_OBJECT_DIRECTORY || env.GIT_CEILING_DIRECTORIES) return undefined;
+  try {
+    for (let dir = cwd; ; dir = dirname(dir)) {
+      const dotgit = join(dir, '.git');
+      const st = statSync(dotgit, { throwIfNoEntry: false });
+      if (st?.isDirectory() || st?.isFile()) {
+        const gitDir = st.isDirectory() ? dotgit : resolve(dir, /^gitdir: (.+)$/m.exec(readFileSync(dotgit, 'utf8'))?.[1]?.trim() ?? '\0');
+        const common = join(gitDir, 'commondir');
+        const commonDir = existsSync(common) ? resolve(gitDir, readFileSync(common, 'utf8').trim()) : gitDir;
+        const config = readFileSync(join(commonDir, 'config'), 'utf8');
+        if (/^\s*(worktree|bare\s*=\s*true)/im.test(config)) return undefined;
+        if (existsSync(join(commonDir, 'shallow')) || existsSync(join(commonDir, 'refs', 'replace'))) return undefined;
+        if (!existsSync(join(gitDir, 'HEAD'))) return undefined;
+        return { root: dir, commonDir, gitDir, plain: true };
+      }
+      if (dirname(dir) === dir) return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,150 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { diffPaths, mergeBase, repoInfo, resolveCommit, treeOf } from '../../src/git.js';
+import { setPrimed } from '../../src/git-memo.js';
+import { primeRepo } from '../../src/git-prime.js';
+import { sh } from '../helpers/repo.js';
+
+/** A bare-bones repo: main with two commits, and two branches with two merge-bases (a criss-cross). */
+function repo<T>(fn: (dir: string, git: (...a: string[]) => string) => Promise<T>): () => Promise<T> {
+  return async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gl-prime-'));
+    const git = (...args: string[]) => {
+      const r = sh('git', args, dir);
+      if (r.code !== 0) throw new Error(r.out);
+      return r.stdout.trim();
+    };
+    try {
+      git('init', '-q', '-b', 'main');
+      git('config', 'user.name', 'T');
+      git('config', 'user.email', 't@example.invalid');
+      const commit = (file: string, msg: string) => {
+        writeFileSync(join(dir, file), `${msg}\n`);
+        git('add', '-A');
+        git('commit', '-q', '-m', msg);
+      };
+      commit('a.txt', 'base');
+      commit('b with space.txt', 'second');
+      git('branch', 'x');
+      git('branch', 'y');
+      git('checkout', '-q', 'x');
+      commit('x.txt', 'x1');
+      git('checkout', '-q', 'y');
+      commit('y.txt', 'y1');
+      git('checkout', '-q', 'x');
+      git('merge', '-q', '--no-edit', 'y~0');
+      git('checkout', '-q', 'y');
+      git('merge', '-q', '--no-edit', 'x~1');
+      git('checkout', '-q', 'main');
+      return await fn(dir, git);
+    } finally {
+      setPrimed(undefined);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+/** Every fact, asked one call at a time, with nothing primed. */
+function facts(dir: string, base: string, head: string) {
+  const h = resolveCommit(dir, head)!;
+  const b = resolveCommit(dir, base)!;
+  const mb = mergeBase(dir, b, h);
+  return { info: repoInfo(dir), h, b, mb, tree: treeOf(dir, h), treeByRev: treeOf(dir, head), diff: diffPaths(dir, mb ?? b, h) };
+}
+
+test('primed answers equal the one-call-per-fact answers', repo(async (dir) => {
+  const plain = facts(dir, 'main~1', 'main');
+  const info = await primeRepo(dir, { ranges: [['main~1', 'main']], trees: ['main'] });
+  assert.equal(info, plain.info);
+  assert.equal(facts(dir, 'main~1', 'main'), plain);
+  assert.equal(plain.diff, [{ status: 'A', path: 'b with space.txt' }]);
+}));
+
+test('several merge-bases: the choice is left to git merge-base, as without priming', repo(async (dir, git) => {
+  const plain = facts(dir, 'x', 'y');
+  assert.ok(git('merge-base', '--all', 'x', 'y').split('\n').length > 1, 'a criss-cross has two merge-bases');
+  await primeRepo(dir, { ranges: [['x', 'y']], trees: ['y'] });
+  assert.equal(facts(dir, 'x', 'y'), plain);
+}));
+
+test('a revision that does not resolve primes nothing: each call asks git and says which one failed', repo(async (dir) => {
+  const info = await primeRepo(dir, { ranges: [['nope', 'main']], trees: ['main'] });
+  assert.equal(info, repoInfo(dir));
+  assert.is(resolveCommit(dir, 'nope'), null);
+  assert.is(resolveCommit(dir, 'main'), sha(dir, 'main'));
+}));
+
+test('the changed paths of a commit pair are kept: the next run starts one git process, not two', repo(async (dir) => {
+  const plain = facts(dir, 'main~1', 'main');
+  await primeRepo(dir, { ranges: [['main~1', 'main']] });
+  const cache = join(dir, '.git', 'gate-ladder', 'cache');
+  await diffWritten(dir);
+  const [file] = readdirSync(cache).filter((f) => f.startsWith('diff-'));
+  assert.ok(file, 'a diff entry');
+  const [header] = readFileSync(join(cache, file!), 'utf8').split('\n');
+  assert.is(header, `${plain.mb} ${plain.h}`);
+  // Proof the entry is read: a doctored body is what the next run sees...
+  writeFileSync(join(cache, file!), `${header}\nM\0doctored.txt\0`);
+  await primeRepo(dir, { ranges: [['main~1', 'main']] });
+  assert.equal(diffPaths(dir, plain.mb!, plain.h), [{ status: 'M', path: 'doctored.txt' }]);
+  // ...and an entry naming another pair is not.
+  writeFileSync(join(cache, file!), `${plain.h} ${plain.mb}\nM\0doctored.txt\0`);
+  await primeRepo(dir, { ranges: [['main~1', 'main']] });
+  assert.equal(diffPaths(dir, plain.mb!, plain.h), plain.diff);
+}));
+
+/** Runs fn with no git on PATH: any git process it starts fails. */
+async function withoutGit<T>(fn: () => Promise<T>): Promise<T> {
+  const path = process.env.PATH;
+  process.env.PATH = '/nonexistent';
+  try {
+    return await fn();
+  } finally {
+    process.env.PATH = path;
+  }
+}
+
+/** The diff is written in the background (the run's process waits for it before exiting). */
+async function diffWritten(dir: string): Promise<void> {
+  const cache = join(dir, '.git', 'gate-ladder', 'cache');
+  const diffs = () => (existsSync(cache) ? readdirSync(cache).filter((f) => f.startsWith('diff-')) : []);
+  for (let i = 0; i < 200 && diffs().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+test('full shas seen before: every answer from the range cache, no git process at all', repo(async (dir) => {
+  const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
+  const plain = facts(dir, a, b);
+  await primeRepo(dir, { ranges: [[a, b]], trees: [b] });
+  await diffWritten(dir);
+  const info = await withoutGit(() => primeRepo(dir, { ranges: [[a, b]], trees: [b] }));
+  assert.equal(info, plain.info);
+  assert.equal(await withoutGit(async () => facts(dir, a, b)), plain);
+  // Symbolic names can move, so they always ask git.
+  assert.is(await withoutGit(() => primeRepo(dir, { ranges: [['main~1', 'main']], trees: ['main'] })), null);
+}));
+
+test('a shallow clone never answers from the range cache (deepening it can move a merge-base)', repo(async (dir) => {
+  const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
+  await primeRepo(dir, { ranges: [[a, b]], trees: [b] });
+  await diffWritten(dir);
+  writeFileSync(join(dir, '.git', 'shallow'), '');
+  assert.is(await withoutGit(() => primeRepo(dir, { ranges: [[a, b]], trees: [b] })), null);
+}));
+
+test('outside a repository: null', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-norepo-'));
+  try {
+    assert.is(await primeRepo(dir, { commits: ['HEAD'] }), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+function sha(dir: string, rev: string): string {
+  return sh('git', ['rev-parse', rev], dir).stdout.trim();
+}
+
+test.run();

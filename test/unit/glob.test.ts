@@ -1,0 +1,56 @@
+import picomatch from 'picomatch';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { defaultScope } from '../../src/defaults.js';
+import { compileGlob, shortcut } from '../../src/glob.js';
+import { scopeMatcher } from '../../src/route.js';
+
+/** Paths as git prints them, chosen to sit on every edge of the shortcut shapes. */
+const names = ['a', 'tests', 'test', 'fixtures', '__tests__', '__snapshots__', 'conftest.py', 'pytest.ini', 'tox.ini', 'test_x.py',
+  'test_', 'x_test_y', 'a.test.js', '.test.', 'a.test', 'test.a', 'a.spec.ts', 'spec', 'vitest.config.ts', 'vite.config.mjs',
+  'jest.config.', 'jest.config', 'vitest.workspace.js', 'vitest.setup.ts', 'jest.setup.js', 'xjest.setup.js', '.hidden',
+  '.tests', 'tests.txt', 'fixtures.json', 'a b', 'ümlaut.test.ts', 'src', 'pkg', 'node_modules', 'x.py', '.py', 'README.md'];
+const paths = new Set<string>();
+for (const a of names) {
+  paths.add(a);
+  for (const b of names) {
+    paths.add(`${a}/${b}`);
+    paths.add(`src/${a}/${b}`);
+    paths.add(`${a}/deep/er/${b}`);
+  }
+}
+
+const extra = ['tests/**', 'src/test/**', 'README.md', '**/src/tests', '*.py', 'test_*', '*test*', '**/*.py', 'docs/**',
+  '**/{tests,fixtures}/**', '{a,b}.txt', 'src/*.ts', '**/*', '**/[abc].txt', '!**/x', '**/a?b', '**/{vitest,jest}.config.{js,ts}'];
+
+for (const glob of [...defaultScope, ...extra]) {
+  test(`${glob}: the same answers as picomatch on ${paths.size} paths`, () => {
+    const ours = compileGlob(glob);
+    const theirs = picomatch(glob, { dot: true });
+    const wrong = [...paths].filter((p) => ours(p) !== theirs(p));
+    assert.equal(wrong.slice(0, 5), [], `${glob} disagrees on ${wrong.length} paths`);
+  });
+}
+
+test('every default scope glob has a string shortcut, so a push never loads picomatch for them', () => {
+  assert.equal(defaultScope.filter((g) => shortcut(g) === undefined), []);
+});
+
+test('globs with character classes, extglobs, negation or nested braces fall back to picomatch', () => {
+  for (const g of ['**/[abc].txt', '**/a?b', '!**/x', '**/*.+(js|ts)', '**/{a,{b,c}}/**', 'src/*.ts', '**/*']) assert.is(shortcut(g), undefined, g);
+});
+
+test('a newline in a path does not hide a test-adjacent file (picomatch`s `.` would)', () => {
+  const match = scopeMatcher(defaultScope);
+  assert.is(match('tests/we\nird.txt'), '**/tests/**');
+  assert.is(match('odd\ndir/a.test.js'), '**/*.test.*');
+});
+
+test('scopeMatcher names the first marker that matches, in scope order', () => {
+  const match = scopeMatcher(['**/*.test.*', '**/tests/**']);
+  assert.is(match('tests/a.test.ts'), '**/*.test.*');
+  assert.is(match('tests/a.ts'), '**/tests/**');
+  assert.is(match('src/a.ts'), undefined);
+});
+
+test.run();
