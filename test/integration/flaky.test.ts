@@ -12,6 +12,8 @@ const CONFIG = `export default {
     { name: 't2-grep', run: 'grep -q good src/value.txt', timeout: 30 },
   ],
   freeze: { minRuns: 4 },
+  // History needs the same tree judged again and again: no reuse of an earlier pass.
+  cache: false,
 };
 `;
 

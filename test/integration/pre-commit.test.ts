@@ -32,7 +32,7 @@ function withoutRc(all: Record<string, string>): Record<string, string> {
 function withPreCommit(repo: Repo): void {
   const r = repo.cli(['install', '--pre-commit']);
   assert.is(r.code, 0, r.out);
-  assert.match(repo.read('.husky/pre-commit'), 'gate-ladder run pre-commit');
+  assert.match(repo.read('.husky/pre-commit'), 'dist/cli.cjs run pre-commit');
   repo.gitOk('add', '.husky/pre-commit');
   const c = sh('git', ['commit', '-q', '-m', 'pre-commit hook'], repo.dir, { env: { GATE_LADDER: '0' } });
   assert.is(c.code, 0, c.out);
