@@ -147,7 +147,9 @@ export default {
   const expected = [0, 1, 0, 1];
   const ok = results.every((s, i) => (s === 0) === (expected[i] === 0));
   console.log(`\n${bold('summary')}: ${ok ? 'every push got the verdict it should' : 'UNEXPECTED verdicts: ' + JSON.stringify(results)}`);
-  console.log('The ledger is one JSON line per tier reached; `gate-ladder report` turns it into yield per second.');
+  console.log('The ledger is one JSON line per tier reached; `gate-ladder report` turns it into yield per second:');
+  console.log('\n$ gate-ladder report');
+  run(process.execPath, [cli, 'report']);
   cleanup();
   process.exit(ok ? 0 : 1);
 } catch (err) {
