@@ -39,11 +39,11 @@ const esm = {
   banner: { js: "import { createRequire as __gl_cr } from 'node:module'; const require = __gl_cr(import.meta.url);" },
 };
 
-/** In the hot bundle, the yargs CLI and the config loader stay outside, as dist/full/*.js. */
+/** In the hot bundle, the yargs CLI, the config loader and the JUnit parser stay outside, as dist/full/*.js. */
 const coldOutside = {
   name: 'cold-outside',
   setup(b) {
-    b.onResolve({ filter: /^\.\/(cli|config)\.js$/ }, (args) =>
+    b.onResolve({ filter: /^\.\/(cli|config|junit)\.js$/ }, (args) =>
       args.kind === 'dynamic-import' ? { path: `./full/${args.path.slice(2)}`, external: true } : undefined);
     b.onResolve({ filter: /^picomatch$/ }, () => ({ path: join(process.cwd(), 'scripts', 'lazy-picomatch.cjs') }));
     b.onResolve({ filter: /^\.\/picomatch\.cjs$/ }, () => ({ path: './picomatch.cjs', external: true }));
@@ -61,7 +61,7 @@ await build({
 await build({ ...common, format: 'cjs', entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/picomatch.cjs' });
 await build({
   ...esm,
-  entryPoints: { 'full/cli': 'src/cli.ts', 'full/config': 'src/config.ts' },
+  entryPoints: { 'full/cli': 'src/cli.ts', 'full/config': 'src/config.ts', 'full/junit': 'src/junit.ts' },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'full/chunks/[name]-[hash]',

@@ -143,6 +143,20 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       report.verdict = 'pass';
       continue;
     }
+    // ── tree cache hit: a row per planned tier, no gate runs ──────────────────────────────────
+    if (cache?.hit) {
+      const { results, rows } = cachedRows(
+        { plan, runId: newRunId(), hook, patch: p.head, base: p.base === EMPTY_TREE ? null : p.base, ref: p.ref, cwd: info.root, isolation: 'none', ...(p.note && { note: p.note }) },
+        cache.hit,
+        new Date(),
+      );
+      appendRows(ledger, rows);
+      report.verdict = 'pass';
+      report.results = results;
+      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit)));
+      continue;
+    }
+    // ─────────────────────────────────────────────────────────────────────────────────────────────
     if (calibration && !opts.calibrate && !opts.json) err(msg.calibrating(config.calibrate));
     const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier));
     report.isolation = where;
@@ -162,16 +176,6 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       ...(calibration && { calibration: true }),
       ...(p.note && { note: p.note }),
     } satisfies LadderInput;
-    // ── tree cache hit: a row per planned tier, no gate runs ──────────────────────────────────
-    if (cache?.hit) {
-      const { results, rows } = cachedRows(ladderInput, cache.hit, new Date());
-      appendRows(ledger, rows);
-      report.verdict = 'pass';
-      report.results = results;
-      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit)));
-      continue;
-    }
-    // ─────────────────────────────────────────────────────────────────────────────────────────────
     const placed = placement(info.root, where, rev, process.env);
     let outcome: LadderOutcome;
     try {
