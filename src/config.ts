@@ -22,14 +22,31 @@ const exitCode = z.number({ error: 'must be an exit code (an integer from 1 to 2
   .min(1, { error: 'must be an exit code (an integer from 1 to 255)' })
   .max(255, { error: 'must be an exit code (an integer from 1 to 255)' });
 
+const JUNIT_ERROR = 'must be a path to the JUnit XML report the gate writes';
+const RUN_ERROR = 'must be a command string or a non-empty argv array of strings';
+
 const tierSchema = z.strictObject({
   name: z.string({ error: 'must be a non-empty string' }).regex(/^[\w.:-]+$/, {
     error: 'must be a non-empty name of letters, digits, ".", ":", "_" or "-"',
   }),
   run: z.union([
-    z.string().trim().min(1),
-    z.array(z.string()).min(1),
-  ], { error: 'must be a command string or a non-empty argv array of strings' }),
+    z.string().trim().min(1, { error: RUN_ERROR }),
+    z.array(z.string(), { error: RUN_ERROR }).min(1, { error: RUN_ERROR }),
+  ], { error: RUN_ERROR }).optional(),
+  lintStaged: z.union([
+    z.literal(true),
+    z.strictObject({
+      configPath: z.string().min(1).optional(),
+      config: z.union([z.record(z.string(), z.unknown()), z.custom<(files: readonly string[]) => unknown>((v) => typeof v === 'function')]).optional(),
+      hideUnstaged: z.boolean().optional(),
+      concurrent: z.union([z.boolean(), z.number().int().positive()]).optional(),
+      continueOnError: z.boolean().optional(),
+      relative: z.boolean().optional(),
+      verbose: z.boolean().optional(),
+      failOnChanges: z.boolean().optional(),
+      allowEmpty: z.boolean().optional(),
+    }),
+  ], { error: 'must be true or an object of lint-staged options (configPath, config, hideUnstaged, concurrent, continueOnError, relative, verbose, failOnChanges, allowEmpty)' }).optional(),
   timeout: z.number({ error: 'must be a positive number of seconds' })
     .positive({ error: 'must be a positive number of seconds' })
     .optional(),
@@ -41,32 +58,63 @@ const tierSchema = z.strictObject({
   skipWhenTestAdjacent: z.boolean({ error: 'must be true or false' }).optional(),
   hooks: z.array(z.enum(HOOKS, { error: `must name hooks among ${HOOKS.join(', ')}` })).optional(),
   runner: z.enum(RUNNERS, { error: `must be one of ${RUNNERS.join(', ')}` }).optional(),
-  junit: z.string({ error: 'must be a path to the JUnit XML report the gate writes' }).min(1).optional(),
+  junit: z.string({ error: JUNIT_ERROR }).min(1, { error: JUNIT_ERROR }).optional(),
 });
 
 const rate = (what: string) =>
   z.number({ error: `must be ${what}` }).min(0, { error: `must be ${what}` }).max(1, { error: `must be ${what}` });
 
+const LEDGER_ERROR = 'must be a path relative to the repository root';
+const BASE_ERROR = 'must be a revision such as origin/main';
+const int = (what: string, min: number) =>
+  z.number({ error: `must be ${what}` }).int({ error: `must be ${what}` }).min(min, { error: `must be ${what}` });
+
 const configSchema = z.strictObject({
-  scope: z.array(z.string().min(1), { error: 'must be a list of globs' }).optional(),
+  scope: z.array(z.string({ error: 'must be a glob' }).min(1, { error: 'must be a non-empty glob' }), { error: 'must be a list of globs' }).optional(),
   tiers: z.array(tierSchema, { error: 'must be a list of tiers in cost order' }).min(1, {
     error: 'must list at least one tier',
   }),
-  ledger: z.string({ error: 'must be a path relative to the repository root' }).min(1).optional(),
-  base: z.string({ error: 'must be a revision such as origin/main' }).min(1).optional(),
+  ledger: z.string({ error: LEDGER_ERROR }).min(1, { error: LEDGER_ERROR }).optional(),
+  base: z.string({ error: BASE_ERROR }).min(1, { error: BASE_ERROR }).optional(),
   isolation: z.enum(['auto', 'worktree', 'none'], { error: 'must be "auto", "worktree" or "none"' }).optional(),
   calibrate: rate('a fraction from 0 to 1').optional(),
   calibrateHooks: z.boolean({ error: 'must be true or false' }).optional(),
   cache: z.boolean({ error: 'must be true or false' }).optional(),
   freeze: z.strictObject({
-    minRuns: z.number().int().min(2, { error: 'must be an integer of at least 2' }).optional(),
+    minRuns: int('an integer of at least 2', 2).optional(),
     minFlipRate: rate('a fraction from 0 to 1').optional(),
-    maxExpiryDays: z.number().int().positive({ error: 'must be a positive number of days' }).optional(),
+    maxExpiryDays: int('a positive number of days', 1).optional(),
   }, { error: 'must be an object' }).optional(),
   report: z.strictObject({
-    minAttempts: z.number().int().min(1, { error: 'must be a positive integer' }).optional(),
+    minAttempts: int('a positive integer', 1).optional(),
   }, { error: 'must be an object' }).optional(),
 });
+
+/** Fields a lintStaged tier cannot have: lint-staged runs and judges its own tasks. */
+const NOT_FOR_LINT_STAGED = ['timeout', 'caught', 'runner', 'junit'] as const;
+
+/** A tier is either a command (`run`) or lint-staged (`lintStaged`), and lint-staged runs on pre-commit only. */
+function tierKindProblems(raw: unknown, file: string): string[] {
+  const tiers = (raw as { tiers?: unknown } | null)?.tiers;
+  if (!Array.isArray(tiers)) return [];
+  const problems: string[] = [];
+  tiers.forEach((t: unknown, i) => {
+    if (t === null || typeof t !== 'object') return;
+    const tier = t as Record<string, unknown>;
+    const has = (k: string) => tier[k] !== undefined;
+    if (!has('run') && !has('lintStaged')) problems.push(`${file}: tiers[${i}].run ${RUN_ERROR} (or set \`lintStaged: true\` instead)`);
+    if (!has('lintStaged')) return;
+    if (has('run')) problems.push(`${file}: tiers[${i}] has both \`run\` and \`lintStaged\`; keep one`);
+    for (const k of NOT_FOR_LINT_STAGED) {
+      if (has(k)) problems.push(`${file}: tiers[${i}].${k} does not apply to a lintStaged tier (lint-staged runs its own tasks); remove it`);
+    }
+    const hooks = tier.hooks;
+    if (Array.isArray(hooks) && hooks.some((h) => h !== 'pre-commit')) {
+      problems.push(`${file}: tiers[${i}].hooks: a lintStaged tier runs on pre-commit only (it checks the staged files)`);
+    }
+  });
+  return problems;
+}
 
 function pathText(path: readonly PropertyKey[]): string {
   let out = '';
@@ -78,6 +126,7 @@ function pathText(path: readonly PropertyKey[]): string {
 export function validateConfig(raw: unknown, file: string): { ok: true; config: ResolvedConfig } | { ok: false; problems: string[] } {
   const parsed = configSchema.safeParse(raw);
   const problems: string[] = [];
+  const kinds = tierKindProblems(raw, file);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const at = pathText(issue.path);
@@ -87,8 +136,9 @@ export function validateConfig(raw: unknown, file: string): { ok: true; config: 
         problems.push(`${file}: ${at || '(config)'} ${issue.message}`);
       }
     }
-    return { ok: false, problems };
+    return { ok: false, problems: [...problems, ...kinds] };
   }
+  problems.push(...kinds);
   const names = new Set<string>();
   parsed.data.tiers.forEach((tier, i) => {
     if (names.has(tier.name)) problems.push(`${file}: tiers[${i}].name "${tier.name}" is used by an earlier tier`);
@@ -104,13 +154,14 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
     scope: cfg.scope ?? [...defaultScope],
     tiers: cfg.tiers.map((t) => ({
       name: t.name,
-      run: t.run,
+      run: t.run ?? 'lint-staged',
+      ...(t.lintStaged !== undefined && { lintStaged: t.lintStaged === true ? {} : t.lintStaged }),
       timeout: t.timeout ?? DEFAULT_TIMEOUT_S,
       env: t.env ?? {},
       cwd: t.cwd ?? '.',
       caught: t.caught ?? (t.runner && RUNNER_CAUGHT[t.runner]) ?? [1],
       skipWhenTestAdjacent: t.skipWhenTestAdjacent ?? false,
-      hooks: t.hooks ?? [...DEFAULT_HOOKS],
+      hooks: t.hooks ?? (t.lintStaged ? ['pre-commit'] : [...DEFAULT_HOOKS]),
       ...(t.runner !== undefined && { runner: t.runner }),
       ...(t.junit !== undefined && { junit: t.junit }),
     })),

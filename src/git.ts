@@ -21,11 +21,51 @@ export class GitError extends Error {
   }
 }
 
-const gitEnv = () => ({ ...process.env, GATE_LADDER: '0', GIT_OPTIONAL_LOCKS: '0' });
+/**
+ * Variables that tie a process to one repository, index or work tree (`git rev-parse --local-env-vars`).
+ * Git sets some of them for hooks (GIT_DIR in a linked worktree, GIT_INDEX_FILE for pre-commit).
+ */
+export const LOCAL_GIT_ENV = [
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_IMPLICIT_WORK_TREE',
+  'GIT_GRAFT_FILE',
+  'GIT_INDEX_FILE',
+  'GIT_NO_REPLACE_OBJECTS',
+  'GIT_REPLACE_REF_BASE',
+  'GIT_PREFIX',
+  'GIT_SHALLOW_FILE',
+  'GIT_COMMON_DIR',
+] as const;
+
+/** The environment without the variables above (and the GIT_CONFIG_KEY_n/VALUE_n pairs), for another work tree. Pure. */
+export function withoutLocalGitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  const drop = new Set<string>(LOCAL_GIT_ENV);
+  for (const [k, v] of Object.entries(env)) {
+    if (drop.has(k) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(k)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+export interface GitOptions {
+  input?: string;
+  /** Run without the hook's GIT_DIR/GIT_INDEX_FILE/...: for commands that touch another work tree. */
+  scrub?: boolean;
+}
+
+const gitEnv = (scrub = false) => ({ ...(scrub ? withoutLocalGitEnv(process.env) : process.env), GATE_LADDER: '0', GIT_OPTIONAL_LOCKS: '0' });
 
 /** Runs git synchronously. Every git call of gate-ladder goes through here. */
-export function git(cwd: string, args: readonly string[], input?: string): GitResult {
-  const r = spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv() });
+export function git(cwd: string, args: readonly string[], opts: string | GitOptions = {}): GitResult {
+  const { input, scrub } = typeof opts === 'string' ? { input: opts, scrub: false } : opts;
+  const r = spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub) });
   if (r.error) return { ok: false, code: null, stdout: '', stderr: r.error.message };
   return { ok: r.status === 0, code: r.status, stdout: decodeText(r.stdout), stderr: decodeText(r.stderr) };
 }
@@ -35,10 +75,9 @@ export function decodeText(buf: Buffer): string {
   return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
 }
 
-
 /** Like `git`, but a failure is an exception. */
-export function gitOk(cwd: string, args: readonly string[], input?: string): string {
-  const r = git(cwd, args, input);
+export function gitOk(cwd: string, args: readonly string[], opts: string | GitOptions = {}): string {
+  const r = git(cwd, args, opts);
   if (!r.ok) throw new GitError(args, r);
   return r.stdout;
 }
@@ -51,7 +90,7 @@ export interface RepoInfo {
 
 export const REPO_PATHS = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir'] as const;
 /** `git diff` as every range is read: names and statuses, NUL-separated, renames with both paths. */
-export const DIFF_NAMES = ['diff', '--name-status', '-z', '-M', '--no-ext-diff', '--no-textconv'] as const;
+export const DIFF_NAMES = ['diff', '--name-status', '-z', '-M', '-C', '--no-ext-diff', '--no-textconv'] as const;
 
 /** One git call for the three paths the runner needs; `null` outside a work tree. */
 export function repoInfo(cwd: string): RepoInfo | null {
@@ -105,14 +144,61 @@ export function parseNameStatusZ(out: string): ChangedPath[] {
   return new NameStatusReader().feed(out).changes;
 }
 
-/** Paths changed between two commits (or trees), renames with both paths. */
+// Renames and copies (among changed files) report both paths; -z keeps odd paths unquoted.
+const NAME_STATUS = ['--name-status', '-z', '-M', '-C', '--no-ext-diff', '--no-textconv'] as const;
+
+/** Paths changed between two commits (or trees), renames and copies with both paths. */
 export function diffPaths(cwd: string, base: string, head: string): ChangedPath[] {
   return primedFor(cwd)?.diff.get(`${base} ${head}`) ?? parseNameStatusZ(gitOk(cwd, [...DIFF_NAMES, base, head, '--']));
 }
 
-/** Paths staged for commit. */
+/** Paths staged for commit (in `$GIT_INDEX_FILE` when git commit set it), against HEAD or nothing. */
 export function stagedPaths(cwd: string): ChangedPath[] {
-  return parseNameStatusZ(gitOk(cwd, ['diff', '--cached', '--name-status', '-z', '-M', '--no-ext-diff']));
+  return parseNameStatusZ(gitOk(cwd, ['diff', '--cached', ...NAME_STATUS, '--']));
+}
+
+/** The tree the index would commit. */
+export function writeTree(cwd: string): GitResult {
+  return git(cwd, ['write-tree']);
+}
+
+/** An unreferenced commit of `tree` (so a worktree can check it out); git's gc removes it in time. */
+export function commitTree(cwd: string, tree: string, parent: string | null): string {
+  // Never signed (commit-tree honours commit.gpgSign): nobody should be asked for a passphrase for it.
+  const args = ['-c', 'user.name=gate-ladder', '-c', 'user.email=gate-ladder@localhost', 'commit-tree', '--no-gpg-sign', tree, '-m', 'gate-ladder: staged tree'];
+  return gitOk(cwd, parent ? [...args, '-p', parent] : args, { scrub: true }).trim();
+}
+
+export function isShallow(cwd: string): boolean {
+  return git(cwd, ['rev-parse', '--is-shallow-repository']).stdout.trim() === 'true';
+}
+
+/** Tracked files differ from HEAD (staged or not); untracked files do not count. */
+export function hasTrackedChanges(cwd: string): boolean {
+  return gitOk(cwd, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']) !== '';
+}
+
+/** Tracked files differ from the index being committed (unstaged changes). */
+export function hasUnstagedChanges(cwd: string): boolean {
+  const r = git(cwd, ['diff', '--quiet', '--no-ext-diff', '--ignore-submodules=dirty']);
+  if (r.code !== 0 && r.code !== 1) throw new GitError(['diff', '--quiet'], r);
+  return r.code === 1;
+}
+
+/** Parses `git rev-list --boundary` output: the new commits, and the boundary commits (`-sha`). Pure. */
+export function parseBoundary(out: string): { commits: string[]; boundary: string[] } {
+  const commits: string[] = [];
+  const boundary: string[] = [];
+  for (const line of out.split('\n')) {
+    if (line.startsWith('-')) boundary.push(line.slice(1).trim());
+    else if (line.trim() !== '') commits.push(line.trim());
+  }
+  return { commits, boundary };
+}
+
+/** Commits reachable from `head` that no remote-tracking ref of `remote` has, and where they meet those refs. */
+export function newCommits(cwd: string, head: string, remote: string): { commits: string[]; boundary: string[] } {
+  return parseBoundary(gitOk(cwd, ['rev-list', '--boundary', head, '--not', `--remotes=${remote}`, '--']));
 }
 
 /** The commit a revision names, or null when it does not exist locally. */
@@ -142,6 +228,35 @@ export function treeOf(cwd: string, rev: string): string | null {
 export function remoteHead(cwd: string, remote: string): string | null {
   const r = git(cwd, ['symbolic-ref', '--quiet', `refs/remotes/${remote}/HEAD`]);
   return r.ok ? r.stdout.trim() : null;
+}
+
+export interface WorktreeEntry {
+  path: string;
+  head?: string;
+  locked?: string;
+}
+
+/** Parses `git worktree list --porcelain -z`. Pure. */
+export function parseWorktreeList(out: string): WorktreeEntry[] {
+  const entries: WorktreeEntry[] = [];
+  let cur: WorktreeEntry | undefined;
+  for (const field of out.split('\0')) {
+    if (field === '') {
+      cur = undefined;
+      continue;
+    }
+    const sp = field.indexOf(' ');
+    const [key, value] = sp < 0 ? [field, ''] : [field.slice(0, sp), field.slice(sp + 1)];
+    if (key === 'worktree') entries.push((cur = { path: value }));
+    else if (cur && key === 'HEAD') cur.head = value;
+    else if (cur && key === 'locked') cur.locked = value;
+  }
+  return entries;
+}
+
+export function listWorktrees(root: string): WorktreeEntry[] {
+  const r = git(root, ['worktree', 'list', '--porcelain', '-z'], { scrub: true });
+  return r.ok ? parseWorktreeList(r.stdout) : [];
 }
 
 /** HEAD's commit and whether tracked files differ from it (untracked files are not looked at). */

@@ -68,7 +68,7 @@ function baseShape(pattern: string): string | undefined {
 /** A glob as a path test: its shortcut when there is one, else picomatch (`dot: true`). */
 export function compileGlob(glob: string): PathTest {
   const source = shortcut(glob);
-  if (source === undefined) return picomatch(glob, { dot: true });
+  if (source === undefined) return picomatch(glob, { dot: true, flags: 's' });
   const re = new RegExp(source);
   return (path) => re.test(path);
 }

@@ -1,5 +1,8 @@
+import { resolve } from 'node:path';
 import { MAX_FILES_PER_ROW } from './defaults.js';
 import type { GateExit, GateIo } from './gate.js';
+import { testRecord } from './history.js';
+import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
 import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from './types.js';
 import { classify } from './verdict.js';
 
@@ -14,6 +17,17 @@ export interface LadderDeps {
   write: (chunk: Buffer) => void;
   env: NodeJS.ProcessEnv;
   interrupt?: Promise<void>;
+  /** JUnit reports, per-test history and freezes. Without it, `junit` paths are not read. */
+  reports?: ReportDeps;
+  /** Where a tier runs (a temporary worktree, say); default `input.cwd` with `env`. May throw: an `error` row. */
+  place?: (tier: ResolvedTier) => Place;
+}
+
+/** Where one tier runs and with which environment. */
+export interface Place {
+  cwd: string;
+  isolation: 'worktree' | 'none';
+  env: NodeJS.ProcessEnv;
 }
 
 export interface LadderInput {
@@ -28,6 +42,8 @@ export interface LadderInput {
   isolation: 'worktree' | 'none';
   /** Run every planned tier regardless of earlier verdicts; rows are flagged and never count in yield. */
   calibration?: boolean;
+  /** Run every planned tier whatever the verdicts, without flagging the rows (seeded bugs). */
+  runAll?: boolean;
   source?: string;
   /** Note recorded in every row's `reason` (e.g. how the base was chosen). */
   note?: string;
@@ -52,10 +68,36 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     if (!planned.run) continue;
     const { tier } = planned;
     deps.log(`gate-ladder: ${tier.name} running (timeout ${tier.timeout} s)`);
-    const env = { ...deps.env, ...tier.env, GATE_LADDER: '0' };
-    const io: GateIo = { write: deps.write, ...(deps.interrupt && { interrupt: deps.interrupt }) };
-    const exit = await deps.runGate(tier, input.cwd, env, io);
-    const { verdict, reason } = classify(exit, tier.caught, tier.timeout, tier.runner);
+    let where: Place = { cwd: input.cwd, isolation: input.isolation, env: deps.env };
+    let exit: GateExit;
+    let report: string | undefined;
+    let since = 0;
+    try {
+      if (deps.place) where = deps.place(tier);
+      const env = { ...where.env, ...tier.env, GATE_LADDER: '0' };
+      const io: GateIo = { write: deps.write, ...(deps.interrupt && { interrupt: deps.interrupt }) };
+      report = tier.junit !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.junit) : undefined;
+      since = report !== undefined ? deps.reports!.prepare(report) : 0;
+      exit = await deps.runGate(tier, where.cwd, env, io);
+    } catch (err) {
+      const text = err instanceof Error ? err.message : String(err);
+      report = undefined;
+      exit = { exitCode: null, signal: null, timedOut: false, interrupted: false, seconds: 0, tail: '', spawnError: `could not prepare the gate: ${text.split('\n')[0]}` };
+    }
+    // An interrupted gate reached no verdict, through no fault of the patch or the harness: no row.
+    if (exit.interrupted) {
+      deps.log(`gate-ladder: ${tier.name} interrupted after ${exit.seconds.toFixed(1)} s; no row written for it`);
+      break;
+    }
+    const classified = classify(exit, tier.caught, tier.timeout, tier.runner);
+    const judged: TierJudgement =
+      report !== undefined
+        ? await judgeTier(
+            { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed' },
+            deps.reports!,
+          )
+        : { ...classified, notes: ambiguityNotes(tier, classified.verdict) };
+    const { verdict, reason } = judged;
     const result: GateResult = {
       tier: tier.name,
       verdict,
@@ -65,18 +107,25 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
       timedOut: exit.timedOut,
       tail: exit.tail,
       ...(reason !== undefined && { reason }),
+      ...(judged.tests && { tests: judged.tests }),
+      ...(judged.failed && { failed: judged.failed }),
+      ...(judged.frozen && { frozen: judged.frozen }),
+      ...(judged.notes.length > 0 && { notes: judged.notes }),
     };
     results.push(result);
-    const row = toRow(input, result, skipped, deps.now());
+    const row = toRow({ ...input, isolation: where.isolation }, result, skipped, deps.now());
     rows.push(row);
     deps.appendRows([row]);
+    if (result.tests && deps.reports) deps.reports.record(testRecord(row, result.tests));
     deps.log(`gate-ladder: ${tier.name} ${verdict} in ${exit.seconds.toFixed(1)} s${reason ? ` (${reason})` : ''}`);
+    for (const note of judged.notes) deps.log(note);
     if (verdict !== 'pass' && stoppedBy === undefined) stoppedBy = result;
-    if (exit.interrupted) break;
-    if (stoppedBy !== undefined && !input.calibration) break;
+    if (stoppedBy !== undefined && !input.calibration && !input.runAll) break;
   }
   return { verdict: stoppedBy?.verdict ?? 'pass', results, rows, ...(stoppedBy && { stoppedBy }) };
 }
+
+const MAX_FAILED_PER_ROW = 100;
 
 /** One ledger row for a tier the patch reached. Pure. */
 export function toRow(input: LadderInput, result: GateResult, skipped: string[], now: Date): LedgerRow {
@@ -102,6 +151,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     isolation: input.isolation,
     ...(input.calibration && { calibration: true }),
     ...(result.frozen && result.frozen.length > 0 && { frozen: result.frozen }),
-    ...(result.tests && { tests: result.tests }),
+    // Per-test outcomes go to tests.jsonl (joined on run + tier), keeping the ledger small.
+    ...(result.failed && result.failed.length > 0 && { failed: result.failed.slice(0, MAX_FAILED_PER_ROW) }),
   };
 }

@@ -1,5 +1,5 @@
-import { closeSync, createReadStream, mkdirSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, createReadStream, mkdirSync, openSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { LedgerRow } from './types.js';
 
@@ -46,6 +46,11 @@ function withLock<T>(path: string, fn: () => T): T {
 
 /** Appends rows as JSON lines in one write, under a lock. */
 export function appendRows(path: string, rows: readonly LedgerRow[]): void {
+  appendLines(path, rows);
+}
+
+/** Appends values as JSON lines in one write, under the file's lock (the ledger, tests.jsonl). */
+export function appendLines(path: string, rows: readonly unknown[]): void {
   if (rows.length === 0) return;
   mkdirSync(dirname(path), { recursive: true });
   const data = Buffer.from(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
@@ -101,4 +106,72 @@ export async function* readRows(path: string, stats: ReadStats = { rows: 0, skip
     stats.rows++;
     yield row;
   }
+}
+
+/** Streams any JSONL file through `parse`; lines it rejects are counted in `stats.skipped`. */
+export async function* readJsonl<T>(path: string, parse: (value: unknown) => T | undefined, stats: ReadStats = { rows: 0, skipped: 0 }): AsyncGenerator<T> {
+  let stream;
+  try {
+    statSync(path);
+    stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  } catch {
+    return;
+  }
+  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+    if (line.trim() === '') continue;
+    let value: T | undefined;
+    try {
+      value = parse(JSON.parse(line));
+    } catch {
+      value = undefined;
+    }
+    if (value === undefined) {
+      stats.skipped++;
+      continue;
+    }
+    stats.rows++;
+    yield value;
+  }
+}
+
+/** The ledger a config points at: its `ledger` path, or the default in the git common dir. */
+export function ledgerPathFor(root: string, commonDir: string, configured: string | undefined): string {
+  if (configured === undefined) return defaultLedgerPath(commonDir);
+  return isAbsolute(configured) ? configured : join(root, configured);
+}
+
+/**
+ * Calls `fn` for every readable row, in file order, counting unreadable lines in `stats`; a missing file has no rows.
+ * Splits lines on bytes and calls back synchronously: about twice as fast as `readRows` on a million rows.
+ */
+export async function forEachRow(path: string, stats: ReadStats, fn: (row: LedgerRow) => void, chunkBytes = 1 << 20): Promise<void> {
+  let stream;
+  try {
+    statSync(path);
+    stream = createReadStream(path, { highWaterMark: chunkBytes });
+  } catch {
+    return;
+  }
+  const take = (line: string) => {
+    const row = parseRow(line);
+    if (row === undefined) stats.skipped++;
+    else {
+      stats.rows++;
+      fn(row);
+    }
+  };
+  let carry: Buffer | undefined;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let start = 0;
+    let nl = chunk.indexOf(10);
+    if (carry !== undefined && nl !== -1) {
+      take(Buffer.concat([carry, chunk.subarray(0, nl)]).toString('utf8'));
+      carry = undefined;
+      start = nl + 1;
+      nl = chunk.indexOf(10, start);
+    }
+    for (; nl !== -1; start = nl + 1, nl = chunk.indexOf(10, start)) take(chunk.toString('utf8', start, nl));
+    if (start < chunk.length) carry = carry === undefined ? chunk.subarray(start) : Buffer.concat([carry, chunk.subarray(start)]);
+  }
+  if (carry !== undefined) take(carry.toString('utf8'));
 }

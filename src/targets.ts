@@ -1,5 +1,5 @@
-import { EMPTY_TREE, diffPaths, git, mergeBase, remoteHead, resolveCommit } from './git.js';
-import { type PushRef, isZero, pushKind } from './push-refs.js';
+import { EMPTY_TREE, diffPaths, isShallow, mergeBase, newCommits, remoteHead, resolveCommit } from './git.js';
+import { type PushRef, pushKind } from './push-refs.js';
 import type { ChangedPath } from './types.js';
 
 /** A pushed commit to test, with the range it is judged on. */
@@ -7,9 +7,10 @@ export interface Target {
   kind: 'test';
   ref: string;
   head: string;
+  /** The commit (or, for a first push, the empty tree) the changes are taken from. */
   base: string;
   changes: ChangedPath[];
-  /** How the base was chosen when it is not the plain merge-base; recorded in the rows. */
+  /** How the base was chosen when it is not the plain merge-base; recorded in the rows' `reason`. */
   note?: string;
   /** Other refs of this push that point at the same commit, tested once with this one. */
   sameAs?: string[];
@@ -33,83 +34,106 @@ export interface RangeError {
 export type RefPlan = Target | Skip | RangeError;
 
 export interface RangeContext {
-  cwd: string;
+  /** The remote's name as git passes it to pre-push. */
   remote: string;
   /** A configured base revision for new branches (e.g. `origin/main`). */
   base?: string;
 }
 
-function isShallow(cwd: string): boolean {
-  return git(cwd, ['rev-parse', '--is-shallow-repository']).stdout.trim() === 'true';
+/** The questions planning asks of the repository; `rangeGit(cwd)` answers them with git, tests with a fake. */
+export interface RangeGit {
+  /** The commit a revision or sha names (tags peeled), or null when it is not in this clone. */
+  commit: (rev: string) => string | null;
+  mergeBase: (a: string, b: string) => string | null;
+  shallow: () => boolean;
+  /** Commits of `head` no remote-tracking ref of `remote` has, and the commits they meet those refs at. */
+  newCommits: (head: string, remote: string) => { commits: string[]; boundary: string[] };
+  /** `refs/remotes/<remote>/HEAD`'s target, e.g. `refs/remotes/origin/main`. */
+  remoteHead: (remote: string) => string | null;
+  diff: (base: string, head: string) => ChangedPath[];
 }
 
-/** Commits reachable from `head` that no ref of the remote has; the boundary gives the base. */
-function newCommitsBase(cwd: string, remote: string, head: string): { none: boolean; base: string } {
-  const out = git(cwd, ['rev-list', '--boundary', head, '--not', `--remotes=${remote}`]).stdout;
-  const lines = out.split('\n').filter(Boolean);
-  if (lines.length === 0) return { none: true, base: head };
-  const boundary = lines.find((l) => l.startsWith('-'));
-  return { none: lines.every((l) => l.startsWith('-')), base: boundary ? boundary.slice(1) : EMPTY_TREE };
-}
-
-function shallowError(ref: string, head: string): RangeError {
+export function rangeGit(cwd: string): RangeGit {
+  let shallow: boolean | undefined;
   return {
-    kind: 'error',
-    ref,
-    head,
-    reason: 'the base of this push is not in this shallow clone; run `git fetch --deepen=100` (or `git fetch --unshallow`) and push again',
+    commit: (rev) => resolveCommit(cwd, rev),
+    mergeBase: (a, b) => mergeBase(cwd, a, b),
+    shallow: () => (shallow ??= isShallow(cwd)),
+    newCommits: (head, remote) => newCommits(cwd, head, remote),
+    remoteHead: (remote) => remoteHead(cwd, remote),
+    diff: (base, head) => diffPaths(cwd, base, head),
   };
 }
 
-/** Decides what one pushed ref means: the commit to test and its base, or nothing to do. */
-export function planRef(ref: PushRef, ctx: RangeContext): RefPlan {
+const short = (sha: string) => sha.slice(0, 12);
+const join = (...notes: (string | undefined)[]) => notes.filter(Boolean).join('; ') || undefined;
+
+export const SHALLOW_REASON =
+  'the base of this push is not in this shallow clone; run `git fetch --deepen=100` (or `git fetch --unshallow`) and push again';
+
+function skip(ref: string, why: string): Skip {
+  return { kind: 'skip', ref, why };
+}
+
+/** Decides what one pushed ref means: the commit to test and its base, nothing to do, or a range error. */
+export function planRef(ref: PushRef, ctx: RangeContext, g: RangeGit): RefPlan {
   const name = ref.remoteRef;
   const kind = pushKind(ref);
-  if (kind === 'delete') return { kind: 'skip', ref: name, why: 'deleting a remote ref: nothing to test' };
-  const head = resolveCommit(ctx.cwd, ref.localSha);
-  if (head === null) return { kind: 'skip', ref: name, why: 'does not point at a commit: nothing to test' };
+  if (kind === 'delete') return skip(name, 'deleting a remote ref: nothing to test');
+  const head = g.commit(ref.localSha);
+  if (head === null) return skip(name, 'does not point at a commit: nothing to test');
+  const test = (base: string, note?: string): Target => ({
+    kind: 'test',
+    ref: name,
+    head,
+    base,
+    changes: g.diff(base, head),
+    ...(note && { note }),
+  });
+  const shallowError = (): RangeError => ({ kind: 'error', ref: name, head, reason: SHALLOW_REASON });
 
-  let base: string | null = null;
   let note: string | undefined;
   if (kind === 'update') {
-    if (ref.remoteSha === ref.localSha) return { kind: 'skip', ref: name, why: 'the remote already has this commit' };
-    if (resolveCommit(ctx.cwd, ref.remoteSha) !== null) {
-      base = mergeBase(ctx.cwd, ref.remoteSha, head);
-      if (base === null && isShallow(ctx.cwd)) return shallowError(name, head);
+    const remote = g.commit(ref.remoteSha);
+    if (remote === head) return skip(name, 'the remote already has this commit');
+    if (remote !== null) {
+      const base = g.mergeBase(remote, head);
+      if (base === head) return skip(name, 'the remote already has this commit (the ref moves back)');
+      if (base !== null) return test(base);
+      if (g.shallow()) return shallowError();
+      note = `${short(remote)} (on the remote) shares no history with this commit`;
     } else {
-      const tracking = name.startsWith('refs/heads/') ? `refs/remotes/${ctx.remote}/${name.slice(11)}` : undefined;
-      const trackingSha = tracking ? resolveCommit(ctx.cwd, tracking) : null;
-      if (tracking && trackingSha) {
-        base = mergeBase(ctx.cwd, trackingSha, head);
-        note = `remote sha ${ref.remoteSha.slice(0, 12)} is not in this clone (forced push?); base is the merge-base with ${tracking}`;
-      }
+      // A forced push over commits this clone never fetched.
+      note = `remote sha ${short(ref.remoteSha)} is not in this clone (forced push?)`;
+      const tracking = name.startsWith('refs/heads/') ? `refs/remotes/${ctx.remote}/${name.slice('refs/heads/'.length)}` : undefined;
+      const trackingSha = tracking ? g.commit(tracking) : null;
+      const base = trackingSha ? g.mergeBase(trackingSha, head) : null;
+      if (base !== null) return test(base, `${note}; base is the merge-base with ${tracking}`);
     }
   }
-  if (base === null) {
-    const fresh = newCommitsBase(ctx.cwd, ctx.remote, head);
-    if (fresh.none) return { kind: 'skip', ref: name, why: 'the remote already has every commit of this push' };
-    const wanted = ctx.base ?? remoteHead(ctx.cwd, ctx.remote) ?? undefined;
-    const wantedSha = wanted ? resolveCommit(ctx.cwd, wanted) : null;
-    const mb = wantedSha ? mergeBase(ctx.cwd, wantedSha, head) : null;
-    if (mb !== null && wanted) {
-      base = mb;
-      note ??= kind === 'new' ? undefined : `base is the merge-base with ${wanted}`;
-    } else if (fresh.base === EMPTY_TREE && isShallow(ctx.cwd)) {
-      return shallowError(name, head);
-    } else {
-      base = fresh.base;
-      if (base === EMPTY_TREE) note ??= 'first push of this history: every file of the pushed tree';
-    }
+
+  // A new ref, or an update whose own base could not be used: judge what the remote does not have yet.
+  const fresh = g.newCommits(head, ctx.remote);
+  if (fresh.commits.length === 0) return skip(name, 'the remote already has every commit of this push');
+  const wanted = ctx.base ?? g.remoteHead(ctx.remote) ?? undefined;
+  const wantedSha = wanted ? g.commit(wanted) : null;
+  const base = wantedSha ? g.mergeBase(wantedSha, head) : null;
+  if (base !== null) return test(base, join(note, kind === 'new' ? undefined : `base is the merge-base with ${wanted}`));
+  const meet = fresh.boundary[0];
+  if (meet === undefined) {
+    // No commit of this history is on the remote: a first push, unless a shallow clone hides the base.
+    if (g.shallow()) return shallowError();
+    return test(EMPTY_TREE, join(note, 'first push of this history: every file of the pushed tree'));
   }
-  return { kind: 'test', ref: name, head, base, changes: diffPaths(ctx.cwd, base, head), ...(note && { note }) };
+  return test(meet, join(note, `base is ${short(meet)}, where this push meets commits the remote has`));
 }
 
 /** Plans every ref of a push; refs that point at the same commit are tested once. */
-export function planPush(refs: readonly PushRef[], ctx: RangeContext): RefPlan[] {
+export function planPush(refs: readonly PushRef[], ctx: RangeContext, g: RangeGit): RefPlan[] {
   const plans: RefPlan[] = [];
   const byHead = new Map<string, Target>();
   for (const ref of refs) {
-    const plan = planRef(ref, ctx);
+    const plan = planRef(ref, ctx, g);
     if (plan.kind === 'test') {
       const same = byHead.get(plan.head);
       if (same) {
@@ -122,5 +146,3 @@ export function planPush(refs: readonly PushRef[], ctx: RangeContext): RefPlan[]
   }
   return plans;
 }
-
-export { isZero };

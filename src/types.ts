@@ -21,11 +21,36 @@ export type RunnerName =
 
 export type Isolation = 'auto' | 'worktree' | 'none';
 
+/**
+ * lint-staged's own options a `lintStaged` tier may set (see lint-staged's README). Stashing and the hiding of
+ * unstaged changes stay on: that is the point of running it.
+ */
+export interface LintStagedOptions {
+  /** Path (relative to the repository root) of a lint-staged config; default: lint-staged's own search. */
+  configPath?: string;
+  /** The lint-staged config itself (glob → commands), instead of a file. */
+  config?: Record<string, unknown> | ((files: readonly string[]) => unknown);
+  /** Hide every unstaged change, not only those in partially staged files. Default false. */
+  hideUnstaged?: boolean;
+  concurrent?: boolean | number;
+  continueOnError?: boolean;
+  relative?: boolean;
+  verbose?: boolean;
+  /** Fail (a `caught`) when a task modifies files, instead of staging the modifications. */
+  failOnChanges?: boolean;
+  allowEmpty?: boolean;
+}
+
 export interface TierConfig {
   /** Unique name, shown in messages and stored in the ledger (e.g. `t1-properties`). */
   name: string;
-  /** A command string, run by the shell like an npm script, or an argv array, run without a shell. */
-  run: string | string[];
+  /** A command string, run by the shell like an npm script, or an argv array, run without a shell. Required unless `lintStaged`. */
+  run?: string | string[];
+  /**
+   * Instead of `run`: run lint-staged through its API on the staged files (pre-commit only). A task failing is
+   * `caught`; lint-staged unable to run (no config, a git error) is `error`. Needs `lint-staged` 16 installed.
+   */
+  lintStaged?: true | LintStagedOptions;
   /** Seconds before the gate's whole process tree is killed and the tier is an `error`. Default 600. */
   timeout?: number;
   /** Extra environment for the gate. */
@@ -36,7 +61,7 @@ export interface TierConfig {
   caught?: number[];
   /** Skip this tier when t0-scope finds a test-adjacent path (a property tier cannot vouch then). */
   skipWhenTestAdjacent?: boolean;
-  /** Which hooks run this tier. Default: `['pre-push', 'manual', 'replay', 'seed']`. */
+  /** Which hooks run this tier. Default: `['pre-push', 'manual', 'replay', 'seed']`; `['pre-commit']` for lintStaged. */
   hooks?: HookName[];
   /** The test runner behind the command, for its exit-code meanings and report format. */
   runner?: RunnerName;
@@ -67,7 +92,10 @@ export interface GateLadderConfig {
   ledger?: string;
   /** Base for a new branch's range (e.g. `origin/main`). Default: the remote's HEAD. */
   base?: string;
-  /** Where gates run: `auto` uses a temporary worktree when the working tree is not the pushed commit. */
+  /**
+   * Where gates run. `auto` (default): in a temporary worktree at the pushed commit (or the staged tree) when the
+   * working tree differs from it, else in place. `worktree`: always a temporary worktree. `none`: always in place.
+   */
   isolation?: Isolation;
   /** Fraction of manual/CI runs that run every tier (calibration). Default 0. */
   calibrate?: number;
@@ -80,7 +108,11 @@ export interface GateLadderConfig {
 }
 
 /** A tier with every default filled in. */
-export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit'>> {
+export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit' | 'lintStaged'>> {
+  /** For a lintStaged tier, `'lint-staged'` (what it amounts to on the command line). */
+  run: string | string[];
+  /** Set when the tier runs lint-staged through its API. */
+  lintStaged?: LintStagedOptions;
   env: Record<string, string>;
   cwd: string;
   runner?: RunnerName;
@@ -144,11 +176,52 @@ export interface GateResult {
   frozen?: string[];
   /** Per-test outcomes from a JUnit report, if the tier has one. */
   tests?: TestOutcome[];
+  /** Ids of the tests the report lists as failed or errored (frozen ones included). */
+  failed?: string[];
+  /** Extra lines for the user: frozen failures forgiven, expired freezes, a missing report. */
+  notes?: string[];
 }
 
 export interface TestOutcome {
+  /** File plus title path, normalized per runner (e.g. `test/a.test.ts::math > adds`). */
   id: string;
   outcome: 'pass' | 'fail' | 'skip';
+}
+
+/**
+ * One line of `tests.jsonl` beside the ledger: one tier's per-test outcomes in one run, joinable with
+ * the ledger rows on `run` + `tier`. `source: "seed"` / `"stryker"` lines are sensitivity evidence
+ * (their `fail` tests caught a seeded bug or killed a mutant), never flakiness history.
+ */
+export interface TestRecord {
+  ts: string;
+  run: string;
+  tier: string;
+  hook: HookName;
+  patch: string;
+  source?: string;
+  pass: string[];
+  fail: string[];
+  skip: string[];
+  [extra: string]: unknown;
+}
+
+/** One entry of the committed `.gate-ladder/freezes.json`. */
+export interface Freeze {
+  test: string;
+  flip_rate: number;
+  runs: number;
+  flips: number;
+  /** Seeded bugs and mutants this test caught when it was frozen. */
+  evidence: number;
+  /** `Name <email>` from git config. */
+  by: string;
+  /** ISO time the freeze was made. */
+  at: string;
+  /** `YYYY-MM-DD`: from this day on the freeze no longer counts. */
+  expires: string;
+  /** What must be true to unfreeze (e.g. "passes 50 runs in a row after the retry fix"). */
+  reentry: string;
 }
 
 /** One line of the ledger: one tier a patch reached. */
@@ -172,11 +245,94 @@ export interface LedgerRow {
   /** Tiers t0-scope skipped in this run. */
   skipped?: string[];
   source?: string;
+  /** Replay: `false` on the one `(apply)` row of a patch that did not apply; not a catch, not an error (docs/replay.md). */
+  applied?: boolean;
+  /** Replay: hash of the resolved config and mode a patch was replayed under; with `patch` and `base`, the resume key. */
+  config_hash?: string;
+  /** Replay: `network` when each gate ran without network access. */
+  isolate?: 'network';
   isolation?: 'worktree' | 'none';
   calibration?: boolean;
   cached?: boolean;
   cache_run?: string;
   frozen?: string[];
+  /** Failed tests of this tier (at most the first 100); the full outcomes are in tests.jsonl. */
+  failed?: string[];
+  /** Not written: per-test outcomes live in `tests.jsonl` beside the ledger (see TestRecord). */
   tests?: TestOutcome[];
   [extra: string]: unknown;
+}
+
+/** One tier's line of the report. Only ladder rows count: not calibration, cached, seed or unapplied rows. */
+export interface TierFigures {
+  tier: string;
+  runs: number;
+  /** First rejections: a row exists only for tiers a patch reached. */
+  caught: number;
+  errors: number;
+  passes: number;
+  /** `null` when the tier has no runs. */
+  median_s: number | null;
+  total_s: number;
+  /** Catches per second, caught ÷ total_s; `null` when total_s is 0 (no runs, or only zero-second rows). */
+  yield: number | null;
+  /** errors ÷ runs; `null` when the tier has no runs. */
+  error_rate: number | null;
+  /** Replay rows whose patch did not apply: neither catches nor errors. */
+  not_applied: number;
+}
+
+/** What t0-scope saved: patches (distinct runs) it routed past each tier, priced at that tier's median. */
+export interface ScopeFigures {
+  patches: number;
+  past: { tier: string; patches: number; median_s: number | null; saved_s: number | null }[];
+  saved_s: number;
+}
+
+/** From calibration runs, where every tier ran on the same patch: who caught what. */
+export interface PairOverlap {
+  earlier: string;
+  later: string;
+  /** Calibration runs in which both tiers gave a pass-or-caught verdict. */
+  patches: number;
+  both: number;
+  only_earlier: number;
+  only_later: number;
+  neither: number;
+}
+
+export interface OrderFigures {
+  /** Tiers with runs, in ladder order, then as ascending cost ÷ catch probability would run them. */
+  current: string[];
+  recommended: string[];
+  /** Expected seconds per patch (sum of each tier's mean seconds times the chance the patch reaches it). */
+  current_s: number | null;
+  recommended_s: number | null;
+  /** Tiers without runs: not priced, left out of both orders. */
+  unranked: string[];
+  /** Each ranked tier's mean seconds per run, catch probability and their ratio (`null`: never catches). */
+  priced: { tier: string; mean_s: number; p: number; ratio: number | null }[];
+}
+
+export type AdviceKind = 'too-few-attempts' | 'short-feedback' | 'contract-check' | 'decorative' | 'errors' | 'order';
+
+export interface Advice {
+  kind: AdviceKind;
+  text: string;
+  /** The numbers behind the advice. */
+  figures: Record<string, number | string | null>;
+}
+
+export interface Report {
+  tiers: TierFigures[];
+  scope: ScopeFigures;
+  overlap: { runs: number; pairs: PairOverlap[] };
+  order: OrderFigures;
+  advice: Advice[];
+  /** Distinct ladder runs counted (patch attempts). */
+  attempts: number;
+  /** Rows read, and rows read but not counted in the tier figures, by why. */
+  rows: number;
+  excluded: { filtered: number; calibration: number; cached: number; seed: number; not_applied: number };
+  skipped_lines: number;
 }

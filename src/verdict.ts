@@ -1,4 +1,6 @@
 import type { GateExit } from './gate.js';
+import type { ReportRead } from './junit.js';
+import { testMsg as msg } from './messages.js';
 import type { RunnerName, Verdict } from './types.js';
 
 export interface Classified {
@@ -26,6 +28,11 @@ export const EXIT_MEANINGS: Partial<Record<RunnerName | 'default', Record<number
     105: 'nextest setup error',
   },
   playwright: { 130: 'playwright was interrupted' },
+  node: {
+    7: 'node could not run its exception handler (often an unwritable --test-reporter-destination)',
+    9: 'node was given a bad option',
+    13: 'node exited with an unsettled top-level await',
+  },
   default: {
     2: 'usage error',
     126: 'command found but not executable',
@@ -41,6 +48,35 @@ export const RUNNER_CAUGHT: Partial<Record<RunnerName, number[]>> = {
   cargo: [101],
   nextest: [100],
   mocha: Array.from({ length: 255 }, (_, i) => i + 1),
+};
+
+/**
+ * Runners whose test-failure exit code is also what they exit with when the harness breaks, so the
+ * exit code alone cannot tell a caught patch from a broken harness; a JUnit report can.
+ */
+export const AMBIGUOUS_EXIT: Partial<Record<RunnerName, string>> = {
+  jest: 'jest exits 1 for failed tests and for config errors, no tests, or a suite that cannot load',
+  vitest: 'vitest exits 1 for failed tests and for config errors or no tests',
+  mocha: 'mocha exits with the number of failures, and 1 for harness errors too',
+  node: 'node --test exits 1 for failed tests and for a missing test file',
+  uvu: 'uvu exits 1 for failed tests and for a test file that cannot load',
+  go: 'go test exits 1 for failed tests and for a build failure',
+  cargo: 'cargo test exits 101 for failed tests and for a compile error',
+  playwright: 'playwright exits 1 for failed tests and for config errors or no tests',
+};
+
+/** How each runner writes a JUnit report to PATH, for messages when a report is missing. */
+export const JUNIT_HINT: Record<RunnerName, string> = {
+  pytest: 'pytest --junitxml=PATH',
+  jest: 'JEST_JUNIT_OUTPUT_FILE=PATH JEST_JUNIT_ADD_FILE_ATTRIBUTE=true jest --reporters=default --reporters=jest-junit',
+  vitest: 'vitest run --reporter=default --reporter=junit --outputFile.junit=PATH',
+  mocha: 'mocha --reporter mocha-junit-reporter --reporter-options mochaFile=PATH',
+  node: 'node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=PATH',
+  uvu: 'a JUnit reporter for uvu writing PATH',
+  go: 'gotestsum --junitfile PATH -- ./...',
+  cargo: 'cargo nextest with a [profile.NAME.junit] path, or a JUnit converter writing PATH',
+  nextest: 'cargo nextest run --profile NAME, with [profile.NAME.junit] path = "PATH"',
+  playwright: 'PLAYWRIGHT_JUNIT_OUTPUT_FILE=PATH playwright test --reporter=junit',
 };
 
 function meaning(code: number, runner: RunnerName | undefined): string | undefined {
@@ -72,4 +108,42 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   }
   const known = meaning(code, runner);
   return { verdict: 'error', reason: known ? `exit ${code}: ${known}` : `exit ${code}, which this tier does not count as a test failure` };
+}
+
+export interface ReportVerdict extends Classified {
+  /** Ids of failed or errored test cases (empty unless the report was read). */
+  failed: string[];
+  /** The report is this run's and agrees with the exit code, so its outcomes may enter the history. */
+  trusted: boolean;
+}
+
+/**
+ * Exit code plus the tier's JUnit report to a verdict. Pure.
+ * A harness error by exit code stays an error. A test-failure exit code is `caught` only when the
+ * report lists a failed test; no report, an unreadable or stale one, or zero cases make it an `error`.
+ * Exit 0 with failures in the report is an `error`: the runner and its report disagree.
+ */
+export function judgeReport(base: Classified, exitCode: number | null, report: ReportRead, where: string, runner?: RunnerName): ReportVerdict {
+  if (base.verdict === 'error') return { ...base, failed: [], trusted: false };
+  const code = exitCode ?? 0;
+  if (report.kind !== 'ok') {
+    const what =
+      report.kind === 'missing' ? msg.reportMissing(where)
+      : report.kind === 'stale' ? msg.reportStale(where, report.written)
+      : msg.reportUnreadable(where, report.why);
+    if (base.verdict === 'pass') return { verdict: 'pass', reason: msg.reportNotRecorded(what), failed: [], trusted: false };
+    const hint = report.kind === 'missing' && runner ? msg.reportHint(JUNIT_HINT[runner]) : '';
+    return { verdict: 'error', reason: msg.reportCannotTell(code, what, hint), failed: [], trusted: false };
+  }
+  const failed = report.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);
+  if (report.cases.length === 0) {
+    if (base.verdict === 'pass') return { verdict: 'pass', reason: msg.reportEmpty(where), failed, trusted: true };
+    return { verdict: 'error', reason: msg.reportEmptyButFailed(code, where), failed, trusted: true };
+  }
+  if (base.verdict === 'pass') {
+    if (failed.length === 0) return { verdict: 'pass', failed, trusted: true };
+    return { verdict: 'error', reason: msg.reportDisagrees(where, failed), failed, trusted: false };
+  }
+  if (failed.length === 0) return { verdict: 'error', reason: msg.reportAllPassed(code, where), failed, trusted: true };
+  return { verdict: 'caught', failed, trusted: true };
 }

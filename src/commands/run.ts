@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { cachedRows, recordTreeCache, treeCacheStep } from '../cache.js';
+import { shouldCalibrate } from '../calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config-cache.js';
 import { EXIT } from '../defaults.js';
-import { runGate } from '../gate.js';
-import { diffPaths, mergeBase, remoteHead, resolveCommit } from '../git.js';
+import { type GateExit, type GateIo, runGate } from '../gate.js';
+import { EMPTY_TREE, commitTree, diffPaths, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit } from '../git.js';
 import { primeRepo } from '../git-prime.js';
 import { newRunId } from '../hash.js';
+import { type Where, chooseIsolation, placement } from '../isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from '../ladder.js';
 import { appendRows, defaultLedgerPath } from '../ledger.js';
 import { msg, planLines } from '../messages.js';
@@ -14,8 +16,10 @@ import { parsePushRefs } from '../push-refs.js';
 import { revQuery } from '../rev-query.js';
 import { writeErr } from '../stderr.js';
 import { scopeMatcher, route } from '../route.js';
-import { type RefPlan, type Target, planPush } from '../targets.js';
-import type { HookName, ResolvedConfig, Verdict } from '../types.js';
+import { reportDeps } from '../tier-report-io.js';
+import { type StagedTarget, stagedTarget } from '../staged.js';
+import { type RefPlan, type Target, planPush, rangeGit } from '../targets.js';
+import type { HookName, ResolvedConfig, ResolvedTier, Verdict } from '../types.js';
 
 export interface RunOptions {
   cwd: string;
@@ -28,10 +32,10 @@ export interface RunOptions {
   dryRun?: boolean;
   json?: boolean;
   calibrate?: boolean;
-  /** Ignore the tree cache: run every planned gate, and record nothing in it. */
-  noCache?: boolean;
   /** Pre-push stdin, when the caller has read it already. */
   stdin?: string;
+  /** Ignore the tree cache: run every planned gate, and record nothing in it. */
+  noCache?: boolean;
 }
 
 export { EXIT };
@@ -45,6 +49,8 @@ interface TargetReport {
   verdict?: Verdict;
   results?: LadderOutcome['results'];
   skipped?: string;
+  /** Where the gates ran (a lint-staged tier always runs in place). */
+  isolation?: Where;
 }
 
 const err = (line: string) => writeErr(`${line}\n`);
@@ -74,19 +80,12 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const config = loaded.config;
   const hook: HookName = opts.hook ?? 'manual';
 
-  let plans: RefPlan[];
-  if (opts.hook === 'pre-push') {
-    const { refs, bad } = parsePushRefs(stdin ?? '');
-    if (bad.length > 0) err(msg.badStdin(bad));
-    plans = planPush(refs, { cwd: info.root, remote: opts.remote ?? 'origin', ...(config.base && { base: config.base }) });
-  } else {
-    const manual = manualTarget(info.root, opts, config);
-    if (typeof manual === 'string') {
-      err(manual);
-      return EXIT.error;
-    }
-    plans = [manual];
+  const plans = planTargets(info.root, { ...opts, ...(stdin !== undefined && { stdin }) }, config);
+  if (typeof plans === 'string') {
+    err(plans);
+    return EXIT.error;
   }
+  const isolation = isolationFor(info.root, hook, config);
 
   const ledger = config.ledger
     ? isAbsolute(config.ledger) ? config.ledger : join(info.root, config.ledger)
@@ -103,7 +102,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       continue;
     }
     if (p.kind === 'error') {
-      err(msg.rangeError(p.ref, p.reason));
+      err(msg.rangeError(p.ref, p.reason, hook));
       reports.push({ ref: p.ref, head: p.head, base: '', files: 0, plan: [], verdict: 'error' });
       code = Math.max(code, EXIT.error);
       continue;
@@ -121,10 +120,11 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       err(msg.target(p.ref, p.head, p.base, plan.files.length));
       if (p.sameAs) err(msg.sameAs(p.sameAs));
     }
+    const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
     // ── tree cache (src/cache.ts): has this tree passed this plan under this config before? ──
     const cache = treeCacheStep({
-      enabled: config.cache && !opts.noCache,
-      read: !opts.calibrate,
+      enabled: config.cache && !opts.noCache && hook !== 'pre-commit',
+      read: !calibration,
       commonDir: info.commonDir,
       root: info.root,
       head: p.head,
@@ -143,16 +143,23 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       report.verdict = 'pass';
       continue;
     }
+    if (calibration && !opts.calibrate && !opts.json) err(msg.calibrating(config.calibrate));
+    const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier));
+    report.isolation = where;
+    if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why));
+    const staged = 'parent' in p ? (p as StagedTarget) : undefined;
+    // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
+    const rev = staged ? () => commitTree(info.root, staged.head, staged.parent) : () => p.head;
     const ladderInput = {
       plan,
       runId: newRunId(),
       hook,
       patch: p.head,
-      base: p.base,
-      ref: p.ref,
+      base: staged ? staged.parent : p.base === EMPTY_TREE ? null : p.base,
+      ...(!staged && { ref: p.ref }),
       cwd: info.root,
-      isolation: 'none',
-      ...(opts.calibrate && { calibration: true }),
+      isolation: where,
+      ...(calibration && { calibration: true }),
       ...(p.note && { note: p.note }),
     } satisfies LadderInput;
     // ── tree cache hit: a row per planned tier, no gate runs ──────────────────────────────────
@@ -165,18 +172,26 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       continue;
     }
     // ─────────────────────────────────────────────────────────────────────────────────────────────
-    const outcome = await runLadder(
-      ladderInput,
-      {
-        runGate,
-        appendRows: (rows) => appendRows(ledger, rows),
-        now: () => new Date(),
-        log: opts.json ? () => {} : err,
-        write: writeErr,
-        env: process.env,
-        interrupt: interrupt.promise,
-      },
-    );
+    const placed = placement(info.root, where, rev, process.env);
+    let outcome: LadderOutcome;
+    try {
+      outcome = await runLadder(
+        ladderInput,
+        {
+          runGate: gateOrLintStaged,
+          appendRows: (rows) => appendRows(ledger, rows),
+          now: () => new Date(),
+          log: opts.json ? () => {} : err,
+          write: writeErr,
+          env: process.env,
+          interrupt: interrupt.promise,
+          place: placed.place,
+          reports: reportDeps(ledger),
+        },
+      );
+    } finally {
+      placed.dispose();
+    }
     report.verdict = outcome.verdict;
     report.results = outcome.results;
     // ── tree cache: remember a tree on which every planned tier passed ──
@@ -190,10 +205,10 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (stopped === undefined) {
       if (!opts.json) err(msg.passed(p.ref, outcome.results.length, sum(outcome.results.map((r) => r.seconds))));
     } else if (stopped.verdict === 'caught') {
-      err(msg.caught(p.ref, stopped));
+      err(msg.caught(p.ref, stopped, hook));
       code = Math.max(code, EXIT.caught);
     } else {
-      err(msg.error(p.ref, stopped, loaded.file));
+      err(msg.error(p.ref, stopped, loaded.file, hook));
       code = Math.max(code, EXIT.error);
     }
   }
@@ -214,6 +229,47 @@ function readStdin(): string {
   }
 }
 
+/** What this run judges: every pushed ref, the staged tree, or `--base/--head`. A string is an error message. */
+function planTargets(root: string, opts: RunOptions, config: ResolvedConfig): RefPlan[] | string {
+  if (opts.hook === 'pre-push') {
+    const { refs, bad } = parsePushRefs(opts.stdin ?? readStdin());
+    if (bad.length > 0) return msg.badStdin(bad);
+    return planPush(refs, { remote: opts.remote ?? 'origin', ...(config.base && { base: config.base }) }, rangeGit(root));
+  }
+  if (opts.hook === 'pre-commit') return [stagedTarget(root)];
+  const manual = manualTarget(root, opts, config);
+  return typeof manual === 'string' ? manual : [manual];
+}
+
+/**
+ * Where a target's gates run. The work tree is inspected once, and only when a gate is about to run:
+ * for pre-commit, unstaged changes mean the index is not what is on disk; otherwise, uncommitted
+ * changes or another commit checked out mean the pushed commit is not what is on disk.
+ */
+function isolationFor(root: string, hook: HookName, config: ResolvedConfig) {
+  let dirty: boolean | undefined;
+  let headSha: string | null | undefined;
+  return (p: Target, tiers: ResolvedTier[]): { where: Where; why?: string } => {
+    if (tiers.every((t) => t.lintStaged)) return { where: 'none' };
+    if (config.isolation !== 'auto') return { where: chooseIsolation(config.isolation, { dirty: false, atTarget: true }), why: `isolation: '${config.isolation}'` };
+    if (hook === 'pre-commit') {
+      dirty ??= hasUnstagedChanges(root);
+      return { where: chooseIsolation('auto', { dirty, atTarget: true }), why: 'unstaged changes are not part of the commit' };
+    }
+    dirty ??= hasTrackedChanges(root);
+    if (headSha === undefined) headSha = resolveCommit(root, 'HEAD');
+    const where = chooseIsolation('auto', { dirty, atTarget: headSha === p.head });
+    return { where, why: dirty ? 'the working tree has uncommitted changes' : `the checked-out commit is not ${p.ref}` };
+  };
+}
+
+/** A lint-staged tier runs through lint-staged's API (loaded only then); every other tier is a process. */
+async function gateOrLintStaged(tier: ResolvedTier, cwd: string, env: NodeJS.ProcessEnv, io: GateIo): Promise<GateExit> {
+  if (!tier.lintStaged) return runGate(tier, cwd, env, io);
+  const { runLintStaged } = await import('../lint-staged.js');
+  return runLintStaged(tier, cwd, env, io);
+}
+
 /** `--base A --head B`: the seed's manual and CI form. Returns a message when it cannot. */
 function manualTarget(root: string, opts: RunOptions, config: ResolvedConfig): Target | string {
   const headRev = opts.head ?? 'HEAD';
@@ -227,22 +283,21 @@ function manualTarget(root: string, opts: RunOptions, config: ResolvedConfig): T
   return { kind: 'test', ref: headRev, head, base, changes: diffPaths(root, base, head) };
 }
 
-/** Ctrl-C (or SIGTERM) stops the running gate's tree; the ladder then records and exits. */
+/** Ctrl-C (or SIGTERM, SIGHUP) stops the running gate's tree; the ladder then records, removes its worktree and exits. A second one exits at once (worktrees still go, on exit). */
 function interruption(): { promise: Promise<void>; fired: boolean; dispose: () => void } {
   let resolve!: () => void;
   const state = {
     promise: new Promise<void>((r) => (resolve = r)),
     fired: false,
-    dispose: () => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-    },
+    dispose: () => {},
   };
   const on = () => {
+    if (state.fired) process.exit(EXIT.interrupted);
     state.fired = true;
     resolve();
   };
   process.on('SIGINT', on);
   process.on('SIGTERM', on);
+  process.on('SIGHUP', on);
   return state;
 }

@@ -2,11 +2,11 @@
  * Real repositories for integration tests: a work clone and a bare remote in a temp dir, with the
  * packed gate-ladder installed into node_modules the way a user installs it.
  */
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execaSync } from 'execa';
 
 /** The project's root (the test build lives in build/test/helpers). */
 export const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -24,7 +24,7 @@ export interface Run {
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('GIT_') || k === 'GATE_LADDER' || k === 'HUSKY' || k.startsWith('npm_')) continue;
+    if (k.startsWith('GIT_') || k === 'GATE_LADDER' || k === 'HUSKY' || k === 'FORCE_COLOR' || k.startsWith('npm_')) continue;
     env[k] = v;
   }
   return {
@@ -40,17 +40,20 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 export function sh(cmd: string, args: readonly string[], cwd: string, opts: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Run {
-  const r = spawnSync(cmd, args, {
+  // execa: a clean environment (no inherited one), the exit code as data, never a throw.
+  const r = execaSync(cmd, args, {
     cwd,
     env: cleanEnv(opts.env),
+    extendEnv: false,
     input: opts.input ?? '',
-    encoding: 'utf8',
     timeout: opts.timeoutMs ?? 120_000,
     maxBuffer: 64 * 1024 * 1024,
+    reject: false,
+    stripFinalNewline: false,
   });
-  const stdout = r.stdout ?? '';
-  const stderr = r.stderr ?? '';
-  return { code: r.status, stdout, stderr, out: stdout + stderr };
+  const stdout = String(r.stdout ?? '');
+  const stderr = String(r.stderr ?? '');
+  return { code: r.exitCode ?? null, stdout, stderr, out: stdout + stderr };
 }
 
 let installed: string | undefined;
@@ -67,7 +70,9 @@ export function installedModules(): string {
   if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.out}`);
   const tarball = join(dir, pack.stdout.trim().split('\n').pop()!);
   writeFileSync(join(dir, 'package.json'), '{"name":"gl-install","private":true}\n');
-  const inst = sh('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', tarball], dir, {
+  // lint-staged is an optional peer: installed next to gate-ladder, as a user who wants a lint-staged tier would.
+  const lintStaged = (JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['lint-staged'];
+  const inst = sh('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', tarball, `lint-staged@${lintStaged}`], dir, {
     timeoutMs: 300_000,
   });
   if (inst.code !== 0) throw new Error(`npm install of the packed tarball failed: ${inst.out}`);
@@ -93,6 +98,8 @@ export interface Repo {
   /** Rows of the repo's default ledger. */
   ledger: () => Record<string, unknown>[];
   ledgerPath: string;
+  /** A second clone of the remote (next to this one, removed with it), with gate-ladder installed. */
+  clone: (name: string, args?: string[]) => Repo;
 }
 
 export interface RepoOptions {
@@ -102,6 +109,64 @@ export interface RepoOptions {
   install?: boolean;
   /** Push the first commit before the test starts (with GATE_LADDER=0), default true. */
   pushInitial?: boolean;
+}
+
+const GIT_CONFIG: readonly (readonly [string, string])[] = [
+  ['user.name', 'Test'],
+  ['user.email', 'test@example.invalid'],
+  ['commit.gpgSign', 'false'],
+  ['tag.gpgSign', 'false'],
+  ['gc.auto', '0'],
+  ['core.quotePath', 'false'],
+];
+
+/** The helpers for a work clone at `dir` whose remote is `remote`. */
+function repoAt(dir: string, remote: string): Repo {
+  const git = (...args: string[]) => sh('git', args, dir);
+  const gitOk = (...args: string[]) => {
+    const r = git(...args);
+    if (r.code !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.out}`);
+    return r.stdout.trim();
+  };
+  const write = (path: string, content: string) => {
+    const file = join(dir, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
+    if (path.endsWith('.sh')) chmodSync(file, 0o755);
+  };
+  const ledgerPath = join(dir, '.git', 'gate-ladder', 'ledger.jsonl');
+  const repo: Repo = {
+    dir,
+    remote,
+    git,
+    gitOk,
+    write,
+    read: (path) => readFileSync(join(dir, path), 'utf8'),
+    commit: (message) => {
+      gitOk('add', '-A');
+      gitOk('commit', '-q', '--allow-empty', '-m', message);
+      return gitOk('rev-parse', 'HEAD');
+    },
+    push: (args = ['origin', 'HEAD'], env = {}) => sh('git', ['push', ...args], dir, { env, timeoutMs: 300_000 }),
+    cli: (args, o = {}) => sh(process.execPath, [join(dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), ...args], dir, o),
+    ledger: () =>
+      existsSync(ledgerPath)
+        ? readFileSync(ledgerPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
+        : [],
+    ledgerPath,
+    clone: (name, args = []) => {
+      const to = join(dirname(dir), name);
+      const r = sh('git', ['clone', '-q', ...args, `file://${remote}`, to], dirname(dir));
+      if (r.code !== 0) throw new Error(`git clone failed: ${r.out}`);
+      const c = repoAt(to, remote);
+      for (const [k, v] of GIT_CONFIG) c.gitOk('config', k, v);
+      symlinkSync(installedModules(), join(to, 'node_modules'), 'dir');
+      const i = c.cli(['install']);
+      if (i.code !== 0) throw new Error(`gate-ladder install in the clone failed: ${i.out}`);
+      return c;
+    },
+  };
+  return repo;
 }
 
 /** A real repo with a bare remote in a temp dir; removed in `finally`. */
@@ -114,66 +179,26 @@ export async function withRepo<T>(opts: RepoOptions, fn: (repo: Repo) => Promise
     const init = sh('git', ['init', '-q', '--bare', '-b', 'main', remote], base);
     if (init.code !== 0) throw new Error(init.out);
     mkdirSync(dir);
-    const git = (...args: string[]) => sh('git', args, dir);
-    const gitOk = (...args: string[]) => {
-      const r = git(...args);
-      if (r.code !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.out}`);
-      return r.stdout.trim();
-    };
-    gitOk('init', '-q', '-b', 'main');
-    for (const [k, v] of [
-      ['user.name', 'Test'],
-      ['user.email', 'test@example.invalid'],
-      ['commit.gpgSign', 'false'],
-      ['tag.gpgSign', 'false'],
-      ['gc.auto', '0'],
-      ['core.quotePath', 'false'],
-    ] as const) gitOk('config', k, v);
-    gitOk('remote', 'add', 'origin', remote);
+    const repo = repoAt(dir, remote);
+    repo.gitOk('init', '-q', '-b', 'main');
+    for (const [k, v] of GIT_CONFIG) repo.gitOk('config', k, v);
+    repo.gitOk('remote', 'add', 'origin', remote);
     symlinkSync(installedModules(), join(dir, 'node_modules'), 'dir');
-    const write = (path: string, content: string) => {
-      const file = join(dir, path);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, content);
-      if (path.endsWith('.sh')) chmodSync(file, 0o755);
-    };
     const files: Record<string, string> = {
       '.gitignore': 'node_modules\n',
       'package.json': '{\n  "name": "fixture",\n  "private": true,\n  "scripts": {\n    "test": "node check.js"\n  }\n}\n',
       ...opts.files,
     };
-    for (const [path, content] of Object.entries(files)) write(path, content);
-    const commit = (message: string) => {
-      gitOk('add', '-A');
-      gitOk('commit', '-q', '--allow-empty', '-m', message);
-      return gitOk('rev-parse', 'HEAD');
-    };
-    const ledgerPath = join(dir, '.git', 'gate-ladder', 'ledger.jsonl');
-    const repo: Repo = {
-      dir,
-      remote,
-      git,
-      gitOk,
-      write,
-      read: (path) => readFileSync(join(dir, path), 'utf8'),
-      commit,
-      push: (args = ['origin', 'HEAD'], env = {}) => sh('git', ['push', ...args], dir, { env, timeoutMs: 300_000 }),
-      cli: (args, o = {}) => sh(process.execPath, [join(dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), ...args], dir, o),
-      ledger: () =>
-        existsSync(ledgerPath)
-          ? readFileSync(ledgerPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
-          : [],
-      ledgerPath,
-    };
+    for (const [path, content] of Object.entries(files)) repo.write(path, content);
     if (opts.install !== false) {
       const r = repo.cli(['install']);
       if (r.code !== 0) throw new Error(`gate-ladder install failed: ${r.out}`);
     }
-    commit('initial');
+    repo.commit('initial');
     if (opts.pushInitial !== false) {
       const r = repo.push(['-q', 'origin', 'main'], { GATE_LADDER: '0' });
       if (r.code !== 0) throw new Error(`initial push failed: ${r.out}`);
-      gitOk('remote', 'set-head', 'origin', 'main');
+      repo.gitOk('remote', 'set-head', 'origin', 'main');
     }
     return await fn(repo);
   } finally {

@@ -118,8 +118,9 @@ test('a cached pass never hides a new catch: a bug after a cached tree is caught
     assert.match(r.out, 't1-properties caught a problem');
   }));
 
-test('a pass in a work tree with uncommitted changes is not recorded (the gates did not see the pushed tree)', () =>
+test('with isolation none, a pass in a work tree with uncommitted changes is not recorded (the gates did not see the pushed tree)', () =>
   ladder((repo) => {
+    repo.write('gate-ladder.config.ts', repo.read('gate-ladder.config.ts').replace('tiers: [', "isolation: 'none',\n  tiers: ["));
     repo.write('src/other.txt', 'fine\n');
     repo.commit('clean');
     repo.write('src/value.txt', 'good, edited\n');
@@ -128,6 +129,17 @@ test('a pass in a work tree with uncommitted changes is not recorded (the gates 
     assert.equal(treeEntries(repo), []);
     const again = repo.push();
     assert.ok(gatesRan(again.out), 'the gates ran again');
+  }));
+
+test('with isolation auto, a dirty work tree sends the gates to a worktree at the pushed commit, so the pass is recorded', () =>
+  ladder((repo) => {
+    repo.write('src/other.txt', 'fine\n');
+    repo.commit('clean');
+    repo.write('src/value.txt', 'bug, uncommitted\n');
+    const r = repo.push(['--dry-run', 'origin', 'HEAD']);
+    assert.is(r.code, 0, r.out);
+    assert.equal(repo.ledger().map((x) => x.isolation), ['worktree', 'worktree']);
+    assert.is(treeEntries(repo).length, 1);
   }));
 
 /** A ladder whose config lives outside the tree (excluded from git), so it can change while the tree stays. */

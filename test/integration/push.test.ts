@@ -77,7 +77,7 @@ test('a harness exit 4 is an error: the push is rejected with the error message,
     assert.is.not(r.code, 0);
     assert.match(r.out, 't1-properties could not give a verdict');
     assert.match(r.out, 'exit 4');
-    assert.match(r.out, 'This says nothing about the patch');
+    assert.match(r.out, 'This is not a verdict on the patch');
     assert.match(r.out, 'gate-ladder.config.ts');
     assert.not.match(r.out, 'caught a problem');
     const rows = repo.ledger();

@@ -35,6 +35,9 @@ const adjacent: [string, string][] = [
   ['packages/x/jest.config.js', '**/{vitest,jest,vite}.config.*'],
   ['dir with space/tests/ünï code.py', '**/tests/**'],
   ['.hidden/tests/x.py', '**/tests/**'],
+  ['tests/odd\nnäme "x".txt', '**/tests/**'],
+  ['a\nb/fixtures/c\nd.json', '**/fixtures/**'],
+  ['src/we ird\n.test.ts', '**/*.test.*'],
 ];
 for (const [path, marker] of adjacent) {
   test(`test-adjacent: ${path}`, () => {

@@ -1,0 +1,51 @@
+/** What the flaky, freeze and seed commands share: the repo, its config, and where history lives. */
+import { loadConfig } from '../config.js';
+import { repoInfo } from '../git.js';
+import { testsPath } from '../history.js';
+import { ledgerPathFor } from '../ledger.js';
+import { msg } from '../messages.js';
+import type { FreezePolicy, ResolvedConfig } from '../types.js';
+import { EXIT } from './run.js';
+
+export interface CommandContext {
+  root: string;
+  commonDir: string;
+  config?: ResolvedConfig;
+  configFile?: string;
+  ledger: string;
+  tests: string;
+  policy: Required<FreezePolicy>;
+}
+
+const DEFAULT_POLICY: Required<FreezePolicy> = { minRuns: 20, minFlipRate: 0.02, maxExpiryDays: 90 };
+
+export const err = (line: string) => process.stderr.write(`${line}\n`);
+export const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The repo and its config; an exit code (after saying why) when there is none to work with. */
+export async function loadContext(cwd: string, needConfig: boolean): Promise<CommandContext | number> {
+  const info = repoInfo(cwd);
+  if (info === null) {
+    err(msg.notRepo(cwd));
+    return EXIT.error;
+  }
+  const loaded = await loadConfig(info.root);
+  if (loaded.kind === 'invalid') {
+    err(msg.invalidConfig(loaded.problems));
+    return EXIT.error;
+  }
+  if (loaded.kind === 'none' && needConfig) {
+    err(msg.noConfig());
+    return EXIT.error;
+  }
+  const config = loaded.kind === 'ok' ? loaded.config : undefined;
+  const ledger = ledgerPathFor(info.root, info.commonDir, config?.ledger);
+  return {
+    root: info.root,
+    commonDir: info.commonDir,
+    ...(config && { config, configFile: (loaded as { file: string }).file }),
+    ledger,
+    tests: testsPath(ledger),
+    policy: config?.freeze ?? DEFAULT_POLICY,
+  };
+}

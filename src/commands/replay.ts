@@ -1,0 +1,198 @@
+import { availableParallelism } from 'node:os';
+import { type ConfigLoad, loadConfig } from '../config.js';
+import { runGate } from '../gate.js';
+import { repoInfo } from '../git.js';
+import { trapInterrupt } from '../interrupt.js';
+import { isolateTier, probeNetworkIsolation } from '../isolate.js';
+import type { LadderDeps } from '../ladder.js';
+import { appendRows, ledgerPathFor, readRows } from '../ledger.js';
+import { msg, replayMsg } from '../messages.js';
+import { runPool } from '../pool.js';
+import { type ReplayPatch, resolveInputs } from '../replay-inputs.js';
+import { configHash, isReplayRow, replayKey } from '../replay-key.js';
+import { type PatchOutcome, replayPatch } from '../replay-patch.js';
+import { Progress, formatSeconds } from '../replay-progress.js';
+import { figureLines, replayFigures } from '../replay-summary.js';
+import { report } from '../report.js';
+import { renderReport } from '../render-report.js';
+import { scopeMatcher } from '../route.js';
+import type { ReportDeps } from '../tier-report.js';
+import { reportDeps } from '../tier-report-io.js';
+import type { LedgerRow } from '../types.js';
+
+export interface ReplayOptions {
+  cwd: string;
+  /** Revision ranges, single commits, folders of patches, patch files; in replay order. */
+  inputs: string[];
+  /** Where patch files apply (default HEAD). */
+  onto?: string;
+  /** Patches in parallel (default: the number of cores). */
+  jobs?: number;
+  calibrate?: boolean;
+  /** Replay patches the ledger already has under this config. */
+  force?: boolean;
+  isolate?: 'network';
+  /** Walk ranges by first parent: a merge is one patch against its first parent. */
+  firstParent?: boolean;
+}
+
+/** Exit codes: 0 replayed (catches and errors are data, not failures), 2 config/input/isolation/git trouble, 130 interrupted. */
+const EXIT = { done: 0, error: 2, interrupted: 130 } as const;
+
+const err = (line: string) => process.stderr.write(`${line}\n`);
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * The corpus path: inputs → patches → skip those already replayed under this config → each patch in a
+ * throwaway worktree through the same route and ladder as a push (hook `replay`), N at a time → rows
+ * → a summary of the corpus.
+ */
+export async function replayCommand(opts: ReplayOptions): Promise<number> {
+  if (opts.jobs !== undefined && !(Number.isInteger(opts.jobs) && opts.jobs > 0)) {
+    err(replayMsg.badJobs(String(opts.jobs)));
+    return EXIT.error;
+  }
+  if (process.env.GATE_LADDER === '0') {
+    err(msg.bypassed());
+    return EXIT.done;
+  }
+  const info = repoInfo(opts.cwd);
+  if (info === null) {
+    err(msg.notRepo(opts.cwd));
+    return EXIT.error;
+  }
+  const loaded: ConfigLoad = await loadConfig(info.root);
+  if (loaded.kind === 'none') {
+    err(replayMsg.needConfig());
+    return EXIT.error;
+  }
+  if (loaded.kind === 'invalid') {
+    err(msg.invalidConfig(loaded.problems));
+    return EXIT.error;
+  }
+  const config = loaded.config;
+
+  let gate: LadderDeps['runGate'] = runGate;
+  if (opts.isolate === 'network') {
+    const probe = probeNetworkIsolation();
+    if (!probe.ok) {
+      err(replayMsg.noIsolation(probe.reason));
+      return EXIT.error;
+    }
+    gate = (tier, cwd, env, io) => runGate(isolateTier(tier, probe.prefix), cwd, env, io);
+  }
+
+  if (opts.inputs.length === 0) {
+    err(replayMsg.badInputs(['no input named: give at least one']));
+    return EXIT.error;
+  }
+  const inputs = resolveInputs(info.root, opts.cwd, opts.inputs, {
+    ...(opts.onto !== undefined && { onto: opts.onto }),
+    firstParent: opts.firstParent === true,
+  });
+  if (inputs.problems.length > 0) {
+    err(replayMsg.badInputs(inputs.problems));
+    return EXIT.error;
+  }
+  if (inputs.merges.length > 0) err(replayMsg.merges(inputs.merges.length));
+
+  const calibrate = opts.calibrate === true;
+  const hash = configHash(config, { calibrate, ...(opts.isolate && { isolate: opts.isolate }) });
+  const ledger = ledgerPathFor(info.root, info.commonDir, config.ledger);
+  const keyOf = (p: ReplayPatch) => replayKey(p.id, p.base, hash);
+  const earlier = await rowsByKey(ledger, hash, new Set(inputs.patches.map(keyOf)));
+  const todo = opts.force ? inputs.patches : inputs.patches.filter((p) => !earlier.has(keyOf(p)));
+  const running = new Set(todo);
+  const kept = inputs.patches.filter((p) => !running.has(p));
+  if (kept.length > 0) err(replayMsg.resumed(kept.length));
+
+  const jobs = Math.max(1, opts.jobs ?? availableParallelism());
+  const started = performance.now();
+  const outcomes: PatchOutcome[] = [];
+  let failure: { err: unknown } | undefined;
+  let interrupted = false;
+  if (todo.length > 0) {
+    err(replayMsg.start(todo.length, Math.min(jobs, todo.length), hash, opts.isolate === 'network'));
+    const progress = new Progress(todo.length, process.stderr);
+    // A second Ctrl-C exits at once; the worktrees' exit hook still removes them.
+    const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
+    const ctx = {
+      root: info.root,
+      config,
+      match: scopeMatcher(config.scope),
+      configHash: hash,
+      calibrate,
+      ...(opts.isolate && { isolate: opts.isolate }),
+      interrupted: () => interrupt.fired,
+      deps: {
+        runGate: gate,
+        appendRows: (rows: LedgerRow[]) => appendRows(ledger, rows),
+        now: () => new Date(),
+        log: () => {},
+        // Parallel gates' output would interleave; each result keeps its tail, errors print their reason.
+        write: () => {},
+        env: process.env,
+        interrupt: interrupt.promise,
+        reports: todaysFreezes(reportDeps(ledger), info.root),
+      },
+    };
+    try {
+      await runPool(
+        todo,
+        jobs,
+        async (patch) => {
+          const outcome = await replayPatch(patch, ctx);
+          outcomes.push(outcome);
+          progress.finished(outcome);
+        },
+        () => interrupt.fired,
+      );
+    } catch (e) {
+      failure = { err: e };
+    } finally {
+      progress.stop();
+      interrupt.dispose();
+      interrupted = interrupt.fired;
+    }
+  }
+  if (interrupted) {
+    err(replayMsg.interrupted());
+    return EXIT.interrupted;
+  }
+  if (failure) {
+    err(replayMsg.failed(failure.err));
+    return EXIT.error;
+  }
+
+  const rows = [...kept.flatMap((p) => earlier.get(keyOf(p)) ?? []), ...outcomes.flatMap((o) => o.rows)];
+  const figures = replayFigures(rows, config.tiers.map((t) => t.name));
+  const notNow = outcomes.filter((o) => o.status === 'not-applied').length;
+  out(replayMsg.summary(inputs.patches.length, outcomes.length, kept.length, notNow, formatSeconds((performance.now() - started) / 1000)));
+  for (const line of figureLines(figures, calibrate)) out(line);
+  out('');
+  out(renderReport(report(rows, { tiers: config.tiers.map((t) => t.name), minAttempts: config.report.minAttempts }), 'table'));
+  out(msg.ledgerAt(ledger));
+  return EXIT.done;
+}
+
+/**
+ * JUnit reports and per-test history as on a push, but the freezes are today's, from the repository
+ * root, like the ladder: a patch cannot forgive its own failures by adding a freeze.
+ */
+function todaysFreezes(deps: ReportDeps, root: string): ReportDeps {
+  return { ...deps, freezes: () => deps.freezes(root) };
+}
+
+/** The replay rows already in the ledger under this config, for the patches asked for, by resume key. */
+async function rowsByKey(ledger: string, hash: string, wanted: ReadonlySet<string>): Promise<Map<string, LedgerRow[]>> {
+  const found = new Map<string, LedgerRow[]>();
+  for await (const row of readRows(ledger)) {
+    if (!isReplayRow(row, hash)) continue;
+    const key = replayKey(row.patch, row.base, hash);
+    if (!wanted.has(key)) continue;
+    const list = found.get(key) ?? [];
+    list.push(row);
+    found.set(key, list);
+  }
+  return found;
+}

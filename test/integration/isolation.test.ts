@@ -1,0 +1,191 @@
+/** The pushed commit decides, not the working tree: gates run in a temporary worktree when they differ. */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CHECK_SH, type Repo, cleanEnv, sh, withRepo } from '../helpers/repo.js';
+
+/** LADDER_FILES, with each gate logging where it ran (and what git env it saw) to $GL_TRACE. */
+const TRACED_FILES = (extra = '') => ({
+  'gate-ladder.config.ts': `export default {
+  ${extra}
+  tiers: [
+    { name: 't1-properties', run: 'pwd >> "$GL_TRACE"; sh check.sh properties', timeout: 30, skipWhenTestAdjacent: true },
+    { name: 't2-fixtures', run: 'sh check.sh fixtures', timeout: 30 },
+  ],
+};
+`,
+  'check.sh': CHECK_SH,
+  'src/value.txt': 'good\n',
+  'tests/fixture.txt': 'fixture v1\n',
+});
+
+const traced = <T>(fn: (repo: Repo, trace: string) => Promise<T> | T, extra = '') =>
+  withRepo({ files: TRACED_FILES(extra) }, (repo) => fn(repo, join(repo.dir, '..', 'trace.log')));
+
+const ranIn = (trace: string) => (existsSync(trace) ? readFileSync(trace, 'utf8').trim().split('\n') : []);
+const worktrees = (repo: Repo) => repo.gitOk('worktree', 'list', '--porcelain').match(/^worktree .*/gm) ?? [];
+
+test('committed bug, uncommitted fix: the pushed commit decides, and the bug is caught', () =>
+  traced((repo, trace) => {
+    repo.write('src/value.txt', 'bug\n');
+    const head = repo.commit('a bug');
+    repo.write('src/value.txt', 'good\n');
+    const r = repo.push(['origin', 'main'], { GL_TRACE: trace });
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.out, 'gates run in a temporary worktree');
+    assert.match(r.out, 'the working tree has uncommitted changes');
+    assert.match(r.out, 't1-properties caught a problem');
+    const rows = repo.ledger();
+    assert.equal(rows.map((x) => [x.tier, x.verdict, x.isolation]), [['t1-properties', 'caught', 'worktree']]);
+    assert.is(rows[0]!.patch, head);
+    const [dir] = ranIn(trace);
+    assert.ok(dir && dir !== repo.dir && !dir.startsWith(repo.dir), `ran in ${dir}`);
+    assert.not.ok(existsSync(dir!), 'the worktree is removed after a failure');
+    assert.is(worktrees(repo).length, 1);
+    assert.is(repo.read('src/value.txt'), 'good\n', 'the uncommitted fix is untouched');
+    assert.is(repo.gitOk('status', '--porcelain'), 'M src/value.txt');
+  }));
+
+test('committed fix, uncommitted bug: the pushed commit decides, and the push passes', () =>
+  traced((repo, trace) => {
+    repo.write('src/other.txt', 'fine\n');
+    const head = repo.commit('a clean change');
+    repo.write('src/value.txt', 'bug\n');
+    const r = repo.push(['origin', 'main'], { GL_TRACE: trace });
+    assert.is(r.code, 0, r.out);
+    const rows = repo.ledger();
+    assert.equal(rows.map((x) => [x.tier, x.verdict, x.isolation]), [
+      ['t1-properties', 'pass', 'worktree'],
+      ['t2-fixtures', 'pass', 'worktree'],
+    ]);
+    assert.is(rows[0]!.patch, head);
+    assert.is(repo.gitOk('--git-dir', repo.remote, 'rev-parse', 'main'), head);
+    assert.not.ok(existsSync(ranIn(trace)[0]!));
+    assert.is(worktrees(repo).length, 1);
+    assert.is(repo.read('src/value.txt'), 'bug\n', 'the uncommitted change is untouched');
+  }));
+
+test('a clean checkout of the pushed commit runs in place; untracked files do not count', () =>
+  traced((repo, trace) => {
+    repo.write('src/other.txt', 'fine\n');
+    repo.commit('a clean change');
+    writeFileSync(join(repo.dir, 'notes.txt'), 'untracked\n');
+    const r = repo.push(['origin', 'main'], { GL_TRACE: trace });
+    assert.is(r.code, 0, r.out);
+    assert.not.match(r.out, 'temporary worktree');
+    assert.equal(repo.ledger().map((x) => x.isolation), ['none', 'none']);
+    assert.equal(ranIn(trace), [realpathSync(repo.dir)]);
+  }));
+
+test('isolation: "none" runs in place even when the working tree differs (the escape hatch)', () =>
+  traced((repo, trace) => {
+    repo.write('src/value.txt', 'bug\n');
+    repo.commit('a bug');
+    repo.write('src/value.txt', 'good\n');
+    const r = repo.push(['origin', 'main'], { GL_TRACE: trace });
+    assert.is(r.code, 0, r.out);
+    assert.equal(repo.ledger().map((x) => x.isolation), ['none', 'none']);
+    assert.equal(ranIn(trace), [realpathSync(repo.dir)]);
+  }, "isolation: 'none',"));
+
+test('a push from a linked worktree: gates see none of the hook\'s GIT_DIR/GIT_INDEX_FILE, and dependency folders are there', () =>
+  withRepo(
+    {
+      files: {
+        'gate-ladder.config.ts': `export default {
+  isolation: 'worktree',
+  tiers: [{ name: 't1', run: 'git rev-parse HEAD > "$GL_TRACE.head"; env | grep "^GIT_" > "$GL_TRACE.env"; test -f node_modules/gate-ladder/package.json && cat packages/app/node_modules/lib/value.txt > "$GL_TRACE.lib"', timeout: 30 }],
+};
+`,
+        'packages/lib/value.txt': 'lib v1\n',
+        'packages/app/index.txt': 'app\n',
+      },
+    },
+    (repo) => {
+      // A workspace link, as npm/yarn/pnpm make them: relative, into the repository.
+      mkdirSync(join(repo.dir, 'packages/app/node_modules'), { recursive: true });
+      symlinkSync('../../lib', join(repo.dir, 'packages/app/node_modules/lib'));
+      const side = join(repo.dir, '..', 'side');
+      repo.gitOk('worktree', 'add', '-q', '-b', 'side', side);
+      symlinkSync(join(repo.dir, 'node_modules'), join(side, 'node_modules'));
+      // husky's .husky/_ is not tracked: a linked worktree needs its own install (as `npm install` there would do).
+      const i = sh(process.execPath, [join(side, 'node_modules/gate-ladder/dist/cli.js'), 'install'], side);
+      assert.is(i.code, 0, i.out);
+      mkdirSync(join(side, 'packages/app/node_modules'), { recursive: true });
+      symlinkSync('../../lib', join(side, 'packages/app/node_modules/lib'));
+      writeFileSync(join(side, 'packages/lib/value.txt'), 'lib v2\n');
+      sh('git', ['commit', '-qam', 'lib v2'], side);
+      writeFileSync(join(side, 'packages/lib/value.txt'), 'lib v3, uncommitted\n');
+      const head = sh('git', ['rev-parse', 'HEAD'], side).stdout.trim();
+      const trace = join(repo.dir, '..', 'trace');
+      const r = sh('git', ['push', 'origin', 'side'], side, { env: { GL_TRACE: trace } });
+      assert.is(r.code, 0, r.out);
+      assert.match(r.out, 'gates run in a temporary worktree');
+      assert.is(readFileSync(`${trace}.head`, 'utf8').trim(), head, 'git inside the gate sees the temporary worktree');
+      const env = readFileSync(`${trace}.env`, 'utf8');
+      for (const v of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_PREFIX']) assert.not.match(env, new RegExp(`^${v}=`, 'm'));
+      assert.is(readFileSync(`${trace}.lib`, 'utf8'), 'lib v2\n', 'a workspace link resolves inside the worktree: the pushed version');
+      assert.is(worktrees(repo).length, 2, 'only the two worktrees the user made');
+    },
+  ));
+
+test('Ctrl-C during a gate in a worktree: the gate is stopped, the worktree removed, exit 130', () =>
+  withRepo(
+    {
+      files: {
+        'gate-ladder.config.ts': `export default {
+  isolation: 'worktree',
+  tiers: [{ name: 't1-slow', run: 'pwd > "$GL_TRACE"; sleep 3127', timeout: 60 }],
+};
+`,
+      },
+    },
+    async (repo) => {
+      repo.write('src/a.txt', 'x\n');
+      const head = repo.commit('change');
+      const base = repo.gitOk('rev-parse', 'HEAD~1');
+      const trace = join(repo.dir, '..', 'trace');
+      const child = spawn(process.execPath, [join(repo.dir, 'node_modules/gate-ladder/dist/cli.js'), 'run', 'pre-push', 'origin', repo.remote], {
+        cwd: repo.dir,
+        env: cleanEnv({ GL_TRACE: trace }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      child.stdin.end(`refs/heads/main ${head} refs/heads/main ${base}\n`);
+      const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+      for (let i = 0; i < 300 && !existsSync(trace); i++) await new Promise((r) => setTimeout(r, 100));
+      const dir = readFileSync(trace, 'utf8').trim();
+      assert.ok(existsSync(dir), 'the worktree exists while the gate runs');
+      child.kill('SIGINT');
+      const code = await exited;
+      assert.is(code, 130, out);
+      assert.match(out, 'interrupted');
+      assert.not.ok(existsSync(dir), 'the worktree is removed');
+      assert.is(worktrees(repo).length, 1);
+      assert.is(sh('pgrep', ['-f', 'sleep 3127'], repo.dir).stdout.trim(), '', 'the gate is stopped');
+      assert.equal(repo.ledger(), [], 'an interrupted gate reached no verdict: no row');
+    },
+  ));
+
+test('a worktree left behind by a run that was killed outright is swept by the next run', () =>
+  withRepo({ files: { 'gate-ladder.config.ts': `export default { isolation: 'worktree', tiers: [{ name: 't1', run: 'true' }] };\n` } }, (repo) => {
+    // A dead owner: a process that has exited.
+    const dead = sh('sh', ['-c', 'echo $$'], repo.dir).stdout.trim();
+    const parent = mkdtempSync(join(realpathSync(tmpdir()), 'gate-ladder-'));
+    writeFileSync(join(parent, 'owner.pid'), `${dead}\n`);
+    repo.gitOk('worktree', 'add', '--detach', '--lock', '-q', join(parent, 'wt'), 'HEAD');
+    assert.is(worktrees(repo).length, 2);
+    repo.write('src/a.txt', 'x\n');
+    repo.commit('change');
+    const r = repo.push();
+    assert.is(r.code, 0, r.out);
+    assert.is(worktrees(repo).length, 1);
+    assert.not.ok(existsSync(parent));
+  }));
+
+test.run();

@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PROJECT, sh, withRepo } from '../helpers/repo.js';
+
+test('the packed package ships its bin, its library and types that check a defineConfig config', () =>
+  withRepo({ install: false }, (repo) => {
+    const pkg = join(repo.dir, 'node_modules', 'gate-ladder');
+    for (const f of ['dist/cli.js', 'dist/index.js', 'dist/types/index.d.ts', 'README.md']) assert.ok(existsSync(join(pkg, f)), f);
+    repo.write(
+      'gate-ladder.config.ts',
+      `import { defineConfig, defaultScope, type GateLadderConfig } from 'gate-ladder';
+const config: GateLadderConfig = defineConfig({ scope: [...defaultScope, 'e2e/**'], tiers: [{ name: 't1', run: ['true'], timeout: 5 }] });
+export default config;
+`,
+    );
+    repo.write('bad.config.ts', `import { defineConfig } from 'gate-ladder';\nexport default defineConfig({ tiers: [{ name: 't1', run: 'x', timeout: '5' }] });\n`);
+    const typeRoots = JSON.stringify([join(PROJECT, 'node_modules', '@types')]);
+    repo.write('tsconfig.json', `{"compilerOptions":{"strict":true,"module":"nodenext","moduleResolution":"nodenext","noEmit":true,"types":["node"],"typeRoots":${typeRoots}}}\n`);
+    const tsc = join(PROJECT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const good = sh(process.execPath, [tsc, '-p', '.'], repo.dir);
+    assert.is(good.code, 2, 'the bad config fails to type-check');
+    assert.match(good.stdout, "bad.config.ts(2,63): error TS2322: Type 'string' is not assignable to type 'number'");
+    assert.not.match(good.stdout, 'gate-ladder.config.ts(');
+    assert.is(good.stdout.split('\n').filter((l) => l.includes('error TS')).length, 1, good.stdout);
+    const lib = sh(process.execPath, ['--input-type=module', '-e', `import { route, defaultScope } from 'gate-ladder'; console.log(typeof route, defaultScope.length > 5)`], repo.dir);
+    assert.is(lib.stdout.trim(), 'function true', lib.out);
+  }));
+
+test.run();

@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LADDER_FILES, cleanEnv, sh, withRepo } from '../helpers/repo.js';
+
+test('run --base/--head judges a range without a push, as CI does', () =>
+  withRepo({ files: LADDER_FILES }, (repo) => {
+    repo.write('src/value.txt', 'bug\n');
+    const head = repo.commit('bug');
+    const r = repo.cli(['run', '--base', 'HEAD~1', '--head', 'HEAD']);
+    assert.is(r.code, 1, r.out);
+    assert.match(r.stderr, 't1-properties caught a problem');
+    const rows = repo.ledger();
+    assert.equal(rows.map((x) => [x.hook, x.tier, x.verdict, x.patch]), [['manual', 't1-properties', 'caught', head]]);
+  }));
+
+test('run --dry-run prints the plan with reasons and runs nothing', () =>
+  withRepo({ files: LADDER_FILES }, (repo) => {
+    repo.write('tests/fixture.txt', 'v2\n');
+    repo.write('src/value.txt', 'bug\n');
+    repo.commit('both');
+    const r = repo.cli(['run', '--dry-run', '--base', 'HEAD~1']);
+    assert.is(r.code, 0, r.out);
+    assert.match(r.stderr, 'changed paths: 2');
+    assert.match(r.stderr, 'test-adjacent: tests/fixture.txt (matches **/tests/**)');
+    assert.match(r.stderr, 'skip t1-properties: test-adjacent: tests/fixture.txt matches **/tests/**');
+    assert.match(r.stderr, 'run  t2-fixtures');
+    assert.equal(repo.ledger(), []);
+  }));
+
+test('run --json prints targets, plan and verdicts on stdout', () =>
+  withRepo({ files: LADDER_FILES }, (repo) => {
+    repo.write('src/other.txt', 'x\n');
+    repo.commit('change');
+    const r = repo.cli(['run', '--json', '--base', 'HEAD~1']);
+    assert.is(r.code, 0, r.out);
+    const json = JSON.parse(r.stdout) as { exit: number; targets: { verdict: string; files: number; plan: { tier: string; run: boolean }[]; results: { verdict: string }[] }[] };
+    assert.is(json.exit, 0);
+    assert.is(json.targets[0]!.verdict, 'pass');
+    assert.is(json.targets[0]!.files, 1);
+    assert.equal(json.targets[0]!.plan.map((p) => p.run), [true, true]);
+    assert.equal(json.targets[0]!.results.map((x) => x.verdict), ['pass', 'pass']);
+  }));
+
+test('a bad revision and an unknown command say what to do', () =>
+  withRepo({ files: LADDER_FILES }, (repo) => {
+    const bad = repo.cli(['run', '--base', 'nope']);
+    assert.is(bad.code, 2);
+    assert.match(bad.stderr, 'nope is not a commit in this repository');
+    const unknown = repo.cli(['frobnicate']);
+    assert.is(unknown.code, 2);
+    assert.match(unknown.stderr, 'gate-ladder --help');
+  }));
+
+test('Ctrl-C stops the gate tree, keeps earlier rows, writes none for the interrupted tier, exits 130', () =>
+  withRepo(
+    {
+      files: {
+        'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'true' }, { name: 't2', run: 'echo started; sleep 3217 & sleep 3218' }] };\n`,
+      },
+    },
+    async (repo) => {
+      repo.write('src/a.txt', 'x\n');
+      repo.commit('change');
+      const child = spawn(process.execPath, [join(repo.dir, 'node_modules/gate-ladder/dist/cli.js'), 'run', '--base', 'HEAD~1'], {
+        cwd: repo.dir,
+        env: cleanEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let sent = false;
+      const code = await new Promise<number | null>((done) => {
+        child.stderr.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('started') && !sent) {
+            sent = true;
+            child.kill('SIGINT');
+          }
+        });
+        child.on('exit', (c) => done(c));
+      });
+      assert.is(code, 130, out);
+      assert.match(out, 'interrupted');
+      assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['t1', 'pass']]);
+      assert.is(sh('pgrep', ['-f', 'sleep 321[78]'], repo.dir).stdout.trim(), '');
+    },
+  ));
+
+test.run();

@@ -1,0 +1,115 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { addDays, checkFreezeRequest, fixed3, flipStats, forgive, freezeEligible, parseDay, parseFreezes, serializeFreezes, upsertFreeze } from '../../src/freeze.js';
+import type { Freeze } from '../../src/types.js';
+
+const policy = { minRuns: 20, minFlipRate: 0.02 };
+/** `runs` outcomes starting with a pass, flipping at the first `flips` steps. */
+const series = (runs: number, flips: number): boolean[] => {
+  const out = [true];
+  for (let i = 1; i < runs; i++) out.push(i <= flips ? !out[i - 1] : out[i - 1]!);
+  return out;
+};
+
+test('flip rate is flips / (runs - 1) over outcomes in order', () => {
+  assert.equal(flipStats([]), { runs: 0, flips: 0, flipRate: null });
+  assert.equal(flipStats([true]), { runs: 1, flips: 0, flipRate: null });
+  assert.equal(flipStats([true, false, false, true, true]), { runs: 5, flips: 2, flipRate: 0.5 });
+  assert.equal(flipStats(series(20, 19)).flipRate, 1);
+});
+
+// [title, outcomes, evidence, eligible, reason]; reasons are the seed's, character for character.
+const cases: [string, boolean[], boolean, boolean, string][] = [
+  ['19 runs is insufficient, however flaky', series(19, 9), true, false, 'insufficient history; keep observing'],
+  ['20 runs is enough', series(20, 2), true, true, 'freeze with expiry, flip_rate=0.105'],
+  ['no runs at all', [], true, false, 'insufficient history; keep observing'],
+  ['flip rate exactly at the threshold (1 flip in 51 runs = 0.02) is flaky', series(51, 1), true, true, 'freeze with expiry, flip_rate=0.020'],
+  ['flip rate just below the threshold (1 flip in 52 runs) is not', series(52, 1), true, false, 'not actually flaky (0.020)'],
+  ['an always-failing test is broken, not flaky', Array(25).fill(false), true, false, 'not actually flaky (0.000)'],
+  ['an always-passing test', Array(25).fill(true), true, false, 'not actually flaky (0.000)'],
+  ['history but no sensitivity evidence', series(30, 10), false, false, 'no sensitivity evidence; rewrite or delete'],
+  ['flip rate is checked before evidence', Array(30).fill(false), false, false, 'not actually flaky (0.000)'],
+  ['every run flips', series(20, 19), true, true, 'freeze with expiry, flip_rate=1.000'],
+];
+for (const [title, outcomes, evidence, eligible, reason] of cases) {
+  test(`predicate: ${title}`, () => {
+    const r = freezeEligible(outcomes, evidence, policy);
+    assert.is(r.eligible, eligible);
+    assert.is(r.reason, reason);
+  });
+}
+
+test('predicate: thresholds come from the config', () => {
+  assert.is(freezeEligible(series(5, 1), true, { minRuns: 5, minFlipRate: 0.25 }).reason, 'freeze with expiry, flip_rate=0.250');
+  assert.is(freezeEligible(series(5, 1), true, { minRuns: 5, minFlipRate: 0.3 }).reason, 'not actually flaky (0.250)');
+  assert.is(freezeEligible(series(5, 1), true, { minRuns: 6, minFlipRate: 0 }).reason, 'insufficient history; keep observing');
+});
+
+test("three decimals round exact ties to even, as Python's :.3f does (toFixed rounds them up)", () => {
+  const want: [number, string][] = [
+    [1 / 16, '0.062'], [3 / 16, '0.188'], [5 / 16, '0.312'], [7 / 16, '0.438'], [9 / 16, '0.562'],
+    [1 / 19, '0.053'], [2 / 19, '0.105'], [1 / 51, '0.020'], [0, '0.000'], [1, '1.000'], [0.0005, '0.001'], [2 / 3, '0.667'],
+  ];
+  for (const [x, s] of want) assert.is(fixed3(x), s, String(x));
+  assert.is(freezeEligible(series(33, 2), true, { minRuns: 20, minFlipRate: 0.02 }).reason, 'freeze with expiry, flip_rate=0.062');
+});
+
+test('dates: only real YYYY-MM-DD days; adding days crosses months and leap years', () => {
+  assert.is(parseDay('2024-02-29'), '2024-02-29');
+  assert.is(parseDay('2023-02-29'), null);
+  assert.is(parseDay('2024-2-1'), null);
+  assert.is(parseDay('tomorrow'), null);
+  assert.is(addDays('2024-02-28', 1), '2024-02-29');
+  assert.is(addDays('2024-12-31', 90), '2025-03-31');
+});
+
+const request: [string, string | undefined, string | undefined, string[]][] = [
+  ['expiry and re-entry are both required', undefined, undefined, ['needs --expires', 'needs --reentry']],
+  ['blank re-entry', '2025-02-01', '  ', ['needs --reentry']],
+  ['not a date', '01/02/2025', 'x', ['is not a date']],
+  ['today is not in the future', '2025-01-01', 'x', ['is not after today (2025-01-01)']],
+  ['past', '2024-12-01', 'x', ['is not after today']],
+  ['91 days ahead is too far', '2025-04-02', 'x', ['more than 90 days ahead; the latest allowed is 2025-04-01']],
+  ['exactly 90 days ahead is fine', '2025-04-01', 'x', []],
+  ['tomorrow is fine', '2025-01-02', 'x', []],
+];
+for (const [title, expires, reentry, problems] of request) {
+  test(`freeze request: ${title}`, () => {
+    const r = checkFreezeRequest(expires, reentry, '2025-01-01', 90);
+    assert.is(r.problems.length, problems.length, r.problems.join(' | '));
+    problems.forEach((p, i) => assert.match(r.problems[i]!, p));
+    if (problems.length === 0) assert.is(r.expires, expires);
+  });
+}
+
+const freeze = (test: string, expires: string): Freeze => ({
+  test, flip_rate: 0.1, runs: 20, flips: 2, evidence: 1, by: 'T <t@x>', at: '2025-01-01T00:00:00.000Z', expires, reentry: 'fixed',
+});
+
+test('forgive: a freeze counts before its expiry day, not on or after it', () => {
+  const freezes = [freeze('a', '2025-02-01'), freeze('b', '2025-01-10')];
+  assert.equal(forgive(['a', 'b', 'c'], freezes, '2025-01-09'), { frozen: ['a', 'b'], expired: [], unfrozen: ['c'] });
+  const onDay = forgive(['a', 'b'], freezes, '2025-01-10');
+  assert.equal(onDay.frozen, ['a']);
+  assert.equal(onDay.expired.map((f) => f.test), ['b']);
+  assert.equal(forgive([], freezes, '2025-01-01'), { frozen: [], expired: [], unfrozen: [] });
+});
+
+test('the freezes file round-trips sorted, and a broken one names every problem', () => {
+  const text = serializeFreezes(upsertFreeze([freeze('b', '2025-02-01'), freeze('a', '2025-02-01')], freeze('b', '2025-03-01')));
+  const back = parseFreezes(text);
+  assert.ok(back.ok);
+  if (back.ok) assert.equal(back.freezes.map((f) => [f.test, f.expires]), [['a', '2025-02-01'], ['b', '2025-03-01']]);
+  assert.match(text, /^\{\n  "version": 1,\n  "freezes": \[/);
+  const bad = parseFreezes('{"freezes":[{"test":"a","expires":"soon"}]}');
+  assert.is(bad.ok, false);
+  if (!bad.ok) {
+    assert.match(bad.why, 'freezes[0].reentry must be a string');
+    assert.match(bad.why, 'freezes[0].runs must be a number');
+    assert.match(bad.why, 'freezes[0].expires must be YYYY-MM-DD');
+  }
+  assert.is(parseFreezes('not json').ok, false);
+  assert.is(parseFreezes('{}').ok, false);
+});
+
+test.run();

@@ -1,0 +1,75 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseBoundary, parseNameStatusZ, parseWorktreeList, withoutLocalGitEnv } from '../../src/git.js';
+import type { ChangedPath } from '../../src/types.js';
+
+const z = (...fields: string[]) => `${fields.join('\0')}\0`;
+
+const nameStatus: { title: string; out: string; changes: ChangedPath[] }[] = [
+  { title: 'empty', out: '', changes: [] },
+  { title: 'plain statuses', out: z('M', 'a.txt', 'A', 'b.txt', 'D', 'c.txt', 'T', 'd'), changes: [
+    { status: 'M', path: 'a.txt' },
+    { status: 'A', path: 'b.txt' },
+    { status: 'D', path: 'c.txt' },
+    { status: 'T', path: 'd' },
+  ] },
+  { title: 'a rename gives both paths', out: z('R100', 'tests/helper.py', 'src/helper.py'), changes: [
+    { status: 'R100', from: 'tests/helper.py', path: 'src/helper.py' },
+  ] },
+  { title: 'a copy gives both paths', out: z('C075', 'tests/fixture.json', 'src/data.json', 'M', 'x'), changes: [
+    { status: 'C075', from: 'tests/fixture.json', path: 'src/data.json' },
+    { status: 'M', path: 'x' },
+  ] },
+  { title: 'spaces, quotes, tabs, newlines and non-ASCII stay verbatim', out: z('A', 'dir with space/a "b".txt', 'A', 'new\nline\tand tab.txt', 'R090', 'tests/ünï cödé.py', 'src/日本.py'), changes: [
+    { status: 'A', path: 'dir with space/a "b".txt' },
+    { status: 'A', path: 'new\nline\tand tab.txt' },
+    { status: 'R090', from: 'tests/ünï cödé.py', path: 'src/日本.py' },
+  ] },
+  { title: 'a path that looks like a status letter', out: z('M', 'R', 'A', 'M'), changes: [
+    { status: 'M', path: 'R' },
+    { status: 'A', path: 'M' },
+  ] },
+];
+for (const c of nameStatus) test(`parseNameStatusZ: ${c.title}`, () => assert.equal(parseNameStatusZ(c.out), c.changes));
+
+const boundaries: { title: string; out: string; commits: string[]; boundary: string[] }[] = [
+  { title: 'nothing new', out: '', commits: [], boundary: [] },
+  { title: 'new commits meeting the remote at one commit', out: 'c3\nc2\n-c1\n', commits: ['c3', 'c2'], boundary: ['c1'] },
+  { title: 'a merge meets the remote twice', out: 'm\n-a\n-b\n', commits: ['m'], boundary: ['a', 'b'] },
+  { title: 'a whole new history has no boundary', out: 'c2\nc1\n', commits: ['c2', 'c1'], boundary: [] },
+];
+for (const c of boundaries) {
+  test(`parseBoundary: ${c.title}`, () => assert.equal(parseBoundary(c.out), { commits: c.commits, boundary: c.boundary }));
+}
+
+test('parseWorktreeList: paths (with spaces), heads and locks', () => {
+  const out = z('worktree /repo', 'HEAD aaaa', 'branch refs/heads/main', '', 'worktree /tmp/gate-ladder-x/wt', 'HEAD bbbb', 'detached', 'locked', '', 'worktree /a b/c', 'HEAD cccc', 'detached', 'locked why not', '');
+  assert.equal(parseWorktreeList(out), [
+    { path: '/repo', head: 'aaaa' },
+    { path: '/tmp/gate-ladder-x/wt', head: 'bbbb', locked: '' },
+    { path: '/a b/c', head: 'cccc', locked: 'why not' },
+  ]);
+});
+
+test('withoutLocalGitEnv drops what ties a process to one repository, keeps the rest', () => {
+  const env = withoutLocalGitEnv({
+    GIT_DIR: '/r/.git/worktrees/x',
+    GIT_WORK_TREE: '/r',
+    GIT_INDEX_FILE: '.git/index.lock',
+    GIT_PREFIX: '',
+    GIT_COMMON_DIR: '/r/.git',
+    GIT_OBJECT_DIRECTORY: '/o',
+    GIT_CONFIG_PARAMETERS: "'a.b'='c'",
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'a.b',
+    GIT_CONFIG_VALUE_0: 'c',
+    GIT_AUTHOR_NAME: 'A',
+    GIT_EXEC_PATH: '/usr/lib/git-core',
+    GIT_SSL_CAINFO: '/etc/ssl/x',
+    PATH: '/bin',
+    GATE_LADDER: '0',
+  });
+  assert.equal(env, { GIT_AUTHOR_NAME: 'A', GIT_EXEC_PATH: '/usr/lib/git-core', GIT_SSL_CAINFO: '/etc/ssl/x', PATH: '/bin', GATE_LADDER: '0' });
+});
+
+test.run();

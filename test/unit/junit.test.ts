@@ -1,0 +1,167 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { type IdContext, parseJUnit, parseJUnitCases } from '../../src/junit.js';
+import type { TestOutcome } from '../../src/types.js';
+
+const ids = (xml: string, ctx: IdContext = {}): [string, TestOutcome['outcome']][] => {
+  const r = parseJUnit(xml, ctx);
+  if (!r.ok) throw new Error(r.why);
+  return r.cases.map((c) => [c.id, c.outcome]);
+};
+
+// Trimmed from a real `node --test --test-reporter=junit` run (Node 20).
+const NODE = `<?xml version="1.0" encoding="utf-8"?>
+<testsuites>
+	<testsuite name="math" time="0.02" disabled="0" errors="0" tests="4" failures="1" skipped="1" hostname="ci">
+		<testcase name="adds" time="0.005" classname="test"/>
+		<testcase name="fails" time="0.001" classname="test" failure="2 == 3">
+			<failure type="testCodeFailure" message="2 == 3">
+Error [ERR_TEST_FAILURE]: 2 == 3 at TestContext.&lt;anonymous> (file:///repo/a.test.mjs:5:30)
+			</failure>
+		</testcase>
+		<testcase name="skipped" time="0.0003" classname="test"><skipped type="skipped" message="true"/></testcase>
+		<testsuite name="nested" time="0.0006" disabled="0" errors="0" tests="1" failures="0" skipped="0" hostname="ci">
+			<testcase name="deep" time="0.0004" classname="test"/>
+		</testsuite>
+	</testsuite>
+	<testcase name="top" time="0.0003" classname="test"/>
+	<testcase name="todo" time="0.0002" classname="test" failure="x">
+		<skipped type="todo" message="true"/>
+		<failure type="testCodeFailure" message="x">[Error: x]</failure>
+	</testcase>
+	<testcase name="/repo/broken.test.mjs" time="0.19" classname="test" failure="test failed">
+		<failure type="testCodeFailure" message="test failed">[Error: test failed]</failure>
+	</testcase>
+	<!-- tests 7 -->
+</testsuites>`;
+
+// Trimmed from a real `pytest --junitxml` run.
+const PYTEST = `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" errors="0" failures="2" skipped="1" tests="6" time="0.105" hostname="ci"><testcase classname="tests.test_x" name="test_ok" time="0.001" /><testcase classname="tests.test_x" name="test_bad" time="0.001"><failure message="assert 0">&gt;   def test_bad(): assert 0
+E   assert 0</failure></testcase><testcase classname="tests.test_x" name="test_skip" time="0.001"><skipped type="pytest.skip" message="no">/repo/tests/test_x.py:4: no</skipped></testcase><testcase classname="tests.test_x.TestK" name="test_m" time="0.001" /><testcase classname="tests.test_x.TestK" name="test_p[1.5]" time="0.001" /><testcase classname="tests.unit.test_y.TestK.TestInner" name="test_p[2]" time="0.001"><error message="failed on setup">E fixture 'x' not found</error></testcase><testcase classname="" name="tests.test_broken" time="0.000"><error message="collection failure">ImportError</error></testcase></testsuite></testsuites>`;
+
+test('node: classname is constant; describe blocks are nested suites; a todo failure is a skip', () => {
+  assert.equal(ids(NODE, { runner: 'node', root: '/repo' }), [
+    ['top', 'pass'],
+    ['todo', 'skip'],
+    ['broken.test.mjs', 'fail'],
+    ['math > adds', 'pass'],
+    ['math > fails', 'fail'],
+    ['math > skipped', 'skip'],
+    ['math > nested > deep', 'pass'],
+  ]);
+});
+
+test('pytest: the dotted module path becomes the file, classes join the title path with ::', () => {
+  assert.equal(ids(PYTEST, { runner: 'pytest' }), [
+    ['tests/test_x.py::test_ok', 'pass'],
+    ['tests/test_x.py::test_bad', 'fail'],
+    ['tests/test_x.py::test_skip', 'skip'],
+    ['tests/test_x.py::TestK::test_m', 'pass'],
+    ['tests/test_x.py::TestK::test_p[1.5]', 'pass'],
+    ['tests/unit/test_y.py::TestK::TestInner::test_p[2]', 'fail'],
+    ['tests/test_broken.py', 'fail'],
+  ]);
+});
+
+test('pytest: a file attribute (xunit1) wins, and a tier cwd prefixes the path', () => {
+  const xml = `<testsuites><testsuite><testcase classname="tests.test_x.TestK" name="test_a" file="tests/test_x.py" line="3"/></testsuite></testsuites>`;
+  assert.equal(ids(xml, { runner: 'pytest', base: 'py' }), [['py/tests/test_x.py::TestK::test_a', 'pass']]);
+});
+
+const cases: [string, IdContext, string, [string, TestOutcome['outcome']][]][] = [
+  [
+    'jest (jest-junit): one string in both fields; a suite that cannot load names its file',
+    { runner: 'jest' },
+    `<testsuites name="jest tests"><testsuite name="math"><testcase classname="math adds" name="math adds" time="0.1"/><testcase classname="math fails" name="math fails"><failure>x</failure></testcase></testsuite>
+     <testsuite name="src/b.test.js" errors="1"><testcase classname="Test suite failed to run" name="src/b.test.js"><error>SyntaxError</error></testcase></testsuite></testsuites>`,
+    [['math adds', 'pass'], ['math fails', 'fail'], ['src/b.test.js', 'fail']],
+  ],
+  [
+    'jest with addFileAttribute',
+    { runner: 'jest' },
+    `<testsuites><testsuite name="math"><testcase classname="math adds" name="math adds" file="src/a.test.js"/></testsuite></testsuites>`,
+    [['src/a.test.js::math adds', 'pass']],
+  ],
+  [
+    'vitest: the file in classname, the title path joined by " > "',
+    { runner: 'vitest', base: 'packages/a' },
+    `<testsuites name="vitest tests"><testsuite name="src/a.test.ts"><testcase classname="src/a.test.ts" name="math &gt; adds"/><testcase classname="src/a.test.ts" name="math &gt; deep &gt; fails"><failure message="boom"/></testcase><testcase classname="src/a.test.ts" name="later"><skipped/></testcase></testsuite></testsuites>`,
+    [['packages/a/src/a.test.ts::math > adds', 'pass'], ['packages/a/src/a.test.ts::math > deep > fails', 'fail'], ['packages/a/src/a.test.ts::later', 'skip']],
+  ],
+  [
+    'playwright: the file in classname, the title path joined by " › "',
+    { runner: 'playwright' },
+    `<testsuites><testsuite name="example.spec.ts"><testcase name="home › has title" classname="example.spec.ts"/></testsuite></testsuites>`,
+    [['example.spec.ts::home > has title', 'pass']],
+  ],
+  [
+    'mocha (mocha-junit-reporter): name is the full title, classname the own title, the file on the suite',
+    { runner: 'mocha', root: '/repo' },
+    `<testsuites name="Mocha Tests"><testsuite name="Root Suite" tests="0"/><testsuite name="math" file="/repo/test/a.spec.js"><testcase name="math adds one" classname="adds one"/><testcase name="math fails" classname="fails"><failure message="x"/></testcase></testsuite></testsuites>`,
+    [['test/a.spec.js::math > adds one', 'pass'], ['test/a.spec.js::math > fails', 'fail']],
+  ],
+  [
+    'mocha in jenkins mode swaps the two back',
+    { runner: 'mocha' },
+    `<testsuites><testsuite name="math" file="test/a.spec.js"><testcase classname="math adds one" name="adds one"/></testsuite></testsuites>`,
+    [['test/a.spec.js::math > adds one', 'pass']],
+  ],
+  [
+    'go (gotestsum): the package stands for the file, never joined with the tier cwd',
+    { runner: 'go', base: 'svc' },
+    `<testsuites><testsuite name="example.com/m/pkg"><testcase classname="example.com/m/pkg" name="TestAdd/negative"/></testsuite></testsuites>`,
+    [['example.com/m/pkg::TestAdd/negative', 'pass']],
+  ],
+  [
+    'nextest: the binary id stands for the file',
+    { runner: 'nextest' },
+    `<testsuites name="nextest-run"><testsuite name="mycrate::tests"><testcase name="math::adds" classname="mycrate::tests"><failure type="test failure"/></testcase></testsuite></testsuites>`,
+    [['mycrate::tests::math::adds', 'fail']],
+  ],
+  [
+    'unknown runner: file attribute, then classname > name',
+    {},
+    `<testsuite name="s"><testcase classname="Calc" name="adds" file="t/calc.t"/><testcase name="bare"/></testsuite>`,
+    [['t/calc.t::Calc > adds', 'pass'], ['bare', 'pass']],
+  ],
+];
+
+for (const [title, ctx, xml, want] of cases) test(title, () => assert.equal(ids(xml, ctx), want));
+
+test('a test listed twice (retries, or two files node cannot tell apart) failed if either listing failed', () => {
+  const xml = `<testsuites><testcase name="a" classname="test"/><testcase name="a" classname="test"><failure/></testcase><testcase name="b" classname="test"><skipped/></testcase><testcase name="b" classname="test"/></testsuites>`;
+  assert.equal(ids(xml, { runner: 'node' }), [['a', 'fail'], ['b', 'pass']]);
+});
+
+test('absolute paths outside the root stay absolute; file:// urls are paths', () => {
+  const xml = `<testsuites><testcase name="x" classname="c" file="file:///repo/t/a.js"/><testcase name="y" classname="c" file="/elsewhere/b.js"/></testsuites>`;
+  assert.equal(ids(xml, { root: '/repo' }), [['t/a.js::c > x', 'pass'], ['/elsewhere/b.js::c > y', 'pass']]);
+});
+
+test('an empty <testsuites/> and a suite with no cases are readable reports with zero cases', () => {
+  assert.equal(ids('<?xml version="1.0"?><testsuites/>'), []);
+  assert.equal(ids('<testsuites>\n<!-- tests 0 -->\n</testsuites>'), []);
+  assert.equal(ids('<testsuite name="x" tests="0"></testsuite>'), []);
+});
+
+const unreadable: [string, string, string][] = [
+  ['empty file', '', 'empty'],
+  ['truncated by a killed gate', '<testsuites><testsuite><testcase name="a"', 'not well-formed'],
+  ['unclosed element', '<testsuites><testsuite><testcase name="a"/></testsuite>', 'not well-formed'],
+  ['other XML', '<coverage line-rate="1"/>', 'not a JUnit report'],
+  ['not XML at all', '{"tests": []}', 'not'],
+];
+for (const [title, xml, why] of unreadable) {
+  test(`unreadable: ${title}`, () => {
+    const r = parseJUnitCases(xml);
+    assert.is(r.ok, false);
+    if (!r.ok) assert.match(r.why, why);
+  });
+}
+
+test('entities and CDATA in names and bodies are handled by the parser, not by hand', () => {
+  const xml = `<testsuites><testcase classname="c" name="a &amp; b &lt;c&gt; &#x263A;"><failure><![CDATA[<not a tag>]]></failure></testcase></testsuites>`;
+  assert.equal(ids(xml), [['c > a & b <c> ☺', 'fail']]);
+});
+
+test.run();

@@ -1,0 +1,166 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { resolveConfig } from '../../src/config.js';
+import type { GateExit } from '../../src/gate.js';
+import type { ReportRead } from '../../src/junit.js';
+import { type LadderInput, runLadder } from '../../src/ladder.js';
+import type { ReportDeps } from '../../src/tier-report.js';
+import type { Freeze, HookName, LedgerRow, Plan, TestRecord } from '../../src/types.js';
+
+const config = resolveConfig({
+  tiers: [
+    { name: 't1', run: 'x', runner: 'node', junit: 'out/junit.xml' },
+    { name: 't2', run: 'y', runner: 'jest' },
+    { name: 't3', run: 'z', runner: 'pytest', junit: 'report.xml', cwd: 'py' },
+  ],
+});
+const plan: Plan = { files: ['src/a.ts'], hits: [], tiers: config.tiers.map((tier) => ({ tier, run: true })) };
+const exit = (code: number): GateExit => ({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 0.5, tail: '' });
+const freeze = (test: string, expires: string): Freeze => ({
+  test, flip_rate: 0.2, runs: 20, flips: 4, evidence: 1, by: 'T', at: '2025-01-01T00:00:00Z', expires, reentry: 'fixed',
+});
+
+interface World {
+  exits: Record<string, number>;
+  reports: Record<string, ReportRead>;
+  freezes?: Freeze[];
+  today?: string;
+}
+
+/** Fake gates and reports; `events` shows the order of what happened. */
+function fakes(world: World) {
+  const events: string[] = [];
+  const rows: LedgerRow[] = [];
+  const records: TestRecord[] = [];
+  const logs: string[] = [];
+  const reports: ReportDeps = {
+    prepare: (path) => {
+      events.push(`prepare ${path}`);
+      return 1000;
+    },
+    read: async (path, since, ctx) => {
+      events.push(`read ${path} since ${since} base ${ctx.base} runner ${ctx.runner}`);
+      return world.reports[path] ?? { kind: 'missing' };
+    },
+    record: (rec) => records.push(rec),
+    freezes: (cwd) => {
+      events.push(`freezes ${cwd}`);
+      return { freezes: world.freezes ?? [] };
+    },
+    today: () => world.today ?? '2025-01-15',
+  };
+  const deps = {
+    runGate: async (tier: { name: string }) => {
+      events.push(`gate ${tier.name}`);
+      return exit(world.exits[tier.name] ?? 0);
+    },
+    appendRows: (r: LedgerRow[]) => rows.push(...r),
+    now: () => new Date('2025-01-15T10:00:00Z'),
+    log: (line: string) => logs.push(line),
+    write: () => {},
+    env: {},
+    reports,
+  };
+  return { deps, events, rows, records, logs };
+}
+
+const input = (hook: HookName = 'pre-push', extra: Partial<LadderInput> = {}): LadderInput => ({
+  plan, runId: 'run1', hook, patch: 'abc', base: 'def', cwd: '/repo', isolation: 'none', ...extra,
+});
+const cases = (...c: [string, 'pass' | 'fail' | 'skip'][]): ReportRead => ({ kind: 'ok', cases: c.map(([id, outcome]) => ({ id, outcome })) });
+
+test('the report is cleared before the gate and read after it; outcomes are recorded with the run id', async () => {
+  const f = fakes({ exits: {}, reports: { '/repo/out/junit.xml': cases(['a', 'pass'], ['b', 'skip']), '/repo/py/report.xml': cases(['p', 'pass']) } });
+  const out = await runLadder(input(), f.deps);
+  assert.is(out.verdict, 'pass');
+  assert.equal(f.events, [
+    'prepare /repo/out/junit.xml',
+    'gate t1',
+    'read /repo/out/junit.xml since 1000 base . runner node',
+    'gate t2',
+    'prepare /repo/py/report.xml',
+    'gate t3',
+    'read /repo/py/report.xml since 1000 base py runner pytest',
+  ]);
+  assert.equal(f.records.map((r) => [r.run, r.tier, r.pass, r.skip]), [['run1', 't1', ['a'], ['b']], ['run1', 't3', ['p'], []]]);
+  assert.is(f.rows[0]!.tests, undefined, 'outcomes live in tests.jsonl, not in the ledger row');
+});
+
+test('a failed case is caught; the row lists it; no freezes file when nothing is frozen', async () => {
+  const f = fakes({ exits: { t1: 1 }, reports: { '/repo/out/junit.xml': cases(['a', 'pass'], ['b', 'fail']) } });
+  const out = await runLadder(input(), f.deps);
+  assert.is(out.verdict, 'caught');
+  assert.equal(f.rows.map((r) => [r.tier, r.verdict, r.failed]), [['t1', 'caught', ['b']]]);
+  assert.ok(f.logs.some((l) => l.includes('t1: 1 test failed: b')));
+  assert.equal(f.records[0]!.fail, ['b']);
+});
+
+test('exit 1 with no report is an error, and nothing is recorded', async () => {
+  const f = fakes({ exits: { t1: 1 }, reports: {} });
+  const out = await runLadder(input(), f.deps);
+  assert.is(out.verdict, 'error');
+  assert.match(f.rows[0]!.reason ?? '', 'exit 1 and no JUnit report at out/junit.xml');
+  assert.equal(f.records, []);
+});
+
+test('a tier whose only failures are frozen passes; the row and the output list them', async () => {
+  const f = fakes({ exits: { t1: 1 }, reports: { '/repo/out/junit.xml': cases(['a', 'fail']) }, freezes: [freeze('a', '2025-02-01')] });
+  const out = await runLadder(input(), f.deps);
+  assert.is(out.verdict, 'pass');
+  assert.equal(f.rows.map((r) => [r.tier, r.verdict]), [['t1', 'pass'], ['t2', 'pass'], ['t3', 'pass']]);
+  assert.equal(f.rows[0]!.frozen, ['a']);
+  assert.match(f.rows[0]!.reason ?? '', 'only frozen tests failed: a');
+  assert.ok(f.logs.some((l) => l.includes('only frozen tests failed, so the tier passes: a')));
+  assert.equal(f.records[0]!.fail, ['a'], 'a forgiven failure is still history');
+});
+
+test('an expired freeze no longer counts: caught, naming the test and how to renew or remove it', async () => {
+  const f = fakes({ exits: { t1: 1 }, reports: { '/repo/out/junit.xml': cases(['a', 'fail']) }, freezes: [freeze('a', '2025-01-15')] });
+  const out = await runLadder(input(), f.deps);
+  assert.is(out.verdict, 'caught');
+  const note = f.logs.find((l) => l.includes('expired'))!;
+  assert.match(note, 't1: a failed and its freeze expired on 2025-01-15');
+  assert.match(note, 'gate-ladder freeze "a" --expires');
+  assert.match(note, 'gate-ladder unfreeze "a"');
+});
+
+test('a frozen failure next to an unfrozen one is still caught', async () => {
+  const f = fakes({ exits: { t1: 1 }, reports: { '/repo/out/junit.xml': cases(['a', 'fail'], ['b', 'fail']) }, freezes: [freeze('a', '2025-02-01')] });
+  const out = await runLadder(input(), f.deps);
+  assert.is(out.verdict, 'caught');
+  assert.equal(f.rows[0]!.frozen, ['a']);
+  assert.equal(f.rows[0]!.failed, ['a', 'b']);
+});
+
+test('seeded runs: every tier runs, rows carry source seed, freezes never forgive', async () => {
+  const f = fakes({
+    exits: { t1: 1, t2: 1, t3: 1 },
+    reports: { '/repo/out/junit.xml': cases(['a', 'fail']), '/repo/py/report.xml': cases(['p', 'fail']) },
+    freezes: [freeze('a', '2025-02-01')],
+  });
+  const out = await runLadder(input('seed', { runAll: true, source: 'seed' }), f.deps);
+  assert.equal(f.rows.map((r) => [r.tier, r.verdict, r.hook, r.source, r.calibration]), [
+    ['t1', 'caught', 'seed', 'seed', undefined],
+    ['t2', 'caught', 'seed', 'seed', undefined],
+    ['t3', 'caught', 'seed', 'seed', undefined],
+  ]);
+  assert.is(out.results.length, 3);
+  assert.not.ok(f.events.some((e) => e.startsWith('freezes')));
+  assert.equal(f.records.map((r) => [r.source, r.fail]), [['seed', ['a']], ['seed', ['p']]]);
+});
+
+test('a catch from an ambiguous runner without a report says the exit code cannot tell', async () => {
+  const f = fakes({ exits: { t2: 1 }, reports: { '/repo/out/junit.xml': cases(['a', 'pass']) } });
+  await runLadder(input(), f.deps);
+  assert.ok(f.logs.some((l) => l.includes('t2: note: jest exits 1 for failed tests and for config errors')));
+});
+
+test('without report deps, junit paths are ignored and the exit code decides', async () => {
+  const f = fakes({ exits: { t1: 1 }, reports: {} });
+  const { reports: _unused, ...plain } = f.deps;
+  const out = await runLadder(input(), plain);
+  assert.is(out.verdict, 'caught');
+  assert.equal(f.events, ['gate t1']);
+});
+
+test.run();

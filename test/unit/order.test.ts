@@ -1,0 +1,35 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bestOrder, costRatio, expectedSeconds, type PricedTier } from '../../src/order.js';
+
+const t = (tier: string, cost: number, p: number): PricedTier => ({ tier, cost, p });
+
+const cases: [string, PricedTier[], string[], number][] = [
+  ['already best', [t('a', 1, 0.5), t('b', 10, 0.5)], ['a', 'b'], 6],
+  ['cheap and sharp goes first', [t('slow', 10, 0.1), t('cheap', 2, 0.5)], ['cheap', 'slow'], 7],
+  ['a tier that never catches goes last', [t('never', 1, 0), t('b', 100, 0.5)], ['b', 'never'], 100.5],
+  ['a free tier that catches goes first', [t('b', 5, 0.5), t('free', 0, 0.1)], ['free', 'b'], 4.5],
+  ['equal ratios keep their order', [t('a', 4, 0.25), t('b', 8, 0.5)], ['a', 'b'], 10],
+  ['a tier that always catches stops the rest', [t('x', 50, 0.5), t('all', 1, 1)], ['all', 'x'], 1],
+];
+for (const [title, tiers, order, seconds] of cases) {
+  test(`order: ${title}`, () => {
+    const best = bestOrder(tiers);
+    assert.equal(best.map((x) => x.tier), order);
+    assert.is(expectedSeconds(best), seconds);
+    for (const perm of [tiers, [...tiers].reverse()]) assert.ok(expectedSeconds(best) <= expectedSeconds(perm));
+  });
+}
+
+test('costRatio: never-catching tiers are Infinity, free catching tiers 0', () => {
+  assert.is(costRatio(t('a', 3, 0)), Infinity);
+  assert.is(costRatio(t('a', 0, 0)), Infinity);
+  assert.is(costRatio(t('a', 0, 0.2)), 0);
+  assert.is(costRatio(t('a', 3, 0.5)), 6);
+});
+
+test('expectedSeconds of no tiers is 0', () => {
+  assert.is(expectedSeconds([]), 0);
+});
+
+test.run();

@@ -1,0 +1,48 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cell, renderReport, TIER_COLUMNS } from '../../src/render-report.js';
+import { report } from '../../src/report.js';
+
+const rows = [
+  { run: 'a', patch: 'p', tier: 't1', verdict: 'caught' as const, seconds: 1.5 },
+  { run: 'b', patch: 'p', tier: 't1', verdict: 'pass' as const, seconds: 2.5 },
+  { run: 'c', patch: 'p', tier: 'odd|name', verdict: 'error' as const, seconds: 0, skipped: ['t1'] },
+];
+const r = report(rows, { tiers: ['t1', 'never'] });
+
+test('cell: numbers as the JSON has them, null as -', () => {
+  assert.is(cell(0.0003333), '0.0003333');
+  assert.is(cell(12), '12');
+  assert.is(cell(null), '-');
+});
+
+test('the table has one line per tier with every column, in ladder order', () => {
+  const out = renderReport(r, 'table', '/x/ledger.jsonl');
+  const lines = out.split('\n');
+  const head = lines.findIndex((l) => l.trim().startsWith('tier '));
+  assert.equal(lines[head]!.trim().split(/\s+/), [...TIER_COLUMNS]);
+  assert.equal(lines[head + 1]!.trim().split(/\s+/), ['t1', '2', '1', '0', '1', '2', '4', '0.25', '0']);
+  assert.equal(lines[head + 2]!.trim().split(/\s+/), ['never', '0', '0', '0', '0', '-', '0', '-', '-']);
+  assert.equal(lines[head + 3]!.trim().split(/\s+/), ['odd|name', '1', '0', '1', '0', '0', '0', '-', '1']);
+  assert.match(out, /3 rows from \/x\/ledger\.jsonl; 3 patch attempts counted; 0 lines skipped/);
+  assert.match(out, /routed 1 patch past t1: saved 2 s \(median 2 s × 1\)/);
+  assert.match(out, /no calibration runs yet: `gate-ladder run --calibrate` records one/);
+  for (const a of r.advice) assert.ok(out.includes(`${a.kind}: ${a.text}`));
+});
+
+test('markdown: the same cells, pipes escaped', () => {
+  const out = renderReport(r, 'markdown');
+  assert.ok(out.includes('| tier | runs | caught | errors | passes | median_s | total_s | yield | error_rate |'));
+  assert.ok(out.includes('| t1 | 2 | 1 | 0 | 1 | 2 | 4 | 0.25 | 0 |'));
+  assert.ok(out.includes('| odd\\|name | 1 | 0 | 1 | 0 | 0 | 0 | - | 1 |'));
+  assert.match(out, /^# gate-ladder report$/m);
+  assert.match(out, /^## advice$/m);
+});
+
+test('an empty report says so in each section', () => {
+  const out = renderReport(report([]), 'table');
+  assert.match(out, /routed no patch past any tier/);
+  assert.match(out, /advice:\n {2}none/);
+});
+
+test.run();

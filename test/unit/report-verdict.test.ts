@@ -1,0 +1,42 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ReportRead } from '../../src/junit.js';
+import { type Classified, judgeReport } from '../../src/verdict.js';
+
+const ok = (...outcomes: ('pass' | 'fail' | 'skip')[]): ReportRead => ({ kind: 'ok', cases: outcomes.map((outcome, i) => ({ id: `t${i}`, outcome })) });
+const PASS: Classified = { verdict: 'pass' };
+const CAUGHT: Classified = { verdict: 'caught' };
+const HARNESS: Classified = { verdict: 'error', reason: 'exit 4: pytest usage error' };
+
+// [title, exit classification, exit code, report, verdict, reason fragment, failed, trusted]
+const cases: [string, Classified, number, ReportRead, string, string | undefined, string[], boolean][] = [
+  ['test failure exit and a failed case: caught', CAUGHT, 1, ok('pass', 'fail'), 'caught', undefined, ['t1'], true],
+  ['an errored case counts as failed', CAUGHT, 1, ok('fail', 'fail'), 'caught', undefined, ['t0', 't1'], true],
+  ['test failure exit, no report: error saying so', CAUGHT, 1, { kind: 'missing' }, 'error', 'exit 1 and no JUnit report at junit.xml: cannot tell', [], false],
+  ['test failure exit, unreadable report', CAUGHT, 1, { kind: 'unreadable', why: 'not well-formed XML' }, 'error', 'is unreadable: not well-formed XML', [], false],
+  ['test failure exit, stale report', CAUGHT, 1, { kind: 'stale', written: '2020-01-01T00:00:00.000Z' }, 'error', 'from an earlier run (written 2020-01-01', [], false],
+  ['test failure exit, zero cases', CAUGHT, 1, ok(), 'error', 'lists no test cases: the harness failed before any test ran', [], true],
+  ['test failure exit but every case passed', CAUGHT, 1, ok('pass', 'skip'), 'error', 'every test in the JUnit report at junit.xml passed', [], true],
+  ['exit 0 with failures: inconsistent', PASS, 0, ok('pass', 'fail'), 'error', 'exit 0 but the JUnit report at junit.xml lists 1 test as failed (t1)', ['t1'], false],
+  ['exit 0, all passed', PASS, 0, ok('pass', 'skip'), 'pass', undefined, [], true],
+  ['exit 0, zero cases: a pass that ran nothing, noted', PASS, 0, ok(), 'pass', 'lists no test cases: this gate ran no tests', [], true],
+  ['exit 0, no report: a pass, outcomes not recorded', PASS, 0, { kind: 'missing' }, 'pass', 'per-test outcomes not recorded', [], false],
+  ['a harness exit code stays an error whatever the report says', HARNESS, 4, ok('fail'), 'error', 'exit 4: pytest usage error', [], false],
+];
+for (const [title, base, code, report, verdict, reason, failed, trusted] of cases) {
+  test(title, () => {
+    const r = judgeReport(base, code, report, 'junit.xml');
+    assert.is(r.verdict, verdict);
+    if (reason === undefined) assert.is(r.reason, undefined);
+    else assert.match(r.reason ?? '', reason);
+    assert.equal(r.failed, failed);
+    assert.is(r.trusted, trusted);
+  });
+}
+
+test('a missing report names how the runner writes one', () => {
+  assert.match(judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml', 'pytest').reason ?? '', 'pytest --junitxml=PATH');
+  assert.match(judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml', 'node').reason ?? '', '--test-reporter=junit');
+});
+
+test.run();

@@ -1,0 +1,250 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { advise } from '../../src/advice.js';
+import { type FoldRow, report } from '../../src/report.js';
+import { select } from '../../src/seconds.js';
+import type { Advice, PairOverlap, TierFigures } from '../../src/types.js';
+
+let seq = 0;
+/** A ladder row; each call is its own run unless `run` is given. */
+const row = (tier: string, verdict: FoldRow['verdict'], seconds: number, extra: Partial<FoldRow> & Record<string, unknown> = {}): FoldRow => ({
+  ts: '2025-03-01T10:00:00.000Z',
+  run: `r${seq++}`,
+  hook: 'pre-push',
+  patch: 'p',
+  tier,
+  verdict,
+  seconds,
+  ...extra,
+});
+const repeat = (n: number, make: (i: number) => FoldRow): FoldRow[] => Array.from({ length: n }, (_, i) => make(i));
+const byTier = (tiers: TierFigures[]) => Object.fromEntries(tiers.map((t) => [t.tier, t]));
+const kinds = (advice: Advice[]) => advice.map((a) => a.kind);
+
+test('exact figures: even median, zero catches, only errors, zero-second rows, a tier never reached', () => {
+  const rows = [
+    row('t1', 'caught', 1),
+    row('t1', 'pass', 10),
+    row('t1', 'error', 3),
+    row('t1', 'pass', 2),
+    row('t2', 'pass', 60),
+    row('t2', 'pass', 120),
+    row('t2', 'pass', 90),
+    row('t3', 'error', 0),
+    row('t3', 'error', 0),
+    row('stray', 'caught', 0),
+  ];
+  const r = report(rows, { tiers: ['t1', 't2', 't3', 't4'] });
+  assert.equal(r.tiers.map((t) => t.tier), ['t1', 't2', 't3', 't4', 'stray']);
+  const t = byTier(r.tiers);
+  assert.equal(t.t1, { tier: 't1', runs: 4, caught: 1, errors: 1, passes: 2, median_s: 2.5, total_s: 16, yield: 0.0625, error_rate: 0.25, not_applied: 0 });
+  assert.equal(t.t2, { tier: 't2', runs: 3, caught: 0, errors: 0, passes: 3, median_s: 90, total_s: 270, yield: 0, error_rate: 0, not_applied: 0 });
+  assert.equal(t.t3, { tier: 't3', runs: 2, caught: 0, errors: 2, passes: 0, median_s: 0, total_s: 0, yield: null, error_rate: 1, not_applied: 0 });
+  assert.equal(t.t4, { tier: 't4', runs: 0, caught: 0, errors: 0, passes: 0, median_s: null, total_s: 0, yield: null, error_rate: null, not_applied: 0 });
+  // Caught in zero seconds: the yield is undefined, not zero.
+  assert.is(t.stray!.yield, null);
+  assert.is(r.attempts, 10);
+  assert.is(r.rows, 10);
+  assert.equal(r.order.unranked, ['t4']);
+});
+
+test('seconds are summed exactly to the millisecond; yields keep four significant digits', () => {
+  const r = report([row('t', 'caught', 0.1), row('t', 'pass', 0.2), row('t', 'pass', 2999.7)]);
+  assert.is(r.tiers[0]!.total_s, 3000);
+  assert.is(r.tiers[0]!.yield, 0.0003333);
+  assert.is(r.tiers[0]!.median_s, 0.2);
+});
+
+test('calibration, cached, seed and unapplied rows stay out of the tier figures, each counted apart', () => {
+  const rows = [
+    row('t1', 'pass', 4),
+    row('t1', 'caught', 5, { calibration: true }),
+    row('t1', 'pass', 0, { cached: true }),
+    row('t1', 'caught', 5, { source: 'seed' }),
+    row('t1', 'caught', 5, { hook: 'seed' }),
+    row('t1', 'caught', 5, { hook: 'replay', applied: false }),
+    row('t1', 'pass', 6, { hook: 'replay', applied: true }),
+  ];
+  const r = report(rows);
+  assert.equal(r.tiers[0], { tier: 't1', runs: 2, caught: 0, errors: 0, passes: 2, median_s: 5, total_s: 10, yield: 0, error_rate: 0, not_applied: 1 });
+  assert.equal(r.excluded, { filtered: 0, calibration: 1, cached: 1, seed: 2, not_applied: 1 });
+  assert.is(r.attempts, 2);
+});
+
+test('--since and --hook filter rows before anything is counted', () => {
+  const rows = [
+    row('t1', 'pass', 1, { ts: '2025-01-31T23:59:59.999Z' }),
+    row('t1', 'pass', 2, { ts: '2025-02-01T00:00:00.000Z' }),
+    row('t1', 'pass', 3, { ts: '2025-02-02T00:00:00.000Z', hook: 'manual' }),
+    row('t1', 'pass', 4, { ts: 'not a date' }),
+    row('t1', 'pass', 5, { ts: undefined }),
+  ];
+  const since = report(rows, { since: new Date('2025-02-01') });
+  assert.is(since.tiers[0]!.runs, 2);
+  assert.is(since.excluded.filtered, 3);
+  const hook = report(rows, { hook: 'manual' });
+  assert.is(hook.tiers[0]!.total_s, 3);
+  assert.is(report(rows, { hook: 'pre-commit' }).advice.length, 0);
+});
+
+test('t0-scope: distinct patches routed past each tier, priced at that tier median', () => {
+  const skipped = ['t1'];
+  const rows = [
+    row('t1', 'pass', 2),
+    row('t1', 'pass', 4),
+    row('t2', 'pass', 100, { run: 'a', skipped, routed: true }),
+    row('t3', 'pass', 50, { run: 'a', skipped, routed: true }),
+    row('t2', 'caught', 80, { run: 'b', skipped, routed: true }),
+    row('t2', 'pass', 90, { run: 'c', skipped: ['t1', 't3'], routed: true }),
+    row('t2', 'pass', 90, { run: 'd', skipped: ['t1'], calibration: true }),
+  ];
+  const r = report(rows, { tiers: ['t1', 't2', 't3'] });
+  assert.equal(r.scope, {
+    patches: 3,
+    past: [
+      { tier: 't1', patches: 3, median_s: 3, saved_s: 9 },
+      { tier: 't3', patches: 1, median_s: 50, saved_s: 50 },
+    ],
+    saved_s: 59,
+  });
+});
+
+test('t0-scope routing past a tier that never ran: counted, its savings unknown', () => {
+  const r = report([row('t2', 'pass', 10, { skipped: ['t1'] })], { tiers: ['t1', 't2'] });
+  assert.equal(r.scope.past, [{ tier: 't1', patches: 1, median_s: null, saved_s: null }]);
+  assert.is(r.scope.saved_s, 0);
+});
+
+test('calibration overlap per pair, from runs grouped by run; errors leave a tier out of the pair', () => {
+  const cal = (run: string, verdicts: Record<string, FoldRow['verdict']>) =>
+    Object.entries(verdicts).map(([tier, v]) => row(tier, v, 1, { run, calibration: true }));
+  const rows = [
+    ...cal('a', { t1: 'caught', t2: 'caught', t3: 'pass' }),
+    ...cal('b', { t1: 'caught', t2: 'pass', t3: 'caught' }),
+    ...cal('c', { t1: 'pass', t2: 'caught' }),
+    ...cal('d', { t1: 'pass', t2: 'pass', t3: 'error' }),
+    ...cal('e', { t1: 'error', t2: 'caught', t3: 'caught' }),
+  ];
+  const r = report(rows, { tiers: ['t1', 't2', 't3'] });
+  assert.is(r.overlap.runs, 5);
+  assert.equal(r.overlap.pairs, [
+    { earlier: 't1', later: 't2', patches: 4, both: 1, only_earlier: 1, only_later: 1, neither: 1 },
+    { earlier: 't1', later: 't3', patches: 2, both: 1, only_earlier: 1, only_later: 0, neither: 0 },
+    { earlier: 't2', later: 't3', patches: 3, both: 1, only_earlier: 1, only_later: 1, neither: 0 },
+  ]);
+  assert.is(r.tiers[0]!.runs, 0);
+});
+
+test('order: ascending mean seconds ÷ catch probability, with expected seconds per patch for both orders', () => {
+  const rows = [
+    ...repeat(10, (i) => row('slow', i === 0 ? 'caught' : 'pass', 10)),
+    ...repeat(10, (i) => row('cheap', i < 5 ? 'caught' : 'pass', 2)),
+  ];
+  const r = report(rows, { tiers: ['slow', 'cheap', 'none'] });
+  assert.equal(r.order, {
+    current: ['slow', 'cheap'],
+    recommended: ['cheap', 'slow'],
+    current_s: 11.8,
+    recommended_s: 7,
+    unranked: ['none'],
+    priced: [
+      { tier: 'slow', mean_s: 10, p: 0.1, ratio: 100 },
+      { tier: 'cheap', mean_s: 2, p: 0.5, ratio: 4 },
+    ],
+  });
+  const order = r.advice.find((a) => a.kind === 'order')!;
+  assert.match(order.text, /^reorder to t0-scope → cheap → slow: expected 7 s per patch instead of 11\.8 s/);
+  assert.match(order.text, /not priced, no runs: none/);
+});
+
+test('median of an odd and an even count, with duplicates, matches a sort', () => {
+  const values = [5, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3];
+  for (let n = 1; n <= values.length; n++) {
+    const xs = values.slice(0, n);
+    const sorted = [...xs].sort((a, b) => a - b);
+    const expected = n % 2 ? sorted[n >> 1] : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+    assert.is(report(xs.map((s) => row('t', 'pass', s))).tiers[0]!.median_s, expected, `n=${n}`);
+  }
+  let x = 7;
+  const random = Float64Array.from({ length: 1001 }, () => (x = (x * 48271) % 2147483647) % 97);
+  const k = 500;
+  const v = select(random, k);
+  assert.is(v, [...random].sort((a, b) => a - b)[k]);
+  for (let i = 0; i < k; i++) assert.ok(random[i]! <= v);
+});
+
+// Advice thresholds: each case sits exactly at a threshold or just past it.
+const tier = (name: string, over: Partial<TierFigures> = {}): TierFigures => ({
+  tier: name, runs: 40, caught: 4, errors: 0, passes: 36, median_s: 60, total_s: 2400, yield: 0.001667, error_rate: 0, not_applied: 0, ...over,
+});
+const pair = (both: number, onlyEarlier: number, onlyLater: number, neither = 30): PairOverlap => ({
+  earlier: 't1', later: 't2', patches: both + onlyEarlier + onlyLater + neither, both, only_earlier: onlyEarlier, only_later: onlyLater, neither,
+});
+const noOrder = { current: [], recommended: [], current_s: null, recommended_s: null, unranked: [], priced: [] };
+const base = { tiers: [tier('t1', { median_s: 5 }), tier('t2')], overlap: { pairs: [] as PairOverlap[] }, order: noOrder, attempts: 30 };
+
+const thresholds: [string, Partial<typeof base>, Advice['kind'], boolean][] = [
+  ['29 attempts: too few', { attempts: 29 }, 'too-few-attempts', true],
+  ['30 attempts: enough', { attempts: 30 }, 'too-few-attempts', false],
+  ['dearest median 29.999 s: short feedback', { tiers: [tier('t1', { median_s: 5 }), tier('t2', { median_s: 29.999 })] }, 'short-feedback', true],
+  ['dearest median 30 s: not short', { tiers: [tier('t1', { median_s: 5 }), tier('t2', { median_s: 30 })] }, 'short-feedback', false],
+  ['one error: error rate shown', { tiers: [tier('t1', { errors: 1, error_rate: 0.025 }), tier('t2')] }, 'errors', true],
+  ['no error: nothing', {}, 'errors', false],
+  ['later adds 2 of 40 caught (5 %): contract check', { overlap: { pairs: [pair(37, 1, 2)] } }, 'contract-check', true],
+  ['later adds 2 of 39 caught (5.1 %): earns its minutes', { overlap: { pairs: [pair(36, 1, 2)] } }, 'contract-check', false],
+  ['later adds nothing, earlier caught one: contract check', { overlap: { pairs: [pair(0, 1, 0)] } }, 'contract-check', true],
+  ['neither caught anything: no contract-check advice', { overlap: { pairs: [pair(0, 0, 0)] } }, 'contract-check', false],
+  ['later caught all the earlier did and 1 more: decorative', { overlap: { pairs: [pair(10, 0, 1)] } }, 'decorative', true],
+  ['earlier caught 1 alone: not decorative', { overlap: { pairs: [pair(10, 1, 1)] } }, 'decorative', false],
+  ['later caught nothing more: not decorative', { overlap: { pairs: [pair(10, 0, 0)] } }, 'decorative', false],
+  ['decorative takes the place of contract-check for the same pair', { overlap: { pairs: [pair(100, 0, 1)] } }, 'contract-check', false],
+  ['a pair with 30 calibration runs gets advice', { overlap: { pairs: [pair(10, 0, 1, 19)] } }, 'decorative', true],
+  ['a pair with 29 calibration runs does not', { overlap: { pairs: [pair(10, 0, 1, 18)] } }, 'decorative', false],
+];
+for (const [title, over, kind, present] of thresholds) {
+  test(`advice: ${title}`, () => {
+    const advice = advise({ ...base, ...over });
+    assert.is(kinds(advice).includes(kind), present, kinds(advice).join(', '));
+  });
+}
+
+test('advice: the numbers behind each piece are in its text and figures', () => {
+  const advice = advise({
+    ...base,
+    attempts: 12,
+    tiers: [tier('t1', { median_s: 5, errors: 3, runs: 40, error_rate: 0.075, caught: 4 }), tier('t2', { median_s: 20 })],
+    overlap: { pairs: [pair(37, 1, 2)] },
+  });
+  const by = Object.fromEntries(advice.map((a) => [a.kind, a]));
+  assert.match(by['too-few-attempts']!.text, /^too few attempts: ratios are noise; choose the order by judgment and revisit\. 12 patch attempts counted, fewer than 30/);
+  assert.match(by['short-feedback']!.text, /^short-feedback suite: the ladder's overhead likely exceeds what ordering saves\. The most expensive tier, t2, has a median of 20 s, under 30 s/);
+  assert.match(by.errors!.text, /^t1: 3 errors in 40 runs, error rate 7\.5 %, apart from its 4 catches/);
+  assert.match(by['contract-check']!.text, /^t2: buying a contract check, not bug detection: keep it, but it does not earn its minutes\. In 70 calibration runs it caught 2 that t1 missed, of 40 caught by either/);
+  assert.equal(by['contract-check']!.figures, { earlier: 't1', later: 't2', patches: 70, both: 37, only_earlier: 1, only_later: 2, limit_percent: 5 });
+  const deco = advise({ ...base, overlap: { pairs: [pair(10, 0, 3)] } }).find((a) => a.kind === 'decorative')!;
+  assert.match(deco.text, /^t1: decorative: delete it rather than reorder\. In 43 calibration runs, t2 caught every patch t1 caught \(10\) and 3 more/);
+});
+
+test('advice: minAttempts is configurable', () => {
+  assert.ok(kinds(advise({ ...base, attempts: 4 }, { minAttempts: 5 })).includes('too-few-attempts'));
+  assert.not.ok(kinds(advise({ ...base, attempts: 5 }, { minAttempts: 5 })).includes('too-few-attempts'));
+});
+
+test('order advice: equal ratios keep the order; a strictly cheaper order is recommended', () => {
+  const equal = report([...repeat(4, (i) => row('a', i < 1 ? 'caught' : 'pass', 4)), ...repeat(4, (i) => row('b', i < 2 ? 'caught' : 'pass', 8))]);
+  assert.equal(equal.order.recommended, ['a', 'b']);
+  assert.match(equal.advice.find((a) => a.kind === 'order')!.text, /^keep the order t0-scope → a → b: expected 10 s per patch/);
+  const better = report([...repeat(4, (i) => row('a', i < 1 ? 'caught' : 'pass', 4)), ...repeat(4, (i) => row('b', i < 2 ? 'caught' : 'pass', 7.996))]);
+  assert.equal(better.order.recommended, ['b', 'a']);
+  assert.is(better.advice.find((a) => a.kind === 'order')!.figures.recommended_s, 9.996);
+});
+
+test('an empty ledger has zero figures and no advice', () => {
+  const r = report([], { tiers: ['t1'] });
+  assert.equal(r.advice, []);
+  assert.is(r.attempts, 0);
+  assert.equal(r.order.current_s, null);
+  assert.equal(r.scope, { patches: 0, past: [], saved_s: 0 });
+});
+
+test.run();
