@@ -39,13 +39,18 @@ const esm = {
   banner: { js: "import { createRequire as __gl_cr } from 'node:module'; const require = __gl_cr(import.meta.url);" },
 };
 
-/** In the hot bundle, the yargs CLI, the config loader and the JUnit parser stay outside, as dist/full/*.js. */
+/**
+ * In the hot bundle, the yargs CLI, the config loader and the JUnit parser stay outside, as dist/full/*.js;
+ * picomatch and node:child_process load on first use (scripts/lazy-*.cjs).
+ */
 const coldOutside = {
   name: 'cold-outside',
   setup(b) {
     b.onResolve({ filter: /^\.\/(cli|config|junit)\.js$/ }, (args) =>
       args.kind === 'dynamic-import' ? { path: `./full/${args.path.slice(2)}`, external: true } : undefined);
     b.onResolve({ filter: /^picomatch$/ }, () => ({ path: join(process.cwd(), 'scripts', 'lazy-picomatch.cjs') }));
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      args.importer.endsWith('lazy-child-process.cjs') ? { path: 'node:child_process', external: true } : { path: join(process.cwd(), 'scripts', 'lazy-child-process.cjs') });
     b.onResolve({ filter: /^\.\/picomatch\.cjs$/ }, () => ({ path: './picomatch.cjs', external: true }));
   },
 };

@@ -55,7 +55,7 @@ export function readText(path: string): string | undefined {
  * does next (a 3 MB diff listing takes tens of milliseconds to write here). Node waits for it
  * before exiting.
  */
-export function writeFileAtomicLater(path: string, data: string, opts: { prefix: string; keep: number; maxBytes?: number }): void {
+export function writeFileAtomicLater(path: string, data: string | Buffer, opts: { prefix: string; keep: number; maxBytes?: number }): void {
   const dir = dirname(path);
   const tmp = join(dir, `.tmp-${process.pid}-${newRunId()}`);
   try {

@@ -1,4 +1,5 @@
 import type { RepoInfo } from './git.js';
+import type { ChangedPath } from './types.js';
 
 /** Answers fetched up front by `primeRepo` (git-prime.ts); git.ts consults them before spawning git. */
 export interface Primed {
@@ -11,8 +12,8 @@ export interface Primed {
   tree: Map<string, string>;
   /** `a b` (commit shas, both orders) → merge-base, `null` when they share no history. */
   mergeBase: Map<string, string | null>;
-  /** `base head` (commit shas) → `git diff --name-status -z` output. */
-  diff: Map<string, string>;
+  /** `base head` (commit shas) → the changed paths between them. */
+  diff: Map<string, ChangedPath[]>;
 }
 
 // One run primes once; a process only ever runs one command.

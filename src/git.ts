@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { primedFor } from './git-memo.js';
 import type { ChangedPath } from './types.js';
 
@@ -62,7 +62,7 @@ export interface GitOptions {
 
 const gitEnv = (scrub = false) => ({ ...(scrub ? withoutLocalGitEnv(process.env) : process.env), GATE_LADDER: '0', GIT_OPTIONAL_LOCKS: '0' });
 
-/** Runs git synchronously. Every git call of gate-ladder goes through here or `gitAsync`. */
+/** Runs git synchronously. Every git call of gate-ladder goes through here. */
 export function git(cwd: string, args: readonly string[], opts: string | GitOptions = {}): GitResult {
   const { input, scrub } = typeof opts === 'string' ? { input: opts, scrub: false } : opts;
   const r = spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub) });
@@ -73,21 +73,6 @@ export function git(cwd: string, args: readonly string[], opts: string | GitOpti
 /** UTF-8 text; ASCII (most of git's output) is decoded as latin1, which skips validation: a 3 MB diff listing decodes several times faster. */
 export function decodeText(buf: Buffer): string {
   return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
-}
-
-/** Runs git without blocking, so several calls overlap (see git-prime.ts). */
-export function gitAsync(cwd: string, args: readonly string[]): Promise<GitResult> {
-  return new Promise((done) => {
-    const child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const errs: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => errs.push(b));
-    child.on('error', (e) => done({ ok: false, code: null, stdout: '', stderr: e.message }));
-    child.on('close', (code) =>
-      done({ ok: code === 0, code, stdout: decodeText(Buffer.concat(out)), stderr: decodeText(Buffer.concat(errs)) }),
-    );
-  });
 }
 
 /** Like `git`, but a failure is an exception. */
@@ -119,34 +104,44 @@ export function repoInfo(cwd: string): RepoInfo | null {
 }
 
 /**
- * Parses `git diff --name-status -z` output. Pure. Scans with indexOf rather than split: a 100,000-path
- * listing would otherwise make a 200,000-entry array whose young strings every garbage collection
- * during routing has to visit.
+ * Reads `git diff --name-status -z` output, whole or piece by piece (`feed` takes text that ends right
+ * after a NUL). Scans with indexOf rather than split: a 100,000-path listing would otherwise make a
+ * 200,000-entry array whose young strings every garbage collection during routing has to visit.
+ * (Parsing while git writes gains nothing: with -M, git prints the listing only once renames are known.)
  */
-export function parseNameStatusZ(out: string): ChangedPath[] {
-  const changes: ChangedPath[] = [];
-  const n = out.length;
-  let i = 0;
-  const field = () => {
-    let j = out.indexOf('\0', i);
-    if (j < 0) j = n;
-    const s = out.slice(i, j);
-    i = j + 1;
-    return s;
-  };
-  while (i < n) {
-    const status = field();
-    if (status === '') continue;
-    const c = status.charCodeAt(0);
-    if (c === 82 || c === 67) {
-      // R or C: the old path, then the new one.
-      const from = field();
-      changes.push({ status, path: field(), from });
-    } else {
-      changes.push({ status, path: field() });
+export class NameStatusReader {
+  readonly changes: ChangedPath[] = [];
+  private status: string | undefined;
+  private from: string | undefined;
+
+  feed(text: string): this {
+    const n = text.length;
+    for (let i = 0; i < n; ) {
+      let j = text.indexOf('\0', i);
+      if (j < 0) j = n;
+      const field = text.slice(i, j);
+      i = j + 1;
+      if (this.status === undefined) {
+        if (field !== '') this.status = field;
+        continue;
+      }
+      const c = this.status.charCodeAt(0);
+      // R and C (rename, copy) name the old path, then the new one.
+      if ((c === 82 || c === 67) && this.from === undefined) {
+        this.from = field;
+        continue;
+      }
+      this.changes.push(this.from === undefined ? { status: this.status, path: field } : { status: this.status, path: field, from: this.from });
+      this.status = undefined;
+      this.from = undefined;
     }
+    return this;
   }
-  return changes;
+}
+
+/** Parses `git diff --name-status -z` output. Pure. */
+export function parseNameStatusZ(out: string): ChangedPath[] {
+  return new NameStatusReader().feed(out).changes;
 }
 
 // Renames and copies (among changed files) report both paths; -z keeps odd paths unquoted.
@@ -154,8 +149,7 @@ const NAME_STATUS = ['--name-status', '-z', '-M', '-C', '--no-ext-diff', '--no-t
 
 /** Paths changed between two commits (or trees), renames and copies with both paths. */
 export function diffPaths(cwd: string, base: string, head: string): ChangedPath[] {
-  const known = primedFor(cwd)?.diff.get(`${base} ${head}`);
-  return parseNameStatusZ(known ?? gitOk(cwd, [...DIFF_NAMES, base, head, '--']));
+  return primedFor(cwd)?.diff.get(`${base} ${head}`) ?? parseNameStatusZ(gitOk(cwd, [...DIFF_NAMES, base, head, '--']));
 }
 
 /** Paths staged for commit (in `$GIT_INDEX_FILE` when git commit set it), against HEAD or nothing. */
