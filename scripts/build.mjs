@@ -2,8 +2,9 @@
 //
 //   dist/cli.cjs          the bin: `run` and everything a push needs, CommonJS (node starts CommonJS
 //                         faster than an ES module graph), no yargs, zod, cosmiconfig or jiti in it
-//   dist/full/*.js        ES modules loaded on demand: the yargs CLI (other commands, --help) and the
-//                         config loader (a config-cache miss), with shared chunks in dist/full/chunks
+//   dist/full/*.js        ES modules loaded on demand: the yargs CLI (other commands, --help), the
+//                         config loader (a config-cache miss), JUnit reading and lint-staged tiers,
+//                         with shared chunks in dist/full/chunks
 //   dist/picomatch.cjs    loaded only for a scope glob src/glob.ts has no string test for
 //   dist/index.js         the library (`defineConfig`, types, pure functions)
 //   dist/cli.js           the previous bin path, kept for hooks installed by earlier versions
@@ -46,8 +47,9 @@ const esm = {
 const coldOutside = {
   name: 'cold-outside',
   setup(b) {
-    b.onResolve({ filter: /^\.\/(cli|config|junit)\.js$/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: `./full/${args.path.slice(2)}`, external: true } : undefined);
+    // Loaded on demand: the yargs CLI, the config loader (cache miss), JUnit reading and lint-staged tiers.
+    b.onResolve({ filter: /^\.\.?\/(cli|config|junit|lint-staged)\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: `./full/${args.path.replace(/^\.\.?\//, '')}`, external: true } : undefined);
     b.onResolve({ filter: /^picomatch$/ }, () => ({ path: join(process.cwd(), 'scripts', 'lazy-picomatch.cjs') }));
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
       args.importer.endsWith('lazy-child-process.cjs') ? { path: 'node:child_process', external: true } : { path: join(process.cwd(), 'scripts', 'lazy-child-process.cjs') });
@@ -66,7 +68,7 @@ await build({
 await build({ ...common, format: 'cjs', entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/picomatch.cjs' });
 await build({
   ...esm,
-  entryPoints: { 'full/cli': 'src/cli.ts', 'full/config': 'src/config.ts', 'full/junit': 'src/junit.ts' },
+  entryPoints: { 'full/cli': 'src/cli.ts', 'full/config': 'src/config.ts', 'full/junit': 'src/junit.ts', 'full/lint-staged': 'src/lint-staged.ts' },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'full/chunks/[name]-[hash]',

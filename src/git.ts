@@ -259,9 +259,12 @@ export function listWorktrees(root: string): WorktreeEntry[] {
   return r.ok ? parseWorktreeList(r.stdout) : [];
 }
 
-/** HEAD's commit and whether tracked files differ from it (untracked files are not looked at). */
+/**
+ * HEAD's commit and whether tracked files differ from it (untracked files are not looked at), in one
+ * process (`hasTrackedChanges` and `resolveCommit(HEAD)` would be two).
+ */
 export function workTreeState(cwd: string): { head: string | null; clean: boolean } | null {
-  const r = git(cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=none']);
+  const r = git(cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=dirty']);
   if (!r.ok) return null;
   let head: string | null = null;
   let clean = true;

@@ -5,7 +5,7 @@ import { shouldCalibrate } from '../calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config-cache.js';
 import { EXIT } from '../defaults.js';
 import { type GateExit, type GateIo, runGate } from '../gate.js';
-import { EMPTY_TREE, commitTree, diffPaths, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit } from '../git.js';
+import { EMPTY_TREE, commitTree, diffPaths, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git.js';
 import { primeRepo } from '../git-prime.js';
 import { newRunId } from '../hash.js';
 import { type Where, chooseIsolation, placement } from '../isolation.js';
@@ -143,28 +143,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       report.verdict = 'pass';
       continue;
     }
-    // ── tree cache hit: a row per planned tier, no gate runs ──────────────────────────────────
-    if (cache?.hit) {
-      const { results, rows } = cachedRows(
-        { plan, runId: newRunId(), hook, patch: p.head, base: p.base === EMPTY_TREE ? null : p.base, ref: p.ref, cwd: info.root, isolation: 'none', ...(p.note && { note: p.note }) },
-        cache.hit,
-        new Date(),
-      );
-      appendRows(ledger, rows);
-      report.verdict = 'pass';
-      report.results = results;
-      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit)));
-      continue;
-    }
-    // ─────────────────────────────────────────────────────────────────────────────────────────────
     if (calibration && !opts.calibrate && !opts.json) err(msg.calibrating(config.calibrate));
-    const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier));
-    report.isolation = where;
-    if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why));
     const staged = 'parent' in p ? (p as StagedTarget) : undefined;
-    // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
-    const rev = staged ? () => commitTree(info.root, staged.head, staged.parent) : () => p.head;
-    const ladderInput = {
+    const run = {
       plan,
       runId: newRunId(),
       hook,
@@ -172,10 +153,26 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       base: staged ? staged.parent : p.base === EMPTY_TREE ? null : p.base,
       ...(!staged && { ref: p.ref }),
       cwd: info.root,
-      isolation: where,
       ...(calibration && { calibration: true }),
       ...(p.note && { note: p.note }),
-    } satisfies LadderInput;
+    };
+    // ── tree cache hit: a row per planned tier, no gate runs ──────────────────────────────────
+    // (before choosing where gates run: looking at the work tree costs two git processes)
+    if (cache?.hit) {
+      const { results, rows } = cachedRows({ ...run, isolation: 'none' }, cache.hit, new Date());
+      appendRows(ledger, rows);
+      report.verdict = 'pass';
+      report.results = results;
+      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit)));
+      continue;
+    }
+    // ─────────────────────────────────────────────────────────────────────────────────────────────
+    const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier));
+    report.isolation = where;
+    if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why));
+    // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
+    const rev = staged ? () => commitTree(info.root, staged.head, staged.parent) : () => p.head;
+    const ladderInput = { ...run, isolation: where } satisfies LadderInput;
     const placed = placement(info.root, where, rev, process.env);
     let outcome: LadderOutcome;
     try {
@@ -260,8 +257,12 @@ function isolationFor(root: string, hook: HookName, config: ResolvedConfig) {
       dirty ??= hasUnstagedChanges(root);
       return { where: chooseIsolation('auto', { dirty, atTarget: true }), why: 'unstaged changes are not part of the commit' };
     }
-    dirty ??= hasTrackedChanges(root);
-    if (headSha === undefined) headSha = resolveCommit(root, 'HEAD');
+    if (dirty === undefined) {
+      // One `git status` answers both; should it fail, the two plain calls say why.
+      const state = workTreeState(root);
+      dirty = state ? !state.clean : hasTrackedChanges(root);
+      headSha = state ? state.head : resolveCommit(root, 'HEAD');
+    }
     const where = chooseIsolation('auto', { dirty, atTarget: headSha === p.head });
     return { where, why: dirty ? 'the working tree has uncommitted changes' : `the checked-out commit is not ${p.ref}` };
   };
