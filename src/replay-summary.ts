@@ -1,16 +1,7 @@
-import type { LedgerRow } from './types.js';
+import type { LedgerRow, TierFigures } from './types.js';
 
-/** One tier's figures over the replayed rows. */
-export interface ReplayTierLine {
-  tier: string;
-  runs: number;
-  caught: number;
-  errors: number;
-  passes: number;
-  /** `null` when the tier never ran. */
-  median_s: number | null;
-  total_s: number;
-}
+/** One tier's figures over the replayed rows: the report's columns up to total_s. */
+export type ReplayTierLine = Pick<TierFigures, 'tier' | 'runs' | 'caught' | 'errors' | 'passes' | 'median_s' | 'total_s'>;
 
 export interface ReplayFigures {
   /** Distinct patches with rows (applied or not). */
