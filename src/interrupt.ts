@@ -1,12 +1,14 @@
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 export interface Interruption {
-  /** Resolves on the first SIGINT or SIGTERM; hand it to running gates. */
+  /** Resolves on the first SIGINT, SIGTERM or SIGHUP; hand it to running gates. */
   promise: Promise<void>;
   readonly fired: boolean;
   dispose: () => void;
 }
 
 /**
- * Traps Ctrl-C and SIGTERM so the caller can stop its gates and clean up. A second signal calls
+ * Traps Ctrl-C, SIGTERM and SIGHUP so the caller can stop its gates and clean up. A second signal calls
  * `onSecond` (e.g. exit at once; the worktrees' exit hook still removes them).
  */
 export function trapInterrupt(onSecond: () => void = () => {}): Interruption {
@@ -21,16 +23,14 @@ export function trapInterrupt(onSecond: () => void = () => {}): Interruption {
     fired = true;
     resolve();
   };
-  process.on('SIGINT', on);
-  process.on('SIGTERM', on);
+  for (const signal of SIGNALS) process.on(signal, on);
   return {
     promise,
     get fired() {
       return fired;
     },
     dispose: () => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+      for (const signal of SIGNALS) process.off(signal, on);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { trapInterrupt } from '../interrupt.js';
 import { cachedRows, recordTreeCache, treeCacheStep } from '../cache.js';
 import { shouldCalibrate } from '../calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config-cache.js';
@@ -91,7 +92,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     ? isAbsolute(config.ledger) ? config.ledger : join(info.root, config.ledger)
     : defaultLedgerPath(info.commonDir);
   const match = scopeMatcher(config.scope);
-  const interrupt = interruption();
+  // Ctrl-C stops the running gate's tree; the ladder records, removes its worktree and exits. A second one exits at once.
+  const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
   const reports: TargetReport[] = [];
   let code: number = EXIT.pass;
 
@@ -286,23 +288,4 @@ function manualTarget(root: string, opts: RunOptions, config: ResolvedConfig): T
   if (baseSha === null) return msg.badRev(baseRev);
   const base = mergeBase(root, baseSha, head) ?? baseSha;
   return { kind: 'test', ref: headRev, head, base, changes: diffPaths(root, base, head) };
-}
-
-/** Ctrl-C (or SIGTERM, SIGHUP) stops the running gate's tree; the ladder then records, removes its worktree and exits. A second one exits at once (worktrees still go, on exit). */
-function interruption(): { promise: Promise<void>; fired: boolean; dispose: () => void } {
-  let resolve!: () => void;
-  const state = {
-    promise: new Promise<void>((r) => (resolve = r)),
-    fired: false,
-    dispose: () => {},
-  };
-  const on = () => {
-    if (state.fired) process.exit(EXIT.interrupted);
-    state.fired = true;
-    resolve();
-  };
-  process.on('SIGINT', on);
-  process.on('SIGTERM', on);
-  process.on('SIGHUP', on);
-  return state;
 }

@@ -4,6 +4,7 @@
  * Seeded rows carry `hook: "seed"` and `source: "seed"` and never count as catches.
  */
 import { randomBytes } from 'node:crypto';
+import { trapInterrupt } from '../interrupt.js';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { runGate } from '../gate.js';
@@ -25,31 +26,6 @@ export interface SeedOptions {
   target?: string;
   /** A Stryker mutation-testing report (JSON) to import instead. */
   stryker?: string;
-}
-
-/**
- * Ctrl-C or SIGTERM: stop the running gate; the command then removes its worktree and exits 130.
- * A second one exits at once (worktree.ts still removes the worktree on exit).
- */
-function interruption(): { promise: Promise<void>; fired: () => boolean; dispose: () => void } {
-  let fired = false;
-  let wake!: () => void;
-  const promise = new Promise<void>((r) => (wake = r));
-  const on = () => {
-    if (fired) process.exit(EXIT.interrupted);
-    fired = true;
-    wake();
-  };
-  process.on('SIGINT', on);
-  process.on('SIGTERM', on);
-  return {
-    promise,
-    fired: () => fired,
-    dispose: () => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-    },
-  };
 }
 
 /** Every tier configured for the seed hook runs: no routing, and (with runAll) no short-circuit. */
@@ -116,7 +92,8 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
     err(testMsg.seedNoTiers());
     return EXIT.error;
   }
-  const interrupt = interruption();
+  // A second Ctrl-C exits at once; worktree.ts still removes the worktree on exit.
+  const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
   let seeded: Seeded | string | undefined;
   try {
     try {
@@ -129,7 +106,7 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
       err(seeded);
       return EXIT.error;
     }
-    if (interrupt.fired()) return EXIT.interrupted;
+    if (interrupt.fired) return EXIT.interrupted;
     const { wt, patch, base } = seeded;
     err(testMsg.seedStart(seeded.what, wt.dir));
     const plan = seedPlan(config, diffPaths(ctx.root, base, patch).map((c) => c.path));
@@ -146,7 +123,7 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
         reports: reportDeps(ctx.ledger),
       },
     );
-    if (interrupt.fired()) return EXIT.interrupted;
+    if (interrupt.fired) return EXIT.interrupted;
     for (const t of plan.tiers) if (t.run && t.tier.junit === undefined) err(testMsg.seedNoReport(t.tier.name));
     const caughtBy = [...new Set(outcome.results.filter((r) => r.verdict === 'caught').flatMap((r) => r.failed ?? []))];
     if (caughtBy.length === 0) {
@@ -157,7 +134,7 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
     return EXIT.pass;
   } finally {
     if (seeded !== undefined && typeof seeded !== 'string') seeded.wt.remove();
-    if (interrupt.fired()) err(testMsg.seedCleanedUp());
+    if (interrupt.fired) err(testMsg.seedCleanedUp());
     interrupt.dispose();
   }
 }
