@@ -1,6 +1,8 @@
 // Builds the shipped bundles (dist/) with esbuild, the declarations with tsc, and the test build (build/).
 //
-//   dist/cli.cjs          the bin: `run` and everything a push needs, CommonJS (node starts CommonJS
+//   dist/cli.cjs          the bin: a few lines (scripts/cli-loader.cjs) that run dist/hook.cjs through a
+//                         V8 code cache
+//   dist/hook.cjs         `run` and everything a push needs, CommonJS (node starts CommonJS
 //                         faster than an ES module graph), no yargs, zod, cosmiconfig or jiti in it
 //   dist/full/*.js        ES modules loaded on demand: the yargs CLI (other commands, --help), the
 //                         config loader (a config-cache miss), JUnit reading and lint-staged tiers,
@@ -61,10 +63,17 @@ await build({
   ...common,
   format: 'cjs',
   entryPoints: ['src/bin.ts'],
-  outfile: 'dist/cli.cjs',
+  outfile: 'dist/hook.cjs',
   plugins: [coldOutside],
-  banner: { js: '#!/usr/bin/env node' },
 });
+// The loader compiles the bundle with node:vm (to use a code cache), where import() cannot run: the
+// bundle's dynamic imports, all of them the cold parts in dist/full/, call the loader's instead.
+const hook = readFileSync('dist/hook.cjs', 'utf8');
+const cold = hook.match(/\bimport\("\.\/full\//g)?.length ?? 0;
+const swapped = hook.replace(/\bimport\("\.\/full\//g, '__glImport("./full/');
+if (cold === 0 || /\bimport\(/.test(swapped)) throw new Error('dist/hook.cjs: a dynamic import outside ./full/ would fail under scripts/cli-loader.cjs');
+writeFileSync('dist/hook.cjs', swapped);
+writeFileSync('dist/cli.cjs', `#!/usr/bin/env node\n${readFileSync('scripts/cli-loader.cjs', 'utf8')}`);
 await build({ ...common, format: 'cjs', entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/picomatch.cjs' });
 await build({
   ...esm,

@@ -1,5 +1,5 @@
 import type { RepoInfo } from './git.js';
-import type { ChangedPath } from './types.js';
+import type { ChangeList } from './change-list.js';
 
 /** Answers fetched up front by `primeRepo` (git-prime.ts); git.ts consults them before spawning git. */
 export interface Primed {
@@ -13,7 +13,7 @@ export interface Primed {
   /** `a b` (commit shas, both orders) → merge-base, `null` when they share no history. */
   mergeBase: Map<string, string | null>;
   /** `base head` (commit shas) → the changed paths between them. */
-  diff: Map<string, ChangedPath[]>;
+  diff: Map<string, ChangeList>;
 }
 
 // One run primes once; a process only ever runs one command.

@@ -1,4 +1,5 @@
-import { DIFF_NAMES, type GitResult, REPO_PATHS, type RepoInfo, git, parseNameStatusZ, repoInfo } from './git.js';
+import { ChangeList } from './change-list.js';
+import { DIFF_NAMES, type GitResult, REPO_PATHS, type RepoInfo, git, repoInfo } from './git.js';
 import { type Primed, setPrimed } from './git-memo.js';
 import { type RangeFacts, isFullSha, readDiff, readRange, writeDiff, writeRange } from './range-cache.js';
 import { repoFromFiles } from './repo-dir.js';
@@ -21,7 +22,7 @@ export interface RevQuery {
  * paths come from the cache or from one `git diff` per range. rev-parse and diff run one after the
  * other, not overlapped: on a 2-core VM that measured faster (40 against 49 ms with two spawnSync
  * against two overlapping asynchronous spawns), and the merge-base decides whether a diff is cached.
- * `repoInfo`, `resolveCommit`, `treeOf`, `mergeBase` and `diffPaths` then answer from memory. When
+ * `repoInfo`, `resolveCommit`, `treeOf`, `mergeBase` and `diffList` then answer from memory. When
  * a revision does not resolve, nothing is kept; a range with several merge-bases keeps no
  * merge-base or diff: the one-fact calls then ask git themselves, with their own messages.
  */
@@ -57,12 +58,12 @@ export async function primeRepo(cwd: string, q: RevQuery = {}): Promise<RepoInfo
   for (const [base, head] of pairs) {
     const known = readDiff(primed.info.commonDir, base, head);
     if (known === undefined) missing.push([base, head]);
-    else primed.diff.set(`${base} ${head}`, parseNameStatusZ(known));
+    else primed.diff.set(`${base} ${head}`, new ChangeList(known));
   }
   for (const [base, head] of missing) {
     const out = git(cwd, [...DIFF_NAMES, base, head, '--']);
     if (!out.ok) continue;
-    primed.diff.set(`${base} ${head}`, parseNameStatusZ(out.stdout));
+    primed.diff.set(`${base} ${head}`, new ChangeList(out.stdout));
     writeDiff(primed.info.commonDir, base, head, out.stdout);
   }
   setPrimed(primed);
@@ -133,7 +134,7 @@ function fromCache(
     if (f.mergeBase !== null) {
       const diff = readDiff(info.commonDir, f.mergeBase, f.head);
       if (diff === undefined) return undefined;
-      p.diff.set(`${f.mergeBase} ${f.head}`, parseNameStatusZ(diff));
+      p.diff.set(`${f.mergeBase} ${f.head}`, new ChangeList(diff));
     }
   }
   return p;

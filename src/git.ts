@@ -1,5 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
+import { ChangeList, parseNameStatusZ } from './change-list.js';
 import { primedFor } from './git-memo.js';
 import type { ChangedPath } from './types.js';
 
@@ -89,8 +90,13 @@ export interface RepoInfo {
 }
 
 export const REPO_PATHS = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir'] as const;
-/** `git diff` as every range is read: names and statuses, NUL-separated, renames with both paths. */
-export const DIFF_NAMES = ['diff', '--name-status', '-z', '-M', '-C', '--no-ext-diff', '--no-textconv'] as const;
+/**
+ * How every diff is read: names and statuses, NUL-separated (odd paths stay unquoted). No rename or
+ * copy detection: a rename is then listed as its old path deleted and its new path added, the same
+ * touched paths (and a copy's source is listed only when it changed, as with -C), found faster.
+ */
+const NAME_STATUS = ['--name-status', '-z', '--no-renames', '--no-ext-diff', '--no-textconv'] as const;
+export const DIFF_NAMES = ['diff', ...NAME_STATUS] as const;
 
 /** One git call for the three paths the runner needs; `null` outside a work tree. */
 export function repoInfo(cwd: string): RepoInfo | null {
@@ -103,53 +109,16 @@ export function repoInfo(cwd: string): RepoInfo | null {
   return { root, commonDir, gitDir };
 }
 
-/**
- * Reads `git diff --name-status -z` output, whole or piece by piece (`feed` takes text that ends right
- * after a NUL). Scans with indexOf rather than split: a 100,000-path listing would otherwise make a
- * 200,000-entry array whose young strings every garbage collection during routing has to visit.
- * (Parsing while git writes gains nothing: with -M, git prints the listing only once renames are known.)
- */
-export class NameStatusReader {
-  readonly changes: ChangedPath[] = [];
-  private status: string | undefined;
-  private from: string | undefined;
-
-  feed(text: string): this {
-    const n = text.length;
-    for (let i = 0; i < n; ) {
-      let j = text.indexOf('\0', i);
-      if (j < 0) j = n;
-      const field = text.slice(i, j);
-      i = j + 1;
-      if (this.status === undefined) {
-        if (field !== '') this.status = field;
-        continue;
-      }
-      const c = this.status.charCodeAt(0);
-      // R and C (rename, copy) name the old path, then the new one.
-      if ((c === 82 || c === 67) && this.from === undefined) {
-        this.from = field;
-        continue;
-      }
-      this.changes.push(this.from === undefined ? { status: this.status, path: field } : { status: this.status, path: field, from: this.from });
-      this.status = undefined;
-      this.from = undefined;
-    }
-    return this;
-  }
-}
-
-/** Parses `git diff --name-status -z` output. Pure. */
-export function parseNameStatusZ(out: string): ChangedPath[] {
-  return new NameStatusReader().feed(out).changes;
-}
-
-// Renames and copies (among changed files) report both paths; -z keeps odd paths unquoted.
-const NAME_STATUS = ['--name-status', '-z', '-M', '-C', '--no-ext-diff', '--no-textconv'] as const;
+export { NameStatusReader, parseNameStatusZ } from './change-list.js';
 
 /** Paths changed between two commits (or trees), renames and copies with both paths. */
 export function diffPaths(cwd: string, base: string, head: string): ChangedPath[] {
-  return primedFor(cwd)?.diff.get(`${base} ${head}`) ?? parseNameStatusZ(gitOk(cwd, [...DIFF_NAMES, base, head, '--']));
+  return diffList(cwd, base, head).changes();
+}
+
+/** The same, as git's listing (the form routing reads without splitting it, see change-list.ts). */
+export function diffList(cwd: string, base: string, head: string): ChangeList {
+  return primedFor(cwd)?.diff.get(`${base} ${head}`) ?? new ChangeList(gitOk(cwd, [...DIFF_NAMES, base, head, '--']));
 }
 
 /** Paths staged for commit (in `$GIT_INDEX_FILE` when git commit set it), against HEAD or nothing. */

@@ -13,8 +13,8 @@ export interface LadderDeps {
   now: () => Date;
   /** Progress and verdict lines for the user. */
   log: (line: string) => void;
-  /** The gates' own output, streamed live. */
-  write: (chunk: Buffer) => void;
+  /** Receives the gates' own output (a tail is kept). Absent: gates write straight to stderr (see GateIo). */
+  write?: (chunk: Buffer) => void;
   env: NodeJS.ProcessEnv;
   interrupt?: Promise<void>;
   /** JUnit reports, per-test history and freezes. Without it, `junit` paths are not read. */
@@ -75,7 +75,7 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     try {
       if (deps.place) where = deps.place(tier);
       const env = { ...where.env, ...tier.env, GATE_LADDER: '0' };
-      const io: GateIo = { write: deps.write, ...(deps.interrupt && { interrupt: deps.interrupt }) };
+      const io: GateIo = { ...(deps.write && { write: deps.write }), ...(deps.interrupt && { interrupt: deps.interrupt }) };
       report = tier.junit !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.junit) : undefined;
       since = report !== undefined ? deps.reports!.prepare(report) : 0;
       exit = await deps.runGate(tier, where.cwd, env, io);
@@ -144,7 +144,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     exit: result.exitCode,
     ...(reason && { reason }),
     files: files.length > MAX_FILES_PER_ROW ? files.slice(0, MAX_FILES_PER_ROW) : [...files],
-    files_count: files.length,
+    files_count: input.plan.fileCount,
     routed: skipped.length > 0,
     ...(skipped.length > 0 && { skipped }),
     ...(input.source !== undefined && { source: input.source }),

@@ -5,6 +5,7 @@ import { format } from 'node:util';
 import { TAIL_BYTES } from './defaults.js';
 import type { GateExit, GateIo } from './gate.js';
 import type { ResolvedTier } from './types.js';
+import { writeErr } from './stderr.js';
 
 type LintStaged = (options: Record<string, unknown>, logger: Record<'log' | 'warn' | 'error' | 'debug', (...a: unknown[]) => void>) => Promise<boolean>;
 
@@ -76,7 +77,7 @@ export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJ
   const say = (...args: unknown[]) => {
     const line = format(...args);
     said.push(line);
-    io.write(Buffer.from(`${line}\n`));
+    (io.write ?? writeErr)(Buffer.from(`${line}\n`));
   };
   const logger = { log: say, warn: say, error: say, debug: say };
   // Its tasks inherit process.env: give them the gate's environment (GATE_LADDER=0, the tier's env) for the run.

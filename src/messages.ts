@@ -52,7 +52,7 @@ export const msg = {
 
 /** The plan as lines of text, for `--dry-run`. */
 export function planLines(plan: Plan): string[] {
-  const lines = [`  changed paths: ${plan.files.length}`];
+  const lines = [`  changed paths: ${plan.fileCount}`];
   for (const hit of plan.hits.slice(0, 10)) lines.push(`  test-adjacent: ${hit.path} (matches ${hit.marker})`);
   if (plan.hits.length > 10) lines.push(`  test-adjacent: … and ${plan.hits.length - 10} more`);
   for (const t of plan.tiers) lines.push(`  ${t.run ? 'run ' : 'skip'} ${t.tier.name}${t.reason ? `: ${t.reason}` : ''}`);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { diffPaths, git, stagedPaths } from './git.js';
+import { diffList, git, stagedPaths } from './git.js';
 import { type LadderDeps, runLadder } from './ladder.js';
 import type { ReplayPatch } from './replay-inputs.js';
 import { type Matcher, route } from './route.js';
-import type { ChangedPath, GateResult, LedgerRow, ResolvedConfig, TestRecord } from './types.js';
+import type { Changes, GateResult, LedgerRow, ResolvedConfig, TestRecord } from './types.js';
 import { addWorktree, type TempWorktree } from './worktree.js';
 
 /** The tier name of the one row a patch that does not apply gets (see docs/replay.md). */
@@ -79,7 +79,7 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
   let wt: TempWorktree | undefined;
   try {
     wt = addWorktree(ctx.root, patch.kind === 'commit' ? patch.id : patch.base);
-    let changes: ChangedPath[];
+    let changes: Changes;
     if (patch.kind === 'file') {
       const applied = git(wt.dir, ['apply', '--index', '--whitespace=nowarn', patch.file]);
       if (!applied.ok) {
@@ -91,7 +91,7 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
       }
       changes = stagedPaths(wt.dir);
     } else {
-      changes = diffPaths(ctx.root, patch.base, patch.id);
+      changes = diffList(ctx.root, patch.base, patch.id);
     }
     if (ctx.interrupted()) return { ...empty, status: 'interrupted', seconds: elapsed() };
 

@@ -1,7 +1,9 @@
-import { compileScope } from './glob.js';
-import type { ChangedPath, HookName, Plan, PlannedTier, ResolvedTier, ScopeHit } from './types.js';
+import { ChangeList } from './change-list.js';
+import { MAX_FILES_PER_ROW } from './defaults.js';
+import { type ScopeMatcher, compileScope } from './glob.js';
+import type { ChangedPath, Changes, HookName, Plan, PlannedTier, ResolvedTier, ScopeHit } from './types.js';
 
-export type Matcher = (path: string) => string | undefined;
+export type Matcher = ScopeMatcher;
 
 /** Compiles scope globs once; the returned function names the first marker a path matches. */
 export function scopeMatcher(scope: readonly string[]): Matcher {
@@ -34,14 +36,20 @@ export function scopeHits(paths: readonly string[], match: Matcher): ScopeHit[] 
  * The plan for a change: which tiers run on this hook and why the others do not.
  * A test-adjacent change skips every tier marked `skipWhenTestAdjacent`; t0 itself never blocks.
  */
-export function route(
-  changes: readonly ChangedPath[],
-  tiers: readonly ResolvedTier[],
-  match: Matcher,
-  hook: HookName,
-): Plan {
-  const files = touchedPaths(changes);
-  const hits = scopeHits(files, match);
+export function route(changes: Changes, tiers: readonly ResolvedTier[], match: Matcher, hook: HookName): Plan {
+  let files: string[];
+  let fileCount: number;
+  let hits: ScopeHit[];
+  if (changes instanceof ChangeList) {
+    files = changes.paths(MAX_FILES_PER_ROW);
+    fileCount = changes.count;
+    hits = changes.hits(match);
+  } else {
+    const all = touchedPaths(changes);
+    files = all.length > MAX_FILES_PER_ROW ? all.slice(0, MAX_FILES_PER_ROW) : all;
+    fileCount = all.length;
+    hits = scopeHits(all, match);
+  }
   const first = hits[0];
   const planned: PlannedTier[] = tiers.map((tier) => {
     if (!tier.hooks.includes(hook)) return { tier, run: false, skip: 'hook', reason: `not configured for ${hook}` };
@@ -51,5 +59,5 @@ export function route(
     }
     return { tier, run: true };
   });
-  return { files, hits, tiers: planned };
+  return { files, fileCount, hits, tiers: planned };
 }

@@ -1,6 +1,6 @@
-import { EMPTY_TREE, diffPaths, isShallow, mergeBase, newCommits, remoteHead, resolveCommit } from './git.js';
+import { EMPTY_TREE, diffList, isShallow, mergeBase, newCommits, remoteHead, resolveCommit } from './git.js';
 import { type PushRef, pushKind } from './push-refs.js';
-import type { ChangedPath } from './types.js';
+import type { Changes } from './types.js';
 
 /** A pushed commit to test, with the range it is judged on. */
 export interface Target {
@@ -9,7 +9,7 @@ export interface Target {
   head: string;
   /** The commit (or, for a first push, the empty tree) the changes are taken from. */
   base: string;
-  changes: ChangedPath[];
+  changes: Changes;
   /** How the base was chosen when it is not the plain merge-base; recorded in the rows' `reason`. */
   note?: string;
   /** Other refs of this push that point at the same commit, tested once with this one. */
@@ -50,7 +50,7 @@ export interface RangeGit {
   newCommits: (head: string, remote: string) => { commits: string[]; boundary: string[] };
   /** `refs/remotes/<remote>/HEAD`'s target, e.g. `refs/remotes/origin/main`. */
   remoteHead: (remote: string) => string | null;
-  diff: (base: string, head: string) => ChangedPath[];
+  diff: (base: string, head: string) => Changes;
 }
 
 export function rangeGit(cwd: string): RangeGit {
@@ -61,7 +61,7 @@ export function rangeGit(cwd: string): RangeGit {
     shallow: () => (shallow ??= isShallow(cwd)),
     newCommits: (head, remote) => newCommits(cwd, head, remote),
     remoteHead: (remote) => remoteHead(cwd, remote),
-    diff: (base, head) => diffPaths(cwd, base, head),
+    diff: (base, head) => diffList(cwd, base, head),
   };
 }
 

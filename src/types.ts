@@ -1,4 +1,5 @@
 /** Public types of gate-ladder: the config a repo writes, the plan, the verdicts and the ledger row. */
+import type { ChangeList } from './change-list.js';
 
 /** What a gate concluded. `caught`: the patch is wrong. `error`: the harness could not give a verdict. */
 export type Verdict = 'pass' | 'caught' | 'error';
@@ -139,6 +140,9 @@ export interface ChangedPath {
   from?: string;
 }
 
+/** A diff's changes: as objects, or as git's listing (large diffs are routed without splitting it). */
+export type Changes = readonly ChangedPath[] | ChangeList;
+
 /** Why t0-scope considers a path test-adjacent. */
 export interface ScopeHit {
   path: string;
@@ -155,7 +159,10 @@ export interface PlannedTier {
 }
 
 export interface Plan {
+  /** The touched paths, at most MAX_FILES_PER_ROW of them (as many as a ledger row keeps). */
   files: string[];
+  /** How many paths the change touches. */
+  fileCount: number;
   hits: ScopeHit[];
   tiers: PlannedTier[];
 }

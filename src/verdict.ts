@@ -103,7 +103,7 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   if (code === null) return { verdict: 'error', reason: 'exited without a code' };
   if (caught.includes(code)) return { verdict: 'caught' };
   if (code === 127) {
-    const cmd = notFoundCommand(exit.tail);
+    const cmd = exit.notFound ?? notFoundCommand(exit.tail);
     return { verdict: 'error', reason: cmd ? `command not found: ${cmd}` : 'exit 127: command not found' };
   }
   const known = meaning(code, runner);

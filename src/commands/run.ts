@@ -6,7 +6,7 @@ import { shouldCalibrate } from '../calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config-cache.js';
 import { EXIT } from '../defaults.js';
 import { type GateExit, type GateIo, runGate } from '../gate.js';
-import { EMPTY_TREE, commitTree, diffPaths, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git.js';
+import { EMPTY_TREE, commitTree, diffList, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git.js';
 import { primeRepo } from '../git-prime.js';
 import { newRunId } from '../hash.js';
 import { type Where, chooseIsolation, placement } from '../isolation.js';
@@ -114,12 +114,12 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       ref: p.ref,
       head: p.head,
       base: p.base,
-      files: plan.files.length,
+      files: plan.fileCount,
       plan: plan.tiers.map((t) => ({ tier: t.tier.name, run: t.run, ...(t.reason && { reason: t.reason }) })),
     };
     reports.push(report);
     if (!opts.json) {
-      err(msg.target(p.ref, p.head, p.base, plan.files.length));
+      err(msg.target(p.ref, p.head, p.base, plan.fileCount));
       if (p.sameAs) err(msg.sameAs(p.sameAs));
     }
     const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
@@ -185,7 +185,6 @@ export async function runCommand(opts: RunOptions): Promise<number> {
           appendRows: (rows) => appendRows(ledger, rows),
           now: () => new Date(),
           log: opts.json ? () => {} : err,
-          write: writeErr,
           env: process.env,
           interrupt: interrupt.promise,
           place: placed.place,
@@ -287,5 +286,5 @@ function manualTarget(root: string, opts: RunOptions, config: ResolvedConfig): T
   const baseSha = resolveCommit(root, baseRev);
   if (baseSha === null) return msg.badRev(baseRev);
   const base = mergeBase(root, baseSha, head) ?? baseSha;
-  return { kind: 'test', ref: headRev, head, base, changes: diffPaths(root, base, head) };
+  return { kind: 'test', ref: headRev, head, base, changes: diffList(root, base, head) };
 }

@@ -8,7 +8,8 @@ import { trapInterrupt } from '../interrupt.js';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { runGate } from '../gate.js';
-import { EMPTY_TREE, GitError, diffPaths, git, resolveCommit } from '../git.js';
+import { MAX_FILES_PER_ROW } from '../defaults.js';
+import { EMPTY_TREE, GitError, diffList, git, resolveCommit } from '../git.js';
 import { foldHistory, readTestRecords } from '../history.js';
 import { runLadder } from '../ladder.js';
 import { appendLines, appendRows } from '../ledger.js';
@@ -31,7 +32,8 @@ export interface SeedOptions {
 /** Every tier configured for the seed hook runs: no routing, and (with runAll) no short-circuit. */
 function seedPlan(config: ResolvedConfig, files: string[]): Plan {
   return {
-    files,
+    files: files.slice(0, MAX_FILES_PER_ROW),
+    fileCount: files.length,
     hits: [],
     tiers: config.tiers.map((tier) =>
       tier.hooks.includes('seed') ? { tier, run: true } : { tier, run: false, skip: 'hook' as const, reason: 'not configured for seed' },
@@ -109,7 +111,7 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
     if (interrupt.fired) return EXIT.interrupted;
     const { wt, patch, base } = seeded;
     err(testMsg.seedStart(seeded.what, wt.dir));
-    const plan = seedPlan(config, diffPaths(ctx.root, base, patch).map((c) => c.path));
+    const plan = seedPlan(config, diffList(ctx.root, base, patch).paths());
     const outcome = await runLadder(
       { plan, runId: randomBytes(6).toString('hex'), hook: 'seed', patch, base, cwd: wt.dir, isolation: 'worktree', runAll: true, source: 'seed' },
       {
@@ -117,7 +119,6 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
         appendRows: (rows) => appendRows(ctx.ledger, rows),
         now: () => new Date(),
         log: err,
-        write: (chunk) => process.stderr.write(chunk),
         env: process.env,
         interrupt: interrupt.promise,
         reports: reportDeps(ctx.ledger),

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -26,6 +26,33 @@ export default config;
     assert.is(good.stdout.split('\n').filter((l) => l.includes('error TS')).length, 1, good.stdout);
     const lib = sh(process.execPath, ['--input-type=module', '-e', `import { route, defaultScope } from 'gate-ladder'; console.log(typeof route, defaultScope.length > 5)`], repo.dir);
     assert.is(lib.stdout.trim(), 'function true', lib.out);
+  }));
+
+test('the bin runs its hook bundle through a V8 code cache beside it; a bad cache is rejected and rewritten; GATE_LADDER_CODE_CACHE=0 writes none', () =>
+  withRepo({}, (repo) => {
+    const dist = join(repo.dir, 'node_modules', 'gate-ladder', 'dist');
+    const cache = join(dist, '.cache', `hook-${process.version}-${process.arch}.v8`);
+    assert.not.match(readFileSync(join(dist, 'hook.cjs'), 'utf8'), /\bimport\(/, 'every dynamic import goes through the loader');
+    repo.write('gate-ladder.config.ts', `export default { tiers: [{ name: 't1', run: 'true' }] };\n`);
+    repo.commit('config');
+    repo.write('src/a.txt', 'a\n');
+    repo.commit('a change');
+    const dryRun = ['run', '--dry-run', '--base', 'HEAD~1', '--head', 'HEAD'];
+    rmSync(join(dist, '.cache'), { recursive: true, force: true });
+    const off = repo.cli(dryRun, { env: { GATE_LADDER_CODE_CACHE: '0' } });
+    assert.is(off.code, 0, off.out);
+    assert.not.ok(existsSync(cache), 'no cache when turned off');
+    const first = repo.cli(dryRun);
+    assert.is(first.code, 0, first.out);
+    assert.ok(existsSync(cache), 'written when the first run ends');
+    writeFileSync(cache, 'not bytecode');
+    const again = repo.cli(dryRun);
+    assert.is(again.code, 0, again.out);
+    assert.is(again.stderr, first.stderr);
+    assert.ok(readFileSync(cache).length > 10_000, 'V8 rejected the bad cache and it was written anew');
+    const help = repo.cli(['--help']);
+    assert.is(help.code, 0, help.out);
+    assert.match(help.stdout, 'Commands:', 'a cold command loads through the cached bundle');
   }));
 
 test.run();

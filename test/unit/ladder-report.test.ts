@@ -14,7 +14,7 @@ const config = resolveConfig({
     { name: 't3', run: 'z', runner: 'pytest', junit: 'report.xml', cwd: 'py' },
   ],
 });
-const plan: Plan = { files: ['src/a.ts'], hits: [], tiers: config.tiers.map((tier) => ({ tier, run: true })) };
+const plan: Plan = { files: ['src/a.ts'], fileCount: 1, hits: [], tiers: config.tiers.map((tier) => ({ tier, run: true })) };
 const exit = (code: number): GateExit => ({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 0.5, tail: '' });
 const freeze = (test: string, expires: string): Freeze => ({
   test, flip_rate: 0.2, runs: 20, flips: 4, evidence: 1, by: 'T', at: '2025-01-01T00:00:00Z', expires, reentry: 'fixed',
