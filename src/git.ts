@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { ChangeList, parseNameStatusZ } from './change-list.js';
 import { primedFor } from './git-memo.js';
 import type { ChangedPath } from './types.js';
@@ -69,6 +69,36 @@ export function git(cwd: string, args: readonly string[], opts: string | GitOpti
   const r = spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub) });
   if (r.error) return { ok: false, code: null, stdout: '', stderr: r.error.message };
   return { ok: r.status === 0, code: r.status, stdout: decodeText(r.stdout), stderr: decodeText(r.stderr) };
+}
+
+/** A git process started in the background; `done` gives its output as bytes. */
+export interface GitJob {
+  done: Promise<{ ok: boolean; stdout: Buffer }>;
+  /** Stops it when its answer is no longer wanted. */
+  cancel: () => void;
+}
+
+/**
+ * Starts git without waiting for it, so that it works on the other core while this process does
+ * something else (another git call included: a spawnSync blocks only us, not a process already
+ * started). Never rejects.
+ */
+export function gitJob(cwd: string, args: readonly string[]): GitJob {
+  const chunks: Buffer[] = [];
+  let cancelled = false;
+  const child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+  const done = new Promise<{ ok: boolean; stdout: Buffer }>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', () => resolve({ ok: false, stdout: Buffer.alloc(0) }));
+    child.on('close', (code) => resolve({ ok: code === 0 && !cancelled, stdout: Buffer.concat(chunks) }));
+  });
+  return {
+    done,
+    cancel: () => {
+      cancelled = true;
+      child.kill();
+    },
+  };
 }
 
 /** UTF-8 text; ASCII (most of git's output) is decoded as latin1, which skips validation: a 3 MB diff listing decodes several times faster. */

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, readJson, readText, writeFileAtomicLater, writeJsonAtomic } from './cache-files.js';
 import { hash } from './hash.js';
@@ -51,7 +52,13 @@ export function readDiff(commonDir: string, base: string, head: string): string 
   return text?.startsWith(header) ? text.slice(header.length) : undefined;
 }
 
-export function writeDiff(commonDir: string, base: string, head: string, output: string): void {
+export function hasDiff(commonDir: string, base: string, head: string): boolean {
+  return existsSync(diffPath(commonDir, base, head));
+}
+
+/** Git's output as it came (bytes, kept as they are) or as text. */
+export function writeDiff(commonDir: string, base: string, head: string, output: string | Buffer): void {
   if (output.length > MAX_DIFF_BYTES) return;
-  writeFileAtomicLater(diffPath(commonDir, base, head), `${base} ${head}\n${output}`, { prefix: 'diff-', keep: KEEP, maxBytes: MAX_DIFF_BYTES * 4 });
+  const data = typeof output === 'string' ? `${base} ${head}\n${output}` : Buffer.concat([Buffer.from(`${base} ${head}\n`), output]);
+  writeFileAtomicLater(diffPath(commonDir, base, head), data, { prefix: 'diff-', keep: KEEP, maxBytes: MAX_DIFF_BYTES * 4 });
 }
