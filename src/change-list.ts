@@ -64,7 +64,7 @@ export class ChangeList {
   }
 
   /**
-   * t0-scope on the whole listing. With a matcher whose globs all have shortcuts (`match.field`, see
+   * t0-scope on the whole listing. With a matcher whose globs all have shortcuts (`match.scanner()`, see
    * glob.ts `listingScanner`), one scan of the listing finds the fields a marker matches, and only
    * those are cut out and named by `match` itself; otherwise every path is tested.
    */
@@ -76,14 +76,15 @@ export class ChangeList {
       const marker = match(path);
       if (marker !== undefined) hits.push({ path, marker });
     };
-    if (match.field === undefined) {
+    const scanner = match.scanner();
+    if (scanner === undefined) {
       this.walk((start, end) => {
         add(start, end);
         return true;
       });
       return hits;
     }
-    const re = new RegExp(match.field.source, 'g');
+    const re = new RegExp(scanner.source, 'g');
     let pathStarts: Set<number> | undefined;
     for (let m = re.exec(t); m !== null; m = re.exec(t)) {
       // The match begins on the NUL before its field, on a `/` inside it, or at 0.

@@ -121,32 +121,41 @@ export function compileGlob(glob: string): PathTest {
 /** Names the first scope glob a path matches. */
 export interface ScopeMatcher {
   (path: string): string | undefined;
-  /** When every glob has a shortcut: `listingScanner`'s expression, to find candidate paths in a whole listing (ChangeList.hits). */
-  field?: RegExp;
+  /**
+   * When every glob has a shortcut: `listingScanner`'s expression, to find candidate paths in a whole
+   * listing (ChangeList.hits); made on first use.
+   */
+  scanner: () => RegExp | undefined;
 }
 
 /**
  * A scope as one function naming the first glob a path matches. The shortcut globs also form one
- * combined expression: most paths match no marker, and one test of it says so for all of them.
+ * combined expression: most paths match no marker, and one test of it says so for all of them. The
+ * per-glob tests are compiled only when a path gets past it (a push of a few files usually never does).
  */
 export function compileScope(scope: readonly string[]): ScopeMatcher {
   const globs = [...scope];
-  const tests = globs.map(compileGlob);
   const sources = globs.map((g) => shortcut(g));
   const fast = sources.filter((s): s is string => s !== undefined);
   const any = fast.length > 0 ? new RegExp(fast.map((s) => `(?:${s})`).join('|')) : undefined;
+  let tests: PathTest[] | undefined;
   // Globs picomatch has to answer, in scope order; the only candidates when `any` says no.
-  const slow = globs.map((g, i) => ({ g, t: tests[i]!, s: sources[i] })).filter((x) => x.s === undefined);
+  let slow: { g: string; t: PathTest }[] | undefined;
+  const slowOnes = () => (slow ??= globs.flatMap((g, i) => (sources[i] === undefined ? [{ g, t: compileGlob(g) }] : [])));
   const n = globs.length;
-  const match: ScopeMatcher = (path) => {
+  let scanner: RegExp | undefined | null = null;
+  const match = ((path: string) => {
     if (any !== undefined && !any.test(path)) {
-      for (const x of slow) if (x.t(path)) return x.g;
+      for (const x of slowOnes()) if (x.t(path)) return x.g;
       return undefined;
     }
+    tests ??= globs.map(compileGlob);
     for (let i = 0; i < n; i++) if (tests[i]!(path)) return globs[i];
     return undefined;
+  }) as ScopeMatcher;
+  match.scanner = () => {
+    if (scanner === null) scanner = fast.length === globs.length ? listingScanner(globs) : undefined;
+    return scanner;
   };
-  const scanner = slow.length === 0 ? listingScanner(globs) : undefined;
-  if (scanner !== undefined) match.field = scanner;
   return match;
 }

@@ -48,8 +48,8 @@ for (const scope of scopes) {
 }
 
 test('a scope whose globs all have shortcuts scans the listing; one with a picomatch glob does not', () => {
-  assert.ok(scopeMatcher(defaultScope).field instanceof RegExp);
-  assert.is(scopeMatcher(['**/[ab]', '**/tests/**']).field, undefined);
+  assert.ok(scopeMatcher(defaultScope).scanner() instanceof RegExp);
+  assert.is(scopeMatcher(['**/[ab]', '**/tests/**']).scanner(), undefined);
 });
 
 test('a status letter that a glob matches is not a hit; the path with that name is', () => {
