@@ -13,6 +13,9 @@
 //   lefthook run pre-push       lefthook's native binary running the same `true` on pre-push
 //   lefthook hook as git runs   the .git/hooks/pre-push lefthook installs (finds its binary, then runs)
 //   git push --dry-run ...      whole pushes to a local bare remote, hook vs --no-verify (pre-push runs on --dry-run)
+// The work repos are left clean at B with files edited 10 s before their commit (bench-utils `settle`),
+// as a push usually finds them; a push made in the same second as the last edit and commit pays one
+// `git status` more (git's index cannot vouch for files that new).
 // Then, with fewer runs: a tree seen for the first time (gate runs and the pass is recorded), and a
 // config-cache miss (the config changed: cosmiconfig, jiti and zod load).
 import { appendFileSync } from 'node:fs';
@@ -31,6 +34,7 @@ import {
   measure,
   report,
   run,
+  settle,
   stats,
   tempDir,
   write,
@@ -61,6 +65,7 @@ function ladderRepo(base, name, config) {
   run('git', ['push', '-q', 'origin', 'main'], dir, { env: { GATE_LADDER: '0' } });
   write(dir, { 'src/a.txt': 'b\n' });
   const b = commitAll(dir, 'B');
+  settle(dir);
   return { dir, remote, a, b, stdin: `refs/heads/main ${b} refs/heads/main ${a}\n` };
 }
 

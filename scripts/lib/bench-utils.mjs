@@ -1,6 +1,6 @@
 // Shared by scripts/bench-*.mjs: temp repos, interleaved timing, medians. No network, no global state.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -57,6 +57,18 @@ export function commitAll(dir, message) {
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '--allow-empty', '-m', message);
   return git(dir, 'rev-parse', 'HEAD');
+}
+
+/**
+ * Leaves the repo as one whose files were edited a while before their commit: tracked files' mtimes
+ * moved 10 s back and the index refreshed. Right after a script writes and commits in the same second,
+ * git's index marks those entries "racily clean" (it cannot trust their stat data), and gate-ladder's
+ * in-process work-tree check then defers to `git status`; a push seconds after the last edit does not.
+ */
+export function settle(dir) {
+  const then = new Date(Date.now() - 10_000);
+  for (const f of git(dir, 'ls-files', '-z').split('\0').filter(Boolean)) utimesSync(join(dir, f), then, then);
+  git(dir, 'update-index', '-q', '--refresh');
 }
 
 /**
