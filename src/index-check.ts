@@ -56,13 +56,13 @@ export function quickIndexMatches(info: RepoInfo, hashBytes: number, env: NodeJS
 }
 
 /** The index, and its mtime as git takes it for the racy check; one read of the file we fstat, so the two agree. */
-function readIndex(gitDir: string, hashBytes: number): { parsed: ParsedIndex; mtimeSec: bigint } | undefined {
+function readIndex(gitDir: string, hashBytes: number): { parsed: ParsedIndex; mtimeSec: number } | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(join(gitDir, 'index'), 'r');
     const st = fstatSync(fd, { bigint: true });
     const parsed = parseIndex(readFileSync(fd), hashBytes, MAX_ENTRIES);
-    return parsed && { parsed, mtimeSec: st.mtimeNs / NS };
+    return parsed && { parsed, mtimeSec: Number(st.mtimeNs / NS) };
   } catch {
     return undefined;
   } finally {
@@ -80,10 +80,11 @@ const S_IFMT = 0o170000n;
  * have seen a change made in the same second). A path under a symlinked folder is refused: git
  * reports it deleted. BigInt stats: `mtimeMs` is a double and cannot hold nanoseconds exactly.
  */
-function statsMatch(root: string, entries: readonly IndexEntry[], indexMtimeSec: bigint): boolean {
+function statsMatch(root: string, entries: readonly IndexEntry[], indexMtimeSec: number): boolean {
+  // Racy entries first, before any lstat: a push right after a commit usually has one.
+  if (entries.some((e) => e.mtimeSec >= indexMtimeSec)) return false;
   const dirs = new Set<string>();
   for (const e of entries) {
-    if (BigInt(e.mtimeSec) >= indexMtimeSec) return false;
     const slash = e.path.lastIndexOf('/');
     if (slash > 0 && !realDirs(root, e.path.slice(0, slash), dirs)) return false;
     const st = lstatSync(`${root}/${e.path}`, { bigint: true, throwIfNoEntry: false });
