@@ -31,13 +31,18 @@ const REDIRECTS = ['GIT_INDEX_FILE', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR
 
 export function quickWorkTree(info: RepoInfo, head: string, tree: string | undefined, env: NodeJS.ProcessEnv = process.env): QuickState | undefined {
   if (REDIRECTS.some((v) => env[v] !== undefined) || !isSha(head)) return undefined;
-  const at = headFromFiles(info);
-  if (at === undefined || at.length !== head.length) return undefined;
-  if (at !== head) return 'elsewhere';
-  if (tree === undefined || tree.length !== head.length) return undefined;
-  const index = readIndex(info.gitDir, tree.length / 2);
-  if (index === undefined || index.parsed.tree !== tree) return undefined;
-  return statsMatch(info.root, index.parsed.entries, index.mtimeSec) ? 'clean-at-head' : undefined;
+  try {
+    const at = headFromFiles(info);
+    if (at === undefined || at.length !== head.length) return undefined;
+    if (at !== head) return 'elsewhere';
+    if (tree === undefined || tree.length !== head.length) return undefined;
+    const index = readIndex(info.gitDir, tree.length / 2);
+    if (index === undefined || index.parsed.tree !== tree) return undefined;
+    return statsMatch(info.root, index.parsed.entries, index.mtimeSec) ? 'clean-at-head' : undefined;
+  } catch {
+    // lstat refusing a path (EACCES, ENOTDIR, a name too long): only git can tell.
+    return undefined;
+  }
 }
 
 /**
@@ -51,8 +56,12 @@ export function quickIndexMatches(info: RepoInfo, hashBytes: number, env: NodeJS
   if (REDIRECTS.some((v) => v !== 'GIT_INDEX_FILE' && env[v] !== undefined)) return undefined;
   const file = env.GIT_INDEX_FILE;
   if (file !== undefined && resolve(info.root, file) !== join(info.gitDir, 'index')) return undefined;
-  const index = readIndex(info.gitDir, hashBytes);
-  return index !== undefined && statsMatch(info.root, index.parsed.entries, index.mtimeSec) ? true : undefined;
+  try {
+    const index = readIndex(info.gitDir, hashBytes);
+    return index !== undefined && statsMatch(info.root, index.parsed.entries, index.mtimeSec) ? true : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The index, and its mtime as git takes it for the racy check; one read of the file we fstat, so the two agree. */

@@ -48,8 +48,11 @@ const EMPTY_BLOB: Record<number, string> = {
 export function parseIndex(buf: Buffer, hashBytes: number, maxEntries: number): ParsedIndex | undefined {
   const end = buf.length - hashBytes;
   if (end < 12 || buf.toString('latin1', 0, 4) !== 'DIRC') return undefined;
-  const version = buf.readUInt32BE(4);
-  const count = buf.readUInt32BE(8);
+  // DataView reads are V8 builtins; Buffer's readUInt32BE is JavaScript, several times slower before
+  // the JIT warms up, and a hook reads the index once, cold.
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const version = dv.getUint32(4);
+  const count = dv.getUint32(8);
   if (version < 2 || version > 4 || count > maxEntries) return undefined;
   const emptyBlob = EMPTY_BLOB[hashBytes];
   if (emptyBlob === undefined) return undefined;
@@ -60,57 +63,53 @@ export function parseIndex(buf: Buffer, hashBytes: number, maxEntries: number): 
   for (let i = 0; i < count; i++) {
     const flagsAt = off + ENTRY_HEAD + hashBytes;
     if (flagsAt + 2 > end) return undefined;
-    const flags = buf.readUInt16BE(flagsAt);
+    const flags = dv.getUint16(flagsAt);
     if (flags & (ASSUME_VALID | STAGE)) return undefined;
     let nameAt = flagsAt + 2;
     if (flags & EXTENDED) {
       // Version 2 has no extended flags; every bit git defines there (skip-worktree, intent-to-add) is refused.
-      if (version < 3 || nameAt + 2 > end || buf.readUInt16BE(nameAt) !== 0) return undefined;
+      if (version < 3 || nameAt + 2 > end || dv.getUint16(nameAt) !== 0) return undefined;
       nameAt += 2;
     }
-    const mode = buf.readUInt32BE(off + 24);
+    const mode = dv.getUint32(off + 24);
     if (mode !== 0o100644 && mode !== 0o100755 && mode !== 0o120000) return undefined;
-    let path: string;
+    // The name's length is in the flags, unless it is 0xFFF or more: then only its NUL ends it.
+    const len = flags & NAME_MASK;
+    let path: string | undefined;
     let next: number;
     if (version === 4) {
       // Prefix compression: a varint of bytes to drop from the previous path, then the rest, NUL-terminated.
       const v = readVarint(buf, nameAt, end);
       if (v === undefined || v.value > prev.length) return undefined;
-      const nul = buf.indexOf(0, v.next);
-      if (nul < 0 || nul >= end) return undefined;
       const keep = prev.length - v.value;
+      const nul = len === NAME_MASK ? buf.indexOf(0, v.next) : v.next + len - keep;
+      if (nul < v.next || nul >= end || buf[nul] !== 0) return undefined;
       prev = keep === 0 ? buf.subarray(v.next, nul) : Buffer.concat([prev.subarray(0, keep), buf.subarray(v.next, nul)]);
-      const decoded = decodePath(prev, 0, prev.length);
-      if (decoded === undefined) return undefined;
-      path = decoded;
+      path = decodePath(prev, 0, prev.length);
       next = nul + 1;
     } else {
-      const nul = buf.indexOf(0, nameAt);
-      if (nul < 0 || nul >= end) return undefined;
-      const len = flags & NAME_MASK;
-      if (len !== NAME_MASK && nul - nameAt !== len) return undefined;
-      const decoded = decodePath(buf, nameAt, nul);
-      if (decoded === undefined) return undefined;
-      path = decoded;
+      const nul = len === NAME_MASK ? buf.indexOf(0, nameAt + NAME_MASK) : nameAt + len;
+      if (nul < nameAt || nul >= end || buf[nul] !== 0) return undefined;
+      path = decodePath(buf, nameAt, nul);
       // 1 to 8 NULs pad the entry to a multiple of 8 bytes.
       next = off + ((nul - off + 8) & ~7);
       if (next > end) return undefined;
     }
-    if (path === '' || (version === 4 && (flags & NAME_MASK) !== NAME_MASK && prev.length !== (flags & NAME_MASK))) return undefined;
-    const size = buf.readUInt32BE(off + 36);
+    if (path === undefined) return undefined;
+    const size = dv.getUint32(off + 36);
     // git writes size 0 for an entry that was racily clean when the index was written ("smudged"): it
     // then compares contents, which only git can do.
     if (size === 0 && buf.toString('hex', off + ENTRY_HEAD, off + ENTRY_HEAD + hashBytes) !== emptyBlob) return undefined;
     entries.push({
       path,
       mode,
-      ctimeSec: buf.readUInt32BE(off),
-      ctimeNsec: buf.readUInt32BE(off + 4),
-      mtimeSec: buf.readUInt32BE(off + 8),
-      mtimeNsec: buf.readUInt32BE(off + 12),
-      ino: buf.readUInt32BE(off + 20),
-      uid: buf.readUInt32BE(off + 28),
-      gid: buf.readUInt32BE(off + 32),
+      ctimeSec: dv.getUint32(off),
+      ctimeNsec: dv.getUint32(off + 4),
+      mtimeSec: dv.getUint32(off + 8),
+      mtimeNsec: dv.getUint32(off + 12),
+      ino: dv.getUint32(off + 20),
+      uid: dv.getUint32(off + 28),
+      gid: dv.getUint32(off + 32),
       size,
     });
     off = next;
@@ -122,7 +121,7 @@ export function parseIndex(buf: Buffer, hashBytes: number, maxEntries: number): 
     // An extension whose name starts with a capital letter may be ignored; any other is required
     // reading (`link`, `sdir`) and changes what the entries mean.
     if (c < 65 || c > 90) return undefined;
-    const size = buf.readUInt32BE(off + 4);
+    const size = dv.getUint32(off + 4);
     const dataAt = off + 8;
     if (size > end - dataAt) return undefined;
     if (buf.toString('latin1', off, off + 4) === 'TREE') tree = rootTree(buf, dataAt, dataAt + size, hashBytes, count);
@@ -159,9 +158,10 @@ function readVarint(buf: Buffer, at: number, end: number): { value: number; next
 
 /**
  * A path's bytes as the string node's fs functions take. Non-UTF-8 bytes cannot survive the round
- * trip (the file would be looked up under another name), so such a path is refused.
+ * trip (the file would be looked up under another name), so such a path is refused, as is an empty
+ * one or one with a NUL inside (a garbled entry).
  */
 function decodePath(buf: Buffer, from: number, to: number): string | undefined {
   const s = buf.toString('utf8', from, to);
-  return s.includes('\uFFFD') ? undefined : s;
+  return s === '' || s.includes('\uFFFD') || s.includes('\0') ? undefined : s;
 }

@@ -358,6 +358,22 @@ test('more entries than the cap: git decides', withGit((r) => {
   assert.is(quick(r, one.head, one.tree), 'clean-at-head');
 }));
 
+test('a garbled or truncated index file in a real repo: undefined, never a throw', withGit((r) => {
+  const one = r.commit('one');
+  r.settle();
+  const file = join(r.dir, '.git/index');
+  const good = readFileSync(file);
+  for (const bad of [good.subarray(0, 40), good.subarray(0, good.length - 25), Buffer.concat([good.subarray(0, 80), Buffer.from('garbage\0'), good.subarray(88)])]) {
+    writeFileSync(file, bad);
+    assert.is(quickWorkTree(r.info(), one.head, one.tree, {}), undefined);
+    assert.is(quickIndexMatches(r.info(), 20, {}), undefined);
+  }
+  writeFileSync(file, good);
+  assert.is(quick(r, one.head, one.tree), 'clean-at-head');
+  unlinkSync(file);
+  assert.is(quickWorkTree(r.info(), one.head, one.tree, {}), undefined, 'no index at all');
+}));
+
 test('pre-commit: the work tree matches the index (staged changes allowed), not when a change is unstaged', withGit((r) => {
   r.commit('one');
   r.write('src/b.txt', 'bravo, staged\n');
