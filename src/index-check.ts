@@ -31,6 +31,7 @@ export const MAX_ENTRIES = 1000;
 /** The variables that point git at another repository, index or work tree than the files we would read. */
 const REDIRECTS = ['GIT_INDEX_FILE', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY'] as const;
 
+/** The state of the work tree at `info.root` for the pushed commit `head`, whose tree is `tree` (when the run knows it). */
 export function quickWorkTree(info: RepoInfo, head: string, tree: string | undefined, env: NodeJS.ProcessEnv = process.env): QuickState | undefined {
   if (REDIRECTS.some((v) => env[v] !== undefined) || !isSha(head)) return undefined;
   try {
@@ -87,9 +88,10 @@ const S_IFMT = 0o170000n;
 /**
  * Every entry's file has the recorded type, owner-executable bit, size, inode, owner, group, and
  * mtime and ctime to the nanosecond (git compares seconds, and nanoseconds when built with USE_NSEC),
- * and none is racily clean (mtime not before the index's own, at second granularity: git could not
- * have seen a change made in the same second). A path under a symlinked folder is refused: git
- * reports it deleted. BigInt stats: `mtimeMs` is a double and cannot hold nanoseconds exactly.
+ * and none is racily clean (mtime not older than the index file's, in whole seconds: a change made
+ * in the second the index was written can hide behind equal stat data). A path under a symlinked
+ * folder is refused: git reports it deleted. BigInt stats because `mtimeMs` is a double that cannot
+ * hold nanoseconds exactly (plain Stats measured no faster).
  */
 function statsMatch(root: string, entries: readonly IndexEntry[], indexMtimeSec: number): boolean {
   // Racy entries first, before any lstat: a push right after a commit usually has one.
