@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { cacheDir, readJson, writeJsonAtomic } from './cache-files.js';
 import { treeOf, workTreeState } from './git.js';
 import { hash } from './hash.js';
+import { quickWorkTree } from './index-check.js';
 import { type LadderInput, type LadderOutcome, toRow } from './ladder.js';
 import type { GateResult, LedgerRow, Plan, ResolvedTier } from './types.js';
 
@@ -64,6 +65,7 @@ export function coverage(entry: TreeEntry | undefined, plan: Plan): Record<strin
 export interface TreeCacheStep {
   commonDir: string;
   root: string;
+  gitDir: string;
   key: string;
   tree: string;
   config: string;
@@ -80,6 +82,7 @@ export function treeCacheStep(o: {
   read: boolean;
   commonDir: string;
   root: string;
+  gitDir: string;
   head: string;
   configHash: string;
   plan: Plan;
@@ -89,7 +92,7 @@ export function treeCacheStep(o: {
   if (tree === null) return undefined;
   const key = treeKey(tree, o.configHash);
   const hit = o.read ? coverage(readEntry(o.commonDir, key, tree, o.configHash), o.plan) : undefined;
-  return { commonDir: o.commonDir, root: o.root, key, tree, config: o.configHash, ...(hit && { hit }) };
+  return { commonDir: o.commonDir, root: o.root, gitDir: o.gitDir, key, tree, config: o.configHash, ...(hit && { hit }) };
 }
 
 /** One row per planned tier for a hit: `pass`, `cached: true`, and the run it reuses. Pure. */
@@ -109,8 +112,9 @@ export function cachedRows(input: LadderInput, hit: Record<string, string>, now:
 
 /**
  * After the gates: records the run when every planned tier passed on exactly the pushed tree, adding
- * its tiers to what the entry already lists. Returns whether it did. The clean-work-tree check costs
- * one `git status`, paid only after a pass that ran in the work tree.
+ * its tiers to what the entry already lists. Returns whether it did. After a pass that ran in the work
+ * tree, that tree must still be clean at the pushed commit: the index and lstat answer that when they
+ * can (index-check.ts), else one `git status`.
  */
 export function recordTreeCache(step: TreeCacheStep, plan: Plan, patch: string, outcome: LadderOutcome, interrupted: boolean): boolean {
   const planned = plan.tiers.filter((t) => t.run);
@@ -118,8 +122,12 @@ export function recordTreeCache(step: TreeCacheStep, plan: Plan, patch: string, 
   const run = outcome.rows[0]?.run;
   if (interrupted || outcome.verdict !== 'pass' || run === undefined || planned.some((t) => !passed.has(t.tier.name))) return false;
   if (outcome.rows.some((r) => r.isolation !== 'worktree')) {
-    const state = workTreeState(step.root);
-    if (state === null || !state.clean || state.head !== patch) return false;
+    const quick = quickWorkTree({ root: step.root, commonDir: step.commonDir, gitDir: step.gitDir }, patch, step.tree);
+    if (quick === 'elsewhere') return false;
+    if (quick === undefined) {
+      const state = workTreeState(step.root);
+      if (state === null || !state.clean || state.head !== patch) return false;
+    }
   }
   const entry: TreeEntry = readEntry(step.commonDir, step.key, step.tree, step.config) ?? { format: FORMAT, tree: step.tree, config: step.config, tiers: {} };
   const ts = new Date().toISOString();

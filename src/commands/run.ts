@@ -6,9 +6,11 @@ import { shouldCalibrate } from '../calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config-cache.js';
 import { EXIT } from '../defaults.js';
 import { type GateExit, type GateIo, runGate } from '../gate.js';
-import { EMPTY_TREE, commitTree, diffList, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git.js';
+import { EMPTY_TREE, type RepoInfo, commitTree, diffList, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git.js';
+import { primedFor } from '../git-memo.js';
 import { primeRepo } from '../git-prime.js';
 import { newRunId } from '../hash.js';
+import { quickIndexMatches, quickWorkTree } from '../index-check.js';
 import { type Where, chooseIsolation, placement } from '../isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from '../ladder.js';
 import { appendRows, defaultLedgerPath } from '../ledger.js';
@@ -86,7 +88,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     err(plans);
     return EXIT.error;
   }
-  const isolation = isolationFor(info.root, hook, config);
+  const isolation = isolationFor(info, hook, config);
 
   const ledger = config.ledger
     ? isAbsolute(config.ledger) ? config.ledger : join(info.root, config.ledger)
@@ -129,6 +131,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       read: !calibration,
       commonDir: info.commonDir,
       root: info.root,
+      gitDir: info.gitDir,
       head: p.head,
       configHash: loaded.hash ?? configHash(config),
       plan,
@@ -169,7 +172,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       continue;
     }
     // ─────────────────────────────────────────────────────────────────────────────────────────────
-    const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier));
+    // The pushed commit's tree, when already known (no git process): lets the index answer for `git status`.
+    const tree = cache?.tree ?? primedFor(info.root)?.tree.get(p.head);
+    const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier), tree);
     report.isolation = where;
     if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why));
     // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
@@ -244,28 +249,35 @@ function planTargets(root: string, opts: RunOptions, config: ResolvedConfig): Re
 }
 
 /**
- * Where a target's gates run. The work tree is inspected once, and only when a gate is about to run:
- * for pre-commit, unstaged changes mean the index is not what is on disk; otherwise, uncommitted
- * changes or another commit checked out mean the pushed commit is not what is on disk.
+ * Where a target's gates run. The work tree is inspected only when a gate is about to run, first from
+ * the files git keeps (index-check.ts: HEAD, the index and lstat, no process), then, when those cannot
+ * tell, once with git: for pre-commit, unstaged changes mean the index is not what is on disk;
+ * otherwise, uncommitted changes or another commit checked out mean the pushed commit is not.
  */
-function isolationFor(root: string, hook: HookName, config: ResolvedConfig) {
+function isolationFor(info: RepoInfo, hook: HookName, config: ResolvedConfig) {
+  const root = info.root;
   let dirty: boolean | undefined;
   let headSha: string | null | undefined;
-  return (p: Target, tiers: ResolvedTier[]): { where: Where; why?: string } => {
+  return (p: Target, tiers: ResolvedTier[], tree: string | undefined): { where: Where; why?: string } => {
     if (tiers.every((t) => t.lintStaged)) return { where: 'none' };
     if (config.isolation !== 'auto') return { where: chooseIsolation(config.isolation, { dirty: false, atTarget: true }), why: `isolation: '${config.isolation}'` };
     if (hook === 'pre-commit') {
-      dirty ??= hasUnstagedChanges(root);
+      // The staged target's head is the index's tree: its length says SHA-1 or SHA-256.
+      dirty ??= quickIndexMatches(info, p.head.length / 2) ? false : hasUnstagedChanges(root);
       return { where: chooseIsolation('auto', { dirty, atTarget: true }), why: 'unstaged changes are not part of the commit' };
     }
+    const elsewhere = `the checked-out commit is not ${p.ref}`;
     if (dirty === undefined) {
+      const quick = quickWorkTree(info, p.head, tree);
+      if (quick === 'elsewhere') return { where: chooseIsolation('auto', { dirty: false, atTarget: false }), why: elsewhere };
+      if (quick === 'clean-at-head') return { where: chooseIsolation('auto', { dirty: false, atTarget: true }) };
       // One `git status` answers both; should it fail, the two plain calls say why.
       const state = workTreeState(root);
       dirty = state ? !state.clean : hasTrackedChanges(root);
       headSha = state ? state.head : resolveCommit(root, 'HEAD');
     }
     const where = chooseIsolation('auto', { dirty, atTarget: headSha === p.head });
-    return { where, why: dirty ? 'the working tree has uncommitted changes' : `the checked-out commit is not ${p.ref}` };
+    return { where, why: dirty ? 'the working tree has uncommitted changes' : elsewhere };
   };
 }
 

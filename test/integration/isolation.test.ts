@@ -1,6 +1,6 @@
 /** The pushed commit decides, not the working tree: gates run in a temporary worktree when they differ. */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lutimesSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -78,6 +78,60 @@ test('a clean checkout of the pushed commit runs in place; untracked files do no
     assert.not.match(r.out, 'temporary worktree');
     assert.equal(repo.ledger().map((x) => x.isolation), ['none', 'none']);
     assert.equal(ranIn(trace), [realpathSync(repo.dir)]);
+  }));
+
+/** Tracked files a while older than the index, as after a checkout long ago: nothing racily clean. */
+function settle(repo: Repo): void {
+  const past = Math.floor(Date.now() / 1000) - 100;
+  for (const path of repo.gitOk('ls-files', '-z').split('\0').filter(Boolean)) lutimesSync(join(repo.dir, path), past, past);
+  repo.gitOk('update-index', '-q', '--refresh');
+}
+
+/** The git commands a push ran, hook included (git traces every git process that inherits GIT_TRACE). */
+const gitCommands = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').match(/trace: (?:built-in|exec|run_command): git [a-z-]+/g) ?? [] : []);
+
+test('a clean checkout of the pushed commit, known from the index: in place, and no git status (nor for the tree cache)', () =>
+  traced((repo, trace) => {
+    repo.write('src/other.txt', 'fine\n');
+    repo.commit('a clean change');
+    settle(repo);
+    const gitTrace = join(repo.dir, '..', 'git-trace.log');
+    const r = repo.push(['origin', 'main'], { GL_TRACE: trace, GIT_TRACE: gitTrace });
+    assert.is(r.code, 0, r.out);
+    assert.equal(repo.ledger().map((x) => x.isolation), ['none', 'none']);
+    assert.equal(ranIn(trace), [realpathSync(repo.dir)]);
+    const cmds = gitCommands(gitTrace);
+    assert.ok(cmds.some((c) => c.endsWith('git push')), cmds.join('\n'));
+    assert.not.ok(cmds.some((c) => c.endsWith('git status')), cmds.join('\n'));
+    // The pass was recorded: the quick check vouched that the gates saw the pushed tree.
+    const cache = join(repo.dir, '.git', 'gate-ladder', 'cache');
+    assert.is(readdirSync(cache).filter((f) => f.startsWith('tree-')).length, 1);
+  }));
+
+test('another commit checked out, known from HEAD: a worktree, and no git status', () =>
+  traced((repo, trace) => {
+    repo.write('src/value.txt', 'bug\n');
+    const head = repo.commit('a bug');
+    repo.gitOk('checkout', '-q', '--detach', 'HEAD~1');
+    const gitTrace = join(repo.dir, '..', 'git-trace.log');
+    const r = repo.push(['origin', 'main'], { GL_TRACE: trace, GIT_TRACE: gitTrace });
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.out, `the checked-out commit is not refs/heads/main`);
+    assert.equal(repo.ledger().map((x) => [x.verdict, x.isolation, x.patch]), [['caught', 'worktree', head]]);
+    assert.not.ok(gitCommands(gitTrace).some((c) => c.endsWith('git status')), gitCommands(gitTrace).join('\n'));
+  }));
+
+test('a modified file the index cannot vouch for: git status decides, and the pushed commit still decides', () =>
+  traced((repo, trace) => {
+    repo.write('src/value.txt', 'bug\n');
+    repo.commit('a bug');
+    settle(repo);
+    repo.write('src/value.txt', 'good\n');
+    const gitTrace = join(repo.dir, '..', 'git-trace.log');
+    const r = repo.push(['origin', 'main'], { GL_TRACE: trace, GIT_TRACE: gitTrace });
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.out, 'the working tree has uncommitted changes');
+    assert.ok(gitCommands(gitTrace).some((c) => c.endsWith('git status')));
   }));
 
 test('isolation: "none" runs in place even when the working tree differs (the escape hatch)', () =>
