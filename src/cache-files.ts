@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFile, writeFileSync } from 'node:fs';
+import { close, mkdirSync, open, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writev } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { newRunId } from './hash.js';
 
@@ -55,7 +55,7 @@ export function readText(path: string): string | undefined {
  * does next (a 3 MB diff listing takes tens of milliseconds to write here). Node waits for it
  * before exiting.
  */
-export function writeFileAtomicLater(path: string, data: string | Buffer, opts: { prefix: string; keep: number; maxBytes?: number }): void {
+export function writeFileAtomicLater(path: string, data: string | readonly Buffer[], opts: { prefix: string; keep: number; maxBytes?: number }): void {
   const dir = dirname(path);
   const tmp = join(dir, `.tmp-${process.pid}-${newRunId()}`);
   try {
@@ -63,15 +63,49 @@ export function writeFileAtomicLater(path: string, data: string | Buffer, opts: 
   } catch {
     return;
   }
-  writeFile(tmp, data, (err) => {
-    try {
-      if (err) throw err;
-      renameSync(tmp, path);
-      prune(dir, opts, basename(path));
-    } catch {
-      unlinkQuiet(tmp);
-    }
+  // Pieces are written as they are (writev): joining megabytes first costs a copy of them.
+  const parts = typeof data === 'string' ? [Buffer.from(data)] : data;
+  const finish = (err: unknown, fd?: number) => {
+    const done = () => {
+      try {
+        if (err) throw err;
+        renameSync(tmp, path);
+        prune(dir, opts, basename(path));
+      } catch {
+        unlinkQuiet(tmp);
+      }
+    };
+    if (fd === undefined) done();
+    else close(fd, (closeErr) => {
+      err ??= closeErr;
+      done();
+    });
+  };
+  open(tmp, 'w', (err, fd) => {
+    if (err) return finish(err);
+    const rest = (left: readonly Buffer[]): void =>
+      writev(fd, left, (e, written) => {
+        if (e) return finish(e, fd);
+        const more = dropBytes(left, written);
+        if (more.length === 0) finish(null, fd);
+        else rest(more);
+      });
+    rest(parts);
   });
+}
+
+/** What is left of `parts` after its first `n` bytes. Pure. */
+export function dropBytes(parts: readonly Buffer[], n: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (const p of parts) {
+    if (n >= p.length) {
+      n -= p.length;
+      continue;
+    }
+    out.push(n > 0 ? p.subarray(n) : p);
+    n = 0;
+  }
+  return out;
 }
 
 /** Keeps the newest `keep` files of a prefix (and, with `maxBytes`, no more than that many bytes of them). */

@@ -72,7 +72,7 @@ export async function primeRepo(cwd: string, q: RevQuery = {}): Promise<RepoInfo
     const out = job ? await job.done : undefined;
     if (out?.ok) {
       primed.diff.set(key, new ChangeList(decodeText(out.stdout)));
-      writeDiff(primed.info.commonDir, base, head, out.stdout);
+      writeDiff(primed.info.commonDir, base, head, [out.stdout]);
       continue;
     }
     const late = git(cwd, [...DIFF_NAMES, base, head, '--']);

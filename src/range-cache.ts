@@ -56,9 +56,11 @@ export function hasDiff(commonDir: string, base: string, head: string): boolean 
   return existsSync(diffPath(commonDir, base, head));
 }
 
-/** Git's output as it came (bytes, kept as they are) or as text. */
-export function writeDiff(commonDir: string, base: string, head: string, output: string | Buffer): void {
-  if (output.length > MAX_DIFF_BYTES) return;
-  const data = typeof output === 'string' ? `${base} ${head}\n${output}` : Buffer.concat([Buffer.from(`${base} ${head}\n`), output]);
+/** Git's output as text, or as the pieces it came in (written as they are). */
+export function writeDiff(commonDir: string, base: string, head: string, output: string | readonly Buffer[]): void {
+  const size = typeof output === 'string' ? output.length : output.reduce((n, b) => n + b.length, 0);
+  if (size > MAX_DIFF_BYTES) return;
+  const header = `${base} ${head}\n`;
+  const data = typeof output === 'string' ? `${header}${output}` : [Buffer.from(header), ...output];
   writeFileAtomicLater(diffPath(commonDir, base, head), data, { prefix: 'diff-', keep: KEEP, maxBytes: MAX_DIFF_BYTES * 4 });
 }

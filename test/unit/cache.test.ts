@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readJson, readText, writeFileAtomic } from '../../src/cache-files.js';
+import { dropBytes, readJson, readText, writeFileAtomic } from '../../src/cache-files.js';
 import { type TreeEntry, cachedRows, coverage, tierFingerprint, treeKey } from '../../src/cache.js';
 import { configHash } from '../../src/config-cache.js';
 import { resolveConfig } from '../../src/config.js';
@@ -128,6 +128,16 @@ test('cache files: written whole, the newest kept by count and by bytes', () => 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('dropBytes: what a partial writev leaves, across piece boundaries', () => {
+  const parts = [Buffer.from('ab'), Buffer.from('cde'), Buffer.from('f')];
+  const text = (bs: Buffer[]) => Buffer.concat(bs).toString();
+  assert.is(text(dropBytes(parts, 0)), 'abcdef');
+  assert.is(text(dropBytes(parts, 1)), 'bcdef');
+  assert.is(text(dropBytes(parts, 2)), 'cdef');
+  assert.is(text(dropBytes(parts, 4)), 'ef');
+  assert.equal(dropBytes(parts, 6), []);
 });
 
 test.run();
