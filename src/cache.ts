@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { cacheDir, readJson, writeJsonAtomic } from './cache-files.js';
 import { treeOf, workTreeState } from './git.js';
+import { isoTime } from './iso-time.js';
 import { hash } from './hash.js';
 import { quickWorkTree } from './index-check.js';
 import { type LadderInput, type LadderOutcome, toRow } from './ladder.js';
@@ -130,7 +131,7 @@ export function recordTreeCache(step: TreeCacheStep, plan: Plan, patch: string, 
     }
   }
   const entry: TreeEntry = readEntry(step.commonDir, step.key, step.tree, step.config) ?? { format: FORMAT, tree: step.tree, config: step.config, tiers: {} };
-  const ts = new Date().toISOString();
+  const ts = isoTime(Date.now());
   for (const t of planned) entry.tiers[t.tier.name] = { fp: tierFingerprint(t.tier), run, patch, ts };
   writeJsonAtomic(entryPath(step.commonDir, step.key), entry, { prefix: 'tree-', keep: KEEP });
   return true;

@@ -4,6 +4,9 @@ import type { ChangedPath, ScopeHit } from './types.js';
 /** What a status field of git's listing looks like: a letter, then a similarity score for renames and copies. */
 const STATUS = /^[A-Z][0-9]*$/;
 
+/** Listings of at least this many characters (about 2,000 paths) are scanned whole. */
+const SCAN_FROM = 64 * 1024;
+
 /**
  * A diff's changed paths as git listed them (`git diff --name-status -z`), kept as that one string.
  * Routing needs the number of paths, the test-adjacent ones, and the first few for the ledger; on a
@@ -76,7 +79,8 @@ export class ChangeList {
       const marker = match(path);
       if (marker !== undefined) hits.push({ path, marker });
     };
-    const scanner = match.scanner();
+    // A short listing is tested path by path: compiling the scanner costs more than it saves there.
+    const scanner = t.length < SCAN_FROM ? undefined : match.scanner();
     if (scanner === undefined) {
       this.walk((start, end) => {
         add(start, end);

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { MAX_FILES_PER_ROW } from './defaults.js';
 import type { GateExit, GateIo } from './gate.js';
 import { testRecord } from './history.js';
+import { isoTime } from './iso-time.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
 import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from './types.js';
 import { classify } from './verdict.js';
@@ -132,7 +133,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
   const files = input.plan.files;
   const reason = [result.reason, input.note].filter(Boolean).join('; ');
   return {
-    ts: now.toISOString(),
+    ts: isoTime(now.getTime()),
     run: input.runId,
     hook: input.hook,
     patch: input.patch,

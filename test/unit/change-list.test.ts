@@ -24,7 +24,9 @@ const entries: [string, ...string[]][] = paths.map((p, i) => {
   const status = statuses[i % statuses.length]!;
   return status.startsWith('R') || status.startsWith('C') ? [status, paths[(i * 7) % paths.length]!, p] : [status, p];
 });
-const text = listing(entries);
+const small = listing(entries);
+// Long enough to be scanned whole (ChangeList scans listings of 64 KB and more).
+const big = small.repeat(Math.ceil((64 * 1024) / small.length) + 1);
 
 const scopes: string[][] = [
   [...defaultScope],
@@ -35,8 +37,8 @@ const scopes: string[][] = [
   ['**/[ab]', '**/tests/**'],
 ];
 
-for (const scope of scopes) {
-  test(`hits, count and paths agree with the split listing: ${scope.slice(0, 3).join(' ')}`, () => {
+for (const [size, text] of [['short', small], ['long', big]] as const) for (const scope of scopes) {
+  test(`${size} listing: hits, count and paths agree with the split listing: ${scope.slice(0, 3).join(' ')}`, () => {
     const match = scopeMatcher(scope);
     const list = new ChangeList(text);
     const all = touchedPaths(parseNameStatusZ(text));
