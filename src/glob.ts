@@ -26,6 +26,8 @@ export const FIELD: Dialect = { start: '(?<![^\\0])', end: '(?![^\\0])', seg: '[
 interface Part {
   at: 'segment' | 'path';
   body: string;
+  /** Text every path it matches contains (its name, prefix, infix or suffix). */
+  literal: string;
 }
 
 /**
@@ -39,7 +41,8 @@ export function shortcut(glob: string, d: Dialect = PATH): string | undefined {
   return parts(glob, d)?.map((p) => `${p.at === 'segment' ? `(?:${d.start}|/)` : d.start}${p.body}`).join('|');
 }
 
-function parts(glob: string, d: Dialect): Part[] | undefined {
+/** A shortcut glob's alternatives (one, or one per `{a,b}` member); `undefined` for other globs. */
+export function parts(glob: string, d: Dialect = PATH): Part[] | undefined {
   const brace = /^([^{}]*)\{([^{}]*)\}([^{}]*)$/.exec(glob);
   if (brace) {
     const [, pre, body, post] = brace as unknown as [string, string, string, string];
@@ -53,40 +56,43 @@ function parts(glob: string, d: Dialect): Part[] | undefined {
 }
 
 function simple(glob: string, d: Dialect): Part | undefined {
-  const part = (at: Part['at'], body: string | undefined): Part | undefined => (body === undefined ? undefined : { at, body });
+  const part = (at: Part['at'], shape: Shape | undefined): Part | undefined => (shape === undefined ? undefined : { at, ...shape });
+  const whole = (lit: string, end: string): Shape => ({ body: `${escape(lit)}${end}`, literal: lit });
   if (glob.startsWith('**/')) {
     const rest = glob.slice(3);
     if (rest.endsWith('/**')) {
       const dir = rest.slice(0, -3);
-      return literal(dir) ? part('segment', `${escape(dir)}(?:/|${d.end})`) : undefined;
+      return literal(dir) ? part('segment', whole(dir, `(?:/|${d.end})`)) : undefined;
     }
-    if (literal(rest)) return part('segment', `${escape(rest)}${d.end}`);
+    if (literal(rest)) return part('segment', whole(rest, d.end));
     return part('segment', baseShape(rest, d));
   }
   if (glob.endsWith('/**')) {
     const dir = glob.slice(0, -3);
-    return literal(dir) ? part('path', `${escape(dir)}(?:/|${d.end})`) : undefined;
+    return literal(dir) ? part('path', whole(dir, `(?:/|${d.end})`)) : undefined;
   }
-  if (literal(glob)) return part('path', `${escape(glob)}${d.end}`);
+  if (literal(glob)) return part('path', whole(glob, d.end));
   // A star pattern without a slash matches top-level paths only.
   return part('path', baseShape(glob, d));
 }
 
+type Shape = Omit<Part, 'at'>;
+
 /** `prefix*`, `*infix*` or `*suffix` as an expression for one whole path segment (anchored at its end). */
-function baseShape(pattern: string, d: Dialect): string | undefined {
+function baseShape(pattern: string, d: Dialect): Shape | undefined {
   if (pattern.includes('/')) return undefined;
   const seg = `${d.seg}*`;
   if (pattern.length > 2 && pattern.startsWith('*') && pattern.endsWith('*')) {
     const infix = pattern.slice(1, -1);
-    return literal(infix) ? `${seg}${escape(infix)}${seg}${d.end}` : undefined;
+    return literal(infix) ? { body: `${seg}${escape(infix)}${seg}${d.end}`, literal: infix } : undefined;
   }
   if (pattern.length > 1 && pattern.endsWith('*')) {
     const prefix = pattern.slice(0, -1);
-    return literal(prefix) ? `${escape(prefix)}${seg}${d.end}` : undefined;
+    return literal(prefix) ? { body: `${escape(prefix)}${seg}${d.end}`, literal: prefix } : undefined;
   }
   if (pattern.length > 1 && pattern.startsWith('*')) {
     const suffix = pattern.slice(1);
-    return literal(suffix) ? `${seg}${escape(suffix)}${d.end}` : undefined;
+    return literal(suffix) ? { body: `${seg}${escape(suffix)}${d.end}`, literal: suffix } : undefined;
   }
   return undefined;
 }
@@ -137,7 +143,11 @@ export function compileScope(scope: readonly string[]): ScopeMatcher {
   const globs = [...scope];
   const sources = globs.map((g) => shortcut(g));
   const fast = sources.filter((s): s is string => s !== undefined);
-  const any = fast.length > 0 ? new RegExp(fast.map((s) => `(?:${s})`).join('|')) : undefined;
+  // A path that contains none of the shortcuts' literal texts matches none of them: two dozen
+  // `includes` settle most paths before the combined expression is even compiled (about 1.5 ms).
+  const literals = [...new Set(globs.flatMap((g) => parts(g)?.map((p) => p.literal) ?? []))];
+  let anyRe: RegExp | undefined;
+  const any = fast.length === 0 ? undefined : { test: (path: string) => literals.some((l) => path.includes(l)) && (anyRe ??= new RegExp(fast.map((s) => `(?:${s})`).join('|'))).test(path) };
   let tests: PathTest[] | undefined;
   // Globs picomatch has to answer, in scope order; the only candidates when `any` says no.
   let slow: { g: string; t: PathTest }[] | undefined;

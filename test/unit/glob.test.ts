@@ -60,6 +60,15 @@ test('a newline in a path does not hide a test-adjacent file (picomatch`s `.` wo
   assert.is(match('odd\ndir/a.test.js'), '**/*.test.*');
 });
 
+test('scopeMatcher names the first glob picomatch matches, for the default scope and a mixed one, on every edge path', () => {
+  for (const scope of [[...defaultScope], [...extra, ...defaultScope]]) {
+    const match = scopeMatcher(scope);
+    const theirs = scope.map((g) => ({ g, t: picomatch(g, { dot: true }) }));
+    const wrong = [...paths].filter((p) => match(p) !== theirs.find((x) => x.t(p))?.g);
+    assert.equal(wrong.slice(0, 5), [], `${wrong.length} paths differ`);
+  }
+});
+
 test('scopeMatcher names the first marker that matches, in scope order', () => {
   const match = scopeMatcher(['**/*.test.*', '**/tests/**']);
   assert.is(match('tests/a.test.ts'), '**/*.test.*');
