@@ -72,8 +72,15 @@ const hook = readFileSync('dist/hook.cjs', 'utf8');
 const cold = hook.match(/\bimport\("\.\/full\//g)?.length ?? 0;
 const swapped = hook.replace(/\bimport\("\.\/full\//g, '__glImport("./full/');
 if (cold === 0 || /\bimport\(/.test(swapped)) throw new Error('dist/hook.cjs: a dynamic import outside ./full/ would fail under scripts/cli-loader.cjs');
-writeFileSync('dist/hook.cjs', swapped);
-writeFileSync('dist/cli.cjs', `#!/usr/bin/env node\n${readFileSync('scripts/cli-loader.cjs', 'utf8')}`);
+// Shipped already wrapped as the function the loader calls, so that it compiles the file's text as it
+// is (no joined copy of 100 KB to make first), and named in the loader by its content: V8 checks a
+// code cache against the source's length only, so a cache made for another build must never match.
+const wrapped = `(function (exports, require, module, __filename, __dirname, __glImport) {${swapped}\n})`;
+writeFileSync('dist/hook.cjs', wrapped);
+const hookHash = createHash('sha256').update(wrapped).digest('hex').slice(0, 16);
+const loader = readFileSync('scripts/cli-loader.cjs', 'utf8');
+if (!loader.includes('__HOOK_HASH__')) throw new Error('scripts/cli-loader.cjs: no __HOOK_HASH__ to fill in');
+writeFileSync('dist/cli.cjs', `#!/usr/bin/env node\n${loader.replaceAll('__HOOK_HASH__', hookHash)}`);
 await build({ ...common, format: 'cjs', entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/picomatch.cjs' });
 await build({
   ...esm,

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -31,7 +31,12 @@ export default config;
 test('the bin runs its hook bundle through a V8 code cache beside it; a bad cache is rejected and rewritten; GATE_LADDER_CODE_CACHE=0 writes none', () =>
   withRepo({}, (repo) => {
     const dist = join(repo.dir, 'node_modules', 'gate-ladder', 'dist');
-    const cache = join(dist, '.cache', `hook-${process.version}-${process.arch}.v8`);
+    const cacheDir = join(dist, '.cache');
+    const cacheFiles = () => (existsSync(cacheDir) ? readdirSync(cacheDir) : []);
+    // Named by the bundle's content (V8 checks a cache against the source's length only), Node version and arch.
+    const name = /hook-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.v8/.exec(readFileSync(join(dist, 'cli.cjs'), 'utf8').replace('${process.version}', process.version).replace('${process.arch}', process.arch))?.[0];
+    assert.ok(name, 'the loader names its cache file');
+    const cache = join(cacheDir, name!);
     assert.not.match(readFileSync(join(dist, 'hook.cjs'), 'utf8'), /\bimport\(/, 'every dynamic import goes through the loader');
     repo.write('gate-ladder.config.ts', `export default { tiers: [{ name: 't1', run: 'true' }] };\n`);
     repo.commit('config');
@@ -46,10 +51,12 @@ test('the bin runs its hook bundle through a V8 code cache beside it; a bad cach
     assert.is(first.code, 0, first.out);
     assert.ok(existsSync(cache), 'written when the first run ends');
     writeFileSync(cache, 'not bytecode');
+    writeFileSync(join(cacheDir, `hook-0123456789abcdef-${process.version}-${process.arch}.v8`), 'an older build');
     const again = repo.cli(dryRun);
     assert.is(again.code, 0, again.out);
     assert.is(again.stderr, first.stderr);
     assert.ok(readFileSync(cache).length > 10_000, 'V8 rejected the bad cache and it was written anew');
+    assert.equal(cacheFiles(), [name], "another build's cache is removed");
     const help = repo.cli(['--help']);
     assert.is(help.code, 0, help.out);
     assert.match(help.stdout, 'Commands:', 'a cold command loads through the cached bundle');
