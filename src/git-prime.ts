@@ -19,7 +19,7 @@ export interface RevQuery {
  * asked for up front. When every revision is a full sha (pre-push stdin always is) and the range
  * cache (range-cache.ts) knows them, no git process starts at all. Otherwise one `git rev-parse`
  * answers the repo paths and every commit, tree and merge-base in `q`, and each range's changed
- * paths come from the cache or from one `git diff a...b` per range. A range the cache does not know
+ * paths come from the cache or from one `git diff-tree --merge-base a b` (`git diff a...b`) per range. A range the cache does not know
  * starts its diff before rev-parse runs, so that git computes both at once on two cores (a 100,000
  * path diff no longer waits for rev-parse); when rev-parse then finds the diff cached after all, or
  * several merge-bases, the early diff is stopped and its answer dropped.
@@ -90,7 +90,7 @@ export async function primeRepo(cwd: string, q: RevQuery = {}): Promise<RepoInfo
 const EARLY_DIFFS = 4;
 
 /**
- * `git diff a...b` started in the background for each range whose diff the caches cannot give (read
+ * `git diff-tree --merge-base a b` started in the background for each range whose diff the caches cannot give (read
  * through the file system; without it, every range), keyed `a b`; at most EARLY_DIFFS of them.
  */
 function startDiffs(cwd: string, ranges: readonly (readonly [string, string])[]): Map<string, GitJob> {
@@ -100,7 +100,7 @@ function startDiffs(cwd: string, ranges: readonly (readonly [string, string])[])
     const facts = repo && isFullSha(a) && isFullSha(b) ? readRange(repo.commonDir, a, b) : undefined;
     if (facts !== undefined && (facts.mergeBase === null || hasDiff(repo!.commonDir, facts.mergeBase, facts.head))) continue;
     if (jobs.size === EARLY_DIFFS) break;
-    if (!jobs.has(`${a} ${b}`)) jobs.set(`${a} ${b}`, gitJob(cwd, [...DIFF_NAMES, `${a}...${b}`, '--']));
+    if (!jobs.has(`${a} ${b}`)) jobs.set(`${a} ${b}`, gitJob(cwd, [...DIFF_NAMES, '--merge-base', a, b, '--']));
   }
   return jobs;
 }
