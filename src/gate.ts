@@ -21,7 +21,7 @@ export interface GateExit {
 export interface GateIo {
   /**
    * Receives the gate's output as it arrives, and a tail is kept. Absent: the gate writes straight to our
-   * stderr (fd 2), as a plain hook would: no pipe to read (about 10 ms less per gate on a 2-core VM),
+   * stderr (fd 2), as a plain hook would: no pipe to read (about 7 ms less per gate on a 2-core VM),
    * and a test runner sees the terminal, so it keeps its colours and progress output.
    */
   write?: (chunk: Buffer) => void;

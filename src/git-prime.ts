@@ -19,10 +19,11 @@ export interface RevQuery {
  * asked for up front. When every revision is a full sha (pre-push stdin always is) and the range
  * cache (range-cache.ts) knows them, no git process starts at all. Otherwise one `git rev-parse`
  * answers the repo paths and every commit, tree and merge-base in `q`, and each range's changed
- * paths come from the cache or from one `git diff-tree --merge-base a b` (`git diff a...b`) per range. A range the cache does not know
- * starts its diff before rev-parse runs, so that git computes both at once on two cores (a 100,000
- * path diff no longer waits for rev-parse); when rev-parse then finds the diff cached after all, or
- * several merge-bases, the early diff is stopped and its answer dropped.
+ * paths come from the cache or from one `git diff-tree --merge-base a b` (what `git diff a...b`
+ * lists) per range. A range the cache does not know starts its diff before rev-parse runs, so that
+ * git computes both at once on two cores (a 100,000-path diff no longer waits for rev-parse); when
+ * rev-parse then finds the diff cached after all, or several merge-bases, the early diff is stopped
+ * and its answer dropped.
  * `repoInfo`, `resolveCommit`, `treeOf`, `mergeBase` and `diffList` then answer from memory. When
  * a revision does not resolve, nothing is kept; a range with several merge-bases keeps no
  * merge-base or diff: the one-fact calls then ask git themselves, with their own messages.
@@ -90,8 +91,9 @@ export async function primeRepo(cwd: string, q: RevQuery = {}): Promise<RepoInfo
 const EARLY_DIFFS = 4;
 
 /**
- * `git diff-tree --merge-base a b` started in the background for each range whose diff the caches cannot give (read
- * through the file system; without it, every range), keyed `a b`; at most EARLY_DIFFS of them.
+ * `git diff-tree --merge-base a b` started in the background for each range whose diff the caches
+ * cannot give (read through the file system; without it, every range), keyed `a b`; at most
+ * EARLY_DIFFS of them.
  */
 function startDiffs(cwd: string, ranges: readonly (readonly [string, string])[]): Map<string, GitJob> {
   const jobs = new Map<string, GitJob>();
