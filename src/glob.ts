@@ -38,7 +38,13 @@ interface Part {
  * uses only them never loads picomatch. Anything else returns `undefined`. Pure.
  */
 export function shortcut(glob: string, d: Dialect = PATH): string | undefined {
-  return parts(glob, d)?.map((p) => `${p.at === 'segment' ? `(?:${d.start}|/)` : d.start}${p.body}`).join('|');
+  const ps = parts(glob, d);
+  return ps && expression(ps, d);
+}
+
+/** Parts as one expression in dialect `d` (the one they were built in). */
+function expression(ps: readonly Part[], d: Dialect): string {
+  return ps.map((p) => `${p.at === 'segment' ? `(?:${d.start}|/)` : d.start}${p.body}`).join('|');
 }
 
 /** A shortcut glob's alternatives (one, or one per `{a,b}` member); `undefined` for other globs. */
@@ -141,11 +147,12 @@ export interface ScopeMatcher {
  */
 export function compileScope(scope: readonly string[]): ScopeMatcher {
   const globs = [...scope];
-  const sources = globs.map((g) => shortcut(g));
+  const shapes = globs.map((g) => parts(g));
+  const sources = shapes.map((ps) => ps && expression(ps, PATH));
   const fast = sources.filter((s): s is string => s !== undefined);
   // A path that contains none of the shortcuts' literal texts matches none of them: two dozen
   // `includes` settle most paths before the combined expression is even compiled (about 1.5 ms).
-  const literals = [...new Set(globs.flatMap((g) => parts(g)?.map((p) => p.literal) ?? []))];
+  const literals = [...new Set(shapes.flatMap((ps) => ps?.map((p) => p.literal) ?? []))];
   let anyRe: RegExp | undefined;
   const any = fast.length === 0 ? undefined : { test: (path: string) => literals.some((l) => path.includes(l)) && (anyRe ??= new RegExp(fast.map((s) => `(?:${s})`).join('|'))).test(path) };
   let tests: PathTest[] | undefined;
