@@ -44,7 +44,7 @@ const esm = {
 
 /**
  * In the hot bundle, the yargs CLI, the config loader and the JUnit parser stay outside, as dist/full/*.js;
- * picomatch and node:child_process load on first use (scripts/lazy-*.cjs).
+ * picomatch, node:child_process and node:os load on first use (scripts/lazy-*.cjs).
  */
 const coldOutside = {
   name: 'cold-outside',
@@ -55,6 +55,8 @@ const coldOutside = {
     b.onResolve({ filter: /^picomatch$/ }, () => ({ path: join(process.cwd(), 'scripts', 'lazy-picomatch.cjs') }));
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
       args.importer.endsWith('lazy-child-process.cjs') ? { path: 'node:child_process', external: true } : { path: join(process.cwd(), 'scripts', 'lazy-child-process.cjs') });
+    b.onResolve({ filter: /^node:os$/ }, (args) =>
+      args.importer.endsWith('lazy-os.cjs') ? { path: 'node:os', external: true } : { path: join(process.cwd(), 'scripts', 'lazy-os.cjs') });
     b.onResolve({ filter: /^\.\/picomatch\.cjs$/ }, () => ({ path: './picomatch.cjs', external: true }));
   },
 };

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { TAIL_BYTES } from './defaults.js';
+import { signalGroup, startWithFd } from './spawn-fd.js';
 import type { ResolvedTier } from './types.js';
 
 /** What happened to a gate's process, before any verdict. Always filled in. */
@@ -42,26 +43,25 @@ class Tail {
     while (this.size - (this.chunks[0]?.length ?? 0) >= this.max) this.size -= this.chunks.shift()!.length;
   }
   text(): string {
+    if (this.size === 0) return '';
     const all = Buffer.concat(this.chunks);
     return all.subarray(Math.max(0, all.length - this.max)).toString('utf8');
   }
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is already gone
-  }
+  if (pid !== undefined) signalGroup(pid, signal);
 }
+
+/** Milliseconds on a monotonic clock (the first `performance.now()` loads perf_hooks: about 1.5 ms). */
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 /**
  * Runs one gate in its own process group, streaming output and keeping a tail.
  * A timeout or an interrupt kills the whole tree: the test runner's grandchildren included.
  */
 export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv, io: GateIo): Promise<GateExit> {
-  const started = performance.now();
+  const started = nowMs();
   const cwd = resolve(root, tier.cwd);
   const tail = new Tail(TAIL_BYTES);
   const [file, args] = typeof tier.run === 'string' ? ['/bin/sh', ['-c', tier.run]] : [tier.run[0]!, tier.run.slice(1)];
@@ -69,17 +69,10 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
     let timedOut = false;
     let interrupted = false;
     let finished = false;
-    const write = io.write;
-    const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', write ? 'pipe' : 2, write ? 'pipe' : 2] });
-    const onData = (chunk: Buffer) => {
-      tail.push(chunk);
-      write?.(chunk);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
+    let pid: number | undefined;
     const stop = (signal: NodeJS.Signals) => {
-      killGroup(child.pid, signal);
-      setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
+      killGroup(pid, signal);
+      setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -98,14 +91,33 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
       // A pending wait would hold the process open after the last gate.
       clearTimeout(pipeWait);
       // Whatever the gate left running in its group does not outlive it.
-      killGroup(child.pid, 'SIGKILL');
-      const seconds = Math.round((performance.now() - started)) / 1000;
+      killGroup(pid, 'SIGKILL');
+      const seconds = Math.round(nowMs() - started) / 1000;
       const missing = !write && exit.exitCode === 127 && typeof tier.run === 'string' ? notOnPath(tier.run, cwd, env) : undefined;
       done({ ...exit, timedOut, interrupted, seconds, tail: tail.text(), ...(missing && { notFound: missing }) });
     };
-    child.on('error', (err: NodeJS.ErrnoException) => {
+    const spawnFailed = (err: NodeJS.ErrnoException) =>
       finish({ exitCode: null, signal: null, spawnError: err.code === 'ENOENT' ? `command not found: ${file}` : err.message });
-    });
+    const write = io.write;
+    // Output straight to fd 2: started without child_process where Node allows it (spawn-fd.ts).
+    const direct = write ? undefined : startWithFd({ file, args, cwd, env, outFd: 2, detached: true });
+    if (direct !== undefined) {
+      if ('error' in direct) spawnFailed(direct.error);
+      else {
+        pid = direct.pid;
+        void direct.exited.then(finish);
+      }
+      return;
+    }
+    const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', write ? 'pipe' : 2, write ? 'pipe' : 2] });
+    pid = child.pid;
+    const onData = (chunk: Buffer) => {
+      tail.push(chunk);
+      write?.(chunk);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('error', spawnFailed);
     // Piped output is complete once both pipes close; inherited output needs no wait.
     let closed = write ? 0 : 2;
     let exited: { exitCode: number | null; signal: string | null } | undefined;

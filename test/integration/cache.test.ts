@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -247,6 +247,26 @@ test('routing a large diff prints a bounded plan, not every path', () =>
     assert.is(r.code, 0, r.out);
     assert.match(r.out, '3000 changed paths');
     assert.ok(r.out.split('\n').length < 20, r.out.slice(0, 500));
+  }));
+
+
+test('a run on a range seen before starts its gates without loading node:child_process (the hook fast path)', () =>
+  outside((repo, setConfig) => {
+    // Not `auto`: a work tree committed within the same second makes the index check ask git status.
+    setConfig(LADDER_CONFIG.replace('tiers: [', "isolation: 'none',\n  tiers: ["));
+    const probe = join(repo.dir, '.git', 'probe.cjs');
+    const list = join(repo.dir, '.git', 'modules.txt');
+    // Written when the runner exits: which of Node's built-in modules it loaded.
+    writeFileSync(probe, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+    const env = { NODE_OPTIONS: `--require ${probe}` };
+    const first = repo.cli(['run', '--base', 'HEAD~1', '--no-cache'], { env });
+    assert.is(first.code, 0, first.out);
+    assert.match(readFileSync(list, 'utf8'), 'NativeModule child_process', 'the first sight of a range asks git');
+    const again = repo.cli(['run', '--base', 'HEAD~1', '--no-cache'], { env });
+    assert.is(again.code, 0, again.out);
+    assert.ok(gatesRan(again.out), again.out);
+    assert.not.match(readFileSync(list, 'utf8'), 'NativeModule child_process');
+    assert.equal(repo.ledger().slice(-2).map((r) => r.verdict), ['pass', 'pass']);
   }));
 
 test.run();

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseRunArgs } from '../../src/run-args.js';
+import { parseArgs } from 'node:util';
+import { parseRunArgs, scanRunArgs } from '../../src/run-args.js';
 
 const base = { dryRun: false, json: false, calibrate: false };
 const cases: [string[], ReturnType<typeof parseRunArgs>][] = [
@@ -29,5 +30,54 @@ for (const [argv, want] of cases) {
     assert.equal(parseRunArgs(argv), want);
   });
 }
+
+const OPTIONS = {
+  base: { type: 'string' },
+  head: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  calibrate: { type: 'boolean' },
+  json: { type: 'boolean' },
+  'no-cache': { type: 'boolean' },
+} as const;
+
+/** node's parser on the same arguments: the oracle the hand-read fast path must agree with. */
+function oracle(args: string[]) {
+  try {
+    const r = parseArgs({ args, strict: true, allowPositionals: true, options: OPTIONS });
+    return { values: { ...r.values }, positionals: r.positionals };
+  } catch {
+    return 'rejected';
+  }
+}
+
+test('the fast path answers the hook line and CI forms itself', () => {
+  for (const args of [['pre-push', 'origin', 'git@x:y.git'], ['--base', 'A', '--head', 'B', '--no-cache'], ['--base=A', '--dry-run', '--json', '--calibrate'], []]) {
+    assert.ok(scanRunArgs(args) !== undefined, JSON.stringify(args));
+  }
+});
+
+test('where the fast path answers, it answers what node\'s parser does (20,000 generated argument lists)', () => {
+  const tokens = ['pre-push', 'pre-commit', 'origin', 'u', 'A', '', '-', '--', '-x', '-h', '--base', '--head', '--base=A', '--head=', '--base=-x', '--base=a=b',
+    '--dry-run', '--json', '--json=1', '--calibrate', '--no-cache', '--no-cache=true', '--bogus', '--help', '--dry-run=', '---base'];
+  let seed = 7;
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  let answered = 0;
+  for (let i = 0; i < 20_000; i++) {
+    const args = Array.from({ length: rand(6) }, () => tokens[rand(tokens.length)]!);
+    const fast = scanRunArgs(args);
+    const slow = oracle(args);
+    if (fast !== undefined) {
+      answered++;
+      assert.equal({ values: { ...fast.values }, positionals: fast.positionals }, slow, JSON.stringify(args));
+    }
+    // The whole parse agrees whichever path answered.
+    const whole = parseRunArgs(['run', ...args]);
+    if (slow === 'rejected') assert.is(whole, undefined, JSON.stringify(args));
+  }
+  assert.ok(answered > 2_000, `fast path answered ${answered}`);
+});
 
 test.run();
