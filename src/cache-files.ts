@@ -40,13 +40,37 @@ export function writeJsonAtomic(path: string, value: unknown, opts: { prefix: st
   writeFileAtomic(path, `${JSON.stringify(value)}\n`, opts);
 }
 
+/** UTF-8 text; ASCII (most of git's output) is decoded as latin1, which skips validation: a 3 MB diff listing decodes several times faster. */
+export function decodeText(buf: Buffer): string {
+  return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
+}
+
 /** A file's UTF-8 text (ASCII decoded the fast way); `undefined` when it is missing or unreadable. */
 export function readText(path: string): string | undefined {
   try {
-    const buf = readFileSync(path);
-    return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
+    return decodeText(readFileSync(path));
   } catch {
     return undefined;
+  }
+}
+
+/** A name for a file that will become a cache entry through `adoptFile`; undefined when the folder cannot be made. */
+export function tempFileIn(dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true });
+    return join(dir, `.tmp-${process.pid}-${newRunId()}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A finished temp file (see `tempFileIn`) renamed to its entry's name, with writeFileAtomic's pruning; removed on failure. */
+export function adoptFile(tmp: string, path: string, opts: { prefix: string; keep: number; maxBytes?: number }): void {
+  try {
+    renameSync(tmp, path);
+    prune(dirname(path), opts, basename(path));
+  } catch {
+    unlinkQuiet(tmp);
   }
 }
 
@@ -67,13 +91,8 @@ export function writeFileAtomicLater(path: string, data: string | readonly Buffe
   const parts = typeof data === 'string' ? [Buffer.from(data)] : data;
   const finish = (err: unknown, fd?: number) => {
     const done = () => {
-      try {
-        if (err) throw err;
-        renameSync(tmp, path);
-        prune(dir, opts, basename(path));
-      } catch {
-        unlinkQuiet(tmp);
-      }
+      if (err) unlinkQuiet(tmp);
+      else adoptFile(tmp, path, opts);
     };
     if (fd === undefined) done();
     else close(fd, (closeErr) => {
@@ -108,9 +127,14 @@ export function dropBytes(parts: readonly Buffer[], n: number): Buffer[] {
   return out;
 }
 
+const STALE_TMP_MS = 60 * 60 * 1000;
+
 /** Keeps the newest `keep` files of a prefix (and, with `maxBytes`, no more than that many bytes of them). */
 function prune(dir: string, opts: { prefix: string; keep: number; maxBytes?: number }, fresh: string): void {
-  const names = readdirSync(dir).filter((n) => n.startsWith(opts.prefix) && n !== fresh);
+  const all = readdirSync(dir);
+  // Temp files a run left behind when it was killed (a diff listing can be megabytes).
+  for (const n of all) if (n.startsWith('.tmp-') && (statSync(join(dir, n), { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < Date.now() - STALE_TMP_MS) unlinkQuiet(join(dir, n));
+  const names = all.filter((n) => n.startsWith(opts.prefix) && n !== fresh);
   if (names.length < opts.keep && opts.maxBytes === undefined) return;
   const files = names
     .map((n) => {
@@ -126,7 +150,7 @@ function prune(dir: string, opts: { prefix: string; keep: number; maxBytes?: num
 }
 
 /** unlinkSync, not rmSync: rmSync loads node's rimraf, a cost on every push. */
-function unlinkQuiet(path: string): void {
+export function unlinkQuiet(path: string): void {
   try {
     unlinkSync(path);
   } catch {

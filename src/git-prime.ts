@@ -1,7 +1,8 @@
 import { ChangeList } from './change-list.js';
-import { DIFF_NAMES, type GitJob, type GitResult, REPO_PATHS, type RepoInfo, decodeText, git, gitJob, repoInfo } from './git.js';
+import { decodeText } from './cache-files.js';
+import { DIFF_NAMES, type GitJob, type GitResult, REPO_PATHS, type RepoInfo, git, gitJob, repoInfo } from './git.js';
 import { type Primed, setPrimed } from './git-memo.js';
-import { type RangeFacts, hasDiff, isFullSha, readDiff, readRange, writeDiff, writeRange } from './range-cache.js';
+import { type RangeFacts, adoptDiff, diffFile, hasDiff, isFullSha, readDiff, readRange, writeDiff, writeRange } from './range-cache.js';
 import { repoFromFiles } from './repo-dir.js';
 
 /** Revisions a run will ask about, known before any git call (see rev-query.ts). */
@@ -70,11 +71,15 @@ export async function primeRepo(cwd: string, q: RevQuery = {}): Promise<RepoInfo
       if (known !== undefined) primed.diff.set(key, new ChangeList(known));
       continue;
     }
-    const out = job ? await job.done : undefined;
-    if (out?.ok) {
-      primed.diff.set(key, new ChangeList(decodeText(out.stdout)));
-      writeDiff(primed.info.commonDir, base, head, [out.stdout]);
-      continue;
+    if (job && (await job.done).ok) {
+      // Git wrote it into the cache's temp file (which becomes the entry), or through a pipe.
+      const stdout = job.file === undefined ? (await job.done).stdout : undefined;
+      const text = stdout ? decodeText(stdout) : adoptDiff(primed.info.commonDir, base, head, job.file!);
+      if (stdout) writeDiff(primed.info.commonDir, base, head, [stdout]);
+      if (text !== undefined) {
+        primed.diff.set(key, new ChangeList(text));
+        continue;
+      }
     }
     const late = git(cwd, [...DIFF_NAMES, base, head, '--']);
     if (!late.ok) continue;
@@ -102,7 +107,7 @@ function startDiffs(cwd: string, ranges: readonly (readonly [string, string])[])
     const facts = repo && isFullSha(a) && isFullSha(b) ? readRange(repo.commonDir, a, b) : undefined;
     if (facts !== undefined && (facts.mergeBase === null || hasDiff(repo!.commonDir, facts.mergeBase, facts.head))) continue;
     if (jobs.size === EARLY_DIFFS) break;
-    if (!jobs.has(`${a} ${b}`)) jobs.set(`${a} ${b}`, gitJob(cwd, [...DIFF_NAMES, '--merge-base', a, b, '--']));
+    if (!jobs.has(`${a} ${b}`)) jobs.set(`${a} ${b}`, gitJob(cwd, [...DIFF_NAMES, '--merge-base', a, b, '--'], repo && diffFile(repo.commonDir)));
   }
   return jobs;
 }

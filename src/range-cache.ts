@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir, readJson, readText, writeFileAtomicLater, writeJsonAtomic } from './cache-files.js';
+import { adoptFile, cacheDir, decodeText, readJson, readText, tempFileIn, unlinkQuiet, writeFileAtomicLater, writeJsonAtomic } from './cache-files.js';
 import { hash } from './hash.js';
 
 /**
@@ -10,8 +10,9 @@ import { hash } from './hash.js';
  *
  *   range-<hash(a b)>.json   for the pair [a, b] as given (full shas only): both peeled to commits,
  *                            b's tree, and their merge-base
- *   diff-<hash(base head)>   `git diff --name-status -z` output, first line naming the pair (up to
- *                            16 MB each, 64 MB and 64 files in all)
+ *   diff-<hash(base head)>   `git diff --name-status -z` output as git wrote it, then a last line
+ *                            naming the pair (up to 16 MB each, 64 MB and 64 files in all); the
+ *                            name goes last so that git can write the file itself (see diffFile)
  *
  * Entries name what they hold and are checked on read. Not used in a shallow clone (deepening it
  * can change a merge-base) or a repo with replace refs (they change what an id means).
@@ -46,10 +47,16 @@ export function writeRange(commonDir: string, facts: RangeFacts): void {
   if (isFullSha(facts.a) && isFullSha(facts.b)) writeJsonAtomic(rangePath(commonDir, facts.a, facts.b), facts, { prefix: 'range-', keep: KEEP * 4 });
 }
 
+/** The line that ends a diff entry: it names the pair (git's listing itself ends with a NUL). */
+const trailer = (base: string, head: string) => `\n${base} ${head}\n`;
+const DIFF_OPTS = { prefix: 'diff-', keep: KEEP, maxBytes: MAX_DIFF_BYTES * 4 };
+
 export function readDiff(commonDir: string, base: string, head: string): string | undefined {
   const text = readText(diffPath(commonDir, base, head));
-  const header = `${base} ${head}\n`;
-  return text?.startsWith(header) ? text.slice(header.length) : undefined;
+  const end = trailer(base, head);
+  if (text === undefined || !text.endsWith(end)) return undefined;
+  const listing = text.slice(0, text.length - end.length);
+  return listing === '' || listing.endsWith('\0') ? listing : undefined;
 }
 
 export function hasDiff(commonDir: string, base: string, head: string): boolean {
@@ -60,7 +67,34 @@ export function hasDiff(commonDir: string, base: string, head: string): boolean 
 export function writeDiff(commonDir: string, base: string, head: string, output: string | readonly Buffer[]): void {
   const size = typeof output === 'string' ? output.length : output.reduce((n, b) => n + b.length, 0);
   if (size > MAX_DIFF_BYTES) return;
-  const header = `${base} ${head}\n`;
-  const data = typeof output === 'string' ? `${header}${output}` : [Buffer.from(header), ...output];
-  writeFileAtomicLater(diffPath(commonDir, base, head), data, { prefix: 'diff-', keep: KEEP, maxBytes: MAX_DIFF_BYTES * 4 });
+  const data = typeof output === 'string' ? `${output}${trailer(base, head)}` : [...output, Buffer.from(trailer(base, head))];
+  writeFileAtomicLater(diffPath(commonDir, base, head), data, DIFF_OPTS);
+}
+
+/**
+ * Where git can write a listing that becomes a cache entry (`adoptDiff`), before anyone knows which
+ * pair it is: no copy of the listing passes through this process, and none is written again.
+ */
+export function diffFile(commonDir: string): string | undefined {
+  return tempFileIn(cacheDir(commonDir));
+}
+
+/** The listing git wrote into `file` (from diffFile), as text; the file then becomes the pair's entry. */
+export function adoptDiff(commonDir: string, base: string, head: string, file: string): string | undefined {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  if (buf.length > MAX_DIFF_BYTES) unlinkQuiet(file);
+  else {
+    try {
+      appendFileSync(file, trailer(base, head));
+      adoptFile(file, diffPath(commonDir, base, head), DIFF_OPTS);
+    } catch {
+      unlinkQuiet(file);
+    }
+  }
+  return decodeText(buf);
 }

@@ -84,16 +84,23 @@ test('the changed paths of a commit pair are kept: the next run starts one git p
   await diffWritten(dir);
   const [file] = readdirSync(cache).filter((f) => f.startsWith('diff-'));
   assert.ok(file, 'a diff entry');
-  const [header] = readFileSync(join(cache, file!), 'utf8').split('\n');
-  assert.is(header, `${plain.mb} ${plain.h}`);
+  const text = readFileSync(join(cache, file!), 'utf8');
+  const trailer = `\n${plain.mb} ${plain.h}\n`;
+  // git's own listing, as it wrote it, then the line naming the pair.
+  assert.ok(text.endsWith(trailer), JSON.stringify(text));
+  assert.is(text.slice(0, -trailer.length), 'A\0b with space.txt\0');
   // Proof the entry is read: a doctored body is what the next run sees...
-  writeFileSync(join(cache, file!), `${header}\nM\0doctored.txt\0`);
+  writeFileSync(join(cache, file!), `M\0doctored.txt\0${trailer}`);
   await primeRepo(dir, { ranges: [['main~1', 'main']] });
   assert.equal(diffPaths(dir, plain.mb!, plain.h), [{ status: 'M', path: 'doctored.txt' }]);
-  // ...and an entry naming another pair is not.
-  writeFileSync(join(cache, file!), `${plain.h} ${plain.mb}\nM\0doctored.txt\0`);
-  await primeRepo(dir, { ranges: [['main~1', 'main']] });
-  assert.equal(diffPaths(dir, plain.mb!, plain.h), plain.diff);
+  // ...and an entry naming another pair is not, nor one cut short, nor one in the older header-first form.
+  for (const bad of [`M\0doctored.txt\0\n${plain.h} ${plain.mb}\n`, `M\0doctored.txt${trailer}`, `${plain.mb} ${plain.h}\nM\0doctored.txt\0`]) {
+    writeFileSync(join(cache, file!), bad);
+    await primeRepo(dir, { ranges: [['main~1', 'main']] });
+    assert.equal(diffPaths(dir, plain.mb!, plain.h), plain.diff, JSON.stringify(bad));
+  }
+  // No temp file is left behind by the runs above.
+  assert.equal(readdirSync(cache).filter((f) => f.startsWith('.tmp-')), []);
 }));
 
 /** Runs fn with no git on PATH: any git process it starts fails. */
