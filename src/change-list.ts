@@ -19,46 +19,32 @@ const SCAN_FROM = 64 * 1024;
  */
 export class ChangeList {
   private counted: number | undefined;
+  private loaded: string | undefined;
 
-  constructor(readonly text: string) {}
+  /**
+   * `source`: the listing, or how to get it when first asked (a listing read piece by piece, see
+   * ListingTally, is not kept whole: its `known` answers serve routing).
+   */
+  constructor(
+    private readonly source: string | (() => string),
+    private readonly known?: Tally,
+  ) {}
+
+  /** The whole listing. */
+  get text(): string {
+    return (this.loaded ??= typeof this.source === 'string' ? this.source : this.source());
+  }
 
   /** Every path the listing touches. */
   get count(): number {
-    // The walk below, inlined: a callback per path costs three times as much on 100,000 paths.
-    if (this.counted === undefined) {
-      const t = this.text;
-      const n = t.length;
-      let count = 0;
-      for (let i = 0; i < n; ) {
-        const statusEnd = t.indexOf('\0', i);
-        if (statusEnd < 0) break;
-        if (statusEnd === i) {
-          i += 1;
-          continue;
-        }
-        const c = t.charCodeAt(i);
-        const fields = c === 82 || c === 67 ? 2 : 1;
-        i = statusEnd + 1;
-        for (let f = 0; f < fields && i <= n; f++) {
-          const end = t.indexOf('\0', i);
-          count += 1;
-          i = end < 0 ? n + 1 : end + 1;
-        }
-      }
-      this.counted = count;
-    }
-    return this.counted;
+    return (this.counted ??= this.known?.count ?? entries(endField(this.text)).count);
   }
 
   /** The touched paths in git's order, at most `limit` of them. */
   paths(limit = Infinity): string[] {
-    const out: string[] = [];
-    if (limit <= 0) return out;
-    this.walk((start, end) => {
-      out.push(this.text.slice(start, end));
-      return out.length < limit;
-    });
-    return out;
+    const known = this.known;
+    if (known && (limit <= known.first.length || known.first.length === known.count)) return known.first.slice(0, limit);
+    return firstPaths(this.text, limit);
   }
 
   /** The listing as objects, for callers that want statuses. */
@@ -72,76 +58,182 @@ export class ChangeList {
    * those are cut out and named by `match` itself; otherwise every path is tested.
    */
   hits(match: ScopeMatcher): ScopeHit[] {
-    const hits: ScopeHit[] = [];
+    if (this.known?.match === match) return [...this.known.hits];
     const t = this.text;
-    const add = (start: number, end: number) => {
-      const path = t.slice(start, end);
-      const marker = match(path);
-      if (marker !== undefined) hits.push({ path, marker });
-    };
     // A short listing is tested path by path: compiling the scanner costs more than it saves there.
     const scanner = t.length < SCAN_FROM ? undefined : match.scanner();
-    if (scanner === undefined) {
-      this.walk((start, end) => {
-        add(start, end);
-        return true;
-      });
-      return hits;
-    }
-    const re = new RegExp(scanner.source, 'g');
-    let pathStarts: Set<number> | undefined;
-    for (let m = re.exec(t); m !== null; m = re.exec(t)) {
-      // The match begins on the NUL before its field, on a `/` inside it, or at 0.
-      const c = t.charCodeAt(m.index);
-      const at = c === 0 || c === 47 ? m.index + 1 : m.index;
-      const start = t.lastIndexOf('\0', at - 1) + 1;
-      let end = t.indexOf('\0', at);
-      if (end < 0) end = t.length;
-      // One hit per field; the NUL that ends it may begin the next field's match.
-      re.lastIndex = end;
-      // A field shaped like a status (`M`, `R100`) may be one: only a walk of the listing can tell.
-      if (STATUS.test(t.slice(start, end))) {
-        pathStarts ??= this.pathStarts();
-        if (!pathStarts.has(start)) continue;
-      }
-      add(start, end);
-    }
-    return hits;
+    return scanHits(t, match, scanner && new RegExp(scanner.source, 'g'));
+  }
+}
+
+/** What a ListingTally found: the answers routing asks a ChangeList for. */
+interface Tally {
+  count: number;
+  /** The first paths, up to the tally's `keep`. */
+  first: string[];
+  /** The matcher `hits` were found with (a ChangeList answers `hits` from here for it alone). */
+  match: ScopeMatcher;
+  hits: ScopeHit[];
+}
+
+/**
+ * Routing's answers for a listing read piece by piece while git writes it (git-prime.ts): the count,
+ * the first `keep` paths and the scope's hits, the same as a ChangeList of the whole would give. The
+ * listing is never held whole, so nothing is left to do once git is done but its last piece. Each
+ * piece is text ending right after a NUL; an entry cut in two is carried to the next one.
+ */
+export class ListingTally {
+  private carry = '';
+  private readonly tally: Tally;
+  private readonly scanner: RegExp | undefined;
+
+  constructor(
+    match: ScopeMatcher,
+    private readonly keep: number,
+  ) {
+    this.tally = { count: 0, first: [], match, hits: [] };
+    const scanner = match.scanner();
+    this.scanner = scanner && new RegExp(scanner.source, 'g');
   }
 
-  private pathStarts(): Set<number> {
-    const starts = new Set<number>();
-    this.walk((start) => {
-      starts.add(start);
+  add(piece: string): void {
+    const t = this.carry === '' ? piece : this.carry + piece;
+    const { count, end } = entries(t);
+    const whole = end === t.length ? t : t.slice(0, end);
+    this.carry = end === t.length ? '' : t.slice(end);
+    const tally = this.tally;
+    tally.count += count;
+    if (tally.first.length < this.keep) tally.first.push(...firstPaths(whole, this.keep - tally.first.length));
+    if (this.scanner) this.scanner.lastIndex = 0;
+    for (const hit of scanHits(whole, tally.match, this.scanner)) tally.hits.push(hit);
+  }
+
+  /** The listing's ChangeList; `text` gives the whole listing when someone asks for it. */
+  finish(text: () => string): ChangeList {
+    // A listing that does not end on an entry's end (never from git) still counts what it has.
+    if (this.carry !== '') {
+      const rest = this.carry;
+      this.carry = '';
+      this.add(`${rest}\0`);
+    }
+    return new ChangeList(text, { ...this.tally });
+  }
+}
+
+/**
+ * The number of touched paths in the complete entries of `t`, and where the last of them ends. The
+ * walk inlined: a callback per path costs three times as much on 100,000 paths.
+ */
+function entries(t: string): { count: number; end: number } {
+  const n = t.length;
+  let count = 0;
+  let end = 0;
+  for (let i = 0; i < n; ) {
+    const statusEnd = t.indexOf('\0', i);
+    if (statusEnd < 0) break;
+    if (statusEnd === i) {
+      i += 1;
+      end = i;
+      continue;
+    }
+    const c = t.charCodeAt(i);
+    const fields = c === 82 || c === 67 ? 2 : 1;
+    i = statusEnd + 1;
+    let complete = true;
+    for (let f = 0; f < fields; f++) {
+      const fieldEnd = i < n ? t.indexOf('\0', i) : -1;
+      if (fieldEnd < 0) {
+        complete = false;
+        break;
+      }
+      i = fieldEnd + 1;
+    }
+    if (!complete) break;
+    count += fields;
+    end = i;
+  }
+  return { count, end };
+}
+
+/** A listing whose last field is ended, as git ends every field (-z). */
+const endField = (t: string) => (t === '' || t.endsWith('\0') ? t : `${t}\0`);
+
+function firstPaths(t: string, limit: number): string[] {
+  const out: string[] = [];
+  if (limit <= 0) return out;
+  walk(t, (start, end) => {
+    out.push(t.slice(start, end));
+    return out.length < limit;
+  });
+  return out;
+}
+
+/** `match`'s hits in listing `t`: with `re` (the scanner, lastIndex 0), one scan for the markers; without, path by path. */
+function scanHits(t: string, match: ScopeMatcher, re: RegExp | undefined): ScopeHit[] {
+  const hits: ScopeHit[] = [];
+  const add = (start: number, end: number) => {
+    const path = t.slice(start, end);
+    const marker = match(path);
+    if (marker !== undefined) hits.push({ path, marker });
+  };
+  if (re === undefined) {
+    walk(t, (start, end) => {
+      add(start, end);
       return true;
     });
-    return starts;
+    return hits;
   }
-
-  /** Calls `visit(start, end)` for each touched path's span in `text`, in order, until it returns false. */
-  private walk(visit: (start: number, end: number) => boolean): void {
-    const t = this.text;
-    const n = t.length;
-    let i = 0;
-    while (i < n) {
-      const statusEnd = t.indexOf('\0', i);
-      if (statusEnd < 0) return;
-      const c = t.charCodeAt(i);
-      if (statusEnd === i) {
-        i += 1; // a stray NUL between entries
-        continue;
-      }
-      // R and C (rename, copy) name the old path, then the new one.
-      const fields = c === 82 || c === 67 ? 2 : 1;
-      let at = statusEnd + 1;
-      for (let f = 0; f < fields && at <= n; f++) {
-        let end = t.indexOf('\0', at);
-        if (end < 0) end = n;
-        if (!visit(at, end)) return;
-        at = end + 1;
-      }
-      i = at;
+  let pathStarts: Set<number> | undefined;
+  for (let m = re.exec(t); m !== null; m = re.exec(t)) {
+    // The match begins on the NUL before its field, on a `/` inside it, or at 0.
+    const c = t.charCodeAt(m.index);
+    const at = c === 0 || c === 47 ? m.index + 1 : m.index;
+    const start = t.lastIndexOf('\0', at - 1) + 1;
+    let end = t.indexOf('\0', at);
+    if (end < 0) end = t.length;
+    // One hit per field; the NUL that ends it may begin the next field's match.
+    re.lastIndex = end;
+    // A field shaped like a status (`M`, `R100`) may be one: only a walk of the listing can tell.
+    if (STATUS.test(t.slice(start, end))) {
+      pathStarts ??= starts(t);
+      if (!pathStarts.has(start)) continue;
     }
+    add(start, end);
+  }
+  return hits;
+}
+
+function starts(t: string): Set<number> {
+  const out = new Set<number>();
+  walk(t, (start) => {
+    out.add(start);
+    return true;
+  });
+  return out;
+}
+
+/** Calls `visit(start, end)` for each touched path's span in `t`, in order, until it returns false. */
+function walk(t: string, visit: (start: number, end: number) => boolean): void {
+  const n = t.length;
+  let i = 0;
+  while (i < n) {
+    const statusEnd = t.indexOf('\0', i);
+    if (statusEnd < 0) return;
+    const c = t.charCodeAt(i);
+    if (statusEnd === i) {
+      i += 1; // a stray NUL between entries
+      continue;
+    }
+    // R and C (rename, copy) name the old path, then the new one.
+    const fields = c === 82 || c === 67 ? 2 : 1;
+    let at = statusEnd + 1;
+    for (let f = 0; f < fields && at <= n; f++) {
+      let end = t.indexOf('\0', at);
+      if (end < 0) end = n;
+      if (!visit(at, end)) return;
+      at = end + 1;
+    }
+    i = at;
   }
 }
 

@@ -1,8 +1,11 @@
-import { ChangeList } from './change-list.js';
-import { decodeText } from './cache-files.js';
-import { DIFF_NAMES, type GitJob, type GitResult, REPO_PATHS, type RepoInfo, git, gitJob, repoInfo } from './git.js';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { decodeText, unlinkQuiet } from './cache-files.js';
+import { ChangeList, ListingTally } from './change-list.js';
+import { MAX_FILES_PER_ROW } from './defaults.js';
+import { DIFF_NAMES, type GitJob, type GitResult, REPO_PATHS, type RepoInfo, git, gitJob, gitOk, repoInfo } from './git.js';
+import type { ScopeMatcher } from './glob.js';
 import { type Primed, setPrimed } from './git-memo.js';
-import { type RangeFacts, adoptDiff, diffFile, hasDiff, isFullSha, readDiff, readRange, writeDiff, writeRange } from './range-cache.js';
+import { type RangeFacts, adoptDiff, adoptListing, diffFile, hasDiff, isFullSha, readDiff, readRange, writeDiff, writeRange } from './range-cache.js';
 import { repoFromFiles } from './repo-dir.js';
 
 /** Revisions a run will ask about, known before any git call (see rev-query.ts). */
@@ -25,11 +28,13 @@ export interface RevQuery {
  * git computes both at once on two cores (a 100,000-path diff no longer waits for rev-parse); when
  * rev-parse then finds the diff cached after all, or several merge-bases, the early diff is stopped
  * and its answer dropped.
+ * With `scope` (the caller's config, loaded meanwhile), a diff git writes into the cache's file is read
+ * as it grows and routed piece by piece (ListingTally): once git is done, only its last piece is left.
  * `repoInfo`, `resolveCommit`, `treeOf`, `mergeBase` and `diffList` then answer from memory. When
  * a revision does not resolve, nothing is kept; a range with several merge-bases keeps no
  * merge-base or diff: the one-fact calls then ask git themselves, with their own messages.
  */
-export async function primeRepo(cwd: string, q: RevQuery = {}): Promise<RepoInfo | null> {
+export async function primeRepo(cwd: string, q: RevQuery = {}, scope?: (info: RepoInfo) => Promise<ScopeMatcher | undefined>): Promise<RepoInfo | null> {
   setPrimed(undefined);
   const commits = q.commits ?? [];
   const trees = q.trees ?? [];
@@ -61,6 +66,7 @@ export async function primeRepo(cwd: string, q: RevQuery = {}): Promise<RepoInfo
     const mb = primed.mergeBase.get(`${primed.commit.get(a)} ${head}`);
     if (tree !== undefined && mb !== undefined) writeRange(primed.info.commonDir, { a, b, base: primed.commit.get(a)!, head, tree, mergeBase: mb });
   }
+  const match = pairs.some(([, , range]) => early.get(range)?.file !== undefined) ? await scope?.(primed.info) : undefined;
   for (const [base, head, range] of pairs) {
     const job = early.get(range);
     early.delete(range);
@@ -71,7 +77,17 @@ export async function primeRepo(cwd: string, q: RevQuery = {}): Promise<RepoInfo
       if (known !== undefined) primed.diff.set(key, new ChangeList(known));
       continue;
     }
-    if (job && (await job.done).ok) {
+    const whole = () => readDiff(primed.info.commonDir, base, head) ?? gitOk(cwd, [...DIFF_NAMES, base, head, '--']);
+    if (job?.file !== undefined && match !== undefined) {
+      const tally = new ListingTally(match, MAX_FILES_PER_ROW);
+      const read = await follow(job, job.file, tally);
+      if (read.ok) {
+        adoptListing(primed.info.commonDir, base, head, job.file, read.bytes);
+        primed.diff.set(key, tally.finish(whole));
+        continue;
+      }
+      unlinkQuiet(job.file);
+    } else if (job && (await job.done).ok) {
       // Git wrote it into the cache's temp file (which becomes the entry), or through a pipe.
       const stdout = job.file === undefined ? (await job.done).stdout : undefined;
       const text = stdout ? decodeText(stdout) : adoptDiff(primed.info.commonDir, base, head, job.file!);
@@ -90,6 +106,59 @@ export async function primeRepo(cwd: string, q: RevQuery = {}): Promise<RepoInfo
   for (const job of early.values()) job.cancel();
   setPrimed(primed);
   return primed.info;
+}
+
+/** How much of a listing is read at a time: the text of each piece stays in V8's young generation. */
+const PIECE_BYTES = 64 * 1024;
+/** How often a listing git is still writing is looked at for more. */
+const POLL_MS = 2;
+
+/**
+ * Feeds `tally` the listing git is writing into `file`, as it grows, until git exits; each piece ends
+ * after a NUL (a field cut short waits for the rest). `ok` is git's success; `bytes`, the file's size.
+ */
+async function follow(job: GitJob, file: string, tally: ListingTally): Promise<{ ok: boolean; bytes: number }> {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return { ok: false, bytes: 0 };
+  }
+  let exited = false;
+  let ok = false;
+  const done = job.done.then((r) => {
+    exited = true;
+    ok = r.ok;
+  });
+  let buf = Buffer.allocUnsafe(PIECE_BYTES);
+  let have = 0;
+  let pos = 0;
+  try {
+    for (;;) {
+      // Seen before reading: a read that then finds nothing new after git exited has read it all.
+      const last = exited;
+      const n = readSync(fd, buf, have, buf.length - have, pos);
+      if (n > 0) {
+        pos += n;
+        have += n;
+        const cut = buf.lastIndexOf(0, have - 1) + 1;
+        if (cut > 0) {
+          tally.add(decodeText(buf.subarray(0, cut)));
+          buf.copy(buf, 0, cut, have);
+          have -= cut;
+        } else if (have === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]);
+        continue;
+      }
+      if (last) break;
+      await Promise.race([done, new Promise((r) => setTimeout(r, POLL_MS))]);
+    }
+  } catch {
+    return { ok: false, bytes: pos };
+  } finally {
+    closeSync(fd);
+  }
+  if (have > 0) tally.add(decodeText(buf.subarray(0, have)));
+  return { ok, bytes: pos };
 }
 
 /** A push of many refs runs the rest of its diffs one by one, after rev-parse. */

@@ -79,6 +79,17 @@ export function diffFile(commonDir: string): string | undefined {
   return tempFileIn(cacheDir(commonDir));
 }
 
+/** A listing git wrote into `file` (from diffFile), `bytes` long, becomes the pair's entry (if not too large). */
+export function adoptListing(commonDir: string, base: string, head: string, file: string, bytes: number): void {
+  if (bytes > MAX_DIFF_BYTES) return unlinkQuiet(file);
+  try {
+    appendFileSync(file, trailer(base, head));
+    adoptFile(file, diffPath(commonDir, base, head), DIFF_OPTS);
+  } catch {
+    unlinkQuiet(file);
+  }
+}
+
 /** The listing git wrote into `file` (from diffFile), as text; the file then becomes the pair's entry. */
 export function adoptDiff(commonDir: string, base: string, head: string, file: string): string | undefined {
   let buf: Buffer;
@@ -87,14 +98,6 @@ export function adoptDiff(commonDir: string, base: string, head: string, file: s
   } catch {
     return undefined;
   }
-  if (buf.length > MAX_DIFF_BYTES) unlinkQuiet(file);
-  else {
-    try {
-      appendFileSync(file, trailer(base, head));
-      adoptFile(file, diffPath(commonDir, base, head), DIFF_OPTS);
-    } catch {
-      unlinkQuiet(file);
-    }
-  }
+  adoptListing(commonDir, base, head, file, buf.length);
   return decodeText(buf);
 }

@@ -18,6 +18,7 @@ import { msg, planLines } from '../messages.js';
 import { parsePushRefs } from '../push-refs.js';
 import { revQuery } from '../rev-query.js';
 import { writeErr } from '../stderr.js';
+import type { ScopeMatcher } from '../glob.js';
 import { scopeMatcher, route } from '../route.js';
 import { reportDeps } from '../tier-report-io.js';
 import { type StagedTarget, stagedTarget } from '../staged.js';
@@ -65,13 +66,25 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     return EXIT.pass;
   }
   const stdin = opts.hook === 'pre-push' ? (opts.stdin ?? readStdin()) : undefined;
+  // The config, loaded once: by primeRepo while git lists a range's changes (its scope then routes
+  // the listing as git writes it), or after.
+  let configLoad: { root: string; load: Promise<CachedLoad> } | undefined;
+  const loadAt = (at: RepoInfo) =>
+    (configLoad?.root === at.root ? configLoad : (configLoad = { root: at.root, load: loadConfigCached(at.root, at.commonDir) })).load;
+  let early: { scope: readonly string[]; match: ScopeMatcher } | undefined;
+  const scopeAt = async (at: RepoInfo) => {
+    const l = await loadAt(at);
+    if (l.kind !== 'ok') return undefined;
+    early = { scope: l.config.scope, match: scopeMatcher(l.config.scope) };
+    return early.match;
+  };
   // One git call answers the repo paths and every revision the run will ask about.
-  const info = await primeRepo(opts.cwd, revQuery(opts, stdin));
+  const info = await primeRepo(opts.cwd, revQuery(opts, stdin), scopeAt);
   if (info === null) {
     err(msg.notRepo(opts.cwd));
     return EXIT.error;
   }
-  const loaded: CachedLoad = await loadConfigCached(info.root, info.commonDir);
+  const loaded: CachedLoad = await loadAt(info);
   if (loaded.kind === 'none') {
     err(msg.noConfig());
     return EXIT.pass;
@@ -93,7 +106,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const ledger = config.ledger
     ? isAbsolute(config.ledger) ? config.ledger : join(info.root, config.ledger)
     : defaultLedgerPath(info.commonDir);
-  const match = scopeMatcher(config.scope);
+  const match = early?.scope === config.scope ? early.match : scopeMatcher(config.scope);
   // Ctrl-C stops the running gate's tree; the ladder records, removes its worktree and exits. A second one exits at once.
   const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
   const reports: TargetReport[] = [];

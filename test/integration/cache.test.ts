@@ -259,10 +259,12 @@ test('a run on a range seen before starts its gates without loading node:child_p
     // Written when the runner exits: which of Node's built-in modules it loaded.
     writeFileSync(probe, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
     const env = { NODE_OPTIONS: `--require ${probe}` };
-    const first = repo.cli(['run', '--base', 'HEAD~1', '--no-cache'], { env });
+    // Full shas, as a hook's stdin gives them: only those are answered from the range cache.
+    const range = ['--base', repo.gitOk('rev-parse', 'HEAD~1'), '--head', repo.gitOk('rev-parse', 'HEAD')];
+    const first = repo.cli(['run', ...range, '--no-cache'], { env });
     assert.is(first.code, 0, first.out);
     assert.match(readFileSync(list, 'utf8'), 'NativeModule child_process', 'the first sight of a range asks git');
-    const again = repo.cli(['run', '--base', 'HEAD~1', '--no-cache'], { env });
+    const again = repo.cli(['run', ...range, '--no-cache'], { env });
     assert.is(again.code, 0, again.out);
     assert.ok(gatesRan(again.out), again.out);
     assert.not.match(readFileSync(list, 'utf8'), 'NativeModule child_process');

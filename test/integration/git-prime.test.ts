@@ -1,9 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { diffPaths, mergeBase, repoInfo, resolveCommit, treeOf } from '../../src/git.js';
+import { ChangeList } from '../../src/change-list.js';
+import { defaultScope } from '../../src/defaults.js';
+import { diffList, diffPaths, mergeBase, repoInfo, resolveCommit, treeOf } from '../../src/git.js';
+import { scopeMatcher } from '../../src/route.js';
 import { setPrimed } from '../../src/git-memo.js';
 import { primeRepo } from '../../src/git-prime.js';
 import { sh } from '../helpers/repo.js';
@@ -149,6 +152,38 @@ test('outside a repository: null', async () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a new range read as git writes it (many pieces) routes as the whole listing does, and is kept', repo(async (dir, git) => {
+  // 6,000 changed paths, about 200 KB of listing: several pieces; a few test-adjacent ones among them.
+  mkdirSync(join(dir, 'pkg', 'tests'), { recursive: true });
+  for (let i = 0; i < 6000; i++) writeFileSync(join(dir, 'pkg', i % 997 === 0 ? 'tests' : '', `file-with-a-longish-name-${i}.ts`), `${i}\n`);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'many');
+  const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
+  const match = scopeMatcher(defaultScope);
+  let asked = 0;
+  const info = await primeRepo(dir, { ranges: [[a, b]], trees: [b] }, async (at) => {
+    asked++;
+    assert.is(at.root, realpathSync(dir));
+    return match;
+  });
+  assert.ok(info);
+  assert.is(asked, 1);
+  const mb = mergeBase(dir, a, b)!;
+  const streamed = diffList(dir, mb, b);
+  setPrimed(undefined);
+  const plain = new ChangeList(git('diff-tree', '-r', '--name-status', '-z', '--no-renames', mb, b, '--') + '\0');
+  assert.is(streamed.count, 6000);
+  assert.is(streamed.count, plain.count);
+  assert.equal(streamed.paths(1000), plain.paths(1000));
+  assert.equal(streamed.hits(match), plain.hits(match));
+  assert.is(streamed.hits(match).length, 7);
+  // Everything else about the listing comes from the entry it became.
+  assert.equal(streamed.changes(), plain.changes());
+  const cache = join(dir, '.git', 'gate-ladder', 'cache');
+  assert.equal(readdirSync(cache).filter((f) => f.startsWith('.tmp-')), []);
+  assert.is(readdirSync(cache).filter((f) => f.startsWith('diff-')).length, 1);
+}));
 
 function sha(dir: string, rev: string): string {
   return sh('git', ['rev-parse', rev], dir).stdout.trim();
