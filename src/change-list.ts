@@ -54,8 +54,8 @@ export class ChangeList {
 
   /**
    * t0-scope on the whole listing. With a matcher whose globs all have shortcuts (`match.scanner()`, see
-   * glob.ts `listingScanner`), one scan of the listing finds the fields a marker matches, and only
-   * those are cut out and named by `match` itself; otherwise every path is tested.
+   * glob.ts `literalScanner`), one scan of the listing finds the fields that may match, and only those
+   * are cut out and named by `match` itself; otherwise every path is tested.
    */
   hits(match: ScopeMatcher): ScopeHit[] {
     if (this.known?.match === match) return [...this.known.hits];
@@ -185,13 +185,10 @@ function scanHits(t: string, match: ScopeMatcher, re: RegExp | undefined): Scope
   }
   let pathStarts: Set<number> | undefined;
   for (let m = re.exec(t); m !== null; m = re.exec(t)) {
-    // The match begins on the NUL before its field, on a `/` inside it, or at 0.
-    const c = t.charCodeAt(m.index);
-    const at = c === 0 || c === 47 ? m.index + 1 : m.index;
-    const start = t.lastIndexOf('\0', at - 1) + 1;
-    let end = t.indexOf('\0', at);
+    // A literal inside a field (never a NUL): the field around it, looked at once.
+    const start = t.lastIndexOf('\0', m.index) + 1;
+    let end = t.indexOf('\0', m.index);
     if (end < 0) end = t.length;
-    // One hit per field; the NUL that ends it may begin the next field's match.
     re.lastIndex = end;
     // A field shaped like a status (`M`, `R100`) may be one: only a walk of the listing can tell.
     if (STATUS.test(t.slice(start, end))) {
