@@ -4,6 +4,8 @@
 //
 // Figures (each the median of interleaved runs; p25/p75 beside):
 //   node -e 0                   Node's own start-up: the yardstick of every ratio
+//   ..., NODE_EXTRA_CA_CERTS unset   when the variable is set: node -e 0 and run --no-cache again without
+//                               it (reading the certificates costs every Node process about 40 ms here)
 //   run --no-cache              `gate-ladder run --base A --head B`, .ts config, one tier `true`, gate runs
 //   ..., range not seen before  the same with the commit-pair cache emptied first: git rev-parse and git diff run
 //   run, tree cached            the same command when the tree already passed (no gate runs)
@@ -36,6 +38,7 @@ import {
   run,
   settle,
   stats,
+  WITHOUT_EXTRA_CA,
   tempDir,
   write,
 } from './lib/bench-utils.mjs';
@@ -110,6 +113,12 @@ const cases = [
   { name: 'run pre-push, tree cached', file: NODE, args: [CLI, 'run', 'pre-push', 'origin', url(gl)], cwd: gl.dir, input: gl.stdin },
   { name: 'husky hook as git runs it, cached', file: join(gl.dir, '.husky/_/pre-push'), args: ['origin', url(gl)], cwd: gl.dir, input: gl.stdin },
   { name: 'husky hook as git runs it, gate runs', file: join(off.dir, '.husky/_/pre-push'), args: ['origin', url(off)], cwd: off.dir, input: off.stdin },
+  ...(WITHOUT_EXTRA_CA
+    ? [
+        { name: 'node -e 0, NODE_EXTRA_CA_CERTS unset', file: NODE, args: ['-e', '0'], cwd: gl.dir, env: WITHOUT_EXTRA_CA },
+        { name: 'run --no-cache, NODE_EXTRA_CA_CERTS unset', file: NODE, args: [CLI, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'], cwd: gl.dir, env: WITHOUT_EXTRA_CA },
+      ]
+    : []),
   ...(lh
     ? [
         { name: 'lefthook run pre-push (native)', file: lh.exe, args: ['run', 'pre-push'], cwd: lh.dir, input: lh.stdin },
@@ -126,6 +135,9 @@ const ratios = [
   { label: 'run pre-push, cached / node -e 0', num: r['run pre-push, tree cached'].median, den: node, target: 1.3 },
   { label: 'husky hook, cached / node -e 0', num: r['husky hook as git runs it, cached'].median, den: node },
 ];
+if (WITHOUT_EXTRA_CA) {
+  ratios.push({ label: 'run --no-cache / node -e 0, both without NODE_EXTRA_CA_CERTS', num: r['run --no-cache, NODE_EXTRA_CA_CERTS unset'].median, den: r['node -e 0, NODE_EXTRA_CA_CERTS unset'].median });
+}
 if (lh) {
   const native = r['lefthook run pre-push (native)'].median;
   const hook = r['lefthook hook as git runs it'].median;

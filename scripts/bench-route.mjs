@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import picomatch from 'picomatch';
-import { CLI, PROJECT, QUICK, cleanEnv, commitAll, forgetRanges, git, header, initRepo, linkGateLadder, loadNote, measure, report, stats, tempDir, write } from './lib/bench-utils.mjs';
+import { CLI, PROJECT, QUICK, WITHOUT_EXTRA_CA, cleanEnv, commitAll, forgetRanges, git, header, initRepo, linkGateLadder, loadNote, measure, report, stats, tempDir, write } from './lib/bench-utils.mjs';
 
 const FILES = QUICK ? 20_000 : 100_000;
 const REPS = QUICK ? 5 : 15;
@@ -84,6 +84,19 @@ const r = measure(
       before: () => forgetRanges(dir),
     },
     { name: 'the same, commit pair seen before', file: NODE, args: [CLI, 'run', '--dry-run', '--base', a, '--head', b], cwd: dir },
+    ...(WITHOUT_EXTRA_CA
+      ? [
+          { name: 'node -e 0, NODE_EXTRA_CA_CERTS unset', file: NODE, args: ['-e', '0'], cwd: dir, env: WITHOUT_EXTRA_CA },
+          {
+            name: 'dry run, first time, NODE_EXTRA_CA_CERTS unset',
+            file: NODE,
+            args: [CLI, 'run', '--dry-run', '--base', a, '--head', b],
+            cwd: dir,
+            env: WITHOUT_EXTRA_CA,
+            before: () => forgetRanges(dir),
+          },
+        ]
+      : []),
   ],
   { reps: REPS, warmup: 1 },
 );
@@ -91,6 +104,15 @@ const floor = r['node -e 0'].median + r['git diff --name-status -z -M A...B'].me
 report(r, [
   { label: 'dry run / (git diff + node -e 0)', num: r['gate-ladder run --dry-run --base A --head B'].median, den: floor, target: 1.3 },
   { label: 'seen pair / (git diff + node -e 0)', num: r['the same, commit pair seen before'].median, den: floor },
+  ...(WITHOUT_EXTRA_CA
+    ? [
+        {
+          label: 'dry run / floor, both without NODE_EXTRA_CA_CERTS',
+          num: r['dry run, first time, NODE_EXTRA_CA_CERTS unset'].median,
+          den: r['node -e 0, NODE_EXTRA_CA_CERTS unset'].median + r['git diff --name-status -z -M A...B'].median,
+        },
+      ]
+    : []),
 ]);
 
 // In-process, on the real listing: the hook's routing (ChangeList: count, first 1,000 paths, one scan
