@@ -29,7 +29,8 @@ export function parseRunArgs(argv: readonly string[]): Omit<RunOptions, 'cwd'> |
   };
 }
 
-const OPTIONS = {
+/** `run`'s flags, as node's parser takes them. */
+export const RUN_OPTIONS = {
   base: { type: 'string' },
   head: { type: 'string' },
   'dry-run': { type: 'boolean' },
@@ -46,7 +47,7 @@ interface Parsed {
 /** node's own parser, strict: undefined on any problem (yargs then explains it). */
 function strictParse(args: string[]): Parsed | undefined {
   try {
-    return parseArgs({ args, strict: true, allowPositionals: true, options: OPTIONS });
+    return parseArgs({ args, strict: true, allowPositionals: true, options: RUN_OPTIONS });
   } catch {
     return undefined;
   }

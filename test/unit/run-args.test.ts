@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseArgs } from 'node:util';
-import { parseRunArgs, scanRunArgs } from '../../src/run-args.js';
+import { RUN_OPTIONS, parseRunArgs, scanRunArgs } from '../../src/run-args.js';
 
 const base = { dryRun: false, json: false, calibrate: false };
 const cases: [string[], ReturnType<typeof parseRunArgs>][] = [
@@ -31,19 +31,11 @@ for (const [argv, want] of cases) {
   });
 }
 
-const OPTIONS = {
-  base: { type: 'string' },
-  head: { type: 'string' },
-  'dry-run': { type: 'boolean' },
-  calibrate: { type: 'boolean' },
-  json: { type: 'boolean' },
-  'no-cache': { type: 'boolean' },
-} as const;
 
 /** node's parser on the same arguments: the oracle the hand-read fast path must agree with. */
 function oracle(args: string[]) {
   try {
-    const r = parseArgs({ args, strict: true, allowPositionals: true, options: OPTIONS });
+    const r = parseArgs({ args, strict: true, allowPositionals: true, options: RUN_OPTIONS });
     return { values: { ...r.values }, positionals: r.positionals };
   } catch {
     return 'rejected';
