@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { TAIL_BYTES } from './defaults.js';
-import { signalGroup, startWithFd } from './spawn-fd.js';
+import { signalQuietly, startWithFd } from './spawn-fd.js';
 import type { ResolvedTier } from './types.js';
 
 /** What happened to a gate's process, before any verdict. Always filled in. */
@@ -50,7 +50,7 @@ class Tail {
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid !== undefined) signalGroup(pid, signal);
+  if (pid !== undefined) signalQuietly(-pid, signal);
 }
 
 /** Milliseconds on a monotonic clock (the first `performance.now()` loads perf_hooks: about 1.5 ms). */
@@ -100,7 +100,7 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
       finish({ exitCode: null, signal: null, spawnError: err.code === 'ENOENT' ? `command not found: ${file}` : err.message });
     const write = io.write;
     // Output straight to fd 2: started without child_process where Node allows it (spawn-fd.ts).
-    const direct = write ? undefined : startWithFd({ file, args, cwd, env, outFd: 2, detached: true });
+    const direct = write ? undefined : startWithFd({ file, args, cwd, env, stdout: 2, stderr: 2, detached: true });
     if (direct !== undefined) {
       if ('error' in direct) spawnFailed(direct.error);
       else {

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { decodeText, unlinkQuiet } from './cache-files.js';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { cacheDir, decodeText, tempFileIn, unlinkQuiet } from './cache-files.js';
 import { ChangeList, ListingTally } from './change-list.js';
 import { MAX_FILES_PER_ROW } from './defaults.js';
 import { DIFF_NAMES, type GitJob, type GitResult, REPO_PATHS, type RepoInfo, git, gitJob, gitOk, repoInfo } from './git.js';
@@ -41,13 +41,15 @@ export async function primeRepo(cwd: string, q: RevQuery = {}, scope?: (info: Re
   const ranges = q.ranges ?? [];
   const revs = [...commits, ...trees, ...ranges.flat()];
   if (revs.length === 0 || revs.some((r) => r === '' || r.startsWith('-') || r.includes('..'))) return repoInfo(cwd);
-  const warm = fromCache(cwd, commits, trees, ranges);
+  // The repo's paths from its files, when they can tell (read once, for the caches and the temp files).
+  const repo = repoFromFiles(cwd);
+  const warm = fromCache(cwd, repo, commits, trees, ranges);
   if (warm !== undefined) {
     setPrimed(warm);
     return warm.info;
   }
-  const early = startDiffs(cwd, ranges);
-  const r = git(cwd, [
+  const early = startDiffs(cwd, repo, ranges);
+  const r = await gitText(cwd, repo, [
     ...REPO_PATHS,
     ...commits.map((rev) => `${rev}^{commit}`),
     ...trees.map((rev) => `${rev}^{tree}`),
@@ -106,6 +108,27 @@ export async function primeRepo(cwd: string, q: RevQuery = {}, scope?: (info: Re
   for (const job of early.values()) job.cancel();
   setPrimed(primed);
   return primed.info;
+}
+
+/**
+ * `git` for a short answer (rev-parse's), through a temp file in the cache folder when the repo's
+ * files gave its paths: git is then started without node:child_process (gitJob), which a run whose
+ * diffs are cached or also go to files then never loads (about 5 ms, and spawnSync's own costs).
+ */
+async function gitText(cwd: string, repo: RepoInfo | undefined, args: readonly string[]): Promise<GitResult> {
+  const file = repo && tempFileIn(cacheDir(repo.commonDir));
+  if (file === undefined) return git(cwd, args);
+  const job = gitJob(cwd, args, file);
+  const { ok, stdout } = await job.done;
+  if (job.file === undefined) return { ok, code: ok ? 0 : 1, stdout: decodeText(stdout), stderr: '' };
+  let text = '';
+  try {
+    text = ok ? decodeText(readFileSync(file)) : '';
+  } catch {
+    // removed meanwhile: no answer
+  }
+  unlinkQuiet(file);
+  return { ok: ok && text !== '', code: ok ? 0 : 1, stdout: text, stderr: '' };
 }
 
 /** How much of a listing is read at a time: the text of each piece stays in V8's young generation. */
@@ -169,9 +192,8 @@ const EARLY_DIFFS = 4;
  * cannot give (read through the file system; without it, every range), keyed `a b`; at most
  * EARLY_DIFFS of them.
  */
-function startDiffs(cwd: string, ranges: readonly (readonly [string, string])[]): Map<string, GitJob> {
+function startDiffs(cwd: string, repo: RepoInfo | undefined, ranges: readonly (readonly [string, string])[]): Map<string, GitJob> {
   const jobs = new Map<string, GitJob>();
-  const repo = repoFromFiles(cwd);
   for (const [a, b] of ranges) {
     const facts = repo && isFullSha(a) && isFullSha(b) ? readRange(repo.commonDir, a, b) : undefined;
     if (facts !== undefined && (facts.mergeBase === null || hasDiff(repo!.commonDir, facts.mergeBase, facts.head))) continue;
@@ -228,12 +250,12 @@ function readRevParse(
 /** Every answer from the file system and the range cache, or `undefined` when one is missing. */
 function fromCache(
   cwd: string,
+  info: ReturnType<typeof repoFromFiles>,
   commits: readonly string[],
   trees: readonly string[],
   ranges: readonly (readonly [string, string])[],
 ): Primed | undefined {
   if (commits.length > 0 || ranges.length === 0 || !ranges.flat().every(isFullSha) || !trees.every((t) => ranges.some(([, b]) => b === t))) return undefined;
-  const info = repoFromFiles(cwd);
   if (info === undefined) return undefined;
   const { plain: _, ...paths } = info;
   const p: Primed = { cwds: new Set([cwd, info.root]), info: paths, commit: new Map(), tree: new Map(), mergeBase: new Map(), diff: new Map() };

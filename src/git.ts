@@ -1,6 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { decodeText, unlinkQuiet } from './cache-files.js';
+import { type FdStart, signalQuietly, startWithFd } from './spawn-fd.js';
 import { ChangeList, parseNameStatusZ } from './change-list.js';
 import { primedFor } from './git-memo.js';
 import type { ChangedPath } from './types.js';
@@ -89,11 +90,10 @@ export interface GitJob {
  *
  * With `outFile`, git writes its output straight into that file (created or emptied here): nothing
  * passes through a pipe and this process, which for a 3 MB listing saves a copy in 64 KB pieces,
- * joining them, and writing them to a cache afterwards. When the file cannot be opened, a pipe it is.
+ * joining them, and writing them to a cache afterwards; and git is started without loading
+ * node:child_process where Node allows it (spawn-fd.ts). When the file cannot be opened, a pipe it is.
  */
 export function gitJob(cwd: string, args: readonly string[], outFile?: string): GitJob {
-  const chunks: Buffer[] = [];
-  let cancelled = false;
   let fd: number | undefined;
   if (outFile !== undefined) {
     try {
@@ -102,31 +102,55 @@ export function gitJob(cwd: string, args: readonly string[], outFile?: string): 
       fd = undefined;
     }
   }
-  const inFile = fd !== undefined;
-  const drop = () => {
-    if (inFile) unlinkQuiet(outFile!);
-  };
-  let child;
+  if (fd === undefined) return pipedJob(cwd, args);
+  let cancelled = false;
+  let started: FdStart | undefined;
+  let child: ChildProcess | undefined;
   try {
-    child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', inFile ? fd! : 'pipe', 'ignore'] });
+    started = startWithFd({ file: 'git', args, cwd, env: gitEnv(), stdout: fd, stderr: 'ignore', detached: false });
+    if (started === undefined) child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', fd, 'ignore'] });
   } finally {
-    if (inFile) closeSync(fd!);
+    closeSync(fd);
   }
-  const done = new Promise<{ ok: boolean; stdout: Buffer }>((resolve) => {
-    child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.on('error', () => {
-      drop();
-      resolve({ ok: false, stdout: Buffer.alloc(0) });
-    });
-    child.on('close', (code) => {
-      const ok = code === 0 && !cancelled;
-      if (!ok) drop();
-      resolve({ ok, stdout: Buffer.concat(chunks) });
-    });
+  const exited =
+    started === undefined
+      ? new Promise<boolean>((resolve) => {
+          child!.on('error', () => resolve(false));
+          child!.on('close', (code) => resolve(code === 0));
+        })
+      : 'error' in started
+        ? Promise.resolve(false)
+        : started.exited.then((x) => x.exitCode === 0);
+  const done = exited.then((success) => {
+    const ok = success && !cancelled;
+    if (!ok) unlinkQuiet(outFile!);
+    return { ok, stdout: Buffer.alloc(0) };
   });
   return {
     done,
-    ...(inFile && { file: outFile }),
+    file: outFile,
+    cancel: () => {
+      cancelled = true;
+      // Gone from the folder now; git may still write to it until the signal lands.
+      unlinkQuiet(outFile!);
+      if (child) child.kill();
+      else if (started && 'pid' in started) signalQuietly(started.pid, 'SIGTERM');
+    },
+  };
+}
+
+/** gitJob through a pipe. */
+function pipedJob(cwd: string, args: readonly string[]): GitJob {
+  const chunks: Buffer[] = [];
+  let cancelled = false;
+  const child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+  const done = new Promise<{ ok: boolean; stdout: Buffer }>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', () => resolve({ ok: false, stdout: Buffer.alloc(0) }));
+    child.on('close', (code) => resolve({ ok: code === 0 && !cancelled, stdout: Buffer.concat(chunks) }));
+  });
+  return {
+    done,
     cancel: () => {
       cancelled = true;
       child.kill();

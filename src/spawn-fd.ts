@@ -1,8 +1,8 @@
 import { getSystemErrorName } from 'node:util';
 
 /**
- * Starting a gate whose output goes straight to our stderr, without loading node:child_process, and
- * signalling its process group without an exception.
+ * Starting a process whose output goes to a file descriptor (a gate's to our stderr, git's to a file),
+ * without loading node:child_process, and signalling it without an exception.
  *
  * Loading child_process (and the net, stream and event modules it pulls in) and its ChildProcess
  * wrapper cost about 9 ms per hook run on a 2-core VM, measured side by side (docs/performance.md):
@@ -18,8 +18,9 @@ export interface FdSpawn {
   args: readonly string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** The fd the child's stdout and stderr are both given (its stdin is /dev/null). */
-  outFd: number;
+  /** The fds the child's stdout and stderr are given (its stdin is /dev/null). */
+  stdout: number | 'ignore';
+  stderr: number | 'ignore';
   /** In its own process group, as child_process's `detached: true`. */
   detached: boolean;
 }
@@ -59,24 +60,26 @@ function processCtor(): ProcessCtor | null {
 const SIGNALS: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
 
 /**
- * Sends `signal` to the process group `pgid`, if any of it is left. After a gate exits this almost
- * always finds nothing, and `process.kill` then throws: its first error builds node's table of
- * error names, about 0.7 ms of every push. `process._kill`, which `process.kill` calls, returns the
- * error number instead; where it is missing, `process.kill` it is.
+ * Sends `signal` to process `pid` (a negative pid: its process group), if it is still there. After a
+ * gate exits this almost always finds nothing left of its group, and `process.kill` then throws: its
+ * first error builds node's table of error names, about 0.7 ms of every push. `process._kill`, which
+ * `process.kill` calls, returns the error number instead; where it is missing, `process.kill` it is.
  */
-export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+export function signalQuietly(pid: number, signal: NodeJS.Signals): void {
   const raw = (process as unknown as { _kill?: (pid: number, sig: number) => number })._kill;
   const number = SIGNALS[signal];
   if (typeof raw === 'function' && number !== undefined && process.env.GATE_LADDER_NODE_INTERNALS !== '0') {
-    raw.call(process, -pgid, number);
+    raw.call(process, pid, number);
     return;
   }
   try {
-    process.kill(-pgid, signal);
+    process.kill(pid, signal);
   } catch {
-    // the group is already gone
+    // already gone
   }
 }
+
+const stdio = (fd: number | 'ignore') => (fd === 'ignore' ? { type: 'ignore' } : { type: 'fd', fd });
 
 /** `KEY=value` pairs as execve wants them; undefined when one cannot be passed (child_process then says why). */
 function envPairs(env: NodeJS.ProcessEnv): string[] | undefined {
@@ -113,7 +116,7 @@ export function startWithFd(spec: FdSpawn): FdStart | undefined {
     args: [spec.file, ...spec.args],
     cwd: spec.cwd,
     envPairs: env,
-    stdio: [{ type: 'ignore' }, { type: 'fd', fd: spec.outFd }, { type: 'fd', fd: spec.outFd }],
+    stdio: [{ type: 'ignore' }, stdio(spec.stdout), stdio(spec.stderr)],
     detached: spec.detached,
     windowsHide: false,
     windowsVerbatimArguments: false,

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -250,7 +250,7 @@ test('routing a large diff prints a bounded plan, not every path', () =>
   }));
 
 
-test('a run on a range seen before starts its gates without loading node:child_process (the hook fast path)', () =>
+test('a run starts git and its gates without loading node:child_process (the hook fast path); with internals off, through it', () =>
   outside((repo, setConfig) => {
     // Not `auto`: a work tree committed within the same second makes the index check ask git status.
     setConfig(LADDER_CONFIG.replace('tiers: [', "isolation: 'none',\n  tiers: ["));
@@ -261,14 +261,20 @@ test('a run on a range seen before starts its gates without loading node:child_p
     const env = { NODE_OPTIONS: `--require ${probe}` };
     // Full shas, as a hook's stdin gives them: only those are answered from the range cache.
     const range = ['--base', repo.gitOk('rev-parse', 'HEAD~1'), '--head', repo.gitOk('rev-parse', 'HEAD')];
-    const first = repo.cli(['run', ...range, '--no-cache'], { env });
-    assert.is(first.code, 0, first.out);
-    assert.match(readFileSync(list, 'utf8'), 'NativeModule child_process', 'the first sight of a range asks git');
-    const again = repo.cli(['run', ...range, '--no-cache'], { env });
-    assert.is(again.code, 0, again.out);
-    assert.ok(gatesRan(again.out), again.out);
-    assert.not.match(readFileSync(list, 'utf8'), 'NativeModule child_process');
-    assert.equal(repo.ledger().slice(-2).map((r) => r.verdict), ['pass', 'pass']);
+    const cacheDir = join(repo.dir, '.git', 'gate-ladder', 'cache');
+    for (const sight of ['first sight of the range (git rev-parse and diff-tree run)', 'range seen before (no git process)']) {
+      const r = repo.cli(['run', ...range, '--no-cache'], { env });
+      assert.is(r.code, 0, r.out);
+      assert.ok(gatesRan(r.out), r.out);
+      assert.not.match(readFileSync(list, 'utf8'), 'NativeModule child_process', sight);
+      assert.ok(readdirSync(cacheDir).some((f) => f.startsWith('range-')), sight);
+    }
+    assert.equal(readdirSync(cacheDir).filter((f) => f.startsWith('.tmp-')), [], 'no temp file left');
+    for (const f of readdirSync(cacheDir)) if (f.startsWith('range-') || f.startsWith('diff-')) unlinkSync(join(cacheDir, f));
+    const plain = repo.cli(['run', ...range, '--no-cache'], { env: { ...env, GATE_LADDER_NODE_INTERNALS: '0' } });
+    assert.is(plain.code, 0, plain.out);
+    assert.match(readFileSync(list, 'utf8'), 'NativeModule child_process');
+    assert.equal(repo.ledger().slice(-6).map((r) => r.verdict), ['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
   }));
 
 test.run();

@@ -41,7 +41,7 @@ function gone(pid: number): boolean {
 const pick = (e: GateExit) => ({ exitCode: e.exitCode, signal: e.signal, timedOut: e.timedOut, interrupted: e.interrupted, spawnError: e.spawnError, notFound: e.notFound });
 
 test('the direct start is usable on this Node (else the hook silently loses its fast path)', () => {
-  const r = startWithFd({ file: 'true', args: [], cwd: tmpdir(), env: { PATH: process.env.PATH }, outFd: 2, detached: true });
+  const r = startWithFd({ file: 'true', args: [], cwd: tmpdir(), env: { PATH: process.env.PATH }, stdout: 2, stderr: 2, detached: true });
   assert.ok(r !== undefined && 'pid' in r && r.pid > 0);
   return r !== undefined && 'exited' in r ? r.exited.then((x) => assert.equal(x, { exitCode: 0, signal: null })) : undefined;
 });
