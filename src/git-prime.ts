@@ -82,9 +82,9 @@ export async function primeRepo(cwd: string, q: RevQuery = {}, scope?: (info: Re
     const whole = () => readDiff(primed.info.commonDir, base, head) ?? gitOk(cwd, [...DIFF_NAMES, base, head, '--']);
     if (job?.file !== undefined && match !== undefined) {
       const tally = new ListingTally(match, MAX_FILES_PER_ROW);
-      const read = await follow(job, job.file, tally);
-      if (read.ok) {
-        adoptListing(primed.info.commonDir, base, head, job.file, read.bytes);
+      const followed = await follow(job, job.file, tally);
+      if (followed.ok) {
+        adoptListing(primed.info.commonDir, base, head, job.file, followed.bytes);
         primed.diff.set(key, tally.finish(whole));
         continue;
       }
