@@ -5,7 +5,7 @@ import { MAX_FILES_PER_ROW } from './defaults.js';
 import { DIFF_NAMES, type GitJob, type GitResult, REPO_PATHS, type RepoInfo, git, gitJob, gitOk, repoInfo } from './git.js';
 import type { ScopeMatcher } from './glob.js';
 import { type Primed, setPrimed } from './git-memo.js';
-import { type RangeFacts, adoptDiff, adoptListing, diffFile, hasDiff, isFullSha, readDiff, readRange, writeDiff, writeRange } from './range-cache.js';
+import { type RangeFacts, adoptDiff, adoptListing, hasDiff, isFullSha, readDiff, readRange, writeDiff, writeRange } from './range-cache.js';
 import { repoFromFiles } from './repo-dir.js';
 
 /** Revisions a run will ask about, known before any git call (see rev-query.ts). */
@@ -111,12 +111,18 @@ export async function primeRepo(cwd: string, q: RevQuery = {}, scope?: (info: Re
 }
 
 /**
+ * A temp file in the repo's cache folder for git's output: a diff written there becomes its cache
+ * entry (range-cache.ts adoptListing), and no copy of it passes through a pipe or this process.
+ */
+const tempIn = (repo: RepoInfo | undefined) => (repo ? tempFileIn(cacheDir(repo.commonDir)) : undefined);
+
+/**
  * `git` for a short answer (rev-parse's), through a temp file in the cache folder when the repo's
  * files gave its paths: git is then started without node:child_process (gitJob), which a run whose
  * diffs are cached or also go to files then never loads (about 5 ms, and spawnSync's own costs).
  */
 async function gitText(cwd: string, repo: RepoInfo | undefined, args: readonly string[]): Promise<GitResult> {
-  const file = repo && tempFileIn(cacheDir(repo.commonDir));
+  const file = tempIn(repo);
   if (file === undefined) return git(cwd, args);
   const job = gitJob(cwd, args, file);
   const { ok, stdout } = await job.done;
@@ -198,7 +204,7 @@ function startDiffs(cwd: string, repo: RepoInfo | undefined, ranges: readonly (r
     const facts = repo && isFullSha(a) && isFullSha(b) ? readRange(repo.commonDir, a, b) : undefined;
     if (facts !== undefined && (facts.mergeBase === null || hasDiff(repo!.commonDir, facts.mergeBase, facts.head))) continue;
     if (jobs.size === EARLY_DIFFS) break;
-    if (!jobs.has(`${a} ${b}`)) jobs.set(`${a} ${b}`, gitJob(cwd, [...DIFF_NAMES, '--merge-base', a, b, '--'], repo && diffFile(repo.commonDir)));
+    if (!jobs.has(`${a} ${b}`)) jobs.set(`${a} ${b}`, gitJob(cwd, [...DIFF_NAMES, '--merge-base', a, b, '--'], tempIn(repo)));
   }
   return jobs;
 }

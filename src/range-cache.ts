@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adoptFile, cacheDir, decodeText, readJson, readText, tempFileIn, unlinkQuiet, writeFileAtomicLater, writeJsonAtomic } from './cache-files.js';
+import { adoptFile, cacheDir, decodeText, readJson, readText, unlinkQuiet, writeFileAtomicLater, writeJsonAtomic } from './cache-files.js';
 import { hash } from './hash.js';
 
 /**
@@ -12,7 +12,8 @@ import { hash } from './hash.js';
  *                            b's tree, and their merge-base
  *   diff-<hash(base head)>   `git diff --name-status -z` output as git wrote it, then a last line
  *                            naming the pair (up to 16 MB each, 64 MB and 64 files in all); the
- *                            name goes last so that git can write the file itself (see diffFile)
+ *                            name goes last so that git can write the file itself, before rev-parse
+ *                            has said which pair it is (git-prime.ts)
  *
  * Entries name what they hold and are checked on read. Not used in a shallow clone (deepening it
  * can change a merge-base) or a repo with replace refs (they change what an id means).
@@ -71,15 +72,7 @@ export function writeDiff(commonDir: string, base: string, head: string, output:
   writeFileAtomicLater(diffPath(commonDir, base, head), data, DIFF_OPTS);
 }
 
-/**
- * Where git can write a listing that becomes a cache entry (`adoptDiff`), before anyone knows which
- * pair it is: no copy of the listing passes through this process, and none is written again.
- */
-export function diffFile(commonDir: string): string | undefined {
-  return tempFileIn(cacheDir(commonDir));
-}
-
-/** A listing git wrote into `file` (from diffFile), `bytes` long, becomes the pair's entry (if not too large). */
+/** A listing git wrote into `file` (a temp file in the cache folder, see cache-files `tempFileIn`), `bytes` long, becomes the pair's entry (if not too large). */
 export function adoptListing(commonDir: string, base: string, head: string, file: string, bytes: number): void {
   if (bytes > MAX_DIFF_BYTES) return unlinkQuiet(file);
   try {
@@ -90,7 +83,7 @@ export function adoptListing(commonDir: string, base: string, head: string, file
   }
 }
 
-/** The listing git wrote into `file` (from diffFile), as text; the file then becomes the pair's entry. */
+/** The listing git wrote into `file` (as for adoptListing), as text; the file then becomes the pair's entry. */
 export function adoptDiff(commonDir: string, base: string, head: string, file: string): string | undefined {
   let buf: Buffer;
   try {
