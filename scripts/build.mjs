@@ -77,7 +77,7 @@ if (cold === 0 || /\bimport\(/.test(swapped)) throw new Error('dist/hook.cjs: a 
 // Shipped already wrapped as the function the loader calls, so that it compiles the file's text as it
 // is (no joined copy of 100 KB to make first), and named in the loader by its content: V8 checks a
 // code cache against the source's length only, so a cache made for another build must never match.
-const wrapped = `(function (exports, require, module, __filename, __dirname, __glImport) {${swapped}\n})`;
+const wrapped = `(function (exports, require, module, __filename, __dirname, __glImport, __glHotPath) {${swapped}\n})`;
 writeFileSync('dist/hook.cjs', wrapped);
 const hookHash = createHash('sha256').update(wrapped).digest('hex').slice(0, 16);
 const loader = readFileSync('scripts/cli-loader.cjs', 'utf8');

@@ -1,4 +1,8 @@
+import { hotPathKey } from './hot-path.js';
 import { parseRunArgs } from './run-args.js';
+
+/** Given by the bin's loader (scripts/cli-loader.cjs): names the path this run took, for its code cache. */
+declare const __glHotPath: ((key: string) => void) | undefined;
 
 const argv = process.argv.slice(2);
 // `run` (every push) never loads yargs; other commands and --help go through the full CLI.
@@ -10,6 +14,7 @@ const done = fast
 done.then(
   (code) => {
     process.exitCode = code;
+    if (fast && typeof __glHotPath === 'function') __glHotPath(hotPathKey(`${fast.hook ?? 'manual'}${fast.json ? ' json' : ''} ${code}`));
   },
   (err: unknown) => {
     process.stderr.write(`gate-ladder: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\nPlease report it with the command you ran.\n`);

@@ -18,6 +18,7 @@ import { msg, planLines } from '../messages.js';
 import { parsePushRefs } from '../push-refs.js';
 import { revQuery } from '../rev-query.js';
 import { writeErr } from '../stderr.js';
+import { tookPath } from '../hot-path.js';
 import type { ScopeMatcher } from '../glob.js';
 import { scopeMatcher, route } from '../route.js';
 import { reportDeps } from '../tier-report-io.js';
@@ -151,6 +152,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     });
     // ─────────────────────────────────────────────────────────────────────────────────────────────
     if (opts.dryRun) {
+      tookPath('dry-run');
       if (!opts.json) for (const line of planLines(plan)) err(line);
       if (cache?.hit && !opts.json) err(msg.wouldReuse(Object.values(cache.hit)));
       continue;
@@ -177,6 +179,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     // ── tree cache hit: a row per planned tier, no gate runs ──────────────────────────────────
     // (before choosing where gates run: looking at the work tree costs two git processes)
     if (cache?.hit) {
+      tookPath('tree-cached');
       const { results, rows } = cachedRows({ ...run, isolation: 'none' }, cache.hit, new Date());
       appendRows(ledger, rows);
       report.verdict = 'pass';
@@ -214,6 +217,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     }
     report.verdict = outcome.verdict;
     report.results = outcome.results;
+    tookPath(outcome.verdict);
     // ── tree cache: remember a tree on which every planned tier passed ──
     if (cache) recordTreeCache(cache, plan, p.head, outcome, interrupt.fired);
     if (interrupt.fired) {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -28,7 +28,7 @@ export default config;
     assert.is(lib.stdout.trim(), 'function true', lib.out);
   }));
 
-test('the bin runs its hook bundle through a V8 code cache beside it; a bad cache is rejected and rewritten; GATE_LADDER_CODE_CACHE=0 writes none', () =>
+test('the bin runs its hook bundle through a V8 code cache beside it, written by runs, per path taken; a bad cache is rejected and rewritten; GATE_LADDER_CODE_CACHE=0 writes none', () =>
   withRepo({}, (repo) => {
     const dist = join(repo.dir, 'node_modules', 'gate-ladder', 'dist');
     const cacheDir = join(dist, '.cache');
@@ -47,9 +47,26 @@ test('the bin runs its hook bundle through a V8 code cache beside it; a bad cach
     const off = repo.cli(dryRun, { env: { GATE_LADDER_CODE_CACHE: '0' } });
     assert.is(off.code, 0, off.out);
     assert.not.ok(existsSync(cache), 'no cache when turned off');
+    const before = repo.cli(['--help']);
+    assert.is(before.code, 0, before.out);
+    assert.not.ok(existsSync(cache), 'another command (install, --help) never writes it: it would hold none of a push\'s functions');
     const first = repo.cli(dryRun);
     assert.is(first.code, 0, first.out);
     assert.ok(existsSync(cache), 'written when the first run ends');
+    // The file ends with the names of the paths whose functions it holds, then their length (2 bytes).
+    const paths = () => {
+      const bytes = readFileSync(cache);
+      const size = bytes.readUInt16LE(bytes.length - 2);
+      return bytes.toString('latin1', bytes.length - 2 - size, bytes.length - 2).split('\n');
+    };
+    assert.equal(paths(), ['manual 0 dry-run']);
+    const written = statSync(cache);
+    assert.is(repo.cli(dryRun).code, 0);
+    assert.is(statSync(cache).ino, written.ino, 'a run on a path the cache holds leaves it as it is');
+    const gate = repo.cli(['run', '--base', 'HEAD~1', '--head', 'HEAD', '--no-cache']);
+    assert.is(gate.code, 0, gate.out);
+    assert.equal(paths(), ['manual 0 dry-run', 'manual 0 pass'], 'a new path adds its functions');
+    assert.ok(statSync(cache).size > written.size, gate.out);
     writeFileSync(cache, 'not bytecode');
     writeFileSync(join(cacheDir, `hook-0123456789abcdef-${process.version}-${process.arch}.v8`), 'an older build');
     const again = repo.cli(dryRun);
