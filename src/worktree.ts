@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { git, gitOk, listWorktrees } from './git.js';
+import { git, GitError, listWorktrees } from './git.js';
 
 /** Dependency folders a gate needs but git does not track; made usable in a temporary worktree. */
 export const DEPENDENCY_DIRS = ['node_modules', '.venv', 'venv', '.tox'] as const;
@@ -42,7 +42,13 @@ export function isOurs(path: string, tmp: string): boolean {
   return basename(path) === 'wt' && dirname(parent) === tmp && basename(parent).startsWith(PREFIX);
 }
 
-/** Removes temporary worktrees left by a gate-ladder that was killed outright (SIGKILL, power loss). */
+/**
+ * Removes temporary worktrees left by a gate-ladder that was killed outright (SIGKILL, power loss), each
+ * by its path (`git worktree remove` also takes one whose folder is gone). Never `git worktree prune`:
+ * it deletes the admin folder of a worktree another process is adding at that moment (git writes its
+ * lock file just after making the folder), so two gate-ladders at once (two replays, a push during a
+ * replay) broke each other; and the user's own stale worktree records are theirs to prune.
+ */
 export function sweepStale(root: string): void {
   const tmp = realpathSync(tmpdir());
   for (const wt of listWorktrees(root)) {
@@ -52,7 +58,13 @@ export function sweepStale(root: string): void {
     git(root, ['worktree', 'remove', '--force', '--force', wt.path], { scrub: true });
     rmSync(dirname(wt.path), { recursive: true, force: true });
   }
-  git(root, ['worktree', 'prune'], { scrub: true });
+}
+
+/** Tries at `git worktree add`: a `git worktree prune` run meanwhile (by the user, another tool) may delete its admin folder under it. */
+const ADD_TRIES = 3;
+/** git's message when the admin folder it just made was pruned before it wrote into it. Pure. */
+export function lostAdminFolder(stderr: string): boolean {
+  return /could not (open|create|write)[^\n]*worktrees\//.test(stderr) && /No such file or directory/.test(stderr);
 }
 
 function readOwner(file: string): string {
@@ -81,15 +93,21 @@ export function addWorktree(root: string, rev: string, prefix = PREFIX): TempWor
       removed = true;
       live.delete(wt);
       // Twice --force: the worktree is locked while in use.
+      // Takes git's record with it; should it fail, the next run's sweep removes the record by its path.
       git(root, ['worktree', 'remove', '--force', '--force', dir], { scrub: true });
       rmSync(parent, { recursive: true, force: true });
-      git(root, ['worktree', 'prune'], { scrub: true });
     },
   };
   live.add(wt);
   try {
     // No hooks: a post-checkout hook (an `npm install`, say) has no business in a throwaway checkout.
-    gitOk(root, ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--quiet', '--lock', dir, rev], { scrub: true });
+    const args = ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--quiet', '--lock', dir, rev];
+    for (let tries = 1; ; tries++) {
+      const r = git(root, args, { scrub: true });
+      if (r.ok) break;
+      if (tries >= ADD_TRIES || !lostAdminFolder(r.stderr)) throw new GitError(args, r);
+      rmSync(dir, { recursive: true, force: true });
+    }
     linkDependencies(root, dir);
   } catch (err) {
     wt.remove();

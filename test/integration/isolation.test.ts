@@ -1,6 +1,6 @@
 /** The pushed commit decides, not the working tree: gates run in a temporary worktree when they differ. */
 import { spawn } from 'node:child_process';
-import { existsSync, lutimesSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lutimesSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -240,6 +240,25 @@ test('a worktree left behind by a run that was killed outright is swept by the n
     assert.is(r.code, 0, r.out);
     assert.is(worktrees(repo).length, 1);
     assert.not.ok(existsSync(parent));
+  }));
+
+test('a worktree another process is adding is left alone (no git worktree prune); ours whose folder is gone is removed', () =>
+  withRepo({ files: { 'gate-ladder.config.ts': `export default { isolation: 'worktree', tiers: [{ name: 't1', run: 'true' }] };\n` } }, (repo) => {
+    // What \`git worktree add\` has made before it writes its lock: an admin folder, nothing in it yet.
+    const adding = join(repo.dir, '.git', 'worktrees', 'adding');
+    mkdirSync(adding, { recursive: true });
+    // One of ours whose temp folder was wiped (a reboot), owner file and all.
+    const gone = mkdtempSync(join(realpathSync(tmpdir()), 'gate-ladder-'));
+    repo.gitOk('worktree', 'add', '--detach', '--lock', '-q', join(gone, 'wt'), 'HEAD');
+    rmSync(gone, { recursive: true, force: true });
+    assert.is(worktrees(repo).length, 2);
+    repo.write('src/a.txt', 'x\n');
+    repo.commit('change');
+    const r = repo.push();
+    assert.is(r.code, 0, r.out);
+    assert.match(r.out, 'gates run in a temporary worktree');
+    assert.ok(existsSync(adding), 'a half-made admin folder was pruned: a concurrent worktree add would fail');
+    assert.is(worktrees(repo).length, 1, 'the wiped worktree of ours is still recorded');
   }));
 
 test.run();

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chooseIsolation } from '../../src/isolation.js';
-import { isOurs } from '../../src/worktree.js';
+import { isOurs, lostAdminFolder } from '../../src/worktree.js';
 import type { Isolation } from '../../src/types.js';
 
 const cases: [Isolation, boolean, boolean, 'worktree' | 'none'][] = [
@@ -29,5 +29,15 @@ const paths: [string, boolean][] = [
   ['/home/me/project', false],
 ];
 for (const [path, ours] of paths) test(`isOurs(${path}) is ${ours}`, () => assert.is(isOurs(path, '/tmp'), ours));
+
+// What git 2.39 prints when a concurrent prune deleted the admin folder it had just made, and what it prints otherwise.
+const addFailures: [string, boolean][] = [
+  ["fatal: could not open '.git/worktrees/wt2/locked' for writing: No such file or directory", true],
+  ["fatal: could not open '/r/.git/worktrees/wt/gitdir' for writing: No such file or directory", true],
+  ["fatal: invalid reference: c5b4e010", false],
+  ["fatal: '/tmp/x/wt' already exists", false],
+  ["fatal: could not open '.git/worktrees/wt/locked' for writing: Permission denied", false],
+];
+for (const [stderr, lost] of addFailures) test(`lostAdminFolder: ${stderr}`, () => assert.is(lostAdminFolder(stderr), lost));
 
 test.run();
