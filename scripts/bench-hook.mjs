@@ -6,7 +6,8 @@
 //   node -e 0                   Node's own start-up: the yardstick of every ratio
 //   ..., NODE_EXTRA_CA_CERTS unset   when the variable is set: node -e 0 and run --no-cache again without
 //                               it (reading the certificates costs every Node process about 40 ms here)
-//   run --no-cache              `gate-ladder run --base A --head B`, .ts config, one tier `true`, gate runs
+//   run --no-cache              `gate-ladder run --base A --head B`, .ts config, one tier `true`, gate runs;
+//                               every run is started as the installed hook line starts it (hookRunner)
 //   ..., range not seen before  the same with the commit-pair cache emptied first: git rev-parse and git diff run
 //   run, tree cached            the same command when the tree already passed (no gate runs)
 //   run pre-push, tree cached   what the hook line runs: stdin ref line, tree cache hit
@@ -20,7 +21,7 @@
 // `git status` more (git's index cannot vouch for files that new).
 // Then, with fewer runs: a tree seen for the first time (gate runs and the pass is recorded), and a
 // config-cache miss (the config changed: cosmiconfig, jiti and zod load).
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import {
   CLI,
   QUICK,
@@ -95,28 +96,42 @@ const gl = ladderRepo(base, 'ladder', CONFIG());
 const off = ladderRepo(base, 'nocache', CONFIG('\n  cache: false,'));
 const lh = lefthookRepo(base);
 
+/**
+ * The runner as the installed hook starts it: node's arguments on the line `gate-ladder install` wrote
+ * (`node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"`), so the
+ * figures are a push's, not those of another way to start it.
+ */
+function hookRunner(dir) {
+  const line = readFileSync(join(dir, '.husky', 'pre-push'), 'utf8').split('\n').find((l) => l.startsWith('node '));
+  const words = line?.split(' ') ?? [];
+  const at = words.indexOf('run');
+  if (at < 2) throw new Error(`.husky/pre-push in ${dir}: no \`node ... run pre-push\` line`);
+  return words.slice(1, at);
+}
+const RUNNER = hookRunner(gl.dir);
+
 // Warm both caches once: the config cache, and a recorded pass of B's tree.
-run(NODE, [CLI, 'run', '--base', gl.a, '--head', gl.b], gl.dir);
-run(NODE, [CLI, 'run', '--base', off.a, '--head', off.b], off.dir);
+run(NODE, [...RUNNER, 'run', '--base', gl.a, '--head', gl.b], gl.dir);
+run(NODE, [...RUNNER, 'run', '--base', off.a, '--head', off.b], off.dir);
 const url = (r) => r.remote;
 const cases = [
   { name: 'node -e 0', file: NODE, args: ['-e', '0'], cwd: gl.dir },
-  { name: 'run --no-cache (gate runs)', file: NODE, args: [CLI, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'], cwd: gl.dir },
+  { name: 'run --no-cache (gate runs)', file: NODE, args: [...RUNNER, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'], cwd: gl.dir },
   {
     name: 'run --no-cache, range not seen before',
     file: NODE,
-    args: [CLI, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'],
+    args: [...RUNNER, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'],
     cwd: gl.dir,
     before: () => forgetRanges(gl.dir),
   },
-  { name: 'run, tree cached', file: NODE, args: [CLI, 'run', '--base', gl.a, '--head', gl.b], cwd: gl.dir },
-  { name: 'run pre-push, tree cached', file: NODE, args: [CLI, 'run', 'pre-push', 'origin', url(gl)], cwd: gl.dir, input: gl.stdin },
+  { name: 'run, tree cached', file: NODE, args: [...RUNNER, 'run', '--base', gl.a, '--head', gl.b], cwd: gl.dir },
+  { name: 'run pre-push, tree cached', file: NODE, args: [...RUNNER, 'run', 'pre-push', 'origin', url(gl)], cwd: gl.dir, input: gl.stdin },
   { name: 'husky hook as git runs it, cached', file: join(gl.dir, '.husky/_/pre-push'), args: ['origin', url(gl)], cwd: gl.dir, input: gl.stdin },
   { name: 'husky hook as git runs it, gate runs', file: join(off.dir, '.husky/_/pre-push'), args: ['origin', url(off)], cwd: off.dir, input: off.stdin },
   ...(WITHOUT_EXTRA_CA
     ? [
         { name: 'node -e 0, NODE_EXTRA_CA_CERTS unset', file: NODE, args: ['-e', '0'], cwd: gl.dir, env: WITHOUT_EXTRA_CA },
-        { name: 'run --no-cache, NODE_EXTRA_CA_CERTS unset', file: NODE, args: [CLI, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'], cwd: gl.dir, env: WITHOUT_EXTRA_CA },
+        { name: 'run --no-cache, NODE_EXTRA_CA_CERTS unset', file: NODE, args: [...RUNNER, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'], cwd: gl.dir, env: WITHOUT_EXTRA_CA },
       ]
     : []),
   ...(lh
@@ -169,9 +184,9 @@ const cold = [];
 for (let i = 0; i < (QUICK ? 3 : 7); i++) {
   write(gl.dir, { [`src/n${i}.txt`]: `${i}\n` });
   const head = commitAll(gl.dir, `tree ${i}`);
-  cold.push(['first run of a new tree (gate runs, pass recorded)', [CLI, 'run', '--base', gl.a, '--head', head]]);
+  cold.push(['first run of a new tree (gate runs, pass recorded)', [...RUNNER, 'run', '--base', gl.a, '--head', head]]);
   appendFileSync(join(gl.dir, 'gate-ladder.config.ts'), `// edit ${i}\n`);
-  cold.push(['config changed (config-cache miss: cosmiconfig, jiti, zod)', [CLI, 'run', '--base', gl.a, '--head', head, '--no-cache']]);
+  cold.push(['config changed (config-cache miss: cosmiconfig, jiti, zod)', [...RUNNER, 'run', '--base', gl.a, '--head', head, '--no-cache']]);
 }
 const coldSamples = {};
 for (const [name, args] of cold) {

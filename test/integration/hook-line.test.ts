@@ -1,8 +1,10 @@
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LADDER_FILES, withRepo } from '../helpers/repo.js';
+import { LADDER_FILES, installedModules, withRepo } from '../helpers/repo.js';
 
-const LINE = 'node node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"';
+const LINE = 'node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"';
 
 test('install replaces the line an earlier version wrote, in place; the push runs through it; uninstall removes it', () =>
   withRepo({ install: false, files: { ...LADDER_FILES, '.husky/pre-push': 'echo before\ngate-ladder run pre-push "$@"\necho after\n' } }, (repo) => {
@@ -20,6 +22,33 @@ test('install replaces the line an earlier version wrote, in place; the push run
     assert.match(push.out, 'after');
     assert.is(repo.cli(['uninstall']).code, 0);
     assert.is(repo.read('.husky/pre-push'), 'echo before\necho after\n');
+  }));
+
+test('install upgrades the node line of the previous version (no --preserve-symlinks-main) in place', () =>
+  withRepo({ install: false, files: { ...LADDER_FILES, '.husky/pre-push': 'node node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"\n' } }, (repo) => {
+    const r = repo.cli(['install']);
+    assert.is(r.code, 0, r.out);
+    assert.is(repo.read('.husky/pre-push'), `${LINE}\n`);
+  }));
+
+test("a linked package with its dependencies only beside its real folder (pnpm's layout): the hook runs, config loader and all", () =>
+  withRepo({ install: false, pushInitial: false, files: LADDER_FILES }, (repo) => {
+    // node_modules holds gate-ladder alone, as a link; jiti, husky and the rest are found only from
+    // the package's real path (<install>/node_modules/gate-ladder → <install>/node_modules/jiti).
+    const modules = join(repo.dir, 'node_modules');
+    rmSync(modules);
+    mkdirSync(modules);
+    symlinkSync(join(installedModules(), 'gate-ladder'), join(modules, 'gate-ladder'), 'dir');
+    const r = repo.cli(['install']);
+    assert.is(r.code, 0, r.out);
+    assert.match(repo.read('.husky/pre-push'), LINE);
+    repo.write('src/other.txt', 'fine\n');
+    repo.commit('clean');
+    // The first run of this config: no config cache yet, so the config loader (jiti) is imported.
+    const push = repo.push(['origin', 'main']);
+    assert.is(push.code, 0, push.out);
+    assert.match(push.out, 't2-fixtures pass');
+    assert.equal(repo.ledger().map((row) => [row.tier, row.verdict]), [['t2-fixtures', 'pass']]);
   }));
 
 test.run();
