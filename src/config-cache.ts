@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { cacheDir, readJson, writeJsonAtomic } from './cache-files.js';
 import type { ConfigLoad } from './config.js';
@@ -12,8 +12,9 @@ import type { ResolvedConfig } from './types.js';
  * JSON in `<git common dir>/gate-ladder/cache/config-<key>.json`, where the key hashes:
  *   - this build of gate-ladder (its defaults and validation rules are part of the answer),
  *   - the repo root (worktrees may hold different configs),
- *   - which search places exist (a config of higher priority appearing changes the key),
- *   - the content of the first one (the file cosmiconfig will pick; package.json when it is the only one).
+ *   - the first search place that exists, the file cosmiconfig will pick (a config of higher priority
+ *     appearing changes the key; package.json counts when it has a "gate-ladder" key),
+ *   - that file's content.
  * The entry lists every file the config loaded (jiti records them; a package under node_modules is
  * represented by its package.json) with its content hash; a hit re-hashes them, so editing an
  * imported file is noticed. Only valid configs are cached; zod, cosmiconfig and jiti load on a miss only.
@@ -48,27 +49,32 @@ function hashFile(path: string): string {
   }
 }
 
-const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
-
-/** Where this root's config would come from: the key, or `none` when no search place can hold one. */
-export function configKey(root: string): { key: string; file: string; sha: string } | { none: true } {
-  const present = SEARCH_PLACES.map((p) => isFile(join(root, p)));
-  const first = SEARCH_PLACES.findIndex((p, i) => present[i] && p !== 'package.json');
-  let name: string;
-  let content: string;
-  if (first >= 0) {
-    name = SEARCH_PLACES[first]!;
-    content = read(join(root, name));
-  } else if (present[SEARCH_PLACES.length - 1]) {
-    name = 'package.json';
-    content = read(join(root, name));
-    if (!mentionsKey(content)) return { none: true };
-  } else {
-    return { none: true };
+/** A search place's text; undefined when it is not there (or is not a file: cosmiconfig skips those too). */
+function readPlace(path: string): string | undefined {
+  try {
+    return read(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return undefined;
+    throw e;
   }
-  const bits = present.map((b) => (b ? '1' : '0')).join('');
-  const sha = hash(content);
-  return { key: hash(`${FORMAT}\0${BUILD_ID}\0${root}\0${bits}\0${name}\0${sha}`), file: join(root, name), sha };
+}
+
+/**
+ * Where this root's config would come from: the key, or `none` when no search place can hold one.
+ * The places are tried in cosmiconfig's order, and the first present one is the file it picks: those
+ * after it cannot change the answer, so they are not looked at (one file read, on a push, not ten stats).
+ */
+export function configKey(root: string): { key: string; file: string; sha: string } | { none: true } {
+  for (const name of SEARCH_PLACES) {
+    const content = readPlace(join(root, name));
+    if (content === undefined) continue;
+    if (name === 'package.json' && !mentionsKey(content)) return { none: true };
+    const sha = hash(content);
+    // Every place before `name` was absent: `name` says which were there as far as the pick goes.
+    return { key: hash(`${FORMAT}\0${BUILD_ID}\0${root}\0${name}\0${sha}`), file: join(root, name), sha };
+  }
+  return { none: true };
 }
 
 /** Cheap test before parsing: a package.json whose text never says "gate-ladder" has no such key. */
@@ -99,11 +105,11 @@ function entryPath(commonDir: string, key: string): string {
   return join(cacheDir(commonDir), `config-${key}.json`);
 }
 
-/** The cached config when every file it read is unchanged. */
-export function readConfigEntry(commonDir: string, key: string): ConfigEntry | undefined {
+/** The cached config when every file it read is unchanged; `known` is a file already hashed (the config, read for the key). */
+export function readConfigEntry(commonDir: string, key: string, known?: { file: string; sha: string }): ConfigEntry | undefined {
   const entry = readJson<ConfigEntry>(entryPath(commonDir, key));
   if (entry?.format !== FORMAT || !Array.isArray(entry.deps)) return undefined;
-  for (const [path, hash] of entry.deps) if (hashFile(path) !== hash) return undefined;
+  for (const [path, hash] of entry.deps) if ((path === known?.file ? known.sha : hashFile(path)) !== hash) return undefined;
   return entry;
 }
 
@@ -118,7 +124,7 @@ export function configHash(config: ResolvedConfig): string {
 export async function loadConfigCached(root: string, commonDir: string, fresh = false): Promise<CachedLoad> {
   const source = configKey(root);
   if ('none' in source) return { kind: 'none' };
-  const hit = fresh ? undefined : readConfigEntry(commonDir, source.key);
+  const hit = fresh ? undefined : readConfigEntry(commonDir, source.key, source);
   if (hit) return { kind: 'ok', file: hit.file, config: hit.config, hash: hit.hash, cached: true };
   const { loadConfig } = await import('./config.js');
   const loaded = await loadConfig(root);

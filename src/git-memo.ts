@@ -14,6 +14,8 @@ export interface Primed {
   mergeBase: Map<string, string | null>;
   /** `base head` (commit shas) → the changed paths between them. */
   diff: Map<string, ChangeList>;
+  /** The text of the repo's `config` file, when finding the repo read it (latin1). */
+  config?: string;
 }
 
 // One run primes once; a process only ever runs one command.

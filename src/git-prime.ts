@@ -263,8 +263,8 @@ function fromCache(
 ): Primed | undefined {
   if (commits.length > 0 || ranges.length === 0 || !ranges.flat().every(isFullSha) || !trees.every((t) => ranges.some(([, b]) => b === t))) return undefined;
   if (info === undefined) return undefined;
-  const { plain: _, ...paths } = info;
-  const p: Primed = { cwds: new Set([cwd, info.root]), info: paths, commit: new Map(), tree: new Map(), mergeBase: new Map(), diff: new Map() };
+  const { plain: _, config, ...paths } = info;
+  const p: Primed = { cwds: new Set([cwd, info.root]), info: paths, commit: new Map(), tree: new Map(), mergeBase: new Map(), diff: new Map(), config };
   for (const [a, b] of ranges) {
     const f: RangeFacts | undefined = readRange(info.commonDir, a, b);
     if (f === undefined) return undefined;

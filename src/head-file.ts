@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoInfo } from './git.js';
+import { primedFor } from './git-memo.js';
 
 /**
  * The commit HEAD names, read from the files git keeps (`HEAD`, loose refs, `packed-refs`) instead of
@@ -12,7 +13,9 @@ export function headFromFiles(info: RepoInfo): string | undefined {
   try {
     // reftable keeps refs in binary tables; the `HEAD` file there is a placeholder.
     if (existsSync(join(info.commonDir, 'reftable'))) return undefined;
-    if (/^\s*refstorage\s*=/im.test(readFileSync(join(info.commonDir, 'config'), 'latin1'))) return undefined;
+    const primed = primedFor(info.root);
+    const config = primed?.info.commonDir === info.commonDir ? primed.config : undefined;
+    if (/^\s*refstorage\s*=/im.test(config ?? readFileSync(join(info.commonDir, 'config'), 'latin1'))) return undefined;
     let value = parseRefFile(readFileSync(join(info.gitDir, 'HEAD'), 'latin1'));
     let packed: string | undefined;
     for (let depth = 0; depth < 5 && value !== undefined; depth++) {

@@ -20,15 +20,26 @@ function removeLock(lock: string): void {
   }
 }
 
-/** Holds an exclusive lock file while `fn` runs, so concurrent writers never interleave. */
+/**
+ * Holds an exclusive lock file while `fn` runs, so concurrent writers never interleave. The file's
+ * folder is made when the lock cannot be created for want of it (the first write to a new ledger),
+ * rather than asked for on every write.
+ */
 function withLock<T>(path: string, fn: () => T): T {
   const lock = `${path}.lock`;
+  let made = false;
   for (let attempt = 0; ; attempt++) {
     try {
       closeSync(openSync(lock, 'wx'));
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && !made) {
+        mkdirSync(dirname(path), { recursive: true });
+        made = true;
+        continue;
+      }
+      if (code !== 'EEXIST') throw err;
       try {
         if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) removeLock(lock);
       } catch {
@@ -52,7 +63,6 @@ export function appendRows(path: string, rows: readonly LedgerRow[]): void {
 /** Appends values as JSON lines in one write, under the file's lock (the ledger, tests.jsonl). */
 export function appendLines(path: string, rows: readonly unknown[]): void {
   if (rows.length === 0) return;
-  mkdirSync(dirname(path), { recursive: true });
   const data = Buffer.from(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
   withLock(path, () => {
     const fd = openSync(path, 'a');

@@ -8,7 +8,7 @@ import type { RepoInfo } from './git.js';
  * whenever git might see it differently (GIT_DIR and friends set, core.worktree or core.bare in the
  * config, a shallow clone, replace refs): the caller then asks git.
  */
-export function repoFromFiles(cwd: string): (RepoInfo & { plain: true }) | undefined {
+export function repoFromFiles(cwd: string): (RepoInfo & { plain: true; config: string }) | undefined {
   const env = process.env;
   if (env.GIT_DIR || env.GIT_WORK_TREE || env.GIT_COMMON_DIR || env.GIT_OBJECT_DIRECTORY || env.GIT_CEILING_DIRECTORIES) return undefined;
   try {
@@ -19,11 +19,12 @@ export function repoFromFiles(cwd: string): (RepoInfo & { plain: true }) | undef
         const gitDir = st.isDirectory() ? dotgit : resolve(dir, /^gitdir: (.+)$/m.exec(readFileSync(dotgit, 'utf8'))?.[1]?.trim() ?? '\0');
         const common = join(gitDir, 'commondir');
         const commonDir = existsSync(common) ? resolve(gitDir, readFileSync(common, 'utf8').trim()) : gitDir;
-        const config = readFileSync(join(commonDir, 'config'), 'utf8');
+        // latin1: every byte one character (the tests below are ASCII); kept for readers of HEAD (head-file.ts).
+        const config = readFileSync(join(commonDir, 'config'), 'latin1');
         if (/^\s*(worktree|bare\s*=\s*true)/im.test(config)) return undefined;
         if (existsSync(join(commonDir, 'shallow')) || existsSync(join(commonDir, 'refs', 'replace'))) return undefined;
         if (!existsSync(join(gitDir, 'HEAD'))) return undefined;
-        return { root: dir, commonDir, gitDir, plain: true };
+        return { root: dir, commonDir, gitDir, plain: true, config };
       }
       if (dirname(dir) === dir) return undefined;
     }
