@@ -1,3 +1,4 @@
+import { runCommand } from './commands/run.js';
 import { hotPathKey } from './hot-path.js';
 import { parseRunArgs } from './run-args.js';
 
@@ -8,7 +9,7 @@ const argv = process.argv.slice(2);
 // `run` (every push) never loads yargs; other commands and --help go through the full CLI.
 const fast = parseRunArgs(argv);
 const done = fast
-  ? import('./commands/run.js').then((m) => m.runCommand({ cwd: process.cwd(), ...fast }))
+  ? runCommand({ cwd: process.cwd(), ...fast })
   : import('./cli.js').then((m) => m.main(argv));
 
 done.then(
