@@ -21,9 +21,10 @@ done.then(
     // its temp worktrees go in 'exit' handlers, which process.exit runs too. Exiting here skips
     // tearing down the event loop and the heap, a few tenths of a millisecond of every push. Only on
     // Linux, where process.stdout and process.stderr write synchronously to files, pipes and terminals
-    // alike (on macOS a pipe is written asynchronously, and exit would cut it). The tick lets
-    // anything queued for the next tick (a warning node prints, say) go first.
-    if (process.platform === 'linux') process.nextTick(() => process.exit(code));
+    // alike (on macOS a pipe is written asynchronously, and exit would cut it). At once rather than
+    // on the next tick: the first process.nextTick of a process costs about 0.05 ms, and the run's
+    // last awaits have already let any tick queued before them (a warning node prints) run.
+    if (process.platform === 'linux') process.exit(code);
   },
   (err: unknown) => {
     process.stderr.write(`gate-ladder: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\nPlease report it with the command you ran.\n`);
