@@ -5,7 +5,8 @@ import { MAX_FILES_PER_ROW } from './defaults.js';
 import { DIFF_NAMES, type GitJob, type GitResult, REPO_PATHS, type RepoInfo, git, gitJob, gitOk, repoInfo } from './git.js';
 import type { ScopeMatcher } from './glob.js';
 import { type Primed, setPrimed } from './git-memo.js';
-import { type RangeFacts, adoptDiff, adoptListing, hasDiff, isFullSha, readDiff, readRange, writeDiff, writeRange } from './range-cache.js';
+import { type RangeFacts, adoptDiff, adoptListing, hasDiff, readDiff, readRange, writeDiff, writeRange } from './range-cache.js';
+import { isObjectId } from './object-id.js';
 import { repoFromFiles } from './repo-dir.js';
 
 /** Revisions a run will ask about, known before any git call (see rev-query.ts). */
@@ -201,7 +202,7 @@ const EARLY_DIFFS = 4;
 function startDiffs(cwd: string, repo: RepoInfo | undefined, ranges: readonly (readonly [string, string])[]): Map<string, GitJob> {
   const jobs = new Map<string, GitJob>();
   for (const [a, b] of ranges) {
-    const facts = repo && isFullSha(a) && isFullSha(b) ? readRange(repo.commonDir, a, b) : undefined;
+    const facts = repo && isObjectId(a) && isObjectId(b) ? readRange(repo.commonDir, a, b) : undefined;
     if (facts !== undefined && (facts.mergeBase === null || hasDiff(repo!.commonDir, facts.mergeBase, facts.head))) continue;
     if (jobs.size === EARLY_DIFFS) break;
     if (!jobs.has(`${a} ${b}`)) jobs.set(`${a} ${b}`, gitJob(cwd, [...DIFF_NAMES, '--merge-base', a, b, '--'], tempIn(repo)));
@@ -249,7 +250,7 @@ function readRevParse(
     const commit = p.commit.get(rev);
     if (commit !== undefined) p.tree.set(commit, tree);
   });
-  if (i !== lines.length || ![...p.commit.values(), ...p.tree.values(), ...pairs.flatMap(([mb, head]) => [mb, head])].every(isFullSha)) return undefined;
+  if (i !== lines.length || ![...p.commit.values(), ...p.tree.values(), ...pairs.flatMap(([mb, head]) => [mb, head])].every(isObjectId)) return undefined;
   return { primed: p, pairs };
 }
 
@@ -261,7 +262,7 @@ function fromCache(
   trees: readonly string[],
   ranges: readonly (readonly [string, string])[],
 ): Primed | undefined {
-  if (commits.length > 0 || ranges.length === 0 || !ranges.flat().every(isFullSha) || !trees.every((t) => ranges.some(([, b]) => b === t))) return undefined;
+  if (commits.length > 0 || ranges.length === 0 || !ranges.flat().every(isObjectId) || !trees.every((t) => ranges.some(([, b]) => b === t))) return undefined;
   if (info === undefined) return undefined;
   const { plain: _, config, ...paths } = info;
   const p: Primed = { cwds: new Set([cwd, info.root]), info: paths, commit: new Map(), tree: new Map(), mergeBase: new Map(), diff: new Map(), config };

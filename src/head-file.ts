@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoInfo } from './git.js';
 import { primedFor } from './git-memo.js';
+import { configLine, isObjectId, isRefName } from './object-id.js';
 
 /**
  * The commit HEAD names, read from the files git keeps (`HEAD`, loose refs, `packed-refs`) instead of
@@ -15,7 +16,8 @@ export function headFromFiles(info: RepoInfo): string | undefined {
     if (existsSync(join(info.commonDir, 'reftable'))) return undefined;
     const primed = primedFor(info.root);
     const config = primed?.info.commonDir === info.commonDir ? primed.config : undefined;
-    if (/^\s*refstorage\s*=/im.test(config ?? readFileSync(join(info.commonDir, 'config'), 'latin1'))) return undefined;
+    const text = config ?? readFileSync(join(info.commonDir, 'config'), 'latin1');
+    if (configLine(text, 'refstorage', '')) return undefined;
     let value = parseRefFile(readFileSync(join(info.gitDir, 'HEAD'), 'latin1'));
     let packed: string | undefined;
     for (let depth = 0; depth < 5 && value !== undefined; depth++) {
@@ -41,11 +43,11 @@ export function headFromFiles(info: RepoInfo): string | undefined {
 /** A ref file's content: a full object id, or `ref: <name>` for a name under refs/. Pure. */
 export function parseRefFile(text: string): { sha: string; ref?: undefined } | { ref: string; sha?: undefined } | undefined {
   const line = text.endsWith('\n') ? text.slice(0, -1) : text;
-  if (isSha(line)) return { sha: line };
+  if (isObjectId(line)) return { sha: line };
   if (!line.startsWith('ref: ')) return undefined;
   const ref = line.slice(5).trim();
   // Only names git could have written: no path tricks, nothing outside refs/.
-  return /^refs\/[^\0-\x20\x7f~^:?*[\\]+$/.test(ref) && !/\.\.|\/\/|\/\.|\.lock(\/|$)|\/$/.test(ref) ? { ref } : undefined;
+  return isRefName(ref) ? { ref } : undefined;
 }
 
 /** The id a `packed-refs` file gives a ref name (`<sha> <name>` lines; `#` header and `^` peeled lines skipped). Pure. */
@@ -54,15 +56,13 @@ export function packedRef(text: string, name: string): string | undefined {
   const body = text.endsWith('\n') ? text : `${text}\n`;
   for (let i = body.indexOf(needle); i >= 0; i = body.indexOf(needle, i + 1)) {
     const sha = body.slice(body.lastIndexOf('\n', i - 1) + 1, i);
-    if (isSha(sha)) return sha;
+    if (isObjectId(sha)) return sha;
   }
   return undefined;
 }
 
-const isSha = (s: string) => /^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(s);
-
 /** Refs each worktree keeps for itself, in its own git dir (git's `is_per_worktree_ref`). */
-const perWorktree = (name: string) => /^refs\/(bisect|worktree|rewritten)\//.test(name);
+const perWorktree = (name: string) => name.startsWith('refs/bisect/') || name.startsWith('refs/worktree/') || name.startsWith('refs/rewritten/');
 
 /** A file's text; `undefined` when it does not exist. A directory (a ref that is only a prefix) throws: odd, so the caller gives up. */
 function readIfFile(path: string): string | undefined {

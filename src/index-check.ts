@@ -2,6 +2,7 @@ import { type BigIntStats, closeSync, fstatSync, lstatSync, openSync, readFileSy
 import { join, resolve } from 'node:path';
 import type { RepoInfo } from './git.js';
 import { headFromFiles } from './head-file.js';
+import { isObjectId } from './object-id.js';
 import { type IndexEntry, type ParsedIndex, parseIndex } from './index-file.js';
 
 /**
@@ -33,7 +34,7 @@ const REDIRECTS = ['GIT_INDEX_FILE', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR
 
 /** The state of the work tree at `info.root` for the pushed commit `head`, whose tree is `tree` (when the run knows it). */
 export function quickWorkTree(info: RepoInfo, head: string, tree: string | undefined, env: NodeJS.ProcessEnv = process.env): QuickState | undefined {
-  if (REDIRECTS.some((v) => env[v] !== undefined) || !isSha(head)) return undefined;
+  if (REDIRECTS.some((v) => env[v] !== undefined) || !isObjectId(head)) return undefined;
   try {
     const at = headFromFiles(info);
     if (at === undefined || at.length !== head.length) return undefined;
@@ -130,4 +131,4 @@ function realDirs(root: string, dir: string, seen: Set<string>): boolean {
   return true;
 }
 
-const isSha = (s: string) => /^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(s);
+

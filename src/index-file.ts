@@ -138,9 +138,20 @@ function rootTree(buf: Buffer, from: number, to: number, hashBytes: number, coun
   if (from >= to || buf[from] !== 0) return undefined;
   const lf = buf.indexOf(10, from + 1);
   if (lf < 0 || lf >= to) return undefined;
-  const m = /^(-?\d+) (\d+)$/.exec(buf.toString('latin1', from + 1, lf));
-  if (m === null || Number(m[1]) !== count || lf + 1 + hashBytes > to) return undefined;
+  // `-?[0-9]+ [0-9]+`, read without a regular expression (each costs a compile on first use).
+  const text = buf.toString('latin1', from + 1, lf);
+  const sp = text.indexOf(' ');
+  const entries = text.slice(0, sp);
+  if (sp < 0 || !digits(entries.startsWith('-') ? entries.slice(1) : entries) || !digits(text.slice(sp + 1))) return undefined;
+  if (Number(entries) !== count || lf + 1 + hashBytes > to) return undefined;
   return buf.toString('hex', lf + 1, lf + 1 + hashBytes);
+}
+
+/** One or more ASCII digits. */
+function digits(s: string): boolean {
+  if (s === '') return false;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) < 48 || s.charCodeAt(i) > 57) return false;
+  return true;
 }
 
 /** git's offset varint (also used by OFS_DELTA): 7 bits a byte, high bit = more, each continuation adding 1. */

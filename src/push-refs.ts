@@ -1,4 +1,5 @@
 import { ZERO_SHA } from './defaults.js';
+import { isObjectId, isZeroId } from './object-id.js';
 
 /** One line git hands a pre-push hook on stdin. */
 export interface PushRef {
@@ -18,7 +19,7 @@ export function parsePushRefs(stdin: string): { refs: PushRef[]; bad: string[] }
     if (line.trim() === '') continue;
     const parts = line.trim().split(' ');
     const [localRef, localSha, remoteRef, remoteSha] = parts;
-    if (parts.length !== 4 || !localRef || !localSha || !remoteRef || !remoteSha || !isSha(localSha) || !isSha(remoteSha)) {
+    if (parts.length !== 4 || !localRef || !localSha || !remoteRef || !remoteSha || !isObjectId(localSha) || !isObjectId(remoteSha)) {
       bad.push(line);
       continue;
     }
@@ -27,17 +28,10 @@ export function parsePushRefs(stdin: string): { refs: PushRef[]; bad: string[] }
   return { refs, bad };
 }
 
-export function isSha(s: string): boolean {
-  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(s);
-}
-
-export function isZero(sha: string): boolean {
-  return /^0+$/.test(sha);
-}
 
 export function pushKind(ref: PushRef): PushKind {
-  if (isZero(ref.localSha) || ref.localRef === '(delete)') return 'delete';
-  if (isZero(ref.remoteSha)) return 'new';
+  if (isZeroId(ref.localSha) || ref.localRef === '(delete)') return 'delete';
+  if (isZeroId(ref.remoteSha)) return 'new';
   return 'update';
 }
 

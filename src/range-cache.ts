@@ -2,6 +2,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adoptFile, cacheDir, decodeText, readJson, readText, unlinkQuiet, writeFileAtomicLater, writeJsonAtomic } from './cache-files.js';
 import { hash } from './hash.js';
+import { isObjectId } from './object-id.js';
 
 /**
  * What git says about two commits never changes: a commit's tree, two commits' merge-base, and the
@@ -33,7 +34,6 @@ export interface RangeFacts {
   mergeBase: string | null;
 }
 
-export const isFullSha = (s: string) => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(s);
 
 const rangePath = (commonDir: string, a: string, b: string) => join(cacheDir(commonDir), `range-${hash(`${a} ${b}`)}.json`);
 const diffPath = (commonDir: string, base: string, head: string) => join(cacheDir(commonDir), `diff-${hash(`${base} ${head}`)}`);
@@ -41,11 +41,11 @@ const diffPath = (commonDir: string, base: string, head: string) => join(cacheDi
 export function readRange(commonDir: string, a: string, b: string): RangeFacts | undefined {
   const f = readJson<RangeFacts>(rangePath(commonDir, a, b));
   const shas = f && [f.base, f.head, f.tree, f.mergeBase ?? f.base];
-  return f?.a === a && f.b === b && shas?.every((s) => typeof s === 'string' && isFullSha(s)) ? f : undefined;
+  return f?.a === a && f.b === b && shas?.every((s) => typeof s === 'string' && isObjectId(s)) ? f : undefined;
 }
 
 export function writeRange(commonDir: string, facts: RangeFacts): void {
-  if (isFullSha(facts.a) && isFullSha(facts.b)) writeJsonAtomic(rangePath(commonDir, facts.a, facts.b), facts, { prefix: 'range-', keep: KEEP * 4 });
+  if (isObjectId(facts.a) && isObjectId(facts.b)) writeJsonAtomic(rangePath(commonDir, facts.a, facts.b), facts, { prefix: 'range-', keep: KEEP * 4 });
 }
 
 /** The line that ends a diff entry: it names the pair (git's listing itself ends with a NUL). */

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { RepoInfo } from './git.js';
+import { configLine } from './object-id.js';
 
 /**
  * The repo's paths read from the file system, as git finds them: the nearest `.git` folder, or a
@@ -21,7 +22,7 @@ export function repoFromFiles(cwd: string): (RepoInfo & { plain: true; config: s
         const commonDir = existsSync(common) ? resolve(gitDir, readFileSync(common, 'utf8').trim()) : gitDir;
         // latin1: every byte one character (the tests below are ASCII); kept for readers of HEAD (head-file.ts).
         const config = readFileSync(join(commonDir, 'config'), 'latin1');
-        if (/^\s*(worktree|bare\s*=\s*true)/im.test(config)) return undefined;
+        if (configLine(config, 'worktree') || configLine(config, 'bare', 'true')) return undefined;
         if (existsSync(join(commonDir, 'shallow')) || existsSync(join(commonDir, 'refs', 'replace'))) return undefined;
         if (!existsSync(join(gitDir, 'HEAD'))) return undefined;
         return { root: dir, commonDir, gitDir, plain: true, config };

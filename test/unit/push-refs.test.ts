@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type PushRef, isSha, isZero, parsePushRefs, pushKind } from '../../src/push-refs.js';
+import { isObjectId as isSha, isZeroId as isZero } from '../../src/object-id.js';
+import { type PushRef, parsePushRefs, pushKind } from '../../src/push-refs.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
