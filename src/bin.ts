@@ -8,8 +8,18 @@ declare const __glHotPath: ((key: string) => void) | undefined;
 const argv = process.argv.slice(2);
 // `run` (every push) never loads yargs; other commands and --help go through the full CLI.
 const fast = parseRunArgs(argv);
+/**
+ * A run exits as soon as it is done: its gates have exited, its files are written (synchronously),
+ * and its temp worktrees go in 'exit' handlers, which process.exit runs too. That skips tearing down
+ * the event loop and the heap, a few tenths of a millisecond of every push. Only on Linux, where
+ * process.stdout and process.stderr write synchronously to files, pipes and terminals alike (on macOS
+ * a pipe is written asynchronously, and exit would cut it). At once rather than on the next tick: the
+ * first process.nextTick of a process costs about 0.05 ms, and the run's last awaits have already let
+ * any tick queued before them (a warning node prints) run.
+ */
+const exitsAfter = process.platform === 'linux';
 const done = fast
-  ? runCommand({ cwd: process.cwd(), ...fast })
+  ? runCommand({ cwd: process.cwd(), ...fast, exitsAfter })
   : import('./cli.js').then((m) => m.main(argv));
 
 done.then(
@@ -17,14 +27,7 @@ done.then(
     process.exitCode = code;
     if (!fast) return;
     if (typeof __glHotPath === 'function') __glHotPath(hotPathKey(`${fast.hook ?? 'manual'}${fast.json ? ' json' : ''} ${code}`));
-    // A run has nothing left to do: its gates have exited, its files are written (synchronously), and
-    // its temp worktrees go in 'exit' handlers, which process.exit runs too. Exiting here skips
-    // tearing down the event loop and the heap, a few tenths of a millisecond of every push. Only on
-    // Linux, where process.stdout and process.stderr write synchronously to files, pipes and terminals
-    // alike (on macOS a pipe is written asynchronously, and exit would cut it). At once rather than
-    // on the next tick: the first process.nextTick of a process costs about 0.05 ms, and the run's
-    // last awaits have already let any tick queued before them (a warning node prints) run.
-    if (process.platform === 'linux') process.exit(code);
+    if (exitsAfter) process.exit(code);
   },
   (err: unknown) => {
     process.stderr.write(`gate-ladder: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\nPlease report it with the command you ran.\n`);

@@ -41,6 +41,11 @@ export interface RunOptions {
   stdin?: string;
   /** Ignore the tree cache: run every planned gate, and record nothing in it. */
   noCache?: boolean;
+  /**
+   * The caller exits as soon as this returns (the bin on Linux): the Ctrl-C handlers are left for
+   * the exit to drop, since removing them costs about 0.07 ms.
+   */
+  exitsAfter?: boolean;
 }
 
 export { EXIT };
@@ -236,7 +241,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       code = Math.max(code, EXIT.error);
     }
   }
-  interrupt.dispose();
+  if (!opts.exitsAfter) interrupt.dispose();
   if (opts.json) process.stdout.write(`${JSON.stringify({ exit: code, ledger, targets: reports }, null, 2)}\n`);
   return code;
 }
