@@ -14,7 +14,7 @@ export interface Primed {
   mergeBase: Map<string, string | null>;
   /** `base head` (commit shas) → the changed paths between them. */
   diff: Map<string, ChangeList>;
-  /** The text of the repo's `config` file, when finding the repo read it (latin1). */
+  /** The text of the repo's `config` file, when finding the repo read it. */
   config?: string;
 }
 

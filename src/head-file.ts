@@ -16,9 +16,9 @@ export function headFromFiles(info: RepoInfo): string | undefined {
     if (existsSync(join(info.commonDir, 'reftable'))) return undefined;
     const primed = primedFor(info.root);
     const config = primed?.info.commonDir === info.commonDir ? primed.config : undefined;
-    const text = config ?? readFileSync(join(info.commonDir, 'config'), 'latin1');
+    const text = config ?? readFileSync(join(info.commonDir, 'config'), 'utf8');
     if (configLine(text, 'refstorage', '')) return undefined;
-    let value = parseRefFile(readFileSync(join(info.gitDir, 'HEAD'), 'latin1'));
+    let value = parseRefFile(readFileSync(join(info.gitDir, 'HEAD'), 'utf8'));
     let packed: string | undefined;
     for (let depth = 0; depth < 5 && value !== undefined; depth++) {
       if (value.sha !== undefined) return value.sha;
@@ -67,7 +67,7 @@ const perWorktree = (name: string) => name.startsWith('refs/bisect/') || name.st
 /** A file's text; `undefined` when it does not exist. A directory (a ref that is only a prefix) throws: odd, so the caller gives up. */
 function readIfFile(path: string): string | undefined {
   try {
-    return readFileSync(path, 'latin1');
+    return readFileSync(path, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
