@@ -3,7 +3,7 @@ import { basename, relative } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, SEARCH_PLACES, defaultScope } from './defaults.js';
 import type { GateLadderConfig, ResolvedConfig } from './types.js';
-import { RUNNER_CAUGHT } from './verdict.js';
+import { runnerCaught } from './verdict.js';
 
 export const MODULE_NAME = 'gate-ladder';
 
@@ -159,7 +159,7 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
       timeout: t.timeout ?? DEFAULT_TIMEOUT_S,
       env: t.env ?? {},
       cwd: t.cwd ?? '.',
-      caught: t.caught ?? (t.runner && RUNNER_CAUGHT[t.runner]) ?? [1],
+      caught: t.caught ?? (t.runner && runnerCaught(t.runner)) ?? [1],
       skipWhenTestAdjacent: t.skipWhenTestAdjacent ?? false,
       hooks: t.hooks ?? (t.lintStaged ? ['pre-commit'] : [...DEFAULT_HOOKS]),
       ...(t.runner !== undefined && { runner: t.runner }),

@@ -146,10 +146,12 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
   });
 }
 
-/** Builtins and keywords of a POSIX shell: never looked up on PATH. */
-const SHELL_WORDS = new Set(
-  'exit return exec eval set unset export readonly shift trap wait cd command type read echo printf test times ulimit umask alias unalias getopts hash jobs fg bg kill pwd local source if then else elif fi for while until do done case esac'.split(' '),
-);
+/** Builtins and keywords of a POSIX shell: never looked up on PATH. (Made on the first exit 127, not by every push.) */
+let shellWords: Set<string> | undefined;
+const isShellWord = (word: string) =>
+  (shellWords ??= new Set(
+    'exit return exec eval set unset export readonly shift trap wait cd command type read echo printf test times ulimit umask alias unalias getopts hash jobs fg bg kill pwd local source if then else elif fi for while until do done case esac'.split(' '),
+  )).has(word);
 
 /**
  * For a shell command that exited 127 while its output went straight to the terminal: the command's
@@ -158,7 +160,7 @@ const SHELL_WORDS = new Set(
  */
 function notOnPath(command: string, cwd: string, env: NodeJS.ProcessEnv): string | undefined {
   const word = /^\s*([\w.+/-]+)(?:\s|$)/.exec(command)?.[1];
-  if (word === undefined || SHELL_WORDS.has(word) || /^\w+=/.test(command.trim())) return undefined;
+  if (word === undefined || isShellWord(word) || /^\w+=/.test(command.trim())) return undefined;
   const executable = (file: string) => {
     try {
       accessSync(file, constants.X_OK);
