@@ -6,7 +6,7 @@ import { DIFF_NAMES, type GitJob, type GitResult, REPO_PATHS, type RepoInfo, git
 import type { ScopeMatcher } from './glob.js';
 import { type Primed, setPrimed } from './git-memo.js';
 import { type RangeFacts, adoptDiff, adoptListing, hasDiff, readDiff, readRange, writeDiff, writeRange } from './range-cache.js';
-import { isObjectId } from './object-id.js';
+import { isObjectId } from './git-text.js';
 import { repoFromFiles } from './repo-dir.js';
 
 /** Revisions a run will ask about, known before any git call (see rev-query.ts). */

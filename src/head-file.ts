@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoInfo } from './git.js';
 import { primedFor } from './git-memo.js';
-import { configLine, isObjectId, isRefName } from './object-id.js';
+import { configLine, isObjectId, isRefName } from './git-text.js';
 
 /**
  * The commit HEAD names, read from the files git keeps (`HEAD`, loose refs, `packed-refs`) instead of

@@ -2,7 +2,7 @@ import { type BigIntStats, closeSync, fstatSync, lstatSync, openSync, readFileSy
 import { join, resolve } from 'node:path';
 import type { RepoInfo } from './git.js';
 import { headFromFiles } from './head-file.js';
-import { isObjectId } from './object-id.js';
+import { isObjectId } from './git-text.js';
 import { type IndexEntry, type ParsedIndex, parseIndex } from './index-file.js';
 
 /**
@@ -130,5 +130,3 @@ function realDirs(root: string, dir: string, seen: Set<string>): boolean {
   seen.add(dir);
   return true;
 }
-
-

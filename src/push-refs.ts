@@ -1,5 +1,5 @@
 import { ZERO_SHA } from './defaults.js';
-import { isObjectId, isZeroId } from './object-id.js';
+import { isObjectId, isZeroId } from './git-text.js';
 
 /** One line git hands a pre-push hook on stdin. */
 export interface PushRef {

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adoptFile, cacheDir, decodeText, readJson, readText, unlinkQuiet, writeFileAtomicLater, writeJsonAtomic } from './cache-files.js';
 import { hash } from './hash.js';
-import { isObjectId } from './object-id.js';
+import { isObjectId } from './git-text.js';
 
 /**
  * What git says about two commits never changes: a commit's tree, two commits' merge-base, and the

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { RepoInfo } from './git.js';
-import { configLine } from './object-id.js';
+import { configLine } from './git-text.js';
 
 /**
  * The repo's paths read from the file system, as git finds them: the nearest `.git` folder, or a

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isObjectId as isSha, isZeroId as isZero } from '../../src/object-id.js';
+import { isObjectId as isSha, isZeroId as isZero } from '../../src/git-text.js';
 import { type PushRef, parsePushRefs, pushKind } from '../../src/push-refs.js';
 
 const A = 'a'.repeat(40);

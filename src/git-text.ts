@@ -1,8 +1,8 @@
 /**
- * Checks on git's object ids and ref names written as loops rather than regular expressions: a
- * regular expression is compiled the first time it runs (about 20 µs apiece here) and again to
- * machine code the second time, and a push runs each of these a few times in a process that lives
- * for milliseconds. Pure.
+ * Checks on git's text (object ids, ref names, lines of a config file) written as loops rather than
+ * regular expressions: a regular expression is compiled the first time it runs (about 20 µs apiece
+ * here) and again to machine code the second time, and a push runs each of these a few times in a
+ * process that lives for milliseconds. Pure.
  */
 
 /** A full object id as git prints it: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits. */
