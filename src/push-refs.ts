@@ -28,7 +28,6 @@ export function parsePushRefs(stdin: string): { refs: PushRef[]; bad: string[] }
   return { refs, bad };
 }
 
-
 export function pushKind(ref: PushRef): PushKind {
   if (isZeroId(ref.localSha) || ref.localRef === '(delete)') return 'delete';
   if (isZeroId(ref.remoteSha)) return 'new';

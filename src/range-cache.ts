@@ -34,7 +34,6 @@ export interface RangeFacts {
   mergeBase: string | null;
 }
 
-
 const rangePath = (commonDir: string, a: string, b: string) => join(cacheDir(commonDir), `range-${hash(`${a} ${b}`)}.json`);
 const diffPath = (commonDir: string, base: string, head: string) => join(cacheDir(commonDir), `diff-${hash(`${base} ${head}`)}`);
 
