@@ -1,6 +1,7 @@
 import { runCommand } from './commands/run.js';
 import { hotPathKey } from './hot-path.js';
 import { parseRunArgs } from './run-args.js';
+import { stderrStreamed } from './stderr.js';
 
 /** Given by the bin's loader (scripts/cli-loader.cjs): names the path this run took, for its code cache. */
 declare const __glHotPath: ((key: string) => void) | undefined;
@@ -11,13 +12,14 @@ const fast = parseRunArgs(argv);
 /**
  * A run exits as soon as it is done: its gates have exited, its files are written (synchronously),
  * and its temp worktrees go in 'exit' handlers, which process.exit runs too. That skips tearing down
- * the event loop and the heap, a few tenths of a millisecond of every push. Only on Linux, where
- * process.stdout and process.stderr write synchronously to files, pipes and terminals alike (on macOS
- * a pipe is written asynchronously, and exit would cut it). At once rather than on the next tick: the
- * first process.nextTick of a process costs about 0.05 ms, and the run's last awaits have already let
- * any tick queued before them (a warning node prints) run.
+ * the event loop and the heap, a few tenths of a millisecond of every push. Only when none of its
+ * output went through node's stream objects: a write to a pipe whose reader is slow stays queued in
+ * the stream, and exit would cut it (`--json` writes process.stdout; stderr is written with writeSync,
+ * unless the descriptor was full: stderr.ts). At once rather than on the next tick: the first
+ * process.nextTick of a process costs about 0.05 ms, and the run's last awaits have already let any
+ * tick queued before them (a warning node prints) run.
  */
-const exitsAfter = process.platform === 'linux';
+const exitsAfter = fast !== undefined && !fast.json;
 const done = fast
   ? runCommand({ cwd: process.cwd(), ...fast, exitsAfter })
   : import('./cli.js').then((m) => m.main(argv));
@@ -27,7 +29,7 @@ done.then(
     process.exitCode = code;
     if (!fast) return;
     if (typeof __glHotPath === 'function') __glHotPath(hotPathKey(`${fast.hook ?? 'manual'}${fast.json ? ' json' : ''} ${code}`));
-    if (exitsAfter) process.exit(code);
+    if (exitsAfter && !stderrStreamed()) process.exit(code);
   },
   (err: unknown) => {
     process.stderr.write(`gate-ladder: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\nPlease report it with the command you ran.\n`);

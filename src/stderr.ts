@@ -2,6 +2,11 @@ import { writeSync } from 'node:fs';
 
 let stream = false;
 
+/** Whether anything went through `process.stderr` (a stream, whose queued output an early exit would cut). */
+export function stderrStreamed(): boolean {
+  return stream;
+}
+
 /**
  * Writes to fd 2 directly: the first `process.stderr.write` builds a stream (and loads node's tty
  * module on a terminal), a few milliseconds of every push. If the descriptor is non-blocking and

@@ -42,8 +42,9 @@ export interface RunOptions {
   /** Ignore the tree cache: run every planned gate, and record nothing in it. */
   noCache?: boolean;
   /**
-   * The caller exits as soon as this returns (the bin on Linux): the Ctrl-C handlers are left for
-   * the exit to drop, since removing them costs about 0.07 ms.
+   * The caller exits as soon as this returns (the bin, unless the output went through node's
+   * streams): the Ctrl-C handlers are left for the exit to drop, since removing them costs about
+   * 0.07 ms (if it does not exit after all, they are unref'd and hold nothing open).
    */
   exitsAfter?: boolean;
 }

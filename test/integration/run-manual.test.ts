@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -42,6 +43,24 @@ test('run --json prints targets, plan and verdicts on stdout', () =>
     assert.equal(json.targets[0]!.plan.map((p) => p.run), [true, true]);
     assert.equal(json.targets[0]!.results.map((x) => x.verdict), ['pass', 'pass']);
   }));
+
+test('run --json into a pipe read late: the whole document arrives (more than a pipe holds)', () => {
+  // 600 tiers with long names: a dry run's JSON plan of about 90 KB, more than the 64 KB a pipe holds
+  // until its reader wakes up. Output still queued in the stream when the process exits would be cut.
+  const tiers = Array.from({ length: 600 }, (_, i) => `{ name: 't${i}-${'x'.repeat(120)}', run: 'true' }`).join(',\n    ');
+  return withRepo({ files: { 'gate-ladder.config.ts': `export default {\n  tiers: [\n    ${tiers},\n  ],\n};\n` } }, (repo) => {
+    repo.write('src/other.txt', 'x\n');
+    repo.commit('change');
+    const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.cjs');
+    const out = join(repo.dir, '..', 'plan.json');
+    const r = sh('sh', ['-c', `"$0" "$1" run --dry-run --json --base HEAD~1 | (sleep 1; cat > "$2")`, process.execPath, cli, out], repo.dir);
+    assert.is(r.code, 0, r.out);
+    const text = readFileSync(out, 'utf8');
+    assert.ok(text.length > 70_000, `only ${text.length} bytes of JSON`);
+    const json = JSON.parse(text) as { targets: { plan: unknown[] }[] };
+    assert.is(json.targets[0]!.plan.length, 600);
+  });
+});
 
 test('a bad revision and an unknown command say what to do', () =>
   withRepo({ files: LADDER_FILES }, (repo) => {
