@@ -1,7 +1,7 @@
 import { runCommand } from './commands/run.js';
 import { hotPathKey } from './hot-path.js';
 import { parseRunArgs } from './run-args.js';
-import { stderrStreamed } from './stderr.js';
+import { mayExitNow } from './early-exit.js';
 
 /** Given by the bin's loader (scripts/cli-loader.cjs): names the path this run took, for its code cache. */
 declare const __glHotPath: ((key: string) => void) | undefined;
@@ -9,19 +9,8 @@ declare const __glHotPath: ((key: string) => void) | undefined;
 const argv = process.argv.slice(2);
 // `run` (every push) never loads yargs; other commands and --help go through the full CLI.
 const fast = parseRunArgs(argv);
-/**
- * A run exits as soon as it is done: its gates have exited, its files are written (synchronously),
- * and its temp worktrees go in 'exit' handlers, which process.exit runs too. That skips tearing down
- * the event loop and the heap, a few tenths of a millisecond of every push. Only when none of its
- * output went through node's stream objects: a write to a pipe whose reader is slow stays queued in
- * the stream, and exit would cut it (`--json` writes process.stdout; stderr is written with writeSync,
- * unless the descriptor was full: stderr.ts). At once rather than on the next tick: the first
- * process.nextTick of a process costs about 0.05 ms, and the run's last awaits have already let any
- * tick queued before them (a warning node prints) run.
- */
-const exitsAfter = fast !== undefined && !fast.json;
 const done = fast
-  ? runCommand({ cwd: process.cwd(), ...fast, exitsAfter })
+  ? runCommand({ cwd: process.cwd(), ...fast, exitsAfter: true })
   : import('./cli.js').then((m) => m.main(argv));
 
 done.then(
@@ -29,7 +18,13 @@ done.then(
     process.exitCode = code;
     if (!fast) return;
     if (typeof __glHotPath === 'function') __glHotPath(hotPathKey(`${fast.hook ?? 'manual'}${fast.json ? ' json' : ''} ${code}`));
-    if (exitsAfter && !stderrStreamed()) process.exit(code);
+    // A run exits as soon as it is done: its gates have exited, its files are written, and its temp
+    // worktrees go in 'exit' handlers, which process.exit runs too. That skips tearing down the event
+    // loop and the heap, a few tenths of a millisecond of every push; unless something is still under
+    // way (early-exit.ts), and then node's own exit waits for it. At once rather than on the next tick:
+    // the first process.nextTick of a process costs about 0.05 ms, and the run's last awaits have
+    // already let any tick queued before them (a warning node prints) run.
+    if (mayExitNow()) process.exit(code);
   },
   (err: unknown) => {
     process.stderr.write(`gate-ladder: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\nPlease report it with the command you ran.\n`);

@@ -2,6 +2,7 @@ import { isAscii } from 'node:buffer';
 import { close, mkdirSync, open, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writev } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { newRunId } from './hash.js';
+import { backgroundWork } from './early-exit.js';
 
 /** Caches live beside the ledger, shared by every worktree of the repo, never committed. */
 export function cacheDir(commonDir: string): string {
@@ -77,7 +78,7 @@ export function adoptFile(tmp: string, path: string, opts: { prefix: string; kee
 /**
  * writeFileAtomic without waiting: the write runs on libuv's thread pool, beside whatever the run
  * does next (a 3 MB diff listing takes tens of milliseconds to write here). Node waits for it
- * before exiting.
+ * before exiting, and the bin does not exit early meanwhile (early-exit.ts).
  */
 export function writeFileAtomicLater(path: string, data: string | readonly Buffer[], opts: { prefix: string; keep: number; maxBytes?: number }): void {
   const dir = dirname(path);
@@ -89,10 +90,12 @@ export function writeFileAtomicLater(path: string, data: string | readonly Buffe
   }
   // Pieces are written as they are (writev): joining megabytes first costs a copy of them.
   const parts = typeof data === 'string' ? [Buffer.from(data)] : data;
+  const settled = backgroundWork();
   const finish = (err: unknown, fd?: number) => {
     const done = () => {
       if (err) unlinkQuiet(tmp);
       else adoptFile(tmp, path, opts);
+      settled();
     };
     if (fd === undefined) done();
     else close(fd, (closeErr) => {

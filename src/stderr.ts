@@ -1,11 +1,7 @@
 import { writeSync } from 'node:fs';
+import { wroteToStream } from './early-exit.js';
 
 let stream = false;
-
-/** Whether anything went through `process.stderr` (a stream, whose queued output an early exit would cut). */
-export function stderrStreamed(): boolean {
-  return stream;
-}
 
 /**
  * Writes to fd 2 directly: the first `process.stderr.write` builds a stream (and loads node's tty
@@ -24,6 +20,7 @@ export function writeErr(data: string | Uint8Array): void {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') return; // stderr closed: nothing to tell
     stream = true;
+    wroteToStream();
     process.stderr.write(buf.subarray(off));
   }
 }

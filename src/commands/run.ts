@@ -18,6 +18,7 @@ import { msg, planLines } from '../messages.js';
 import { parsePushRefs } from '../push-refs.js';
 import { revQuery } from '../rev-query.js';
 import { writeErr } from '../stderr.js';
+import { wroteToStream } from '../early-exit.js';
 import { tookPath } from '../hot-path.js';
 import type { ScopeMatcher } from '../glob.js';
 import { scopeMatcher, route } from '../route.js';
@@ -42,9 +43,9 @@ export interface RunOptions {
   /** Ignore the tree cache: run every planned gate, and record nothing in it. */
   noCache?: boolean;
   /**
-   * The caller exits as soon as this returns (the bin, unless the output went through node's
-   * streams): the Ctrl-C handlers are left for the exit to drop, since removing them costs about
-   * 0.07 ms (if it does not exit after all, they are unref'd and hold nothing open).
+   * The caller exits as soon as this returns, unless something is still under way (the bin, see
+   * early-exit.ts): the Ctrl-C handlers are left for the exit to drop, since removing them costs
+   * about 0.07 ms (when it does not exit after all, they are unref'd and hold nothing open).
    */
   exitsAfter?: boolean;
 }
@@ -243,7 +244,10 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     }
   }
   if (!opts.exitsAfter) interrupt.dispose();
-  if (opts.json) process.stdout.write(`${JSON.stringify({ exit: code, ledger, targets: reports }, null, 2)}\n`);
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ exit: code, ledger, targets: reports }, null, 2)}\n`);
+    wroteToStream();
+  }
   return code;
 }
 

@@ -274,6 +274,12 @@ test('a run starts git and its gates without loading node:child_process (the hoo
     const plain = repo.cli(['run', ...range, '--no-cache'], { env: { ...env, GATE_LADDER_NODE_INTERNALS: '0' } });
     assert.is(plain.code, 0, plain.out);
     assert.match(readFileSync(list, 'utf8'), 'NativeModule child_process');
+    // A dry run, which ends as soon as the listing is routed, keeps it too, and leaves no temp file.
+    for (const f of readdirSync(cacheDir)) if (f.startsWith('range-') || f.startsWith('diff-')) unlinkSync(join(cacheDir, f));
+    const dry = repo.cli(['run', '--base', 'HEAD~1', '--head', 'HEAD', '--dry-run']);
+    assert.is(dry.code, 0, dry.out);
+    assert.ok(readdirSync(cacheDir).some((f) => f.startsWith('diff-')), 'the listing was kept');
+    assert.equal(readdirSync(cacheDir).filter((f) => f.startsWith('.tmp-')), [], 'no temp file left after a dry run');
     assert.equal(repo.ledger().slice(-6).map((r) => r.verdict), ['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
   }));
 
