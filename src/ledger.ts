@@ -97,8 +97,8 @@ export interface ReadStats {
   skipped: number;
 }
 
-/** Streams the ledger's rows; lines that cannot be read are counted, not fatal. A missing file has no rows. */
-export async function* readRows(path: string, stats: ReadStats = { rows: 0, skipped: 0 }): AsyncGenerator<LedgerRow> {
+/** A text file's lines, streamed; a missing file has none. */
+async function* lines(path: string): AsyncGenerator<string> {
   let stream;
   try {
     statSync(path);
@@ -106,8 +106,12 @@ export async function* readRows(path: string, stats: ReadStats = { rows: 0, skip
   } catch {
     return;
   }
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  for await (const line of lines) {
+  yield* createInterface({ input: stream, crlfDelay: Infinity });
+}
+
+/** Streams the ledger's rows; lines that cannot be read (blank ones too) are counted, not fatal. A missing file has no rows. */
+export async function* readRows(path: string, stats: ReadStats = { rows: 0, skipped: 0 }): AsyncGenerator<LedgerRow> {
+  for await (const line of lines(path)) {
     const row = parseRow(line);
     if (row === undefined) {
       stats.skipped++;
@@ -120,14 +124,7 @@ export async function* readRows(path: string, stats: ReadStats = { rows: 0, skip
 
 /** Streams any JSONL file through `parse`; lines it rejects are counted in `stats.skipped`. */
 export async function* readJsonl<T>(path: string, parse: (value: unknown) => T | undefined, stats: ReadStats = { rows: 0, skipped: 0 }): AsyncGenerator<T> {
-  let stream;
-  try {
-    statSync(path);
-    stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
-  } catch {
-    return;
-  }
-  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+  for await (const line of lines(path)) {
     if (line.trim() === '') continue;
     let value: T | undefined;
     try {

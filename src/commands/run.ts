@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
 import { trapInterrupt } from '../interrupt.js';
 import { cachedRows, recordTreeCache, treeCacheStep } from '../cache.js';
 import { shouldCalibrate } from '../calibrate.js';
@@ -13,7 +12,7 @@ import { newRunId } from '../hash.js';
 import { quickIndexMatches, quickWorkTree } from '../index-check.js';
 import { type Where, chooseIsolation, placement } from '../isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from '../ladder.js';
-import { appendRows, defaultLedgerPath } from '../ledger.js';
+import { appendRows, ledgerPathFor } from '../ledger.js';
 import { msg, planLines } from '../messages.js';
 import { parsePushRefs } from '../push-refs.js';
 import { revQuery } from '../rev-query.js';
@@ -111,9 +110,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   }
   const isolation = isolationFor(info, hook, config);
 
-  const ledger = config.ledger
-    ? isAbsolute(config.ledger) ? config.ledger : join(info.root, config.ledger)
-    : defaultLedgerPath(info.commonDir);
+  const ledger = ledgerPathFor(info.root, info.commonDir, config.ledger);
   const match = early?.scope === config.scope ? early.match : scopeMatcher(config.scope);
   // Ctrl-C stops the running gate's tree; the ladder records, removes its worktree and exits. A second one exits at once.
   const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
