@@ -22,8 +22,11 @@ const DEFAULT_POLICY: Required<FreezePolicy> = { minRuns: 20, minFlipRate: 0.02,
 export const err = (line: string) => process.stderr.write(`${line}\n`);
 export const out = (line: string) => process.stdout.write(`${line}\n`);
 
-/** The repo and its config; an exit code (after saying why) when there is none to work with. */
-export async function loadContext(cwd: string, needConfig: boolean): Promise<CommandContext | number> {
+/**
+ * The repo and its config; an exit code (after saying why) when there is none to work with. With
+ * `needConfig`, no config is such a case, and `noConfig` says so.
+ */
+export async function loadContext(cwd: string, needConfig: boolean, noConfig: () => string = msg.noConfig): Promise<CommandContext | number> {
   const info = repoInfo(cwd);
   if (info === null) {
     err(msg.notRepo(cwd));
@@ -35,7 +38,7 @@ export async function loadContext(cwd: string, needConfig: boolean): Promise<Com
     return EXIT.error;
   }
   if (loaded.kind === 'none' && needConfig) {
-    err(msg.noConfig());
+    err(noConfig());
     return EXIT.error;
   }
   const config = loaded.kind === 'ok' ? loaded.config : undefined;

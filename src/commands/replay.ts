@@ -1,11 +1,9 @@
 import { availableParallelism } from 'node:os';
-import { type ConfigLoad, loadConfig } from '../config.js';
 import { runGate } from '../gate.js';
-import { repoInfo } from '../git.js';
 import { trapInterrupt } from '../interrupt.js';
 import { isolateTier, probeNetworkIsolation } from '../isolate.js';
 import type { LadderDeps } from '../ladder.js';
-import { appendRows, ledgerPathFor, readRows } from '../ledger.js';
+import { appendRows, readRows } from '../ledger.js';
 import { msg, replayMsg } from '../messages.js';
 import { runPool } from '../pool.js';
 import { type ReplayPatch, resolveInputs } from '../replay-inputs.js';
@@ -19,6 +17,7 @@ import { scopeMatcher } from '../route.js';
 import type { ReportDeps } from '../tier-report.js';
 import { reportDeps } from '../tier-report-io.js';
 import type { LedgerRow } from '../types.js';
+import { loadContext } from './context.js';
 
 export interface ReplayOptions {
   cwd: string;
@@ -56,21 +55,10 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
     err(msg.bypassed());
     return EXIT.done;
   }
-  const info = repoInfo(opts.cwd);
-  if (info === null) {
-    err(msg.notRepo(opts.cwd));
-    return EXIT.error;
-  }
-  const loaded: ConfigLoad = await loadConfig(info.root);
-  if (loaded.kind === 'none') {
-    err(replayMsg.needConfig());
-    return EXIT.error;
-  }
-  if (loaded.kind === 'invalid') {
-    err(msg.invalidConfig(loaded.problems));
-    return EXIT.error;
-  }
-  const config = loaded.config;
+  const ctx = await loadContext(opts.cwd, true, replayMsg.needConfig);
+  if (typeof ctx === 'number') return ctx;
+  const { root, ledger } = ctx;
+  const config = ctx.config!;
 
   let gate: LadderDeps['runGate'] = runGate;
   if (opts.isolate === 'network') {
@@ -86,7 +74,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
     err(replayMsg.badInputs(['no input named: give at least one']));
     return EXIT.error;
   }
-  const inputs = resolveInputs(info.root, opts.cwd, opts.inputs, {
+  const inputs = resolveInputs(root, opts.cwd, opts.inputs, {
     ...(opts.onto !== undefined && { onto: opts.onto }),
     firstParent: opts.firstParent === true,
   });
@@ -98,7 +86,6 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
 
   const calibrate = opts.calibrate === true;
   const hash = configHash(config, { calibrate, ...(opts.isolate && { isolate: opts.isolate }) });
-  const ledger = ledgerPathFor(info.root, info.commonDir, config.ledger);
   const keyOf = (p: ReplayPatch) => replayKey(p.id, p.base, hash);
   const earlier = await rowsByKey(ledger, hash, new Set(inputs.patches.map(keyOf)));
   const todo = opts.force ? inputs.patches : inputs.patches.filter((p) => !earlier.has(keyOf(p)));
@@ -117,7 +104,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
     // A second Ctrl-C exits at once; the worktrees' exit hook still removes them.
     const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
     const ctx = {
-      root: info.root,
+      root,
       config,
       match: scopeMatcher(config.scope),
       configHash: hash,
@@ -133,7 +120,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
         write: () => {},
         env: process.env,
         interrupt: interrupt.promise,
-        reports: todaysFreezes(reportDeps(ledger), info.root),
+        reports: todaysFreezes(reportDeps(ledger), root),
       },
     };
     try {

@@ -49,6 +49,15 @@ const verdicts = (rows: Row[], patch: string) => rows.filter((r) => r.patch === 
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
+test('no config: replay says it needs one and how to make it, and writes nothing', () =>
+  withRepo({ install: false, pushInitial: false }, (repo) => {
+    const r = repo.cli(['replay', 'HEAD']);
+    assert.is(r.code, 2, r.out);
+    assert.match(r.stderr, 'replay judges patches by the ladder configured here, and there is no config');
+    assert.match(r.stderr, 'npx gate-ladder install');
+    assert.equal(repo.ledger(), []);
+  }));
+
 test('a range of ten commits: each judged against its parent, by today\'s ladder, with the expected rows', () =>
   corpus((repo, tmp) => {
     const c: Record<string, string> = {};
