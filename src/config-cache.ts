@@ -3,6 +3,7 @@ import { join, sep } from 'node:path';
 import { cacheDir, readJson, writeJsonAtomic } from './cache-files.js';
 import type { ConfigLoad } from './config.js';
 import { SEARCH_PLACES } from './defaults.js';
+import { isScopePlan, planScope, type ScopePlan } from './glob.js';
 import { hash } from './hash.js';
 import type { ResolvedConfig } from './types.js';
 
@@ -34,9 +35,11 @@ export interface ConfigEntry {
   config: ResolvedConfig;
   /** Hash of the resolved config: part of every tree-cache key. */
   hash: string;
+  /** The scope matcher's parts, worked out once (glob.ts). */
+  scopePlan?: ScopePlan;
 }
 
-export type CachedLoad = ConfigLoad & { hash?: string; cached?: boolean };
+export type CachedLoad = ConfigLoad & { hash?: string; cached?: boolean; scopePlan?: ScopePlan };
 
 // UTF-8, as the config loader reads these files: two files that decode alike load alike. (Node reads a
 // file as UTF-8 in one native call, twice as fast as latin1 here.)
@@ -126,14 +129,17 @@ export async function loadConfigCached(root: string, commonDir: string, fresh = 
   const source = configKey(root);
   if ('none' in source) return { kind: 'none' };
   const hit = fresh ? undefined : readConfigEntry(commonDir, source.key, source);
-  if (hit) return { kind: 'ok', file: hit.file, config: hit.config, hash: hit.hash, cached: true };
+  if (hit) {
+    const plan = isScopePlan(hit.scopePlan, hit.config.scope) ? { scopePlan: hit.scopePlan } : {};
+    return { kind: 'ok', file: hit.file, config: hit.config, hash: hit.hash, cached: true, ...plan };
+  }
   const { loadConfig } = await import('./config.js');
   const loaded = await loadConfig(root);
   if (loaded.kind !== 'ok') return loaded;
   const hash = configHash(loaded.config);
   const deps = [...new Set([source.file, ...(loaded.deps ?? []), join(root, loaded.file)].map((d) => depFile(d, root)))];
-  const entry: ConfigEntry = { format: FORMAT, file: loaded.file, deps: deps.map((d) => [d, hashFile(d)]), config: loaded.config, hash };
+  const entry: ConfigEntry = { format: FORMAT, file: loaded.file, deps: deps.map((d) => [d, hashFile(d)]), config: loaded.config, hash, scopePlan: planScope(loaded.config.scope) };
   // A file edited while it loaded: the answer may mix two versions, so it is not kept.
   if (entry.deps[0]?.[1] === source.sha) writeJsonAtomic(entryPath(commonDir, source.key), entry, { prefix: 'config-', keep: 32 });
-  return { kind: 'ok', file: loaded.file, config: loaded.config, hash };
+  return { kind: 'ok', file: loaded.file, config: loaded.config, hash, ...(entry.scopePlan && { scopePlan: entry.scopePlan }) };
 }

@@ -135,24 +135,50 @@ export interface ScopeMatcher {
 }
 
 /**
+ * What a scope matcher is made from, as plain data: each glob's shortcut expression (null: picomatch
+ * answers it) and the shortcuts' literal texts. Kept with a cached config (config-cache.ts), so a
+ * push does not work it out again (about 0.1 ms). Pure.
+ */
+export interface ScopePlan {
+  sources: (string | null)[];
+  literals: string[];
+}
+
+export function planScope(scope: readonly string[]): ScopePlan {
+  const shapes = scope.map((g) => parts(g));
+  return {
+    sources: shapes.map((ps) => (ps ? expression(ps) : null)),
+    literals: [...new Set(shapes.flatMap((ps) => ps?.map((p) => p.literal) ?? []))],
+  };
+}
+
+/** A plan read back from a cache file fits `scope`: one source per glob, strings only. Pure. */
+export function isScopePlan(plan: unknown, scope: readonly string[]): plan is ScopePlan {
+  if (plan === null || typeof plan !== 'object') return false;
+  const { sources, literals } = plan as Partial<ScopePlan>;
+  return (
+    Array.isArray(sources) && sources.length === scope.length && sources.every((s) => s === null || typeof s === 'string') &&
+    Array.isArray(literals) && literals.every((l) => typeof l === 'string')
+  );
+}
+
+/**
  * A scope as one function naming the first glob a path matches. The shortcut globs also form one
  * combined expression: most paths match no marker, and one test of it says so for all of them. The
  * per-glob tests are compiled only when a path gets past it (a push of a few files usually never does).
  */
-export function compileScope(scope: readonly string[]): ScopeMatcher {
+export function compileScope(scope: readonly string[], plan: ScopePlan = planScope(scope)): ScopeMatcher {
   const globs = [...scope];
-  const shapes = globs.map((g) => parts(g));
-  const sources = shapes.map((ps) => ps && expression(ps));
-  const fast = sources.filter((s): s is string => s !== undefined);
+  const { sources, literals } = plan;
+  const fast = sources.filter((s): s is string => s !== null);
   // A path that contains none of the shortcuts' literal texts matches none of them: two dozen
   // `includes` settle most paths before the combined expression is even compiled (about 1.5 ms).
-  const literals = [...new Set(shapes.flatMap((ps) => ps?.map((p) => p.literal) ?? []))];
   let anyRe: RegExp | undefined;
   const any = fast.length === 0 ? undefined : { test: (path: string) => literals.some((l) => path.includes(l)) && (anyRe ??= new RegExp(fast.map((s) => `(?:${s})`).join('|'))).test(path) };
   let tests: PathTest[] | undefined;
   // Globs picomatch has to answer, in scope order; the only candidates when `any` says no.
   let slow: { g: string; t: PathTest }[] | undefined;
-  const slowOnes = () => (slow ??= globs.flatMap((g, i) => (sources[i] === undefined ? [{ g, t: compileGlob(g) }] : [])));
+  const slowOnes = () => (slow ??= globs.flatMap((g, i) => (sources[i] === null ? [{ g, t: compileGlob(g) }] : [])));
   const n = globs.length;
   let scanner: RegExp | undefined | null = null;
   const match = ((path: string) => {

@@ -1,13 +1,13 @@
 import { ChangeList } from './change-list.js';
 import { MAX_FILES_PER_ROW } from './defaults.js';
-import { type ScopeMatcher, compileScope } from './glob.js';
+import { type ScopeMatcher, type ScopePlan, compileScope } from './glob.js';
 import type { ChangedPath, Changes, HookName, Plan, PlannedTier, ResolvedTier, ScopeHit } from './types.js';
 
 export type Matcher = ScopeMatcher;
 
-/** Compiles scope globs once; the returned function names the first marker a path matches. */
-export function scopeMatcher(scope: readonly string[]): Matcher {
-  return compileScope(scope);
+/** Compiles scope globs once (from `plan` when a cached config kept one); the returned function names the first marker a path matches. */
+export function scopeMatcher(scope: readonly string[], plan?: ScopePlan): Matcher {
+  return compileScope(scope, plan);
 }
 
 /** Every path a change touches; a rename or copy counts its old path too. */

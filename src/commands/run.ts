@@ -82,7 +82,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const scopeAt = async (at: RepoInfo) => {
     const l = await loadAt(at);
     if (l.kind !== 'ok') return undefined;
-    early = { scope: l.config.scope, match: scopeMatcher(l.config.scope) };
+    early = { scope: l.config.scope, match: scopeMatcher(l.config.scope, l.scopePlan) };
     return early.match;
   };
   // One git call answers the repo paths and every revision the run will ask about.
@@ -111,7 +111,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const isolation = isolationFor(info, hook, config);
 
   const ledger = ledgerPathFor(info.root, info.commonDir, config.ledger);
-  const match = early?.scope === config.scope ? early.match : scopeMatcher(config.scope);
+  const match = early?.scope === config.scope ? early.match : scopeMatcher(config.scope, loaded.scopePlan);
   // Ctrl-C stops the running gate's tree; the ladder records, removes its worktree and exits. A second one exits at once.
   const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
   const reports: TargetReport[] = [];

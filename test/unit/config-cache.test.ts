@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { configKey, depFile, loadConfigCached } from '../../src/config-cache.js';
+import { planScope } from '../../src/glob.js';
 
 /** A fake repo root and common dir; the config cache needs no git. */
 function dirs<T>(fn: (root: string, common: string) => Promise<T> | T): () => Promise<T> {
@@ -69,6 +70,23 @@ test('a .ts config: loaded once, then served from the cache until it or a file i
   assert.is(evals(root), 3, 'an edited config is noticed');
   await loadConfigCached(root, common);
   assert.is(evals(root), 3);
+}));
+
+test('a hit carries the scope matcher\'s plan; a plan that does not fit the scope is dropped, not used', dirs(async (root, common) => {
+  put(root, 'gate-ladder.config.ts', "export default { scope: ['**/tests/**', '**/*.test.*'], tiers: [{ name: 't1', run: 'true' }] };\n");
+  const first = await loadConfigCached(root, common);
+  const hit = await loadConfigCached(root, common);
+  assert.is(hit.cached, true);
+  assert.equal(hit.scopePlan, planScope(['**/tests/**', '**/*.test.*']));
+  assert.equal(first.scopePlan, hit.scopePlan);
+  const dir = join(common, 'gate-ladder', 'cache');
+  const file = join(dir, readdirSync(dir).find((f) => f.startsWith('config-'))!);
+  const entry = JSON.parse(readFileSync(file, 'utf8')) as { scopePlan: { sources: unknown[] } };
+  entry.scopePlan.sources.pop();
+  writeFileSync(file, JSON.stringify(entry));
+  const odd = await loadConfigCached(root, common);
+  assert.is(odd.cached, true);
+  assert.is(odd.scopePlan, undefined);
 }));
 
 test('a config of higher search priority appearing wins at once', dirs(async (root, common) => {

@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { defaultScope } from '../../src/defaults.js';
-import { compileGlob, parts, shortcut } from '../../src/glob.js';
+import { compileGlob, isScopePlan, parts, planScope, shortcut } from '../../src/glob.js';
 import { scopeMatcher } from '../../src/route.js';
 
 /** Paths as git prints them, chosen to sit on every edge of the shortcut shapes. */
@@ -62,6 +62,23 @@ test('scopeMatcher names the first glob picomatch matches, for the default scope
     const wrong = [...paths].filter((p) => match(p) !== theirs.find((x) => x.t(p))?.g);
     assert.equal(wrong.slice(0, 5), [], `${wrong.length} paths differ`);
   }
+});
+
+test('a scope plan read back from a cache (JSON) makes the same matcher; one that does not fit the scope is refused', () => {
+  for (const scope of [[...defaultScope], [...extra, ...defaultScope]]) {
+    const plan = JSON.parse(JSON.stringify(planScope(scope))) as unknown;
+    assert.ok(isScopePlan(plan, scope));
+    const cached = scopeMatcher(scope, plan as ReturnType<typeof planScope>);
+    const fresh = scopeMatcher(scope);
+    const wrong = [...paths].filter((p) => cached(p) !== fresh(p));
+    assert.equal(wrong.slice(0, 5), [], `${wrong.length} paths differ`);
+    assert.is(cached.scanner()?.source, fresh.scanner()?.source);
+  }
+  const plan = planScope(defaultScope);
+  assert.not.ok(isScopePlan(plan, [...defaultScope, '**/e2e/**']), 'one source per glob');
+  assert.not.ok(isScopePlan({ ...plan, sources: plan.sources.map(() => 1) }, defaultScope));
+  assert.not.ok(isScopePlan({ sources: plan.sources }, defaultScope));
+  assert.not.ok(isScopePlan(null, defaultScope));
 });
 
 test('scopeMatcher names the first marker that matches, in scope order', () => {
