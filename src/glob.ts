@@ -107,10 +107,13 @@ function baseShape(pattern: string): Shape | undefined {
 /** A glob as a path test: its shortcut when there is one, else picomatch (`dot: true`). */
 export function compileGlob(glob: string): PathTest {
   const source = shortcut(glob);
-  if (source === undefined) return picomatch(glob, { dot: true, flags: 's' });
+  return source === undefined ? picomatch(glob, { dot: true, flags: 's' }) : sourceTest(source);
+}
+
+const sourceTest = (source: string): PathTest => {
   const re = new RegExp(source);
   return (path) => re.test(path);
-}
+};
 
 /**
  * Every path a shortcut glob matches contains its literal text (`Part.literal`), so in git's listing
@@ -186,7 +189,8 @@ export function compileScope(scope: readonly string[], plan: ScopePlan = planSco
       for (const x of slowOnes()) if (x.t(path)) return x.g;
       return undefined;
     }
-    tests ??= globs.map(compileGlob);
+    // The plan already holds each shortcut's expression: only the other globs are worked out here.
+    tests ??= globs.map((g, i) => (sources[i] === null ? compileGlob(g) : sourceTest(sources[i]!)));
     for (let i = 0; i < n; i++) if (tests[i]!(path)) return globs[i];
     return undefined;
   }) as ScopeMatcher;

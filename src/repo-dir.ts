@@ -27,7 +27,8 @@ export function repoFromFiles(cwd: string): (RepoInfo & { plain: true; config: s
         const config = readFileSync(join(commonDir, 'config'), 'utf8');
         if (configLine(config, 'worktree') || configLine(config, 'bare', 'true')) return undefined;
         if (existsSync(join(commonDir, 'shallow')) || existsSync(join(commonDir, 'refs', 'replace'))) return undefined;
-        if (!existsSync(join(gitDir, 'HEAD'))) return undefined;
+        // A folder was found by its HEAD already; a `.git` file's git dir is checked here.
+        if (!folder && !existsSync(join(gitDir, 'HEAD'))) return undefined;
         return { root: dir, commonDir, gitDir, plain: true, config };
       }
       if (dirname(dir) === dir) return undefined;
