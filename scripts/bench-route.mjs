@@ -118,10 +118,10 @@ report(r, [
 // In-process, on the real listing: the hook's routing (ChangeList: count, first 1,000 paths, one scan
 // for the markers), then the listing split into objects and routed path by path, with our string
 // tests and with picomatch.
-const { ChangeList, parseNameStatusZ } = await import(pathToFileURL(join(PROJECT, 'build/src/change-list.js')).href);
-const { scopeMatcher, route, touchedPaths } = await import(pathToFileURL(join(PROJECT, 'build/src/route.js')).href);
-const { defaultScope } = await import(pathToFileURL(join(PROJECT, 'build/src/defaults.js')).href);
-const { resolveConfig } = await import(pathToFileURL(join(PROJECT, 'build/src/config.js')).href);
+const { ChangeList, parseNameStatusZ } = await import(pathToFileURL(join(PROJECT, 'build/src/git/change-list.js')).href);
+const { scopeMatcher, route, touchedPaths } = await import(pathToFileURL(join(PROJECT, 'build/src/ladder/route.js')).href);
+const { defaultScope } = await import(pathToFileURL(join(PROJECT, 'build/src/config/defaults.js')).href);
+const { resolveConfig } = await import(pathToFileURL(join(PROJECT, 'build/src/config/load.js')).href);
 const out = spawnSync('git', ['diff', '--name-status', '-z', '-M', `${a}...${b}`], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 30 }).stdout;
 const tiers = resolveConfig({ tiers: [{ name: 't1', run: 'true', skipWhenTestAdjacent: true }, { name: 't2', run: 'true' }] }).tiers;
 const pico = defaultScope.map((g) => ({ g, t: picomatch(g, { dot: true }) }));
@@ -139,13 +139,13 @@ const changes = parseNameStatusZ(out);
 const paths = touchedPaths(changes);
 const ours = scopeMatcher(defaultScope);
 const inproc = {
-  [`route the listing as it is (${(out.length / 1e6).toFixed(1)} MB, src/change-list.ts)`]: time(() => route(new ChangeList(out), tiers, scopeMatcher(defaultScope), 'pre-push')),
+  [`route the listing as it is (${(out.length / 1e6).toFixed(1)} MB, src/git/change-list.ts)`]: time(() => route(new ChangeList(out), tiers, scopeMatcher(defaultScope), 'pre-push')),
   'split the listing into objects': time(() => parseNameStatusZ(out)),
-  'route the objects, string-test matcher (src/glob.ts)': time(() => route(changes, tiers, ours, 'pre-push')),
+  'route the objects, string-test matcher (src/util/glob.ts)': time(() => route(changes, tiers, ours, 'pre-push')),
   'route the objects, picomatch matcher': time(() => route(changes, tiers, picoMatcher, 'pre-push')),
 };
 report(inproc, [
-  { label: 'ns per path, string tests', value: (inproc['route the objects, string-test matcher (src/glob.ts)'].median * 1e6) / paths.length },
+  { label: 'ns per path, string tests', value: (inproc['route the objects, string-test matcher (src/util/glob.ts)'].median * 1e6) / paths.length },
   { label: 'ns per path, picomatch', value: (inproc['route the objects, picomatch matcher'].median * 1e6) / paths.length },
 ]);
 const note = loadNote();

@@ -7,7 +7,7 @@
 //   dist/full/*.js        ES modules loaded on demand: the yargs CLI (other commands, --help), the
 //                         config loader (a config-cache miss), JUnit reading and lint-staged tiers,
 //                         with shared chunks in dist/full/chunks
-//   dist/picomatch.cjs    loaded only for a scope glob src/glob.ts has no string test for
+//   dist/picomatch.cjs    loaded only for a scope glob src/util/glob.ts has no string test for
 //   dist/index.js         the library (`defineConfig`, types, pure functions)
 //   dist/cli.js           the previous bin path, kept for hooks installed by earlier versions
 import { build } from 'esbuild';
@@ -50,8 +50,12 @@ const coldOutside = {
   name: 'cold-outside',
   setup(b) {
     // Loaded on demand: the yargs CLI, the config loader (cache miss), JUnit reading and lint-staged tiers.
-    b.onResolve({ filter: /^\.\.?\/(cli|config|junit|lint-staged)\.js$/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: `./full/${args.path.replace(/^\.\.?\//, '')}`, external: true } : undefined);
+    const cold = { 'cli/main': 'cli', 'config/load': 'config', 'evidence/junit': 'junit', 'ladder/lint-staged': 'lint-staged' };
+    b.onResolve({ filter: /^\.\.?\/.*(main|load|junit|lint-staged)\.js$/ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const key = Object.keys(cold).find((k) => join(args.resolveDir, args.path) === join(process.cwd(), 'src', `${k}.js`));
+      return key ? { path: `./full/${cold[key]}.js`, external: true } : undefined;
+    });
     b.onResolve({ filter: /^picomatch$/ }, () => ({ path: join(process.cwd(), 'scripts', 'lazy-picomatch.cjs') }));
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
       args.importer.endsWith('lazy-child-process.cjs') ? { path: 'node:child_process', external: true } : { path: join(process.cwd(), 'scripts', 'lazy-child-process.cjs') });
@@ -86,7 +90,7 @@ writeFileSync('dist/cli.cjs', `#!/usr/bin/env node\n${loader.replaceAll('__HOOK_
 await build({ ...common, format: 'cjs', entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/picomatch.cjs' });
 await build({
   ...esm,
-  entryPoints: { 'full/cli': 'src/cli.ts', 'full/config': 'src/config.ts', 'full/junit': 'src/junit.ts', 'full/lint-staged': 'src/lint-staged.ts' },
+  entryPoints: { 'full/cli': 'src/cli/main.ts', 'full/config': 'src/config/load.ts', 'full/junit': 'src/evidence/junit.ts', 'full/lint-staged': 'src/ladder/lint-staged.ts' },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'full/chunks/[name]-[hash]',

@@ -1,7 +1,7 @@
 import { runCommand } from './commands/run.js';
-import { hotPathKey } from './hot-path.js';
-import { parseRunArgs } from './run-args.js';
-import { mayExitNow } from './early-exit.js';
+import { hotPathKey } from './util/hot-path.js';
+import { parseRunArgs } from './cli/run-args.js';
+import { mayExitNow } from './util/early-exit.js';
 
 /** Given by the bin's loader (scripts/cli-loader.cjs): names the path this run took, for its code cache. */
 declare const __glHotPath: ((key: string) => void) | undefined;
@@ -11,7 +11,7 @@ const argv = process.argv.slice(2);
 const fast = parseRunArgs(argv);
 const done = fast
   ? runCommand({ cwd: process.cwd(), ...fast, exitsAfter: true })
-  : import('./cli.js').then((m) => m.main(argv));
+  : import('./cli/main.js').then((m) => m.main(argv));
 
 done.then(
   (code) => {

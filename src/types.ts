@@ -1,5 +1,7 @@
 /** Public types of gate-ladder: the config a repo writes, the plan, the verdicts and the ledger row. */
-import type { ChangeList } from './change-list.js';
+import type { ChangeList, ChangedPath, ScopeHit } from './git/change-list.js';
+
+export type { ChangedPath, ScopeHit } from './git/change-list.js';
 
 /** What a gate concluded. `caught`: the patch is wrong. `error`: the harness could not give a verdict. */
 export type Verdict = 'pass' | 'caught' | 'error';
@@ -133,21 +135,8 @@ export interface ResolvedConfig {
   report: Required<ReportPolicy>;
 }
 
-/** A changed path as git reports it; `from` is set for renames and copies. */
-export interface ChangedPath {
-  status: string;
-  path: string;
-  from?: string;
-}
-
 /** A diff's changes: as objects, or as git's listing (large diffs are routed without splitting it). */
 export type Changes = readonly ChangedPath[] | ChangeList;
-
-/** Why t0-scope considers a path test-adjacent. */
-export interface ScopeHit {
-  path: string;
-  marker: string;
-}
 
 export interface PlannedTier {
   tier: ResolvedTier;

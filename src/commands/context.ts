@@ -1,9 +1,9 @@
 /** What the flaky, freeze and seed commands share: the repo, its config, and where history lives. */
-import { loadConfig } from '../config.js';
-import { repoInfo } from '../git.js';
-import { testsPath } from '../history.js';
-import { ledgerPathFor } from '../ledger.js';
-import { msg } from '../messages.js';
+import { loadConfig } from '../config/load.js';
+import { repoInfo } from '../git/git.js';
+import { testsPath } from '../evidence/history.js';
+import { ledgerPathFor } from '../ledger/ledger.js';
+import { msg } from '../util/messages.js';
 import type { FreezePolicy, ResolvedConfig } from '../types.js';
 import { EXIT } from './run.js';
 

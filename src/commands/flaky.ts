@@ -1,12 +1,12 @@
 /** `gate-ladder flaky`, `freeze` and `unfreeze`: the seed's freeze predicate over per-test history. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { checkFreezeRequest, fixed3, freezeEligible, serializeFreezes, upsertFreeze } from '../freeze.js';
-import { git } from '../git.js';
-import { type TestHistory, flakyRows, foldHistory, orphanEvidence, readTestRecords } from '../history.js';
-import type { ReadStats } from '../ledger.js';
-import { testMsg } from '../messages.js';
-import { FREEZES_FILE, readFreezes, today } from '../tier-report-io.js';
+import { checkFreezeRequest, fixed3, freezeEligible, serializeFreezes, upsertFreeze } from '../evidence/freeze.js';
+import { git } from '../git/git.js';
+import { type TestHistory, flakyRows, foldHistory, orphanEvidence, readTestRecords } from '../evidence/history.js';
+import type { ReadStats } from '../ledger/ledger.js';
+import { testMsg } from '../util/messages.js';
+import { FREEZES_FILE, readFreezes, today } from '../ladder/tier-report-io.js';
 import type { Freeze } from '../types.js';
 import { type CommandContext, err, loadContext, out } from './context.js';
 import { EXIT } from './run.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { SEARCH_PLACES } from '../config.js';
-import { git, repoInfo } from '../git.js';
+import { SEARCH_PLACES } from '../config/load.js';
+import { git, repoInfo } from '../git/git.js';
 
 /** What install changed, so uninstall can undo exactly that. Kept in the git dir, never committed. */
 interface InstallState {

@@ -1,10 +1,10 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { loadConfig } from '../config.js';
-import { repoInfo } from '../git.js';
-import { defaultLedgerPath, forEachRow, type ReadStats } from '../ledger.js';
-import { reportMsg } from '../messages.js';
-import { renderReport } from '../render-report.js';
-import { reportFold } from '../report.js';
+import { loadConfig } from '../config/load.js';
+import { repoInfo } from '../git/git.js';
+import { defaultLedgerPath, forEachRow, type ReadStats } from '../ledger/ledger.js';
+import { reportMsg } from '../util/messages.js';
+import { renderReport } from '../report/render.js';
+import { reportFold } from '../report/figures.js';
 import type { HookName, Report, ResolvedConfig } from '../types.js';
 import { EXIT } from './run.js';
 

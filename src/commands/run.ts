@@ -1,29 +1,29 @@
 import { readFileSync } from 'node:fs';
-import { trapInterrupt } from '../interrupt.js';
-import { cachedRows, recordTreeCache, treeCacheStep } from '../cache.js';
-import { shouldCalibrate } from '../calibrate.js';
-import { type CachedLoad, configHash, loadConfigCached } from '../config-cache.js';
-import { EXIT } from '../defaults.js';
-import { type GateExit, type GateIo, runGate } from '../gate.js';
-import { EMPTY_TREE, type RepoInfo, commitTree, diffList, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git.js';
-import { primedFor } from '../git-memo.js';
-import { primeRepo } from '../git-prime.js';
-import { newRunId } from '../hash.js';
-import { quickIndexMatches, quickWorkTree } from '../index-check.js';
-import { type Where, chooseIsolation, placement } from '../isolation.js';
-import { type LadderInput, type LadderOutcome, runLadder } from '../ladder.js';
-import { appendRows, ledgerPathFor } from '../ledger.js';
-import { msg, planLines } from '../messages.js';
-import { parsePushRefs } from '../push-refs.js';
-import { revQuery } from '../rev-query.js';
-import { writeErr } from '../stderr.js';
-import { wroteToStream } from '../early-exit.js';
-import { tookPath } from '../hot-path.js';
-import type { ScopeMatcher } from '../glob.js';
-import { scopeMatcher, route } from '../route.js';
-import { reportDeps } from '../tier-report-io.js';
-import { type StagedTarget, stagedTarget } from '../staged.js';
-import { type RefPlan, type Target, planPush, rangeGit } from '../targets.js';
+import { trapInterrupt } from '../util/interrupt.js';
+import { cachedRows, recordTreeCache, treeCacheStep } from '../ladder/tree-cache.js';
+import { shouldCalibrate } from '../ladder/calibrate.js';
+import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
+import { EXIT } from '../config/defaults.js';
+import { type GateExit, type GateIo, runGate } from '../ladder/gate.js';
+import { EMPTY_TREE, type RepoInfo, commitTree, diffList, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git/git.js';
+import { primedFor } from '../git/memo.js';
+import { primeRepo } from '../git/prime.js';
+import { newRunId } from '../util/hash.js';
+import { quickIndexMatches, quickWorkTree } from '../git/index-check.js';
+import { type Where, chooseIsolation, placement } from '../ladder/isolation.js';
+import { type LadderInput, type LadderOutcome, runLadder } from '../ladder/ladder.js';
+import { appendRows, ledgerPathFor } from '../ledger/ledger.js';
+import { msg, planLines } from '../util/messages.js';
+import { parsePushRefs } from '../git/push-refs.js';
+import { revQuery } from '../git/rev-query.js';
+import { writeErr } from '../util/stderr.js';
+import { wroteToStream } from '../util/early-exit.js';
+import { tookPath } from '../util/hot-path.js';
+import type { ScopeMatcher } from '../util/glob.js';
+import { scopeMatcher, route } from '../ladder/route.js';
+import { reportDeps } from '../ladder/tier-report-io.js';
+import { type StagedTarget, stagedTarget } from '../git/staged.js';
+import { type RefPlan, type Target, planPush, rangeGit } from '../git/targets.js';
 import type { HookName, ResolvedConfig, ResolvedTier, Verdict } from '../types.js';
 
 export interface RunOptions {
@@ -308,7 +308,7 @@ function isolationFor(info: RepoInfo, hook: HookName, config: ResolvedConfig) {
 /** A lint-staged tier runs through lint-staged's API (loaded only then); every other tier is a process. */
 async function gateOrLintStaged(tier: ResolvedTier, cwd: string, env: NodeJS.ProcessEnv, io: GateIo): Promise<GateExit> {
   if (!tier.lintStaged) return runGate(tier, cwd, env, io);
-  const { runLintStaged } = await import('../lint-staged.js');
+  const { runLintStaged } = await import('../ladder/lint-staged.js');
   return runLintStaged(tier, cwd, env, io);
 }
 

@@ -4,20 +4,20 @@
  * Seeded rows carry `hook: "seed"` and `source: "seed"` and never count as catches.
  */
 import { randomBytes } from 'node:crypto';
-import { trapInterrupt } from '../interrupt.js';
+import { trapInterrupt } from '../util/interrupt.js';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { runGate } from '../gate.js';
-import { MAX_FILES_PER_ROW } from '../defaults.js';
-import { EMPTY_TREE, GitError, diffList, git, resolveCommit } from '../git.js';
-import { foldHistory, readTestRecords } from '../history.js';
-import { runLadder } from '../ladder.js';
-import { appendLines, appendRows } from '../ledger.js';
-import { testMsg } from '../messages.js';
-import { strykerEvidence } from '../stryker.js';
-import { reportDeps } from '../tier-report-io.js';
+import { runGate } from '../ladder/gate.js';
+import { MAX_FILES_PER_ROW } from '../config/defaults.js';
+import { EMPTY_TREE, GitError, diffList, git, resolveCommit } from '../git/git.js';
+import { foldHistory, readTestRecords } from '../evidence/history.js';
+import { runLadder } from '../ladder/ladder.js';
+import { appendLines, appendRows } from '../ledger/ledger.js';
+import { testMsg } from '../util/messages.js';
+import { strykerEvidence } from '../evidence/stryker.js';
+import { reportDeps } from '../ladder/tier-report-io.js';
 import type { Plan, ResolvedConfig, TestRecord } from '../types.js';
-import { type TempWorktree, addWorktree } from '../worktree.js';
+import { type TempWorktree, addWorktree } from '../git/worktree.js';
 import { type CommandContext, err, loadContext } from './context.js';
 import { EXIT } from './run.js';
 

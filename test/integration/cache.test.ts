@@ -212,7 +212,7 @@ test('the config cache notices edits: to the config (new verdicts) and to a file
   withRepo(
     {
       files: {
-        'gate-ladder.config.ts': "import { tiers } from './ladder/tiers.ts';\nexport default { tiers };\n",
+        'gate-ladder.config.ts': "import { tiers } from './ladder/tiers.js';\nexport default { tiers };\n",
         'ladder/tiers.ts': "export const tiers = [{ name: 't1-unit', run: 'sh check.sh unit', timeout: 30 }];\n",
         'check.sh': CHECK_SH,
         'src/value.txt': 'good\n',
@@ -229,7 +229,7 @@ test('the config cache notices edits: to the config (new verdicts) and to a file
       assert.is.not(r.code, 0, r.out);
       assert.match(r.out, 't1-unit caught a problem');
       repo.write('ladder/tiers.ts', "export const tiers = [{ name: 't1-unit', run: 'sh check.sh unit', timeout: 30 }];\n");
-      repo.write('gate-ladder.config.ts', "import { tiers } from './ladder/tiers.ts';\nexport default { tiers: [...tiers, { name: 't2-more', run: 'exit 1' }] };\n");
+      repo.write('gate-ladder.config.ts', "import { tiers } from './ladder/tiers.js';\nexport default { tiers: [...tiers, { name: 't2-more', run: 'exit 1' }] };\n");
       repo.commit('add a failing t2');
       const r2 = repo.push();
       assert.match(r2.out, 't2-more caught a problem');

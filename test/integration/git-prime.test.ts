@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ChangeList } from '../../src/change-list.js';
-import { defaultScope } from '../../src/defaults.js';
-import { diffList, diffPaths, mergeBase, repoInfo, resolveCommit, treeOf } from '../../src/git.js';
-import { scopeMatcher } from '../../src/route.js';
-import { setPrimed } from '../../src/git-memo.js';
-import { primeRepo } from '../../src/git-prime.js';
+import { ChangeList } from '../../src/git/change-list.js';
+import { defaultScope } from '../../src/config/defaults.js';
+import { diffList, diffPaths, mergeBase, repoInfo, resolveCommit, treeOf } from '../../src/git/git.js';
+import { scopeMatcher } from '../../src/ladder/route.js';
+import { setPrimed } from '../../src/git/memo.js';
+import { primeRepo } from '../../src/git/prime.js';
 import { sh } from '../helpers/repo.js';
 
 /** A bare-bones repo: main with two commits, and two branches with two merge-bases (a criss-cross). */

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cell, TIER_COLUMNS } from '../../src/render-report.js';
+import { cell, TIER_COLUMNS } from '../../src/report/render.js';
 import type { Report } from '../../src/types.js';
 
 // build/test/integration → the package root, where `npm run build` put dist/cli.js.

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { configKey, depFile, loadConfigCached } from '../../src/config-cache.js';
-import { planScope } from '../../src/glob.js';
+import { configKey, depFile, loadConfigCached } from '../../src/config/config-cache.js';
+import { planScope } from '../../src/util/glob.js';
 
 /** A fake repo root and common dir; the config cache needs no git. */
 function dirs<T>(fn: (root: string, common: string) => Promise<T> | T): () => Promise<T> {
@@ -29,7 +29,7 @@ const put = (root: string, path: string, text: string) => {
 const tiersTs = (cmd: string) => `export const tiers = [{ name: 't1', run: ${JSON.stringify(cmd)} }];\n`;
 // The config counts its own evaluations in evals.txt: a cache hit evaluates nothing.
 const CONFIG_TS = `import { appendFileSync } from 'node:fs';
-import { tiers } from './ladder/tiers.ts';
+import { tiers } from './ladder/tiers.js';
 appendFileSync(new URL('./evals.txt', import.meta.url), 'x');
 export default { tiers };
 `;

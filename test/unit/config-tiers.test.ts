@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { validateConfig } from '../../src/config.js';
+import { validateConfig } from '../../src/config/load.js';
 
 const F = 'gate-ladder.config.ts';
 

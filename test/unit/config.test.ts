@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { validateConfig } from '../../src/config.js';
-import { defaultScope } from '../../src/defaults.js';
+import { validateConfig } from '../../src/config/load.js';
+import { defaultScope } from '../../src/config/defaults.js';
 
 const F = 'gate-ladder.config.ts';
 const tier = { name: 't1', run: 'true' };

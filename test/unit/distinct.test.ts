@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DistinctCounter } from '../../src/distinct.js';
+import { DistinctCounter } from '../../src/report/distinct.js';
 
 test('counts each string once, across growth', () => {
   const d = new DistinctCounter();

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeFileAtomicLater } from '../../src/cache-files.js';
-import { backgroundWork, mayExitNow } from '../../src/early-exit.js';
+import { writeFileAtomicLater } from '../../src/util/cache-files.js';
+import { backgroundWork, mayExitNow } from '../../src/util/early-exit.js';
 
 test('a file written in the background holds the early exit until it is in place', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gl-early-'));

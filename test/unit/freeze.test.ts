@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addDays, checkFreezeRequest, fixed3, flipStats, forgive, freezeEligible, parseDay, parseFreezes, serializeFreezes, upsertFreeze } from '../../src/freeze.js';
+import { addDays, checkFreezeRequest, fixed3, flipStats, forgive, freezeEligible, parseDay, parseFreezes, serializeFreezes, upsertFreeze } from '../../src/evidence/freeze.js';
 import type { Freeze } from '../../src/types.js';
 
 const policy = { minRuns: 20, minFlipRate: 0.02 };

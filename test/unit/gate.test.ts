@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { resolveConfig } from '../../src/config.js';
-import { type GateExit, type GateIo, runGate } from '../../src/gate.js';
-import { startWithFd } from '../../src/spawn-fd.js';
+import { resolveConfig } from '../../src/config/load.js';
+import { type GateExit, type GateIo, runGate } from '../../src/ladder/gate.js';
+import { startWithFd } from '../../src/util/spawn-fd.js';
 import type { ResolvedTier } from '../../src/types.js';
 
 const tier = (run: string | string[], timeout = 30): ResolvedTier => ({ ...resolveConfig({ tiers: [{ name: 'g', run, timeout }] }).tiers[0]! });

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseBoundary, parseNameStatusZ, parseWorktreeList, withoutLocalGitEnv } from '../../src/git.js';
+import { parseBoundary, parseNameStatusZ, parseWorktreeList, withoutLocalGitEnv } from '../../src/git/git.js';
 import type { ChangedPath } from '../../src/types.js';
 
 const z = (...fields: string[]) => `${fields.join('\0')}\0`;

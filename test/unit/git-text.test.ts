@@ -1,7 +1,7 @@
 /** The loops in git-text.ts against the regular expressions they replaced, on generated and edge-case input. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { configLine, isObjectId, isRefName, isZeroId } from '../../src/git-text.js';
+import { configLine, isObjectId, isRefName, isZeroId } from '../../src/git/text.js';
 
 const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/;
 const ZERO = /^0+$/;

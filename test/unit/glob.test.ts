@@ -1,9 +1,9 @@
 import picomatch from 'picomatch';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { defaultScope } from '../../src/defaults.js';
-import { compileGlob, isScopePlan, parts, planScope, shortcut } from '../../src/glob.js';
-import { scopeMatcher } from '../../src/route.js';
+import { defaultScope } from '../../src/config/defaults.js';
+import { compileGlob, isScopePlan, parts, planScope, shortcut } from '../../src/util/glob.js';
+import { scopeMatcher } from '../../src/ladder/route.js';
 
 /** Paths as git prints them, chosen to sit on every edge of the shortcut shapes. */
 const names = ['a', 'tests', 'test', 'fixtures', '__tests__', '__snapshots__', 'conftest.py', 'pytest.ini', 'tox.ini', 'test_x.py',

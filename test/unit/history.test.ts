@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { flakyRows, foldHistory, orphanEvidence, testRecord } from '../../src/history.js';
+import { flakyRows, foldHistory, orphanEvidence, testRecord } from '../../src/evidence/history.js';
 import type { LedgerRow, TestRecord } from '../../src/types.js';
 
 const rec = (ts: string, pass: string[], fail: string[], extra: Partial<TestRecord> = {}): TestRecord => ({

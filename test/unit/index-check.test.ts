@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { RepoInfo } from '../../src/git.js';
-import { headFromFiles, packedRef, parseRefFile } from '../../src/head-file.js';
-import { type QuickState, quickIndexMatches, quickWorkTree } from '../../src/index-check.js';
-import { parseIndex } from '../../src/index-file.js';
+import type { RepoInfo } from '../../src/git/git.js';
+import { headFromFiles, packedRef, parseRefFile } from '../../src/git/head-file.js';
+import { type QuickState, quickIndexMatches, quickWorkTree } from '../../src/git/index-check.js';
+import { parseIndex } from '../../src/git/index-file.js';
 import { sh } from '../helpers/repo.js';
 
 interface R {

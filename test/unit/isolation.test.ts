@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chooseIsolation } from '../../src/isolation.js';
-import { isOurs, lostAdminFolder } from '../../src/worktree.js';
+import { chooseIsolation } from '../../src/ladder/isolation.js';
+import { isOurs, lostAdminFolder } from '../../src/git/worktree.js';
 import type { Isolation } from '../../src/types.js';
 
 const cases: [Isolation, boolean, boolean, 'worktree' | 'none'][] = [

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type IdContext, parseJUnit, parseJUnitCases } from '../../src/junit.js';
+import { type IdContext, parseJUnit, parseJUnitCases } from '../../src/evidence/junit.js';
 import type { TestOutcome } from '../../src/types.js';
 
 const ids = (xml: string, ctx: IdContext = {}): [string, TestOutcome['outcome']][] => {

@@ -1,10 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { resolveConfig } from '../../src/config.js';
-import type { GateExit } from '../../src/gate.js';
-import type { ReportRead } from '../../src/junit.js';
-import { type LadderInput, runLadder } from '../../src/ladder.js';
-import type { ReportDeps } from '../../src/tier-report.js';
+import { resolveConfig } from '../../src/config/load.js';
+import type { GateExit } from '../../src/ladder/gate.js';
+import type { ReportRead } from '../../src/evidence/junit.js';
+import { type LadderInput, runLadder } from '../../src/ladder/ladder.js';
+import type { ReportDeps } from '../../src/ladder/tier-report.js';
 import type { Freeze, HookName, LedgerRow, Plan, TestRecord } from '../../src/types.js';
 
 const config = resolveConfig({

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forEachRow, type ReadStats } from '../../src/ledger.js';
+import { forEachRow, type ReadStats } from '../../src/ledger/ledger.js';
 import type { LedgerRow } from '../../src/types.js';
 
 const good = (tier: string, extra = '') => `{"patch":"p","tier":"${tier}","verdict":"pass","seconds":1${extra}}`;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendRows, parseRow, readRows, type ReadStats } from '../../src/ledger.js';
+import { appendRows, parseRow, readRows, type ReadStats } from '../../src/ledger/ledger.js';
 import type { LedgerRow } from '../../src/types.js';
 
 const row = (i: number, extra: Partial<LedgerRow> = {}): LedgerRow => ({
@@ -56,7 +56,7 @@ test('concurrent writers in separate processes never interleave or lose rows', a
   const dir = mkdtempSync(join(tmpdir(), 'gl-ledger-'));
   try {
     const file = join(dir, 'ledger.jsonl');
-    const mod = new URL('../../src/ledger.js', import.meta.url).href;
+    const mod = new URL('../../src/ledger/ledger.js', import.meta.url).href;
     const writer = (w: number) =>
       new Promise<number | null>((done) => {
         const code = `import { appendRows } from '${mod}';

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { resolveConfig } from '../../src/config.js';
-import { lintStagedExit, lintStagedOptions } from '../../src/lint-staged.js';
-import { classify } from '../../src/verdict.js';
+import { resolveConfig } from '../../src/config/load.js';
+import { lintStagedExit, lintStagedOptions } from '../../src/ladder/lint-staged.js';
+import { classify } from '../../src/ladder/verdict.js';
 
 const red = (s: string) => `\u001b[31m${s}\u001b[39m`;
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NameStatusReader, parseNameStatusZ } from '../../src/git.js';
+import { NameStatusReader, parseNameStatusZ } from '../../src/git/git.js';
 
 const out = ['M', 'src/a.ts', 'R100', 'tests/old name.py', 'src/new\nname.py', 'A', 'ümlaut/ä.txt', 'C75', 'a', 'b', 'D', 'gone.txt', ''].join('\0');
 

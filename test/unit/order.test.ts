@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bestOrder, costRatio, expectedSeconds, type PricedTier } from '../../src/order.js';
+import { bestOrder, costRatio, expectedSeconds, type PricedTier } from '../../src/report/order.js';
 
 const t = (tier: string, cost: number, p: number): PricedTier => ({ tier, cost, p });
 

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isObjectId as isSha, isZeroId as isZero } from '../../src/git-text.js';
-import { type PushRef, parsePushRefs, pushKind } from '../../src/push-refs.js';
+import { isObjectId as isSha, isZeroId as isZero } from '../../src/git/text.js';
+import { type PushRef, parsePushRefs, pushKind } from '../../src/git/push-refs.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);

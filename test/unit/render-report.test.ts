@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cell, renderReport, TIER_COLUMNS } from '../../src/render-report.js';
-import { report } from '../../src/report.js';
+import { cell, renderReport, TIER_COLUMNS } from '../../src/report/render.js';
+import { report } from '../../src/report/figures.js';
 
 const rows = [
   { run: 'a', patch: 'p', tier: 't1', verdict: 'caught' as const, seconds: 1.5 },

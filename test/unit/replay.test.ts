@@ -1,14 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { resolveConfig } from '../../src/config.js';
-import { EMPTY_TREE } from '../../src/git.js';
-import { isolateTier, netDevices, probeNetworkIsolation, unsharePrefixes } from '../../src/isolate.js';
-import { runPool } from '../../src/pool.js';
-import { commitPatches, parseRevList, patchFileId, type ReplayPatch } from '../../src/replay-inputs.js';
-import { configHash, isReplayRow, replayKey, stableStringify } from '../../src/replay-key.js';
-import { APPLY_TIER, notAppliedRow, type PatchOutcome } from '../../src/replay-patch.js';
-import { Progress, estimateLeft, formatSeconds, outcomeText, statusLine } from '../../src/replay-progress.js';
-import { figureLines, median, replayFigures } from '../../src/replay-summary.js';
+import { resolveConfig } from '../../src/config/load.js';
+import { EMPTY_TREE } from '../../src/git/git.js';
+import { isolateTier, netDevices, probeNetworkIsolation, unsharePrefixes } from '../../src/replay/isolate.js';
+import { runPool } from '../../src/replay/pool.js';
+import { commitPatches, parseRevList, patchFileId, type ReplayPatch } from '../../src/replay/inputs.js';
+import { configHash, isReplayRow, replayKey, stableStringify } from '../../src/replay/key.js';
+import { APPLY_TIER, notAppliedRow, type PatchOutcome } from '../../src/replay/patch.js';
+import { Progress, estimateLeft, formatSeconds, outcomeText, statusLine } from '../../src/replay/progress.js';
+import { figureLines, median, replayFigures } from '../../src/replay/summary.js';
 import type { GateResult, LedgerRow } from '../../src/types.js';
 
 const A = 'a'.repeat(40);

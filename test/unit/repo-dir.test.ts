@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { repoFromFiles } from '../../src/repo-dir.js';
+import { repoFromFiles } from '../../src/git/repo-dir.js';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgSign=false', ...args], { cwd, stdio: 'pipe', env: { ...process.env, GIT_DIR: undefined } });

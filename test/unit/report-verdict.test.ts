@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ReportRead } from '../../src/junit.js';
-import { type Classified, judgeReport } from '../../src/verdict.js';
+import type { ReportRead } from '../../src/evidence/junit.js';
+import { type Classified, judgeReport } from '../../src/ladder/verdict.js';
 
 const ok = (...outcomes: ('pass' | 'fail' | 'skip')[]): ReportRead => ({ kind: 'ok', cases: outcomes.map((outcome, i) => ({ id: `t${i}`, outcome })) });
 const PASS: Classified = { verdict: 'pass' };

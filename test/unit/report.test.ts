@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { advise } from '../../src/advice.js';
-import { type FoldRow, report } from '../../src/report.js';
-import { select } from '../../src/seconds.js';
+import { advise } from '../../src/report/advice.js';
+import { type FoldRow, report } from '../../src/report/figures.js';
+import { select } from '../../src/report/seconds.js';
 import type { Advice, PairOverlap, TierFigures } from '../../src/types.js';
 
 let seq = 0;

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { resolveConfig } from '../../src/config.js';
-import { defaultScope } from '../../src/defaults.js';
-import { route, scopeMatcher } from '../../src/route.js';
+import { resolveConfig } from '../../src/config/load.js';
+import { defaultScope } from '../../src/config/defaults.js';
+import { route, scopeMatcher } from '../../src/ladder/route.js';
 import type { ChangedPath } from '../../src/types.js';
 
 const config = resolveConfig({

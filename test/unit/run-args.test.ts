@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseArgs } from 'node:util';
-import { RUN_OPTIONS, parseRunArgs, scanRunArgs } from '../../src/run-args.js';
+import { RUN_OPTIONS, parseRunArgs, scanRunArgs } from '../../src/cli/run-args.js';
 
 const base = { dryRun: false, json: false, calibrate: false };
 const cases: [string[], ReturnType<typeof parseRunArgs>][] = [

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { strykerEvidence } from '../../src/stryker.js';
+import { strykerEvidence } from '../../src/evidence/stryker.js';
 
 const report = (mutants: object[], testFiles?: object) => ({
   schemaVersion: '2',

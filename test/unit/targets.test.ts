@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { EMPTY_TREE } from '../../src/git.js';
-import type { PushRef } from '../../src/push-refs.js';
-import { type RangeContext, type RangeGit, type RefPlan, SHALLOW_REASON, planPush, planRef } from '../../src/targets.js';
+import { EMPTY_TREE } from '../../src/git/git.js';
+import type { PushRef } from '../../src/git/push-refs.js';
+import { type RangeContext, type RangeGit, type RefPlan, SHALLOW_REASON, planPush, planRef } from '../../src/git/targets.js';
 
 const Z = '0'.repeat(40);
 

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { GateExit } from '../../src/gate.js';
+import type { GateExit } from '../../src/ladder/gate.js';
 import type { RunnerName } from '../../src/types.js';
-import { classify, notFoundCommand } from '../../src/verdict.js';
+import { classify, notFoundCommand } from '../../src/ladder/verdict.js';
 
 const exit = (over: Partial<GateExit>): GateExit => ({
   exitCode: 0,

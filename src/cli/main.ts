@@ -1,0 +1,178 @@
+import yargs from 'yargs';
+import { EXIT } from '../config/defaults.js';
+
+const EPILOG = `Verdicts: pass (exit 0); caught (the patch is wrong: a test failed, exit 1 unless the tier says otherwise);
+error (the harness could not give a verdict: usage error, no tests, timeout, crash). Both block the push.
+Bypass once: git push --no-verify, or GATE_LADDER=0 git push.`;
+
+class UsageError extends Error {}
+
+/** Parses argv and runs one command; resolves to the process exit code. Commands load lazily. */
+export async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const cwd = process.cwd();
+  const cli = yargs(argv)
+    .scriptName('gate-ladder')
+    .usage('$0 <command> [options]\n\nRuns your checks before a push, cheapest first, and keeps a ledger of what each caught.')
+    .command(
+      'run [hook] [remote] [url]',
+      'Run the ladder: as a git hook (pre-push, pre-commit) or on --base/--head',
+      (y) =>
+        y
+          .positional('hook', { choices: ['pre-push', 'pre-commit'] as const, describe: 'The git hook calling (omit for a manual or CI run)' })
+          .positional('remote', { type: 'string', describe: 'Remote name (git passes it to pre-push)' })
+          .positional('url', { type: 'string', describe: 'Remote URL (git passes it to pre-push)' })
+          .option('base', { type: 'string', describe: 'Base revision (manual runs; default: config base or the remote HEAD)' })
+          .option('head', { type: 'string', describe: 'Head revision (manual runs)', default: undefined })
+          .option('dry-run', { type: 'boolean', describe: 'Print the plan and why, run nothing' })
+          .option('calibrate', { type: 'boolean', describe: 'Run every planned tier whatever the verdicts (rows flagged, not counted in yield)' })
+          .option('json', { type: 'boolean', describe: 'Print the targets, plans and verdicts as JSON on stdout' })
+          .option('cache', {
+            type: 'boolean',
+            default: true,
+            describe: 'Reuse a pass of the same tree under the same config (--no-cache runs every planned gate)',
+          })
+          .example('$0 run --base origin/main --head HEAD', 'Judge the current branch as CI would')
+          .example('$0 run --dry-run --base HEAD~1', 'Show what the last commit would run, and why'),
+      async (a) => {
+        const { runCommand } = await import('../commands/run.js');
+        code = await runCommand({
+          cwd,
+          ...(a.hook && { hook: a.hook }),
+          ...(a.remote && { remote: a.remote }),
+          ...(a.base && { base: a.base }),
+          ...(a.head && { head: a.head }),
+          dryRun: a['dry-run'] === true,
+          json: a.json === true,
+          calibrate: a.calibrate === true,
+          ...(a.cache === false && { noCache: true }),
+        });
+      },
+    )
+    .command(
+      'install',
+      'Set up husky and a pre-push hook that runs gate-ladder; write a starter config if there is none',
+      (y) => y.option('pre-commit', { type: 'boolean', describe: 'Also install a pre-commit hook (staged changes)' }),
+      async (a) => {
+        const { installCommand } = await import('../commands/install.js');
+        code = await installCommand({ cwd, preCommit: a['pre-commit'] === true });
+      },
+    )
+    .command('uninstall', 'Undo exactly what install did', {}, async () => {
+      const { uninstallCommand } = await import('../commands/install.js');
+      code = await uninstallCommand({ cwd });
+    })
+    .command(
+      'flaky',
+      'Per test: runs, flips, flip rate, seeded-bug evidence, and whether it may be frozen',
+      (y) => y.option('json', { type: 'boolean', describe: 'Print { "tests": [...] } as JSON on stdout' }),
+      async (a) => {
+        const { flakyCommand } = await import('../commands/flaky.js');
+        code = await flakyCommand({ cwd, json: a.json === true });
+      },
+    )
+    .command(
+      'freeze <test>',
+      'Freeze a flaky test (only when `flaky` says it is eligible), with an expiry and a re-entry condition',
+      (y) =>
+        y
+          .positional('test', { type: 'string', demandOption: true, describe: 'Test id as `gate-ladder flaky` prints it' })
+          .option('expires', { type: 'string', describe: 'YYYY-MM-DD: from this day on the freeze no longer counts (required)' })
+          .option('reentry', { type: 'string', describe: 'What must be true for the test to count again (required)' }),
+      async (a) => {
+        const { freezeCommand } = await import('../commands/flaky.js');
+        code = await freezeCommand({ cwd, test: a.test, ...(a.expires !== undefined && { expires: a.expires }), ...(a.reentry !== undefined && { reentry: a.reentry }) });
+      },
+    )
+    .command(
+      'unfreeze <test>',
+      'Remove a freeze: the test\'s failures count again',
+      (y) => y.positional('test', { type: 'string', demandOption: true, describe: 'Test id as in .gate-ladder/freezes.json' }),
+      async (a) => {
+        const { unfreezeCommand } = await import('../commands/flaky.js');
+        code = await unfreezeCommand({ cwd, test: a.test });
+      },
+    )
+    .command(
+      'seed [target]',
+      'Run a known-bad change (a commit, or a patch file on HEAD) through every tier in a throwaway worktree; failing tests gain sensitivity evidence',
+      (y) =>
+        y
+          .positional('target', { type: 'string', describe: 'A commit that introduces a bug, or a patch file' })
+          .option('stryker', { type: 'string', describe: 'Import a Stryker mutation report (JSON) instead: Killed mutants credit the tests that killed them' }),
+      async (a) => {
+        const { seedCommand } = await import('../commands/seed.js');
+        code = await seedCommand({ cwd, ...(a.target !== undefined && { target: a.target }), ...(a.stryker !== undefined && { stryker: a.stryker }) });
+      },
+    )
+    .command(
+      'replay <inputs..>',
+      'Replay a corpus through the ladder: commits of a range, or patch files, each in a throwaway worktree',
+      (y) =>
+        y
+          .positional('inputs', { type: 'string', array: true, describe: 'A revision range (main~50..main), a commit, a folder of .patch/.diff files, or patch files' })
+          .option('onto', { type: 'string', describe: 'The commit patch files apply onto (default HEAD)' })
+          .option('jobs', { alias: 'j', type: 'number', describe: 'Patches replayed in parallel (default: the number of cores)' })
+          .option('calibrate', { type: 'boolean', describe: 'Run every planned tier on every patch (rows flagged, not counted in yield)' })
+          .option('force', { type: 'boolean', describe: 'Replay patches the ledger already has under this config' })
+          .option('isolate', { choices: ['network'] as const, describe: 'Run each gate without network access (Linux: unshare); fails rather than run unisolated' })
+          .option('first-parent', { type: 'boolean', describe: 'Walk ranges by first parent: a merge is one patch against its first parent' })
+          .example('$0 replay main~50..main', 'Judge the last 50 commits, each against its parent, with the ladder configured today')
+          .example('$0 replay candidates/ --onto v1.2 --isolate network', 'Judge a folder of agent-made patches without network'),
+      async (a) => {
+        const { replayCommand } = await import('../commands/replay.js');
+        code = await replayCommand({
+          cwd,
+          inputs: (a.inputs ?? []).map(String),
+          ...(a.onto && { onto: a.onto }),
+          ...(a.jobs !== undefined && { jobs: a.jobs }),
+          calibrate: a.calibrate === true,
+          force: a.force === true,
+          ...(a.isolate && { isolate: a.isolate }),
+          firstParent: a['first-parent'] === true,
+        });
+      },
+    )
+    .command(
+      'report',
+      'Per tier: runs, catches, errors, median and total seconds, yield per second; what t0-scope saved; the order the ledger recommends',
+      (y) =>
+        y
+          .option('ledger', { type: 'string', describe: "Ledger file (default: the repository's)" })
+          .option('since', { type: 'string', describe: 'Only rows at or after this date (e.g. 2025-01-31)' })
+          .option('hook', { choices: ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const, describe: 'Only rows from this hook' })
+          .option('json', { type: 'boolean', describe: 'Print the report as JSON on stdout' })
+          .option('markdown', { type: 'boolean', describe: 'Print the report as markdown' })
+          .conflicts('json', 'markdown')
+          .example('$0 report --since 2025-01-01 --markdown', 'This year, as markdown for a pull request'),
+      async (a) => {
+        const { reportCommand } = await import('../commands/report.js');
+        code = await reportCommand({
+          cwd,
+          ...(a.ledger !== undefined && { ledger: a.ledger }),
+          ...(a.since !== undefined && { since: a.since }),
+          ...(a.hook && { hook: a.hook }),
+          json: a.json === true,
+          markdown: a.markdown === true,
+        });
+      },
+    )
+    .demandCommand(1, 'Name a command: run, install, uninstall, report, flaky, freeze, unfreeze, seed, replay (see --help).')
+    .strict()
+    .recommendCommands()
+    .epilog(EPILOG)
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((message, error) => {
+      if (error) throw error;
+      // Throwing stops yargs here; returning would let it run the command with the arguments it just refused.
+      throw new UsageError(message);
+    });
+  try {
+    await cli.parseAsync();
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`gate-ladder: ${e.message}\nRun \`gate-ladder --help\` for the commands and options.\n`);
+    return EXIT.error;
+  }
+  return code;
+}

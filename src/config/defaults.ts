@@ -1,0 +1,56 @@
+import type { HookName, RunnerName } from '../types.js';
+
+/** Test-adjacent paths: the seed's markers plus the usual JavaScript conventions, as globs. */
+export const defaultScope: readonly string[] = [
+  '**/conftest.py',
+  '**/pytest.ini',
+  '**/tox.ini',
+  '**/fixtures/**',
+  '**/tests/**',
+  '**/test/**',
+  '**/test_*',
+  '**/__tests__/**',
+  '**/__snapshots__/**',
+  '**/__fixtures__/**',
+  '**/*.test.*',
+  '**/*.spec.*',
+  '**/{vitest,jest,vite}.config.*',
+  '**/vitest.{workspace,setup}.*',
+  '**/jest.setup.*',
+];
+
+export const DEFAULT_TIMEOUT_S = 600;
+export const DEFAULT_HOOKS: readonly HookName[] = ['pre-push', 'manual', 'replay', 'seed'];
+/** The ledger keeps at most this many paths per row; `files_count` has the total. */
+export const MAX_FILES_PER_ROW = 1000;
+/** How much of a gate's output is kept for messages. */
+export const TAIL_BYTES = 16 * 1024;
+export const ZERO_SHA = '0000000000000000000000000000000000000000';
+
+/** Exit codes: 0 allowed, 1 caught, 2 error (harness, config or range), 130 interrupted. */
+export const EXIT = { pass: 0, caught: 1, error: 2, interrupted: 130 } as const;
+
+/** Where a config may live, in the order they are tried (cosmiconfig search places). */
+export const SEARCH_PLACES = [
+  'gate-ladder.config.ts',
+  'gate-ladder.config.mts',
+  'gate-ladder.config.js',
+  'gate-ladder.config.mjs',
+  'gate-ladder.config.cjs',
+  '.gate-ladderrc',
+  '.gate-ladderrc.json',
+  '.gate-ladderrc.yaml',
+  '.gate-ladderrc.yml',
+  'package.json',
+] as const;
+
+/**
+ * Exit codes that mean "a test failed" for a runner, when the tier does not list its own. A function:
+ * mocha's list (1 to 255) is built when a config names mocha, not by every push that loads this module.
+ */
+export function runnerCaught(runner: RunnerName): number[] | undefined {
+  if (runner === 'cargo') return [101];
+  if (runner === 'nextest') return [100];
+  if (runner === 'mocha') return Array.from({ length: 255 }, (_, i) => i + 1);
+  return undefined;
+}

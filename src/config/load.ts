@@ -1,0 +1,246 @@
+import { createRequire } from 'node:module';
+import { basename, relative } from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, SEARCH_PLACES, defaultScope, runnerCaught } from './defaults.js';
+import type { GateLadderConfig, ResolvedConfig } from '../types.js';
+
+export const MODULE_NAME = 'gate-ladder';
+
+export { SEARCH_PLACES };
+
+export type ConfigLoad =
+  | { kind: 'none' }
+  | { kind: 'invalid'; file: string; problems: string[] }
+  | { kind: 'ok'; file: string; config: ResolvedConfig };
+
+const HOOKS = ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const;
+const RUNNERS = ['pytest', 'jest', 'vitest', 'mocha', 'node', 'uvu', 'go', 'cargo', 'nextest', 'playwright'] as const;
+
+const exitCode = z.number({ error: 'must be an exit code (an integer from 1 to 255)' })
+  .int({ error: 'must be an exit code (an integer from 1 to 255)' })
+  .min(1, { error: 'must be an exit code (an integer from 1 to 255)' })
+  .max(255, { error: 'must be an exit code (an integer from 1 to 255)' });
+
+const JUNIT_ERROR = 'must be a path to the JUnit XML report the gate writes';
+const RUN_ERROR = 'must be a command string or a non-empty argv array of strings';
+
+const tierSchema = z.strictObject({
+  name: z.string({ error: 'must be a non-empty string' }).regex(/^[\w.:-]+$/, {
+    error: 'must be a non-empty name of letters, digits, ".", ":", "_" or "-"',
+  }),
+  run: z.union([
+    z.string().trim().min(1, { error: RUN_ERROR }),
+    z.array(z.string(), { error: RUN_ERROR }).min(1, { error: RUN_ERROR }),
+  ], { error: RUN_ERROR }).optional(),
+  lintStaged: z.union([
+    z.literal(true),
+    z.strictObject({
+      configPath: z.string().min(1).optional(),
+      config: z.union([z.record(z.string(), z.unknown()), z.custom<(files: readonly string[]) => unknown>((v) => typeof v === 'function')]).optional(),
+      hideUnstaged: z.boolean().optional(),
+      concurrent: z.union([z.boolean(), z.number().int().positive()]).optional(),
+      continueOnError: z.boolean().optional(),
+      relative: z.boolean().optional(),
+      verbose: z.boolean().optional(),
+      failOnChanges: z.boolean().optional(),
+      allowEmpty: z.boolean().optional(),
+    }),
+  ], { error: 'must be true or an object of lint-staged options (configPath, config, hideUnstaged, concurrent, continueOnError, relative, verbose, failOnChanges, allowEmpty)' }).optional(),
+  timeout: z.number({ error: 'must be a positive number of seconds' })
+    .positive({ error: 'must be a positive number of seconds' })
+    .optional(),
+  env: z.record(z.string(), z.string(), { error: 'must be an object of string values' }).optional(),
+  cwd: z.string({ error: 'must be a path relative to the repository root' }).optional(),
+  caught: z.array(exitCode, { error: 'must be a list of exit codes, e.g. [1]' }).min(1, {
+    error: 'must list at least one exit code, e.g. [1]',
+  }).optional(),
+  skipWhenTestAdjacent: z.boolean({ error: 'must be true or false' }).optional(),
+  hooks: z.array(z.enum(HOOKS, { error: `must name hooks among ${HOOKS.join(', ')}` })).optional(),
+  runner: z.enum(RUNNERS, { error: `must be one of ${RUNNERS.join(', ')}` }).optional(),
+  junit: z.string({ error: JUNIT_ERROR }).min(1, { error: JUNIT_ERROR }).optional(),
+});
+
+const rate = (what: string) =>
+  z.number({ error: `must be ${what}` }).min(0, { error: `must be ${what}` }).max(1, { error: `must be ${what}` });
+
+const LEDGER_ERROR = 'must be a path relative to the repository root';
+const BASE_ERROR = 'must be a revision such as origin/main';
+const int = (what: string, min: number) =>
+  z.number({ error: `must be ${what}` }).int({ error: `must be ${what}` }).min(min, { error: `must be ${what}` });
+
+const configSchema = z.strictObject({
+  scope: z.array(z.string({ error: 'must be a glob' }).min(1, { error: 'must be a non-empty glob' }), { error: 'must be a list of globs' }).optional(),
+  tiers: z.array(tierSchema, { error: 'must be a list of tiers in cost order' }).min(1, {
+    error: 'must list at least one tier',
+  }),
+  ledger: z.string({ error: LEDGER_ERROR }).min(1, { error: LEDGER_ERROR }).optional(),
+  base: z.string({ error: BASE_ERROR }).min(1, { error: BASE_ERROR }).optional(),
+  isolation: z.enum(['auto', 'worktree', 'none'], { error: 'must be "auto", "worktree" or "none"' }).optional(),
+  calibrate: rate('a fraction from 0 to 1').optional(),
+  calibrateHooks: z.boolean({ error: 'must be true or false' }).optional(),
+  cache: z.boolean({ error: 'must be true or false' }).optional(),
+  freeze: z.strictObject({
+    minRuns: int('an integer of at least 2', 2).optional(),
+    minFlipRate: rate('a fraction from 0 to 1').optional(),
+    maxExpiryDays: int('a positive number of days', 1).optional(),
+  }, { error: 'must be an object' }).optional(),
+  report: z.strictObject({
+    minAttempts: int('a positive integer', 1).optional(),
+  }, { error: 'must be an object' }).optional(),
+});
+
+/** Fields a lintStaged tier cannot have: lint-staged runs and judges its own tasks. */
+const NOT_FOR_LINT_STAGED = ['timeout', 'caught', 'runner', 'junit'] as const;
+
+/** A tier is either a command (`run`) or lint-staged (`lintStaged`), and lint-staged runs on pre-commit only. */
+function tierKindProblems(raw: unknown, file: string): string[] {
+  const tiers = (raw as { tiers?: unknown } | null)?.tiers;
+  if (!Array.isArray(tiers)) return [];
+  const problems: string[] = [];
+  tiers.forEach((t: unknown, i) => {
+    if (t === null || typeof t !== 'object') return;
+    const tier = t as Record<string, unknown>;
+    const has = (k: string) => tier[k] !== undefined;
+    if (!has('run') && !has('lintStaged')) problems.push(`${file}: tiers[${i}].run ${RUN_ERROR} (or set \`lintStaged: true\` instead)`);
+    if (!has('lintStaged')) return;
+    if (has('run')) problems.push(`${file}: tiers[${i}] has both \`run\` and \`lintStaged\`; keep one`);
+    for (const k of NOT_FOR_LINT_STAGED) {
+      if (has(k)) problems.push(`${file}: tiers[${i}].${k} does not apply to a lintStaged tier (lint-staged runs its own tasks); remove it`);
+    }
+    const hooks = tier.hooks;
+    if (Array.isArray(hooks) && hooks.some((h) => h !== 'pre-commit')) {
+      problems.push(`${file}: tiers[${i}].hooks: a lintStaged tier runs on pre-commit only (it checks the staged files)`);
+    }
+  });
+  return problems;
+}
+
+function pathText(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
+  return out;
+}
+
+/** Checks a raw config and lists every problem at once, each with its file and field. Pure. */
+export function validateConfig(raw: unknown, file: string): { ok: true; config: ResolvedConfig } | { ok: false; problems: string[] } {
+  const parsed = configSchema.safeParse(raw);
+  const problems: string[] = [];
+  const kinds = tierKindProblems(raw, file);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const at = pathText(issue.path);
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) problems.push(`${file}: ${at ? `${at}.` : ''}${key} is not a known field`);
+      } else {
+        problems.push(`${file}: ${at || '(config)'} ${issue.message}`);
+      }
+    }
+    return { ok: false, problems: [...problems, ...kinds] };
+  }
+  problems.push(...kinds);
+  const names = new Set<string>();
+  parsed.data.tiers.forEach((tier, i) => {
+    if (names.has(tier.name)) problems.push(`${file}: tiers[${i}].name "${tier.name}" is used by an earlier tier`);
+    names.add(tier.name);
+  });
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, config: resolveConfig(parsed.data) };
+}
+
+/** Fills in every default. */
+export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
+  return {
+    scope: cfg.scope ?? [...defaultScope],
+    tiers: cfg.tiers.map((t) => ({
+      name: t.name,
+      run: t.run ?? 'lint-staged',
+      ...(t.lintStaged !== undefined && { lintStaged: t.lintStaged === true ? {} : t.lintStaged }),
+      timeout: t.timeout ?? DEFAULT_TIMEOUT_S,
+      env: t.env ?? {},
+      cwd: t.cwd ?? '.',
+      caught: t.caught ?? (t.runner && runnerCaught(t.runner)) ?? [1],
+      skipWhenTestAdjacent: t.skipWhenTestAdjacent ?? false,
+      hooks: t.hooks ?? (t.lintStaged ? ['pre-commit'] : [...DEFAULT_HOOKS]),
+      ...(t.runner !== undefined && { runner: t.runner }),
+      ...(t.junit !== undefined && { junit: t.junit }),
+    })),
+    ...(cfg.ledger !== undefined && { ledger: cfg.ledger }),
+    ...(cfg.base !== undefined && { base: cfg.base }),
+    isolation: cfg.isolation ?? 'auto',
+    calibrate: cfg.calibrate ?? 0,
+    calibrateHooks: cfg.calibrateHooks ?? false,
+    cache: cfg.cache ?? true,
+    freeze: {
+      minRuns: cfg.freeze?.minRuns ?? 20,
+      minFlipRate: cfg.freeze?.minFlipRate ?? 0.02,
+      maxExpiryDays: cfg.freeze?.maxExpiryDays ?? 90,
+    },
+    report: { minAttempts: cfg.report?.minAttempts ?? 30 },
+  };
+}
+
+// jiti records every file it evaluates in node's module cache: what a config loaded is what appeared there.
+const moduleCache = createRequire(import.meta.url).cache;
+
+/**
+ * JavaScript and TypeScript configs load through jiti, so the files they import are known and the
+ * config cache can tell when one changes. `gate-ladder` itself resolves to this running copy.
+ */
+async function loadScript(filepath: string): Promise<unknown> {
+  const { createJiti } = await import('jiti');
+  const lib: Record<string, unknown> = { ...(await import('../index.js')) };
+  const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: false, virtualModules: { 'gate-ladder': lib } });
+  return jiti.import(filepath, { default: true });
+}
+
+const SCRIPT_LOADERS = { '.ts': loadScript, '.mts': loadScript, '.js': loadScript, '.mjs': loadScript, '.cjs': loadScript };
+
+/**
+ * Finds and loads the repo's config with cosmiconfig. Never throws: failures are `invalid`.
+ * `deps` lists every file the config read (itself included), for the config cache.
+ */
+export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unknown; deps?: string[] }> {
+  const mod = await import('cosmiconfig');
+  // A CommonJS package: bundled into a split chunk, its exports sit on `default`.
+  const cosmiconfig = mod.cosmiconfig ?? mod.default.cosmiconfig;
+  const explorer = cosmiconfig(MODULE_NAME, {
+    searchPlaces: [...SEARCH_PLACES],
+    searchStrategy: 'none',
+    cache: false,
+    loaders: SCRIPT_LOADERS,
+  });
+  let found: { filepath: string; config: unknown; isEmpty?: boolean } | null;
+  const before = new Set(Object.keys(moduleCache));
+  try {
+    found = await explorer.search(root);
+  } catch (err) {
+    const file = errorFile(err, root);
+    return { kind: 'invalid', file, problems: [`${file}: could not be loaded: ${firstLine(err)}`] };
+  }
+  if (found === null) return { kind: 'none' };
+  const loaded = Object.keys(moduleCache).filter((f) => !before.has(f) && !f.includes('/node_modules/jiti/'));
+  // Forget them, so a later load in this process reads the files again.
+  for (const f of loaded) delete moduleCache[f];
+  const deps = [...new Set([found.filepath, ...loaded])];
+  const file = relative(root, found.filepath) || basename(found.filepath);
+  const raw = unwrapDefault(found.config);
+  const checked = validateConfig(raw, file);
+  return checked.ok ? { kind: 'ok', file, config: checked.config, raw, deps } : { kind: 'invalid', file, problems: checked.problems };
+}
+
+function unwrapDefault(value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && 'default' in value && Object.keys(value).length === 1) {
+    return (value as { default: unknown }).default;
+  }
+  return value;
+}
+
+function errorFile(err: unknown, root: string): string {
+  const path = (err as { filepath?: unknown })?.filepath;
+  return typeof path === 'string' ? relative(root, path) : 'config';
+}
+
+function firstLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split('\n')[0] ?? text;
+}

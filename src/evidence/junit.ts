@@ -1,0 +1,212 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { isAbsolute, posix, relative, sep } from 'node:path';
+import type { RunnerName, TestOutcome } from '../types.js';
+
+/** A `<testcase>` as the report spells it, with the suites around it. */
+export interface RawCase {
+  name: string;
+  classname: string;
+  /** The testcase's own `file` attribute (jest-junit `addFileAttribute`, pytest xunit1, newer node). */
+  file?: string;
+  /** The nearest enclosing `<testsuite file="...">` (mocha-junit-reporter). */
+  suiteFile?: string;
+  /** Names of the enclosing `<testsuite>` elements, outermost first. */
+  suites: string[];
+  outcome: TestOutcome['outcome'];
+}
+
+export interface IdContext {
+  runner?: RunnerName;
+  /** The tier's cwd relative to the repository root, for relative file paths (default `.`). */
+  base?: string;
+  /** Absolute directory the gate ran in (repo root or worktree), to make absolute paths relative. */
+  root?: string;
+}
+
+export type JUnitParse = { ok: true; cases: TestOutcome[] } | { ok: false; why: string };
+
+const LISTS = new Set(['testsuite', 'testcase', 'failure', 'error', 'skipped']);
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  attributesGroupName: '@',
+  isArray: (name, _path, _leaf, isAttribute) => !isAttribute && LISTS.has(name),
+  parseTagValue: false,
+  parseAttributeValue: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  // Numeric character references (&#x263A;) are decoded only with this on.
+  htmlEntities: true,
+  // Failure bodies and captured output are never read; keeping them raw is faster and safer.
+  stopNodes: ['*.failure', '*.error', '*.skipped', '*.system-out', '*.system-err'],
+});
+
+type Node = Record<string, unknown>;
+const attrs = (node: Node): Record<string, string> => (node['@'] as Record<string, string> | undefined) ?? {};
+const list = (node: Node, key: string): Node[] => (Array.isArray(node[key]) ? (node[key] as Node[]) : []);
+
+function outcomeOf(tc: Node): TestOutcome['outcome'] {
+  // node:test marks a failing `todo` test with both <skipped> and <failure>; it does not fail the run.
+  if (tc.skipped !== undefined) return 'skip';
+  if (tc.failure !== undefined || tc.error !== undefined) return 'fail';
+  return 'pass';
+}
+
+function walk(node: Node, suites: string[], suiteFile: string | undefined, out: RawCase[]): void {
+  for (const tc of list(node, 'testcase')) {
+    const a = attrs(tc);
+    out.push({
+      name: a.name ?? '',
+      classname: a.classname ?? '',
+      ...(a.file && { file: a.file }),
+      ...(suiteFile && { suiteFile }),
+      suites,
+      outcome: outcomeOf(tc),
+    });
+  }
+  for (const ts of list(node, 'testsuite')) {
+    const a = attrs(ts);
+    walk(ts, [...suites, a.name ?? ''], a.file ?? suiteFile, out);
+  }
+}
+
+/** JUnit XML text to raw test cases; `ok: false` says why the text is not a readable report. Pure. */
+export function parseJUnitCases(xml: string): { ok: true; cases: RawCase[] } | { ok: false; why: string } {
+  if (xml.trim() === '') return { ok: false, why: 'the file is empty' };
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) return { ok: false, why: `not well-formed XML (line ${valid.err.line}: ${valid.err.msg})` };
+  let doc: Node;
+  try {
+    doc = parser.parse(xml) as Node;
+  } catch (err) {
+    return { ok: false, why: `not readable XML (${err instanceof Error ? err.message : String(err)})` };
+  }
+  const out: RawCase[] = [];
+  if ('testsuites' in doc) {
+    const root = doc.testsuites;
+    if (root !== null && typeof root === 'object') walk(root as Node, [], undefined, out);
+  } else if ('testsuite' in doc) {
+    walk(doc, [], undefined, out);
+  } else {
+    return { ok: false, why: 'no <testsuites> or <testsuite> element: not a JUnit report' };
+  }
+  return { ok: true, cases: out };
+}
+
+/** A report path to a repo-relative posix path: absolute ones against `root`, relative ones under `base`. */
+function repoPath(file: string, ctx: IdContext): string {
+  let p = file.replace(/^file:\/\//, '');
+  if (isAbsolute(p)) {
+    if (!ctx.root) return p;
+    const rel = relative(ctx.root, p);
+    if (rel.startsWith('..')) return p;
+    p = rel;
+  } else if (ctx.base && ctx.base !== '.') {
+    p = posix.join(ctx.base.split(sep).join('/'), p);
+  }
+  return posix.normalize(p.split(sep).join('/')).replace(/^\.\//, '');
+}
+
+/** pytest's dotted `tests.unit.test_x.TestK` to the file and the class names after it. */
+function pytestParts(classname: string, file: string | undefined): { file: string; classes: string[] } {
+  const parts = classname.split('.').filter(Boolean);
+  if (file) {
+    const modLen = file.replace(/\.py$/, '').split('/').length;
+    return { file, classes: parts.slice(modLen) };
+  }
+  // Test classes are CamelCase; module and package names are not (PEP 8), so the first capital starts the classes.
+  let i = parts.findIndex((s) => /^[A-Z]/.test(s));
+  if (i === -1) i = parts.length;
+  return { file: `${parts.slice(0, i).join('/')}.py`, classes: parts.slice(i) };
+}
+
+interface Named {
+  file?: string;
+  /** A path-like file is joined with the tier's cwd; a package or binary id is kept as written. */
+  fileIsPath: boolean;
+  path: string[];
+}
+
+function split(name: string, separator: string): string[] {
+  return name.split(separator).map((s) => s.trim()).filter(Boolean);
+}
+
+/** Each runner spells identity differently; this brings them all to file + title path. */
+function nameOf(c: RawCase, runner: RunnerName | undefined): Named {
+  switch (runner) {
+    case 'pytest': {
+      if (c.classname === '') return { file: pytestParts(c.name, c.file).file, fileIsPath: true, path: [] }; // a collection error
+      const { file, classes } = pytestParts(c.classname, c.file);
+      return { file, fileIsPath: true, path: [...classes, c.name] };
+    }
+    case 'jest':
+      // jest-junit repeats "{describe titles} {title}" in both fields; a suite that cannot load names its file.
+      if (c.classname === 'Test suite failed to run') return { file: c.name, fileIsPath: true, path: [] };
+      return { ...(c.file && { file: c.file }), fileIsPath: true, path: [c.name] };
+    case 'node':
+      // A test file that fails to load is reported as a test named by its absolute path.
+      if (isAbsolute(c.name) && c.suites.length === 0) return { file: c.name, fileIsPath: true, path: [] };
+      // node's classname is always "test"; describe blocks are nested <testsuite>s.
+      return { ...(c.file && { file: c.file }), fileIsPath: true, path: [...c.suites, c.name].filter(Boolean) };
+    case 'mocha': {
+      // mocha-junit-reporter: name is the full title, classname the test's own title (swapped in jenkins mode).
+      const [full, own] = c.classname.length > c.name.length ? [c.classname, c.name] : [c.name, c.classname];
+      const path = own && full !== own && full.endsWith(own) ? [full.slice(0, -own.length).trim(), own] : [full];
+      const file = c.file ?? c.suiteFile;
+      return { ...(file && { file }), fileIsPath: true, path: path.filter(Boolean) };
+    }
+    case 'vitest':
+      return { file: c.file ?? c.classname, fileIsPath: true, path: split(c.name, ' > ') };
+    case 'playwright':
+      return { file: c.file ?? c.classname, fileIsPath: true, path: split(c.name, ' › ') };
+    case 'go':
+    case 'nextest':
+    case 'cargo':
+      // The package (go) or test binary (nextest) stands where a file would.
+      return { ...(c.classname && { file: c.classname }), fileIsPath: false, path: [c.name] };
+    default: {
+      const file = c.file ?? c.suiteFile;
+      const path = c.classname && c.classname !== c.name ? [c.classname, c.name] : [c.name];
+      return { ...(file && { file }), fileIsPath: true, path };
+    }
+  }
+}
+
+/** The id history is kept under: `file::title > path` (pytest: its own `file::Class::test`). Pure. */
+export function testId(c: RawCase, ctx: IdContext = {}): string {
+  const n = nameOf(c, ctx.runner);
+  const title = n.path.join(ctx.runner === 'pytest' ? '::' : ' > ');
+  const file = n.file === undefined || n.file === '' ? undefined : n.fileIsPath ? repoPath(n.file, ctx) : n.file;
+  if (file === undefined) return title || '(unnamed test)';
+  return title ? `${file}::${title}` : file;
+}
+
+/**
+ * Test outcomes with normalized ids; a test listed more than once (retries, or two files node 20
+ * cannot tell apart) failed if any listing failed, else passed if any passed. Pure.
+ */
+export function normalizeCases(cases: readonly RawCase[], ctx: IdContext = {}): TestOutcome[] {
+  const rank = { skip: 0, pass: 1, fail: 2 } as const;
+  const byId = new Map<string, TestOutcome['outcome']>();
+  for (const c of cases) {
+    const id = testId(c, ctx);
+    const prev = byId.get(id);
+    if (prev === undefined || rank[c.outcome] > rank[prev]) byId.set(id, c.outcome);
+  }
+  return [...byId].map(([id, outcome]) => ({ id, outcome }));
+}
+
+/** JUnit XML to normalized test outcomes. Pure. */
+export function parseJUnit(xml: string, ctx: IdContext = {}): JUnitParse {
+  const raw = parseJUnitCases(xml);
+  return raw.ok ? { ok: true, cases: normalizeCases(raw.cases, ctx) } : raw;
+}
+
+/** What reading a tier's report after its gate found. */
+export type ReportRead =
+  | { kind: 'ok'; cases: TestOutcome[] }
+  | { kind: 'missing' }
+  /** Older than this gate run: left by an earlier run, so it says nothing about this one. */
+  | { kind: 'stale'; written: string }
+  | { kind: 'unreadable'; why: string };

@@ -1,0 +1,328 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { decodeText, unlinkQuiet } from '../util/cache-files.js';
+import { type FdStart, signalQuietly, startWithFd } from '../util/spawn-fd.js';
+import { ChangeList, parseNameStatusZ } from './change-list.js';
+import { type RepoInfo, primedFor } from './memo.js';
+import type { ChangedPath } from '../types.js';
+
+/** The empty tree: the base of a first push to an empty remote. */
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+export interface GitResult {
+  ok: boolean;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Thrown only for git failures the caller did not expect; expected ones are checked via `ok`. */
+export class GitError extends Error {
+  constructor(readonly args: readonly string[], readonly result: GitResult) {
+    super(`git ${args.join(' ')} failed: ${result.stderr.trim() || `exit ${result.code}`}`);
+    this.name = 'GitError';
+  }
+}
+
+/**
+ * Variables that tie a process to one repository, index or work tree (`git rev-parse --local-env-vars`).
+ * Git sets some of them for hooks (GIT_DIR in a linked worktree, GIT_INDEX_FILE for pre-commit).
+ */
+export const LOCAL_GIT_ENV = [
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_IMPLICIT_WORK_TREE',
+  'GIT_GRAFT_FILE',
+  'GIT_INDEX_FILE',
+  'GIT_NO_REPLACE_OBJECTS',
+  'GIT_REPLACE_REF_BASE',
+  'GIT_PREFIX',
+  'GIT_SHALLOW_FILE',
+  'GIT_COMMON_DIR',
+] as const;
+
+/** The environment without the variables above (and the GIT_CONFIG_KEY_n/VALUE_n pairs), for another work tree. Pure. */
+export function withoutLocalGitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  const drop = new Set<string>(LOCAL_GIT_ENV);
+  for (const [k, v] of Object.entries(env)) {
+    if (drop.has(k) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(k)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+export interface GitOptions {
+  input?: string;
+  /** Run without the hook's GIT_DIR/GIT_INDEX_FILE/...: for commands that touch another work tree. */
+  scrub?: boolean;
+}
+
+const gitEnv = (scrub = false) => ({ ...(scrub ? withoutLocalGitEnv(process.env) : process.env), GATE_LADDER: '0', GIT_OPTIONAL_LOCKS: '0' });
+
+/** Runs git synchronously. Every git call of gate-ladder goes through here. */
+export function git(cwd: string, args: readonly string[], opts: string | GitOptions = {}): GitResult {
+  const { input, scrub } = typeof opts === 'string' ? { input: opts, scrub: false } : opts;
+  const r = spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub) });
+  if (r.error) return { ok: false, code: null, stdout: '', stderr: r.error.message };
+  return { ok: r.status === 0, code: r.status, stdout: decodeText(r.stdout), stderr: decodeText(r.stderr) };
+}
+
+/** A git process started in the background. */
+export interface GitJob {
+  /** Its output as bytes (empty when git wrote it to `file`). */
+  done: Promise<{ ok: boolean; stdout: Buffer }>;
+  /** Set when git writes its output to this file (see gitJob's `outFile`); removed when git fails. */
+  file?: string;
+  /** Stops it when its answer is no longer wanted (and removes the file it was writing). */
+  cancel: () => void;
+}
+
+/**
+ * Starts git without waiting for it, so that it works on the other core while this process does
+ * something else (another git call included: a spawnSync blocks only us, not a process already
+ * started). Never rejects.
+ *
+ * With `outFile`, git writes its output straight into that file (created or emptied here): nothing
+ * passes through a pipe and this process, which for a 3 MB listing saves a copy in 64 KB pieces,
+ * joining them, and writing them to a cache afterwards; and git is started without loading
+ * node:child_process where Node allows it (spawn-fd.ts). When the file cannot be opened, a pipe it is.
+ */
+export function gitJob(cwd: string, args: readonly string[], outFile?: string): GitJob {
+  let fd: number | undefined;
+  if (outFile !== undefined) {
+    try {
+      fd = openSync(outFile, 'w');
+    } catch {
+      fd = undefined;
+    }
+  }
+  if (fd === undefined) return pipedJob(cwd, args);
+  let cancelled = false;
+  let started: FdStart | undefined;
+  let child: ChildProcess | undefined;
+  try {
+    started = startWithFd({ file: 'git', args, cwd, env: gitEnv(), stdout: fd, stderr: 'ignore', detached: false });
+    if (started === undefined) child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', fd, 'ignore'] });
+  } finally {
+    closeSync(fd);
+  }
+  const exited =
+    started === undefined
+      ? new Promise<boolean>((resolve) => {
+          child!.on('error', () => resolve(false));
+          child!.on('close', (code) => resolve(code === 0));
+        })
+      : 'error' in started
+        ? Promise.resolve(false)
+        : started.exited.then((x) => x.exitCode === 0);
+  const done = exited.then((success) => {
+    const ok = success && !cancelled;
+    if (!ok) unlinkQuiet(outFile!);
+    return { ok, stdout: Buffer.alloc(0) };
+  });
+  return {
+    done,
+    file: outFile,
+    cancel: () => {
+      cancelled = true;
+      // Gone from the folder now; git may still write to it until the signal lands.
+      unlinkQuiet(outFile!);
+      if (child) child.kill();
+      else if (started && 'pid' in started) signalQuietly(started.pid, 'SIGTERM');
+    },
+  };
+}
+
+/** gitJob through a pipe. */
+function pipedJob(cwd: string, args: readonly string[]): GitJob {
+  const chunks: Buffer[] = [];
+  let cancelled = false;
+  const child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+  const done = new Promise<{ ok: boolean; stdout: Buffer }>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', () => resolve({ ok: false, stdout: Buffer.alloc(0) }));
+    child.on('close', (code) => resolve({ ok: code === 0 && !cancelled, stdout: Buffer.concat(chunks) }));
+  });
+  return {
+    done,
+    cancel: () => {
+      cancelled = true;
+      child.kill();
+    },
+  };
+}
+
+/** Like `git`, but a failure is an exception. */
+export function gitOk(cwd: string, args: readonly string[], opts: string | GitOptions = {}): string {
+  const r = git(cwd, args, opts);
+  if (!r.ok) throw new GitError(args, r);
+  return r.stdout;
+}
+
+export type { RepoInfo } from './memo.js';
+
+export const REPO_PATHS = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir'] as const;
+/**
+ * How every diff is read: names and statuses, NUL-separated (odd paths stay unquoted). No rename or
+ * copy detection: a rename is then listed as its old path deleted and its new path added, the same
+ * touched paths (and a copy's source is listed only when it changed, as with -C), found faster.
+ */
+const NAME_STATUS = ['--name-status', '-z', '--no-renames', '--no-ext-diff', '--no-textconv'] as const;
+/**
+ * Two commits' (or trees') changes: plumbing `diff-tree -r`, which lists the same paths as `git diff`
+ * without reading its porcelain settings, about 6% sooner on a 100,000-path diff; with `--merge-base`
+ * it takes `git diff a...b`'s place.
+ */
+export const DIFF_NAMES = ['diff-tree', '-r', ...NAME_STATUS] as const;
+
+/** One git call for the three paths the runner needs; `null` outside a work tree. */
+export function repoInfo(cwd: string): RepoInfo | null {
+  const known = primedFor(cwd);
+  if (known) return known.info;
+  const r = git(cwd, REPO_PATHS);
+  if (!r.ok) return null;
+  const [root, commonDir, gitDir] = r.stdout.trim().split('\n');
+  if (!root || !commonDir || !gitDir) return null;
+  return { root, commonDir, gitDir };
+}
+
+export { NameStatusReader, parseNameStatusZ } from './change-list.js';
+
+/** Paths changed between two commits (or trees), renames and copies with both paths. */
+export function diffPaths(cwd: string, base: string, head: string): ChangedPath[] {
+  return diffList(cwd, base, head).changes();
+}
+
+/** The same, as git's listing (the form routing reads without splitting it, see change-list.ts). */
+export function diffList(cwd: string, base: string, head: string): ChangeList {
+  return primedFor(cwd)?.diff.get(`${base} ${head}`) ?? new ChangeList(gitOk(cwd, [...DIFF_NAMES, base, head, '--']));
+}
+
+/** Paths staged for commit (in `$GIT_INDEX_FILE` when git commit set it), against HEAD or nothing. */
+export function stagedPaths(cwd: string): ChangedPath[] {
+  return parseNameStatusZ(gitOk(cwd, ['diff', '--cached', ...NAME_STATUS, '--']));
+}
+
+/** The tree the index would commit. */
+export function writeTree(cwd: string): GitResult {
+  return git(cwd, ['write-tree']);
+}
+
+/** An unreferenced commit of `tree` (so a worktree can check it out); git's gc removes it in time. */
+export function commitTree(cwd: string, tree: string, parent: string | null): string {
+  // Never signed (commit-tree honours commit.gpgSign): nobody should be asked for a passphrase for it.
+  const args = ['-c', 'user.name=gate-ladder', '-c', 'user.email=gate-ladder@localhost', 'commit-tree', '--no-gpg-sign', tree, '-m', 'gate-ladder: staged tree'];
+  return gitOk(cwd, parent ? [...args, '-p', parent] : args, { scrub: true }).trim();
+}
+
+export function isShallow(cwd: string): boolean {
+  return git(cwd, ['rev-parse', '--is-shallow-repository']).stdout.trim() === 'true';
+}
+
+/** Tracked files differ from HEAD (staged or not); untracked files do not count. */
+export function hasTrackedChanges(cwd: string): boolean {
+  return gitOk(cwd, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']) !== '';
+}
+
+/** Tracked files differ from the index being committed (unstaged changes). */
+export function hasUnstagedChanges(cwd: string): boolean {
+  const r = git(cwd, ['diff', '--quiet', '--no-ext-diff', '--ignore-submodules=dirty']);
+  if (r.code !== 0 && r.code !== 1) throw new GitError(['diff', '--quiet'], r);
+  return r.code === 1;
+}
+
+/** Parses `git rev-list --boundary` output: the new commits, and the boundary commits (`-sha`). Pure. */
+export function parseBoundary(out: string): { commits: string[]; boundary: string[] } {
+  const commits: string[] = [];
+  const boundary: string[] = [];
+  for (const line of out.split('\n')) {
+    if (line.startsWith('-')) boundary.push(line.slice(1).trim());
+    else if (line.trim() !== '') commits.push(line.trim());
+  }
+  return { commits, boundary };
+}
+
+/** Commits reachable from `head` that no remote-tracking ref of `remote` has, and where they meet those refs. */
+export function newCommits(cwd: string, head: string, remote: string): { commits: string[]; boundary: string[] } {
+  return parseBoundary(gitOk(cwd, ['rev-list', '--boundary', head, '--not', `--remotes=${remote}`, '--']));
+}
+
+/** The commit a revision names, or null when it does not exist locally. */
+export function resolveCommit(cwd: string, rev: string): string | null {
+  const known = primedFor(cwd)?.commit.get(rev);
+  if (known !== undefined) return known;
+  const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
+  return r.ok ? r.stdout.trim() : null;
+}
+
+export function mergeBase(cwd: string, a: string, b: string): string | null {
+  const m = primedFor(cwd);
+  const key = m && `${m.commit.get(a) ?? a} ${m.commit.get(b) ?? b}`;
+  if (m && key && m.mergeBase.has(key)) return m.mergeBase.get(key) ?? null;
+  const r = git(cwd, ['merge-base', a, b]);
+  return r.ok ? r.stdout.trim() : null;
+}
+
+export function treeOf(cwd: string, rev: string): string | null {
+  const known = primedFor(cwd)?.tree.get(rev);
+  if (known !== undefined) return known;
+  const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
+  return r.ok ? r.stdout.trim() : null;
+}
+
+/** The remote's default branch as this clone knows it (`refs/remotes/<remote>/HEAD`). */
+export function remoteHead(cwd: string, remote: string): string | null {
+  const r = git(cwd, ['symbolic-ref', '--quiet', `refs/remotes/${remote}/HEAD`]);
+  return r.ok ? r.stdout.trim() : null;
+}
+
+export interface WorktreeEntry {
+  path: string;
+  head?: string;
+  locked?: string;
+}
+
+/** Parses `git worktree list --porcelain -z`. Pure. */
+export function parseWorktreeList(out: string): WorktreeEntry[] {
+  const entries: WorktreeEntry[] = [];
+  let cur: WorktreeEntry | undefined;
+  for (const field of out.split('\0')) {
+    if (field === '') {
+      cur = undefined;
+      continue;
+    }
+    const sp = field.indexOf(' ');
+    const [key, value] = sp < 0 ? [field, ''] : [field.slice(0, sp), field.slice(sp + 1)];
+    if (key === 'worktree') entries.push((cur = { path: value }));
+    else if (cur && key === 'HEAD') cur.head = value;
+    else if (cur && key === 'locked') cur.locked = value;
+  }
+  return entries;
+}
+
+export function listWorktrees(root: string): WorktreeEntry[] {
+  const r = git(root, ['worktree', 'list', '--porcelain', '-z'], { scrub: true });
+  return r.ok ? parseWorktreeList(r.stdout) : [];
+}
+
+/**
+ * HEAD's commit and whether tracked files differ from it (untracked files are not looked at), in one
+ * process (`hasTrackedChanges` and `resolveCommit(HEAD)` would be two).
+ */
+export function workTreeState(cwd: string): { head: string | null; clean: boolean } | null {
+  const r = git(cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=dirty']);
+  if (!r.ok) return null;
+  let head: string | null = null;
+  let clean = true;
+  for (const entry of r.stdout.split('\0')) {
+    if (entry.startsWith('# branch.oid ')) head = /^[0-9a-f]{40,64}$/.test(entry.slice(13)) ? entry.slice(13) : null;
+    else if (entry !== '' && !entry.startsWith('#')) clean = false;
+  }
+  return { head, clean };
+}

@@ -1,0 +1,63 @@
+import { ChangeList } from '../git/change-list.js';
+import { MAX_FILES_PER_ROW } from '../config/defaults.js';
+import { type ScopeMatcher, type ScopePlan, compileScope } from '../util/glob.js';
+import type { ChangedPath, Changes, HookName, Plan, PlannedTier, ResolvedTier, ScopeHit } from '../types.js';
+
+export type Matcher = ScopeMatcher;
+
+/** Compiles scope globs once (from `plan` when a cached config kept one); the returned function names the first marker a path matches. */
+export function scopeMatcher(scope: readonly string[], plan?: ScopePlan): Matcher {
+  return compileScope(scope, plan);
+}
+
+/** Every path a change touches; a rename or copy counts its old path too. */
+export function touchedPaths(changes: readonly ChangedPath[]): string[] {
+  // Most diffs have no rename: one map, sized once (100,000 paths allocate a lot otherwise).
+  if (!changes.some((c) => c.from !== undefined)) return changes.map((c) => c.path);
+  const out: string[] = [];
+  for (const c of changes) {
+    if (c.from !== undefined) out.push(c.from);
+    out.push(c.path);
+  }
+  return out;
+}
+
+/** t0-scope: paths to test-adjacent hits. Pure. */
+export function scopeHits(paths: readonly string[], match: Matcher): ScopeHit[] {
+  const hits: ScopeHit[] = [];
+  for (const path of paths) {
+    const marker = match(path);
+    if (marker !== undefined) hits.push({ path, marker });
+  }
+  return hits;
+}
+
+/**
+ * The plan for a change: which tiers run on this hook and why the others do not.
+ * A test-adjacent change skips every tier marked `skipWhenTestAdjacent`; t0 itself never blocks.
+ */
+export function route(changes: Changes, tiers: readonly ResolvedTier[], match: Matcher, hook: HookName): Plan {
+  let files: string[];
+  let fileCount: number;
+  let hits: ScopeHit[];
+  if (changes instanceof ChangeList) {
+    files = changes.paths(MAX_FILES_PER_ROW);
+    fileCount = changes.count;
+    hits = changes.hits(match);
+  } else {
+    const all = touchedPaths(changes);
+    files = all.length > MAX_FILES_PER_ROW ? all.slice(0, MAX_FILES_PER_ROW) : all;
+    fileCount = all.length;
+    hits = scopeHits(all, match);
+  }
+  const first = hits[0];
+  const planned: PlannedTier[] = tiers.map((tier) => {
+    if (!tier.hooks.includes(hook)) return { tier, run: false, skip: 'hook', reason: `not configured for ${hook}` };
+    if (tier.skipWhenTestAdjacent && first !== undefined) {
+      const more = hits.length > 1 ? ` (and ${hits.length - 1} more)` : '';
+      return { tier, run: false, skip: 'scope', reason: `test-adjacent: ${first.path} matches ${first.marker}${more}` };
+    }
+    return { tier, run: true };
+  });
+  return { files, fileCount, hits, tiers: planned };
+}

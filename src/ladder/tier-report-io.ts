@@ -1,0 +1,74 @@
+/** The real ReportDeps: report files, tests.jsonl, the committed freezes file, and today's date. */
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseFreezes } from '../evidence/freeze.js';
+import { testsPath } from '../evidence/history.js';
+import { appendLines } from '../ledger/ledger.js';
+import { testMsg } from '../util/messages.js';
+import type { ReportDeps } from './tier-report.js';
+import type { Freeze } from '../types.js';
+
+/** Coarse file-system clocks (some round mtimes to a second or two) must not make a fresh report stale. */
+const MTIME_SLACK_MS = 2000;
+
+export const FREEZES_FILE = join('.gate-ladder', 'freezes.json');
+
+/**
+ * Today as `YYYY-MM-DD` (local time). `GATE_LADDER_NOW=YYYY-MM-DD` replaces it: for tests of freeze
+ * expiry only, so a hook run can be made to happen "after" an expiry date.
+ */
+export function today(env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): string {
+  const fake = env.GATE_LADDER_NOW;
+  if (fake && /^\d{4}-\d{2}-\d{2}/.test(fake)) return fake.slice(0, 10);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** The freezes committed at `root`; a missing file is no freezes, a broken one is a problem to report. */
+export function readFreezes(root: string): { freezes: Freeze[]; problem?: string } {
+  let text: string;
+  try {
+    text = readFileSync(join(root, FREEZES_FILE), 'utf8');
+  } catch {
+    return { freezes: [] };
+  }
+  const parsed = parseFreezes(text);
+  return parsed.ok ? { freezes: parsed.freezes } : { freezes: [], problem: testMsg.freezesUnreadable(FREEZES_FILE, parsed.why) };
+}
+
+export function reportDeps(ledgerPath: string, env: NodeJS.ProcessEnv = process.env): ReportDeps {
+  const freezeCache = new Map<string, ReturnType<typeof readFreezes>>();
+  return {
+    prepare: (path) => {
+      try {
+        rmSync(path, { force: true });
+      } catch {
+        // Cannot remove it (a directory, no permission): the mtime check still refuses it as stale.
+      }
+      return Date.now();
+    },
+    read: async (path, since, ctx) => {
+      let text: string;
+      let mtime: number;
+      try {
+        mtime = statSync(path).mtimeMs;
+        text = readFileSync(path, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+        return { kind: 'unreadable', why: (err as Error).message };
+      }
+      if (mtime < since - MTIME_SLACK_MS) return { kind: 'stale', written: new Date(mtime).toISOString() };
+      // The parser loads only when a tier has a report, keeping it off the plain hook path.
+      const { parseJUnit } = await import('../evidence/junit.js');
+      const parsed = parseJUnit(text, ctx);
+      return parsed.ok ? { kind: 'ok', cases: parsed.cases } : { kind: 'unreadable', why: parsed.why };
+    },
+    record: (rec) => appendLines(testsPath(ledgerPath), [rec]),
+    freezes: (cwd) => {
+      let f = freezeCache.get(cwd);
+      if (f === undefined) freezeCache.set(cwd, (f = readFreezes(cwd)));
+      return f;
+    },
+    today: () => today(env),
+  };
+}

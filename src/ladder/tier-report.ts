@@ -1,0 +1,85 @@
+/** A tier's JUnit report after its gate: the verdict it supports, the outcomes to record, the freezes it meets. */
+import { isAbsolute, relative } from 'node:path';
+import { forgive } from '../evidence/freeze.js';
+import type { GateExit } from './gate.js';
+import type { IdContext, ReportRead } from '../evidence/junit.js';
+import { testMsg } from '../util/messages.js';
+import type { Freeze, ResolvedTier, TestOutcome, TestRecord, Verdict } from '../types.js';
+import { AMBIGUOUS_EXIT, type Classified, judgeReport } from './verdict.js';
+
+/** The outside world of reports, passed in so tests can hand in fakes (see tier-report-io.ts for the real one). */
+export interface ReportDeps {
+  /** Removes a report left by an earlier run; returns the time the gate starts, for the staleness check. */
+  prepare: (path: string) => number;
+  read: (path: string, since: number, ctx: IdContext) => Promise<ReportRead>;
+  /** Appends one tier's outcomes to the per-test history. */
+  record: (rec: TestRecord) => void;
+  /** The freezes committed at `cwd`; `problem` when the file cannot be used. */
+  freezes: (cwd: string) => { freezes: Freeze[]; problem?: string };
+  /** Today as `YYYY-MM-DD`, for freeze expiry. */
+  today: () => string;
+}
+
+export interface TierJudgement extends Classified {
+  /** Outcomes to record: only from a report that is this run's and agrees with the exit code. */
+  tests?: TestOutcome[];
+  failed?: string[];
+  frozen?: string[];
+  notes: string[];
+}
+
+export interface TierReportInput {
+  tier: ResolvedTier;
+  /** Where the gates ran: the repo root or a temporary worktree. */
+  cwd: string;
+  /** Absolute path of the report. */
+  path: string;
+  since: number;
+  exit: GateExit;
+  base: Classified;
+  /** False for seeded runs: their failures are evidence, never forgiven by a freeze. */
+  applyFreezes: boolean;
+}
+
+/** Reads the report and decides the tier: caught, error, or a pass because only frozen tests failed. */
+export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promise<TierJudgement> {
+  const { tier, cwd } = input;
+  // A harness error by exit code, timeout or signal stays one; its report (if any) is not history.
+  if (input.base.verdict === 'error') return { ...input.base, notes: [] };
+  const rel = relative(cwd, input.path);
+  const where = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : input.path;
+  const report = await deps.read(input.path, input.since, { ...(tier.runner && { runner: tier.runner }), base: tier.cwd, root: cwd });
+  const j = judgeReport(input.base, input.exit.exitCode, report, where, tier.runner);
+  const out: TierJudgement = {
+    verdict: j.verdict,
+    ...(j.reason !== undefined && { reason: j.reason }),
+    ...(j.failed.length > 0 && { failed: j.failed }),
+    ...(j.trusted && report.kind === 'ok' && report.cases.length > 0 && { tests: report.cases }),
+    notes: [],
+  };
+  if (j.verdict !== 'caught') return out;
+  if (!input.applyFreezes) {
+    out.notes.push(testMsg.failedTests(tier.name, j.failed));
+    return out;
+  }
+  const { freezes, problem } = deps.freezes(cwd);
+  if (problem !== undefined) out.notes.push(problem);
+  const f = forgive(j.failed, freezes, deps.today());
+  if (f.frozen.length > 0) out.frozen = f.frozen;
+  if (f.unfrozen.length === 0 && f.expired.length === 0) {
+    out.verdict = 'pass';
+    out.reason = testMsg.frozenReason(f.frozen);
+    out.notes.push(testMsg.frozenForgiven(tier.name, f.frozen));
+    return out;
+  }
+  out.notes.push(testMsg.failedTests(tier.name, j.failed));
+  for (const e of f.expired) out.notes.push(testMsg.freezeExpired(tier.name, e.test, e.expires));
+  if (f.frozen.length > 0) out.notes.push(testMsg.frozenAlsoFailed(tier.name, f.frozen));
+  return out;
+}
+
+/** For a tier without a report: a catch from a runner whose exit code cannot tell failure from harness. */
+export function ambiguityNotes(tier: ResolvedTier, verdict: Verdict): string[] {
+  const why = tier.runner && AMBIGUOUS_EXIT[tier.runner];
+  return verdict === 'caught' && why ? [testMsg.ambiguous(tier.name, why)] : [];
+}

@@ -1,0 +1,143 @@
+import type { GateExit } from './gate.js';
+import type { ReportRead } from '../evidence/junit.js';
+import { testMsg as msg } from '../util/messages.js';
+import type { RunnerName, Verdict } from '../types.js';
+
+export interface Classified {
+  verdict: Verdict;
+  reason?: string;
+}
+
+/** What a runner's exit codes mean when they are not a test failure (see the README's table). */
+export const EXIT_MEANINGS: Partial<Record<RunnerName | 'default', Record<number, string>>> = {
+  pytest: {
+    2: 'pytest was interrupted or hit collection errors',
+    3: 'pytest internal error',
+    4: 'pytest usage error (bad option, or a conftest.py that fails to import)',
+    5: 'pytest collected no tests',
+  },
+  go: { 2: 'go test usage error' },
+  cargo: { 1: 'cargo usage error' },
+  nextest: {
+    4: 'nextest found no tests',
+    94: 'nextest setup error',
+    96: 'nextest setup error',
+    101: 'nextest could not build the tests',
+    102: 'nextest setup error',
+    104: 'nextest setup error',
+    105: 'nextest setup error',
+  },
+  playwright: { 130: 'playwright was interrupted' },
+  node: {
+    7: 'node could not run its exception handler (often an unwritable --test-reporter-destination)',
+    9: 'node was given a bad option',
+    13: 'node exited with an unsettled top-level await',
+  },
+  default: {
+    2: 'usage error',
+    126: 'command found but not executable',
+    127: 'command not found',
+    130: 'interrupted (SIGINT)',
+    137: 'killed (SIGKILL), often out of memory',
+    143: 'terminated (SIGTERM)',
+  },
+};
+
+
+/**
+ * Runners whose test-failure exit code is also what they exit with when the harness breaks, so the
+ * exit code alone cannot tell a caught patch from a broken harness; a JUnit report can.
+ */
+export const AMBIGUOUS_EXIT: Partial<Record<RunnerName, string>> = {
+  jest: 'jest exits 1 for failed tests and for config errors, no tests, or a suite that cannot load',
+  vitest: 'vitest exits 1 for failed tests and for config errors or no tests',
+  mocha: 'mocha exits with the number of failures, and 1 for harness errors too',
+  node: 'node --test exits 1 for failed tests and for a missing test file',
+  uvu: 'uvu exits 1 for failed tests and for a test file that cannot load',
+  go: 'go test exits 1 for failed tests and for a build failure',
+  cargo: 'cargo test exits 101 for failed tests and for a compile error',
+  playwright: 'playwright exits 1 for failed tests and for config errors or no tests',
+};
+
+/** How each runner writes a JUnit report to PATH, for messages when a report is missing. */
+export const JUNIT_HINT: Record<RunnerName, string> = {
+  pytest: 'pytest --junitxml=PATH',
+  jest: 'JEST_JUNIT_OUTPUT_FILE=PATH JEST_JUNIT_ADD_FILE_ATTRIBUTE=true jest --reporters=default --reporters=jest-junit',
+  vitest: 'vitest run --reporter=default --reporter=junit --outputFile.junit=PATH',
+  mocha: 'mocha --reporter mocha-junit-reporter --reporter-options mochaFile=PATH',
+  node: 'node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=PATH',
+  uvu: 'a JUnit reporter for uvu writing PATH',
+  go: 'gotestsum --junitfile PATH -- ./...',
+  cargo: 'cargo nextest with a [profile.NAME.junit] path, or a JUnit converter writing PATH',
+  nextest: 'cargo nextest run --profile NAME, with [profile.NAME.junit] path = "PATH"',
+  playwright: 'PLAYWRIGHT_JUNIT_OUTPUT_FILE=PATH playwright test --reporter=junit',
+};
+
+function meaning(code: number, runner: RunnerName | undefined): string | undefined {
+  return (runner && EXIT_MEANINGS[runner]?.[code]) ?? EXIT_MEANINGS.default?.[code];
+}
+
+/** `sh: 1: pytestt: not found` and the like, from the tail of a shell's output. */
+export function notFoundCommand(tail: string): string | undefined {
+  const m = /(?:^|\n)(?:\/bin\/)?sh: (?:\d+: )?(?:line \d+: )?([^:\n]+): (?:command )?not found/.exec(tail);
+  return m?.[1]?.trim();
+}
+
+/**
+ * Exit code, signal and timeout to a verdict. Pure.
+ * `pass` is exit 0; `caught` is an exit code the tier lists (default exactly 1); all else is `error`.
+ */
+export function classify(exit: GateExit, caught: readonly number[], timeout: number, runner?: RunnerName): Classified {
+  if (exit.spawnError !== undefined) return { verdict: 'error', reason: exit.spawnError };
+  if (exit.interrupted) return { verdict: 'error', reason: 'interrupted (Ctrl-C)' };
+  if (exit.timedOut) return { verdict: 'error', reason: `timed out after ${timeout} s` };
+  if (exit.signal !== null) return { verdict: 'error', reason: `killed by ${exit.signal}` };
+  const code = exit.exitCode;
+  if (code === 0) return { verdict: 'pass' };
+  if (code === null) return { verdict: 'error', reason: 'exited without a code' };
+  if (caught.includes(code)) return { verdict: 'caught' };
+  if (code === 127) {
+    const cmd = exit.notFound ?? notFoundCommand(exit.tail);
+    return { verdict: 'error', reason: cmd ? `command not found: ${cmd}` : 'exit 127: command not found' };
+  }
+  const known = meaning(code, runner);
+  return { verdict: 'error', reason: known ? `exit ${code}: ${known}` : `exit ${code}, which this tier does not count as a test failure` };
+}
+
+export interface ReportVerdict extends Classified {
+  /** Ids of failed or errored test cases (empty unless the report was read). */
+  failed: string[];
+  /** The report is this run's and agrees with the exit code, so its outcomes may enter the history. */
+  trusted: boolean;
+}
+
+/**
+ * Exit code plus the tier's JUnit report to a verdict. Pure.
+ * A harness error by exit code stays an error. A test-failure exit code is `caught` only when the
+ * report lists a failed test; no report, an unreadable or stale one, or zero cases make it an `error`.
+ * Exit 0 with failures in the report is an `error`: the runner and its report disagree.
+ */
+export function judgeReport(base: Classified, exitCode: number | null, report: ReportRead, where: string, runner?: RunnerName): ReportVerdict {
+  if (base.verdict === 'error') return { ...base, failed: [], trusted: false };
+  const code = exitCode ?? 0;
+  if (report.kind !== 'ok') {
+    const what =
+      report.kind === 'missing' ? msg.reportMissing(where)
+      : report.kind === 'stale' ? msg.reportStale(where, report.written)
+      : msg.reportUnreadable(where, report.why);
+    if (base.verdict === 'pass') return { verdict: 'pass', reason: msg.reportNotRecorded(what), failed: [], trusted: false };
+    const hint = report.kind === 'missing' && runner ? msg.reportHint(JUNIT_HINT[runner]) : '';
+    return { verdict: 'error', reason: msg.reportCannotTell(code, what, hint), failed: [], trusted: false };
+  }
+  const failed = report.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);
+  if (report.cases.length === 0) {
+    if (base.verdict === 'pass') return { verdict: 'pass', reason: msg.reportEmpty(where), failed, trusted: true };
+    return { verdict: 'error', reason: msg.reportEmptyButFailed(code, where), failed, trusted: true };
+  }
+  if (base.verdict === 'pass') {
+    if (failed.length === 0) return { verdict: 'pass', failed, trusted: true };
+    return { verdict: 'error', reason: msg.reportDisagrees(where, failed), failed, trusted: false };
+  }
+  if (failed.length === 0) return { verdict: 'error', reason: msg.reportAllPassed(code, where), failed, trusted: true };
+  return { verdict: 'caught', failed, trusted: true };
+}

@@ -1,0 +1,72 @@
+import { reportMsg } from '../util/messages.js';
+import type { Advice, OrderFigures, PairOverlap, TierFigures } from '../types.js';
+
+/** The thresholds behind the advice. */
+export interface AdvicePolicy {
+  /** Fewer patch attempts than this: ratios are noise (config `report.minAttempts`). Also the calibration runs a pair needs for advice. */
+  minAttempts: number;
+  /** The most expensive tier's median under this many seconds: a short-feedback suite. */
+  shortFeedbackS: number;
+  /** A later tier whose catches the earlier missed are at most this percent of the pair's catches: a contract check. */
+  newCatchPercent: number;
+}
+
+export const DEFAULT_ADVICE: AdvicePolicy = { minAttempts: 30, shortFeedbackS: 30, newCatchPercent: 5 };
+
+export interface AdviceInput {
+  tiers: TierFigures[];
+  overlap: { pairs: PairOverlap[] };
+  order: OrderFigures;
+  attempts: number;
+}
+
+/** Every piece of advice the figures support, each with the numbers behind it. Pure. */
+export function advise(input: AdviceInput, policy: Partial<AdvicePolicy> = {}): Advice[] {
+  const p = { ...DEFAULT_ADVICE, ...policy };
+  const out: Advice[] = [];
+  const add = (kind: Advice['kind'], text: string, figures: Advice['figures']) => out.push({ kind, text, figures });
+
+  if (input.attempts < p.minAttempts) {
+    add('too-few-attempts', reportMsg.tooFewAttempts(input.attempts, p.minAttempts), { attempts: input.attempts, min_attempts: p.minAttempts });
+  }
+  const priced = input.tiers.filter((t) => t.median_s !== null);
+  const dearest = priced.reduce<TierFigures | undefined>((m, t) => (m === undefined || t.median_s! > m.median_s! ? t : m), undefined);
+  if (dearest !== undefined && dearest.median_s! < p.shortFeedbackS) {
+    add('short-feedback', reportMsg.shortFeedback(dearest.tier, dearest.median_s!, p.shortFeedbackS), {
+      tier: dearest.tier,
+      median_s: dearest.median_s,
+      limit_s: p.shortFeedbackS,
+    });
+  }
+  for (const t of input.tiers) {
+    if (t.errors > 0) {
+      add('errors', reportMsg.errors(t), { tier: t.tier, errors: t.errors, runs: t.runs, error_rate: t.error_rate, caught: t.caught });
+    }
+  }
+  for (const pair of input.overlap.pairs) {
+    // The same noise floor as for attempts: fewer calibration runs say nothing about overlap.
+    if (pair.patches < p.minAttempts) continue;
+    const figures = { earlier: pair.earlier, later: pair.later, patches: pair.patches, both: pair.both, only_earlier: pair.only_earlier, only_later: pair.only_later };
+    const union = pair.both + pair.only_earlier + pair.only_later;
+    // The later tier makes every catch of the earlier one, and more.
+    if (pair.only_earlier === 0 && pair.only_later > 0) {
+      add('decorative', reportMsg.decorative(pair), figures);
+      continue;
+    }
+    // Integer comparison: only_later / union <= percent / 100, with the earlier tier catching something.
+    if (pair.both + pair.only_earlier > 0 && pair.only_later * 100 <= p.newCatchPercent * union) {
+      add('contract-check', reportMsg.contractCheck(pair, p.newCatchPercent), { ...figures, limit_percent: p.newCatchPercent });
+    }
+  }
+  const o = input.order;
+  if (o.current_s !== null && o.recommended_s !== null) {
+    const changed = o.recommended.some((name, i) => name !== o.current[i]);
+    add('order', changed ? reportMsg.reorder(o) : reportMsg.keepOrder(o), {
+      current: o.current.join(' '),
+      recommended: o.recommended.join(' '),
+      current_s: o.current_s,
+      recommended_s: o.recommended_s,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,181 @@
+/**
+ * The layout's rules (docs/architecture.md), checked over the sources: imports go downward only,
+ * there is no import cycle, and the pure policy modules reach no I/O, however indirectly.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PROJECT } from '../helpers/repo.js';
+
+const SRC = join(PROJECT, 'src');
+
+/** Lower ranks are lower layers; a module may import its own folder and any lower rank. */
+const RANK: Record<string, number> = { util: 0, git: 1, config: 1, ledger: 1, evidence: 2, ladder: 3, report: 3, replay: 4, commands: 5, cli: 6 };
+/** src/types.ts holds the public types: anyone may import it, and it imports types only. */
+const TOP: Record<string, number> = { 'types.ts': -1, 'bin.ts': 7, 'index.ts': 7 };
+
+/** Pure policy: decides from values, touches no file, process or network, not even through an import. */
+const POLICY = [
+  'ladder/route.ts',
+  'ladder/verdict.ts',
+  'ladder/calibrate.ts',
+  'util/glob.ts',
+  'git/push-refs.ts',
+  'git/change-list.ts',
+  'evidence/freeze.ts',
+  'report/figures.ts',
+  'report/advice.ts',
+  'report/order.ts',
+];
+const IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads|cluster)$/;
+
+/**
+ * The one import that points up, on purpose: a user's config imports 'gate-ladder', and the loader
+ * hands it the library (src/index.ts) as that module. It is the user's edge, not ours.
+ */
+const ALLOWED = new Set(['config/load.ts -> index.ts']);
+
+interface Edge {
+  to: string;
+  typeOnly: boolean;
+}
+
+type Graph = Map<string, Edge[]>;
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) sources(p, out);
+    else if (p.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Every import and re-export of every source, relative ones as src-relative paths, others by name. */
+function graph(): Graph {
+  const g: Graph = new Map();
+  for (const file of sources(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+    const edges: Edge[] = [];
+    const add = (spec: string, typeOnly: boolean) => {
+      const to = spec.startsWith('.') ? relative(SRC, resolve(dirname(file), spec.replace(/\.js$/, '.ts'))) : spec;
+      edges.push({ to, typeOnly });
+    };
+    const visit = (n: ts.Node) => {
+      if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
+        const typeOnly = ts.isImportDeclaration(n) ? n.importClause?.isTypeOnly === true : n.isTypeOnly;
+        add(n.moduleSpecifier.text, typeOnly);
+      } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) {
+        add(n.arguments[0].text, false);
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+    g.set(relative(SRC, file), edges);
+  }
+  return g;
+}
+
+function rank(file: string): number | undefined {
+  const top = file.split('/')[0]!;
+  return file.includes('/') ? RANK[top] : TOP[top];
+}
+
+/** Imports that climb: to a higher layer, or from types.ts to anything but types. */
+export function upward(g: Graph): string[] {
+  const bad: string[] = [];
+  for (const [from, edges] of g) {
+    for (const e of edges) {
+      if (!g.has(e.to)) continue;
+      const key = `${from} -> ${e.to}`;
+      if (ALLOWED.has(key)) continue;
+      const a = rank(from);
+      const b = rank(e.to);
+      if (a === undefined || b === undefined) bad.push(`${key} (not in a known folder)`);
+      else if (from === 'types.ts' ? !e.typeOnly : b > a) bad.push(key);
+    }
+  }
+  return bad;
+}
+
+/** Import cycles, each as the path round it. */
+export function cycles(g: Graph): string[] {
+  const found: string[] = [];
+  const done = new Set<string>();
+  const stack: string[] = [];
+  const visit = (f: string) => {
+    const at = stack.indexOf(f);
+    if (at >= 0) {
+      found.push([...stack.slice(at), f].join(' -> '));
+      return;
+    }
+    if (done.has(f)) return;
+    stack.push(f);
+    for (const e of g.get(f) ?? []) if (g.has(e.to) && !ALLOWED.has(`${f} -> ${e.to}`)) visit(e.to);
+    stack.pop();
+    done.add(f);
+  };
+  for (const f of g.keys()) visit(f);
+  return found;
+}
+
+/** For each policy module, the I/O it reaches through its (non-type) imports. */
+export function impure(g: Graph, policy: readonly string[]): string[] {
+  const bad: string[] = [];
+  for (const p of policy) {
+    const seen = new Set<string>();
+    const walk = (f: string, path: string[]) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const e of g.get(f) ?? []) {
+        if (e.typeOnly) continue;
+        if (IO.test(e.to)) bad.push(`${[...path, f].join(' -> ')} imports ${e.to}`);
+        else if (g.has(e.to)) walk(e.to, [...path, f]);
+      }
+    };
+    if (!g.has(p)) bad.push(`${p}: no such module (update the POLICY list)`);
+    walk(p, []);
+  }
+  return bad;
+}
+
+const edges = (...to: (string | [string, boolean])[]): Edge[] => to.map((t) => (typeof t === 'string' ? { to: t, typeOnly: false } : { to: t[0], typeOnly: t[1] }));
+
+test('the checks catch what they claim to (a made-up graph)', () => {
+  const g: Graph = new Map([
+    ['git/a.ts', edges('ladder/b.ts')],
+    ['ladder/b.ts', edges('git/a.ts', 'util/c.ts')],
+    ['util/c.ts', edges('node:fs')],
+    ['ladder/route.ts', edges('util/c.ts', ['git/d.ts', true])],
+    ['git/d.ts', edges('node:child_process')],
+    ['types.ts', edges('git/d.ts', ['git/a.ts', true])],
+  ]);
+  assert.equal(upward(g), ['git/a.ts -> ladder/b.ts', 'types.ts -> git/d.ts']);
+  assert.equal(cycles(g), ['git/a.ts -> ladder/b.ts -> git/a.ts']);
+  assert.equal(impure(g, ['ladder/route.ts']), ['ladder/route.ts -> util/c.ts imports node:fs']);
+});
+
+const real = graph();
+
+test('every source sits in a known folder and imports only downward', () => {
+  assert.ok(real.size > 40, `found ${real.size} sources`);
+  assert.equal(upward(real), []);
+});
+
+test('no import cycles', () => {
+  assert.equal(cycles(real), []);
+});
+
+test('pure policy modules reach no file, process or network module', () => {
+  assert.equal(impure(real, POLICY), []);
+});
+
+test('src/ keeps only the entry points and the public types at its top', () => {
+  const top = readdirSync(SRC).filter((f) => f.endsWith('.ts')).sort();
+  assert.equal(top, ['bin.ts', 'index.ts', 'types.ts']);
+});
+
+test.run();
