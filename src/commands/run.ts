@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { trapInterrupt } from '../util/interrupt.js';
+import { type Interruption, trapInterrupt } from '../util/interrupt.js';
+import { backupStashes } from '../ladder/lint-staged-stash.js';
 import { cachedRows, recordTreeCache, treeCacheStep } from '../ladder/tree-cache.js';
 import { shouldCalibrate } from '../ladder/calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
 import { EXIT } from '../config/defaults.js';
 import { type GateExit, type GateIo, runGate } from '../ladder/gate.js';
-import { EMPTY_TREE, type RepoInfo, commitTree, diffList, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git/git.js';
+import { EMPTY_TREE, type RepoInfo, commitTree, stashList, writeTree, diffList, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git/git.js';
 import { primedFor } from '../git/memo.js';
 import { primeRepo } from '../git/prime.js';
 import { newRunId } from '../util/hash.js';
@@ -13,7 +14,7 @@ import { quickIndexMatches, quickWorkTree } from '../git/index-check.js';
 import { type Where, chooseIsolation, placement } from '../ladder/isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from '../ladder/ladder.js';
 import { appendRows, ledgerPathFor } from '../ledger/ledger.js';
-import { msg, planLines } from '../util/messages.js';
+import { commitMsg, msg, planLines } from '../util/messages.js';
 import { parsePushRefs } from '../git/push-refs.js';
 import { revQuery } from '../git/rev-query.js';
 import { writeErr } from '../util/stderr.js';
@@ -198,26 +199,43 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     report.isolation = where;
     if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why));
     // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
-    const rev = staged ? () => commitTree(info.root, staged.head, staged.parent) : () => p.head;
+    let judged = p.head;
+    const rev = staged ? () => commitTree(info.root, judged, staged.parent) : () => p.head;
     const ladderInput = { ...run, isolation: where } satisfies LadderInput;
-    const placed = placement(info.root, where, rev, process.env);
+    let placed = placement(info.root, where, rev, process.env);
+    // A lint-staged tier may re-stage files: the tiers after it judge the tree that will be committed.
+    const restaged = (tier: ResolvedTier): string | undefined => {
+      if (!staged || !tier.lintStaged) return undefined;
+      const tree = writeTree(info.root);
+      const now = tree.ok ? tree.stdout.trim() : judged;
+      if (now === judged) return undefined;
+      if (!opts.json) err(commitMsg.restaged(judged, now));
+      judged = now;
+      report.head = now;
+      placed.dispose();
+      placed = placement(info.root, where, rev, process.env);
+      return now;
+    };
+    const backups = plan.tiers.some((t) => t.run && t.tier.lintStaged) ? lintStagedBackups(info.root) : undefined;
     let outcome: LadderOutcome;
     try {
       outcome = await runLadder(
         ladderInput,
         {
-          runGate: gateOrLintStaged,
+          runGate: (tier, cwd, env, io) => (tier.lintStaged ? lintStagedTier(tier, cwd, env, io, interrupt) : runGate(tier, cwd, env, io)),
+          afterTier: restaged,
           appendRows: (rows) => appendRows(ledger, rows),
           now: () => new Date(),
           log: opts.json ? () => {} : err,
           env: process.env,
           interrupt: interrupt.promise,
-          place: placed.place,
+          place: (tier) => placed.place(tier),
           reports: reportDeps(ledger),
         },
       );
     } finally {
       placed.dispose();
+      backups?.after();
     }
     report.verdict = outcome.verdict;
     report.results = outcome.results;
@@ -305,11 +323,38 @@ function isolationFor(info: RepoInfo, hook: HookName, config: ResolvedConfig) {
   };
 }
 
-/** A lint-staged tier runs through lint-staged's API (loaded only then); every other tier is a process. */
-async function gateOrLintStaged(tier: ResolvedTier, cwd: string, env: NodeJS.ProcessEnv, io: GateIo): Promise<GateExit> {
-  if (!tier.lintStaged) return runGate(tier, cwd, env, io);
+/**
+ * A lint-staged tier runs through lint-staged's API (loaded only then). While it runs, a second Ctrl-C
+ * does not exit: lint-staged is stopping its tasks and will restore the unstaged changes it hid, and
+ * leaving before that would leave them only in its backup stash.
+ */
+async function lintStagedTier(tier: ResolvedTier, cwd: string, env: NodeJS.ProcessEnv, io: GateIo, interrupt: Interruption): Promise<GateExit> {
   const { runLintStaged } = await import('../ladder/lint-staged.js');
-  return runLintStaged(tier, cwd, env, io);
+  let said = false;
+  const release = interrupt.hold(() => {
+    if (!said) err(commitMsg.restoring());
+    said = true;
+  });
+  try {
+    return await runLintStaged(tier, cwd, env, io);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * lint-staged's backup stashes: one left by a killed run is named before the run, and one this run
+ * left (a restore that did not finish) after it, with the command that brings the changes back.
+ */
+function lintStagedBackups(root: string): { after: () => void } {
+  const before = backupStashes(stashList(root));
+  for (const s of before) err(commitMsg.leftoverBackup(s.name));
+  const known = new Set(before.map((s) => s.sha));
+  return {
+    after: () => {
+      for (const s of backupStashes(stashList(root))) if (!known.has(s.sha)) err(commitMsg.restoreFailed(s.name));
+    },
+  };
 }
 
 /** `--base A --head B`: the seed's manual and CI form. Returns a message when it cannot. */

@@ -214,6 +214,12 @@ export function writeTree(cwd: string): GitResult {
   return git(cwd, ['write-tree']);
 }
 
+/** `git stash list`, one `stash@{N} <sha> <message>` a line; empty when there is none or git cannot say. */
+export function stashList(cwd: string): string {
+  const r = git(cwd, ['stash', 'list', '--format=%gd %H %gs']);
+  return r.ok ? r.stdout : '';
+}
+
 /** An unreferenced commit of `tree` (so a worktree can check it out); git's gc removes it in time. */
 export function commitTree(cwd: string, tree: string, parent: string | null): string {
   // Never signed (commit-tree honours commit.gpgSign): nobody should be asked for a passphrase for it.

@@ -22,6 +22,11 @@ export interface LadderDeps {
   reports?: ReportDeps;
   /** Where a tier runs (a temporary worktree, say); default `input.cwd` with `env`. May throw: an `error` row. */
   place?: (tier: ResolvedTier) => Place;
+  /**
+   * After a tier's row: a new patch id when the tier changed what is judged (a lint-staged tier that
+   * re-staged files); the later tiers' rows carry it.
+   */
+  afterTier?: (tier: ResolvedTier) => string | undefined;
 }
 
 /** Where one tier runs and with which environment. */
@@ -59,7 +64,8 @@ export interface LadderOutcome {
 }
 
 /** Runs the planned tiers in cost order; the first `caught` or `error` stops the ladder. */
-export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<LadderOutcome> {
+export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<LadderOutcome> {
+  let input = first;
   const { plan } = input;
   const skipped = plan.tiers.filter((t) => t.skip === 'scope').map((t) => t.tier.name);
   const results: GateResult[] = [];
@@ -68,7 +74,7 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
   for (const planned of plan.tiers) {
     if (!planned.run) continue;
     const { tier } = planned;
-    deps.log(`gate-ladder: ${tier.name} running (timeout ${tier.timeout} s)`);
+    deps.log(`gate-ladder: ${tier.name} running (${tier.lintStaged ? 'lint-staged, no timeout' : `timeout ${tier.timeout} s`})`);
     let where: Place = { cwd: input.cwd, isolation: input.isolation, env: deps.env };
     let exit: GateExit;
     let report: string | undefined;
@@ -120,6 +126,8 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     if (result.tests && deps.reports) deps.reports.record(testRecord(row, result.tests));
     deps.log(`gate-ladder: ${tier.name} ${verdict} in ${exit.seconds.toFixed(1)} s${reason ? ` (${reason})` : ''}`);
     for (const note of judged.notes) deps.log(note);
+    const patch = deps.afterTier?.(tier);
+    if (patch !== undefined && patch !== input.patch) input = { ...input, patch };
     if (verdict !== 'pass' && stoppedBy === undefined) stoppedBy = result;
     if (stoppedBy !== undefined && !input.calibration && !input.runAll) break;
   }

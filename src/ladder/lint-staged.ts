@@ -73,6 +73,10 @@ async function load(root: string): Promise<LintStaged> {
  */
 export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv, io: GateIo): Promise<GateExit> {
   const started = performance.now();
+  // lint-staged traps SIGINT itself (it stops its tasks, then restores); a run we were asked to stop
+  // during, by any signal, reached no verdict: it is `interrupted`, and no row is written for it.
+  let stopped = false;
+  void io.interrupt?.then(() => (stopped = true));
   const said: string[] = [];
   const say = (...args: unknown[]) => {
     const line = format(...args);
@@ -104,7 +108,7 @@ export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJ
   return {
     signal: null,
     timedOut: false,
-    ...lintStagedExit(outcome, said),
+    ...(stopped ? { exitCode: null, interrupted: true } : lintStagedExit(outcome, said)),
     seconds: Math.round(performance.now() - started) / 1000,
     tail: tail.slice(Math.max(0, tail.length - TAIL_BYTES)),
   };

@@ -5,6 +5,11 @@ export interface Interruption {
   promise: Promise<void>;
   readonly fired: boolean;
   dispose: () => void;
+  /**
+   * While held, later signals do not call `onSecond` but `onHeld`: for work that must finish its own
+   * clean-up (lint-staged restoring the unstaged changes it hid). Returns the release.
+   */
+  hold: (onHeld: () => void) => () => void;
 }
 
 /**
@@ -15,9 +20,12 @@ export function trapInterrupt(onSecond: () => void = () => {}): Interruption {
   let resolve!: () => void;
   let fired = false;
   const promise = new Promise<void>((r) => (resolve = r));
+  const holds: (() => void)[] = [];
   const on = () => {
     if (fired) {
-      onSecond();
+      const held = holds.at(-1);
+      if (held) held();
+      else onSecond();
       return;
     }
     fired = true;
@@ -31,6 +39,13 @@ export function trapInterrupt(onSecond: () => void = () => {}): Interruption {
     },
     dispose: () => {
       for (const signal of SIGNALS) process.off(signal, on);
+    },
+    hold: (onHeld) => {
+      holds.push(onHeld);
+      return () => {
+        const at = holds.lastIndexOf(onHeld);
+        if (at >= 0) holds.splice(at, 1);
+      };
     },
   };
 }

@@ -214,3 +214,15 @@ function ratios(o: OrderFigures): string {
   const unpriced = o.unranked.length > 0 ? `; not priced, no runs: ${o.unranked.join(', ')}` : '';
   return `mean seconds ÷ catch probability, ascending: ${each}${unpriced}; assumes tiers fail independently`;
 }
+
+/** The pre-commit path's lint-staged backups and restores. */
+export const commitMsg = {
+  leftoverBackup: (name: string) =>
+    `gate-ladder: ${name} is a backup lint-staged left behind (a commit hook that was killed?). If changes are missing from your working tree, \`git stash pop --index ${name}\` brings them back; if not, \`git stash drop ${name}\` removes it.`,
+  restoring: () =>
+    'gate-ladder: lint-staged is stopping its tasks and restoring your unstaged changes; waiting for it to finish, so nothing is lost.',
+  restoreFailed: (name: string) =>
+    `gate-ladder: lint-staged did not restore everything: your changes are kept in ${name} (lint-staged automatic backup). \`git stash pop --index ${name}\` brings them back.`,
+  restaged: (before: string, after: string) =>
+    `gate-ladder: lint-staged changed the staged files (tree ${before.slice(0, 12)} -> ${after.slice(0, 12)}); the next tiers judge what will be committed.`,
+};

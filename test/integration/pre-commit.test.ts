@@ -1,7 +1,11 @@
 /** `gate-ladder run pre-commit` through a real `git commit`: the staged tree is judged, lint-staged included. */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CHECK_SH, type Repo, sh, withRepo } from '../helpers/repo.js';
+import { CHECK_SH, type Repo, cleanEnv, sh, withRepo } from '../helpers/repo.js';
 
 /** A lint-staged task that fails when a staged file says "bug". */
 const CHECK_FILE_SH = `#!/bin/sh
@@ -145,5 +149,127 @@ test('pre-commit with no tier for it, or nothing staged: allowed, no rows', () =
     assert.match(n.out, 'nothing staged');
     assert.equal(repo.ledger(), []);
   }));
+
+/** A lint-staged task that takes a moment to stop on Ctrl-C, as many do; it says when it started and when it was asked to stop. */
+const SLOW_TASK = `import { writeFileSync } from 'node:fs';
+writeFileSync(process.env.GL_MARKS + '/started', '');
+process.on('SIGINT', () => {
+  writeFileSync(process.env.GL_MARKS + '/sigint', '');
+  setTimeout(() => process.exit(1), 1500);
+});
+setInterval(() => {}, 1000);
+`;
+
+/** Waits for `check` with a deadline (an event, not a fixed sleep). */
+async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('a second Ctrl-C while a lint-staged task stops: gate-ladder waits, lint-staged restores the unstaged changes byte for byte', () =>
+  withRepo({ files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "node slow-task.mjs" }\n', 'slow-task.mjs': SLOW_TASK }) }, async (repo) => {
+    const marks = mkdtempSync(join(tmpdir(), 'gl-marks-'));
+    try {
+      repo.write('src/value.txt', 'staged\n');
+      repo.gitOk('add', 'src/value.txt');
+      const unstaged = 'staged\nand an unstaged line \u00e9\n\u0000binary-ish\n';
+      repo.write('src/value.txt', unstaged);
+      const staged = repo.gitOk('write-tree');
+      // Its own process group, as a terminal's foreground job: Ctrl-C reaches the hook and the task alike.
+      const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'run', 'pre-commit'], {
+        cwd: repo.dir,
+        env: cleanEnv({ GL_MARKS: marks }),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d));
+      child.stderr.on('data', (d: Buffer) => (out += d));
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      await until('the task to start', () => existsSync(join(marks, 'started')));
+      process.kill(-child.pid!, 'SIGINT');
+      await until('the task to see Ctrl-C', () => existsSync(join(marks, 'sigint')));
+      process.kill(-child.pid!, 'SIGINT');
+      const code = await exited;
+      assert.is(code, 130, out);
+      assert.match(out, 'waiting for it to finish');
+      assert.is(repo.read('src/value.txt'), unstaged, 'the unstaged changes are back in the working tree');
+      assert.is(repo.gitOk('write-tree'), staged, 'the index holds what was staged');
+      assert.is(repo.gitOk('stash', 'list'), '', 'no backup left behind');
+      assert.equal(repo.ledger(), [], 'an interrupted tier writes no row');
+    } finally {
+      rmSync(marks, { recursive: true, force: true });
+    }
+  }));
+
+test('SIGTERM during a lint-staged tier: interrupted, no row', () =>
+  withRepo({ files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "node slow-task.mjs" }\n', 'slow-task.mjs': SLOW_TASK }) }, async (repo) => {
+    const marks = mkdtempSync(join(tmpdir(), 'gl-marks-'));
+    try {
+      repo.write('src/value.txt', 'staged\n');
+      repo.gitOk('add', 'src/value.txt');
+      const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'run', 'pre-commit'], {
+        cwd: repo.dir,
+        env: cleanEnv({ GL_MARKS: marks }),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stderr.on('data', (d: Buffer) => (out += d));
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      await until('the task to start', () => existsSync(join(marks, 'started')));
+      process.kill(-child.pid!, 'SIGTERM');
+      const code = await exited;
+      assert.is(code, 130, out);
+      assert.not.match(out, 'could not start');
+      assert.equal(repo.ledger(), [], 'an interrupted tier writes no row');
+    } finally {
+      rmSync(marks, { recursive: true, force: true });
+    }
+  }));
+
+test('a lint-staged backup left by a killed run is named before the tiers run', () =>
+  withRepo({ files: files(LINT) }, (repo) => {
+    withPreCommit(repo);
+    repo.write('src/value.txt', 'lost work\n');
+    repo.gitOk('stash', 'push', '-q', '-m', 'lint-staged automatic backup');
+    repo.write('src/value.txt', 'good, again\n');
+    repo.gitOk('add', 'src/value.txt');
+    const r = commit(repo);
+    assert.is(r.code, 0, r.out);
+    assert.match(r.out, 'stash@{0} is a backup lint-staged left behind');
+    assert.match(r.out, '`git stash pop --index stash@{0}`');
+  }));
+
+test('after a lint-staged tier re-stages files, a command tier judges the tree that is committed', () =>
+  withRepo(
+    {
+      files: files(`${LINT}\n${T1}`, {
+        '.lintstagedrc.json': '{ "src/value.txt": "sh fix.sh" }\n',
+        'fix.sh': '#!/bin/sh\nfor f in "$@"; do sed -i s/bug/fixed/ "$f"; done\n',
+        'notes.txt': 'notes\n',
+      }),
+    },
+    (repo) => {
+      withPreCommit(repo);
+      repo.write('src/value.txt', 'bug\n');
+      repo.gitOk('add', 'src/value.txt');
+      const before = repo.gitOk('write-tree');
+      // An unrelated unstaged change: the command tier then runs in a worktree of the staged tree.
+      repo.write('notes.txt', 'notes, edited\n');
+      const r = commit(repo);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.out, 'lint-staged changed the staged files');
+      assert.is(show(repo, 'HEAD:src/value.txt'), 'fixed');
+      const committed = repo.gitOk('rev-parse', 'HEAD^{tree}');
+      const rows = repo.ledger();
+      assert.equal(rows.map((x) => [x.tier, x.verdict, x.isolation]), [['lint', 'pass', 'none'], ['t1-properties', 'pass', 'worktree']]);
+      assert.is(rows[0]!.patch, before, 'the lint row names the tree it was given');
+      assert.is(rows[1]!.patch, committed, 'the command tier row names the tree it judged: the committed one');
+    },
+  ));
 
 test.run();
