@@ -2,7 +2,7 @@
  * Real repositories for integration tests: a work clone and a bare remote in a temp dir, with the
  * packed gate-ladder installed into node_modules the way a user installs it.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -236,4 +236,34 @@ export function normalize(text: string): string {
     .replace(/\b[0-9a-f]{12}\b/g, '<short>')
     .replace(/\d+\.\d+ s\b/g, '<n> s')
     .replace(/\/tmp\/gl-[\w-]+/g, '<tmp>');
+}
+
+/**
+ * Command lines of the live processes that match `pattern`, read from /proc (no pgrep: a missing
+ * tool must not read as "nothing left"). Throws where /proc cannot be read.
+ */
+export function processesMatching(pattern: RegExp): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    if (Number(pid) === process.pid) continue;
+    let cmd: string;
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    } catch {
+      continue; // exited meanwhile
+    }
+    if (pattern.test(cmd)) found.push(`${pid} ${cmd}`);
+  }
+  return found;
+}
+
+/** The processes matching `pattern` that are still there after `ms` of polling (empty: all gone). */
+export function leftAfter(pattern: RegExp, ms = 10_000): string[] {
+  const end = Date.now() + ms;
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    const left = processesMatching(pattern);
+    if (left.length === 0 || Date.now() > end) return left;
+    Atomics.wait(nap, 0, 0, 25);
+  }
 }

@@ -261,4 +261,74 @@ test('a shallow clone whose base is missing: an error telling to fetch more hist
     assert.equal(rows[0]!.files, ['src/topic.txt']);
   }));
 
+test('a ref moved back (a forced push to an ancestor): nothing new to test, no rows, allowed', () =>
+  ladder((repo) => {
+    const first = repo.gitOk('rev-parse', 'HEAD');
+    repo.write('src/other.txt', 'more\n');
+    repo.commit('more');
+    assert.is(repo.push(['-q', 'origin', 'main'], BYPASS).code, 0);
+    repo.gitOk('reset', '-q', '--hard', first);
+    const r = repo.push(['-f', 'origin', 'main']);
+    assert.is(r.code, 0, r.out);
+    assert.match(r.out, 'refs/heads/main: the remote already has this commit (the ref moves back)');
+    assert.equal(repo.ledger(), []);
+    assert.is(onRemote(repo, 'main'), first);
+  }));
+
+test('a tag of a tree: nothing to test, no rows, allowed', () =>
+  ladder((repo) => {
+    const tree = repo.gitOk('rev-parse', 'HEAD^{tree}');
+    repo.gitOk('tag', 'tree-tag', tree);
+    const r = repo.push(['origin', 'refs/tags/tree-tag']);
+    assert.is(r.code, 0, r.out);
+    assert.match(r.out, 'refs/tags/tree-tag: does not point at a commit: nothing to test');
+    assert.equal(repo.ledger(), []);
+  }));
+
+test('a new branch with a configured `base`: judged from its merge-base with that base', () =>
+  withRepo(
+    {
+      files: {
+        ...LADDER_FILES,
+        'gate-ladder.config.ts': LADDER_FILES['gate-ladder.config.ts']!.replace('export default {', "export default {\n  base: 'origin/develop',"),
+      },
+    },
+    (repo) => {
+      repo.gitOk('checkout', '-q', '-b', 'develop');
+      repo.write('src/develop.txt', 'develop\n');
+      const develop = repo.commit('develop moves on');
+      assert.is(repo.push(['-q', 'origin', 'develop'], BYPASS).code, 0);
+      repo.gitOk('checkout', '-q', '-b', 'feature');
+      repo.write('src/value.txt', 'bug\n');
+      const head = repo.commit('feature with a bug');
+      const r = repo.push(['origin', 'feature']);
+      assert.is.not(r.code, 0, r.out);
+      const rows = repo.ledger();
+      assert.equal(verdicts(rows), [['refs/heads/feature', 't1-properties', 'caught']]);
+      assert.is(rows[0]!.patch, head);
+      assert.is(rows[0]!.base, develop, 'the base is where the branch left origin/develop, not main');
+      assert.equal(rows[0]!.files, ['src/value.txt']);
+    },
+  ));
+
+test('a new branch without origin/HEAD: judged from where the push meets commits the remote has', () =>
+  ladder((repo) => {
+    repo.git('remote', 'set-head', 'origin', '-d');
+    assert.is(repo.git('rev-parse', '--verify', '-q', 'refs/remotes/origin/HEAD').stdout.trim(), '');
+    const fork = repo.gitOk('rev-parse', 'HEAD');
+    repo.gitOk('checkout', '-q', '-b', 'feature');
+    repo.write('src/value.txt', 'bug\n');
+    repo.commit('one');
+    repo.write('src/more.txt', 'more\n');
+    const head = repo.commit('two');
+    const r = repo.push(['origin', 'feature']);
+    assert.is.not(r.code, 0, r.out);
+    const rows = repo.ledger();
+    assert.equal(verdicts(rows), [['refs/heads/feature', 't1-properties', 'caught']]);
+    assert.is(rows[0]!.patch, head);
+    assert.is(rows[0]!.base, fork);
+    assert.equal(rows[0]!.files, ['src/more.txt', 'src/value.txt']);
+    assert.match(String(rows[0]!.reason), `base is ${fork.slice(0, 12)}, where this push meets commits the remote has`);
+  }));
+
 test.run();

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LADDER_FILES, type Repo, sh, withRepo } from '../helpers/repo.js';
+import { LADDER_FILES, type Repo, sh, withRepo, leftAfter } from '../helpers/repo.js';
 
 const ladder = <T>(fn: (repo: Repo) => Promise<T> | T) => withRepo({ files: LADDER_FILES }, fn);
 
@@ -127,8 +127,7 @@ test('a timeout is an error, and kills the whole process tree', () =>
       const rows = repo.ledger();
       assert.equal(rows.map((x) => [x.tier, x.verdict]), [['t1-slow', 'error']]);
       assert.match(String(rows[0]!.reason), 'timed out after 1 s');
-      const left = sh('pgrep', ['-f', 'sleep 311[78]'], repo.dir);
-      assert.is(left.stdout.trim(), '', `processes left behind: ${left.stdout}`);
+      assert.equal(leftAfter(/sleep 311[78]/), [], 'processes left behind');
     },
   ));
 

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CHECK_SH, LADDER_FILES, type Repo, type Run, cleanEnv, sh, withRepo } from '../helpers/repo.js';
+import { CHECK_SH, LADDER_FILES, type Repo, type Run, cleanEnv, sh, withRepo, leftAfter } from '../helpers/repo.js';
 
 type Row = Record<string, unknown>;
 
@@ -371,8 +371,7 @@ test('Ctrl-C in the middle: gates stopped, no worktree, no stray folder, no proc
     assert.is(r.code, 130, r.out);
     assert.match(r.stderr, 'replay interrupted');
     assert.equal(repo.ledger(), [], 'an interrupted patch leaves no rows: it is replayed next time');
-    const left = sh('pgrep', ['-f', 'sleep 313[12]'], repo.dir);
-    assert.is(left.stdout.trim(), '', `processes left behind: ${left.stdout}`);
+    assert.equal(leftAfter(/sleep 313[12]/), [], 'processes left behind');
     assertCleanedUp(repo, tmp);
   }));
 

@@ -49,6 +49,41 @@ test('globs with character classes, extglobs, negation or nested braces fall bac
   for (const g of ['**/[abc].txt', '**/a?b', '!**/x', '**/*.+(js|ts)', '**/{a,{b,c}}/**', 'src/*.ts', '**/*']) assert.is(shortcut(g), undefined, g);
 });
 
+/**
+ * Odd characters are ordinary characters to a glob: a path that has them must get the answer picomatch
+ * gives the same path with each of them replaced by a plain letter. For every glob, those answered by a
+ * shortcut and those answered by picomatch alike (picomatch's own `.` stops at a newline).
+ */
+const ODD = ['\n', '\r', '\t', '\u0001', '\u007f', '"', "'", ' ', 'é', 'ファ'];
+const oddPaths: [string, string][] = [];
+for (const p of paths) {
+  if (!p.includes('/')) continue;
+  for (const [i, c] of ODD.entries()) {
+    // the odd character inside a name, and as a whole name of its own
+    const at = (p.length * (i + 1)) % p.length;
+    if (p[at] === '/' || p[at - 1] === '/') continue;
+    oddPaths.push([`${p.slice(0, at)}${c}${p.slice(at)}`, `${p.slice(0, at)}${'x'.repeat(c.length)}${p.slice(at)}`]);
+  }
+}
+
+for (const glob of [...defaultScope, ...extra]) {
+  test(`${glob}: odd characters in ${oddPaths.length} paths are ordinary characters`, () => {
+    const ours = compileGlob(glob);
+    const theirs = picomatch(glob, { dot: true });
+    const wrong = oddPaths.filter(([odd, plain]) => ours(odd) !== theirs(plain)).map(([odd]) => JSON.stringify(odd));
+    assert.equal(wrong.slice(0, 5), [], `${glob} disagrees on ${wrong.length} paths`);
+  });
+}
+
+test('the scope matcher treats odd characters as ordinary ones too', () => {
+  for (const scope of [[...defaultScope], [...extra, ...defaultScope]]) {
+    const match = scopeMatcher(scope);
+    const theirs = scope.map((g) => ({ g, t: picomatch(g, { dot: true }) }));
+    const wrong = oddPaths.filter(([odd, plain]) => match(odd) !== theirs.find((x) => x.t(plain))?.g).map(([odd]) => JSON.stringify(odd));
+    assert.equal(wrong.slice(0, 5), [], `${wrong.length} paths differ`);
+  }
+});
+
 test('a newline in a path does not hide a test-adjacent file (picomatch`s `.` would)', () => {
   const match = scopeMatcher(defaultScope);
   assert.is(match('tests/we\nird.txt'), '**/tests/**');

@@ -1,0 +1,27 @@
+/** The test helpers' process check reads /proc, so a missing pgrep can never read as "nothing left". */
+import { spawn } from 'node:child_process';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { leftAfter, processesMatching } from '../helpers/repo.js';
+
+test('a live process is found, and is gone once killed', () => {
+  const child = spawn('sleep', ['4247'], { stdio: 'ignore' });
+  const seen = (() => {
+    const end = Date.now() + 10_000;
+    while (Date.now() < end) {
+      const found = processesMatching(/^sleep 4247$/);
+      if (found.length > 0) return found;
+    }
+    return [];
+  })();
+  assert.equal(seen.map((l) => l.split(' ')[0]), [String(child.pid)]);
+  child.kill('SIGKILL');
+  return new Promise<void>((done) =>
+    child.on('exit', () => {
+      assert.equal(leftAfter(/^sleep 4247$/), []);
+      done();
+    }),
+  );
+});
+
+test.run();
