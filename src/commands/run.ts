@@ -294,8 +294,8 @@ async function planWithConfigs(
   working: CachedLoad,
 ): Promise<{ plans: RefPlan[]; choices: Map<string, ConfigChoice> } | number> {
   const choices = new Map<string, ConfigChoice>();
-  const choose = async (head: string, tree?: string) => {
-    if (!choices.has(head)) choices.set(head, await configAtTree(info.root, info.commonDir, head, working, tree ?? head));
+  const choose = async (head: string, tree: string | undefined) => {
+    if (!choices.has(head)) choices.set(head, await configAtTree(info, head, working, tree));
   };
   let plans: RefPlan[];
   if (hook === 'manual') {
@@ -314,7 +314,8 @@ async function planWithConfigs(
   }
   if (hook === 'pre-commit') {
     const staged = stagedTarget(info.root);
-    if (staged.kind === 'test') await choose(staged.head);
+    // The staged target's head is the index's tree.
+    if (staged.kind === 'test') await choose(staged.head, staged.head);
     plans = [staged];
   } else {
     const { refs, bad } = parsePushRefs(opts.stdin ?? readStdin());

@@ -236,7 +236,7 @@ export const configMsg = {
     `gate-ladder: every patch is judged under the working tree's ${file} (today's config), whatever config its commit had.`,
   invalidCommitted: (ref: string, head: string, problems: readonly string[], hook?: HookName) =>
     [
-      `gate-ladder: ${blocked(hook)}: ${isCommit(hook) ? 'the staged config' : `the config committed at ${short(head)} (${ref})`} has ${problems.length} problem${problems.length === 1 ? '' : 's'}; no gate ran${isCommit(hook) ? '' : ' for it'}:`,
+      `gate-ladder: ${blocked(hook)}: ${isCommit(hook) ? '' : `${ref}: `}the config has ${problems.length} problem${problems.length === 1 ? '' : 's'} (${isCommit(hook) ? 'as staged' : `as committed at ${short(head)}`}); no gate ran${isCommit(hook) ? '' : ' for it'}:`,
       ...problems.map((p) => `  - ${p}`),
       `Fix ${problems.length === 1 ? 'it' : 'them'}, ${isCommit(hook) ? 'stage the fix, and commit again' : 'commit the fix, and push again'}. ${bypass(hook)}`,
     ].join('\n'),

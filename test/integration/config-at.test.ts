@@ -144,7 +144,7 @@ test('a committed config that imports a file the commit lacks blocks the push wi
     const r = repo.push();
     assert.is.not(r.code, 0, r.out);
     assert.match(r.out, 'pre-push script failed (code 2)');
-    assert.match(r.out, `push blocked: the config committed at ${head.slice(0, 12)} (refs/heads/main) has 1 problem; no gate ran for it`);
+    assert.match(r.out, `push blocked: refs/heads/main: the config has 1 problem (as committed at ${head.slice(0, 12)}); no gate ran for it`);
     assert.match(r.out, "Cannot find module './ladder/tiers.js'");
     assert.match(r.out, 'commit the fix, and push again');
     assert.equal(repo.ledger(), []);
