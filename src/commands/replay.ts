@@ -4,7 +4,7 @@ import { trapInterrupt } from '../util/interrupt.js';
 import { isolateTier, probeNetworkIsolation } from '../replay/isolate.js';
 import type { LadderDeps } from '../ladder/ladder.js';
 import { appendRows, readRows } from '../ledger/ledger.js';
-import { msg, replayMsg } from '../util/messages.js';
+import { configMsg, msg, replayMsg } from '../util/messages.js';
 import { runPool } from '../replay/pool.js';
 import { type ReplayPatch, resolveInputs } from '../replay/inputs.js';
 import { configHash, isReplayRow, replayKey } from '../replay/key.js';
@@ -59,6 +59,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   if (typeof ctx === 'number') return ctx;
   const { root, ledger } = ctx;
   const config = ctx.config!;
+  err(configMsg.replayToday(ctx.configFile!));
 
   let gate: LadderDeps['runGate'] = runGate;
   if (opts.isolate === 'network') {

@@ -14,8 +14,9 @@ import { quickIndexMatches, quickWorkTree } from '../git/index-check.js';
 import { type Where, chooseIsolation, placement } from '../ladder/isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from '../ladder/ladder.js';
 import { appendRows, ledgerPathFor } from '../ledger/ledger.js';
-import { commitMsg, msg, planLines } from '../util/messages.js';
-import { parsePushRefs } from '../git/push-refs.js';
+import { commitMsg, configMsg, msg, planLines } from '../util/messages.js';
+import { parsePushRefs, pushKind } from '../git/push-refs.js';
+import { type ConfigChoice, configAtTree } from '../config/config-at.js';
 import { revQuery } from '../git/rev-query.js';
 import { writeErr } from '../util/stderr.js';
 import { wroteToStream } from '../util/early-exit.js';
@@ -63,6 +64,8 @@ interface TargetReport {
   skipped?: string;
   /** Where the gates ran (a lint-staged tier always runs in place). */
   isolation?: Where;
+  /** The config it was judged under: its file, whose it is, and how the working tree's stands against it when not used. */
+  config?: { file: string | null; source: ConfigChoice['source']; working_tree?: 'differs' | 'missing' };
 }
 
 const err = (line: string) => writeErr(`${line}\n`);
@@ -92,27 +95,22 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     err(msg.notRepo(opts.cwd));
     return EXIT.error;
   }
-  const loaded: CachedLoad = await loadAt(info);
-  if (loaded.kind === 'none') {
-    err(msg.noConfig());
-    return EXIT.pass;
-  }
-  if (loaded.kind === 'invalid') {
-    err(msg.invalidConfig(loaded.problems));
-    return EXIT.error;
-  }
-  const config = loaded.config;
+  // The working tree's config: today's, for a manual run; for a push or a commit, the fast path when
+  // the tested commit's own config is the same (config-at.ts).
+  const working: CachedLoad = await loadAt(info);
   const hook: HookName = opts.hook ?? 'manual';
 
-  const plans = planTargets(info.root, { ...opts, ...(stdin !== undefined && { stdin }) }, config);
-  if (typeof plans === 'string') {
-    err(plans);
-    return EXIT.error;
-  }
-  const isolation = isolationFor(info, hook, config);
-
-  const ledger = ledgerPathFor(info.root, info.commonDir, config.ledger);
-  const match = early?.scope === config.scope ? early.match : scopeMatcher(config.scope, loaded.scopePlan);
+  const planned = await planWithConfigs(info, { ...opts, ...(stdin !== undefined && { stdin }) }, hook, working);
+  if (typeof planned === 'number') return planned;
+  const { plans, choices } = planned;
+  const isolation = isolationFor(info, hook);
+  const matchers = new Map<CachedLoad, ScopeMatcher>();
+  const matchFor = (l: CachedLoad & { kind: 'ok' }) => {
+    let m = matchers.get(l);
+    if (m === undefined) matchers.set(l, (m = early?.scope === l.config.scope ? early.match : scopeMatcher(l.config.scope, l.scopePlan)));
+    return m;
+  };
+  let ledgerShown: string | undefined;
   // Ctrl-C stops the running gate's tree; the ladder records, removes its worktree and exits. A second one exits at once.
   const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
   const reports: TargetReport[] = [];
@@ -130,18 +128,40 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       code = Math.max(code, EXIT.error);
       continue;
     }
-    const plan = route(p.changes, config.tiers, match, hook);
+    // ── the config this target is judged under: its commit's own (a manual run: the working tree's) ──
+    const choice = choices.get(p.head) ?? { load: working, source: 'working-tree' };
+    const loaded = choice.load;
+    const configNote = { file: loaded.kind === 'none' ? null : loaded.file, source: choice.source, ...(choice.workingTree && { working_tree: choice.workingTree }) };
+    if (loaded.kind !== 'ok') {
+      if (loaded.kind === 'none') {
+        if (!opts.json) err(msg.noConfig());
+        reports.push({ ref: p.ref, head: p.head, base: p.base, files: 0, plan: [], skipped: 'no config', config: configNote });
+        continue;
+      }
+      err(choice.source === 'commit' ? configMsg.invalidCommitted(p.ref, p.head, loaded.problems, hook) : msg.invalidConfig(loaded.problems));
+      reports.push({ ref: p.ref, head: p.head, base: p.base, files: 0, plan: [], verdict: 'error', config: configNote });
+      code = Math.max(code, EXIT.error);
+      continue;
+    }
+    const config = loaded.config;
+    const ledger = ledgerPathFor(info.root, info.commonDir, config.ledger);
+    ledgerShown ??= ledger;
+    // ─────────────────────────────────────────────────────────────────────────────────────────────
+    const plan = route(p.changes, config.tiers, matchFor(loaded), hook);
     const report: TargetReport = {
       ref: p.ref,
       head: p.head,
       base: p.base,
       files: plan.fileCount,
       plan: plan.tiers.map((t) => ({ tier: t.tier.name, run: t.run, ...(t.reason && { reason: t.reason }) })),
+      config: configNote,
     };
     reports.push(report);
     if (!opts.json) {
       err(msg.target(p.ref, p.head, p.base, plan.fileCount));
       if (p.sameAs) err(msg.sameAs(p.sameAs));
+      if (choice.workingTree) err(configMsg.workingTreeIgnored(p.ref, p.head, loaded.file, choice.workingTree, hook));
+      else if (choice.source === 'working-tree' && hook !== 'manual') err(configMsg.noCommittedConfig(p.ref, p.head, loaded.file, hook));
     }
     const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
     // ── tree cache (src/cache.ts): has this tree passed this plan under this config before? ──
@@ -195,7 +215,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     // ─────────────────────────────────────────────────────────────────────────────────────────────
     // The pushed commit's tree, when already known (no git process): lets the index answer for `git status`.
     const tree = cache?.tree ?? primedFor(info.root)?.tree.get(p.head);
-    const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier), tree);
+    const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier), tree, config);
     report.isolation = where;
     if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why));
     // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
@@ -230,7 +250,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
           env: process.env,
           interrupt: interrupt.promise,
           place: (tier) => placed.place(tier),
-          reports: reportDeps(ledger),
+          // A push or a commit: the freezes committed with it, not the working tree's file.
+          reports: reportDeps(ledger, process.env, hook === 'manual' ? undefined : { root: info.root, treeish: p.head }),
         },
       );
     } finally {
@@ -260,6 +281,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   }
   if (!opts.exitsAfter) interrupt.dispose();
   if (opts.json) {
+    const ledger = ledgerShown ?? ledgerPathFor(info.root, info.commonDir, working.kind === 'ok' ? working.config.ledger : undefined);
     process.stdout.write(`${JSON.stringify({ exit: code, ledger, targets: reports }, null, 2)}\n`);
     wroteToStream();
   }
@@ -278,16 +300,68 @@ function readStdin(): string {
   }
 }
 
-/** What this run judges: every pushed ref, the staged tree, or `--base/--head`. A string is an error message. */
-function planTargets(root: string, opts: RunOptions, config: ResolvedConfig): RefPlan[] | string {
-  if (opts.hook === 'pre-push') {
-    const { refs, bad } = parsePushRefs(opts.stdin ?? readStdin());
-    if (bad.length > 0) return msg.badStdin(bad);
-    return planPush(refs, { remote: opts.remote ?? 'origin', ...(config.base && { base: config.base }) }, rangeGit(root));
+/**
+ * What this run judges, and under which config: every pushed ref under its commit's own config, the
+ * staged tree under the staged config, `--base/--head` under the working tree's (today's). An exit
+ * code, after saying why, when there is nothing to judge or no config to judge under.
+ */
+async function planWithConfigs(
+  info: RepoInfo,
+  opts: RunOptions,
+  hook: HookName,
+  working: CachedLoad,
+): Promise<{ plans: RefPlan[]; choices: Map<string, ConfigChoice> } | number> {
+  const choices = new Map<string, ConfigChoice>();
+  const choose = async (head: string, tree: string | undefined) => {
+    if (!choices.has(head)) choices.set(head, await configAtTree(info, head, working, tree));
+  };
+  let plans: RefPlan[];
+  if (hook === 'manual') {
+    if (working.kind === 'none') return noConfig();
+    if (working.kind === 'invalid') {
+      err(msg.invalidConfig(working.problems));
+      return EXIT.error;
+    }
+    const manual = manualTarget(info.root, opts, working.config);
+    if (typeof manual === 'string') {
+      err(manual);
+      return EXIT.error;
+    }
+    if (!opts.json) err(configMsg.todays(working.file));
+    return { plans: [manual], choices };
   }
-  if (opts.hook === 'pre-commit') return [stagedTarget(root)];
-  const manual = manualTarget(root, opts, config);
-  return typeof manual === 'string' ? manual : [manual];
+  if (hook === 'pre-commit') {
+    const staged = stagedTarget(info.root);
+    // The staged target's head is the index's tree.
+    if (staged.kind === 'test') await choose(staged.head, staged.head);
+    plans = [staged];
+  } else {
+    const { refs, bad } = parsePushRefs(opts.stdin ?? readStdin());
+    if (bad.length > 0) {
+      err(msg.badStdin(bad));
+      return EXIT.error;
+    }
+    const primed = primedFor(info.root);
+    for (const ref of refs) {
+      if (pushKind(ref) === 'delete' || ref.localSha === ref.remoteSha) continue;
+      const head = resolveCommit(info.root, ref.localSha);
+      if (head !== null) await choose(head, primed?.tree.get(head));
+    }
+    // A new branch's base may come from its commit's config (`base`).
+    const base = (head: string) => {
+      const l = choices.get(head)?.load;
+      return l?.kind === 'ok' ? l.config.base : undefined;
+    };
+    plans = planPush(refs, { remote: opts.remote ?? 'origin', base }, rangeGit(info.root));
+  }
+  // No config anywhere: said once, and allowed, as before any commit carried one.
+  if ([...choices.values()].every((c) => c.load.kind === 'none') && (choices.size > 0 || working.kind === 'none')) return noConfig();
+  return { plans, choices };
+}
+
+function noConfig(): number {
+  err(msg.noConfig());
+  return EXIT.pass;
 }
 
 /**
@@ -296,11 +370,11 @@ function planTargets(root: string, opts: RunOptions, config: ResolvedConfig): Re
  * tell, once with git: for pre-commit, unstaged changes mean the index is not what is on disk;
  * otherwise, uncommitted changes or another commit checked out mean the pushed commit is not.
  */
-function isolationFor(info: RepoInfo, hook: HookName, config: ResolvedConfig) {
+function isolationFor(info: RepoInfo, hook: HookName) {
   const root = info.root;
   let dirty: boolean | undefined;
   let headSha: string | null | undefined;
-  return (p: Target, tiers: ResolvedTier[], tree: string | undefined): { where: Where; why?: string } => {
+  return (p: Target, tiers: ResolvedTier[], tree: string | undefined, config: ResolvedConfig): { where: Where; why?: string } => {
     if (tiers.every((t) => t.lintStaged)) return { where: 'none' };
     if (config.isolation !== 'auto') return { where: chooseIsolation(config.isolation, { dirty: false, atTarget: true }), why: `isolation: '${config.isolation}'` };
     if (hook === 'pre-commit') {

@@ -39,7 +39,15 @@ export interface ConfigEntry {
   scopePlan?: ScopePlan;
 }
 
-export type CachedLoad = ConfigLoad & { hash?: string; cached?: boolean; scopePlan?: ScopePlan };
+export type CachedLoad = ConfigLoad & {
+  hash?: string;
+  cached?: boolean;
+  scopePlan?: ScopePlan;
+  /** The search place the config came from and its content hash (config-at.ts compares them with a commit's). */
+  place?: { name: string; sha: string };
+  /** Every file a valid config read, with its content hash, as the cache entry lists them. */
+  deps?: [string, string][];
+};
 
 // UTF-8, as the config loader reads these files: two files that decode alike load alike. (Node reads a
 // file as UTF-8 in one native call, twice as fast as latin1 here.)
@@ -69,20 +77,20 @@ function readPlace(path: string): string | undefined {
  * The places are tried in cosmiconfig's order, and the first present one is the file it picks: those
  * after it cannot change the answer, so they are not looked at (one file read, on a push, not ten stats).
  */
-export function configKey(root: string): { key: string; file: string; sha: string } | { none: true } {
+export function configKey(root: string): { key: string; file: string; name: string; sha: string } | { none: true } {
   for (const name of SEARCH_PLACES) {
     const content = readPlace(join(root, name));
     if (content === undefined) continue;
     if (name === 'package.json' && !mentionsKey(content)) return { none: true };
     const sha = hash(content);
     // Every place before `name` was absent: `name` says which were there as far as the pick goes.
-    return { key: hash(`${FORMAT}\0${BUILD_ID}\0${root}\0${name}\0${sha}`), file: join(root, name), sha };
+    return { key: hash(`${FORMAT}\0${BUILD_ID}\0${root}\0${name}\0${sha}`), file: join(root, name), name, sha };
   }
   return { none: true };
 }
 
 /** Cheap test before parsing: a package.json whose text never says "gate-ladder" has no such key. */
-function mentionsKey(content: string): boolean {
+export function mentionsKey(content: string): boolean {
   if (!content.includes('"gate-ladder"')) return false;
   try {
     const pkg = JSON.parse(content) as Record<string, unknown>;
@@ -128,18 +136,20 @@ export function configHash(config: ResolvedConfig): string {
 export async function loadConfigCached(root: string, commonDir: string, fresh = false): Promise<CachedLoad> {
   const source = configKey(root);
   if ('none' in source) return { kind: 'none' };
+  const place = { name: source.name, sha: source.sha };
   const hit = fresh ? undefined : readConfigEntry(commonDir, source.key, source);
   if (hit) {
     const plan = isScopePlan(hit.scopePlan, hit.config.scope) ? { scopePlan: hit.scopePlan } : {};
-    return { kind: 'ok', file: hit.file, config: hit.config, hash: hit.hash, cached: true, ...plan };
+    return { kind: 'ok', file: hit.file, config: hit.config, hash: hit.hash, cached: true, ...plan, place, deps: hit.deps };
   }
   const { loadConfig } = await import('./load.js');
   const loaded = await loadConfig(root);
-  if (loaded.kind !== 'ok') return loaded;
+  if (loaded.kind === 'none') return { kind: 'none' };
+  if (loaded.kind === 'invalid') return { kind: 'invalid', file: loaded.file, problems: loaded.problems, ...(loaded.missing && { missing: loaded.missing }), place };
   const hash = configHash(loaded.config);
   const deps = [...new Set([source.file, ...(loaded.deps ?? []), join(root, loaded.file)].map((d) => depFile(d, root)))];
   const entry: ConfigEntry = { format: FORMAT, file: loaded.file, deps: deps.map((d) => [d, hashFile(d)]), config: loaded.config, hash, scopePlan: planScope(loaded.config.scope) };
   // A file edited while it loaded: the answer may mix two versions, so it is not kept.
   if (entry.deps[0]?.[1] === source.sha) writeJsonAtomic(entryPath(commonDir, source.key), entry, { prefix: 'config-', keep: 32 });
-  return { kind: 'ok', file: loaded.file, config: loaded.config, hash, ...(entry.scopePlan && { scopePlan: entry.scopePlan }) };
+  return { kind: 'ok', file: loaded.file, config: loaded.config, hash, ...(entry.scopePlan && { scopePlan: entry.scopePlan }), place, deps: entry.deps };
 }

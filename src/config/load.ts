@@ -10,8 +10,14 @@ export { SEARCH_PLACES };
 
 export type ConfigLoad =
   | { kind: 'none' }
-  | { kind: 'invalid'; file: string; problems: string[] }
+  | { kind: 'invalid'; file: string; problems: string[]; missing?: MissingModule }
   | { kind: 'ok'; file: string; config: ResolvedConfig };
+
+/** A module the config (or a file it imports) asked for and node could not find: `request` as written, in file `from`. */
+export interface MissingModule {
+  request: string;
+  from: string;
+}
 
 const HOOKS = ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const;
 const RUNNERS = ['pytest', 'jest', 'vitest', 'mocha', 'node', 'uvu', 'go', 'cargo', 'nextest', 'playwright'] as const;
@@ -215,7 +221,8 @@ export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unk
     found = await explorer.search(root);
   } catch (err) {
     const file = errorFile(err, root);
-    return { kind: 'invalid', file, problems: [`${file}: could not be loaded: ${firstLine(err)}`] };
+    const missing = missingModule(err);
+    return { kind: 'invalid', file, problems: [`${file}: could not be loaded: ${firstLine(err)}`], ...(missing && { missing }) };
   }
   if (found === null) return { kind: 'none' };
   const loaded = Object.keys(moduleCache).filter((f) => !before.has(f) && !f.includes('/node_modules/jiti/'));
@@ -238,6 +245,14 @@ function unwrapDefault(value: unknown): unknown {
 function errorFile(err: unknown, root: string): string {
   const path = (err as { filepath?: unknown })?.filepath;
   return typeof path === 'string' ? relative(root, path) : 'config';
+}
+
+/** Node's MODULE_NOT_FOUND, as jiti throws it: "Cannot find module './x'", and the importing file first in `requireStack`. */
+function missingModule(err: unknown): MissingModule | undefined {
+  const e = err as { code?: unknown; message?: unknown; requireStack?: unknown } | null;
+  if (e?.code !== 'MODULE_NOT_FOUND' || !Array.isArray(e.requireStack) || typeof e.requireStack[0] !== 'string') return undefined;
+  const m = /^Cannot find module '([^'\n]+)'/.exec(String(e.message));
+  return m?.[1] === undefined ? undefined : { request: m[1], from: e.requireStack[0] };
 }
 
 function firstLine(err: unknown): string {

@@ -332,3 +332,50 @@ export function workTreeState(cwd: string): { head: string | null; clean: boolea
   }
   return { head, clean };
 }
+
+/**
+ * The committed content of each path in `treeish` (a commit or a tree), in one `git cat-file --batch`
+ * (one process, about 3 ms here, whatever the number of paths): a file's bytes, or `null` when the
+ * path is absent there or is not a file. `undefined` when git fails. Paths are repo-relative with `/`.
+ */
+export function filesAt(cwd: string, treeish: string, paths: readonly string[]): Map<string, Buffer | null> | undefined {
+  const asked = [...new Set(paths)].filter((p) => p !== '' && !p.includes('\n'));
+  const out = new Map<string, Buffer | null>();
+  if (asked.length === 0) return out;
+  const r = spawnSync('git', ['cat-file', '--batch'], {
+    cwd,
+    input: asked.map((p) => `${treeish}:${p}\n`).join(''),
+    maxBuffer: 1024 * 1024 * 1024,
+    env: gitEnv(),
+  });
+  if (r.error || r.status !== 0) return undefined;
+  return parseCatFileBatch(r.stdout, asked);
+}
+
+/**
+ * Pure: `git cat-file --batch` output for `asked`, in order. Each object is `<oid> <type> <size>\n`,
+ * then `size` bytes and `\n`; an object that does not resolve is `<name> missing\n` (or `ambiguous`).
+ * `undefined` when the output does not add up.
+ */
+export function parseCatFileBatch(buf: Buffer, asked: readonly string[]): Map<string, Buffer | null> | undefined {
+  const out = new Map<string, Buffer | null>();
+  let at = 0;
+  for (const path of asked) {
+    const lf = buf.indexOf(10, at);
+    if (lf < 0) return undefined;
+    const header = buf.toString('utf8', at, lf);
+    at = lf + 1;
+    const sp = header.lastIndexOf(' ');
+    const size = header.slice(sp + 1);
+    if (sp < 0 || size === '' || [...size].some((c) => c < '0' || c > '9')) {
+      out.set(path, null); // missing, ambiguous
+      continue;
+    }
+    const type = header.slice(header.lastIndexOf(' ', sp - 1) + 1, sp);
+    const end = at + Number(size);
+    if (end + 1 > buf.length || buf[end] !== 10) return undefined;
+    out.set(path, type === 'blob' ? buf.subarray(at, end) : null);
+    at = end + 1;
+  }
+  return at === buf.length ? out : undefined;
+}

@@ -68,6 +68,30 @@ export function quickIndexMatches(info: RepoInfo, hashBytes: number, env: NodeJS
   }
 }
 
+/**
+ * "Does the commit whose tree is `tree` hold exactly these files of the work tree?", per path, from
+ * the index alone (no process): when the index's cache-tree root is `tree`, its entries are that tree's
+ * files, so a path without an entry is `absent` there, and one whose work-tree file matches its entry's
+ * lstat data (as strictly as `quickWorkTree`) is the `same` there. `undefined` when any path cannot be
+ * told this way (the caller asks git). The config of a commit just made is checked so (config-at.ts).
+ */
+export function quickPathsAtTree(info: RepoInfo, tree: string, paths: readonly string[], env: NodeJS.ProcessEnv = process.env): Map<string, 'same' | 'absent'> | undefined {
+  if (REDIRECTS.some((v) => env[v] !== undefined) || !isObjectId(tree)) return undefined;
+  try {
+    const index = readIndex(info.gitDir, tree.length / 2);
+    if (index === undefined || index.parsed.tree !== tree) return undefined;
+    const wanted = new Set(paths);
+    const present = index.parsed.entries.filter((e) => wanted.has(e.path));
+    if (!statsMatch(info.root, present, index.mtimeSec)) return undefined;
+    const out = new Map<string, 'same' | 'absent'>();
+    for (const p of paths) out.set(p, 'absent');
+    for (const e of present) out.set(e.path, 'same');
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The index, and its mtime as git takes it for the racy check; one read of the file we fstat, so the two agree. */
 function readIndex(gitDir: string, hashBytes: number): { parsed: ParsedIndex; mtimeSec: number } | undefined {
   let fd: number | undefined;

@@ -36,8 +36,11 @@ export type RefPlan = Target | Skip | RangeError;
 export interface RangeContext {
   /** The remote's name as git passes it to pre-push. */
   remote: string;
-  /** A configured base revision for new branches (e.g. `origin/main`). */
-  base?: string;
+  /**
+   * A configured base revision for new branches (e.g. `origin/main`), or, when each pushed commit is
+   * judged under its own config, the one that commit's config names.
+   */
+  base?: string | ((head: string) => string | undefined);
 }
 
 /** The questions planning asks of the repository; `rangeGit(cwd)` answers them with git, tests with a fake. */
@@ -115,7 +118,7 @@ export function planRef(ref: PushRef, ctx: RangeContext, g: RangeGit): RefPlan {
   // A new ref, or an update whose own base could not be used: judge what the remote does not have yet.
   const fresh = g.newCommits(head, ctx.remote);
   if (fresh.commits.length === 0) return skip(name, 'the remote already has every commit of this push');
-  const wanted = ctx.base ?? g.remoteHead(ctx.remote) ?? undefined;
+  const wanted = (typeof ctx.base === 'function' ? ctx.base(head) : ctx.base) ?? g.remoteHead(ctx.remote) ?? undefined;
   const wantedSha = wanted ? g.commit(wanted) : null;
   const base = wantedSha ? g.mergeBase(wantedSha, head) : null;
   if (base !== null) return test(base, join(note, kind === 'new' ? undefined : `base is the merge-base with ${wanted}`));

@@ -1,7 +1,8 @@
 /** The real ReportDeps: report files, tests.jsonl, the committed freezes file, and today's date. */
 import { readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { parseFreezes } from '../evidence/freeze.js';
+import { filesAt } from '../git/git.js';
 import { testsPath } from '../evidence/history.js';
 import { appendLines } from '../ledger/ledger.js';
 import { testMsg } from '../util/messages.js';
@@ -24,7 +25,7 @@ export function today(env: NodeJS.ProcessEnv = process.env, now: Date = new Date
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-/** The freezes committed at `root`; a missing file is no freezes, a broken one is a problem to report. */
+/** The freezes in the folder `root`; a missing file is no freezes, a broken one is a problem to report. */
 export function readFreezes(root: string): { freezes: Freeze[]; problem?: string } {
   let text: string;
   try {
@@ -32,11 +33,32 @@ export function readFreezes(root: string): { freezes: Freeze[]; problem?: string
   } catch {
     return { freezes: [] };
   }
+  return freezesFrom(text);
+}
+
+/**
+ * The freezes committed in `treeish` (a pushed commit, or the staged tree), read from git (one
+ * `git cat-file`, only when a failing test may be frozen): what the working tree holds, committed or
+ * not, does not count. Git failing to answer is a problem to report, and no freeze applies.
+ */
+export function readFreezesAt(root: string, treeish: string): { freezes: Freeze[]; problem?: string } {
+  const path = FREEZES_FILE.split(sep).join('/');
+  const got = filesAt(root, treeish, [path]);
+  if (got === undefined) return { freezes: [], problem: testMsg.freezesUnreadable(`${path} at ${treeish.slice(0, 12)}`, 'git cat-file failed') };
+  const buf = got.get(path);
+  return buf ? freezesFrom(buf.toString('utf8')) : { freezes: [] };
+}
+
+function freezesFrom(text: string): { freezes: Freeze[]; problem?: string } {
   const parsed = parseFreezes(text);
   return parsed.ok ? { freezes: parsed.freezes } : { freezes: [], problem: testMsg.freezesUnreadable(FREEZES_FILE, parsed.why) };
 }
 
-export function reportDeps(ledgerPath: string, env: NodeJS.ProcessEnv = process.env): ReportDeps {
+/**
+ * `freezesAt`: the commit (or staged tree) a push or a commit is judged at, whose committed freezes
+ * apply wherever its gates ran; without it, the freezes file in the folder where they ran.
+ */
+export function reportDeps(ledgerPath: string, env: NodeJS.ProcessEnv = process.env, freezesAt?: { root: string; treeish: string }): ReportDeps {
   const freezeCache = new Map<string, ReturnType<typeof readFreezes>>();
   return {
     prepare: (path) => {
@@ -65,8 +87,9 @@ export function reportDeps(ledgerPath: string, env: NodeJS.ProcessEnv = process.
     },
     record: (rec) => appendLines(testsPath(ledgerPath), [rec]),
     freezes: (cwd) => {
-      let f = freezeCache.get(cwd);
-      if (f === undefined) freezeCache.set(cwd, (f = readFreezes(cwd)));
+      const key = freezesAt ? `${freezesAt.root}\0${freezesAt.treeish}` : cwd;
+      let f = freezeCache.get(key);
+      if (f === undefined) freezeCache.set(key, (f = freezesAt ? readFreezesAt(freezesAt.root, freezesAt.treeish) : readFreezes(cwd)));
       return f;
     },
     today: () => today(env),

@@ -82,6 +82,7 @@ test('a range of ten commits: each judged against its parent, by today\'s ladder
 
     const r = replay(repo, tmp, ['main~10..main']);
     assert.is(r.code, 0, r.out);
+    assert.match(r.stderr, "every patch is judged under the working tree's gate-ladder.config.ts (today's config)");
     const rows = repo.ledger();
     const expected: Record<string, string[]> = {
       good: ['t1-properties:pass', 't2-fixtures:pass'],

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseBoundary, parseNameStatusZ, parseWorktreeList, withoutLocalGitEnv } from '../../src/git/git.js';
+import { parseBoundary, parseCatFileBatch, parseNameStatusZ, parseWorktreeList, withoutLocalGitEnv } from '../../src/git/git.js';
+import { importCandidates } from '../../src/config/config-at.js';
 import type { ChangedPath } from '../../src/types.js';
 
 const z = (...fields: string[]) => `${fields.join('\0')}\0`;
@@ -70,6 +71,32 @@ test('withoutLocalGitEnv drops what ties a process to one repository, keeps the 
     GATE_LADDER: '0',
   });
   assert.equal(env, { GIT_AUTHOR_NAME: 'A', GIT_EXEC_PATH: '/usr/lib/git-core', GIT_SSL_CAINFO: '/etc/ssl/x', PATH: '/bin', GATE_LADDER: '0' });
+});
+
+test('parseCatFileBatch: files, missing paths, trees, and contents with newlines or non-ASCII bytes', () => {
+  const body = Buffer.from('line one\nzwei: ü\n');
+  const out = Buffer.concat([
+    Buffer.from(`${'a'.repeat(40)} blob ${body.length}\n`), body, Buffer.from('\n'),
+    Buffer.from('HEAD:nope.ts missing\n'),
+    Buffer.from(`${'b'.repeat(40)} tree 3\nabc\n`),
+    Buffer.from(`${'c'.repeat(40)} blob 0\n\n`),
+  ]);
+  const got = parseCatFileBatch(out, ['a.ts', 'nope.ts', 'dir', 'empty']);
+  assert.ok(got);
+  assert.is(got.get('a.ts')?.toString('utf8'), 'line one\nzwei: ü\n');
+  assert.is(got.get('nope.ts'), null);
+  assert.is(got.get('dir'), null, 'not a file');
+  assert.is(got.get('empty')?.length, 0);
+  assert.is(parseCatFileBatch(out.subarray(0, out.length - 3), ['a.ts', 'nope.ts', 'dir', 'empty']), undefined, 'cut short');
+  assert.is(parseCatFileBatch(out, ['a.ts']), undefined, 'more output than asked');
+});
+
+test('importCandidates: as written, with extensions, a folder index, and .ts for .js', () => {
+  const c = importCandidates('ladder/tiers.js');
+  for (const p of ['ladder/tiers.js', 'ladder/tiers.ts', 'ladder/tiers.js.ts', 'ladder/tiers.js/index.ts']) assert.ok(c.includes(p), p);
+  assert.ok(importCandidates('lib/x.mjs').includes('lib/x.mts'));
+  assert.ok(importCandidates('lib').includes('lib/index.ts'));
+  assert.not.ok(importCandidates('v1.2/x').includes('v1.ts'), 'a dot in a folder is not an extension');
 });
 
 test.run();

@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { RepoInfo } from '../../src/git/git.js';
 import { headFromFiles, packedRef, parseRefFile } from '../../src/git/head-file.js';
-import { type QuickState, quickIndexMatches, quickWorkTree } from '../../src/git/index-check.js';
+import { type QuickState, quickIndexMatches, quickPathsAtTree, quickWorkTree } from '../../src/git/index-check.js';
 import { parseIndex } from '../../src/git/index-file.js';
 import { sh } from '../helpers/repo.js';
 
@@ -498,5 +498,40 @@ test('parseRefFile and packedRef', () => {
   assert.is(packedRef(packed, 'refs/heads/mai'), undefined);
   assert.is(packedRef(packed, 'heads/main'), undefined);
 });
+
+/** quickPathsAtTree, checked against what git says the tree holds: 'same' must be the file's committed content, 'absent' no entry. */
+function pathsAt(r: R, tree: string, paths: string[], env: NodeJS.ProcessEnv = {}): Record<string, string> | undefined {
+  const q = quickPathsAtTree(r.info(), tree, paths, env);
+  if (q === undefined) return undefined;
+  for (const [p, v] of q) {
+    const blob = sh('git', ['cat-file', '-p', `${tree}:${p}`], r.dir);
+    if (v === 'absent') assert.is.not(blob.code, 0, `${p} said absent, git has it`);
+    else assert.is(blob.stdout, readFileSync(join(r.dir, p), 'utf8'), `${p} said same, contents differ`);
+  }
+  return Object.fromEntries(q);
+}
+
+test('paths at a tree: the commit just made, files unchanged: same or absent from the index alone', withGit((r) => {
+  const { tree } = r.commit('one');
+  r.settle();
+  assert.equal(pathsAt(r, tree, ['a.txt', 'src/deep/c.txt', 'nope.txt', 'src/nope']), { 'a.txt': 'same', 'src/deep/c.txt': 'same', 'nope.txt': 'absent', 'src/nope': 'absent' });
+  assert.is(pathsAt(r, r.git('rev-parse', 'HEAD:src'), ['a.txt']), undefined, 'another tree: ask git');
+  assert.is(pathsAt(r, tree, ['a.txt'], { GIT_INDEX_FILE: join(r.dir, '.git', 'index') }), undefined, 'another index named: ask git');
+  r.write('a.txt', 'edited\n');
+  assert.is(pathsAt(r, tree, ['a.txt']), undefined, 'an edited file: ask git');
+  assert.equal(pathsAt(r, tree, ['src/b.txt', 'new.txt']), { 'src/b.txt': 'same', 'new.txt': 'absent' }, 'other paths still answer');
+  r.write('new.txt', 'untracked\n');
+  assert.equal(pathsAt(r, tree, ['new.txt']), { 'new.txt': 'absent' }, 'untracked: absent from the tree');
+  unlinkSync(join(r.dir, 'src/b.txt'));
+  assert.is(pathsAt(r, tree, ['src/b.txt']), undefined, 'deleted in the work tree: ask git');
+}));
+
+test('paths at a tree: a staged edit invalidates the cache-tree, so git decides', withGit((r) => {
+  const { tree } = r.commit('one');
+  r.settle();
+  r.write('a.txt', 'staged\n');
+  r.git('add', 'a.txt');
+  assert.is(pathsAt(r, tree, ['src/b.txt']), undefined);
+}));
 
 test.run();
