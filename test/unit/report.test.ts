@@ -175,7 +175,7 @@ test('median of an odd and an even count, with duplicates, matches a sort', () =
 
 // Advice thresholds: each case sits exactly at a threshold or just past it.
 const tier = (name: string, over: Partial<TierFigures> = {}): TierFigures => ({
-  tier: name, runs: 40, caught: 4, errors: 0, passes: 36, median_s: 60, total_s: 2400, yield: 0.001667, error_rate: 0, not_applied: 0, ...over,
+  tier: name, runs: 40, caught: 4, errors: 0, passes: 36, median_s: 60, total_s: 2400, yield: 0.001667, error_rate: 0, not_applied: 0, not_applicable: 0, ...over,
 });
 const pair = (both: number, onlyEarlier: number, onlyLater: number, neither = 30): PairOverlap => ({
   earlier: 't1', later: 't2', patches: both + onlyEarlier + onlyLater + neither, both, only_earlier: onlyEarlier, only_later: onlyLater, neither,
