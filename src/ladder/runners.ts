@@ -200,7 +200,8 @@ const node: RunnerProfile = {
     }
     const failed = Math.max(0, Number(num('fail')?.m[1] ?? 0) - filesFailed);
     const passed = Math.max(0, Number(num('pass')?.m[1] ?? 0) - (files - filesFailed));
-    out.summary = { line: tests.line, failed, passed, total: Math.max(0, Number(tests.m[1]) - files) };
+    const failLine = num('fail');
+    out.summary = { line: failed > 0 && failLine ? failLine.line : tests.line, failed, passed, total: Math.max(0, Number(tests.m[1]) - files) };
     if (out.summary.total === 0 && filePassed !== undefined && !out.noTests) out.noTests = { line: `${filePassed} (a test file that ran no test)` };
     if (fileFailed !== undefined) {
       out.cannotRun = { what: 'a test file failed outside any test', line: jsErrorLine(lines)?.replace(/^#\s*/, '') ?? `${fileFailed} failed outside any test` };

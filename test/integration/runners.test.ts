@@ -151,7 +151,7 @@ const NODE: Scenario = {
   },
   expect: {
     pass: { verdict: 'pass' },
-    caught: { verdict: 'caught', quotes: '# tests 2' },
+    caught: { verdict: 'caught', quotes: '# fail 1' },
     import: { verdict: 'error', quotes: "Error: Cannot find module './nope'" },
     'no-files': { verdict: 'error', quotes: '# tests 0' },
     zero: { verdict: 'error', quotes: 'a test file that ran no test' },
