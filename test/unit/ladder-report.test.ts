@@ -179,4 +179,23 @@ test('without report deps, junit paths are ignored and the output decides', asyn
   assert.equal(f.events, ['gate t1']);
 });
 
+test('a gate whose output is read keeps its colours on a terminal (FORCE_COLOR=1), unless the tier or replay says otherwise', async () => {
+  const one = resolveConfig({ tiers: [{ name: 'v', run: 'npx vitest run' }, { name: 'plain', run: 'make test' }, { name: 'nc', run: 'npx jest', env: { FORCE_COLOR: '0' } }] });
+  const p: Plan = { files: ['a'], fileCount: 1, hits: [], tiers: one.tiers.map((tier) => ({ tier, run: true })) };
+  const seen: Record<string, { env: NodeJS.ProcessEnv; piped: boolean }> = {};
+  const gate = async (tier: { name: string }, _cwd: string, env: NodeJS.ProcessEnv, io: { write?: unknown }) => {
+    seen[tier.name] = { env, piped: io.write !== undefined };
+    return exit(0, tier.name === 'plain' ? '' : 'Tests  1 passed (1)\nTests:       1 passed, 1 total\n');
+  };
+  const base = { runGate: gate, appendRows: () => {}, now: () => new Date(), log: () => {}, env: {} };
+  await runLadder({ ...input(), plan: p }, { ...base, echo: () => {}, colour: () => true });
+  assert.equal([seen.v!.piped, seen.v!.env.FORCE_COLOR], [true, '1']);
+  assert.equal([seen.plain!.piped, seen.plain!.env.FORCE_COLOR], [false, undefined], 'no runner: straight to the terminal, colours its own');
+  assert.is(seen.nc!.env.FORCE_COLOR, '0', "the tier's own env wins");
+  await runLadder({ ...input(), plan: p }, { ...base, echo: () => {}, colour: () => false });
+  assert.is(seen.v!.env.FORCE_COLOR, undefined, 'not a terminal, or NO_COLOR/FORCE_COLOR set by the user');
+  await runLadder({ ...input(), plan: p }, { ...base, write: () => {}, colour: () => true });
+  assert.is(seen.v!.env.FORCE_COLOR, undefined, 'output that is not shown (replay) is not coloured');
+});
+
 test.run();
