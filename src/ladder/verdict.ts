@@ -174,7 +174,8 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
   if (r.cannotRun) return { verdict: 'error', reason: `${r.cannotRun.what}: ${quoteLine(r.cannotRun.line)}` };
   if (none) {
     if (allowNoTests) return { verdict: 'pass', reason: `no tests ran (allowed by \`allowNoTests\`): ${quoteLine(none.line)}` };
-    return { verdict: 'error', reason: `no tests ran: ${quoteLine(none.line)}; if that is expected, set \`allowNoTests: true\` on the tier` };
+    const why = code !== 0 ? meaning(code, runner) : undefined;
+    return { verdict: 'error', reason: `no tests ran${why ? ` (exit ${code}: ${why})` : ''}: ${quoteLine(none.line)}; if that is expected, set \`allowNoTests: true\` on the tier` };
   }
   if (code === 0) return { verdict: 'pass' };
   if (profile.exitProves && caught.includes(code)) return { verdict: 'caught', proven: true };
