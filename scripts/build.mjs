@@ -50,8 +50,8 @@ const coldOutside = {
   name: 'cold-outside',
   setup(b) {
     // Loaded on demand: the yargs CLI, the config loader (cache miss), JUnit reading and lint-staged tiers.
-    const cold = { 'cli/main': 'cli', 'config/load': 'config', 'evidence/junit': 'junit', 'ladder/lint-staged': 'lint-staged' };
-    b.onResolve({ filter: /^\.\.?\/.*(main|load|junit|lint-staged)\.js$/ }, (args) => {
+    const cold = { 'cli/main': 'cli', 'config/load': 'config', 'evidence/junit': 'junit', 'evidence/json-report': 'json-report', 'ladder/lint-staged': 'lint-staged' };
+    b.onResolve({ filter: /^\.\.?\/.*(main|load|junit|json-report|lint-staged)\.js$/ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
       const key = Object.keys(cold).find((k) => join(args.resolveDir, args.path) === join(process.cwd(), 'src', `${k}.js`));
       return key ? { path: `./full/${cold[key]}.js`, external: true } : undefined;
@@ -59,6 +59,8 @@ const coldOutside = {
     b.onResolve({ filter: /^picomatch$/ }, () => ({ path: join(process.cwd(), 'scripts', 'lazy-picomatch.cjs') }));
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
       args.importer.endsWith('lazy-child-process.cjs') ? { path: 'node:child_process', external: true } : { path: join(process.cwd(), 'scripts', 'lazy-child-process.cjs') });
+    b.onResolve({ filter: /^node:tty$/ }, (args) =>
+      args.importer.endsWith('lazy-tty.cjs') ? { path: 'node:tty', external: true } : { path: join(process.cwd(), 'scripts', 'lazy-tty.cjs') });
     b.onResolve({ filter: /^node:os$/ }, (args) =>
       args.importer.endsWith('lazy-os.cjs') ? { path: 'node:os', external: true } : { path: join(process.cwd(), 'scripts', 'lazy-os.cjs') });
     b.onResolve({ filter: /^\.\/picomatch\.cjs$/ }, () => ({ path: './picomatch.cjs', external: true }));
@@ -90,7 +92,13 @@ writeFileSync('dist/cli.cjs', `#!/usr/bin/env node\n${loader.replaceAll('__HOOK_
 await build({ ...common, format: 'cjs', entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/picomatch.cjs' });
 await build({
   ...esm,
-  entryPoints: { 'full/cli': 'src/cli/main.ts', 'full/config': 'src/config/load.ts', 'full/junit': 'src/evidence/junit.ts', 'full/lint-staged': 'src/ladder/lint-staged.ts' },
+  entryPoints: {
+    'full/cli': 'src/cli/main.ts',
+    'full/config': 'src/config/load.ts',
+    'full/junit': 'src/evidence/junit.ts',
+    'full/json-report': 'src/evidence/json-report.ts',
+    'full/lint-staged': 'src/ladder/lint-staged.ts',
+  },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'full/chunks/[name]-[hash]',

@@ -70,6 +70,25 @@ export interface TierConfig {
   runner?: RunnerName;
   /** Path (relative to cwd) where the gate writes a JUnit XML report. */
   junit?: string;
+  /** A report file the gate writes, read instead of its output text (`junit: PATH` is `{ format: 'junit', path: PATH }`). */
+  report?: TierReport;
+  /** A run with zero tests is a pass, not an error ("no tests ran"). Default false. */
+  allowNoTests?: boolean;
+}
+
+/** Report files gate-ladder reads: JUnit XML, jest's `--json`, vitest's json reporter (the same shape), `go test -json` lines. */
+export type ReportFormat = 'junit' | 'jest-json' | 'vitest-json' | 'go-json';
+
+export interface TierReport {
+  format: ReportFormat;
+  /** Relative to the tier's cwd. */
+  path: string;
+}
+
+/** Which runner profile read a gate's output, and why (the config's `runner`, or what the command runs). */
+export interface RunnerInfo {
+  runner?: RunnerName;
+  why: string;
 }
 
 export interface FreezePolicy {
@@ -111,7 +130,7 @@ export interface GateLadderConfig {
 }
 
 /** A tier with every default filled in. */
-export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit' | 'lintStaged'>> {
+export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit' | 'lintStaged' | 'report' | 'allowNoTests'>> {
   /** For a lintStaged tier, `'lint-staged'` (what it amounts to on the command line). */
   run: string | string[];
   /** Set when the tier runs lint-staged through its API. */
@@ -120,6 +139,9 @@ export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 
   cwd: string;
   runner?: RunnerName;
   junit?: string;
+  /** The report the gate writes (`junit` included). */
+  report?: TierReport;
+  allowNoTests?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -176,6 +198,10 @@ export interface GateResult {
   failed?: string[];
   /** Extra lines for the user: frozen failures forgiven, expired freezes, a missing report. */
   notes?: string[];
+  /** The runner profile that read the output, and why. */
+  runner?: RunnerInfo;
+  /** The command could not run at this commit (missing script, package.json or command). */
+  inapplicable?: boolean;
 }
 
 export interface TestOutcome {
@@ -256,6 +282,10 @@ export interface LedgerRow {
   failed?: string[];
   /** Not written: per-test outcomes live in `tests.jsonl` beside the ledger (see TestRecord). */
   tests?: TestOutcome[];
+  /** The runner profile that read the gate's output (the config's, or detected from the command). */
+  runner?: RunnerName;
+  /** Replay: `false` when the tier's command cannot run at this commit (its script or runner is absent): counted apart, like `applied: false`. */
+  applicable?: boolean;
   [extra: string]: unknown;
 }
 
@@ -276,6 +306,8 @@ export interface TierFigures {
   error_rate: number | null;
   /** Replay rows whose patch did not apply: neither catches nor errors. */
   not_applied: number;
+  /** Replay rows where the tier's command could not run at that commit (`applicable: false`): neither catches nor errors. */
+  not_applicable: number;
 }
 
 /** What t0-scope saved: patches (distinct runs) it routed past each tier, priced at that tier's median. */
@@ -329,6 +361,6 @@ export interface Report {
   attempts: number;
   /** Rows read, and rows read but not counted in the tier figures, by why. */
   rows: number;
-  excluded: { filtered: number; calibration: number; cached: number; seed: number; not_applied: number };
+  excluded: { filtered: number; calibration: number; cached: number; seed: number; not_applied: number; not_applicable: number };
   skipped_lines: number;
 }

@@ -19,6 +19,7 @@ import { parsePushRefs, pushKind } from '../git/push-refs.js';
 import { type ConfigChoice, configAtTree } from '../config/config-at.js';
 import { revQuery } from '../git/rev-query.js';
 import { writeErr } from '../util/stderr.js';
+import { colourWanted } from '../util/colour.js';
 import { wroteToStream } from '../util/early-exit.js';
 import { tookPath } from '../util/hot-path.js';
 import type { ScopeMatcher } from '../util/glob.js';
@@ -26,7 +27,8 @@ import { scopeMatcher, route } from '../ladder/route.js';
 import { reportDeps } from '../ladder/tier-report-io.js';
 import { type StagedTarget, stagedTarget } from '../git/staged.js';
 import { type RefPlan, type Target, planPush, rangeGit } from '../git/targets.js';
-import type { HookName, ResolvedConfig, ResolvedTier, Verdict } from '../types.js';
+import type { HookName, ResolvedConfig, ResolvedTier, RunnerInfo, Verdict } from '../types.js';
+import { detectAtCommit } from '../ladder/detect-io.js';
 
 export interface RunOptions {
   cwd: string;
@@ -58,7 +60,7 @@ interface TargetReport {
   head: string;
   base: string;
   files: number;
-  plan: { tier: string; run: boolean; reason?: string }[];
+  plan: { tier: string; run: boolean; reason?: string; runner?: RunnerInfo }[];
   verdict?: Verdict;
   results?: LadderOutcome['results'];
   skipped?: string;
@@ -148,12 +150,14 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     ledgerShown ??= ledger;
     // ─────────────────────────────────────────────────────────────────────────────────────────────
     const plan = route(p.changes, config.tiers, matchFor(loaded), hook);
+    // Which runner profile reads each running tier, from the judged commit's package.json: said by --dry-run and --json.
+    const runners = opts.dryRun || opts.json ? runnersAt(info.root, p.head, plan.tiers.filter((t) => t.run).map((t) => t.tier)) : undefined;
     const report: TargetReport = {
       ref: p.ref,
       head: p.head,
       base: p.base,
       files: plan.fileCount,
-      plan: plan.tiers.map((t) => ({ tier: t.tier.name, run: t.run, ...(t.reason && { reason: t.reason }) })),
+      plan: plan.tiers.map((t) => ({ tier: t.tier.name, run: t.run, ...(t.reason && { reason: t.reason }), ...(runners?.has(t.tier.name) && { runner: runners.get(t.tier.name)! }) })),
       config: configNote,
     };
     reports.push(report);
@@ -178,7 +182,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     // ─────────────────────────────────────────────────────────────────────────────────────────────
     if (opts.dryRun) {
       tookPath('dry-run');
-      if (!opts.json) for (const line of planLines(plan)) err(line);
+      if (!opts.json) for (const line of planLines(plan, runners)) err(line);
       if (cache?.hit && !opts.json) err(msg.wouldReuse(Object.values(cache.hit)));
       continue;
     }
@@ -252,6 +256,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
           place: (tier) => placed.place(tier),
           // A push or a commit: the freezes committed with it, not the working tree's file.
           reports: reportDeps(ledger, process.env, hook === 'manual' ? undefined : { root: info.root, treeish: p.head }),
+          echo: writeErr,
+          colour: () => colourWanted(process.env),
         },
       );
     } finally {
@@ -395,6 +401,18 @@ function isolationFor(info: RepoInfo, hook: HookName) {
     const where = chooseIsolation('auto', { dirty, atTarget: headSha === p.head });
     return { where, why: dirty ? 'the working tree has uncommitted changes' : elsewhere };
   };
+}
+
+/** The runner profile of each tier, read at `rev` (a commit, or the staged tree). */
+function runnersAt(root: string, rev: string, tiers: readonly ResolvedTier[]): Map<string, RunnerInfo> {
+  const out = new Map<string, RunnerInfo>();
+  for (const t of tiers) {
+    if (t.lintStaged) continue;
+    const d = detectAtCommit(t, root, rev);
+    const why = d.missingScript !== undefined && d.runner !== undefined ? `${d.why}; but package.json has no script "${d.missingScript}"` : d.why;
+    out.set(t.name, { ...(d.runner && { runner: d.runner }), why });
+  }
+  return out;
 }
 
 /**

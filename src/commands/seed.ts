@@ -8,6 +8,7 @@ import { trapInterrupt } from '../util/interrupt.js';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { runGate } from '../ladder/gate.js';
+import { colourWanted } from '../util/colour.js';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
 import { EMPTY_TREE, GitError, diffList, git, resolveCommit } from '../git/git.js';
 import { foldHistory, readTestRecords } from '../evidence/history.js';
@@ -122,10 +123,12 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
         env: process.env,
         interrupt: interrupt.promise,
         reports: reportDeps(ctx.ledger),
+        echo: (chunk) => process.stderr.write(chunk),
+        colour: () => colourWanted(process.env),
       },
     );
     if (interrupt.fired) return EXIT.interrupted;
-    for (const t of plan.tiers) if (t.run && t.tier.junit === undefined) err(testMsg.seedNoReport(t.tier.name));
+    for (const t of plan.tiers) if (t.run && t.tier.report === undefined) err(testMsg.seedNoReport(t.tier.name));
     const caughtBy = [...new Set(outcome.results.filter((r) => r.verdict === 'caught').flatMap((r) => r.failed ?? []))];
     if (caughtBy.length === 0) {
       err(testMsg.seedEscaped());

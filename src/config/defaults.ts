@@ -23,8 +23,8 @@ export const DEFAULT_TIMEOUT_S = 600;
 export const DEFAULT_HOOKS: readonly HookName[] = ['pre-push', 'manual', 'replay', 'seed'];
 /** The ledger keeps at most this many paths per row; `files_count` has the total. */
 export const MAX_FILES_PER_ROW = 1000;
-/** How much of a gate's output is kept for messages. */
-export const TAIL_BYTES = 16 * 1024;
+/** How much of a gate's output is kept for messages and for reading its runner's summary (a stack trace above it can be long). */
+export const TAIL_BYTES = 64 * 1024;
 export const ZERO_SHA = '0000000000000000000000000000000000000000';
 
 /** Exit codes: 0 allowed, 1 caught, 2 error (harness, config or range), 130 interrupted. */

@@ -28,6 +28,8 @@ const exitCode = z.number({ error: 'must be an exit code (an integer from 1 to 2
   .max(255, { error: 'must be an exit code (an integer from 1 to 255)' });
 
 const JUNIT_ERROR = 'must be a path to the JUnit XML report the gate writes';
+const REPORT_FORMATS = ['junit', 'jest-json', 'vitest-json', 'go-json'] as const;
+const REPORT_ERROR = 'must be the path (relative to the tier\'s cwd) of the report the gate writes';
 const RUN_ERROR = 'must be a command string or a non-empty argv array of strings';
 
 const tierSchema = z.strictObject({
@@ -64,6 +66,11 @@ const tierSchema = z.strictObject({
   hooks: z.array(z.enum(HOOKS, { error: `must name hooks among ${HOOKS.join(', ')}` })).optional(),
   runner: z.enum(RUNNERS, { error: `must be one of ${RUNNERS.join(', ')}` }).optional(),
   junit: z.string({ error: JUNIT_ERROR }).min(1, { error: JUNIT_ERROR }).optional(),
+  report: z.strictObject({
+    format: z.enum(REPORT_FORMATS, { error: `must be one of ${REPORT_FORMATS.join(', ')}` }),
+    path: z.string({ error: REPORT_ERROR }).min(1, { error: REPORT_ERROR }),
+  }, { error: `must be { format, path } with format one of ${REPORT_FORMATS.join(', ')}` }).optional(),
+  allowNoTests: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 const rate = (what: string) =>
@@ -96,7 +103,7 @@ const configSchema = z.strictObject({
 });
 
 /** Fields a lintStaged tier cannot have: lint-staged runs and judges its own tasks. */
-const NOT_FOR_LINT_STAGED = ['timeout', 'caught', 'runner', 'junit'] as const;
+const NOT_FOR_LINT_STAGED = ['timeout', 'caught', 'runner', 'junit', 'report', 'allowNoTests'] as const;
 
 /** A tier is either a command (`run`) or lint-staged (`lintStaged`), and lint-staged runs on pre-commit only. */
 function tierKindProblems(raw: unknown, file: string): string[] {
@@ -107,6 +114,7 @@ function tierKindProblems(raw: unknown, file: string): string[] {
     if (t === null || typeof t !== 'object') return;
     const tier = t as Record<string, unknown>;
     const has = (k: string) => tier[k] !== undefined;
+    if (has('junit') && has('report')) problems.push(`${file}: tiers[${i}] has both \`junit\` and \`report\`; keep one (\`junit: PATH\` is \`report: { format: 'junit', path: PATH }\`)`);
     if (!has('run') && !has('lintStaged')) problems.push(`${file}: tiers[${i}].run ${RUN_ERROR} (or set \`lintStaged: true\` instead)`);
     if (!has('lintStaged')) return;
     if (has('run')) problems.push(`${file}: tiers[${i}] has both \`run\` and \`lintStaged\`; keep one`);
@@ -168,7 +176,9 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
       skipWhenTestAdjacent: t.skipWhenTestAdjacent ?? false,
       hooks: t.hooks ?? (t.lintStaged ? ['pre-commit'] : [...DEFAULT_HOOKS]),
       ...(t.runner !== undefined && { runner: t.runner }),
-      ...(t.junit !== undefined && { junit: t.junit }),
+      ...(t.junit !== undefined && { junit: t.junit, report: { format: 'junit' as const, path: t.junit } }),
+      ...(t.report !== undefined && { report: t.report }),
+      ...(t.allowNoTests !== undefined && { allowNoTests: t.allowNoTests }),
     })),
     ...(cfg.ledger !== undefined && { ledger: cfg.ledger }),
     ...(cfg.base !== undefined && { base: cfg.base }),

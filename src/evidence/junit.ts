@@ -23,7 +23,7 @@ export interface IdContext {
   root?: string;
 }
 
-export type JUnitParse = { ok: true; cases: TestOutcome[] } | { ok: false; why: string };
+export type JUnitParse = { ok: true; cases: TestOutcome[]; broken?: string[] } | { ok: false; why: string };
 
 const LISTS = new Set(['testsuite', 'testcase', 'failure', 'error', 'skipped']);
 
@@ -197,15 +197,32 @@ export function normalizeCases(cases: readonly RawCase[], ctx: IdContext = {}): 
   return [...byId].map(([id, outcome]) => ({ id, outcome }));
 }
 
-/** JUnit XML to normalized test outcomes. Pure. */
+/**
+ * A failed case that stands for a test file that could not load, not a test: jest-junit's "Test suite
+ * failed to run", node's case named by the file's absolute path, pytest's collection error (no classname).
+ */
+function isLoadFailure(c: RawCase, runner: RunnerName | undefined): boolean {
+  if (c.outcome !== 'fail') return false;
+  if (runner === 'jest') return c.classname === 'Test suite failed to run';
+  if (runner === 'node') return isAbsolute(c.name) && c.suites.length === 0;
+  if (runner === 'pytest') return c.classname === '';
+  return false;
+}
+
+/** JUnit XML to normalized test outcomes; files that could not load are listed apart (`broken`). Pure. */
 export function parseJUnit(xml: string, ctx: IdContext = {}): JUnitParse {
   const raw = parseJUnitCases(xml);
-  return raw.ok ? { ok: true, cases: normalizeCases(raw.cases, ctx) } : raw;
+  if (!raw.ok) return raw;
+  const load = raw.cases.filter((c) => isLoadFailure(c, ctx.runner));
+  if (load.length === 0) return { ok: true, cases: normalizeCases(raw.cases, ctx) };
+  const tests = raw.cases.filter((c) => !isLoadFailure(c, ctx.runner));
+  return { ok: true, cases: normalizeCases(tests, ctx), broken: normalizeCases(load, ctx).map((c) => c.id) };
 }
 
 /** What reading a tier's report after its gate found. */
 export type ReportRead =
-  | { kind: 'ok'; cases: TestOutcome[] }
+  /** `broken`: test files that could not run at all (listed as such by the runner), apart from the cases. */
+  | { kind: 'ok'; cases: TestOutcome[]; broken?: string[] }
   | { kind: 'missing' }
   /** Older than this gate run: left by an earlier run, so it says nothing about this one. */
   | { kind: 'stale'; written: string }

@@ -6,6 +6,8 @@ import { isoTime } from '../util/iso-time.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
 import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from '../types.js';
 import { classify } from './verdict.js';
+import { type Detection, needsOutput } from './detect.js';
+import { detectTier } from './detect-io.js';
 
 /** Everything a ladder run needs from the outside world, passed in so tests can hand in fakes. */
 export interface LadderDeps {
@@ -27,6 +29,15 @@ export interface LadderDeps {
    * re-staged files); the later tiers' rows carry it.
    */
   afterTier?: (tier: ResolvedTier) => string | undefined;
+  /**
+   * Shows a gate's output when it must also be read (a runner or a package manager was detected) and
+   * `write` is absent; the output of other gates goes straight to stderr.
+   */
+  echo?: (chunk: Buffer) => void;
+  /** Tell gates whose output is read through `echo` to keep their colours (FORCE_COLOR=1): our stderr is a terminal. */
+  colour?: () => boolean;
+  /** Which runner a tier runs, read where it runs; default: from the command and package.json there. */
+  detect?: (tier: ResolvedTier, cwd: string) => Detection;
 }
 
 /** Where one tier runs and with which environment. */
@@ -79,11 +90,18 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     let exit: GateExit;
     let report: string | undefined;
     let since = 0;
+    let detection: Detection | undefined;
+    let kept = false;
     try {
       if (deps.place) where = deps.place(tier);
-      const env = { ...where.env, ...tier.env, GATE_LADDER: '0' };
-      const io: GateIo = { ...(deps.write && { write: deps.write }), ...(deps.interrupt && { interrupt: deps.interrupt }) };
-      report = tier.junit !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.junit) : undefined;
+      if (!tier.lintStaged) detection = (deps.detect ?? detectTier)(tier, where.cwd);
+      // The output is read when a runner or a package manager is involved: then it is kept as well as shown.
+      const write = deps.write ?? (detection && needsOutput(detection) ? deps.echo : undefined);
+      kept = write !== undefined;
+      const colour = !deps.write && kept && deps.colour ? deps.colour() : false;
+      const env = { ...where.env, ...(colour && { FORCE_COLOR: '1' }), ...tier.env, GATE_LADDER: '0' };
+      const io: GateIo = { ...(write && { write }), ...(deps.interrupt && { interrupt: deps.interrupt }) };
+      report = tier.report !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.report.path) : undefined;
       since = report !== undefined ? deps.reports!.prepare(report) : 0;
       exit = await deps.runGate(tier, where.cwd, env, io);
     } catch (err) {
@@ -96,15 +114,20 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       deps.log(`gate-ladder: ${tier.name} interrupted after ${exit.seconds.toFixed(1)} s; no row written for it`);
       break;
     }
-    const classified = classify(exit, tier.caught, tier.timeout, tier.runner);
+    const runner = detection?.runner ?? tier.runner;
+    const output = kept && detection ? { detection, allowNoTests: tier.allowNoTests === true, reportDecides: report !== undefined } : undefined;
+    const classified = classify(exit, tier.caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
     const judged: TierJudgement =
       report !== undefined
         ? await judgeTier(
-            { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed' },
+            { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...(runner && { runner }) },
             deps.reports!,
           )
-        : { ...classified, notes: ambiguityNotes(tier, classified.verdict) };
-    const { verdict, reason } = judged;
+        : { ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) };
+    const { verdict } = judged;
+    // Replaying history: a command that cannot run at this commit (its script or runner came later) says nothing of the patch.
+    const notApplicable = input.hook === 'replay' && verdict === 'error' && classified.inapplicable === true;
+    const reason = notApplicable ? `not applicable at this commit: ${judged.reason ?? 'the command cannot run here'}` : judged.reason;
     const result: GateResult = {
       tier: tier.name,
       verdict,
@@ -118,6 +141,8 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       ...(judged.failed && { failed: judged.failed }),
       ...(judged.frozen && { frozen: judged.frozen }),
       ...(judged.notes.length > 0 && { notes: judged.notes }),
+      ...(detection && { runner: { ...(detection.runner && { runner: detection.runner }), why: detection.why } }),
+      ...(notApplicable && { inapplicable: true }),
     };
     results.push(result);
     const row = toRow({ ...input, isolation: where.isolation }, result, skipped, deps.now());
@@ -162,5 +187,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     ...(result.frozen && result.frozen.length > 0 && { frozen: result.frozen }),
     // Per-test outcomes go to tests.jsonl (joined on run + tier), keeping the ledger small.
     ...(result.failed && result.failed.length > 0 && { failed: result.failed.slice(0, MAX_FAILED_PER_ROW) }),
+    ...(result.runner?.runner && { runner: result.runner.runner }),
+    ...(result.inapplicable && { applicable: false }),
   };
 }

@@ -69,7 +69,7 @@ export function reportDeps(ledgerPath: string, env: NodeJS.ProcessEnv = process.
       }
       return Date.now();
     },
-    read: async (path, since, ctx) => {
+    read: async (path, since, ctx, format = 'junit') => {
       let text: string;
       let mtime: number;
       try {
@@ -80,10 +80,15 @@ export function reportDeps(ledgerPath: string, env: NodeJS.ProcessEnv = process.
         return { kind: 'unreadable', why: (err as Error).message };
       }
       if (mtime < since - MTIME_SLACK_MS) return { kind: 'stale', written: new Date(mtime).toISOString() };
-      // The parser loads only when a tier has a report, keeping it off the plain hook path.
+      // The parsers load only when a tier has a report, keeping them off the plain hook path.
+      if (format !== 'junit') {
+        const { parseGoJson, parseJestJson } = await import('../evidence/json-report.js');
+        const parsed = format === 'go-json' ? parseGoJson(text) : parseJestJson(text, ctx);
+        return parsed.ok ? { kind: 'ok', cases: parsed.cases, ...(parsed.broken.length > 0 && { broken: parsed.broken }) } : { kind: 'unreadable', why: parsed.why };
+      }
       const { parseJUnit } = await import('../evidence/junit.js');
       const parsed = parseJUnit(text, ctx);
-      return parsed.ok ? { kind: 'ok', cases: parsed.cases } : { kind: 'unreadable', why: parsed.why };
+      return parsed.ok ? { kind: 'ok', cases: parsed.cases, ...(parsed.broken && { broken: parsed.broken }) } : { kind: 'unreadable', why: parsed.why };
     },
     record: (rec) => appendLines(testsPath(ledgerPath), [rec]),
     freezes: (cwd) => {

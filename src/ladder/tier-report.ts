@@ -4,14 +4,14 @@ import { forgive } from '../evidence/freeze.js';
 import type { GateExit } from './gate.js';
 import type { IdContext, ReportRead } from '../evidence/junit.js';
 import { testMsg } from '../util/messages.js';
-import type { Freeze, ResolvedTier, TestOutcome, TestRecord, Verdict } from '../types.js';
+import type { Freeze, ReportFormat, ResolvedTier, TestOutcome, TestRecord, Verdict } from '../types.js';
 import { AMBIGUOUS_EXIT, type Classified, judgeReport } from './verdict.js';
 
 /** The outside world of reports, passed in so tests can hand in fakes (see tier-report-io.ts for the real one). */
 export interface ReportDeps {
   /** Removes a report left by an earlier run; returns the time the gate starts, for the staleness check. */
   prepare: (path: string) => number;
-  read: (path: string, since: number, ctx: IdContext) => Promise<ReportRead>;
+  read: (path: string, since: number, ctx: IdContext, format?: ReportFormat) => Promise<ReportRead>;
   /** Appends one tier's outcomes to the per-test history. */
   record: (rec: TestRecord) => void;
   /** The freezes committed at `cwd`; `problem` when the file cannot be used. */
@@ -39,6 +39,8 @@ export interface TierReportInput {
   base: Classified;
   /** False for seeded runs: their failures are evidence, never forgiven by a freeze. */
   applyFreezes: boolean;
+  /** The runner profile that applies (the config's or detected), for test ids. */
+  runner?: ResolvedTier['runner'];
 }
 
 /** Reads the report and decides the tier: caught, error, or a pass because only frozen tests failed. */
@@ -48,8 +50,9 @@ export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promi
   if (input.base.verdict === 'error') return { ...input.base, notes: [] };
   const rel = relative(cwd, input.path);
   const where = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : input.path;
-  const report = await deps.read(input.path, input.since, { ...(tier.runner && { runner: tier.runner }), base: tier.cwd, root: cwd });
-  const j = judgeReport(input.base, input.exit.exitCode, report, where, tier.runner);
+  const runner = input.runner ?? tier.runner;
+  const report = await deps.read(input.path, input.since, { ...(runner && { runner }), base: tier.cwd, root: cwd }, tier.report?.format ?? 'junit');
+  const j = judgeReport(input.base, input.exit.exitCode, report, where, runner, tier.allowNoTests === true);
   const out: TierJudgement = {
     verdict: j.verdict,
     ...(j.reason !== undefined && { reason: j.reason }),
@@ -79,7 +82,7 @@ export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promi
 }
 
 /** For a tier without a report: a catch from a runner whose exit code cannot tell failure from harness. */
-export function ambiguityNotes(tier: ResolvedTier, verdict: Verdict): string[] {
-  const why = tier.runner && AMBIGUOUS_EXIT[tier.runner];
+export function ambiguityNotes(tier: ResolvedTier, verdict: Verdict, runner: ResolvedTier['runner'] = tier.runner): string[] {
+  const why = runner && AMBIGUOUS_EXIT[runner];
   return verdict === 'caught' && why ? [testMsg.ambiguous(tier.name, why)] : [];
 }

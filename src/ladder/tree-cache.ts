@@ -35,7 +35,11 @@ export interface TreeEntry {
 
 /** What decides a tier's verdict, besides the tree, as a hash. Pure. */
 export function tierFingerprint(t: ResolvedTier): string {
-  return hash(JSON.stringify([t.name, t.run, t.env, t.timeout, t.cwd, t.caught, t.runner ?? null, t.junit ?? null]));
+  const parts: unknown[] = [t.name, t.run, t.env, t.timeout, t.cwd, t.caught, t.runner ?? null, t.junit ?? null];
+  // Newer fields join only when set, so fingerprints of tiers without them stay as they were.
+  if (t.report && t.junit === undefined) parts.push(t.report);
+  if (t.allowNoTests) parts.push('allowNoTests');
+  return hash(JSON.stringify(parts));
 }
 
 /** The entry's name for a tree under a config. Pure. */

@@ -1,11 +1,17 @@
 import type { GateExit } from './gate.js';
 import type { ReportRead } from '../evidence/junit.js';
 import { testMsg as msg } from '../util/messages.js';
+import type { Detection } from './detect.js';
+import { PROFILES, type RunnerProfile, managerFailure, outputLines } from './runners.js';
 import type { RunnerName, Verdict } from '../types.js';
 
 export interface Classified {
   verdict: Verdict;
   reason?: string;
+  /** The runner's summary (or its unambiguous exit code) proves a test failed. */
+  proven?: boolean;
+  /** The command cannot run here at all: a missing script, package.json or command (replay: "not applicable"). */
+  inapplicable?: boolean;
 }
 
 /** What a runner's exit codes mean when they are not a test failure (see the README's table). */
@@ -83,25 +89,103 @@ export function notFoundCommand(tail: string): string | undefined {
   return m?.[1]?.trim();
 }
 
+/** What a gate printed, for the runner's profile and the package manager's failures. */
+export interface OutputContext {
+  /** How the command was read: its runner (if any) and the words a "not found" may name. */
+  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers'>;
+  /** Zero tests is a pass, not an error (the tier's `allowNoTests`). */
+  allowNoTests?: boolean;
+  /** Read only the package manager's failures, not the runner's summary: a report file decides the rest. */
+  reportDecides?: boolean;
+}
+
+export interface ClassifyOptions {
+  runner?: RunnerName;
+  /** Present when the gate's output was kept: it is read, not only the exit code. */
+  output?: OutputContext;
+}
+
+/** A line of a gate's output inside a reason: trimmed, control characters escaped, at most 200 characters. */
+export function quoteLine(line: string): string {
+  let t = line.trim().replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  if (t.length > 200) t = `${t.slice(0, 199)}…`;
+  return `\`${t}\``;
+}
+
+/** The last line worth quoting when nothing else decides (npm's log-file pointer is not). */
+function lastLine(lines: readonly string[]): string | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!.trim();
+    if (l !== '' && !/A complete log of this run can be found in|^npm (?:error|ERR!)\s*$/.test(l)) return l;
+  }
+  return undefined;
+}
+
 /**
- * Exit code, signal and timeout to a verdict. Pure.
- * `pass` is exit 0; `caught` is an exit code the tier lists (default exactly 1); all else is `error`.
+ * Exit code, signal, timeout and (when kept) the output to a verdict. Pure.
+ * Without output to read: `pass` is exit 0, `caught` an exit code the tier lists (default exactly 1),
+ * all else `error`. With output: a package manager's or the shell's failure is an `error` whatever the
+ * runner; with a runner profile, exit 0 with zero tests is an `error` (unless `allowNoTests`), and a
+ * failure exit is `caught` only when the runner's summary proves a test failed.
  */
-export function classify(exit: GateExit, caught: readonly number[], timeout: number, runner?: RunnerName): Classified {
-  if (exit.spawnError !== undefined) return { verdict: 'error', reason: exit.spawnError };
+export function classify(exit: GateExit, caught: readonly number[], timeout: number, opts: RunnerName | ClassifyOptions = {}): Classified {
+  const { runner, output } = typeof opts === 'string' ? { runner: opts, output: undefined } : opts;
+  if (exit.spawnError !== undefined) return { verdict: 'error', reason: exit.spawnError, ...(exit.spawnError.startsWith('command not found') && { inapplicable: true }) };
   if (exit.interrupted) return { verdict: 'error', reason: 'interrupted (Ctrl-C)' };
   if (exit.timedOut) return { verdict: 'error', reason: `timed out after ${timeout} s` };
   if (exit.signal !== null) return { verdict: 'error', reason: `killed by ${exit.signal}` };
   const code = exit.exitCode;
-  if (code === 0) return { verdict: 'pass' };
   if (code === null) return { verdict: 'error', reason: 'exited without a code' };
+  const lines = output ? outputLines(exit.tail) : [];
+  if (output && code !== 0) {
+    const pm = managerFailure(lines, new Set(output.detection.words));
+    if (pm) return { verdict: 'error', reason: `${pm.what}: ${quoteLine(pm.line)}`, inapplicable: true };
+    // A quiet package manager (`npm run -s`) prints nothing of its own failure: package.json says it.
+    const d = output.detection;
+    const pmName = d.managers[0] ?? 'npm';
+    if (d.missingScript !== undefined) return { verdict: 'error', reason: `${pmName}: missing script "${d.missingScript}" (package.json here has no such script)`, inapplicable: true };
+    if (d.noPackageJson) return { verdict: 'error', reason: `${pmName}: no package.json here to run a script from`, inapplicable: true };
+  }
+  const profile = output && !output.reportDecides && runner ? PROFILES[runner] : undefined;
+  if (profile) return byProfile(profile, runner!, lines, code, caught, output!.allowNoTests === true);
+  if (code === 0) return { verdict: 'pass' };
   if (caught.includes(code)) return { verdict: 'caught' };
   if (code === 127) {
     const cmd = exit.notFound ?? notFoundCommand(exit.tail);
-    return { verdict: 'error', reason: cmd ? `command not found: ${cmd}` : 'exit 127: command not found' };
+    return { verdict: 'error', reason: cmd ? `command not found: ${cmd}` : 'exit 127: command not found', inapplicable: true };
   }
+  if (isNoTestsCode(runner, code) && output?.allowNoTests) return { verdict: 'pass', reason: `exit ${code}: no tests ran (allowed by \`allowNoTests\`)` };
   const known = meaning(code, runner);
   return { verdict: 'error', reason: known ? `exit ${code}: ${known}` : `exit ${code}, which this tier does not count as a test failure` };
+}
+
+const isNoTestsCode = (runner: RunnerName | undefined, code: number) => (runner === 'pytest' && code === 5) || (runner === 'nextest' && code === 4);
+
+/** A runner's output read through its profile. Pure. */
+function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly string[], code: number, caught: readonly number[], allowNoTests: boolean): Classified {
+  const r = profile.read(lines);
+  const s = r.summary;
+  const none = r.noTests ?? (s && s.total === 0 ? { line: s.line } : undefined);
+  if (s && s.failed > 0 && (caught.includes(code) || code === 0)) {
+    // Exit 0 with failures counted: the runner and its summary disagree.
+    if (code === 0) return { verdict: 'error', reason: `exit 0 but ${runner} reports failed tests: ${quoteLine(s.line)}` };
+    return { verdict: 'caught', reason: `${runner}: ${quoteLine(s.line)}`, proven: true };
+  }
+  if (r.cannotRun) return { verdict: 'error', reason: `${r.cannotRun.what}: ${quoteLine(r.cannotRun.line)}` };
+  if (none) {
+    if (allowNoTests) return { verdict: 'pass', reason: `no tests ran (allowed by \`allowNoTests\`): ${quoteLine(none.line)}` };
+    const why = code !== 0 ? meaning(code, runner) : undefined;
+    return { verdict: 'error', reason: `no tests ran${why ? ` (exit ${code}: ${why})` : ''}: ${quoteLine(none.line)}; if that is expected, set \`allowNoTests: true\` on the tier` };
+  }
+  if (code === 0) return { verdict: 'pass' };
+  if (profile.exitProves && caught.includes(code)) return { verdict: 'caught', proven: true };
+  const known = meaning(code, runner);
+  if (s) return { verdict: 'error', reason: `exit ${code} but ${runner} reports no failed test: ${quoteLine(s.line)}${known ? ` (${known})` : ''}` };
+  const last = lastLine(lines);
+  return {
+    verdict: 'error',
+    reason: `exit ${code}${known ? ` (${known})` : ''} without a ${runner} summary, so no test is known to have failed; last output: ${last ? quoteLine(last) : '(none)'}`,
+  };
 }
 
 export interface ReportVerdict extends Classified {
@@ -117,7 +201,7 @@ export interface ReportVerdict extends Classified {
  * report lists a failed test; no report, an unreadable or stale one, or zero cases make it an `error`.
  * Exit 0 with failures in the report is an `error`: the runner and its report disagree.
  */
-export function judgeReport(base: Classified, exitCode: number | null, report: ReportRead, where: string, runner?: RunnerName): ReportVerdict {
+export function judgeReport(base: Classified, exitCode: number | null, report: ReportRead, where: string, runner?: RunnerName, allowNoTests = false): ReportVerdict {
   if (base.verdict === 'error') return { ...base, failed: [], trusted: false };
   const code = exitCode ?? 0;
   if (report.kind !== 'ok') {
@@ -130,8 +214,13 @@ export function judgeReport(base: Classified, exitCode: number | null, report: R
     return { verdict: 'error', reason: msg.reportCannotTell(code, what, hint), failed: [], trusted: false };
   }
   const failed = report.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);
+  const broken = report.broken ?? [];
+  if (failed.length === 0 && broken.length > 0) return { verdict: 'error', reason: msg.reportBroken(code, where, broken), failed, trusted: false };
   if (report.cases.length === 0) {
-    if (base.verdict === 'pass') return { verdict: 'pass', reason: msg.reportEmpty(where), failed, trusted: true };
+    if (base.verdict === 'pass') {
+      if (allowNoTests) return { verdict: 'pass', reason: msg.reportEmpty(where), failed, trusted: true };
+      return { verdict: 'error', reason: msg.reportEmptyNoTests(where), failed, trusted: true };
+    }
     return { verdict: 'error', reason: msg.reportEmptyButFailed(code, where), failed, trusted: true };
   }
   if (base.verdict === 'pass') {
@@ -139,5 +228,5 @@ export function judgeReport(base: Classified, exitCode: number | null, report: R
     return { verdict: 'error', reason: msg.reportDisagrees(where, failed), failed, trusted: false };
   }
   if (failed.length === 0) return { verdict: 'error', reason: msg.reportAllPassed(code, where), failed, trusted: true };
-  return { verdict: 'caught', failed, trusted: true };
+  return { verdict: 'caught', failed, trusted: true, proven: true };
 }

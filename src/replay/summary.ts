@@ -9,6 +9,8 @@ export interface ReplayFigures {
   tiers: ReplayTierLine[];
   /** Patch ids that did not apply. */
   notApplied: string[];
+  /** Rows whose tier command could not run at that commit (`applicable: false`). */
+  notApplicable: number;
 }
 
 export function median(xs: readonly number[]): number | null {
@@ -28,10 +30,15 @@ export function replayFigures(rows: readonly LedgerRow[], ladder: readonly strin
   const byTier = new Map<string, LedgerRow[]>(ladder.map((t) => [t, []]));
   const patches = new Set<string>();
   const notApplied: string[] = [];
+  let notApplicable = 0;
   for (const row of rows) {
     patches.add(`${row.patch}\0${row.base ?? ''}`);
     if (row.applied === false) {
       notApplied.push(row.patch);
+      continue;
+    }
+    if (row.applicable === false) {
+      notApplicable++;
       continue;
     }
     const list = byTier.get(row.tier) ?? [];
@@ -51,7 +58,7 @@ export function replayFigures(rows: readonly LedgerRow[], ladder: readonly strin
       total_s: round(seconds.reduce((a, b) => a + b, 0)),
     };
   });
-  return { patches: patches.size, tiers, notApplied };
+  return { patches: patches.size, tiers, notApplied, notApplicable };
 }
 
 /** The figures as an aligned table. Pure. */
@@ -73,5 +80,6 @@ export function figureLines(f: ReplayFigures, calibration: boolean): string[] {
     fmt(head),
     ...body.map(fmt),
     ...(f.notApplied.length > 0 ? [`did not apply (counted apart: not a catch, not an error): ${f.notApplied.length}`] : []),
+    ...(f.notApplicable > 0 ? [`not applicable at their commit (the tier's script or runner was absent there; counted apart): ${f.notApplicable}`] : []),
   ];
 }

@@ -26,6 +26,7 @@ export interface FoldRow {
   calibration?: unknown;
   cached?: unknown;
   applied?: unknown;
+  applicable?: unknown;
   skipped?: unknown;
 }
 
@@ -42,6 +43,7 @@ interface TierAcc {
   total: number;
   seconds: Seconds;
   notApplied: number;
+  notApplicable: number;
   /** Runs t0-scope routed past this tier. */
   routedPast: DistinctCounter;
 }
@@ -57,7 +59,7 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
   const tier = (name: string): TierAcc => {
     let a = accs.get(name);
     if (a === undefined) {
-      a = { caught: 0, errors: 0, passes: 0, total: 0, seconds: new Seconds(), notApplied: 0, routedPast: new DistinctCounter() };
+      a = { caught: 0, errors: 0, passes: 0, total: 0, seconds: new Seconds(), notApplied: 0, notApplicable: 0, routedPast: new DistinctCounter() };
       accs.set(name, a);
       order.push(name);
     }
@@ -68,7 +70,7 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
   const routedRuns = new DistinctCounter();
   /** Calibration run → tier → caught (true) or passed (false); errors are left out. */
   const calibration = new Map<string, Map<string, boolean>>();
-  const excluded = { filtered: 0, calibration: 0, cached: 0, seed: 0, not_applied: 0 };
+  const excluded = { filtered: 0, calibration: 0, cached: 0, seed: 0, not_applied: 0, not_applicable: 0 };
   const since = opts.since?.getTime();
   let rows = 0;
   let lastRun: string | undefined;
@@ -91,6 +93,12 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
       return;
     }
     const a = tier(row.tier);
+    // The tier's command could not run at that commit (its script or runner came later): no attempt of this tier.
+    if (row.applicable === false) {
+      a.notApplicable++;
+      excluded.not_applicable++;
+      return;
+    }
     const run = typeof row.run === 'string' ? row.run : row.patch;
     if (row.calibration === true) {
       excluded.calibration++;
@@ -157,6 +165,7 @@ function figures(name: string, a: TierAcc): TierFigures {
     yield: total === 0 ? null : sig(a.caught / total),
     error_rate: runs === 0 ? null : sig(a.errors / runs),
     not_applied: a.notApplied,
+    not_applicable: a.notApplicable,
   };
 }
 

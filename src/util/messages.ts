@@ -1,5 +1,5 @@
 /** Every sentence gate-ladder says to its users, in one place. Each says the next step. */
-import type { GateResult, HookName, OrderFigures, PairOverlap, Plan, Report, ScopeFigures, TierFigures } from '../types.js';
+import type { GateResult, HookName, OrderFigures, PairOverlap, Plan, Report, RunnerInfo, ScopeFigures, TierFigures } from '../types.js';
 
 const BYPASS = 'To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.';
 const BYPASS_COMMIT = 'To commit anyway: `git commit --no-verify`, or `GATE_LADDER=0 git commit`.';
@@ -50,12 +50,16 @@ export const msg = {
     `  cached: this tree already passed every planned tier (run ${[...new Set(runs)].join(', ')}); no gate would run (--no-cache to force)`,
 };
 
-/** The plan as lines of text, for `--dry-run`. */
-export function planLines(plan: Plan): string[] {
+/** The plan as lines of text, for `--dry-run`; `runners`: which profile reads each running tier, and why. */
+export function planLines(plan: Plan, runners?: ReadonlyMap<string, RunnerInfo>): string[] {
   const lines = [`  changed paths: ${plan.fileCount}`];
   for (const hit of plan.hits.slice(0, 10)) lines.push(`  test-adjacent: ${hit.path} (matches ${hit.marker})`);
   if (plan.hits.length > 10) lines.push(`  test-adjacent: … and ${plan.hits.length - 10} more`);
-  for (const t of plan.tiers) lines.push(`  ${t.run ? 'run ' : 'skip'} ${t.tier.name}${t.reason ? `: ${t.reason}` : ''}`);
+  for (const t of plan.tiers) {
+    lines.push(`  ${t.run ? 'run ' : 'skip'} ${t.tier.name}${t.reason ? `: ${t.reason}` : ''}`);
+    const r = runners?.get(t.tier.name);
+    if (r) lines.push(`       runner: ${r.runner ?? 'none'} (${r.why})`);
+  }
   return lines;
 }
 
@@ -74,6 +78,10 @@ export const testMsg = {
   reportCannotTell: (code: number, what: string, hint: string) =>
     `exit ${code} and ${what}: cannot tell a failed test from a broken harness${hint}`,
   reportEmpty: (where: string) => `the JUnit report at ${where} lists no test cases: this gate ran no tests`,
+  reportEmptyNoTests: (where: string) =>
+    `no tests ran: the report at ${where} lists no test cases; if that is expected, set \`allowNoTests: true\` on the tier`,
+  reportBroken: (code: number, where: string, files: readonly string[]) =>
+    `exit ${code}: the report at ${where} lists ${files.length === 1 ? 'a test file' : `${files.length} test files`} that could not run (${list(files, 3)}) and no failed test: the harness failed, not a test`,
   reportEmptyButFailed: (code: number, where: string) =>
     `exit ${code} but the JUnit report at ${where} lists no test cases: the harness failed before any test ran`,
   reportDisagrees: (where: string, failed: readonly string[]) =>
@@ -187,7 +195,7 @@ export const reportMsg = {
   summary: (r: Report, ledger?: string) =>
     `${plural(r.rows, 'row')}${ledger ? ` from ${ledger}` : ''}; ${plural(r.attempts, 'patch attempt')} counted; ${plural(r.skipped_lines, 'line')} skipped`,
   excluded: (x: Report['excluded']) =>
-    `not in the tier figures: ${x.calibration} calibration, ${x.cached} cached, ${x.seed} seed, ${x.not_applied} not applied, ${x.filtered} filtered out`,
+    `not in the tier figures: ${x.calibration} calibration, ${x.cached} cached, ${x.seed} seed, ${x.not_applied} not applied, ${x.not_applicable ?? 0} not applicable at their commit, ${x.filtered} filtered out`,
   overlapHeading: (runs: number) => `calibration overlap (${plural(runs, 'calibration run')})`,
   pair: (p: PairOverlap) =>
     `${p.earlier} / ${p.later}: ${plural(p.patches, 'patch', 'patches')}; both caught ${p.both}, only ${p.earlier} ${p.only_earlier}, only ${p.later} ${p.only_later}, neither ${p.neither}`,

@@ -122,6 +122,45 @@ test('a range of ten commits: each judged against its parent, by today\'s ladder
     assertCleanedUp(repo, tmp);
   }));
 
+test('commits where the tier cannot run (its script or runner came later) are "not applicable", counted apart in the report', () =>
+  corpus(
+    (repo, tmp) => {
+      const pkg = (scripts: Record<string, string>) => repo.write('package.json', `${JSON.stringify({ name: 'fixture', private: true, scripts }, null, 2)}\n`);
+      const c: Record<string, string> = {};
+      const step = (name: string, edit: () => void) => {
+        edit();
+        c[name] = repo.commit(name);
+      };
+      step('tape-era', () => pkg({ 'test:quick': 'tape test/*.js' }));
+      step('no-script', () => pkg({ test: 'node check.js' }));
+      step('node-era', () => pkg({ test: 'node check.js', 'test:quick': 'node check.js' }));
+      step('bug', () => repo.write('src/value.txt', 'bug\n'));
+      const r = replay(repo, tmp, ['main~4..main', '--jobs', '1']);
+      assert.is(r.code, 0, r.out);
+      const rows = repo.ledger();
+      const row = (name: string) => rows.find((x) => x.patch === c[name])!;
+      assert.is(row('tape-era').verdict, 'error');
+      assert.match(String(row('tape-era').reason), /^not applicable at this commit: command not found: tape: `sh: 1: tape: not found`/);
+      assert.is(row('tape-era').applicable, false);
+      assert.match(String(row('no-script').reason), /^not applicable at this commit: npm: missing script "test:quick"/);
+      assert.is(row('no-script').applicable, false);
+      assert.equal([row('node-era').verdict, row('node-era').applicable], ['pass', undefined]);
+      assert.equal([row('bug').verdict, row('bug').applicable], ['caught', undefined]);
+      assert.match(r.stdout, /^t1\s+2\s+1\s+0\s+1\s/m, 'the replay figures leave them out');
+      assert.match(r.stdout, "not applicable at their commit (the tier's script or runner was absent there; counted apart): 2");
+      const rep = JSON.parse(repo.cli(['report', '--json']).stdout) as { tiers: { tier: string; runs: number; caught: number; errors: number; not_applicable: number }[]; excluded: Record<string, number> };
+      const t1 = rep.tiers.find((t) => t.tier === 't1')!;
+      assert.equal([t1.runs, t1.caught, t1.errors, t1.not_applicable], [2, 1, 0, 2]);
+      assert.is(rep.excluded.not_applicable, 2);
+      assertCleanedUp(repo, tmp);
+    },
+    {
+      'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'npm run test:quick', timeout: 60 }] };\n`,
+      'check.js': "if (require('fs').readFileSync('src/value.txt', 'utf8').includes('bug')) { console.log('value is buggy'); process.exit(1); }\n",
+      'src/value.txt': 'good\n',
+    },
+  ));
+
 const JUNIT_SH = `#!/bin/sh
 if grep -q bug src/value.txt; then r='<failure message="buggy"/>'; code=1; else r=''; code=0; fi
 printf '<?xml version="1.0"?><testsuites><testsuite name="value" tests="1"><testcase classname="value" name="is good">%s</testcase></testsuite></testsuites>\\n' "$r" > junit.xml

@@ -3,10 +3,11 @@ import * as assert from 'uvu/assert';
 import { type IdContext, parseJUnit, parseJUnitCases } from '../../src/evidence/junit.js';
 import type { TestOutcome } from '../../src/types.js';
 
-const ids = (xml: string, ctx: IdContext = {}): [string, TestOutcome['outcome']][] => {
+/** Test ids and outcomes, then the files listed as unable to run (`broken`: a load failure is no test's failure). */
+const ids = (xml: string, ctx: IdContext = {}): [string, TestOutcome['outcome'] | 'broken'][] => {
   const r = parseJUnit(xml, ctx);
   if (!r.ok) throw new Error(r.why);
-  return r.cases.map((c) => [c.id, c.outcome]);
+  return [...r.cases.map((c): [string, TestOutcome['outcome']] => [c.id, c.outcome]), ...(r.broken ?? []).map((id): [string, 'broken'] => [id, 'broken'])];
 };
 
 // Trimmed from a real `node --test --test-reporter=junit` run (Node 20).
@@ -43,11 +44,11 @@ test('node: classname is constant; describe blocks are nested suites; a todo fai
   assert.equal(ids(NODE, { runner: 'node', root: '/repo' }), [
     ['top', 'pass'],
     ['todo', 'skip'],
-    ['broken.test.mjs', 'fail'],
     ['math > adds', 'pass'],
     ['math > fails', 'fail'],
     ['math > skipped', 'skip'],
     ['math > nested > deep', 'pass'],
+    ['broken.test.mjs', 'broken'],
   ]);
 });
 
@@ -59,7 +60,7 @@ test('pytest: the dotted module path becomes the file, classes join the title pa
     ['tests/test_x.py::TestK::test_m', 'pass'],
     ['tests/test_x.py::TestK::test_p[1.5]', 'pass'],
     ['tests/unit/test_y.py::TestK::TestInner::test_p[2]', 'fail'],
-    ['tests/test_broken.py', 'fail'],
+    ['tests/test_broken.py', 'broken'],
   ]);
 });
 
@@ -68,13 +69,13 @@ test('pytest: a file attribute (xunit1) wins, and a tier cwd prefixes the path',
   assert.equal(ids(xml, { runner: 'pytest', base: 'py' }), [['py/tests/test_x.py::TestK::test_a', 'pass']]);
 });
 
-const cases: [string, IdContext, string, [string, TestOutcome['outcome']][]][] = [
+const cases: [string, IdContext, string, [string, TestOutcome['outcome'] | 'broken'][]][] = [
   [
     'jest (jest-junit): one string in both fields; a suite that cannot load names its file',
     { runner: 'jest' },
     `<testsuites name="jest tests"><testsuite name="math"><testcase classname="math adds" name="math adds" time="0.1"/><testcase classname="math fails" name="math fails"><failure>x</failure></testcase></testsuite>
      <testsuite name="src/b.test.js" errors="1"><testcase classname="Test suite failed to run" name="src/b.test.js"><error>SyntaxError</error></testcase></testsuite></testsuites>`,
-    [['math adds', 'pass'], ['math fails', 'fail'], ['src/b.test.js', 'fail']],
+    [['math adds', 'pass'], ['math fails', 'fail'], ['src/b.test.js', 'broken']],
   ],
   [
     'jest with addFileAttribute',

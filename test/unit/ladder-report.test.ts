@@ -15,13 +15,15 @@ const config = resolveConfig({
   ],
 });
 const plan: Plan = { files: ['src/a.ts'], fileCount: 1, hits: [], tiers: config.tiers.map((tier) => ({ tier, run: true })) };
-const exit = (code: number): GateExit => ({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 0.5, tail: '' });
+const exit = (code: number, tail = ''): GateExit => ({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 0.5, tail });
 const freeze = (test: string, expires: string): Freeze => ({
   test, flip_rate: 0.2, runs: 20, flips: 4, evidence: 1, by: 'T', at: '2025-01-01T00:00:00Z', expires, reentry: 'fixed',
 });
 
 interface World {
   exits: Record<string, number>;
+  /** What a gate printed (its output is read: the fakes pass `write`). */
+  tails?: Record<string, string>;
   reports: Record<string, ReportRead>;
   freezes?: Freeze[];
   today?: string;
@@ -52,7 +54,7 @@ function fakes(world: World) {
   const deps = {
     runGate: async (tier: { name: string }) => {
       events.push(`gate ${tier.name}`);
-      return exit(world.exits[tier.name] ?? 0);
+      return exit(world.exits[tier.name] ?? 0, world.tails?.[tier.name] ?? '');
     },
     appendRows: (r: LedgerRow[]) => rows.push(...r),
     now: () => new Date('2025-01-15T10:00:00Z'),
@@ -135,6 +137,7 @@ test('a frozen failure next to an unfrozen one is still caught', async () => {
 test('seeded runs: every tier runs, rows carry source seed, freezes never forgive', async () => {
   const f = fakes({
     exits: { t1: 1, t2: 1, t3: 1 },
+    tails: { t2: 'Tests:       1 failed, 1 total\n' },
     reports: { '/repo/out/junit.xml': cases(['a', 'fail']), '/repo/py/report.xml': cases(['p', 'fail']) },
     freezes: [freeze('a', '2025-02-01')],
   });
@@ -149,18 +152,50 @@ test('seeded runs: every tier runs, rows carry source seed, freezes never forgiv
   assert.equal(f.records.map((r) => [r.source, r.fail]), [['seed', ['a']], ['seed', ['p']]]);
 });
 
-test('a catch from an ambiguous runner without a report says the exit code cannot tell', async () => {
+test('a catch from an ambiguous runner whose output is not read says the exit code cannot tell', async () => {
   const f = fakes({ exits: { t2: 1 }, reports: { '/repo/out/junit.xml': cases(['a', 'pass']) } });
-  await runLadder(input(), f.deps);
+  const { write: _unread, ...deps } = f.deps;
+  await runLadder(input(), deps);
   assert.ok(f.logs.some((l) => l.includes('t2: note: jest exits 1 for failed tests and for config errors')));
 });
 
-test('without report deps, junit paths are ignored and the exit code decides', async () => {
-  const f = fakes({ exits: { t1: 1 }, reports: {} });
+test('with its output read, jest exit 1 is caught only when its summary counts a failed test', async () => {
+  const f = fakes({ exits: { t2: 1 }, tails: { t2: 'FAIL a.test.js\nTests:       1 failed, 2 passed, 3 total\n' }, reports: { '/repo/out/junit.xml': cases(['a', 'pass']) } });
+  const out = await runLadder(input(), f.deps);
+  assert.is(out.verdict, 'caught');
+  assert.is(f.rows[1]!.reason, 'jest: `Tests:       1 failed, 2 passed, 3 total`');
+  assert.not.ok(f.logs.some((l) => l.includes('note:')), 'a proven catch needs no note');
+  const g = fakes({ exits: { t2: 1 }, tails: { t2: 'Error: Could not find a config file based on provided values\n' }, reports: { '/repo/out/junit.xml': cases(['a', 'pass']) } });
+  const bad = await runLadder(input(), g.deps);
+  assert.is(bad.verdict, 'error');
+  assert.match(String(g.rows[1]!.reason), 'a jest config error: `Error: Could not find a config file');
+});
+
+test('without report deps, junit paths are ignored and the output decides', async () => {
+  const f = fakes({ exits: { t1: 1 }, tails: { t1: '# tests 1\n# pass 0\n# fail 1\n' }, reports: {} });
   const { reports: _unused, ...plain } = f.deps;
   const out = await runLadder(input(), plain);
   assert.is(out.verdict, 'caught');
   assert.equal(f.events, ['gate t1']);
+});
+
+test('a gate whose output is read keeps its colours on a terminal (FORCE_COLOR=1), unless the tier or replay says otherwise', async () => {
+  const one = resolveConfig({ tiers: [{ name: 'v', run: 'npx vitest run' }, { name: 'plain', run: 'make test' }, { name: 'nc', run: 'npx jest', env: { FORCE_COLOR: '0' } }] });
+  const p: Plan = { files: ['a'], fileCount: 1, hits: [], tiers: one.tiers.map((tier) => ({ tier, run: true })) };
+  const seen: Record<string, { env: NodeJS.ProcessEnv; piped: boolean }> = {};
+  const gate = async (tier: { name: string }, _cwd: string, env: NodeJS.ProcessEnv, io: { write?: unknown }) => {
+    seen[tier.name] = { env, piped: io.write !== undefined };
+    return exit(0, tier.name === 'plain' ? '' : 'Tests  1 passed (1)\nTests:       1 passed, 1 total\n');
+  };
+  const base = { runGate: gate, appendRows: () => {}, now: () => new Date(), log: () => {}, env: {} };
+  await runLadder({ ...input(), plan: p }, { ...base, echo: () => {}, colour: () => true });
+  assert.equal([seen.v!.piped, seen.v!.env.FORCE_COLOR], [true, '1']);
+  assert.equal([seen.plain!.piped, seen.plain!.env.FORCE_COLOR], [false, undefined], 'no runner: straight to the terminal, colours its own');
+  assert.is(seen.nc!.env.FORCE_COLOR, '0', "the tier's own env wins");
+  await runLadder({ ...input(), plan: p }, { ...base, echo: () => {}, colour: () => false });
+  assert.is(seen.v!.env.FORCE_COLOR, undefined, 'not a terminal, or NO_COLOR/FORCE_COLOR set by the user');
+  await runLadder({ ...input(), plan: p }, { ...base, write: () => {}, colour: () => true });
+  assert.is(seen.v!.env.FORCE_COLOR, undefined, 'output that is not shown (replay) is not coloured');
 });
 
 test.run();

@@ -19,7 +19,9 @@ const cases: [string, Classified, number, ReportRead, string, string | undefined
   ['test failure exit but every case passed', CAUGHT, 1, ok('pass', 'skip'), 'error', 'every test in the JUnit report at junit.xml passed', [], true],
   ['exit 0 with failures: inconsistent', PASS, 0, ok('pass', 'fail'), 'error', 'exit 0 but the JUnit report at junit.xml lists 1 test as failed (t1)', ['t1'], false],
   ['exit 0, all passed', PASS, 0, ok('pass', 'skip'), 'pass', undefined, [], true],
-  ['exit 0, zero cases: a pass that ran nothing, noted', PASS, 0, ok(), 'pass', 'lists no test cases: this gate ran no tests', [], true],
+  ['exit 0, zero cases: no tests ran, an error', PASS, 0, ok(), 'error', 'no tests ran: the report at junit.xml lists no test cases; if that is expected, set `allowNoTests: true`', [], true],
+  ['a test file that could not load and no failed test: an error', CAUGHT, 1, { kind: 'ok', cases: [{ id: 'a', outcome: 'pass' }], broken: ['t/b.test.js'] }, 'error', 'lists a test file that could not run (t/b.test.js) and no failed test', [], false],
+  ['a file that could not load beside a failed test: still caught', CAUGHT, 1, { kind: 'ok', cases: [{ id: 'a', outcome: 'fail' }], broken: ['t/b.test.js'] }, 'caught', undefined, ['a'], true],
   ['exit 0, no report: a pass, outcomes not recorded', PASS, 0, { kind: 'missing' }, 'pass', 'per-test outcomes not recorded', [], false],
   ['a harness exit code stays an error whatever the report says', HARNESS, 4, ok('fail'), 'error', 'exit 4: pytest usage error', [], false],
 ];
@@ -33,6 +35,12 @@ for (const [title, base, code, report, verdict, reason, failed, trusted] of case
     assert.is(r.trusted, trusted);
   });
 }
+
+test('allowNoTests: exit 0 with zero cases passes, saying it ran none', () => {
+  const r = judgeReport(PASS, 0, ok(), 'junit.xml', undefined, true);
+  assert.is(r.verdict, 'pass');
+  assert.match(r.reason ?? '', 'lists no test cases: this gate ran no tests');
+});
 
 test('a missing report names how the runner writes one', () => {
   assert.match(judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml', 'pytest').reason ?? '', 'pytest --junitxml=PATH');

@@ -37,10 +37,10 @@ test('exact figures: even median, zero catches, only errors, zero-second rows, a
   const r = report(rows, { tiers: ['t1', 't2', 't3', 't4'] });
   assert.equal(r.tiers.map((t) => t.tier), ['t1', 't2', 't3', 't4', 'stray']);
   const t = byTier(r.tiers);
-  assert.equal(t.t1, { tier: 't1', runs: 4, caught: 1, errors: 1, passes: 2, median_s: 2.5, total_s: 16, yield: 0.0625, error_rate: 0.25, not_applied: 0 });
-  assert.equal(t.t2, { tier: 't2', runs: 3, caught: 0, errors: 0, passes: 3, median_s: 90, total_s: 270, yield: 0, error_rate: 0, not_applied: 0 });
-  assert.equal(t.t3, { tier: 't3', runs: 2, caught: 0, errors: 2, passes: 0, median_s: 0, total_s: 0, yield: null, error_rate: 1, not_applied: 0 });
-  assert.equal(t.t4, { tier: 't4', runs: 0, caught: 0, errors: 0, passes: 0, median_s: null, total_s: 0, yield: null, error_rate: null, not_applied: 0 });
+  assert.equal(t.t1, { tier: 't1', runs: 4, caught: 1, errors: 1, passes: 2, median_s: 2.5, total_s: 16, yield: 0.0625, error_rate: 0.25, not_applied: 0, not_applicable: 0 });
+  assert.equal(t.t2, { tier: 't2', runs: 3, caught: 0, errors: 0, passes: 3, median_s: 90, total_s: 270, yield: 0, error_rate: 0, not_applied: 0, not_applicable: 0 });
+  assert.equal(t.t3, { tier: 't3', runs: 2, caught: 0, errors: 2, passes: 0, median_s: 0, total_s: 0, yield: null, error_rate: 1, not_applied: 0, not_applicable: 0 });
+  assert.equal(t.t4, { tier: 't4', runs: 0, caught: 0, errors: 0, passes: 0, median_s: null, total_s: 0, yield: null, error_rate: null, not_applied: 0, not_applicable: 0 });
   // Caught in zero seconds: the yield is undefined, not zero.
   assert.is(t.stray!.yield, null);
   assert.is(r.attempts, 10);
@@ -55,8 +55,9 @@ test('seconds are summed exactly to the millisecond; yields keep four significan
   assert.is(r.tiers[0]!.median_s, 0.2);
 });
 
-test('calibration, cached, seed and unapplied rows stay out of the tier figures, each counted apart', () => {
+test('calibration, cached, seed, unapplied and not-applicable rows stay out of the tier figures, each counted apart', () => {
   const rows = [
+    row('t1', 'error', 1, { hook: 'replay', applicable: false, reason: 'not applicable at this commit: npm: missing script "test"' }),
     row('t1', 'pass', 4),
     row('t1', 'caught', 5, { calibration: true }),
     row('t1', 'pass', 0, { cached: true }),
@@ -66,8 +67,8 @@ test('calibration, cached, seed and unapplied rows stay out of the tier figures,
     row('t1', 'pass', 6, { hook: 'replay', applied: true }),
   ];
   const r = report(rows);
-  assert.equal(r.tiers[0], { tier: 't1', runs: 2, caught: 0, errors: 0, passes: 2, median_s: 5, total_s: 10, yield: 0, error_rate: 0, not_applied: 1 });
-  assert.equal(r.excluded, { filtered: 0, calibration: 1, cached: 1, seed: 2, not_applied: 1 });
+  assert.equal(r.tiers[0], { tier: 't1', runs: 2, caught: 0, errors: 0, passes: 2, median_s: 5, total_s: 10, yield: 0, error_rate: 0, not_applied: 1, not_applicable: 1 });
+  assert.equal(r.excluded, { filtered: 0, calibration: 1, cached: 1, seed: 2, not_applied: 1, not_applicable: 1 });
   assert.is(r.attempts, 2);
 });
 
@@ -175,7 +176,7 @@ test('median of an odd and an even count, with duplicates, matches a sort', () =
 
 // Advice thresholds: each case sits exactly at a threshold or just past it.
 const tier = (name: string, over: Partial<TierFigures> = {}): TierFigures => ({
-  tier: name, runs: 40, caught: 4, errors: 0, passes: 36, median_s: 60, total_s: 2400, yield: 0.001667, error_rate: 0, not_applied: 0, ...over,
+  tier: name, runs: 40, caught: 4, errors: 0, passes: 36, median_s: 60, total_s: 2400, yield: 0.001667, error_rate: 0, not_applied: 0, not_applicable: 0, ...over,
 });
 const pair = (both: number, onlyEarlier: number, onlyLater: number, neither = 30): PairOverlap => ({
   earlier: 't1', later: 't2', patches: both + onlyEarlier + onlyLater + neither, both, only_earlier: onlyEarlier, only_later: onlyLater, neither,

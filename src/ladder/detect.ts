@@ -1,0 +1,202 @@
+/**
+ * Which test runner a tier's command starts, read from its words and, through `npm test`, `npm run X`,
+ * `pnpm X`, `yarn X` and `bun run X`, from the scripts of package.json at the judged commit. Pure: the
+ * caller hands in the scripts (read only when a package manager is named).
+ */
+import type { RunnerName } from '../types.js';
+
+export type Manager = 'npm' | 'pnpm' | 'yarn' | 'bun';
+
+/** package.json's scripts; `null`: there is no readable package.json. */
+export type Scripts = Readonly<Record<string, string>> | null;
+
+export interface Detection {
+  runner?: RunnerName;
+  /** Why this profile (or none) applies, in words: for `--dry-run`, `--json` and the ledger row. */
+  why: string;
+  /** The package managers the command goes through: their own failures are errors whatever the runner. */
+  managers: Manager[];
+  /** A script the command runs that package.json does not have (at this commit). */
+  missingScript?: string;
+  /** A package manager is named but there is no readable package.json. */
+  noPackageJson?: boolean;
+  /** Every command word seen, the scripts' included: a shell's "X: not found" for one of them is the command's own. */
+  words: string[];
+}
+
+const MAX_DEPTH = 4;
+
+/** Control characters of a script (from a file) escaped before they reach a terminal. */
+const printable = (text: string) => text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
+/** Shell words of a command line, in segments split at `&&`, `||`, `;`, `|`, `&` and newlines. Quotes are honoured; expansions are not. */
+export function shellSegments(command: string): string[][] {
+  const segments: string[][] = [];
+  let words: string[] = [];
+  let word = '';
+  let inWord = false;
+  const endWord = () => {
+    if (inWord) words.push(word);
+    word = '';
+    inWord = false;
+  };
+  const endSegment = () => {
+    endWord();
+    if (words.length > 0) segments.push(words);
+    words = [];
+  };
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (c === "'" || c === '"') {
+      const close = command.indexOf(c, i + 1);
+      const end = close === -1 ? command.length : close;
+      word += command.slice(i + 1, end);
+      inWord = true;
+      i = end;
+    } else if (c === '\\' && i + 1 < command.length) {
+      word += command[++i];
+      inWord = true;
+    } else if (c === ' ' || c === '\t') endWord();
+    else if (c === '&' || c === '|' || c === ';' || c === '\n' || c === '(' || c === ')') {
+      endSegment();
+      if ((c === '&' || c === '|') && command[i + 1] === c) i++;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  endSegment();
+  return segments;
+}
+
+/** Words that only wrap the real command. */
+const WRAPPERS = new Set(['env', 'cross-env', 'npx', 'bunx', 'time', 'nice', 'exec', 'command', 'nohup', 'c8', 'nyc', 'xvfb-run', 'dotenv', 'uv', 'poetry', 'pipenv', 'hatch', 'pdm', 'rye']);
+const JS_RUNNERS: Readonly<Record<string, RunnerName>> = { jest: 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', uvu: 'uvu', pytest: 'pytest', 'py.test': 'pytest' };
+
+const base = (word: string) => word.slice(word.lastIndexOf('/') + 1);
+
+/** The runner a word names: `jest`, `./node_modules/.bin/vitest`, `node_modules/mocha/bin/mocha.js`. */
+function runnerWord(word: string): RunnerName | undefined {
+  const pkg = /(?:^|\/)node_modules\/(jest|jest-cli|vitest|mocha|uvu|@playwright\/test|playwright)\//.exec(word)?.[1];
+  if (pkg !== undefined && pkg !== '@playwright/test' && pkg !== 'playwright') return JS_RUNNERS[pkg.replace('-cli', '')];
+  return JS_RUNNERS[base(word)];
+}
+
+interface Found {
+  runners: Set<RunnerName>;
+  via: string[];
+  managers: Set<Manager>;
+  missingScript?: string;
+  noPackageJson?: boolean;
+  words: Set<string>;
+}
+
+/** A package-manager segment: the script it runs, or the command it runs instead (pnpm/yarn run a binary when no script has the name). */
+function managerTarget(words: readonly string[]): { manager: Manager; script?: string; strict: boolean; rest: string[] } | undefined {
+  const m = base(words[0] ?? '');
+  if (m !== 'npm' && m !== 'pnpm' && m !== 'yarn' && m !== 'bun') return undefined;
+  const args = words.slice(1).filter((w) => !w.startsWith('-'));
+  const sub = args[0];
+  // Workspaces and recursive runs name no one package.json.
+  if (words.some((w) => /^(?:-r|--recursive|--filter|-F|--workspaces?|-w|--prefix|-C|--dir|--cwd)(?:=|$)/.test(w))) return { manager: m, strict: false, rest: [] };
+  if (sub === undefined) return { manager: m, strict: false, rest: [] };
+  const after = (i: number) => args.slice(i);
+  if (m === 'npm') {
+    if (sub === 'test' || sub === 't' || sub === 'tst') return { manager: m, script: 'test', strict: true, rest: [] };
+    if (sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn') return args[1] ? { manager: m, script: args[1], strict: true, rest: [] } : { manager: m, strict: false, rest: [] };
+    if (sub === 'exec' || sub === 'x') return { manager: m, strict: false, rest: after(1) };
+    return { manager: m, strict: false, rest: [] };
+  }
+  if (m === 'bun') {
+    if (sub === 'run' && args[1]) return { manager: m, script: args[1], strict: true, rest: [] };
+    return { manager: m, strict: false, rest: [] };
+  }
+  if (sub === 'run') return args[1] ? { manager: m, script: args[1], strict: true, rest: after(2) } : { manager: m, strict: false, rest: [] };
+  if (sub === 'test' || sub === 't') return { manager: m, script: 'test', strict: true, rest: [] };
+  if (sub === 'exec' || sub === 'dlx') return { manager: m, strict: false, rest: after(1) };
+  if (['install', 'i', 'add', 'ci', 'build', 'rebuild', 'why', 'list', 'ls'].includes(sub)) return { manager: m, strict: false, rest: [] };
+  // `pnpm vitest`, `yarn jest`: a script of that name, else the binary.
+  return { manager: m, script: sub, strict: false, rest: after(0) };
+}
+
+function scan(command: string, scripts: () => Scripts, found: Found, depth: number, via: string): void {
+  for (const seg of shellSegments(command)) {
+    let words = seg.filter((w) => !/^[A-Za-z_]\w*=/.test(w));
+    while (words.length > 0 && WRAPPERS.has(base(words[0]!))) {
+      const w = base(words[0]!);
+      if (w === 'npx') found.managers.add('npm');
+      if (w === 'bunx') found.managers.add('bun');
+      words = words.slice(1);
+      if (w === 'uv' || w === 'poetry' || w === 'pipenv' || w === 'hatch' || w === 'pdm' || w === 'rye') words = words[0] === 'run' ? words.slice(1) : [];
+      while (words.length > 0 && (words[0]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[0]!))) words = words.slice(1);
+    }
+    for (const w of words) found.words.add(base(w));
+    const first = words[0];
+    if (first === undefined) continue;
+    const pm = managerTarget(words);
+    if (pm) {
+      found.managers.add(pm.manager);
+      if (pm.script === undefined) {
+        if (pm.rest.length > 0) scan(pm.rest.join(' '), scripts, found, depth, via);
+        continue;
+      }
+      const all = scripts();
+      if (all === null) {
+        found.noPackageJson = true;
+        continue;
+      }
+      const body = all[pm.script];
+      if (body === undefined) {
+        if (pm.strict) found.missingScript ??= pm.script;
+        else scan(pm.rest.join(' '), scripts, found, depth, via);
+        continue;
+      }
+      if (depth < MAX_DEPTH) scan(body, scripts, found, depth + 1, `${pm.manager} script "${pm.script}"`);
+      continue;
+    }
+    const add = (r: RunnerName) => {
+      found.runners.add(r);
+      found.via.push(`${via === '' ? 'the command' : via} runs \`${printable(seg.join(' '))}\``);
+    };
+    const b = base(first);
+    if ((b === 'node' || b === 'nodejs') && words.some((w) => w === '--test' || w.startsWith('--test-reporter') || w.startsWith('--test-name-pattern'))) add('node');
+    else if (b === 'go' && words[1] === 'test') add('go');
+    else if (b === 'cargo' && words[1] === 'nextest') add('nextest');
+    else if (b === 'cargo' && words[1] === 'test') add('cargo');
+    else if (/^python[\d.]*$/.test(b) && words[1] === '-m' && words[2] === 'pytest') add('pytest');
+    else if ((b === 'playwright' || words.some((w) => /node_modules\/(?:@playwright\/test|playwright)\//.test(w))) && words.includes('test')) add('playwright');
+    else {
+      const r = words.map(runnerWord).find((x) => x !== undefined);
+      if (r !== undefined) add(r);
+    }
+  }
+}
+
+/**
+ * The runner behind a tier's command. `configured` (the tier's `runner`) wins; the command's words and
+ * scripts still say which package managers it goes through and whether a script it names is missing.
+ */
+export function detectRunner(run: string | readonly string[], configured: RunnerName | undefined, scripts: () => Scripts): Detection {
+  const command = typeof run === 'string' ? run : run.map((w) => (/[\s'"\\&|;]/.test(w) ? `'${w.replace(/'/g, "'\\''")}'` : w)).join(' ');
+  const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set() };
+  let cached: Scripts | undefined;
+  scan(command, () => (cached === undefined ? (cached = scripts()) : cached), found, 0, '');
+  const rest = {
+    managers: [...found.managers],
+    ...(found.missingScript !== undefined && { missingScript: found.missingScript }),
+    ...(found.noPackageJson && { noPackageJson: true }),
+    words: [...found.words],
+  };
+  if (configured !== undefined) return { runner: configured, why: `\`runner: '${configured}'\` in the config`, ...rest };
+  const runners = [...found.runners];
+  if (runners.length === 1) return { runner: runners[0]!, why: found.via[0]!, ...rest };
+  if (runners.length > 1) return { why: `several runners (${runners.join(', ')}): set \`runner\` on the tier to read one's output`, ...rest };
+  if (found.missingScript !== undefined) return { why: `package.json has no script "${printable(found.missingScript)}"`, ...rest };
+  if (found.noPackageJson) return { why: 'no package.json to read the script from', ...rest };
+  return { why: 'no known test runner in the command: judged by exit code', ...rest };
+}
+
+/** The tier's output must be read (a runner or a package manager is involved), so it is kept, not only shown. */
+export function needsOutput(d: Detection): boolean {
+  return d.runner !== undefined || d.managers.length > 0;
+}

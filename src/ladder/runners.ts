@@ -1,0 +1,360 @@
+/**
+ * Runner profiles: what each test runner prints when it ran tests (its summary line and counts), when
+ * it could not run them (a module that cannot load, a syntax error before any test, no test files, a
+ * config or compile error), and when it ran none. Pure: text in, a reading out. The signatures were
+ * read off the runners themselves (docs/verdicts.md lists the cases the tests run).
+ */
+import type { RunnerName } from '../types.js';
+
+/** The runner's own count, and the line that says it. */
+export interface Summary {
+  line: string;
+  failed: number;
+  passed: number;
+  total: number;
+}
+
+export interface Reading {
+  /** Proof that tests ran: the summary line and its counts (absent: the runner printed none). */
+  summary?: Summary;
+  /** The harness failed before or outside the tests: what, and the line that says so. */
+  cannotRun?: { what: string; line: string };
+  /** The runner said it found no test at all. */
+  noTests?: { line: string };
+}
+
+export interface RunnerProfile {
+  /** Reads a gate's output (ANSI codes already stripped), split into lines. */
+  read: (lines: readonly string[]) => Reading;
+  /**
+   * The runner's failure exit code means a test failed and nothing else (pytest's 1, nextest's 100), so
+   * a missing summary (a quiet flag, a cut output) does not make a catch an error.
+   */
+  exitProves?: boolean;
+}
+
+// CSI sequences (colours, cursor moves), OSC sequences (links, titles) and lone escapes.
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
+/** Removes terminal colour and cursor codes. */
+export function stripAnsi(text: string): string {
+  return text.includes('\x1b') ? text.replace(ANSI, '') : text;
+}
+
+/** Output to lines: ANSI stripped, carriage-return progress redraws reduced to what was left on screen. */
+export function outputLines(text: string): string[] {
+  return stripAnsi(text).split('\n').map((l) => {
+    const line = l.endsWith('\r') ? l.slice(0, -1) : l;
+    const cr = line.lastIndexOf('\r');
+    return cr === -1 ? line : line.slice(cr + 1);
+  });
+}
+
+const count = (text: string, word: string): number => {
+  const m = new RegExp(`(\\d+) ${word}\\b`).exec(text);
+  return m ? Number(m[1]) : 0;
+};
+
+function lastMatch(lines: readonly string[], re: RegExp): { line: string; m: RegExpExecArray } | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = re.exec(lines[i]!);
+    if (m) return { line: lines[i]!, m };
+  }
+  return undefined;
+}
+
+function firstMatch(lines: readonly string[], re: RegExp, from = 0): { line: string; index: number } | undefined {
+  for (let i = from; i < lines.length; i++) if (re.test(lines[i]!)) return { line: lines[i]!, index: i };
+  return undefined;
+}
+
+/** The first non-blank line after `index`. */
+function nextLine(lines: readonly string[], index: number): string | undefined {
+  for (let i = index + 1; i < lines.length && i < index + 6; i++) if (lines[i]!.trim() !== '') return lines[i]!;
+  return undefined;
+}
+
+/** A JavaScript error that stops a file from loading: a module not found, a syntax error, and the like. */
+const JS_LOAD_ERROR =
+  /^\s*(?:#\s*)?(?:Exception during run: )?(?:(?:Syntax|Reference|Type)Error|Error(?: \[ERR_[A-Z_]+\])?): (?:Cannot find (?:module|package)|Unexpected|Invalid or unexpected|missing \) after|Identifier '|Cannot use import|require\(\) of ES Module|Named export|The requested module|.*is not defined|.*is not a function|.*of undefined)/;
+const ANY_ERROR = /^\s*(?:#\s*)?(?:Exception during run: )?(?:[A-Z]\w*)?Error(?: \[[A-Z_]+\])?: \S/;
+
+/** The line that best says why a JavaScript harness failed: a load error, else any error line. */
+function jsErrorLine(lines: readonly string[]): string | undefined {
+  return (firstMatch(lines, JS_LOAD_ERROR) ?? firstMatch(lines, ANY_ERROR))?.line;
+}
+
+const jest: RunnerProfile = {
+  read(lines) {
+    const out: Reading = {};
+    const noTests = firstMatch(lines, /^No tests found, exiting with code 1|^No tests found related to files/);
+    if (noTests) out.noTests = { line: noTests.line };
+    const failedToRun = firstMatch(lines, /●\s+Test suite failed to run/);
+    if (failedToRun) {
+      const why = nextLine(lines, failedToRun.index) ?? failedToRun.line;
+      if (/Your test suite must contain at least one test/.test(why)) out.noTests = { line: why };
+      else out.cannotRun = { what: 'a test file could not run', line: why };
+    }
+    const config = firstMatch(lines, /●\s+Validation Error|^Error: Could not find a config file|^Error: Can't find a root directory|^Error: Jest: /);
+    if (config) out.cannotRun = { what: 'a jest config error', line: config.line.includes('Validation Error') ? (nextLine(lines, config.index) ?? config.line) : config.line };
+    const tests = lastMatch(lines, /^Tests:\s+(.*\d+ total.*)$/);
+    if (tests) {
+      const t = tests.m[1]!;
+      out.summary = { line: tests.line, failed: count(t, 'failed'), passed: count(t, 'passed'), total: count(t, 'total') };
+    }
+    return out;
+  },
+};
+
+const vitest: RunnerProfile = {
+  read(lines) {
+    const out: Reading = {};
+    const noFiles = firstMatch(lines, /No test files found, exiting with code 1/);
+    if (noFiles) out.noTests = { line: noFiles.line };
+    const noSuite = firstMatch(lines, /^Error: No test suite found in file/);
+    // A file that cannot load: "FAIL  file [ file ]", then the error.
+    const failedFile = firstMatch(lines, /^\s*FAIL\s+\S.*\[ .+ \]\s*$/);
+    if (failedFile) {
+      const why = nextLine(lines, failedFile.index) ?? failedFile.line;
+      if (/No test suite found in file/.test(why)) out.noTests = { line: why };
+      else out.cannotRun = { what: 'a test file could not run', line: why };
+    } else if (noSuite) out.noTests = { line: noSuite.line };
+    const config = firstMatch(lines, /failed to load config from|Startup Error/);
+    if (config) out.cannotRun = { what: 'a vitest config error', line: config.line.includes('Startup Error') ? (jsErrorLine(lines.slice(config.index)) ?? config.line) : config.line };
+    const tests = lastMatch(lines, /^\s*Tests\s{2,}(.+)$/);
+    if (tests) {
+      const t = tests.m[1]!;
+      const total = /no tests/.test(t) ? 0 : Number(/\((\d+)\)/.exec(t)?.[1] ?? 0);
+      out.summary = { line: tests.line, failed: count(t, 'failed'), passed: count(t, 'passed'), total };
+    }
+    return out;
+  },
+};
+
+const mocha: RunnerProfile = {
+  read(lines) {
+    const out: Reading = {};
+    const noFiles = firstMatch(lines, /^\s*Error: No test files found/);
+    if (noFiles) out.noTests = { line: noFiles.line };
+    const passing = lastMatch(lines, /^\s*(\d+) passing\b/);
+    if (passing) {
+      const failing = lastMatch(lines, /^\s*(\d+) failing\b/);
+      const pending = lastMatch(lines, /^\s*(\d+) pending\b/);
+      const passed = Number(passing.m[1]);
+      const failed = failing ? Number(failing.m[1]) : 0;
+      out.summary = { line: failing?.line ?? passing.line, failed, passed, total: passed + failed + (pending ? Number(pending.m[1]) : 0) };
+    } else if (!noFiles) {
+      const err = jsErrorLine(lines);
+      if (err) out.cannotRun = { what: 'mocha could not load the tests', line: err };
+    }
+    return out;
+  },
+};
+
+const uvu: RunnerProfile = {
+  read(lines) {
+    const out: Reading = {};
+    const total = lastMatch(lines, /^\s*Total:\s+(\d+)/);
+    if (total) {
+      const passed = Number(lastMatch(lines, /^\s*Passed:\s+(\d+)/)?.m[1] ?? 0);
+      const skipped = Number(lastMatch(lines, /^\s*Skipped:\s+(\d+)/)?.m[1] ?? 0);
+      const n = Number(total.m[1]);
+      out.summary = { line: total.line, failed: Math.max(0, n - passed - skipped), passed, total: n };
+    } else {
+      const err = jsErrorLine(lines);
+      if (err) out.cannotRun = { what: 'uvu could not load the tests', line: err };
+    }
+    return out;
+  },
+};
+
+/**
+ * node --test, TAP (the default into a pipe) or spec. A test file that fails to load is reported as a
+ * failed test named by the file's absolute path, and a file without tests as a passed one: neither is a test.
+ */
+const node: RunnerProfile = {
+  read(lines) {
+    const out: Reading = {};
+    const missing = firstMatch(lines, /^Could not find '/);
+    if (missing) out.noTests = { line: missing.line };
+    const num = (word: string) => lastMatch(lines, new RegExp(`^(?:# |ℹ )${word} (\\d+)$`));
+    const tests = num('tests');
+    if (!tests) {
+      const err = jsErrorLine(lines);
+      if (err && !missing) out.cannotRun = { what: 'node could not run the tests', line: err };
+      return out;
+    }
+    let fileFailed: string | undefined;
+    let filePassed: string | undefined;
+    let files = 0;
+    let filesFailed = 0;
+    for (const l of lines) {
+      const m = /^(?:(not ok|ok) \d+ - |([✖✔]) )(\/\S.*?)(?: \([\d.]+m?s\))?$/.exec(l);
+      if (!m) continue;
+      files++;
+      filePassed ??= m[1] === 'ok' || m[2] === '✔' ? l : undefined;
+      if (m[1] === 'not ok' || m[2] === '✖') {
+        filesFailed++;
+        fileFailed ??= m[3];
+      }
+    }
+    const failed = Math.max(0, Number(num('fail')?.m[1] ?? 0) - filesFailed);
+    const passed = Math.max(0, Number(num('pass')?.m[1] ?? 0) - (files - filesFailed));
+    const failLine = num('fail');
+    out.summary = { line: failed > 0 && failLine ? failLine.line : tests.line, failed, passed, total: Math.max(0, Number(tests.m[1]) - files) };
+    if (out.summary.total === 0 && filePassed !== undefined && !out.noTests) out.noTests = { line: `${filePassed} (a test file that ran no test)` };
+    if (fileFailed !== undefined) {
+      out.cannotRun = { what: 'a test file failed outside any test', line: jsErrorLine(lines)?.replace(/^#\s*/, '') ?? `${fileFailed} failed outside any test` };
+    }
+    return out;
+  },
+};
+
+const playwright: RunnerProfile = {
+  read(lines) {
+    const out: Reading = {};
+    const noTests = firstMatch(lines, /^\s*Error: No tests found/);
+    if (noTests) out.noTests = { line: noTests.line };
+    const config = firstMatch(lines, /Error: .*playwright\.config|^\s*Error: Cannot find module|^\s*SyntaxError: /);
+    if (config) out.cannotRun = { what: 'playwright could not load the tests', line: config.line };
+    const counts = lines.filter((l) => /^\s+\d+ (?:failed|passed|flaky|skipped|did not run|interrupted)\b/.test(l));
+    if (counts.length > 0) {
+      const t = counts.join('\n');
+      const failed = count(t, 'failed') + count(t, 'interrupted');
+      const passed = count(t, 'passed') + count(t, 'flaky');
+      out.summary = { line: (counts.find((l) => /failed/.test(l)) ?? counts[counts.length - 1]!).trim(), failed, passed, total: failed + passed + count(t, 'skipped') + count(t, 'did not run') };
+    }
+    return out;
+  },
+};
+
+const PYTEST_SUMMARY = /^=*\s*((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|errors?|warnings?|subtests? \w+)(?:, )?)+|no tests ran)\b.* in [\d.]+s/;
+
+const pytest: RunnerProfile = {
+  exitProves: true,
+  read(lines) {
+    const out: Reading = {};
+    const s = lastMatch(lines, PYTEST_SUMMARY);
+    if (s) {
+      const t = s.m[1]!;
+      const failed = count(t, 'failed');
+      const errors = count(t, 'errors?');
+      const passed = count(t, 'passed');
+      out.summary = { line: s.line.replace(/^=+\s*|\s*=+$/g, ''), failed: failed + errors, passed, total: failed + errors + passed + count(t, 'skipped') + count(t, 'xfailed') + count(t, 'xpassed') };
+      if (t === 'no tests ran') out.noTests = { line: out.summary.line };
+    }
+    const collection = firstMatch(lines, /^!+ Interrupted: \d+ errors? during collection/);
+    if (collection) out.cannotRun = { what: 'pytest could not collect the tests', line: firstMatch(lines, /^E\s+\w+Error: /)?.line.replace(/^E\s+/, '') ?? collection.line };
+    return out;
+  },
+};
+
+const go: RunnerProfile = {
+  read(lines) {
+    const out: Reading = {};
+    const build = firstMatch(lines, /^FAIL\s+\S+ \[(?:build|setup) failed\]/);
+    if (build) {
+      const why = firstMatch(lines, /^\S+\.go:\d+(?::\d+)?: /)?.line ?? build.line;
+      out.cannotRun = { what: 'a compile error', line: why };
+    }
+    const failedTests = lines.filter((l) => /^\s*--- FAIL: /.test(l));
+    const passedTests = lines.filter((l) => /^\s*--- PASS: /.test(l)).length;
+    const okPkgs = lines.filter((l) => /^ok\s+\S+/.test(l));
+    const failPkg = lastMatch(lines, /^FAIL\s+\S+\s+[\d.]+s/);
+    const noFiles = lines.filter((l) => /^\?\s+\S+\s+\[no test files\]/.test(l));
+    const ranNone = okPkgs.length > 0 && okPkgs.every((l) => /\[no tests to run\]/.test(l));
+    if (failedTests.length > 0 || failPkg || okPkgs.length > 0) {
+      const line = failedTests[0]?.trim() ?? failPkg?.line ?? okPkgs[okPkgs.length - 1]!;
+      const passed = Math.max(passedTests, okPkgs.filter((l) => !/\[no tests to run\]/.test(l)).length);
+      out.summary = { line, failed: failedTests.length, passed, total: ranNone ? 0 : failedTests.length + passed };
+    }
+    if (!out.summary && noFiles.length > 0 && !build) out.noTests = { line: noFiles[0]! };
+    if (ranNone) out.noTests = { line: okPkgs[0]! };
+    return out;
+  },
+};
+
+const cargo: RunnerProfile = {
+  read(lines) {
+    const out: Reading = {};
+    const results = lines.filter((l) => /^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed/.test(l));
+    if (results.length > 0) {
+      let failed = 0;
+      let passed = 0;
+      let ignored = 0;
+      for (const r of results) {
+        failed += count(r, 'failed');
+        passed += count(r, 'passed');
+        ignored += count(r, 'ignored');
+      }
+      out.summary = { line: results.find((r) => r.includes('FAILED')) ?? results[results.length - 1]!, failed, passed, total: failed + passed + ignored };
+    }
+    const compile = firstMatch(lines, /^error: could not compile/);
+    if (compile) out.cannotRun = { what: 'a compile error', line: firstMatch(lines, /^error(?:\[E\d+\])?: (?!could not compile)/)?.line ?? compile.line };
+    const usage = firstMatch(lines, /^error: no (?:test|bin|example|bench) target named|^error: could not find `Cargo\.toml`/);
+    if (usage) out.cannotRun = { what: 'a cargo usage error', line: usage.line };
+    return out;
+  },
+};
+
+const nextest: RunnerProfile = {
+  exitProves: true,
+  read(lines) {
+    const out: Reading = {};
+    const s = lastMatch(lines, /^\s*Summary \[.*\] (\d+) tests? run: (.*)$/);
+    if (s) out.summary = { line: s.line.trim(), failed: count(s.m[2]!, 'failed') + count(s.m[2]!, 'timed out'), passed: count(s.m[2]!, 'passed'), total: Number(s.m[1]) };
+    const none = firstMatch(lines, /error: no tests to run/);
+    if (none) out.noTests = { line: none.line };
+    const compile = firstMatch(lines, /^error: could not compile/);
+    if (compile) out.cannotRun = { what: 'a compile error', line: firstMatch(lines, /^error(?:\[E\d+\])?: (?!could not compile)/)?.line ?? compile.line };
+    return out;
+  },
+};
+
+export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = { jest, vitest, mocha, uvu, node, playwright, pytest, go, cargo, nextest };
+
+/** A package manager's or the shell's own failure: the tier's command could not start its tests at all. */
+export interface ManagerFailure {
+  /** What failed, e.g. `npm: missing script "test:quick"`. */
+  what: string;
+  line: string;
+}
+
+const MANAGER_FAILURES: readonly [RegExp, (m: RegExpExecArray) => string][] = [
+  [/^npm (?:error|ERR!) Missing script: "?([^"\s]+)"?/, (m) => `npm: missing script "${m[1]}"`],
+  [/^npm (?:error|ERR!) enoent Could not read package\.json/, () => 'npm: no package.json'],
+  [/^npm (?:error|ERR!) (?:npx canceled due to missing packages|could not determine executable to run)/, () => 'npx: the command is not installed'],
+  [/ERR_PNPM_NO_SCRIPT\s+Missing script: (\S+)/, (m) => `pnpm: missing script "${m[1]}"`],
+  [/ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL\s+Command "([^"]+)" not found/, (m) => `pnpm: no script or command "${m[1]}"`],
+  [/ERR_PNPM_NO_IMPORTER_MANIFEST_FOUND/, () => 'pnpm: no package.json'],
+  [/^error Command "([^"]+)" not found\./, (m) => `yarn: no script or command "${m[1]}"`],
+  [/^error Couldn't find a package\.json file in/, () => 'yarn: no package.json'],
+  [/^Usage Error: Couldn't find a script named "([^"]+)"/, (m) => `yarn: missing script "${m[1]}"`],
+  [/^error: Script not found "([^"]+)"/, (m) => `bun: missing script "${m[1]}"`],
+];
+
+/**
+ * A package manager's failure (missing script, no package.json), a command the shell could not find
+ * (one of `words`, the command's and its scripts' words), or a node entry point that does not exist.
+ */
+export function managerFailure(lines: readonly string[], words: ReadonlySet<string>): ManagerFailure | undefined {
+  for (const l of lines) {
+    for (const [re, what] of MANAGER_FAILURES) {
+      const m = re.exec(l);
+      if (m) return { what: what(m), line: l };
+    }
+  }
+  for (const l of lines) {
+    const m = /^(?:\/bin\/)?sh: (?:\d+: )?(?:line \d+: )?([^:\s]+): (?:command )?not found/.exec(l);
+    if (m && words.has(m[1]!.slice(m[1]!.lastIndexOf('/') + 1))) return { what: `command not found: ${m[1]}`, line: l };
+  }
+  // node's own "Cannot find module" for the script it was asked to run: nothing required it.
+  const stack = lines.findIndex((l) => /^\s*requireStack: \[\]/.test(l));
+  if (stack !== -1) {
+    for (let i = stack; i >= 0 && i > stack - 12; i--) {
+      const m = /^Error: Cannot find module '([^']+)'/.exec(lines[i]!);
+      if (m) return { what: `the script to run does not exist: ${m[1]}`, line: lines[i]! };
+    }
+  }
+  return undefined;
+}

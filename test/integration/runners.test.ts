@@ -1,0 +1,292 @@
+/**
+ * Real runners (jest, vitest, mocha, uvu, node:test, pytest), installed as this project's dev
+ * dependencies and linked into scenario repositories, each case a tier run through the installed CLI:
+ * all pass, one failing assertion, a test file that fails to import, no test files, a test file with
+ * no tests, a missing npm script, a timeout. Every case asserts the verdict and the line the reason
+ * quotes; what was observed is written to build/verdicts-matrix.json, from which
+ * `npm run docs:verdicts` renders docs/verdicts.md.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execa } from 'execa';
+import { PROJECT, cleanEnv, installedModules, withRepo } from '../helpers/repo.js';
+
+const hasPytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
+if (!hasPytest) process.stderr.write('runners.test: python3 -m pytest is not available (apt-get install python3-pytest); the pytest cases will fail\n');
+
+type Case = 'pass' | 'caught' | 'import' | 'no-files' | 'zero' | 'no-script' | 'timeout' | 'allowed';
+const CASES: readonly Case[] = ['pass', 'caught', 'import', 'no-files', 'zero', 'no-script', 'timeout', 'allowed'];
+
+/** What each case must give, and the words the reason must quote (per runner where they differ). */
+interface Expect {
+  verdict: 'pass' | 'caught' | 'error';
+  /** A fragment of the reason: the deciding line, as the runner printed it. */
+  quotes?: string;
+}
+
+interface Scenario {
+  runner: string;
+  /** How a tier runs a case folder (`cases/<case>`). */
+  run: (folder: string) => string;
+  scripts?: (folder: string) => string;
+  files: Partial<Record<Case, Record<string, string>>>;
+  expect: Record<Case, Expect>;
+}
+
+const HANG_JS = 'setInterval(() => {}, 1000); await new Promise(() => {});';
+
+const QUIET_MISSING = 'npm: missing script "no-script" (package.json here has no such script)';
+
+const JEST: Scenario = {
+  runner: 'jest',
+  // Through npm scripts: the runner is read from package.json.
+  run: (c) => `npm run --silent ${c}`,
+  scripts: (c) => `jest ${c}`,
+  files: {
+    pass: { 'a.test.js': "test('adds', () => { expect(1 + 1).toBe(2); });\n" },
+    caught: { 'a.test.js': "test('adds', () => { expect(1 + 1).toBe(3); });\ntest('ok', () => {});\n" },
+    import: { 'a.test.js': "const x = require('./nope');\ntest('adds', () => {});\n" },
+    'no-files': { 'README.md': 'no tests here\n' },
+    zero: { 'a.test.js': '// no tests yet\n' },
+    timeout: { 'a.test.js': "test('hangs', () => new Promise(() => {}), 1e6);\n" },
+    allowed: { 'README.md': 'no tests here\n' },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: 'Tests:       1 failed, 1 passed, 2 total' },
+    import: { verdict: 'error', quotes: "Cannot find module './nope' from 'cases/import/a.test.js'" },
+    'no-files': { verdict: 'error', quotes: 'No tests found, exiting with code 1' },
+    zero: { verdict: 'error', quotes: 'Your test suite must contain at least one test.' },
+    'no-script': { verdict: 'error', quotes: QUIET_MISSING },
+    timeout: { verdict: 'error', quotes: 'timed out after' },
+    allowed: { verdict: 'pass', quotes: 'No tests found, exiting with code 1' },
+  },
+};
+
+const VITEST: Scenario = {
+  runner: 'vitest',
+  run: (c) => `npx vitest run --root ${c}`,
+  files: {
+    pass: { 'a.test.js': "import { test, expect } from 'vitest';\ntest('adds', () => { expect(1 + 1).toBe(2); });\n" },
+    caught: { 'a.test.js': "import { test, expect } from 'vitest';\ntest('adds', () => { expect(1 + 1).toBe(3); });\ntest('ok', () => {});\n" },
+    import: { 'a.test.js': "import { test } from 'vitest';\nimport x from './nope.js';\ntest('adds', () => {});\n" },
+    'no-files': { 'README.md': 'no tests here\n' },
+    zero: { 'a.test.js': '// no tests yet\n' },
+    timeout: { 'a.test.js': `import { test } from 'vitest';\ntest('hangs', async () => { ${HANG_JS} }, 1e6);\n` },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: 'Tests  1 failed | 1 passed (2)' },
+    import: { verdict: 'error', quotes: "Error: Cannot find module './nope.js'" },
+    'no-files': { verdict: 'error', quotes: 'No test files found, exiting with code 1' },
+    zero: { verdict: 'error', quotes: 'Error: No test suite found in file' },
+    'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
+    timeout: { verdict: 'error', quotes: 'timed out after' },
+    allowed: { verdict: 'pass', quotes: 'No test suite found in file' },
+  },
+};
+
+const MOCHA: Scenario = {
+  runner: 'mocha',
+  run: (c) => `npm run --silent ${c}`,
+  scripts: (c) => `mocha ${c}`,
+  files: {
+    pass: { 'a.test.js': "const assert = require('assert');\nit('adds', () => { assert.equal(1 + 1, 2); });\n" },
+    caught: { 'a.test.js': "const assert = require('assert');\nit('adds', () => { assert.equal(1 + 1, 3); });\nit('ok', () => {});\n" },
+    import: { 'a.test.js': "const x = require('./nope');\nit('adds', () => {});\n" },
+    'no-files': { 'README.md': 'no tests here\n' },
+    zero: { 'a.test.js': '// no tests yet\n' },
+    timeout: { 'a.test.js': "it('hangs', function () { this.timeout(0); return new Promise(() => {}); });\n" },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: '1 failing' },
+    import: { verdict: 'error', quotes: "Error: Cannot find module './nope'" },
+    'no-files': { verdict: 'error', quotes: 'Error: No test files found' },
+    zero: { verdict: 'error', quotes: '0 passing' },
+    'no-script': { verdict: 'error', quotes: QUIET_MISSING },
+    timeout: { verdict: 'error', quotes: 'timed out after' },
+    allowed: { verdict: 'pass', quotes: '0 passing' },
+  },
+};
+
+const UVU: Scenario = {
+  runner: 'uvu',
+  run: (c) => `node node_modules/uvu/bin.js ${c}`,
+  files: {
+    pass: { 'a.test.js': "const { test } = require('uvu');\nconst assert = require('uvu/assert');\ntest('adds', () => { assert.is(1 + 1, 2); });\ntest.run();\n" },
+    caught: { 'a.test.js': "const { test } = require('uvu');\nconst assert = require('uvu/assert');\ntest('adds', () => { assert.is(1 + 1, 3); });\ntest('ok', () => {});\ntest.run();\n" },
+    import: { 'a.test.js': "const { test } = require('uvu');\nconst x = require('./nope');\ntest('adds', () => {});\ntest.run();\n" },
+    'no-files': { 'README.md': 'no tests here\n' },
+    zero: { 'a.test.js': '// no tests yet\n' },
+    timeout: { 'a.test.js': "const { test } = require('uvu');\ntest('hangs', () => new Promise(() => setInterval(() => {}, 1000)));\ntest.run();\n" },
+    allowed: { 'README.md': 'no tests here\n' },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: 'Total:     2' },
+    import: { verdict: 'error', quotes: "Error: Cannot find module './nope'" },
+    'no-files': { verdict: 'error', quotes: 'Total:     0' },
+    zero: { verdict: 'error', quotes: 'Total:     0' },
+    'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
+    timeout: { verdict: 'error', quotes: 'timed out after' },
+    allowed: { verdict: 'pass', quotes: 'Total:     0' },
+  },
+};
+
+const NODE: Scenario = {
+  runner: 'node',
+  run: (c) => `node --test ${c}/`,
+  files: {
+    pass: { 'a.test.js': "const test = require('node:test');\nconst assert = require('assert');\ntest('adds', () => { assert.equal(1 + 1, 2); });\n" },
+    caught: { 'a.test.js': "const test = require('node:test');\nconst assert = require('assert');\ntest('adds', () => { assert.equal(1 + 1, 3); });\ntest('ok', () => {});\n" },
+    import: { 'a.test.js': "const test = require('node:test');\nconst x = require('./nope');\ntest('adds', () => {});\n" },
+    'no-files': { 'README.md': 'no tests here\n' },
+    zero: { 'a.test.js': '// no tests yet\n' },
+    timeout: { 'a.test.js': "const test = require('node:test');\ntest('hangs', () => new Promise(() => setInterval(() => {}, 1000)));\n" },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: '# fail 1' },
+    import: { verdict: 'error', quotes: "Error: Cannot find module './nope'" },
+    'no-files': { verdict: 'error', quotes: '# tests 0' },
+    zero: { verdict: 'error', quotes: 'a test file that ran no test' },
+    'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
+    timeout: { verdict: 'error', quotes: 'timed out after' },
+    allowed: { verdict: 'pass', quotes: '# tests 0' },
+  },
+};
+
+const PYTEST: Scenario = {
+  runner: 'pytest',
+  run: (c) => `npm run --silent ${c}`,
+  scripts: (c) => `python3 -m pytest -q -p no:cacheprovider ${c}`,
+  files: {
+    pass: { 'test_a.py': 'def test_adds():\n    assert 1 + 1 == 2\n' },
+    caught: { 'test_a.py': 'def test_adds():\n    assert 1 + 1 == 3\n\ndef test_ok():\n    pass\n' },
+    import: { 'test_a.py': 'import nope\n\ndef test_adds():\n    pass\n' },
+    'no-files': { 'README.md': 'no tests here\n' },
+    zero: { 'test_a.py': '# no tests yet\n' },
+    timeout: { 'test_a.py': 'import time\n\ndef test_hangs():\n    time.sleep(1000)\n' },
+    allowed: { 'test_a.py': '# no tests yet\n' },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: '1 failed, 1 passed in' },
+    import: { verdict: 'error', quotes: "ModuleNotFoundError: No module named 'nope'" },
+    'no-files': { verdict: 'error', quotes: 'no tests ran in' },
+    zero: { verdict: 'error', quotes: 'no tests ran in' },
+    'no-script': { verdict: 'error', quotes: QUIET_MISSING },
+    timeout: { verdict: 'error', quotes: 'timed out after' },
+    allowed: { verdict: 'pass', quotes: 'no tests ran' },
+  },
+};
+
+const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, PYTEST];
+const TIMEOUT_S = 2;
+
+let modules: string | undefined;
+/**
+ * One folder for every scenario repo's node_modules: this project's dev dependencies (the runners
+ * among them, installed once by `npm ci`) linked one by one, and the packed gate-ladder beside them.
+ */
+function runnerModules(): string {
+  if (modules) return modules;
+  const dir = mkdtempSync(join(tmpdir(), 'gl-runners-'));
+  const nm = join(dir, 'node_modules');
+  mkdirSync(nm);
+  const project = join(PROJECT, 'node_modules');
+  for (const name of readdirSync(project)) if (name !== 'gate-ladder') symlinkSync(join(project, name), join(nm, name));
+  symlinkSync(join(installedModules(), 'gate-ladder'), join(nm, 'gate-ladder'), 'dir');
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return (modules = nm);
+}
+
+interface Observed {
+  runner: string;
+  case: Case;
+  verdict: string;
+  reason: string;
+  detected: string;
+  why: string;
+}
+const observed: Observed[] = [];
+
+/** The tier of one case: `no-script` names a script that is not there; `timeout` hangs; `allowed` sets allowNoTests. */
+function tierOf(s: Scenario, c: Case) {
+  const folder = `cases/${c}`;
+  // Quiet (`--silent`) where the cases are scripts: npm then prints nothing of a missing script, and package.json must say it.
+  const run = s.scripts ? `npm run --silent ${c}` : c === 'no-script' ? 'npm run no-script' : s.run(folder);
+  return { name: c, run, timeout: c === 'timeout' ? TIMEOUT_S : 120, ...(c === 'allowed' && { allowNoTests: true }) };
+}
+
+interface Outcome {
+  stderr: string;
+  results: { tier: string; verdict: string; reason?: string }[];
+  plan: { tier: string; runner?: { runner?: string; why: string } }[];
+  rows: Record<string, unknown>[];
+}
+
+/** Cases a scenario runs: `allowed` only where it shows something new (exit 0, exit 1 or pytest's exit 5 with no tests). */
+const casesOf = (s: Scenario): Case[] => CASES.filter((c) => c !== 'allowed' || s.files.allowed !== undefined);
+
+/** One scenario repository, its cases as tiers, judged by one CLI run (`--calibrate`: every tier runs whatever the verdicts before it). */
+function scenario(s: Scenario): Promise<Outcome> {
+  const files: Record<string, string> = { '.gitignore': 'node_modules\n__pycache__/\n' };
+  const scripts: Record<string, string> = {};
+  for (const c of casesOf(s)) {
+    for (const [path, text] of Object.entries(s.files[c] ?? {})) files[`cases/${c}/${path}`] = text;
+    if (s.scripts && c !== 'no-script') scripts[c] = s.scripts(`cases/${c}`);
+  }
+  files['package.json'] = `${JSON.stringify({ name: `scenario-${s.runner}`, private: true, scripts }, null, 2)}\n`;
+  files['gate-ladder.config.mjs'] = `export default ${JSON.stringify({ tiers: casesOf(s).map((c) => tierOf(s, c)) }, null, 2)};\n`;
+  return withRepo({ files, install: false, pushInitial: false }, async (repo) => {
+    unlinkSync(join(repo.dir, 'node_modules'));
+    symlinkSync(runnerModules(), join(repo.dir, 'node_modules'), 'dir');
+    repo.write('notes.txt', 'a change to judge\n');
+    repo.commit('change');
+    const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js');
+    const r = await execa(process.execPath, [cli, 'run', '--base', 'HEAD~1', '--calibrate', '--json'], {
+      cwd: repo.dir, env: cleanEnv(), extendEnv: false, reject: false, timeout: 300_000, stdin: 'ignore',
+    });
+    const out = JSON.parse(String(r.stdout)) as { targets: { plan: Outcome['plan']; results: Outcome['results'] }[] };
+    return { stderr: String(r.stderr), results: out.targets[0]!.results, plan: out.targets[0]!.plan, rows: repo.ledger() };
+  });
+}
+
+// The scenarios' runs overlap (each is mostly a runner starting up); each test then reads its own.
+let runs: Promise<Outcome[]> | undefined;
+const outcomes = () => (runs ??= Promise.all(SCENARIOS.map(scenario)));
+
+SCENARIOS.forEach((s, i) => {
+  test(`${s.runner}: pass, a failed assertion, a file that cannot import, no test files, zero tests, a missing script, a timeout`, async () => {
+    const o = (await outcomes())[i]!;
+    for (const c of casesOf(s)) {
+      const res = o.results.find((x) => x.tier === c);
+      assert.ok(res, `${s.runner}/${c}: no result\n${o.stderr}`);
+      const plan = o.plan.find((x) => x.tier === c)!;
+      const want = s.expect[c];
+      const reason = res.reason ?? '';
+      observed.push({ runner: s.runner, case: c, verdict: res.verdict, reason, detected: plan.runner?.runner ?? '', why: plan.runner?.why ?? '' });
+      assert.is(res.verdict, want.verdict, `${s.runner}/${c}: ${reason}\n${o.stderr.slice(-3000)}`);
+      if (want.quotes) assert.ok(reason.includes(want.quotes), `${s.runner}/${c}: the reason should quote "${want.quotes}", it is: ${reason}`);
+      if (c !== 'no-script') {
+        assert.is(plan.runner?.runner, s.runner, `${s.runner}/${c}: detected ${JSON.stringify(plan.runner)}`);
+        assert.is(o.rows.find((x) => x.tier === c)?.runner, s.runner, `${s.runner}/${c}: the row names the runner`);
+      }
+    }
+  });
+});
+
+test.after(() => {
+  if (observed.length === 0) return;
+  const dir = join(PROJECT, 'build');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'verdicts-matrix.json'), `${JSON.stringify({ cases: CASES, observed }, null, 2)}\n`);
+});
+
+test.run();

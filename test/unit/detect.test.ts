@@ -1,0 +1,93 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { detectRunner, needsOutput, shellSegments } from '../../src/ladder/detect.js';
+import type { Scripts } from '../../src/ladder/detect.js';
+
+const SCRIPTS: Scripts = {
+  test: 'npm run build && npm run test:unit',
+  build: 'tsc -p .',
+  'test:unit': 'vitest run --coverage',
+  'test:e2e': 'playwright test',
+  both: 'jest && playwright test',
+  legacy: 'tape test/*.js',
+  py: 'python3 -m pytest -q',
+  deep: 'npm run deeper',
+  deeper: 'npm run deepest',
+  deepest: 'npm test',
+};
+
+// [command, scripts, configured runner, runner, why fragment]
+const cases: [string | string[], Scripts | undefined, string | undefined, string | undefined, string][] = [
+  ['vitest run', undefined, undefined, 'vitest', 'the command runs `vitest run`'],
+  ['npx jest --ci', undefined, undefined, 'jest', 'runs `npx jest --ci`'],
+  ['CI=1 ./node_modules/.bin/mocha test', undefined, undefined, 'mocha', 'mocha'],
+  ['node node_modules/uvu/bin.js tests', undefined, undefined, 'uvu', 'uvu'],
+  ['node --test test/', undefined, undefined, 'node', 'node --test test/'],
+  ['node --test-reporter=junit --test', undefined, undefined, 'node', 'node'],
+  ['python -m pytest -q', undefined, undefined, 'pytest', 'pytest'],
+  ['uv run pytest tests', undefined, undefined, 'pytest', 'pytest'],
+  [['pytest', '-q', 'tests dir'], undefined, undefined, 'pytest', 'pytest -q tests dir'],
+  ['go test ./...', undefined, undefined, 'go', 'go test'],
+  ['cargo test --workspace', undefined, undefined, 'cargo', 'cargo test'],
+  ['cargo nextest run', undefined, undefined, 'nextest', 'nextest'],
+  ['npx playwright test', undefined, undefined, 'playwright', 'playwright test'],
+  ['npm test', SCRIPTS, undefined, 'vitest', 'npm script "test:unit" runs `vitest run --coverage`'],
+  ['npm t', SCRIPTS, undefined, 'vitest', 'vitest'],
+  ['npm run -s test:e2e', SCRIPTS, undefined, 'playwright', 'npm script "test:e2e"'],
+  ['pnpm test:unit', SCRIPTS, undefined, 'vitest', 'pnpm script "test:unit"'],
+  ['pnpm run test:unit', SCRIPTS, undefined, 'vitest', 'vitest'],
+  ['yarn test:unit', SCRIPTS, undefined, 'vitest', 'yarn script'],
+  ['yarn jest', SCRIPTS, undefined, 'jest', 'runs `jest`'],
+  ['bun run py', SCRIPTS, undefined, 'pytest', 'bun script "py"'],
+  ['npm run both', SCRIPTS, undefined, undefined, 'several runners (jest, playwright)'],
+  ['npm run legacy', SCRIPTS, undefined, undefined, 'no known test runner'],
+  ['npm run deep', SCRIPTS, undefined, undefined, 'no known test runner'],
+  ['make test', undefined, undefined, undefined, 'no known test runner in the command: judged by exit code'],
+  ['npm run test:quick', SCRIPTS, undefined, undefined, 'package.json has no script "test:quick"'],
+  ['npm test', null, undefined, undefined, 'no package.json'],
+  ['npm test', SCRIPTS, 'jest', 'jest', "`runner: 'jest'` in the config"],
+];
+
+for (const [run, scripts, configured, runner, why] of cases) {
+  test(`detect: ${JSON.stringify(run)}${scripts === null ? ' (no package.json)' : ''}`, () => {
+    const d = detectRunner(run, configured as never, () => (scripts === undefined ? {} : scripts));
+    assert.is(d.runner, runner, d.why);
+    assert.ok(d.why.includes(why), `why: ${d.why}`);
+  });
+}
+
+test('package.json is read only when a package manager is named', () => {
+  let reads = 0;
+  detectRunner('vitest run && node x.js', undefined, () => (reads++, {}));
+  assert.is(reads, 0);
+  detectRunner('npm test && npm run build', undefined, () => (reads++, { test: 'jest' }));
+  assert.is(reads, 1, 'read once per detection');
+});
+
+test('a missing script, no package.json, and the words a shell "not found" may name', () => {
+  const d = detectRunner('npm run test:quick', undefined, () => SCRIPTS);
+  assert.is(d.missingScript, 'test:quick');
+  assert.equal(d.managers, ['npm']);
+  const legacy = detectRunner('npm run legacy', undefined, () => SCRIPTS);
+  assert.ok(legacy.words.includes('tape'));
+  assert.is(legacy.missingScript, undefined);
+  assert.ok(needsOutput(legacy), 'a package manager: its failures must be read');
+  assert.is(detectRunner('npm test', undefined, () => null).noPackageJson, true);
+  // pnpm and yarn run a binary when no script has the name: not a missing script.
+  assert.is(detectRunner('pnpm vitest', undefined, () => ({})).runner, 'vitest');
+  assert.is(detectRunner('pnpm vitest', undefined, () => ({})).missingScript, undefined);
+  assert.is(detectRunner('yarn run nope', undefined, () => ({})).missingScript, 'nope');
+  assert.not.ok(needsOutput(detectRunner('make test', undefined, () => ({}))), 'no runner, no package manager: output straight to the terminal');
+  assert.equal(detectRunner('npx whatever', undefined, () => ({})).managers, ['npm']);
+});
+
+test('control characters of a script are escaped in the reason', () => {
+  const d = detectRunner('npm test', undefined, () => ({ test: 'jest \x1b[31mred' }));
+  assert.ok(d.why.includes('\\x1b[31mred'), d.why);
+});
+
+test('shellSegments: operators, quotes, escapes', () => {
+  assert.equal(shellSegments(`a "b c" 'd' && e|f; g\\ h || (i)`), [['a', 'b c', 'd'], ['e'], ['f'], ['g h'], ['i']]);
+});
+
+test.run();

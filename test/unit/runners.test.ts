@@ -1,0 +1,166 @@
+/**
+ * Runner profiles on output as the runners print it. The JavaScript runners and pytest are also run for
+ * real (test/integration/runners.test.ts); go, playwright and nextest are not installed here, so their
+ * samples follow their documented formats; cargo's were printed by cargo 1.x on this machine.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { type GateExit } from '../../src/ladder/gate.js';
+import { PROFILES, managerFailure, outputLines, stripAnsi } from '../../src/ladder/runners.js';
+import { classify } from '../../src/ladder/verdict.js';
+import type { RunnerName } from '../../src/types.js';
+
+const exit = (exitCode: number, tail: string): GateExit => ({ exitCode, signal: null, timedOut: false, interrupted: false, seconds: 1, tail });
+const judge = (runner: RunnerName | undefined, code: number, tail: string, opts: { allowNoTests?: boolean; words?: string[]; missingScript?: string } = {}) =>
+  classify(exit(code, tail), runner === 'mocha' ? Array.from({ length: 255 }, (_, i) => i + 1) : runner === 'cargo' ? [101] : runner === 'nextest' ? [100] : [1], 30, {
+    ...(runner && { runner }),
+    output: {
+      detection: { ...(runner && { runner }), words: opts.words ?? [], managers: ['npm'], ...(opts.missingScript && { missingScript: opts.missingScript }) },
+      allowNoTests: opts.allowNoTests === true,
+    },
+  });
+
+const GO_FAIL = `--- FAIL: TestAdd (0.00s)
+    add_test.go:8: got 3, want 4
+FAIL
+FAIL\texample.com/m\t0.002s
+FAIL
+`;
+const GO_BUILD = `# example.com/m [example.com/m.test]
+./add_test.go:8:2: undefined: foo
+FAIL\texample.com/m [build failed]
+FAIL
+`;
+const GO_PASS = 'ok  \texample.com/m\t0.002s\n';
+const GO_NONE = '?   \texample.com/m\t[no test files]\n';
+const GO_NO_RUN = 'testing: warning: no tests to run\nok  \texample.com/m\t0.002s [no tests to run]\n';
+
+const CARGO_FAIL = `running 2 tests
+test tests::ok ... ok
+test tests::adds ... FAILED
+
+failures:
+    tests::adds
+
+test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.17s
+
+error: test failed, to rerun pass \`--lib\`
+`;
+const CARGO_COMPILE = `error: this file contains an unclosed delimiter
+ --> src/lib.rs:8:14
+  |
+8 | fn broken( {
+  |          - -^
+
+error: could not compile \`c\` (lib test) due to 1 previous error
+`;
+const CARGO_ZERO = `running 0 tests
+
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+`;
+const PW_FAIL = `Running 3 tests using 1 worker
+  ✘  1 example.spec.ts:3:5 › has title (20ms)
+
+  1) example.spec.ts:3:5 › has title
+
+    Error: expect(received).toBe(expected)
+
+  1 failed
+    example.spec.ts:3:5 › has title
+  2 passed (1.2s)
+`;
+const PW_NONE = 'Error: No tests found.\nMake sure that arguments are regular expressions matching test files.\n';
+const NEXTEST_FAIL = `        FAIL [   0.004s] c tests::adds
+────────────
+     Summary [   0.010s] 2 tests run: 1 passed, 1 failed, 0 skipped
+        FAIL [   0.004s] c tests::adds
+error: test run failed
+`;
+
+// [title, runner, exit code, output, verdict, reason fragment]
+const cases: [string, RunnerName | undefined, number, string, string, string | undefined][] = [
+  ['go: a failed test', 'go', 1, GO_FAIL, 'caught', 'go: `--- FAIL: TestAdd (0.00s)`'],
+  ['go: a build failure is no catch', 'go', 1, GO_BUILD, 'error', 'a compile error: `./add_test.go:8:2: undefined: foo`'],
+  ['go: all pass', 'go', 0, GO_PASS, 'pass', undefined],
+  ['go: no test files', 'go', 0, GO_NONE, 'error', 'no tests ran: `?   \\x09example.com/m\\x09[no test files]`'],
+  ['go: no tests to run', 'go', 0, GO_NO_RUN, 'error', 'no tests ran'],
+  ['go: no test files, allowed', 'go', 0, GO_NONE, 'pass', 'allowed by `allowNoTests`'],
+  ['cargo: a failed test (101)', 'cargo', 101, CARGO_FAIL, 'caught', 'cargo: `test result: FAILED. 1 passed; 1 failed'],
+  ['cargo: a compile error (also 101)', 'cargo', 101, CARGO_COMPILE, 'error', 'a compile error: `error: this file contains an unclosed delimiter`'],
+  ['cargo: zero tests', 'cargo', 0, CARGO_ZERO, 'error', 'no tests ran'],
+  ['playwright: a failed test', 'playwright', 1, PW_FAIL, 'caught', 'playwright: `1 failed`'],
+  ['playwright: no tests found', 'playwright', 1, PW_NONE, 'error', 'no tests ran: `Error: No tests found.`'],
+  ['nextest: a failed test (100)', 'nextest', 100, NEXTEST_FAIL, 'caught', '2 tests run: 1 passed, 1 failed'],
+  ['nextest: exit 4 is no tests', 'nextest', 4, 'error: no tests to run\n', 'error', 'no tests ran'],
+  ['pytest: exit 1 proves a failure even when -qq printed no summary', 'pytest', 1, '', 'caught', undefined],
+  ['pytest: exit 5, allowed', 'pytest', 5, '\nno tests ran in 0.01s\n', 'pass', 'allowed by `allowNoTests`'],
+  ['jest: exit 1 without a summary quotes the last line', 'jest', 1, 'Segmentation fault\n', 'error', 'without a jest summary, so no test is known to have failed; last output: `Segmentation fault`'],
+  ['jest: exit 1, summary with no failed test (coverage threshold)', 'jest', 1, 'Jest: "global" coverage threshold for lines (90%) not met: 50%\nTests:       3 passed, 3 total\n', 'error', 'exit 1 but jest reports no failed test: `Tests:       3 passed, 3 total`'],
+  ['vitest: exit 0 but failures counted: they disagree', 'vitest', 0, ' Tests  1 failed | 1 passed (2)\n', 'error', 'exit 0 but vitest reports failed tests'],
+  ['mocha: exit 3 with 3 failing', 'mocha', 3, '  1 passing\n  3 failing\n', 'caught', 'mocha: `3 failing`'],
+  ['colours are stripped before reading', 'uvu', 1, '\x1b[1m  Total:     2\x1b[22m\n  Passed:    1\x1b[39m\n  Skipped:   0\n', 'caught', 'uvu: `Total:     2`'],
+  ['no runner: exit 1 is a catch by its exit code, as before', undefined, 1, 'whatever\n', 'caught', undefined],
+  ['no runner: a missing npm script is an error', undefined, 1, 'npm error Missing script: "test:quick"\n', 'error', 'npm: missing script "test:quick": `npm error Missing script: "test:quick"`'],
+];
+
+for (const [title, runner, code, tail, verdict, reason] of cases) {
+  test(title, () => {
+    const c = judge(runner, code, tail, { allowNoTests: title.includes('allowed') });
+    assert.is(c.verdict, verdict, c.reason);
+    if (reason === undefined) assert.ok(c.reason === undefined || c.verdict === 'caught', c.reason);
+    else assert.ok((c.reason ?? '').includes(reason), `reason: ${c.reason}`);
+  });
+}
+
+// Package managers and the shell, whatever the runner: [output, what].
+const managers: [string, string][] = [
+  ['npm error Missing script: "test:quick"', 'npm: missing script "test:quick"'],
+  ['npm ERR! Missing script: "lint"', 'npm: missing script "lint"'],
+  ["npm error enoent Could not read package.json: Error: ENOENT: no such file or directory, open '/x/package.json'", 'npm: no package.json'],
+  [' ERR_PNPM_NO_SCRIPT  Missing script: test:quick', 'pnpm: missing script "test:quick"'],
+  [' ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "test:quick" not found', 'pnpm: no script or command "test:quick"'],
+  [' ERR_PNPM_NO_IMPORTER_MANIFEST_FOUND  No package.json (or package.yaml, or package.json5) was found in "/x".', 'pnpm: no package.json'],
+  ['error Command "test:quick" not found.', 'yarn: no script or command "test:quick"'],
+  ['error Couldn\'t find a package.json file in "/x"', 'yarn: no package.json'],
+  ['Usage Error: Couldn\'t find a script named "test:quick".', 'yarn: missing script "test:quick"'],
+  ['error: Script not found "test:quick"', 'bun: missing script "test:quick"'],
+  ['sh: 1: tape: not found', 'command not found: tape'],
+  ["Error: Cannot find module '/x/node_modules/uvu/bin.js'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n  code: 'MODULE_NOT_FOUND',\n  requireStack: []\n}", 'the script to run does not exist: /x/node_modules/uvu/bin.js'],
+];
+for (const [text, what] of managers) {
+  test(`managerFailure: ${what}`, () => {
+    assert.is(managerFailure(outputLines(text), new Set(['tape']))?.what, what);
+    // Whatever the runner, and whatever a profile would say.
+    const c = judge('jest', 1, `${text}\nTests:       1 failed, 1 total\n`, { words: ['tape'] });
+    assert.is(c.verdict, 'error');
+    assert.is(c.inapplicable, true);
+  });
+}
+
+test('a shell "not found" for a word the command does not run is not the command\'s own', () => {
+  assert.is(managerFailure(['sh: 1: git-lfs: not found'], new Set(['jest'])), undefined);
+  // A test's own import that is missing has a require stack: not the entry point.
+  assert.is(managerFailure(["Error: Cannot find module 'tape'", 'Require stack:', '- /x/test/a.js', "  requireStack: [ '/x/test/a.js' ]"], new Set()), undefined);
+});
+
+test('npm run -s prints nothing of a missing script: package.json says it', () => {
+  const c = judge('jest', 1, '', { missingScript: 'test:quick' });
+  assert.is(c.verdict, 'error');
+  assert.match(c.reason ?? '', 'npm: missing script "test:quick" (package.json here has no such script)');
+});
+
+test('reasons quote the deciding line with control characters escaped', () => {
+  const c = judge('jest', 1, 'boom\x07 \x1b[31mred\x1b[39m\r\n');
+  assert.match(c.reason ?? '', '`boom\\x07 red`');
+});
+
+test('stripAnsi and progress redraws', () => {
+  assert.is(stripAnsi('\x1b[32m✓\x1b[39m ok \x1b]8;;http://x\x07link\x1b]8;;\x07'), '✓ ok link');
+  assert.equal(outputLines('10%\r50%\r100%\ndone\r\n'), ['100%', 'done', '']);
+});
+
+test('every runner has a profile', () => {
+  for (const r of ['jest', 'vitest', 'mocha', 'uvu', 'node', 'playwright', 'pytest', 'go', 'cargo', 'nextest'] as const) assert.type(PROFILES[r].read, 'function');
+});
+
+test.run();
