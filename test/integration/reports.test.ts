@@ -80,13 +80,13 @@ test('node:test: zero tests is an error ("no tests ran"), a pass with allowNoTes
   withRepo({ files: { ...NODE_TESTS, 'empty/README': 'no tests here\n', 'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'node --test --test-reporter=junit --test-reporter-destination=junit.xml', cwd: 'empty', runner: 'node', junit: 'junit.xml' }] };\n` } }, (repo) => {
     const { r, rows, records } = runOn(repo, { 'src/other.txt': 'x\n' });
     assert.is(r.code, 2, r.out);
-    assert.match(r.out, 'no tests ran: the report at junit.xml lists no test cases; if that is expected, set `allowNoTests: true`');
+    assert.match(r.out, 'no tests ran: the report at empty/junit.xml lists no test cases; if that is expected, set `allowNoTests: true`');
     assert.equal(rows.map((x) => x.verdict), ['error']);
     assert.equal(records, []);
     repo.write('gate-ladder.config.ts', `export default { tiers: [{ name: 't1', run: 'node --test --test-reporter=junit --test-reporter-destination=junit.xml', cwd: 'empty', runner: 'node', junit: 'junit.xml', allowNoTests: true }] };\n`);
     const allowed = runOn(repo, { 'src/other.txt': 'y\n' });
     assert.is(allowed.r.code, 0, allowed.r.out);
-    assert.match(allowed.r.out, 'lists no test cases: this gate ran no tests');
+    assert.match(allowed.r.out, 'empty/junit.xml lists no test cases: this gate ran no tests');
     assert.match(String(allowed.rows[1]!.reason), 'ran no tests');
   }));
 
