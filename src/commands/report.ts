@@ -8,7 +8,7 @@ import { renderReport } from '../report/render.js';
 import { renderHtml } from '../report/html.js';
 import { reportFold } from '../report/figures.js';
 import { flakyFigures } from '../report/flaky.js';
-import { foldHistory, readTestRecords, testsPath } from '../evidence/history.js';
+import { flakyRows, foldHistory, readTestRecords, testsPath } from '../evidence/history.js';
 import { readFreezes, today } from '../ladder/tier-report-io.js';
 import type { FlakyFigures, FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
 import { EXIT } from './run.js';
@@ -100,5 +100,5 @@ async function flaky(ledger: string, root: string | undefined, policy: Required<
   const history = foldHistory(await readTestRecords(testsPath(ledger), stats).catch(() => []));
   const freezes = root === undefined ? { freezes: [] } : readFreezes(root);
   if (freezes.problem !== undefined) err(freezes.problem);
-  return flakyFigures(history, freezes.freezes, policy, today());
+  return flakyFigures(flakyRows(history, policy), freezes.freezes, today());
 }

@@ -1,15 +1,15 @@
 /** The report's flaky-test section: per-test history judged by the freeze predicate, and the freezes. Pure. */
-import { flakyRows, type TestHistory } from '../evidence/history.js';
+import type { FlakyRow } from '../evidence/history.js';
 import { isActive } from '../evidence/freeze.js';
 import { sig } from './round.js';
-import type { FlakyFigures, Freeze, FreezePolicy } from '../types.js';
+import type { FlakyFigures, Freeze } from '../types.js';
 
 /** At most this many tests are listed: the most flip-prone first. */
 export const MAX_FLAKY_SHOWN = 50;
 
-export function flakyFigures(history: Map<string, TestHistory>, freezes: readonly Freeze[], policy: Required<FreezePolicy>, today: string): FlakyFigures {
+/** `rows` as `flakyRows` judges them (eligible first, then by flip rate); `today` decides which freezes are active. */
+export function flakyFigures(rows: readonly FlakyRow[], freezes: readonly Freeze[], today: string): FlakyFigures {
   const frozen = new Set(freezes.map((f) => f.test));
-  const rows = flakyRows(history, policy);
   const shown = rows.filter((r) => r.flips > 0 || r.eligible || frozen.has(r.id)).slice(0, MAX_FLAKY_SHOWN);
   return {
     tests: rows.length,

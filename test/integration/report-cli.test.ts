@@ -68,13 +68,15 @@ test('--json: exact figures; corrupt lines skipped, counted and warned about', (
     const json = JSON.parse(r.stdout) as Report;
     assert.equal(Object.keys(json).slice(0, 4), ['tiers', 'scope', 'advice', 'skipped_lines']);
     assert.equal(json.tiers, [
-      { tier: 't1', runs: 4, caught: 1, errors: 1, passes: 2, median_s: 2.5, total_s: 16, yield: 0.0625, error_rate: 0.25, not_applied: 0 },
-      { tier: 't2', runs: 2, caught: 0, errors: 0, passes: 2, median_s: 90, total_s: 180, yield: 0, error_rate: 0, not_applied: 0 },
-      { tier: 't3', runs: 1, caught: 0, errors: 1, passes: 0, median_s: 0, total_s: 0, yield: null, error_rate: 1, not_applied: 0 },
+      { tier: 't1', runs: 4, caught: 1, errors: 1, passes: 2, median_s: 2.5, total_s: 16, yield: 0.0625, error_rate: 0.25, not_applied: 0, not_applicable: 0 },
+      // The calibration row is its own run's ladder prefix: it counts as t2's catch.
+      { tier: 't2', runs: 3, caught: 1, errors: 0, passes: 2, median_s: 90, total_s: 270, yield: 0.003704, error_rate: 0, not_applied: 0, not_applicable: 0 },
+      { tier: 't3', runs: 1, caught: 0, errors: 1, passes: 0, median_s: 0, total_s: 0, yield: null, error_rate: 1, not_applied: 0, not_applicable: 0 },
     ]);
     assert.is(json.skipped_lines, 4);
     assert.equal(json.scope, { patches: 1, past: [{ tier: 't1', patches: 1, median_s: 2.5, saved_s: 2.5 }], saved_s: 2.5 });
-    assert.is(json.excluded.calibration, 1);
+    assert.is(json.excluded.calibration, 0);
+    assert.is(json.overlap.counted_rows, 1);
     assert.equal(json.advice.map((a) => a.kind), ['too-few-attempts', 'errors', 'errors', 'order']);
     assert.match(r.stderr, /skipped 4 lines of .*ledger\.jsonl/);
   }));
