@@ -46,18 +46,32 @@ export class Trend {
   /** Adds one counted row; a `ts` that is not an ISO time is left out of the trend. */
   add(ts: unknown, tier: string, caught: boolean, seconds: number): void {
     if (typeof ts !== 'string') return;
-    const d = this.day(ts.slice(0, 10));
-    if (d === undefined) return;
-    count(this.weeks, d.week, tier, caught, seconds);
-    count(this.months, d.month, tier, caught, seconds);
+    // Rows come mostly in time order: the day's cells per tier are at hand without building a key.
+    if (this.last === undefined || !ts.startsWith(this.last.day)) {
+      const d = this.day(ts.slice(0, 10));
+      if (d === undefined) return;
+    }
+    let cells = this.today.get(tier);
+    if (cells === undefined) {
+      const d = this.last!;
+      this.today.set(tier, (cells = [cell(this.weeks, d.week, tier), cell(this.months, d.month, tier)]));
+    }
+    for (const c of cells) {
+      c.runs++;
+      if (caught) c.caught++;
+      c.total += seconds;
+    }
   }
 
+  /** The current day's week and month cells per tier. */
+  private today = new Map<string, [Cell, Cell]>();
+
   private day(day: string): Day | undefined {
-    if (this.last?.day === day) return this.last;
     if (!DAY.test(day) || Number.isNaN(Date.parse(day))) return undefined;
     if (this.first === null || day < this.first) this.first = day;
     if (this.latest === null || day > this.latest) this.latest = day;
     this.last = { day, week: weekStart(day), month: `${day.slice(0, 7)}-01` };
+    this.today.clear();
     return this.last;
   }
 
@@ -87,14 +101,12 @@ export class Trend {
   }
 }
 
-function count(by: Map<string, Map<string, Cell>>, period: string, tier: string, caught: boolean, seconds: number): void {
+function cell(by: Map<string, Map<string, Cell>>, period: string, tier: string): Cell {
   let tiers = by.get(period);
   if (tiers === undefined) by.set(period, (tiers = new Map()));
   let c = tiers.get(tier);
   if (c === undefined) tiers.set(tier, (c = { runs: 0, caught: 0, total: 0 }));
-  c.runs++;
-  if (caught) c.caught++;
-  c.total += seconds;
+  return c;
 }
 
 /** Every period start from the one holding `first` to the one holding `last`. */

@@ -164,96 +164,96 @@ function both(dir: string, extra: string[] = []): { json: Report; file: string }
 }
 
 test('every section renders with the ledger numbers of report --json; nothing requested; no console errors', async () => {
-    const { json, file } = rich;
-    const { page, requests, errors, close } = await open(file);
-    try {
-      // Sanity of the fixture: every section has something to show.
-      assert.ok(json.retired.length === 1 && json.overlap.pairs.length > 0 && json.seeds.runs === 2 && json.flaky!.freezes.length === 1);
-      assert.is(json.order.method, 'calibration');
+  const { json, file } = rich;
+  const { page, requests, errors, close } = await open(file);
+  try {
+    // Sanity of the fixture: every section has something to show.
+    assert.ok(json.retired.length === 1 && json.overlap.pairs.length > 0 && json.seeds.runs === 2 && json.flaky!.freezes.length === 1);
+    assert.is(json.order.method, 'calibration');
 
-      const dom = await figuresOf(page);
-      for (const [k, v] of [['rows', json.rows], ['attempts', json.attempts], ['per_month', json.rate.per_month], ['months', json.rate.months], ['calibration_runs', json.overlap.runs], ['skipped_lines', json.skipped_lines]] as const) {
-        assert.is(dom(`header ${k}`), cell(v), k);
-      }
-      for (const [id, tiers] of [['tiers', json.tiers], ['retired', json.retired]] as const) {
-        assert.equal(await texts(page, `#${id} tr[data-tier] th[data-k=tier]`), tiers.map((t) => t.tier), id);
-        for (const t of tiers) for (const c of TIER_COLUMNS) assert.is(dom(`${id} tier=${t.tier} ${c}`), cell(t[c]), `${id} ${t.tier} ${c}`);
-      }
-
-      assert.is(await text(page, '#trend h2'), `over time (per ${json.trend.unit})`);
-      assert.is(await page.locator('#trend svg [data-series]').count(), 2 * json.trend.tiers.length);
-      for (const [i, period] of json.trend.periods.entries()) {
-        for (const t of json.trend.tiers) {
-          if (t.runs[i] === 0) assert.is(await text(page, `#trend tr[data-period=${css(period)}] td[data-tier=${css(t.tier)}]`), '-');
-          else for (const k of ['caught', 'runs', 'yield'] as const) assert.is(dom(`trend period=${period} tier=${t.tier} ${k}`), cell(t[k][i]!), `${period} ${t.tier} ${k}`);
-        }
-      }
-
-      const dots = await page.locator('#cost svg [data-tier]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-tier'), e.getAttribute('data-x'), e.getAttribute('data-y')]));
-      assert.equal(dots, json.tiers.filter((x) => x.runs > 0).map((t) => [t.tier, String(t.total_s), String(t.caught)]));
-
-      assert.is(dom('scope patches'), cell(json.scope.patches));
-      assert.is(dom('scope saved_s'), cell(json.scope.saved_s));
-      for (const x of json.scope.past) for (const k of ['patches', 'median_s', 'saved_s'] as const) assert.is(dom(`scope tier=${x.tier} ${k}`), cell(x[k]));
-
-      assert.is(await text(page, '#overlap h2'), `calibration overlap (${json.overlap.runs} calibration runs)`);
-      for (const x of json.overlap.pairs) {
-        for (const k of ['both', 'only_earlier', 'only_later', 'neither', 'patches'] as const) {
-          assert.is(dom(`overlap earlier=${x.earlier} later=${x.later} ${k}`), cell(x[k]), `${x.earlier}/${x.later} ${k}`);
-        }
-      }
-
-      assert.is(dom('order order=current current_s'), cell(json.order.current_s));
-      assert.is(dom('order order=recommended recommended_s'), cell(json.order.recommended_s));
-      assert.is(await text(page, '#order [data-order=recommended] td:nth-child(2)'), ['t0-scope', ...json.order.recommended].join(' → '));
-      assert.is(await page.locator('#order [data-k=method]').getAttribute('data-method'), json.order.method);
-
-      assert.equal(await page.locator('#advice li[data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))), json.advice.map((a) => a.kind));
-      for (const [i, a] of json.advice.entries()) {
-        assert.is(dom(`advice advice=${i} text`), a.text);
-        for (const [k, v] of Object.entries(a.figures)) assert.is(dom(`advice advice=${i} ${k}`), cell(v), `${a.kind} ${k}`);
-      }
-
-      assert.is(dom('seeds runs'), cell(json.seeds.runs));
-      assert.is(dom('seeds caught'), cell(json.seeds.caught));
-      for (const t of json.seeds.tiers) for (const k of ['runs', 'caught', 'errors'] as const) assert.is(dom(`seeds tier=${t.tier} ${k}`), cell(t[k]));
-
-      const f = json.flaky!;
-      assert.is(dom('flaky tests'), cell(f.tests));
-      for (const t of f.shown) for (const k of ['runs', 'flips', 'flip_rate', 'evidence'] as const) assert.is(dom(`flaky test=${t.id} ${k}`), cell(t[k]));
-      for (const z of f.freezes) {
-        assert.is(dom(`flaky freeze=${z.test} expires`), z.expires);
-        const row = await text(page, `#flaky tr[data-freeze=${css(z.test)}]`);
-        assert.ok(row.includes(z.active ? 'active' : 'expired') && row.includes('passes <50> runs'), row);
-      }
-
-      assert.equal(requests, [pathToFileURL(file).href]);
-      assert.equal(errors, []);
-      assert.ok(statSync(file).size < 100_000);
-    } finally {
-      await close();
+    const dom = await figuresOf(page);
+    for (const [k, v] of [['rows', json.rows], ['attempts', json.attempts], ['per_month', json.rate.per_month], ['months', json.rate.months], ['calibration_runs', json.overlap.runs], ['skipped_lines', json.skipped_lines]] as const) {
+      assert.is(dom(`header ${k}`), cell(v), k);
     }
+    for (const [id, tiers] of [['tiers', json.tiers], ['retired', json.retired]] as const) {
+      assert.equal(await texts(page, `#${id} tr[data-tier] th[data-k=tier]`), tiers.map((t) => t.tier), id);
+      for (const t of tiers) for (const c of TIER_COLUMNS) assert.is(dom(`${id} tier=${t.tier} ${c}`), cell(t[c]), `${id} ${t.tier} ${c}`);
+    }
+
+    assert.is(await text(page, '#trend h2'), `over time (per ${json.trend.unit})`);
+    assert.is(await page.locator('#trend svg [data-series]').count(), 2 * json.trend.tiers.length);
+    for (const [i, period] of json.trend.periods.entries()) {
+      for (const t of json.trend.tiers) {
+        if (t.runs[i] === 0) assert.is(await text(page, `#trend tr[data-period=${css(period)}] td[data-tier=${css(t.tier)}]`), '-');
+        else for (const k of ['caught', 'runs', 'yield'] as const) assert.is(dom(`trend period=${period} tier=${t.tier} ${k}`), cell(t[k][i]!), `${period} ${t.tier} ${k}`);
+      }
+    }
+
+    const dots = await page.locator('#cost svg [data-tier]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-tier'), e.getAttribute('data-x'), e.getAttribute('data-y')]));
+    assert.equal(dots, json.tiers.filter((x) => x.runs > 0).map((t) => [t.tier, String(t.total_s), String(t.caught)]));
+
+    assert.is(dom('scope patches'), cell(json.scope.patches));
+    assert.is(dom('scope saved_s'), cell(json.scope.saved_s));
+    for (const x of json.scope.past) for (const k of ['patches', 'median_s', 'saved_s'] as const) assert.is(dom(`scope tier=${x.tier} ${k}`), cell(x[k]));
+
+    assert.is(await text(page, '#overlap h2'), `calibration overlap (${json.overlap.runs} calibration runs)`);
+    for (const x of json.overlap.pairs) {
+      for (const k of ['both', 'only_earlier', 'only_later', 'neither', 'patches'] as const) {
+        assert.is(dom(`overlap earlier=${x.earlier} later=${x.later} ${k}`), cell(x[k]), `${x.earlier}/${x.later} ${k}`);
+      }
+    }
+
+    assert.is(dom('order order=current current_s'), cell(json.order.current_s));
+    assert.is(dom('order order=recommended recommended_s'), cell(json.order.recommended_s));
+    assert.is(await text(page, '#order [data-order=recommended] td:nth-child(2)'), ['t0-scope', ...json.order.recommended].join(' → '));
+    assert.is(await page.locator('#order [data-k=method]').getAttribute('data-method'), json.order.method);
+
+    assert.equal(await page.locator('#advice li[data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))), json.advice.map((a) => a.kind));
+    for (const [i, a] of json.advice.entries()) {
+      assert.is(dom(`advice advice=${i} text`), a.text);
+      for (const [k, v] of Object.entries(a.figures)) assert.is(dom(`advice advice=${i} ${k}`), cell(v), `${a.kind} ${k}`);
+    }
+
+    assert.is(dom('seeds runs'), cell(json.seeds.runs));
+    assert.is(dom('seeds caught'), cell(json.seeds.caught));
+    for (const t of json.seeds.tiers) for (const k of ['runs', 'caught', 'errors'] as const) assert.is(dom(`seeds tier=${t.tier} ${k}`), cell(t[k]));
+
+    const f = json.flaky!;
+    assert.is(dom('flaky tests'), cell(f.tests));
+    for (const t of f.shown) for (const k of ['runs', 'flips', 'flip_rate', 'evidence'] as const) assert.is(dom(`flaky test=${t.id} ${k}`), cell(t[k]));
+    for (const z of f.freezes) {
+      assert.is(dom(`flaky freeze=${z.test} expires`), z.expires);
+      const row = await text(page, `#flaky tr[data-freeze=${css(z.test)}]`);
+      assert.ok(row.includes(z.active ? 'active' : 'expired') && row.includes('passes <50> runs'), row);
+    }
+
+    assert.equal(requests, [pathToFileURL(file).href]);
+    assert.equal(errors, []);
+    assert.ok(statSync(file).size < 100_000);
+  } finally {
+    await close();
+  }
 });
 
 test('dark mode and print: the page follows prefers-color-scheme, and prints without the navigation', async () => {
-    const { file } = rich;
-    const background = (p: Page) => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    const light = await open(file, 'light');
-    const dark = await open(file, 'dark');
-    try {
-      assert.is(await background(light.page), 'rgb(255, 255, 255)');
-      assert.is(await background(dark.page), 'rgb(18, 21, 27)');
-      await dark.page.emulateMedia({ media: 'print' });
-      assert.is(await background(dark.page), 'rgb(255, 255, 255)');
-      assert.is(await dark.page.locator('nav').evaluate((e) => getComputedStyle(e).display), 'none');
-      assert.ok((await dark.page.locator('#trend table').boundingBox()) !== null, 'the per-week table prints even though it is folded on screen');
-      const pdf = await light.page.pdf();
-      assert.ok(pdf.length > 10_000);
-      assert.equal([...light.errors, ...dark.errors], []);
-    } finally {
-      await light.close();
-      await dark.close();
-    }
+  const { file } = rich;
+  const background = (p: Page) => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const light = await open(file, 'light');
+  const dark = await open(file, 'dark');
+  try {
+    assert.is(await background(light.page), 'rgb(255, 255, 255)');
+    assert.is(await background(dark.page), 'rgb(18, 21, 27)');
+    await dark.page.emulateMedia({ media: 'print' });
+    assert.is(await background(dark.page), 'rgb(255, 255, 255)');
+    assert.is(await dark.page.locator('nav').evaluate((e) => getComputedStyle(e).display), 'none');
+    assert.ok((await dark.page.locator('#trend table').boundingBox()) !== null, 'the per-week table prints even though it is folded on screen');
+    const pdf = await light.page.pdf();
+    assert.ok(pdf.length > 10_000);
+    assert.equal([...light.errors, ...dark.errors], []);
+  } finally {
+    await light.close();
+    await dark.close();
+  }
 });
 
 test('an empty ledger: every section says there is nothing yet; no errors', () =>
