@@ -235,7 +235,7 @@ table.matrix td.cell{background:rgba(var(--cell),calc(var(--shade)*.45));min-wid
 table.matrix td.empty{background:var(--panel)}
 details summary{cursor:pointer;color:var(--accent);margin:6px 0}
 .charts{display:grid;grid-template-columns:1fr;gap:8px}
-svg.chart{width:100%;max-width:640px;height:auto;display:block;margin:6px 0}
+svg.chart{width:100%;max-width:900px;height:auto;display:block;margin:6px 0}
 svg text{fill:var(--fg);font:11px system-ui,sans-serif}svg .tick{fill:var(--muted)}svg .axis{font-weight:600}svg .label{font-weight:600}
 svg .grid{stroke:var(--line)}svg .line{fill:none;stroke-width:2}
 ${[0, 1, 2, 3, 4, 5].map((i) => `svg .c${i} circle,svg .c${i} rect{fill:var(--c${i})}svg .c${i} .line{stroke:var(--c${i})}`).join('')}

@@ -9,14 +9,14 @@ export interface Series {
   values: readonly (number | null)[];
 }
 
-const W = 640;
+const W = 900;
 const PAD = { left: 52, right: 16, top: 28, bottom: 34 };
 
-/** A round number at or above `x` (1, 2 or 5 times a power of ten), for an axis. */
+/** A round number at or above `x` (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten), for an axis. */
 export function niceCeil(x: number): number {
   if (!(x > 0) || !Number.isFinite(x)) return 1;
   const p = 10 ** Math.floor(Math.log10(x));
-  for (const m of [1, 2, 5, 10]) if (m * p >= x * (1 - 1e-12)) return m * p;
+  for (const m of [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]) if (m * p >= x * (1 - 1e-12)) return Number((m * p).toPrecision(2));
   return 10 * p;
 }
 
@@ -59,7 +59,8 @@ export function lineChart(labels: readonly string[], series: readonly Series[], 
   const body = yAxis(height - 16, max, title);
   const shown = new Set([0, labels.length >> 1, labels.length - 1]);
   labels.forEach((l, i) => {
-    if (shown.has(i)) body.push(`<text class="tick" x="${x(i)}" y="${bottom + 16}" text-anchor="middle">${esc(l)}</text>`);
+    const anchor = i === 0 ? 'start' : i === labels.length - 1 ? 'end' : 'middle';
+    if (shown.has(i)) body.push(`<text class="tick" x="${x(i)}" y="${bottom + 16}" text-anchor="${anchor}">${esc(l)}</text>`);
   });
   series.forEach((s, k) => {
     let d = '';
@@ -94,7 +95,7 @@ export function scatterChart(points: readonly Point[], xTitle: string, yTitle: s
   const x = (v: number) => PAD.left + (v / maxX) * (W - PAD.left - PAD.right - 90);
   const y = (v: number) => bottom - (v / maxY) * (bottom - PAD.top);
   const body = yAxis(height, maxY, yTitle);
-  for (const f of [0, 0.5, 1]) body.push(`<text class="tick" x="${x(maxX * f)}" y="${bottom + 16}" text-anchor="middle">${esc(tick(maxX * f))}</text>`);
+  for (const f of [0, 0.5, 1]) body.push(`<text class="tick" x="${x(maxX * f)}" y="${bottom + 16}" text-anchor="${f === 0 ? 'start' : 'middle'}">${esc(tick(maxX * f))}</text>`);
   body.push(`<text class="axis" x="${W - PAD.right}" y="${height - 4}" text-anchor="end">${esc(xTitle)}</text>`);
   points.forEach((p, i) => {
     body.push(
@@ -118,7 +119,7 @@ export function barChart(bars: readonly Bar[], title: string): string {
   const height = PAD.top + bars.length * row + 8;
   const max = niceCeil(Math.max(0, ...bars.map((b) => b.value)));
   const left = 160;
-  const width = W - left - 120;
+  const width = W - left - 240;
   const body = [`<text class="axis" x="${PAD.left}" y="${PAD.top - 12}">${esc(title)}</text>`];
   bars.forEach((b, i) => {
     const y = PAD.top + i * row;
