@@ -188,7 +188,7 @@ export const reportMsg = {
   summary: (r: Report, ledger?: string) =>
     `${plural(r.rows, 'row')}${ledger ? ` from ${ledger}` : ''}; ${plural(r.attempts, 'patch attempt')} counted; ${plural(r.skipped_lines, 'line')} skipped`,
   rate: (r: RateFigures) =>
-    r.first === null ? 'no dated rows: no monthly rate' : `${r.per_month} patch attempts a month (${r.attempts} from ${r.first} to ${r.last}, ${r.months} months)`,
+    r.first === null ? 'no dated rows: no monthly rate' : `${r.per_month} patch attempts a month (${r.attempts} from ${r.first} to ${r.last}, ${r.months} ${r.months === 1 ? 'month' : 'months'})`,
   excluded: (x: Report['excluded'], countedCalibration = 0) =>
     `not in the tier figures: ${x.calibration} calibration rows past their run's first non-pass (${countedCalibration} before it are counted as the ladder run), ${x.cached} cached, ${x.seed} seed, ${x.not_applied} not applied, ${x.not_applicable} not applicable, ${x.filtered} filtered out`,
   retired: (names: readonly string[]) =>

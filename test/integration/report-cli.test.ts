@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,6 +113,20 @@ test('a missing or empty ledger: zero figures, and stderr says how to fill it', 
       assert.equal((JSON.parse(r.stdout) as Report).tiers, []);
       assert.match(r.stderr, /has no rows yet\. Every push writes rows once the hook is installed \(`npx gate-ladder install`\)/);
     }
+  }));
+
+test('--html without a file writes gate-ladder-report.html here; a path it cannot write exits 2 and says so', () =>
+  withDir((dir) => {
+    writeFileSync(join(dir, 'ledger.jsonl'), LEDGER);
+    const r = cli(['report', '--ledger', 'ledger.jsonl', '--html'], dir);
+    assert.is(r.code, 0, r.stderr);
+    assert.is(r.stdout, '');
+    assert.match(readFileSync(join(dir, 'gate-ladder-report.html'), 'utf8'), /^<!doctype html>/);
+    assert.match(r.stderr, /wrote .*gate-ladder-report\.html/);
+    const bad = cli(['report', '--ledger', 'ledger.jsonl', '--html', 'no/such/folder/r.html'], dir);
+    assert.is(bad.code, 2);
+    assert.match(bad.stderr, /cannot write .*r\.html: .*Pass another path: `gate-ladder report --html PATH`/);
+    assert.is(cli(['report', '--ledger', 'ledger.jsonl', '--html', '--json'], dir).code, 2);
   }));
 
 test('usage problems exit 2 and say what to do', () =>
