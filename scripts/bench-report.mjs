@@ -1,8 +1,9 @@
 // Generates a 1,000,000-row ledger in a temp dir, times `gate-ladder report --json` on it a few times,
 // and prints the median wall time and the peak RSS (the child's own getrusage, via a preload).
-// Budget (issue 5): at most 5 s and 300 MB. Usage: node scripts/bench-report.mjs [rows] [repeats]
+// Budget (issue 5): at most 5 s and 300 MB. Then `report --html` on the same ledger, interleaved with --json:
+// budget (issue 19) at most 2x the --json time, and a file under 2 MB. Usage: node scripts/bench-report.mjs [rows] [repeats]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -10,6 +11,8 @@ const ROWS = Number(process.argv[2] ?? 1_000_000);
 const REPEATS = Number(process.argv[3] ?? 5);
 const LIMIT_S = 5;
 const LIMIT_MB = 300;
+const HTML_RATIO = 2;
+const HTML_MAX_BYTES = 2 * 1024 * 1024;
 const cli = resolve('dist/cli.js');
 
 /** mulberry32: a small seeded generator, so every run benches the same ledger. */
@@ -76,35 +79,51 @@ try {
   generate(ledger, ROWS);
   console.log(`bench-report: generated ${ROWS} rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const walls = [];
+  const htmlWalls = [];
   const cpu = [];
   const rss = [];
   const load = [];
+  const html = join(dir, 'report.html');
+  const timed = (args) => {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, ['--require', preload, cli, 'report', '--ledger', ledger, ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const wall = (performance.now() - t0) / 1000;
+    if (r.status !== 0) throw new Error(`report ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return { r, wall, usage: JSON.parse(readFileSync(usage, 'utf8')) };
+  };
   for (let i = 0; i < REPEATS; i++) {
     load.push(loadavg()[0]);
-    t = performance.now();
-    const r = spawnSync(process.execPath, ['--require', preload, cli, 'report', '--ledger', ledger, '--json'], {
-      cwd: dir,
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    walls.push((performance.now() - t) / 1000);
-    if (r.status !== 0) throw new Error(`report exited ${r.status}: ${r.stderr}`);
-    if (i === 0) {
-      const json = JSON.parse(r.stdout);
-      console.log(`bench-report: ${json.rows} rows, ${json.skipped_lines} skipped lines, ${json.attempts} attempts counted`);
+    // Interleaved, and in alternating order, so a change in the machine's load weighs on both alike.
+    const pair = i % 2 === 0 ? ['json', 'html'] : ['html', 'json'];
+    for (const kind of pair) {
+      if (kind === 'html') {
+        htmlWalls.push(timed(['--html', html]).wall);
+        continue;
+      }
+      const { r, wall, usage: u } = timed(['--json']);
+      walls.push(wall);
+      if (walls.length === 1) {
+        const json = JSON.parse(r.stdout);
+        console.log(`bench-report: ${json.rows} rows, ${json.skipped_lines} skipped lines, ${json.attempts} attempts counted`);
+      }
+      rss.push(u.maxRSS / 1024);
+      cpu.push((u.userCPUTime + u.systemCPUTime) / 1e6);
     }
-    const u = JSON.parse(readFileSync(usage, 'utf8'));
-    rss.push(u.maxRSS / 1024);
-    cpu.push((u.userCPUTime + u.systemCPUTime) / 1e6);
   }
   const wall = median(walls);
   const peak = Math.max(...rss);
+  const htmlWall = median(htmlWalls);
+  const ratio = htmlWall / wall;
+  const bytes = statSync(html).size;
   const ok = wall <= LIMIT_S && peak <= LIMIT_MB;
+  const htmlOk = ratio <= HTML_RATIO && bytes < HTML_MAX_BYTES;
   console.log(`bench-report: wall ${walls.map((w) => w.toFixed(2)).join(' ')} s; median ${wall.toFixed(2)} s (limit ${LIMIT_S} s)`);
   console.log(`bench-report: CPU (user + sys) median ${median(cpu).toFixed(2)} s; 1-minute load average before each run ${load.map((l) => l.toFixed(1)).join(' ')}`);
   console.log(`bench-report: peak RSS ${peak.toFixed(0)} MB (limit ${LIMIT_MB} MB); ${cpus().length} cores, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-  console.log(`bench-report: ${ok ? 'within budget' : 'OVER BUDGET'}`);
-  process.exitCode = ok ? 0 : 1;
+  console.log(`bench-report: --json ${ok ? 'within budget' : 'OVER BUDGET'}`);
+  console.log(`bench-report: --html wall ${htmlWalls.map((w) => w.toFixed(2)).join(' ')} s; median ${htmlWall.toFixed(2)} s, ${ratio.toFixed(2)}x --json (limit ${HTML_RATIO}x); file ${(bytes / 1024).toFixed(0)} KB (limit ${HTML_MAX_BYTES / 1024} KB)`);
+  console.log(`bench-report: --html ${htmlOk ? 'within budget' : 'OVER BUDGET'}`);
+  process.exitCode = ok && htmlOk ? 0 : 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 // `npm run demo`: a throwaway repository with a bare remote, gate-ladder's hook installed, and four
 // real pushes: a clean patch, a buggy patch, a fixture edit and a patch that hangs the harness.
 // Everything lives in a temp folder that is removed at the end (also on Ctrl-C).
+// `npm run demo -- --html report.html` also keeps the demo's report as a self-contained HTML page.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,8 @@ if (!existsSync(cli)) {
   process.exit(2);
 }
 
+const htmlArg = process.argv.indexOf('--html');
+const htmlOut = htmlArg > 0 ? resolve(process.argv[htmlArg + 1] ?? 'gate-ladder-report.html') : undefined;
 const base = mkdtempSync(join(tmpdir(), 'gate-ladder-demo-'));
 const cleanup = () => rmSync(base, { recursive: true, force: true });
 process.on('SIGINT', () => {
@@ -150,6 +153,10 @@ export default {
   console.log('The ledger is one JSON line per tier reached; `gate-ladder report` turns it into yield per second:');
   console.log('\n$ gate-ladder report');
   run(process.execPath, [cli, 'report']);
+  if (htmlOut) {
+    console.log(`\n$ gate-ladder report --html ${htmlOut}`);
+    run(process.execPath, [cli, 'report', '--html', htmlOut], { must: true });
+  }
   cleanup();
   process.exit(ok ? 0 : 1);
 } catch (err) {

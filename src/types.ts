@@ -306,7 +306,7 @@ export interface TierFigures {
   error_rate: number | null;
   /** Replay rows whose patch did not apply: neither catches nor errors. */
   not_applied: number;
-  /** Replay rows where the tier's command could not run at that commit (`applicable: false`): neither catches nor errors. */
+  /** Rows where the tier's command could not run at that commit (`applicable: false`, reason `not applicable at this commit: ...`): neither catches nor errors. */
   not_applicable: number;
 }
 
@@ -340,6 +340,54 @@ export interface OrderFigures {
   unranked: string[];
   /** Each ranked tier's mean seconds per run, catch probability and their ratio (`null`: never catches). */
   priced: { tier: string; mean_s: number; p: number; ratio: number | null }[];
+  /**
+   * How the expected seconds were found: `calibration`, exactly, by replaying calibration runs (every tier ran on
+   * the same patch) under each order; `independence`, from each tier's mean seconds and catch rate, assuming tiers
+   * fail independently (no calibration run covers every ranked tier).
+   */
+  method: 'calibration' | 'independence';
+  /** Calibration runs replayed (those with a verdict, or a t0-scope skip, for every ranked tier); 0 for `independence`. */
+  calibration_runs: number;
+}
+
+/** Per tier, per week or month (from `ts`): the tier figures' rows over time. */
+export interface TrendFigures {
+  unit: 'week' | 'month';
+  /** First day of each period (`YYYY-MM-DD`), oldest first, without gaps. */
+  periods: string[];
+  tiers: { tier: string; runs: number[]; caught: number[]; total_s: number[]; yield: (number | null)[]; catch_rate: (number | null)[] }[];
+  /** Older periods left out (at most 60 are kept). */
+  dropped: number;
+}
+
+/** Patch attempts per month: the rate the ordering advice is about. */
+export interface RateFigures {
+  attempts: number;
+  /** First and last day with a counted row (`YYYY-MM-DD`); `null` without one. */
+  first: string | null;
+  last: string | null;
+  /** Days from first to last, inclusive, ÷ 30.4375; at least 1. */
+  months: number;
+  per_month: number;
+}
+
+/** Seeded bugs (`seed` rows): how many each tier caught. */
+export interface SeedFigures {
+  /** Seed runs (distinct `run`), and how many of them some tier caught. */
+  runs: number;
+  caught: number;
+  tiers: { tier: string; runs: number; caught: number; errors: number }[];
+}
+
+/** Per-test flakiness from tests.jsonl beside the ledger, and the committed freezes. */
+export interface FlakyFigures {
+  /** Tests with run history. */
+  tests: number;
+  /** Tests that flipped at least once, or may be frozen, or are frozen: the most flip-prone first (at most 50). */
+  shown: { id: string; runs: number; flips: number; flip_rate: number | null; evidence: number; eligible: boolean; reason: string }[];
+  freezes: { test: string; expires: string; active: boolean; reentry: string; by: string; flip_rate: number }[];
+  /** The day freezes were judged against. */
+  today: string;
 }
 
 export type AdviceKind = 'too-few-attempts' | 'short-feedback' | 'contract-check' | 'decorative' | 'errors' | 'order';
@@ -354,13 +402,21 @@ export interface Advice {
 export interface Report {
   tiers: TierFigures[];
   scope: ScopeFigures;
-  overlap: { runs: number; pairs: PairOverlap[] };
+  /** Calibration runs; `counted_rows`: their rows up to the first non-pass, counted as the ladder run they extend. */
+  overlap: { runs: number; counted_rows: number; pairs: PairOverlap[] };
   order: OrderFigures;
   advice: Advice[];
-  /** Distinct ladder runs counted (patch attempts). */
+  /** Distinct ladder runs counted (patch attempts), calibration runs included. */
   attempts: number;
   /** Rows read, and rows read but not counted in the tier figures, by why. */
   rows: number;
   excluded: { filtered: number; calibration: number; cached: number; seed: number; not_applied: number; not_applicable: number };
   skipped_lines: number;
+  /** Tiers with rows that the config no longer has: their figures, apart from the ladder. */
+  retired: TierFigures[];
+  trend: TrendFigures;
+  rate: RateFigures;
+  seeds: SeedFigures;
+  /** Set by the report command when it read tests.jsonl. */
+  flaky?: FlakyFigures;
 }

@@ -142,9 +142,12 @@ export async function main(argv: string[]): Promise<number> {
           .option('since', { type: 'string', describe: 'Only rows at or after this date (e.g. 2025-01-31)' })
           .option('hook', { choices: ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const, describe: 'Only rows from this hook' })
           .option('json', { type: 'boolean', describe: 'Print the report as JSON on stdout' })
-          .option('markdown', { type: 'boolean', describe: 'Print the report as markdown' })
+          .option('markdown', { type: 'boolean', describe: 'Print the report as markdown (also for a CI job summary)' })
+          .option('html', { type: 'string', describe: 'Write a self-contained HTML page to this file (default gate-ladder-report.html)' })
           .conflicts('json', 'markdown')
-          .example('$0 report --since 2025-01-01 --markdown', 'This year, as markdown for a pull request'),
+          .conflicts('html', ['json', 'markdown'])
+          .example('$0 report --since 2025-01-01 --markdown', 'This year, as markdown for a pull request')
+          .example('$0 report --html report.html', 'Charts and tables in one file that loads nothing from the network'),
       async (a) => {
         const { reportCommand } = await import('../commands/report.js');
         code = await reportCommand({
@@ -154,6 +157,7 @@ export async function main(argv: string[]): Promise<number> {
           ...(a.hook && { hook: a.hook }),
           json: a.json === true,
           markdown: a.markdown === true,
+          ...(a.html !== undefined && { html: a.html }),
         });
       },
     )

@@ -1,11 +1,16 @@
+import { writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { repoInfo } from '../git/git.js';
 import { defaultLedgerPath, forEachRow, type ReadStats } from '../ledger/ledger.js';
 import { reportMsg } from '../util/messages.js';
 import { renderReport } from '../report/render.js';
+import { renderHtml } from '../report/html.js';
 import { reportFold } from '../report/figures.js';
-import type { HookName, Report, ResolvedConfig } from '../types.js';
+import { flakyFigures } from '../report/flaky.js';
+import { flakyRows, foldHistory, readTestRecords, testsPath } from '../evidence/history.js';
+import { readFreezes, today } from '../ladder/tier-report-io.js';
+import type { FlakyFigures, FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
 import { EXIT } from './run.js';
 
 export interface ReportCommandOptions {
@@ -16,7 +21,12 @@ export interface ReportCommandOptions {
   hook?: HookName;
   json?: boolean;
   markdown?: boolean;
+  /** Write a self-contained HTML page to this file; `''` for the default, `gate-ladder-report.html`. */
+  html?: string;
 }
+
+export const DEFAULT_HTML = 'gate-ladder-report.html';
+const DEFAULT_FREEZE: Required<FreezePolicy> = { minRuns: 20, minFlipRate: 0.02, maxExpiryDays: 90 };
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -58,11 +68,22 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     return EXIT.error;
   }
   const report = fold.finish(stats.skipped);
+  report.flaky = await flaky(ledger, info?.root, config?.freeze ?? DEFAULT_FREEZE);
   if (stats.skipped > 0) err(reportMsg.skippedLines(stats.skipped, ledger));
   if (stats.rows === 0) err(reportMsg.empty(ledger));
   else if (report.excluded.filtered === stats.rows) err(reportMsg.allFiltered(stats.rows));
 
-  if (opts.json) process.stdout.write(`${JSON.stringify(jsonReport(report, ledger), null, 2)}\n`);
+  if (opts.html !== undefined) {
+    const file = resolve(opts.cwd, opts.html === '' ? DEFAULT_HTML : opts.html);
+    const page = renderHtml(report, ledger, new Date().toISOString());
+    try {
+      writeFileSync(file, page);
+    } catch (e) {
+      err(reportMsg.htmlUnwritable(file, e instanceof Error ? e.message : String(e)));
+      return EXIT.error;
+    }
+    err(reportMsg.htmlWritten(file, Buffer.byteLength(page)));
+  } else if (opts.json) process.stdout.write(`${JSON.stringify(jsonReport(report, ledger), null, 2)}\n`);
   else process.stdout.write(renderReport(report, opts.markdown ? 'markdown' : 'table', ledger));
   return EXIT.pass;
 }
@@ -71,4 +92,13 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
 function jsonReport(r: Report, ledger: string): Record<string, unknown> {
   const { tiers, scope, advice, skipped_lines, ...rest } = r;
   return { tiers, scope, advice, skipped_lines, ...rest, ledger };
+}
+
+/** Per-test history beside the ledger and the repository's freezes; a broken freezes file is said and left out. */
+async function flaky(ledger: string, root: string | undefined, policy: Required<FreezePolicy>): Promise<FlakyFigures> {
+  const stats: ReadStats = { rows: 0, skipped: 0 };
+  const history = foldHistory(await readTestRecords(testsPath(ledger), stats).catch(() => []));
+  const freezes = root === undefined ? { freezes: [] } : readFreezes(root);
+  if (freezes.problem !== undefined) err(freezes.problem);
+  return flakyFigures(flakyRows(history, policy), freezes.freezes, today());
 }

@@ -14,7 +14,7 @@ import { EMPTY_TREE, GitError, diffList, git, resolveCommit } from '../git/git.j
 import { foldHistory, readTestRecords } from '../evidence/history.js';
 import { runLadder } from '../ladder/ladder.js';
 import { appendLines, appendRows } from '../ledger/ledger.js';
-import { testMsg } from '../util/messages.js';
+import { reportMsg, testMsg } from '../util/messages.js';
 import { strykerEvidence } from '../evidence/stryker.js';
 import { reportDeps } from '../ladder/tier-report-io.js';
 import type { Plan, ResolvedConfig, TestRecord } from '../types.js';
@@ -129,13 +129,19 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
     );
     if (interrupt.fired) return EXIT.interrupted;
     for (const t of plan.tiers) if (t.run && t.tier.report === undefined) err(testMsg.seedNoReport(t.tier.name));
-    const caughtBy = [...new Set(outcome.results.filter((r) => r.verdict === 'caught').flatMap((r) => r.failed ?? []))];
-    if (caughtBy.length === 0) {
-      err(testMsg.seedEscaped());
-      return EXIT.caught;
+    const caughtTiers = outcome.results.filter((r) => r.verdict === 'caught');
+    const caughtBy = [...new Set(caughtTiers.flatMap((r) => r.failed ?? []))];
+    if (caughtBy.length > 0) {
+      err(testMsg.seedCaughtBy(caughtBy));
+      return EXIT.pass;
     }
-    err(testMsg.seedCaughtBy(caughtBy));
-    return EXIT.pass;
+    // A tier without a JUnit report names no test, but its catch is still a catch: the report counts it per tier.
+    if (caughtTiers.length > 0) {
+      err(reportMsg.seedCaughtByTiers(caughtTiers.map((r) => r.tier)));
+      return EXIT.pass;
+    }
+    err(testMsg.seedEscaped());
+    return EXIT.caught;
   } finally {
     if (seeded !== undefined && typeof seeded !== 'string') seeded.wt.remove();
     if (interrupt.fired) err(testMsg.seedCleanedUp());

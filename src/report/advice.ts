@@ -1,13 +1,19 @@
 import { reportMsg } from '../util/messages.js';
-import type { Advice, OrderFigures, PairOverlap, TierFigures } from '../types.js';
+import type { Advice, OrderFigures, PairOverlap, RateFigures, TierFigures } from '../types.js';
 
 /** The thresholds behind the advice. */
 export interface AdvicePolicy {
-  /** Fewer patch attempts than this: ratios are noise (config `report.minAttempts`). Also the calibration runs a pair needs for advice. */
+  /**
+   * Fewer patch attempts a month than this: ratios are noise (config `report.minAttempts`). Also the calibration
+   * runs a pair needs for advice, and the runs a tier needs before its ladder rows can call it a contract check.
+   */
   minAttempts: number;
   /** The most expensive tier's median under this many seconds: a short-feedback suite. */
   shortFeedbackS: number;
-  /** A later tier whose catches the earlier missed are at most this percent of the pair's catches: a contract check. */
+  /**
+   * A later tier whose catches the earlier missed are at most this percent of the pair's catches (calibration),
+   * or that catches at most this percent of the patches reaching it (ladder rows): a contract check.
+   */
   newCatchPercent: number;
 }
 
@@ -18,6 +24,7 @@ export interface AdviceInput {
   overlap: { pairs: PairOverlap[] };
   order: OrderFigures;
   attempts: number;
+  rate: RateFigures;
 }
 
 /** Every piece of advice the figures support, each with the numbers behind it. Pure. */
@@ -26,8 +33,14 @@ export function advise(input: AdviceInput, policy: Partial<AdvicePolicy> = {}): 
   const out: Advice[] = [];
   const add = (kind: Advice['kind'], text: string, figures: Advice['figures']) => out.push({ kind, text, figures });
 
-  if (input.attempts < p.minAttempts) {
-    add('too-few-attempts', reportMsg.tooFewAttempts(input.attempts, p.minAttempts), { attempts: input.attempts, min_attempts: p.minAttempts });
+  const rate = input.rate;
+  if (rate.per_month < p.minAttempts) {
+    add('too-few-attempts', reportMsg.tooFewAttempts(rate, p.minAttempts), {
+      attempts: rate.attempts,
+      months: rate.months,
+      per_month: rate.per_month,
+      min_attempts: p.minAttempts,
+    });
   }
   const priced = input.tiers.filter((t) => t.median_s !== null);
   const dearest = priced.reduce<TierFigures | undefined>((m, t) => (m === undefined || t.median_s! > m.median_s! ? t : m), undefined);
@@ -55,8 +68,22 @@ export function advise(input: AdviceInput, policy: Partial<AdvicePolicy> = {}): 
     }
     // Integer comparison: only_later / union <= percent / 100, with the earlier tier catching something.
     if (pair.both + pair.only_earlier > 0 && pair.only_later * 100 <= p.newCatchPercent * union) {
-      add('contract-check', reportMsg.contractCheck(pair, p.newCatchPercent), { ...figures, limit_percent: p.newCatchPercent });
+      add('contract-check', reportMsg.contractCheck(pair, p.newCatchPercent), { ...figures, limit_percent: p.newCatchPercent, from: 'calibration' });
     }
+  }
+  // From ladder rows: every catch of a later tier is new (the earlier ones passed), so a tier that, reached, almost
+  // never catches is a contract check. Not for the first tier, and not twice for a tier calibration already named.
+  const named = new Set(out.filter((a) => a.kind === 'contract-check').map((a) => a.figures.later));
+  const laddered = input.tiers.filter((t) => t.runs > 0);
+  for (const t of laddered.slice(1)) {
+    if (t.runs < p.minAttempts || named.has(t.tier) || t.caught * 100 > p.newCatchPercent * t.runs) continue;
+    add('contract-check', reportMsg.contractCheckLadder(t, p.newCatchPercent), {
+      later: t.tier,
+      runs: t.runs,
+      caught: t.caught,
+      limit_percent: p.newCatchPercent,
+      from: 'ladder',
+    });
   }
   const o = input.order;
   if (o.current_s !== null && o.recommended_s !== null) {
@@ -66,6 +93,8 @@ export function advise(input: AdviceInput, policy: Partial<AdvicePolicy> = {}): 
       recommended: o.recommended.join(' '),
       current_s: o.current_s,
       recommended_s: o.recommended_s,
+      method: o.method,
+      calibration_runs: o.calibration_runs,
     });
   }
   return out;

@@ -1,11 +1,27 @@
 import { type AdvicePolicy, advise } from './advice.js';
 import { DistinctCounter } from './distinct.js';
 import { Seconds } from './seconds.js';
-import { bestOrder, costRatio, expectedSeconds, type PricedTier } from './order.js';
-import type { HookName, OrderFigures, PairOverlap, Report, ScopeFigures, TierFigures, Verdict } from '../types.js';
+import { MAX_EXACT_TIERS, bestOrder, bestReplayOrder, costRatio, expectedSeconds, replaySeconds, type PricedTier, type ReplayRun } from './order.js';
+import { ms, sig } from './round.js';
+import { MONTH_DAYS, Trend, daysBetween } from './trend.js';
+import type { HookName, OrderFigures, PairOverlap, RateFigures, Report, ScopeFigures, SeedFigures, TierFigures, Verdict } from '../types.js';
+
+export { ms, sig };
+
+/**
+ * The reason an `error` row starts with when its tier had nothing to judge at that commit (a runner profile
+ * found no tests of its kind there). Such rows are counted apart (`not_applicable`), never as errors or runs.
+ */
+export const NOT_APPLICABLE_PREFIX = 'not applicable at this commit:';
+
+/** An `error` row that says its tier did not apply at the commit: counted apart from errors. */
+export function isNotApplicable(row: Pick<FoldRow, 'verdict' | 'reason' | 'applicable'>): boolean {
+  if (row.applicable === false) return true;
+  return row.verdict === 'error' && typeof row.reason === 'string' && row.reason.startsWith(NOT_APPLICABLE_PREFIX);
+}
 
 export interface ReportOptions extends Partial<AdvicePolicy> {
-  /** Ladder order from the config; tiers seen only in the ledger follow, in the order first seen. */
+  /** Ladder order from the config. Given, tiers with rows but not in it are retired; else every tier seen counts, in the order first seen. */
   tiers?: readonly string[];
   /** Count only rows at or after this time. */
   since?: Date;
@@ -28,6 +44,7 @@ export interface FoldRow {
   applied?: unknown;
   applicable?: unknown;
   skipped?: unknown;
+  reason?: unknown;
 }
 
 /** Folds rows one at a time; holds per-tier counters and seconds, never the rows. */
@@ -48,9 +65,14 @@ interface TierAcc {
   routedPast: DistinctCounter;
 }
 
-/** Seconds to the millisecond; rates and yields to four significant digits. */
-export const ms = (x: number): number => Math.round(x * 1000) / 1000;
-export const sig = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(4)));
+/** One calibration run: each tier's verdict and seconds, the tiers t0-scope routed past, and whether its ladder prefix has ended. */
+export interface CalibrationRun {
+  verdicts: Map<string, { verdict: Verdict; seconds: number }>;
+  skipped: readonly string[];
+  stopped: boolean;
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** The report as a pure fold: `add` every row, then `finish`. */
 export function reportFold(opts: ReportOptions = {}): ReportFold {
@@ -68,12 +90,24 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
   for (const name of opts.tiers ?? []) tier(name);
   const attempts = new DistinctCounter();
   const routedRuns = new DistinctCounter();
-  /** Calibration run → tier → caught (true) or passed (false); errors are left out. */
-  const calibration = new Map<string, Map<string, boolean>>();
+  const calibration = new Map<string, CalibrationRun>();
+  const seeds = seedFold();
+  const trend = new Trend();
   const excluded = { filtered: 0, calibration: 0, cached: 0, seed: 0, not_applied: 0, not_applicable: 0 };
   const since = opts.since?.getTime();
   let rows = 0;
+  let countedCalibration = 0;
   let lastRun: string | undefined;
+  let lastRouted: string | undefined;
+
+  const routed = (run: string, skipped: unknown): void => {
+    if (!Array.isArray(skipped) || run === lastRouted) return;
+    lastRouted = run;
+    for (const name of strings(skipped)) {
+      routedRuns.add(run);
+      tier(name).routedPast.add(run);
+    }
+  };
 
   const add = (row: FoldRow): void => {
     rows++;
@@ -81,11 +115,14 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
       excluded.filtered++;
       return;
     }
-    // Seeded bugs and patches that did not apply are no tier's attempt: they never create a tier line.
+    const run = typeof row.run === 'string' ? row.run : row.patch;
+    // Seeded bugs are evidence of what each tier can catch, not patch attempts.
     if (row.source === 'seed' || row.hook === 'seed') {
       excluded.seed++;
+      seeds.add(run, row);
       return;
     }
+    // A patch that did not apply is no tier's attempt: it never creates a tier line.
     if (row.applied === false) {
       const known = accs.get(row.tier);
       if (known !== undefined) known.notApplied++;
@@ -93,25 +130,30 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
       return;
     }
     const a = tier(row.tier);
-    // The tier's command could not run at that commit (its script or runner came later): no attempt of this tier.
-    if (row.applicable === false) {
-      a.notApplicable++;
-      excluded.not_applicable++;
-      return;
-    }
-    const run = typeof row.run === 'string' ? row.run : row.patch;
+    const notApplicable = isNotApplicable(row);
     if (row.calibration === true) {
-      excluded.calibration++;
-      if (row.verdict === 'error') return;
-      let verdicts = calibration.get(run);
-      if (verdicts === undefined) calibration.set(run, (verdicts = new Map()));
-      verdicts.set(row.tier, row.verdict === 'caught');
-      return;
+      let c = calibration.get(run);
+      if (c === undefined) calibration.set(run, (c = { verdicts: new Map(), skipped: strings(row.skipped), stopped: false }));
+      c.verdicts.set(row.tier, { verdict: notApplicable ? 'error' : row.verdict, seconds: row.seconds });
+      routed(run, row.skipped);
+      // Past the first non-pass the ladder would have stopped: these rows feed the overlap and the exact order only.
+      if (c.stopped) {
+        excluded.calibration++;
+        return;
+      }
+      if (row.verdict !== 'pass') c.stopped = true;
     }
     if (row.cached === true) {
       excluded.cached++;
       return;
     }
+    if (notApplicable) {
+      a.notApplicable++;
+      excluded.not_applicable++;
+      return;
+    }
+    if (row.calibration === true) countedCalibration++;
+    else routed(run, row.skipped);
     // A run's rows are usually adjacent: skip hashing the same run id again.
     if (run !== lastRun) {
       attempts.add(run);
@@ -122,23 +164,36 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
     else a.passes++;
     a.total += row.seconds;
     a.seconds.push(row.seconds);
-    if (Array.isArray(row.skipped)) {
-      for (const name of row.skipped) {
-        if (typeof name !== 'string') continue;
-        routedRuns.add(run);
-        tier(name).routedPast.add(run);
-      }
-    }
+    trend.add(row.ts, row.tier, row.verdict === 'caught', row.seconds);
   };
 
   const finish = (skippedLines = 0): Report => {
-    const tiers = order.map((name) => figures(name, accs.get(name)!));
-    const scope = scopeFigures(order, accs, tiers, routedRuns.size);
-    const pairs = overlap(order, calibration);
-    const priced = priceOrder(tiers);
-    const base = { tiers, scope, overlap: { runs: calibration.size, pairs }, order: priced, attempts: attempts.size };
+    const current = opts.tiers === undefined ? undefined : new Set(opts.tiers);
+    const all = order.map((name) => figures(name, accs.get(name)!));
+    const tiers = all.filter((t) => current === undefined || current.has(t.tier));
+    const retired = all.filter((t) => current !== undefined && !current.has(t.tier));
+    const scope = scopeFigures(order, accs, all, routedRuns.size);
+    const pairs = overlap(tiers.map((t) => t.tier), calibration);
+    const priced = priceOrder(tiers, calibration);
+    const rate = rateFigures(attempts.size, trend.first, trend.latest);
+    const overlapFigures = { runs: calibration.size, counted_rows: countedCalibration, pairs };
+    const base = { tiers, scope, overlap: overlapFigures, order: priced, attempts: attempts.size, rate };
     const advice = rows - excluded.filtered === 0 ? [] : advise(base, opts);
-    return { ...base, advice, rows, excluded, skipped_lines: skippedLines };
+    return {
+      tiers,
+      scope,
+      overlap: overlapFigures,
+      order: priced,
+      advice,
+      attempts: attempts.size,
+      rows,
+      excluded,
+      skipped_lines: skippedLines,
+      retired,
+      trend: trend.finish(tiers.filter((t) => t.runs > 0).map((t) => t.tier)),
+      rate,
+      seeds: seeds.finish(order),
+    };
   };
   return { add, finish };
 }
@@ -181,14 +236,18 @@ function scopeFigures(order: string[], accs: Map<string, TierAcc>, tiers: TierFi
 }
 
 /** For each pair of tiers (ladder order), over calibration runs where both gave a pass-or-caught verdict. */
-function overlap(order: string[], calibration: Map<string, Map<string, boolean>>): PairOverlap[] {
+function overlap(order: string[], calibration: Map<string, CalibrationRun>): PairOverlap[] {
   const pairs: PairOverlap[] = [];
+  const judged = (c: CalibrationRun, name: string): boolean | undefined => {
+    const v = c.verdicts.get(name)?.verdict;
+    return v === 'caught' ? true : v === 'pass' ? false : undefined;
+  };
   for (let i = 0; i < order.length; i++) {
     for (let j = i + 1; j < order.length; j++) {
       const p: PairOverlap = { earlier: order[i]!, later: order[j]!, patches: 0, both: 0, only_earlier: 0, only_later: 0, neither: 0 };
-      for (const verdicts of calibration.values()) {
-        const e = verdicts.get(p.earlier);
-        const l = verdicts.get(p.later);
+      for (const c of calibration.values()) {
+        const e = judged(c, p.earlier);
+        const l = judged(c, p.later);
         if (e === undefined || l === undefined) continue;
         p.patches++;
         if (e && l) p.both++;
@@ -202,9 +261,66 @@ function overlap(order: string[], calibration: Map<string, Map<string, boolean>>
   return pairs;
 }
 
-/** Mean seconds per run is the cost (expectations add means); caught ÷ runs the catch probability. */
-function priceOrder(tiers: TierFigures[]): OrderFigures {
+/** Patch attempts per month over the days with counted rows (at least one month). */
+function rateFigures(attempts: number, first: string | null, last: string | null): RateFigures {
+  const days = first === null || last === null ? 0 : daysBetween(first, last);
+  const months = Math.max(1, days / MONTH_DAYS);
+  return { attempts, first, last, months: Number(months.toFixed(2)), per_month: sig(attempts / months) };
+}
+
+/**
+ * Calibration runs as the exact evaluation reads them, over `names` (in that order): only runs with a verdict,
+ * or a t0-scope skip, for every one of them.
+ */
+export function replayRuns(names: readonly string[], calibration: Iterable<CalibrationRun>): ReplayRun[] {
+  const out: ReplayRun[] = [];
+  next: for (const c of calibration) {
+    let pass = 0;
+    const seconds: number[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const v = c.verdicts.get(names[i]!);
+      if (v !== undefined) {
+        seconds.push(v.seconds);
+        if (v.verdict === 'pass') pass |= 1 << i;
+      } else if (c.skipped.includes(names[i]!)) {
+        seconds.push(0);
+        pass |= 1 << i;
+      } else continue next;
+    }
+    out.push({ pass, seconds });
+  }
+  return out;
+}
+
+/**
+ * The current order against the cheapest. Exactly, from calibration runs, when some calibration run covers every
+ * tier to order; otherwise estimated from each tier's mean seconds (expectations add means) and catch rate,
+ * assuming tiers fail independently.
+ */
+function priceOrder(tiers: TierFigures[], calibration: Map<string, CalibrationRun>): OrderFigures {
   const ranked: PricedTier[] = tiers.filter((t) => t.runs > 0).map((t) => ({ tier: t.tier, cost: t.total_s / t.runs, p: t.caught / t.runs }));
+  const priced = ranked.map((t) => ({ tier: t.tier, mean_s: ms(t.cost), p: sig(t.p), ratio: t.p === 0 ? null : ms(costRatio(t)) }));
+  const calibrated = new Set<string>();
+  for (const c of calibration.values()) for (const name of c.verdicts.keys()) calibrated.add(name);
+  const names = tiers.filter((t) => t.runs > 0 || calibrated.has(t.tier)).map((t) => t.tier);
+  const replay = names.length > 0 && names.length <= MAX_EXACT_TIERS ? replayRuns(names, calibration.values()) : [];
+  if (replay.length > 0) {
+    const current = names.map((_, i) => i);
+    const best = bestReplayOrder(names.length, replay);
+    const currentS = ms(replaySeconds(current, replay));
+    const bestS = ms(replaySeconds(best, replay));
+    const cheaper = bestS < currentS;
+    return {
+      current: names,
+      recommended: (cheaper ? best : current).map((i) => names[i]!),
+      current_s: currentS,
+      recommended_s: cheaper ? bestS : currentS,
+      unranked: tiers.filter((t) => !names.includes(t.tier)).map((t) => t.tier),
+      priced,
+      method: 'calibration',
+      calibration_runs: replay.length,
+    };
+  }
   const best = bestOrder(ranked);
   const some = ranked.length > 0;
   return {
@@ -213,6 +329,31 @@ function priceOrder(tiers: TierFigures[]): OrderFigures {
     current_s: some ? ms(expectedSeconds(ranked)) : null,
     recommended_s: some ? ms(expectedSeconds(best)) : null,
     unranked: tiers.filter((t) => t.runs === 0).map((t) => t.tier),
-    priced: ranked.map((t) => ({ tier: t.tier, mean_s: ms(t.cost), p: sig(t.p), ratio: t.p === 0 ? null : ms(costRatio(t)) })),
+    priced,
+    method: 'independence',
+    calibration_runs: 0,
+  };
+}
+
+/** Seeded bugs: per tier, seed runs it ran in and caught; per run, whether any tier caught it. */
+function seedFold() {
+  const runs = new Map<string, boolean>();
+  const tiers = new Map<string, { runs: number; caught: number; errors: number }>();
+  return {
+    add(run: string, row: FoldRow): void {
+      let t = tiers.get(row.tier);
+      if (t === undefined) tiers.set(row.tier, (t = { runs: 0, caught: 0, errors: 0 }));
+      t.runs++;
+      if (row.verdict === 'caught') t.caught++;
+      if (row.verdict === 'error') t.errors++;
+      runs.set(run, runs.get(run) === true || row.verdict === 'caught');
+    },
+    /** Tiers in ladder order, then any other tier seen only in seed rows. */
+    finish(order: readonly string[]): SeedFigures {
+      const names = [...order.filter((n) => tiers.has(n)), ...[...tiers.keys()].filter((n) => !order.includes(n))];
+      let caught = 0;
+      for (const c of runs.values()) if (c) caught++;
+      return { runs: runs.size, caught, tiers: names.map((tier) => ({ tier, ...tiers.get(tier)! })) };
+    },
   };
 }

@@ -31,3 +31,73 @@ export function bestOrder(tiers: readonly PricedTier[]): PricedTier[] {
     .sort((a, b) => (a.r === b.r ? a.i - b.i : a.r < b.r ? -1 : 1))
     .map((x) => x.t);
 }
+
+/**
+ * One calibration run as the exact evaluation reads it, over tiers numbered 0..n-1: bit i of `pass` is set when
+ * tier i passed or t0-scope routed past it (either way it does not stop the ladder), and `seconds[i]` is what
+ * tier i took in the run (0 when routed past).
+ */
+export interface ReplayRun {
+  pass: number;
+  seconds: readonly number[];
+}
+
+/** Beyond this many tiers the exact search (2^n sets of tiers) is not tried. */
+export const MAX_EXACT_TIERS = 12;
+
+/**
+ * Expected seconds per patch of an order, exactly: each run's verdicts replayed under the order, the ladder
+ * stopping at the first tier that does not pass, averaged over the runs. No independence assumed.
+ */
+export function replaySeconds(order: readonly number[], runs: readonly ReplayRun[]): number {
+  if (runs.length === 0) return 0;
+  let total = 0;
+  for (const r of runs) {
+    for (const i of order) {
+      total += r.seconds[i]!;
+      if ((r.pass & (1 << i)) === 0) break;
+    }
+  }
+  return total / runs.length;
+}
+
+/**
+ * The order of tiers 0..n-1 with the least `replaySeconds`, found over sets of tiers rather than orders
+ * (2^n·n² steps, not n!): once the tiers of a set S have run, a patch reaches tier t exactly in the runs where
+ * every tier of S passed, whatever their order. Among equally cheap orders, earlier tiers stay earlier.
+ */
+export function bestReplayOrder(n: number, runs: readonly ReplayRun[]): number[] {
+  const sets = 1 << n;
+  const full = sets - 1;
+  // reach[S·n + t]: tier t's seconds summed over the runs in which every tier of S passed.
+  const reach = new Float64Array(sets * n);
+  for (const r of runs) {
+    const m = r.pass & full;
+    for (let t = 0; t < n; t++) reach[m * n + t]! += r.seconds[t]!;
+  }
+  for (let b = 0; b < n; b++) {
+    for (let s = 0; s < sets; s++) {
+      if ((s & (1 << b)) !== 0) continue;
+      const from = (s | (1 << b)) * n;
+      for (let t = 0; t < n; t++) reach[s * n + t]! += reach[from + t]!;
+    }
+  }
+  // best[S]: the least seconds for running the tiers of S first; last[S]: which of them runs last.
+  const best = new Float64Array(sets).fill(Infinity);
+  const last = new Int8Array(sets);
+  best[0] = 0;
+  for (let s = 1; s < sets; s++) {
+    for (let t = n - 1; t >= 0; t--) {
+      if ((s & (1 << t)) === 0) continue;
+      const before = s ^ (1 << t);
+      const v = best[before]! + reach[before * n + t]!;
+      if (v < best[s]!) {
+        best[s] = v;
+        last[s] = t;
+      }
+    }
+  }
+  const order: number[] = [];
+  for (let s = full; s !== 0; s ^= 1 << last[s]!) order.unshift(last[s]!);
+  return order;
+}

@@ -1,5 +1,6 @@
 import { reportMsg } from '../util/messages.js';
-import type { Report } from '../types.js';
+import { printable } from './escape.js';
+import type { Report, TierFigures } from '../types.js';
 
 export type ReportFormat = 'table' | 'markdown';
 
@@ -9,22 +10,60 @@ export const TIER_COLUMNS = ['tier', 'runs', 'caught', 'errors', 'passes', 'medi
 /** A figure as text: the JSON's number unchanged, `-` for null. */
 export const cell = (v: string | number | null): string => (v === null ? '-' : String(v));
 
-/** The report as aligned text for a terminal, or as markdown. Same figures as the JSON. Pure. */
+/** One period of one tier in the trend: `caught/runs yield`. */
+export const trendCell = (caught: number, runs: number, y: number | null): string => (runs === 0 ? '-' : `${caught}/${runs} ${cell(y)}`);
+
+/** The headings every format shows, in order (the HTML report uses the same, as section titles). */
+export const SECTIONS = {
+  tiers: 'tiers (ladder order; yield = caught per second)',
+  retired: 'retired tiers',
+  trend: 'over time',
+  cost: 'seconds against catches',
+  scope: 't0-scope (routes, never catches)',
+  overlap: 'calibration overlap',
+  order: 'order',
+  seeds: 'seeded bugs per tier',
+  flaky: 'flaky tests and freezes',
+  advice: 'advice',
+} as const;
+
+/** The report as aligned text for a terminal, or as markdown (also for a CI summary). Same figures as the JSON. Pure. */
 export function renderReport(r: Report, format: ReportFormat, ledger?: string): string {
   const md = format === 'markdown';
-  const rows = r.tiers.map((t) => TIER_COLUMNS.map((c) => cell(t[c])));
   const out: string[] = [];
   const heading = (text: string) => out.push('', md ? `## ${text}` : `${text}:`);
-  const item = (text: string) => out.push(md ? `- ${text}` : `  ${text}`);
+  const item = (text: string) => out.push(md ? `- ${printable(text)}` : `  ${printable(text)}`);
+  const table = (head: string[], rows: string[][]) => out.push(...(md ? markdownTable(head, rows) : textTable(head, rows)));
+  const tierRows = (tiers: TierFigures[]) => tiers.map((t) => TIER_COLUMNS.map((c) => printable(cell(t[c]))));
 
   out.push(md ? '# gate-ladder report' : 'gate-ladder report');
   item(reportMsg.summary(r, ledger));
-  item(reportMsg.excluded(r.excluded));
+  item(reportMsg.rate(r.rate));
+  item(reportMsg.excluded(r.excluded, r.overlap.counted_rows));
 
-  heading('tiers (ladder order; yield = caught per second)');
-  out.push(...(md ? markdownTable([...TIER_COLUMNS], rows) : textTable([...TIER_COLUMNS], rows)));
+  heading(SECTIONS.tiers);
+  table([...TIER_COLUMNS], tierRows(r.tiers));
 
-  heading('t0-scope (routes, never catches)');
+  if (r.retired.length > 0) {
+    heading(SECTIONS.retired);
+    item(reportMsg.retired(r.retired.map((t) => t.tier)));
+    table([...TIER_COLUMNS], tierRows(r.retired));
+  }
+
+  heading(`${SECTIONS.trend} (per ${r.trend.unit}: caught/runs yield)`);
+  if (r.trend.periods.length === 0 || r.trend.tiers.length === 0) item('no dated rows');
+  else {
+    const head = [r.trend.unit, ...r.trend.tiers.map((t) => printable(t.tier))];
+    table(head, r.trend.periods.map((p, i) => [p, ...r.trend.tiers.map((t) => trendCell(t.caught[i]!, t.runs[i]!, t.yield[i]!))]));
+    if (r.trend.dropped > 0) item(`${r.trend.dropped} older ${r.trend.unit}s left out`);
+  }
+
+  heading(SECTIONS.cost);
+  const ran = r.tiers.filter((t) => t.runs > 0);
+  if (ran.length === 0) item('no runs');
+  for (const t of ran) item(`${t.tier}: ${t.total_s} s for ${t.caught} caught (yield ${cell(t.yield)} per second)`);
+
+  heading(SECTIONS.scope);
   if (r.scope.past.length === 0) item(reportMsg.noRoutes());
   for (const p of r.scope.past) item(reportMsg.routedPast(p));
   if (r.scope.past.length > 0) item(reportMsg.routedTotal(r.scope));
@@ -33,7 +72,27 @@ export function renderReport(r: Report, format: ReportFormat, ledger?: string): 
   if (r.overlap.pairs.length === 0) item(reportMsg.noCalibration());
   for (const p of r.overlap.pairs) item(reportMsg.pair(p));
 
-  heading('advice');
+  heading(SECTIONS.order);
+  const o = r.order;
+  item(reportMsg.orderLine('current', o.current, o.current_s));
+  item(reportMsg.orderLine('recommended', o.recommended, o.recommended_s));
+  item(reportMsg.orderMethod(o));
+
+  heading(SECTIONS.seeds);
+  if (r.seeds.runs === 0) item(reportMsg.noSeeds());
+  else {
+    item(reportMsg.seedsLine(r.seeds));
+    for (const t of r.seeds.tiers) item(reportMsg.seedTier(t));
+  }
+
+  if (r.flaky !== undefined) {
+    heading(SECTIONS.flaky);
+    item(reportMsg.flakyLine(r.flaky));
+    for (const t of r.flaky.shown) item(reportMsg.flakyTest(t));
+    for (const f of r.flaky.freezes) item(reportMsg.freezeLine(f));
+  }
+
+  heading(SECTIONS.advice);
   if (r.advice.length === 0) item('none');
   for (const a of r.advice) item(`${a.kind}: ${a.text}`);
   return `${out.join('\n')}\n`;

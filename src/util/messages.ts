@@ -1,5 +1,5 @@
 /** Every sentence gate-ladder says to its users, in one place. Each says the next step. */
-import type { GateResult, HookName, OrderFigures, PairOverlap, Plan, Report, RunnerInfo, ScopeFigures, TierFigures } from '../types.js';
+import type { FlakyFigures, GateResult, HookName, OrderFigures, PairOverlap, Plan, RateFigures, Report, RunnerInfo, ScopeFigures, SeedFigures, TierFigures } from '../types.js';
 
 const BYPASS = 'To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.';
 const BYPASS_COMMIT = 'To commit anyway: `git commit --no-verify`, or `GATE_LADDER=0 git commit`.';
@@ -173,7 +173,8 @@ export const replayMsg = {
 };
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const percent = (x: number) => `${Number((x * 100).toPrecision(3))} %`;
-const chain = (tiers: readonly string[]) => ['t0-scope', ...tiers].join(' → ');
+/** The ladder as text, t0-scope first (once: a tier may itself be named t0-scope). */
+const chain = (tiers: readonly string[]) => (tiers.includes('t0-scope') ? tiers : ['t0-scope', ...tiers]).join(' → ');
 
 /** What `gate-ladder report` says: warnings on stderr, advice in the report. */
 export const reportMsg = {
@@ -194,15 +195,38 @@ export const reportMsg = {
   routedTotal: (s: ScopeFigures) => `${plural(s.patches, 'patch', 'patches')} routed; ${s.saved_s} s saved in all`,
   summary: (r: Report, ledger?: string) =>
     `${plural(r.rows, 'row')}${ledger ? ` from ${ledger}` : ''}; ${plural(r.attempts, 'patch attempt')} counted; ${plural(r.skipped_lines, 'line')} skipped`,
-  excluded: (x: Report['excluded']) =>
-    `not in the tier figures: ${x.calibration} calibration, ${x.cached} cached, ${x.seed} seed, ${x.not_applied} not applied, ${x.not_applicable ?? 0} not applicable at their commit, ${x.filtered} filtered out`,
+  rate: (r: RateFigures) =>
+    r.first === null ? 'no dated rows: no monthly rate' : `${r.per_month} patch attempts a month (${r.attempts} from ${r.first} to ${r.last}, ${r.months} ${r.months === 1 ? 'month' : 'months'})`,
+  excluded: (x: Report['excluded'], countedCalibration = 0) =>
+    `not in the tier figures: ${x.calibration} calibration rows past their run's first non-pass (${countedCalibration} before it are counted as the ladder run), ${x.cached} cached, ${x.seed} seed, ${x.not_applied} not applied, ${x.not_applicable} not applicable, ${x.filtered} filtered out`,
+  retired: (names: readonly string[]) =>
+    `${names.join(', ')}: not in the config any more; listed apart and left out of the order and the advice`,
+  orderMethod: (o: OrderFigures) =>
+    o.method === 'calibration'
+      ? `exact: ${plural(o.calibration_runs, 'calibration run')} replayed under each order, each stopping at its first non-pass`
+      : 'estimated: each tier\'s mean seconds and catch rate, assuming tiers fail independently (no calibration run covers every tier; `gate-ladder run --calibrate` records one)',
+  orderLine: (label: string, tiers: readonly string[], seconds: number | null) => `${label}: ${chain(tiers)}: ${seconds ?? '-'} s per patch`,
+  trendHeading: (unit: string) => `over time (per ${unit}: runs, caught, yield per second)`,
+  seedsLine: (s: SeedFigures) => `${plural(s.runs, 'seeded bug')}: ${s.caught} caught by some tier, ${s.runs - s.caught} escaped every tier`,
+  seedTier: (t: SeedFigures['tiers'][number]) => `${t.tier}: caught ${t.caught} of the ${plural(t.runs, 'seeded bug')} it ran on${t.errors ? ` (${plural(t.errors, 'error')})` : ''}`,
+  seedCaughtByTiers: (tiers: readonly string[]) =>
+    `gate-ladder: the seeded bug was caught by ${tiers.join(', ')}; no test was named (no \`junit\` report), so no per-test evidence was recorded. \`gate-ladder report\` counts the catch per tier; add \`junit\` to a tier to credit its tests.`,
+  htmlWritten: (file: string, bytes: number) =>
+    `gate-ladder: wrote ${file} (${Math.max(1, Math.round(bytes / 1024))} KB, self-contained: it loads nothing from the network). Open it in a browser, or keep it as a CI artifact.`,
+  htmlUnwritable: (file: string, why: string) => `gate-ladder: cannot write ${file}: ${why}. Pass another path: \`gate-ladder report --html PATH\`.`,
+  noSeeds: () => 'no seeded bugs yet: `gate-ladder seed <commit>` runs a known-bad change through every tier',
+  flakyLine: (f: FlakyFigures) => `${plural(f.tests, 'test')} with history; ${f.shown.length} flipped, may be frozen, or are frozen`,
+  flakyTest: (t: FlakyFigures['shown'][number]) =>
+    `${t.id}: ${t.runs} runs, ${t.flips} flips, flip rate ${t.flip_rate ?? '-'}, evidence ${t.evidence}: ${t.reason}`,
+  freezeLine: (f: FlakyFigures['freezes'][number]) =>
+    `frozen ${f.test} until ${f.expires}${f.active ? '' : ' (expired: its failures count again)'}; re-entry: ${f.reentry}`,
   overlapHeading: (runs: number) => `calibration overlap (${plural(runs, 'calibration run')})`,
   pair: (p: PairOverlap) =>
     `${p.earlier} / ${p.later}: ${plural(p.patches, 'patch', 'patches')}; both caught ${p.both}, only ${p.earlier} ${p.only_earlier}, only ${p.later} ${p.only_later}, neither ${p.neither}`,
   noRoutes: () => 'routed no patch past any tier (a tier with `skipWhenTestAdjacent: true` is what it can route past)',
   noCalibration: () => 'no calibration runs yet: `gate-ladder run --calibrate` records one, config `calibrate: 0.1` samples one run in ten',
-  tooFewAttempts: (attempts: number, min: number) =>
-    `too few attempts: ratios are noise; choose the order by judgment and revisit. ${plural(attempts, 'patch attempt')} counted, fewer than ${min} (config report.minAttempts); every push adds one.`,
+  tooFewAttempts: (r: RateFigures, min: number) =>
+    `too few attempts: ratios are noise; choose the order by judgment and revisit. ${r.per_month} patch attempts a month (${r.attempts} in ${r.months} ${r.months === 1 ? 'month' : 'months'}), fewer than ${min} a month (config report.minAttempts); every push adds one.`,
   shortFeedback: (tier: string, median: number, limit: number) =>
     `short-feedback suite: the ladder's overhead likely exceeds what ordering saves. The most expensive tier, ${tier}, has a median of ${median} s, under ${limit} s; consider one gate that runs everything.`,
   errors: (t: TierFigures) =>
@@ -211,6 +235,8 @@ export const reportMsg = {
     `${p.earlier}: decorative: delete it rather than reorder. In ${plural(p.patches, 'calibration run')}, ${p.later} caught every patch ${p.earlier} caught (${p.both}) and ${p.only_later} more; ${p.earlier} caught none alone.`,
   contractCheck: (p: PairOverlap, limit: number) =>
     `${p.later}: buying a contract check, not bug detection: keep it, but it does not earn its minutes. In ${plural(p.patches, 'calibration run')} it caught ${p.only_later} that ${p.earlier} missed, of ${p.both + p.only_earlier + p.only_later} caught by either (both ${p.both}, only ${p.earlier} ${p.only_earlier}); the limit is ${limit} %.`,
+  contractCheckLadder: (t: TierFigures, limit: number) =>
+    `${t.tier}: buying a contract check, not bug detection: keep it, but it does not earn its minutes. Reached by ${plural(t.runs, 'patch', 'patches')}, it caught ${t.caught} (${percent(t.caught / t.runs)}); the limit is ${limit} %.`,
   reorder: (o: OrderFigures) =>
     `reorder to ${chain(o.recommended)}: expected ${o.recommended_s} s per patch instead of ${o.current_s} s for ${chain(o.current)} (${ratios(o)}). Reorder \`tiers\` in the config.`,
   keepOrder: (o: OrderFigures) =>
@@ -218,9 +244,10 @@ export const reportMsg = {
 };
 
 function ratios(o: OrderFigures): string {
-  const each = o.priced.map((t) => `${t.tier} ${t.mean_s} s ÷ ${t.p} = ${t.ratio ?? 'never catches'}`).join('; ');
   const unpriced = o.unranked.length > 0 ? `; not priced, no runs: ${o.unranked.join(', ')}` : '';
-  return `mean seconds ÷ catch probability, ascending: ${each}${unpriced}; assumes tiers fail independently`;
+  if (o.method === 'calibration') return `${reportMsg.orderMethod(o)}${unpriced}`;
+  const each = o.priced.map((t) => `${t.tier} ${t.mean_s} s ÷ ${t.p} = ${t.ratio ?? 'never catches'}`).join('; ');
+  return `mean seconds ÷ catch probability, ascending: ${each}${unpriced}; assumes tiers fail independently (no calibration run covers every tier)`;
 }
 
 /** The pre-commit path's lint-staged backups and restores. */

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,12 +69,14 @@ test('--json: exact figures; corrupt lines skipped, counted and warned about', (
     assert.equal(Object.keys(json).slice(0, 4), ['tiers', 'scope', 'advice', 'skipped_lines']);
     assert.equal(json.tiers, [
       { tier: 't1', runs: 4, caught: 1, errors: 1, passes: 2, median_s: 2.5, total_s: 16, yield: 0.0625, error_rate: 0.25, not_applied: 0, not_applicable: 0 },
-      { tier: 't2', runs: 2, caught: 0, errors: 0, passes: 2, median_s: 90, total_s: 180, yield: 0, error_rate: 0, not_applied: 0, not_applicable: 0 },
+      // The calibration row is its own run's ladder prefix: it counts as t2's catch.
+      { tier: 't2', runs: 3, caught: 1, errors: 0, passes: 2, median_s: 90, total_s: 270, yield: 0.003704, error_rate: 0, not_applied: 0, not_applicable: 0 },
       { tier: 't3', runs: 1, caught: 0, errors: 1, passes: 0, median_s: 0, total_s: 0, yield: null, error_rate: 1, not_applied: 0, not_applicable: 0 },
     ]);
     assert.is(json.skipped_lines, 4);
     assert.equal(json.scope, { patches: 1, past: [{ tier: 't1', patches: 1, median_s: 2.5, saved_s: 2.5 }], saved_s: 2.5 });
-    assert.is(json.excluded.calibration, 1);
+    assert.is(json.excluded.calibration, 0);
+    assert.is(json.overlap.counted_rows, 1);
     assert.equal(json.advice.map((a) => a.kind), ['too-few-attempts', 'errors', 'errors', 'order']);
     assert.match(r.stderr, /skipped 4 lines of .*ledger\.jsonl/);
   }));
@@ -111,6 +113,20 @@ test('a missing or empty ledger: zero figures, and stderr says how to fill it', 
       assert.equal((JSON.parse(r.stdout) as Report).tiers, []);
       assert.match(r.stderr, /has no rows yet\. Every push writes rows once the hook is installed \(`npx gate-ladder install`\)/);
     }
+  }));
+
+test('--html without a file writes gate-ladder-report.html here; a path it cannot write exits 2 and says so', () =>
+  withDir((dir) => {
+    writeFileSync(join(dir, 'ledger.jsonl'), LEDGER);
+    const r = cli(['report', '--ledger', 'ledger.jsonl', '--html'], dir);
+    assert.is(r.code, 0, r.stderr);
+    assert.is(r.stdout, '');
+    assert.match(readFileSync(join(dir, 'gate-ladder-report.html'), 'utf8'), /^<!doctype html>/);
+    assert.match(r.stderr, /wrote .*gate-ladder-report\.html/);
+    const bad = cli(['report', '--ledger', 'ledger.jsonl', '--html', 'no/such/folder/r.html'], dir);
+    assert.is(bad.code, 2);
+    assert.match(bad.stderr, /cannot write .*r\.html: .*Pass another path: `gate-ladder report --html PATH`/);
+    assert.is(cli(['report', '--ledger', 'ledger.jsonl', '--html', '--json'], dir).code, 2);
   }));
 
 test('usage problems exit 2 and say what to do', () =>

@@ -31,6 +31,11 @@ const POLICY = [
   'report/figures.ts',
   'report/advice.ts',
   'report/order.ts',
+  'report/trend.ts',
+  'report/flaky.ts',
+  'report/render.ts',
+  'report/html.ts',
+  'report/svg.ts',
 ];
 const IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads|cluster)$/;
 

@@ -8,7 +8,7 @@ const rows = [
   { run: 'b', patch: 'p', tier: 't1', verdict: 'pass' as const, seconds: 2.5 },
   { run: 'c', patch: 'p', tier: 'odd|name', verdict: 'error' as const, seconds: 0, skipped: ['t1'] },
 ];
-const r = report(rows, { tiers: ['t1', 'never'] });
+const r = report(rows, { tiers: ['t1', 'never', 'odd|name'] });
 
 test('cell: numbers as the JSON has them, null as -', () => {
   assert.is(cell(0.0003333), '0.0003333');
@@ -28,6 +28,27 @@ test('the table has one line per tier with every column, in ladder order', () =>
   assert.match(out, /routed 1 patch past t1: saved 2 s \(median 2 s × 1\)/);
   assert.match(out, /no calibration runs yet: `gate-ladder run --calibrate` records one/);
   for (const a of r.advice) assert.ok(out.includes(`${a.kind}: ${a.text}`));
+});
+
+test('every section is there, in text and markdown, with the figures of the report', () => {
+  const withRetired = report([...rows, { run: 'd', patch: 'p', tier: 'gone', verdict: 'pass' as const, seconds: 1 }], { tiers: ['t1'] });
+  for (const format of ['table', 'markdown'] as const) {
+    const out = renderReport(withRetired, format);
+    const md = format === 'markdown';
+    for (const h of ['tiers (ladder order', 'retired tiers', 'over time (per week', 'seconds against catches', 't0-scope', 'calibration overlap', 'order', 'seeded bugs per tier', 'advice']) {
+      assert.ok(out.includes(md ? `## ${h}` : `\n${h}`), `${format}: ${h}`);
+    }
+    assert.match(out, /odd\|name, gone: not in the config any more/);
+    assert.match(out, /current: t0-scope → t1: 2 s per patch/);
+    assert.match(out, /estimated: each tier's mean seconds and catch rate, assuming tiers fail independently/);
+    assert.match(out, /no seeded bugs yet/);
+  }
+});
+
+test('control characters in a tier name are made visible', () => {
+  const out = renderReport(report([{ run: 'a', patch: 'p', tier: 'evil\u001b[2Jname', verdict: 'pass' as const, seconds: 1 }]), 'table');
+  assert.not.ok(out.includes('\u001b'));
+  assert.ok(out.includes('evil\\u001b[2Jname'));
 });
 
 test('markdown: the same cells, pipes escaped', () => {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { advise } from '../../src/report/advice.js';
 import { type FoldRow, report } from '../../src/report/figures.js';
 import { select } from '../../src/report/seconds.js';
-import type { Advice, PairOverlap, TierFigures } from '../../src/types.js';
+import type { Advice, OrderFigures, PairOverlap, RateFigures, TierFigures } from '../../src/types.js';
 
 let seq = 0;
 /** A ladder row; each call is its own run unless `run` is given. */
@@ -35,8 +35,8 @@ test('exact figures: even median, zero catches, only errors, zero-second rows, a
     row('stray', 'caught', 0),
   ];
   const r = report(rows, { tiers: ['t1', 't2', 't3', 't4'] });
-  assert.equal(r.tiers.map((t) => t.tier), ['t1', 't2', 't3', 't4', 'stray']);
-  const t = byTier(r.tiers);
+  assert.equal(r.tiers.map((t) => t.tier), ['t1', 't2', 't3', 't4']);
+  const t = byTier([...r.tiers, ...r.retired]);
   assert.equal(t.t1, { tier: 't1', runs: 4, caught: 1, errors: 1, passes: 2, median_s: 2.5, total_s: 16, yield: 0.0625, error_rate: 0.25, not_applied: 0, not_applicable: 0 });
   assert.equal(t.t2, { tier: 't2', runs: 3, caught: 0, errors: 0, passes: 3, median_s: 90, total_s: 270, yield: 0, error_rate: 0, not_applied: 0, not_applicable: 0 });
   assert.equal(t.t3, { tier: 't3', runs: 2, caught: 0, errors: 2, passes: 0, median_s: 0, total_s: 0, yield: null, error_rate: 1, not_applied: 0, not_applicable: 0 });
@@ -55,11 +55,11 @@ test('seconds are summed exactly to the millisecond; yields keep four significan
   assert.is(r.tiers[0]!.median_s, 0.2);
 });
 
-test('calibration, cached, seed, unapplied and not-applicable rows stay out of the tier figures, each counted apart', () => {
+test('cached, seed and unapplied rows stay out of the tier figures, each counted apart', () => {
   const rows = [
     row('t1', 'error', 1, { hook: 'replay', applicable: false, reason: 'not applicable at this commit: npm: missing script "test"' }),
     row('t1', 'pass', 4),
-    row('t1', 'caught', 5, { calibration: true }),
+    row('t1', 'caught', 5, { calibration: true, cached: true }),
     row('t1', 'pass', 0, { cached: true }),
     row('t1', 'caught', 5, { source: 'seed' }),
     row('t1', 'caught', 5, { hook: 'seed' }),
@@ -67,8 +67,8 @@ test('calibration, cached, seed, unapplied and not-applicable rows stay out of t
     row('t1', 'pass', 6, { hook: 'replay', applied: true }),
   ];
   const r = report(rows);
-  assert.equal(r.tiers[0], { tier: 't1', runs: 2, caught: 0, errors: 0, passes: 2, median_s: 5, total_s: 10, yield: 0, error_rate: 0, not_applied: 1, not_applicable: 1 });
-  assert.equal(r.excluded, { filtered: 0, calibration: 1, cached: 1, seed: 2, not_applied: 1, not_applicable: 1 });
+  assert.equal(r.tiers[0], { tier: 't1', runs: 2, caught: 0, errors: 0, passes: 2, median_s: 5, total_s: 10, yield: 0, error_rate: 0, not_applied: 1, not_applicable: 0 });
+  assert.equal(r.excluded, { filtered: 0, calibration: 0, cached: 2, seed: 2, not_applied: 1, not_applicable: 0 });
   assert.is(r.attempts, 2);
 });
 
@@ -100,13 +100,14 @@ test('t0-scope: distinct patches routed past each tier, priced at that tier medi
     row('t2', 'pass', 90, { run: 'd', skipped: ['t1'], calibration: true }),
   ];
   const r = report(rows, { tiers: ['t1', 't2', 't3'] });
+  // Run d is a calibration run: its routing counts too.
   assert.equal(r.scope, {
-    patches: 3,
+    patches: 4,
     past: [
-      { tier: 't1', patches: 3, median_s: 3, saved_s: 9 },
+      { tier: 't1', patches: 4, median_s: 3, saved_s: 12 },
       { tier: 't3', patches: 1, median_s: 50, saved_s: 50 },
     ],
-    saved_s: 59,
+    saved_s: 62,
   });
 });
 
@@ -133,7 +134,11 @@ test('calibration overlap per pair, from runs grouped by run; errors leave a tie
     { earlier: 't1', later: 't3', patches: 2, both: 1, only_earlier: 1, only_later: 0, neither: 0 },
     { earlier: 't2', later: 't3', patches: 3, both: 1, only_earlier: 1, only_later: 1, neither: 0 },
   ]);
-  assert.is(r.tiers[0]!.runs, 0);
+  // Each run counts as the ladder run it extends, up to its first non-pass: a, b and e stop at t1, c at t2, d at t3.
+  assert.equal(r.tiers.map((t) => [t.tier, t.runs, t.caught, t.errors, t.passes]), [['t1', 5, 2, 1, 2], ['t2', 2, 1, 0, 1], ['t3', 1, 0, 1, 0]]);
+  assert.is(r.overlap.counted_rows, 8);
+  assert.is(r.excluded.calibration, 6);
+  assert.is(r.attempts, 5);
 });
 
 test('order: ascending mean seconds ÷ catch probability, with expected seconds per patch for both orders', () => {
@@ -152,6 +157,8 @@ test('order: ascending mean seconds ÷ catch probability, with expected seconds 
       { tier: 'slow', mean_s: 10, p: 0.1, ratio: 100 },
       { tier: 'cheap', mean_s: 2, p: 0.5, ratio: 4 },
     ],
+    method: 'independence',
+    calibration_runs: 0,
   });
   const order = r.advice.find((a) => a.kind === 'order')!;
   assert.match(order.text, /^reorder to t0-scope → cheap → slow: expected 7 s per patch instead of 11\.8 s/);
@@ -181,12 +188,15 @@ const tier = (name: string, over: Partial<TierFigures> = {}): TierFigures => ({
 const pair = (both: number, onlyEarlier: number, onlyLater: number, neither = 30): PairOverlap => ({
   earlier: 't1', later: 't2', patches: both + onlyEarlier + onlyLater + neither, both, only_earlier: onlyEarlier, only_later: onlyLater, neither,
 });
-const noOrder = { current: [], recommended: [], current_s: null, recommended_s: null, unranked: [], priced: [] };
-const base = { tiers: [tier('t1', { median_s: 5 }), tier('t2')], overlap: { pairs: [] as PairOverlap[] }, order: noOrder, attempts: 30 };
+const noOrder: OrderFigures = { current: [], recommended: [], current_s: null, recommended_s: null, unranked: [], priced: [], method: 'independence', calibration_runs: 0 };
+const rate = (attempts: number, months = 1): RateFigures => ({ attempts, first: '2025-01-01', last: '2025-01-31', months, per_month: Number((attempts / months).toPrecision(4)) });
+const base = { tiers: [tier('t1', { median_s: 5 }), tier('t2')], overlap: { pairs: [] as PairOverlap[] }, order: noOrder, attempts: 30, rate: rate(30) };
 
 const thresholds: [string, Partial<typeof base>, Advice['kind'], boolean][] = [
-  ['29 attempts: too few', { attempts: 29 }, 'too-few-attempts', true],
-  ['30 attempts: enough', { attempts: 30 }, 'too-few-attempts', false],
+  ['29 attempts a month: too few', { rate: rate(29) }, 'too-few-attempts', true],
+  ['30 attempts a month: enough', { rate: rate(30) }, 'too-few-attempts', false],
+  ['300 attempts over 12 months (25 a month): too few', { attempts: 300, rate: rate(300, 12) }, 'too-few-attempts', true],
+  ['360 attempts over 12 months (30 a month): enough', { attempts: 360, rate: rate(360, 12) }, 'too-few-attempts', false],
   ['dearest median 29.999 s: short feedback', { tiers: [tier('t1', { median_s: 5 }), tier('t2', { median_s: 29.999 })] }, 'short-feedback', true],
   ['dearest median 30 s: not short', { tiers: [tier('t1', { median_s: 5 }), tier('t2', { median_s: 30 })] }, 'short-feedback', false],
   ['one error: error rate shown', { tiers: [tier('t1', { errors: 1, error_rate: 0.025 }), tier('t2')] }, 'errors', true],
@@ -213,22 +223,23 @@ test('advice: the numbers behind each piece are in its text and figures', () => 
   const advice = advise({
     ...base,
     attempts: 12,
+    rate: rate(12),
     tiers: [tier('t1', { median_s: 5, errors: 3, runs: 40, error_rate: 0.075, caught: 4 }), tier('t2', { median_s: 20 })],
     overlap: { pairs: [pair(37, 1, 2)] },
   });
   const by = Object.fromEntries(advice.map((a) => [a.kind, a]));
-  assert.match(by['too-few-attempts']!.text, /^too few attempts: ratios are noise; choose the order by judgment and revisit\. 12 patch attempts counted, fewer than 30/);
+  assert.match(by['too-few-attempts']!.text, /^too few attempts: ratios are noise; choose the order by judgment and revisit\. 12 patch attempts a month \(12 in 1 month\), fewer than 30 a month/);
   assert.match(by['short-feedback']!.text, /^short-feedback suite: the ladder's overhead likely exceeds what ordering saves\. The most expensive tier, t2, has a median of 20 s, under 30 s/);
   assert.match(by.errors!.text, /^t1: 3 errors in 40 runs, error rate 7\.5 %, apart from its 4 catches/);
   assert.match(by['contract-check']!.text, /^t2: buying a contract check, not bug detection: keep it, but it does not earn its minutes\. In 70 calibration runs it caught 2 that t1 missed, of 40 caught by either/);
-  assert.equal(by['contract-check']!.figures, { earlier: 't1', later: 't2', patches: 70, both: 37, only_earlier: 1, only_later: 2, limit_percent: 5 });
+  assert.equal(by['contract-check']!.figures, { earlier: 't1', later: 't2', patches: 70, both: 37, only_earlier: 1, only_later: 2, limit_percent: 5, from: 'calibration' });
   const deco = advise({ ...base, overlap: { pairs: [pair(10, 0, 3)] } }).find((a) => a.kind === 'decorative')!;
   assert.match(deco.text, /^t1: decorative: delete it rather than reorder\. In 43 calibration runs, t2 caught every patch t1 caught \(10\) and 3 more/);
 });
 
 test('advice: minAttempts is configurable', () => {
-  assert.ok(kinds(advise({ ...base, attempts: 4 }, { minAttempts: 5 })).includes('too-few-attempts'));
-  assert.not.ok(kinds(advise({ ...base, attempts: 5 }, { minAttempts: 5 })).includes('too-few-attempts'));
+  assert.ok(kinds(advise({ ...base, rate: rate(4) }, { minAttempts: 5 })).includes('too-few-attempts'));
+  assert.not.ok(kinds(advise({ ...base, rate: rate(5) }, { minAttempts: 5 })).includes('too-few-attempts'));
 });
 
 test('order advice: equal ratios keep the order; a strictly cheaper order is recommended', () => {

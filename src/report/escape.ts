@@ -1,0 +1,10 @@
+/** Text from the ledger (tier names, test ids, reasons) made safe to print or to put in HTML. Pure. */
+
+/** Control characters made visible, so nothing printed can move the cursor or hide a line. */
+export const printable = (s: string): string =>
+  s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** For HTML text and attribute values: control characters made visible, markup characters escaped. */
+export const esc = (v: string | number | null | undefined): string => printable(String(v ?? '')).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
