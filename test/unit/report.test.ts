@@ -55,7 +55,7 @@ test('seconds are summed exactly to the millisecond; yields keep four significan
   assert.is(r.tiers[0]!.median_s, 0.2);
 });
 
-test('cached, seed and unapplied rows stay out of the tier figures, each counted apart', () => {
+test('cached, seed, unapplied and not-applicable rows stay out of the tier figures, each counted apart', () => {
   const rows = [
     row('t1', 'error', 1, { hook: 'replay', applicable: false, reason: 'not applicable at this commit: npm: missing script "test"' }),
     row('t1', 'pass', 4),
@@ -67,8 +67,8 @@ test('cached, seed and unapplied rows stay out of the tier figures, each counted
     row('t1', 'pass', 6, { hook: 'replay', applied: true }),
   ];
   const r = report(rows);
-  assert.equal(r.tiers[0], { tier: 't1', runs: 2, caught: 0, errors: 0, passes: 2, median_s: 5, total_s: 10, yield: 0, error_rate: 0, not_applied: 1, not_applicable: 0 });
-  assert.equal(r.excluded, { filtered: 0, calibration: 0, cached: 2, seed: 2, not_applied: 1, not_applicable: 0 });
+  assert.equal(r.tiers[0], { tier: 't1', runs: 2, caught: 0, errors: 0, passes: 2, median_s: 5, total_s: 10, yield: 0, error_rate: 0, not_applied: 1, not_applicable: 1 });
+  assert.equal(r.excluded, { filtered: 0, calibration: 0, cached: 2, seed: 2, not_applied: 1, not_applicable: 1 });
   assert.is(r.attempts, 2);
 });
 
