@@ -1,0 +1,41 @@
+/** Event and deadline waits for the fault tests: never a fixed sleep. */
+import { existsSync, readFileSync } from 'node:fs';
+
+/** Polls `check` every 20 ms until it returns something other than undefined/false, or `ms` pass (then throws, saying `what`). */
+export async function waitFor<T>(what: string, check: () => T | undefined | false, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > until) throw new Error(`gave up after ${ms / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Running (a zombie counts as gone). */
+export function alive(pid: number): boolean {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+/** A pid a test script wrote to `file`, once it is there and whole. */
+export const pidIn = (file: string) => () => {
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, 'utf8');
+  return text.endsWith('\n') ? Number(text.trim()) : undefined;
+};
+
+/** Kills `pid` (and its group, when it leads one), ignoring what is gone already. */
+export function killQuietly(pid: number | undefined, signal: NodeJS.Signals = 'SIGKILL'): void {
+  if (pid === undefined || !Number.isInteger(pid) || pid <= 1) return;
+  for (const p of [-pid, pid]) {
+    try {
+      process.kill(p, signal);
+    } catch {
+      // gone
+    }
+  }
+}
