@@ -50,8 +50,8 @@ const coldOutside = {
   name: 'cold-outside',
   setup(b) {
     // Loaded on demand: the yargs CLI, the config loader (cache miss), JUnit reading and lint-staged tiers.
-    const cold = { 'cli/main': 'cli', 'config/load': 'config', 'evidence/junit': 'junit', 'ladder/lint-staged': 'lint-staged' };
-    b.onResolve({ filter: /^\.\.?\/.*(main|load|junit|lint-staged)\.js$/ }, (args) => {
+    const cold = { 'cli/main': 'cli', 'config/load': 'config', 'config/load-worker': 'config-worker', 'evidence/junit': 'junit', 'ladder/lint-staged': 'lint-staged' };
+    b.onResolve({ filter: /^\.\.?\/.*(main|load|load-worker|junit|lint-staged)\.js$/ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
       const key = Object.keys(cold).find((k) => join(args.resolveDir, args.path) === join(process.cwd(), 'src', `${k}.js`));
       return key ? { path: `./full/${cold[key]}.js`, external: true } : undefined;
@@ -90,7 +90,7 @@ writeFileSync('dist/cli.cjs', `#!/usr/bin/env node\n${loader.replaceAll('__HOOK_
 await build({ ...common, format: 'cjs', entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/picomatch.cjs' });
 await build({
   ...esm,
-  entryPoints: { 'full/cli': 'src/cli/main.ts', 'full/config': 'src/config/load.ts', 'full/junit': 'src/evidence/junit.ts', 'full/lint-staged': 'src/ladder/lint-staged.ts' },
+  entryPoints: { 'full/cli': 'src/cli/main.ts', 'full/config': 'src/config/load.ts', 'full/config-worker': 'src/config/load-worker.ts', 'full/junit': 'src/evidence/junit.ts', 'full/lint-staged': 'src/ladder/lint-staged.ts' },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'full/chunks/[name]-[hash]',

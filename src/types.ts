@@ -70,6 +70,11 @@ export interface TierConfig {
   runner?: RunnerName;
   /** Path (relative to cwd) where the gate writes a JUnit XML report. */
   junit?: string;
+  /**
+   * `false`: never reuse a pass of this tier from the tree cache (its verdict depends on more than the
+   * pushed tree: the commit message, the date, the network...). Default `true`.
+   */
+  cache?: boolean;
 }
 
 export interface FreezePolicy {
@@ -111,7 +116,7 @@ export interface GateLadderConfig {
 }
 
 /** A tier with every default filled in. */
-export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit' | 'lintStaged'>> {
+export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit' | 'lintStaged' | 'cache'>> {
   /** For a lintStaged tier, `'lint-staged'` (what it amounts to on the command line). */
   run: string | string[];
   /** Set when the tier runs lint-staged through its API. */
@@ -120,6 +125,8 @@ export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 
   cwd: string;
   runner?: RunnerName;
   junit?: string;
+  /** Set (to false) only when the tier opts out of the tree cache. */
+  cache?: false;
 }
 
 export interface ResolvedConfig {

@@ -12,8 +12,10 @@ import { newRunId } from '../util/hash.js';
 import { quickIndexMatches, quickWorkTree } from '../git/index-check.js';
 import { type Where, chooseIsolation, placement } from '../ladder/isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from '../ladder/ladder.js';
-import { appendRows, ledgerPathFor } from '../ledger/ledger.js';
-import { msg, planLines } from '../util/messages.js';
+import { LedgerError, appendRows, ledgerPathFor } from '../ledger/ledger.js';
+import { faultMsg, msg, planLines } from '../util/messages.js';
+import { watchLauncher } from '../util/launcher.js';
+import { gateTracker, gatesDir, sweepLeftovers } from '../ladder/gate-records.js';
 import { parsePushRefs } from '../git/push-refs.js';
 import { revQuery } from '../git/rev-query.js';
 import { writeErr } from '../util/stderr.js';
@@ -73,11 +75,14 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     return EXIT.pass;
   }
   const stdin = opts.hook === 'pre-push' ? (opts.stdin ?? readStdin()) : undefined;
+  // `--no-cache` cannot be passed through `git push`: GATE_LADDER_NO_CACHE=1 does the same for one push.
+  // Either one also loads the config afresh (what the config cache cannot see is read again).
+  const noCache = opts.noCache === true || process.env.GATE_LADDER_NO_CACHE === '1';
   // The config, loaded once: by primeRepo while git lists a range's changes (its scope then routes
   // the listing as git writes it), or after.
   let configLoad: { root: string; load: Promise<CachedLoad> } | undefined;
   const loadAt = (at: RepoInfo) =>
-    (configLoad?.root === at.root ? configLoad : (configLoad = { root: at.root, load: loadConfigCached(at.root, at.commonDir) })).load;
+    (configLoad?.root === at.root ? configLoad : (configLoad = { root: at.root, load: loadConfigCached(at.root, at.commonDir, noCache) })).load;
   let early: { scope: readonly string[]; match: ScopeMatcher } | undefined;
   const scopeAt = async (at: RepoInfo) => {
     const l = await loadAt(at);
@@ -91,6 +96,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     err(msg.notRepo(opts.cwd));
     return EXIT.error;
   }
+  // Gates a run killed outright (kill -9) left running are stopped, and said to be.
+  const gates = gatesDir(info.commonDir);
+  for (const left of sweepLeftovers(gates)) err(left.killed === undefined ? faultMsg.leftoverUnverified(left.tier, left.pgid, left.owner, left.since) : faultMsg.leftover(left.tier, left.pgid, left.owner, left.since, left.killed));
   const loaded: CachedLoad = await loadAt(info);
   if (loaded.kind === 'none') {
     err(msg.noConfig());
@@ -111,9 +119,33 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const isolation = isolationFor(info, hook, config);
 
   const ledger = ledgerPathFor(info.root, info.commonDir, config.ledger);
+  // A ledger that cannot be written (a folder, a FIFO, a full disk) costs the record, never the verdict: said once.
+  let unrecorded = false;
+  const record = (write: () => void) => {
+    try {
+      write();
+    } catch (e) {
+      if (!(e instanceof LedgerError)) throw e;
+      if (!unrecorded) err(e.message);
+      unrecorded = true;
+    }
+  };
+  const testReports = reportDeps(ledger);
+  const recordTests: typeof testReports.record = (rec) => record(() => testReports.record(rec));
   const match = early?.scope === config.scope ? early.match : scopeMatcher(config.scope, loaded.scopePlan);
   // Ctrl-C stops the running gate's tree; the ladder records, removes its worktree and exits. A second one exits at once.
   const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
+  // A hook whose git process is gone (killed) judges a push that no longer exists: it stops as if interrupted.
+  // (Watched from the first gate on: a push whose tree already passed starts no timer for it.)
+  let abandoned: string | undefined;
+  let unwatch: (() => void) | undefined;
+  const watch = () => {
+    if (opts.hook === undefined || unwatch) return;
+    unwatch = watchLauncher((name, pid) => {
+      abandoned = faultMsg.abandoned(name, pid);
+      interrupt.fire();
+    });
+  };
   const reports: TargetReport[] = [];
   let code: number = EXIT.pass;
 
@@ -145,7 +177,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
     // ── tree cache (src/cache.ts): has this tree passed this plan under this config before? ──
     const cache = treeCacheStep({
-      enabled: config.cache && !opts.noCache && hook !== 'pre-commit',
+      enabled: config.cache && !noCache && hook !== 'pre-commit',
       read: !calibration,
       commonDir: info.commonDir,
       root: info.root,
@@ -185,7 +217,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (cache?.hit) {
       tookPath('tree-cached');
       const { results, rows } = cachedRows({ ...run, isolation: 'none' }, cache.hit, new Date());
-      appendRows(ledger, rows);
+      record(() => appendRows(ledger, rows));
       report.verdict = 'pass';
       report.results = results;
       if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit)));
@@ -202,18 +234,20 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     const ladderInput = { ...run, isolation: where } satisfies LadderInput;
     const placed = placement(info.root, where, rev, process.env);
     let outcome: LadderOutcome;
+    watch();
     try {
       outcome = await runLadder(
         ladderInput,
         {
           runGate: gateOrLintStaged,
-          appendRows: (rows) => appendRows(ledger, rows),
+          appendRows: (rows) => record(() => appendRows(ledger, rows)),
           now: () => new Date(),
           log: opts.json ? () => {} : err,
           env: process.env,
           interrupt: interrupt.promise,
           place: placed.place,
-          reports: reportDeps(ledger),
+          reports: { ...testReports, record: recordTests },
+          tracker: gateTracker(gates),
         },
       );
     } finally {
@@ -225,7 +259,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     // ── tree cache: remember a tree on which every planned tier passed ──
     if (cache) recordTreeCache(cache, plan, p.head, outcome, interrupt.fired);
     if (interrupt.fired) {
-      err(msg.interrupted());
+      err(abandoned ?? msg.interrupted());
       code = EXIT.interrupted;
       break;
     }
@@ -240,6 +274,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       code = Math.max(code, EXIT.error);
     }
   }
+  unwatch?.();
   if (!opts.exitsAfter) interrupt.dispose();
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ exit: code, ledger, targets: reports }, null, 2)}\n`);

@@ -16,6 +16,7 @@ import { appendLines, appendRows } from '../ledger/ledger.js';
 import { testMsg } from '../util/messages.js';
 import { strykerEvidence } from '../evidence/stryker.js';
 import { reportDeps } from '../ladder/tier-report-io.js';
+import { gateTracker, gatesDir } from '../ladder/gate-records.js';
 import type { Plan, ResolvedConfig, TestRecord } from '../types.js';
 import { type TempWorktree, addWorktree } from '../git/worktree.js';
 import { type CommandContext, err, loadContext } from './context.js';
@@ -122,6 +123,7 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
         env: process.env,
         interrupt: interrupt.promise,
         reports: reportDeps(ctx.ledger),
+        tracker: gateTracker(gatesDir(ctx.commonDir)),
       },
     );
     if (interrupt.fired) return EXIT.interrupted;

@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
-import type { GateExit, GateIo } from './gate.js';
+import type { GateExit, GateIo, GateTracker } from './gate.js';
 import { testRecord } from '../evidence/history.js';
 import { isoTime } from '../util/iso-time.js';
+import { shown } from '../util/escape.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
 import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from '../types.js';
 import { classify } from './verdict.js';
@@ -20,6 +21,8 @@ export interface LadderDeps {
   interrupt?: Promise<void>;
   /** JUnit reports, per-test history and freezes. Without it, `junit` paths are not read. */
   reports?: ReportDeps;
+  /** Told of every gate's process group, so a run killed outright can be cleaned up after (gate-records.ts). */
+  tracker?: GateTracker;
   /** Where a tier runs (a temporary worktree, say); default `input.cwd` with `env`. May throw: an `error` row. */
   place?: (tier: ResolvedTier) => Place;
 }
@@ -76,7 +79,7 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     try {
       if (deps.place) where = deps.place(tier);
       const env = { ...where.env, ...tier.env, GATE_LADDER: '0' };
-      const io: GateIo = { ...(deps.write && { write: deps.write }), ...(deps.interrupt && { interrupt: deps.interrupt }) };
+      const io: GateIo = { ...(deps.write && { write: deps.write }), ...(deps.interrupt && { interrupt: deps.interrupt }), ...(deps.tracker && { tracker: deps.tracker }) };
       report = tier.junit !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.junit) : undefined;
       since = report !== undefined ? deps.reports!.prepare(report) : 0;
       exit = await deps.runGate(tier, where.cwd, env, io);
@@ -118,7 +121,7 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     rows.push(row);
     deps.appendRows([row]);
     if (result.tests && deps.reports) deps.reports.record(testRecord(row, result.tests));
-    deps.log(`gate-ladder: ${tier.name} ${verdict} in ${exit.seconds.toFixed(1)} s${reason ? ` (${reason})` : ''}`);
+    deps.log(`gate-ladder: ${tier.name} ${verdict} in ${exit.seconds.toFixed(1)} s${reason ? ` (${shown(reason)})` : ''}`);
     for (const note of judged.notes) deps.log(note);
     if (verdict !== 'pass' && stoppedBy === undefined) stoppedBy = result;
     if (stoppedBy !== undefined && !input.calibration && !input.runAll) break;

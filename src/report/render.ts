@@ -1,3 +1,4 @@
+import { shown } from '../util/escape.js';
 import { reportMsg } from '../util/messages.js';
 import type { Report } from '../types.js';
 
@@ -7,7 +8,7 @@ export type ReportFormat = 'table' | 'markdown';
 export const TIER_COLUMNS = ['tier', 'runs', 'caught', 'errors', 'passes', 'median_s', 'total_s', 'yield', 'error_rate'] as const;
 
 /** A figure as text: the JSON's number unchanged, `-` for null. */
-export const cell = (v: string | number | null): string => (v === null ? '-' : String(v));
+export const cell = (v: string | number | null): string => (v === null ? '-' : shown(String(v)));
 
 /** The report as aligned text for a terminal, or as markdown. Same figures as the JSON. Pure. */
 export function renderReport(r: Report, format: ReportFormat, ledger?: string): string {

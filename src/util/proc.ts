@@ -96,3 +96,16 @@ export function processesMarked(name: string, token: string): number[] {
   }
   return out;
 }
+
+let host: string | null | undefined;
+/** This machine's name (Linux: /proc/sys/kernel/hostname; loading node:os for it costs more); undefined when unknown. */
+export function hostName(): string | undefined {
+  if (host === undefined) {
+    try {
+      host = readFileSync('/proc/sys/kernel/hostname', 'latin1').trim() || null;
+    } catch {
+      host = null;
+    }
+  }
+  return host ?? undefined;
+}
