@@ -4,26 +4,19 @@ import { commandName, isAlive, procStat, startTime } from './proc.js';
  * Calls `onGone` when the git process that started this run (the `git push` or `git commit` above
  * the hook, a few processes up) exits: killed, or interrupted without us. The run then judges a push
  * that no longer exists, and should stop rather than write rows for it. Linux only (/proc); looked at
- * once a second, from a second after the start (a quick run never reads /proc for it). Returns a
- * function that stops watching.
+ * once a second. Returns a function that stops watching.
  */
 export function watchLauncher(onGone: (name: string, pid: number) => void, everyMs = 1000): () => void {
-  let interval: NodeJS.Timeout | undefined;
-  const first = setTimeout(() => {
-    const git = findGit();
-    if (git === undefined) return;
-    interval = setInterval(() => {
-      if (isAlive(git.pid, git.start)) return;
-      clearInterval(interval);
-      onGone('git', git.pid);
-    }, everyMs);
-    interval.unref();
-  }, everyMs);
-  first.unref();
-  return () => {
-    clearTimeout(first);
+  // Found now: once git is gone, the shells between it and us are adopted by another process.
+  const git = findGit();
+  if (git === undefined) return () => {};
+  const interval = setInterval(() => {
+    if (isAlive(git.pid, git.start)) return;
     clearInterval(interval);
-  };
+    onGone('git', git.pid);
+  }, everyMs);
+  interval.unref();
+  return () => clearInterval(interval);
 }
 
 /** The nearest `git` among our first few ancestors (husky puts one or two shells between). */
