@@ -90,8 +90,10 @@ test('kill -9 of `git push`: the hook stops its gates, says the push no longer e
 
 test('a timeout also kills what the gate started in a session of its own (setsid)', () =>
   withRepo({}, async (repo) => {
-    // The gate waits until the escaper has its own session (it wrote its pid from there).
-    const pids = setup(repo, `setsid sh -c 'echo $$ > "$GL_PIDS/escaper.tmp" && mv "$GL_PIDS/escaper.tmp" "$GL_PIDS/escaper" && exec sleep 300' & ${WAIT('escaper')}; sleep 300`, 3);
+    // A daemon as daemons are: its own session, its output elsewhere (so nothing waits on a pipe it
+    // holds), living longer than any wait here. The gate waits until it has its own session (it
+    // wrote its pid from there).
+    const pids = setup(repo, `setsid sh -c 'echo $$ > "$GL_PIDS/escaper.tmp" && mv "$GL_PIDS/escaper.tmp" "$GL_PIDS/escaper" && exec sleep 3000' </dev/null >/dev/null 2>&1 & ${WAIT('escaper')}; sleep 300`, 3);
     let escaper: number | undefined;
     try {
       const r = repo.push(['origin', 'HEAD'], { GL_PIDS: pids });
