@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type GateTracker, killMarked } from './gate.js';
-import { groupMembers, isAlive, procStat, startTime } from '../util/proc.js';
+import { GATE_MARKER, type GateTracker, killMarked } from './gate.js';
+import { groupMembers, isAlive, isMarked, ownStartTime, procStat } from '../util/proc.js';
 import { signalQuietly } from '../util/spawn.js';
 
 /**
@@ -13,8 +13,6 @@ import { signalQuietly } from '../util/spawn.js';
 
 interface GateRecord {
   pgid: number;
-  /** The group leader's start time (/proc), so a reused pid is never taken for it. */
-  start?: string;
   owner: number;
   ownerStart?: string;
   tier: string;
@@ -32,9 +30,7 @@ export function gateTracker(dir: string): GateTracker {
     started: ({ pgid, marker, tier }) => {
       const file = join(dir, `${marker}.json`);
       const rec: GateRecord = { pgid, owner: process.pid, tier, marker, since: new Date().toISOString() };
-      const start = startTime(pgid);
-      const ownerStart = startTime(process.pid);
-      if (start !== undefined) rec.start = start;
+      const ownerStart = ownStartTime();
       if (ownerStart !== undefined) rec.ownerStart = ownerStart;
       const text = JSON.stringify(rec);
       try {
@@ -69,7 +65,7 @@ export interface Leftover {
 
 /**
  * Kills what gates of runs that no longer exist left running: their process group (only while it is
- * provably still theirs: its leader has the recorded start time, or the leader is gone and the group
+ * provably still theirs: its leader carries the gate's marker, or the leader is gone and the group
  * still has members, whose id no new process can then take) and every process carrying their marker.
  * Returns one entry per gate that had something left (or could not be checked).
  */
@@ -116,7 +112,7 @@ function stopLeftover(rec: GateRecord): number | undefined {
   if (procStat(process.pid) === undefined) return undefined;
   let killed = 0;
   const leader = procStat(rec.pgid);
-  const leaderIsOurs = leader !== undefined && rec.start !== undefined && startTime(rec.pgid) === rec.start;
+  const leaderIsOurs = leader !== undefined && isMarked(rec.pgid, GATE_MARKER, rec.marker);
   const group = leader === undefined || leaderIsOurs ? groupMembers(rec.pgid) : [];
   if (group.length > 0 && signalQuietly(-rec.pgid, 'SIGKILL')) killed += group.length;
   killed += killMarked(rec.marker, 'SIGKILL');

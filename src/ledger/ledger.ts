@@ -2,7 +2,7 @@ import { closeSync, constants, createReadStream, fstatSync, mkdirSync, openSync,
 import { dirname, isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { faultMsg } from '../util/messages.js';
-import { hostName, isAlive, startTime } from '../util/proc.js';
+import { hostName, isAlive, ownStartTime } from '../util/proc.js';
 import { writeErr } from '../util/stderr.js';
 import type { LedgerRow } from '../types.js';
 
@@ -57,7 +57,7 @@ function removeLock(lock: string): void {
 
 /** Who this process is, as a lock file says it: pid, start time and host (each `-` when unknown). */
 let self: string | undefined;
-const ownerLine = () => (self ??= `${process.pid} ${startTime(process.pid) ?? '-'} ${hostName() ?? '-'}\n`);
+const ownerLine = () => (self ??= `${process.pid} ${ownStartTime() ?? '-'} ${hostName() ?? '-'}\n`);
 
 interface Holder {
   line: string;

@@ -23,6 +23,27 @@ export function startTime(pid: number): string | undefined {
   return statFields(pid)?.[19];
 }
 
+let own: string | null | undefined;
+/** This process's start time (read once). */
+export function ownStartTime(): string | undefined {
+  if (own === undefined) own = startTime(process.pid) ?? null;
+  return own ?? undefined;
+}
+
+/** Whether process `pid` was started with `name` holding `token` among its colon-separated parts (see processesMarked). */
+export function isMarked(pid: number, name: string, token: string): boolean {
+  let env: string;
+  try {
+    env = readFileSync(`/proc/${pid}/environ`, 'latin1');
+  } catch {
+    return false;
+  }
+  if (!env.includes(token)) return false;
+  const prefix = `${name}=`;
+  const entry = env.split('\0').find((e) => e.startsWith(prefix));
+  return entry !== undefined && entry.slice(prefix.length).split(':').includes(token);
+}
+
 /** The process's parent, process group and state letter (`Z`: exited, not yet reaped). */
 export function procStat(pid: number): { ppid: number; pgid: number; state: string } | undefined {
   const f = statFields(pid);
@@ -80,21 +101,7 @@ export function groupMembers(pgid: number): number[] {
  * a cleaned environment is not found.
  */
 export function processesMarked(name: string, token: string): number[] {
-  const prefix = `${name}=`;
-  const out: number[] = [];
-  for (const pid of allPids()) {
-    if (pid === process.pid) continue;
-    let env: string;
-    try {
-      env = readFileSync(`/proc/${pid}/environ`, 'latin1');
-    } catch {
-      continue; // gone, or not ours to read
-    }
-    if (!env.includes(token)) continue;
-    const entry = env.split('\0').find((e) => e.startsWith(prefix));
-    if (entry !== undefined && entry.slice(prefix.length).split(':').includes(token)) out.push(pid);
-  }
-  return out;
+  return allPids().filter((pid) => pid !== process.pid && isMarked(pid, name, token));
 }
 
 let host: string | null | undefined;
