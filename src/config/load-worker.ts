@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { SEARCH_PLACES } from './defaults.js';
 import { takeReads } from './fs-reads.js';
-import { type ConfigLoad, loadConfig } from './load.js';
+import type { ConfigLoad } from './load.js';
 
 /**
  * Loading the config with a time limit. A config is a program: it may never settle (`export default
@@ -49,6 +49,7 @@ export async function loadConfigLimited(root: string, limitS = loadLimit()): Pro
     return { kind: 'invalid', file, problems: [`${file}: ended the process while loading (process.exit(${answer.code})); a config must only describe the ladder`] };
   }
   if ('uncloneable' in answer) {
+    const { loadConfig } = await import('./load.js');
     const here = await loadConfig(root);
     return here.kind === 'ok' ? { ...here, deps: [...new Set([...(here.deps ?? []), ...answer.reads])] } : here;
   }
@@ -94,6 +95,8 @@ async function serve(root: string): Promise<void> {
     port.postMessage({ ended: 'exit', code: Number(code ?? process.exitCode ?? 0) } satisfies Answer);
     return exit(code as number | undefined);
   }) as typeof process.exit;
+  // Loaded here only: the hook's own thread never loads cosmiconfig, jiti or zod for the config.
+  const { loadConfig } = await import('./load.js');
   const { raw: _raw, ...result } = await loadConfig(root);
   const reads = takeReads();
   try {
