@@ -4,8 +4,8 @@ import { trapInterrupt } from '../util/interrupt.js';
 import { isolateTier, probeNetworkIsolation } from '../replay/isolate.js';
 import type { LadderDeps } from '../ladder/ladder.js';
 import { appendRows, readRows } from '../ledger/ledger.js';
-import { faultMsg, msg, replayMsg } from '../util/messages.js';
-import { gateTracker, gatesDir, sweepLeftovers } from '../ladder/gate-records.js';
+import { msg, replayMsg } from '../util/messages.js';
+import { gateTracker, gatesDir, stopLeftovers } from '../ladder/gate-records.js';
 import { runPool } from '../replay/pool.js';
 import { type ReplayPatch, resolveInputs } from '../replay/inputs.js';
 import { configHash, isReplayRow, replayKey } from '../replay/key.js';
@@ -61,7 +61,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   const { root, ledger } = ctx;
   const config = ctx.config!;
   const gates = gatesDir(ctx.commonDir);
-  for (const left of sweepLeftovers(gates)) err(left.killed === undefined ? faultMsg.leftoverUnverified(left.tier, left.pgid, left.owner, left.since) : faultMsg.leftover(left.tier, left.pgid, left.owner, left.since, left.killed));
+  stopLeftovers(ctx.commonDir, err);
 
   let gate: LadderDeps['runGate'] = runGate;
   if (opts.isolate === 'network') {

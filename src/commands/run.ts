@@ -12,10 +12,10 @@ import { newRunId } from '../util/hash.js';
 import { quickIndexMatches, quickWorkTree } from '../git/index-check.js';
 import { type Where, chooseIsolation, placement } from '../ladder/isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from '../ladder/ladder.js';
-import { LedgerError, appendRows, ledgerPathFor } from '../ledger/ledger.js';
+import { appendRows, ledgerGuard, ledgerPathFor } from '../ledger/ledger.js';
 import { faultMsg, msg, planLines } from '../util/messages.js';
 import { watchLauncher } from '../util/launcher.js';
-import { gateTracker, gatesDir, sweepLeftovers } from '../ladder/gate-records.js';
+import { gateTracker, gatesDir, stopLeftovers } from '../ladder/gate-records.js';
 import { parsePushRefs } from '../git/push-refs.js';
 import { revQuery } from '../git/rev-query.js';
 import { writeErr } from '../util/stderr.js';
@@ -97,8 +97,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     return EXIT.error;
   }
   // Gates a run killed outright (kill -9) left running are stopped, and said to be.
-  const gates = gatesDir(info.commonDir);
-  for (const left of sweepLeftovers(gates)) err(left.killed === undefined ? faultMsg.leftoverUnverified(left.tier, left.pgid, left.owner, left.since) : faultMsg.leftover(left.tier, left.pgid, left.owner, left.since, left.killed));
+  stopLeftovers(info.commonDir, err);
   const loaded: CachedLoad = await loadAt(info);
   if (loaded.kind === 'none') {
     err(msg.noConfig());
@@ -120,16 +119,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
 
   const ledger = ledgerPathFor(info.root, info.commonDir, config.ledger);
   // A ledger that cannot be written (a folder, a FIFO, a full disk) costs the record, never the verdict: said once.
-  let unrecorded = false;
-  const record = (write: () => void) => {
-    try {
-      write();
-    } catch (e) {
-      if (!(e instanceof LedgerError)) throw e;
-      if (!unrecorded) err(e.message);
-      unrecorded = true;
-    }
-  };
+  const record = ledgerGuard(err);
   const testReports = reportDeps(ledger);
   const recordTests: typeof testReports.record = (rec) => record(() => testReports.record(rec));
   const match = early?.scope === config.scope ? early.match : scopeMatcher(config.scope, loaded.scopePlan);
@@ -247,7 +237,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
           interrupt: interrupt.promise,
           place: placed.place,
           reports: { ...testReports, record: recordTests },
-          tracker: gateTracker(gates),
+          tracker: gateTracker(gatesDir(info.commonDir)),
         },
       );
     } finally {

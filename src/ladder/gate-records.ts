@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { GATE_MARKER, type GateTracker, killMarked } from './gate.js';
 import { groupMembers, isAlive, isMarked, ownStartTime, procStat } from '../util/proc.js';
 import { signalQuietly } from '../util/spawn.js';
+import { faultMsg } from '../util/messages.js';
 
 /**
  * The gates running now, one small file each in `<git common dir>/gate-ladder/gates/`: its process
@@ -117,4 +118,11 @@ function stopLeftover(rec: GateRecord): number | undefined {
   if (group.length > 0 && signalQuietly(-rec.pgid, 'SIGKILL')) killed += group.length;
   killed += killMarked(rec.marker, 'SIGKILL');
   return killed;
+}
+
+/** Sweeps `<commonDir>/gate-ladder/gates` and says, through `say`, what it stopped (what commands call first). */
+export function stopLeftovers(commonDir: string, say: (line: string) => void): void {
+  for (const l of sweepLeftovers(gatesDir(commonDir))) {
+    say(l.killed === undefined ? faultMsg.leftoverUnverified(l.tier, l.pgid, l.owner, l.since) : faultMsg.leftover(l.tier, l.pgid, l.owner, l.since, l.killed));
+  }
 }

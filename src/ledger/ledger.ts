@@ -187,6 +187,23 @@ export function appendRows(path: string, rows: readonly LedgerRow[]): void {
   appendLines(path, rows);
 }
 
+/**
+ * Runs ledger writes so that one that fails (a LedgerError) is said once, through `say`, and the run
+ * goes on: a ledger that cannot be written costs the record, never the verdict.
+ */
+export function ledgerGuard(say: (line: string) => void): (write: () => void) => void {
+  let said = false;
+  return (write) => {
+    try {
+      write();
+    } catch (e) {
+      if (!(e instanceof LedgerError)) throw e;
+      if (!said) say(e.message);
+      said = true;
+    }
+  };
+}
+
 const OPEN_APPEND = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
 
 /**
