@@ -20,10 +20,10 @@ export interface GateExit {
   tail: string;
 }
 
-/** Told when a gate's process group starts, so that a run killed outright can be cleaned up after (gate-records.ts). */
+/** Told when a gate is about to start, so that a run killed outright can be cleaned up after (gate-records.ts). */
 export interface GateTracker {
-  /** Returns the function to call once the group is gone. */
-  started: (gate: { pgid: number; marker: string; tier: string }) => () => void;
+  /** Called before the gate starts (its marker names every process of it); returns the function to call once it is gone. */
+  starting: (gate: { marker: string; tier: string }) => () => void;
 }
 
 export interface GateIo {
@@ -109,10 +109,11 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
     let timedOut = false;
     let interrupted = false;
     let finished = false;
+    // Recorded before the start: after a fork, every page this process touches first is copied.
+    const release = io.tracker?.starting({ marker: token, tier: tier.name });
     // Output straight to fd 2 unless the caller reads it.
     const proc = startProcess({ file, args, cwd, env: { ...env, [GATE_MARKER]: marker }, stdout: write ? 'pipe' : 2, stderr: write ? 'pipe' : 2, detached: true });
     const pid = proc.pid;
-    const release = pid !== undefined ? io.tracker?.started({ pgid: pid, marker: token, tier: tier.name }) : undefined;
     const stop = (signal: NodeJS.Signals) => {
       killGroup(pid, signal);
       killMarked(token, signal);

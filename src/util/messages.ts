@@ -234,10 +234,10 @@ export const faultMsg = {
   ledgerLockWait: (lock: string, holder: string, staleS: number) =>
     `gate-ladder: waiting for the ledger's lock ${shown(lock)}, held by ${holder}; it is taken over after ${staleS} s. If no gate-ladder is running, remove that file.`,
   ledgerLockTaken: (lock: string, holder: string) => `gate-ladder: took over the ledger's lock ${shown(lock)}: ${holder}, which held it, is no longer running.`,
-  leftover: (tier: string, pgid: number, owner: number, since: string, killed: number) =>
-    `gate-ladder: a run that was killed (pid ${owner}) left ${shown(tier)} running since ${since} (process group ${pgid}); stopped ${killed} process${killed === 1 ? '' : 'es'}.`,
-  leftoverUnverified: (tier: string, pgid: number, owner: number, since: string) =>
-    `gate-ladder: a run that was killed (pid ${owner}) may have left ${shown(tier)} running since ${since} (process group ${pgid}); this system cannot tell whether that group is still the gate's, so it was not touched. Check it with \`ps -g ${pgid}\`.`,
+  leftover: (tier: string, owner: number, since: string, killed: number, pgid?: number) =>
+    `gate-ladder: a run that was killed (pid ${owner}) left ${shown(tier)} running since ${shown(since)}${pgid !== undefined ? ` (process group ${pgid})` : ''}; stopped ${killed} process${killed === 1 ? '' : 'es'}.`,
+  leftoverUnverified: (tier: string, owner: number, since: string) =>
+    `gate-ladder: a run that was killed (pid ${owner}) may have left ${shown(tier)} running since ${shown(since)}; this system has no /proc to find its processes by their GATE_LADDER_GATE variable, so nothing was stopped. Look for them with \`ps\`.`,
   abandoned: (name: string, pid: number) =>
     `gate-ladder: ${shown(name)} (pid ${pid}), which started this run, has exited: the push no longer exists. The gates were stopped, and the gate that was running has no row.`,
 };
