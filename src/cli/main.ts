@@ -31,7 +31,7 @@ export async function main(argv: string[]): Promise<number> {
           .option('cache', {
             type: 'boolean',
             default: true,
-            describe: 'Reuse a pass of the same tree under the same config (--no-cache runs every planned gate)',
+            describe: 'Reuse a pass of the same tree under the same config (--no-cache, or GATE_LADDER_NO_CACHE=1: run every planned gate and load the config afresh)',
           })
           .example('$0 run --base origin/main --head HEAD', 'Judge the current branch as CI would')
           .example('$0 run --dry-run --base HEAD~1', 'Show what the last commit would run, and why'),

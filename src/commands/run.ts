@@ -41,7 +41,7 @@ export interface RunOptions {
   calibrate?: boolean;
   /** Pre-push stdin, when the caller has read it already. */
   stdin?: string;
-  /** Ignore the tree cache: run every planned gate, and record nothing in it. */
+  /** Ignore the tree cache (run every planned gate, record nothing in it) and load the config afresh. */
   noCache?: boolean;
   /**
    * The caller exits as soon as this returns, unless something is still under way (the bin, see
