@@ -28,6 +28,12 @@ done.then(
     if (mayExitNow()) process.exit(code);
   },
   (err: unknown) => {
+    // A ledger that cannot be written, met by a command that does not go on without it (seed, flaky...): its one line.
+    if (err instanceof Error && err.name === 'LedgerError') {
+      process.stderr.write(`${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
     process.stderr.write(`gate-ladder: internal error: ${shownLines(err instanceof Error ? (err.stack ?? err.message) : String(err))}\nPlease report it with the command you ran.\n`);
     process.exitCode = 3;
   },

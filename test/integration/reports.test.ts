@@ -12,7 +12,8 @@ if (!hasPytest) process.stderr.write('reports.test: python3 -m pytest is not ava
 const tier = (run: string, runner: string, junit = 'junit.xml') =>
   `export default { tiers: [{ name: 't1', run: ${JSON.stringify(run)}, runner: '${runner}', junit: '${junit}', timeout: 120 }] };\n`;
 
-const NODE_RUN = 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/';
+// The file, not its folder: Node 22 and 24 take a folder argument for a test file (and fail it).
+const NODE_RUN = 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/value.test.mjs';
 const NODE_TESTS = {
   '.gitignore': 'node_modules\njunit.xml\n',
   'src/value.txt': 'good\n',
