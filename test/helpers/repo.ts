@@ -237,3 +237,12 @@ export function normalize(text: string): string {
     .replace(/\d+\.\d+ s\b/g, '<n> s')
     .replace(/\/tmp\/gl-[\w-]+/g, '<tmp>');
 }
+
+/**
+ * The id gate-ladder gives a node:test case of `file`: Node 23 and later name the file in their
+ * JUnit report (`file::title`), earlier ones do not (`title`). The tests' gates run `node` from PATH,
+ * the Node under test.
+ */
+export function nodeTestId(file: string, title: string): string {
+  return Number(process.versions.node.split('.')[0]) >= 23 ? `${file}::${title}` : title;
+}
