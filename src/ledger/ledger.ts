@@ -109,7 +109,9 @@ function takeOver(lock: string, seen: Holder): boolean {
   const marker = `${lock}.takeover`;
   try {
     closeSync(openSync(marker, 'wx'));
-  } catch {
+  } catch (err) {
+    // Another writer is taking over; anything else (no room, no permission) is the ledger's problem.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     try {
       if (Date.now() - statSync(marker).mtimeMs > TAKEOVER_STALE_MS) removeLock(marker);
     } catch {
@@ -165,8 +167,16 @@ export function withLock<T>(path: string, fn: () => T, say: (line: string) => vo
       // Written but not yet signed: its holder is a moment away from saying who it is.
       const unsigned = holder.line === '' && Date.now() - holder.mtimeMs < LOCK_STALE_MS;
       if (!unsigned && (holderGone(holder) || Date.now() - holder.mtimeMs > LOCK_STALE_MS)) {
-        if (takeOver(lock, holder)) say(faultMsg.ledgerLockTaken(lock, describe(holder)));
-        continue;
+        let took: boolean;
+        try {
+          took = takeOver(lock, holder);
+        } catch (e) {
+          throw ledgerError(path, e);
+        }
+        if (took) {
+          say(faultMsg.ledgerLockTaken(lock, describe(holder)));
+          continue;
+        }
       }
       if (!said && Date.now() - since > SAY_AFTER_MS) {
         said = true;
