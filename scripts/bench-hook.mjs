@@ -22,7 +22,8 @@
 // as a push usually finds them; a push made in the same second as the last edit and commit pays one
 // `git status` more (git's index cannot vouch for files that new).
 // Then, with fewer runs: a tree seen for the first time (gate runs and the pass is recorded), and a
-// config-cache miss (the config changed: cosmiconfig, jiti and zod load).
+// config-cache miss (the config changed: cosmiconfig, jiti and zod load, in the config's worker thread;
+// these runs pass --no-cache, which also re-loads the config, so every one of them is a miss).
 import { appendFileSync, readFileSync } from 'node:fs';
 import {
   CLI,
