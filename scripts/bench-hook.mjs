@@ -4,10 +4,11 @@
 //
 // Figures (each the median of interleaved runs; p25/p75 beside):
 //   node -e 0                   Node's own start-up: the yardstick of every ratio
-//   ..., NODE_EXTRA_CA_CERTS unset   when the variable is set: node -e 0, run --no-cache, run (tree cached) and
+//   ..., NODE_EXTRA_CA_CERTS unset   when the variable is set: node -e 0, run (gate runs), run (tree cached) and
 //                               lefthook native again, without it (reading the certificates costs every Node
 //                               process about 31 ms here), in a block of their own with 100 runs each
-//   run --no-cache              `gate-ladder run --base A --head B`, .ts config, one tier `true`, gate runs;
+//   run, gate runs              `gate-ladder run --base A --head B`, .ts config with `cache: false`, one tier
+//                               `true`, gate runs (--no-cache would also re-load the config every time);
 //                               every run is started as the installed hook line starts it (hookRunner)
 //   ..., range not seen before  the same with the commit-pair cache emptied first: git rev-parse and git diff run
 //   run, tree cached            the same command when the tree already passed (no gate runs)
@@ -21,7 +22,8 @@
 // as a push usually finds them; a push made in the same second as the last edit and commit pays one
 // `git status` more (git's index cannot vouch for files that new).
 // Then, with fewer runs: a tree seen for the first time (gate runs and the pass is recorded), and a
-// config-cache miss (the config changed: cosmiconfig, jiti and zod load).
+// config-cache miss (the config changed: cosmiconfig, jiti and zod load, in the config's worker thread;
+// these runs pass --no-cache, which also re-loads the config, so every one of them is a miss).
 import { appendFileSync, readFileSync } from 'node:fs';
 import {
   CLI,
@@ -118,13 +120,13 @@ run(NODE, [...RUNNER, 'run', '--base', off.a, '--head', off.b], off.dir);
 const url = (r) => r.remote;
 const cases = [
   { name: 'node -e 0', file: NODE, args: ['-e', '0'], cwd: gl.dir },
-  { name: 'run --no-cache (gate runs)', file: NODE, args: [...RUNNER, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'], cwd: gl.dir },
+  { name: 'run, gate runs (cache: false)', file: NODE, args: [...RUNNER, 'run', '--base', off.a, '--head', off.b], cwd: off.dir },
   {
-    name: 'run --no-cache, range not seen before',
+    name: 'run, gate runs, range not seen before',
     file: NODE,
-    args: [...RUNNER, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'],
-    cwd: gl.dir,
-    before: () => forgetRanges(gl.dir),
+    args: [...RUNNER, 'run', '--base', off.a, '--head', off.b],
+    cwd: off.dir,
+    before: () => forgetRanges(off.dir),
   },
   { name: 'run, tree cached', file: NODE, args: [...RUNNER, 'run', '--base', gl.a, '--head', gl.b], cwd: gl.dir },
   { name: 'run pre-push, tree cached', file: NODE, args: [...RUNNER, 'run', 'pre-push', 'origin', url(gl)], cwd: gl.dir, input: gl.stdin },
@@ -140,8 +142,8 @@ const cases = [
 const r = measure(cases, { reps: REPS });
 const node = r['node -e 0'].median;
 const ratios = [
-  { label: 'run --no-cache / node -e 0', num: r['run --no-cache (gate runs)'].median, den: node, target: 1.3 },
-  { label: 'run --no-cache, new range / node -e 0', num: r['run --no-cache, range not seen before'].median, den: node },
+  { label: 'run, gate runs / node -e 0', num: r['run, gate runs (cache: false)'].median, den: node, target: 1.3 },
+  { label: 'run, gate runs, new range / node -e 0', num: r['run, gate runs, range not seen before'].median, den: node },
   { label: 'run, tree cached / node -e 0', num: r['run, tree cached'].median, den: node, target: 1.3 },
   { label: 'run pre-push, cached / node -e 0', num: r['run pre-push, tree cached'].median, den: node, target: 1.3 },
   { label: 'husky hook, cached / node -e 0', num: r['husky hook as git runs it, cached'].median, den: node },
@@ -150,7 +152,7 @@ if (lh) {
   const native = r['lefthook run pre-push (native)'].median;
   const hook = r['lefthook hook as git runs it'].median;
   ratios.push(
-    { label: 'run --no-cache / lefthook native', num: r['run --no-cache (gate runs)'].median, den: native },
+    { label: 'run, gate runs / lefthook native', num: r['run, gate runs (cache: false)'].median, den: native },
     { label: 'husky hook, gate runs / lefthook hook', num: r['husky hook as git runs it, gate runs'].median, den: hook },
     { label: 'husky hook, cached / lefthook hook', num: r['husky hook as git runs it, cached'].median, den: hook },
   );
@@ -167,18 +169,18 @@ if (WITHOUT_EXTRA_CA) {
   const f = measure(
     [
       { name: 'node -e 0, NODE_EXTRA_CA_CERTS unset', file: NODE, args: ['-e', '0'], cwd: gl.dir, env },
-      { name: 'run --no-cache, NODE_EXTRA_CA_CERTS unset', file: NODE, args: [...RUNNER, 'run', '--base', gl.a, '--head', gl.b, '--no-cache'], cwd: gl.dir, env },
+      { name: 'run, gate runs, NODE_EXTRA_CA_CERTS unset', file: NODE, args: [...RUNNER, 'run', '--base', off.a, '--head', off.b], cwd: off.dir, env },
       { name: 'run, tree cached, NODE_EXTRA_CA_CERTS unset', file: NODE, args: [...RUNNER, 'run', '--base', gl.a, '--head', gl.b], cwd: gl.dir, env },
       ...(lh ? [{ name: 'lefthook run pre-push (native), same block', file: lh.exe, args: ['run', 'pre-push'], cwd: lh.dir, input: lh.stdin }] : []),
     ],
     { reps: FOCUS_REPS },
   );
   const bare = f['node -e 0, NODE_EXTRA_CA_CERTS unset'].median;
-  const gate = f['run --no-cache, NODE_EXTRA_CA_CERTS unset'].median;
+  const gate = f['run, gate runs, NODE_EXTRA_CA_CERTS unset'].median;
   report(f, [
-    { label: 'run --no-cache / node -e 0, both without NODE_EXTRA_CA_CERTS', num: gate, den: bare, target: 1.3 },
+    { label: 'run, gate runs / node -e 0, both without NODE_EXTRA_CA_CERTS', num: gate, den: bare, target: 1.3 },
     { label: 'run, tree cached / node -e 0, both without NODE_EXTRA_CA_CERTS', num: f['run, tree cached, NODE_EXTRA_CA_CERTS unset'].median, den: bare, target: 1.3 },
-    ...(lh ? [{ label: 'run --no-cache without NODE_EXTRA_CA_CERTS / lefthook native', num: gate, den: f['lefthook run pre-push (native), same block'].median }] : []),
+    ...(lh ? [{ label: 'run, gate runs, without NODE_EXTRA_CA_CERTS / lefthook native', num: gate, den: f['lefthook run pre-push (native), same block'].median }] : []),
   ]);
 }
 

@@ -50,8 +50,8 @@ const coldOutside = {
   name: 'cold-outside',
   setup(b) {
     // Loaded on demand: the yargs CLI, the config loader (cache miss), JUnit reading and lint-staged tiers.
-    const cold = { 'cli/main': 'cli', 'config/load': 'config', 'evidence/junit': 'junit', 'evidence/json-report': 'json-report', 'ladder/lint-staged': 'lint-staged' };
-    b.onResolve({ filter: /^\.\.?\/.*(main|load|junit|json-report|lint-staged)\.js$/ }, (args) => {
+    const cold = { 'cli/main': 'cli', 'config/load': 'config', 'config/load-worker': 'config-worker', 'evidence/junit': 'junit', 'evidence/json-report': 'json-report', 'ladder/lint-staged': 'lint-staged' };
+    b.onResolve({ filter: /^\.\.?\/.*(main|load|load-worker|junit|json-report|lint-staged)\.js$/ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
       const key = Object.keys(cold).find((k) => join(args.resolveDir, args.path) === join(process.cwd(), 'src', `${k}.js`));
       return key ? { path: `./full/${cold[key]}.js`, external: true } : undefined;
@@ -95,6 +95,7 @@ await build({
   entryPoints: {
     'full/cli': 'src/cli/main.ts',
     'full/config': 'src/config/load.ts',
+    'full/config-worker': 'src/config/load-worker.ts',
     'full/junit': 'src/evidence/junit.ts',
     'full/json-report': 'src/evidence/json-report.ts',
     'full/lint-staged': 'src/ladder/lint-staged.ts',

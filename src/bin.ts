@@ -2,6 +2,7 @@ import { runCommand } from './commands/run.js';
 import { hotPathKey } from './util/hot-path.js';
 import { parseRunArgs } from './cli/run-args.js';
 import { mayExitNow } from './util/early-exit.js';
+import { shownLines } from './util/escape.js';
 
 /** Given by the bin's loader (scripts/cli-loader.cjs): names the path this run took, for its code cache. */
 declare const __glHotPath: ((key: string) => void) | undefined;
@@ -27,7 +28,13 @@ done.then(
     if (mayExitNow()) process.exit(code);
   },
   (err: unknown) => {
-    process.stderr.write(`gate-ladder: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\nPlease report it with the command you ran.\n`);
+    // A ledger that cannot be written, met by a command that does not go on without it (seed, flaky...): its one line.
+    if (err instanceof Error && err.name === 'LedgerError') {
+      process.stderr.write(`${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`gate-ladder: internal error: ${shownLines(err instanceof Error ? (err.stack ?? err.message) : String(err))}\nPlease report it with the command you ran.\n`);
     process.exitCode = 3;
   },
 );

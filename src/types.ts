@@ -74,6 +74,11 @@ export interface TierConfig {
   report?: TierReport;
   /** A run with zero tests is a pass, not an error ("no tests ran"). Default false. */
   allowNoTests?: boolean;
+  /**
+   * `false`: never reuse a pass of this tier from the tree cache (its verdict depends on more than the
+   * pushed tree: the commit message, the date, the network...). Default `true`.
+   */
+  cache?: boolean;
 }
 
 /** Report files gate-ladder reads: JUnit XML, jest's `--json`, vitest's json reporter (the same shape), `go test -json` lines. */
@@ -130,7 +135,7 @@ export interface GateLadderConfig {
 }
 
 /** A tier with every default filled in. */
-export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit' | 'lintStaged' | 'report' | 'allowNoTests'>> {
+export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit' | 'lintStaged' | 'report' | 'allowNoTests' | 'cache'>> {
   /** For a lintStaged tier, `'lint-staged'` (what it amounts to on the command line). */
   run: string | string[];
   /** Set when the tier runs lint-staged through its API. */
@@ -142,6 +147,8 @@ export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 
   /** The report the gate writes (`junit` included). */
   report?: TierReport;
   allowNoTests?: boolean;
+  /** Set (to false) only when the tier opts out of the tree cache. */
+  cache?: false;
 }
 
 export interface ResolvedConfig {

@@ -1,3 +1,4 @@
+import { shown } from '../util/escape.js';
 import yargs from 'yargs';
 import { EXIT } from '../config/defaults.js';
 
@@ -30,7 +31,7 @@ export async function main(argv: string[]): Promise<number> {
           .option('cache', {
             type: 'boolean',
             default: true,
-            describe: 'Reuse a pass of the same tree under the same config (--no-cache runs every planned gate)',
+            describe: 'Reuse a pass of the same tree under the same config (--no-cache, or GATE_LADDER_NO_CACHE=1: run every planned gate and load the config afresh)',
           })
           .example('$0 run --base origin/main --head HEAD', 'Judge the current branch as CI would')
           .example('$0 run --dry-run --base HEAD~1', 'Show what the last commit would run, and why'),
@@ -52,10 +53,13 @@ export async function main(argv: string[]): Promise<number> {
     .command(
       'install',
       'Set up husky and a pre-push hook that runs gate-ladder; write a starter config if there is none',
-      (y) => y.option('pre-commit', { type: 'boolean', describe: 'Also install a pre-commit hook (staged changes)' }),
+      (y) =>
+        y
+          .option('pre-commit', { type: 'boolean', describe: 'Also install a pre-commit hook (staged changes)' })
+          .option('force', { type: 'boolean', describe: "Replace a core.hooksPath that another tool set (uninstall puts it back)" }),
       async (a) => {
         const { installCommand } = await import('../commands/install.js');
-        code = await installCommand({ cwd, preCommit: a['pre-commit'] === true });
+        code = await installCommand({ cwd, preCommit: a['pre-commit'] === true, force: a.force === true });
       },
     )
     .command('uninstall', 'Undo exactly what install did', {}, async () => {
@@ -175,7 +179,7 @@ export async function main(argv: string[]): Promise<number> {
     await cli.parseAsync();
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`gate-ladder: ${e.message}\nRun \`gate-ladder --help\` for the commands and options.\n`);
+    process.stderr.write(`gate-ladder: ${shown(e.message)}\nRun \`gate-ladder --help\` for the commands and options.\n`);
     return EXIT.error;
   }
   return code;

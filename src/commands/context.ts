@@ -1,5 +1,5 @@
 /** What the flaky, freeze and seed commands share: the repo, its config, and where history lives. */
-import { loadConfig } from '../config/load.js';
+import { loadConfigLimited as loadConfig } from '../config/load-worker.js';
 import { repoInfo } from '../git/git.js';
 import { testsPath } from '../evidence/history.js';
 import { ledgerPathFor } from '../ledger/ledger.js';

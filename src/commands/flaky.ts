@@ -1,4 +1,5 @@
 /** `gate-ladder flaky`, `freeze` and `unfreeze`: the seed's freeze predicate over per-test history. */
+import { shown } from '../util/escape.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkFreezeRequest, fixed3, freezeEligible, serializeFreezes, upsertFreeze } from '../evidence/freeze.js';
@@ -43,7 +44,7 @@ export async function flakyCommand(opts: { cwd: string; json?: boolean }): Promi
   out(`${'runs'.padStart(5)} ${'flips'.padStart(5)} ${'flip rate'.padStart(9)} ${'evidence'.padStart(8)}  test  →  verdict`);
   for (const r of rows) {
     const rate = r.flipRate === null ? '-' : fixed3(r.flipRate);
-    out(`${String(r.runs).padStart(5)} ${String(r.flips).padStart(5)} ${rate.padStart(9)} ${String(r.evidence).padStart(8)}  ${r.id}  →  ${r.reason}`);
+    out(`${String(r.runs).padStart(5)} ${String(r.flips).padStart(5)} ${rate.padStart(9)} ${String(r.evidence).padStart(8)}  ${shown(r.id)}  →  ${r.reason}`);
   }
   const orphans = orphanEvidence(h);
   if (orphans.length > 0) err(testMsg.flakyOrphans(orphans.length, orphans[0]!));

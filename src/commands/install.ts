@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { git, repoInfo } from '../git/git.js';
+import { installMsg } from '../util/messages.js';
+import { shown } from '../util/escape.js';
 
 /** What install changed, so uninstall can undo exactly that. Kept in the git dir, never committed. */
 interface InstallState {
@@ -19,6 +21,8 @@ interface InstallState {
 export interface InstallOptions {
   cwd: string;
   preCommit?: boolean;
+  /** Replace a core.hooksPath that another tool set. */
+  force?: boolean;
 }
 
 /**
@@ -56,9 +60,16 @@ function readState(path: string): InstallState | null {
   }
 }
 
-function getHooksPath(root: string): string | null {
-  const r = git(root, ['config', '--local', '--get', 'core.hooksPath']);
+/** core.hooksPath as this repository sets it (`local`), or as git will use it (any scope). */
+function getHooksPath(root: string, local = true): string | null {
+  const r = git(root, ['config', ...(local ? ['--local'] : []), '--get', 'core.hooksPath']);
   return r.ok ? r.stdout.trim() : null;
+}
+
+/** Whether a core.hooksPath value is husky's own folder (`.husky/_`, or `.husky` of husky 4 to 8). */
+function isHuskyPath(value: string, root: string): boolean {
+  const v = value.replace(/\/+$/, '').replace(/^\.\//, '');
+  return v === '.husky/_' || v === '.husky' || v === join(root, '.husky', '_') || v === join(root, '.husky');
 }
 
 /** Package.json text with its own indentation kept. */
@@ -100,7 +111,7 @@ export function starterConfig(scripts: Record<string, string>): string {
 export async function installCommand(opts: InstallOptions): Promise<number> {
   const info = repoInfo(opts.cwd);
   if (info === null) {
-    process.stderr.write(`gate-ladder: ${opts.cwd} is not inside a git work tree. Run install from your repository.\n`);
+    process.stderr.write(`gate-ladder: ${shown(opts.cwd)} is not inside a git work tree. Run install from your repository.\n`);
     return 2;
   }
   const { root } = info;
@@ -115,6 +126,13 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     createdConfig: null,
   };
 
+  // Another hook manager's folder: replacing it would silently stop that tool's hooks.
+  const current = getHooksPath(root, false);
+  if (current !== null && current !== '' && !isHuskyPath(current, root) && !opts.force) {
+    process.stderr.write(`${installMsg.foreignHooksPath(current, HOOK_LINE['pre-push']!)}\n`);
+    return 2;
+  }
+
   // husky sets core.hooksPath to .husky/_ and writes its wrappers there (they are git-ignored).
   const { default: husky } = await import('husky');
   const here = process.cwd();
@@ -122,7 +140,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   const refusal = husky('.husky');
   process.chdir(here);
   if (refusal) {
-    process.stderr.write(`gate-ladder: husky could not set up the hooks: ${refusal}\n`);
+    process.stderr.write(`gate-ladder: husky could not set up the hooks: ${shown(refusal)}\n`);
     return 2;
   }
 
@@ -195,7 +213,7 @@ function packageHasKey(root: string): boolean {
 export async function uninstallCommand(opts: { cwd: string }): Promise<number> {
   const info = repoInfo(opts.cwd);
   if (info === null) {
-    process.stderr.write(`gate-ladder: ${opts.cwd} is not inside a git work tree.\n`);
+    process.stderr.write(`gate-ladder: ${shown(opts.cwd)} is not inside a git work tree.\n`);
     return 2;
   }
   const { root } = info;

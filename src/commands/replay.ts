@@ -5,6 +5,7 @@ import { isolateTier, probeNetworkIsolation } from '../replay/isolate.js';
 import type { LadderDeps } from '../ladder/ladder.js';
 import { appendRows, readRows } from '../ledger/ledger.js';
 import { configMsg, msg, replayMsg } from '../util/messages.js';
+import { gateTracker, gatesDir, stopLeftovers } from '../ladder/gate-records.js';
 import { runPool } from '../replay/pool.js';
 import { type ReplayPatch, resolveInputs } from '../replay/inputs.js';
 import { configHash, isReplayRow, replayKey } from '../replay/key.js';
@@ -60,6 +61,8 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   const { root, ledger } = ctx;
   const config = ctx.config!;
   err(configMsg.replayToday(ctx.configFile!));
+  const gates = gatesDir(ctx.commonDir);
+  stopLeftovers(ctx.commonDir, err);
 
   let gate: LadderDeps['runGate'] = runGate;
   if (opts.isolate === 'network') {
@@ -122,6 +125,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
         env: process.env,
         interrupt: interrupt.promise,
         reports: todaysFreezes(reportDeps(ledger), root),
+        tracker: gateTracker(gates),
       },
     };
     try {

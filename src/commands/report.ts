@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { loadConfig } from '../config/load.js';
+import { loadConfigLimited as loadConfig } from '../config/load-worker.js';
 import { repoInfo } from '../git/git.js';
 import { defaultLedgerPath, forEachRow, type ReadStats } from '../ledger/ledger.js';
 import { reportMsg } from '../util/messages.js';

@@ -13,8 +13,10 @@ import { newRunId } from '../util/hash.js';
 import { quickIndexMatches, quickWorkTree } from '../git/index-check.js';
 import { type Where, chooseIsolation, placement } from '../ladder/isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from '../ladder/ladder.js';
-import { appendRows, ledgerPathFor } from '../ledger/ledger.js';
-import { commitMsg, configMsg, msg, planLines } from '../util/messages.js';
+import { appendRows, ledgerGuard, ledgerPathFor } from '../ledger/ledger.js';
+import { commitMsg, configMsg, faultMsg, msg, planLines } from '../util/messages.js';
+import { watchLauncher } from '../util/launcher.js';
+import { gateTracker, gatesDir, stopLeftovers } from '../ladder/gate-records.js';
 import { parsePushRefs, pushKind } from '../git/push-refs.js';
 import { type ConfigChoice, configAtTree } from '../config/config-at.js';
 import { revQuery } from '../git/rev-query.js';
@@ -43,7 +45,7 @@ export interface RunOptions {
   calibrate?: boolean;
   /** Pre-push stdin, when the caller has read it already. */
   stdin?: string;
-  /** Ignore the tree cache: run every planned gate, and record nothing in it. */
+  /** Ignore the tree cache (run every planned gate, record nothing in it) and load the config afresh. */
   noCache?: boolean;
   /**
    * The caller exits as soon as this returns, unless something is still under way (the bin, see
@@ -79,11 +81,14 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     return EXIT.pass;
   }
   const stdin = opts.hook === 'pre-push' ? (opts.stdin ?? readStdin()) : undefined;
+  // `--no-cache` cannot be passed through `git push`: GATE_LADDER_NO_CACHE=1 does the same for one push.
+  // Either one also loads the config afresh (what the config cache cannot see is read again).
+  const noCache = opts.noCache === true || process.env.GATE_LADDER_NO_CACHE === '1';
   // The config, loaded once: by primeRepo while git lists a range's changes (its scope then routes
   // the listing as git writes it), or after.
   let configLoad: { root: string; load: Promise<CachedLoad> } | undefined;
   const loadAt = (at: RepoInfo) =>
-    (configLoad?.root === at.root ? configLoad : (configLoad = { root: at.root, load: loadConfigCached(at.root, at.commonDir) })).load;
+    (configLoad?.root === at.root ? configLoad : (configLoad = { root: at.root, load: loadConfigCached(at.root, at.commonDir, noCache) })).load;
   let early: { scope: readonly string[]; match: ScopeMatcher } | undefined;
   const scopeAt = async (at: RepoInfo) => {
     const l = await loadAt(at);
@@ -97,6 +102,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     err(msg.notRepo(opts.cwd));
     return EXIT.error;
   }
+  // Gates a run killed outright (kill -9) left running are stopped, and said to be.
+  stopLeftovers(info.commonDir, err);
   // The working tree's config: today's, for a manual run; for a push or a commit, the fast path when
   // the tested commit's own config is the same (config-at.ts).
   const working: CachedLoad = await loadAt(info);
@@ -113,8 +120,21 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     return m;
   };
   let ledgerShown: string | undefined;
+  // A ledger that cannot be written (a folder, a FIFO, a full disk) costs the record, never the verdict: said once.
+  const record = ledgerGuard(err);
   // Ctrl-C stops the running gate's tree; the ladder records, removes its worktree and exits. A second one exits at once.
   const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
+  // A hook whose git process is gone (killed) judges a push that no longer exists: it stops as if interrupted.
+  // (Watched from the first gate on: a push whose tree already passed starts no timer for it.)
+  let abandoned: string | undefined;
+  let unwatch: (() => void) | undefined;
+  const watch = () => {
+    if (opts.hook === undefined || unwatch) return;
+    unwatch = watchLauncher((name, pid) => {
+      abandoned = faultMsg.abandoned(name, pid);
+      interrupt.fire();
+    });
+  };
   const reports: TargetReport[] = [];
   let code: number = EXIT.pass;
 
@@ -170,7 +190,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
     // ── tree cache (src/cache.ts): has this tree passed this plan under this config before? ──
     const cache = treeCacheStep({
-      enabled: config.cache && !opts.noCache && hook !== 'pre-commit',
+      enabled: config.cache && !noCache && hook !== 'pre-commit',
       read: !calibration,
       commonDir: info.commonDir,
       root: info.root,
@@ -210,7 +230,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (cache?.hit) {
       tookPath('tree-cached');
       const { results, rows } = cachedRows({ ...run, isolation: 'none' }, cache.hit, new Date());
-      appendRows(ledger, rows);
+      record(() => appendRows(ledger, rows));
       report.verdict = 'pass';
       report.results = results;
       if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit)));
@@ -241,23 +261,26 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       return now;
     };
     const backups = plan.tiers.some((t) => t.run && t.tier.lintStaged) ? lintStagedBackups(info.root) : undefined;
+    const testReports = reportDeps(ledger, process.env, hook === 'manual' ? undefined : { root: info.root, treeish: p.head });
     let outcome: LadderOutcome;
+    watch();
     try {
       outcome = await runLadder(
         ladderInput,
         {
           runGate: (tier, cwd, env, io) => (tier.lintStaged ? lintStagedTier(tier, cwd, env, io, interrupt) : runGate(tier, cwd, env, io)),
           afterTier: restaged,
-          appendRows: (rows) => appendRows(ledger, rows),
+          appendRows: (rows) => record(() => appendRows(ledger, rows)),
           now: () => new Date(),
           log: opts.json ? () => {} : err,
           env: process.env,
           interrupt: interrupt.promise,
           place: (tier) => placed.place(tier),
           // A push or a commit: the freezes committed with it, not the working tree's file.
-          reports: reportDeps(ledger, process.env, hook === 'manual' ? undefined : { root: info.root, treeish: p.head }),
+          reports: { ...testReports, record: (rec) => record(() => testReports.record(rec)) },
           echo: writeErr,
           colour: () => colourWanted(process.env),
+          tracker: gateTracker(gatesDir(info.commonDir)),
         },
       );
     } finally {
@@ -270,7 +293,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     // ── tree cache: remember a tree on which every planned tier passed ──
     if (cache) recordTreeCache(cache, plan, p.head, outcome, interrupt.fired);
     if (interrupt.fired) {
-      err(msg.interrupted());
+      err(abandoned ?? msg.interrupted());
       code = EXIT.interrupted;
       break;
     }
@@ -285,6 +308,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       code = Math.max(code, EXIT.error);
     }
   }
+  unwatch?.();
   if (!opts.exitsAfter) interrupt.dispose();
   if (opts.json) {
     const ledger = ledgerShown ?? ledgerPathFor(info.root, info.commonDir, working.kind === 'ok' ? working.config.ledger : undefined);

@@ -17,6 +17,7 @@ import { appendLines, appendRows } from '../ledger/ledger.js';
 import { reportMsg, testMsg } from '../util/messages.js';
 import { strykerEvidence } from '../evidence/stryker.js';
 import { reportDeps } from '../ladder/tier-report-io.js';
+import { gateTracker, gatesDir } from '../ladder/gate-records.js';
 import type { Plan, ResolvedConfig, TestRecord } from '../types.js';
 import { type TempWorktree, addWorktree } from '../git/worktree.js';
 import { type CommandContext, err, loadContext } from './context.js';
@@ -125,6 +126,7 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
         reports: reportDeps(ctx.ledger),
         echo: (chunk) => process.stderr.write(chunk),
         colour: () => colourWanted(process.env),
+        tracker: gateTracker(gatesDir(ctx.commonDir)),
       },
     );
     if (interrupt.fired) return EXIT.interrupted;

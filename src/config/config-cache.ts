@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { cacheDir, readJson, writeJsonAtomic } from '../util/cache-files.js';
 import type { ConfigLoad } from './load.js';
@@ -56,6 +56,16 @@ const read = (path: string) => readFileSync(path, 'utf8');
 function hashFile(path: string): string {
   try {
     return hash(read(path));
+  } catch (e) {
+    // A folder the config listed: its names.
+    if ((e as NodeJS.ErrnoException).code === 'EISDIR') return listing(path);
+    return '-';
+  }
+}
+
+function listing(path: string): string {
+  try {
+    return `dir:${hash(readdirSync(path).sort().join('\0'))}`;
   } catch {
     return '-';
   }
@@ -142,8 +152,9 @@ export async function loadConfigCached(root: string, commonDir: string, fresh = 
     const plan = isScopePlan(hit.scopePlan, hit.config.scope) ? { scopePlan: hit.scopePlan } : {};
     return { kind: 'ok', file: hit.file, config: hit.config, hash: hit.hash, cached: true, ...plan, place, deps: hit.deps };
   }
-  const { loadConfig } = await import('./load.js');
-  const loaded = await loadConfig(root);
+  // In a worker with a time limit (load-worker.ts): a config that never settles, exits or loops is an error.
+  const { loadConfigLimited } = await import('./load-worker.js');
+  const loaded = await loadConfigLimited(root);
   if (loaded.kind === 'none') return { kind: 'none' };
   if (loaded.kind === 'invalid') return { kind: 'invalid', file: loaded.file, problems: loaded.problems, ...(loaded.missing && { missing: loaded.missing }), place };
   const hash = configHash(loaded.config);

@@ -20,6 +20,8 @@ export const defaultScope: readonly string[] = [
 ];
 
 export const DEFAULT_TIMEOUT_S = 600;
+/** The longest timeout Node's timers can wait (2^31 - 1 ms); a longer one fires at once. */
+export const MAX_TIMEOUT_S = 2147483;
 export const DEFAULT_HOOKS: readonly HookName[] = ['pre-push', 'manual', 'replay', 'seed'];
 /** The ledger keeps at most this many paths per row; `files_count` has the total. */
 export const MAX_FILES_PER_ROW = 1000;

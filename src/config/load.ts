@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
 import { basename, relative } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, SEARCH_PLACES, defaultScope, runnerCaught } from './defaults.js';
+import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, SEARCH_PLACES, defaultScope, runnerCaught } from './defaults.js';
 import type { GateLadderConfig, ResolvedConfig } from '../types.js';
+import { recordReads } from './fs-reads.js';
 
 export const MODULE_NAME = 'gate-ladder';
 
@@ -56,6 +57,7 @@ const tierSchema = z.strictObject({
   ], { error: 'must be true or an object of lint-staged options (configPath, config, hideUnstaged, concurrent, continueOnError, relative, verbose, failOnChanges, allowEmpty)' }).optional(),
   timeout: z.number({ error: 'must be a positive number of seconds' })
     .positive({ error: 'must be a positive number of seconds' })
+    .max(MAX_TIMEOUT_S, { error: `must be at most ${MAX_TIMEOUT_S} seconds (about 24 days): Node's timers cannot wait longer, and a longer timeout would fire at once` })
     .optional(),
   env: z.record(z.string(), z.string(), { error: 'must be an object of string values' }).optional(),
   cwd: z.string({ error: 'must be a path relative to the repository root' }).optional(),
@@ -71,6 +73,7 @@ const tierSchema = z.strictObject({
     path: z.string({ error: REPORT_ERROR }).min(1, { error: REPORT_ERROR }),
   }, { error: `must be { format, path } with format one of ${REPORT_FORMATS.join(', ')}` }).optional(),
   allowNoTests: z.boolean({ error: 'must be true or false' }).optional(),
+  cache: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 const rate = (what: string) =>
@@ -179,6 +182,7 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
       ...(t.junit !== undefined && { junit: t.junit, report: { format: 'junit' as const, path: t.junit } }),
       ...(t.report !== undefined && { report: t.report }),
       ...(t.allowNoTests !== undefined && { allowNoTests: t.allowNoTests }),
+      ...(t.cache === false && { cache: false as const }),
     })),
     ...(cfg.ledger !== undefined && { ledger: cfg.ledger }),
     ...(cfg.base !== undefined && { base: cfg.base }),
@@ -206,7 +210,7 @@ async function loadScript(filepath: string): Promise<unknown> {
   const { createJiti } = await import('jiti');
   const lib: Record<string, unknown> = { ...(await import('../index.js')) };
   const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: false, virtualModules: { 'gate-ladder': lib } });
-  return jiti.import(filepath, { default: true });
+  return recordReads(() => jiti.import(filepath, { default: true }));
 }
 
 const SCRIPT_LOADERS = { '.ts': loadScript, '.mts': loadScript, '.js': loadScript, '.mjs': loadScript, '.cjs': loadScript };

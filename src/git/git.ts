@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { decodeText, unlinkQuiet } from '../util/cache-files.js';
-import { type FdStart, signalQuietly, startWithFd } from '../util/spawn-fd.js';
+import { type Started, signalQuietly, startProcess } from '../util/spawn.js';
 import { ChangeList, parseNameStatusZ } from './change-list.js';
 import { type RepoInfo, primedFor } from './memo.js';
 import type { ChangedPath } from '../types.js';
@@ -90,8 +90,7 @@ export interface GitJob {
  *
  * With `outFile`, git writes its output straight into that file (created or emptied here): nothing
  * passes through a pipe and this process, which for a 3 MB listing saves a copy in 64 KB pieces,
- * joining them, and writing them to a cache afterwards; and git is started without loading
- * node:child_process where Node allows it (spawn-fd.ts). When the file cannot be opened, a pipe it is.
+ * joining them, and writing them to a cache afterwards. When the file cannot be opened, a pipe it is.
  */
 export function gitJob(cwd: string, args: readonly string[], outFile?: string): GitJob {
   let fd: number | undefined;
@@ -102,58 +101,30 @@ export function gitJob(cwd: string, args: readonly string[], outFile?: string): 
       fd = undefined;
     }
   }
-  if (fd === undefined) return pipedJob(cwd, args);
-  let cancelled = false;
-  let started: FdStart | undefined;
-  let child: ChildProcess | undefined;
+  let proc: Started;
   try {
-    started = startWithFd({ file: 'git', args, cwd, env: gitEnv(), stdout: fd, stderr: 'ignore', detached: false });
-    if (started === undefined) child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', fd, 'ignore'] });
+    proc = startProcess({ file: 'git', args, cwd, env: gitEnv(), stdout: fd ?? 'pipe', stderr: 'ignore', detached: false });
   } finally {
-    closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
-  const exited =
-    started === undefined
-      ? new Promise<boolean>((resolve) => {
-          child!.on('error', () => resolve(false));
-          child!.on('close', (code) => resolve(code === 0));
-        })
-      : 'error' in started
-        ? Promise.resolve(false)
-        : started.exited.then((x) => x.exitCode === 0);
-  const done = exited.then((success) => {
-    const ok = success && !cancelled;
-    if (!ok) unlinkQuiet(outFile!);
-    return { ok, stdout: Buffer.alloc(0) };
+  let cancelled = false;
+  const chunks: Buffer[] = [];
+  proc.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
+  // Piped output is whole once the pipe closes (after the exit, or with it when git could not start).
+  const closed = proc.stdout ? new Promise<void>((resolve) => proc.stdout!.once('close', resolve)) : Promise.resolve();
+  const done = Promise.all([proc.ended, closed]).then(([end]) => {
+    const ok = !('error' in end) && end.exitCode === 0 && !cancelled;
+    if (!ok && fd !== undefined) unlinkQuiet(outFile!);
+    return { ok, stdout: fd === undefined ? Buffer.concat(chunks) : Buffer.alloc(0) };
   });
   return {
     done,
-    file: outFile,
+    ...(fd !== undefined && { file: outFile }),
     cancel: () => {
       cancelled = true;
       // Gone from the folder now; git may still write to it until the signal lands.
-      unlinkQuiet(outFile!);
-      if (child) child.kill();
-      else if (started && 'pid' in started) signalQuietly(started.pid, 'SIGTERM');
-    },
-  };
-}
-
-/** gitJob through a pipe. */
-function pipedJob(cwd: string, args: readonly string[]): GitJob {
-  const chunks: Buffer[] = [];
-  let cancelled = false;
-  const child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
-  const done = new Promise<{ ok: boolean; stdout: Buffer }>((resolve) => {
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.on('error', () => resolve({ ok: false, stdout: Buffer.alloc(0) }));
-    child.on('close', (code) => resolve({ ok: code === 0 && !cancelled, stdout: Buffer.concat(chunks) }));
-  });
-  return {
-    done,
-    cancel: () => {
-      cancelled = true;
-      child.kill();
+      if (fd !== undefined) unlinkQuiet(outFile!);
+      if (proc.pid !== undefined) signalQuietly(proc.pid, 'SIGTERM');
     },
   };
 }

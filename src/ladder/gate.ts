@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { TAIL_BYTES } from '../config/defaults.js';
-import { signalQuietly, startWithFd } from '../util/spawn-fd.js';
+import { newRunId } from '../util/hash.js';
+import { processesMarked } from '../util/proc.js';
+import { type ProcessEnd, signalQuietly, startProcess } from '../util/spawn.js';
 import type { ResolvedTier } from '../types.js';
 
 /** What happened to a gate's process, before any verdict. Always filled in. */
@@ -19,6 +20,12 @@ export interface GateExit {
   tail: string;
 }
 
+/** Told when a gate is about to start, so that a run killed outright can be cleaned up after (gate-records.ts). */
+export interface GateTracker {
+  /** Called before the gate starts (its marker names every process of it); returns the function to call once it is gone. */
+  starting: (gate: { marker: string; tier: string }) => () => void;
+}
+
 export interface GateIo {
   /**
    * Receives the gate's output as it arrives, and a tail is kept. Absent: the gate writes straight to our
@@ -28,9 +35,19 @@ export interface GateIo {
   write?: (chunk: Buffer) => void;
   /** Resolves when the user interrupts (Ctrl-C); the gate's tree is then killed. */
   interrupt?: Promise<void>;
+  tracker?: GateTracker;
 }
 
 const KILL_GRACE_MS = 2000;
+/** After a piped gate exits, how long output still on its way is read before its pipes are closed. */
+const PIPE_DRAIN_MS = 200;
+
+/**
+ * Every gate's environment carries this variable, holding a token per gate-ladder gate it runs
+ * under (colon-separated, outermost first). A process that left the gate's group and session
+ * (`setsid`) still carries it, so a timeout, Ctrl-C or the clean-up after a killed run finds it there.
+ */
+export const GATE_MARKER = 'GATE_LADDER_GATE';
 
 /** Keeps the last `max` bytes written to it. */
 class Tail {
@@ -53,96 +70,115 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid !== undefined) signalQuietly(-pid, signal);
 }
 
+/** Kills the processes that carry a gate's marker: what it left running outside its process group. Linux only (/proc). */
+export function killMarked(marker: string, signal: NodeJS.Signals): number {
+  let n = 0;
+  for (const pid of processesMarked(GATE_MARKER, marker)) if (signalQuietly(pid, signal)) n++;
+  return n;
+}
+
 /** Milliseconds on a monotonic clock (the first `performance.now()` loads perf_hooks: about 1.5 ms). */
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
+/** Why a gate could not start, in words that name what is missing. */
+function startError(err: NodeJS.ErrnoException, file: string, cwd: string): string {
+  if (err.code !== 'ENOENT') return err.message;
+  try {
+    if (statSync(cwd).isDirectory()) return `command not found: ${file}`;
+    return `the tier's cwd is not a folder: ${cwd}`;
+  } catch {
+    return `the tier's cwd does not exist: ${cwd}`;
+  }
+}
+
 /**
  * Runs one gate in its own process group, streaming output and keeping a tail.
- * A timeout or an interrupt kills the whole tree: the test runner's grandchildren included.
+ * A timeout or an interrupt kills the whole tree: the test runner's grandchildren included, and
+ * what left the group carrying the gate's marker. When the gate exits, what it left in its group is
+ * killed and its pipes are closed, so nothing it started can keep the run waiting.
  */
 export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv, io: GateIo): Promise<GateExit> {
   const started = nowMs();
   const cwd = resolve(root, tier.cwd);
   const tail = new Tail(TAIL_BYTES);
   const [file, args] = typeof tier.run === 'string' ? ['/bin/sh', ['-c', tier.run]] : [tier.run[0]!, tier.run.slice(1)];
+  const token = `${process.pid}.${newRunId()}`;
+  const marker = env[GATE_MARKER] ? `${env[GATE_MARKER]}:${token}` : token;
+  const write = io.write;
   return new Promise((done) => {
     let timedOut = false;
     let interrupted = false;
     let finished = false;
-    let pid: number | undefined;
+    // Recorded before the start: after a fork, every page this process touches first is copied.
+    const release = io.tracker?.starting({ marker: token, tier: tier.name });
+    // Output straight to fd 2 unless the caller reads it.
+    const proc = startProcess({ file, args, cwd, env: { ...env, [GATE_MARKER]: marker }, stdout: write ? 'pipe' : 2, stderr: write ? 'pipe' : 2, detached: true });
+    const pid = proc.pid;
     const stop = (signal: NodeJS.Signals) => {
       killGroup(pid, signal);
+      killMarked(token, signal);
       setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
     };
     let timer: NodeJS.Timeout | undefined;
-    /**
-     * The timeout and the interrupt, set once the gate has started: the gate's first moments overlap
-     * with this work (a process's first setTimeout costs about 0.3 ms) instead of waiting for it.
-     */
-    const watch = () => {
-      if (finished) return;
-      timer = setTimeout(() => {
-        timedOut = true;
-        stop('SIGTERM');
-      }, tier.timeout * 1000);
-      io.interrupt?.then(() => {
-        if (finished) return;
-        interrupted = true;
-        stop('SIGINT');
-      });
-    };
     let pipeWait: NodeJS.Timeout | undefined;
-    const finish = (exit: Omit<GateExit, 'seconds' | 'tail' | 'timedOut' | 'interrupted'>) => {
+    const finish = (end: ProcessEnd) => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
       // A pending wait would hold the process open after the last gate.
       clearTimeout(pipeWait);
-      // Whatever the gate left running in its group does not outlive it.
+      // Whatever the gate left running in its group does not outlive it, nor, after a timeout or an
+      // interrupt, what it started outside the group; and nothing it left can keep us waiting on a pipe.
       killGroup(pid, 'SIGKILL');
+      if (timedOut || interrupted) killMarked(token, 'SIGKILL');
+      proc.closePipes();
+      release?.();
       const seconds = Math.round(nowMs() - started) / 1000;
-      const missing = !write && exit.exitCode === 127 && typeof tier.run === 'string' ? notOnPath(tier.run, cwd, env) : undefined;
-      done({ ...exit, timedOut, interrupted, seconds, tail: tail.text(), ...(missing && { notFound: missing }) });
-    };
-    const spawnFailed = (err: NodeJS.ErrnoException) =>
-      finish({ exitCode: null, signal: null, spawnError: err.code === 'ENOENT' ? `command not found: ${file}` : err.message });
-    const write = io.write;
-    // Output straight to fd 2: started without child_process where Node allows it (spawn-fd.ts).
-    const direct = write ? undefined : startWithFd({ file, args, cwd, env, stdout: 2, stderr: 2, detached: true });
-    if (direct !== undefined) {
-      if ('error' in direct) spawnFailed(direct.error);
-      else {
-        pid = direct.pid;
-        void direct.exited.then(finish);
-        watch();
+      if ('error' in end) {
+        done({ exitCode: null, signal: null, timedOut, interrupted, seconds, tail: tail.text(), spawnError: startError(end.error, file, cwd) });
+        return;
       }
-      return;
-    }
-    const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', write ? 'pipe' : 2, write ? 'pipe' : 2] });
-    pid = child.pid;
+      const missing = !write && end.exitCode === 127 && typeof tier.run === 'string' ? notOnPath(tier.run, cwd, env) : undefined;
+      done({ exitCode: end.exitCode, signal: end.signal, timedOut, interrupted, seconds, tail: tail.text(), ...(missing && { notFound: missing }) });
+    };
     const onData = (chunk: Buffer) => {
       tail.push(chunk);
       write?.(chunk);
     };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('error', spawnFailed);
+    proc.stdout?.on('data', onData);
+    proc.stderr?.on('data', onData);
     // Piped output is complete once both pipes close; inherited output needs no wait.
-    let closed = write ? 0 : 2;
-    let exited: { exitCode: number | null; signal: string | null } | undefined;
+    let open = (proc.stdout ? 1 : 0) + (proc.stderr ? 1 : 0);
+    let exited: ProcessEnd | undefined;
     const onClose = () => {
-      closed += 1;
-      if (closed === 2 && exited) finish(exited);
+      open -= 1;
+      if (open === 0 && exited) finish(exited);
     };
-    child.stdout?.once('close', onClose);
-    child.stderr?.once('close', onClose);
-    child.on('exit', (code, signal) => {
-      exited = { exitCode: code, signal };
-      if (closed === 2) finish(exited);
-      // Never wait on pipes held open by a grandchild.
-      else pipeWait = setTimeout(() => finish(exited!), 200);
+    proc.stdout?.once('close', onClose);
+    proc.stderr?.once('close', onClose);
+    void proc.ended.then((end) => {
+      exited = end;
+      if ('error' in end || open === 0) {
+        finish(end);
+        return;
+      }
+      // What is left of its group dies now; output already on its way is read for a moment, then the
+      // pipes are closed, even when a process outside the group still holds them.
+      killGroup(pid, 'SIGKILL');
+      pipeWait = setTimeout(() => finish(end), PIPE_DRAIN_MS);
     });
-    watch();
+    if (pid === undefined) return;
+    // The timeout and the interrupt, set once the gate has started: the gate's first moments overlap
+    // with this work (a process's first setTimeout costs about 0.3 ms) instead of waiting for it.
+    timer = setTimeout(() => {
+      timedOut = true;
+      stop('SIGTERM');
+    }, tier.timeout * 1000);
+    io.interrupt?.then(() => {
+      if (finished) return;
+      interrupted = true;
+      stop('SIGINT');
+    });
   });
 }
 

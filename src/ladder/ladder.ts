@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
-import type { GateExit, GateIo } from './gate.js';
+import type { GateExit, GateIo, GateTracker } from './gate.js';
 import { testRecord } from '../evidence/history.js';
 import { isoTime } from '../util/iso-time.js';
+import { shown } from '../util/escape.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
 import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from '../types.js';
 import { classify } from './verdict.js';
@@ -22,6 +23,8 @@ export interface LadderDeps {
   interrupt?: Promise<void>;
   /** JUnit reports, per-test history and freezes. Without it, `junit` paths are not read. */
   reports?: ReportDeps;
+  /** Told of every gate's process group, so a run killed outright can be cleaned up after (gate-records.ts). */
+  tracker?: GateTracker;
   /** Where a tier runs (a temporary worktree, say); default `input.cwd` with `env`. May throw: an `error` row. */
   place?: (tier: ResolvedTier) => Place;
   /**
@@ -100,7 +103,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       kept = write !== undefined;
       const colour = !deps.write && kept && deps.colour ? deps.colour() : false;
       const env = { ...where.env, ...(colour && { FORCE_COLOR: '1' }), ...tier.env, GATE_LADDER: '0' };
-      const io: GateIo = { ...(write && { write }), ...(deps.interrupt && { interrupt: deps.interrupt }) };
+      const io: GateIo = { ...(write && { write }), ...(deps.interrupt && { interrupt: deps.interrupt }), ...(deps.tracker && { tracker: deps.tracker }) };
       report = tier.report !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.report.path) : undefined;
       since = report !== undefined ? deps.reports!.prepare(report) : 0;
       exit = await deps.runGate(tier, where.cwd, env, io);
@@ -149,7 +152,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     rows.push(row);
     deps.appendRows([row]);
     if (result.tests && deps.reports) deps.reports.record(testRecord(row, result.tests));
-    deps.log(`gate-ladder: ${tier.name} ${verdict} in ${exit.seconds.toFixed(1)} s${reason ? ` (${reason})` : ''}`);
+    deps.log(`gate-ladder: ${tier.name} ${verdict} in ${exit.seconds.toFixed(1)} s${reason ? ` (${shown(reason)})` : ''}`);
     for (const note of judged.notes) deps.log(note);
     const patch = deps.afterTier?.(tier);
     if (patch !== undefined && patch !== input.patch) input = { ...input, patch };

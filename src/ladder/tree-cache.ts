@@ -4,6 +4,7 @@ import { treeOf, workTreeState } from '../git/git.js';
 import { isoTime } from '../util/iso-time.js';
 import { hash } from '../util/hash.js';
 import { quickWorkTree } from '../git/index-check.js';
+import { today } from './tier-report-io.js';
 import { type LadderInput, type LadderOutcome, toRow } from './ladder.js';
 import type { GateResult, LedgerRow, Plan, ResolvedTier } from '../types.js';
 
@@ -29,8 +30,11 @@ export interface TreeEntry {
   format: number;
   tree: string;
   config: string;
-  /** Tier name → what passed it. */
-  tiers: Record<string, { fp: string; run: string; patch: string; ts: string }>;
+  /**
+   * Tier name → what passed it. `day` is set when the pass relied on frozen tests (their failures
+   * forgiven): it holds only on that day, as a freeze active today may expire tomorrow.
+   */
+  tiers: Record<string, { fp: string; run: string; patch: string; ts: string; day?: string }>;
 }
 
 /** What decides a tier's verdict, besides the tree, as a hash. Pure. */
@@ -55,13 +59,14 @@ function readEntry(commonDir: string, key: string, tree: string, config: string)
 }
 
 /** Tier name → the run that passed it, when every planned tier passed on this tree; else undefined. Pure. */
-export function coverage(entry: TreeEntry | undefined, plan: Plan): Record<string, string> | undefined {
+export function coverage(entry: TreeEntry | undefined, plan: Plan, today?: () => string): Record<string, string> | undefined {
   if (entry === undefined) return undefined;
   const runs: Record<string, string> = {};
   for (const t of plan.tiers) {
     if (!t.run) continue;
     const passed = entry.tiers[t.tier.name];
-    if (passed?.fp !== tierFingerprint(t.tier)) return undefined;
+    if (passed?.fp !== tierFingerprint(t.tier) || t.tier.cache === false) return undefined;
+    if (passed.day !== undefined && passed.day !== today?.()) return undefined;
     runs[t.tier.name] = passed.run;
   }
   return Object.keys(runs).length > 0 ? runs : undefined;
@@ -96,7 +101,7 @@ export function treeCacheStep(o: {
   const tree = treeOf(o.root, o.head);
   if (tree === null) return undefined;
   const key = treeKey(tree, o.configHash);
-  const hit = o.read ? coverage(readEntry(o.commonDir, key, tree, o.configHash), o.plan) : undefined;
+  const hit = o.read ? coverage(readEntry(o.commonDir, key, tree, o.configHash), o.plan, today) : undefined;
   return { commonDir: o.commonDir, root: o.root, gitDir: o.gitDir, key, tree, config: o.configHash, ...(hit && { hit }) };
 }
 
@@ -136,7 +141,11 @@ export function recordTreeCache(step: TreeCacheStep, plan: Plan, patch: string, 
   }
   const entry: TreeEntry = readEntry(step.commonDir, step.key, step.tree, step.config) ?? { format: FORMAT, tree: step.tree, config: step.config, tiers: {} };
   const ts = isoTime(Date.now());
-  for (const t of planned) entry.tiers[t.tier.name] = { fp: tierFingerprint(t.tier), run, patch, ts };
+  const forgave = new Set(outcome.results.filter((r) => r.frozen && r.frozen.length > 0).map((r) => r.tier));
+  for (const t of planned) {
+    if (t.tier.cache === false) continue;
+    entry.tiers[t.tier.name] = { fp: tierFingerprint(t.tier), run, patch, ts, ...(forgave.has(t.tier.name) && { day: today() }) };
+  }
   writeJsonAtomic(entryPath(step.commonDir, step.key), entry, { prefix: 'tree-', keep: KEEP });
   return true;
 }

@@ -1,6 +1,9 @@
-import { closeSync, createReadStream, mkdirSync, openSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { faultMsg } from '../util/messages.js';
+import { hostName, isAlive, ownStartTime } from '../util/proc.js';
+import { writeErr } from '../util/stderr.js';
 import type { LedgerRow } from '../types.js';
 
 /** The default ledger: shared by every worktree of the repo, never committed. */
@@ -8,8 +11,40 @@ export function defaultLedgerPath(commonDir: string): string {
   return join(commonDir, 'gate-ladder', 'ledger.jsonl');
 }
 
+/** A lock older than this is taken over whoever holds it (appends take microseconds). */
 const LOCK_STALE_MS = 30_000;
+/** How long a writer waits for a lock before it says what it waits for. */
+const SAY_AFTER_MS = 1000;
+/** A take-over marker older than this was left by a writer that died taking over. */
+const TAKEOVER_STALE_MS = 5000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleep = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
+
+/** A ledger (or tests.jsonl) that cannot be written: its path and why, in words; never a stack. */
+export class LedgerError extends Error {
+  constructor(readonly path: string, readonly why: string) {
+    super(faultMsg.ledgerUnwritable(path, why));
+    this.name = 'LedgerError';
+  }
+}
+
+const WHY: Record<string, string> = {
+  EISDIR: 'it is a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  ENOTDIR: 'a part of its path is a file, not a folder',
+  ELOOP: 'its path loops through symbolic links',
+  ENAMETOOLONG: 'its path is too long',
+};
+
+function ledgerError(path: string, err: unknown): LedgerError {
+  if (err instanceof LedgerError) return err;
+  const e = err as NodeJS.ErrnoException;
+  return new LedgerError(path, (e.code && WHY[e.code]) ?? `${e.code ?? 'error'}: ${String(e.message ?? e).split('\n')[0]}`);
+}
 
 /** unlinkSync, not rmSync: rmSync loads node's rimraf, a cost on every push. */
 function removeLock(lock: string): void {
@@ -20,32 +55,134 @@ function removeLock(lock: string): void {
   }
 }
 
+/** Who this process is, as a lock file says it: pid, start time and host (each `-` when unknown). */
+let self: string | undefined;
+const ownerLine = () => (self ??= `${process.pid} ${ownStartTime() ?? '-'} ${hostName() ?? '-'}\n`);
+
+interface Holder {
+  line: string;
+  pid?: number;
+  start?: string;
+  host?: string;
+  mtimeMs: number;
+}
+
+/** The lock's holder as its file says; null when the file is gone. */
+function readHolder(lock: string): Holder | null {
+  let fd: number;
+  try {
+    fd = openSync(lock, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const mtimeMs = fstatSync(fd).mtimeMs;
+    const buf = Buffer.alloc(256);
+    const line = buf.toString('latin1', 0, readSync(fd, buf, 0, buf.length, 0));
+    const [pid, start, host] = line.trim().split(' ');
+    const n = Number(pid);
+    return { line, mtimeMs, ...(Number.isInteger(n) && n > 0 && { pid: n }), ...(start && start !== '-' && { start }), ...(host && host !== '-' && { host }) };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The holder is known to have ended: a pid on this host that is not running (or is another process now). */
+function holderGone(h: Holder): boolean {
+  if (h.pid === undefined) return false;
+  const here = hostName();
+  if (h.host !== undefined && here !== undefined && h.host !== here) return false;
+  return !isAlive(h.pid, h.start);
+}
+
+const describe = (h: Holder) =>
+  `${h.pid !== undefined ? `pid ${h.pid}` : 'a process that did not say which'} (since ${new Date(h.mtimeMs).toTimeString().slice(0, 8)})`;
+
 /**
- * Holds an exclusive lock file while `fn` runs, so concurrent writers never interleave. The file's
- * folder is made when the lock cannot be created for want of it (the first write to a new ledger),
- * rather than asked for on every write.
+ * Removes the lock of a holder that is gone (or too old), unless it changed meanwhile. A second
+ * marker file, created exclusively, makes sure two writers never both remove: one could otherwise
+ * remove the fresh lock the other just made.
  */
-function withLock<T>(path: string, fn: () => T): T {
+function takeOver(lock: string, seen: Holder): boolean {
+  const marker = `${lock}.takeover`;
+  try {
+    closeSync(openSync(marker, 'wx'));
+  } catch (err) {
+    // Another writer is taking over; anything else (no room, no permission) is the ledger's problem.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    try {
+      if (Date.now() - statSync(marker).mtimeMs > TAKEOVER_STALE_MS) removeLock(marker);
+    } catch {
+      // gone meanwhile
+    }
+    return false;
+  }
+  try {
+    const now = readHolder(lock);
+    if (now === null || now.line !== seen.line || now.mtimeMs !== seen.mtimeMs) return false;
+    removeLock(lock);
+    return true;
+  } finally {
+    removeLock(marker);
+  }
+}
+
+/**
+ * Holds an exclusive lock file while `fn` runs, so concurrent writers never interleave. The file
+ * names its holder (pid, start time, host): a holder that is no longer running loses it at once, any
+ * lock older than 30 s is taken over, and a writer that waits more than a second says what it waits
+ * for. The file's folder is made when the lock cannot be created for want of it (the first write to a
+ * new ledger), rather than asked for on every write.
+ */
+export function withLock<T>(path: string, fn: () => T, say: (line: string) => void = (line) => writeErr(`${line}\n`)): T {
   const lock = `${path}.lock`;
   let made = false;
+  let said = false;
+  const since = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
-      closeSync(openSync(lock, 'wx'));
+      const fd = openSync(lock, 'wx');
+      try {
+        writeSync(fd, ownerLine());
+      } finally {
+        closeSync(fd);
+      }
       break;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && !made) {
-        mkdirSync(dirname(path), { recursive: true });
+        try {
+          mkdirSync(dirname(path), { recursive: true });
+        } catch (e) {
+          throw ledgerError(path, e);
+        }
         made = true;
         continue;
       }
-      if (code !== 'EEXIST') throw err;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) removeLock(lock);
-      } catch {
-        // removed by its owner meanwhile
+      if (code !== 'EEXIST') throw ledgerError(path, err);
+      const holder = readHolder(lock);
+      if (holder === null) continue;
+      // Written but not yet signed: its holder is a moment away from saying who it is.
+      const unsigned = holder.line === '' && Date.now() - holder.mtimeMs < LOCK_STALE_MS;
+      if (!unsigned && (holderGone(holder) || Date.now() - holder.mtimeMs > LOCK_STALE_MS)) {
+        let took: boolean;
+        try {
+          took = takeOver(lock, holder);
+        } catch (e) {
+          throw ledgerError(path, e);
+        }
+        if (took) {
+          say(faultMsg.ledgerLockTaken(lock, describe(holder)));
+          continue;
+        }
       }
-      Atomics.wait(sleeper, 0, 0, Math.min(50, 1 + attempt));
+      if (!said && Date.now() - since > SAY_AFTER_MS) {
+        said = true;
+        say(faultMsg.ledgerLockWait(lock, describe(holder), LOCK_STALE_MS / 1000));
+      }
+      sleep(Math.min(50, 1 + attempt));
     }
   }
   try {
@@ -55,19 +192,58 @@ function withLock<T>(path: string, fn: () => T): T {
   }
 }
 
-/** Appends rows as JSON lines in one write, under a lock. */
+/** Appends rows as JSON lines in one write, under a lock. Throws LedgerError when the ledger cannot be written. */
 export function appendRows(path: string, rows: readonly LedgerRow[]): void {
   appendLines(path, rows);
 }
 
-/** Appends values as JSON lines in one write, under the file's lock (the ledger, tests.jsonl). */
+/**
+ * Runs ledger writes so that one that fails (a LedgerError) is said once, through `say`, and the run
+ * goes on: a ledger that cannot be written costs the record, never the verdict.
+ */
+export function ledgerGuard(say: (line: string) => void): (write: () => void) => void {
+  let said = false;
+  return (write) => {
+    try {
+      write();
+    } catch (e) {
+      if (!(e instanceof LedgerError)) throw e;
+      if (!said) say(e.message);
+      said = true;
+    }
+  };
+}
+
+const OPEN_APPEND = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+
+/**
+ * Appends values as JSON lines in one write, under the file's lock (the ledger, tests.jsonl). A file
+ * whose last line was cut off (a writer killed mid-write) gets a newline first, so the torn line stays
+ * one unreadable line and the new rows stay whole. Only a regular file is written: a FIFO or a device
+ * is refused at once (opened without blocking), never waited on. Throws LedgerError, whose message is
+ * one line saying what is wrong.
+ */
 export function appendLines(path: string, rows: readonly unknown[]): void {
   if (rows.length === 0) return;
-  const data = Buffer.from(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const text = rows.map((r) => `${JSON.stringify(r)}\n`).join('');
   withLock(path, () => {
-    const fd = openSync(path, 'a');
+    let fd: number;
     try {
+      fd = openSync(path, OPEN_APPEND, 0o666);
+    } catch (err) {
+      throw ledgerError(path, err);
+    }
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw new LedgerError(path, 'it is not a regular file (a FIFO, a socket or a device?)');
+      let data = Buffer.from(text);
+      if (st.size > 0) {
+        const last = Buffer.alloc(1);
+        if (readSync(fd, last, 0, 1, st.size - 1) === 1 && last[0] !== 10) data = Buffer.concat([Buffer.from('\n'), data]);
+      }
       for (let off = 0; off < data.length; ) off += writeSync(fd, data, off);
+    } catch (err) {
+      throw ledgerError(path, err);
     } finally {
       closeSync(fd);
     }
@@ -101,7 +277,7 @@ export interface ReadStats {
 async function* lines(path: string): AsyncGenerator<string> {
   let stream;
   try {
-    statSync(path);
+    if (!statSync(path).isFile()) return;
     stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
   } catch {
     return;
@@ -154,10 +330,12 @@ export function ledgerPathFor(root: string, commonDir: string, configured: strin
 export async function forEachRow(path: string, stats: ReadStats, fn: (row: LedgerRow) => void, chunkBytes = 1 << 20): Promise<void> {
   let stream;
   try {
-    statSync(path);
+    // Never a FIFO or a device: opening one would wait for a writer.
+    if (!statSync(path).isFile()) throw new Error('it is not a regular file');
     stream = createReadStream(path, { highWaterMark: chunkBytes });
-  } catch {
-    return;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
   }
   const take = (line: string) => {
     const row = parseRow(line);

@@ -1,3 +1,4 @@
+import { shown } from '../util/escape.js';
 import type { PatchOutcome } from './patch.js';
 
 export interface Tally {
@@ -42,7 +43,7 @@ export function outcomeText(o: PatchOutcome): string {
   const calibrating = o.rows.some((r) => r.calibration);
   switch (o.status) {
     case 'not-applied':
-      return `did not apply: ${o.reason ?? 'git apply failed'}`;
+      return `did not apply: ${shown(o.reason ?? 'git apply failed')}`;
     case 'interrupted':
       return 'interrupted; no rows kept, it runs again next time';
     case 'pass':
@@ -55,7 +56,7 @@ export function outcomeText(o: PatchOutcome): string {
       if (!by) return o.status;
       return o.status === 'caught'
         ? `caught by ${by.tier} (exit ${by.exitCode}, ${formatSeconds(by.seconds)}${routed})`
-        : `error at ${by.tier}: ${by.reason ?? 'harness error'} (not a verdict on the patch${routed})`;
+        : `error at ${by.tier}: ${shown(by.reason ?? 'harness error')} (not a verdict on the patch${routed})`;
     }
   }
 }
@@ -109,14 +110,14 @@ export class Progress {
   finished(o: PatchOutcome): void {
     const t = this.tally;
     if (o.status === 'interrupted') {
-      this.say(`gate-ladder: ${o.patch.label}: ${outcomeText(o)}`);
+      this.say(`gate-ladder: ${shown(o.patch.label)}: ${outcomeText(o)}`);
       return;
     }
     t.done += 1;
     if (o.status === 'caught') t.caught += 1;
     if (o.status === 'error') t.errors += 1;
     if (o.status === 'not-applied') t.notApplied += 1;
-    const line = `gate-ladder: [${t.done}/${t.total}] ${o.patch.label}: ${outcomeText(o)}`;
+    const line = `gate-ladder: [${t.done}/${t.total}] ${shown(o.patch.label)}: ${outcomeText(o)}`;
     this.say(this.out.isTTY ? line : `${line}  (${statusLine(t, this.elapsed())})`);
   }
 

@@ -1,3 +1,4 @@
+import { shown } from '../util/escape.js';
 import { reportMsg } from '../util/messages.js';
 import { printable } from './escape.js';
 import type { Report, TierFigures } from '../types.js';
@@ -8,7 +9,7 @@ export type ReportFormat = 'table' | 'markdown';
 export const TIER_COLUMNS = ['tier', 'runs', 'caught', 'errors', 'passes', 'median_s', 'total_s', 'yield', 'error_rate'] as const;
 
 /** A figure as text: the JSON's number unchanged, `-` for null. */
-export const cell = (v: string | number | null): string => (v === null ? '-' : String(v));
+export const cell = (v: string | number | null): string => (v === null ? '-' : shown(String(v)));
 
 /** One period of one tier in the trend: `caught/runs yield`. */
 export const trendCell = (caught: number, runs: number, y: number | null): string => (runs === 0 ? '-' : `${caught}/${runs} ${cell(y)}`);

@@ -4,6 +4,8 @@ export interface Interruption {
   /** Resolves on the first SIGINT, SIGTERM or SIGHUP; hand it to running gates. */
   promise: Promise<void>;
   readonly fired: boolean;
+  /** Interrupts as a first signal would (e.g. the push this run judges is gone). */
+  fire: () => void;
   dispose: () => void;
   /**
    * While held, later signals do not call `onSecond` but `onHeld`: for work that must finish its own
@@ -36,6 +38,11 @@ export function trapInterrupt(onSecond: () => void = () => {}): Interruption {
     promise,
     get fired() {
       return fired;
+    },
+    fire: () => {
+      if (fired) return;
+      fired = true;
+      resolve();
     },
     dispose: () => {
       for (const signal of SIGNALS) process.off(signal, on);

@@ -1,5 +1,6 @@
 /** Every sentence gate-ladder says to its users, in one place. Each says the next step. */
 import type { FlakyFigures, GateResult, HookName, OrderFigures, PairOverlap, Plan, RateFigures, Report, RunnerInfo, ScopeFigures, SeedFigures, TierFigures } from '../types.js';
+import { shown } from './escape.js';
 
 const BYPASS = 'To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.';
 const BYPASS_COMMIT = 'To commit anyway: `git commit --no-verify`, or `GATE_LADDER=0 git commit`.';
@@ -10,42 +11,42 @@ const bypass = (hook?: HookName) => (isCommit(hook) ? BYPASS_COMMIT : BYPASS);
 
 export const msg = {
   bypassed: () => 'gate-ladder: GATE_LADDER=0, skipping every gate.',
-  notRepo: (cwd: string) => `gate-ladder: ${cwd} is not inside a git work tree. Run it from a repository.`,
+  notRepo: (cwd: string) => `gate-ladder: ${shown(cwd)} is not inside a git work tree. Run it from a repository.`,
   noConfig: () =>
     'gate-ladder: no config found (gate-ladder.config.ts, .gate-ladderrc, or a "gate-ladder" key in package.json); nothing was checked. Create one with `npx gate-ladder install`.',
   invalidConfig: (problems: readonly string[]) =>
     [
       `gate-ladder: the config has ${problems.length} problem${problems.length === 1 ? '' : 's'}; no gate ran:`,
-      ...problems.map((p) => `  - ${p}`),
+      ...problems.map((p) => `  - ${shown(p)}`),
       `Fix ${problems.length === 1 ? 'it' : 'them'} and try again (\`npx gate-ladder run --dry-run\` checks the config). ${BYPASS}`,
     ].join('\n'),
   badStdin: (lines: readonly string[]) =>
-    `gate-ladder: push blocked: ${lines.length} line(s) of pre-push input are not "<local ref> <sha> <remote ref> <sha>" (first: ${JSON.stringify(lines[0])}), so gate-ladder cannot tell what is pushed. Is the hook called by git? ${BYPASS}`,
-  nothingToTest: (ref: string, why: string) => `gate-ladder: ${ref}: ${why}.`,
+    `gate-ladder: push blocked: ${lines.length} line(s) of pre-push input are not "<local ref> <sha> <remote ref> <sha>" (first: ${shown(JSON.stringify(lines[0]))}), so gate-ladder cannot tell what is pushed. Is the hook called by git? ${BYPASS}`,
+  nothingToTest: (ref: string, why: string) => `gate-ladder: ${shown(ref)}: ${shown(why)}.`,
   rangeError: (ref: string, reason: string, hook?: HookName) =>
-    `gate-ladder: ${blocked(hook)}: cannot tell what ${ref} changes: ${reason}. This says nothing about the patch. ${bypass(hook)}`,
+    `gate-ladder: ${blocked(hook)}: cannot tell what ${shown(ref)} changes: ${shown(reason)}. This says nothing about the patch. ${bypass(hook)}`,
   isolated: (head: string, why: string) =>
-    `gate-ladder: gates run in a temporary worktree at ${head.slice(0, 12)} (${why}); your working tree is not touched.`,
+    `gate-ladder: gates run in a temporary worktree at ${head.slice(0, 12)} (${shown(why)}); your working tree is not touched.`,
   target: (ref: string, head: string, base: string, files: number) =>
-    `gate-ladder: ${ref} at ${head.slice(0, 12)}: ${files} changed path${files === 1 ? '' : 's'} since ${base.slice(0, 12)}`,
-  sameAs: (refs: readonly string[]) => `gate-ladder: ${refs.join(', ')} point${refs.length === 1 ? 's' : ''} at the same commit: tested once.`,
-  routed: (tier: string, reason: string) => `gate-ladder: t0-scope skips ${tier}: ${reason}`,
+    `gate-ladder: ${shown(ref)} at ${head.slice(0, 12)}: ${files} changed path${files === 1 ? '' : 's'} since ${base.slice(0, 12)}`,
+  sameAs: (refs: readonly string[]) => `gate-ladder: ${refs.map(shown).join(', ')} point${refs.length === 1 ? 's' : ''} at the same commit: tested once.`,
+  routed: (tier: string, reason: string) => `gate-ladder: t0-scope skips ${shown(tier)}: ${shown(reason)}`,
   noTiers: () => 'gate-ladder: no tier runs for this change; allowed.',
   passed: (ref: string, tiers: number, seconds: number) =>
-    `gate-ladder: ${ref}: ${tiers} tier${tiers === 1 ? '' : 's'} passed in ${seconds.toFixed(1)} s.`,
+    `gate-ladder: ${shown(ref)}: ${tiers} tier${tiers === 1 ? '' : 's'} passed in ${seconds.toFixed(1)} s.`,
   caught: (ref: string, r: GateResult, hook?: HookName) =>
-    `gate-ladder: ${blocked(hook)}: ${r.tier} caught a problem in ${ref} (exit ${r.exitCode}: a test failed). The patch is wrong: fix it, ${isCommit(hook) ? 'stage it, and commit again' : 'commit, and push again'}. ${bypass(hook)}`,
+    `gate-ladder: ${blocked(hook)}: ${shown(r.tier)} caught a problem in ${shown(ref)} (exit ${r.exitCode}: a test failed). The patch is wrong: fix it, ${isCommit(hook) ? 'stage it, and commit again' : 'commit, and push again'}. ${bypass(hook)}`,
   error: (ref: string, r: GateResult, configFile: string, hook?: HookName) =>
-    `gate-ladder: ${blocked(hook)}: ${r.tier} could not give a verdict on ${ref}: ${r.reason ?? 'harness error'}. This is not a verdict on the patch: the check itself did not complete. Fix the tier in ${configFile} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${isCommit(hook) ? 'commit' : 'push'} again. ${bypass(hook)}`,
+    `gate-ladder: ${blocked(hook)}: ${shown(r.tier)} could not give a verdict on ${shown(ref)}: ${shown(r.reason ?? 'harness error')}. This is not a verdict on the patch: the check itself did not complete. Fix the tier in ${shown(configFile)} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${isCommit(hook) ? 'commit' : 'push'} again. ${bypass(hook)}`,
   interrupted: () => 'gate-ladder: interrupted; the gates were stopped and the rows so far are in the ledger.',
   needBase: () =>
     'gate-ladder: no base to compare with. Pass `--base <rev>` (e.g. `--base origin/main`), or set `base` in the config.',
-  badRev: (rev: string) => `gate-ladder: ${rev} is not a commit in this repository. Check the revision and try again.`,
-  ledgerAt: (path: string) => `gate-ladder: ledger: ${path}`,
+  badRev: (rev: string) => `gate-ladder: ${shown(rev)} is not a commit in this repository. Check the revision and try again.`,
+  ledgerAt: (path: string) => `gate-ladder: ledger: ${shown(path)}`,
   calibrating: (rate: number) =>
     `gate-ladder: calibration run (config calibrate: ${rate}): every planned tier runs whatever the verdicts; its rows are flagged and never count in yield. Set calibrate to 0 to stop.`,
   cachedPass: (ref: string, tiers: readonly string[], tree: string, runs: readonly string[]) =>
-    `gate-ladder: ${ref}: tree ${tree.slice(0, 12)} already passed ${tiers.join(', ')} under this config (run ${[...new Set(runs)].join(', ')}); no gate ran. \`gate-ladder run --no-cache\` runs them anyway.`,
+    `gate-ladder: ${shown(ref)}: tree ${tree.slice(0, 12)} already passed ${tiers.map(shown).join(', ')} under this config (run ${[...new Set(runs)].join(', ')}); no gate ran. \`GATE_LADDER_NO_CACHE=1 git push\` (or \`gate-ladder run --no-cache\`) runs them anyway.`,
   wouldReuse: (runs: readonly string[]) =>
     `  cached: this tree already passed every planned tier (run ${[...new Set(runs)].join(', ')}); no gate would run (--no-cache to force)`,
 };
@@ -53,10 +54,10 @@ export const msg = {
 /** The plan as lines of text, for `--dry-run`; `runners`: which profile reads each running tier, and why. */
 export function planLines(plan: Plan, runners?: ReadonlyMap<string, RunnerInfo>): string[] {
   const lines = [`  changed paths: ${plan.fileCount}`];
-  for (const hit of plan.hits.slice(0, 10)) lines.push(`  test-adjacent: ${hit.path} (matches ${hit.marker})`);
+  for (const hit of plan.hits.slice(0, 10)) lines.push(`  test-adjacent: ${shown(hit.path)} (matches ${shown(hit.marker)})`);
   if (plan.hits.length > 10) lines.push(`  test-adjacent: … and ${plan.hits.length - 10} more`);
   for (const t of plan.tiers) {
-    lines.push(`  ${t.run ? 'run ' : 'skip'} ${t.tier.name}${t.reason ? `: ${t.reason}` : ''}`);
+    lines.push(`  ${t.run ? 'run ' : 'skip'} ${shown(t.tier.name)}${t.reason ? `: ${shown(t.reason)}` : ''}`);
     const r = runners?.get(t.tier.name);
     if (r) lines.push(`       runner: ${r.runner ?? 'none'} (${r.why})`);
   }
@@ -64,42 +65,42 @@ export function planLines(plan: Plan, runners?: ReadonlyMap<string, RunnerInfo>)
 }
 
 const list = (ids: readonly string[], max = 5) =>
-  ids.slice(0, max).join(', ') + (ids.length > max ? ` and ${ids.length - max} more` : '');
+  ids.slice(0, max).map(shown).join(', ') + (ids.length > max ? ` and ${ids.length - max} more` : '');
 const tests = (n: number) => `${n} test${n === 1 ? '' : 's'}`;
-const q = (s: string) => `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
+const q = (s: string) => `"${shown(s).replace(/(["\\$`])/g, '\\$1')}"`;
 
 /** JUnit reports, per-test history, the freeze predicate, seeded bugs and freezes. */
 export const testMsg = {
-  reportMissing: (where: string) => `no JUnit report at ${where}`,
-  reportStale: (where: string, written: string) => `the JUnit report at ${where} is from an earlier run (written ${written}), not this one`,
-  reportUnreadable: (where: string, why: string) => `the JUnit report at ${where} is unreadable: ${why}`,
+  reportMissing: (where: string) => `no JUnit report at ${shown(where)}`,
+  reportStale: (where: string, written: string) => `the JUnit report at ${shown(where)} is from an earlier run (written ${written}), not this one`,
+  reportUnreadable: (where: string, why: string) => `the JUnit report at ${shown(where)} is unreadable: ${shown(why)}`,
   reportHint: (how: string) => `; make the gate write it (e.g. ${how}) or drop \`junit\` from the tier`,
   reportNotRecorded: (what: string) => `${what}; per-test outcomes not recorded`,
   reportCannotTell: (code: number, what: string, hint: string) =>
     `exit ${code} and ${what}: cannot tell a failed test from a broken harness${hint}`,
-  reportEmpty: (where: string) => `the JUnit report at ${where} lists no test cases: this gate ran no tests`,
+  reportEmpty: (where: string) => `the JUnit report at ${shown(where)} lists no test cases: this gate ran no tests`,
   reportEmptyNoTests: (where: string) =>
     `no tests ran: the report at ${where} lists no test cases; if that is expected, set \`allowNoTests: true\` on the tier`,
   reportBroken: (code: number, where: string, files: readonly string[]) =>
     `exit ${code}: the report at ${where} lists ${files.length === 1 ? 'a test file' : `${files.length} test files`} that could not run (${list(files, 3)}) and no failed test: the harness failed, not a test`,
   reportEmptyButFailed: (code: number, where: string) =>
-    `exit ${code} but the JUnit report at ${where} lists no test cases: the harness failed before any test ran`,
+    `exit ${code} but the JUnit report at ${shown(where)} lists no test cases: the harness failed before any test ran`,
   reportDisagrees: (where: string, failed: readonly string[]) =>
-    `exit 0 but the JUnit report at ${where} lists ${tests(failed.length)} as failed (${list(failed, 3)}): the runner and its report disagree`,
+    `exit 0 but the JUnit report at ${shown(where)} lists ${tests(failed.length)} as failed (${list(failed, 3)}): the runner and its report disagree`,
   reportAllPassed: (code: number, where: string) =>
-    `exit ${code} but every test in the JUnit report at ${where} passed: the harness failed outside the tests (a crash after the run, a coverage threshold, an open handle?)`,
+    `exit ${code} but every test in the JUnit report at ${shown(where)} passed: the harness failed outside the tests (a crash after the run, a coverage threshold, an open handle?)`,
   ambiguous: (tier: string, why: string) =>
-    `gate-ladder: ${tier}: note: ${why}; set \`junit\` on this tier so gate-ladder can tell them apart.`,
-  failedTests: (tier: string, ids: readonly string[]) => `gate-ladder: ${tier}: ${tests(ids.length)} failed: ${list(ids, 10)}`,
+    `gate-ladder: ${shown(tier)}: note: ${shown(why)}; set \`junit\` on this tier so gate-ladder can tell them apart.`,
+  failedTests: (tier: string, ids: readonly string[]) => `gate-ladder: ${shown(tier)}: ${tests(ids.length)} failed: ${list(ids, 10)}`,
   frozenForgiven: (tier: string, ids: readonly string[]) =>
-    `gate-ladder: ${tier}: only frozen tests failed, so the tier passes: ${list(ids, 10)} (see .gate-ladder/freezes.json)`,
+    `gate-ladder: ${shown(tier)}: only frozen tests failed, so the tier passes: ${list(ids, 10)} (see .gate-ladder/freezes.json)`,
   frozenReason: (ids: readonly string[]) => `only frozen tests failed: ${list(ids, 10)}`,
-  frozenAlsoFailed: (tier: string, ids: readonly string[]) => `gate-ladder: ${tier}: frozen tests that also failed (forgiven): ${list(ids, 10)}`,
+  frozenAlsoFailed: (tier: string, ids: readonly string[]) => `gate-ladder: ${shown(tier)}: frozen tests that also failed (forgiven): ${list(ids, 10)}`,
   freezeExpired: (tier: string, test: string, expires: string) =>
-    `gate-ladder: ${tier}: ${test} failed and its freeze expired on ${expires}, so the failure counts again. ` +
+    `gate-ladder: ${shown(tier)}: ${test} failed and its freeze expired on ${expires}, so the failure counts again. ` +
     `Renew it if it is still eligible: \`gate-ladder freeze ${q(test)} --expires <YYYY-MM-DD> --reentry "<condition>"\`; ` +
     `or remove it: \`gate-ladder unfreeze ${q(test)}\` and fix or delete the test. Commit .gate-ladder/freezes.json either way.`,
-  freezesUnreadable: (file: string, why: string) => `gate-ladder: ${file} is not a valid freezes file (${why}); no freeze applies. Fix it or remove it.`,
+  freezesUnreadable: (file: string, why: string) => `gate-ladder: ${shown(file)} is not a valid freezes file (${shown(why)}); no freeze applies. Fix it or remove it.`,
 
   // The seed's freeze predicate, word for word.
   insufficientHistory: () => 'insufficient history; keep observing',
@@ -108,36 +109,36 @@ export const testMsg = {
   eligible: (rate: string) => `freeze with expiry, flip_rate=${rate}`,
 
   flakyEmpty: (path: string) =>
-    `gate-ladder: no per-test history yet (${path}). Give a tier \`runner\` and \`junit\` so its runs record each test's outcome.`,
+    `gate-ladder: no per-test history yet (${shown(path)}). Give a tier \`runner\` and \`junit\` so its runs record each test's outcome.`,
   flakyOrphans: (n: number, example: string) =>
-    `gate-ladder: ${n} test${n === 1 ? '' : 's'} with sensitivity evidence but no run history (e.g. ${example}): check that the ids match.`,
-  skippedLines: (n: number, path: string) => `gate-ladder: skipped ${n} unreadable line${n === 1 ? '' : 's'} of ${path}.`,
+    `gate-ladder: ${n} test${n === 1 ? '' : 's'} with sensitivity evidence but no run history (e.g. ${shown(example)}): check that the ids match.`,
+  skippedLines: (n: number, path: string) => `gate-ladder: skipped ${n} unreadable line${n === 1 ? '' : 's'} of ${shown(path)}.`,
 
   noSuchTest: (id: string, near: readonly string[]) =>
     `gate-ladder: no run history for ${q(id)}.${near.length ? ` Did you mean: ${near.map(q).join(', ')}?` : ''} See \`gate-ladder flaky\` for the ids.`,
   freezeRefused: (id: string, reason: string) => `gate-ladder: not freezing ${q(id)}: ${reason}.`,
   freezeNeedsExpiry: () => 'a freeze needs --expires <YYYY-MM-DD>: a freeze with no expiry is a deletion you did not make',
   freezeBadDate: (value: string) => `--expires ${q(value)} is not a date; write it as YYYY-MM-DD`,
-  freezePast: (value: string, today: string) => `--expires ${value} is not after today (${today})`,
+  freezePast: (value: string, today: string) => `--expires ${shown(value)} is not after today (${today})`,
   freezeTooFar: (value: string, max: number, latest: string) =>
-    `--expires ${value} is more than ${max} days ahead; the latest allowed is ${latest} (freeze.maxExpiryDays in the config)`,
+    `--expires ${shown(value)} is more than ${max} days ahead; the latest allowed is ${latest} (freeze.maxExpiryDays in the config)`,
   freezeNeedsReentry: () => 'a freeze needs --reentry "<condition>": what must be true for the test to count again',
-  freezeProblems: (problems: readonly string[]) => [`gate-ladder: cannot freeze:`, ...problems.map((p) => `  - ${p}`)].join('\n'),
+  freezeProblems: (problems: readonly string[]) => [`gate-ladder: cannot freeze:`, ...problems.map((p) => `  - ${shown(p)}`)].join('\n'),
   frozen: (id: string, expires: string, file: string, renewed: boolean) =>
-    `gate-ladder: ${renewed ? 'renewed the freeze of' : 'froze'} ${q(id)} until ${expires}. Commit ${file} so every clone and CI honour it.`,
+    `gate-ladder: ${renewed ? 'renewed the freeze of' : 'froze'} ${q(id)} until ${expires}. Commit ${shown(file)} so every clone and CI honour it.`,
   notFrozen: (id: string) => `gate-ladder: ${q(id)} is not frozen (see .gate-ladder/freezes.json).`,
-  unfrozen: (id: string, file: string) => `gate-ladder: unfroze ${q(id)}; its failures count again. Commit ${file}.`,
+  unfrozen: (id: string, file: string) => `gate-ladder: unfroze ${q(id)}; its failures count again. Commit ${shown(file)}.`,
 
   seedNeedsTarget: () => 'gate-ladder: name a seeded bug: `gate-ladder seed <commit | patch file>`, or `gate-ladder seed --stryker <report.json>`.',
   seedBadTarget: (target: string) => `gate-ladder: ${q(target)} is neither a patch file nor a commit in this repository.`,
-  seedPatchFailed: (file: string, why: string) => `gate-ladder: could not apply ${file} to HEAD in a throwaway worktree: ${why}`,
+  seedPatchFailed: (file: string, why: string) => `gate-ladder: could not apply ${shown(file)} to HEAD in a throwaway worktree: ${shown(why)}`,
   seedNoTiers: () => 'gate-ladder: no tier is configured for the seed hook (`hooks` of each tier); nothing to run.',
-  seedStart: (what: string, dir: string) => `gate-ladder: seeding ${what} in a throwaway worktree (${dir}); every tier runs.`,
-  seedNoReport: (tier: string) => `gate-ladder: ${tier} has no \`junit\` report, so it cannot say which tests caught the seeded bug.`,
+  seedStart: (what: string, dir: string) => `gate-ladder: seeding ${shown(what)} in a throwaway worktree (${shown(dir)}); every tier runs.`,
+  seedNoReport: (tier: string) => `gate-ladder: ${shown(tier)} has no \`junit\` report, so it cannot say which tests caught the seeded bug.`,
   seedCaughtBy: (ids: readonly string[]) => `gate-ladder: sensitivity evidence recorded for ${tests(ids.length)}: ${list(ids, 20)}`,
   seedEscaped: () => 'gate-ladder: no test failed on the seeded bug: it escaped every tier, so no evidence was recorded.',
   seedCleanedUp: () => 'gate-ladder: interrupted; the throwaway worktree was removed.',
-  strykerUnreadable: (file: string, why: string) => `gate-ladder: ${file} is not a Stryker mutation-testing report: ${why}`,
+  strykerUnreadable: (file: string, why: string) => `gate-ladder: ${shown(file)} is not a Stryker mutation-testing report: ${shown(why)}`,
   strykerSummary: (killed: number, ids: readonly string[], ignored: number) =>
     `gate-ladder: ${killed} killed mutant${killed === 1 ? '' : 's'} gave sensitivity evidence to ${tests(ids.length)}${ids.length ? `: ${list(ids, 20)}` : ''}` +
     (ignored ? `; ${ignored} mutant${ignored === 1 ? '' : 's'} with other statuses (Timeout, RuntimeError, Survived, ...) give none` : ''),
@@ -152,12 +153,12 @@ export const replayMsg = {
   badInputs: (problems: readonly string[]) =>
     [
       `gate-ladder: nothing was replayed; ${problems.length === 1 ? 'one input' : `${problems.length} inputs`} could not be read:`,
-      ...problems.map((p) => `  - ${p}`),
+      ...problems.map((p) => `  - ${shown(p)}`),
       'Name a revision range (`main~50..main`), a folder of .patch/.diff files, or patch files (with `--onto REV`).',
     ].join('\n'),
   noIsolation: (reason: string) =>
     `gate-ladder: --isolate network: cannot run gates without network on this machine (${reason}). Nothing was replayed. Run on Linux with util-linux \`unshare\` and user namespaces enabled (sysctl user.max_user_namespaces > 0), or as root; drop --isolate only for patches you trust.`,
-  badJobs: (value: string) => `gate-ladder: --jobs ${value}: give a whole number of patches to run at once, at least 1 (e.g. \`--jobs 2\`).`,
+  badJobs: (value: string) => `gate-ladder: --jobs ${shown(value)}: give a whole number of patches to run at once, at least 1 (e.g. \`--jobs 2\`).`,
   merges: (n: number) =>
     `gate-ladder: left out ${n} merge commit${n === 1 ? '' : 's'}: the commits of each merged branch are replayed one by one (\`--first-parent\` replays the mainline instead, a merge as one patch).`,
   resumed: (n: number) =>
@@ -167,34 +168,34 @@ export const replayMsg = {
   interrupted: () =>
     'gate-ladder: replay interrupted: gates stopped, worktrees removed. Finished patches are in the ledger; the same command replays the rest.',
   failed: (err: unknown) =>
-    `gate-ladder: replay stopped: ${err instanceof Error ? err.message : String(err)}. Every worktree was removed; finished patches are in the ledger, and the same command replays the rest.`,
+    `gate-ladder: replay stopped: ${shown(err instanceof Error ? err.message : String(err))}. Every worktree was removed; finished patches are in the ledger, and the same command replays the rest.`,
   summary: (patches: number, now: number, before: number, notApplied: number, seconds: string) =>
     `replay: ${patches} patch${patches === 1 ? '' : 'es'} (${now} replayed now, ${before} earlier under this config${notApplied ? `, ${notApplied} did not apply` : ''}) in ${seconds}`,
 };
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const percent = (x: number) => `${Number((x * 100).toPrecision(3))} %`;
 /** The ladder as text, t0-scope first (once: a tier may itself be named t0-scope). */
-const chain = (tiers: readonly string[]) => (tiers.includes('t0-scope') ? tiers : ['t0-scope', ...tiers]).join(' → ');
+const chain = (tiers: readonly string[]) => (tiers.includes('t0-scope') ? tiers : ['t0-scope', ...tiers]).map(shown).join(' → ');
 
 /** What `gate-ladder report` says: warnings on stderr, advice in the report. */
 export const reportMsg = {
   empty: (path: string) =>
-    `gate-ladder: the ledger ${path} has no rows yet. Every push writes rows once the hook is installed (\`npx gate-ladder install\`); \`npx gate-ladder run --base origin/main\` writes some now. Then run \`gate-ladder report\` again.`,
+    `gate-ladder: the ledger ${shown(path)} has no rows yet. Every push writes rows once the hook is installed (\`npx gate-ladder install\`); \`npx gate-ladder run --base origin/main\` writes some now. Then run \`gate-ladder report\` again.`,
   allFiltered: (rows: number) =>
     `gate-ladder: none of the ledger's ${plural(rows, 'row')} match --since/--hook. Widen or drop the filter and run it again.`,
   skippedLines: (n: number, path: string) =>
-    `gate-ladder: skipped ${plural(n, 'line')} of ${path}: blank, cut off mid-write, not JSON, or missing patch/tier/verdict/seconds. They are not counted; if the number grows, check what else writes to that file.`,
-  badSince: (value: string) => `gate-ladder: --since "${value}" is not a date. Use a date such as 2025-01-31 or 2025-01-31T12:00:00Z.`,
+    `gate-ladder: skipped ${plural(n, 'line')} of ${shown(path)}: blank, cut off mid-write, not JSON, or missing patch/tier/verdict/seconds. They are not counted; if the number grows, check what else writes to that file.`,
+  badSince: (value: string) => `gate-ladder: --since "${shown(value)}" is not a date. Use a date such as 2025-01-31 or 2025-01-31T12:00:00Z.`,
   noLedger: (cwd: string) =>
-    `gate-ladder: ${cwd} is not inside a git repository, so there is no default ledger. Pass \`--ledger PATH\`, or run it from the repository.`,
-  unreadable: (path: string, why: string) => `gate-ladder: cannot read the ledger ${path}: ${why}. Check the path and its permissions, or pass another with --ledger.`,
+    `gate-ladder: ${shown(cwd)} is not inside a git repository, so there is no default ledger. Pass \`--ledger PATH\`, or run it from the repository.`,
+  unreadable: (path: string, why: string) => `gate-ladder: cannot read the ledger ${shown(path)}: ${shown(why)}. Check the path and its permissions, or pass another with --ledger.`,
   configIgnored: (file: string, problems: number) =>
-    `gate-ladder: ${file} has ${plural(problems, 'problem')}; reporting tiers in ledger order with default thresholds. \`npx gate-ladder run --dry-run\` lists them.`,
+    `gate-ladder: ${shown(file)} has ${plural(problems, 'problem')}; reporting tiers in ledger order with default thresholds. \`npx gate-ladder run --dry-run\` lists them.`,
   routedPast: (p: ScopeFigures['past'][number]) =>
-    `routed ${plural(p.patches, 'patch', 'patches')} past ${p.tier}: saved ${p.saved_s ?? 'unknown (the tier has no runs)'} s (median ${p.median_s ?? '-'} s × ${p.patches})`,
+    `routed ${plural(p.patches, 'patch', 'patches')} past ${shown(p.tier)}: saved ${p.saved_s ?? 'unknown (the tier has no runs)'} s (median ${p.median_s ?? '-'} s × ${p.patches})`,
   routedTotal: (s: ScopeFigures) => `${plural(s.patches, 'patch', 'patches')} routed; ${s.saved_s} s saved in all`,
   summary: (r: Report, ledger?: string) =>
-    `${plural(r.rows, 'row')}${ledger ? ` from ${ledger}` : ''}; ${plural(r.attempts, 'patch attempt')} counted; ${plural(r.skipped_lines, 'line')} skipped`,
+    `${plural(r.rows, 'row')}${ledger ? ` from ${shown(ledger)}` : ''}; ${plural(r.attempts, 'patch attempt')} counted; ${plural(r.skipped_lines, 'line')} skipped`,
   rate: (r: RateFigures) =>
     r.first === null ? 'no dated rows: no monthly rate' : `${r.per_month} patch attempts a month (${r.attempts} from ${r.first} to ${r.last}, ${r.months} ${r.months === 1 ? 'month' : 'months'})`,
   excluded: (x: Report['excluded'], countedCalibration = 0) =>
@@ -222,17 +223,17 @@ export const reportMsg = {
     `frozen ${f.test} until ${f.expires}${f.active ? '' : ' (expired: its failures count again)'}; re-entry: ${f.reentry}`,
   overlapHeading: (runs: number) => `calibration overlap (${plural(runs, 'calibration run')})`,
   pair: (p: PairOverlap) =>
-    `${p.earlier} / ${p.later}: ${plural(p.patches, 'patch', 'patches')}; both caught ${p.both}, only ${p.earlier} ${p.only_earlier}, only ${p.later} ${p.only_later}, neither ${p.neither}`,
+    `${shown(p.earlier)} / ${shown(p.later)}: ${plural(p.patches, 'patch', 'patches')}; both caught ${p.both}, only ${shown(p.earlier)} ${p.only_earlier}, only ${shown(p.later)} ${p.only_later}, neither ${p.neither}`,
   noRoutes: () => 'routed no patch past any tier (a tier with `skipWhenTestAdjacent: true` is what it can route past)',
   noCalibration: () => 'no calibration runs yet: `gate-ladder run --calibrate` records one, config `calibrate: 0.1` samples one run in ten',
   tooFewAttempts: (r: RateFigures, min: number) =>
     `too few attempts: ratios are noise; choose the order by judgment and revisit. ${r.per_month} patch attempts a month (${r.attempts} in ${r.months} ${r.months === 1 ? 'month' : 'months'}), fewer than ${min} a month (config report.minAttempts); every push adds one.`,
   shortFeedback: (tier: string, median: number, limit: number) =>
-    `short-feedback suite: the ladder's overhead likely exceeds what ordering saves. The most expensive tier, ${tier}, has a median of ${median} s, under ${limit} s; consider one gate that runs everything.`,
+    `short-feedback suite: the ladder's overhead likely exceeds what ordering saves. The most expensive tier, ${shown(tier)}, has a median of ${median} s, under ${limit} s; consider one gate that runs everything.`,
   errors: (t: TierFigures) =>
-    `${t.tier}: ${plural(t.errors, 'error')} in ${plural(t.runs, 'run')}, error rate ${percent(t.error_rate ?? 0)}, apart from its ${plural(t.caught, 'catch', 'catches')}: errors are harness trouble, not the patch. Read those rows' "reason" in the ledger and fix the tier's command or environment.`,
+    `${shown(t.tier)}: ${plural(t.errors, 'error')} in ${plural(t.runs, 'run')}, error rate ${percent(t.error_rate ?? 0)}, apart from its ${plural(t.caught, 'catch', 'catches')}: errors are harness trouble, not the patch. Read those rows' "reason" in the ledger and fix the tier's command or environment.`,
   decorative: (p: PairOverlap) =>
-    `${p.earlier}: decorative: delete it rather than reorder. In ${plural(p.patches, 'calibration run')}, ${p.later} caught every patch ${p.earlier} caught (${p.both}) and ${p.only_later} more; ${p.earlier} caught none alone.`,
+    `${shown(p.earlier)}: decorative: delete it rather than reorder. In ${plural(p.patches, 'calibration run')}, ${shown(p.later)} caught every patch ${shown(p.earlier)} caught (${p.both}) and ${p.only_later} more; ${shown(p.earlier)} caught none alone.`,
   contractCheck: (p: PairOverlap, limit: number) =>
     `${p.later}: buying a contract check, not bug detection: keep it, but it does not earn its minutes. In ${plural(p.patches, 'calibration run')} it caught ${p.only_later} that ${p.earlier} missed, of ${p.both + p.only_earlier + p.only_later} caught by either (both ${p.both}, only ${p.earlier} ${p.only_earlier}); the limit is ${limit} %.`,
   contractCheckLadder: (t: TierFigures, limit: number) =>
@@ -290,4 +291,30 @@ export const configMsg = {
   unreadable: (treeish: string) => `could not read the config committed at ${short(treeish)} (git cat-file failed); check the repository with \`git fsck\``,
   cannotCopy: (treeish: string, dir: string) =>
     `could not write the config committed at ${short(treeish)} under ${dir} to load it; check that folder's permissions and free space`,
+};
+
+/** `install` refusing to take over another tool's hooks folder (issue 16). */
+export const installMsg = {
+  foreignHooksPath: (current: string, line: string) =>
+    [
+      `gate-ladder: not installed: git's core.hooksPath is already ${JSON.stringify(shown(current))}, another hook manager's folder; husky would replace it and the hooks in that folder would stop running. Nothing was changed.`,
+      `Either add gate-ladder to that folder's pre-push hook (${shown(current)}/pre-push), as the line:`,
+      `  ${line}`,
+      `or run \`npx gate-ladder install --force\` to point core.hooksPath at husky's .husky/_ (\`npx gate-ladder uninstall\` sets it back to ${JSON.stringify(shown(current))}).`,
+    ].join('\n'),
+};
+
+/** Faults met outside the gates: the ledger, gates left by a run that was killed, a push abandoned (issue 16). */
+export const faultMsg = {
+  ledgerUnwritable: (path: string, why: string) =>
+    `gate-ladder: cannot write the ledger ${shown(path)}: ${shown(why)}. This run's rows are not recorded; the verdicts still decide. Fix the path (config \`ledger\`), its folder or the disk, and later runs record again.`,
+  ledgerLockWait: (lock: string, holder: string, staleS: number) =>
+    `gate-ladder: waiting for the ledger's lock ${shown(lock)}, held by ${holder}; it is taken over after ${staleS} s. If no gate-ladder is running, remove that file.`,
+  ledgerLockTaken: (lock: string, holder: string) => `gate-ladder: took over the ledger's lock ${shown(lock)}: ${holder}, which held it, is no longer running.`,
+  leftover: (tier: string, owner: number, since: string, killed: number, pgid?: number) =>
+    `gate-ladder: a run that was killed (pid ${owner}) left ${shown(tier)} running since ${shown(since)}${pgid !== undefined ? ` (process group ${pgid})` : ''}; stopped ${killed} process${killed === 1 ? '' : 'es'}.`,
+  leftoverUnverified: (tier: string, owner: number, since: string) =>
+    `gate-ladder: a run that was killed (pid ${owner}) may have left ${shown(tier)} running since ${shown(since)}; this system has no /proc to find its processes by their GATE_LADDER_GATE variable, so nothing was stopped. Look for them with \`ps\`.`,
+  abandoned: (name: string, pid: number) =>
+    `gate-ladder: ${shown(name)} (pid ${pid}), which started this run, has exited: the push no longer exists. The gates were stopped, and the gate that was running has no row.`,
 };

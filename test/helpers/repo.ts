@@ -267,3 +267,12 @@ export function leftAfter(pattern: RegExp, ms = 10_000): string[] {
     Atomics.wait(nap, 0, 0, 25);
   }
 }
+
+/**
+ * The id gate-ladder gives a node:test case of `file`: Node 23 and later name the file in their
+ * JUnit report (`file::title`), earlier ones do not (`title`). The tests' gates run `node` from PATH,
+ * the Node under test.
+ */
+export function nodeTestId(file: string, title: string): string {
+  return Number(process.versions.node.split('.')[0]) >= 23 ? `${file}::${title}` : title;
+}

@@ -4,11 +4,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type Repo, cleanEnv, sh, withRepo, leftAfter } from '../helpers/repo.js';
+import { type Repo, cleanEnv, leftAfter, nodeTestId, sh, withRepo } from '../helpers/repo.js';
 
 const CONFIG = `export default {
   tiers: [
-    { name: 't1-node', run: 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/', runner: 'node', junit: 'junit.xml', timeout: 120 },
+    { name: 't1-node', run: 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/value.test.mjs', runner: 'node', junit: 'junit.xml', timeout: 120 },
     { name: 't2-grep', run: 'grep -q good src/value.txt', timeout: 30 },
   ],
   freeze: { minRuns: 4 },
@@ -38,7 +38,8 @@ describe('flaky', () => {
 `,
 };
 
-const FLAKY_ID = 'flaky > sometimes';
+const FLAKY_ID = nodeTestId('test/value.test.mjs', 'flaky > sometimes');
+const GOOD_ID = nodeTestId('test/value.test.mjs', 'value > is good');
 
 function flaky(repo: Repo): { id: string; runs: number; flips: number; flip_rate: number | null; evidence: number; eligible: boolean; reason: string }[] {
   const r = repo.cli(['flaky', '--json']);
@@ -61,14 +62,14 @@ test('a flaky test gains evidence from seed, is frozen, a push where only it fai
     assert.equal(rows.find((t) => t.id === FLAKY_ID), {
       id: FLAKY_ID, runs: 4, flips: 3, flip_rate: 1, evidence: 0, eligible: false, reason: 'no sensitivity evidence; rewrite or delete',
     });
-    assert.equal(rows.find((t) => t.id === 'value > is good')!.reason, 'not actually flaky (0.000)');
+    assert.equal(rows.find((t) => t.id === GOOD_ID)!.reason, 'not actually flaky (0.000)');
     const text = repo.cli(['flaky']);
-    assert.match(text.stdout, /\s4\s+3\s+1\.000\s+0\s+flaky > sometimes\s+→\s+no sensitivity evidence; rewrite or delete/);
+    assert.match(text.stdout, new RegExp(`\\s4\\s+3\\s+1\\.000\\s+0\\s+${FLAKY_ID.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+→\\s+no sensitivity evidence; rewrite or delete`));
 
     // Without evidence, freezing is refused with the predicate's reason.
     const refused = repo.cli(['freeze', FLAKY_ID, '--expires', '2025-02-01', '--reentry', 'retry fixed'], { env: { GATE_LADDER_NOW: '2025-01-01' } });
     assert.is(refused.code, 1, refused.out);
-    assert.match(refused.out, 'not freezing "flaky > sometimes": no sensitivity evidence; rewrite or delete');
+    assert.match(refused.out, `not freezing "${FLAKY_ID}": no sensitivity evidence; rewrite or delete`);
     assert.not.ok(existsSync(join(repo.dir, '.gate-ladder/freezes.json')));
 
     // A known-bad patch, seeded in a throwaway worktree: every tier runs, failing tests gain evidence.
@@ -101,7 +102,7 @@ test('a flaky test gains evidence from seed, is frozen, a push where only it fai
     assert.match(far.out, 'a freeze needs --reentry');
     const frozen = repo.cli(['freeze', FLAKY_ID, '--expires', '2025-02-01', '--reentry', 'passes 50 runs in a row after the retry fix'], { env: { GATE_LADDER_NOW: '2025-01-01' } });
     assert.is(frozen.code, 0, frozen.out);
-    assert.match(frozen.out, 'froze "flaky > sometimes" until 2025-02-01. Commit .gate-ladder/freezes.json');
+    assert.match(frozen.out, `froze "${FLAKY_ID}" until 2025-02-01. Commit .gate-ladder/freezes.json`);
     const file = JSON.parse(repo.read('.gate-ladder/freezes.json'));
     assert.equal(file.freezes.map((f: Record<string, unknown>) => [f.test, f.flip_rate, f.runs, f.flips, f.evidence, f.by, f.expires, f.reentry]), [
       [FLAKY_ID, 1, 4, 3, 1, 'Test <test@example.invalid>', '2025-02-01', 'passes 50 runs in a row after the retry fix'],
@@ -114,10 +115,10 @@ test('a flaky test gains evidence from seed, is frozen, a push where only it fai
     const before = repo.ledger().length;
     const pushed = repo.push(['origin', 'HEAD'], { FLAKY: '1', GATE_LADDER_NOW: '2025-01-20' });
     assert.is(pushed.code, 0, pushed.out);
-    assert.match(pushed.out, 't1-node: only frozen tests failed, so the tier passes: flaky > sometimes');
+    assert.match(pushed.out, `t1-node: only frozen tests failed, so the tier passes: ${FLAKY_ID}`);
     const passRows = repo.ledger().slice(before);
     assert.equal(passRows.map((x) => [x.tier, x.verdict, x.frozen]), [['t1-node', 'pass', [FLAKY_ID]], ['t2-grep', 'pass', undefined]]);
-    assert.match(String(passRows[0]!.reason), 'only frozen tests failed: flaky > sometimes');
+    assert.match(String(passRows[0]!.reason), `only frozen tests failed: ${FLAKY_ID}`);
 
     // The same failure after the expiry day is caught again, and the output says how to renew or remove the freeze.
     repo.write('src/more.txt', 'z\n');
@@ -126,9 +127,9 @@ test('a flaky test gains evidence from seed, is frozen, a push where only it fai
     const blocked = repo.push(['origin', 'HEAD'], { FLAKY: '1', GATE_LADDER_NOW: '2025-02-01' });
     assert.is.not(blocked.code, 0, blocked.out);
     assert.match(blocked.out, 't1-node caught a problem');
-    assert.match(blocked.out, 'flaky > sometimes failed and its freeze expired on 2025-02-01, so the failure counts again');
-    assert.match(blocked.out, 'gate-ladder freeze "flaky > sometimes" --expires <YYYY-MM-DD> --reentry');
-    assert.match(blocked.out, 'gate-ladder unfreeze "flaky > sometimes"');
+    assert.match(blocked.out, `${FLAKY_ID} failed and its freeze expired on 2025-02-01, so the failure counts again`);
+    assert.match(blocked.out, `gate-ladder freeze "${FLAKY_ID}" --expires <YYYY-MM-DD> --reentry`);
+    assert.match(blocked.out, `gate-ladder unfreeze "${FLAKY_ID}"`);
     assert.equal(repo.ledger().slice(after).map((x) => [x.tier, x.verdict, x.failed]), [['t1-node', 'caught', [FLAKY_ID]]]);
 
     const un = repo.cli(['unfreeze', FLAKY_ID]);
@@ -194,9 +195,9 @@ test('seed --stryker: Killed mutants give evidence to the tests that killed them
     writeFileSync(path, JSON.stringify(report));
     const r = repo.cli(['seed', '--stryker', path]);
     assert.is(r.code, 0, r.out);
-    assert.match(r.out, '1 killed mutant gave sensitivity evidence to 1 test: flaky > sometimes; 2 mutants with other statuses');
+    assert.match(r.out, `1 killed mutant gave sensitivity evidence to 1 test: ${FLAKY_ID}; 2 mutants with other statuses`);
     const tests = JSON.parse(repo.cli(['flaky', '--json']).stdout).tests as { id: string; evidence: number; eligible: boolean }[];
-    assert.equal(tests.map((t) => [t.id, t.evidence, t.eligible]), [[FLAKY_ID, 1, true], ['value > is good', 0, false]]);
+    assert.equal(tests.map((t) => [t.id, t.evidence, t.eligible]), [[FLAKY_ID, 1, true], [GOOD_ID, 0, false]]);
     const lines = readFileSync(join(repo.dir, '.git/gate-ladder/tests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     assert.equal(lines.at(-1).source, 'stryker');
     assert.equal(lines.at(-1).hook, 'seed');

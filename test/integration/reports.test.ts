@@ -4,7 +4,7 @@ import { existsSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type Repo, withRepo } from '../helpers/repo.js';
+import { type Repo, nodeTestId, withRepo } from '../helpers/repo.js';
 
 const hasPytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
 if (!hasPytest) process.stderr.write('reports.test: python3 -m pytest is not available (apt-get install python3-pytest); the pytest tests will fail\n');
@@ -12,7 +12,10 @@ if (!hasPytest) process.stderr.write('reports.test: python3 -m pytest is not ava
 const tier = (run: string, runner: string, junit = 'junit.xml') =>
   `export default { tiers: [{ name: 't1', run: ${JSON.stringify(run)}, runner: '${runner}', junit: '${junit}', timeout: 120 }] };\n`;
 
-const NODE_RUN = 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/';
+// The file, not its folder: Node 22 and 24 take a folder argument for a test file (and fail it).
+const NODE_RUN = 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/value.test.mjs';
+const IS_GOOD = nodeTestId('test/value.test.mjs', 'value > is good');
+const NO_TABS = nodeTestId('test/value.test.mjs', 'value > has no tabs');
 const NODE_TESTS = {
   '.gitignore': 'node_modules\njunit.xml\n',
   'src/value.txt': 'good\n',
@@ -49,13 +52,13 @@ test('node:test: a failing test is caught; every outcome is recorded beside the 
     const { r, rows, records } = runOn(repo, { 'src/value.txt': 'bad\n' });
     assert.is(r.code, 1, r.out);
     assert.match(r.out, 't1 caught a problem');
-    assert.match(r.out, 't1: 1 test failed: value > is good');
-    assert.equal(rows.map((x) => [x.verdict, x.failed]), [['caught', ['value > is good']]]);
+    assert.match(r.out, `t1: 1 test failed: ${IS_GOOD}`);
+    assert.equal(rows.map((x) => [x.verdict, x.failed]), [['caught', [IS_GOOD]]]);
     assert.is(records.length, 1);
     assert.is(records[0].run, rows[0]!.run);
     assert.is(records[0].tier, 't1');
-    assert.equal(records[0].fail, ['value > is good']);
-    assert.equal(records[0].pass, ['value > has no tabs']);
+    assert.equal(records[0].fail, [IS_GOOD]);
+    assert.equal(records[0].pass, [NO_TABS]);
     assert.is(rows[0]!.tests, undefined);
   }));
 
@@ -94,7 +97,7 @@ test('node:test: exit 0 while the report lists a failure is an error (they disag
   withRepo({ files: { ...NODE_TESTS, 'gate-ladder.config.ts': tier(`${NODE_RUN}; exit 0`, 'node') } }, (repo) => {
     const { r, records } = runOn(repo, { 'src/value.txt': 'bad\n' });
     assert.is(r.code, 2, r.out);
-    assert.match(r.out, 'exit 0 but the JUnit report at junit.xml lists 1 test as failed (value > is good)');
+    assert.match(r.out, `exit 0 but the JUnit report at junit.xml lists 1 test as failed (${IS_GOOD})`);
     assert.equal(records, [], 'a report that disagrees with its runner is not history');
   }));
 

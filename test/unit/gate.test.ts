@@ -5,28 +5,20 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
 import { type GateExit, type GateIo, runGate } from '../../src/ladder/gate.js';
-import { startWithFd } from '../../src/util/spawn-fd.js';
 import type { ResolvedTier } from '../../src/types.js';
 
 const tier = (run: string | string[], timeout = 30): ResolvedTier => ({ ...resolveConfig({ tiers: [{ name: 'g', run, timeout }] }).tiers[0]! });
 
-/** Runs the gate twice: through process_wrap (the hook's path) and through child_process; both must agree. */
-async function both(run: string | string[], opts: { timeout?: number; io?: () => GateIo; env?: Record<string, string> } = {}): Promise<GateExit[]> {
-  const exits: GateExit[] = [];
-  for (const mode of ['direct', 'child_process']) {
-    const dir = mkdtempSync(join(tmpdir(), 'gl-gate-'));
-    try {
-      if (mode === 'child_process') process.env.GATE_LADDER_NODE_INTERNALS = '0';
-      else delete process.env.GATE_LADDER_NODE_INTERNALS;
-      writeFileSync(join(dir, 'noexec'), '#!/bin/sh\n');
-      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', ...opts.env };
-      exits.push(await runGate(tier(run, opts.timeout), dir, env, opts.io?.() ?? {}));
-    } finally {
-      delete process.env.GATE_LADDER_NODE_INTERNALS;
-      rmSync(dir, { recursive: true, force: true });
-    }
+/** Runs the gate in a fresh folder (holding a non-executable file `noexec`). */
+async function gateIn(run: string | string[], opts: { timeout?: number; io?: () => GateIo; env?: Record<string, string> } = {}): Promise<GateExit> {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-gate-'));
+  try {
+    writeFileSync(join(dir, 'noexec'), '#!/bin/sh\n');
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', ...opts.env };
+    return await runGate(tier(run, opts.timeout), dir, env, opts.io?.() ?? {});
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  return exits;
 }
 
 /** Gone, or dead and waiting to be reaped (a zombie: its parent shell exited before it). */
@@ -40,97 +32,84 @@ function gone(pid: number): boolean {
 
 const pick = (e: GateExit) => ({ exitCode: e.exitCode, signal: e.signal, timedOut: e.timedOut, interrupted: e.interrupted, spawnError: e.spawnError, notFound: e.notFound });
 
-test('the direct start is usable on this Node (else the hook silently loses its fast path)', () => {
-  const r = startWithFd({ file: 'true', args: [], cwd: tmpdir(), env: { PATH: process.env.PATH }, stdout: 2, stderr: 2, detached: true });
-  assert.ok(r !== undefined && 'pid' in r && r.pid > 0);
-  return r !== undefined && 'exited' in r ? r.exited.then((x) => assert.equal(x, { exitCode: 0, signal: null })) : undefined;
-});
+/** Waits until `pid` is gone (or a zombie), polling /proc, for at most `ms`. */
+async function waitGone(pid: number, ms = 20_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (!gone(pid)) {
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
 
-test('exit codes: 0, 1 and 3 arrive as they are, both ways', async () => {
+test('exit codes: 0, 1 and 3 arrive as they are', async () => {
   for (const code of [0, 1, 3]) {
-    const [direct, fallback] = await both(`exit ${code}`);
-    assert.equal(pick(direct!), { exitCode: code, signal: null, timedOut: false, interrupted: false, spawnError: undefined, notFound: undefined });
-    assert.equal(pick(fallback!), pick(direct!));
+    const e = await gateIn(`exit ${code}`);
+    assert.equal(pick(e), { exitCode: code, signal: null, timedOut: false, interrupted: false, spawnError: undefined, notFound: undefined });
   }
 });
 
 test('a gate killed by a signal reports the signal and no exit code', async () => {
-  const [direct, fallback] = await both('kill -TERM $$');
-  assert.is(direct!.signal, 'SIGTERM');
-  assert.is(direct!.exitCode, null);
-  assert.equal(pick(fallback!), pick(direct!));
+  const e = await gateIn('kill -TERM $$');
+  assert.is(e.signal, 'SIGTERM');
+  assert.is(e.exitCode, null);
 });
 
 test('cwd and env reach the gate', async () => {
-  const [direct, fallback] = await both('[ "$GL_PROBE" = "ok 1" ] && [ -f noexec ]', { env: { GL_PROBE: 'ok 1' } });
-  assert.is(direct!.exitCode, 0);
-  assert.is(fallback!.exitCode, 0);
-  const [bad] = await both('[ "$GL_PROBE" = "ok 1" ]', { env: { GL_PROBE: 'other' } });
-  assert.is(bad!.exitCode, 1);
+  assert.is((await gateIn('[ "$GL_PROBE" = "ok 1" ] && [ -f noexec ]', { env: { GL_PROBE: 'ok 1' } })).exitCode, 0);
+  assert.is((await gateIn('[ "$GL_PROBE" = "ok 1" ]', { env: { GL_PROBE: 'other' } })).exitCode, 1);
 });
 
-test('a command that cannot start: not found and not executable, the same message both ways', async () => {
-  const [direct, fallback] = await both(['gl-no-such-command-anywhere', '--x']);
-  assert.is(direct!.spawnError, 'command not found: gl-no-such-command-anywhere');
-  assert.equal(pick(fallback!), pick(direct!));
-  const [d2, f2] = await both(['./noexec']);
-  assert.match(d2!.spawnError ?? '', /EACCES/);
-  assert.equal(pick(f2!), pick(d2!));
+test('a command that cannot start: not found and not executable', async () => {
+  assert.is((await gateIn(['gl-no-such-command-anywhere', '--x'])).spawnError, 'command not found: gl-no-such-command-anywhere');
+  assert.match((await gateIn(['./noexec'])).spawnError ?? '', /EACCES/);
 });
 
 test('exit 127 from the shell names the missing command', async () => {
-  const [direct, fallback] = await both('gl-no-such-command-anywhere --flag 2>/dev/null');
-  assert.is(direct!.exitCode, 127);
-  assert.is(direct!.notFound, 'gl-no-such-command-anywhere');
-  assert.equal(pick(fallback!), pick(direct!));
+  const e = await gateIn('gl-no-such-command-anywhere --flag 2>/dev/null');
+  assert.is(e.exitCode, 127);
+  assert.is(e.notFound, 'gl-no-such-command-anywhere');
 });
 
 test('a timeout kills the gate and what it started in the background', async () => {
-  const [direct, fallback] = await both('sleep 30 & echo $! > bg.pid; wait', { timeout: 0.3 });
-  for (const e of [direct!, fallback!]) {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-gate-to-'));
+  try {
+    const e = await runGate(tier('sleep 30 & echo $! > bg.pid; wait', 0.3), dir, { PATH: process.env.PATH }, {});
     assert.ok(e.timedOut);
     assert.is(e.signal, 'SIGTERM');
-    assert.ok(e.seconds < 10);
+    const pid = Number(readFileSync(join(dir, 'bg.pid'), 'utf8'));
+    assert.ok(await waitGone(pid), `pid ${pid} still running`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test('the background process of a finished gate does not outlive it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gl-gate-bg-'));
   try {
-    for (const mode of ['0', '']) {
-      process.env.GATE_LADDER_NODE_INTERNALS = mode;
-      const e = await runGate(tier('sleep 30 >/dev/null 2>&1 & echo $! > bg.pid'), dir, { PATH: process.env.PATH }, {});
-      assert.is(e.exitCode, 0);
-      const pid = Number(readFileSync(join(dir, 'bg.pid'), 'utf8'));
-      await new Promise((r) => setTimeout(r, 100));
-      assert.ok(gone(pid), `mode ${mode || 'direct'}: pid ${pid} still running`);
-    }
+    const e = await runGate(tier('sleep 30 >/dev/null 2>&1 & echo $! > bg.pid'), dir, { PATH: process.env.PATH }, {});
+    assert.is(e.exitCode, 0);
+    const pid = Number(readFileSync(join(dir, 'bg.pid'), 'utf8'));
+    assert.ok(await waitGone(pid), `pid ${pid} still running`);
   } finally {
-    delete process.env.GATE_LADDER_NODE_INTERNALS;
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test('an interrupt stops the gate and says so', async () => {
-  const [direct, fallback] = await both('sleep 30', {
-    io: () => ({ interrupt: new Promise<void>((r) => setTimeout(r, 200)) }),
-  });
-  for (const e of [direct!, fallback!]) {
-    assert.ok(e.interrupted);
-    assert.is(e.signal, 'SIGINT');
-    assert.not.ok(e.timedOut);
-  }
+  const e = await gateIn('sleep 30', { io: () => ({ interrupt: new Promise<void>((r) => setTimeout(r, 200)) }) });
+  assert.ok(e.interrupted);
+  assert.is(e.signal, 'SIGINT');
+  assert.not.ok(e.timedOut);
 });
 
 test('a gate whose output is piped (replay) keeps a tail and reaches the writer', async () => {
   const chunks: Buffer[] = [];
-  const [a, b] = await both('echo out; echo err >&2; exit 1', { io: () => ({ write: (c) => chunks.push(c) }) });
-  for (const e of [a!, b!]) {
-    assert.is(e.exitCode, 1);
-    assert.match(e.tail, 'out');
-    assert.match(e.tail, 'err');
-  }
-  assert.match(Buffer.concat(chunks).toString(), /out[\s\S]*err[\s\S]*out[\s\S]*err/);
+  const e = await gateIn('echo out; echo err >&2; exit 1', { io: () => ({ write: (c) => chunks.push(c) }) });
+  assert.is(e.exitCode, 1);
+  assert.match(e.tail, 'out');
+  assert.match(e.tail, 'err');
+  assert.match(Buffer.concat(chunks).toString(), /out[\s\S]*err/);
 });
 
 test('a file made executable after a refusal then runs (nothing cached between starts)', async () => {

@@ -1,0 +1,111 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { SEARCH_PLACES } from './defaults.js';
+import { takeReads } from './fs-reads.js';
+import type { ConfigLoad } from './load.js';
+
+/**
+ * Loading the config with a time limit. A config is a program: it may never settle (`export default
+ * new Promise(() => {})`, a top-level await that never resolves), end the process (`process.exit(0)`),
+ * or loop forever. In the hook's own thread the first two let the push through with no gate run and
+ * the last hangs it. So the config loads in a worker thread: a worker that ends without an answer,
+ * or does not answer within the limit (it is then terminated, loop or not), is an `invalid` load
+ * naming the file, which blocks the push. Only a config-cache miss pays for the worker (about 30 ms).
+ *
+ * The worker also records every file the config's code read through `node:fs` while it loaded
+ * (fs-reads.ts), so the config cache re-loads it when one of them changes.
+ *
+ * A config holding a function (a lint-staged `config` can) cannot be copied out of the worker; once
+ * the worker has shown it loads within the limit, it is loaded again in this thread.
+ */
+
+export const DEFAULT_LIMIT_S = 30;
+const KEY = 'gateLadderConfigLoad';
+
+type Loaded = ConfigLoad & { deps?: string[] };
+type Answer = { result: Loaded; reads: string[] } | { uncloneable: true; reads: string[] } | { ended: 'exit'; code: number };
+
+/** The limit in seconds: GATE_LADDER_CONFIG_TIMEOUT when it is a positive number, else 30. */
+export function loadLimit(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.GATE_LADDER_CONFIG_TIMEOUT);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_LIMIT_S;
+}
+
+/** The file cosmiconfig would pick, relative to the root, for messages about a load that never answered. */
+function likelyFile(root: string): string {
+  return SEARCH_PLACES.find((p) => existsSync(join(root, p))) ?? 'the config';
+}
+
+/** Loads the repo's config as `loadConfig` does, in a worker, within `limitS` seconds. Never throws. */
+export async function loadConfigLimited(root: string, limitS = loadLimit()): Promise<Loaded> {
+  const answer = await inWorker(root, limitS);
+  if ('problem' in answer) {
+    const file = likelyFile(root);
+    return { kind: 'invalid', file, problems: [`${file}: ${answer.problem}`] };
+  }
+  if ('ended' in answer) {
+    const file = likelyFile(root);
+    return { kind: 'invalid', file, problems: [`${file}: ended the process while loading (process.exit(${answer.code})); a config must only describe the ladder`] };
+  }
+  if ('uncloneable' in answer) {
+    const { loadConfig } = await import('./load.js');
+    const here = await loadConfig(root);
+    return here.kind === 'ok' ? { ...here, deps: [...new Set([...(here.deps ?? []), ...answer.reads])] } : here;
+  }
+  const r = answer.result;
+  return r.kind === 'ok' ? { ...r, deps: [...new Set([...(r.deps ?? []), ...answer.reads])] } : r;
+}
+
+function inWorker(root: string, limitS: number): Promise<Answer | { problem: string }> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (a: Answer | { problem: string }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      // Whatever the config left running (a timer, a server) ends with its thread.
+      void worker.terminate();
+      resolve(a);
+    };
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL(import.meta.url), { workerData: { [KEY]: root } });
+    } catch (err) {
+      resolve({ problem: `could not be loaded: ${err instanceof Error ? err.message : String(err)}` });
+      return;
+    }
+    const timer = setTimeout(() => {
+      settle({ problem: `did not finish loading within ${limitS} s (an endless loop, or work that never ends?); no gate ran. A config must only describe the ladder. GATE_LADDER_CONFIG_TIMEOUT=<seconds> sets the limit` });
+    }, limitS * 1000);
+    worker.once('message', (a: Answer) => settle(a));
+    worker.once('error', (err) => settle({ problem: `could not be loaded: ${err.message.split('\n')[0]}` }));
+    worker.once('exit', () =>
+      settle({ problem: 'never finished loading: it (or its default export) is a promise that never settles, e.g. a top-level await that never resolves; no gate ran' }),
+    );
+  });
+}
+
+/** The worker's side: load, then answer once; ending the thread without an answer is what the main side reports. */
+async function serve(root: string): Promise<void> {
+  const port = parentPort!;
+  const exit = process.exit.bind(process);
+  // process.exit in a worker ends only the worker: say so first, so it is not mistaken for a promise that never settled.
+  process.exit = ((code?: number | string | null) => {
+    port.postMessage({ ended: 'exit', code: Number(code ?? process.exitCode ?? 0) } satisfies Answer);
+    return exit(code as number | undefined);
+  }) as typeof process.exit;
+  // Loaded here only: the hook's own thread never loads cosmiconfig, jiti or zod for the config.
+  const { loadConfig } = await import('./load.js');
+  const { raw: _raw, ...result } = await loadConfig(root);
+  const reads = takeReads();
+  try {
+    port.postMessage({ result, reads } satisfies Answer);
+  } catch {
+    port.postMessage({ uncloneable: true, reads } satisfies Answer);
+  }
+}
+
+if (!isMainThread && typeof (workerData as Record<string, unknown> | null)?.[KEY] === 'string') {
+  void serve((workerData as Record<string, string>)[KEY]!);
+}

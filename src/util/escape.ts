@@ -1,0 +1,41 @@
+/**
+ * Text that came from outside (a file name, a ref, a test name, a gate's output, a config value)
+ * made safe to print: every control character (C0 including newline and tab, DEL, C1) and every
+ * bidirectional-override character is shown as an escape (`\n`, `\x1b`, `\u202e`), so nothing read
+ * from a file can move the cursor, colour the terminal, reorder what follows, or start a fake
+ * `gate-ladder:` line of its own. Everything else, non-ASCII letters included, is unchanged. Pure.
+ *
+ * One function, used wherever such text is printed (src/util/messages.ts and the few writers
+ * outside it). A gate writing straight to the terminal is not filtered: that is the test runner's
+ * own output, as with any hook.
+ */
+export function shown(text: string): string {
+  let out: string | undefined;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!unsafe(c)) continue;
+    out = (out ?? '') + text.slice(from, i) + escapeOf(c);
+    from = i + 1;
+  }
+  return out === undefined ? text : out + text.slice(from);
+}
+
+/** C0, DEL, C1, the Arabic letter mark, the left/right marks, embeddings and overrides, isolates. */
+function unsafe(c: number): boolean {
+  if (c < 0x20) return true;
+  if (c < 0x7f) return false;
+  if (c <= 0x9f) return true;
+  return c === 0x061c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+const NAMED: Record<number, string> = { 9: '\\t', 10: '\\n', 13: '\\r' };
+
+function escapeOf(c: number): string {
+  return NAMED[c] ?? (c <= 0xff ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`);
+}
+
+/** Each line of a multi-line text shown on its own (its newlines kept): for blocks of output we quote. */
+export function shownLines(text: string): string {
+  return text.split('\n').map(shown).join('\n');
+}

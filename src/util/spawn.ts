@@ -1,0 +1,72 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+
+/**
+ * Every process gate-ladder starts in the background (gates, and git writing into a file) starts
+ * here, through node:child_process, and is signalled here. Public Node APIs only: an internal
+ * binding can change its signature in any release (Node 24 changed the one child_process uses, and
+ * the native assertion aborted every push before any message), so none is used anywhere.
+ */
+
+export interface StartSpec {
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Where the child's stdout and stderr go: a file descriptor, nowhere, or a pipe we read. Its stdin is /dev/null. */
+  stdout: number | 'ignore' | 'pipe';
+  stderr: number | 'ignore' | 'pipe';
+  /** In its own process group (its pid is the group's id), so the group can be signalled as a tree. */
+  detached: boolean;
+}
+
+/** How a process ended: its exit, or why it could not start (ENOENT, EACCES, ...). */
+export type ProcessEnd = { exitCode: number | null; signal: NodeJS.Signals | null } | { error: NodeJS.ErrnoException };
+
+export interface Started {
+  /** Undefined when the process could not start (`ended` then gives the error). */
+  pid: number | undefined;
+  /** Settles once, on the process's exit or on the error that kept it from starting. Never rejects. */
+  ended: Promise<ProcessEnd>;
+  stdout: Readable | null;
+  stderr: Readable | null;
+  /** Closes our ends of its pipes: whatever the process left behind can no longer keep us waiting. */
+  closePipes: () => void;
+}
+
+/** Starts a process; never throws (a start refused outright, e.g. a NUL in an argument, is an `ended` error too). */
+export function startProcess(spec: StartSpec): Started {
+  let child: ChildProcess;
+  try {
+    child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, detached: spec.detached, stdio: ['ignore', spec.stdout, spec.stderr] });
+  } catch (err) {
+    return { pid: undefined, ended: Promise.resolve({ error: err as NodeJS.ErrnoException }), stdout: null, stderr: null, closePipes: () => {} };
+  }
+  const ended = new Promise<ProcessEnd>((resolve) => {
+    child.once('error', (error: NodeJS.ErrnoException) => resolve({ error }));
+    child.once('exit', (exitCode, signal) => resolve({ exitCode, signal }));
+  });
+  return {
+    pid: child.pid,
+    ended,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    closePipes: () => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    },
+  };
+}
+
+/**
+ * Sends `signal` to process `pid` (a negative pid: its process group) if it is still there. After a
+ * gate exits, its group is usually empty, and that is not an error.
+ */
+export function signalQuietly(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}

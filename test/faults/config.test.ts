@@ -1,0 +1,124 @@
+/**
+ * Issue 16, points 3, 8, 9, 11 and 12, through real pushes: a config that never settles, exits or
+ * loops; a timeout past Node's timers; install over another tool's hooks folder; control characters
+ * in names; a tier folder that does not exist.
+ */
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CHECK_SH, type Repo, withRepo } from '../helpers/repo.js';
+
+const BASE = { 'check.sh': CHECK_SH, 'src/value.txt': 'good\n' };
+const gatesRan = (out: string) => / running \(timeout /.test(out);
+
+/** Pushes a change under `config` (committed with it); returns the push. */
+function pushWith(repo: Repo, config: string, env: Record<string, string> = {}) {
+  repo.write('gate-ladder.config.ts', config);
+  repo.write('src/value.txt', `good ${Math.random()}\n`);
+  repo.commit('change');
+  return repo.push(['origin', 'HEAD'], env);
+}
+
+const HOSTILE: [string, string][] = [
+  ['a default export that never settles', 'export default new Promise(() => {});\n'],
+  ['a top-level await that never resolves', "await new Promise(() => {});\nexport default { tiers: [{ name: 't1', run: 'true' }] };\n"],
+  ['process.exit(0) while loading', "process.exit(0);\nexport default { tiers: [{ name: 't1', run: 'true' }] };\n"],
+  ['an endless loop', "while (true) {}\nexport default { tiers: [{ name: 't1', run: 'true' }] };\n"],
+];
+
+for (const [what, config] of HOSTILE) {
+  test(`a config with ${what} blocks the push with an error naming the file; no gate runs, no row`, () =>
+    withRepo({ files: BASE }, (repo) => {
+      const r = pushWith(repo, config, { GATE_LADDER_CONFIG_TIMEOUT: '5' });
+      assert.is(r.code, 1, r.out); // git push fails when the hook does
+      assert.match(r.out, 'gate-ladder: the config has 1 problem; no gate ran:');
+      assert.match(r.out, /- gate-ladder\.config\.ts: (never finished loading|ended the process while loading|did not finish loading within 5 s)/);
+      assert.match(r.out, 'GATE_LADDER=0 git push');
+      assert.not.ok(gatesRan(r.out), r.out);
+      assert.equal(repo.ledger(), []);
+      assert.is(repo.git('ls-remote', 'origin', 'refs/heads/main').stdout.slice(0, 40), repo.gitOk('rev-parse', 'HEAD~1'), 'not pushed');
+    }));
+}
+
+test('the manual run says the same, with exit code 2 (and `flaky`, which loads the config too)', () =>
+  withRepo({ files: BASE }, (repo) => {
+    repo.write('gate-ladder.config.ts', HOSTILE[2]![1]);
+    repo.commit('exits');
+    const r = repo.cli(['run', '--base', 'HEAD~1']);
+    assert.is(r.code, 2, r.out);
+    assert.match(r.out, 'gate-ladder.config.ts: ended the process while loading (process.exit(0))');
+    const f = repo.cli(['flaky']);
+    assert.is(f.code, 2, f.out);
+    assert.match(f.out, 'ended the process while loading');
+  }));
+
+test("timeout: 2147484 or 1e300 is refused by validation (Node's timers would fire at once)", () =>
+  withRepo({ files: BASE }, (repo) => {
+    for (const timeout of ['2147484', '1e300']) {
+      const r = pushWith(repo, `export default { tiers: [{ name: 't1', run: 'sleep 1', timeout: ${timeout} }] };\n`);
+      assert.is(r.code, 1, r.out);
+      assert.match(r.out, 'gate-ladder.config.ts: tiers[0].timeout must be at most 2147483 seconds');
+      assert.not.ok(gatesRan(r.out), r.out);
+    }
+    const ok = pushWith(repo, "export default { tiers: [{ name: 't1', run: 'true', timeout: 2147483 }] };\n");
+    assert.is(ok.code, 0, ok.out);
+  }));
+
+test('a tier whose cwd does not exist is an error that names the folder, not "command not found: /bin/sh"', () =>
+  withRepo({ files: BASE }, (repo) => {
+    for (const run of ["'true'", "['true']"]) {
+      const r = pushWith(repo, `export default { tiers: [{ name: 't1', run: ${run}, cwd: 'no-such-folder' }] };\n`);
+      assert.is(r.code, 1, r.out);
+      assert.match(r.out, /the tier's cwd does not exist: \/\S+\/no-such-folder/);
+      assert.not.match(r.out, 'command not found');
+      const row = repo.ledger().at(-1)!;
+      assert.is(row.verdict, 'error');
+      assert.match(String(row.reason), "the tier's cwd does not exist");
+    }
+  }));
+
+test("install refuses to replace another tool's core.hooksPath, names it and how to proceed; --force replaces it and uninstall puts it back", () =>
+  withRepo({ files: BASE, install: false }, (repo) => {
+    repo.write('.githooks/pre-push', '#!/bin/sh\necho other tool\n');
+    repo.gitOk('config', 'core.hooksPath', '.githooks');
+    const r = repo.cli(['install']);
+    assert.is(r.code, 2, r.out);
+    assert.match(r.out, `core.hooksPath is already ".githooks"`);
+    assert.match(r.out, '.githooks/pre-push');
+    assert.match(r.out, 'node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"');
+    assert.match(r.out, 'npx gate-ladder install --force');
+    assert.is(repo.gitOk('config', 'core.hooksPath'), '.githooks', 'unchanged');
+    assert.not.ok(repo.git('ls-files', '--others', '.husky').stdout.trim(), 'no .husky made');
+    const forced = repo.cli(['install', '--force']);
+    assert.is(forced.code, 0, forced.out);
+    assert.is(repo.gitOk('config', 'core.hooksPath'), '.husky/_');
+    const again = repo.cli(['install']);
+    assert.is(again.code, 0, 'husky\'s own folder is not foreign: install stays idempotent');
+    const un = repo.cli(['uninstall']);
+    assert.is(un.code, 0, un.out);
+    assert.is(repo.gitOk('config', 'core.hooksPath'), '.githooks');
+  }));
+
+/** Text that would fake a line of ours on a terminal, if printed raw. */
+const FAKE = 'x\n\u001b[2Kgate-ladder: all tiers passed\u001b[0m\r\u202e';
+const raw = (out: string) => /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/.test(out.replace(/\r?\n/g, ''));
+
+test('control characters in a file name, a command and a ref never reach the terminal raw: no fake gate-ladder line', () =>
+  withRepo({ files: { ...BASE, 'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'true', skipWhenTestAdjacent: true }, { name: 't2', run: [${JSON.stringify(`./no${FAKE}`)}] }] };\n` } }, (repo) => {
+    repo.write(`tests/odd${FAKE}.txt`, 'x\n');
+    repo.commit('odd name');
+    const dry = repo.cli(['run', '--dry-run', '--base', 'HEAD~1']);
+    assert.is(dry.code, 0, dry.out);
+    assert.not.ok(raw(dry.out), JSON.stringify(dry.out));
+    assert.match(dry.out, 'tests/oddx\\n\\x1b[2Kgate-ladder: all tiers passed\\x1b[0m\\r\\u202e.txt');
+    assert.not.match(dry.out, /^gate-ladder: all tiers passed/m);
+    const r = repo.push(['origin', `HEAD:refs/heads/odd`]);
+    assert.is(r.code, 1, r.out);
+    assert.not.ok(raw(r.out.replace(/^(remote|To|!|error|hint).*$/gm, '')), JSON.stringify(r.out));
+    assert.not.match(r.out, /^gate-ladder: all tiers passed/m);
+    assert.match(r.out, 'command not found: ./nox\\n\\x1b[2K');
+    // The ledger keeps the exact name (JSON escapes it); only what is printed is escaped.
+    assert.ok(readFileSync(repo.ledgerPath, 'utf8').includes('\\u001b[2Kgate-ladder'));
+  }));
+
+test.run();
