@@ -57,7 +57,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   }
   const ctx = await loadContext(opts.cwd, true, replayMsg.needConfig);
   if (typeof ctx === 'number') return ctx;
-  const { root, ledger } = ctx;
+  const { root, commonDir, ledger } = ctx;
   const config = ctx.config!;
 
   let gate: LadderDeps['runGate'] = runGate;
@@ -105,6 +105,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
     const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
     const ctx = {
       root,
+      commonDir,
       config,
       match: scopeMatcher(config.scope),
       configHash: hash,

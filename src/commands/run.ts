@@ -200,7 +200,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
     const rev = staged ? () => commitTree(info.root, staged.head, staged.parent) : () => p.head;
     const ladderInput = { ...run, isolation: where } satisfies LadderInput;
-    const placed = placement(info.root, where, rev, process.env);
+    const placed = placement(info.root, where, rev, process.env, { commonDir: info.commonDir, ...(!opts.json && { log: err }) });
     let outcome: LadderOutcome;
     try {
       outcome = await runLadder(

@@ -124,11 +124,11 @@ export const testMsg = {
   seedBadTarget: (target: string) => `gate-ladder: ${q(target)} is neither a patch file nor a commit in this repository.`,
   seedPatchFailed: (file: string, why: string) => `gate-ladder: could not apply ${file} to HEAD in a throwaway worktree: ${why}`,
   seedNoTiers: () => 'gate-ladder: no tier is configured for the seed hook (`hooks` of each tier); nothing to run.',
-  seedStart: (what: string, dir: string) => `gate-ladder: seeding ${what} in a throwaway worktree (${dir}); every tier runs.`,
+  seedStart: (what: string, dir: string) => `gate-ladder: seeding ${what} in a worktree of the pool (${dir}); every tier runs.`,
   seedNoReport: (tier: string) => `gate-ladder: ${tier} has no \`junit\` report, so it cannot say which tests caught the seeded bug.`,
   seedCaughtBy: (ids: readonly string[]) => `gate-ladder: sensitivity evidence recorded for ${tests(ids.length)}: ${list(ids, 20)}`,
   seedEscaped: () => 'gate-ladder: no test failed on the seeded bug: it escaped every tier, so no evidence was recorded.',
-  seedCleanedUp: () => 'gate-ladder: interrupted; the throwaway worktree was removed.',
+  seedCleanedUp: () => 'gate-ladder: interrupted; the gates were stopped and the worktree given back to the pool.',
   strykerUnreadable: (file: string, why: string) => `gate-ladder: ${file} is not a Stryker mutation-testing report: ${why}`,
   strykerSummary: (killed: number, ids: readonly string[], ignored: number) =>
     `gate-ladder: ${killed} killed mutant${killed === 1 ? '' : 's'} gave sensitivity evidence to ${tests(ids.length)}${ids.length ? `: ${list(ids, 20)}` : ''}` +
@@ -155,11 +155,11 @@ export const replayMsg = {
   resumed: (n: number) =>
     `gate-ladder: ${n} patch${n === 1 ? ' was' : 'es were'} replayed before under this config: skipped (\`--force\` runs ${n === 1 ? 'it' : 'them'} again).`,
   start: (n: number, jobs: number, hash: string, isolate: boolean) =>
-    `gate-ladder: replaying ${n} patch${n === 1 ? '' : 'es'}, ${jobs} at a time, config ${hash}${isolate ? ', gates without network' : ''}; each in a throwaway worktree.`,
+    `gate-ladder: replaying ${n} patch${n === 1 ? '' : 'es'}, ${jobs} at a time, config ${hash}${isolate ? ', gates without network' : ''}; each in a worktree of the pool.`,
   interrupted: () =>
-    'gate-ladder: replay interrupted: gates stopped, worktrees removed. Finished patches are in the ledger; the same command replays the rest.',
+    'gate-ladder: replay interrupted: gates stopped, worktrees given back to the pool. Finished patches are in the ledger; the same command replays the rest.',
   failed: (err: unknown) =>
-    `gate-ladder: replay stopped: ${err instanceof Error ? err.message : String(err)}. Every worktree was removed; finished patches are in the ledger, and the same command replays the rest.`,
+    `gate-ladder: replay stopped: ${err instanceof Error ? err.message : String(err)}. Every worktree was given back to the pool; finished patches are in the ledger, and the same command replays the rest.`,
   summary: (patches: number, now: number, before: number, notApplied: number, seconds: string) =>
     `replay: ${patches} patch${patches === 1 ? '' : 'es'} (${now} replayed now, ${before} earlier under this config${notApplied ? `, ${notApplied} did not apply` : ''}) in ${seconds}`,
 };
@@ -214,3 +214,16 @@ function ratios(o: OrderFigures): string {
   const unpriced = o.unranked.length > 0 ? `; not priced, no runs: ${o.unranked.join(', ')}` : '';
   return `mean seconds ÷ catch probability, ascending: ${each}${unpriced}; assumes tiers fail independently`;
 }
+
+/** The worktree pool (git/worktree-pool.ts), `gate-ladder gc`, and patches refused before they are applied. */
+export const poolMsg = {
+  waiting: (pid: number, pool: string) =>
+    `gate-ladder: waiting for process ${pid}, which is adding or removing a worktree of this repository (${pool}); if it is stuck, stop it, or run \`gate-ladder gc\` once it has gone.`,
+  note: (note: string) => `gate-ladder: ${note}.`,
+  intoLinks: (path: string, link: string) =>
+    `it touches ${path}, inside ${link}, a dependency folder the worktree links to your checkout's: refused, so a patch can never write into your real dependencies`,
+  gcDone: (removed: number, legacy: number, pool: string) =>
+    `gate-ladder: removed ${removed} worktree slot${removed === 1 ? '' : 's'} of the pool (${pool})${legacy > 0 ? ` and ${legacy} throwaway worktree${legacy === 1 ? '' : 's'} of an earlier version` : ''}. The next isolated run makes a slot again.`,
+  gcBusy: (slot: string, pid: number) =>
+    `gate-ladder: kept ${slot}: process ${pid} is using it. Run \`gate-ladder gc\` again once that run has finished.`,
+};
