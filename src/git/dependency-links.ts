@@ -4,7 +4,7 @@
  * except its cache folders (`.cache`, `.vite`, `.vitest`), which link to the slot's own, kept outside
  * the work tree so they survive the slot's cleaning. Other dependency folders are linked whole.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmdirSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { readJson, writeJsonAtomic } from '../util/cache-files.js';
 import { git } from './git.js';
@@ -91,17 +91,6 @@ function ensureLink(target: string, to: string): boolean {
   return true;
 }
 
-/** Removes the links in a mirror folder (and in its scope folders), then the folder if that leaves it empty. */
-function unmirror(dir: string): void {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    const st = lstatSync(path);
-    if (st.isSymbolicLink()) unlinkSync(path);
-    else if (st.isDirectory() && name.startsWith('@')) unmirror(path);
-  }
-  if (readdirSync(dir).length === 0) rmdirSync(dir);
-}
-
 /**
  * Links the checkout's dependency folders into a slot and returns the ones linked. `previous` are the
  * ones linked last time (links of ours to keep, update or remove); `caches` is the slot's own cache
@@ -128,7 +117,8 @@ export function linkDependencies(root: string, slot: string, deps: readonly stri
     const to = join(slot, rel);
     const st = lstatOrNull(to);
     if (st?.isSymbolicLink()) unlinkSync(to);
-    else if (st?.isDirectory()) unmirror(to);
+    // A mirror of ours: links (and what gates wrote), removed without following them.
+    else if (st?.isDirectory()) rmSync(to, { recursive: true, force: true });
   }
   return linked;
 }
@@ -144,32 +134,36 @@ function mirrorNodeModules(root: string, from: string, to: string, caches: strin
   for (const name of SLOT_CACHES) {
     const own = join(caches, name);
     mkdirSync(own, { recursive: true });
-    ensureLink(own, join(to, name));
+    const at = join(to, name);
+    if (lstatOrNull(at)?.isSymbolicLink() === false) rmSync(at, { recursive: true, force: true });
+    ensureLink(own, at);
   }
 }
 
+/**
+ * Makes the mirror folder `to` hold exactly a link for each entry of `from` (a scope folder: a folder of
+ * links), but `skip`. The mirror is ours: anything else in it (a file a gate wrote there) is removed,
+ * and never followed (rmSync removes a link, not what it points at).
+ */
 function syncEntries(root: string, from: string, to: string, skip: ReadonlySet<string>): void {
   const want = new Set(readdirSync(from).filter((n) => !skip.has(n)));
   for (const name of readdirSync(to)) {
-    if (want.has(name) || skip.has(name)) continue;
-    const path = join(to, name);
-    const st = lstatSync(path);
-    if (st.isSymbolicLink()) unlinkSync(path);
-    else if (st.isDirectory() && name.startsWith('@')) unmirror(path);
+    if (!want.has(name) && !skip.has(name)) rmSync(join(to, name), { recursive: true, force: true });
   }
   for (const name of want) {
     const src = join(from, name);
     const dst = join(to, name);
     const st = lstatSync(src);
+    const there = lstatOrNull(dst);
     if (name.startsWith('@') && st.isDirectory()) {
-      const there = lstatOrNull(dst);
-      if (there?.isSymbolicLink()) unlinkSync(dst);
-      else if (there && !there.isDirectory()) continue;
+      if (there && !there.isDirectory()) rmSync(dst, { force: true });
       mkdirSync(dst, { recursive: true });
       syncEntries(root, src, dst, new Set());
-    } else {
-      ensureLink(st.isSymbolicLink() && pointsIntoRepo(root, src) ? readlinkSync(src) : src, dst);
+      continue;
     }
+    const target = st.isSymbolicLink() && pointsIntoRepo(root, src) ? readlinkSync(src) : src;
+    if (there && !there.isSymbolicLink()) rmSync(dst, { recursive: true, force: true });
+    ensureLink(target, dst);
   }
 }
 

@@ -5,8 +5,10 @@
  *
  *   slot-N          the work tree (a registered, locked git worktree, detached)
  *   slot-N.lock     who uses it: one run at a time (pid-lock.ts; a dead owner's lock is taken over)
- *   slot-N.json     what gate-ladder put there: dependency links, submodules, and `moving` while a
- *                   checkout is under way (found set by a later run: the slot is repaired or remade)
+ *   slot-N.json     what gate-ladder put there: dependency links, submodules, its folders' lstat when
+ *                   it was exactly a commit (slot-dirs.ts: only folders changed since are read to clean
+ *                   it), and `moving` while a checkout is under way (found set by a later run: the
+ *                   slot is repaired or remade)
  *   slot-N.cache/   the slot's own tool caches (node_modules/.cache and the like), outside the work
  *                   tree so cleaning keeps them
  *   git.lock        held around every `git worktree add/remove`, which race with each other
@@ -18,6 +20,7 @@ import { poolMsg } from '../util/messages.js';
 import { heldLocks, lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
 import { dependencyDirs, linkDependencies } from './dependency-links.js';
 import { git, GitError, resolveCommit } from './git.js';
+import { type DirRecord, changedDirs, cleanDirs, recordDirs, updateRecord } from './slot-dirs.js';
 import { dropSubmodules, fillSubmodules } from './submodules.js';
 import { addWorktreeRecord, removeWorktreeRecord, sweepStale } from './worktree.js';
 
@@ -39,6 +42,8 @@ interface SlotState {
   subs: string[];
   /** The commit a checkout was moving the slot to; null once it is there. */
   moving: string | null;
+  /** Its folders when it was exactly a commit; absent: the next clean reads every folder. */
+  dirs?: DirRecord;
 }
 
 export interface Slot {
@@ -88,10 +93,12 @@ export function exactPattern(rel: string): string {
 function readState(file: string): SlotState {
   try {
     const s = JSON.parse(readFileSync(file, 'utf8')) as Partial<SlotState>;
+    const d = s.dirs;
     return {
       links: Array.isArray(s.links) ? s.links.filter((x) => typeof x === 'string') : [],
       subs: Array.isArray(s.subs) ? s.subs.filter((x) => typeof x === 'string') : [],
       moving: typeof s.moving === 'string' ? s.moving : null,
+      ...(d && typeof d.sha === 'string' && typeof d.at === 'number' && Array.isArray(d.dirs) && { dirs: d }),
     };
   } catch {
     return { links: [], subs: [], moving: null };
@@ -171,10 +178,20 @@ function make(root: string, pool: string, dir: string, sha: string, log?: (line:
   if (!r.ok) throw new GitError([...CHECKOUT, sha], r);
 }
 
-/** Removes every untracked and ignored file but `keep` (the dependency links), then checks out `sha` over what is left. */
-function move(dir: string, sha: string, keep: readonly string[]): boolean {
-  const clean = git(dir, ['clean', '-ffdxq', ...keep.flatMap((p) => ['-e', exactPattern(p)])], { scrub: true });
-  return clean.ok && git(dir, [...CHECKOUT, sha], { scrub: true }).ok;
+/**
+ * Removes every untracked and ignored file but `keep` (the dependency links), then checks out `sha` over
+ * what is left (`-f`: tracked files a gate changed are put back). With a record of the slot's folders,
+ * only the folders changed since are read; without one, `git clean` reads them all.
+ */
+function move(dir: string, sha: string, keep: readonly string[], record: DirRecord | undefined): boolean {
+  let cleaned = false;
+  try {
+    cleaned = record !== undefined && cleanDirs(dir, record, changedDirs(dir, record), keep);
+  } catch {
+    // a file that would not go: git tries, and says why
+  }
+  cleaned ||= git(dir, ['clean', '-ffdxq', ...keep.flatMap((p) => ['-e', exactPattern(p)])], { scrub: true }).ok;
+  return cleaned && git(dir, [...CHECKOUT, sha], { scrub: true }).ok;
 }
 
 /** The slot is exactly `sha`: HEAD, every tracked file, and nothing untracked or ignored but `keep`. Asked of git. */
@@ -238,12 +255,15 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
     const keep = opts.link === false ? [] : state.links;
     let admin = adminDir(dir);
     const doubt = state.moving !== null;
+    // A record is trusted only when the slot was left exactly a commit, with its links in place.
+    const record = doubt || opts.link === false ? undefined : state.dirs;
+    const movedAt = Date.now();
     writeState(stateFile, { ...state, moving: sha });
     if (admin) {
       dropSubmodules(dir, sha, state.subs);
       // Its owner died mid-checkout: git's own lock file may be left too.
       if (doubt) unlinkQuiet(join(admin, 'index.lock'));
-      let ok = move(dir, sha, keep);
+      let ok = move(dir, sha, keep, record);
       if (ok && doubt) ok = isExactly(dir, admin, sha, keep);
       if (doubt) slot.how = ok ? 'repaired' : 'remade';
       ok &&= headOf(admin) === sha;
@@ -262,7 +282,8 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
     }
     const subs = fillSubmodules(dir, root, commonDir, state.subs);
     slot.notes.push(...subs.notes);
-    state = { links: keep.filter((p) => existsSync(join(dir, p))), subs: subs.paths, moving: null };
+    const dirs = record && !doubt && admin ? updateRecord(dir, sha, record, movedAt, [...keep, ...subs.paths]) : recordDirs(dir, sha);
+    state = { links: keep.filter((p) => existsSync(join(dir, p))), subs: subs.paths, moving: null, ...(dirs && { dirs }) };
     writeState(stateFile, state);
     if (opts.link !== false) slot.link();
   } catch (err) {

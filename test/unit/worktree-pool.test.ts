@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -8,6 +8,7 @@ import { pathIntoLinks } from '../../src/git/dependency-links.js';
 import { parseNumstatZ } from '../../src/git/patch-paths.js';
 import { outermost, parseGitlinks, parseSubmodulePaths, under } from '../../src/git/submodules.js';
 import { DEFAULT_SLOTS, exactPattern, slotLimit } from '../../src/git/worktree-pool.js';
+import { changedDirs, cleanDirs, recordDirs } from '../../src/git/slot-dirs.js';
 import { lockOwner, release, tryLock, withLock } from '../../src/util/pid-lock.js';
 
 const patterns: [string, string][] = [
@@ -127,6 +128,58 @@ test('withLock: runs under the lock and releases it, also when fn throws; gives 
   const waited: number[] = [];
   assert.throws(() => withLock(file, () => 0, { timeoutMs: 300, noticeMs: 50, onWait: (pid) => waited.push(pid) }), /held by process/);
   assert.equal(waited, [process.ppid]);
+}));
+
+/** A repo whose commit has a/x, a/b/y, a/b/c/z and top.txt, checked out: a slot as the pool leaves it. */
+const withSlot = (fn: (dir: string, sha: string) => void) => () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-slotdirs-'));
+  const g = (...args: string[]) => {
+    const r = spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    return r.stdout.trim();
+  };
+  try {
+    g('init', '-q', '-b', 'main');
+    for (const [p, text] of [['a/x', 'x'], ['a/b/y', 'y'], ['a/b/c/z', 'z'], ['top.txt', 't']] as const) {
+      mkdirSync(join(dir, p, '..'), { recursive: true });
+      writeFileSync(join(dir, p), `${text}\n`);
+    }
+    g('add', '-A');
+    g('-c', 'user.name=T', '-c', 'user.email=t@e', 'commit', '-qm', 'one');
+    fn(dir, g('rev-parse', 'HEAD'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+test('cleanDirs: folders asked for inside each other keep every tracked entry; untracked ones go, links kept', withSlot((dir, sha) => {
+  const record = recordDirs(dir, sha)!;
+  assert.equal(record.dirs.map(([p]) => p), ['', 'a', 'a/b', 'a/b/c']);
+  const inode = (p: string) => lstatSync(join(dir, p)).ino;
+  const before = ['a/x', 'a/b/y', 'a/b/c/z', 'top.txt'].map(inode);
+  for (const p of ['junk', 'a/junk', 'a/b/new/deep', 'a/b/c/junk']) {
+    mkdirSync(join(dir, p, '..'), { recursive: true });
+    writeFileSync(join(dir, p), 'j\n');
+  }
+  symlinkSync(tmpdir(), join(dir, 'a', 'node_modules'));
+  assert.ok(cleanDirs(dir, record, ['', 'a', 'a/b', 'a/b/c'], ['a/node_modules']));
+  assert.equal(['a/x', 'a/b/y', 'a/b/c/z', 'top.txt'].map(inode), before, 'no tracked file was removed (and checked out again)');
+  for (const p of ['junk', 'a/junk', 'a/b/new', 'a/b/c/junk']) assert.not.ok(existsSync(join(dir, p)), p);
+  assert.ok(lstatSync(join(dir, 'a', 'node_modules')).isSymbolicLink());
+}));
+
+test('changedDirs: only folders whose entries changed since the record (or changed just before it)', withSlot((dir, sha) => {
+  const record = recordDirs(dir, sha)!;
+  assert.equal(changedDirs(dir, record), ['', 'a', 'a/b', 'a/b/c'], 'folders changed within two seconds of the record are read again');
+  for (const [p] of record.dirs) {
+    const t = new Date(lstatSync(join(dir, p)).mtimeMs - 60_000);
+    utimesSync(join(dir, p), t, t);
+  }
+  const settled = recordDirs(dir, sha)!;
+  assert.equal(changedDirs(dir, settled), []);
+  writeFileSync(join(dir, 'a/b/new.txt'), 'n\n');
+  writeFileSync(join(dir, 'a/x'), 'an edit changes no folder\n');
+  assert.equal(changedDirs(dir, settled), ['a/b']);
 }));
 
 test.run();
