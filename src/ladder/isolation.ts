@@ -36,6 +36,8 @@ export function placement(root: string, where: Where, rev: () => string, env: No
       if (where === 'none' || tier.lintStaged) return inPlace;
       if (slot === undefined) {
         slot = acquireSlot(root, pool.commonDir, rev(), pool.log ? { log: pool.log } : {});
+        if (slot.how === 'repaired') pool.log?.(poolMsg.repaired(slot.dir));
+        if (slot.how === 'remade') pool.log?.(poolMsg.remade(slot.dir));
         for (const note of slot.notes) pool.log?.(poolMsg.note(note));
       }
       return { cwd: slot.dir, isolation: 'worktree', env: withoutLocalGitEnv(env) };

@@ -220,6 +220,10 @@ export const poolMsg = {
   waiting: (pid: number, pool: string) =>
     `gate-ladder: waiting for process ${pid}, which is adding or removing a worktree of this repository (${pool}); if it is stuck, stop it, or run \`gate-ladder gc\` once it has gone.`,
   note: (note: string) => `gate-ladder: ${note}.`,
+  repaired: (dir: string) =>
+    `gate-ladder: ${dir} was left mid-checkout by a run that died; it was set right, and git status agrees, before any gate ran.`,
+  remade: (dir: string) =>
+    `gate-ladder: ${dir} could not be set right (left broken by a run that died, or changed by hand); it was made anew before any gate ran.`,
   intoLinks: (path: string, link: string) =>
     `it touches ${path}, inside ${link}, a dependency folder the worktree links to your checkout's: refused, so a patch can never write into your real dependencies`,
   gcDone: (removed: number, legacy: number, pool: string) =>

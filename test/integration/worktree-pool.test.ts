@@ -117,6 +117,7 @@ test('a slot whose run died mid-checkout is repaired; one git no longer knows is
     writeFileSync(join(slot!, 'src/b.txt'), 'half\n');
     const repaired = repo.push();
     assert.is(repaired.code, 0, repaired.out);
+    assert.match(repaired.out, 'was left mid-checkout by a run that died; it was set right');
     assert.equal(poolSlots(repo), [slot], 'the same slot, taken over from its dead owner');
     assert.not.ok(existsSync(join(adminOf(slot!), 'index.lock')));
     assertExactly(slot!, two);
@@ -130,6 +131,7 @@ test('a slot whose run died mid-checkout is repaired; one git no longer knows is
     writeFileSync(join(slot!, '.git'), 'gitdir: /nowhere\n');
     const remade = repo.push();
     assert.is(remade.code, 0, remade.out);
+    assert.match(remade.out, 'it was made anew before any gate ran');
     assert.equal(poolSlots(repo), [slot], 'one slot, made anew; the broken one is not left registered');
     assertExactly(slot!, three);
     assert.equal(readdirSync(poolDir(repo)).filter((f) => f.startsWith('trash-')), []);
