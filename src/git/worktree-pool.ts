@@ -17,7 +17,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { poolMsg } from '../util/messages.js';
-import { heldLocks, lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
+import { lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
 import { dependencyDirs, linkDependencies } from './dependency-links.js';
 import { git, GitError, resolveCommit } from './git.js';
 import { type DirRecord, changedDirs, cleanDirs, recordDirs, updateRecord } from './slot-dirs.js';
@@ -354,9 +354,4 @@ export function removePool(root: string, commonDir: string, log?: (line: string)
     // a run's files are there
   }
   return out;
-}
-
-/** For tests and the exit hook: the slot locks this process holds. */
-export function heldSlots(): string[] {
-  return heldLocks().filter((f) => /slot-\d+\.lock$/.test(f));
 }

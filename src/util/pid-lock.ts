@@ -108,11 +108,6 @@ export function release(file: string): void {
   }
 }
 
-/** Every lock this process still holds (for an exit hook). */
-export function heldLocks(): string[] {
-  return [...held];
-}
-
 /**
  * Runs `fn` holding the lock, waiting for it (synchronously: its holders keep it for one short git
  * command) up to `timeoutMs`. `onWait` is called once, after `noticeMs`, with the holder's pid, so
