@@ -66,6 +66,10 @@ export async function main(argv: string[]): Promise<number> {
       const { uninstallCommand } = await import('../commands/install.js');
       code = await uninstallCommand({ cwd });
     })
+    .command('gc', 'Remove the worktree pool: the kept worktrees isolated runs use, with their caches (the next isolated run makes one again)', {}, async () => {
+      const { gcCommand } = await import('../commands/gc.js');
+      code = gcCommand({ cwd });
+    })
     .command(
       'flaky',
       'Per test: runs, flips, flip rate, seeded-bug evidence, and whether it may be frozen',
@@ -165,7 +169,7 @@ export async function main(argv: string[]): Promise<number> {
         });
       },
     )
-    .demandCommand(1, 'Name a command: run, install, uninstall, report, flaky, freeze, unfreeze, seed, replay (see --help).')
+    .demandCommand(1, 'Name a command: run, install, uninstall, gc, report, flaky, freeze, unfreeze, seed, replay (see --help).')
     .strict()
     .recommendCommands()
     .epilog(EPILOG)

@@ -5,6 +5,7 @@ import { SEARCH_PLACES } from '../config/load.js';
 import { git, repoInfo } from '../git/git.js';
 import { installMsg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
+import { poolLines } from './gc.js';
 
 /** What install changed, so uninstall can undo exactly that. Kept in the git dir, never committed. */
 interface InstallState {
@@ -253,6 +254,7 @@ export async function uninstallCommand(opts: { cwd: string }): Promise<number> {
     else if (existsSync(file)) say(`gate-ladder: kept ${state.createdConfig.file}: it was edited since install.`);
   }
   rmSync(path);
+  for (const line of poolLines(root, info.commonDir)) say(line);
   say('gate-ladder: uninstalled; the hooks, package.json and config are as they were before install.');
   return 0;
 }

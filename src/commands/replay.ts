@@ -58,7 +58,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   }
   const ctx = await loadContext(opts.cwd, true, replayMsg.needConfig);
   if (typeof ctx === 'number') return ctx;
-  const { root, ledger } = ctx;
+  const { root, commonDir, ledger } = ctx;
   const config = ctx.config!;
   err(configMsg.replayToday(ctx.configFile!));
   const gates = gatesDir(ctx.commonDir);
@@ -109,6 +109,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
     const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
     const ctx = {
       root,
+      commonDir,
       config,
       match: scopeMatcher(config.scope),
       configHash: hash,

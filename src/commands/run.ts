@@ -246,7 +246,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     let judged = p.head;
     const rev = staged ? () => commitTree(info.root, judged, staged.parent) : () => p.head;
     const ladderInput = { ...run, isolation: where } satisfies LadderInput;
-    let placed = placement(info.root, where, rev, process.env);
+    let placed = placement(info.root, where, rev, process.env, { commonDir: info.commonDir, ...(!opts.json && { log: err }) });
     // A lint-staged tier may re-stage files: the tiers after it judge the tree that will be committed.
     const restaged = (tier: ResolvedTier): string | undefined => {
       if (!staged || !tier.lintStaged) return undefined;
@@ -257,7 +257,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       judged = now;
       report.head = now;
       placed.dispose();
-      placed = placement(info.root, where, rev, process.env);
+      placed = placement(info.root, where, rev, process.env, { commonDir: info.commonDir, ...(!opts.json && { log: err }) });
       return now;
     };
     const backups = plan.tiers.some((t) => t.run && t.tier.lintStaged) ? lintStagedBackups(info.root) : undefined;

@@ -19,7 +19,10 @@ import { strykerEvidence } from '../evidence/stryker.js';
 import { reportDeps } from '../ladder/tier-report-io.js';
 import { gateTracker, gatesDir } from '../ladder/gate-records.js';
 import type { Plan, ResolvedConfig, TestRecord } from '../types.js';
-import { type TempWorktree, addWorktree } from '../git/worktree.js';
+import { type Slot, acquireSlot } from '../git/worktree-pool.js';
+import { pathIntoLinks } from '../git/dependency-links.js';
+import { patchPaths } from '../git/patch-paths.js';
+import { poolMsg } from '../util/messages.js';
 import { type CommandContext, err, loadContext } from './context.js';
 import { EXIT } from './run.js';
 
@@ -44,7 +47,7 @@ function seedPlan(config: ResolvedConfig, files: string[]): Plan {
 }
 
 interface Seeded {
-  wt: TempWorktree;
+  wt: Slot;
   patch: string;
   base: string;
   what: string;
@@ -58,29 +61,40 @@ const isFile = (path: string) => {
   }
 };
 
-/** The seeded tree in a throwaway worktree, committed there (detached) so its rows name a real commit. */
+/**
+ * The seeded tree in a slot of the worktree pool, committed there (detached) so its rows name a real
+ * commit. A patch file is applied before dependency folders are linked, and refused when it writes
+ * where one would be: it never reaches the checkout's real `node_modules` or `.venv`.
+ */
 function prepare(ctx: CommandContext, cwd: string, target: string): Seeded | string {
   const file = resolve(cwd, target);
   if (isFile(file)) {
     const head = resolveCommit(ctx.root, 'HEAD');
     if (head === null) return testMsg.seedBadTarget(target);
-    const wt = addWorktree(ctx.root, head, 'gate-ladder-seed-');
+    const wt = acquireSlot(ctx.root, ctx.commonDir, head, { link: false, log: err });
+    const links = wt.linkPaths();
+    const into = pathIntoLinks(patchPaths(wt.dir, file) ?? [], links);
+    if (into !== undefined) {
+      wt.release();
+      return testMsg.seedPatchFailed(target, poolMsg.intoLinks(into, links.find((l) => into === l || into.startsWith(`${l}/`))!));
+    }
     const applied = git(wt.dir, ['apply', '--index', '--whitespace=nowarn', file]);
     const committed = applied.ok
-      ? git(wt.dir, ['-c', 'user.name=gate-ladder', '-c', 'user.email=gate-ladder@localhost', '-c', 'commit.gpgSign=false',
+      ? git(wt.dir, ['-c', 'core.hooksPath=/dev/null', '-c', 'user.name=gate-ladder', '-c', 'user.email=gate-ladder@localhost', '-c', 'commit.gpgSign=false',
           'commit', '--quiet', '--no-verify', '--allow-empty', '-m', `gate-ladder seed: ${basename(file)}`])
       : applied;
     const patch = committed.ok ? resolveCommit(wt.dir, 'HEAD') : null;
     if (patch === null) {
-      wt.remove();
+      wt.release();
       return testMsg.seedPatchFailed(target, (committed.stderr.trim() || `exit ${committed.code}`).split('\n')[0]!);
     }
+    wt.link();
     return { wt, patch, base: head, what: `${basename(file)} on ${head.slice(0, 12)}` };
   }
   const commit = resolveCommit(ctx.root, target);
   if (commit === null) return testMsg.seedBadTarget(target);
   const base = resolveCommit(ctx.root, `${commit}^`) ?? EMPTY_TREE;
-  return { wt: addWorktree(ctx.root, commit, 'gate-ladder-seed-'), patch: commit, base, what: `${target} (${commit.slice(0, 12)})` };
+  return { wt: acquireSlot(ctx.root, ctx.commonDir, commit, { log: err }), patch: commit, base, what: `${target} (${commit.slice(0, 12)})` };
 }
 
 export async function seedCommand(opts: SeedOptions): Promise<number> {
@@ -96,7 +110,7 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
     err(testMsg.seedNoTiers());
     return EXIT.error;
   }
-  // A second Ctrl-C exits at once; worktree.ts still removes the worktree on exit.
+  // A second Ctrl-C exits at once; worktree-pool.ts still gives the slot back on exit.
   const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
   let seeded: Seeded | string | undefined;
   try {
@@ -145,7 +159,7 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
     err(testMsg.seedEscaped());
     return EXIT.caught;
   } finally {
-    if (seeded !== undefined && typeof seeded !== 'string') seeded.wt.remove();
+    if (seeded !== undefined && typeof seeded !== 'string') seeded.wt.release();
     if (interrupt.fired) err(testMsg.seedCleanedUp());
     interrupt.dispose();
   }

@@ -1,7 +1,8 @@
 import { withoutLocalGitEnv } from '../git/git.js';
+import { poolMsg } from '../util/messages.js';
 import type { Place } from './ladder.js';
 import type { Isolation, ResolvedTier } from '../types.js';
-import { type TempWorktree, addWorktree } from '../git/worktree.js';
+import { type Slot, acquireSlot } from '../git/worktree-pool.js';
 
 export type Where = 'worktree' | 'none';
 
@@ -16,25 +17,31 @@ export function chooseIsolation(mode: Isolation, state: { dirty: boolean; atTarg
 }
 
 export interface Placement {
-  /** Where one tier runs; makes the worktree the first time a tier needs it. */
+  /** Where one tier runs; takes a slot of the worktree pool the first time a tier needs one. */
   place: (tier: ResolvedTier) => Place;
-  /** Removes the worktree, if one was made. */
+  /** Gives the slot back, if one was taken. */
   dispose: () => void;
 }
 
 /**
- * Lazily places tiers for one target. `rev` gives the commit to check out (called once, when needed).
- * A lint-staged tier always runs in the repo itself: it hides unstaged changes on its own.
+ * Lazily places tiers for one target. `rev` gives the commit to check out (called once, when needed),
+ * in a slot of the repository's worktree pool (git/worktree-pool.ts). A lint-staged tier always runs in
+ * the repo itself: it hides unstaged changes on its own.
  */
-export function placement(root: string, where: Where, rev: () => string, env: NodeJS.ProcessEnv): Placement {
-  let wt: TempWorktree | undefined;
+export function placement(root: string, where: Where, rev: () => string, env: NodeJS.ProcessEnv, pool: { commonDir: string; log?: (line: string) => void }): Placement {
+  let slot: Slot | undefined;
   const inPlace: Place = { cwd: root, isolation: 'none', env };
   return {
     place: (tier) => {
       if (where === 'none' || tier.lintStaged) return inPlace;
-      wt ??= addWorktree(root, rev());
-      return { cwd: wt.dir, isolation: 'worktree', env: withoutLocalGitEnv(env) };
+      if (slot === undefined) {
+        slot = acquireSlot(root, pool.commonDir, rev(), pool.log ? { log: pool.log } : {});
+        if (slot.how === 'repaired') pool.log?.(poolMsg.repaired(slot.dir));
+        if (slot.how === 'remade') pool.log?.(poolMsg.remade(slot.dir));
+        for (const note of slot.notes) pool.log?.(poolMsg.note(note));
+      }
+      return { cwd: slot.dir, isolation: 'worktree', env: withoutLocalGitEnv(env) };
     },
-    dispose: () => wt?.remove(),
+    dispose: () => slot?.release(),
   };
 }

@@ -4,7 +4,10 @@ import { type LadderDeps, runLadder } from '../ladder/ladder.js';
 import type { ReplayPatch } from './inputs.js';
 import { type Matcher, route } from '../ladder/route.js';
 import type { Changes, GateResult, LedgerRow, ResolvedConfig, TestRecord } from '../types.js';
-import { addWorktree, type TempWorktree } from '../git/worktree.js';
+import { type Slot, acquireSlot } from '../git/worktree-pool.js';
+import { pathIntoLinks } from '../git/dependency-links.js';
+import { patchPaths } from '../git/patch-paths.js';
+import { poolMsg } from '../util/messages.js';
 
 /** The tier name of the one row a patch that does not apply gets (see docs/replay.md). */
 export const APPLY_TIER = '(apply)';
@@ -25,6 +28,8 @@ export interface PatchOutcome {
 
 export interface ReplayContext {
   root: string;
+  /** The git common dir: where the worktree pool lives. */
+  commonDir: string;
   config: ResolvedConfig;
   match: Matcher;
   /** The resume key's config part, stamped on every row. */
@@ -37,7 +42,15 @@ export interface ReplayContext {
 }
 
 /** The row of a patch that did not apply: counted apart, never a catch, never a tier's error. Pure. */
-export function notAppliedRow(patch: ReplayPatch, reason: string, seconds: number, ctx: Pick<ReplayContext, 'configHash' | 'calibrate' | 'isolate'>, run: string, now: Date): LedgerRow {
+export function notAppliedRow(
+  patch: ReplayPatch,
+  reason: string,
+  seconds: number,
+  ctx: Pick<ReplayContext, 'configHash' | 'calibrate' | 'isolate'>,
+  run: string,
+  now: Date,
+  refused = false,
+): LedgerRow {
   return {
     ts: now.toISOString(),
     run,
@@ -49,7 +62,7 @@ export function notAppliedRow(patch: ReplayPatch, reason: string, seconds: numbe
     applied: false,
     seconds,
     exit: null,
-    reason: `does not apply onto ${patch.base.slice(0, 12)}: ${reason}`,
+    reason: `${refused ? 'not applied' : 'does not apply'} onto ${patch.base.slice(0, 12)}: ${reason}`,
     files: [],
     files_count: 0,
     routed: false,
@@ -65,31 +78,46 @@ function firstLines(text: string): string {
   return text.trim().split('\n').filter((l) => !/^(hint|warning):/.test(l)).slice(0, 2).join(' / ') || 'git apply failed';
 }
 
+/** Why a patch file must not be applied in `slot`: it writes where a dependency folder will be linked. Undefined when it may. */
+function refusal(slot: Slot, file: string): string | undefined {
+  const paths = patchPaths(slot.dir, file);
+  if (paths === null) return undefined;
+  const links = slot.linkPaths();
+  const path = pathIntoLinks(paths, links);
+  if (path === undefined) return undefined;
+  return poolMsg.intoLinks(path, links.find((l) => path === l || path.startsWith(`${l}/`))!);
+}
+
 /**
- * One patch, as a push would judge it: a throwaway worktree at its base, the patch applied (files) or
- * checked out (commits), routed and run through the same ladder with hook `replay`. Its rows reach
- * the ledger in one append after the ladder, and its per-test records after them: a patch interrupted
- * half-way leaves neither, and is replayed again next time. The worktree is removed whatever happens.
+ * One patch, as a push would judge it: a slot of the worktree pool at its base, the patch applied
+ * (files) or checked out (commits), routed and run through the same ladder with hook `replay`. A patch
+ * file is applied before any dependency folder is linked into the slot, and one that writes where a
+ * dependency folder would be linked is refused (`applied: false`): a patch never reaches the checkout's
+ * real `node_modules` or `.venv`. Its rows reach the ledger in one append after the ladder, and its
+ * per-test records after them: a patch interrupted half-way leaves neither, and is replayed again next
+ * time. The slot is given back whatever happens.
  */
 export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promise<PatchOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started) / 1000;
   const runId = randomBytes(6).toString('hex');
   const empty = { patch, rows: [], results: [] };
-  let wt: TempWorktree | undefined;
+  let slot: Slot | undefined;
   try {
-    wt = addWorktree(ctx.root, patch.kind === 'commit' ? patch.id : patch.base);
+    slot = acquireSlot(ctx.root, ctx.commonDir, patch.kind === 'commit' ? patch.id : patch.base, { link: patch.kind === 'commit' });
     let changes: Changes;
     if (patch.kind === 'file') {
-      const applied = git(wt.dir, ['apply', '--index', '--whitespace=nowarn', patch.file]);
-      if (!applied.ok) {
+      const refused = refusal(slot, patch.file);
+      const applied = refused === undefined ? git(slot.dir, ['apply', '--index', '--whitespace=nowarn', patch.file]) : undefined;
+      if (applied === undefined || !applied.ok) {
         if (ctx.interrupted()) return { ...empty, status: 'interrupted', seconds: elapsed() };
-        const reason = firstLines(applied.stderr);
-        const row = notAppliedRow(patch, reason, elapsed(), ctx, runId, ctx.deps.now());
+        const reason = refused ?? firstLines(applied!.stderr);
+        const row = notAppliedRow(patch, reason, elapsed(), ctx, runId, ctx.deps.now(), refused !== undefined);
         ctx.deps.appendRows([row]);
         return { ...empty, status: 'not-applied', rows: [row], reason, seconds: row.seconds };
       }
-      changes = stagedPaths(wt.dir);
+      slot.link();
+      changes = stagedPaths(slot.dir);
     } else {
       changes = diffList(ctx.root, patch.base, patch.id);
     }
@@ -106,7 +134,7 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
         hook: 'replay',
         patch: patch.id,
         base: patch.base,
-        cwd: wt.dir,
+        cwd: slot.dir,
         isolation: 'worktree',
         source: 'replay',
         ...(ctx.calibrate && { calibration: true }),
@@ -126,6 +154,6 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
       seconds: elapsed(),
     };
   } finally {
-    wt?.remove();
+    slot?.release();
   }
 }

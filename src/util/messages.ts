@@ -133,11 +133,11 @@ export const testMsg = {
   seedBadTarget: (target: string) => `gate-ladder: ${q(target)} is neither a patch file nor a commit in this repository.`,
   seedPatchFailed: (file: string, why: string) => `gate-ladder: could not apply ${shown(file)} to HEAD in a throwaway worktree: ${shown(why)}`,
   seedNoTiers: () => 'gate-ladder: no tier is configured for the seed hook (`hooks` of each tier); nothing to run.',
-  seedStart: (what: string, dir: string) => `gate-ladder: seeding ${shown(what)} in a throwaway worktree (${shown(dir)}); every tier runs.`,
+  seedStart: (what: string, dir: string) => `gate-ladder: seeding ${shown(what)} in a worktree of the pool (${shown(dir)}); every tier runs.`,
   seedNoReport: (tier: string) => `gate-ladder: ${shown(tier)} has no \`junit\` report, so it cannot say which tests caught the seeded bug.`,
   seedCaughtBy: (ids: readonly string[]) => `gate-ladder: sensitivity evidence recorded for ${tests(ids.length)}: ${list(ids, 20)}`,
   seedEscaped: () => 'gate-ladder: no test failed on the seeded bug: it escaped every tier, so no evidence was recorded.',
-  seedCleanedUp: () => 'gate-ladder: interrupted; the throwaway worktree was removed.',
+  seedCleanedUp: () => 'gate-ladder: interrupted; the gates were stopped and the worktree given back to the pool.',
   strykerUnreadable: (file: string, why: string) => `gate-ladder: ${shown(file)} is not a Stryker mutation-testing report: ${shown(why)}`,
   strykerSummary: (killed: number, ids: readonly string[], ignored: number) =>
     `gate-ladder: ${killed} killed mutant${killed === 1 ? '' : 's'} gave sensitivity evidence to ${tests(ids.length)}${ids.length ? `: ${list(ids, 20)}` : ''}` +
@@ -164,11 +164,11 @@ export const replayMsg = {
   resumed: (n: number) =>
     `gate-ladder: ${n} patch${n === 1 ? ' was' : 'es were'} replayed before under this config: skipped (\`--force\` runs ${n === 1 ? 'it' : 'them'} again).`,
   start: (n: number, jobs: number, hash: string, isolate: boolean) =>
-    `gate-ladder: replaying ${n} patch${n === 1 ? '' : 'es'}, ${jobs} at a time, config ${hash}${isolate ? ', gates without network' : ''}; each in a throwaway worktree.`,
+    `gate-ladder: replaying ${n} patch${n === 1 ? '' : 'es'}, ${jobs} at a time, config ${hash}${isolate ? ', gates without network' : ''}; each in a worktree of the pool.`,
   interrupted: () =>
-    'gate-ladder: replay interrupted: gates stopped, worktrees removed. Finished patches are in the ledger; the same command replays the rest.',
+    'gate-ladder: replay interrupted: gates stopped, worktrees given back to the pool. Finished patches are in the ledger; the same command replays the rest.',
   failed: (err: unknown) =>
-    `gate-ladder: replay stopped: ${shown(err instanceof Error ? err.message : String(err))}. Every worktree was removed; finished patches are in the ledger, and the same command replays the rest.`,
+    `gate-ladder: replay stopped: ${shown(err instanceof Error ? err.message : String(err))}. Every worktree was given back to the pool; finished patches are in the ledger, and the same command replays the rest.`,
   summary: (patches: number, now: number, before: number, notApplied: number, seconds: string) =>
     `replay: ${patches} patch${patches === 1 ? '' : 'es'} (${now} replayed now, ${before} earlier under this config${notApplied ? `, ${notApplied} did not apply` : ''}) in ${seconds}`,
 };
@@ -317,4 +317,21 @@ export const faultMsg = {
     `gate-ladder: a run that was killed (pid ${owner}) may have left ${shown(tier)} running since ${shown(since)}; this system has no /proc to find its processes by their GATE_LADDER_GATE variable, so nothing was stopped. Look for them with \`ps\`.`,
   abandoned: (name: string, pid: number) =>
     `gate-ladder: ${shown(name)} (pid ${pid}), which started this run, has exited: the push no longer exists. The gates were stopped, and the gate that was running has no row.`,
+};
+
+/** The worktree pool (git/worktree-pool.ts), `gate-ladder gc`, and patches refused before they are applied. */
+export const poolMsg = {
+  waiting: (pid: number, pool: string) =>
+    `gate-ladder: waiting for process ${pid}, which is adding or removing a worktree of this repository (${pool}); if it is stuck, stop it, or run \`gate-ladder gc\` once it has gone.`,
+  note: (note: string) => `gate-ladder: ${note}.`,
+  repaired: (dir: string) =>
+    `gate-ladder: ${dir} was left mid-checkout by a run that died; it was set right, and git status agrees, before any gate ran.`,
+  remade: (dir: string) =>
+    `gate-ladder: ${dir} could not be set right (left broken by a run that died, or changed by hand); it was made anew before any gate ran.`,
+  intoLinks: (path: string, link: string) =>
+    `it touches ${path}, inside ${link}, a dependency folder the worktree links to your checkout's: refused, so a patch can never write into your real dependencies`,
+  gcDone: (removed: number, legacy: number, pool: string) =>
+    `gate-ladder: removed ${removed} worktree slot${removed === 1 ? '' : 's'} of the pool (${pool})${legacy > 0 ? ` and ${legacy} throwaway worktree${legacy === 1 ? '' : 's'} of an earlier version` : ''}. The next isolated run makes a slot again.`,
+  gcBusy: (slot: string, pid: number) =>
+    `gate-ladder: kept ${slot}: process ${pid} is using it. Run \`gate-ladder gc\` again once that run has finished.`,
 };

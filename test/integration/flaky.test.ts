@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type Repo, cleanEnv, leftAfter, nodeTestId, sh, withRepo } from '../helpers/repo.js';
+import { poolLocks, slotFree, userWorktrees } from '../helpers/pool.js';
 
 const CONFIG = `export default {
   tiers: [
@@ -47,7 +48,8 @@ function flaky(repo: Repo): { id: string; runs: number; flips: number; flip_rate
   return JSON.parse(r.stdout).tests;
 }
 
-const worktrees = (repo: Repo) => repo.gitOk('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length;
+/** The user's worktrees (gate-ladder's pool slots apart). */
+const worktrees = (repo: Repo) => userWorktrees(repo).length;
 
 test('a flaky test gains evidence from seed, is frozen, a push where only it fails passes, and after expiry it is caught again', () =>
   withRepo({ files: FILES }, (repo) => {
@@ -88,7 +90,8 @@ test('a flaky test gains evidence from seed, is frozen, a push where only it fai
       ['t2-grep', 'caught', 'seed', 'seed'],
     ], 'every tier ran: no short-circuit');
     assert.is.not(seedRows[0]!.patch, repo.gitOk('rev-parse', 'HEAD'), 'the seeded tree has its own commit');
-    assert.is(worktrees(repo), 1, 'the throwaway worktree is gone');
+    assert.is(worktrees(repo), 1, 'no worktree but the pool\'s');
+    assert.equal(poolLocks(repo), [], 'the slot is given back');
     assert.is(repo.read('src/value.txt'), 'good\n', 'the work tree is untouched');
 
     rows = flaky(repo);
@@ -138,7 +141,7 @@ test('a flaky test gains evidence from seed, is frozen, a push where only it fai
     assert.is(repo.cli(['unfreeze', FLAKY_ID]).code, 1);
   }));
 
-test('seed on a commit: Ctrl-C stops the gates and removes the throwaway worktree', () =>
+test('seed on a commit: Ctrl-C stops the gates and gives the worktree back to the pool', () =>
   withRepo({ files: { ...FILES, 'gate-ladder.config.ts': `export default { tiers: [{ name: 't1-slow', run: 'sleep 3119; echo never', timeout: 120 }] };\n` } }, async (repo) => {
     repo.gitOk('checkout', '-q', '-b', 'seeded');
     repo.write('src/value.txt', 'bug\n');
@@ -162,10 +165,10 @@ test('seed on a commit: Ctrl-C stops the gates and removes the throwaway worktre
       });
     });
     assert.is(code, 130, out);
-    assert.match(out, 'the throwaway worktree was removed');
-    const dir = /throwaway worktree \(([^)]+)\)/.exec(out)?.[1];
+    assert.match(out, 'the worktree given back to the pool');
+    const dir = /worktree of the pool \(([^)]+)\)/.exec(out)?.[1];
     assert.ok(dir, out);
-    assert.not.ok(existsSync(dir!), `${dir} is still there`);
+    assert.ok(slotFree(dir!), `${dir} is still held`);
     assert.is(worktrees(repo), 1);
     assert.equal(leftAfter(/sleep 3119/), [], 'the gate was stopped');
   }));
@@ -203,7 +206,7 @@ test('seed --stryker: Killed mutants give evidence to the tests that killed them
     assert.equal(lines.at(-1).hook, 'seed');
   }));
 
-test('seed refuses what it cannot apply, and leaves no worktree behind', () =>
+test('seed refuses what it cannot apply, and holds no worktree after', () =>
   withRepo({ files: FILES }, (repo) => {
     const patch = join(repo.dir, '..', 'stale.patch');
     writeFileSync(patch, 'diff --git a/src/value.txt b/src/value.txt\n--- a/src/value.txt\n+++ b/src/value.txt\n@@ -1 +1 @@\n-not what is there\n+bug\n');
@@ -211,6 +214,7 @@ test('seed refuses what it cannot apply, and leaves no worktree behind', () =>
     assert.is(r.code, 2, r.out);
     assert.match(r.out, 'could not apply');
     assert.is(worktrees(repo), 1);
+    assert.equal(poolLocks(repo), []);
     const none = repo.cli(['seed', 'no-such-thing']);
     assert.is(none.code, 2);
     assert.match(none.out, 'is neither a patch file nor a commit');

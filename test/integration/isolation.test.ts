@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHECK_SH, type Repo, cleanEnv, sh, withRepo, leftAfter } from '../helpers/repo.js';
+import { isSlot, poolSlots, slotDirt, slotFree, userWorktrees } from '../helpers/pool.js';
 
 /** LADDER_FILES, with each gate logging where it ran (and what git env it saw) to $GL_TRACE. */
 const TRACED_FILES = (extra = '') => ({
@@ -26,7 +27,8 @@ const traced = <T>(fn: (repo: Repo, trace: string) => Promise<T> | T, extra = ''
   withRepo({ files: TRACED_FILES(extra) }, (repo) => fn(repo, join(repo.dir, '..', 'trace.log')));
 
 const ranIn = (trace: string) => (existsSync(trace) ? readFileSync(trace, 'utf8').trim().split('\n') : []);
-const worktrees = (repo: Repo) => repo.gitOk('worktree', 'list', '--porcelain').match(/^worktree .*/gm) ?? [];
+/** The user's worktrees: gate-ladder's pool slots apart. */
+const worktrees = userWorktrees;
 
 test('committed bug, uncommitted fix: the pushed commit decides, and the bug is caught', () =>
   traced((repo, trace) => {
@@ -42,8 +44,9 @@ test('committed bug, uncommitted fix: the pushed commit decides, and the bug is 
     assert.equal(rows.map((x) => [x.tier, x.verdict, x.isolation]), [['t1-properties', 'caught', 'worktree']]);
     assert.is(rows[0]!.patch, head);
     const [dir] = ranIn(trace);
-    assert.ok(dir && dir !== repo.dir && !dir.startsWith(repo.dir), `ran in ${dir}`);
-    assert.not.ok(existsSync(dir!), 'the worktree is removed after a failure');
+    assert.ok(dir && isSlot(repo, dir), `ran in ${dir}`);
+    assert.ok(slotFree(dir!), 'the slot is given back after a failure');
+    assert.equal(slotDirt(dir!), [], 'and left as the gate left it: clean');
     assert.is(worktrees(repo).length, 1);
     assert.is(repo.read('src/value.txt'), 'good\n', 'the uncommitted fix is untouched');
     assert.is(repo.gitOk('status', '--porcelain'), 'M src/value.txt');
@@ -63,7 +66,7 @@ test('committed fix, uncommitted bug: the pushed commit decides, and the push pa
     ]);
     assert.is(rows[0]!.patch, head);
     assert.is(repo.gitOk('--git-dir', repo.remote, 'rev-parse', 'main'), head);
-    assert.not.ok(existsSync(ranIn(trace)[0]!));
+    assert.ok(slotFree(ranIn(trace)[0]!));
     assert.is(worktrees(repo).length, 1);
     assert.is(repo.read('src/value.txt'), 'bug\n', 'the uncommitted change is untouched');
   }));
@@ -186,7 +189,7 @@ test('a push from a linked worktree: gates see none of the hook\'s GIT_DIR/GIT_I
     },
   ));
 
-test('Ctrl-C during a gate in a worktree: the gate is stopped, the worktree removed, exit 130', () =>
+test('Ctrl-C during a gate in a worktree: the gate is stopped, the slot given back, exit 130', () =>
   withRepo(
     {
       files: {
@@ -214,13 +217,14 @@ test('Ctrl-C during a gate in a worktree: the gate is stopped, the worktree remo
       const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
       for (let i = 0; i < 300 && !existsSync(trace); i++) await new Promise((r) => setTimeout(r, 100));
       const dir = readFileSync(trace, 'utf8').trim();
-      assert.ok(existsSync(dir), 'the worktree exists while the gate runs');
+      assert.ok(existsSync(dir) && !slotFree(dir), 'the slot is held while the gate runs');
       child.kill('SIGINT');
       const code = await exited;
       assert.is(code, 130, out);
       assert.match(out, 'interrupted');
-      assert.not.ok(existsSync(dir), 'the worktree is removed');
+      assert.ok(slotFree(dir), 'the slot is given back');
       assert.is(worktrees(repo).length, 1);
+      assert.equal(poolSlots(repo), [dir], 'and kept for the next run');
       assert.equal(leftAfter(/sleep 3127/), [], 'the gate is stopped');
       assert.equal(repo.ledger(), [], 'an interrupted gate reached no verdict: no row');
     },

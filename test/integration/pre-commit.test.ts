@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHECK_SH, type Repo, cleanEnv, sh, withRepo } from '../helpers/repo.js';
+import { poolLocks, userWorktrees } from '../helpers/pool.js';
 
 /** A lint-staged task that fails when a staged file says "bug". */
 const CHECK_FILE_SH = `#!/bin/sh
@@ -86,7 +87,8 @@ test('a staged fix passes, the unstaged bug stays unstaged, and the command tier
       ['t1-properties', 'pass', 'worktree'],
     ]);
     assert.is(rows[0]!.patch, repo.gitOk('rev-parse', 'HEAD^{tree}'));
-    assert.is(repo.gitOk('worktree', 'list', '--porcelain').match(/^worktree /gm)?.length, 1);
+    assert.is(userWorktrees(repo).length, 1);
+    assert.equal(poolLocks(repo), [], 'the slot is given back');
   }));
 
 test('a command tier on pre-commit judges what is committed: `git commit <path>` with other changes unstaged', () =>

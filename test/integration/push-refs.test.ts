@@ -2,6 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LADDER_FILES, type Repo, withRepo } from '../helpers/repo.js';
+import { poolLocks, userWorktrees } from '../helpers/pool.js';
 
 const ladder = <T>(fn: (repo: Repo) => Promise<T> | T) => withRepo({ files: LADDER_FILES }, fn);
 const BYPASS = { GATE_LADDER: '0' };
@@ -183,7 +184,8 @@ test('pushing a branch that is not checked out: its commit is tested, not the ch
     assert.equal(verdicts(rows), [['refs/heads/elsewhere', 't1-properties', 'caught']]);
     assert.is(rows[0]!.patch, bad);
     assert.is(rows[0]!.isolation, 'worktree');
-    assert.is(repo.gitOk('worktree', 'list', '--porcelain').match(/^worktree /gm)?.length, 1, 'the temporary worktree is gone');
+    assert.is(userWorktrees(repo).length, 1, 'no worktree but the pool\'s');
+    assert.equal(poolLocks(repo), [], 'the slot is given back');
   }));
 
 test('paths with spaces, quotes, tabs, newlines and non-ASCII characters are recorded and routed exactly', () =>

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHECK_SH, LADDER_FILES, type Repo, type Run, cleanEnv, sh, withRepo, leftAfter } from '../helpers/repo.js';
+import { poolLocks, userWorktrees } from '../helpers/pool.js';
 
 type Row = Record<string, unknown>;
 
@@ -37,10 +38,10 @@ function spawnReplay(repo: Repo, tmp: string, args: string[], env: Record<string
   return { child, done };
 }
 
-/** No worktree but the repo's own, and nothing left in the private TMPDIR. */
+/** No worktree but the repo's own and the pool's, every slot given back, and nothing left in the private TMPDIR. */
 function assertCleanedUp(repo: Repo, tmp: string): void {
-  const worktrees = repo.gitOk('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree '));
-  assert.equal(worktrees, [`worktree ${repo.dir}`], 'every replay worktree is removed');
+  assert.equal(userWorktrees(repo), [repo.dir], 'no worktree but the pool\'s');
+  assert.equal(poolLocks(repo), [], 'every slot is given back');
   assert.equal(readdirSync(tmp), [], 'no stray temp folder');
   assert.is(repo.gitOk('status', '--porcelain'), '', "the user's working tree is untouched");
 }
@@ -391,7 +392,7 @@ test('resume: the same replay skips what it has done; --force runs it again; a c
     assertCleanedUp(repo, tmp);
   }));
 
-test('Ctrl-C in the middle: gates stopped, no worktree, no stray folder, no process, no rows; exit 130', () =>
+test('Ctrl-C in the middle: gates stopped, no worktree held, no stray folder, no process, no rows; exit 130', () =>
   corpus(async (repo, tmp) => {
     const marks = join(dirname(repo.dir), 'marks');
     mkdirSync(marks);
@@ -415,7 +416,7 @@ test('Ctrl-C in the middle: gates stopped, no worktree, no stray folder, no proc
     assertCleanedUp(repo, tmp);
   }));
 
-test('a failure mid-replay (the ledger cannot be written) still removes every worktree', () =>
+test('a failure mid-replay (the ledger cannot be written) still gives every worktree back', () =>
   corpus((repo, tmp) => {
     repo.write('gate-ladder.config.ts', `export default { ledger: '/dev/null/nope/ledger.jsonl', tiers: [{ name: 't1', run: 'true' }] };\n`);
     const start = repo.commit('unwritable ledger');
@@ -424,7 +425,7 @@ test('a failure mid-replay (the ledger cannot be written) still removes every wo
     const r = replay(repo, tmp, [`${start}..main`]);
     assert.is(r.code, 2, r.out);
     assert.match(r.stderr, 'replay stopped');
-    assert.match(r.stderr, 'Every worktree was removed');
+    assert.match(r.stderr, 'Every worktree was given back to the pool');
     assertCleanedUp(repo, tmp);
   }));
 

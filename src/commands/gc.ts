@@ -1,0 +1,23 @@
+/** `gate-ladder gc`: removes the repository's worktree pool (slots, their caches) and earlier versions' throwaway worktrees. */
+import { repoInfo } from '../git/git.js';
+import { poolDir, removePool } from '../git/worktree-pool.js';
+import { msg, poolMsg } from '../util/messages.js';
+import { err, out } from './context.js';
+import { EXIT } from '../config/defaults.js';
+
+/** Removes the pool and says what it removed; slots in use by a live run are kept and named. Exit 0, or 2 outside a repository. */
+export function gcCommand(opts: { cwd: string }): number {
+  const info = repoInfo(opts.cwd);
+  if (info === null) {
+    err(msg.notRepo(opts.cwd));
+    return EXIT.error;
+  }
+  out(poolLines(info.root, info.commonDir).join('\n'));
+  return EXIT.pass;
+}
+
+/** What removing the pool did, as lines to print (uninstall prints them too). */
+export function poolLines(root: string, commonDir: string): string[] {
+  const r = removePool(root, commonDir, err);
+  return [poolMsg.gcDone(r.removed, r.legacy, poolDir(commonDir)), ...r.busy.map((b) => poolMsg.gcBusy(b.slot, b.pid))];
+}

@@ -1,0 +1,357 @@
+/**
+ * The worktree pool: gates that must judge a commit other than the working tree run in a slot, a
+ * worktree kept under `<git common dir>/gate-ladder/worktrees/slot-N` and reused. Moving a slot to a
+ * commit costs what differs (one `git clean`, one `git checkout`), not a checkout of the whole tree.
+ *
+ *   slot-N          the work tree (a registered, locked git worktree, detached)
+ *   slot-N.lock     who uses it: one run at a time (pid-lock.ts; a dead owner's lock is taken over)
+ *   slot-N.json     what gate-ladder put there: dependency links, submodules, its folders' lstat when
+ *                   it was exactly a commit (slot-dirs.ts: only folders changed since are read to clean
+ *                   it), and `moving` while a checkout is under way (found set by a later run: the
+ *                   slot is repaired or remade)
+ *   slot-N.cache/   the slot's own tool caches (node_modules/.cache and the like), outside the work
+ *                   tree so cleaning keeps them
+ *   git.lock        held around every `git worktree add/remove`, which race with each other
+ *   deps.json       the checkout's dependency folders, found once per install (dependency-links.ts)
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { poolMsg } from '../util/messages.js';
+import { lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
+import { dependencyDirs, linkDependencies } from './dependency-links.js';
+import { git, GitError, resolveCommit } from './git.js';
+import { type DirRecord, changedDirs, cleanDirs, recordDirs, updateRecord } from './slot-dirs.js';
+import { dropSubmodules, fillSubmodules } from './submodules.js';
+import { addWorktreeRecord, removeWorktreeRecord, sweepStale } from './worktree.js';
+
+/** Slots kept by default; more concurrent runs than this each get a one-off slot, removed after use. */
+export const DEFAULT_SLOTS = 8;
+
+/** The pool's size: `GATE_LADDER_WORKTREE_SLOTS` (1 to 64), else DEFAULT_SLOTS. Pure. */
+export function slotLimit(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.GATE_LADDER_WORKTREE_SLOTS);
+  return Number.isInteger(n) && n >= 1 && n <= 64 ? n : DEFAULT_SLOTS;
+}
+
+export function poolDir(commonDir: string): string {
+  return join(commonDir, 'gate-ladder', 'worktrees');
+}
+
+interface SlotState {
+  links: string[];
+  subs: string[];
+  /** The commit a checkout was moving the slot to; null once it is there. */
+  moving: string | null;
+  /** Its folders when it was exactly a commit; absent: the next clean reads every folder. */
+  dirs?: DirRecord;
+}
+
+export interface Slot {
+  dir: string;
+  n: number;
+  /** made: a new checkout; moved: a kept slot moved to the commit; repaired: a slot found mid-checkout, set right; remade: one that could not be, made anew. */
+  how: 'made' | 'moved' | 'repaired' | 'remade';
+  /** What the slot could not provide (a submodule the checkout has not initialised). */
+  notes: string[];
+  /** The dependency folders `link` links, relative to the work tree (a patch must not touch them). */
+  linkPaths: () => string[];
+  /** Makes the checkout's dependency folders usable in the slot (done by acquireSlot unless told not to). */
+  link: () => void;
+  /** Gives the slot back (a one-off slot is removed). Safe to call twice. */
+  release: () => void;
+}
+
+export interface SlotOptions {
+  /** false: leave dependency folders out until `link()` (a patch is applied first). Default true. */
+  link?: boolean;
+  /** Says what a wait is for. */
+  log?: (line: string) => void;
+}
+
+const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/**
+ * No hooks (a post-checkout `npm install` has no business here); a split index: each move writes the
+ * entries that changed, not the whole index again (about 20 ms of a 50,000-file move).
+ */
+const CHECKOUT = ['-c', 'core.hooksPath=/dev/null', '-c', 'advice.detachedHead=false', '-c', 'submodule.recurse=false', '-c', 'core.splitIndex=true', 'checkout', '-q', '-f', '--detach'];
+/** How long a run waits for another's `git worktree add/remove` before giving up. */
+const GIT_LOCK_TIMEOUT_MS = 120_000;
+
+const live = new Set<Slot>();
+let hooked = false;
+
+/** On exit (normal, error, or after a trapped Ctrl-C), every slot still held is given back. */
+function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', () => {
+    for (const slot of [...live]) slot.release();
+  });
+}
+
+/** `/path` as a git exclude pattern matching exactly that path from the top. Pure. */
+export function exactPattern(rel: string): string {
+  return `/${rel.replace(/[\\*?[]/g, '\\$&').replace(/ $/, '\\ ')}`;
+}
+
+function readState(file: string): SlotState {
+  try {
+    const s = JSON.parse(readFileSync(file, 'utf8')) as Partial<SlotState>;
+    const d = s.dirs;
+    return {
+      links: Array.isArray(s.links) ? s.links.filter((x) => typeof x === 'string') : [],
+      subs: Array.isArray(s.subs) ? s.subs.filter((x) => typeof x === 'string') : [],
+      moving: typeof s.moving === 'string' ? s.moving : null,
+      ...(d && typeof d.sha === 'string' && typeof d.at === 'number' && Array.isArray(d.dirs) && { dirs: d }),
+    };
+  } catch {
+    return { links: [], subs: [], moving: null };
+  }
+}
+
+function writeState(file: string, state: SlotState): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(state)}\n`);
+  renameSync(tmp, file);
+}
+
+function unlinkQuiet(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // not there
+  }
+}
+
+/** The slot's git dir (`.git/worktrees/<id>`), when the slot is a worktree git still knows. */
+function adminDir(dir: string): string | undefined {
+  try {
+    const gitdir = /^gitdir: (.+)$/m.exec(readFileSync(join(dir, '.git'), 'utf8'))?.[1]?.trim();
+    if (gitdir === undefined) return undefined;
+    const admin = resolve(dir, gitdir);
+    return existsSync(join(admin, 'HEAD')) && existsSync(join(admin, 'commondir')) ? admin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function headOf(admin: string): string {
+  try {
+    return readFileSync(join(admin, 'HEAD'), 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/** Holds the pool's git lock: `git worktree add/remove/list` of two runs at once break each other. */
+function underGitLock<T>(pool: string, fn: () => T, log?: (line: string) => void): T {
+  return withLock(join(pool, 'git.lock'), fn, {
+    timeoutMs: GIT_LOCK_TIMEOUT_MS,
+    onWait: (pid) => log?.(poolMsg.waiting(pid, pool)),
+  });
+}
+
+/** Removes a slot: its folder moved aside first (fast), git's record removed under the lock, then the files. */
+function discard(root: string, pool: string, dir: string, log?: (line: string) => void): void {
+  const trash = join(pool, `trash-${process.pid}-${Date.now()}`);
+  let moved = false;
+  try {
+    renameSync(dir, trash);
+    moved = true;
+  } catch {
+    // no folder: only git's record is left
+  }
+  underGitLock(pool, () => removeWorktreeRecord(root, dir), log);
+  rmSync(moved ? trash : dir, { recursive: true, force: true });
+}
+
+/** Checks the slot out at `sha` from nothing: a new worktree record, then one checkout of every file. */
+function make(root: string, pool: string, dir: string, sha: string, log?: (line: string) => void): void {
+  underGitLock(
+    pool,
+    () => {
+      sweepStale(root);
+      // A record whose folder was deleted by hand blocks a new one at the same path.
+      removeWorktreeRecord(root, dir);
+      rmSync(dir, { recursive: true, force: true });
+      addWorktreeRecord(root, dir, sha);
+    },
+    log,
+  );
+  const r = git(dir, ['-c', 'checkout.workers=0', ...CHECKOUT, sha], { scrub: true });
+  if (!r.ok) throw new GitError([...CHECKOUT, sha], r);
+}
+
+/**
+ * Removes every untracked and ignored file but `keep` (the dependency links), then checks out `sha` over
+ * what is left (`-f`: tracked files a gate changed are put back). With a record of the slot's folders,
+ * only the folders changed since are read; without one, `git clean` reads them all.
+ */
+function move(dir: string, sha: string, keep: readonly string[], record: DirRecord | undefined): boolean {
+  let cleaned = false;
+  try {
+    cleaned = record !== undefined && cleanDirs(dir, record, changedDirs(dir, record), keep);
+  } catch {
+    // a file that would not go: git tries, and says why
+  }
+  cleaned ||= git(dir, ['clean', '-ffdxq', ...keep.flatMap((p) => ['-e', exactPattern(p)])], { scrub: true }).ok;
+  return cleaned && git(dir, [...CHECKOUT, sha], { scrub: true }).ok;
+}
+
+/** The slot is exactly `sha`: HEAD, every tracked file, and nothing untracked or ignored but `keep`. Asked of git. */
+function isExactly(dir: string, admin: string, sha: string, keep: readonly string[]): boolean {
+  if (headOf(admin) !== sha) return false;
+  const r = git(dir, ['status', '--porcelain', '-z', '--ignored=traditional', '--untracked-files=normal', '--ignore-submodules=all', '--no-renames'], { scrub: true });
+  if (!r.ok) return false;
+  return r.stdout.split('\0').every((e) => e === '' || ((e.startsWith('!! ') || e.startsWith('?? ')) && keep.includes(e.slice(3).replace(/\/$/, ''))));
+}
+
+/**
+ * A slot of the pool, exactly at the commit `rev` names, for this process alone until `release()`.
+ * Tracked files equal the commit; untracked and ignored files are gone except the dependency links and
+ * the slot's own caches. A slot found mid-checkout (its owner died) is repaired, checked with
+ * `git status`, or removed and made anew.
+ */
+export function acquireSlot(root: string, commonDir: string, rev: string, opts: SlotOptions = {}): Slot {
+  hookExit();
+  const sha = FULL_SHA.test(rev) ? rev : resolveCommit(root, rev);
+  if (sha === null) throw new Error(`${rev} is not a commit in this repository`);
+  const pool = poolDir(commonDir);
+  mkdirSync(pool, { recursive: true });
+  let n = 1;
+  while (!tryLock(join(pool, `slot-${n}.lock`))) n++;
+  const lock = join(pool, `slot-${n}.lock`);
+  const dir = join(pool, `slot-${n}`);
+  const stateFile = join(pool, `slot-${n}.json`);
+  const caches = join(pool, `slot-${n}.cache`);
+  const oneOff = n > slotLimit();
+  let state: SlotState = readState(stateFile);
+  let released = false;
+  let deps: string[] | undefined;
+  const linkPaths = () => (deps ??= dependencyDirs(root, join(pool, 'deps.json')));
+  const slot: Slot = {
+    dir,
+    n,
+    how: 'moved',
+    notes: [],
+    linkPaths,
+    link: () => {
+      state = { ...state, links: linkDependencies(root, dir, linkPaths(), state.links, caches) };
+      writeState(stateFile, state);
+    },
+    release: () => {
+      if (released) return;
+      released = true;
+      live.delete(slot);
+      try {
+        if (oneOff) {
+          discard(root, pool, dir, opts.log);
+          rmSync(stateFile, { force: true });
+          rmSync(caches, { recursive: true, force: true });
+        }
+      } finally {
+        releaseLock(lock);
+      }
+    },
+  };
+  live.add(slot);
+  try {
+    const keep = opts.link === false ? [] : state.links;
+    let admin = adminDir(dir);
+    const doubt = state.moving !== null;
+    // A record is trusted only when the slot was left exactly a commit, with its links in place.
+    const record = doubt || opts.link === false ? undefined : state.dirs;
+    const movedAt = Date.now();
+    writeState(stateFile, { ...state, moving: sha });
+    if (admin) {
+      dropSubmodules(dir, sha, state.subs);
+      // Its owner died mid-checkout: git's own lock file may be left too.
+      if (doubt) unlinkQuiet(join(admin, 'index.lock'));
+      let ok = move(dir, sha, keep, record);
+      if (ok && doubt) ok = isExactly(dir, admin, sha, keep);
+      if (doubt) slot.how = ok ? 'repaired' : 'remade';
+      ok &&= headOf(admin) === sha;
+      if (!ok) {
+        if (!doubt) slot.how = 'remade';
+        discard(root, pool, dir, opts.log);
+        admin = undefined;
+      }
+    } else {
+      slot.how = existsSync(dir) ? 'remade' : 'made';
+    }
+    if (!admin) {
+      state = { links: [], subs: [], moving: sha };
+      if (existsSync(dir)) discard(root, pool, dir, opts.log);
+      make(root, pool, dir, sha, opts.log);
+    }
+    const subs = fillSubmodules(dir, root, commonDir, state.subs);
+    slot.notes.push(...subs.notes);
+    const dirs = record && !doubt && admin ? updateRecord(dir, sha, record, movedAt, [...keep, ...subs.paths]) : recordDirs(dir, sha);
+    state = { links: keep.filter((p) => existsSync(join(dir, p))), subs: subs.paths, moving: null, ...(dirs && { dirs }) };
+    writeState(stateFile, state);
+    if (opts.link !== false) slot.link();
+  } catch (err) {
+    slot.release();
+    throw err;
+  }
+  return slot;
+}
+
+/** Slots in the pool folder, by number, from their lock, state or work tree. */
+function slotNumbers(pool: string): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(pool);
+  } catch {
+    return [];
+  }
+  const ns = new Set<number>();
+  for (const name of names) {
+    const m = /^slot-(\d+)(\.lock|\.json|\.cache)?$/.exec(name);
+    if (m) ns.add(Number(m[1]));
+  }
+  return [...ns].sort((a, b) => a - b);
+}
+
+export interface PoolRemoval {
+  removed: number;
+  /** Slots in use by a live run: left alone. */
+  busy: { slot: string; pid: number }[];
+  /** Throwaway worktrees of earlier versions removed. */
+  legacy: number;
+}
+
+/** Removes every slot no live run holds, their records and caches, and earlier versions' throwaway worktrees (`gate-ladder gc`). */
+export function removePool(root: string, commonDir: string, log?: (line: string) => void): PoolRemoval {
+  const pool = poolDir(commonDir);
+  const out: PoolRemoval = { removed: 0, busy: [], legacy: 0 };
+  if (existsSync(pool)) {
+    for (const n of slotNumbers(pool)) {
+      const lock = join(pool, `slot-${n}.lock`);
+      const dir = join(pool, `slot-${n}`);
+      if (!tryLock(lock)) {
+        out.busy.push({ slot: dir, pid: lockOwner(lock) ?? 0 });
+        continue;
+      }
+      try {
+        if (existsSync(dir) || adminDir(dir)) out.removed++;
+        discard(root, pool, dir, log);
+        rmSync(join(pool, `slot-${n}.json`), { force: true });
+        rmSync(join(pool, `slot-${n}.cache`), { recursive: true, force: true });
+      } finally {
+        releaseLock(lock);
+      }
+    }
+    for (const name of readdirSync(pool)) if (name.startsWith('trash-')) rmSync(join(pool, name), { recursive: true, force: true });
+  }
+  mkdirSync(pool, { recursive: true });
+  out.legacy = underGitLock(pool, () => sweepStale(root), log);
+  // Only what is left over: a run may be taking a slot at this moment.
+  rmSync(join(pool, 'deps.json'), { force: true });
+  try {
+    rmdirSync(pool);
+  } catch {
+    // a run's files are there
+  }
+  return out;
+}

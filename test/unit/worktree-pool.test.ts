@@ -1,0 +1,185 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { pathIntoLinks } from '../../src/git/dependency-links.js';
+import { parseNumstatZ } from '../../src/git/patch-paths.js';
+import { outermost, parseGitlinks, parseSubmodulePaths, under } from '../../src/git/submodules.js';
+import { DEFAULT_SLOTS, exactPattern, slotLimit } from '../../src/git/worktree-pool.js';
+import { changedDirs, cleanDirs, recordDirs } from '../../src/git/slot-dirs.js';
+import { lockOwner, release, tryLock, withLock } from '../../src/util/pid-lock.js';
+
+const patterns: [string, string][] = [
+  ['node_modules', '/node_modules'],
+  ['packages/app/node_modules', '/packages/app/node_modules'],
+  ['odd[1]/*?/node_modules', '/odd\\[1]/\\*\\?/node_modules'],
+  ['back\\slash/.venv', '/back\\\\slash/.venv'],
+  ['!bang/#hash/.venv', '/!bang/#hash/.venv'],
+  ['trailing /.venv ', '/trailing /.venv\\ '],
+];
+for (const [rel, want] of patterns) test(`exactPattern(${rel})`, () => assert.is(exactPattern(rel), want));
+
+test('parseNumstatZ: created, changed, binary and renamed paths (the new name), paths with tabs and newlines', () => {
+  const z = ['1\t0\tnode_modules/dep/evil.js', '3\t1\tsrc/a.txt', '-\t-\timg.png', '0\t0\tb c.txt', '1\t0\ttab\there\nand newline', ''].join('\0');
+  assert.equal(parseNumstatZ(z), ['node_modules/dep/evil.js', 'src/a.txt', 'img.png', 'b c.txt', 'tab\there\nand newline']);
+  assert.equal(parseNumstatZ(''), []);
+});
+
+const links = ['.venv', 'node_modules', 'packages/app/node_modules'];
+const into: [string[], string | undefined][] = [
+  [['src/a.txt', 'node_modules/dep/evil.js'], 'node_modules/dep/evil.js'],
+  [['.venv/lib/python3.11/site-packages/zz.pth'], '.venv/lib/python3.11/site-packages/zz.pth'],
+  [['packages/app/node_modules/dep/x.js'], 'packages/app/node_modules/dep/x.js'],
+  [['.venv'], '.venv'],
+  [['.venvx/a', 'node_modulesx', 'packages/app/node_modules.txt', 'packages/other/node_modules/x'], undefined],
+  [[], undefined],
+];
+for (const [paths, want] of into) test(`pathIntoLinks(${paths.join(', ') || 'nothing'}) is ${want}`, () => assert.is(pathIntoLinks(paths, links), want));
+
+test('parseSubmodulePaths: names with dots and spaces, paths with spaces; other keys and empty values left out', () => {
+  const z = ['submodule.lib.path\nlibsub', 'submodule.a.b c.path\nvendor/a b', 'submodule.x.url\nhttps://e', 'submodule.empty.path\n', ''].join('\0');
+  assert.equal(parseSubmodulePaths(z), [
+    { name: 'lib', path: 'libsub' },
+    { name: 'a.b c', path: 'vendor/a b' },
+  ]);
+});
+
+test('parseGitlinks: only mode 160000 entries, by path', () => {
+  const sha = 'a'.repeat(40);
+  const z = [`160000 ${sha} 0\tlibsub`, `100644 ${'b'.repeat(40)} 0\tfile.txt`, `160000 ${'c'.repeat(64)} 0\tsha256 sub`, ''].join('\0');
+  assert.equal([...parseGitlinks(z)], [['libsub', sha], ['sha256 sub', 'c'.repeat(64)]]);
+});
+
+test('under and outermost: nested submodule paths', () => {
+  const paths = ['a', 'a/b', 'a/b/c', 'ab', 'x/y'];
+  assert.equal(under(paths, 'a'), ['b', 'b/c']);
+  assert.equal(under(paths, 'a/b'), ['c']);
+  assert.equal(outermost(paths), ['a', 'ab', 'x/y']);
+});
+
+const limits: [string | undefined, number][] = [[undefined, DEFAULT_SLOTS], ['2', 2], ['64', 64], ['0', DEFAULT_SLOTS], ['65', DEFAULT_SLOTS], ['1.5', DEFAULT_SLOTS], ['x', DEFAULT_SLOTS]];
+for (const [value, want] of limits) {
+  test(`slotLimit with GATE_LADDER_WORKTREE_SLOTS=${value}`, () => assert.is(slotLimit(value === undefined ? {} : { GATE_LADDER_WORKTREE_SLOTS: value }), want));
+}
+
+const withDir = (fn: (dir: string) => void) => () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-lock-'));
+  try {
+    fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+/** The pid of a process that has exited. */
+const deadPid = () => spawnSync('sh', ['-c', 'echo $$'], { encoding: 'utf8' }).stdout.trim();
+
+test('tryLock: one holder at a time; release frees it; the file names the holder', withDir((dir) => {
+  const file = join(dir, 'slot-1.lock');
+  assert.ok(tryLock(file));
+  assert.is(lockOwner(file), process.pid);
+  assert.not.ok(tryLock(file), 'held by this process already');
+  release(file);
+  assert.not.ok(existsSync(file));
+  assert.ok(tryLock(file));
+  release(file);
+}));
+
+test('tryLock: a live owner keeps it; a dead owner\'s lock is taken over', withDir((dir) => {
+  const file = join(dir, 'slot-1.lock');
+  writeFileSync(file, `${process.ppid}\n`);
+  assert.not.ok(tryLock(file), 'the parent process is alive');
+  assert.is(lockOwner(file), process.ppid);
+  writeFileSync(file, `${deadPid()}\n`);
+  assert.ok(tryLock(file));
+  assert.is(lockOwner(file), process.pid);
+  release(file);
+}));
+
+test('tryLock: our own pid on a lock we never took (a reused pid) is stale; an empty lock is stale only once old', withDir((dir) => {
+  const file = join(dir, 'slot-1.lock');
+  writeFileSync(file, `${process.pid}\n`);
+  assert.ok(tryLock(file));
+  release(file);
+  writeFileSync(file, '');
+  assert.not.ok(tryLock(file), 'its maker may be writing its pid');
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(file, old, old);
+  assert.ok(tryLock(file));
+  release(file);
+}));
+
+test('release leaves a lock another process holds', withDir((dir) => {
+  const file = join(dir, 'slot-1.lock');
+  writeFileSync(file, `${process.ppid}\n`);
+  release(file);
+  assert.is(readFileSync(file, 'utf8'), `${process.ppid}\n`);
+}));
+
+test('withLock: runs under the lock and releases it, also when fn throws; gives up after its time, having said whom it waits for', withDir((dir) => {
+  const file = join(dir, 'git.lock');
+  assert.is(withLock(file, () => lockOwner(file), { timeoutMs: 1000 }), process.pid);
+  assert.not.ok(existsSync(file));
+  assert.throws(() => withLock(file, () => { throw new Error('boom'); }, { timeoutMs: 1000 }), /boom/);
+  assert.not.ok(existsSync(file));
+  writeFileSync(file, `${process.ppid}\n`);
+  const waited: number[] = [];
+  assert.throws(() => withLock(file, () => 0, { timeoutMs: 300, noticeMs: 50, onWait: (pid) => waited.push(pid) }), /held by process/);
+  assert.equal(waited, [process.ppid]);
+}));
+
+/** A repo whose commit has a/x, a/b/y, a/b/c/z and top.txt, checked out: a slot as the pool leaves it. */
+const withSlot = (fn: (dir: string, sha: string) => void) => () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-slotdirs-'));
+  const g = (...args: string[]) => {
+    const r = spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    return r.stdout.trim();
+  };
+  try {
+    g('init', '-q', '-b', 'main');
+    for (const [p, text] of [['a/x', 'x'], ['a/b/y', 'y'], ['a/b/c/z', 'z'], ['top.txt', 't']] as const) {
+      mkdirSync(join(dir, p, '..'), { recursive: true });
+      writeFileSync(join(dir, p), `${text}\n`);
+    }
+    g('add', '-A');
+    g('-c', 'user.name=T', '-c', 'user.email=t@e', 'commit', '-qm', 'one');
+    fn(dir, g('rev-parse', 'HEAD'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+test('cleanDirs: folders asked for inside each other keep every tracked entry; untracked ones go, links kept', withSlot((dir, sha) => {
+  const record = recordDirs(dir, sha)!;
+  assert.equal(record.dirs.map(([p]) => p), ['', 'a', 'a/b', 'a/b/c']);
+  const inode = (p: string) => lstatSync(join(dir, p)).ino;
+  const before = ['a/x', 'a/b/y', 'a/b/c/z', 'top.txt'].map(inode);
+  for (const p of ['junk', 'a/junk', 'a/b/new/deep', 'a/b/c/junk']) {
+    mkdirSync(join(dir, p, '..'), { recursive: true });
+    writeFileSync(join(dir, p), 'j\n');
+  }
+  symlinkSync(tmpdir(), join(dir, 'a', 'node_modules'));
+  assert.ok(cleanDirs(dir, record, ['', 'a', 'a/b', 'a/b/c'], ['a/node_modules']));
+  assert.equal(['a/x', 'a/b/y', 'a/b/c/z', 'top.txt'].map(inode), before, 'no tracked file was removed (and checked out again)');
+  for (const p of ['junk', 'a/junk', 'a/b/new', 'a/b/c/junk']) assert.not.ok(existsSync(join(dir, p)), p);
+  assert.ok(lstatSync(join(dir, 'a', 'node_modules')).isSymbolicLink());
+}));
+
+test('changedDirs: only folders whose entries changed since the record (or changed just before it)', withSlot((dir, sha) => {
+  const record = recordDirs(dir, sha)!;
+  assert.equal(changedDirs(dir, record), ['', 'a', 'a/b', 'a/b/c'], 'folders changed within two seconds of the record are read again');
+  for (const [p] of record.dirs) {
+    const t = new Date(lstatSync(join(dir, p)).mtimeMs - 60_000);
+    utimesSync(join(dir, p), t, t);
+  }
+  const settled = recordDirs(dir, sha)!;
+  assert.equal(changedDirs(dir, settled), []);
+  writeFileSync(join(dir, 'a/b/new.txt'), 'n\n');
+  writeFileSync(join(dir, 'a/x'), 'an edit changes no folder\n');
+  assert.equal(changedDirs(dir, settled), ['a/b']);
+}));
+
+test.run();
