@@ -117,6 +117,8 @@ export async function main(argv: string[]): Promise<number> {
           .option('force', { type: 'boolean', describe: 'Replay patches the ledger already has under this config' })
           .option('isolate', { choices: ['network'] as const, describe: 'Run each gate without network access (Linux: unshare); fails rather than run unisolated' })
           .option('first-parent', { type: 'boolean', describe: 'Walk ranges by first parent: a merge is one patch against its first parent' })
+          .option('shard', { type: 'string', describe: 'i/n: replay only this share of the corpus (CI matrix job i of n); merge the shard ledgers with `merge`' })
+          .example('$0 replay main~60..main --shard 2/3', 'Job 2 of a 3-job CI matrix (docs/ci.md)')
           .example('$0 replay main~50..main', 'Judge the last 50 commits, each against its parent, with the ladder configured today')
           .example('$0 replay candidates/ --onto v1.2 --isolate network', 'Judge a folder of agent-made patches without network'),
       async (a) => {
@@ -130,6 +132,7 @@ export async function main(argv: string[]): Promise<number> {
           force: a.force === true,
           ...(a.isolate && { isolate: a.isolate }),
           firstParent: a['first-parent'] === true,
+          ...(a.shard !== undefined && { shard: a.shard }),
         });
       },
     )
@@ -157,7 +160,20 @@ export async function main(argv: string[]): Promise<number> {
         });
       },
     )
-    .demandCommand(1, 'Name a command: run, install, uninstall, report, flaky, freeze, unfreeze, seed, replay (see --help).')
+    .command(
+      'merge <files..>',
+      "Merge ledgers (replay shards, exported ledgers) into this repository's ledger or --into FILE; each row once, malformed lines skipped and counted",
+      (y) =>
+        y
+          .positional('files', { type: 'string', array: true, describe: 'Ledger files (JSON lines)' })
+          .option('into', { type: 'string', describe: "The ledger to merge into (default: the repository's)" })
+          .example('$0 merge shards/*/ledger.jsonl', 'Combine the ledgers of a replay matrix, then run `report`'),
+      async (a) => {
+        const { mergeCommand } = await import('../commands/merge.js');
+        code = await mergeCommand({ cwd, files: (a.files ?? []).map(String), ...(a.into !== undefined && { into: a.into }) });
+      },
+    )
+    .demandCommand(1, 'Name a command: run, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, merge, sync, ci (see --help).')
     .strict()
     .recommendCommands()
     .epilog(EPILOG)

@@ -226,3 +226,17 @@ export const commitMsg = {
   restaged: (before: string, after: string) =>
     `gate-ladder: lint-staged changed the staged files (tree ${before.slice(0, 12)} -> ${after.slice(0, 12)}); the next tiers judge what will be committed.`,
 };
+
+/** Issue 18: merge, replay --shard, sync and ci. */
+export const teamMsg = {
+  badShard: (problem: string) => `gate-ladder: ${problem}. Nothing was replayed.`,
+  shard: (index: number, count: number, mine: number, all: number, balanced: boolean) =>
+    `gate-ladder: shard ${index}/${count}: ${mine} of ${all} patch${all === 1 ? '' : 'es'} (${balanced ? 'balanced by the durations the ledger knows' : 'round-robin: the ledger knows no durations for them'}). Merge the shards' ledgers with \`gate-ladder merge\`.`,
+  mergeNoFiles: () => 'gate-ladder: merge needs at least one ledger file (e.g. `gate-ladder merge shard-1.jsonl shard-2.jsonl`).',
+  mergeMissing: (files: readonly string[]) =>
+    `gate-ladder: nothing was merged; no such file: ${files.join(', ')}. Check the paths (a CI artifact is often one folder deeper).`,
+  mergeSource: (file: string, rows: number, added: number, duplicates: number, skipped: number) =>
+    `  ${file}: ${plural(rows, 'row')}, ${added} added, ${duplicates} already there${skipped ? `, ${plural(skipped, 'malformed line')} skipped` : ''}`,
+  merged: (added: number, into: string) => `gate-ladder: merged ${plural(added, 'new row')} into ${into}. \`gate-ladder report\` reads it.`,
+  mergeFailed: (into: string, why: string) => `gate-ladder: cannot write ${into}: ${why}. Check the folder and its permissions, or pass another with --into.`,
+};

@@ -28,6 +28,8 @@ const POLICY = [
   'report/figures.ts',
   'report/advice.ts',
   'report/order.ts',
+  'replay/shard.ts',
+  'ledger/identity.ts',
 ];
 const IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads|cluster)$/;
 
