@@ -65,10 +65,13 @@ export async function main(argv: string[]): Promise<number> {
     .command(
       'flaky',
       'Per test: runs, flips, flip rate, seeded-bug evidence, and whether it may be frozen',
-      (y) => y.option('json', { type: 'boolean', describe: 'Print { "tests": [...] } as JSON on stdout' }),
+      (y) =>
+        y
+          .option('json', { type: 'boolean', describe: 'Print { "tests": [...] } as JSON on stdout' })
+          .option('local', { type: 'boolean', describe: "This clone's history only, not the team's fetched by `sync`" }),
       async (a) => {
         const { flakyCommand } = await import('../commands/flaky.js');
-        code = await flakyCommand({ cwd, json: a.json === true });
+        code = await flakyCommand({ cwd, json: a.json === true, local: a.local === true });
       },
     )
     .command(
@@ -146,6 +149,7 @@ export async function main(argv: string[]): Promise<number> {
           .option('hook', { choices: ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const, describe: 'Only rows from this hook' })
           .option('json', { type: 'boolean', describe: 'Print the report as JSON on stdout' })
           .option('markdown', { type: 'boolean', describe: 'Print the report as markdown' })
+          .option('local', { type: 'boolean', describe: "This clone's rows only, not the team's fetched by `sync`" })
           .conflicts('json', 'markdown')
           .example('$0 report --since 2025-01-01 --markdown', 'This year, as markdown for a pull request'),
       async (a) => {
@@ -157,6 +161,7 @@ export async function main(argv: string[]): Promise<number> {
           ...(a.hook && { hook: a.hook }),
           json: a.json === true,
           markdown: a.markdown === true,
+          local: a.local === true,
         });
       },
     )
@@ -171,6 +176,19 @@ export async function main(argv: string[]): Promise<number> {
       async (a) => {
         const { mergeCommand } = await import('../commands/merge.js');
         code = await mergeCommand({ cwd, files: (a.files ?? []).map(String), ...(a.into !== undefined && { into: a.into }) });
+      },
+    )
+    .command(
+      'sync [remote]',
+      "Share ledger rows through the git remote: push this clone's under refs/gate-ladder/ledgers/<origin>, fetch every other origin's (never branches or tags)",
+      (y) =>
+        y
+          .positional('remote', { type: 'string', describe: 'Remote name or URL (default: origin)' })
+          .option('origin', { type: 'string', describe: "This writer's id (default: GATE_LADDER_ORIGIN, the CI job, else this clone's stored id)" })
+          .example('$0 sync', 'Before `report`: the team\'s rows, this clone\'s shared'),
+      async (a) => {
+        const { syncCommand } = await import('../commands/sync.js');
+        code = await syncCommand({ cwd, ...(a.remote !== undefined && { remote: a.remote }), ...(a.origin !== undefined && { origin: a.origin }) });
       },
     )
     .demandCommand(1, 'Name a command: run, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, merge, sync, ci (see --help).')

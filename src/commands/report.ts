@@ -1,7 +1,9 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { repoInfo } from '../git/git.js';
-import { defaultLedgerPath, forEachRow, type ReadStats } from '../ledger/ledger.js';
+import { defaultLedgerPath, type ReadStats } from '../ledger/ledger.js';
+import { forEachTeamRow } from '../ledger/team.js';
+import { teamMsg } from '../util/messages.js';
 import { reportMsg } from '../util/messages.js';
 import { renderReport } from '../report/render.js';
 import { reportFold } from '../report/figures.js';
@@ -16,6 +18,8 @@ export interface ReportCommandOptions {
   hook?: HookName;
   json?: boolean;
   markdown?: boolean;
+  /** This clone's rows only, not the team's fetched by `sync` (ignored with --ledger). */
+  local?: boolean;
 }
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -52,7 +56,8 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
   });
   const stats: ReadStats = { rows: 0, skipped: 0 };
   try {
-    await forEachRow(ledger, stats, fold.add);
+    const counts = await forEachTeamRow(ledger, opts.local === true || opts.ledger !== undefined, stats, fold.add);
+    if (counts.team > 0) err(teamMsg.teamRead(counts.local, counts.team, counts.origins));
   } catch (e) {
     err(reportMsg.unreadable(ledger, e instanceof Error ? e.message : String(e)));
     return EXIT.error;

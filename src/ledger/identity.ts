@@ -54,3 +54,13 @@ export function stamp<T extends Record<string, unknown>>(row: T, origin: string)
 export function validOrigin(id: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(id) && !id.endsWith('.lock') && !id.includes('..');
 }
+
+/** A CI job's origin from its environment (`GATE_LADDER_ORIGIN` first); `undefined` outside CI. Pure. */
+export function ciOrigin(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const clean = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/\.{2,}/g, '.').replace(/^[^A-Za-z0-9]+/, '').slice(0, 100);
+  if (env.GATE_LADDER_ORIGIN) return clean(env.GATE_LADDER_ORIGIN);
+  if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_RUN_ID)
+    return clean(`gha-${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? '1'}-${env.GITHUB_JOB ?? 'job'}`);
+  if (env.GITLAB_CI === 'true' && env.CI_JOB_ID) return clean(`gitlab-${env.CI_JOB_ID}`);
+  return undefined;
+}
