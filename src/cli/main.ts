@@ -73,10 +73,13 @@ export async function main(argv: string[]): Promise<number> {
     .command(
       'flaky',
       'Per test: runs, flips, flip rate, seeded-bug evidence, and whether it may be frozen',
-      (y) => y.option('json', { type: 'boolean', describe: 'Print { "tests": [...] } as JSON on stdout' }),
+      (y) =>
+        y
+          .option('json', { type: 'boolean', describe: 'Print { "tests": [...] } as JSON on stdout' })
+          .option('local', { type: 'boolean', describe: "This clone's history only, not the team's fetched by `sync`" }),
       async (a) => {
         const { flakyCommand } = await import('../commands/flaky.js');
-        code = await flakyCommand({ cwd, json: a.json === true });
+        code = await flakyCommand({ cwd, json: a.json === true, local: a.local === true });
       },
     )
     .command(
@@ -125,6 +128,8 @@ export async function main(argv: string[]): Promise<number> {
           .option('force', { type: 'boolean', describe: 'Replay patches the ledger already has under this config' })
           .option('isolate', { choices: ['network'] as const, describe: 'Run each gate without network access (Linux: unshare); fails rather than run unisolated' })
           .option('first-parent', { type: 'boolean', describe: 'Walk ranges by first parent: a merge is one patch against its first parent' })
+          .option('shard', { type: 'string', describe: 'i/n: replay only this share of the corpus (CI matrix job i of n); merge the shard ledgers with `merge`' })
+          .example('$0 replay main~60..main --shard 2/3', 'Job 2 of a 3-job CI matrix (docs/ci.md)')
           .example('$0 replay main~50..main', 'Judge the last 50 commits, each against its parent, with the ladder configured today')
           .example('$0 replay candidates/ --onto v1.2 --isolate network', 'Judge a folder of agent-made patches without network'),
       async (a) => {
@@ -138,6 +143,7 @@ export async function main(argv: string[]): Promise<number> {
           force: a.force === true,
           ...(a.isolate && { isolate: a.isolate }),
           firstParent: a['first-parent'] === true,
+          ...(a.shard !== undefined && { shard: a.shard }),
         });
       },
     )
@@ -152,6 +158,7 @@ export async function main(argv: string[]): Promise<number> {
           .option('json', { type: 'boolean', describe: 'Print the report as JSON on stdout' })
           .option('markdown', { type: 'boolean', describe: 'Print the report as markdown (also for a CI job summary)' })
           .option('html', { type: 'string', describe: 'Write a self-contained HTML page to this file (default gate-ladder-report.html)' })
+          .option('local', { type: 'boolean', describe: "This clone's rows only, not the team's fetched by `sync`" })
           .conflicts('json', 'markdown')
           .conflicts('html', ['json', 'markdown'])
           .example('$0 report --since 2025-01-01 --markdown', 'This year, as markdown for a pull request')
@@ -166,10 +173,37 @@ export async function main(argv: string[]): Promise<number> {
           json: a.json === true,
           markdown: a.markdown === true,
           ...(a.html !== undefined && { html: a.html }),
+          local: a.local === true,
         });
       },
     )
-    .demandCommand(1, 'Name a command: run, install, uninstall, gc, report, flaky, freeze, unfreeze, seed, replay (see --help).')
+    .command(
+      'merge <files..>',
+      "Merge ledgers (replay shards, exported ledgers) into this repository's ledger or --into FILE; each row once, malformed lines skipped and counted",
+      (y) =>
+        y
+          .positional('files', { type: 'string', array: true, describe: 'Ledger files (JSON lines)' })
+          .option('into', { type: 'string', describe: "The ledger to merge into (default: the repository's)" })
+          .example('$0 merge shards/*/ledger.jsonl', 'Combine the ledgers of a replay matrix, then run `report`'),
+      async (a) => {
+        const { mergeCommand } = await import('../commands/merge.js');
+        code = await mergeCommand({ cwd, files: (a.files ?? []).map(String), ...(a.into !== undefined && { into: a.into }) });
+      },
+    )
+    .command(
+      'sync [remote]',
+      "Share ledger rows through the git remote: push this clone's under refs/gate-ladder/ledgers/<origin>, fetch every other origin's (never branches or tags)",
+      (y) =>
+        y
+          .positional('remote', { type: 'string', describe: 'Remote name or URL (default: origin)' })
+          .option('origin', { type: 'string', describe: "This writer's id (default: GATE_LADDER_ORIGIN, the CI job, else this clone's stored id)" })
+          .example('$0 sync', 'Before `report`: the team\'s rows, this clone\'s shared'),
+      async (a) => {
+        const { syncCommand } = await import('../commands/sync.js');
+        code = await syncCommand({ cwd, ...(a.remote !== undefined && { remote: a.remote }), ...(a.origin !== undefined && { origin: a.origin }) });
+      },
+    )
+    .demandCommand(1, 'Name a command: run, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, gc, merge, sync (see --help).')
     .strict()
     .recommendCommands()
     .epilog(EPILOG)

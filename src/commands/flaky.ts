@@ -6,23 +6,27 @@ import { checkFreezeRequest, fixed3, freezeEligible, serializeFreezes, upsertFre
 import { git } from '../git/git.js';
 import { type TestHistory, flakyRows, foldHistory, orphanEvidence, readTestRecords } from '../evidence/history.js';
 import type { ReadStats } from '../ledger/ledger.js';
-import { testMsg } from '../util/messages.js';
+import { teamMsg, testMsg } from '../util/messages.js';
+import { teamTestsPath } from '../ledger/team.js';
 import { FREEZES_FILE, readFreezes, today } from '../ladder/tier-report-io.js';
 import type { Freeze } from '../types.js';
 import { type CommandContext, err, loadContext, out } from './context.js';
 import { EXIT } from './run.js';
 
-async function history(ctx: CommandContext): Promise<Map<string, TestHistory>> {
+async function history(ctx: CommandContext, local = false): Promise<Map<string, TestHistory>> {
   const stats: ReadStats = { rows: 0, skipped: 0 };
-  const h = foldHistory(await readTestRecords(ctx.tests, stats));
+  const own = await readTestRecords(ctx.tests, stats);
+  const team = local ? [] : await readTestRecords(teamTestsPath(ctx.ledger), stats);
+  if (team.length > 0) err(teamMsg.teamRead(own.length, team.length, new Set(team.map((t) => String(t.origin ?? ''))).size));
+  const h = foldHistory([...own, ...team]);
   if (stats.skipped > 0) err(testMsg.skippedLines(stats.skipped, ctx.tests));
   return h;
 }
 
-export async function flakyCommand(opts: { cwd: string; json?: boolean }): Promise<number> {
+export async function flakyCommand(opts: { cwd: string; json?: boolean; local?: boolean }): Promise<number> {
   const ctx = await loadContext(opts.cwd, false);
   if (typeof ctx === 'number') return ctx;
-  const h = await history(ctx);
+  const h = await history(ctx, opts.local === true);
   const rows = flakyRows(h, ctx.policy);
   if (opts.json) {
     const tests = rows.map((r) => ({

@@ -19,6 +19,9 @@ import type { ReportDeps } from '../ladder/tier-report.js';
 import { reportDeps } from '../ladder/tier-report-io.js';
 import type { LedgerRow } from '../types.js';
 import { loadContext } from './context.js';
+import { parseShard } from '../replay/shard.js';
+import { shardPatches } from '../replay/shard-select.js';
+import { teamMsg } from '../util/messages.js';
 
 export interface ReplayOptions {
   cwd: string;
@@ -34,6 +37,8 @@ export interface ReplayOptions {
   isolate?: 'network';
   /** Walk ranges by first parent: a merge is one patch against its first parent. */
   firstParent?: boolean;
+  /** `i/n`: replay only this CI job's share of the corpus (docs/ci.md). */
+  shard?: string;
 }
 
 /** Exit codes: 0 replayed (catches and errors are data, not failures), 2 config/input/isolation/git trouble, 130 interrupted. */
@@ -90,6 +95,16 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
 
   const calibrate = opts.calibrate === true;
   const hash = configHash(config, { calibrate, ...(opts.isolate && { isolate: opts.isolate }) });
+  if (opts.shard !== undefined) {
+    const shard = parseShard(opts.shard);
+    if (typeof shard === 'string') {
+      err(teamMsg.badShard(shard));
+      return EXIT.error;
+    }
+    const mine = await shardPatches(inputs.patches, shard, ledger, hash);
+    err(teamMsg.shard(shard.index, shard.count, mine.patches.length, inputs.patches.length, mine.balanced));
+    inputs.patches = mine.patches;
+  }
   const keyOf = (p: ReplayPatch) => replayKey(p.id, p.base, hash);
   const earlier = await rowsByKey(ledger, hash, new Set(inputs.patches.map(keyOf)));
   const todo = opts.force ? inputs.patches : inputs.patches.filter((p) => !earlier.has(keyOf(p)));

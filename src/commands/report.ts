@@ -2,7 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { loadConfigLimited as loadConfig } from '../config/load-worker.js';
 import { repoInfo } from '../git/git.js';
-import { defaultLedgerPath, forEachRow, type ReadStats } from '../ledger/ledger.js';
+import { defaultLedgerPath, type ReadStats } from '../ledger/ledger.js';
+import { forEachTeamRow } from '../ledger/team.js';
+import { teamMsg } from '../util/messages.js';
 import { reportMsg } from '../util/messages.js';
 import { renderReport } from '../report/render.js';
 import { renderHtml } from '../report/html.js';
@@ -23,6 +25,8 @@ export interface ReportCommandOptions {
   markdown?: boolean;
   /** Write a self-contained HTML page to this file; `''` for the default, `gate-ladder-report.html`. */
   html?: string;
+  /** This clone's rows only, not the team's fetched by `sync` (ignored with --ledger). */
+  local?: boolean;
 }
 
 export const DEFAULT_HTML = 'gate-ladder-report.html';
@@ -62,7 +66,8 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
   });
   const stats: ReadStats = { rows: 0, skipped: 0 };
   try {
-    await forEachRow(ledger, stats, fold.add);
+    const counts = await forEachTeamRow(ledger, opts.local === true || opts.ledger !== undefined, stats, fold.add);
+    if (counts.team > 0) err(teamMsg.teamRead(counts.local, counts.team, counts.origins));
   } catch (e) {
     err(reportMsg.unreadable(ledger, e instanceof Error ? e.message : String(e)));
     return EXIT.error;

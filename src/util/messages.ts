@@ -335,3 +335,28 @@ export const poolMsg = {
   gcBusy: (slot: string, pid: number) =>
     `gate-ladder: kept ${slot}: process ${pid} is using it. Run \`gate-ladder gc\` again once that run has finished.`,
 };
+
+/** Issue 18: merge, replay --shard, sync and ci. */
+export const teamMsg = {
+  badShard: (problem: string) => `gate-ladder: ${problem}. Nothing was replayed.`,
+  shard: (index: number, count: number, mine: number, all: number, balanced: boolean) =>
+    `gate-ladder: shard ${index}/${count}: ${mine} of ${all} patch${all === 1 ? '' : 'es'} (${balanced ? 'balanced by the durations the ledger knows' : 'round-robin: the ledger knows no durations for them'}). Merge the shards' ledgers with \`gate-ladder merge\`.`,
+  mergeNoFiles: () => 'gate-ladder: merge needs at least one ledger file (e.g. `gate-ladder merge shard-1.jsonl shard-2.jsonl`).',
+  mergeMissing: (files: readonly string[]) =>
+    `gate-ladder: nothing was merged; no such file: ${files.join(', ')}. Check the paths (a CI artifact is often one folder deeper).`,
+  mergeSource: (file: string, rows: number, added: number, duplicates: number, skipped: number) =>
+    `  ${file}: ${plural(rows, 'row')}, ${added} added, ${duplicates} already there${skipped ? `, ${plural(skipped, 'malformed line')} skipped` : ''}`,
+  merged: (added: number, into: string) => `gate-ladder: merged ${plural(added, 'new row')} into ${into}. \`gate-ladder report\` reads it.`,
+  mergeFailed: (into: string, why: string) => `gate-ladder: cannot write ${into}: ${why}. Check the folder and its permissions, or pass another with --into.`,
+  badOrigin: (id: string) =>
+    `gate-ladder: "${id}" cannot name a ledger ref: use letters, digits, ".", "_" and "-" (set GATE_LADDER_ORIGIN to such an id).`,
+  syncFetchFailed: (remote: string, detail: string) =>
+    `gate-ladder: sync: cannot fetch the team's ledgers from ${remote} (${detail}); nothing changed. Check the remote's name and access (\`git fetch ${remote}\`), then sync again.`,
+  syncPushRefused: (remote: string, ref: string, detail: string) =>
+    `gate-ladder: sync: ${remote} refused ${ref} (${detail}); nothing changed there or here. Ask for push rights to refs/gate-ladder/* (or exempt them from the hosting rule); \`gate-ladder report --local\` meanwhile.`,
+  synced: (remote: string, origin: string, pushed: number, recovered: number, teamRows: number, origins: number) =>
+    `gate-ladder: synced with ${remote} as ${origin}: pushed ${plural(pushed, 'new row')}${recovered ? `, took back ${plural(recovered, 'row')} this clone had lost` : ''}; ${plural(teamRows, 'row')} from ${plural(origins, 'other origin')} now read by report and flaky (\`--local\` leaves them out).`,
+  syncSkipped: (n: number) => `gate-ladder: sync: skipped ${plural(n, 'malformed row')} from other origins; they are not counted. Whoever wrote them should update gate-ladder.`,
+  teamRead: (local: number, team: number, origins: number) =>
+    `gate-ladder: ${plural(local + team, 'row')} from ${plural(origins + 1, 'origin')} (${local} this clone's, ${team} synced from ${plural(origins, 'other')}); \`--local\` reads this clone's only.`,
+};

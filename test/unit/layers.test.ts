@@ -36,6 +36,8 @@ const POLICY = [
   'report/render.ts',
   'report/html.ts',
   'report/svg.ts',
+  'replay/shard.ts',
+  'ledger/identity.ts',
 ];
 const IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads|cluster)$/;
 

