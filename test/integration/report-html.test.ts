@@ -285,7 +285,7 @@ test('names from the ledger are text, never markup: a tier named like a script r
     try {
       assert.is(await page.locator('script').count(), 0);
       assert.is(await page.locator('#tiers img').count(), 0);
-      assert.is(await text(page, '#tiers th[data-k=tier]'), json.tiers[0]!.tier.replace('\u001b', '\\u001b'));
+      assert.is(await text(page, '#tiers th[data-k=tier]'), json.tiers[0]!.tier.replace('\u001b', '\\x1b'));
       assert.is(dialogs, 0);
       assert.equal(errors, []);
       assert.is(requests.length, 1);
