@@ -31,7 +31,8 @@ for (const [what, config] of HOSTILE) {
     withRepo({ files: BASE }, (repo) => {
       const r = pushWith(repo, config, { GATE_LADDER_CONFIG_TIMEOUT: '5' });
       assert.is(r.code, 1, r.out); // git push fails when the hook does
-      assert.match(r.out, 'gate-ladder: the config has 1 problem; no gate ran:');
+      // The pushed commit's own config judges it (config-at.ts): the block names the commit it came from.
+      assert.match(r.out, /gate-ladder: push blocked: refs\/heads\/main: the config has 1 problem \(as committed at [0-9a-f]{12}\); no gate ran for it:/);
       assert.match(r.out, /- gate-ladder\.config\.ts: (never finished loading|ended the process while loading|did not finish loading within 5 s)/);
       assert.match(r.out, 'GATE_LADDER=0 git push');
       assert.not.ok(gatesRan(r.out), r.out);
