@@ -170,7 +170,7 @@ const uvu: RunnerProfile = {
 
 /**
  * node --test, TAP (the default into a pipe) or spec. A test file that fails to load is reported as a
- * failed test named by the file's absolute path, and a file without tests as a passed one: neither is a test.
+ * failed test named by the file's path (absolute on Node 20, relative on later ones when run without paths), and a file without tests as a passed one: neither is a test.
  */
 const node: RunnerProfile = {
   read(lines) {
@@ -189,7 +189,8 @@ const node: RunnerProfile = {
     let files = 0;
     let filesFailed = 0;
     for (const l of lines) {
-      const m = /^(?:(not ok|ok) \d+ - |([✖✔]) )(\/\S.*?)(?: \([\d.]+m?s\))?$/.exec(l);
+      // Named by the file: its absolute path (Node 20) or, run without paths, its relative one (Node 22 and later).
+      const m = /^(?:(not ok|ok) \d+ - |([✖✔]) )(\/\S.*?|[^\s/][^\s]*\.[cm]?[jt]sx?)(?: \([\d.]+m?s\))?$/.exec(l);
       if (!m) continue;
       files++;
       filePassed ??= m[1] === 'ok' || m[2] === '✔' ? l : undefined;

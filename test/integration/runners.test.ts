@@ -32,6 +32,8 @@ interface Scenario {
   runner: string;
   /** How a tier runs a case folder (`cases/<case>`). */
   run: (folder: string) => string;
+  /** Run each case in its folder (the tier's `cwd`) rather than naming the folder in the command. */
+  inFolder?: boolean;
   scripts?: (folder: string) => string;
   files: Partial<Record<Case, Record<string, string>>>;
   expect: Record<Case, Expect>;
@@ -140,7 +142,11 @@ const UVU: Scenario = {
 
 const NODE: Scenario = {
   runner: 'node',
-  run: (c) => `node --test ${c}/`,
+  // In the case's folder, with no path: node finds its test files there on every version (Node 22 and
+  // later no longer take a folder argument), and TAP, the reporter Node 20 uses when not on a terminal,
+  // on every version (later ones default to spec).
+  inFolder: true,
+  run: () => 'node --test --test-reporter=tap',
   files: {
     pass: { 'a.test.js': "const test = require('node:test');\nconst assert = require('assert');\ntest('adds', () => { assert.equal(1 + 1, 2); });\n" },
     caught: { 'a.test.js': "const test = require('node:test');\nconst assert = require('assert');\ntest('adds', () => { assert.equal(1 + 1, 3); });\ntest('ok', () => {});\n" },
@@ -221,7 +227,8 @@ function tierOf(s: Scenario, c: Case) {
   const folder = `cases/${c}`;
   // Quiet (`--silent`) where the cases are scripts: npm then prints nothing of a missing script, and package.json must say it.
   const run = s.scripts ? `npm run --silent ${c}` : c === 'no-script' ? 'npm run no-script' : s.run(folder);
-  return { name: c, run, timeout: c === 'timeout' ? TIMEOUT_S : 120, ...(c === 'allowed' && { allowNoTests: true }) };
+  const cwd = s.inFolder && c !== 'no-script' ? { cwd: folder } : {};
+  return { name: c, run, ...cwd, timeout: c === 'timeout' ? TIMEOUT_S : 120, ...(c === 'allowed' && { allowNoTests: true }) };
 }
 
 interface Outcome {
