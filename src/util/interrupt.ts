@@ -8,7 +8,7 @@ export interface Interruption {
   fire: () => void;
   dispose: () => void;
   /**
-   * While held, later signals do not call `onSecond` but `onHeld`: for work that must finish its own
+   * While held, every signal calls `onHeld` (a later one instead of `onSecond`): for work that must finish its own
    * clean-up (lint-staged restoring the unstaged changes it hid). Returns the release.
    */
   hold: (onHeld: () => void) => () => void;
@@ -24,14 +24,15 @@ export function trapInterrupt(onSecond: () => void = () => {}): Interruption {
   const promise = new Promise<void>((r) => (resolve = r));
   const holds: (() => void)[] = [];
   const on = () => {
+    const held = holds.at(-1);
     if (fired) {
-      const held = holds.at(-1);
       if (held) held();
       else onSecond();
       return;
     }
     fired = true;
     resolve();
+    held?.();
   };
   for (const signal of SIGNALS) process.on(signal, on);
   return {

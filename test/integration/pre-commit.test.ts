@@ -193,6 +193,8 @@ test('a second Ctrl-C while a lint-staged task stops: gate-ladder waits, lint-st
       const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
       await until('the task to start', () => existsSync(join(marks, 'started')));
       process.kill(-child.pid!, 'SIGINT');
+      // gate-ladder has seen the first Ctrl-C (it says it waits for lint-staged), and so has the task.
+      await until('gate-ladder to wait for lint-staged', () => out.includes('waiting for it to finish'));
       await until('the task to see Ctrl-C', () => existsSync(join(marks, 'sigint')));
       process.kill(-child.pid!, 'SIGINT');
       const code = await exited;
