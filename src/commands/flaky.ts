@@ -1,9 +1,11 @@
 /** `gate-ladder flaky`, `freeze` and `unfreeze`: the seed's freeze predicate over per-test history. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { checkFreezeRequest, fixed3, freezeEligible, serializeFreezes, upsertFreeze } from '../evidence/freeze.js';
+import { checkFreezeRequest, fixed3, freezeEligible, isActive, serializeFreezes, upsertFreeze } from '../evidence/freeze.js';
 import { git } from '../git/git.js';
-import { type TestHistory, flakyRows, foldHistory, orphanEvidence, readTestRecords } from '../evidence/history.js';
+import { type HistoryState, evidenceOf, flakyRows, knownTests, orphanEvidence } from '../evidence/history.js';
+import { readHistory } from '../evidence/history-store.js';
+import { resolveTestId } from '../evidence/resolve-id.js';
 import type { ReadStats } from '../ledger/ledger.js';
 import { testMsg } from '../util/messages.js';
 import { FREEZES_FILE, readFreezes, today } from '../ladder/tier-report-io.js';
@@ -11,18 +13,22 @@ import type { Freeze } from '../types.js';
 import { type CommandContext, err, loadContext, out } from './context.js';
 import { EXIT } from './run.js';
 
-async function history(ctx: CommandContext): Promise<Map<string, TestHistory>> {
+export function history(ctx: CommandContext): HistoryState {
   const stats: ReadStats = { rows: 0, skipped: 0 };
-  const h = foldHistory(await readTestRecords(ctx.tests, stats));
+  const read = readHistory(ctx.tests, stats);
+  if (read.problem !== undefined) err(`gate-ladder: ${read.problem}; counting from ${ctx.tests} alone.`);
   if (stats.skipped > 0) err(testMsg.skippedLines(stats.skipped, ctx.tests));
-  return h;
+  return read.state;
 }
 
 export async function flakyCommand(opts: { cwd: string; json?: boolean }): Promise<number> {
   const ctx = await loadContext(opts.cwd, false);
   if (typeof ctx === 'number') return ctx;
-  const h = await history(ctx);
+  const h = history(ctx);
   const rows = flakyRows(h, ctx.policy);
+  const freezes = readFreezes(ctx.root);
+  if (freezes.problem !== undefined) err(freezes.problem);
+  const now = today();
   if (opts.json) {
     const tests = rows.map((r) => ({
       id: r.id,
@@ -32,23 +38,41 @@ export async function flakyCommand(opts: { cwd: string; json?: boolean }): Promi
       evidence: r.evidence,
       eligible: r.eligible,
       reason: r.reason,
+      tier: r.tier,
+      same_code_runs: r.sameCodeRuns,
+      fails: r.fails,
+      broken: r.broken,
+      ambiguous: r.ambiguous,
     }));
-    out(JSON.stringify({ tests }, null, 2));
+    const frozen = freezes.freezes.map((f) => ({ ...f, active: isActive(f, now) }));
+    out(JSON.stringify({ tests, freezes: frozen }, null, 2));
     return EXIT.pass;
   }
-  if (rows.length === 0) {
-    err(testMsg.flakyEmpty(ctx.tests));
-    return EXIT.pass;
+  if (rows.length === 0) err(testMsg.flakyEmpty(ctx.tests));
+  else {
+    out(`${'runs'.padStart(5)} ${'same'.padStart(5)} ${'flips'.padStart(5)} ${'flip rate'.padStart(9)} ${'evidence'.padStart(8)}  tier  test  →  verdict`);
+    for (const r of rows) {
+      const rate = r.flipRate === null ? '-' : fixed3(r.flipRate);
+      out(`${String(r.runs).padStart(5)} ${String(r.sameCodeRuns).padStart(5)} ${String(r.flips).padStart(5)} ${rate.padStart(9)} ${String(r.evidence).padStart(8)}  ${r.tier}  ${escapeId(r.id)}  →  ${r.reason}`);
+    }
   }
-  out(`${'runs'.padStart(5)} ${'flips'.padStart(5)} ${'flip rate'.padStart(9)} ${'evidence'.padStart(8)}  test  →  verdict`);
-  for (const r of rows) {
-    const rate = r.flipRate === null ? '-' : fixed3(r.flipRate);
-    out(`${String(r.runs).padStart(5)} ${String(r.flips).padStart(5)} ${rate.padStart(9)} ${String(r.evidence).padStart(8)}  ${r.id}  →  ${r.reason}`);
+  out('');
+  if (freezes.freezes.length === 0) out(testMsg.noFreezes(FREEZES_FILE));
+  else {
+    out(testMsg.freezesHeading(FREEZES_FILE));
+    for (const f of freezes.freezes) out(testMsg.freezeLine(f, isActive(f, now)));
   }
+  const noEvidence = rows.filter((r) => r.reason === testMsg.noEvidence()).length;
+  if (noEvidence > 0) err(testMsg.flakySeedHint(noEvidence));
+  if (rows.length > 0 && rows.every((r) => r.sameCodeRuns === 0)) err(testMsg.flakyNoRepeats());
+  if (h.legacySeeds > 0) err(testMsg.legacySeeds(h.legacySeeds));
   const orphans = orphanEvidence(h);
-  if (orphans.length > 0) err(testMsg.flakyOrphans(orphans.length, orphans[0]!));
+  if (orphans.length > 0) err(testMsg.flakyOrphans(orphans.length, escapeId(orphans[0]!)));
   return EXIT.pass;
 }
+
+/** Ids come from reports: control characters are shown escaped. */
+const escapeId = (id: string) => id.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
 function gitUser(root: string): string {
   const get = (key: string) => git(root, ['config', key]).stdout.trim();
@@ -63,32 +87,35 @@ function writeFreezes(root: string, freezes: readonly Freeze[]): void {
   writeFileSync(file, serializeFreezes(freezes));
 }
 
-/** Ids that look like what the user typed, for "did you mean". */
-function near(ids: Iterable<string>, typed: string): string[] {
-  const t = typed.toLowerCase();
-  return [...ids].filter((id) => id.toLowerCase().includes(t) || t.includes(id.toLowerCase())).slice(0, 5);
-}
-
 export interface FreezeOptions {
   cwd: string;
   test: string;
+  tier?: string;
   expires?: string;
   reentry?: string;
 }
 
-/** Freezes a test only when the predicate allows it, with an expiry and a re-entry condition. */
+/** Freezes one test only when the predicate allows it, with an expiry and a re-entry condition. */
 export async function freezeCommand(opts: FreezeOptions): Promise<number> {
   const ctx = await loadContext(opts.cwd, false);
   if (typeof ctx === 'number') return ctx;
-  const all = await history(ctx);
-  const h = all.get(opts.test);
-  if (h === undefined || h.outcomes.length === 0) {
-    err(testMsg.noSuchTest(opts.test, near(all.keys(), opts.test)));
+  const all = history(ctx);
+  const known = knownTests(all);
+  const found = resolveTestId(opts.test, known, opts.tier);
+  if (found.kind === 'none') {
+    err(testMsg.noSuchTest(opts.test, found.near));
     return EXIT.caught;
   }
-  const verdict = freezeEligible(h.outcomes, h.evidence > 0, ctx.policy);
+  if (found.kind === 'many') {
+    err(testMsg.ambiguousTest(opts.test, found.candidates));
+    return EXIT.caught;
+  }
+  const { tier, id } = found.test;
+  const tally = all.tiers.get(tier)!.tests.get(id)!;
+  const evidence = evidenceOf(all, id);
+  const verdict = freezeEligible({ ...tally, evidence }, ctx.policy);
   if (!verdict.eligible) {
-    err(testMsg.freezeRefused(opts.test, verdict.reason));
+    err(testMsg.freezeRefused(id, verdict.reason));
     return EXIT.caught;
   }
   const now = today();
@@ -103,23 +130,24 @@ export async function freezeCommand(opts: FreezeOptions): Promise<number> {
     return EXIT.error;
   }
   const freeze: Freeze = {
-    test: opts.test,
+    test: id,
+    tier,
     flip_rate: verdict.flipRate ?? 0,
     runs: verdict.runs,
     flips: verdict.flips,
-    evidence: h.evidence,
+    evidence,
     by: gitUser(ctx.root),
     at: new Date().toISOString(),
     expires: request.expires,
     reentry: opts.reentry!.trim(),
   };
-  const renewed = current.freezes.some((f) => f.test === opts.test);
-  writeFreezes(ctx.root, upsertFreeze(current.freezes, freeze));
-  out(testMsg.frozen(opts.test, freeze.expires, FREEZES_FILE, renewed));
+  const renewed = current.freezes.some((f) => f.test === id && (f.tier === undefined || f.tier === tier));
+  writeFreezes(ctx.root, upsertFreeze(current.freezes.filter((f) => !(f.test === id && f.tier === undefined)), freeze));
+  out(testMsg.frozen(id, tier, freeze.expires, FREEZES_FILE, renewed));
   return EXIT.pass;
 }
 
-export async function unfreezeCommand(opts: { cwd: string; test: string }): Promise<number> {
+export async function unfreezeCommand(opts: { cwd: string; test: string; tier?: string }): Promise<number> {
   const ctx = await loadContext(opts.cwd, false);
   if (typeof ctx === 'number') return ctx;
   const current = readFreezes(ctx.root);
@@ -127,11 +155,15 @@ export async function unfreezeCommand(opts: { cwd: string; test: string }): Prom
     err(current.problem);
     return EXIT.error;
   }
-  if (!current.freezes.some((f) => f.test === opts.test)) {
-    err(testMsg.notFrozen(opts.test));
+  const found = resolveTestId(opts.test, current.freezes.map((f) => ({ tier: f.tier ?? '', id: f.test })), opts.tier);
+  if (found.kind !== 'one' && !(found.kind === 'many' && opts.tier === undefined && new Set(found.candidates.map((c) => c.id)).size === 1)) {
+    err(found.kind === 'many' ? testMsg.ambiguousTest(opts.test, found.candidates) : testMsg.notFrozen(opts.test));
     return EXIT.caught;
   }
-  writeFreezes(ctx.root, current.freezes.filter((f) => f.test !== opts.test));
-  out(testMsg.unfrozen(opts.test, FREEZES_FILE));
+  // One id frozen in several tiers, no --tier given: unfreeze it everywhere.
+  const id = found.kind === 'one' ? found.test.id : found.candidates[0]!.id;
+  const tier = found.kind === 'one' && opts.tier !== undefined ? opts.tier : undefined;
+  writeFreezes(ctx.root, current.freezes.filter((f) => !(f.test === id && (tier === undefined || (f.tier ?? '') === tier))));
+  out(testMsg.unfrozen(id, FREEZES_FILE));
   return EXIT.pass;
 }

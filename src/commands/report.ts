@@ -5,6 +5,10 @@ import { defaultLedgerPath, forEachRow, type ReadStats } from '../ledger/ledger.
 import { reportMsg } from '../util/messages.js';
 import { renderReport } from '../report/render.js';
 import { reportFold } from '../report/figures.js';
+import { renderTestsSection, testsFold, type TestsSection } from '../report/tests-section.js';
+import { testsPath } from '../evidence/history.js';
+import { readHistory } from '../evidence/history-store.js';
+import { readFreezes, today } from '../ladder/tier-report-io.js';
 import type { HookName, Report, ResolvedConfig } from '../types.js';
 import { EXIT } from './run.js';
 
@@ -50,9 +54,13 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     ...(since && { since }),
     ...(opts.hook && { hook: opts.hook }),
   });
+  const tests = testsFold({ ...(since && { since }), ...(opts.hook && { hook: opts.hook }) });
   const stats: ReadStats = { rows: 0, skipped: 0 };
   try {
-    await forEachRow(ledger, stats, fold.add);
+    await forEachRow(ledger, stats, (row) => {
+      fold.add(row);
+      tests.add(row);
+    });
   } catch (e) {
     err(reportMsg.unreadable(ledger, e instanceof Error ? e.message : String(e)));
     return EXIT.error;
@@ -62,9 +70,18 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
   if (stats.rows === 0) err(reportMsg.empty(ledger));
   else if (report.excluded.filtered === stats.rows) err(reportMsg.allFiltered(stats.rows));
 
-  if (opts.json) process.stdout.write(`${JSON.stringify(jsonReport(report, ledger), null, 2)}\n`);
-  else process.stdout.write(renderReport(report, opts.markdown ? 'markdown' : 'table', ledger));
+  const section = testsSection(tests, report.tiers.map((t) => t.tier), ledger, info?.root, config);
+  if (opts.json) process.stdout.write(`${JSON.stringify({ ...jsonReport(report, ledger), tests: section }, null, 2)}\n`);
+  else process.stdout.write(renderReport(report, opts.markdown ? 'markdown' : 'table', ledger) + renderTestsSection(section, opts.markdown === true));
   return EXIT.pass;
+}
+
+/** Flaky, broken and frozen tests: from the per-test history beside the ledger and the repository's freezes file. */
+function testsSection(fold: ReturnType<typeof testsFold>, tiers: string[], ledger: string, root: string | undefined, config: ResolvedConfig | undefined): TestsSection {
+  const history = readHistory(testsPath(ledger));
+  const freezes = root === undefined ? { freezes: [] } : readFreezes(root);
+  if (freezes.problem !== undefined) err(freezes.problem);
+  return fold.finish(tiers, history.state, freezes.freezes, today(), config?.freeze.minRuns ?? 20);
 }
 
 /** The documented keys first (`tiers`, `scope`, `advice`, `skipped_lines`), then the rest. */

@@ -22,6 +22,7 @@ const exitCode = z.number({ error: 'must be an exit code (an integer from 1 to 2
   .max(255, { error: 'must be an exit code (an integer from 1 to 255)' });
 
 const JUNIT_ERROR = 'must be a path to the JUnit XML report the gate writes';
+const RETRIES_ERROR = 'must be 0 or 1: how many times a gate whose tests failed runs again on the same code';
 const RUN_ERROR = 'must be a command string or a non-empty argv array of strings';
 
 const tierSchema = z.strictObject({
@@ -58,6 +59,7 @@ const tierSchema = z.strictObject({
   hooks: z.array(z.enum(HOOKS, { error: `must name hooks among ${HOOKS.join(', ')}` })).optional(),
   runner: z.enum(RUNNERS, { error: `must be one of ${RUNNERS.join(', ')}` }).optional(),
   junit: z.string({ error: JUNIT_ERROR }).min(1, { error: JUNIT_ERROR }).optional(),
+  retries: z.number({ error: RETRIES_ERROR }).int({ error: RETRIES_ERROR }).min(0, { error: RETRIES_ERROR }).max(1, { error: RETRIES_ERROR }).optional(),
 });
 
 const rate = (what: string) =>
@@ -90,7 +92,7 @@ const configSchema = z.strictObject({
 });
 
 /** Fields a lintStaged tier cannot have: lint-staged runs and judges its own tasks. */
-const NOT_FOR_LINT_STAGED = ['timeout', 'caught', 'runner', 'junit'] as const;
+const NOT_FOR_LINT_STAGED = ['timeout', 'caught', 'runner', 'junit', 'retries'] as const;
 
 /** A tier is either a command (`run`) or lint-staged (`lintStaged`), and lint-staged runs on pre-commit only. */
 function tierKindProblems(raw: unknown, file: string): string[] {
@@ -163,6 +165,7 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
       hooks: t.hooks ?? (t.lintStaged ? ['pre-commit'] : [...DEFAULT_HOOKS]),
       ...(t.runner !== undefined && { runner: t.runner }),
       ...(t.junit !== undefined && { junit: t.junit }),
+      ...(t.retries ? { retries: t.retries } : {}),
     })),
     ...(cfg.ledger !== undefined && { ledger: cfg.ledger }),
     ...(cfg.base !== undefined && { base: cfg.base }),

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
 import type { GateExit, GateIo } from './gate.js';
-import { testRecord } from '../evidence/history.js';
+import { commandKey, testRecord } from '../evidence/history.js';
+import { testMsg } from '../util/messages.js';
 import { isoTime } from '../util/iso-time.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
 import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from '../types.js';
@@ -70,41 +71,47 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     const { tier } = planned;
     deps.log(`gate-ladder: ${tier.name} running (timeout ${tier.timeout} s)`);
     let where: Place = { cwd: input.cwd, isolation: input.isolation, env: deps.env };
-    let exit: GateExit;
-    let report: string | undefined;
-    let since = 0;
+    let placeError: string | undefined;
     try {
       if (deps.place) where = deps.place(tier);
-      const env = { ...where.env, ...tier.env, GATE_LADDER: '0' };
-      const io: GateIo = { ...(deps.write && { write: deps.write }), ...(deps.interrupt && { interrupt: deps.interrupt }) };
-      report = tier.junit !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.junit) : undefined;
-      since = report !== undefined ? deps.reports!.prepare(report) : 0;
-      exit = await deps.runGate(tier, where.cwd, env, io);
     } catch (err) {
-      const text = err instanceof Error ? err.message : String(err);
-      report = undefined;
-      exit = { exitCode: null, signal: null, timedOut: false, interrupted: false, seconds: 0, tail: '', spawnError: `could not prepare the gate: ${text.split('\n')[0]}` };
+      placeError = err instanceof Error ? err.message : String(err);
     }
+    const first = await attempt(input, deps, tier, where, placeError);
     // An interrupted gate reached no verdict, through no fault of the patch or the harness: no row.
-    if (exit.interrupted) {
-      deps.log(`gate-ladder: ${tier.name} interrupted after ${exit.seconds.toFixed(1)} s; no row written for it`);
+    if (first.exit.interrupted) {
+      deps.log(`gate-ladder: ${tier.name} interrupted after ${first.exit.seconds.toFixed(1)} s; no row written for it`);
       break;
     }
-    const classified = classify(exit, tier.caught, tier.timeout, tier.runner);
-    const judged: TierJudgement =
-      report !== undefined
-        ? await judgeTier(
-            { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed' },
-            deps.reports!,
-          )
-        : { ...classified, notes: ambiguityNotes(tier, classified.verdict) };
-    const { verdict, reason } = judged;
+    let second: Attempt | undefined;
+    // `retries: 1`: tests failed; once more on the same code. Seeded runs are never retried: their failures are the point.
+    if (first.judged.verdict === 'caught' && (tier.retries ?? 0) > 0 && input.hook !== 'seed') {
+      for (const note of first.judged.notes) deps.log(note);
+      deps.log(testMsg.retrying(tier.name));
+      second = await attempt(input, deps, tier, where, placeError);
+      if (second.exit.interrupted) {
+        deps.log(`gate-ladder: ${tier.name} interrupted after ${(first.seconds + second.exit.seconds).toFixed(1)} s; no row written for it`);
+        break;
+      }
+    }
+    // A retry that could not give a verdict leaves the first attempt's catch standing.
+    const last = second !== undefined && second.judged.verdict !== 'error' ? second : first;
+    const seconds = first.seconds + (second?.seconds ?? 0);
+    const retried: GateResult['retried'] = second && {
+      verdict: first.judged.verdict,
+      ...(first.judged.failed && { failed: first.judged.failed.slice(0, MAX_FAILED_PER_ROW) }),
+      seconds: first.seconds,
+    };
+    const retryNote = second !== undefined && last === first ? testMsg.retryNoVerdict(tier.name, second.judged.reason ?? 'no verdict') : undefined;
+    const { exit, judged } = last;
+    const { verdict } = judged;
+    const reason = retried && verdict === 'pass' ? [testMsg.passedOnRetry(first.judged.failed ?? []), judged.reason].filter(Boolean).join('; ') : judged.reason;
     const result: GateResult = {
       tier: tier.name,
       verdict,
       exitCode: exit.exitCode,
       signal: exit.signal,
-      seconds: exit.seconds,
+      seconds,
       timedOut: exit.timedOut,
       tail: exit.tail,
       ...(reason !== undefined && { reason }),
@@ -112,14 +119,24 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
       ...(judged.failed && { failed: judged.failed }),
       ...(judged.frozen && { frozen: judged.frozen }),
       ...(judged.notes.length > 0 && { notes: judged.notes }),
+      ...(judged.dup && { dup: judged.dup }),
+      ...(retried && { retried }),
     };
     results.push(result);
     const row = toRow({ ...input, isolation: where.isolation }, result, skipped, deps.now());
     rows.push(row);
     deps.appendRows([row]);
-    if (result.tests && deps.reports) deps.reports.record(testRecord(row, result.tests));
-    deps.log(`gate-ladder: ${tier.name} ${verdict} in ${exit.seconds.toFixed(1)} s${reason ? ` (${reason})` : ''}`);
+    if (deps.reports) {
+      const cmd = commandKey(tier);
+      const keep = (a: Attempt, n: number) => {
+        if (a.judged.tests) deps.reports!.record(testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(n > 1 && { attempt: n }) }), where.cwd);
+      };
+      keep(first, 1);
+      if (second) keep(second, 2);
+    }
+    deps.log(`gate-ladder: ${tier.name} ${verdict} in ${seconds.toFixed(1)} s${reason ? ` (${reason})` : ''}`);
     for (const note of judged.notes) deps.log(note);
+    if (retryNote) deps.log(retryNote);
     if (verdict !== 'pass' && stoppedBy === undefined) stoppedBy = result;
     if (stoppedBy !== undefined && !input.calibration && !input.runAll) break;
   }
@@ -127,6 +144,39 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
 }
 
 const MAX_FAILED_PER_ROW = 100;
+
+/** One run of a tier's gate and the reading of its report. */
+interface Attempt {
+  exit: GateExit;
+  judged: TierJudgement;
+  /** The gate's wall time plus reading and judging its report. */
+  seconds: number;
+}
+
+async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier, where: Place, placeError: string | undefined): Promise<Attempt> {
+  let exit: GateExit;
+  let report: string | undefined;
+  let since = 0;
+  try {
+    if (placeError !== undefined) throw new Error(placeError);
+    const env = { ...where.env, ...tier.env, GATE_LADDER: '0' };
+    const io: GateIo = { ...(deps.write && { write: deps.write }), ...(deps.interrupt && { interrupt: deps.interrupt }) };
+    report = tier.junit !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.junit) : undefined;
+    since = report !== undefined ? deps.reports!.prepare(report) : 0;
+    exit = await deps.runGate(tier, where.cwd, env, io);
+  } catch (err) {
+    const text = err instanceof Error ? err.message : String(err);
+    report = undefined;
+    exit = { exitCode: null, signal: null, timedOut: false, interrupted: false, seconds: 0, tail: '', spawnError: `could not prepare the gate: ${text.split('\n')[0]}` };
+  }
+  if (exit.interrupted) return { exit, judged: { verdict: 'error', notes: [] }, seconds: exit.seconds };
+  const classified = classify(exit, tier.caught, tier.timeout, tier.runner);
+  if (report === undefined) return { exit, judged: { ...classified, notes: ambiguityNotes(tier, classified.verdict) }, seconds: exit.seconds };
+  // Reading a large report takes time too: it is part of what the tier costs.
+  const t0 = process.hrtime.bigint();
+  const judged = await judgeTier({ tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed' }, deps.reports!);
+  return { exit, judged, seconds: exit.seconds + Number(process.hrtime.bigint() - t0) / 1e9 };
+}
 
 /** One ledger row for a tier the patch reached. Pure. */
 export function toRow(input: LadderInput, result: GateResult, skipped: string[], now: Date): LedgerRow {
@@ -152,6 +202,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     isolation: input.isolation,
     ...(input.calibration && { calibration: true }),
     ...(result.frozen && result.frozen.length > 0 && { frozen: result.frozen }),
+    ...(result.retried && { retried: result.retried }),
     // Per-test outcomes go to tests.jsonl (joined on run + tier), keeping the ledger small.
     ...(result.failed && result.failed.length > 0 && { failed: result.failed.slice(0, MAX_FAILED_PER_ROW) }),
   };

@@ -35,7 +35,8 @@ export interface TreeEntry {
 
 /** What decides a tier's verdict, besides the tree, as a hash. Pure. */
 export function tierFingerprint(t: ResolvedTier): string {
-  return hash(JSON.stringify([t.name, t.run, t.env, t.timeout, t.cwd, t.caught, t.runner ?? null, t.junit ?? null]));
+  // A retry can turn a failure into a pass: part of what decides the verdict (left out when off, so older entries still match).
+  return hash(JSON.stringify([t.name, t.run, t.env, t.timeout, t.cwd, t.caught, t.runner ?? null, t.junit ?? null, ...(t.retries ? [t.retries] : [])]));
 }
 
 /** The entry's name for a tree under a config. Pure. */

@@ -25,7 +25,7 @@ function removeLock(lock: string): void {
  * folder is made when the lock cannot be created for want of it (the first write to a new ledger),
  * rather than asked for on every write.
  */
-function withLock<T>(path: string, fn: () => T): T {
+export function withLock<T>(path: string, fn: () => T): T {
   const lock = `${path}.lock`;
   let made = false;
   for (let attempt = 0; ; attempt++) {
