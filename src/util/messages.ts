@@ -161,11 +161,11 @@ export const testMsg = {
   seedStart: (what: string, dir: string) => `gate-ladder: seeding ${what} in a throwaway worktree (${dir}); every tier runs.`,
   seedNoReport: (tier: string) => `gate-ladder: ${tier} has no \`junit\` report, so it cannot say which tests caught the seeded bug.`,
   seedCaughtBy: (ids: readonly string[]) =>
-    `gate-ladder: sensitivity evidence recorded for ${tests(ids.length)} (they pass without the seeded change and fail with it): ${list(ids, 20)}`,
+    `gate-ladder: sensitivity evidence recorded for ${tests(ids.length)} (${ids.length === 1 ? 'it passes' : 'they pass'} without the seeded change and ${ids.length === 1 ? 'fails' : 'fail'} with it): ${list(ids, 20)}`,
   seedAlready: (ids: readonly string[]) =>
     `gate-ladder: ${tests(ids.length)} already had evidence from this same change (seeded before); nothing new recorded for ${ids.length === 1 ? 'it' : 'them'}: ${list(ids, 20)}`,
   seedFailsWithout: (ids: readonly string[], parent: string) =>
-    `gate-ladder: no evidence for ${tests(ids.length)} that also fail without the seeded change (on its parent ${parent.slice(0, 12)}): failing there proves nothing about the bug: ${list(ids, 20)}`,
+    `gate-ladder: no evidence for ${tests(ids.length)} that also ${ids.length === 1 ? 'fails' : 'fail'} without the seeded change (on its parent ${parent.slice(0, 12)}): failing there proves nothing about the bug: ${list(ids, 20)}`,
   seedNotOnParent: (ids: readonly string[], parent: string) =>
     `gate-ladder: no evidence for ${tests(ids.length)} that did not pass on the parent ${parent.slice(0, 12)} (absent or skipped there): ${list(ids, 20)}`,
   seedNoCredit: () =>
