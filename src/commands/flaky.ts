@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkFreezeRequest, fixed3, freezeEligible, isActive, serializeFreezes, upsertFreeze } from '../evidence/freeze.js';
 import { git } from '../git/git.js';
-import { type HistoryState, evidenceOf, flakyRows, knownTests, orphanEvidence } from '../evidence/history.js';
+import { type FlakyRow, type HistoryState, evidenceOf, flakyRows, knownTests, orphanEvidence } from '../evidence/history.js';
 import { readHistory } from '../evidence/history-store.js';
 import { resolveTestId } from '../evidence/resolve-id.js';
 import type { ReadStats } from '../ledger/ledger.js';
@@ -30,22 +30,7 @@ export async function flakyCommand(opts: { cwd: string; json?: boolean }): Promi
   if (freezes.problem !== undefined) err(freezes.problem);
   const now = today();
   if (opts.json) {
-    const tests = rows.map((r) => ({
-      id: r.id,
-      runs: r.runs,
-      flips: r.flips,
-      flip_rate: r.flipRate,
-      evidence: r.evidence,
-      eligible: r.eligible,
-      reason: r.reason,
-      tier: r.tier,
-      same_code_runs: r.sameCodeRuns,
-      fails: r.fails,
-      broken: r.broken,
-      ambiguous: r.ambiguous,
-    }));
-    const frozen = freezes.freezes.map((f) => ({ ...f, active: isActive(f, now) }));
-    out(JSON.stringify({ tests, freezes: frozen }, null, 2));
+    printJson(rows, freezes.freezes.map((f) => ({ ...f, active: isActive(f, now) })));
     return EXIT.pass;
   }
   if (rows.length === 0) err(testMsg.flakyEmpty(ctx.tests));
@@ -69,6 +54,28 @@ export async function flakyCommand(opts: { cwd: string; json?: boolean }): Promi
   const orphans = orphanEvidence(h);
   if (orphans.length > 0) err(testMsg.flakyOrphans(orphans.length, escapeId(orphans[0]!)));
   return EXIT.pass;
+}
+
+/**
+ * `{ "tests": [...], "freezes": [...] }`, one test a line, written a megabyte at a time: a 150,000-test
+ * suite prints 30 MB, which is never held whole (45 MB indented, and the joined string, cost memory and time).
+ */
+function printJson(rows: readonly FlakyRow[], freezes: unknown[]): void {
+  const reasons = new Map<string, string>();
+  let chunk = '{"tests":[';
+  rows.forEach((r, i) => {
+    let reason = reasons.get(r.reason);
+    if (reason === undefined) reasons.set(r.reason, (reason = JSON.stringify(r.reason)));
+    chunk +=
+      `${i === 0 ? '\n' : ',\n'}{"id":${JSON.stringify(r.id)},"runs":${r.runs},"flips":${r.flips},"flip_rate":${r.flipRate},"evidence":${r.evidence},` +
+      `"eligible":${r.eligible},"reason":${reason},"tier":${JSON.stringify(r.tier)},"same_code_runs":${r.sameCodeRuns},"fails":${r.fails},` +
+      `"broken":${r.broken},"ambiguous":${r.ambiguous}}`;
+    if (chunk.length > 1 << 20) {
+      process.stdout.write(chunk);
+      chunk = '';
+    }
+  });
+  out(`${chunk}${rows.length > 0 ? '\n' : ''}],\n"freezes":${JSON.stringify(freezes, null, 2)}}`);
 }
 
 /** Ids come from reports: control characters are shown escaped. */
