@@ -5,7 +5,7 @@
 //   dist/hook.cjs         `run` and everything a push needs, CommonJS (node starts CommonJS
 //                         faster than an ES module graph), no yargs, zod, cosmiconfig or jiti in it
 //   dist/full/*.js        ES modules loaded on demand: the yargs CLI (other commands, --help), the
-//                         config loader (a config-cache miss), JUnit reading and lint-staged tiers,
+//                         config loader (a config-cache miss), JUnit reading, per-test history and lint-staged tiers,
 //                         with shared chunks in dist/full/chunks
 //   dist/picomatch.cjs    loaded only for a scope glob src/util/glob.ts has no string test for
 //   dist/index.js         the library (`defineConfig`, types, pure functions)
@@ -50,8 +50,8 @@ const coldOutside = {
   name: 'cold-outside',
   setup(b) {
     // Loaded on demand: the yargs CLI, the config loader (cache miss), JUnit reading and lint-staged tiers.
-    const cold = { 'cli/main': 'cli', 'config/load': 'config', 'evidence/junit': 'junit', 'ladder/lint-staged': 'lint-staged' };
-    b.onResolve({ filter: /^\.\.?\/.*(main|load|junit|lint-staged)\.js$/ }, (args) => {
+    const cold = { 'cli/main': 'cli', 'config/load': 'config', 'evidence/junit': 'junit', 'evidence/history-store': 'history', 'ladder/lint-staged': 'lint-staged' };
+    b.onResolve({ filter: /^\.\.?\/.*(main|load|junit|history-store|lint-staged)\.js$/ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
       const key = Object.keys(cold).find((k) => join(args.resolveDir, args.path) === join(process.cwd(), 'src', `${k}.js`));
       return key ? { path: `./full/${cold[key]}.js`, external: true } : undefined;
@@ -90,7 +90,13 @@ writeFileSync('dist/cli.cjs', `#!/usr/bin/env node\n${loader.replaceAll('__HOOK_
 await build({ ...common, format: 'cjs', entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/picomatch.cjs' });
 await build({
   ...esm,
-  entryPoints: { 'full/cli': 'src/cli/main.ts', 'full/config': 'src/config/load.ts', 'full/junit': 'src/evidence/junit.ts', 'full/lint-staged': 'src/ladder/lint-staged.ts' },
+  entryPoints: {
+    'full/cli': 'src/cli/main.ts',
+    'full/config': 'src/config/load.ts',
+    'full/junit': 'src/evidence/junit.ts',
+    'full/history': 'src/evidence/history-store.ts',
+    'full/lint-staged': 'src/ladder/lint-staged.ts',
+  },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'full/chunks/[name]-[hash]',

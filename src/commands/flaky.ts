@@ -8,6 +8,7 @@ import { readHistory } from '../evidence/history-store.js';
 import { resolveTestId } from '../evidence/resolve-id.js';
 import type { ReadStats } from '../ledger/ledger.js';
 import { testMsg } from '../util/messages.js';
+import { writeOut } from '../util/stdout.js';
 import { FREEZES_FILE, readFreezes, today } from '../ladder/tier-report-io.js';
 import type { Freeze } from '../types.js';
 import { type CommandContext, err, loadContext, out } from './context.js';
@@ -71,11 +72,11 @@ function printJson(rows: readonly FlakyRow[], freezes: unknown[]): void {
       `"eligible":${r.eligible},"reason":${reason},"tier":${JSON.stringify(r.tier)},"same_code_runs":${r.sameCodeRuns},"fails":${r.fails},` +
       `"broken":${r.broken},"ambiguous":${r.ambiguous}}`;
     if (chunk.length > 1 << 20) {
-      process.stdout.write(chunk);
+      writeOut(chunk);
       chunk = '';
     }
   });
-  out(`${chunk}${rows.length > 0 ? '\n' : ''}],\n"freezes":${JSON.stringify(freezes, null, 2)}}`);
+  writeOut(`${chunk}${rows.length > 0 ? '\n' : ''}],\n"freezes":${JSON.stringify(freezes, null, 2)}}\n`);
 }
 
 /** Ids come from reports: control characters are shown escaped. */

@@ -128,11 +128,11 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     deps.appendRows([row]);
     if (deps.reports) {
       const cmd = commandKey(tier);
-      const keep = (a: Attempt, n: number) => {
-        if (a.judged.tests) deps.reports!.record(testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(n > 1 && { attempt: n }) }), where.cwd);
+      const keep = async (a: Attempt, n: number) => {
+        if (a.judged.tests) await deps.reports!.record(testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(n > 1 && { attempt: n }) }), where.cwd);
       };
-      keep(first, 1);
-      if (second) keep(second, 2);
+      await keep(first, 1);
+      if (second) await keep(second, 2);
     }
     deps.log(`gate-ladder: ${tier.name} ${verdict} in ${seconds.toFixed(1)} s${reason ? ` (${reason})` : ''}`);
     for (const note of judged.notes) deps.log(note);

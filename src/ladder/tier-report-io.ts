@@ -3,7 +3,6 @@ import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFreezes } from '../evidence/freeze.js';
 import { testsPath } from '../evidence/history.js';
-import { recordTests } from '../evidence/history-store.js';
 import { treeOf } from '../git/git.js';
 import { testMsg } from '../util/messages.js';
 import type { ReportDeps } from './tier-report.js';
@@ -72,13 +71,15 @@ export function reportDeps(ledgerPath: string, env: NodeJS.ProcessEnv = process.
       const parsed = parseJUnit(text, { ...ctx, exists: (p) => existsSync(join(dir, p)) });
       return parsed.ok ? { kind: 'ok', cases: parsed.cases, ...(parsed.dup.length > 0 && { dup: parsed.dup }) } : { kind: 'unreadable', why: parsed.why };
     },
-    record: (rec, cwd) => {
+    record: async (rec, cwd) => {
       // Flips count only between runs of the same tree: the record names it (one git call per commit).
       if (rec.tree === undefined) {
         let tree = trees.get(rec.patch);
         if (tree === undefined) trees.set(rec.patch, (tree = treeOf(cwd, rec.patch)));
         if (tree !== null) rec = { ...rec, tree };
       }
+      // Loaded only when a tier has a report, like the parser: the history's code stays off the plain hook path.
+      const { recordTests } = await import('../evidence/history-store.js');
       recordTests(testsPath(ledgerPath), rec);
     },
     freezes: (cwd) => {

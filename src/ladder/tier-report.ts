@@ -13,7 +13,7 @@ export interface ReportDeps {
   prepare: (path: string) => number;
   read: (path: string, since: number, ctx: IdContext) => Promise<ReportRead>;
   /** Appends one tier's outcomes to the per-test history; `cwd` is where the gate ran (for the tree of `rec.patch`). */
-  record: (rec: TestRecord, cwd: string) => void;
+  record: (rec: TestRecord, cwd: string) => void | Promise<void>;
   /** The freezes committed at `cwd`; `problem` when the file cannot be used. */
   freezes: (cwd: string) => { freezes: Freeze[]; problem?: string };
   /** Today as `YYYY-MM-DD`, for freeze expiry. */

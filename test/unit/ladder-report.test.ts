@@ -45,7 +45,7 @@ function fakes(world: World) {
       const r = world.reports[path];
       return (Array.isArray(r) ? r.shift() : r) ?? { kind: 'missing' };
     },
-    record: (rec) => records.push(rec),
+    record: (rec) => void records.push(rec),
     freezes: (cwd) => {
       events.push(`freezes ${cwd}`);
       return { freezes: world.freezes ?? [] };
