@@ -94,8 +94,19 @@ export function parseJUnitCases(xml: string): { ok: true; cases: RawCase[] } | {
   return { ok: true, cases: out };
 }
 
+/** Report paths already made repo-relative, per IdContext: a 150,000-case report names a few hundred files. */
+const pathMemo = new WeakMap<IdContext, Map<string, string>>();
+
 /** A report path to a repo-relative posix path: absolute ones against `root`, relative ones under `base`. */
 function repoPath(file: string, ctx: IdContext): string {
+  let memo = pathMemo.get(ctx);
+  if (memo === undefined) pathMemo.set(ctx, (memo = new Map()));
+  let p = memo.get(file);
+  if (p === undefined) memo.set(file, (p = repoPathOf(file, ctx)));
+  return p;
+}
+
+function repoPathOf(file: string, ctx: IdContext): string {
   let p = file.replace(/^file:\/\//, '');
   if (isAbsolute(p)) {
     if (!ctx.root) return p;
