@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type Repo, cleanEnv, withRepo } from '../helpers/repo.js';
+import { PROJECT, type Repo, cleanEnv, withRepo } from '../helpers/repo.js';
 
 interface Row { id: string; tier: string; runs: number; flips: number; same_code_runs: number; flip_rate: number | null; evidence: number; eligible: boolean; broken: boolean; ambiguous: boolean; reason: string }
 const flaky = (repo: Repo, env: Record<string, string> = {}): Row[] => {
@@ -140,6 +140,36 @@ test('flaky sometimes', () => {
       const report = JSON.parse(repo.cli(['report', '--json']).stdout);
       assert.is(report.tests.tiers[0].retried_passes, 1);
       assert.equal(report.tests.tiers[0].flaky.map((x: { id: string }) => x.id), ['flaky sometimes']);
+    },
+  ));
+
+test('vitest: a stable test that caught a bug and then passed once it was fixed is not flaky', () =>
+  withRepo(
+    {
+      files: {
+        '.gitignore': 'node_modules\njunit.xml\n',
+        'src/value.txt': 'good\n',
+        // vitest from this project's devDependencies; --globals: the test files import nothing.
+        'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: ${JSON.stringify(`node ${join(PROJECT, 'node_modules', 'vitest', 'vitest.mjs')} run --globals --reporter=default --reporter=junit --outputFile.junit=junit.xml`)}, runner: 'vitest', junit: 'junit.xml', timeout: 300 }], freeze: { minRuns: 4 }, cache: false };\n`,
+        'test/value.test.js': `import { readFileSync } from 'node:fs';\ndescribe('value', () => {\n  test('is good', () => expect(readFileSync('src/value.txt', 'utf8').trim()).toBe('good'));\n});\n`,
+      },
+    },
+    (repo) => {
+      const id = 'test/value.test.js::value > is good';
+      repo.write('src/other.txt', 'x\n');
+      repo.commit('a change');
+      for (let i = 0; i < 2; i++) assert.is(run(repo).code, 0);
+      repo.write('src/value.txt', 'bad\n');
+      repo.commit('a bug');
+      const caught = run(repo);
+      assert.is(caught.code, 1, caught.out);
+      assert.match(caught.out, `t1: 1 test failed: ${id}`);
+      repo.write('src/value.txt', 'good\n');
+      repo.commit('the fix');
+      for (let i = 0; i < 2; i++) assert.is(run(repo).code, 0);
+      // The fix restores the first tree: its two runs are repeats of it (three same-code runs, all passes); the bug's tree ran once.
+      const t = row(repo, id)!;
+      assert.equal([t.runs, t.same_code_runs, t.flips, t.flip_rate, t.eligible, t.reason], [5, 3, 0, 0, false, 'not actually flaky (0.000)']);
     },
   ));
 
