@@ -9,7 +9,7 @@ let skipped = 0;
 let status = 0;
 for (const dir of suites) {
   if (!existsSync(dir)) continue;
-  const r = spawnSync(process.execPath, ['node_modules/uvu/bin.js', dir, '\\.test\\.js$'], {
+  const r = spawnSync(process.execPath, ['node_modules/uvu/bin.js', dir, '\\.test\\.js$', '--no-color'], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 256 * 1024 * 1024,

@@ -5,7 +5,7 @@ import { shouldCalibrate } from '../ladder/calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
 import { EXIT } from '../config/defaults.js';
 import { type GateExit, type GateIo, runGate } from '../ladder/gate.js';
-import { EMPTY_TREE, type RepoInfo, commitTree, diffList, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git/git.js';
+import { EMPTY_TREE, type RepoInfo, commitTree, git, diffList, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git/git.js';
 import { primedFor } from '../git/memo.js';
 import { primeRepo } from '../git/prime.js';
 import { newRunId } from '../util/hash.js';
@@ -13,14 +13,16 @@ import { quickIndexMatches, quickWorkTree } from '../git/index-check.js';
 import { type Where, chooseIsolation, placement } from '../ladder/isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from '../ladder/ladder.js';
 import { appendRows, ledgerPathFor } from '../ledger/ledger.js';
-import { msg, planLines } from '../util/messages.js';
+import { msg, planLines, runMsg } from '../util/messages.js';
 import { parsePushRefs } from '../git/push-refs.js';
 import { revQuery } from '../git/rev-query.js';
-import { writeErr } from '../util/stderr.js';
+import { writeErr, writeOut } from '../util/stderr.js';
+import { colourWanted, paint } from '../util/colour.js';
+import { detectPackageManager, pmSays } from '../util/package-manager.js';
 import { wroteToStream } from '../util/early-exit.js';
 import { tookPath } from '../util/hot-path.js';
 import type { ScopeMatcher } from '../util/glob.js';
-import { scopeMatcher, route } from '../ladder/route.js';
+import { scopeMatcher, route, skipTiers } from '../ladder/route.js';
 import { reportDeps } from '../ladder/tier-report-io.js';
 import { type StagedTarget, stagedTarget } from '../git/staged.js';
 import { type RefPlan, type Target, planPush, rangeGit } from '../git/targets.js';
@@ -65,6 +67,21 @@ interface TargetReport {
 }
 
 const err = (line: string) => writeErr(`${line}\n`);
+const out = (line: string) => writeOut(`${line}\n`);
+
+/** The switches a push can carry (flags cannot pass through `git push`): tiers to skip, and the tree cache off. */
+function envSwitches(env: NodeJS.ProcessEnv): { skip: string[]; noCache: boolean } {
+  const skip = (env.GATE_LADDER_SKIP ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const noCache = env.GATE_LADDER_NO_CACHE !== undefined && env.GATE_LADDER_NO_CACHE !== '' && env.GATE_LADDER_NO_CACHE !== '0';
+  return { skip, noCache };
+}
+
+/** The block a blocked run ends with: red for a catch, yellow for an error, plain when not a terminal. */
+function block(text: string, colour: 'red' | 'yellow'): string {
+  // process.stderr (and node's tty module) is built only here, on a blocked run: never on a passing push.
+  const on = colourWanted(process.env, () => process.stderr.isTTY === true);
+  return `\n${paint(text, colour, on)}`;
+}
 
 /** The hook and manual entry point: refs → ranges → route → gates → rows → exit code. */
 export async function runCommand(opts: RunOptions): Promise<number> {
@@ -92,16 +109,26 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     return EXIT.error;
   }
   const loaded: CachedLoad = await loadAt(info);
+  const exec = (command: string) => pmSays.exec(detectPackageManager(info.root), command);
   if (loaded.kind === 'none') {
-    err(msg.noConfig());
+    err(msg.noConfig(exec));
     return EXIT.pass;
   }
   if (loaded.kind === 'invalid') {
-    err(msg.invalidConfig(loaded.problems));
+    err(msg.invalidConfig(loaded.problems, opts.hook ?? 'manual', exec));
     return EXIT.error;
   }
   const config = loaded.config;
   const hook: HookName = opts.hook ?? 'manual';
+  const switches = envSwitches(process.env);
+  const noCache = opts.noCache === true || switches.noCache;
+  if (!opts.json && !opts.dryRun) {
+    if (switches.noCache) err(runMsg.noCache());
+    const unknown = switches.skip.filter((name) => !config.tiers.some((t) => t.name === name));
+    if (unknown.length > 0) err(runMsg.envSkipUnknown(unknown, config.tiers.map((t) => t.name)));
+  }
+  // A dry run's plan is the command's answer: stdout. Everything else is said on stderr (git shows it during a push).
+  const tell = opts.dryRun ? out : err;
 
   const plans = planTargets(info.root, { ...opts, ...(stdin !== undefined && { stdin }) }, config);
   if (typeof plans === 'string') {
@@ -119,7 +146,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
 
   for (const p of plans) {
     if (p.kind === 'skip') {
-      if (!opts.json) err(msg.nothingToTest(p.ref, p.why));
+      if (!opts.json) tell(msg.nothingToTest(p.ref, p.why));
       reports.push({ ref: p.ref, head: '', base: '', files: 0, plan: [], skipped: p.why });
       continue;
     }
@@ -129,7 +156,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       code = Math.max(code, EXIT.error);
       continue;
     }
-    const plan = route(p.changes, config.tiers, match, hook);
+    const plan = skipTiers(route(p.changes, config.tiers, match, hook), switches.skip, 'GATE_LADDER_SKIP');
     const report: TargetReport = {
       ref: p.ref,
       head: p.head,
@@ -139,13 +166,19 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     };
     reports.push(report);
     if (!opts.json) {
-      err(msg.target(p.ref, p.head, p.base, plan.fileCount));
-      if (p.sameAs) err(msg.sameAs(p.sameAs));
+      tell(msg.target(p.ref, p.head, p.base, plan.fileCount));
+      if (p.sameAs) tell(msg.sameAs(p.sameAs));
+    }
+    // An empty change: its tree is its base's, already there; nothing to judge (unless the config says run anyway).
+    if (plan.fileCount === 0 && !config.runOnEmpty) {
+      if (!opts.json) tell(runMsg.emptyDiff(p.ref));
+      report.verdict = 'pass';
+      continue;
     }
     const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
     // ── tree cache (src/cache.ts): has this tree passed this plan under this config before? ──
     const cache = treeCacheStep({
-      enabled: config.cache && !opts.noCache && hook !== 'pre-commit',
+      enabled: config.cache && !noCache && hook !== 'pre-commit',
       read: !calibration,
       commonDir: info.commonDir,
       root: info.root,
@@ -157,11 +190,13 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     // ─────────────────────────────────────────────────────────────────────────────────────────────
     if (opts.dryRun) {
       tookPath('dry-run');
-      if (!opts.json) for (const line of planLines(plan)) err(line);
-      if (cache?.hit && !opts.json) err(msg.wouldReuse(Object.values(cache.hit)));
+      if (!opts.json) for (const line of planLines(plan)) out(line);
+      if (cache?.hit && !opts.json) out(msg.wouldReuse(Object.values(cache.hit)));
       continue;
     }
     for (const t of plan.tiers) if (t.skip === 'scope' && !opts.json) err(msg.routed(t.tier.name, t.reason ?? ''));
+    const byEnv = plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
+    if (byEnv.length > 0 && !opts.json) err(runMsg.envSkipped(byEnv));
     if (!plan.tiers.some((t) => t.run)) {
       if (!opts.json) err(msg.noTiers());
       report.verdict = 'pass';
@@ -188,15 +223,16 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       appendRows(ledger, rows);
       report.verdict = 'pass';
       report.results = results;
-      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit)));
+      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit), hook));
       continue;
     }
     // ─────────────────────────────────────────────────────────────────────────────────────────────
     // The pushed commit's tree, when already known (no git process): lets the index answer for `git status`.
     const tree = cache?.tree ?? primedFor(info.root)?.tree.get(p.head);
-    const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier), tree);
+    const running = plan.tiers.filter((t) => t.run).map((t) => t.tier);
+    const { where, why } = isolation(p, running, tree);
     report.isolation = where;
-    if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why));
+    if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why, running.some((t) => t.lintStaged)));
     // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
     const rev = staged ? () => commitTree(info.root, staged.head, staged.parent) : () => p.head;
     const ladderInput = { ...run, isolation: where } satisfies LadderInput;
@@ -210,6 +246,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
           appendRows: (rows) => appendRows(ledger, rows),
           now: () => new Date(),
           log: opts.json ? () => {} : err,
+          ...(config.output === 'failures' && { hold: true }),
           env: process.env,
           interrupt: interrupt.promise,
           place: placed.place,
@@ -233,10 +270,10 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (stopped === undefined) {
       if (!opts.json) err(msg.passed(p.ref, outcome.results.length, sum(outcome.results.map((r) => r.seconds))));
     } else if (stopped.verdict === 'caught') {
-      err(msg.caught(p.ref, stopped, hook));
+      err(block(msg.caught(p.ref, stopped, hook), 'red'));
       code = Math.max(code, EXIT.caught);
     } else {
-      err(msg.error(p.ref, stopped, loaded.file, hook));
+      err(block(msg.error(p.ref, stopped, loaded.file, hook), 'yellow'));
       code = Math.max(code, EXIT.error);
     }
   }
@@ -312,11 +349,17 @@ async function gateOrLintStaged(tier: ResolvedTier, cwd: string, env: NodeJS.Pro
   return runLintStaged(tier, cwd, env, io);
 }
 
+/** Whether any commit exists (HEAD may be unborn while other branches have some). */
+function hasCommits(root: string): boolean {
+  const r = git(root, ['rev-list', '-n', '1', '--all']);
+  return !r.ok || r.stdout.trim() !== '';
+}
+
 /** `--base A --head B`: the seed's manual and CI form. Returns a message when it cannot. */
 function manualTarget(root: string, opts: RunOptions, config: ResolvedConfig): Target | string {
   const headRev = opts.head ?? 'HEAD';
   const head = resolveCommit(root, headRev);
-  if (head === null) return msg.badRev(headRev);
+  if (head === null) return headRev === 'HEAD' && !hasCommits(root) ? msg.noCommits() : msg.badRev(headRev);
   const baseRev = opts.base ?? config.base ?? remoteHead(root, 'origin') ?? undefined;
   if (baseRev === undefined) return msg.needBase();
   const baseSha = resolveCommit(root, baseRev);

@@ -6,6 +6,7 @@ import { isoTime } from '../util/iso-time.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
 import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from '../types.js';
 import { classify } from './verdict.js';
+import { writeErr } from '../util/stderr.js';
 
 /** Everything a ladder run needs from the outside world, passed in so tests can hand in fakes. */
 export interface LadderDeps {
@@ -16,6 +17,8 @@ export interface LadderDeps {
   log: (line: string) => void;
   /** Receives the gates' own output (a tail is kept). Absent: gates write straight to stderr (see GateIo). */
   write?: (chunk: Buffer) => void;
+  /** config `output: 'failures'`: each tier's output is held, and shown (through `write`, else stderr) only when it does not pass. */
+  hold?: boolean;
   env: NodeJS.ProcessEnv;
   interrupt?: Promise<void>;
   /** JUnit reports, per-test history and freezes. Without it, `junit` paths are not read. */
@@ -73,10 +76,12 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     let exit: GateExit;
     let report: string | undefined;
     let since = 0;
+    const held = deps.hold ? new Held() : undefined;
     try {
       if (deps.place) where = deps.place(tier);
       const env = { ...where.env, ...tier.env, GATE_LADDER: '0' };
-      const io: GateIo = { ...(deps.write && { write: deps.write }), ...(deps.interrupt && { interrupt: deps.interrupt }) };
+      const write = held ? (chunk: Buffer) => held.push(chunk) : deps.write;
+      const io: GateIo = { ...(write && { write }), ...(deps.interrupt && { interrupt: deps.interrupt }) };
       report = tier.junit !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.junit) : undefined;
       since = report !== undefined ? deps.reports!.prepare(report) : 0;
       exit = await deps.runGate(tier, where.cwd, env, io);
@@ -87,6 +92,7 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
     }
     // An interrupted gate reached no verdict, through no fault of the patch or the harness: no row.
     if (exit.interrupted) {
+      held?.show(deps.write);
       deps.log(`gate-ladder: ${tier.name} interrupted after ${exit.seconds.toFixed(1)} s; no row written for it`);
       break;
     }
@@ -99,6 +105,7 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
           )
         : { ...classified, notes: ambiguityNotes(tier, classified.verdict) };
     const { verdict, reason } = judged;
+    if (verdict !== 'pass') held?.show(deps.write);
     const result: GateResult = {
       tier: tier.name,
       verdict,
@@ -126,12 +133,38 @@ export async function runLadder(input: LadderInput, deps: LadderDeps): Promise<L
   return { verdict: stoppedBy?.verdict ?? 'pass', results, rows, ...(stoppedBy && { stoppedBy }) };
 }
 
+/** The most held output kept per tier: its end, where a failure's story usually is. */
+const MAX_HELD_BYTES = 4 * 1024 * 1024;
+
+/** One tier's output held back (config `output: 'failures'`). */
+class Held {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private cut = false;
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size > MAX_HELD_BYTES && this.chunks.length > 1) {
+      this.size -= this.chunks.shift()!.length;
+      this.cut = true;
+    }
+  }
+  show(write: ((chunk: Buffer) => void) | undefined): void {
+    if (this.size === 0) return;
+    const text = Buffer.concat([...(this.cut ? [Buffer.from('gate-ladder: (earlier output cut)\n')] : []), ...this.chunks]);
+    (write ?? writeErr)(text);
+    this.chunks = [];
+    this.size = 0;
+  }
+}
+
 const MAX_FAILED_PER_ROW = 100;
 
 /** One ledger row for a tier the patch reached. Pure. */
 export function toRow(input: LadderInput, result: GateResult, skipped: string[], now: Date): LedgerRow {
   const files = input.plan.files;
   const reason = [result.reason, input.note].filter(Boolean).join('; ');
+  const byEnv = input.plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
   return {
     ts: isoTime(now.getTime()),
     run: input.runId,
@@ -148,6 +181,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     files_count: input.plan.fileCount,
     routed: skipped.length > 0,
     ...(skipped.length > 0 && { skipped }),
+    ...(byEnv.length > 0 && { skipped_by_env: byEnv }),
     ...(input.source !== undefined && { source: input.source }),
     isolation: input.isolation,
     ...(input.calibration && { calibration: true }),
