@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { seeded } from './lib/bench-utils.mjs';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const REPEATS = Number(process.argv[3] ?? 5);
@@ -15,19 +16,9 @@ const HTML_RATIO = 2;
 const HTML_MAX_BYTES = 2 * 1024 * 1024;
 const cli = resolve('dist/cli.js');
 
-/** mulberry32: a small seeded generator, so every run benches the same ledger. */
-function random(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Rows shaped like the ladder's: 20 % routed past t1, 10 % calibration, 2 % cached, a few errors and bad lines. */
 function generate(path, rows) {
-  const rnd = random(5);
+  const rnd = seeded(5);
   const word = () => ((rnd() * 0x100000000) >>> 0).toString(16).padStart(8, '0');
   const hex = (n) => {
     let s = '';

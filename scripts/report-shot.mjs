@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { seeded } from './lib/bench-utils.mjs';
 
 const project = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -15,19 +16,9 @@ const dark = args.includes('--dark');
 const htmlAt = args.includes('--html') ? resolve(args[args.indexOf('--html') + 1]) : undefined;
 const out = resolve(args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--html') ?? join(project, 'docs', dark ? 'report-dark.png' : 'report.png'));
 
-/** mulberry32: the same ledger every time. */
-function random(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Rows like the demo's pushes: t1-properties (cheap), t2-fixtures (dearer), fixture edits routed past t1. */
 function ledger() {
-  const rnd = random(19);
+  const rnd = seeded(19);
   const rows = [];
   const tests = [];
   const start = Date.parse('2026-09-07T08:00:00Z');

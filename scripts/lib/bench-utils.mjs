@@ -170,3 +170,13 @@ export function forgetRanges(repo) {
   }
   for (const n of names) if (n.startsWith('range-') || n.startsWith('diff-')) rmSync(join(dir, n), { force: true });
 }
+
+/** mulberry32: a small seeded generator, so a bench (or a screenshot) makes the same data every run. */
+export function seeded(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -33,17 +33,28 @@ const cmdline = (pid: number) => {
   }
 };
 
+/** The pids a test must clean up whatever happens: known as soon as they are. */
+interface Started {
+  gate?: number;
+  child?: number;
+}
+
+/** A real `git push` whose slow gate (and its background child) are running; `started` gets their pids at once. */
+async function pushUntilGateRuns(repo: Repo, started: Started, timeoutS?: number) {
+  const pids = setup(repo, SLOW, timeoutS);
+  const push = background('git', ['push', 'origin', 'HEAD'], repo.dir, { GL_PIDS: pids });
+  const gate = (started.gate = await waitFor('the gate to start', pidIn(join(pids, 'gate'))));
+  const child = (started.child = await waitFor('its background child', pidIn(join(pids, 'child'))));
+  const hook = parentOf(gate)!;
+  assert.match(cmdline(hook), 'cli.cjs run pre-push');
+  return { push, gate, child, hook };
+}
+
 test('kill -9 of the hook: the gate group outlives it, and the next run stops it and says so', () =>
   withRepo({}, async (repo) => {
-    const pids = setup(repo, SLOW);
-    const push = background('git', ['push', 'origin', 'HEAD'], repo.dir, { GL_PIDS: pids });
-    let gate: number | undefined;
-    let child: number | undefined;
+    const started: Started = {};
     try {
-      gate = await waitFor('the gate to start', pidIn(join(pids, 'gate')));
-      child = await waitFor('its background child', pidIn(join(pids, 'child')));
-      const hook = parentOf(gate)!;
-      assert.match(cmdline(hook), 'cli.cjs run pre-push');
+      const { push, gate, child, hook } = await pushUntilGateRuns(repo, started);
       // The runner writes its record just after starting the gate; the gate may get there first.
       const records = join(repo.dir, '.git', 'gate-ladder', 'gates');
       await waitFor('the gate to be recorded', () => existsSync(records) && readdirSync(records).some((f) => f.endsWith('.json')));
@@ -59,22 +70,16 @@ test('kill -9 of the hook: the gate group outlives it, and the next run stops it
       const again = repo.cli(['run', '--base', 'HEAD~1', '--dry-run']);
       assert.not.match(again.out, 'a run that was killed', 'said once');
     } finally {
-      killQuietly(gate);
-      killQuietly(child);
+      killQuietly(started.gate);
+      killQuietly(started.child);
     }
   }));
 
 test('kill -9 of `git push`: the hook stops its gates, says the push no longer exists, and writes no row', () =>
   withRepo({}, async (repo) => {
-    const pids = setup(repo, SLOW, 20);
-    const push = background('git', ['push', 'origin', 'HEAD'], repo.dir, { GL_PIDS: pids });
-    let gate: number | undefined;
-    let child: number | undefined;
+    const started: Started = {};
     try {
-      gate = await waitFor('the gate to start', pidIn(join(pids, 'gate')));
-      child = await waitFor('its background child', pidIn(join(pids, 'child')));
-      const hook = parentOf(gate)!;
-      assert.match(cmdline(hook), 'cli.cjs run pre-push');
+      const { push, gate, child, hook } = await pushUntilGateRuns(repo, started, 20);
       process.kill(push.pid, 'SIGKILL');
       await waitFor('the hook to stop', () => !alive(hook));
       const [g, c] = [gate, child];
@@ -83,8 +88,8 @@ test('kill -9 of `git push`: the hook stops its gates, says the push no longer e
       assert.match(push.out(), `gate-ladder: git (pid ${push.pid}), which started this run, has exited: the push no longer exists.`, push.out());
       assert.equal(repo.ledger(), [], 'no row for a push that no longer exists');
     } finally {
-      killQuietly(gate);
-      killQuietly(child);
+      killQuietly(started.gate);
+      killQuietly(started.child);
     }
   }));
 

@@ -1,23 +1,13 @@
 /** The report's model (issue 19): exact order from calibration runs, ladder prefixes, routing, rates, retired tiers, seeds. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { row } from '../helpers/rows.js';
 import { type FoldRow, NOT_APPLICABLE_PREFIX, isNotApplicable, report } from '../../src/report/figures.js';
 import { bestReplayOrder, replaySeconds, type ReplayRun } from '../../src/report/order.js';
 import { periods, weekStart } from '../../src/report/trend.js';
 import { reportMsg } from '../../src/util/messages.js';
 import type { Verdict } from '../../src/types.js';
 
-let seq = 0;
-const row = (tier: string, verdict: Verdict, seconds: number, extra: Partial<FoldRow> & Record<string, unknown> = {}): FoldRow => ({
-  ts: '2025-03-01T10:00:00.000Z',
-  run: `r${seq++}`,
-  hook: 'pre-push',
-  patch: 'p',
-  tier,
-  verdict,
-  seconds,
-  ...extra,
-});
 /** A calibration run: every tier's verdict and seconds on one patch, in ladder order. */
 const cal = (run: string, verdicts: [string, Verdict, number][], extra: Record<string, unknown> = {}): FoldRow[] =>
   verdicts.map(([tier, v, s]) => row(tier, v, s, { run, calibration: true, ...extra }));

@@ -1,22 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { row } from '../helpers/rows.js';
 import { advise } from '../../src/report/advice.js';
 import { type FoldRow, report } from '../../src/report/figures.js';
 import { select } from '../../src/report/seconds.js';
 import type { Advice, OrderFigures, PairOverlap, RateFigures, TierFigures } from '../../src/types.js';
 
-let seq = 0;
-/** A ladder row; each call is its own run unless `run` is given. */
-const row = (tier: string, verdict: FoldRow['verdict'], seconds: number, extra: Partial<FoldRow> & Record<string, unknown> = {}): FoldRow => ({
-  ts: '2025-03-01T10:00:00.000Z',
-  run: `r${seq++}`,
-  hook: 'pre-push',
-  patch: 'p',
-  tier,
-  verdict,
-  seconds,
-  ...extra,
-});
 const repeat = (n: number, make: (i: number) => FoldRow): FoldRow[] => Array.from({ length: n }, (_, i) => make(i));
 const byTier = (tiers: TierFigures[]) => Object.fromEntries(tiers.map((t) => [t.tier, t]));
 const kinds = (advice: Advice[]) => advice.map((a) => a.kind);
