@@ -102,11 +102,13 @@ const lh = lefthookRepo(base);
 
 /**
  * The runner as the installed hook starts it: node's arguments on the line `gate-ladder install` wrote
- * (`node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"`), so the
+ * (`if [ -f ... ]; then node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"; elif ...`), so the
  * figures are a push's, not those of another way to start it.
  */
 function hookRunner(dir) {
-  const line = readFileSync(join(dir, '.husky', 'pre-push'), 'utf8').split('\n').find((l) => l.startsWith('node '));
+  // The line starts with a shell test for node_modules (a builtin); node's part follows it.
+  const found = readFileSync(join(dir, '.husky', 'pre-push'), 'utf8').split('\n').find((l) => l.includes('node --preserve-symlinks-main '));
+  const line = found?.slice(found.indexOf('node --preserve-symlinks-main '));
   const words = line?.split(' ') ?? [];
   const at = words.indexOf('run');
   if (at < 2) throw new Error(`.husky/pre-push in ${dir}: no \`node ... run pre-push\` line`);

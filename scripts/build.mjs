@@ -24,6 +24,7 @@ const sources = readdirSync('src', { recursive: true }).filter((f) => f.endsWith
 const hash = createHash('sha256').update(readFileSync('package.json'));
 for (const f of sources) hash.update(f).update(readFileSync(join('src', f)));
 const BUILD = JSON.stringify(hash.digest('hex').slice(0, 16));
+const VERSION = JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version);
 
 const common = {
   bundle: true,
@@ -32,7 +33,7 @@ const common = {
   // Runtime dependencies stay in node_modules: husky copies its own files, jiti is loaded only for a config
   // the cache has not seen, typescript is never needed (cosmiconfig's own TypeScript loader is replaced).
   external: ['husky', 'jiti', 'typescript', 'lint-staged'],
-  define: { __GATE_LADDER_BUILD__: BUILD },
+  define: { __GATE_LADDER_BUILD__: BUILD, __GATE_LADDER_VERSION__: VERSION },
   legalComments: 'none',
   logLevel: 'warning',
 };

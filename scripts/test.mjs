@@ -33,7 +33,7 @@ for (const node of nodes) {
   const f0 = failed;
   for (const dir of suites) {
     if (!existsSync(dir)) continue;
-    const r = spawnSync(node, ['node_modules/uvu/bin.js', dir, '\\.test\\.js$'], {
+    const r = spawnSync(node, ['node_modules/uvu/bin.js', dir, '\\.test\\.js$', '--no-color'], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
       maxBuffer: 256 * 1024 * 1024,

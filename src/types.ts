@@ -130,6 +130,13 @@ export interface GateLadderConfig {
   calibrateHooks?: boolean;
   /** Reuse a pass for a tree that already passed under the same config. Default true. */
   cache?: boolean;
+  /**
+   * Gates' own output during a run. `all` (default): as it comes. `failures`: held back, and shown only for a
+   * tier that does not pass (like lefthook's `output` setting); held output is piped, so runners see no terminal.
+   */
+  output?: 'all' | 'failures';
+  /** Run the tiers on an empty change (no path differs from its base). Default false: nothing to judge, nothing runs. */
+  runOnEmpty?: boolean;
   freeze?: FreezePolicy;
   report?: ReportPolicy;
 }
@@ -160,6 +167,8 @@ export interface ResolvedConfig {
   calibrate: number;
   calibrateHooks: boolean;
   cache: boolean;
+  output: 'all' | 'failures';
+  runOnEmpty: boolean;
   freeze: Required<FreezePolicy>;
   report: Required<ReportPolicy>;
 }
@@ -170,8 +179,8 @@ export type Changes = readonly ChangedPath[] | ChangeList;
 export interface PlannedTier {
   tier: ResolvedTier;
   run: boolean;
-  /** Why it does not run: t0-scope routed past it, or the tier is not configured for this hook. */
-  skip?: 'scope' | 'hook';
+  /** Why it does not run: t0-scope routed past it, the tier is not configured for this hook, or GATE_LADDER_SKIP names it. */
+  skip?: 'scope' | 'hook' | 'env';
   /** Human reason when skipped (e.g. `test-adjacent: tests/x.py matches **\/tests/**`). */
   reason?: string;
 }
@@ -273,6 +282,8 @@ export interface LedgerRow {
   routed: boolean;
   /** Tiers t0-scope skipped in this run. */
   skipped?: string[];
+  /** Tiers GATE_LADDER_SKIP kept from running in this run (not t0-scope's doing: the report can tell them apart). */
+  skipped_by_env?: string[];
   source?: string;
   /** Replay: `false` on the one `(apply)` row of a patch that did not apply; not a catch, not an error (docs/replay.md). */
   applied?: boolean;

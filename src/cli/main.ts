@@ -1,12 +1,17 @@
 import { shown } from '../util/escape.js';
 import yargs from 'yargs';
 import { EXIT } from '../config/defaults.js';
+import { configHelp } from './config-help.js';
 
 const EPILOG = `Verdicts: pass (exit 0); caught (the patch is wrong: a test failed, exit 1 unless the tier says otherwise);
 error (the harness could not give a verdict: usage error, no tests, timeout, crash). Both block the push.
 Bypass once: git push --no-verify, or GATE_LADDER=0 git push.`;
 
 class UsageError extends Error {}
+
+/** gate-ladder's own version, set by the build (yargs would guess it from the nearest package.json: the host project's). */
+declare const __GATE_LADDER_VERSION__: string | undefined;
+export const VERSION = typeof __GATE_LADDER_VERSION__ === 'string' ? __GATE_LADDER_VERSION__ : 'dev';
 
 /** Parses argv and runs one command; resolves to the process exit code. Commands load lazily. */
 export async function main(argv: string[]): Promise<number> {
@@ -34,7 +39,8 @@ export async function main(argv: string[]): Promise<number> {
             describe: 'Reuse a pass of the same tree under the same config (--no-cache, or GATE_LADDER_NO_CACHE=1: run every planned gate and load the config afresh)',
           })
           .example('$0 run --base origin/main --head HEAD', 'Judge the current branch as CI would')
-          .example('$0 run --dry-run --base HEAD~1', 'Show what the last commit would run, and why'),
+          .example('$0 run --dry-run --base HEAD~1', 'Show what the last commit would run, and why')
+          .epilog('The config: its file names and every field: gate-ladder help config.\nFor one push: GATE_LADDER_SKIP=t2-full git push (a comma list of tiers), GATE_LADDER_NO_CACHE=1 git push, GATE_LADDER=0 git push.'),
       async (a) => {
         const { runCommand } = await import('../commands/run.js');
         code = await runCommand({
@@ -203,8 +209,18 @@ export async function main(argv: string[]): Promise<number> {
         code = await syncCommand({ cwd, ...(a.remote !== undefined && { remote: a.remote }), ...(a.origin !== undefined && { origin: a.origin }) });
       },
     )
-    .demandCommand(1, 'Name a command: run, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, gc, merge, sync (see --help).')
+    .command(
+      'help [topic]',
+      'Show help; `help config` lists the config file names and every field',
+      (y) => y.positional('topic', { choices: ['config'] as const, describe: 'config: the config file names and fields' }),
+      async (a) => {
+        if (a.topic === 'config') process.stdout.write(configHelp());
+        else cli.showHelp('log');
+      },
+    )
+    .demandCommand(1, 'Name a command: run, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, gc, merge, sync, help (see --help).')
     .strict()
+    .version(VERSION)
     .recommendCommands()
     .epilog(EPILOG)
     .wrap(Math.min(110, process.stdout.columns || 100))

@@ -34,7 +34,7 @@ export async function loadContext(cwd: string, needConfig: boolean, noConfig: ()
   }
   const loaded = await loadConfig(info.root);
   if (loaded.kind === 'invalid') {
-    err(msg.invalidConfig(loaded.problems));
+    err(msg.invalidConfig(loaded.problems, 'manual'));
     return EXIT.error;
   }
   if (loaded.kind === 'none' && needConfig) {

@@ -6,14 +6,31 @@ import { git, repoInfo } from '../git/git.js';
 import { installMsg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
 import { poolLines } from './gc.js';
+import { type PackageManager, detectPackageManager, pmSays } from '../util/package-manager.js';
+import { lintStagedLine, starterConfig } from './starter.js';
+
+type Hook = 'pre-push' | 'pre-commit';
+
+/** What install did to one hook file. */
+interface HookState {
+  created: boolean;
+  line: string;
+  /** The file before install (null: there was none) and after, so uninstall restores it byte for byte when untouched. */
+  before?: string | null;
+  after?: string;
+  /** The lint-staged line gate-ladder's line took the place of (its lintStaged tier runs lint-staged). */
+  replaced?: string;
+}
 
 /** What install changed, so uninstall can undo exactly that. Kept in the git dir, never committed. */
 interface InstallState {
   version: 1;
   hooksPath: string | null;
   createdHuskyDir: boolean;
-  hooks: Record<string, { created: boolean; line: string }>;
+  hooks: Record<string, HookState>;
   addedPrepare: boolean;
+  /** A `prepare` script install put husky in front of: what it was, and what install made it. */
+  composedPrepare?: { before: string; after: string };
   /** package.json before and after install, so uninstall restores it byte for byte when untouched. */
   packageJson?: { before: string; after: string };
   createdConfig: { file: string; sha: string } | null;
@@ -26,25 +43,38 @@ export interface InstallOptions {
   force?: boolean;
 }
 
-/**
- * The runner, started by node itself: no npx (about a Node start-up of its own), and no
- * `node_modules/.bin/gate-ladder` whose `#!/usr/bin/env node` adds an exec of env. With
- * --preserve-symlinks-main, node skips resolving the real path of the script (a walk of
- * every folder above it, about half a millisecond of every push). Safe where node_modules/gate-ladder
- * is a link (pnpm, npm link, workspaces): the script it starts requires only node's own modules and
- * files beside it, and the parts that import packages are ES modules, which node resolves from their
- * real path.
- */
-export const HOOK_LINE: Record<string, string> = {
-  'pre-push': 'node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"',
-  'pre-commit': 'node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-commit',
-};
+const RUNNER = 'node_modules/gate-ladder/dist/cli.cjs';
 
-/** Lines earlier versions wrote; install replaces them in place. */
-const OLD_HOOK_LINES: Record<string, readonly string[]> = {
-  'pre-push': ['gate-ladder run pre-push "$@"', 'node node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"'],
-  'pre-commit': ['gate-ladder run pre-commit', 'node node_modules/gate-ladder/dist/cli.cjs run pre-commit'],
-};
+/**
+ * The hook line. The runner is started by node itself: no npx (about a Node start-up of its own), and
+ * no `node_modules/.bin/gate-ladder` whose `#!/usr/bin/env node` adds an exec of env. With
+ * --preserve-symlinks-main, node skips resolving the real path of the script (a walk of every folder
+ * above it, about half a millisecond of every push). Safe where node_modules/gate-ladder is a link
+ * (pnpm, npm link, workspaces): the script it starts requires only node's own modules and files beside
+ * it, and the parts that import packages are ES modules, which node resolves from their real path.
+ * Around it, a shell test (a builtin, no process): without node_modules (a fresh clone, a deleted
+ * folder) the hook says in one line what is missing and what to run, instead of node's stack, unless
+ * GATE_LADDER=0 asked to skip the gates anyway. One line, so the hook's other lines stay as they are.
+ */
+export function hookLine(hook: Hook, pm: PackageManager): string {
+  const verb = hook === 'pre-push' ? 'push' : 'commit';
+  const missing = `gate-ladder: ${RUNNER} is missing, so the ${hook} checks cannot run: run \`${pmSays.install(pm)}\` first (to ${verb} once without them: git ${verb} --no-verify).`;
+  return `if [ -f ${RUNNER} ]; then ${hookCommand(hook)}; elif [ "\${GATE_LADDER-}" != 0 ]; then echo '${missing}' >&2; exit 1; fi`;
+}
+
+/** What the hook line runs when node_modules is there. */
+export const hookCommand = (hook: Hook) => `node --preserve-symlinks-main ${RUNNER} run ${hook === 'pre-push' ? 'pre-push "$@"' : 'pre-commit'}`;
+
+/** Lines earlier versions wrote (and this one for another package manager); install replaces them in place. */
+function oldHookLines(hook: Hook): string[] {
+  const args = hook === 'pre-push' ? 'pre-push "$@"' : 'pre-commit';
+  return [
+    `gate-ladder run ${args}`,
+    `node node_modules/gate-ladder/dist/cli.cjs run ${args}`,
+    `node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run ${args}`,
+    ...(['npm', 'pnpm', 'yarn', 'bun'] as const).map((pm) => hookLine(hook, pm)),
+  ];
+}
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -85,29 +115,8 @@ function editPackageJson(root: string, edit: (pkg: Record<string, unknown>) => b
   return true;
 }
 
-/** A starter ladder guessed from package.json scripts. */
-export function starterConfig(scripts: Record<string, string>): string {
-  const tiers: string[] = [];
-  const cheap = ['typecheck', 'lint', 'test:unit'].filter((s) => scripts[s] !== undefined);
-  for (const s of cheap) {
-    const name = `t1-${s.replace(/[^\w-]/g, '-')}`;
-    tiers.push(`    { name: '${name}', run: 'npm run ${s}', timeout: 300, skipWhenTestAdjacent: ${s === 'test:unit'} },`);
-  }
-  const full = scripts.test !== undefined && !/no test specified/.test(scripts.test);
-  tiers.push(`    { name: 't2-tests', run: 'npm test', timeout: 900 },${full ? '' : ' // no "test" script found: edit this command'}`);
-  return [
-    "import { defineConfig } from 'gate-ladder';",
-    '',
-    '// Tiers run cheapest first; the first `caught` (a test failed) or `error` (the harness broke) blocks the push.',
-    '// See `npx gate-ladder --help` and the README for every field.',
-    'export default defineConfig({',
-    '  tiers: [',
-    ...tiers,
-    '  ],',
-    '});',
-    '',
-  ].join('\n');
-}
+/** A `prepare` script that already runs husky. */
+const runsHusky = (script: string) => /(?:^|[\s;&|(])husky(?:$|[\s;&|)])/.test(script);
 
 export async function installCommand(opts: InstallOptions): Promise<number> {
   const info = repoInfo(opts.cwd);
@@ -116,6 +125,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     return 2;
   }
   const { root } = info;
+  const pm = detectPackageManager(root);
   const path = statePath(info.commonDir);
   const previous = readState(path);
   const state: InstallState = previous ?? {
@@ -130,7 +140,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   // Another hook manager's folder: replacing it would silently stop that tool's hooks.
   const current = getHooksPath(root, false);
   if (current !== null && current !== '' && !isHuskyPath(current, root) && !opts.force) {
-    process.stderr.write(`${installMsg.foreignHooksPath(current, HOOK_LINE['pre-push']!)}\n`);
+    process.stderr.write(`${installMsg.foreignHooksPath(current, hookLine('pre-push', pm), (c) => pmSays.exec(pm, c))}\n`);
     return 2;
   }
 
@@ -145,53 +155,104 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     return 2;
   }
 
-  const hooks = ['pre-push', ...(opts.preCommit ? ['pre-commit'] : [])];
+  // The config first: a pre-commit hook's lint-staged line is replaced only when a lintStaged tier runs lint-staged.
+  const hasConfig = SEARCH_PLACES.some((p) => p !== 'package.json' && existsSync(join(root, p))) || packageHasKey(root);
+  const hookText = (hook: Hook) => (existsSync(join(root, '.husky', hook)) ? readFileSync(join(root, '.husky', hook), 'utf8') : '');
+  const lintStagedInHook = opts.preCommit ? hookText('pre-commit').split('\n').find((l) => lintStagedLine(l)) : undefined;
+  let preCommit: { lintStagedTier: boolean; anyTier: boolean } | undefined;
+  if (!hasConfig) {
+    const starter = starterConfig({ scripts: readScripts(root), pm, preCommit: opts.preCommit === true, lintStaged: lintStagedInHook !== undefined || lintStagedConfigured(root) });
+    writeFileSync(join(root, 'gate-ladder.config.ts'), starter.text);
+    state.createdConfig = { file: 'gate-ladder.config.ts', sha: sha(starter.text) };
+    say(installMsg.wroteConfig(pmSays.exec(pm, 'gate-ladder run --dry-run')));
+    if (opts.preCommit) preCommit = { lintStagedTier: starter.text.includes('lintStaged: true'), anyTier: starter.preCommitTier };
+  } else if (opts.preCommit) {
+    preCommit = await preCommitTiers(root);
+  }
+
+  const hooks: Hook[] = ['pre-push', ...(opts.preCommit ? (['pre-commit'] as const) : [])];
   for (const hook of hooks) {
     const file = join(root, '.husky', hook);
-    const line = HOOK_LINE[hook]!;
+    const line = hookLine(hook, pm);
     const exists = existsSync(file);
     const text = exists ? readFileSync(file, 'utf8') : '';
     const lines = text.split('\n');
-    if (lines.some((l) => l.trim() === line)) continue;
-    mkdirSync(dirname(file), { recursive: true });
-    const old = lines.findIndex((l) => OLD_HOOK_LINES[hook]?.includes(l.trim()));
-    if (old >= 0) {
-      lines[old] = line;
-      writeFileSync(file, lines.join('\n'), { mode: 0o755 });
-      state.hooks[hook] = { created: state.hooks[hook]?.created ?? false, line };
-    } else {
-      writeFileSync(file, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${line}\n`, { mode: 0o755 });
-      state.hooks[hook] ??= { created: !exists, line };
+    const lintStaged = hook === 'pre-commit' ? lines.findIndex((l) => lintStagedLine(l)) : -1;
+    const replaceLintStaged = lintStaged >= 0 && preCommit?.lintStagedTier === true && lintStagedLine(lines[lintStaged]!)!.bare;
+    if (lines.some((l) => l.trim() === line) && !replaceLintStaged) {
+      if (lintStaged >= 0) say(installMsg.lintStagedTwice(lines[lintStaged]!.trim(), preCommit?.lintStagedTier === true));
+      continue;
     }
-    say(`gate-ladder: .husky/${hook} runs \`${line}\``);
+    mkdirSync(dirname(file), { recursive: true });
+    const ours = (l: string) => oldHookLines(hook).includes(l.trim());
+    const old = lines.findIndex(ours);
+    // What uninstall gives back: the file as it was, less any line an earlier gate-ladder wrote.
+    const mine = old >= 0 ? lines.filter((l) => !ours(l)).join('\n') : text;
+    const entry: HookState = state.hooks[hook] ?? { created: !exists, line, before: exists && mine.trim() !== '' ? mine : null };
+    let next: string;
+    if (replaceLintStaged) {
+      entry.replaced = lines[lintStaged]!;
+      lines[lintStaged] = line;
+      next = (old >= 0 && old !== lintStaged ? lines.filter((_, i) => i !== old) : lines).join('\n');
+      say(installMsg.replacedLintStaged(hook, entry.replaced.trim()));
+    } else if (old >= 0) {
+      lines[old] = line;
+      next = lines.join('\n');
+    } else {
+      next = `${text}${text && !text.endsWith('\n') ? '\n' : ''}${line}\n`;
+    }
+    writeFileSync(file, next, { mode: 0o755 });
+    state.hooks[hook] = { ...entry, line, after: next };
+    say(`gate-ladder: .husky/${hook} runs \`${hookCommand(hook)}\` (when node_modules has it)`);
+    if (lintStaged >= 0 && !replaceLintStaged) say(installMsg.lintStagedTwice(lines[lintStaged]!.trim(), preCommit?.lintStagedTier === true));
   }
+  if (preCommit && !preCommit.anyTier) say(installMsg.noPreCommitTier());
 
   const pkgFile = join(root, 'package.json');
   const pkgBefore = existsSync(pkgFile) ? readFileSync(pkgFile, 'utf8') : null;
+  let composed: { before: string; after: string } | undefined;
   if (editPackageJson(root, (pkg) => {
     const scripts = (pkg.scripts ??= {}) as Record<string, string>;
-    if (scripts.prepare !== undefined) return false;
-    scripts.prepare = 'husky';
+    if (scripts.prepare === undefined) {
+      scripts.prepare = 'husky';
+      return true;
+    }
+    if (runsHusky(scripts.prepare)) return false;
+    // husky always exits 0 (it prints why it did nothing), so the project's own prepare still runs.
+    composed = { before: scripts.prepare, after: `husky && ${scripts.prepare}` };
+    scripts.prepare = composed.after;
     return true;
   })) {
-    state.addedPrepare = true;
-    state.packageJson = { before: pkgBefore ?? '', after: readFileSync(pkgFile, 'utf8') };
-    say('gate-ladder: package.json: added "prepare": "husky" so a fresh clone gets the hooks on `npm install`');
-  }
-
-  const hasConfig = SEARCH_PLACES.some((p) => p !== 'package.json' && existsSync(join(root, p))) || packageHasKey(root);
-  if (!hasConfig) {
-    const scripts = readScripts(root);
-    const text = starterConfig(scripts);
-    writeFileSync(join(root, 'gate-ladder.config.ts'), text);
-    state.createdConfig = { file: 'gate-ladder.config.ts', sha: sha(text) };
-    say('gate-ladder: wrote gate-ladder.config.ts; check its tiers, then `npx gate-ladder run --dry-run`');
+    if (composed) state.composedPrepare = composed;
+    else state.addedPrepare = true;
+    state.packageJson = { before: state.packageJson?.before ?? pkgBefore ?? '', after: readFileSync(pkgFile, 'utf8') };
+    say(composed ? installMsg.composedPrepare(composed.before, composed.after, pmSays.install(pm)) : installMsg.addedPrepare(pmSays.install(pm)));
   }
 
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(state, null, 2)}\n`);
-  say(previous ? 'gate-ladder: install is up to date.' : 'gate-ladder: installed. `npx gate-ladder uninstall` undoes it.');
+  say(previous ? 'gate-ladder: install is up to date.' : installMsg.installed(pmSays.exec(pm, 'gate-ladder uninstall')));
   return 0;
+}
+
+/** Whether the existing config has a lintStaged tier, and any tier for pre-commit (unknown when it does not load: assumed yes). */
+async function preCommitTiers(root: string): Promise<{ lintStagedTier: boolean; anyTier: boolean }> {
+  const { loadConfig } = await import('../config/load.js');
+  const loaded = await loadConfig(root);
+  if (loaded.kind !== 'ok') return { lintStagedTier: false, anyTier: true };
+  const tiers = loaded.config.tiers.filter((t) => t.hooks.includes('pre-commit'));
+  return { lintStagedTier: tiers.some((t) => t.lintStaged !== undefined), anyTier: tiers.length > 0 };
+}
+
+/** lint-staged's own config files, or a "lint-staged" key in package.json. */
+function lintStagedConfigured(root: string): boolean {
+  const files = ['.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yaml', '.lintstagedrc.yml', '.lintstagedrc.mjs', '.lintstagedrc.cjs', '.lintstagedrc.js', 'lint-staged.config.js', 'lint-staged.config.mjs', 'lint-staged.config.cjs', 'lint-staged.config.ts', 'lint-staged.config.mts'];
+  if (files.some((f) => existsSync(join(root, f)))) return true;
+  try {
+    return 'lint-staged' in (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as object);
+  } catch {
+    return false;
+  }
 }
 
 function readScripts(root: string): Record<string, string> {
@@ -224,37 +285,75 @@ export async function uninstallCommand(opts: { cwd: string }): Promise<number> {
     say('gate-ladder: nothing to uninstall (no record of an install in this repository).');
     return 0;
   }
-  for (const [hook, { created, line }] of Object.entries(state.hooks)) {
+  /** One line per thing install changed: what uninstall made of it. */
+  const done: string[] = [];
+  const kept: string[] = [];
+  for (const [hook, h] of Object.entries(state.hooks)) {
     const file = join(root, '.husky', hook);
+    const name = `.husky/${hook}`;
     if (!existsSync(file)) continue;
-    const kept = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== line).join('\n');
-    if (created && kept.trim() === '') rmSync(file);
-    else writeFileSync(file, kept);
+    const now = readFileSync(file, 'utf8');
+    if (h.after !== undefined && now === h.after && h.before !== undefined) {
+      if (h.before === null) rmSync(file);
+      else writeFileSync(file, h.before);
+      done.push(h.before === null ? `${name}: removed (install created it)` : `${name}: restored as it was before install`);
+      continue;
+    }
+    // Edited since install: take out gate-ladder's line (or put back the lint-staged line it replaced), keep the rest.
+    const lines = now.split('\n');
+    const at = lines.findIndex((l) => l.trim() === h.line);
+    if (at < 0) {
+      kept.push(`${name}: left as it is (gate-ladder's line is no longer in it)`);
+      continue;
+    }
+    if (h.replaced !== undefined) lines[at] = h.replaced;
+    else lines.splice(at, 1);
+    let rest = lines.join('\n');
+    if (h.before !== undefined && h.before !== null && !h.before.endsWith('\n') && h.replaced === undefined && at === lines.length - 1) rest = rest.replace(/\n$/, '');
+    if (h.created && rest.trim() === '') {
+      rmSync(file);
+      done.push(`${name}: removed (install created it)`);
+    } else {
+      writeFileSync(file, rest);
+      done.push(`${name}: took out gate-ladder's line${h.replaced !== undefined ? ` and put back \`${h.replaced.trim()}\`` : ''}; your edits since install are kept`);
+    }
   }
   if (state.hooksPath === null) git(root, ['config', '--local', '--unset', 'core.hooksPath']);
   else git(root, ['config', '--local', 'core.hooksPath', state.hooksPath]);
+  done.push(state.hooksPath === null ? 'core.hooksPath: unset, as before install' : `core.hooksPath: ${state.hooksPath}, as before install`);
   if (state.hooksPath !== '.husky/_') rmSync(join(root, '.husky', '_'), { recursive: true, force: true });
   const husky = join(root, '.husky');
   if (state.createdHuskyDir && existsSync(husky) && readdirSync(husky).length === 0) rmSync(husky, { recursive: true });
   const pkgFile = join(root, 'package.json');
   if (state.packageJson && existsSync(pkgFile) && readFileSync(pkgFile, 'utf8') === state.packageJson.after) {
     writeFileSync(pkgFile, state.packageJson.before);
-  } else if (state.addedPrepare) {
-    editPackageJson(root, (pkg) => {
+    done.push('package.json: restored as it was before install');
+  } else if (state.addedPrepare || state.composedPrepare) {
+    const composed = state.composedPrepare;
+    const undone = editPackageJson(root, (pkg) => {
       const scripts = pkg.scripts as Record<string, string> | undefined;
+      if (composed) {
+        if (scripts?.prepare !== composed.after) return false;
+        scripts.prepare = composed.before;
+        return true;
+      }
       if (scripts?.prepare !== 'husky') return false;
       delete scripts.prepare;
       if (Object.keys(scripts).length === 0) delete pkg.scripts;
       return true;
     });
+    if (undone) done.push(composed ? `package.json: "prepare" is "${composed.before}" again; your other edits are kept` : 'package.json: removed the "prepare": "husky" install added; your other edits are kept');
+    else kept.push(`package.json: "prepare" was edited since install, so it is left as it is${composed ? ` (install had made it "${composed.after}")` : ''}`);
   }
   if (state.createdConfig) {
     const file = join(root, state.createdConfig.file);
-    if (existsSync(file) && sha(readFileSync(file, 'utf8')) === state.createdConfig.sha) rmSync(file);
-    else if (existsSync(file)) say(`gate-ladder: kept ${state.createdConfig.file}: it was edited since install.`);
+    if (existsSync(file) && sha(readFileSync(file, 'utf8')) === state.createdConfig.sha) {
+      rmSync(file);
+      done.push(`${state.createdConfig.file}: removed (install wrote it)`);
+    } else if (existsSync(file)) kept.push(`${state.createdConfig.file}: kept, it was edited since install (delete it yourself if you no longer want it)`);
   }
   rmSync(path);
   for (const line of poolLines(root, info.commonDir)) say(line);
-  say('gate-ladder: uninstalled; the hooks, package.json and config are as they were before install.');
+  say(installMsg.uninstalled(done, kept));
   return 0;
 }

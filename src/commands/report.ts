@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { loadConfigLimited as loadConfig } from '../config/load-worker.js';
 import { repoInfo } from '../git/git.js';
@@ -52,8 +52,14 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     if (loaded.kind === 'invalid') err(reportMsg.configIgnored(loaded.file, loaded.problems.length));
   }
   let ledger: string;
-  if (opts.ledger !== undefined) ledger = resolve(opts.cwd, opts.ledger);
-  else if (info === null) {
+  if (opts.ledger !== undefined) {
+    ledger = resolve(opts.cwd, opts.ledger);
+    // A path the user named that is not there is a mistake, not an empty ledger.
+    if (!existsSync(ledger)) {
+      err(reportMsg.noSuchLedger(opts.ledger));
+      return EXIT.error;
+    }
+  } else if (info === null) {
     err(reportMsg.noLedger(opts.cwd));
     return EXIT.error;
   } else if (config?.ledger) ledger = isAbsolute(config.ledger) ? config.ledger : join(info.root, config.ledger);

@@ -6,7 +6,7 @@ import { shouldCalibrate } from '../ladder/calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
 import { EXIT } from '../config/defaults.js';
 import { type GateExit, type GateIo, runGate } from '../ladder/gate.js';
-import { EMPTY_TREE, type RepoInfo, commitTree, stashList, writeTree, diffList, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git/git.js';
+import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, diffList, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git/git.js';
 import { primedFor } from '../git/memo.js';
 import { primeRepo } from '../git/prime.js';
 import { newRunId } from '../util/hash.js';
@@ -14,18 +14,19 @@ import { quickIndexMatches, quickWorkTree } from '../git/index-check.js';
 import { type Where, chooseIsolation, placement } from '../ladder/isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from '../ladder/ladder.js';
 import { appendRows, ledgerGuard, ledgerPathFor } from '../ledger/ledger.js';
-import { commitMsg, configMsg, faultMsg, msg, planLines } from '../util/messages.js';
+import { commitMsg, configMsg, faultMsg, msg, planLines, runMsg } from '../util/messages.js';
 import { watchLauncher } from '../util/launcher.js';
 import { gateTracker, gatesDir, stopLeftovers } from '../ladder/gate-records.js';
 import { parsePushRefs, pushKind } from '../git/push-refs.js';
 import { type ConfigChoice, configAtTree } from '../config/config-at.js';
 import { revQuery } from '../git/rev-query.js';
-import { writeErr } from '../util/stderr.js';
-import { colourWanted } from '../util/colour.js';
+import { writeErr, writeOut } from '../util/stderr.js';
+import { colourWanted, gateColourWanted, paint } from '../util/colour.js';
+import { detectPackageManager, pmSays } from '../util/package-manager.js';
 import { wroteToStream } from '../util/early-exit.js';
 import { tookPath } from '../util/hot-path.js';
 import type { ScopeMatcher } from '../util/glob.js';
-import { scopeMatcher, route } from '../ladder/route.js';
+import { scopeMatcher, route, skipTiers } from '../ladder/route.js';
 import { reportDeps } from '../ladder/tier-report-io.js';
 import { type StagedTarget, stagedTarget } from '../git/staged.js';
 import { type RefPlan, type Target, planPush, rangeGit } from '../git/targets.js';
@@ -73,6 +74,21 @@ interface TargetReport {
 }
 
 const err = (line: string) => writeErr(`${line}\n`);
+const out = (line: string) => writeOut(`${line}\n`);
+
+/** The switches a push can carry (flags cannot pass through `git push`): tiers to skip, and the tree cache off. */
+function envSwitches(env: NodeJS.ProcessEnv): { skip: string[]; noCache: boolean } {
+  const skip = (env.GATE_LADDER_SKIP ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const noCache = env.GATE_LADDER_NO_CACHE !== undefined && env.GATE_LADDER_NO_CACHE !== '' && env.GATE_LADDER_NO_CACHE !== '0';
+  return { skip, noCache };
+}
+
+/** The block a blocked run ends with: red for a catch, yellow for an error, plain when not a terminal. */
+function block(text: string, colour: 'red' | 'yellow'): string {
+  // process.stderr (and node's tty module) is built only here, on a blocked run: never on a passing push.
+  const on = colourWanted(process.env, () => process.stderr.isTTY === true);
+  return `\n${paint(text, colour, on)}`;
+}
 
 /** The hook and manual entry point: refs → ranges → route → gates → rows → exit code. */
 export async function runCommand(opts: RunOptions): Promise<number> {
@@ -83,7 +99,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const stdin = opts.hook === 'pre-push' ? (opts.stdin ?? readStdin()) : undefined;
   // `--no-cache` cannot be passed through `git push`: GATE_LADDER_NO_CACHE=1 does the same for one push.
   // Either one also loads the config afresh (what the config cache cannot see is read again).
-  const noCache = opts.noCache === true || process.env.GATE_LADDER_NO_CACHE === '1';
+  const switches = envSwitches(process.env);
+  const noCache = opts.noCache === true || switches.noCache;
   // The config, loaded once: by primeRepo while git lists a range's changes (its scope then routes
   // the listing as git writes it), or after.
   let configLoad: { root: string; load: Promise<CachedLoad> } | undefined;
@@ -107,7 +124,13 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   // The working tree's config: today's, for a manual run; for a push or a commit, the fast path when
   // the tested commit's own config is the same (config-at.ts).
   const working: CachedLoad = await loadAt(info);
+  const exec = execFor(info.root);
   const hook: HookName = opts.hook ?? 'manual';
+  if (!opts.json && !opts.dryRun && switches.noCache) err(runMsg.noCache());
+  // GATE_LADDER_SKIP names that are no tier of the judged config: said once each.
+  const warnedSkip = new Set<string>();
+  // A dry run's plan is the command's answer: stdout. Everything else is said on stderr (git shows it during a push).
+  const tell = opts.dryRun ? out : err;
 
   const planned = await planWithConfigs(info, { ...opts, ...(stdin !== undefined && { stdin }) }, hook, working);
   if (typeof planned === 'number') return planned;
@@ -140,7 +163,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
 
   for (const p of plans) {
     if (p.kind === 'skip') {
-      if (!opts.json) err(msg.nothingToTest(p.ref, p.why));
+      if (!opts.json) tell(msg.nothingToTest(p.ref, p.why));
       reports.push({ ref: p.ref, head: '', base: '', files: 0, plan: [], skipped: p.why });
       continue;
     }
@@ -156,11 +179,11 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     const configNote = { file: loaded.kind === 'none' ? null : loaded.file, source: choice.source, ...(choice.workingTree && { working_tree: choice.workingTree }) };
     if (loaded.kind !== 'ok') {
       if (loaded.kind === 'none') {
-        if (!opts.json) err(msg.noConfig());
+        if (!opts.json) err(msg.noConfig(exec));
         reports.push({ ref: p.ref, head: p.head, base: p.base, files: 0, plan: [], skipped: 'no config', config: configNote });
         continue;
       }
-      err(choice.source === 'commit' ? configMsg.invalidCommitted(p.ref, p.head, loaded.problems, hook) : msg.invalidConfig(loaded.problems));
+      err(choice.source === 'commit' ? configMsg.invalidCommitted(p.ref, p.head, loaded.problems, hook) : msg.invalidConfig(loaded.problems, hook, exec));
       reports.push({ ref: p.ref, head: p.head, base: p.base, files: 0, plan: [], verdict: 'error', config: configNote });
       code = Math.max(code, EXIT.error);
       continue;
@@ -169,7 +192,12 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     const ledger = ledgerPathFor(info.root, info.commonDir, config.ledger);
     ledgerShown ??= ledger;
     // ─────────────────────────────────────────────────────────────────────────────────────────────
-    const plan = route(p.changes, config.tiers, matchFor(loaded), hook);
+    if (!opts.json && !opts.dryRun) {
+      const unknown = switches.skip.filter((name) => !config.tiers.some((t) => t.name === name) && !warnedSkip.has(name));
+      for (const name of unknown) warnedSkip.add(name);
+      if (unknown.length > 0) err(runMsg.envSkipUnknown(unknown, config.tiers.map((t) => t.name)));
+    }
+    const plan = skipTiers(route(p.changes, config.tiers, matchFor(loaded), hook), switches.skip, 'GATE_LADDER_SKIP');
     // Which runner profile reads each running tier, from the judged commit's package.json: said by --dry-run and --json.
     const runners = opts.dryRun || opts.json ? runnersAt(info.root, p.head, plan.tiers.filter((t) => t.run).map((t) => t.tier)) : undefined;
     const report: TargetReport = {
@@ -182,10 +210,16 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     };
     reports.push(report);
     if (!opts.json) {
-      err(msg.target(p.ref, p.head, p.base, plan.fileCount));
-      if (p.sameAs) err(msg.sameAs(p.sameAs));
-      if (choice.workingTree) err(configMsg.workingTreeIgnored(p.ref, p.head, loaded.file, choice.workingTree, hook));
-      else if (choice.source === 'working-tree' && hook !== 'manual') err(configMsg.noCommittedConfig(p.ref, p.head, loaded.file, hook));
+      tell(msg.target(p.ref, p.head, p.base, plan.fileCount));
+      if (p.sameAs) tell(msg.sameAs(p.sameAs));
+      if (choice.workingTree) tell(configMsg.workingTreeIgnored(p.ref, p.head, loaded.file, choice.workingTree, hook));
+      else if (choice.source === 'working-tree' && hook !== 'manual') tell(configMsg.noCommittedConfig(p.ref, p.head, loaded.file, hook));
+    }
+    // An empty change: its tree is its base's, already there; nothing to judge (unless the config says run anyway).
+    if (plan.fileCount === 0 && !config.runOnEmpty) {
+      if (!opts.json) tell(runMsg.emptyDiff(p.ref));
+      report.verdict = 'pass';
+      continue;
     }
     const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
     // ── tree cache (src/cache.ts): has this tree passed this plan under this config before? ──
@@ -202,11 +236,13 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     // ─────────────────────────────────────────────────────────────────────────────────────────────
     if (opts.dryRun) {
       tookPath('dry-run');
-      if (!opts.json) for (const line of planLines(plan, runners)) err(line);
-      if (cache?.hit && !opts.json) err(msg.wouldReuse(Object.values(cache.hit)));
+      if (!opts.json) for (const line of planLines(plan, runners)) out(line);
+      if (cache?.hit && !opts.json) out(msg.wouldReuse(Object.values(cache.hit)));
       continue;
     }
     for (const t of plan.tiers) if (t.skip === 'scope' && !opts.json) err(msg.routed(t.tier.name, t.reason ?? ''));
+    const byEnv = plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
+    if (byEnv.length > 0 && !opts.json) err(runMsg.envSkipped(byEnv));
     if (!plan.tiers.some((t) => t.run)) {
       if (!opts.json) err(msg.noTiers());
       report.verdict = 'pass';
@@ -233,15 +269,16 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       record(() => appendRows(ledger, rows));
       report.verdict = 'pass';
       report.results = results;
-      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit)));
+      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit), hook));
       continue;
     }
     // ─────────────────────────────────────────────────────────────────────────────────────────────
     // The pushed commit's tree, when already known (no git process): lets the index answer for `git status`.
     const tree = cache?.tree ?? primedFor(info.root)?.tree.get(p.head);
-    const { where, why } = isolation(p, plan.tiers.filter((t) => t.run).map((t) => t.tier), tree, config);
+    const running = plan.tiers.filter((t) => t.run).map((t) => t.tier);
+    const { where, why } = isolation(p, running, tree, config);
     report.isolation = where;
-    if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why));
+    if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why, running.some((t) => t.lintStaged)));
     // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
     let judged = p.head;
     const rev = staged ? () => commitTree(info.root, judged, staged.parent) : () => p.head;
@@ -273,13 +310,14 @@ export async function runCommand(opts: RunOptions): Promise<number> {
           appendRows: (rows) => record(() => appendRows(ledger, rows)),
           now: () => new Date(),
           log: opts.json ? () => {} : err,
+          ...(config.output === 'failures' && { hold: true }),
           env: process.env,
           interrupt: interrupt.promise,
           place: (tier) => placed.place(tier),
           // A push or a commit: the freezes committed with it, not the working tree's file.
           reports: { ...testReports, record: (rec) => record(() => testReports.record(rec)) },
           echo: writeErr,
-          colour: () => colourWanted(process.env),
+          colour: () => gateColourWanted(process.env),
           tracker: gateTracker(gatesDir(info.commonDir)),
         },
       );
@@ -301,10 +339,10 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (stopped === undefined) {
       if (!opts.json) err(msg.passed(p.ref, outcome.results.length, sum(outcome.results.map((r) => r.seconds))));
     } else if (stopped.verdict === 'caught') {
-      err(msg.caught(p.ref, stopped, hook));
+      err(block(msg.caught(p.ref, stopped, hook), 'red'));
       code = Math.max(code, EXIT.caught);
     } else {
-      err(msg.error(p.ref, stopped, loaded.file, hook));
+      err(block(msg.error(p.ref, stopped, loaded.file, hook), 'yellow'));
       code = Math.max(code, EXIT.error);
     }
   }
@@ -347,9 +385,9 @@ async function planWithConfigs(
   };
   let plans: RefPlan[];
   if (hook === 'manual') {
-    if (working.kind === 'none') return noConfig();
+    if (working.kind === 'none') return noConfig(info.root);
     if (working.kind === 'invalid') {
-      err(msg.invalidConfig(working.problems));
+      err(msg.invalidConfig(working.problems, hook, execFor(info.root)));
       return EXIT.error;
     }
     const manual = manualTarget(info.root, opts, working.config);
@@ -385,12 +423,15 @@ async function planWithConfigs(
     plans = planPush(refs, { remote: opts.remote ?? 'origin', base }, rangeGit(info.root));
   }
   // No config anywhere: said once, and allowed, as before any commit carried one.
-  if ([...choices.values()].every((c) => c.load.kind === 'none') && (choices.size > 0 || working.kind === 'none')) return noConfig();
+  if ([...choices.values()].every((c) => c.load.kind === 'none') && (choices.size > 0 || working.kind === 'none')) return noConfig(info.root);
   return { plans, choices };
 }
 
-function noConfig(): number {
-  err(msg.noConfig());
+/** How the project runs gate-ladder's bin (`npx gate-ladder`, `pnpm exec gate-ladder`, ...), for the messages. */
+const execFor = (root: string) => (command: string) => pmSays.exec(detectPackageManager(root), command);
+
+function noConfig(root: string): number {
+  err(msg.noConfig(execFor(root)));
   return EXIT.pass;
 }
 
@@ -473,11 +514,17 @@ function lintStagedBackups(root: string): { after: () => void } {
   };
 }
 
+/** Whether any commit exists (HEAD may be unborn while other branches have some). */
+function hasCommits(root: string): boolean {
+  const r = git(root, ['rev-list', '-n', '1', '--all']);
+  return !r.ok || r.stdout.trim() !== '';
+}
+
 /** `--base A --head B`: the seed's manual and CI form. Returns a message when it cannot. */
 function manualTarget(root: string, opts: RunOptions, config: ResolvedConfig): Target | string {
   const headRev = opts.head ?? 'HEAD';
   const head = resolveCommit(root, headRev);
-  if (head === null) return msg.badRev(headRev);
+  if (head === null) return headRev === 'HEAD' && !hasCommits(root) ? msg.noCommits() : msg.badRev(headRev);
   const baseRev = opts.base ?? config.base ?? remoteHead(root, 'origin') ?? undefined;
   if (baseRev === undefined) return msg.needBase();
   const baseSha = resolveCommit(root, baseRev);

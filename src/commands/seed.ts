@@ -8,7 +8,7 @@ import { trapInterrupt } from '../util/interrupt.js';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { runGate } from '../ladder/gate.js';
-import { colourWanted } from '../util/colour.js';
+import { gateColourWanted } from '../util/colour.js';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
 import { EMPTY_TREE, GitError, diffList, git, resolveCommit } from '../git/git.js';
 import { foldHistory, readTestRecords } from '../evidence/history.js';
@@ -139,7 +139,7 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
         interrupt: interrupt.promise,
         reports: reportDeps(ctx.ledger),
         echo: (chunk) => process.stderr.write(chunk),
-        colour: () => colourWanted(process.env),
+        colour: () => gateColourWanted(process.env),
         tracker: gateTracker(gatesDir(ctx.commonDir)),
       },
     );

@@ -1,6 +1,13 @@
 import type { HookName, RunnerName } from '../types.js';
 
-/** Test-adjacent paths: the seed's markers plus the usual JavaScript conventions, as globs. */
+/**
+ * Test-adjacent paths: the seed's markers plus the usual JavaScript, Python, Go and Ruby layouts, as
+ * globs. Each names whole path segments (`test/`, not a "test" anywhere): `latest/`, `contests/`,
+ * `protest.py` and `attestation.ts` are not tests. pyproject.toml and setup.cfg count by their path: they
+ * may hold the test runner's config (`[tool.pytest.ini_options]`, `[tool:pytest]`), and a router that reads
+ * paths only cannot see which part changed; counting them costs only the early answer of the tiers that
+ * skip when tests move (the full tier still judges).
+ */
 export const defaultScope: readonly string[] = [
   '**/conftest.py',
   '**/pytest.ini',
@@ -17,6 +24,16 @@ export const defaultScope: readonly string[] = [
   '**/{vitest,jest,vite}.config.*',
   '**/vitest.{workspace,setup}.*',
   '**/jest.setup.*',
+  '**/*_test.*',
+  '**/*_spec.rb',
+  '**/spec/**',
+  '**/testdata/**',
+  '**/__mocks__/**',
+  '**/*_tests/**',
+  '**/*-tests/**',
+  '**/tests_*/**',
+  '**/pyproject.toml',
+  '**/setup.cfg',
 ];
 
 export const DEFAULT_TIMEOUT_S = 600;

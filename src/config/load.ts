@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, relative } from 'node:path';
 import { z } from 'zod';
@@ -95,6 +96,8 @@ const configSchema = z.strictObject({
   calibrate: rate('a fraction from 0 to 1').optional(),
   calibrateHooks: z.boolean({ error: 'must be true or false' }).optional(),
   cache: z.boolean({ error: 'must be true or false' }).optional(),
+  output: z.enum(['all', 'failures'], { error: 'must be "all" or "failures"' }).optional(),
+  runOnEmpty: z.boolean({ error: 'must be true or false' }).optional(),
   freeze: z.strictObject({
     minRuns: int('an integer of at least 2', 2).optional(),
     minFlipRate: rate('a fraction from 0 to 1').optional(),
@@ -138,11 +141,27 @@ function pathText(path: readonly PropertyKey[]): string {
   return out;
 }
 
+/** Tier names used twice, read from the raw config: reported with every other problem, not after them. */
+function duplicateNames(raw: unknown, file: string): string[] {
+  const tiers = (raw as { tiers?: unknown } | null)?.tiers;
+  if (!Array.isArray(tiers)) return [];
+  const first = new Map<string, number>();
+  const problems: string[] = [];
+  tiers.forEach((t: unknown, i) => {
+    const name = (t as { name?: unknown } | null)?.name;
+    if (typeof name !== 'string') return;
+    const earlier = first.get(name);
+    if (earlier === undefined) first.set(name, i);
+    else problems.push(`${file}: tiers[${i}].name "${name}" is used by an earlier tier (tiers[${earlier}])`);
+  });
+  return problems;
+}
+
 /** Checks a raw config and lists every problem at once, each with its file and field. Pure. */
 export function validateConfig(raw: unknown, file: string): { ok: true; config: ResolvedConfig } | { ok: false; problems: string[] } {
   const parsed = configSchema.safeParse(raw);
   const problems: string[] = [];
-  const kinds = tierKindProblems(raw, file);
+  const kinds = [...tierKindProblems(raw, file), ...duplicateNames(raw, file)];
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const at = pathText(issue.path);
@@ -155,11 +174,6 @@ export function validateConfig(raw: unknown, file: string): { ok: true; config: 
     return { ok: false, problems: [...problems, ...kinds] };
   }
   problems.push(...kinds);
-  const names = new Set<string>();
-  parsed.data.tiers.forEach((tier, i) => {
-    if (names.has(tier.name)) problems.push(`${file}: tiers[${i}].name "${tier.name}" is used by an earlier tier`);
-    names.add(tier.name);
-  });
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, config: resolveConfig(parsed.data) };
 }
@@ -190,6 +204,8 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
     calibrate: cfg.calibrate ?? 0,
     calibrateHooks: cfg.calibrateHooks ?? false,
     cache: cfg.cache ?? true,
+    output: cfg.output ?? 'all',
+    runOnEmpty: cfg.runOnEmpty ?? false,
     freeze: {
       minRuns: cfg.freeze?.minRuns ?? 20,
       minFlipRate: cfg.freeze?.minFlipRate ?? 0.02,
@@ -202,15 +218,24 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
 // jiti records every file it evaluates in node's module cache: what a config loaded is what appeared there.
 const moduleCache = createRequire(import.meta.url).cache;
 
+/** What a script config exported, boxed: cosmiconfig takes a null or undefined config for no config at all. */
+const EXPORTED = '__gateLadderExported';
+
 /**
  * JavaScript and TypeScript configs load through jiti, so the files they import are known and the
- * config cache can tell when one changes. `gate-ladder` itself resolves to this running copy.
+ * config cache can tell when one changes. `gate-ladder` itself resolves to this running copy. The
+ * module comes back as it is (jiti's interop would read `.then` of a null default export and throw):
+ * its default export, else its named exports.
  */
 async function loadScript(filepath: string): Promise<unknown> {
   const { createJiti } = await import('jiti');
   const lib: Record<string, unknown> = { ...(await import('../index.js')) };
-  const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: false, virtualModules: { 'gate-ladder': lib } });
-  return recordReads(() => jiti.import(filepath, { default: true }));
+  const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: false, interopDefault: false, virtualModules: { 'gate-ladder': lib } });
+  return recordReads(async () => {
+    const mod = (await jiti.import(filepath)) as Record<string, unknown> | null | undefined;
+    const value = mod === null || typeof mod !== 'object' ? mod : 'default' in mod ? mod.default : Object.keys(mod).length > 0 ? { ...mod } : undefined;
+    return { [EXPORTED]: value };
+  });
 }
 
 const SCRIPT_LOADERS = { '.ts': loadScript, '.mts': loadScript, '.js': loadScript, '.mjs': loadScript, '.cjs': loadScript };
@@ -236,7 +261,7 @@ export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unk
   } catch (err) {
     const file = errorFile(err, root);
     const missing = missingModule(err);
-    return { kind: 'invalid', file, problems: [`${file}: could not be loaded: ${firstLine(err)}`], ...(missing && { missing }) };
+    return { kind: 'invalid', file, problems: [syntaxProblem(err, root) ?? `${file}: could not be loaded: ${firstLine(err)}`], ...(missing && { missing }) };
   }
   if (found === null) return { kind: 'none' };
   const loaded = Object.keys(moduleCache).filter((f) => !before.has(f) && !f.includes('/node_modules/jiti/'));
@@ -244,7 +269,16 @@ export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unk
   for (const f of loaded) delete moduleCache[f];
   const deps = [...new Set([found.filepath, ...loaded])];
   const file = relative(root, found.filepath) || basename(found.filepath);
-  const raw = unwrapDefault(found.config);
+  const boxed = found.config !== null && typeof found.config === 'object' && EXPORTED in found.config;
+  const raw = boxed ? (found.config as Record<string, unknown>)[EXPORTED] : unwrapDefault(found.config);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    const what = raw === undefined ? 'nothing' : raw === null ? 'null' : Array.isArray(raw) ? 'a list' : `a ${typeof raw}`;
+    return {
+      kind: 'invalid',
+      file,
+      problems: [`${file}: exports nothing usable (${boxed ? 'its default export is' : 'it holds'} ${what}); it should ${boxed ? 'be `export default defineConfig({ tiers: [...] })`' : 'hold an object with `tiers`'}`],
+    };
+  }
   const checked = validateConfig(raw, file);
   return checked.ok ? { kind: 'ok', file, config: checked.config, raw, deps } : { kind: 'invalid', file, problems: checked.problems };
 }
@@ -267,6 +301,36 @@ function missingModule(err: unknown): MissingModule | undefined {
   if (e?.code !== 'MODULE_NOT_FOUND' || !Array.isArray(e.requireStack) || typeof e.requireStack[0] !== 'string') return undefined;
   const m = /^Cannot find module '([^'\n]+)'/.exec(String(e.message));
   return m?.[1] === undefined ? undefined : { request: m[1], from: e.requireStack[0] };
+}
+
+/** Control characters of a file's line, escaped before printing. */
+const visible = (line: string) => line.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
+/**
+ * A syntax error as jiti reports it (`ParseError: Unexpected token, expected ","` then ` <file>:<line>:<column>`,
+ * the column counted from 0): the file, line and column as an editor counts them, and the line itself
+ * with a caret under the column.
+ */
+function syntaxProblem(err: unknown, root: string): string | undefined {
+  const text = err instanceof Error ? err.message : String(err);
+  const at = /^\s*(\S.*):(\d+):(\d+)\s*$/m.exec(text.split('\n').slice(1).join('\n'));
+  if (!at) return undefined;
+  const [, path, lineText, colText] = at;
+  const line = Number(lineText);
+  const column = Number(colText);
+  const what = (text.split('\n')[0] ?? '').trim().replace(/^(?:Error:\s*)?(?:ParseError|SyntaxError):\s*/, '');
+  const file = relative(root, path!) || basename(path!);
+  let source: string | undefined;
+  try {
+    source = readFileSync(path!, 'utf8').split('\n')[line - 1];
+  } catch {
+    source = undefined;
+  }
+  const head = `${file}:${line}:${column + 1}: syntax error: ${what}`;
+  if (source === undefined) return head;
+  const shown = visible(source.replace(/\t/g, ' '));
+  const gutter = `${line} | `;
+  return `${head}\n      ${gutter}${shown}\n      ${' '.repeat(gutter.length)}${' '.repeat(Math.min(column, shown.length))}^`;
 }
 
 function firstLine(err: unknown): string {

@@ -9,6 +9,7 @@ import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } fro
 import { classify } from './verdict.js';
 import { type Detection, needsOutput } from './detect.js';
 import { detectTier } from './detect-io.js';
+import { writeErr } from '../util/stderr.js';
 
 /** Everything a ladder run needs from the outside world, passed in so tests can hand in fakes. */
 export interface LadderDeps {
@@ -19,6 +20,8 @@ export interface LadderDeps {
   log: (line: string) => void;
   /** Receives the gates' own output (a tail is kept). Absent: gates write straight to stderr (see GateIo). */
   write?: (chunk: Buffer) => void;
+  /** config `output: 'failures'`: each tier's output is held, and shown (through `write`, else stderr) only when it does not pass. */
+  hold?: boolean;
   env: NodeJS.ProcessEnv;
   interrupt?: Promise<void>;
   /** JUnit reports, per-test history and freezes. Without it, `junit` paths are not read. */
@@ -95,11 +98,15 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     let since = 0;
     let detection: Detection | undefined;
     let kept = false;
+    const held = deps.hold ? new Held() : undefined;
+    const heldTo = deps.write ?? deps.echo;
     try {
       if (deps.place) where = deps.place(tier);
       if (!tier.lintStaged) detection = (deps.detect ?? detectTier)(tier, where.cwd);
-      // The output is read when a runner or a package manager is involved: then it is kept as well as shown.
-      const write = deps.write ?? (detection && needsOutput(detection) ? deps.echo : undefined);
+      // The output is read when a runner or a package manager is involved (then it is kept as well as
+      // shown), or when config `output: 'failures'` holds it until the verdict.
+      const shownTo = deps.write ?? (detection && needsOutput(detection) ? deps.echo : undefined);
+      const write = held ? (chunk: Buffer) => held.push(chunk) : shownTo;
       kept = write !== undefined;
       const colour = !deps.write && kept && deps.colour ? deps.colour() : false;
       const env = { ...where.env, ...(colour && { FORCE_COLOR: '1' }), ...tier.env, GATE_LADDER: '0' };
@@ -114,6 +121,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     }
     // An interrupted gate reached no verdict, through no fault of the patch or the harness: no row.
     if (exit.interrupted) {
+      held?.show(heldTo);
       deps.log(`gate-ladder: ${tier.name} interrupted after ${exit.seconds.toFixed(1)} s; no row written for it`);
       break;
     }
@@ -131,6 +139,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     // Replaying history: a command that cannot run at this commit (its script or runner came later) says nothing of the patch.
     const notApplicable = input.hook === 'replay' && verdict === 'error' && classified.inapplicable === true;
     const reason = notApplicable ? `not applicable at this commit: ${judged.reason ?? 'the command cannot run here'}` : judged.reason;
+    if (verdict !== 'pass') held?.show(heldTo);
     const result: GateResult = {
       tier: tier.name,
       verdict,
@@ -162,12 +171,38 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
   return { verdict: stoppedBy?.verdict ?? 'pass', results, rows, ...(stoppedBy && { stoppedBy }) };
 }
 
+/** The most held output kept per tier: its end, where a failure's story usually is. */
+const MAX_HELD_BYTES = 4 * 1024 * 1024;
+
+/** One tier's output held back (config `output: 'failures'`). */
+class Held {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private cut = false;
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size > MAX_HELD_BYTES && this.chunks.length > 1) {
+      this.size -= this.chunks.shift()!.length;
+      this.cut = true;
+    }
+  }
+  show(write: ((chunk: Buffer) => void) | undefined): void {
+    if (this.size === 0) return;
+    const text = Buffer.concat([...(this.cut ? [Buffer.from('gate-ladder: (earlier output cut)\n')] : []), ...this.chunks]);
+    (write ?? writeErr)(text);
+    this.chunks = [];
+    this.size = 0;
+  }
+}
+
 const MAX_FAILED_PER_ROW = 100;
 
 /** One ledger row for a tier the patch reached. Pure. */
 export function toRow(input: LadderInput, result: GateResult, skipped: string[], now: Date): LedgerRow {
   const files = input.plan.files;
   const reason = [result.reason, input.note].filter(Boolean).join('; ');
+  const byEnv = input.plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
   return {
     ts: isoTime(now.getTime()),
     run: input.runId,
@@ -184,6 +219,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     files_count: input.plan.fileCount,
     routed: skipped.length > 0,
     ...(skipped.length > 0 && { skipped }),
+    ...(byEnv.length > 0 && { skipped_by_env: byEnv }),
     ...(input.source !== undefined && { source: input.source }),
     isolation: input.isolation,
     ...(input.calibration && { calibration: true }),

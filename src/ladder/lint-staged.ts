@@ -6,6 +6,7 @@ import { TAIL_BYTES } from '../config/defaults.js';
 import type { GateExit, GateIo } from './gate.js';
 import type { ResolvedTier } from '../types.js';
 import { writeErr } from '../util/stderr.js';
+import { LINT_STAGED_SAID } from '../util/messages.js';
 
 type LintStaged = (options: Record<string, unknown>, logger: Record<'log' | 'warn' | 'error' | 'debug', (...a: unknown[]) => void>) => Promise<boolean>;
 
@@ -19,7 +20,6 @@ const NOT_A_VERDICT: [RegExp, string][] = [
   [/Validation Error/, 'its configuration or options are invalid (see above)'],
   [/not a git directory/, 'it is not running in a git repository'],
   [/Failed to get staged files/, 'it could not list the staged files'],
-  [/failed due to a git error/, 'it hit a git error; any lost change is in `git stash list` (lint-staged automatic backup)'],
   [/Unstaged changes have been kept back in a patch file/, 'it could not restore the unstaged changes; they are kept in the patch file named above'],
   [/prevented an empty git commit/, 'its tasks reverted every staged change, so lint-staged prevented an empty commit'],
 ];
@@ -34,6 +34,7 @@ export function lintStagedExit(outcome: LintStagedOutcome, said: readonly string
   if ('threw' in outcome) return { exitCode: null, interrupted: false, spawnError: `lint-staged could not run: ${outcome.threw}` };
   if (outcome.ok) return { exitCode: 0, interrupted: false };
   const text = said.join('\n').replace(ANSI, '');
+  if (/failed due to a git error/.test(text)) return { exitCode: null, interrupted: false, spawnError: gitErrorReason(text) };
   for (const [pattern, reason] of NOT_A_VERDICT) {
     if (pattern.test(text)) return { exitCode: null, interrupted: false, spawnError: `lint-staged could not run: ${reason}` };
   }
@@ -41,6 +42,40 @@ export function lintStagedExit(outcome: LintStagedOutcome, said: readonly string
   if (spawn) return { exitCode: null, interrupted: false, spawnError: `lint-staged task could not start: ${spawn[1]!.trim()}` };
   if (/Task interrupted/.test(text)) return { exitCode: null, interrupted: true };
   return { exitCode: 1, interrupted: false };
+}
+
+/** lint-staged's own lines, when it printed some. */
+const GENERIC = /lint-staged failed due to a git error|Skipped because of|^Running tasks|^Applying modifications|^Cleaning up|^Backing up|^Preparing/;
+
+/**
+ * What lint-staged said when git stopped it (the repository's state, not the tier: `git add -N` files, a
+ * stash it cannot make), quoted: its failed steps' own lines (`[FAILED] error: Entry 'x' not uptodate.`). Pure.
+ */
+export function gitErrorReason(text: string): string {
+  const quoted: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const m = /^\s*(?:\[FAILED\]|✖)\s*(.+)$/.exec(raw);
+    const line = m?.[1]?.trim().replace(/[\u0000-\u001f\u007f]/g, '?');
+    if (line && !GENERIC.test(line) && !quoted.includes(line)) quoted.push(line);
+  }
+  const words = quoted.length > 0 ? quoted.slice(0, 3).map((l) => `"${l}"`).join(', ') : '"lint-staged failed due to a git error"';
+  return `${LINT_STAGED_SAID} ${words}`;
+}
+
+/**
+ * Copies what is written to stdout and stderr while lint-staged runs (its task list writes there, not
+ * to the logger), so its own words can be quoted. Returns the function that stops copying.
+ */
+function copyOutput(into: string[]): () => void {
+  const streams = [process.stdout, process.stderr];
+  const originals = streams.map((s) => s.write);
+  streams.forEach((s, i) => {
+    s.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+      into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+      return (originals[i] as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+    } as typeof s.write;
+  });
+  return () => streams.forEach((s, i) => (s.write = originals[i]!));
 }
 
 /** The tier's lintStaged field as lint-staged's options; stash and hiding of unstaged changes stay lint-staged's defaults. Pure. */
@@ -93,12 +128,16 @@ export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJ
     }
   }
   let outcome: LintStagedOutcome;
+  const printed: string[] = [];
+  let stopCopying: (() => void) | undefined;
   try {
     const lintStaged = await load(root);
+    stopCopying = copyOutput(printed);
     outcome = { ok: await lintStaged(lintStagedOptions(tier, root), logger) };
   } catch (err) {
     outcome = { threw: (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'unknown error' };
   } finally {
+    stopCopying?.();
     for (const [k, v] of saved) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
@@ -108,7 +147,7 @@ export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJ
   return {
     signal: null,
     timedOut: false,
-    ...(stopped ? { exitCode: null, interrupted: true } : lintStagedExit(outcome, said)),
+    ...(stopped ? { exitCode: null, interrupted: true } : lintStagedExit(outcome, [...said, ...printed])),
     seconds: Math.round(performance.now() - started) / 1000,
     tail: tail.slice(Math.max(0, tail.length - TAIL_BYTES)),
   };

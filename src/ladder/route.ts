@@ -61,3 +61,15 @@ export function route(changes: Changes, tiers: readonly ResolvedTier[], match: M
   });
   return { files, fileCount, hits, tiers: planned };
 }
+
+/**
+ * The plan with the named tiers kept from running (GATE_LADDER_SKIP): `skip: 'env'`, the reason
+ * naming `why`. Tiers that were not going to run keep their own reason. Pure.
+ */
+export function skipTiers(plan: Plan, names: readonly string[], why: string): Plan {
+  if (names.length === 0 || !plan.tiers.some((t) => t.run && names.includes(t.tier.name))) return plan;
+  return {
+    ...plan,
+    tiers: plan.tiers.map((t) => (t.run && names.includes(t.tier.name) ? { tier: t.tier, run: false, skip: 'env', reason: `${why} names it` } : t)),
+  };
+}

@@ -28,7 +28,8 @@ interface Part {
 }
 
 /**
- * The common glob shapes as small regular expressions of our own: `**∕name`, `**∕dir∕**`, `**∕prefix*`,
+ * The common glob shapes as small regular expressions of our own: `**∕name`, `**∕dir∕**` (also
+ * `**∕*_dir∕**`, `**∕dir_*∕**`, `**∕*dir*∕**`), `**∕prefix*`,
  * `**∕*infix*`, `**∕*suffix`, `dir∕**`, `prefix*`, `*infix*`, `*suffix` and exact paths, and one
  * `{a,b}` group of such. On git's paths they give picomatch's answers (`dot: true`; the unit tests
  * compare them on thousands of paths), they combine into one expression per scope, and a push that
@@ -68,8 +69,9 @@ function simple(glob: string): Part | undefined {
   if (glob.startsWith('**/')) {
     const rest = glob.slice(3);
     if (rest.endsWith('/**')) {
+      // `**/tests/**`, and a folder named by a star pattern: `**/*_tests/**`, `**/tests_*/**`
       const dir = rest.slice(0, -3);
-      return literal(dir) ? part('segment', whole(dir, '(?:/|$)')) : undefined;
+      return part('segment', literal(dir) ? whole(dir, '(?:/|$)') : baseShape(dir, true));
     }
     if (literal(rest)) return part('segment', whole(rest, '$'));
     return part('segment', baseShape(rest));
@@ -85,21 +87,27 @@ function simple(glob: string): Part | undefined {
 
 type Shape = Omit<Part, 'at'>;
 
-/** `prefix*`, `*infix*` or `*suffix` as an expression for one whole path segment (anchored at its end). */
-function baseShape(pattern: string): Shape | undefined {
+/**
+ * `prefix*`, `*infix*` or `*suffix` as an expression for one whole path segment, anchored at its end:
+ * the path's end, or for a `folder` (`**∕*_tests∕**`) what picomatch requires after it: a slash, or for
+ * `*suffix` also the path's end (a path that is just `x_tests` matches `**∕*_tests∕**`, one that is just
+ * `tests_x` does not match `**∕tests_*∕**`).
+ */
+function baseShape(pattern: string, folder = false): Shape | undefined {
   if (pattern.includes('/')) return undefined;
   const seg = '[^/]*';
+  const end = folder ? '/' : '$';
   if (pattern.length > 2 && pattern.startsWith('*') && pattern.endsWith('*')) {
     const infix = pattern.slice(1, -1);
-    return literal(infix) ? { body: `${seg}${escape(infix)}${seg}$`, literal: infix } : undefined;
+    return literal(infix) ? { body: `${seg}${escape(infix)}${seg}${end}`, literal: infix } : undefined;
   }
   if (pattern.length > 1 && pattern.endsWith('*')) {
     const prefix = pattern.slice(0, -1);
-    return literal(prefix) ? { body: `${escape(prefix)}${seg}$`, literal: prefix } : undefined;
+    return literal(prefix) ? { body: `${escape(prefix)}${seg}${end}`, literal: prefix } : undefined;
   }
   if (pattern.length > 1 && pattern.startsWith('*')) {
     const suffix = pattern.slice(1);
-    return literal(suffix) ? { body: `${seg}${escape(suffix)}$`, literal: suffix } : undefined;
+    return literal(suffix) ? { body: `${seg}${escape(suffix)}${folder ? '(?:/|$)' : '$'}`, literal: suffix } : undefined;
   }
   return undefined;
 }

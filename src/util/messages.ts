@@ -6,27 +6,35 @@ const BYPASS = 'To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git pu
 const BYPASS_COMMIT = 'To commit anyway: `git commit --no-verify`, or `GATE_LADDER=0 git commit`.';
 
 const isCommit = (hook?: HookName) => hook === 'pre-commit';
-const blocked = (hook?: HookName) => (isCommit(hook) ? 'commit blocked' : 'push blocked');
-const bypass = (hook?: HookName) => (isCommit(hook) ? BYPASS_COMMIT : BYPASS);
+/** A manual (or CI) run blocks nothing: it answers, and its exit code says how. */
+const isManual = (hook?: HookName) => hook === 'manual';
+const blocked = (hook?: HookName) => (isCommit(hook) ? 'commit blocked: ' : isManual(hook) ? '' : 'push blocked: ');
+const bypass = (hook?: HookName) => (isCommit(hook) ? BYPASS_COMMIT : isManual(hook) ? '' : BYPASS);
+const again = (hook?: HookName) => (isCommit(hook) ? 'commit' : isManual(hook) ? 'run it' : 'push');
+/** How the project runs gate-ladder's bin (`npx gate-ladder`, `pnpm exec gate-ladder`, ...). */
+type Exec = (command: string) => string;
+const npx: Exec = (command) => `npx ${command}`;
 
 export const msg = {
   bypassed: () => 'gate-ladder: GATE_LADDER=0, skipping every gate.',
   notRepo: (cwd: string) => `gate-ladder: ${shown(cwd)} is not inside a git work tree. Run it from a repository.`,
-  noConfig: () =>
-    'gate-ladder: no config found (gate-ladder.config.ts, .gate-ladderrc, or a "gate-ladder" key in package.json); nothing was checked. Create one with `npx gate-ladder install`.',
-  invalidConfig: (problems: readonly string[]) =>
+  noConfig: (exec: Exec = npx) =>
+    `gate-ladder: no config found (gate-ladder.config.ts, .gate-ladderrc, or a "gate-ladder" key in package.json); nothing was checked. Create one with \`${exec('gate-ladder install')}\`.`,
+  invalidConfig: (problems: readonly string[], hook?: HookName, exec: Exec = npx) =>
     [
       `gate-ladder: the config has ${problems.length} problem${problems.length === 1 ? '' : 's'}; no gate ran:`,
       ...problems.map((p) => `  - ${shown(p)}`),
-      `Fix ${problems.length === 1 ? 'it' : 'them'} and try again (\`npx gate-ladder run --dry-run\` checks the config). ${BYPASS}`,
+      `Fix ${problems.length === 1 ? 'it' : 'them'} and try again (\`${exec('gate-ladder run --dry-run')}\` checks the config; \`${exec('gate-ladder help config')}\` lists the fields).${bypass(hook) ? ` ${bypass(hook)}` : ''}`,
     ].join('\n'),
   badStdin: (lines: readonly string[]) =>
     `gate-ladder: push blocked: ${lines.length} line(s) of pre-push input are not "<local ref> <sha> <remote ref> <sha>" (first: ${shown(JSON.stringify(lines[0]))}), so gate-ladder cannot tell what is pushed. Is the hook called by git? ${BYPASS}`,
   nothingToTest: (ref: string, why: string) => `gate-ladder: ${shown(ref)}: ${shown(why)}.`,
   rangeError: (ref: string, reason: string, hook?: HookName) =>
-    `gate-ladder: ${blocked(hook)}: cannot tell what ${shown(ref)} changes: ${shown(reason)}. This says nothing about the patch. ${bypass(hook)}`,
-  isolated: (head: string, why: string) =>
-    `gate-ladder: gates run in a temporary worktree at ${head.slice(0, 12)} (${shown(why)}); your working tree is not touched.`,
+    `gate-ladder: ${blocked(hook)}cannot tell what ${shown(ref)} changes: ${shown(reason)}. This says nothing about the patch.${bypass(hook) ? ` ${bypass(hook)}` : ''}`,
+  isolated: (head: string, why: string, lintStaged = false) =>
+    lintStaged
+      ? `gate-ladder: command tiers run in a temporary worktree at ${head.slice(0, 12)} (${shown(why)}); lint-staged tiers run in your working tree (lint-staged hides unstaged changes, may fix and stage files, and restores the rest).`
+      : `gate-ladder: gates run in a temporary worktree at ${head.slice(0, 12)} (${shown(why)}); your working tree is not touched.`,
   target: (ref: string, head: string, base: string, files: number) =>
     `gate-ladder: ${shown(ref)} at ${head.slice(0, 12)}: ${files} changed path${files === 1 ? '' : 's'} since ${base.slice(0, 12)}`,
   sameAs: (refs: readonly string[]) => `gate-ladder: ${refs.map(shown).join(', ')} point${refs.length === 1 ? 's' : ''} at the same commit: tested once.`,
@@ -34,21 +42,83 @@ export const msg = {
   noTiers: () => 'gate-ladder: no tier runs for this change; allowed.',
   passed: (ref: string, tiers: number, seconds: number) =>
     `gate-ladder: ${shown(ref)}: ${tiers} tier${tiers === 1 ? '' : 's'} passed in ${seconds.toFixed(1)} s.`,
+  // A blocked push or commit ends with a short block of its own (run.ts colours it): what stopped it, whose fault, the next step.
   caught: (ref: string, r: GateResult, hook?: HookName) =>
-    `gate-ladder: ${blocked(hook)}: ${shown(r.tier)} caught a problem in ${shown(ref)} (exit ${r.exitCode}: a test failed). The patch is wrong: fix it, ${isCommit(hook) ? 'stage it, and commit again' : 'commit, and push again'}. ${bypass(hook)}`,
+    [
+      `gate-ladder: ${blocked(hook)}${shown(r.tier)} caught a problem in ${shown(ref)} (exit ${r.exitCode}: a test failed).`,
+      `  The patch is wrong: fix it, ${isCommit(hook) ? 'stage it, and commit again' : isManual(hook) ? 'then run it again' : 'commit, and push again'}.`,
+      ...(bypass(hook) ? [`  ${bypass(hook)}`] : []),
+    ].join('\n'),
   error: (ref: string, r: GateResult, configFile: string, hook?: HookName) =>
-    `gate-ladder: ${blocked(hook)}: ${shown(r.tier)} could not give a verdict on ${shown(ref)}: ${shown(r.reason ?? 'harness error')}. This is not a verdict on the patch: the check itself did not complete. Fix the tier in ${shown(configFile)} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${isCommit(hook) ? 'commit' : 'push'} again. ${bypass(hook)}`,
+    [
+      `gate-ladder: ${blocked(hook)}${shown(r.tier)} could not give a verdict on ${shown(ref)}: ${shown(r.reason ?? 'harness error')}.`,
+      '  This is not a verdict on the patch: the check itself did not complete.',
+      r.reason?.startsWith(LINT_STAGED_SAID)
+        ? `  Put the repository in order as lint-staged says above (\`git status\`; a backup it kept is in \`git stash list\`), then ${again(hook)} again.`
+        : `  Fix the tier in ${shown(configFile)} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${again(hook)} again.`,
+      ...(bypass(hook) ? [`  ${bypass(hook)}`] : []),
+    ].join('\n'),
   interrupted: () => 'gate-ladder: interrupted; the gates were stopped and the rows so far are in the ledger.',
   needBase: () =>
     'gate-ladder: no base to compare with. Pass `--base <rev>` (e.g. `--base origin/main`), or set `base` in the config.',
   badRev: (rev: string) => `gate-ladder: ${shown(rev)} is not a commit in this repository. Check the revision and try again.`,
+  noCommits: () =>
+    'gate-ladder: this repository has no commits yet, so there is no change to judge. Make a first commit, then run it again (or `--base <rev> --head <rev>` to judge a range).',
   ledgerAt: (path: string) => `gate-ladder: ledger: ${shown(path)}`,
   calibrating: (rate: number) =>
     `gate-ladder: calibration run (config calibrate: ${rate}): every planned tier runs whatever the verdicts; its rows are flagged and never count in yield. Set calibrate to 0 to stop.`,
-  cachedPass: (ref: string, tiers: readonly string[], tree: string, runs: readonly string[]) =>
-    `gate-ladder: ${shown(ref)}: tree ${tree.slice(0, 12)} already passed ${tiers.map(shown).join(', ')} under this config (run ${[...new Set(runs)].join(', ')}); no gate ran. \`GATE_LADDER_NO_CACHE=1 git push\` (or \`gate-ladder run --no-cache\`) runs them anyway.`,
+  cachedPass: (ref: string, tiers: readonly string[], tree: string, runs: readonly string[], hook?: HookName) =>
+    `gate-ladder: ${shown(ref)}: tree ${tree.slice(0, 12)} already passed ${tiers.map(shown).join(', ')} under this config (run ${[...new Set(runs)].join(', ')}); no gate ran. ${noCacheHint(hook)} runs them anyway.`,
   wouldReuse: (runs: readonly string[]) =>
     `  cached: this tree already passed every planned tier (run ${[...new Set(runs)].join(', ')}); no gate would run (--no-cache to force)`,
+};
+
+/** How to skip the tree cache: a flag on the command line, the variable through a hook (`git push` passes no flags on). */
+const noCacheHint = (hook?: HookName) =>
+  hook === 'pre-push' ? '`GATE_LADDER_NO_CACHE=1 git push`' : hook === 'pre-commit' ? '`GATE_LADDER_NO_CACHE=1 git commit`' : '`gate-ladder run --no-cache`';
+
+/** How an error reason quoting lint-staged's own words begins (ladder/lint-staged.ts). */
+export const LINT_STAGED_SAID = 'lint-staged stopped: it said';
+
+/** The run's switches for one push (environment variables, since `git push` passes no flags to the hook) and its empty diffs. */
+export const runMsg = {
+  envSkipped: (tiers: readonly string[]) =>
+    `gate-ladder: GATE_LADDER_SKIP: not running ${tiers.map(shown).join(', ')} for this run (their rows say \`skipped_by_env\`).`,
+  envSkipUnknown: (names: readonly string[], known: readonly string[]) =>
+    `gate-ladder: GATE_LADDER_SKIP names ${names.map((n) => shown(JSON.stringify(n))).join(', ')}, which ${names.length === 1 ? 'is' : 'are'} not a tier of this config (tiers: ${known.map(shown).join(', ')}); ignored.`,
+  noCache: () => 'gate-ladder: GATE_LADDER_NO_CACHE: every planned gate runs; the tree cache is neither read nor written.',
+  emptyDiff: (ref: string) =>
+    `gate-ladder: ${shown(ref)}: the change is empty (no path differs from its base), so there is nothing to judge; no tier ran. Set \`runOnEmpty: true\` in the config to run the tiers anyway.`,
+};
+
+/** What `gate-ladder install` and `uninstall` say. */
+export const installMsg = {
+  wroteConfig: (dryRun: string) => `gate-ladder: wrote gate-ladder.config.ts; check its tiers, then \`${dryRun}\``,
+  addedPrepare: (install: string) => `gate-ladder: package.json: added "prepare": "husky" so a fresh clone gets the hooks on \`${install}\``,
+  composedPrepare: (before: string, after: string, install: string) =>
+    `gate-ladder: package.json: "prepare" was ${shown(JSON.stringify(before))}; it is now ${shown(JSON.stringify(after))}, so a fresh clone gets the hooks on \`${install}\` and your prepare still runs.`,
+  replacedLintStaged: (hook: string, line: string) =>
+    `gate-ladder: .husky/${hook}: replaced \`${shown(line)}\` with gate-ladder's line: the config's lintStaged tier runs lint-staged now (it would run twice otherwise); uninstall puts the line back.`,
+  lintStagedTwice: (line: string, tierRunsIt: boolean) =>
+    tierRunsIt
+      ? `gate-ladder: .husky/pre-commit still runs \`${shown(line)}\` (kept: it has arguments), and the config's lintStaged tier runs lint-staged too, so it runs twice per commit. Move the arguments into the tier's \`lintStaged\` options and remove that line.`
+      : `gate-ladder: .husky/pre-commit runs \`${shown(line)}\` on its own, before gate-ladder. To have lint-staged judged as a tier (a verdict and a row in the ledger), add \`{ name: 'lint-staged', lintStaged: true }\` to the config's tiers and remove that line.`,
+  noPreCommitTier: () =>
+    "gate-ladder: no tier runs on pre-commit, so the pre-commit hook allows every commit. Give a quick tier `hooks: ['pre-commit', 'pre-push']`, or add `{ name: 'lint-staged', lintStaged: true }`.",
+  installed: (uninstall: string) => `gate-ladder: installed. \`${uninstall}\` undoes it.`,
+  uninstalled: (done: readonly string[], kept: readonly string[]) =>
+    [
+      'gate-ladder: uninstalled:',
+      ...done.map((d) => `  - ${shown(d)}`),
+      ...kept.map((k) => `  - ${shown(k)}`),
+    ].join('\n'),
+  foreignHooksPath: (current: string, line: string, exec: Exec = npx) =>
+    [
+      `gate-ladder: not installed: git's core.hooksPath is already ${JSON.stringify(shown(current))}, another hook manager's folder; husky would replace it and the hooks in that folder would stop running. Nothing was changed.`,
+      `Either add gate-ladder to that folder's pre-push hook (${shown(current)}/pre-push), as the line:`,
+      `  ${line}`,
+      `or run \`${exec('gate-ladder install --force')}\` to point core.hooksPath at husky's .husky/_ (\`${exec('gate-ladder uninstall')}\` sets it back to ${JSON.stringify(shown(current))}).`,
+    ].join('\n'),
 };
 
 /** The plan as lines of text, for `--dry-run`; `runners`: which profile reads each running tier, and why. */
@@ -187,8 +257,9 @@ export const reportMsg = {
     `gate-ladder: skipped ${plural(n, 'line')} of ${shown(path)}: blank, cut off mid-write, not JSON, or missing patch/tier/verdict/seconds. They are not counted; if the number grows, check what else writes to that file.`,
   badSince: (value: string) => `gate-ladder: --since "${shown(value)}" is not a date. Use a date such as 2025-01-31 or 2025-01-31T12:00:00Z.`,
   noLedger: (cwd: string) =>
-    `gate-ladder: ${shown(cwd)} is not inside a git repository, so there is no default ledger. Pass \`--ledger PATH\`, or run it from the repository.`,
-  unreadable: (path: string, why: string) => `gate-ladder: cannot read the ledger ${shown(path)}: ${shown(why)}. Check the path and its permissions, or pass another with --ledger.`,
+    `gate-ladder: ${cwd} is not inside a git repository, so there is no default ledger. Pass \`--ledger PATH\`, or run it from the repository.`,
+  unreadable: (path: string, why: string) => `gate-ladder: cannot read the ledger ${path}: ${why}. Check the path and its permissions, or pass another with --ledger.`,
+  noSuchLedger: (path: string) => `gate-ladder: --ledger ${path}: no such file. Check the path (without --ledger, the report reads the repository's own ledger).`,
   configIgnored: (file: string, problems: number) =>
     `gate-ladder: ${shown(file)} has ${plural(problems, 'problem')}; reporting tiers in ledger order with default thresholds. \`npx gate-ladder run --dry-run\` lists them.`,
   routedPast: (p: ScopeFigures['past'][number]) =>
@@ -284,24 +355,13 @@ export const configMsg = {
     `gate-ladder: every patch is judged under the working tree's ${file} (today's config), whatever config its commit had.`,
   invalidCommitted: (ref: string, head: string, problems: readonly string[], hook?: HookName) =>
     [
-      `gate-ladder: ${blocked(hook)}: ${isCommit(hook) ? '' : `${ref}: `}the config has ${problems.length} problem${problems.length === 1 ? '' : 's'} (${isCommit(hook) ? 'as staged' : `as committed at ${short(head)}`}); no gate ran${isCommit(hook) ? '' : ' for it'}:`,
-      ...problems.map((p) => `  - ${p}`),
-      `Fix ${problems.length === 1 ? 'it' : 'them'}, ${isCommit(hook) ? 'stage the fix, and commit again' : 'commit the fix, and push again'}. ${bypass(hook)}`,
+      `gate-ladder: ${blocked(hook)}${isCommit(hook) ? '' : `${shown(ref)}: `}the config has ${problems.length} problem${problems.length === 1 ? '' : 's'} (${isCommit(hook) ? 'as staged' : `as committed at ${short(head)}`}); no gate ran${isCommit(hook) ? '' : ' for it'}:`,
+      ...problems.map((p) => `  - ${shown(p)}`),
+      `Fix ${problems.length === 1 ? 'it' : 'them'}, ${isCommit(hook) ? 'stage the fix, and commit again' : isManual(hook) ? 'then run it again' : 'commit the fix, and push again'}.${bypass(hook) ? ` ${bypass(hook)}` : ''}`,
     ].join('\n'),
   unreadable: (treeish: string) => `could not read the config committed at ${short(treeish)} (git cat-file failed); check the repository with \`git fsck\``,
   cannotCopy: (treeish: string, dir: string) =>
     `could not write the config committed at ${short(treeish)} under ${dir} to load it; check that folder's permissions and free space`,
-};
-
-/** `install` refusing to take over another tool's hooks folder (issue 16). */
-export const installMsg = {
-  foreignHooksPath: (current: string, line: string) =>
-    [
-      `gate-ladder: not installed: git's core.hooksPath is already ${JSON.stringify(shown(current))}, another hook manager's folder; husky would replace it and the hooks in that folder would stop running. Nothing was changed.`,
-      `Either add gate-ladder to that folder's pre-push hook (${shown(current)}/pre-push), as the line:`,
-      `  ${line}`,
-      `or run \`npx gate-ladder install --force\` to point core.hooksPath at husky's .husky/_ (\`npx gate-ladder uninstall\` sets it back to ${JSON.stringify(shown(current))}).`,
-    ].join('\n'),
 };
 
 /** Faults met outside the gates: the ledger, gates left by a run that was killed, a push abandoned (issue 16). */

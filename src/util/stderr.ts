@@ -24,3 +24,23 @@ export function writeErr(data: string | Uint8Array): void {
     process.stderr.write(buf.subarray(off));
   }
 }
+
+let outStream = false;
+
+/** The same as `writeErr`, for fd 1: a command's answer (`run --dry-run`) goes to stdout. */
+export function writeOut(data: string | Uint8Array): void {
+  if (outStream) {
+    process.stdout.write(data);
+    return;
+  }
+  const buf = typeof data === 'string' ? Buffer.from(data) : data;
+  let off = 0;
+  try {
+    while (off < buf.length) off += writeSync(1, buf, off);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') return; // stdout closed: nobody reads the answer
+    outStream = true;
+    wroteToStream();
+    process.stdout.write(buf.subarray(off));
+  }
+}

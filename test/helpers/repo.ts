@@ -2,7 +2,7 @@
  * Real repositories for integration tests: a work clone and a bare remote in a temp dir, with the
  * packed gate-ladder installed into node_modules the way a user installs it.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,13 +60,19 @@ let installed: string | undefined;
 
 /**
  * `npm pack`s the project once per test process and installs the tarball into a temp prefix;
- * every test repo links its node_modules there, as if it had run `npm i -D gate-ladder`.
+ * every test repo links its node_modules there, as if it had run `npm i -D gate-ladder`. It packs a
+ * copy of what the package ships, with its pack scripts run as `npm publish` runs them (prepack strips
+ * this repository's own `prepare`), so the project's package.json is never rewritten under a test.
  */
 export function installedModules(): string {
   if (installed) return installed;
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first');
   const dir = mkdtempSync(join(tmpdir(), 'gl-pack-'));
-  const pack = sh('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], PROJECT);
+  const stage = join(dir, 'stage');
+  mkdirSync(join(stage, 'scripts'), { recursive: true });
+  for (const f of ['package.json', 'README.md', 'LICENSE', 'scripts/pack-manifest.mjs']) copyFileSync(join(PROJECT, f), join(stage, f));
+  cpSync(join(PROJECT, 'dist'), join(stage, 'dist'), { recursive: true });
+  const pack = sh('npm', ['pack', '--silent', '--pack-destination', dir], stage);
   if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.out}`);
   const tarball = join(dir, pack.stdout.trim().split('\n').pop()!);
   writeFileSync(join(dir, 'package.json'), '{"name":"gl-install","private":true}\n');

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LADDER_FILES, installedModules, withRepo } from '../helpers/repo.js';
+import { hookLine } from '../../src/commands/install.js';
 
-const LINE = 'node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"';
+const LINE = hookLine('pre-push', 'npm');
 
 test('install replaces the line an earlier version wrote, in place; the push runs through it; uninstall removes it', () =>
   withRepo({ install: false, files: { ...LADDER_FILES, '.husky/pre-push': 'echo before\ngate-ladder run pre-push "$@"\necho after\n' } }, (repo) => {
@@ -24,12 +25,15 @@ test('install replaces the line an earlier version wrote, in place; the push run
     assert.is(repo.read('.husky/pre-push'), 'echo before\necho after\n');
   }));
 
-test('install upgrades the node line of the previous version (no --preserve-symlinks-main) in place', () =>
-  withRepo({ install: false, files: { ...LADDER_FILES, '.husky/pre-push': 'node node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"\n' } }, (repo) => {
-    const r = repo.cli(['install']);
-    assert.is(r.code, 0, r.out);
-    assert.is(repo.read('.husky/pre-push'), `${LINE}\n`);
-  }));
+test('install upgrades the node lines of previous versions (no --preserve-symlinks-main; no check for node_modules) in place', async () => {
+  for (const old of ['node node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"', 'node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"', hookLine('pre-push', 'pnpm')]) {
+    await withRepo({ install: false, pushInitial: false, files: { ...LADDER_FILES, '.husky/pre-push': `${old}\n` } }, (repo) => {
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.is(repo.read('.husky/pre-push'), `${LINE}\n`, old);
+    });
+  }
+});
 
 test("a linked package with its dependencies only beside its real folder (pnpm's layout): the hook runs, config loader and all", () =>
   withRepo({ install: false, pushInitial: false, files: LADDER_FILES }, (repo) => {

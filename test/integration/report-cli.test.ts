@@ -104,15 +104,17 @@ test('--hook and --since filter rows', () =>
     assert.is(since.excluded.filtered, 7);
   }));
 
-test('a missing or empty ledger: zero figures, and stderr says how to fill it', () =>
+test('an empty ledger: zero figures, and stderr says how to fill it; a --ledger that is not there exits 2', () =>
   withDir((dir) => {
-    for (const args of [['--ledger', 'nope.jsonl'], ['--ledger', 'empty.jsonl']]) {
-      writeFileSync(join(dir, 'empty.jsonl'), '');
-      const r = cli(['report', ...args, '--json'], dir);
-      assert.is(r.code, 0);
-      assert.equal((JSON.parse(r.stdout) as Report).tiers, []);
-      assert.match(r.stderr, /has no rows yet\. Every push writes rows once the hook is installed \(`npx gate-ladder install`\)/);
-    }
+    writeFileSync(join(dir, 'empty.jsonl'), '');
+    const r = cli(['report', '--ledger', 'empty.jsonl', '--json'], dir);
+    assert.is(r.code, 0);
+    assert.equal((JSON.parse(r.stdout) as Report).tiers, []);
+    assert.match(r.stderr, /has no rows yet\. Every push writes rows once the hook is installed \(`npx gate-ladder install`\)/);
+    const missing = cli(['report', '--ledger', 'nope.jsonl', '--json'], dir);
+    assert.is(missing.code, 2);
+    assert.is(missing.stdout, '');
+    assert.match(missing.stderr, '--ledger nope.jsonl: no such file');
   }));
 
 test('--html without a file writes gate-ladder-report.html here; a path it cannot write exits 2 and says so', () =>

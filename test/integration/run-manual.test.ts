@@ -23,10 +23,11 @@ test('run --dry-run prints the plan with reasons and runs nothing', () =>
     repo.commit('both');
     const r = repo.cli(['run', '--dry-run', '--base', 'HEAD~1']);
     assert.is(r.code, 0, r.out);
-    assert.match(r.stderr, 'changed paths: 2');
-    assert.match(r.stderr, 'test-adjacent: tests/fixture.txt (matches **/tests/**)');
-    assert.match(r.stderr, 'skip t1-properties: test-adjacent: tests/fixture.txt matches **/tests/**');
-    assert.match(r.stderr, 'run  t2-fixtures');
+    // The plan is the command's answer: stdout.
+    assert.match(r.stdout, 'changed paths: 2');
+    assert.match(r.stdout, 'test-adjacent: tests/fixture.txt (matches **/tests/**)');
+    assert.match(r.stdout, 'skip t1-properties: test-adjacent: tests/fixture.txt matches **/tests/**');
+    assert.match(r.stdout, 'run  t2-fixtures');
     assert.equal(repo.ledger(), []);
   }));
 

@@ -9,7 +9,9 @@ import { scopeMatcher } from '../../src/ladder/route.js';
 const names = ['a', 'tests', 'test', 'fixtures', '__tests__', '__snapshots__', 'conftest.py', 'pytest.ini', 'tox.ini', 'test_x.py',
   'test_', 'x_test_y', 'a.test.js', '.test.', 'a.test', 'test.a', 'a.spec.ts', 'spec', 'vitest.config.ts', 'vite.config.mjs',
   'jest.config.', 'jest.config', 'vitest.workspace.js', 'vitest.setup.ts', 'jest.setup.js', 'xjest.setup.js', '.hidden',
-  '.tests', 'tests.txt', 'fixtures.json', 'a b', 'ümlaut.test.ts', 'src', 'pkg', 'node_modules', 'x.py', '.py', 'README.md'];
+  '.tests', 'tests.txt', 'fixtures.json', 'a b', 'ümlaut.test.ts', 'src', 'pkg', 'node_modules', 'x.py', '.py', 'README.md',
+  'integration_tests', '_tests', 'e2e-tests', '-tests', 'tests_', 'tests_e2e', 'testdata', '__mocks__', 'a_test.go', 'a_test', 'b_spec.rb',
+  '_spec.rb', 'pyproject.toml', 'setup.cfg', 'latest', 'contests', 'protest.py', 'attestation.ts', 'tests-x'];
 const paths = new Set<string>();
 for (const a of names) {
   paths.add(a);
@@ -20,7 +22,7 @@ for (const a of names) {
   }
 }
 
-const extra = ['tests/**', 'src/test/**', 'README.md', '**/src/tests', '*.py', 'test_*', '*test*', '**/*.py', 'docs/**',
+const extra = ['tests/**', 'src/test/**', 'README.md', '**/src/tests', '*.py', 'test_*', '*test*', '**/*.py', 'docs/**', '**/*test*/**',
   '**/{tests,fixtures}/**', '{a,b}.txt', 'src/*.ts', '**/*', '**/[abc].txt', '!**/x', '**/a?b', '**/{vitest,jest}.config.{js,ts}'];
 
 for (const glob of [...defaultScope, ...extra]) {

@@ -1,0 +1,156 @@
+/**
+ * The starter config `install` writes when a repository has none, guessed from its package.json
+ * scripts, and what `install --pre-commit` makes of an existing `lint-staged` hook line. Pure.
+ */
+import { type PackageManager, pmSays } from '../util/package-manager.js';
+import type { RunnerName } from '../types.js';
+
+/** A command's words as runners: the first word of each command in it, and the word after `npx`, `go`, `cargo`, ... */
+const RUNNER_WORDS: readonly (readonly [RegExp, RunnerName])[] = [
+  [/^(?:vitest)$/, 'vitest'],
+  [/^(?:jest)$/, 'jest'],
+  [/^(?:mocha|_mocha)$/, 'mocha'],
+  [/^(?:uvu)$/, 'uvu'],
+  [/^(?:pytest|py\.test)$/, 'pytest'],
+  [/^(?:playwright)$/, 'playwright'],
+];
+
+/**
+ * The test runner a package.json script starts, by its words: `uvu -r esm test` is uvu, `node --test`
+ * is node, `go test ./...` is go, `cargo nextest run` is nextest, `python -m pytest` is pytest; `npm
+ * run x` (or pnpm/yarn/bun) follows script x. Several different runners, or none: undefined.
+ */
+export function detectRunner(script: string | undefined, scripts: Record<string, string>, seen: ReadonlySet<string> = new Set()): RunnerName | undefined {
+  if (script === undefined) return undefined;
+  const found = new Set<RunnerName>();
+  for (const command of script.split(/&&|\|\||[;|&]/)) {
+    const words = command.trim().split(/\s+/).filter((w) => w !== '' && !/^\w+=/.test(w));
+    const runner = runnerOf(words, scripts, seen);
+    if (runner) found.add(runner);
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+function runnerOf(words: readonly string[], scripts: Record<string, string>, seen: ReadonlySet<string>): RunnerName | undefined {
+  // A command's name without its folder (`./node_modules/.bin/jest` is jest); its arguments as they are.
+  const base = (w: string | undefined) => w?.replace(/^.*\/(?=[^/]+$)/, '');
+  let [first, ...rest] = words;
+  first = base(first);
+  // `npx jest`, `pnpm exec vitest`, `yarn mocha`, `bunx uvu`, `cross-env X=1 jest`
+  while (first !== undefined && /^(?:npx|bunx|pnpx|exec|cross-env|dotenv|nyc|c8)$/.test(first)) {
+    [first, ...rest] = rest.filter((w) => !/^-/.test(w) && !/^\w+=/.test(w));
+    first = base(first);
+  }
+  if (first === undefined) return undefined;
+  if (/^(?:npm|pnpm|yarn|bun)$/.test(first)) {
+    // `npm test`, `npm run x`, `pnpm x`, `yarn x`, `pnpm exec jest`
+    const args = rest.filter((w) => !w.startsWith('-'));
+    const [verb, name] = args[0] === 'run' || args[0] === 'run-script' ? ['run', args[1]] : args[0] === 'exec' ? ['exec', args[1]] : ['run', args[0]];
+    if (verb === 'exec' && name !== undefined) return runnerOf(args.slice(1), scripts, seen);
+    if (name === undefined) return undefined;
+    if (first === 'bun' && name === 'test' && args[0] === 'test') return undefined; // bun's own runner
+    if (scripts[name] === undefined || seen.has(name)) return runnerOf(args.slice(args[0] === 'run' ? 1 : 0), scripts, seen);
+    return detectRunner(scripts[name], scripts, new Set([...seen, name]));
+  }
+  if (first === 'node' || first === 'tsx') return rest.includes('--test') ? 'node' : runnerIn(rest);
+  if (/^python\d*(?:\.\d+)?$/.test(first)) return rest[0] === '-m' && rest[1] === 'pytest' ? 'pytest' : undefined;
+  if (first === 'go') return rest[0] === 'test' ? 'go' : undefined;
+  if (first === 'cargo') return rest[0] === 'nextest' ? 'nextest' : rest[0] === 'test' ? 'cargo' : undefined;
+  return RUNNER_WORDS.find(([re]) => re.test(first!))?.[1];
+}
+
+/** `node node_modules/uvu/bin.js`, `node ./node_modules/.bin/jest`: the package named in a path. */
+function runnerIn(args: readonly string[]): RunnerName | undefined {
+  const path = args.find((a) => !a.startsWith('-'));
+  const pkg = path && /node_modules\/(?:\.bin\/)?([\w.-]+)/.exec(path)?.[1];
+  return pkg ? RUNNER_WORDS.find(([re]) => re.test(pkg))?.[1] : undefined;
+}
+
+/** Scripts that run a quicker part of the tests, in the order tried. */
+const QUICK_TESTS = ['test:quick', 'test:unit', 'test:fast'] as const;
+/** Scripts that check without running tests. */
+const CHECKS = ['lint', 'typecheck', 'type-check', 'check-types'] as const;
+
+export interface StarterInput {
+  scripts: Record<string, string>;
+  pm: PackageManager;
+  /** `install --pre-commit`: also give the pre-commit hook a tier. */
+  preCommit: boolean;
+  /** lint-staged is configured or already run by the pre-commit hook: the pre-commit tier runs it. */
+  lintStaged: boolean;
+}
+
+export interface Starter {
+  text: string;
+  /** Whether a tier runs on pre-commit (false: install says none will). */
+  preCommitTier: boolean;
+}
+
+const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const tierName = (prefix: string, script: string) => `${prefix}-${script.replace(/[^\w-]/g, '-')}`;
+const hasTests = (script: string | undefined) => script !== undefined && !/no test specified/.test(script);
+
+/** A starter ladder from package.json scripts. Pure. */
+export function starterConfig(input: StarterInput): Starter {
+  const { scripts, pm, preCommit } = input;
+  const lines: string[] = [];
+  const runnerField = (r: RunnerName | undefined) => (r ? `, runner: '${r}'` : '');
+  let preCommitTier = false;
+  if (preCommit && input.lintStaged) {
+    lines.push(
+      '    // pre-commit: lint-staged on the staged files (its own config says which tasks); `git commit --no-verify` skips it.',
+      "    { name: 'lint-staged', lintStaged: true },",
+    );
+    preCommitTier = true;
+  }
+  for (const s of CHECKS.filter((c) => scripts[c] !== undefined)) {
+    const hooks = preCommit && !preCommitTier ? ", hooks: ['pre-commit', 'pre-push', 'manual', 'replay', 'seed']" : '';
+    if (hooks) preCommitTier = true;
+    lines.push(
+      `    // ${s}: runs on every push, whatever changed: a ${s === 'lint' ? 'lint' : 'type'} error is wrong even when only tests moved.${hooks ? ' Also on pre-commit.' : ''}`,
+      `    { name: ${q(tierName('t1', s))}, run: ${q(pmSays.script(pm, s))}, timeout: 300${hooks} },`,
+    );
+  }
+  const quick = QUICK_TESTS.find((s) => hasTests(scripts[s]));
+  if (quick !== undefined) {
+    lines.push(
+      `    // ${quick}: a quicker part of the tests, so most pushes get their answer sooner. Skipped when the push`,
+      '    // changes a test-adjacent path (tests/, *.test.*, fixtures/, ...): the tests moved with the code, so only the',
+      '    // whole suite below can vouch for it.',
+      `    { name: ${q(tierName('t1', quick))}, run: ${q(pmSays.script(pm, quick))}, timeout: 300, skipWhenTestAdjacent: true${runnerField(detectRunner(scripts[quick], scripts))} },`,
+    );
+  }
+  const full = hasTests(scripts.test);
+  const runner = full ? detectRunner(scripts.test, scripts) : undefined;
+  lines.push(
+    full
+      ? `    // The whole suite (package.json "test": ${JSON.stringify(scripts.test).slice(1, -1)})${runner ? `; \`runner\` names its exit codes in messages` : ''}.`
+      : '    // No "test" script found in package.json: edit this command.',
+    `    { name: 't2-tests', run: ${q(pmSays.script(pm, 'test'))}, timeout: 900${runnerField(runner)} },`,
+  );
+  const text = [
+    "import { defineConfig } from 'gate-ladder';",
+    '',
+    '// Tiers run cheapest first; the first `caught` (a test failed) or `error` (the check could not run) blocks the push.',
+    `// Every field, and where a config may live: \`${pmSays.exec(pm, 'gate-ladder help config')}\`. Check it with \`${pmSays.exec(pm, 'gate-ladder run --dry-run')}\`.`,
+    '// The order is a first guess: once pushes have run, `gate-ladder report` says which order pays.',
+    'export default defineConfig({',
+    '  tiers: [',
+    ...lines,
+    '  ],',
+    '});',
+    '',
+  ].join('\n');
+  return { text, preCommitTier };
+}
+
+/**
+ * A `.husky/pre-commit` line that runs lint-staged on its own (`npx lint-staged`, `pnpm exec lint-staged`,
+ * `yarn lint-staged`, `bunx lint-staged`, `npx --no -- lint-staged`, `node_modules/.bin/lint-staged`).
+ * `bare`: nothing else on the line, so gate-ladder's line can take its place. Pure.
+ */
+export function lintStagedLine(line: string): { bare: boolean } | undefined {
+  const m = /^\s*(?:(?:npx|bunx|pnpx|pnpm(?:\s+exec)?|yarn(?:\s+run)?|bun\s+run|npm\s+exec)\s+(?:--?[\w-]*\s+)*)?(?:\.\/)?(?:node_modules\/\.bin\/)?lint-staged\b(.*)$/.exec(line);
+  if (!m) return undefined;
+  return { bare: m[1]!.trim() === '' };
+}

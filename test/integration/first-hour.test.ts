@@ -1,0 +1,270 @@
+/**
+ * A new user's first hour, through the packed CLI: install into a project (an existing prepare script,
+ * a lint-staged hook, pnpm), the starter config, config mistakes, the messages, and uninstall.
+ */
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LADDER_FILES, PROJECT, type Repo, installedModules, sh, withRepo } from '../helpers/repo.js';
+
+const pkg = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) =>
+  `${JSON.stringify({ name: 'host', version: '9.9.9', private: true, ...extra, scripts }, null, 2)}\n`;
+
+test("--version prints gate-ladder's own version, not the host project's", () =>
+  withRepo({ install: false, pushInitial: false, files: { 'package.json': pkg({ test: 'node check.js' }) } }, (repo) => {
+    const own = (JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { version: string }).version;
+    assert.is.not(own, '9.9.9');
+    const r = repo.cli(['--version']);
+    assert.is(r.code, 0, r.out);
+    assert.is(r.stdout.trim(), own);
+  }));
+
+test('install composes an existing prepare script (a fresh clone gets the hooks and its build); uninstall restores package.json and a hook file byte for byte', () =>
+  withRepo(
+    {
+      install: false,
+      files: {
+        'package.json': pkg({ prepare: 'node build.js', test: 'node check.js' }),
+        'build.js': "require('fs').writeFileSync('built.txt', 'yes')\n",
+        'check.js': 'process.exit(0)\n',
+        '.gitignore': 'node_modules\nbuilt.txt\n',
+        // No final newline: uninstall must give exactly this back.
+        '.husky/pre-push': 'echo "my own check"',
+      },
+    },
+    (repo) => {
+      const before = { pkg: repo.read('package.json'), hook: repo.read('.husky/pre-push') };
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, '"prepare" was "node build.js"; it is now "husky && node build.js"');
+      assert.is((JSON.parse(repo.read('package.json')) as { scripts: Record<string, string> }).scripts.prepare, 'husky && node build.js');
+      assert.ok(repo.read('.husky/pre-push').startsWith('echo "my own check"\n'), 'the hook\'s own line is kept');
+
+      // A fresh clone: `npm install` runs prepare. The hooks are set up and the project's own build still runs.
+      repo.commit('adopt gate-ladder');
+      const pushed = repo.push(['-q', 'origin', 'main'], { GATE_LADDER: '0' });
+      assert.is(pushed.code, 0, pushed.out);
+      const clone = join(repo.dir, '..', 'fresh');
+      const c = sh('git', ['clone', '-q', `file://${repo.remote}`, clone], join(repo.dir, '..'));
+      assert.is(c.code, 0, c.out);
+      symlinkSync(installedModules(), join(clone, 'node_modules'), 'dir');
+      const prepare = sh('npm', ['run', 'prepare'], clone);
+      assert.is(prepare.code, 0, prepare.out);
+      assert.is(sh('git', ['config', 'core.hooksPath'], clone).stdout.trim(), '.husky/_');
+      assert.is(readFileSync(join(clone, 'built.txt'), 'utf8'), 'yes');
+
+      const u = repo.cli(['uninstall']);
+      assert.is(u.code, 0, u.out);
+      assert.is(repo.read('package.json'), before.pkg);
+      assert.is(repo.read('.husky/pre-push'), before.hook, 'byte for byte: no final newline added');
+      assert.match(u.stdout, '.husky/pre-push: restored as it was before install');
+      assert.match(u.stdout, 'package.json: restored as it was before install');
+    },
+  ));
+
+test('uninstall gives one truthful summary: what it undid, and what it kept because it was edited since', () =>
+  withRepo({ install: false, pushInitial: false, files: { 'src/a.txt': 'x\n' } }, (repo) => {
+    assert.is(repo.cli(['install']).code, 0);
+    writeFileSync(join(repo.dir, 'gate-ladder.config.ts'), `${repo.read('gate-ladder.config.ts')}// my edit\n`);
+    writeFileSync(join(repo.dir, '.husky', 'pre-push'), `${repo.read('.husky/pre-push')}echo after\n`);
+    const u = repo.cli(['uninstall']);
+    assert.is(u.code, 0, u.out);
+    assert.is(u.stdout.match(/uninstalled/g)?.length, 1, u.stdout);
+    assert.not.match(u.stdout, 'as they were before install');
+    assert.match(u.stdout, 'gate-ladder.config.ts: kept, it was edited since install');
+    assert.match(u.stdout, ".husky/pre-push: took out gate-ladder's line; your edits since install are kept");
+    assert.match(u.stdout, 'package.json: restored as it was before install');
+    assert.is(repo.read('.husky/pre-push'), 'echo after\n');
+    assert.match(repo.read('gate-ladder.config.ts'), '// my edit');
+  }));
+
+test('config mistakes: a syntax error shows file, line, column and the line; null exports nothing usable; a duplicate name comes with the other problems', () =>
+  withRepo({ install: false, files: { 'src/a.txt': 'x\n' } }, (repo) => {
+    const source = '    { name: "a" run: "true" },';
+    repo.write('gate-ladder.config.ts', `export default {\n  tiers: [\n${source}\n  ],\n};\n`);
+    const syntax = repo.cli(['run', '--dry-run', '--base', 'HEAD']);
+    assert.is(syntax.code, 2, syntax.out);
+    const col = source.indexOf('run') + 1;
+    assert.match(syntax.stderr, `gate-ladder.config.ts:3:${col}: syntax error: Unexpected token, expected ","`);
+    const lines = syntax.stderr.split('\n');
+    const at = lines.findIndex((l) => l.endsWith(`3 | ${source}`));
+    assert.ok(at > 0, syntax.stderr);
+    assert.is(lines[at + 1]!.indexOf('^'), lines[at]!.indexOf(source) + col - 1, 'the caret is under the column');
+
+    repo.write('gate-ladder.config.ts', 'export default null;\n');
+    const nul = repo.cli(['run', '--dry-run', '--base', 'HEAD']);
+    assert.is(nul.code, 2, nul.out);
+    assert.match(nul.stderr, 'gate-ladder.config.ts: exports nothing usable (its default export is null)');
+    assert.not.match(nul.stderr, 'reading');
+
+    repo.write('gate-ladder.config.ts', "export default { tiers: [{ name: 't1', run: 'true' }, { name: 't1', run: 'true', tmeout: 5 }] };\n");
+    const dup = repo.cli(['run', '--dry-run', '--base', 'HEAD']);
+    assert.is(dup.code, 2, dup.out);
+    assert.match(dup.stderr, 'the config has 2 problems');
+    assert.match(dup.stderr, 'tiers[1].tmeout is not a known field');
+    assert.match(dup.stderr, 'tiers[1].name "t1" is used by an earlier tier (tiers[0])');
+    assert.not.match(dup.stderr, 'To push anyway', 'a manual run blocks no push');
+
+    const commit = repo.cli(['run', 'pre-commit']);
+    assert.is(commit.code, 2, commit.out);
+    assert.match(commit.stderr, 'To commit anyway: `git commit --no-verify`');
+    assert.not.match(commit.stderr, 'git push');
+  }));
+
+test('the starter config: the runner from the test script, a quicker test script as t1 skipped when tests move, pnpm spoken; `help config` lists the fields', () =>
+  withRepo(
+    {
+      install: false,
+      files: {
+        'package.json': pkg({ test: 'uvu -r esm test', 'test:unit': 'uvu -r esm test/unit', lint: 'node lint.js' }),
+        'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+      },
+    },
+    (repo) => {
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, '`pnpm exec gate-ladder run --dry-run`');
+      assert.match(r.stdout, '`pnpm exec gate-ladder uninstall` undoes it');
+      const cfg = repo.read('gate-ladder.config.ts');
+      assert.match(cfg, "{ name: 't1-test-unit', run: 'pnpm run test:unit', timeout: 300, skipWhenTestAdjacent: true, runner: 'uvu' },");
+      assert.match(cfg, "{ name: 't2-tests', run: 'pnpm test', timeout: 900, runner: 'uvu' },");
+      assert.match(cfg, "{ name: 't1-lint', run: 'pnpm run lint', timeout: 300 },");
+      assert.match(cfg, '// test:unit: a quicker part of the tests');
+      assert.match(cfg, 'the tests moved with the code');
+      assert.match(cfg, '`pnpm exec gate-ladder help config`');
+      assert.match(repo.read('.husky/pre-push'), 'run `pnpm install` first');
+
+      // The starter loads, and routes: a test change skips the quick tier.
+      repo.commit('adopt');
+      repo.write('test/unit/a.js', 'x\n');
+      repo.commit('a test');
+      const dry = repo.cli(['run', '--dry-run', '--base', 'HEAD~1']);
+      assert.is(dry.code, 0, dry.out);
+      assert.match(dry.stdout, 'skip t1-test-unit: test-adjacent: test/unit/a.js');
+      assert.match(dry.stdout, 'run  t2-tests');
+
+      const help = repo.cli(['help', 'config']);
+      assert.is(help.code, 0, help.out);
+      for (const word of ['gate-ladder.config.ts', '.gate-ladderrc', '"gate-ladder" key in package.json', 'skipWhenTestAdjacent', 'runner', 'output', 'runOnEmpty', 'GATE_LADDER_SKIP', 'GATE_LADDER_NO_CACHE']) {
+        assert.match(help.stdout, word);
+      }
+      const runHelp = repo.cli(['run', '--help']);
+      assert.match(runHelp.stdout, 'gate-ladder help config');
+
+      rmSync(join(repo.dir, 'gate-ladder.config.ts'));
+      const none = repo.cli(['run', '--base', 'HEAD~1']);
+      assert.match(none.stderr, 'Create one with `pnpm exec gate-ladder install`');
+    },
+  ));
+
+test('with node_modules missing, the hook says in one line what is missing, what to run and how to bypass; GATE_LADDER=0 still bypasses', () =>
+  withRepo({ files: { ...LADDER_FILES, 'yarn.lock': '# yarn lockfile v1\n' } }, (repo) => {
+    rmSync(join(repo.dir, 'node_modules'));
+    repo.write('src/other.txt', 'fine\n');
+    repo.commit('a change');
+    const r = repo.push();
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.stderr, 'gate-ladder: node_modules/gate-ladder/dist/cli.cjs is missing, so the pre-push checks cannot run: run `yarn install` first (to push once without them: git push --no-verify).');
+    assert.not.match(r.out, 'MODULE_NOT_FOUND');
+    assert.not.match(r.out, /\n\s+at /, 'no stack');
+    const bypass = repo.push(['origin', 'HEAD'], { GATE_LADDER: '0' });
+    assert.is(bypass.code, 0, bypass.out);
+  }));
+
+/** lint-staged's task appends a line to ../lint-staged-runs.log each time it runs. */
+const COUNTING = {
+  '.lintstagedrc.json': '{ "src/*.txt": "sh count.sh" }\n',
+  'count.sh': 'echo run >> ../lint-staged-runs.log\n',
+  '.husky/pre-commit': 'npx lint-staged\n',
+};
+const runs = (repo: Repo) => {
+  try {
+    return readFileSync(join(repo.dir, '..', 'lint-staged-runs.log'), 'utf8').split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+};
+
+test('install --pre-commit replaces `npx lint-staged` with a lint-staged tier (one run per commit), and uninstall puts the hook back byte for byte', () =>
+  withRepo({ install: false, files: { ...COUNTING, 'src/a.txt': 'a\n' } }, (repo) => {
+    const r = repo.cli(['install', '--pre-commit']);
+    assert.is(r.code, 0, r.out);
+    assert.match(r.stdout, 'replaced `npx lint-staged`');
+    assert.match(repo.read('gate-ladder.config.ts'), "{ name: 'lint-staged', lintStaged: true },");
+    assert.not.match(repo.read('.husky/pre-commit'), 'npx lint-staged');
+    assert.not.match(r.stdout, 'no tier runs on pre-commit');
+    repo.write('src/a.txt', 'b\n');
+    repo.gitOk('add', 'src/a.txt');
+    const c = sh('git', ['commit', '-m', 'a change'], repo.dir);
+    assert.is(c.code, 0, c.out);
+    assert.is(runs(repo), 1, 'lint-staged ran once');
+    assert.equal(repo.ledger().map((x) => [x.hook, x.tier, x.verdict]), [['pre-commit', 'lint-staged', 'pass']]);
+    const u = repo.cli(['uninstall']);
+    assert.is(u.code, 0, u.out);
+    assert.is(repo.read('.husky/pre-commit'), 'npx lint-staged\n');
+  }));
+
+test('install --pre-commit with a config that has no pre-commit tier: the lint-staged line is kept and the user is told what to do; with nothing for pre-commit, says no tier runs', () =>
+  withRepo({ install: false, pushInitial: false, files: { ...COUNTING, 'gate-ladder.config.ts': "export default { tiers: [{ name: 't1', run: 'true' }] };\n" } }, (repo) => {
+    const r = repo.cli(['install', '--pre-commit']);
+    assert.is(r.code, 0, r.out);
+    assert.match(repo.read('.husky/pre-commit'), /^npx lint-staged\n/);
+    assert.match(r.stdout, ".husky/pre-commit runs `npx lint-staged` on its own, before gate-ladder. To have lint-staged judged as a tier (a verdict and a row in the ledger), add `{ name: 'lint-staged', lintStaged: true }`");
+    assert.match(r.stdout, 'no tier runs on pre-commit, so the pre-commit hook allows every commit');
+  }));
+
+test('a starter pre-commit tier without lint-staged: the first quick check runs on pre-commit too', () =>
+  withRepo({ install: false, pushInitial: false, files: { 'package.json': pkg({ test: 'node check.js', lint: 'node lint.js' }) } }, (repo) => {
+    const r = repo.cli(['install', '--pre-commit']);
+    assert.is(r.code, 0, r.out);
+    assert.match(repo.read('gate-ladder.config.ts'), "{ name: 't1-lint', run: 'npm run lint', timeout: 300, hooks: ['pre-commit', 'pre-push', 'manual', 'replay', 'seed'] },");
+    assert.not.match(r.stdout, 'no tier runs on pre-commit');
+  }));
+
+test('the packed package.json carries no prepare script, and the package ships its LICENSE', () =>
+  withRepo({ install: false, pushInitial: false }, (repo) => {
+    const dir = join(repo.dir, 'node_modules', 'gate-ladder');
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    assert.is(manifest.scripts?.prepare, undefined);
+    assert.match(readFileSync(join(dir, 'LICENSE'), 'utf8'), 'Copyright (c) 2026 gate-ladder contributors');
+    const own = JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    assert.ok(own.scripts.prepare, "the project's own package.json keeps it (a fresh clone's hooks and build)");
+  }));
+
+test('report --ledger of a file that is not there exits 2 with one clear line', () =>
+  withRepo({ install: false, pushInitial: false }, (repo) => {
+    const r = repo.cli(['report', '--ledger', '/nonexistent/ledger.jsonl']);
+    assert.is(r.code, 2, r.out);
+    assert.is(r.stderr.trim(), 'gate-ladder: --ledger /nonexistent/ledger.jsonl: no such file. Check the path (without --ledger, the report reads the repository\'s own ledger).');
+  }));
+
+test('a repository without commits gets a sentence a person understands', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-empty-'));
+  try {
+    sh('git', ['init', '-q', '-b', 'main'], dir);
+    symlinkSync(installedModules(), join(dir, 'node_modules'), 'dir');
+    writeFileSync(join(dir, 'gate-ladder.config.ts'), "export default { tiers: [{ name: 't1', run: 'true' }] };\n");
+    const r = sh(process.execPath, [join(dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'run', '--base', 'HEAD'], dir);
+    assert.is(r.code, 2, r.out);
+    assert.match(r.stderr, 'this repository has no commits yet, so there is no change to judge. Make a first commit');
+    assert.not.match(r.stderr, 'is not a commit');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a manual run that catches says what to do, never "push blocked"', () =>
+  withRepo({ files: LADDER_FILES }, (repo) => {
+    repo.write('src/value.txt', 'bug\n');
+    repo.commit('a bug');
+    const r = repo.cli(['run', '--base', 'HEAD~1']);
+    assert.is(r.code, 1, r.out);
+    assert.match(r.stderr, 'gate-ladder: t1-properties caught a problem in HEAD (exit 1: a test failed).');
+    assert.match(r.stderr, 'The patch is wrong: fix it, then run it again.');
+    assert.not.match(r.stderr, 'blocked');
+    assert.not.match(r.stderr, 'To push anyway');
+  }));
+
+test.run();

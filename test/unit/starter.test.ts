@@ -1,0 +1,153 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { detectRunner, lintStagedLine, starterConfig } from '../../src/commands/starter.js';
+import { pickPackageManager, pmSays } from '../../src/util/package-manager.js';
+import { colourWanted, paint } from '../../src/util/colour.js';
+import { skipTiers } from '../../src/ladder/route.js';
+import { gitErrorReason } from '../../src/ladder/lint-staged.js';
+import { validateConfig } from '../../src/config/load.js';
+import type { Plan } from '../../src/types.js';
+
+const RUNNERS: [string, string | undefined, Record<string, string>?][] = [
+  ['uvu -r esm test', 'uvu'],
+  ['jest --ci', 'jest'],
+  ['vitest run', 'vitest'],
+  ['npx vitest', 'vitest'],
+  ['mocha "test/**/*.js"', 'mocha'],
+  ['node --test', 'node'],
+  ['node --import tsx --test test/', 'node'],
+  ['node node_modules/uvu/bin.js test', 'uvu'],
+  ['./node_modules/.bin/jest', 'jest'],
+  ['c8 uvu tests', 'uvu'],
+  ['cross-env NODE_ENV=test jest', 'jest'],
+  ['NODE_ENV=test jest', 'jest'],
+  ['pytest -q', 'pytest'],
+  ['python3 -m pytest tests', 'pytest'],
+  ['go test ./...', 'go'],
+  ['cargo test', 'cargo'],
+  ['cargo nextest run', 'nextest'],
+  ['playwright test', 'playwright'],
+  ['pnpm exec jest', 'jest'],
+  ['tsc && jest', 'jest'],
+  ['npm run build && npm run test:unit', 'uvu', { 'test:unit': 'uvu test/unit', build: 'tsc' }],
+  ['npm run a', undefined, { a: 'npm run a' }],
+  ['jest && playwright test', undefined],
+  ['bun test', undefined],
+  ['echo "Error: no test specified" && exit 1', undefined],
+  ['node scripts/test.mjs', undefined],
+  ['make test', undefined],
+];
+
+for (const [script, runner, scripts] of RUNNERS) {
+  test(`detectRunner: ${script} -> ${runner}`, () => {
+    assert.is(detectRunner(script, scripts ?? {}), runner);
+  });
+}
+
+test('lintStagedLine: a hook line that runs lint-staged on its own, bare or with arguments', () => {
+  for (const l of ['npx lint-staged', 'npx --no -- lint-staged', 'npx --no-install lint-staged', 'pnpm exec lint-staged', 'pnpm lint-staged', 'yarn lint-staged', 'yarn run lint-staged', 'bunx lint-staged', 'node_modules/.bin/lint-staged', './node_modules/.bin/lint-staged', 'lint-staged', '  npx lint-staged  ']) {
+    assert.equal(lintStagedLine(l), { bare: true }, l);
+  }
+  assert.equal(lintStagedLine('npx lint-staged --concurrent false'), { bare: false });
+  for (const l of ['npm test', '# npx lint-staged', 'echo lint-staged', 'npx eslint .', '']) assert.is(lintStagedLine(l), undefined, l);
+});
+
+test('starterConfig: a quick test script as t1 with skipWhenTestAdjacent and a comment, lint on every push, the runner, the manager', () => {
+  const { text, preCommitTier } = starterConfig({ scripts: { test: 'jest', 'test:unit': 'jest unit', lint: 'eslint .' }, pm: 'yarn', preCommit: false, lintStaged: false });
+  assert.match(text, "{ name: 't1-lint', run: 'yarn lint', timeout: 300 },");
+  assert.match(text, "{ name: 't1-test-unit', run: 'yarn test:unit', timeout: 300, skipWhenTestAdjacent: true, runner: 'jest' },");
+  assert.match(text, "{ name: 't2-tests', run: 'yarn test', timeout: 900, runner: 'jest' },");
+  assert.match(text, '// test:unit: a quicker part of the tests');
+  assert.match(text, '`yarn gate-ladder help config`');
+  assert.is(preCommitTier, false);
+  assert.ok(text.indexOf('t1-lint') < text.indexOf('t1-test-unit') && text.indexOf('t1-test-unit') < text.indexOf('t2-tests'), 'cheapest first');
+});
+
+test('starterConfig: test:quick is preferred to test:unit; no test script says so; bun runs scripts with `bun run`', () => {
+  const quick = starterConfig({ scripts: { test: 'vitest', 'test:unit': 'vitest unit', 'test:quick': 'vitest --changed' }, pm: 'bun', preCommit: false, lintStaged: false }).text;
+  assert.match(quick, "{ name: 't1-test-quick', run: 'bun run test:quick'");
+  assert.not.match(quick, 't1-test-unit');
+  assert.match(quick, "run: 'bun run test'");
+  const none = starterConfig({ scripts: { test: 'echo "Error: no test specified" && exit 1' }, pm: 'npm', preCommit: false, lintStaged: false }).text;
+  assert.match(none, 'No "test" script found in package.json: edit this command.');
+  assert.not.match(none, 'runner:');
+});
+
+test('starterConfig with --pre-commit: a lintStaged tier when lint-staged is there, else the first check on pre-commit, else none', () => {
+  const ls = starterConfig({ scripts: { test: 'jest', lint: 'eslint .' }, pm: 'npm', preCommit: true, lintStaged: true });
+  assert.match(ls.text, "{ name: 'lint-staged', lintStaged: true },");
+  assert.not.match(ls.text, "hooks: ['pre-commit'");
+  assert.is(ls.preCommitTier, true);
+  const lint = starterConfig({ scripts: { test: 'jest', lint: 'eslint .', typecheck: 'tsc' }, pm: 'npm', preCommit: true, lintStaged: false });
+  assert.match(lint.text, "{ name: 't1-lint', run: 'npm run lint', timeout: 300, hooks: ['pre-commit', 'pre-push', 'manual', 'replay', 'seed'] },");
+  assert.match(lint.text, "{ name: 't1-typecheck', run: 'npm run typecheck', timeout: 300 },");
+  assert.is(lint.preCommitTier, true);
+  assert.is(starterConfig({ scripts: { test: 'jest' }, pm: 'npm', preCommit: true, lintStaged: false }).preCommitTier, false);
+});
+
+test('the starter config is a valid config once its import is resolved', () => {
+  const { text } = starterConfig({ scripts: { test: "uvu -r esm test 'x'", 'test:unit': 'uvu a', lint: 'x', typecheck: 'y' }, pm: 'pnpm', preCommit: true, lintStaged: true });
+  const body = text.slice(text.indexOf('defineConfig(') + 'defineConfig('.length, text.lastIndexOf(');'));
+  const raw = new Function(`return (${body});`)() as unknown;
+  const r = validateConfig(raw, 'gate-ladder.config.ts');
+  assert.ok(r.ok, r.ok ? '' : r.problems.join('\n'));
+});
+
+test('pickPackageManager: packageManager field, then lockfile, then npm; each manager says its commands', () => {
+  const has = (...files: string[]) => (f: string) => files.includes(f);
+  assert.is(pickPackageManager(undefined, has()), 'npm');
+  assert.is(pickPackageManager(undefined, has('pnpm-lock.yaml')), 'pnpm');
+  assert.is(pickPackageManager(undefined, has('yarn.lock')), 'yarn');
+  assert.is(pickPackageManager(undefined, has('bun.lockb')), 'bun');
+  assert.is(pickPackageManager(undefined, has('bun.lock', 'package-lock.json')), 'bun');
+  assert.is(pickPackageManager('pnpm@9.1.0', has('package-lock.json')), 'pnpm');
+  assert.is(pickPackageManager('deno@2', has('yarn.lock')), 'yarn');
+  assert.equal(['npm', 'pnpm', 'yarn', 'bun'].map((pm) => pmSays.exec(pm as 'npm', 'gate-ladder install')), ['npx gate-ladder install', 'pnpm exec gate-ladder install', 'yarn gate-ladder install', 'bunx gate-ladder install']);
+  assert.equal(['npm', 'pnpm', 'yarn', 'bun'].map((pm) => pmSays.script(pm as 'npm', 'test')), ['npm test', 'pnpm test', 'yarn test', 'bun run test']);
+  assert.equal(['npm', 'pnpm', 'yarn', 'bun'].map((pm) => pmSays.install(pm as 'npm')), ['npm install', 'pnpm install', 'yarn install', 'bun install']);
+});
+
+test('colourWanted: FORCE_COLOR wins over NO_COLOR, NO_COLOR over a terminal, TERM=dumb is plain, else a terminal decides', () => {
+  const yes = () => true;
+  const no = () => false;
+  assert.is(colourWanted({ FORCE_COLOR: '1', NO_COLOR: '1' }, no), true);
+  assert.is(colourWanted({ FORCE_COLOR: '0' }, yes), false);
+  assert.is(colourWanted({ FORCE_COLOR: 'false' }, yes), false);
+  assert.is(colourWanted({ FORCE_COLOR: '' }, no), true);
+  assert.is(colourWanted({ NO_COLOR: '1' }, yes), false);
+  assert.is(colourWanted({ NO_COLOR: '' }, yes), true);
+  assert.is(colourWanted({ TERM: 'dumb' }, yes), false);
+  assert.is(colourWanted({}, yes), true);
+  assert.is(colourWanted({}, no), false);
+  assert.is(paint('a\n\nb', 'red', true), '\u001b[0m\u001b[31ma\u001b[0m\n\n\u001b[0m\u001b[31mb\u001b[0m');
+  assert.is(paint('a', 'red', false), 'a');
+});
+
+test('skipTiers: named tiers that would run are skipped with skip "env"; others keep their own reason', () => {
+  const tier = (name: string) => ({ name, run: 'true', timeout: 1, env: {}, cwd: '.', caught: [1], skipWhenTestAdjacent: false, hooks: [] });
+  const plan: Plan = {
+    files: [],
+    fileCount: 1,
+    hits: [],
+    tiers: [
+      { tier: tier('a'), run: true },
+      { tier: tier('b'), run: false, skip: 'scope', reason: 'test-adjacent' },
+      { tier: tier('c'), run: true },
+    ],
+  };
+  const out = skipTiers(plan, ['b', 'c', 'zz'], 'GATE_LADDER_SKIP');
+  assert.equal(out.tiers.map((t) => [t.tier.name, t.run, t.skip, t.reason]), [
+    ['a', true, undefined, undefined],
+    ['b', false, 'scope', 'test-adjacent'],
+    ['c', false, 'env', 'GATE_LADDER_SKIP names it'],
+  ]);
+  assert.is(skipTiers(plan, [], 'x'), plan);
+});
+
+test("gitErrorReason quotes lint-staged's failed steps, not its generic lines", () => {
+  const text = `[STARTED] Backing up original state...\n[FAILED] error: Entry 'new.txt' not uptodate. Cannot merge.\n[FAILED] Cannot save the current worktree state\n[SKIPPED]   ✖ lint-staged failed due to a git error.\n\n  ✖ lint-staged failed due to a git error.`;
+  assert.is(gitErrorReason(text), `lint-staged stopped: it said "error: Entry 'new.txt' not uptodate. Cannot merge.", "Cannot save the current worktree state"`);
+  assert.is(gitErrorReason('  ✖ lint-staged failed due to a git error.'), 'lint-staged stopped: it said "lint-staged failed due to a git error"');
+});
+
+test.run();
