@@ -267,4 +267,21 @@ test('a manual run that catches says what to do, never "push blocked"', () =>
     assert.not.match(r.stderr, 'To push anyway');
   }));
 
+test("`npm test`'s runner prints no NO_COLOR/FORCE_COLOR warning (uvu sets FORCE_COLOR unless told --no-color)", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-runner-'));
+  try {
+    // execa, as the test helper loads it, asks node about colours: with both variables set, node warns.
+    writeFileSync(
+      join(dir, 'a.test.js'),
+      `import '${PROJECT}/node_modules/execa/index.js';\nimport { test } from '${PROJECT}/node_modules/uvu/dist/index.mjs';\ntest('loads execa', () => {});\ntest.run();\n`,
+    );
+    const r = sh(process.execPath, ['scripts/test.mjs', dir], PROJECT, { env: { NO_COLOR: '' } });
+    assert.is(r.code, 0, r.out);
+    assert.match(r.stdout, '1 passed, 0 failed');
+    assert.not.match(r.out, 'NO_COLOR');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();
