@@ -228,6 +228,11 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     state.packageJson = { before: state.packageJson?.before ?? pkgBefore ?? '', after: readFileSync(pkgFile, 'utf8') };
     say(composed ? installMsg.composedPrepare(composed.before, composed.after, pmSays.install(pm)) : installMsg.addedPrepare(pmSays.install(pm)));
   }
+  // `prepare` finds husky in node_modules/.bin, where pnpm (and yarn's pnp) put only the project's own dependencies.
+  const scripts = readScripts(root);
+  if (scripts.prepare !== undefined && runsHusky(scripts.prepare) && !existsSync(join(root, 'node_modules', '.bin', 'husky'))) {
+    say(installMsg.huskyNotOnPath(pmSays.addDev(pm, 'husky'), pmSays.install(pm)));
+  }
 
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(state, null, 2)}\n`);

@@ -106,6 +106,8 @@ export const installMsg = {
   noPreCommitTier: () =>
     "gate-ladder: no tier runs on pre-commit, so the pre-commit hook allows every commit. Give a quick tier `hooks: ['pre-commit', 'pre-push']`, or add `{ name: 'lint-staged', lintStaged: true }`.",
   installed: (uninstall: string) => `gate-ladder: installed. \`${uninstall}\` undoes it.`,
+  huskyNotOnPath: (add: string, install: string) =>
+    `gate-ladder: note: node_modules/.bin has no husky (husky is gate-ladder's dependency, not the project's), so "prepare" would fail on \`${install}\`. Add it as your own: \`${add}\`.`,
   uninstalled: (done: readonly string[], kept: readonly string[]) =>
     [
       'gate-ladder: uninstalled:',

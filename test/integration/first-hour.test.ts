@@ -2,7 +2,7 @@
  * A new user's first hour, through the packed CLI: install into a project (an existing prepare script,
  * a lint-staged hook, pnpm), the starter config, config mistakes, the messages, and uninstall.
  */
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -171,6 +171,23 @@ test('with node_modules missing, the hook says in one line what is missing, what
     assert.not.match(r.out, /\n\s+at /, 'no stack');
     const bypass = repo.push(['origin', 'HEAD'], { GATE_LADDER: '0' });
     assert.is(bypass.code, 0, bypass.out);
+  }));
+
+test("pnpm's layout (node_modules holds the project's own dependencies only): install says husky must be the project's own for prepare", () =>
+  withRepo({ install: false, pushInitial: false, files: { 'pnpm-lock.yaml': "lockfileVersion: '9.0'\n" } }, (repo) => {
+    const modules = join(repo.dir, 'node_modules');
+    rmSync(modules);
+    mkdirSync(modules);
+    symlinkSync(join(installedModules(), 'gate-ladder'), join(modules, 'gate-ladder'), 'dir');
+    const r = repo.cli(['install']);
+    assert.is(r.code, 0, r.out);
+    assert.match(r.stdout, 'node_modules/.bin has no husky');
+    assert.match(r.stdout, '`pnpm add -D husky`');
+    symlinkSync(installedModules(), join(repo.dir, 'hoisted'), 'dir');
+    rmSync(modules, { recursive: true });
+    symlinkSync(join(repo.dir, 'hoisted'), modules, 'dir');
+    const again = repo.cli(['install']);
+    assert.not.match(again.stdout, 'has no husky', 'said only when it is so');
   }));
 
 /** lint-staged's task appends a line to ../lint-staged-runs.log each time it runs. */
