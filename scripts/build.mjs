@@ -5,7 +5,7 @@
 //   dist/hook.cjs         `run` and everything a push needs, CommonJS (node starts CommonJS
 //                         faster than an ES module graph), no yargs, zod, cosmiconfig or jiti in it
 //   dist/full/*.js        ES modules loaded on demand: the yargs CLI (other commands, --help), the
-//                         config loader (a config-cache miss), JUnit reading and lint-staged tiers,
+//                         config loader (a config-cache miss), JUnit reading, per-test history and lint-staged tiers,
 //                         with shared chunks in dist/full/chunks
 //   dist/picomatch.cjs    loaded only for a scope glob src/util/glob.ts has no string test for
 //   dist/index.js         the library (`defineConfig`, types, pure functions)
@@ -51,8 +51,8 @@ const coldOutside = {
   name: 'cold-outside',
   setup(b) {
     // Loaded on demand: the yargs CLI, the config loader (cache miss), JUnit reading and lint-staged tiers.
-    const cold = { 'cli/main': 'cli', 'config/load': 'config', 'config/load-worker': 'config-worker', 'evidence/junit': 'junit', 'evidence/json-report': 'json-report', 'ladder/lint-staged': 'lint-staged' };
-    b.onResolve({ filter: /^\.\.?\/.*(main|load|load-worker|junit|json-report|lint-staged)\.js$/ }, (args) => {
+    const cold = { 'cli/main': 'cli', 'config/load': 'config', 'config/load-worker': 'config-worker', 'evidence/junit': 'junit', 'evidence/json-report': 'json-report', 'evidence/history-store': 'history', 'ladder/lint-staged': 'lint-staged' };
+    b.onResolve({ filter: /^\.\.?\/.*(main|load|load-worker|junit|json-report|history-store|lint-staged)\.js$/ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
       const key = Object.keys(cold).find((k) => join(args.resolveDir, args.path) === join(process.cwd(), 'src', `${k}.js`));
       return key ? { path: `./full/${cold[key]}.js`, external: true } : undefined;
@@ -99,6 +99,7 @@ await build({
     'full/config-worker': 'src/config/load-worker.ts',
     'full/junit': 'src/evidence/junit.ts',
     'full/json-report': 'src/evidence/json-report.ts',
+    'full/history': 'src/evidence/history-store.ts',
     'full/lint-staged': 'src/ladder/lint-staged.ts',
   },
   outdir: 'dist',

@@ -3,6 +3,7 @@ import { hotPathKey } from './util/hot-path.js';
 import { parseRunArgs } from './cli/run-args.js';
 import { mayExitNow } from './util/early-exit.js';
 import { shownLines } from './util/escape.js';
+import { dropOutputToClosedPipes } from './util/closed-pipes.js';
 
 /** Given by the bin's loader (scripts/cli-loader.cjs): names the path this run took, for its code cache. */
 declare const __glHotPath: ((key: string) => void) | undefined;
@@ -10,6 +11,10 @@ declare const __glHotPath: ((key: string) => void) | undefined;
 const argv = process.argv.slice(2);
 // `run` (every push) never loads yargs; other commands and --help go through the full CLI.
 const fast = parseRunArgs(argv);
+// Every command but a plain `run` writes through process.stdout/stderr (a plain run writes to fd 2 directly,
+// where a closed pipe is already ignored, and building those streams would cost every push).
+if (!fast) dropOutputToClosedPipes();
+else if (fast.json) dropOutputToClosedPipes([process.stdout]);
 const done = fast
   ? runCommand({ cwd: process.cwd(), ...fast, exitsAfter: true })
   : import('./cli/main.js').then((m) => m.main(argv));

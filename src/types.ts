@@ -79,6 +79,11 @@ export interface TierConfig {
    * pushed tree: the commit message, the date, the network...). Default `true`.
    */
   cache?: boolean;
+  /**
+   * Runs a gate whose tests failed (`caught`) once more on the same code (0 or 1). A pass on the retry
+   * is a pass, and the flip is recorded in the per-test history as a same-code run. Default 0.
+   */
+  retries?: number;
 }
 
 /** Report files gate-ladder reads: JUnit XML, jest's `--json`, vitest's json reporter (the same shape), `go test -json` lines. */
@@ -142,7 +147,7 @@ export interface GateLadderConfig {
 }
 
 /** A tier with every default filled in. */
-export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit' | 'lintStaged' | 'report' | 'allowNoTests' | 'cache'>> {
+export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit' | 'lintStaged' | 'report' | 'allowNoTests' | 'cache' | 'retries'>> {
   /** For a lintStaged tier, `'lint-staged'` (what it amounts to on the command line). */
   run: string | string[];
   /** Set when the tier runs lint-staged through its API. */
@@ -156,6 +161,8 @@ export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 
   allowNoTests?: boolean;
   /** Set (to false) only when the tier opts out of the tree cache. */
   cache?: false;
+  /** Set only when the config asks for retries (1). */
+  retries?: number;
 }
 
 export interface ResolvedConfig {
@@ -218,6 +225,10 @@ export interface GateResult {
   runner?: RunnerInfo;
   /** The command could not run at this commit (missing script, package.json or command). */
   inapplicable?: boolean;
+  /** Ids several test cases of the report shared (the report named no file). */
+  dup?: string[];
+  /** The first attempt, when the tier was retried (`retries`). */
+  retried?: { verdict: Verdict; failed?: string[]; seconds: number };
 }
 
 export interface TestOutcome {
@@ -238,6 +249,16 @@ export interface TestRecord {
   hook: HookName;
   patch: string;
   source?: string;
+  /** The tree the tier ran on (absent in records written before it was kept: `patch` stands for it). */
+  tree?: string;
+  /** A hash of the tier's command (history.ts `commandKey`): outcomes under another command are not the same code. */
+  cmd?: string;
+  /** 2 for a tier's retry (`retries: 1`). */
+  attempt?: number;
+  /** Ids that several test cases of the report shared (see junit.ts). */
+  dup?: string[];
+  /** Seed evidence: the seeded change (its parent's tree and its own), so a repeated seed credits nothing new. */
+  change?: string;
   pass: string[];
   fail: string[];
   skip: string[];
@@ -247,6 +268,8 @@ export interface TestRecord {
 /** One entry of the committed `.gate-ladder/freezes.json`. */
 export interface Freeze {
   test: string;
+  /** The tier whose history made it eligible; it forgives failures in that tier only. Absent (older freezes): every tier. */
+  tier?: string;
   flip_rate: number;
   runs: number;
   flips: number;
@@ -296,6 +319,8 @@ export interface LedgerRow {
   cached?: boolean;
   cache_run?: string;
   frozen?: string[];
+  /** The first attempt of a tier retried (`retries: 1`): its verdict, failed tests (at most 100) and seconds. */
+  retried?: { verdict: Verdict; failed?: string[]; seconds: number };
   /** Failed tests of this tier (at most the first 100); the full outcomes are in tests.jsonl. */
   failed?: string[];
   /** Not written: per-test outcomes live in `tests.jsonl` beside the ledger (see TestRecord). */

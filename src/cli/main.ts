@@ -93,21 +93,31 @@ export async function main(argv: string[]): Promise<number> {
       'Freeze a flaky test (only when `flaky` says it is eligible), with an expiry and a re-entry condition',
       (y) =>
         y
-          .positional('test', { type: 'string', demandOption: true, describe: 'Test id as `gate-ladder flaky` prints it' })
-          .option('expires', { type: 'string', describe: 'YYYY-MM-DD: from this day on the freeze no longer counts (required)' })
+          .positional('test', { type: 'string', demandOption: true, describe: 'Test id as `gate-ladder flaky` prints it (or as pytest prints it)' })
+          .option('tier', { type: 'string', describe: 'The tier, when the test has history in more than one' })
+          .option('expires', { type: 'string', describe: 'YYYY-MM-DD (a UTC day): from this day on the freeze no longer counts (required)' })
           .option('reentry', { type: 'string', describe: 'What must be true for the test to count again (required)' }),
       async (a) => {
         const { freezeCommand } = await import('../commands/flaky.js');
-        code = await freezeCommand({ cwd, test: a.test, ...(a.expires !== undefined && { expires: a.expires }), ...(a.reentry !== undefined && { reentry: a.reentry }) });
+        code = await freezeCommand({
+          cwd,
+          test: a.test,
+          ...(a.tier !== undefined && { tier: a.tier }),
+          ...(a.expires !== undefined && { expires: a.expires }),
+          ...(a.reentry !== undefined && { reentry: a.reentry }),
+        });
       },
     )
     .command(
       'unfreeze <test>',
       'Remove a freeze: the test\'s failures count again',
-      (y) => y.positional('test', { type: 'string', demandOption: true, describe: 'Test id as in .gate-ladder/freezes.json' }),
+      (y) =>
+        y
+          .positional('test', { type: 'string', demandOption: true, describe: 'Test id as in .gate-ladder/freezes.json' })
+          .option('tier', { type: 'string', describe: 'Only its freeze in this tier' }),
       async (a) => {
         const { unfreezeCommand } = await import('../commands/flaky.js');
-        code = await unfreezeCommand({ cwd, test: a.test });
+        code = await unfreezeCommand({ cwd, test: a.test, ...(a.tier !== undefined && { tier: a.tier }) });
       },
     )
     .command(

@@ -3,14 +3,16 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { loadConfigLimited as loadConfig } from '../config/load-worker.js';
 import { repoInfo } from '../git/git.js';
 import { defaultLedgerPath, type ReadStats } from '../ledger/ledger.js';
-import { forEachTeamRow } from '../ledger/team.js';
-import { teamMsg } from '../util/messages.js';
-import { reportMsg } from '../util/messages.js';
+import { forEachTeamRow, teamTestsPath } from '../ledger/team.js';
+import { reportMsg, teamMsg } from '../util/messages.js';
+import { shown } from '../util/escape.js';
 import { renderReport } from '../report/render.js';
 import { renderHtml } from '../report/html.js';
 import { reportFold } from '../report/figures.js';
 import { flakyFigures } from '../report/flaky.js';
-import { flakyRows, foldHistory, readTestRecords, testsPath } from '../evidence/history.js';
+import { renderTestsSection, testsFold, type TestsSection } from '../report/tests-section.js';
+import { type HistoryState, flakyRows, testsPath } from '../evidence/history.js';
+import { foldRecordsFile, readHistory } from '../evidence/history-store.js';
 import { readFreezes, today } from '../ladder/tier-report-io.js';
 import type { FlakyFigures, FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
 import { EXIT } from './run.js';
@@ -70,20 +72,29 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     ...(since && { since }),
     ...(opts.hook && { hook: opts.hook }),
   });
+  const tests = testsFold({ ...(since && { since }), ...(opts.hook && { hook: opts.hook }) });
   const stats: ReadStats = { rows: 0, skipped: 0 };
+  // An explicit --ledger is that file alone; --local is this clone's rows, not the team's synced ones.
+  const local = opts.local === true || opts.ledger !== undefined;
   try {
-    const counts = await forEachTeamRow(ledger, opts.local === true || opts.ledger !== undefined, stats, fold.add);
+    const counts = await forEachTeamRow(ledger, local, stats, (row) => {
+      fold.add(row);
+      tests.add(row);
+    });
     if (counts.team > 0) err(teamMsg.teamRead(counts.local, counts.team, counts.origins));
   } catch (e) {
     err(reportMsg.unreadable(ledger, e instanceof Error ? e.message : String(e)));
     return EXIT.error;
   }
   const report = fold.finish(stats.skipped);
-  report.flaky = await flaky(ledger, info?.root, config?.freeze ?? DEFAULT_FREEZE);
+  // Per-test history beside the ledger (and the team's, once synced): the flaky figures and the tests section.
+  const history = testHistory(ledger, local);
+  report.flaky = flaky(history, info?.root, config?.freeze ?? DEFAULT_FREEZE);
   if (stats.skipped > 0) err(reportMsg.skippedLines(stats.skipped, ledger));
   if (stats.rows === 0) err(reportMsg.empty(ledger));
   else if (report.excluded.filtered === stats.rows) err(reportMsg.allFiltered(stats.rows));
 
+  const section = testsSection(tests, report.tiers.map((t) => t.tier), history, info?.root, config);
   if (opts.html !== undefined) {
     const file = resolve(opts.cwd, opts.html === '' ? DEFAULT_HTML : opts.html);
     const page = renderHtml(report, ledger, new Date().toISOString());
@@ -94,9 +105,24 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
       return EXIT.error;
     }
     err(reportMsg.htmlWritten(file, Buffer.byteLength(page)));
-  } else if (opts.json) process.stdout.write(`${JSON.stringify(jsonReport(report, ledger), null, 2)}\n`);
-  else process.stdout.write(renderReport(report, opts.markdown ? 'markdown' : 'table', ledger));
+  } else if (opts.json) process.stdout.write(`${JSON.stringify({ ...jsonReport(report, ledger), tests: section }, null, 2)}\n`);
+  else process.stdout.write(renderReport(report, opts.markdown ? 'markdown' : 'table', ledger) + renderTestsSection(section, opts.markdown === true));
   return EXIT.pass;
+}
+
+/** This clone's per-test history and, unless `local`, the team's synced records. */
+function testHistory(ledger: string, local: boolean): HistoryState {
+  const read = readHistory(testsPath(ledger));
+  if (read.problem !== undefined) err(`gate-ladder: ${shown(read.problem)}; counting from ${shown(testsPath(ledger))} alone.`);
+  if (!local) foldRecordsFile(teamTestsPath(ledger), read.state, { rows: 0, skipped: 0 });
+  return read.state;
+}
+
+/** Flaky, broken and frozen tests: from the per-test history and the repository's freezes file. */
+function testsSection(fold: ReturnType<typeof testsFold>, tiers: string[], history: HistoryState, root: string | undefined, config: ResolvedConfig | undefined): TestsSection {
+  const freezes = root === undefined ? { freezes: [] } : readFreezes(root);
+  if (freezes.problem !== undefined) err(freezes.problem);
+  return fold.finish(tiers, history, freezes.freezes, today(), config?.freeze.minRuns ?? 20);
 }
 
 /** The documented keys first (`tiers`, `scope`, `advice`, `skipped_lines`), then the rest. */
@@ -105,10 +131,8 @@ function jsonReport(r: Report, ledger: string): Record<string, unknown> {
   return { tiers, scope, advice, skipped_lines, ...rest, ledger };
 }
 
-/** Per-test history beside the ledger and the repository's freezes; a broken freezes file is said and left out. */
-async function flaky(ledger: string, root: string | undefined, policy: Required<FreezePolicy>): Promise<FlakyFigures> {
-  const stats: ReadStats = { rows: 0, skipped: 0 };
-  const history = foldHistory(await readTestRecords(testsPath(ledger), stats).catch(() => []));
+/** The flaky-test figures (HTML and JSON): the history judged by the freeze predicate; a broken freezes file is said and left out. */
+function flaky(history: HistoryState, root: string | undefined, policy: Required<FreezePolicy>): FlakyFigures {
   const freezes = root === undefined ? { freezes: [] } : readFreezes(root);
   if (freezes.problem !== undefined) err(freezes.problem);
   return flakyFigures(flakyRows(history, policy), freezes.freezes, today());

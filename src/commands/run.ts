@@ -315,7 +315,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
           interrupt: interrupt.promise,
           place: (tier) => placed.place(tier),
           // A push or a commit: the freezes committed with it, not the working tree's file.
-          reports: { ...testReports, record: (rec) => record(() => testReports.record(rec)) },
+          reports: { ...testReports, record: (rec, cwd) => record(async () => testReports.record(rec, cwd)) },
           echo: writeErr,
           colour: () => gateColourWanted(process.env),
           tracker: gateTracker(gatesDir(info.commonDir)),

@@ -1,30 +1,32 @@
 /**
- * `gate-ladder seed`: sensitivity evidence. A known-bad change runs through every tier in a throwaway
- * worktree; the tests that fail have caught a seeded bug. `--stryker` imports a mutation report instead.
+ * `gate-ladder seed`: sensitivity evidence. A known-bad change runs through every tier in a slot of the
+ * worktree pool; the tests that fail with it and pass on its parent (the same command, the same slot
+ * folder when free) have caught a seeded bug. `--stryker` imports a mutation report instead.
  * Seeded rows carry `hook: "seed"` and `source: "seed"` and never count as catches.
  */
-import { randomBytes } from 'node:crypto';
 import { trapInterrupt } from '../util/interrupt.js';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { runGate } from '../ladder/gate.js';
 import { gateColourWanted } from '../util/colour.js';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
-import { EMPTY_TREE, GitError, diffList, git, resolveCommit } from '../git/git.js';
-import { foldHistory, readTestRecords } from '../evidence/history.js';
+import { EMPTY_TREE, GitError, diffList, git, resolveCommit, treeOf } from '../git/git.js';
+import { knownTests } from '../evidence/history.js';
+import { recordTests } from '../evidence/history-store.js';
+import { newRunId } from '../util/hash.js';
 import { runLadder } from '../ladder/ladder.js';
-import { appendLines, appendRows } from '../ledger/ledger.js';
-import { reportMsg, testMsg } from '../util/messages.js';
+import { appendRows } from '../ledger/ledger.js';
+import { poolMsg, reportMsg, testMsg } from '../util/messages.js';
 import { strykerEvidence } from '../evidence/stryker.js';
 import { reportDeps } from '../ladder/tier-report-io.js';
 import { gateTracker, gatesDir } from '../ladder/gate-records.js';
-import type { Plan, ResolvedConfig, TestRecord } from '../types.js';
+import type { GateResult, Plan, ResolvedConfig, TestRecord } from '../types.js';
 import { type Slot, acquireSlot } from '../git/worktree-pool.js';
 import { pathIntoLinks } from '../git/dependency-links.js';
 import { patchPaths } from '../git/patch-paths.js';
-import { poolMsg } from '../util/messages.js';
 import { type CommandContext, err, loadContext } from './context.js';
 import { EXIT } from './run.js';
+import { history } from './flaky.js';
 
 export interface SeedOptions {
   cwd: string;
@@ -97,6 +99,41 @@ function prepare(ctx: CommandContext, cwd: string, target: string): Seeded | str
   return { wt: acquireSlot(ctx.root, ctx.commonDir, commit, { log: err }), patch: commit, base, what: `${target} (${commit.slice(0, 12)})` };
 }
 
+/** What one ladder run over the seed plan found, per tier. */
+interface SeedRun {
+  /** Tier → its trusted per-test outcomes (only tiers whose report could be read). */
+  outcomes: Map<string, TestRecord>;
+  /** Tier → tests that failed, for tiers whose verdict was `caught`. */
+  failed: Map<string, string[]>;
+  results: GateResult[];
+}
+
+async function ladderOn(ctx: CommandContext, plan: Plan, where: string, patch: string, base: string | null, interrupt: Interrupt, note?: string): Promise<SeedRun> {
+  const outcomes = new Map<string, TestRecord>();
+  // Seeded runs are not history: their outcomes are held here, and only credited tests are recorded (as evidence).
+  const reports = { ...reportDeps(ctx.ledger), record: (rec: TestRecord) => void outcomes.set(rec.tier, rec) };
+  const outcome = await runLadder(
+    { plan, runId: newRunId(), hook: 'seed', patch, base, cwd: where, isolation: 'worktree', runAll: true, source: 'seed', ...(note && { note }) },
+    {
+      runGate,
+      appendRows: (rows) => appendRows(ctx.ledger, rows),
+      now: () => new Date(),
+      log: err,
+      env: process.env,
+      interrupt: interrupt.promise,
+      reports,
+      echo: (chunk) => process.stderr.write(chunk),
+      colour: () => gateColourWanted(process.env),
+      tracker: gateTracker(gatesDir(ctx.commonDir)),
+    },
+  );
+  const failed = new Map<string, string[]>();
+  for (const r of outcome.results) if (r.verdict === 'caught' && r.failed && r.failed.length > 0) failed.set(r.tier, r.failed);
+  return { outcomes, failed, results: outcome.results };
+}
+
+type Interrupt = ReturnType<typeof trapInterrupt>;
+
 export async function seedCommand(opts: SeedOptions): Promise<number> {
   const ctx = await loadContext(opts.cwd, opts.stryker === undefined);
   if (typeof ctx === 'number') return ctx;
@@ -128,36 +165,71 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
     const { wt, patch, base } = seeded;
     err(testMsg.seedStart(seeded.what, wt.dir));
     const plan = seedPlan(config, diffList(ctx.root, base, patch).paths());
-    const outcome = await runLadder(
-      { plan, runId: randomBytes(6).toString('hex'), hook: 'seed', patch, base, cwd: wt.dir, isolation: 'worktree', runAll: true, source: 'seed' },
-      {
-        runGate,
-        appendRows: (rows) => appendRows(ctx.ledger, rows),
-        now: () => new Date(),
-        log: err,
-        env: process.env,
-        interrupt: interrupt.promise,
-        reports: reportDeps(ctx.ledger),
-        echo: (chunk) => process.stderr.write(chunk),
-        colour: () => gateColourWanted(process.env),
-        tracker: gateTracker(gatesDir(ctx.commonDir)),
-      },
-    );
+    const withBug = await ladderOn(ctx, plan, wt.dir, patch, base === EMPTY_TREE ? null : base, interrupt);
     if (interrupt.fired) return EXIT.interrupted;
     for (const t of plan.tiers) if (t.run && t.tier.report === undefined) err(testMsg.seedNoReport(t.tier.name));
-    const caughtTiers = outcome.results.filter((r) => r.verdict === 'caught');
-    const caughtBy = [...new Set(caughtTiers.flatMap((r) => r.failed ?? []))];
-    if (caughtBy.length > 0) {
-      err(testMsg.seedCaughtBy(caughtBy));
-      return EXIT.pass;
+    if (withBug.failed.size === 0) {
+      // A tier without a report names no test, but its catch is still a catch: the report counts it per tier.
+      const caughtTiers = withBug.results.filter((r) => r.verdict === 'caught').map((r) => r.tier);
+      if (caughtTiers.length > 0) {
+        err(reportMsg.seedCaughtByTiers(caughtTiers));
+        return EXIT.pass;
+      }
+      err(testMsg.seedEscaped());
+      return EXIT.caught;
     }
-    // A tier without a JUnit report names no test, but its catch is still a catch: the report counts it per tier.
-    if (caughtTiers.length > 0) {
-      err(reportMsg.seedCaughtByTiers(caughtTiers.map((r) => r.tier)));
-      return EXIT.pass;
+    if (base === EMPTY_TREE) {
+      err(testMsg.seedNoParent());
+      return EXIT.caught;
     }
-    err(testMsg.seedEscaped());
-    return EXIT.caught;
+    // Evidence means "passes without the bug, fails with it": the failing tiers again, on the parent. The
+    // slot is given back and taken again at the parent: the pool makes it exactly that commit (nothing
+    // the seeded run wrote is left), usually in the same folder.
+    wt.release();
+    let onParent: Slot;
+    try {
+      onParent = acquireSlot(ctx.root, ctx.commonDir, base, { log: err });
+    } catch (e) {
+      err(testMsg.seedParentFailed(base, (e instanceof Error ? e.message : String(e)).split('\n')[0]!));
+      return EXIT.error;
+    }
+    seeded = { ...seeded, wt: onParent };
+    err(testMsg.seedParentStart(base, [...withBug.failed.keys()]));
+    const parentPlan: Plan = { ...plan, tiers: plan.tiers.map((t) => (withBug.failed.has(t.tier.name) ? t : { ...t, run: false })) };
+    const without = await ladderOn(ctx, parentPlan, onParent.dir, base, null, interrupt, testMsg.seedParentNote(patch));
+    if (interrupt.fired) return EXIT.interrupted;
+    const change = `${treeOf(ctx.root, base) ?? base}..${treeOf(ctx.root, patch) ?? patch}`;
+    const known = history(ctx);
+    let credited = 0;
+    for (const [tier, failedWithBug] of withBug.failed) {
+      const on = without.outcomes.get(tier);
+      if (on === undefined) {
+        const r = without.results.find((x) => x.tier === tier);
+        err(testMsg.seedParentNoVerdict(tier, r?.reason ?? r?.verdict ?? 'did not run'));
+        continue;
+      }
+      const passed = new Set(on.pass);
+      const failed = new Set(on.fail);
+      const ok = failedWithBug.filter((id) => passed.has(id));
+      const both = failedWithBug.filter((id) => failed.has(id));
+      const absent = failedWithBug.filter((id) => !passed.has(id) && !failed.has(id));
+      const already = ok.filter((id) => known.evidence.get(id)?.has(`seed:${change}`) === true);
+      const fresh = ok.filter((id) => !already.includes(id));
+      if (fresh.length > 0) {
+        const rec: TestRecord = { ts: new Date().toISOString(), run: newRunId(), tier, hook: 'seed', patch, source: 'seed', change, parent: base, pass: [], fail: fresh, skip: [] };
+        recordTests(ctx.tests, rec);
+        err(testMsg.seedCaughtBy(fresh));
+      }
+      if (already.length > 0) err(testMsg.seedAlready(already));
+      if (both.length > 0) err(testMsg.seedFailsWithout(both, base));
+      if (absent.length > 0) err(testMsg.seedNotOnParent(absent, base));
+      credited += ok.length;
+    }
+    if (credited === 0) {
+      err(testMsg.seedNoCredit());
+      return EXIT.caught;
+    }
+    return EXIT.pass;
   } finally {
     if (seeded !== undefined && typeof seeded !== 'string') seeded.wt.release();
     if (interrupt.fired) err(testMsg.seedCleanedUp());
@@ -173,30 +245,40 @@ async function importStryker(ctx: CommandContext, file: string): Promise<number>
     err(testMsg.strykerUnreadable(file, (e as Error).message));
     return EXIT.error;
   }
-  const known = foldHistory(await readTestRecords(ctx.tests));
-  const parsed = strykerEvidence(report, [...known.values()].filter((h) => h.outcomes.length > 0).map((h) => h.id));
+  const known = history(ctx);
+  const parsed = strykerEvidence(report, [...new Set(knownTests(known).map((k) => k.id))]);
   if (!parsed.ok) {
     err(testMsg.strykerUnreadable(file, parsed.why));
     return EXIT.error;
   }
   const { evidence } = parsed;
   const ids = [...evidence.kills.keys()].sort();
-  if (ids.length > 0) {
+  // A mutant already credited to a test (the same report imported again) adds nothing.
+  const keys: Record<string, string[]> = {};
+  for (const id of ids) {
+    const had = known.evidence.get(id);
+    const fresh = evidence.mutants.get(id)!.filter((k) => had?.has(`stryker:${k}`) !== true);
+    if (fresh.length > 0) keys[id] = fresh;
+  }
+  const credited = Object.keys(keys);
+  if (credited.length > 0) {
     const record: TestRecord = {
       ts: new Date().toISOString(),
-      run: randomBytes(6).toString('hex'),
+      run: newRunId(),
       tier: 'stryker',
       hook: 'seed',
       patch: resolveCommit(ctx.root, 'HEAD') ?? '',
       source: 'stryker',
       pass: [],
-      fail: ids,
+      fail: credited,
       skip: [],
-      kills: Object.fromEntries(evidence.kills),
+      kills: Object.fromEntries(credited.map((id) => [id, keys[id]!.length])),
+      keys,
       report: basename(file),
     };
-    appendLines(ctx.tests, [record]);
+    recordTests(ctx.tests, record);
   }
+  if (credited.length < ids.length) err(testMsg.strykerAlready(ids.length - credited.length));
   err(testMsg.strykerSummary(evidence.killed, ids, evidence.ignored));
   if (evidence.unmatched.length > 0) err(testMsg.strykerUnmatched(evidence.unmatched.length, evidence.unmatched[0]!));
   return ids.length > 0 ? EXIT.pass : EXIT.caught;

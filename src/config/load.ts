@@ -32,6 +32,7 @@ const exitCode = z.number({ error: 'must be an exit code (an integer from 1 to 2
 const JUNIT_ERROR = 'must be a path to the JUnit XML report the gate writes';
 const REPORT_FORMATS = ['junit', 'jest-json', 'vitest-json', 'go-json'] as const;
 const REPORT_ERROR = 'must be the path (relative to the tier\'s cwd) of the report the gate writes';
+const RETRIES_ERROR = 'must be 0 or 1: how many times a gate whose tests failed runs again on the same code';
 const RUN_ERROR = 'must be a command string or a non-empty argv array of strings';
 
 const tierSchema = z.strictObject({
@@ -75,6 +76,7 @@ const tierSchema = z.strictObject({
   }, { error: `must be { format, path } with format one of ${REPORT_FORMATS.join(', ')}` }).optional(),
   allowNoTests: z.boolean({ error: 'must be true or false' }).optional(),
   cache: z.boolean({ error: 'must be true or false' }).optional(),
+  retries: z.number({ error: RETRIES_ERROR }).int({ error: RETRIES_ERROR }).min(0, { error: RETRIES_ERROR }).max(1, { error: RETRIES_ERROR }).optional(),
 });
 
 const rate = (what: string) =>
@@ -109,7 +111,7 @@ const configSchema = z.strictObject({
 });
 
 /** Fields a lintStaged tier cannot have: lint-staged runs and judges its own tasks. */
-const NOT_FOR_LINT_STAGED = ['timeout', 'caught', 'runner', 'junit', 'report', 'allowNoTests'] as const;
+const NOT_FOR_LINT_STAGED = ['timeout', 'caught', 'runner', 'junit', 'report', 'allowNoTests', 'retries'] as const;
 
 /** A tier is either a command (`run`) or lint-staged (`lintStaged`), and lint-staged runs on pre-commit only. */
 function tierKindProblems(raw: unknown, file: string): string[] {
@@ -197,6 +199,7 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
       ...(t.report !== undefined && { report: t.report }),
       ...(t.allowNoTests !== undefined && { allowNoTests: t.allowNoTests }),
       ...(t.cache === false && { cache: false as const }),
+      ...(t.retries ? { retries: t.retries } : {}),
     })),
     ...(cfg.ledger !== undefined && { ledger: cfg.ledger }),
     ...(cfg.base !== undefined && { base: cfg.base }),

@@ -6,21 +6,35 @@ export interface FlipStats {
   /** Outcomes counted (passes and failures; skips are not runs). */
   runs: number;
   flips: number;
-  /** flips / (runs − 1); null with fewer than two runs. */
+  /** flips / same-code runs; null when no run repeated the code of an earlier one. */
   flipRate: number | null;
 }
 
 export interface Eligibility extends FlipStats {
+  /** Runs on code (tree + tier command) that had run before: the flip rate's denominator. */
+  sameCodeRuns: number;
+  /** Failed on every run: not flaky, broken. */
+  broken: boolean;
   eligible: boolean;
   reason: string;
 }
 
-/** Flips between consecutive outcomes (true = pass), in time order. */
+/** Flips between consecutive outcomes (true = pass), in time order, all on the same code. */
 export function flipStats(outcomes: readonly boolean[]): FlipStats {
   let flips = 0;
   for (let i = 1; i < outcomes.length; i++) if (outcomes[i] !== outcomes[i - 1]) flips++;
   const runs = outcomes.length;
   return { runs, flips, flipRate: runs < 2 ? null : flips / (runs - 1) };
+}
+
+/** One test's counts in one tier (see history.ts), with its sensitivity evidence. */
+export interface TallyInput {
+  runs: number;
+  fails: number;
+  sameCodeRuns: number;
+  flips: number;
+  evidence: number;
+  ambiguous?: boolean;
 }
 
 /**
@@ -38,19 +52,27 @@ export function fixed3(x: number): string {
 
 /**
  * The seed's `freeze_eligible`: enough history, a flip rate at or above the threshold, and evidence
- * that the test ever caught a seeded bug. All three, in that order; the reason is the seed's.
+ * that the test ever caught a seeded bug, in that order, with the seed's reasons. Around them: an id
+ * that names several tests is never eligible, a test that failed every run is broken (not "not
+ * flaky"), and a flip rate needs runs repeated on the same code (else: keep observing).
  */
-export function freezeEligible(
-  outcomes: readonly boolean[],
-  caughtSeededBug: boolean,
-  policy: Required<Pick<FreezePolicy, 'minRuns' | 'minFlipRate'>>,
-): Eligibility {
-  const stats = flipStats(outcomes);
-  if (stats.runs < policy.minRuns || stats.flipRate === null) return { ...stats, eligible: false, reason: testMsg.insufficientHistory() };
-  const rate = stats.flipRate;
-  if (rate < policy.minFlipRate) return { ...stats, eligible: false, reason: testMsg.notFlaky(fixed3(rate)) };
-  if (!caughtSeededBug) return { ...stats, eligible: false, reason: testMsg.noEvidence() };
-  return { ...stats, eligible: true, reason: testMsg.eligible(fixed3(rate)) };
+export function freezeEligible(t: TallyInput, policy: Required<Pick<FreezePolicy, 'minRuns' | 'minFlipRate'>>): Eligibility {
+  const flipRate = t.sameCodeRuns > 0 ? t.flips / t.sameCodeRuns : null;
+  // One object, filled in below: `flaky` judges every test of a 150,000-test suite.
+  const out: Eligibility = { runs: t.runs, flips: t.flips, flipRate, sameCodeRuns: t.sameCodeRuns, broken: false, eligible: false, reason: '' };
+  if (t.ambiguous) out.reason = testMsg.ambiguousId();
+  else if (t.runs < policy.minRuns) out.reason = testMsg.insufficientHistory();
+  else if (t.fails === t.runs) {
+    out.broken = true;
+    out.reason = testMsg.broken(t.runs);
+  } else if (flipRate === null) out.reason = `${testMsg.insufficientHistory()} ${testMsg.noRepeats()}`;
+  else if (flipRate < policy.minFlipRate) out.reason = testMsg.notFlaky(fixed3(flipRate));
+  else if (t.evidence <= 0) out.reason = testMsg.noEvidence();
+  else {
+    out.eligible = true;
+    out.reason = testMsg.eligible(fixed3(flipRate));
+  }
+  return out;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -100,19 +122,41 @@ export interface Forgiveness {
   frozen: string[];
   /** Failed tests whose freeze has expired: they count again. */
   expired: Freeze[];
+  /** Failed tests under a freeze whose id names several tests in this report: a freeze names one test, so they count. */
+  ambiguous: string[];
   /** Failed tests with no freeze at all. */
   unfrozen: string[];
 }
 
-/** Splits a tier's failed tests by their freezes. The tier passes only when every failure is in `frozen`. */
-export function forgive(failed: readonly string[], freezes: readonly Freeze[], today: string): Forgiveness {
-  const byTest = new Map(freezes.map((f) => [f.test, f]));
-  const out: Forgiveness = { frozen: [], expired: [], unfrozen: [] };
+/** The freeze of `id` that applies in `tier`: one naming that tier, else one naming none (it applies in every tier). */
+export function freezeFor(freezes: readonly Freeze[], id: string, tier: string | undefined): Freeze | undefined {
+  let any: Freeze | undefined;
+  for (const f of freezes) {
+    if (f.test !== id) continue;
+    if (f.tier === undefined) any ??= f;
+    else if (f.tier === tier) return f;
+  }
+  return any;
+}
+
+/**
+ * Splits a tier's failed tests by their freezes. The tier passes only when every failure is in
+ * `frozen`. `dup`: ids that several test cases of this report share (see junit.ts).
+ */
+export function forgive(
+  failed: readonly string[],
+  freezes: readonly Freeze[],
+  today: string,
+  where: { tier?: string; dup?: readonly string[] } = {},
+): Forgiveness {
+  const dup = new Set(where.dup ?? []);
+  const out: Forgiveness = { frozen: [], expired: [], ambiguous: [], unfrozen: [] };
   for (const id of failed) {
-    const f = byTest.get(id);
+    const f = freezeFor(freezes, id, where.tier);
     if (f === undefined) out.unfrozen.push(id);
-    else if (isActive(f, today)) out.frozen.push(id);
-    else out.expired.push(f);
+    else if (!isActive(f, today)) out.expired.push(f);
+    else if (dup.has(id)) out.ambiguous.push(id);
+    else out.frozen.push(id);
   }
   return out;
 }
@@ -141,18 +185,25 @@ export function parseFreezes(text: string): { ok: true; freezes: Freeze[] } | { 
     for (const k of STRING_FIELDS) if (typeof f?.[k] !== 'string') problems.push(`freezes[${i}].${k} must be a string`);
     for (const k of NUMBER_FIELDS) if (typeof f?.[k] !== 'number') problems.push(`freezes[${i}].${k} must be a number`);
     if (typeof f?.expires === 'string' && parseDay(f.expires) === null) problems.push(`freezes[${i}].expires must be YYYY-MM-DD`);
+    if (f?.tier !== undefined && typeof f.tier !== 'string') problems.push(`freezes[${i}].tier must be a string`);
   });
   if (problems.length > 0) return { ok: false, why: problems.join('; ') };
   return { ok: true, freezes: list as Freeze[] };
 }
 
 export function serializeFreezes(freezes: readonly Freeze[]): string {
-  const sorted = [...freezes].sort((a, b) => (a.test < b.test ? -1 : a.test > b.test ? 1 : 0));
+  const key = (f: Freeze) => `${f.test}\u0000${f.tier ?? ''}`;
+  const sorted = [...freezes].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   const file: FreezesFile = { version: 1, freezes: sorted };
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-/** The list with `freeze` added, replacing any earlier freeze of the same test (a renewal). */
+/** The list with `freeze` added, replacing any earlier freeze of the same test in the same tier (a renewal). */
 export function upsertFreeze(freezes: readonly Freeze[], freeze: Freeze): Freeze[] {
-  return [...freezes.filter((f) => f.test !== freeze.test), freeze];
+  return [...freezes.filter((f) => !(f.test === freeze.test && (f.tier ?? null) === (freeze.tier ?? null))), freeze];
+}
+
+/** A freeze's last frozen day: the day before its expiry (a freeze counts before its expiry day, in UTC days). */
+export function lastFrozenDay(freeze: Pick<Freeze, 'expires'>): string {
+  return addDays(freeze.expires, -1);
 }

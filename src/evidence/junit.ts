@@ -17,13 +17,13 @@ export interface RawCase {
 
 export interface IdContext {
   runner?: RunnerName;
+  /** Whether a path relative to the tier's cwd exists: lets pytest ids without a `file` attribute find their module. */
+  exists?: (path: string) => boolean;
   /** The tier's cwd relative to the repository root, for relative file paths (default `.`). */
   base?: string;
   /** Absolute directory the gate ran in (repo root or worktree), to make absolute paths relative. */
   root?: string;
 }
-
-export type JUnitParse = { ok: true; cases: TestOutcome[]; broken?: string[] } | { ok: false; why: string };
 
 const LISTS = new Set(['testsuite', 'testcase', 'failure', 'error', 'skipped']);
 
@@ -94,8 +94,19 @@ export function parseJUnitCases(xml: string): { ok: true; cases: RawCase[] } | {
   return { ok: true, cases: out };
 }
 
+/** Report paths already made repo-relative, per IdContext: a 150,000-case report names a few hundred files. */
+const pathMemo = new WeakMap<IdContext, Map<string, string>>();
+
 /** A report path to a repo-relative posix path: absolute ones against `root`, relative ones under `base`. */
 function repoPath(file: string, ctx: IdContext): string {
+  let memo = pathMemo.get(ctx);
+  if (memo === undefined) pathMemo.set(ctx, (memo = new Map()));
+  let p = memo.get(file);
+  if (p === undefined) memo.set(file, (p = repoPathOf(file, ctx)));
+  return p;
+}
+
+function repoPathOf(file: string, ctx: IdContext): string {
   let p = file.replace(/^file:\/\//, '');
   if (isAbsolute(p)) {
     if (!ctx.root) return p;
@@ -108,17 +119,59 @@ function repoPath(file: string, ctx: IdContext): string {
   return posix.normalize(p.split(sep).join('/')).replace(/^\.\//, '');
 }
 
-/** pytest's dotted `tests.unit.test_x.TestK` to the file and the class names after it. */
-function pytestParts(classname: string, file: string | undefined): { file: string; classes: string[] } {
+/**
+ * pytest's dotted `tests.unit.test_x.TestK` to the file and the class names after it. The report's
+ * `file` attribute (junit_family=xunit1) says where the module ends; without it (xunit2, pytest's
+ * default) the files that exist decide (`exists`, when the caller can look), else the trailing run of
+ * CamelCase names are the classes (PEP 8: classes are CamelCase, modules are not).
+ */
+export function pytestParts(classname: string, file: string | undefined, exists?: (path: string) => boolean): { file: string; classes: string[] } {
   const parts = classname.split('.').filter(Boolean);
   if (file) {
-    const modLen = file.replace(/\.py$/, '').split('/').length;
-    return { file, classes: parts.slice(modLen) };
+    const mod = file.replace(/\\/g, '/').replace(/\.py$/, '').split('/').filter((s) => s !== '' && s !== '.').join('.');
+    if (classname === mod) return { file, classes: [] };
+    if (mod !== '' && classname.startsWith(`${mod}.`)) return { file, classes: classname.slice(mod.length + 1).split('.').filter(Boolean) };
+    // A file attribute that is not the classname's module (a rootdir elsewhere): the classes are the CamelCase tail.
+    return { file, classes: parts.slice(camelTail(parts)) };
   }
-  // Test classes are CamelCase; module and package names are not (PEP 8), so the first capital starts the classes.
-  let i = parts.findIndex((s) => /^[A-Z]/.test(s));
-  if (i === -1) i = parts.length;
+  if (exists) {
+    const found = findModule(parts, exists);
+    if (found !== undefined) return found;
+  }
+  const i = camelTail(parts);
   return { file: `${parts.slice(0, i).join('/')}.py`, classes: parts.slice(i) };
+}
+
+/** Where the trailing run of CamelCase names starts (a folder may be capitalised; the module and the classes after it decide). */
+function camelTail(parts: readonly string[]): number {
+  let i = parts.length;
+  while (i > 1 && /^[A-Z]/.test(parts[i - 1]!)) i--;
+  return i;
+}
+
+/**
+ * The longest prefix of `parts` that is a Python file, with dots inside folder or file names allowed
+ * (`tests/v1.2/test_x.py` is the classname `tests.v1.2.test_x`): folders are checked as they are walked.
+ */
+function findModule(parts: readonly string[], exists: (path: string) => boolean): { file: string; classes: string[] } | undefined {
+  for (let k = parts.length; k >= 1; k--) {
+    const walk = (i: number, prefix: string): string | undefined => {
+      for (let j = k; j > i; j--) {
+        const seg = parts.slice(i, j).join('.');
+        const path = prefix ? `${prefix}/${seg}` : seg;
+        if (j === k) {
+          if (exists(`${path}.py`)) return `${path}.py`;
+        } else if (exists(path)) {
+          const deeper = walk(j, path);
+          if (deeper !== undefined) return deeper;
+        }
+      }
+      return undefined;
+    };
+    const file = walk(0, '');
+    if (file !== undefined) return { file, classes: parts.slice(k) };
+  }
+  return undefined;
 }
 
 interface Named {
@@ -133,11 +186,11 @@ function split(name: string, separator: string): string[] {
 }
 
 /** Each runner spells identity differently; this brings them all to file + title path. */
-function nameOf(c: RawCase, runner: RunnerName | undefined): Named {
+function nameOf(c: RawCase, runner: RunnerName | undefined, exists?: (path: string) => boolean): Named {
   switch (runner) {
     case 'pytest': {
-      if (c.classname === '') return { file: pytestParts(c.name, c.file).file, fileIsPath: true, path: [] }; // a collection error
-      const { file, classes } = pytestParts(c.classname, c.file);
+      if (c.classname === '') return { file: pytestParts(c.name, c.file, exists).file, fileIsPath: true, path: [] }; // a collection error
+      const { file, classes } = pytestParts(c.classname, c.file, exists);
       return { file, fileIsPath: true, path: [...classes, c.name] };
     }
     case 'jest':
@@ -175,26 +228,22 @@ function nameOf(c: RawCase, runner: RunnerName | undefined): Named {
 
 /** The id history is kept under: `file::title > path` (pytest: its own `file::Class::test`). Pure. */
 export function testId(c: RawCase, ctx: IdContext = {}): string {
-  const n = nameOf(c, ctx.runner);
+  const n = nameOf(c, ctx.runner, ctx.exists);
   const title = n.path.join(ctx.runner === 'pytest' ? '::' : ' > ');
   const file = n.file === undefined || n.file === '' ? undefined : n.fileIsPath ? repoPath(n.file, ctx) : n.file;
   if (file === undefined) return title || '(unnamed test)';
   return title ? `${file}::${title}` : file;
 }
 
-/**
- * Test outcomes with normalized ids; a test listed more than once (retries, or two files node 20
- * cannot tell apart) failed if any listing failed, else passed if any passed. Pure.
- */
-export function normalizeCases(cases: readonly RawCase[], ctx: IdContext = {}): TestOutcome[] {
-  const rank = { skip: 0, pass: 1, fail: 2 } as const;
-  const byId = new Map<string, TestOutcome['outcome']>();
-  for (const c of cases) {
-    const id = testId(c, ctx);
-    const prev = byId.get(id);
-    if (prev === undefined || rank[c.outcome] > rank[prev]) byId.set(id, c.outcome);
-  }
-  return [...byId].map(([id, outcome]) => ({ id, outcome }));
+/** Normalized outcomes, and the ids that more than one test case of the report produced. */
+export interface Normalized {
+  cases: TestOutcome[];
+  /**
+   * Ids several test cases share: two files' tests with one title, when the report names no file
+   * (node 20's reporter, jest-junit without `addFileAttribute`). Such an id names no one test, so no
+   * freeze may name it and no freeze forgives its failure.
+   */
+  dup: string[];
 }
 
 /**
@@ -209,20 +258,49 @@ function isLoadFailure(c: RawCase, runner: RunnerName | undefined): boolean {
   return false;
 }
 
-/** JUnit XML to normalized test outcomes; files that could not load are listed apart (`broken`). Pure. */
+/**
+ * Test outcomes with normalized ids; a test listed more than once (two files node 20 cannot tell
+ * apart, or a runner listing a retried test twice) failed if any listing failed, else passed if any
+ * passed, and its id is in `dup`. Pure.
+ */
+export function normalizeCases(cases: readonly RawCase[], ctx: IdContext = {}): Normalized {
+  const rank = { skip: 0, pass: 1, fail: 2 } as const;
+  const byId = new Map<string, TestOutcome['outcome']>();
+  const dup = new Set<string>();
+  // pytest classnames repeat for every test of a class: look each one up once.
+  const memo = new Map<string, boolean>();
+  const exists = ctx.exists;
+  const cached = exists && ((p: string) => {
+    let v = memo.get(p);
+    if (v === undefined) memo.set(p, (v = exists(p)));
+    return v;
+  });
+  const c2 = cached ? { ...ctx, exists: cached } : ctx;
+  for (const c of cases) {
+    const id = testId(c, c2);
+    const prev = byId.get(id);
+    if (prev !== undefined) dup.add(id);
+    if (prev === undefined || rank[c.outcome] > rank[prev]) byId.set(id, c.outcome);
+  }
+  return { cases: [...byId].map(([id, outcome]) => ({ id, outcome })), dup: [...dup] };
+}
+
+export type JUnitParse = { ok: true; cases: TestOutcome[]; dup: string[]; broken?: string[] } | { ok: false; why: string };
+
+/** JUnit XML to normalized test outcomes; files that could not load are listed apart (`broken`). Pure (given a pure `exists`). */
 export function parseJUnit(xml: string, ctx: IdContext = {}): JUnitParse {
   const raw = parseJUnitCases(xml);
   if (!raw.ok) return raw;
   const load = raw.cases.filter((c) => isLoadFailure(c, ctx.runner));
-  if (load.length === 0) return { ok: true, cases: normalizeCases(raw.cases, ctx) };
+  if (load.length === 0) return { ok: true, ...normalizeCases(raw.cases, ctx) };
   const tests = raw.cases.filter((c) => !isLoadFailure(c, ctx.runner));
-  return { ok: true, cases: normalizeCases(tests, ctx), broken: normalizeCases(load, ctx).map((c) => c.id) };
+  return { ok: true, ...normalizeCases(tests, ctx), broken: normalizeCases(load, ctx).cases.map((c) => c.id) };
 }
 
 /** What reading a tier's report after its gate found. */
 export type ReportRead =
-  /** `broken`: test files that could not run at all (listed as such by the runner), apart from the cases. */
-  | { kind: 'ok'; cases: TestOutcome[]; broken?: string[] }
+  /** `broken`: test files that could not run at all (listed as such by the runner), apart from the cases; `dup`: ids several cases shared. */
+  | { kind: 'ok'; cases: TestOutcome[]; broken?: string[]; dup?: string[] }
   | { kind: 'missing' }
   /** Older than this gate run: left by an earlier run, so it says nothing about this one. */
   | { kind: 'stale'; written: string }

@@ -1,4 +1,5 @@
 /** Stryker's mutation-testing report as sensitivity evidence: a Killed mutant credits each test that killed it. Pure. */
+import { hash } from '../util/hash.js';
 
 export interface StrykerEvidence {
   /** Mutants with status Killed. */
@@ -7,6 +8,8 @@ export interface StrykerEvidence {
   ignored: number;
   /** Our test id to the number of mutants it killed. */
   kills: Map<string, number>;
+  /** Our test id to the mutants it killed, each as a key (its file, id, mutator, location, replacement): a report imported twice credits nothing new. */
+  mutants: Map<string, string[]>;
   /** Ids in `kills` that match no test with history (recorded under the report's own names). */
   unmatched: string[];
 }
@@ -80,9 +83,9 @@ export function strykerEvidence(report: unknown, knownIds: Iterable<string>): { 
     }
   }
   const match = matcher(knownIds, projectRoot);
-  const evidence: StrykerEvidence = { killed: 0, ignored: 0, kills: new Map(), unmatched: [] };
+  const evidence: StrykerEvidence = { killed: 0, ignored: 0, kills: new Map(), mutants: new Map(), unmatched: [] };
   const unmatched = new Set<string>();
-  for (const file of Object.values(report.files)) {
+  for (const [fileName, file] of Object.entries(report.files)) {
     if (!isObj(file) || !Array.isArray(file.mutants)) continue;
     for (const m of file.mutants) {
       if (!isObj(m)) continue;
@@ -92,9 +95,13 @@ export function strykerEvidence(report: unknown, knownIds: Iterable<string>): { 
       }
       evidence.killed++;
       const killers = Array.isArray(m.killedBy) ? m.killedBy.map(String) : [];
+      const key = hash(JSON.stringify([fileName, m.id ?? null, m.mutatorName ?? null, m.location ?? null, m.replacement ?? null])).slice(0, 16);
       for (const testId of new Set(killers)) {
         const { id, matched } = match(tests.get(testId) ?? { name: testId });
         evidence.kills.set(id, (evidence.kills.get(id) ?? 0) + 1);
+        const keys = evidence.mutants.get(id) ?? [];
+        keys.push(key);
+        evidence.mutants.set(id, keys);
         if (!matched) unmatched.add(id);
       }
     }

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
 import type { GateExit, GateIo, GateTracker } from './gate.js';
-import { testRecord } from '../evidence/history.js';
+import { commandKey, testRecord } from '../evidence/history.js';
+import { testMsg } from '../util/messages.js';
 import { isoTime } from '../util/iso-time.js';
 import { shown } from '../util/escape.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
@@ -93,59 +94,56 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     const { tier } = planned;
     deps.log(`gate-ladder: ${tier.name} running (${tier.lintStaged ? 'lint-staged, no timeout' : `timeout ${tier.timeout} s`})`);
     let where: Place = { cwd: input.cwd, isolation: input.isolation, env: deps.env };
-    let exit: GateExit;
-    let report: string | undefined;
-    let since = 0;
-    let detection: Detection | undefined;
-    let kept = false;
-    const held = deps.hold ? new Held() : undefined;
-    const heldTo = deps.write ?? deps.echo;
+    let placeError: string | undefined;
     try {
       if (deps.place) where = deps.place(tier);
-      if (!tier.lintStaged) detection = (deps.detect ?? detectTier)(tier, where.cwd);
-      // The output is read when a runner or a package manager is involved (then it is kept as well as
-      // shown), or when config `output: 'failures'` holds it until the verdict.
-      const shownTo = deps.write ?? (detection && needsOutput(detection) ? deps.echo : undefined);
-      const write = held ? (chunk: Buffer) => held.push(chunk) : shownTo;
-      kept = write !== undefined;
-      const colour = !deps.write && kept && deps.colour ? deps.colour() : false;
-      const env = { ...where.env, ...(colour && { FORCE_COLOR: '1' }), ...tier.env, GATE_LADDER: '0' };
-      const io: GateIo = { ...(write && { write }), ...(deps.interrupt && { interrupt: deps.interrupt }), ...(deps.tracker && { tracker: deps.tracker }) };
-      report = tier.report !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.report.path) : undefined;
-      since = report !== undefined ? deps.reports!.prepare(report) : 0;
-      exit = await deps.runGate(tier, where.cwd, env, io);
     } catch (err) {
-      const text = err instanceof Error ? err.message : String(err);
-      report = undefined;
-      exit = { exitCode: null, signal: null, timedOut: false, interrupted: false, seconds: 0, tail: '', spawnError: `could not prepare the gate: ${text.split('\n')[0]}` };
+      placeError = err instanceof Error ? err.message : String(err);
     }
+    // config `output: 'failures'`: the tier's output (both attempts, when retried) is shown only when it does not pass.
+    const held = deps.hold ? new Held() : undefined;
+    const heldTo = deps.write ?? deps.echo;
+    const first = await attempt(input, deps, tier, where, placeError, held);
     // An interrupted gate reached no verdict, through no fault of the patch or the harness: no row.
-    if (exit.interrupted) {
+    if (first.exit.interrupted) {
       held?.show(heldTo);
-      deps.log(`gate-ladder: ${tier.name} interrupted after ${exit.seconds.toFixed(1)} s; no row written for it`);
+      deps.log(`gate-ladder: ${tier.name} interrupted after ${first.exit.seconds.toFixed(1)} s; no row written for it`);
       break;
     }
-    const runner = detection?.runner ?? tier.runner;
-    const output = kept && detection ? { detection, allowNoTests: tier.allowNoTests === true, reportDecides: report !== undefined } : undefined;
-    const classified = classify(exit, tier.caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
-    const judged: TierJudgement =
-      report !== undefined
-        ? await judgeTier(
-            { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...(runner && { runner }) },
-            deps.reports!,
-          )
-        : { ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) };
+    let second: Attempt | undefined;
+    // `retries: 1`: tests failed; once more on the same code. Seeded runs are never retried: their failures are the point.
+    if (first.judged.verdict === 'caught' && (tier.retries ?? 0) > 0 && input.hook !== 'seed') {
+      for (const note of first.judged.notes) deps.log(note);
+      deps.log(testMsg.retrying(tier.name));
+      second = await attempt(input, deps, tier, where, placeError, held);
+      if (second.exit.interrupted) {
+        held?.show(heldTo);
+        deps.log(`gate-ladder: ${tier.name} interrupted after ${(first.seconds + second.exit.seconds).toFixed(1)} s; no row written for it`);
+        break;
+      }
+    }
+    // A retry that could not give a verdict leaves the first attempt's catch standing.
+    const last = second !== undefined && second.judged.verdict !== 'error' ? second : first;
+    const seconds = first.seconds + (second?.seconds ?? 0);
+    const retried: GateResult['retried'] = second && {
+      verdict: first.judged.verdict,
+      ...(first.judged.failed && { failed: first.judged.failed.slice(0, MAX_FAILED_PER_ROW) }),
+      seconds: first.seconds,
+    };
+    const retryNote = second !== undefined && last === first ? testMsg.retryNoVerdict(tier.name, second.judged.reason ?? 'no verdict') : undefined;
+    const { exit, judged, detection } = last;
     const { verdict } = judged;
     // Replaying history: a command that cannot run at this commit (its script or runner came later) says nothing of the patch.
-    const notApplicable = input.hook === 'replay' && verdict === 'error' && classified.inapplicable === true;
-    const reason = notApplicable ? `not applicable at this commit: ${judged.reason ?? 'the command cannot run here'}` : judged.reason;
+    const notApplicable = input.hook === 'replay' && verdict === 'error' && last.inapplicable;
+    const said = notApplicable ? `not applicable at this commit: ${judged.reason ?? 'the command cannot run here'}` : judged.reason;
+    const reason = retried && verdict === 'pass' ? [testMsg.passedOnRetry(first.judged.failed ?? []), said].filter(Boolean).join('; ') : said;
     if (verdict !== 'pass') held?.show(heldTo);
     const result: GateResult = {
       tier: tier.name,
       verdict,
       exitCode: exit.exitCode,
       signal: exit.signal,
-      seconds: exit.seconds,
+      seconds,
       timedOut: exit.timedOut,
       tail: exit.tail,
       ...(reason !== undefined && { reason }),
@@ -155,14 +153,24 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       ...(judged.notes.length > 0 && { notes: judged.notes }),
       ...(detection && { runner: { ...(detection.runner && { runner: detection.runner }), why: detection.why } }),
       ...(notApplicable && { inapplicable: true }),
+      ...(judged.dup && { dup: judged.dup }),
+      ...(retried && { retried }),
     };
     results.push(result);
     const row = toRow({ ...input, isolation: where.isolation }, result, skipped, deps.now());
     rows.push(row);
     deps.appendRows([row]);
-    if (result.tests && deps.reports) deps.reports.record(testRecord(row, result.tests));
-    deps.log(`gate-ladder: ${tier.name} ${verdict} in ${exit.seconds.toFixed(1)} s${reason ? ` (${shown(reason)})` : ''}`);
+    if (deps.reports) {
+      const cmd = commandKey(tier);
+      const keep = async (a: Attempt, n: number) => {
+        if (a.judged.tests) await deps.reports!.record(testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(n > 1 && { attempt: n }) }), where.cwd);
+      };
+      await keep(first, 1);
+      if (second) await keep(second, 2);
+    }
+    deps.log(`gate-ladder: ${tier.name} ${verdict} in ${seconds.toFixed(1)} s${reason ? ` (${shown(reason)})` : ''}`);
     for (const note of judged.notes) deps.log(note);
+    if (retryNote) deps.log(retryNote);
     const patch = deps.afterTier?.(tier);
     if (patch !== undefined && patch !== input.patch) input = { ...input, patch };
     if (verdict !== 'pass' && stoppedBy === undefined) stoppedBy = result;
@@ -198,6 +206,62 @@ class Held {
 
 const MAX_FAILED_PER_ROW = 100;
 
+/** One run of a tier's gate and the reading of its report. */
+interface Attempt {
+  exit: GateExit;
+  judged: TierJudgement;
+  /** The gate's wall time plus reading and judging its report. */
+  seconds: number;
+  /** Which runner the command runs, read where it ran (absent for lint-staged and a gate that could not be prepared). */
+  detection?: Detection;
+  /** The command cannot run at this commit (its script, package.json or command is missing). */
+  inapplicable: boolean;
+}
+
+async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier, where: Place, placeError: string | undefined, held: Held | undefined): Promise<Attempt> {
+  let exit: GateExit;
+  let report: string | undefined;
+  let since = 0;
+  let detection: Detection | undefined;
+  let kept = false;
+  try {
+    if (placeError !== undefined) throw new Error(placeError);
+    if (!tier.lintStaged) detection = (deps.detect ?? detectTier)(tier, where.cwd);
+    // The output is read when a runner or a package manager is involved (then it is kept as well as
+    // shown), or when config `output: 'failures'` holds it until the verdict.
+    const shownTo = deps.write ?? (detection && needsOutput(detection) ? deps.echo : undefined);
+    const write = held ? (chunk: Buffer) => held.push(chunk) : shownTo;
+    kept = write !== undefined;
+    const colour = !deps.write && kept && deps.colour ? deps.colour() : false;
+    const env = { ...where.env, ...(colour && { FORCE_COLOR: '1' }), ...tier.env, GATE_LADDER: '0' };
+    const io: GateIo = { ...(write && { write }), ...(deps.interrupt && { interrupt: deps.interrupt }), ...(deps.tracker && { tracker: deps.tracker }) };
+    report = tier.report !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.report.path) : undefined;
+    since = report !== undefined ? deps.reports!.prepare(report) : 0;
+    exit = await deps.runGate(tier, where.cwd, env, io);
+  } catch (err) {
+    const text = err instanceof Error ? err.message : String(err);
+    report = undefined;
+    exit = { exitCode: null, signal: null, timedOut: false, interrupted: false, seconds: 0, tail: '', spawnError: `could not prepare the gate: ${text.split('\n')[0]}` };
+  }
+  const found = { ...(detection && { detection }) };
+  if (exit.interrupted) return { exit, judged: { verdict: 'error', notes: [] }, seconds: exit.seconds, inapplicable: false, ...found };
+  const runner = detection?.runner ?? tier.runner;
+  const output = kept && detection ? { detection, allowNoTests: tier.allowNoTests === true, reportDecides: report !== undefined } : undefined;
+  const classified = classify(exit, tier.caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
+  const inapplicable = classified.inapplicable === true;
+  if (report === undefined) {
+    const judged = { ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) };
+    return { exit, judged, seconds: exit.seconds, inapplicable, ...found };
+  }
+  // Reading a large report takes time too: it is part of what the tier costs.
+  const t0 = performance.now();
+  const judged = await judgeTier(
+    { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...(runner && { runner }) },
+    deps.reports!,
+  );
+  return { exit, judged, seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
+}
+
 /** One ledger row for a tier the patch reached. Pure. */
 export function toRow(input: LadderInput, result: GateResult, skipped: string[], now: Date): LedgerRow {
   const files = input.plan.files;
@@ -224,6 +288,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     isolation: input.isolation,
     ...(input.calibration && { calibration: true }),
     ...(result.frozen && result.frozen.length > 0 && { frozen: result.frozen }),
+    ...(result.retried && { retried: result.retried }),
     // Per-test outcomes go to tests.jsonl (joined on run + tier), keeping the ledger small.
     ...(result.failed && result.failed.length > 0 && { failed: result.failed.slice(0, MAX_FAILED_PER_ROW) }),
     ...(result.runner?.runner && { runner: result.runner.runner }),

@@ -1,10 +1,10 @@
 /** The real ReportDeps: report files, tests.jsonl, the committed freezes file, and today's date. */
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { parseFreezes } from '../evidence/freeze.js';
 import { filesAt } from '../git/git.js';
 import { testsPath } from '../evidence/history.js';
-import { appendLines } from '../ledger/ledger.js';
+import { treeOf } from '../git/git.js';
 import { testMsg } from '../util/messages.js';
 import type { ReportDeps } from './tier-report.js';
 import type { Freeze } from '../types.js';
@@ -15,14 +15,19 @@ const MTIME_SLACK_MS = 2000;
 export const FREEZES_FILE = join('.gate-ladder', 'freezes.json');
 
 /**
- * Today as `YYYY-MM-DD` (local time). `GATE_LADDER_NOW=YYYY-MM-DD` replaces it: for tests of freeze
- * expiry only, so a hook run can be made to happen "after" an expiry date.
+ * Today as `YYYY-MM-DD`, the UTC day: a freeze expires at the same moment for every clone and CI,
+ * whatever their time zones. `GATE_LADDER_NOW` (a day `YYYY-MM-DD`, or a time such as
+ * `2025-01-31T23:30:00-05:00`, which counts as its UTC day) replaces now: for tests of freeze expiry
+ * only, so a hook run can be made to happen "after" an expiry date.
  */
 export function today(env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): string {
   const fake = env.GATE_LADDER_NOW;
-  if (fake && /^\d{4}-\d{2}-\d{2}/.test(fake)) return fake.slice(0, 10);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  if (fake) {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(fake)) return fake;
+    const t = Date.parse(fake);
+    if (!Number.isNaN(t)) return new Date(t).toISOString().slice(0, 10);
+  }
+  return now.toISOString().slice(0, 10);
 }
 
 /** The freezes in the folder `root`; a missing file is no freezes, a broken one is a problem to report. */
@@ -60,6 +65,7 @@ function freezesFrom(text: string): { freezes: Freeze[]; problem?: string } {
  */
 export function reportDeps(ledgerPath: string, env: NodeJS.ProcessEnv = process.env, freezesAt?: { root: string; treeish: string }): ReportDeps {
   const freezeCache = new Map<string, ReturnType<typeof readFreezes>>();
+  const trees = new Map<string, string | null>();
   return {
     prepare: (path) => {
       try {
@@ -87,10 +93,22 @@ export function reportDeps(ledgerPath: string, env: NodeJS.ProcessEnv = process.
         return parsed.ok ? { kind: 'ok', cases: parsed.cases, ...(parsed.broken.length > 0 && { broken: parsed.broken }) } : { kind: 'unreadable', why: parsed.why };
       }
       const { parseJUnit } = await import('../evidence/junit.js');
-      const parsed = parseJUnit(text, ctx);
-      return parsed.ok ? { kind: 'ok', cases: parsed.cases, ...(parsed.broken && { broken: parsed.broken }) } : { kind: 'unreadable', why: parsed.why };
+      // pytest's default report names no file: the files that exist tell where a module's path ends.
+      const dir = join(ctx.root ?? '.', ctx.base ?? '.');
+      const parsed = parseJUnit(text, { ...ctx, exists: (p) => existsSync(join(dir, p)) });
+      return parsed.ok ? { kind: 'ok', cases: parsed.cases, ...(parsed.broken && { broken: parsed.broken }), ...(parsed.dup.length > 0 && { dup: parsed.dup }) } : { kind: 'unreadable', why: parsed.why };
     },
-    record: (rec) => appendLines(testsPath(ledgerPath), [rec]),
+    record: async (rec, cwd) => {
+      // Flips count only between runs of the same tree: the record names it (one git call per commit).
+      if (rec.tree === undefined) {
+        let tree = trees.get(rec.patch);
+        if (tree === undefined) trees.set(rec.patch, (tree = treeOf(cwd, rec.patch)));
+        if (tree !== null) rec = { ...rec, tree };
+      }
+      // Loaded only when a tier has a report, like the parser: the history's code stays off the plain hook path.
+      const { recordTests } = await import('../evidence/history-store.js');
+      recordTests(testsPath(ledgerPath), rec);
+    },
     freezes: (cwd) => {
       const key = freezesAt ? `${freezesAt.root}\0${freezesAt.treeish}` : cwd;
       let f = freezeCache.get(key);

@@ -12,8 +12,8 @@ export interface ReportDeps {
   /** Removes a report left by an earlier run; returns the time the gate starts, for the staleness check. */
   prepare: (path: string) => number;
   read: (path: string, since: number, ctx: IdContext, format?: ReportFormat) => Promise<ReportRead>;
-  /** Appends one tier's outcomes to the per-test history. */
-  record: (rec: TestRecord) => void;
+  /** Appends one tier's outcomes to the per-test history; `cwd` is where the gate ran (for the tree of `rec.patch`). */
+  record: (rec: TestRecord, cwd: string) => void | Promise<void>;
   /** The freezes committed at `cwd`; `problem` when the file cannot be used. */
   freezes: (cwd: string) => { freezes: Freeze[]; problem?: string };
   /** Today as `YYYY-MM-DD`, for freeze expiry. */
@@ -25,6 +25,8 @@ export interface TierJudgement extends Classified {
   tests?: TestOutcome[];
   failed?: string[];
   frozen?: string[];
+  /** Ids several test cases of the report shared. */
+  dup?: string[];
   notes: string[];
 }
 
@@ -58,6 +60,7 @@ export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promi
     ...(j.reason !== undefined && { reason: j.reason }),
     ...(j.failed.length > 0 && { failed: j.failed }),
     ...(j.trusted && report.kind === 'ok' && report.cases.length > 0 && { tests: report.cases }),
+    ...(report.kind === 'ok' && report.dup !== undefined && report.dup.length > 0 && { dup: report.dup }),
     notes: [],
   };
   if (j.verdict !== 'caught') return out;
@@ -67,9 +70,9 @@ export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promi
   }
   const { freezes, problem } = deps.freezes(cwd);
   if (problem !== undefined) out.notes.push(problem);
-  const f = forgive(j.failed, freezes, deps.today());
+  const f = forgive(j.failed, freezes, deps.today(), { tier: tier.name, ...(out.dup && { dup: out.dup }) });
   if (f.frozen.length > 0) out.frozen = f.frozen;
-  if (f.unfrozen.length === 0 && f.expired.length === 0) {
+  if (f.unfrozen.length === 0 && f.expired.length === 0 && f.ambiguous.length === 0) {
     out.verdict = 'pass';
     out.reason = testMsg.frozenReason(f.frozen);
     out.notes.push(testMsg.frozenForgiven(tier.name, f.frozen));
@@ -77,6 +80,7 @@ export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promi
   }
   out.notes.push(testMsg.failedTests(tier.name, j.failed));
   for (const e of f.expired) out.notes.push(testMsg.freezeExpired(tier.name, e.test, e.expires));
+  for (const id of f.ambiguous) out.notes.push(testMsg.frozenButAmbiguous(tier.name, id));
   if (f.frozen.length > 0) out.notes.push(testMsg.frozenAlsoFailed(tier.name, f.frozen));
   return out;
 }

@@ -43,6 +43,8 @@ export function tierFingerprint(t: ResolvedTier): string {
   // Newer fields join only when set, so fingerprints of tiers without them stay as they were.
   if (t.report && t.junit === undefined) parts.push(t.report);
   if (t.allowNoTests) parts.push('allowNoTests');
+  // A retry can turn a failure into a pass: part of what decides the verdict.
+  if (t.retries) parts.push({ retries: t.retries });
   return hash(JSON.stringify(parts));
 }
 

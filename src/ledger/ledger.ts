@@ -1,4 +1,4 @@
-import { closeSync, constants, createReadStream, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, mkdirSync, openSync, readSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { faultMsg } from '../util/messages.js';
@@ -201,15 +201,20 @@ export function appendRows(path: string, rows: readonly LedgerRow[]): void {
  * Runs ledger writes so that one that fails (a LedgerError) is said once, through `say`, and the run
  * goes on: a ledger that cannot be written costs the record, never the verdict.
  */
-export function ledgerGuard(say: (line: string) => void): (write: () => void) => void {
+export function ledgerGuard(say: (line: string) => void): <T extends void | Promise<void>>(write: () => T) => T {
   let said = false;
-  return (write) => {
+  const guard = (e: unknown): void => {
+    if (!(e instanceof LedgerError)) throw e;
+    if (!said) say(e.message);
+    said = true;
+  };
+  return <T extends void | Promise<void>>(write: () => T): T => {
     try {
-      write();
+      const done = write();
+      return (done instanceof Promise ? done.catch(guard) : done) as T;
     } catch (e) {
-      if (!(e instanceof LedgerError)) throw e;
-      if (!said) say(e.message);
-      said = true;
+      guard(e);
+      return undefined as T;
     }
   };
 }
@@ -359,4 +364,23 @@ export async function forEachRow(path: string, stats: ReadStats, fn: (row: Ledge
     if (start < chunk.length) carry = carry === undefined ? chunk.subarray(start) : Buffer.concat([carry, chunk.subarray(start)]);
   }
   if (carry !== undefined) take(carry.toString('utf8'));
+}
+
+/** Where per-test logs folded into the compact history are kept (evidence/history-store.ts), beside the log. */
+export function testsArchiveDir(testsPath: string): string {
+  return join(dirname(testsPath), 'tests-archive');
+}
+
+/** Every file of per-test records this clone wrote, oldest first: the archived logs, then the live log. */
+export function testLogFiles(testsPath: string): string[] {
+  let archived: string[] = [];
+  try {
+    archived = readdirSync(testsArchiveDir(testsPath))
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10) || (a < b ? -1 : 1))
+      .map((f) => join(testsArchiveDir(testsPath), f));
+  } catch {
+    // no archive yet
+  }
+  return [...archived, testsPath];
 }

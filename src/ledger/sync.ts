@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { git } from '../git/git.js';
 import { newRows, rowKey, stamp, testRecordKey } from './identity.js';
-import { appendLines, forEachRow, parseRow, readJsonl } from './ledger.js';
+import { appendLines, forEachRow, parseRow, readJsonl, testLogFiles } from './ledger.js';
 import { teamLedgerPath, teamTestsPath } from './team.js';
 import type { LedgerRow } from '../types.js';
 
@@ -134,7 +134,8 @@ export async function syncLedger(p: SyncPaths, remote: string, origin: string): 
       }
     });
     for (const t of remoteTestRecs) testSeen.add(testRecordKey(t as { run: unknown; tier: unknown; patch: unknown }));
-    const localTests = await jsonLines(p.tests);
+    // Every record this clone wrote: the log and what compaction archived (a compacted record is still this clone's).
+    const localTests = (await Promise.all(testLogFiles(p.tests).map(jsonLines))).flat();
     const localTestKeys = new Set(localTests.map((t) => testRecordKey(t as { run: unknown; tier: unknown; patch: unknown })));
     const testsMissingLocally = remoteTestRecs.filter((t) => !localTestKeys.has(testRecordKey(t as { run: unknown; tier: unknown; patch: unknown })));
     const ownTests = localTests.filter((t) => isTestRecord(t) && (t.origin === undefined || t.origin === origin));

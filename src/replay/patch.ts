@@ -125,8 +125,8 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
 
     const plan = route(changes, ctx.config.tiers, ctx.match, 'replay');
     const held: LedgerRow[] = [];
-    const heldTests: TestRecord[] = [];
-    const reports = ctx.deps.reports && { ...ctx.deps.reports, record: (rec: TestRecord) => heldTests.push(rec) };
+    const heldTests: [TestRecord, string][] = [];
+    const reports = ctx.deps.reports && { ...ctx.deps.reports, record: (rec: TestRecord, cwd: string) => void heldTests.push([rec, cwd]) };
     const outcome = await runLadder(
       {
         plan,
@@ -144,7 +144,7 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
     if (ctx.interrupted()) return { ...empty, status: 'interrupted', results: outcome.results, seconds: elapsed() };
     const rows = held.map((row) => ({ ...row, config_hash: ctx.configHash, ...(ctx.isolate && { isolate: ctx.isolate }) }));
     ctx.deps.appendRows(rows);
-    for (const rec of heldTests) ctx.deps.reports?.record(rec);
+    for (const [rec, cwd] of heldTests) await ctx.deps.reports?.record(rec, cwd);
     return {
       patch,
       status: outcome.verdict,

@@ -86,12 +86,7 @@ export function renderReport(r: Report, format: ReportFormat, ledger?: string): 
     for (const t of r.seeds.tiers) item(reportMsg.seedTier(t));
   }
 
-  if (r.flaky !== undefined) {
-    heading(SECTIONS.flaky);
-    item(reportMsg.flakyLine(r.flaky));
-    for (const t of r.flaky.shown) item(reportMsg.flakyTest(t));
-    for (const f of r.flaky.freezes) item(reportMsg.freezeLine(f));
-  }
+  // Flaky and frozen tests: in text and markdown, the tests section (report/tests-section.ts) follows.
 
   heading(SECTIONS.advice);
   if (r.advice.length === 0) item('none');

@@ -42,7 +42,8 @@ describe('flaky', () => {
 const FLAKY_ID = nodeTestId('test/value.test.mjs', 'flaky > sometimes');
 const GOOD_ID = nodeTestId('test/value.test.mjs', 'value > is good');
 
-function flaky(repo: Repo): { id: string; runs: number; flips: number; flip_rate: number | null; evidence: number; eligible: boolean; reason: string }[] {
+interface FlakyJson { id: string; runs: number; flips: number; flip_rate: number | null; evidence: number; eligible: boolean; reason: string; tier: string; same_code_runs: number; broken: boolean }
+function flaky(repo: Repo): FlakyJson[] {
   const r = repo.cli(['flaky', '--json']);
   assert.is(r.code, 0, r.out);
   return JSON.parse(r.stdout).tests;
@@ -55,7 +56,7 @@ test('a flaky test gains evidence from seed, is frozen, a push where only it fai
   withRepo({ files: FILES }, (repo) => {
     repo.write('src/other.txt', 'x\n');
     repo.commit('a change to judge');
-    // History: four real runs, the test flipping each time.
+    // History: four real runs of the same tree, the test flipping each time.
     for (const f of ['0', '1', '0', '1']) {
       const r = repo.cli(['run', '--base', 'HEAD~1'], { env: { FLAKY: f }, timeoutMs: 180_000 });
       assert.is(r.code, f === '1' ? 1 : 0, r.out);
@@ -63,10 +64,13 @@ test('a flaky test gains evidence from seed, is frozen, a push where only it fai
     let rows = flaky(repo);
     assert.equal(rows.find((t) => t.id === FLAKY_ID), {
       id: FLAKY_ID, runs: 4, flips: 3, flip_rate: 1, evidence: 0, eligible: false, reason: 'no sensitivity evidence; rewrite or delete',
-    });
+      tier: 't1-node', same_code_runs: 3, fails: 2, broken: false, ambiguous: false,
+    } as FlakyJson);
     assert.equal(rows.find((t) => t.id === GOOD_ID)!.reason, 'not actually flaky (0.000)');
     const text = repo.cli(['flaky']);
-    assert.match(text.stdout, new RegExp(`\\s4\\s+3\\s+1\\.000\\s+0\\s+${FLAKY_ID.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+→\\s+no sensitivity evidence; rewrite or delete`));
+    assert.match(text.stdout, new RegExp(`\\s4\\s+3\\s+3\\s+1\\.000\\s+0\\s+t1-node\\s+${FLAKY_ID.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+→\\s+no sensitivity evidence; rewrite or delete`));
+    assert.match(text.stderr, '1 test has no sensitivity evidence: seed a bug it should catch with `gate-ladder seed <commit | patch file>`');
+    assert.match(text.stdout, 'no freezes (.gate-ladder/freezes.json).');
 
     // Without evidence, freezing is refused with the predicate's reason.
     const refused = repo.cli(['freeze', FLAKY_ID, '--expires', '2025-02-01', '--reentry', 'retry fixed'], { env: { GATE_LADDER_NOW: '2025-01-01' } });
@@ -82,13 +86,16 @@ test('a flaky test gains evidence from seed, is frozen, a push where only it fai
     const ledgerBefore = repo.ledger().length;
     const seeded = repo.cli(['seed', patch], { timeoutMs: 180_000 });
     assert.is(seeded.code, 0, seeded.out);
-    assert.match(seeded.out, 'sensitivity evidence recorded for 2 tests');
+    assert.match(seeded.out, 'sensitivity evidence recorded for 2 tests (they pass without the seeded change and fail with it)');
     assert.match(seeded.out, 't2-grep has no `junit` report');
+    assert.match(seeded.out, 'running t1-node again on the parent');
     const seedRows = repo.ledger().slice(ledgerBefore);
     assert.equal(seedRows.map((x) => [x.tier, x.verdict, x.hook, x.source]), [
       ['t1-node', 'caught', 'seed', 'seed'],
       ['t2-grep', 'caught', 'seed', 'seed'],
-    ], 'every tier ran: no short-circuit');
+      ['t1-node', 'pass', 'seed', 'seed'],
+    ], 'every tier ran on the seeded change (no short-circuit), then the failing one on its parent');
+    assert.match(String(seedRows[2]!.reason), 'seed: the parent of');
     assert.is.not(seedRows[0]!.patch, repo.gitOk('rev-parse', 'HEAD'), 'the seeded tree has its own commit');
     assert.is(worktrees(repo), 1, 'no worktree but the pool\'s');
     assert.equal(poolLocks(repo), [], 'the slot is given back');
@@ -105,11 +112,13 @@ test('a flaky test gains evidence from seed, is frozen, a push where only it fai
     assert.match(far.out, 'a freeze needs --reentry');
     const frozen = repo.cli(['freeze', FLAKY_ID, '--expires', '2025-02-01', '--reentry', 'passes 50 runs in a row after the retry fix'], { env: { GATE_LADDER_NOW: '2025-01-01' } });
     assert.is(frozen.code, 0, frozen.out);
-    assert.match(frozen.out, `froze "${FLAKY_ID}" until 2025-02-01. Commit .gate-ladder/freezes.json`);
+    assert.match(frozen.out, `froze "${FLAKY_ID}" in t1-node: frozen through 2025-01-31 UTC; its failures count again from 2025-02-01 UTC. Commit .gate-ladder/freezes.json`);
     const file = JSON.parse(repo.read('.gate-ladder/freezes.json'));
-    assert.equal(file.freezes.map((f: Record<string, unknown>) => [f.test, f.flip_rate, f.runs, f.flips, f.evidence, f.by, f.expires, f.reentry]), [
-      [FLAKY_ID, 1, 4, 3, 1, 'Test <test@example.invalid>', '2025-02-01', 'passes 50 runs in a row after the retry fix'],
+    assert.equal(file.freezes.map((f: Record<string, unknown>) => [f.test, f.tier, f.flip_rate, f.runs, f.flips, f.evidence, f.by, f.expires, f.reentry]), [
+      [FLAKY_ID, 't1-node', 1, 4, 3, 1, 'Test <test@example.invalid>', '2025-02-01', 'passes 50 runs in a row after the retry fix'],
     ]);
+    const listed = repo.cli(['flaky'], { env: { GATE_LADDER_NOW: '2025-01-01' } });
+    assert.match(listed.stdout, 'freezes (.gate-ladder/freezes.json):\n  flaky > sometimes [t1-node]: frozen through 2025-01-31 UTC, counts again from 2025-02-01 UTC; re-entry: passes 50 runs in a row after the retry fix');
     assert.ok(!Number.isNaN(Date.parse(file.freezes[0].at)));
 
     // A real push where only the frozen test fails: the tier passes and says which failure it forgave.
@@ -122,15 +131,27 @@ test('a flaky test gains evidence from seed, is frozen, a push where only it fai
     const passRows = repo.ledger().slice(before);
     assert.equal(passRows.map((x) => [x.tier, x.verdict, x.frozen]), [['t1-node', 'pass', [FLAKY_ID]], ['t2-grep', 'pass', undefined]]);
     assert.match(String(passRows[0]!.reason), `only frozen tests failed: ${FLAKY_ID}`);
+    // The report counts that pass apart from plain ones, and lists the freeze.
+    const rep = JSON.parse(repo.cli(['report', '--json'], { env: { GATE_LADDER_NOW: '2025-01-20' } }).stdout);
+    const t1 = rep.tests.tiers.find((t: { tier: string }) => t.tier === 't1-node');
+    assert.equal([t1.passes, t1.plain_passes, t1.frozen_passes, t1.retried_passes], [3, 2, 1, 0]);
+    assert.equal(t1.flaky.map((f: { id: string }) => f.id), [FLAKY_ID]);
+    assert.equal(rep.tests.freezes.map((f: Record<string, unknown>) => [f.test, f.tier, f.active, f.frozen_through, f.counts_again_from, f.reentry]), [
+      [FLAKY_ID, 't1-node', true, '2025-01-31', '2025-02-01', 'passes 50 runs in a row after the retry fix'],
+    ]);
+    const repText = repo.cli(['report'], { env: { GATE_LADDER_NOW: '2025-01-20' } }).stdout;
+    assert.match(repText, 't1-node: 3 passes: 2 plain, 1 granted by a freeze, 0 on a retry');
+    assert.match(repText, `${FLAKY_ID} [t1-node]: frozen through 2025-01-31 UTC, counts again from 2025-02-01 UTC; re-entry: passes 50 runs`);
 
     // The same failure after the expiry day is caught again, and the output says how to renew or remove the freeze.
+    // 23:30 on the last frozen day in New York is already the expiry day in UTC: freeze days are UTC days.
     repo.write('src/more.txt', 'z\n');
     repo.commit('later');
     const after = repo.ledger().length;
-    const blocked = repo.push(['origin', 'HEAD'], { FLAKY: '1', GATE_LADDER_NOW: '2025-02-01' });
+    const blocked = repo.push(['origin', 'HEAD'], { FLAKY: '1', GATE_LADDER_NOW: '2025-01-31T23:30:00-05:00', TZ: 'America/New_York' });
     assert.is.not(blocked.code, 0, blocked.out);
     assert.match(blocked.out, 't1-node caught a problem');
-    assert.match(blocked.out, `${FLAKY_ID} failed and its freeze expired on 2025-02-01, so the failure counts again`);
+    assert.match(blocked.out, `${FLAKY_ID} failed and its freeze expired: frozen through 2025-01-31 UTC, it counts again from 2025-02-01 UTC, so the failure counts`);
     assert.match(blocked.out, `gate-ladder freeze "${FLAKY_ID}" --expires <YYYY-MM-DD> --reentry`);
     assert.match(blocked.out, `gate-ladder unfreeze "${FLAKY_ID}"`);
     assert.equal(repo.ledger().slice(after).map((x) => [x.tier, x.verdict, x.failed]), [['t1-node', 'caught', [FLAKY_ID]]]);

@@ -18,31 +18,56 @@ test('flip rate is flips / (runs - 1) over outcomes in order', () => {
   assert.equal(flipStats(series(20, 19)).flipRate, 1);
 });
 
-// [title, outcomes, evidence, eligible, reason]; reasons are the seed's, character for character.
+/** A series of outcomes all on the same code (one tree, one command): every run after the first is a same-code run. */
+const onOneTree = (outcomes: boolean[], evidence: boolean) => ({
+  runs: outcomes.length,
+  fails: outcomes.filter((o) => !o).length,
+  sameCodeRuns: Math.max(0, outcomes.length - 1),
+  flips: flipStats(outcomes).flips,
+  evidence: evidence ? 1 : 0,
+});
+
+// [title, outcomes, evidence, eligible, reason]; the seed's reasons, character for character, and "broken" for a test that always fails.
 const cases: [string, boolean[], boolean, boolean, string][] = [
   ['19 runs is insufficient, however flaky', series(19, 9), true, false, 'insufficient history; keep observing'],
   ['20 runs is enough', series(20, 2), true, true, 'freeze with expiry, flip_rate=0.105'],
   ['no runs at all', [], true, false, 'insufficient history; keep observing'],
   ['flip rate exactly at the threshold (1 flip in 51 runs = 0.02) is flaky', series(51, 1), true, true, 'freeze with expiry, flip_rate=0.020'],
   ['flip rate just below the threshold (1 flip in 52 runs) is not', series(52, 1), true, false, 'not actually flaky (0.020)'],
-  ['an always-failing test is broken, not flaky', Array(25).fill(false), true, false, 'not actually flaky (0.000)'],
+  ['an always-failing test is broken, not flaky', Array(25).fill(false), true, false, 'broken, not flaky: failed all 25 runs; fix it or delete it'],
   ['an always-passing test', Array(25).fill(true), true, false, 'not actually flaky (0.000)'],
   ['history but no sensitivity evidence', series(30, 10), false, false, 'no sensitivity evidence; rewrite or delete'],
-  ['flip rate is checked before evidence', Array(30).fill(false), false, false, 'not actually flaky (0.000)'],
+  ['flip rate is checked before evidence', [true, ...Array(59).fill(false)], false, false, 'not actually flaky (0.017)'],
   ['every run flips', series(20, 19), true, true, 'freeze with expiry, flip_rate=1.000'],
 ];
 for (const [title, outcomes, evidence, eligible, reason] of cases) {
   test(`predicate: ${title}`, () => {
-    const r = freezeEligible(outcomes, evidence, policy);
+    const r = freezeEligible(onOneTree(outcomes, evidence), policy);
     assert.is(r.eligible, eligible);
     assert.is(r.reason, reason);
   });
 }
 
 test('predicate: thresholds come from the config', () => {
-  assert.is(freezeEligible(series(5, 1), true, { minRuns: 5, minFlipRate: 0.25 }).reason, 'freeze with expiry, flip_rate=0.250');
-  assert.is(freezeEligible(series(5, 1), true, { minRuns: 5, minFlipRate: 0.3 }).reason, 'not actually flaky (0.250)');
-  assert.is(freezeEligible(series(5, 1), true, { minRuns: 6, minFlipRate: 0 }).reason, 'insufficient history; keep observing');
+  assert.is(freezeEligible(onOneTree(series(5, 1), true), { minRuns: 5, minFlipRate: 0.25 }).reason, 'freeze with expiry, flip_rate=0.250');
+  assert.is(freezeEligible(onOneTree(series(5, 1), true), { minRuns: 5, minFlipRate: 0.3 }).reason, 'not actually flaky (0.250)');
+  assert.is(freezeEligible(onOneTree(series(5, 1), true), { minRuns: 6, minFlipRate: 0 }).reason, 'insufficient history; keep observing');
+});
+
+test('predicate: the flip rate is flips per same-code run; with none there is no rate yet', () => {
+  // 35 runs, each on its own tree: a catch and a fix are history, not flips.
+  const r = freezeEligible({ runs: 35, fails: 2, sameCodeRuns: 0, flips: 0, evidence: 1 }, policy);
+  assert.equal([r.eligible, r.flipRate, r.sameCodeRuns], [false, null, 0]);
+  assert.match(r.reason, /^insufficient history; keep observing \(no run repeated on the same code yet/);
+  const some = freezeEligible({ runs: 30, fails: 6, sameCodeRuns: 6, flips: 3, evidence: 1 }, policy);
+  assert.equal([some.eligible, some.flipRate, some.reason], [true, 0.5, 'freeze with expiry, flip_rate=0.500']);
+  assert.is(freezeEligible({ runs: 30, fails: 6, sameCodeRuns: 6, flips: 0, evidence: 1 }, policy).reason, 'not actually flaky (0.000)');
+});
+
+test('predicate: an id that named several tests is never eligible, whatever its counts', () => {
+  const r = freezeEligible({ runs: 30, fails: 6, sameCodeRuns: 6, flips: 3, evidence: 1, ambiguous: true }, policy);
+  assert.is(r.eligible, false);
+  assert.match(r.reason, /^ambiguous id: several tests in one report share it/);
 });
 
 test("three decimals round exact ties to even, as Python's :.3f does (toFixed rounds them up)", () => {
@@ -51,7 +76,7 @@ test("three decimals round exact ties to even, as Python's :.3f does (toFixed ro
     [1 / 19, '0.053'], [2 / 19, '0.105'], [1 / 51, '0.020'], [0, '0.000'], [1, '1.000'], [0.0005, '0.001'], [2 / 3, '0.667'],
   ];
   for (const [x, s] of want) assert.is(fixed3(x), s, String(x));
-  assert.is(freezeEligible(series(33, 2), true, { minRuns: 20, minFlipRate: 0.02 }).reason, 'freeze with expiry, flip_rate=0.062');
+  assert.is(freezeEligible(onOneTree(series(33, 2), true), { minRuns: 20, minFlipRate: 0.02 }).reason, 'freeze with expiry, flip_rate=0.062');
 });
 
 test('dates: only real YYYY-MM-DD days; adding days crosses months and leap years', () => {
@@ -67,7 +92,7 @@ const request: [string, string | undefined, string | undefined, string[]][] = [
   ['expiry and re-entry are both required', undefined, undefined, ['needs --expires', 'needs --reentry']],
   ['blank re-entry', '2025-02-01', '  ', ['needs --reentry']],
   ['not a date', '01/02/2025', 'x', ['is not a date']],
-  ['today is not in the future', '2025-01-01', 'x', ['is not after today (2025-01-01)']],
+  ['today is not in the future', '2025-01-01', 'x', ['is not after today (2025-01-01 UTC)']],
   ['past', '2024-12-01', 'x', ['is not after today']],
   ['91 days ahead is too far', '2025-04-02', 'x', ['more than 90 days ahead; the latest allowed is 2025-04-01']],
   ['exactly 90 days ahead is fine', '2025-04-01', 'x', []],
@@ -88,11 +113,19 @@ const freeze = (test: string, expires: string): Freeze => ({
 
 test('forgive: a freeze counts before its expiry day, not on or after it', () => {
   const freezes = [freeze('a', '2025-02-01'), freeze('b', '2025-01-10')];
-  assert.equal(forgive(['a', 'b', 'c'], freezes, '2025-01-09'), { frozen: ['a', 'b'], expired: [], unfrozen: ['c'] });
+  assert.equal(forgive(['a', 'b', 'c'], freezes, '2025-01-09'), { frozen: ['a', 'b'], expired: [], ambiguous: [], unfrozen: ['c'] });
   const onDay = forgive(['a', 'b'], freezes, '2025-01-10');
   assert.equal(onDay.frozen, ['a']);
   assert.equal(onDay.expired.map((f) => f.test), ['b']);
-  assert.equal(forgive([], freezes, '2025-01-01'), { frozen: [], expired: [], unfrozen: [] });
+  assert.equal(forgive([], freezes, '2025-01-01'), { frozen: [], expired: [], ambiguous: [], unfrozen: [] });
+});
+
+test('forgive: a freeze names one test in one tier; an id several test cases share is never forgiven', () => {
+  const inT1 = { ...freeze('a', '2025-02-01'), tier: 't1' };
+  assert.equal(forgive(['a'], [inT1], '2025-01-09', { tier: 't1' }).frozen, ['a']);
+  assert.equal(forgive(['a'], [inT1], '2025-01-09', { tier: 't2' }).unfrozen, ['a'], 'frozen in t1 only');
+  assert.equal(forgive(['a'], [freeze('a', '2025-02-01')], '2025-01-09', { tier: 't2' }).frozen, ['a'], 'an older freeze without a tier applies in every tier');
+  assert.equal(forgive(['a'], [inT1], '2025-01-09', { tier: 't1', dup: ['a'] }), { frozen: [], expired: [], ambiguous: ['a'], unfrozen: [] });
 });
 
 test('the freezes file round-trips sorted, and a broken one names every problem', () => {

@@ -129,9 +129,46 @@ const cases: [string, IdContext, string, [string, TestOutcome['outcome'] | 'brok
 
 for (const [title, ctx, xml, want] of cases) test(title, () => assert.equal(ids(xml, ctx), want));
 
-test('a test listed twice (retries, or two files node cannot tell apart) failed if either listing failed', () => {
-  const xml = `<testsuites><testcase name="a" classname="test"/><testcase name="a" classname="test"><failure/></testcase><testcase name="b" classname="test"><skipped/></testcase><testcase name="b" classname="test"/></testsuites>`;
-  assert.equal(ids(xml, { runner: 'node' }), [['a', 'fail'], ['b', 'pass']]);
+test('a test listed twice (two files node cannot tell apart) failed if either listing failed, and its id is ambiguous', () => {
+  const xml = `<testsuites><testcase name="a" classname="test"/><testcase name="a" classname="test"><failure/></testcase><testcase name="b" classname="test"><skipped/></testcase><testcase name="b" classname="test"/><testcase name="c" classname="test"/></testsuites>`;
+  assert.equal(ids(xml, { runner: 'node' }), [['a', 'fail'], ['b', 'pass'], ['c', 'pass']]);
+  const r = parseJUnit(xml, { runner: 'node' });
+  assert.equal(r.ok && r.dup, ['a', 'b']);
+});
+
+test('node: a testcase file attribute (newer node) makes two files\' tests with one title two ids', () => {
+  const xml = `<testsuites><testcase name="flaky multiplies" classname="test" file="/repo/test/a.test.mjs"/><testcase name="flaky multiplies" classname="test" file="/repo/test/b.test.mjs"><failure/></testcase></testsuites>`;
+  const r = parseJUnit(xml, { runner: 'node', root: '/repo' });
+  assert.ok(r.ok);
+  if (r.ok) {
+    assert.equal(r.cases.map((c) => [c.id, c.outcome]), [['test/a.test.mjs::flaky multiplies', 'pass'], ['test/b.test.mjs::flaky multiplies', 'fail']]);
+    assert.equal(r.dup, []);
+  }
+});
+
+// Real pytest 9 output for folders with capitals and dots (tests/Integration/test_dup.py, tests/v1.2/test_dot.py).
+const PY_XUNIT2 = `<testsuites name="pytest tests"><testsuite name="pytest"><testcase classname="tests.Integration.test_dup.TestK" name="test_x" time="0.001"><failure message="assert False">x</failure></testcase><testcase classname="tests.v1.2.test_dot" name="test_p[1]" time="0.001" /><testcase classname="tests.v1.2.test_dot" name="test_p[x.y]" time="0.001"><failure message="no">x</failure></testcase></testsuite></testsuites>`;
+const PY_XUNIT1 = PY_XUNIT2.replace('name="test_x"', 'name="test_x" file="tests/Integration/test_dup.py" line="1"').replaceAll('name="test_p[', 'file="tests/v1.2/test_dot.py" line="1" name="test_p[');
+
+test('pytest: folders with capitals or dots: the file attribute decides, as pytest prints the id', () => {
+  assert.equal(ids(PY_XUNIT1, { runner: 'pytest' }).map(([id]) => id), [
+    'tests/Integration/test_dup.py::TestK::test_x',
+    'tests/v1.2/test_dot.py::test_p[1]',
+    'tests/v1.2/test_dot.py::test_p[x.y]',
+  ]);
+});
+
+test('pytest without a file attribute: the files that exist decide; without a look, capitals end at the module', () => {
+  const files = new Set(['tests', 'tests/Integration', 'tests/Integration/test_dup.py', 'tests/v1.2', 'tests/v1.2/test_dot.py']);
+  const looked: string[] = [];
+  const exists = (p: string) => (looked.push(p), files.has(p));
+  assert.equal(ids(PY_XUNIT2, { runner: 'pytest', exists }).map(([id]) => id), [
+    'tests/Integration/test_dup.py::TestK::test_x',
+    'tests/v1.2/test_dot.py::test_p[1]',
+    'tests/v1.2/test_dot.py::test_p[x.y]',
+  ]);
+  assert.is(looked.filter((p) => p === 'tests/v1.2/test_dot.py').length, 1, 'a classname is looked up once per report');
+  assert.equal(ids(PY_XUNIT2, { runner: 'pytest' })[0]![0], 'tests/Integration/test_dup.py::TestK::test_x');
 });
 
 test('absolute paths outside the root stay absolute; file:// urls are paths', () => {

@@ -21,10 +21,12 @@ const freeze = (test: string, expires: string): Freeze => ({
 });
 
 interface World {
-  exits: Record<string, number>;
+  /** A tier's exit code, or one per attempt (a retry takes the next). */
+  exits: Record<string, number | number[]>;
   /** What a gate printed (its output is read: the fakes pass `write`). */
   tails?: Record<string, string>;
-  reports: Record<string, ReportRead>;
+  /** A report, or one per read. */
+  reports: Record<string, ReportRead | ReportRead[]>;
   freezes?: Freeze[];
   today?: string;
 }
@@ -42,9 +44,10 @@ function fakes(world: World) {
     },
     read: async (path, since, ctx) => {
       events.push(`read ${path} since ${since} base ${ctx.base} runner ${ctx.runner}`);
-      return world.reports[path] ?? { kind: 'missing' };
+      const r = world.reports[path];
+      return (Array.isArray(r) ? r.shift() : r) ?? { kind: 'missing' };
     },
-    record: (rec) => records.push(rec),
+    record: (rec) => void records.push(rec),
     freezes: (cwd) => {
       events.push(`freezes ${cwd}`);
       return { freezes: world.freezes ?? [] };
@@ -54,7 +57,8 @@ function fakes(world: World) {
   const deps = {
     runGate: async (tier: { name: string }) => {
       events.push(`gate ${tier.name}`);
-      return exit(world.exits[tier.name] ?? 0, world.tails?.[tier.name] ?? '');
+      const e = world.exits[tier.name];
+      return exit((Array.isArray(e) ? e.shift() : e) ?? 0, world.tails?.[tier.name] ?? '');
     },
     appendRows: (r: LedgerRow[]) => rows.push(...r),
     now: () => new Date('2025-01-15T10:00:00Z'),
@@ -121,7 +125,7 @@ test('an expired freeze no longer counts: caught, naming the test and how to ren
   const out = await runLadder(input(), f.deps);
   assert.is(out.verdict, 'caught');
   const note = f.logs.find((l) => l.includes('expired'))!;
-  assert.match(note, 't1: a failed and its freeze expired on 2025-01-15');
+  assert.match(note, 't1: a failed and its freeze expired: frozen through 2025-01-14 UTC, it counts again from 2025-01-15 UTC');
   assert.match(note, 'gate-ladder freeze "a" --expires');
   assert.match(note, 'gate-ladder unfreeze "a"');
 });
@@ -169,6 +173,52 @@ test('with its output read, jest exit 1 is caught only when its summary counts a
   const bad = await runLadder(input(), g.deps);
   assert.is(bad.verdict, 'error');
   assert.match(String(g.rows[1]!.reason), 'a jest config error: `Error: Could not find a config file');
+});
+
+const retrying = resolveConfig({ tiers: [{ name: 't1', run: 'x', runner: 'node', junit: 'junit.xml', retries: 1 }, { name: 't2', run: 'y' }] });
+const retryPlan: Plan = { ...plan, tiers: retrying.tiers.map((tier) => ({ tier, run: true })) };
+
+test('retries: 1: a gate whose tests failed runs once more on the same code; a pass then is a pass, both attempts are history', async () => {
+  const f = fakes({ exits: { t1: [1, 0] }, reports: { '/repo/junit.xml': [cases(['a', 'fail'], ['b', 'pass']), cases(['a', 'pass'], ['b', 'pass'])] } });
+  const out = await runLadder(input('pre-push', { plan: retryPlan }), f.deps);
+  assert.is(out.verdict, 'pass');
+  assert.equal(f.events.filter((e) => e.startsWith('gate')), ['gate t1', 'gate t1', 'gate t2']);
+  const row = f.rows[0]!;
+  assert.equal([row.tier, row.verdict, row.exit, row.retried?.verdict, row.retried?.failed], ['t1', 'pass', 0, 'caught', ['a']]);
+  assert.ok(row.seconds >= 1 && row.retried!.seconds >= 0.5 && row.retried!.seconds < row.seconds, 'both attempts (0.5 s each, and reading their reports) are what the tier cost');
+  assert.match(row.reason ?? '', 'passed on retry: a failed, then passed on the same code');
+  assert.equal(f.records.map((r) => [r.attempt, r.fail, r.pass]), [[undefined, ['a'], ['b']], [2, [], ['a', 'b']]]);
+  assert.ok(f.records.every((r) => typeof r.cmd === 'string' && r.cmd === f.records[0]!.cmd), 'each record names the command');
+  assert.ok(f.logs.some((l) => l.includes('tests failed; running it once more on the same code (retries: 1)')));
+});
+
+test('retries: 1: failing again is caught with the retry\'s failures; a retry that gives no verdict leaves the catch standing', async () => {
+  const again = fakes({ exits: { t1: [1, 1] }, reports: { '/repo/junit.xml': [cases(['a', 'fail']), cases(['a', 'fail'], ['b', 'fail'])] } });
+  const out = await runLadder(input('pre-push', { plan: retryPlan }), again.deps);
+  assert.is(out.verdict, 'caught');
+  assert.equal(again.rows.map((r) => [r.tier, r.verdict, r.failed]), [['t1', 'caught', ['a', 'b']]]);
+  const broken = fakes({ exits: { t1: [1, 1] }, reports: { '/repo/junit.xml': [cases(['a', 'fail'])] } });
+  const out2 = await runLadder(input('pre-push', { plan: retryPlan }), broken.deps);
+  assert.is(out2.verdict, 'caught');
+  assert.equal(broken.rows[0]!.failed, ['a']);
+  assert.ok(broken.logs.some((l) => l.includes("the retry gave no verdict (exit 1 and no JUnit report at junit.xml")));
+});
+
+test('retries: seeded runs and passing gates are never retried', async () => {
+  const seeded = fakes({ exits: { t1: [1, 0] }, reports: { '/repo/junit.xml': [cases(['a', 'fail']), cases(['a', 'pass'])] } });
+  await runLadder(input('seed', { plan: retryPlan, runAll: true, source: 'seed' }), seeded.deps);
+  assert.equal(seeded.events.filter((e) => e === 'gate t1'), ['gate t1']);
+  const passing = fakes({ exits: {}, reports: { '/repo/junit.xml': cases(['a', 'pass']) } });
+  await runLadder(input('pre-push', { plan: retryPlan }), passing.deps);
+  assert.equal(passing.events.filter((e) => e === 'gate t1'), ['gate t1']);
+});
+
+test('an id several test cases share is not forgiven by its freeze', async () => {
+  const f = fakes({ exits: { t1: 1 }, reports: { '/repo/out/junit.xml': { kind: 'ok', cases: [{ id: 'a', outcome: 'fail' }], dup: ['a'] } }, freezes: [freeze('a', '2025-02-01')] });
+  const out = await runLadder(input(), f.deps);
+  assert.is(out.verdict, 'caught');
+  assert.ok(f.logs.some((l) => l.includes('t1: a is frozen, but in this report that id names more than one test')));
+  assert.equal(f.records[0]!.dup, ['a']);
 });
 
 test('without report deps, junit paths are ignored and the output decides', async () => {

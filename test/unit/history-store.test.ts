@@ -1,0 +1,110 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { COMPACT_AT_BYTES, compactHistory, historyPath, readHistory, recordTests } from '../../src/evidence/history-store.js';
+import { serializeHistory } from '../../src/evidence/history.js';
+import { resolveTestId } from '../../src/evidence/resolve-id.js';
+import { today } from '../../src/ladder/tier-report-io.js';
+import type { TestRecord } from '../../src/types.js';
+
+const rec = (i: number, tree: string, pass: string[], fail: string[]): TestRecord => ({
+  ts: `2025-01-01T00:00:${String(i).padStart(2, '0')}Z`, run: `r${i}`, tier: 't1', hook: 'pre-push', patch: tree, tree, cmd: 'c', pass, fail, skip: [],
+});
+
+function withDir(fn: (tests: string) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-history-'));
+  try {
+    fn(join(dir, 'tests.jsonl'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('compaction folds the log into the compact file and starts a new log; reading before and after gives the same history', () =>
+  withDir((tests) => {
+    const recs = [rec(1, 'A', ['a'], ['b']), rec(2, 'A', ['a', 'b'], []), rec(3, 'B', [], ['a', 'b'])];
+    for (const r of recs.slice(0, 2)) recordTests(tests, r);
+    const before = serializeHistory(readHistory(tests).state);
+    compactHistory(tests);
+    assert.is(statSync(tests).size, 0, 'a new, empty log');
+    assert.is(serializeHistory(readHistory(tests).state), before);
+    recordTests(tests, recs[2]!);
+    const h = readHistory(tests).state;
+    const b = h.tiers.get('t1')!.tests.get('b')!;
+    assert.equal([b.runs, b.fails, b.sameCodeRuns, b.flips], [3, 2, 1, 1]);
+    assert.is(h.records, 3);
+  }));
+
+test('a writer that stopped between writing the compact file and starting a new log counts nothing twice', () =>
+  withDir((tests) => {
+    recordTests(tests, rec(1, 'A', [], ['a']));
+    recordTests(tests, rec(2, 'A', ['a'], []));
+    const logText = readFileSync(tests, 'utf8');
+    const ino = statSync(tests).ino;
+    compactHistory(tests);
+    // Put the old log back under its old inode's byte count: as if the new log was never made.
+    const compact = JSON.parse(readFileSync(historyPath(tests), 'utf8'));
+    writeFileSync(historyPath(tests), JSON.stringify({ ...compact, log_ino: statSync(tests).ino, log_bytes: Buffer.byteLength(logText) }));
+    writeFileSync(tests, logText);
+    assert.is.not(ino, undefined);
+    const a = readHistory(tests).state.tiers.get('t1')!.tests.get('a')!;
+    assert.equal([a.runs, a.flips], [2, 1]);
+  }));
+
+test('a log past COMPACT_AT_BYTES is compacted by the writer that finds it so', () =>
+  withDir((tests) => {
+    const many = Array.from({ length: Math.ceil(COMPACT_AT_BYTES / 12) }, (_, i) => `test_${i}`);
+    recordTests(tests, rec(1, 'A', many, []));
+    assert.is(statSync(tests).size, 0);
+    assert.is(readHistory(tests).state.tiers.get('t1')!.tests.size, many.length);
+  }));
+
+test('an unreadable compact file is set aside and said, and history goes on from the log', () =>
+  withDir((tests) => {
+    writeFileSync(historyPath(tests), 'garbage');
+    recordTests(tests, rec(1, 'A', ['a'], []));
+    const r = readHistory(tests);
+    assert.match(r.problem ?? '', 'is not a history file');
+    compactHistory(tests);
+    assert.is(readFileSync(`${historyPath(tests)}.unreadable`, 'utf8'), 'garbage');
+    assert.is(readHistory(tests).problem, undefined);
+  }));
+
+test('resolving a typed id: exact, the id pytest prints (no tier folder), a title alone, several, or the closest', () => {
+  const known = [
+    { tier: 't1', id: 'py/tests/Integration/test_dup.py::TestK::test_x' },
+    { tier: 't1', id: 'test/a.test.mjs::flaky multiplies' },
+    { tier: 't1', id: 'test/b.test.mjs::flaky multiplies' },
+    { tier: 't2', id: 'math > adds' },
+    { tier: 't3', id: 'math > adds' },
+  ];
+  assert.equal(resolveTestId('py/tests/Integration/test_dup.py::TestK::test_x', known), { kind: 'one', test: known[0] });
+  assert.equal(resolveTestId('tests/Integration/test_dup.py::TestK::test_x', known), { kind: 'one', test: known[0] });
+  assert.equal(resolveTestId('flaky multiplies', known), { kind: 'many', candidates: [known[1], known[2]] });
+  assert.equal(resolveTestId('math > adds', known), { kind: 'many', candidates: [known[3], known[4]] });
+  assert.equal(resolveTestId('math > adds', known, 't3'), { kind: 'one', test: known[4] });
+  const none = resolveTestId('tests/integration/test_dup.py::TestK::test_y', known);
+  assert.is(none.kind, 'none');
+  assert.is(none.kind === 'none' && none.near[0], known[0]!.id);
+});
+
+test('today is the UTC day, whatever the local time zone', () => {
+  const tz = process.env.TZ;
+  try {
+    process.env.TZ = 'Etc/GMT-14';
+    const now = new Date('2025-01-01T12:00:00Z'); // 2025-01-02 02:00 there
+    assert.is(now.getDate(), 2, 'the zone is in effect');
+    assert.is(today({}, now), '2025-01-01');
+    process.env.TZ = 'Etc/GMT+12';
+    assert.is(today({}, new Date('2025-01-01T06:00:00Z')), '2025-01-01');
+    assert.is(today({ GATE_LADDER_NOW: '2025-01-31T23:30:00-05:00' }), '2025-02-01');
+    assert.is(today({ GATE_LADDER_NOW: '2025-03-04' }), '2025-03-04');
+  } finally {
+    if (tz === undefined) delete process.env.TZ;
+    else process.env.TZ = tz;
+  }
+});
+
+test.run();
