@@ -10,7 +10,7 @@ import type { ReadStats } from '../ledger/ledger.js';
 import { teamMsg, testMsg } from '../util/messages.js';
 import { teamTestsPath } from '../ledger/team.js';
 import { shown } from '../util/escape.js';
-import { writeOut } from '../util/stdout.js';
+import { writeOutBlocking } from '../util/stdout.js';
 import { FREEZES_FILE, readFreezes, today } from '../ladder/tier-report-io.js';
 import type { Freeze } from '../types.js';
 import { type CommandContext, err, loadContext, out } from './context.js';
@@ -83,11 +83,11 @@ function printJson(rows: readonly FlakyRow[], freezes: unknown[]): void {
       `"eligible":${r.eligible},"reason":${reason},"tier":${JSON.stringify(r.tier)},"same_code_runs":${r.sameCodeRuns},"fails":${r.fails},` +
       `"broken":${r.broken},"ambiguous":${r.ambiguous}}`;
     if (chunk.length > 1 << 20) {
-      writeOut(chunk);
+      writeOutBlocking(chunk);
       chunk = '';
     }
   });
-  writeOut(`${chunk}${rows.length > 0 ? '\n' : ''}],\n"freezes":${JSON.stringify(freezes, null, 2)}}\n`);
+  writeOutBlocking(`${chunk}${rows.length > 0 ? '\n' : ''}],\n"freezes":${JSON.stringify(freezes, null, 2)}}\n`);
 }
 
 function gitUser(root: string): string {

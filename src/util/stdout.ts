@@ -7,9 +7,10 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
  * Writes large output to fd 1 directly, waiting while a pipe is full. Through process.stdout, 30 MB
  * written to a pipe (which node makes non-blocking) is copied and queued in memory, doubling the
  * memory and the CPU time of `flaky --json` on a 150,000-test suite. A reader that went away (EPIPE)
- * gets nothing more, as with closed-pipes.ts.
+ * gets nothing more, as with closed-pipes.ts. (stderr.ts `writeOut` is for short answers: on a full pipe it
+ * hands the rest to process.stdout instead of waiting.)
  */
-export function writeOut(data: string): void {
+export function writeOutBlocking(data: string): void {
   if (closed) return;
   const buf = Buffer.from(data);
   let off = 0;

@@ -59,13 +59,27 @@ export function sh(cmd: string, args: readonly string[], cwd: string, opts: { en
 let installed: string | undefined;
 
 /**
- * `npm pack`s the project once per test process and installs the tarball into a temp prefix;
- * every test repo links its node_modules there, as if it had run `npm i -D gate-ladder`. It packs a
- * copy of what the package ships, with its pack scripts run as `npm publish` runs them (prepack strips
- * this repository's own `prepare`), so the project's package.json is never rewritten under a test.
+ * The packed gate-ladder installed as a user installs it: `npm i -D gate-ladder`, with lint-staged
+ * beside it. scripts/test.mjs installs it once for every test file it runs and names it in
+ * GL_TEST_INSTALLED (one pack and install per file would cost a few seconds each); a file run on its
+ * own packs once for its process.
  */
 export function installedModules(): string {
   if (installed) return installed;
+  const shared = process.env.GL_TEST_INSTALLED;
+  if (shared !== undefined && existsSync(join(shared, 'gate-ladder', 'package.json'))) return (installed = shared);
+  const dir = packInstall();
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return (installed = join(dir, 'node_modules'));
+}
+
+/**
+ * `npm pack`s a copy of what the package ships, with its pack scripts run as `npm publish` runs them
+ * (prepack strips this repository's own `prepare`, so the project's package.json is never rewritten
+ * under a test), and installs the tarball into a new temp folder: returned; its `node_modules` is what
+ * test repos link. The caller removes it.
+ */
+export function packInstall(): string {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first');
   const dir = mkdtempSync(join(tmpdir(), 'gl-pack-'));
   const stage = join(dir, 'stage');
@@ -82,9 +96,7 @@ export function installedModules(): string {
     timeoutMs: 300_000,
   });
   if (inst.code !== 0) throw new Error(`npm install of the packed tarball failed: ${inst.out}`);
-  installed = join(dir, 'node_modules');
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return installed;
+  return dir;
 }
 
 export interface Repo {
