@@ -395,7 +395,7 @@ async function planWithConfigs(
       err(manual);
       return EXIT.error;
     }
-    if (!opts.json) err(configMsg.todays(working.file));
+    if (!opts.json) (opts.dryRun ? out : err)(configMsg.todays(working.file));
     return { plans: [manual], choices };
   }
   if (hook === 'pre-commit') {

@@ -237,7 +237,9 @@ async function loadScript(filepath: string): Promise<unknown> {
   return recordReads(async () => {
     const mod = (await jiti.import(filepath)) as Record<string, unknown> | null | undefined;
     const value = mod === null || typeof mod !== 'object' ? mod : 'default' in mod ? mod.default : Object.keys(mod).length > 0 ? { ...mod } : undefined;
-    return { [EXPORTED]: value };
+    // `export default someAsyncSetup()`: the config is what it settles to (one that never settles meets the worker's time limit).
+    const settled = value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function' ? await value : value;
+    return { [EXPORTED]: settled };
   });
 }
 

@@ -1,6 +1,6 @@
 /** Every sentence gate-ladder says to its users, in one place. Each says the next step. */
 import type { FlakyFigures, GateResult, HookName, OrderFigures, PairOverlap, Plan, RateFigures, Report, RunnerInfo, ScopeFigures, SeedFigures, TierFigures } from '../types.js';
-import { shown } from './escape.js';
+import { shown, shownLines } from './escape.js';
 
 const BYPASS = 'To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.';
 const BYPASS_COMMIT = 'To commit anyway: `git commit --no-verify`, or `GATE_LADDER=0 git commit`.';
@@ -23,7 +23,7 @@ export const msg = {
   invalidConfig: (problems: readonly string[], hook?: HookName, exec: Exec = npx) =>
     [
       `gate-ladder: the config has ${problems.length} problem${problems.length === 1 ? '' : 's'}; no gate ran:`,
-      ...problems.map((p) => `  - ${shown(p)}`),
+      ...problems.map((p) => `  - ${shownLines(p)}`),
       `Fix ${problems.length === 1 ? 'it' : 'them'} and try again (\`${exec('gate-ladder run --dry-run')}\` checks the config; \`${exec('gate-ladder help config')}\` lists the fields).${bypass(hook) ? ` ${bypass(hook)}` : ''}`,
     ].join('\n'),
   badStdin: (lines: readonly string[]) =>
@@ -405,7 +405,7 @@ export const configMsg = {
   invalidCommitted: (ref: string, head: string, problems: readonly string[], hook?: HookName) =>
     [
       `gate-ladder: ${blocked(hook)}${isCommit(hook) ? '' : `${shown(ref)}: `}the config has ${problems.length} problem${problems.length === 1 ? '' : 's'} (${isCommit(hook) ? 'as staged' : `as committed at ${short(head)}`}); no gate ran${isCommit(hook) ? '' : ' for it'}:`,
-      ...problems.map((p) => `  - ${shown(p)}`),
+      ...problems.map((p) => `  - ${shownLines(p)}`),
       `Fix ${problems.length === 1 ? 'it' : 'them'}, ${isCommit(hook) ? 'stage the fix, and commit again' : isManual(hook) ? 'then run it again' : 'commit the fix, and push again'}.${bypass(hook) ? ` ${bypass(hook)}` : ''}`,
     ].join('\n'),
   unreadable: (treeish: string) => `could not read the config committed at ${short(treeish)} (git cat-file failed); check the repository with \`git fsck\``,

@@ -28,7 +28,8 @@ test('an uncommitted config edit does not change a push\'s verdict, and is menti
     assert.is(repo.read('gate-ladder.config.ts'), LENIENT, 'the working tree is not touched');
 
     // The other way round: an uncommitted edit that would fail every push does not block a good one.
-    repo.write('src/value.txt', 'good\n');
+    // (A new value, not the first one back: a range whose changes cancel out is empty, with nothing to judge.)
+    repo.write('src/value.txt', 'fine\n');
     repo.gitOk('add', 'src/value.txt');
     repo.gitOk('commit', '-q', '-m', 'fix');
     repo.write('gate-ladder.config.ts', `export default { tiers: [{ name: 't1-strict', run: 'exit 1' }] };\n`);

@@ -107,6 +107,8 @@ test('config mistakes: a syntax error shows file, line, column and the line; nul
     assert.match(dup.stderr, 'tiers[1].name "t1" is used by an earlier tier (tiers[0])');
     assert.not.match(dup.stderr, 'To push anyway', 'a manual run blocks no push');
 
+    // On the pre-commit path the staged config judges the commit.
+    repo.gitOk('add', 'gate-ladder.config.ts');
     const commit = repo.cli(['run', 'pre-commit']);
     assert.is(commit.code, 2, commit.out);
     assert.match(commit.stderr, 'To commit anyway: `git commit --no-verify`');
