@@ -65,7 +65,8 @@ function eachLine(fd: number, from: number, fn: (line: string) => void): number 
   return pos - from;
 }
 
-function foldLog(state: HistoryState, fd: number, from: number, stats: ReadStats): number {
+/** Folds the records of the open file from byte `from` into `state` (each also handed to `each`); returns the bytes read. */
+function foldLog(state: HistoryState, fd: number, from: number, stats: ReadStats, each?: (rec: TestRecord) => void): number {
   return eachLine(fd, from, (line) => {
     if (line.trim() === '') return;
     let rec: TestRecord | undefined;
@@ -79,6 +80,7 @@ function foldLog(state: HistoryState, fd: number, from: number, stats: ReadStats
       return;
     }
     stats.rows++;
+    each?.(rec);
     addRecord(state, rec);
   });
 }
@@ -173,21 +175,8 @@ export function foldRecordsFile(path: string, state: HistoryState, stats: ReadSt
   const before = state.records;
   const origins = new Set<string>();
   try {
-    eachLine(fd, 0, (line) => {
-      if (line.trim() === '') return;
-      let rec: TestRecord | undefined;
-      try {
-        rec = parseTestRecord(JSON.parse(line));
-      } catch {
-        rec = undefined;
-      }
-      if (rec === undefined) {
-        stats.skipped++;
-        return;
-      }
-      stats.rows++;
+    foldLog(state, fd, 0, stats, (rec) => {
       if (typeof rec.origin === 'string') origins.add(rec.origin);
-      addRecord(state, rec);
     });
   } finally {
     closeSync(fd);

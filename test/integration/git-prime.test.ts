@@ -24,6 +24,9 @@ function repo<T>(fn: (dir: string, git: (...a: string[]) => string) => Promise<T
       git('init', '-q', '-b', 'main');
       git('config', 'user.name', 'T');
       git('config', 'user.email', 't@example.invalid');
+      // No automatic gc in the background: it would still be writing objects while the folder is removed.
+      git('config', 'gc.auto', '0');
+      git('config', 'maintenance.auto', 'false');
       const commit = (file: string, msg: string) => {
         writeFileSync(join(dir, file), `${msg}\n`);
         git('add', '-A');

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PROJECT, sh, withRepo } from '../helpers/repo.js';
+import { PROJECT, installedModules, sh, withRepo } from '../helpers/repo.js';
 
 test('the packed package ships its bin, its library and types that check a defineConfig config', () =>
   withRepo({ install: false }, (repo) => {
@@ -30,6 +31,13 @@ export default config;
 
 test('the bin runs its hook bundle through a V8 code cache beside it, written by runs, per path taken; a bad cache is rejected and rewritten; GATE_LADDER_CODE_CACHE=0 writes none', () =>
   withRepo({}, (repo) => {
+    // A copy of the install of its own: other test files running at the same time push through the
+    // shared one, and their runs write that one's cache.
+    const own = mkdtempSync(join(tmpdir(), 'gl-own-install-'));
+    process.once('exit', () => rmSync(own, { recursive: true, force: true }));
+    cpSync(installedModules(), join(own, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+    rmSync(join(repo.dir, 'node_modules'));
+    symlinkSync(join(own, 'node_modules'), join(repo.dir, 'node_modules'), 'dir');
     const dist = join(repo.dir, 'node_modules', 'gate-ladder', 'dist');
     const cacheDir = join(dist, '.cache');
     const cacheFiles = () => (existsSync(cacheDir) ? readdirSync(cacheDir) : []);

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { COMPACT_AT_BYTES, compactHistory, historyPath, readHistory, recordTests } from '../../src/evidence/history-store.js';
-import { serializeHistory } from '../../src/evidence/history.js';
+import { COMPACT_AT_BYTES, compactHistory, foldRecordsFile, historyPath, readHistory, recordTests } from '../../src/evidence/history-store.js';
+import { testLogFiles } from '../../src/ledger/ledger.js';
+import { emptyHistory, serializeHistory } from '../../src/evidence/history.js';
 import { resolveTestId } from '../../src/evidence/resolve-id.js';
 import { today } from '../../src/ladder/tier-report-io.js';
 import type { TestRecord } from '../../src/types.js';
@@ -35,6 +36,34 @@ test('compaction folds the log into the compact file and starts a new log; readi
     const b = h.tiers.get('t1')!.tests.get('b')!;
     assert.equal([b.runs, b.fails, b.sameCodeRuns, b.flips], [3, 2, 1, 1]);
     assert.is(h.records, 3);
+  }));
+
+test('compaction keeps the folded log (tests-archive/): every record this clone wrote is still there, once, for `sync`', () =>
+  withDir((tests) => {
+    for (let i = 1; i <= 3; i++) recordTests(tests, rec(i, 'A', ['a'], []));
+    compactHistory(tests);
+    recordTests(tests, rec(4, 'B', ['a'], []));
+    compactHistory(tests);
+    recordTests(tests, rec(5, 'C', ['a'], []));
+    const files = testLogFiles(tests);
+    assert.is(files.length, 3, 'two archived logs, then the live one');
+    assert.is(files[2], tests);
+    const runs = files.flatMap((f) => readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as TestRecord).run));
+    assert.equal(runs, ['r1', 'r2', 'r3', 'r4', 'r5']);
+    assert.is(readHistory(tests).state.records, 5, 'reading the history does not count the archive again');
+  }));
+
+test("another file of records (the team's) folds into a history, counting its records and origins; a missing one adds nothing", () =>
+  withDir((tests) => {
+    const team = join(tests, '..', 'team.jsonl');
+    const lines = [{ ...rec(1, 'A', ['a'], []), origin: 'x' }, { ...rec(2, 'A', [], ['a']), origin: 'y' }, { ...rec(3, 'A', ['a'], []), origin: 'x' }];
+    writeFileSync(team, `${lines.map((l) => JSON.stringify(l)).join('\n')}\nnot json\n`);
+    const state = emptyHistory();
+    const stats = { rows: 0, skipped: 0 };
+    assert.equal(foldRecordsFile(team, state, stats), { records: 3, origins: 2 });
+    assert.equal(stats, { rows: 3, skipped: 1 });
+    assert.is(state.tiers.get('t1')!.tests.get('a')!.flips, 2);
+    assert.equal(foldRecordsFile(join(tests, '..', 'none.jsonl'), state, stats), { records: 0, origins: 0 });
   }));
 
 test('a writer that stopped between writing the compact file and starting a new log counts nothing twice', () =>
