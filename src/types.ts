@@ -219,6 +219,8 @@ export interface GateResult {
   tests?: TestOutcome[];
   /** Ids of the tests the report lists as failed or errored (frozen ones included). */
   failed?: string[];
+  /** The failed tests that made a `caught` verdict (frozen ones left out), with where and what their JUnit report says: for CI annotations. */
+  failures?: TestFailure[];
   /** Extra lines for the user: frozen failures forgiven, expired freezes, a missing report. */
   notes?: string[];
   /** The runner profile that read the output, and why. */
@@ -229,6 +231,17 @@ export interface GateResult {
   dup?: string[];
   /** The first attempt, when the tier was retried (`retries`). */
   retried?: { verdict: Verdict; failed?: string[]; seconds: number };
+}
+
+/** A failed test as its JUnit report tells it: the file and line (when the report or its stack names them) and its message. */
+export interface TestFailure {
+  id: string;
+  /** The title path (`math > adds`), without the file. */
+  title: string;
+  /** Repository-relative, when the report names a file inside the repository. */
+  file?: string;
+  line?: number;
+  message: string;
 }
 
 export interface TestOutcome {

@@ -57,6 +57,35 @@ export async function main(argv: string[]): Promise<number> {
       },
     )
     .command(
+      'ci',
+      "One CI step: judge what this pipeline's event changed (GitHub Actions' pull request or push, GitLab's merge request or push; else --base/--head), annotate failed tests, append the verdicts to the step summary; exit 0/1/2 as run",
+      (y) =>
+        y
+          .option('base', { type: 'string', describe: "Base revision: overrides the CI's event (outside CI: default the config base or the remote HEAD)" })
+          .option('head', { type: 'string', describe: "Head revision: overrides the CI's event (default HEAD outside CI)" })
+          .option('calibrate', { type: 'boolean', describe: 'Run every planned tier whatever the verdicts (default: at the config `calibrate` rate)' })
+          .option('summary', { type: 'string', describe: 'Append the markdown summary to this file (default $GITHUB_STEP_SUMMARY when set)' })
+          .option('json', { type: 'boolean', describe: 'Print the range found, the verdicts, the annotations and the exit code as JSON on stdout (no annotation lines)' })
+          .option('cache', { type: 'boolean', default: true, describe: 'Reuse a pass of the same tree under the same config (--no-cache: run every planned gate)' })
+          .epilog(
+            `Reads GITHUB_EVENT_NAME and the payload at GITHUB_EVENT_PATH (pull_request, pull_request_target: head.sha against base.sha; push: after against before; merge_group), or GitLab's CI_MERGE_REQUEST_DIFF_BASE_SHA, CI_COMMIT_SHA and CI_COMMIT_BEFORE_SHA. A new branch is judged from its merge-base with the default branch; other events judge the last commit. The clone needs the history of the range: actions/checkout with fetch-depth: 0, GitLab GIT_DEPTH: 0 (a missing commit is exit 2, with the fix). Workflow files: docs/ci.md.`,
+          )
+          .example('$0 ci', 'In a GitHub Actions or GitLab CI job: the range comes from the event')
+          .example('$0 ci --base origin/main --head HEAD --summary summary.md', 'Anywhere else, with a markdown summary'),
+      async (a) => {
+        const { ciCommand } = await import('../commands/ci.js');
+        code = await ciCommand({
+          cwd,
+          ...(a.base !== undefined && { base: a.base }),
+          ...(a.head !== undefined && { head: a.head }),
+          json: a.json === true,
+          calibrate: a.calibrate === true,
+          ...(a.cache === false && { noCache: true }),
+          ...(a.summary !== undefined && { summary: a.summary }),
+        });
+      },
+    )
+    .command(
       'install',
       'Set up husky and a pre-push hook that runs gate-ladder; write a starter config if there is none',
       (y) =>
@@ -228,7 +257,7 @@ export async function main(argv: string[]): Promise<number> {
         else cli.showHelp('log');
       },
     )
-    .demandCommand(1, 'Name a command: run, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, gc, merge, sync, help (see --help).')
+    .demandCommand(1, 'Name a command: run, ci, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, gc, merge, sync, help (see --help).')
     .strict()
     .version(VERSION)
     .recommendCommands()

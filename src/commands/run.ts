@@ -14,7 +14,7 @@ import { quickIndexMatches, quickWorkTree } from '../git/index-check.js';
 import { type Where, chooseIsolation, placement } from '../ladder/isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from '../ladder/ladder.js';
 import { appendRows, ledgerGuard, ledgerPathFor } from '../ledger/ledger.js';
-import { commitMsg, configMsg, faultMsg, msg, planLines, runMsg } from '../util/messages.js';
+import { type Voice, commitMsg, configMsg, faultMsg, msg, planLines, runMsg } from '../util/messages.js';
 import { watchLauncher } from '../util/launcher.js';
 import { gateTracker, gatesDir, stopLeftovers } from '../ladder/gate-records.js';
 import { parsePushRefs, pushKind } from '../git/push-refs.js';
@@ -48,6 +48,10 @@ export interface RunOptions {
   stdin?: string;
   /** Ignore the tree cache (run every planned gate, record nothing in it) and load the config afresh. */
   noCache?: boolean;
+  /** A manual run's name for its range (ledger `ref`, messages); default the `--head` revision. */
+  ref?: string;
+  /** Judged for a CI job (`gate-ladder ci`): verdicts say "check failed", never "push blocked", and offer no bypass. */
+  ci?: boolean;
   /**
    * The caller exits as soon as this returns, unless something is still under way (the bin, see
    * early-exit.ts): the Ctrl-C handlers are left for the exit to drop, since removing them costs
@@ -58,7 +62,8 @@ export interface RunOptions {
 
 export { EXIT };
 
-interface TargetReport {
+/** One judged range, as `--json` prints it (and `gate-ladder ci` reads it). */
+export interface TargetReport {
   ref: string;
   head: string;
   base: string;
@@ -90,11 +95,28 @@ function block(text: string, colour: 'red' | 'yellow'): string {
   return `\n${paint(text, colour, on)}`;
 }
 
+/** What a run judged: its exit code and, once it got as far as a plan, each target and the ledger. */
+export interface Judged {
+  code: number;
+  targets?: TargetReport[];
+  ledger?: string;
+}
+
 /** The hook and manual entry point: refs → ranges → route → gates → rows → exit code. */
 export async function runCommand(opts: RunOptions): Promise<number> {
+  const judged = await judge(opts);
+  if (opts.json && judged.targets) {
+    process.stdout.write(`${JSON.stringify({ exit: judged.code, ledger: judged.ledger, targets: judged.targets }, null, 2)}\n`);
+    wroteToStream();
+  }
+  return judged.code;
+}
+
+/** `run`'s whole judgement, printed as it goes but for `--json`: shared with `gate-ladder ci`. */
+export async function judge(opts: RunOptions): Promise<Judged> {
   if (process.env.GATE_LADDER === '0') {
     if (!opts.json) err(msg.bypassed());
-    return EXIT.pass;
+    return { code: EXIT.pass };
   }
   const stdin = opts.hook === 'pre-push' ? (opts.stdin ?? readStdin()) : undefined;
   // `--no-cache` cannot be passed through `git push`: GATE_LADDER_NO_CACHE=1 does the same for one push.
@@ -117,7 +139,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const info = await primeRepo(opts.cwd, revQuery(opts, stdin), scopeAt);
   if (info === null) {
     err(msg.notRepo(opts.cwd));
-    return EXIT.error;
+    return { code: EXIT.error };
   }
   // Gates a run killed outright (kill -9) left running are stopped, and said to be.
   stopLeftovers(info.commonDir, err);
@@ -131,9 +153,10 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const warnedSkip = new Set<string>();
   // A dry run's plan is the command's answer: stdout. Everything else is said on stderr (git shows it during a push).
   const tell = opts.dryRun ? out : err;
+  const voice: Voice = opts.ci ? 'ci' : hook;
 
   const planned = await planWithConfigs(info, { ...opts, ...(stdin !== undefined && { stdin }) }, hook, working);
-  if (typeof planned === 'number') return planned;
+  if (typeof planned === 'number') return { code: planned };
   const { plans, choices } = planned;
   const isolation = isolationFor(info, hook);
   const matchers = new Map<CachedLoad, ScopeMatcher>();
@@ -168,7 +191,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       continue;
     }
     if (p.kind === 'error') {
-      err(msg.rangeError(p.ref, p.reason, hook));
+      err(msg.rangeError(p.ref, p.reason, voice));
       reports.push({ ref: p.ref, head: p.head, base: '', files: 0, plan: [], verdict: 'error' });
       code = Math.max(code, EXIT.error);
       continue;
@@ -339,21 +362,17 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (stopped === undefined) {
       if (!opts.json) err(msg.passed(p.ref, outcome.results.length, sum(outcome.results.map((r) => r.seconds))));
     } else if (stopped.verdict === 'caught') {
-      err(block(msg.caught(p.ref, stopped, hook), 'red'));
+      err(block(msg.caught(p.ref, stopped, voice), 'red'));
       code = Math.max(code, EXIT.caught);
     } else {
-      err(block(msg.error(p.ref, stopped, loaded.file, hook), 'yellow'));
+      err(block(msg.error(p.ref, stopped, loaded.file, voice), 'yellow'));
       code = Math.max(code, EXIT.error);
     }
   }
   unwatch?.();
   if (!opts.exitsAfter) interrupt.dispose();
-  if (opts.json) {
-    const ledger = ledgerShown ?? ledgerPathFor(info.root, info.commonDir, working.kind === 'ok' ? working.config.ledger : undefined);
-    process.stdout.write(`${JSON.stringify({ exit: code, ledger, targets: reports }, null, 2)}\n`);
-    wroteToStream();
-  }
-  return code;
+  const ledger = ledgerShown ?? ledgerPathFor(info.root, info.commonDir, working.kind === 'ok' ? working.config.ledger : undefined);
+  return { code, targets: reports, ledger };
 }
 
 function sum(xs: number[]): number {
@@ -530,5 +549,5 @@ function manualTarget(root: string, opts: RunOptions, config: ResolvedConfig): T
   const baseSha = resolveCommit(root, baseRev);
   if (baseSha === null) return msg.badRev(baseRev);
   const base = mergeBase(root, baseSha, head) ?? baseSha;
-  return { kind: 'test', ref: headRev, head, base, changes: diffList(root, base, head) };
+  return { kind: 'test', ref: opts.ref ?? headRev, head, base, changes: diffList(root, base, head) };
 }

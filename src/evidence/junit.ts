@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { isAbsolute, posix, relative, sep } from 'node:path';
-import type { RunnerName, TestOutcome } from '../types.js';
+import type { RunnerName, TestFailure, TestOutcome } from '../types.js';
 
 /** A `<testcase>` as the report spells it, with the suites around it. */
 export interface RawCase {
@@ -13,6 +13,10 @@ export interface RawCase {
   /** Names of the enclosing `<testsuite>` elements, outermost first. */
   suites: string[];
   outcome: TestOutcome['outcome'];
+  /** The testcase's `line` attribute, when the reporter writes one. */
+  line?: string;
+  /** A failed case's first `<failure>` or `<error>`: its `message` attribute and its text (raw, as in the file). */
+  failure?: { message?: string; text?: string };
 }
 
 export interface IdContext {
@@ -56,19 +60,33 @@ function outcomeOf(tc: Node): TestOutcome['outcome'] {
 function walk(node: Node, suites: string[], suiteFile: string | undefined, out: RawCase[]): void {
   for (const tc of list(node, 'testcase')) {
     const a = attrs(tc);
+    const outcome = outcomeOf(tc);
     out.push({
       name: a.name ?? '',
       classname: a.classname ?? '',
       ...(a.file && { file: a.file }),
       ...(suiteFile && { suiteFile }),
       suites,
-      outcome: outcomeOf(tc),
+      outcome,
+      ...(a.line && { line: a.line }),
+      ...(outcome === 'fail' && { failure: failureOf(tc) }),
     });
   }
   for (const ts of list(node, 'testsuite')) {
     const a = attrs(ts);
     walk(ts, [...suites, a.name ?? ''], a.file ?? suiteFile, out);
   }
+}
+
+/** The first `<failure>` or `<error>` of a test case (kept raw by the parser: see stopNodes). */
+function failureOf(tc: Node): { message?: string; text?: string } {
+  const first = (list(tc, 'failure')[0] ?? list(tc, 'error')[0]) as unknown;
+  if (typeof first === 'string') return { text: first };
+  if (first === null || typeof first !== 'object') return {};
+  const f = first as Node;
+  const message = attrs(f).message;
+  const text = typeof f['#text'] === 'string' ? f['#text'] : undefined;
+  return { ...(message && { message }), ...(text && { text }) };
 }
 
 /** JUnit XML text to raw test cases; `ok: false` says why the text is not a readable report. Pure. */
@@ -285,22 +303,73 @@ export function normalizeCases(cases: readonly RawCase[], ctx: IdContext = {}): 
   return { cases: [...byId].map(([id, outcome]) => ({ id, outcome })), dup: [...dup] };
 }
 
-export type JUnitParse = { ok: true; cases: TestOutcome[]; dup: string[]; broken?: string[] } | { ok: false; why: string };
+export type JUnitParse = { ok: true; cases: TestOutcome[]; dup: string[]; broken?: string[]; failures?: TestFailure[] } | { ok: false; why: string };
 
-/** JUnit XML to normalized test outcomes; files that could not load are listed apart (`broken`). Pure (given a pure `exists`). */
+/**
+ * JUnit XML to normalized test outcomes; files that could not load are listed apart (`broken`); each
+ * failed test's file, line and message (`failures`), for CI annotations. Pure (given a pure `exists`).
+ */
 export function parseJUnit(xml: string, ctx: IdContext = {}): JUnitParse {
   const raw = parseJUnitCases(xml);
   if (!raw.ok) return raw;
   const load = raw.cases.filter((c) => isLoadFailure(c, ctx.runner));
-  if (load.length === 0) return { ok: true, ...normalizeCases(raw.cases, ctx) };
-  const tests = raw.cases.filter((c) => !isLoadFailure(c, ctx.runner));
-  return { ok: true, ...normalizeCases(tests, ctx), broken: normalizeCases(load, ctx).cases.map((c) => c.id) };
+  const tests = load.length === 0 ? raw.cases : raw.cases.filter((c) => !isLoadFailure(c, ctx.runner));
+  const failures = testFailures(tests, ctx);
+  return {
+    ok: true,
+    ...normalizeCases(tests, ctx),
+    ...(load.length > 0 && { broken: normalizeCases(load, ctx).cases.map((c) => c.id) }),
+    ...(failures.length > 0 && { failures }),
+  };
+}
+
+/** Each failed test once (its first failed listing): where the report or its stack puts it, and what it said. Pure. */
+export function testFailures(cases: readonly RawCase[], ctx: IdContext = {}): TestFailure[] {
+  const seen = new Set<string>();
+  const out: TestFailure[] = [];
+  for (const c of cases) {
+    if (c.outcome !== 'fail') continue;
+    const id = testId(c, ctx);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const n = nameOf(c, ctx.runner);
+    const path = n.file !== undefined && n.file !== '' && n.fileIsPath ? repoPath(n.file, ctx) : undefined;
+    const file = path !== undefined && !isAbsolute(path) && !path.startsWith('../') ? path : undefined;
+    const text = c.failure?.text !== undefined ? xmlText(c.failure.text) : '';
+    const line = lineOf(c.line, file, text);
+    const message = c.failure?.message ?? text.split('\n').find((l) => l.trim() !== '')?.trim() ?? 'failed';
+    out.push({ id, title: n.path.join(ctx.runner === 'pytest' ? '::' : ' > ') || id, ...(file && { file }), ...(line !== undefined && { line }), message });
+  }
+  return out;
+}
+
+/** The testcase's `line`, else the first `<file>:<line>` of the failure's text (a stack frame in the test's own file). */
+function lineOf(attr: string | undefined, file: string | undefined, text: string): number | undefined {
+  const n = attr !== undefined ? Number(attr) : NaN;
+  if (Number.isInteger(n) && n > 0) return n;
+  if (file === undefined || text === '') return undefined;
+  const at = new RegExp(`(?:^|[\\s(/'"])${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+)`, 'm').exec(text);
+  return at ? Number(at[1]) : undefined;
+}
+
+const XML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/** A raw element text as its reader means it: CDATA unwrapped, entities decoded. Pure. */
+export function xmlText(raw: string): string {
+  return raw.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|quot|apos);/g, (_m, cdata: string | undefined, ent: string | undefined) => {
+    if (cdata !== undefined) return cdata;
+    if (ent!.startsWith('#')) {
+      const code = ent!.startsWith('#x') ? parseInt(ent!.slice(2), 16) : Number(ent!.slice(1));
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+    }
+    return XML_ENTITIES[ent!]!;
+  });
 }
 
 /** What reading a tier's report after its gate found. */
 export type ReportRead =
   /** `broken`: test files that could not run at all (listed as such by the runner), apart from the cases; `dup`: ids several cases shared. */
-  | { kind: 'ok'; cases: TestOutcome[]; broken?: string[]; dup?: string[] }
+  | { kind: 'ok'; cases: TestOutcome[]; broken?: string[]; dup?: string[]; failures?: TestFailure[] }
   | { kind: 'missing' }
   /** Older than this gate run: left by an earlier run, so it says nothing about this one. */
   | { kind: 'stale'; written: string }

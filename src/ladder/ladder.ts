@@ -149,6 +149,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       ...(reason !== undefined && { reason }),
       ...(judged.tests && { tests: judged.tests }),
       ...(judged.failed && { failed: judged.failed }),
+      ...(judged.failures && { failures: judged.failures }),
       ...(judged.frozen && { frozen: judged.frozen }),
       ...(judged.notes.length > 0 && { notes: judged.notes }),
       ...(detection && { runner: { ...(detection.runner && { runner: detection.runner }), why: detection.why } }),

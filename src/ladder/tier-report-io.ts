@@ -96,7 +96,7 @@ export function reportDeps(ledgerPath: string, env: NodeJS.ProcessEnv = process.
       // pytest's default report names no file: the files that exist tell where a module's path ends.
       const dir = join(ctx.root ?? '.', ctx.base ?? '.');
       const parsed = parseJUnit(text, { ...ctx, exists: (p) => existsSync(join(dir, p)) });
-      return parsed.ok ? { kind: 'ok', cases: parsed.cases, ...(parsed.broken && { broken: parsed.broken }), ...(parsed.dup.length > 0 && { dup: parsed.dup }) } : { kind: 'unreadable', why: parsed.why };
+      return parsed.ok ? { kind: 'ok', cases: parsed.cases, ...(parsed.broken && { broken: parsed.broken }), ...(parsed.dup.length > 0 && { dup: parsed.dup }), ...(parsed.failures && { failures: parsed.failures }) } : { kind: 'unreadable', why: parsed.why };
     },
     record: async (rec, cwd) => {
       // Flips count only between runs of the same tree: the record names it (one git call per commit).

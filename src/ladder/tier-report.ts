@@ -4,7 +4,7 @@ import { forgive } from '../evidence/freeze.js';
 import type { GateExit } from './gate.js';
 import type { IdContext, ReportRead } from '../evidence/junit.js';
 import { testMsg } from '../util/messages.js';
-import type { Freeze, ReportFormat, ResolvedTier, TestOutcome, TestRecord, Verdict } from '../types.js';
+import type { Freeze, ReportFormat, ResolvedTier, TestFailure, TestOutcome, TestRecord, Verdict } from '../types.js';
 import { AMBIGUOUS_EXIT, type Classified, judgeReport } from './verdict.js';
 
 /** The outside world of reports, passed in so tests can hand in fakes (see tier-report-io.ts for the real one). */
@@ -27,6 +27,8 @@ export interface TierJudgement extends Classified {
   frozen?: string[];
   /** Ids several test cases of the report shared. */
   dup?: string[];
+  /** The failed tests that made it `caught`, with file, line and message (frozen ones left out). */
+  failures?: TestFailure[];
   notes: string[];
 }
 
@@ -64,8 +66,10 @@ export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promi
     notes: [],
   };
   if (j.verdict !== 'caught') return out;
+  const failures = report.kind === 'ok' ? report.failures : undefined;
   if (!input.applyFreezes) {
     out.notes.push(testMsg.failedTests(tier.name, j.failed));
+    if (failures) out.failures = failures;
     return out;
   }
   const { freezes, problem } = deps.freezes(cwd);
@@ -79,6 +83,9 @@ export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promi
     return out;
   }
   out.notes.push(testMsg.failedTests(tier.name, j.failed));
+  const forgiven = new Set(f.frozen);
+  const counted = failures?.filter((x) => !forgiven.has(x.id));
+  if (counted && counted.length > 0) out.failures = counted;
   for (const e of f.expired) out.notes.push(testMsg.freezeExpired(tier.name, e.test, e.expires));
   for (const id of f.ambiguous) out.notes.push(testMsg.frozenButAmbiguous(tier.name, id));
   if (f.frozen.length > 0) out.notes.push(testMsg.frozenAlsoFailed(tier.name, f.frozen));

@@ -1,4 +1,5 @@
 /** Text from the ledger (tier names, test ids, reasons) made safe to print or to put in HTML. Pure. */
+import { shown } from '../util/escape.js';
 
 /** Control characters made visible, so nothing printed can move the cursor or hide a line. */
 export const printable = (s: string): string =>
@@ -8,3 +9,15 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 
 /** For HTML text and attribute values: control characters made visible, markup characters escaped. */
 export const esc = (v: string | number | null | undefined): string => printable(String(v ?? '')).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+
+const MD_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * Outside text (a test name, a gate's reason) as literal markdown text, fit for a table cell: control
+ * characters shown as escapes, markup characters escaped, so it can neither format, link, inject HTML
+ * nor break the table. Pure.
+ */
+export const mdText = (s: string): string =>
+  shown(s)
+    .replace(/[&<>]/g, (c) => MD_ENTITIES[c]!)
+    .replace(/[\\`*_[\]{}()#+!|~]/g, '\\$&');

@@ -5,12 +5,15 @@ import { shown, shownLines } from './escape.js';
 const BYPASS = 'To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.';
 const BYPASS_COMMIT = 'To commit anyway: `git commit --no-verify`, or `GATE_LADDER=0 git commit`.';
 
-const isCommit = (hook?: HookName) => hook === 'pre-commit';
-/** A manual (or CI) run blocks nothing: it answers, and its exit code says how. */
-const isManual = (hook?: HookName) => hook === 'manual';
-const blocked = (hook?: HookName) => (isCommit(hook) ? 'commit blocked: ' : isManual(hook) ? '' : 'push blocked: ');
-const bypass = (hook?: HookName) => (isCommit(hook) ? BYPASS_COMMIT : isManual(hook) ? '' : BYPASS);
-const again = (hook?: HookName) => (isCommit(hook) ? 'commit' : isManual(hook) ? 'run it' : 'push');
+/** Who hears a verdict: a hook (or a manual run), or a CI job (`gate-ladder ci`), which blocks no push and has no bypass. */
+export type Voice = HookName | 'ci';
+
+const isCommit = (hook?: Voice) => hook === 'pre-commit';
+/** A manual run blocks nothing: it answers, and its exit code says how. */
+const isManual = (hook?: Voice) => hook === 'manual';
+const blocked = (hook?: Voice) => (hook === 'ci' ? 'check failed: ' : isCommit(hook) ? 'commit blocked: ' : isManual(hook) ? '' : 'push blocked: ');
+const bypass = (hook?: Voice) => (hook === 'ci' || isManual(hook) ? '' : isCommit(hook) ? BYPASS_COMMIT : BYPASS);
+const again = (hook?: Voice) => (isCommit(hook) ? 'commit' : isManual(hook) ? 'run it' : 'push');
 /** How the project runs gate-ladder's bin (`npx gate-ladder`, `pnpm exec gate-ladder`, ...). */
 type Exec = (command: string) => string;
 const npx: Exec = (command) => `npx ${command}`;
@@ -29,7 +32,7 @@ export const msg = {
   badStdin: (lines: readonly string[]) =>
     `gate-ladder: push blocked: ${lines.length} line(s) of pre-push input are not "<local ref> <sha> <remote ref> <sha>" (first: ${shown(JSON.stringify(lines[0]))}), so gate-ladder cannot tell what is pushed. Is the hook called by git? ${BYPASS}`,
   nothingToTest: (ref: string, why: string) => `gate-ladder: ${shown(ref)}: ${shown(why)}.`,
-  rangeError: (ref: string, reason: string, hook?: HookName) =>
+  rangeError: (ref: string, reason: string, hook?: Voice) =>
     `gate-ladder: ${blocked(hook)}cannot tell what ${shown(ref)} changes: ${shown(reason)}. This says nothing about the patch.${bypass(hook) ? ` ${bypass(hook)}` : ''}`,
   isolated: (head: string, why: string, lintStaged = false) =>
     lintStaged
@@ -43,13 +46,13 @@ export const msg = {
   passed: (ref: string, tiers: number, seconds: number) =>
     `gate-ladder: ${shown(ref)}: ${tiers} tier${tiers === 1 ? '' : 's'} passed in ${seconds.toFixed(1)} s.`,
   // A blocked push or commit ends with a short block of its own (run.ts colours it): what stopped it, whose fault, the next step.
-  caught: (ref: string, r: GateResult, hook?: HookName) =>
+  caught: (ref: string, r: GateResult, hook?: Voice) =>
     [
       `gate-ladder: ${blocked(hook)}${shown(r.tier)} caught a problem in ${shown(ref)} (exit ${r.exitCode}: a test failed).`,
       `  The patch is wrong: fix it, ${isCommit(hook) ? 'stage it, and commit again' : isManual(hook) ? 'then run it again' : 'commit, and push again'}.`,
       ...(bypass(hook) ? [`  ${bypass(hook)}`] : []),
     ].join('\n'),
-  error: (ref: string, r: GateResult, configFile: string, hook?: HookName) =>
+  error: (ref: string, r: GateResult, configFile: string, hook?: Voice) =>
     [
       `gate-ladder: ${blocked(hook)}${shown(r.tier)} could not give a verdict on ${shown(ref)}: ${shown(r.reason ?? 'harness error')}.`,
       '  This is not a verdict on the patch: the check itself did not complete.',
@@ -468,4 +471,59 @@ export const teamMsg = {
   syncSkipped: (n: number) => `gate-ladder: sync: skipped ${plural(n, 'malformed row')} from other origins; they are not counted. Whoever wrote them should update gate-ladder.`,
   teamRead: (local: number, team: number, origins: number) =>
     `gate-ladder: ${plural(local + team, 'row')} from ${plural(origins + 1, 'origin')} (${local} this clone's, ${team} synced from ${plural(origins, 'other')}); \`--local\` reads this clone's only.`,
+};
+
+/** `gate-ladder ci` (issue 18, point 3): the range a CI job judges, and what stops it from judging one. */
+export const ciMsg = {
+  howFlags: (ci: 'github' | 'gitlab' | 'none') => `--base/--head${ci === 'none' ? '' : ` (the ${ci === 'github' ? 'GitHub' : 'GitLab'} event is not read)`}`,
+  howNoCi: () => 'not in GitHub Actions or GitLab CI: HEAD against the config `base` (else the remote HEAD); pass --base/--head to choose',
+  howPullRequest: (event: string, n: number | undefined) => `GitHub ${event} event${n === undefined ? '' : ` #${n}`}: its head against its base`,
+  howMergeGroup: () => 'GitHub merge_group event: the queued merge against its base',
+  howGithubPush: () => 'GitHub push event: after against before',
+  howGitlabMr: (iid: string | undefined) => `GitLab merge request${iid ? ` !${iid}` : ''}: its head against its diff base`,
+  howGitlabPush: () => 'GitLab push pipeline: CI_COMMIT_SHA against CI_COMMIT_BEFORE_SHA',
+  howNewBranch: (what: string, main: string) => `${what} of a new branch: against its merge-base with origin/${main}`,
+  howLastCommit: (what: string, head: string) => `${what} names no range: the last commit (${head === 'HEAD' ? 'HEAD' : head.slice(0, 12)}~1..); pass --base/--head to choose`,
+  noEvent: (event: string, where: string) =>
+    `this is a ${event} event, but ${where}, so its range is unknown. Pass the range yourself: \`gate-ladder ci --base <sha> --head <sha>\`.`,
+  malformed: (event: string, fields: string) =>
+    `the ${event} event payload has no ${fields}, so its range is unknown. Pass the range yourself: \`gate-ladder ci --base <sha> --head <sha>\`.`,
+  gitlabMrVars: () =>
+    'a merge request pipeline without CI_MERGE_REQUEST_DIFF_BASE_SHA and CI_COMMIT_SHA: is the job limited to `rules: - if: $CI_PIPELINE_SOURCE == "merge_request_event"`? Otherwise pass `--base <sha> --head <sha>`.',
+  deleted: (ref: string) => `the push deleted ${ref}: no commit to judge`,
+
+  problem: (message: string) => `gate-ladder: ci: ${shown(message)}`,
+  nothing: (why: string) => `gate-ladder: ci: ${shown(why)}; nothing checked.`,
+  judging: (how: string, base: string | undefined, head: string) =>
+    `gate-ladder: ci: ${shown(how)}: judging ${shown(head.length === 40 ? head.slice(0, 12) : head)}${base === undefined ? '' : ` against ${shown(base.length === 40 ? base.slice(0, 12) : base)}`}.`,
+  /** A commit of the range is not in the clone: a shallow checkout, or a ref never fetched. */
+  missing: (what: 'base' | 'head', rev: string, ci: 'github' | 'gitlab' | 'none', shallow: boolean, isBranch: boolean) =>
+    `gate-ladder: ci: cannot judge: the ${what} ${shown(rev)} is not in this clone${shallow ? ' (a shallow clone)' : ''}. ${
+      isBranch
+        ? `Fetch it first (\`git fetch origin ${shown(rev.replace(/^origin\//, ''))}\`)${ci === 'github' ? ', or give actions/checkout `fetch-depth: 0`, which fetches every branch' : ''}.`
+        : shallow
+          ? ci === 'github'
+            ? 'Give the actions/checkout step `with: fetch-depth: 0` (docs/ci.md), or run `git fetch --unshallow` before gate-ladder.'
+            : ci === 'gitlab'
+              ? 'Set `GIT_DEPTH: 0` in the job\'s `variables:` (docs/ci.md), or run `git fetch --unshallow` (or `git fetch --deepen=<n>`) before gate-ladder.'
+              : 'Run `git fetch --unshallow` (or `git fetch --deepen=<n>`) first.'
+          : `A force push or a deleted branch can leave it unreachable: fetch it (\`git fetch origin ${shown(rev)}\`) or pass \`--base <rev>\` yourself.`
+    } This is not a verdict on the patch.`,
+  eventUnreadable: (path: string, why: string) => `${shown(path)} cannot be read (${shown(why)})`,
+  noEventPath: () => 'GITHUB_EVENT_PATH is not set',
+  reproduce: (base: string, head: string) => `gate-ladder: ci: to see it on your machine: \`npx gate-ladder run --base ${shown(base)} --head ${shown(head)}\``,
+  annotationsLeft: (left: number, limit: number) =>
+    `gate-ladder: ci: ${plural(left, 'more failed test')} not annotated (GitHub shows ${limit} error annotations a step); the step summary and the log above list them.`,
+  /** Annotations (raw text: the annotation writer escapes it). */
+  caughtAnnotation: (tier: string, exit: number | null, reason?: string) => ({
+    title: `gate-ladder: ${tier} caught a problem`,
+    message: `${tier} exited ${exit}: a test failed.${reason ? ` ${reason}` : ''} The job's log has its output.`,
+  }),
+  errorAnnotation: (tier: string, reason?: string) => ({
+    title: `gate-ladder: ${tier} could not give a verdict`,
+    message: `${reason ?? 'harness error'}. This is not a verdict on the patch: the check itself did not complete.`,
+  }),
+  summaryWritten: (file: string) => `gate-ladder: ci: wrote the verdicts and figures to ${shown(file)}.`,
+  summaryUnwritable: (file: string, why: string) =>
+    `gate-ladder: ci: cannot append the summary to ${shown(file)} (${shown(why)}); the verdicts stand. Check the path (GITHUB_STEP_SUMMARY or --summary).`,
 };

@@ -41,6 +41,9 @@ const POLICY = [
   'report/svg.ts',
   'replay/shard.ts',
   'ledger/identity.ts',
+  'ladder/ci-target.ts',
+  'report/ci-summary.ts',
+  'report/ci-annotations.ts',
 ];
 const IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads|cluster)$/;
 

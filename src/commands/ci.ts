@@ -1,0 +1,144 @@
+/**
+ * `gate-ladder ci`: one command for a CI step. The range from the CI's environment (GitHub's event
+ * payload, GitLab's variables, else --base/--head) → every commit of it present in the clone → the
+ * ladder, as `run --base --head` runs it (calibrating at the configured rate) → annotations for the
+ * failed tests (GitHub) → the verdicts and the ledger's figures appended to the step summary → the
+ * exit code `run` gives (0 pass, 1 caught, 2 error).
+ */
+import { appendFileSync, readFileSync } from 'node:fs';
+import { ciTarget, type CiEvent, type CiRange } from '../ladder/ci-target.js';
+import { githubAnnotations, annotationsFor } from '../report/ci-annotations.js';
+import { ciSummary } from '../report/ci-summary.js';
+import { reportFold } from '../report/figures.js';
+import { isShallow, repoInfo, resolveCommit } from '../git/git.js';
+import { forEachTeamRow } from '../ledger/team.js';
+import { ciMsg, msg } from '../util/messages.js';
+import { writeErr } from '../util/stderr.js';
+import { EXIT, type Judged, judge } from './run.js';
+import type { TierFigures } from '../types.js';
+
+export interface CiOptions {
+  cwd: string;
+  base?: string;
+  head?: string;
+  json?: boolean;
+  calibrate?: boolean;
+  noCache?: boolean;
+  /** Append the markdown summary here; default $GITHUB_STEP_SUMMARY when set. */
+  summary?: string;
+}
+
+const err = (line: string) => writeErr(`${line}\n`);
+
+export async function ciCommand(opts: CiOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // ── what to judge: the CI's event, its variables, or the flags ──
+  const target = ciTarget(env, readEvent(env), { ...(opts.base !== undefined && { base: opts.base }), ...(opts.head !== undefined && { head: opts.head }) });
+  if (target.kind === 'problem') {
+    err(ciMsg.problem(target.message));
+    return done(opts, { exit: EXIT.error, ci: target });
+  }
+  if (target.kind === 'nothing') {
+    if (!opts.json) err(ciMsg.nothing(target.why));
+    return done(opts, { exit: EXIT.pass, ci: target });
+  }
+  // ── every commit of the range in this clone (a CI checkout is shallow by default) ──
+  const info = repoInfo(opts.cwd);
+  if (info === null) {
+    err(msg.notRepo(opts.cwd));
+    return done(opts, { exit: EXIT.error, ci: target });
+  }
+  const missing = missingCommit(info.root, target);
+  if (missing !== undefined) {
+    err(missing);
+    return done(opts, { exit: EXIT.error, ci: target });
+  }
+  if (!opts.json) err(ciMsg.judging(target.how, target.base, target.head));
+
+  // ── the ladder, as `run --base --head` runs it ──
+  const judged = await judge({
+    cwd: opts.cwd,
+    ...(target.base !== undefined && { base: target.base }),
+    head: target.head,
+    ref: target.ref,
+    ci: true,
+    json: opts.json === true,
+    calibrate: opts.calibrate === true,
+    ...(opts.noCache && { noCache: true }),
+  });
+  const results = (judged.targets ?? []).flatMap((t) => t.results ?? []);
+
+  // ── annotations: GitHub reads workflow commands from the step's stdout ──
+  if (target.ci === 'github' && !opts.json) {
+    const { lines, left } = githubAnnotations(results);
+    if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+    if (left > 0) err(ciMsg.annotationsLeft(left, lines.length));
+  }
+
+  // ── the step summary: appended, as GitHub expects of $GITHUB_STEP_SUMMARY ──
+  const summaryFile = opts.summary ?? (env.GITHUB_STEP_SUMMARY || undefined);
+  let summary: string | null = null;
+  if (summaryFile !== undefined && judged.targets !== undefined) {
+    const figures = judged.ledger ? await ledgerFigures(judged.ledger, judged) : [];
+    const text = ciSummary({ exit: judged.code, how: target.how, targets: judged.targets, figures });
+    try {
+      appendFileSync(summaryFile, text);
+      summary = summaryFile;
+      if (!opts.json) err(ciMsg.summaryWritten(summaryFile));
+    } catch (e) {
+      err(ciMsg.summaryUnwritable(summaryFile, e instanceof Error ? e.message : String(e)));
+    }
+  }
+
+  if (judged.code !== EXIT.pass && judged.code !== EXIT.interrupted && target.base !== undefined && !opts.json) err(ciMsg.reproduce(target.base, target.head));
+  return done(opts, { exit: judged.code, ci: target, judged, annotations: annotationsFor(results), summary });
+}
+
+/** GitHub's event payload, when this is GitHub Actions (GITHUB_EVENT_PATH): parsed, or why not. */
+function readEvent(env: NodeJS.ProcessEnv): CiEvent {
+  const path = env.GITHUB_ACTIONS === 'true' ? env.GITHUB_EVENT_PATH : undefined;
+  if (!path) return { kind: 'none' };
+  try {
+    return { kind: 'ok', payload: JSON.parse(readFileSync(path, 'utf8')) as unknown };
+  } catch (e) {
+    return { kind: 'unreadable', path, why: e instanceof Error ? e.message.split('\n')[0]! : String(e) };
+  }
+}
+
+/** The line that says which commit of the range this clone lacks, and the fix; undefined when it has both. */
+function missingCommit(root: string, t: CiRange): string | undefined {
+  const revs = [['head', t.head], ['base', t.base]] as const;
+  for (const [what, rev] of revs) {
+    if (rev === undefined || resolveCommit(root, rev) !== null) continue;
+    return ciMsg.missing(what, rev, t.ci, isShallow(root), what === 'base' && t.baseIsBranch === true);
+  }
+  return undefined;
+}
+
+/** The ledger's figures for the tiers this job planned (this clone's rows and the team's synced ones). */
+async function ledgerFigures(ledger: string, judged: Judged): Promise<TierFigures[]> {
+  const tiers = [...new Set((judged.targets ?? []).flatMap((t) => t.plan.map((p) => p.tier)))];
+  const fold = reportFold({ tiers });
+  try {
+    await forEachTeamRow(ledger, false, { rows: 0, skipped: 0 }, fold.add);
+  } catch {
+    return [];
+  }
+  return fold.finish(0).tiers;
+}
+
+interface Outcome {
+  exit: number;
+  ci: ReturnType<typeof ciTarget>;
+  judged?: Judged;
+  annotations?: ReturnType<typeof annotationsFor>;
+  summary?: string | null;
+}
+
+/** `--json`: the range found, the verdicts, the annotations and the exit code, on stdout. */
+function done(opts: CiOptions, o: Outcome): number {
+  if (opts.json) {
+    const doc = { exit: o.exit, ci: o.ci, ledger: o.judged?.ledger ?? null, targets: o.judged?.targets ?? [], annotations: o.annotations ?? [], summary: o.summary ?? null };
+    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+  }
+  return o.exit;
+}
