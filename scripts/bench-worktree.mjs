@@ -2,7 +2,11 @@
 // is kept, against the same work in place. One repository, built once (git fast-import, one checkout),
 // used by every case.
 //
-//   node scripts/bench-worktree.mjs [--quick]      (--quick: fewer runs; the repository keeps its size)
+//   node scripts/bench-worktree.mjs [--quick] [--only push|first|replay|jobs] [--reps N] [--floor]
+//     --quick: fewer runs (the repository keeps its size); --only: that case alone (repeatable);
+//     --reps N: N timed rounds of the push case (default 11, 5 with --quick);
+//     --floor: the push case also times, in the same rounds, the git processes an isolated push cannot do
+//              without (the checkout's `git status`, the slot's lstat pass alone, the slot's checkout alone)
 //
 // Figures (medians of interleaved runs; each push is a new commit, made untimed before it):
 //   push in place                 the hook line on a clean checkout of the pushed commit: gates run in place
@@ -20,7 +24,11 @@ import { CLI, QUICK, git, header, initRepo, linkGateLadder, loadNote, measure, r
 
 const FILES = 50_000;
 const NODE = process.execPath;
-const PUSH_REPS = QUICK ? 5 : 11;
+const argAfter = (flag) => process.argv.flatMap((a, i) => (a === flag ? [process.argv[i + 1]] : []));
+const ONLY = argAfter('--only');
+const wanted = (name) => ONLY.length === 0 || ONLY.includes(name);
+const PUSH_REPS = Number(argAfter('--reps')[0]) || (QUICK ? 5 : 11);
+const FLOOR = process.argv.includes('--floor');
 const FIRST_REPS = QUICK ? 1 : 3;
 const REPLAY_REPS = QUICK ? 2 : 5;
 const REPLAYED = 20;
@@ -99,62 +107,91 @@ const pushCase = (name, isolated, extra = () => {}) => {
 };
 
 // ── pushes: in place against a kept slot ──────────────────────────────────────────────────────────
-const pushes = measure([pushCase('push in place', false), pushCase('push isolated, slot kept', true)], { reps: PUSH_REPS, warmup: 2 });
-report(pushes, [{ label: 'isolated push (slot kept) / push in place', num: pushes['push isolated, slot kept'].median, den: pushes['push in place'].median, target: 1.5 }]);
+if (wanted('push')) {
+  const slot = join(dir, '.git', 'gate-ladder', 'worktrees', 'slot-1');
+  // What an isolated push cannot do without, each alone, in the same rounds (--floor): the checkout's `git status`
+  // (an in-place push pays it too), the slot's lstat of every tracked file (`git diff-files`: the least any check of
+  // the slot costs), and the slot's `git checkout -f` to the commit it is at (that pass plus the checkout's own work).
+  const floor = FLOOR
+    ? [
+        { name: 'floor: git status in the checkout', file: 'git', args: ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=dirty'], cwd: dir },
+        { name: 'floor: slot, git diff-files --quiet', file: 'git', args: ['diff-files', '--quiet'], cwd: slot },
+        { name: 'floor: slot, git checkout -f (no move)', file: 'git', args: ['-c', 'core.splitIndex=true', 'checkout', '-q', '-f', '--detach', 'HEAD'], cwd: slot },
+      ]
+    : [];
+  const pushes = measure([pushCase('push in place', false), pushCase('push isolated, slot kept', true), ...floor], { reps: PUSH_REPS, warmup: 2 });
+  const inPlace = pushes['push in place'];
+  const isolated = pushes['push isolated, slot kept'];
+  // Per round: the two pushes of one round ran side by side, so their ratio is less exposed to the machine's load.
+  const rounds = isolated.samples.map((ms, i) => ms / inPlace.samples[i]).sort((a, b) => a - b);
+  const ratios = [{ label: 'isolated push (slot kept) / push in place', num: isolated.median, den: inPlace.median, target: 1.5 }];
+  if (FLOOR) {
+    ratios.push({ label: 'floor: (push in place + slot lstat pass) / push in place', num: inPlace.median + pushes['floor: slot, git diff-files --quiet'].median, den: inPlace.median });
+    ratios.push({ label: 'floor: (push in place + slot checkout) / push in place', num: inPlace.median + pushes['floor: slot, git checkout -f (no move)'].median, den: inPlace.median });
+  }
+  report(pushes, ratios);
+  console.log(`  per-round ratios isolated / in place: median ${rounds[rounds.length >> 1].toFixed(2)}, range ${rounds[0].toFixed(2)}–${rounds.at(-1).toFixed(2)} (${rounds.map((r) => r.toFixed(2)).join(' ')})`);
+}
 
 // ── the first isolated push (empty pool) against `git worktree add` ─────────────────────────────────
-const wtDir = join(base, 'wt-add');
-const first = measure(
-  [
-    // Each after a `sync`: writing 50,000 files is mostly the disk's work, and the removal before it (untimed)
-    // must not be flushed during the timed part.
-    pushCase('first isolated push (pool removed first)', true, () => {
-      run(NODE, [CLI, 'gc'], dir);
-      run('sync', [], dir);
-    }),
-    {
-      name: 'git worktree add --detach (the whole tree)',
-      file: 'git',
-      args: ['worktree', 'add', '-q', '--detach', wtDir, 'HEAD'],
-      cwd: dir,
-      before: () => {
-        run('git', ['worktree', 'remove', '--force', wtDir], dir, { allowFail: true });
-        rmSync(wtDir, { recursive: true, force: true });
+if (wanted('first')) {
+  const wtDir = join(base, 'wt-add');
+  const first = measure(
+    [
+      // Each after a `sync`: writing 50,000 files is mostly the disk's work, and the removal before it (untimed)
+      // must not be flushed during the timed part.
+      pushCase('first isolated push (pool removed first)', true, () => {
+        run(NODE, [CLI, 'gc'], dir);
         run('sync', [], dir);
+      }),
+      {
+        name: 'git worktree add --detach (the whole tree)',
+        file: 'git',
+        args: ['worktree', 'add', '-q', '--detach', wtDir, 'HEAD'],
+        cwd: dir,
+        before: () => {
+          run('git', ['worktree', 'remove', '--force', wtDir], dir, { allowFail: true });
+          rmSync(wtDir, { recursive: true, force: true });
+          run('sync', [], dir);
+        },
       },
-    },
-  ],
-  { reps: FIRST_REPS, warmup: 0 },
-);
-run('git', ['worktree', 'remove', '--force', wtDir], dir, { allowFail: true });
-report(first, [
-  { label: 'first isolated push / git worktree add', num: first['first isolated push (pool removed first)'].median, den: first['git worktree add --detach (the whole tree)'].median, target: 1 },
-]);
+    ],
+    { reps: FIRST_REPS, warmup: 0 },
+  );
+  run('git', ['worktree', 'remove', '--force', wtDir], dir, { allowFail: true });
+  report(first, [
+    { label: 'first isolated push / git worktree add', num: first['first isolated push (pool removed first)'].median, den: first['git worktree add --detach (the whole tree)'].median, target: 1 },
+  ]);
+}
 
 // ── replay of 20 consecutive commits against one run in place ───────────────────────────────────────
 setDirty(false);
 const start = git(dir, 'rev-parse', 'HEAD');
 for (let i = 0; i < REPLAYED; i++) commitChange();
-const replays = measure(
-  [
-    { name: `replay of ${REPLAYED} commits (whole run)`, file: NODE, args: [CLI, 'replay', `${start}..HEAD`, '--force', '--jobs', '1'], cwd: dir },
-    { name: 'run --base HEAD~1 --head HEAD in place', file: NODE, args: [...RUNNER, 'run', '--base', 'HEAD~1', '--head', 'HEAD'], cwd: dir },
-  ],
-  { reps: REPLAY_REPS, warmup: 1 },
-);
-const perCommit = replays[`replay of ${REPLAYED} commits (whole run)`].median / REPLAYED;
-report(replays, [{ label: `replay per commit (${perCommit.toFixed(1)} ms) / run in place`, num: perCommit, den: replays['run --base HEAD~1 --head HEAD in place'].median, target: 1.5 }]);
+if (wanted('replay')) {
+  const replays = measure(
+    [
+      { name: `replay of ${REPLAYED} commits (whole run)`, file: NODE, args: [CLI, 'replay', `${start}..HEAD`, '--force', '--jobs', '1'], cwd: dir },
+      { name: 'run --base HEAD~1 --head HEAD in place', file: NODE, args: [...RUNNER, 'run', '--base', 'HEAD~1', '--head', 'HEAD'], cwd: dir },
+    ],
+    { reps: REPLAY_REPS, warmup: 1 },
+  );
+  const perCommit = replays[`replay of ${REPLAYED} commits (whole run)`].median / REPLAYED;
+  report(replays, [{ label: `replay per commit (${perCommit.toFixed(1)} ms) / run in place`, num: perCommit, den: replays['run --base HEAD~1 --head HEAD in place'].median, target: 1.5 }]);
+}
 
 // ── --jobs 2 against --jobs 1, a tier that sleeps 1 s ───────────────────────────────────────────────
-config('sleep 1');
-const from = git(dir, 'rev-parse', `HEAD~${SLEPT}`);
-const jobs = measure(
-  [1, 2].map((j) => ({ name: `replay of ${SLEPT} commits, sleep 1, --jobs ${j}`, file: NODE, args: [CLI, 'replay', `${from}..HEAD`, '--force', '--jobs', String(j)], cwd: dir })),
-  { reps: JOBS_REPS, warmup: 1 },
-);
-report(jobs);
-const throughput = jobs[`replay of ${SLEPT} commits, sleep 1, --jobs 1`].median / jobs[`replay of ${SLEPT} commits, sleep 1, --jobs 2`].median;
-console.log(`  ratio throughput --jobs 2 / --jobs 1${' '.repeat(24)} ${throughput.toFixed(2)}${throughput >= 1.6 ? '  ≥ 1.6 ok' : '  < 1.6 UNDER TARGET'}`);
-config('true');
+if (wanted('jobs')) {
+  config('sleep 1');
+  const from = git(dir, 'rev-parse', `HEAD~${SLEPT}`);
+  const jobs = measure(
+    [1, 2].map((j) => ({ name: `replay of ${SLEPT} commits, sleep 1, --jobs ${j}`, file: NODE, args: [CLI, 'replay', `${from}..HEAD`, '--force', '--jobs', String(j)], cwd: dir })),
+    { reps: JOBS_REPS, warmup: 1 },
+  );
+  report(jobs);
+  const throughput = jobs[`replay of ${SLEPT} commits, sleep 1, --jobs 1`].median / jobs[`replay of ${SLEPT} commits, sleep 1, --jobs 2`].median;
+  console.log(`  ratio throughput --jobs 2 / --jobs 1${' '.repeat(24)} ${throughput.toFixed(2)}${throughput >= 1.6 ? '  ≥ 1.6 ok' : '  < 1.6 UNDER TARGET'}`);
+  config('true');
+}
 const note = loadNote();
 if (note) console.log(note);
