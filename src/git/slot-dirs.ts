@@ -93,7 +93,8 @@ export function cleanDirs(slot: string, record: DirRecord, dirs: readonly string
   if (dirs.length === 0) return true;
   // git ls-tree shows a folder asked for inside another one asked for by its entries, not as an entry:
   // the record's folders are the commit's, so they count as tracked whatever ls-tree printed.
-  const tracked = new Set<string>(record.dirs.map(([path]) => path));
+  const folders = new Set<string>(record.dirs.map(([path]) => path));
+  const tracked = new Set<string>(folders);
   const nested = dirs.filter((d) => d !== '');
   for (const args of [dirs.includes('') ? [] : undefined, nested.length > 0 ? ['--', ...nested.map((d) => `${d}/`)] : undefined]) {
     if (args === undefined) continue;
@@ -110,6 +111,12 @@ export function cleanDirs(slot: string, record: DirRecord, dirs: readonly string
       const name = raw.toString('utf8');
       const rel = dir === '' ? name : `${dir}/${name}`;
       const exact = Buffer.from(name, 'utf8').equals(raw);
+      // A folder of the commit must still be a folder: one a gate replaced by a symlink (to a copy elsewhere, its
+      // files with the same lstat) would pass `git checkout`'s lstat of every file through the link, and stay.
+      if (exact && folders.has(rel) && lstatOf(join(at, name)) === undefined) {
+        rmSync(join(at, name), { recursive: true, force: true });
+        continue;
+      }
       if (exact && (tracked.has(rel) || kept.has(rel) || rel === '.git')) continue;
       rmSync(exact ? join(at, name) : Buffer.concat([Buffer.from(`${at}/`), raw]), { recursive: true, force: true });
     }

@@ -25,6 +25,7 @@ grep -q original tracked.txt || fail 'an edit of a tracked file'
 test ! -e staged.txt || fail 'a file added to the index'
 test ! -e newdir || fail 'an untracked folder'
 test ! -e nested/.git || fail 'a nested repository'
+test ! -L folder || fail 'a folder replaced by a symlink'
 echo leak > leak.txt
 mkdir -p build && echo o > build/out.o
 rm deleted.txt
@@ -34,6 +35,7 @@ echo changed > tracked.txt
 echo s > staged.txt && git add staged.txt
 mkdir -p newdir/deeper && echo x > newdir/deeper/f
 git init -q nested
+rm -rf "$GL_TRACE.moved" && mv folder "$GL_TRACE.moved" && ln -s "$GL_TRACE.moved" folder
 mkdir -p node_modules/.cache/probe && echo run >> node_modules/.cache/probe/runs
 wc -l < node_modules/.cache/probe/runs | tr -d ' ' >> "$GL_TRACE.runs"
 `;
@@ -50,6 +52,8 @@ test('nothing a gate leaves in a slot reaches the next run of that slot; the slo
         'deleted.txt': 'd\n',
         'mode.txt': 'm\n',
         'tracked.txt': 'original\n',
+        // moved out of the slot whole and linked back: its files keep their lstat, seen through the link
+        'folder/inside.txt': 'i\n',
         'target-a.txt': 'a\n',
         'target-b.txt': 'b\n',
       },
