@@ -288,8 +288,10 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
     slot.notes.push(...subs.notes);
     const dirs = record && !doubt && admin ? updateRecord(dir, sha, record, movedAt, [...keep, ...subs.paths]) : recordDirs(dir, sha);
     state = { links: keep.filter((p) => existsSync(join(dir, p))), subs: subs.paths, moving: null, ...(dirs && { dirs }) };
-    writeState(stateFile, state);
+    // link() writes the state (one write of it, not two); until then `moving` stays set: a run that dies linking
+    // leaves a slot the next run repairs.
     if (opts.link !== false) slot.link();
+    else writeState(stateFile, state);
   } catch (err) {
     slot.release();
     throw err;
