@@ -276,6 +276,19 @@ function isLoadFailure(c: RawCase, runner: RunnerName | undefined): boolean {
   return false;
 }
 
+/** pytest classnames repeat for every test of a class: `ctx` with each path looked up once. */
+function lookingOnce(ctx: IdContext): IdContext {
+  const exists = ctx.exists;
+  if (exists === undefined) return ctx;
+  const memo = new Map<string, boolean>();
+  const once = (p: string) => {
+    let v = memo.get(p);
+    if (v === undefined) memo.set(p, (v = exists(p)));
+    return v;
+  };
+  return { ...ctx, exists: once };
+}
+
 /**
  * Test outcomes with normalized ids; a test listed more than once (two files node 20 cannot tell
  * apart, or a runner listing a retried test twice) failed if any listing failed, else passed if any
@@ -285,15 +298,7 @@ export function normalizeCases(cases: readonly RawCase[], ctx: IdContext = {}): 
   const rank = { skip: 0, pass: 1, fail: 2 } as const;
   const byId = new Map<string, TestOutcome['outcome']>();
   const dup = new Set<string>();
-  // pytest classnames repeat for every test of a class: look each one up once.
-  const memo = new Map<string, boolean>();
-  const exists = ctx.exists;
-  const cached = exists && ((p: string) => {
-    let v = memo.get(p);
-    if (v === undefined) memo.set(p, (v = exists(p)));
-    return v;
-  });
-  const c2 = cached ? { ...ctx, exists: cached } : ctx;
+  const c2 = lookingOnce(ctx);
   for (const c of cases) {
     const id = testId(c, c2);
     const prev = byId.get(id);
@@ -312,6 +317,7 @@ export type JUnitParse = { ok: true; cases: TestOutcome[]; dup: string[]; broken
 export function parseJUnit(xml: string, ctx: IdContext = {}): JUnitParse {
   const raw = parseJUnitCases(xml);
   if (!raw.ok) return raw;
+  ctx = lookingOnce(ctx);
   const load = raw.cases.filter((c) => isLoadFailure(c, ctx.runner));
   const tests = load.length === 0 ? raw.cases : raw.cases.filter((c) => !isLoadFailure(c, ctx.runner));
   const failures = testFailures(tests, ctx);

@@ -7,6 +7,7 @@
 import { addDays, isActive } from '../evidence/freeze.js';
 import type { HistoryState } from '../evidence/history.js';
 import type { Freeze, HookName } from '../types.js';
+import { shown } from '../util/escape.js';
 import type { FoldRow } from './figures.js';
 
 export interface TierTests {
@@ -68,7 +69,9 @@ export function testsFold(opts: TestsFoldOptions = {}) {
       }
       flaky.sort((a, b) => b.flips - a.flips || b.flip_rate - a.flip_rate || (a.id < b.id ? -1 : 1));
       broken.sort((a, b) => b.runs - a.runs || (a.id < b.id ? -1 : 1));
-      if (c.passes === 0 && flaky.length === 0 && broken.length === 0 && !freezes.some((f) => f.tier === tier)) continue;
+      // A tier with no per-test history (no report) has only plain passes to show: the tier table has them.
+      const recorded = history?.tiers.has(tier) === true;
+      if (!recorded && c.frozen === 0 && c.retried === 0 && !freezes.some((f) => f.tier === tier)) continue;
       out.push({
         tier,
         passes: c.passes,
@@ -87,7 +90,8 @@ export function testsFold(opts: TestsFoldOptions = {}) {
   return { add, finish };
 }
 
-const esc = (s: string) => s.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+const esc = shown;
+const passes = (n: number) => `${n} ${n === 1 ? 'pass' : 'passes'}`;
 
 /** The section as lines of text or markdown, to follow the rest of the report. Pure. */
 export function renderTestsSection(s: TestsSection, markdown: boolean): string {
@@ -97,7 +101,7 @@ export function renderTestsSection(s: TestsSection, markdown: boolean): string {
   heading('tests (flips count only between runs of the same code)');
   if (s.tiers.length === 0) item('no per-test history: give a tier `runner` and `junit` (docs/flaky.md)');
   for (const t of s.tiers) {
-    item(`${t.tier}: ${t.passes} passes: ${t.plain_passes} plain, ${t.frozen_passes} granted by a freeze, ${t.retried_passes} on a retry`);
+    item(`${esc(t.tier)}: ${passes(t.passes)}: ${t.plain_passes} plain, ${t.frozen_passes} granted by a freeze, ${t.retried_passes} on a retry`);
     item(`flaky (outcome changed on the same code): ${t.flaky_count === 0 ? 'none' : t.flaky_count}`, 2);
     for (const f of t.flaky) item(`${esc(f.id)}: ${f.flips} flips in ${f.same_code_runs} same-code runs (${f.flip_rate})`, 3);
     if (t.flaky_count > t.flaky.length) item(`... and ${t.flaky_count - t.flaky.length} more (gate-ladder flaky)`, 3);
@@ -109,7 +113,7 @@ export function renderTestsSection(s: TestsSection, markdown: boolean): string {
   if (s.freezes.length === 0) item('none');
   for (const f of s.freezes) {
     const when = f.active ? `frozen through ${f.frozen_through} UTC, counts again from ${f.counts_again_from} UTC` : `EXPIRED: counts again since ${f.counts_again_from} UTC`;
-    item(`${esc(f.test)}${f.tier ? ` [${f.tier}]` : ''}: ${when}; re-entry: ${esc(f.reentry)}`);
+    item(`${esc(f.test)}${f.tier ? ` [${esc(f.tier)}]` : ''}: ${when}; re-entry: ${esc(f.reentry)}`);
   }
   return `${out.join('\n')}\n`;
 }
