@@ -216,8 +216,8 @@ function nameOf(c: RawCase, runner: RunnerName | undefined, exists?: (path: stri
       if (c.classname === 'Test suite failed to run') return { file: c.name, fileIsPath: true, path: [] };
       return { ...(c.file && { file: c.file }), fileIsPath: true, path: [c.name] };
     case 'node':
-      // A test file that fails to load is reported as a test named by its absolute path.
-      if (isAbsolute(c.name) && c.suites.length === 0) return { file: c.name, fileIsPath: true, path: [] };
+      // A test file that fails to load is reported as a test named by its path (see nodeFileCase).
+      if (nodeFileCase(c)) return { file: c.file ?? c.name, fileIsPath: true, path: [] };
       // node's classname is always "test"; describe blocks are nested <testsuite>s.
       return { ...(c.file && { file: c.file }), fileIsPath: true, path: [...c.suites, c.name].filter(Boolean) };
     case 'mocha': {
@@ -265,13 +265,25 @@ export interface Normalized {
 }
 
 /**
+ * node:test's case for a whole test file rather than a test: the file failed to load (or its process
+ * exited before reporting). Node 20 and 22 name it by the absolute path; Node 23 and later by the path
+ * as given, with the absolute one in `file` (`name="test/b.test.mjs" file="/repo/test/b.test.mjs"`).
+ */
+function nodeFileCase(c: RawCase): boolean {
+  if (c.suites.length > 0) return false;
+  if (isAbsolute(c.name)) return true;
+  const name = c.name.replace(/^\.\//, '').replace(/\/+$/, '');
+  return c.file !== undefined && name !== '' && (c.file === name || c.file.endsWith(`/${name}`));
+}
+
+/**
  * A failed case that stands for a test file that could not load, not a test: jest-junit's "Test suite
  * failed to run", node's case named by the file's absolute path, pytest's collection error (no classname).
  */
 function isLoadFailure(c: RawCase, runner: RunnerName | undefined): boolean {
   if (c.outcome !== 'fail') return false;
   if (runner === 'jest') return c.classname === 'Test suite failed to run';
-  if (runner === 'node') return isAbsolute(c.name) && c.suites.length === 0;
+  if (runner === 'node') return nodeFileCase(c);
   if (runner === 'pytest') return c.classname === '';
   return false;
 }

@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PROJECT, type Repo, cleanEnv, withRepo } from '../helpers/repo.js';
+import { PROJECT, type Repo, cleanEnv, nodeTestId, withRepo } from '../helpers/repo.js';
+
+/** node:test ids: Node 23 and later name the file too (test/helpers/repo.ts nodeTestId). */
+const BROKEN = nodeTestId('test/value.test.mjs', 'broken > always');
+const FLAKY = nodeTestId('test/value.test.mjs', 'flaky > sometimes');
+const GOOD = nodeTestId('test/value.test.mjs', 'value > is good');
+const FLAKY_TOP = nodeTestId('test/value.test.mjs', 'flaky sometimes');
+const GOOD_TOP = nodeTestId('test/value.test.mjs', 'value is good');
+const fileNamed = Number(process.versions.node.split('.')[0]) >= 23;
 
 interface Row { id: string; tier: string; runs: number; flips: number; same_code_runs: number; flip_rate: number | null; evidence: number; eligible: boolean; broken: boolean; ambiguous: boolean; reason: string }
 const flaky = (repo: Repo, env: Record<string, string> = {}): Row[] => {
@@ -21,7 +29,7 @@ const row = (repo: Repo, id: string) => flaky(repo).find((t) => t.id === id);
 const run = (repo: Repo, env: Record<string, string> = {}) => repo.cli(['run', '--base', 'HEAD~1'], { env, timeoutMs: 180_000 });
 
 const NODE_TIER = (extra = '') =>
-  `export default { tiers: [{ name: 't1', run: 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/', runner: 'node', junit: 'junit.xml', timeout: 120${extra} }], freeze: { minRuns: 3 }, cache: false };\n`;
+  `export default { tiers: [{ name: 't1', run: 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/*.mjs', runner: 'node', junit: 'junit.xml', timeout: 120${extra} }], freeze: { minRuns: 3 }, cache: false };\n`;
 
 const VALUE_TESTS = {
   '.gitignore': 'node_modules\njunit.xml\n',
@@ -54,20 +62,20 @@ test('seed credits only tests that pass on the parent and fail with the change; 
       const r = repo.cli(['seed', 'uncovered'], { env: { FLAKY: '1' }, timeoutMs: 180_000 });
       assert.is(r.code, 1, r.out);
       assert.match(r.out, 'no evidence for 2 tests that also fail without the seeded change');
-      assert.match(r.out, 'broken > always');
-      assert.match(r.out, 'flaky > sometimes');
+      assert.match(r.out, BROKEN);
+      assert.match(r.out, FLAKY);
       assert.match(r.out, 'no test passed without the seeded change and failed with it, so no evidence was recorded');
     }
     // History: three runs of the same tree.
     for (const f of ['0', '1', '0']) run(repo, { FLAKY: f });
     const rows = flaky(repo);
     assert.ok(rows.every((t) => t.evidence === 0), JSON.stringify(rows));
-    const broken = rows.find((t) => t.id === 'broken > always')!;
+    const broken = rows.find((t) => t.id === BROKEN)!;
     assert.equal([broken.broken, broken.eligible, broken.reason], [true, false, 'broken, not flaky: failed all 3 runs; fix it or delete it']);
-    assert.is(rows.find((t) => t.id === 'flaky > sometimes')!.reason, 'no sensitivity evidence; rewrite or delete');
+    assert.is(rows.find((t) => t.id === FLAKY)!.reason, 'no sensitivity evidence; rewrite or delete');
     const report = repo.cli(['report']).stdout;
     assert.match(report, 'broken (failed every run): 1');
-    assert.match(report, 'broken > always: failed all 3 runs; fix it or delete it');
+    assert.match(report, `${BROKEN}: failed all 3 runs; fix it or delete it`);
 
     // A real bug: the test that checks the value passes on the parent and fails with it.
     repo.gitOk('checkout', '-q', '-b', 'bug');
@@ -76,12 +84,12 @@ test('seed credits only tests that pass on the parent and fail with the change; 
     repo.gitOk('checkout', '-q', 'main');
     const seeded = repo.cli(['seed', 'bug'], { timeoutMs: 180_000 });
     assert.is(seeded.code, 0, seeded.out);
-    assert.match(seeded.out, 'sensitivity evidence recorded for 1 test (it passes without the seeded change and fails with it): value > is good');
+    assert.match(seeded.out, `sensitivity evidence recorded for 1 test (it passes without the seeded change and fails with it): ${GOOD}`);
     assert.match(seeded.out, 'no evidence for 1 test that also fails without the seeded change');
     const again = repo.cli(['seed', 'bug'], { timeoutMs: 180_000 });
     assert.is(again.code, 0, again.out);
-    assert.match(again.out, '1 test already had evidence from this same change (seeded before); nothing new recorded for it: value > is good');
-    assert.is(row(repo, 'value > is good')!.evidence, 1);
+    assert.match(again.out, `1 test already had evidence from this same change (seeded before); nothing new recorded for it: ${GOOD}`);
+    assert.is(row(repo, GOOD)!.evidence, 1);
   }));
 
 test('flips count only on the same code: a caught bug and its fix are not flips; `retries: 1` turns a flaky failure into a pass and records the flip', () =>
@@ -117,7 +125,7 @@ test('flaky sometimes', () => {
       repo.write('src/value.txt', 'good\n');
       repo.commit('fix');
       assert.is(run(repo).code, 0);
-      const stable = row(repo, 'value is good')!;
+      const stable = row(repo, GOOD_TOP)!;
       assert.equal([stable.runs, stable.same_code_runs, stable.flips, stable.flip_rate, stable.reason], [3, 1, 0, 0, 'not actually flaky (0.000)']);
 
       // A flaky failure on a real push: the retry passes, the push goes through, the flip is recorded.
@@ -129,17 +137,17 @@ test('flaky sometimes', () => {
         const pushed = repo.push(['origin', 'HEAD'], { FLAKY_COUNTER: join(dir, 'n') });
         assert.is(pushed.code, 0, pushed.out);
         assert.match(pushed.out, 't1 pass in');
-        assert.match(pushed.out, 'passed on retry: flaky sometimes failed, then passed on the same code');
+        assert.match(pushed.out, `passed on retry: ${FLAKY_TOP} failed, then passed on the same code`);
         const rows = repo.ledger().slice(before);
-        assert.equal(rows.map((r) => [r.tier, r.verdict, (r.retried as { verdict: string; failed: string[] }).verdict, (r.retried as { failed: string[] }).failed]), [['t1', 'pass', 'caught', ['flaky sometimes']]]);
+        assert.equal(rows.map((r) => [r.tier, r.verdict, (r.retried as { verdict: string; failed: string[] }).verdict, (r.retried as { failed: string[] }).failed]), [['t1', 'pass', 'caught', [FLAKY_TOP]]]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
-      const f = row(repo, 'flaky sometimes')!;
+      const f = row(repo, FLAKY_TOP)!;
       assert.equal([f.runs, f.same_code_runs, f.flips, f.flip_rate], [5, 2, 1, 0.5]);
       const report = JSON.parse(repo.cli(['report', '--json']).stdout);
       assert.is(report.tests.tiers[0].retried_passes, 1);
-      assert.equal(report.tests.tiers[0].flaky.map((x: { id: string }) => x.id), ['flaky sometimes']);
+      assert.equal(report.tests.tiers[0].flaky.map((x: { id: string }) => x.id), [FLAKY_TOP]);
     },
   ));
 
@@ -179,7 +187,7 @@ test('ids name one test: node tests of one title in two files share an id that n
       files: {
         '.gitignore': 'node_modules\njunit.xml\nreport.xml\n__pycache__/\n',
         'gate-ladder.config.ts': `export default { tiers: [
-  { name: 't1', run: 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/', runner: 'node', junit: 'junit.xml', timeout: 120 },
+  { name: 't1', run: 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/*.mjs', runner: 'node', junit: 'junit.xml', timeout: 120 },
   { name: 't2', run: 'python3 -m pytest -q -p no:cacheprovider --junitxml=report.xml tests', runner: 'pytest', junit: 'report.xml', timeout: 120 },
 ], freeze: { minRuns: 2 }, cache: false };\n`,
         'test/a.test.mjs': `import { test } from 'node:test';\nimport assert from 'node:assert';\ntest('flaky multiplies', () => assert.ok(process.env.FAIL_A !== '1'));\n`,
@@ -192,12 +200,20 @@ test('ids name one test: node tests of one title in two files share an id that n
       repo.write('src/x.txt', 'x\n');
       repo.commit('change');
       for (const f of ['0', '1', '0']) run(repo, { FAIL_A: f });
-      const node = flaky(repo).find((t) => t.id === 'flaky multiplies')!;
-      assert.equal([node.tier, node.ambiguous, node.eligible], ['t1', true, false]);
-      assert.match(node.reason, 'ambiguous id: several tests in one report share it');
       const refused = repo.cli(['freeze', 'flaky multiplies', '--expires', '2025-02-01', '--reentry', 'x'], { env: { GATE_LADDER_NOW: '2025-01-01' } });
       assert.is(refused.code, 1, refused.out);
-      assert.match(refused.out, 'not freezing "flaky multiplies": ambiguous id');
+      if (fileNamed) {
+        // Node 23 and later name the file: two ids, and the title alone lists both.
+        const ids = flaky(repo).filter((t) => t.id.endsWith('::flaky multiplies'));
+        assert.equal(ids.map((t) => [t.id, t.ambiguous]).sort(), [['test/a.test.mjs::flaky multiplies', false], ['test/b.test.mjs::flaky multiplies', false]]);
+        assert.match(refused.out, '"flaky multiplies" names more than one test; a freeze names one. Candidates:');
+        assert.match(refused.out, 'gate-ladder freeze "test/a.test.mjs::flaky multiplies" --tier t1');
+      } else {
+        const node = flaky(repo).find((t) => t.id === 'flaky multiplies')!;
+        assert.equal([node.tier, node.ambiguous, node.eligible], ['t1', true, false]);
+        assert.match(node.reason, 'ambiguous id: several tests in one report share it');
+        assert.match(refused.out, 'not freezing "flaky multiplies": ambiguous id');
+      }
 
       const py = repo.cli(['freeze', 'test_same', '--expires', '2025-02-01', '--reentry', 'x'], { env: { GATE_LADDER_NOW: '2025-01-01' } });
       assert.is(py.code, 1, py.out);

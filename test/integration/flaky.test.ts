@@ -118,7 +118,7 @@ test('a flaky test gains evidence from seed, is frozen, a push where only it fai
       [FLAKY_ID, 't1-node', 1, 4, 3, 1, 'Test <test@example.invalid>', '2025-02-01', 'passes 50 runs in a row after the retry fix'],
     ]);
     const listed = repo.cli(['flaky'], { env: { GATE_LADDER_NOW: '2025-01-01' } });
-    assert.match(listed.stdout, 'freezes (.gate-ladder/freezes.json):\n  flaky > sometimes [t1-node]: frozen through 2025-01-31 UTC, counts again from 2025-02-01 UTC; re-entry: passes 50 runs in a row after the retry fix');
+    assert.match(listed.stdout, `freezes (.gate-ladder/freezes.json):\n  ${FLAKY_ID} [t1-node]: frozen through 2025-01-31 UTC, counts again from 2025-02-01 UTC; re-entry: passes 50 runs in a row after the retry fix`);
     assert.ok(!Number.isNaN(Date.parse(file.freezes[0].at)));
 
     // A real push where only the frozen test fails: the tier passes and says which failure it forgave.

@@ -52,6 +52,30 @@ test('node: classname is constant; describe blocks are nested suites; a todo fai
   ]);
 });
 
+// Node 24's reporter: file attributes; a file that cannot load is a case named by the path as given.
+const NODE24 = `<?xml version="1.0" encoding="utf-8"?>
+<testsuites>
+	<testcase name="a" time="0.001142" classname="test" file="/repo/test/a.test.mjs"/>
+	<testcase name="test/b.test.mjs" time="0.068452" classname="test" file="/repo/test/b.test.mjs" failure="test failed">
+		<failure type="testCodeFailure" message="test failed">[Error: test failed] { code: 'ERR_TEST_FAILURE', failureType: 'testCodeFailure', cause: 'test failed', exitCode: 1, signal: null }</failure>
+	</testcase>
+	<testcase name="test" time="0.067" classname="test" file="/repo/test" failure="test failed">
+		<failure type="testCodeFailure" message="test failed">[Error: test failed]</failure>
+	</testcase>
+	<testcase name="b.test.mjs names a real test" time="0.001" classname="test" file="/repo/test/c.test.mjs" failure="x">
+		<failure type="testCodeFailure" message="x">[Error: x]</failure>
+	</testcase>
+</testsuites>`;
+
+test('node 23 and later: a file that cannot load (named by its path as given, or a folder node could not run) is broken, not a failed test', () => {
+  assert.equal(ids(NODE24, { runner: 'node', root: '/repo' }), [
+    ['test/a.test.mjs::a', 'pass'],
+    ['test/c.test.mjs::b.test.mjs names a real test', 'fail'],
+    ['test/b.test.mjs', 'broken'],
+    ['test', 'broken'],
+  ]);
+});
+
 test('pytest: the dotted module path becomes the file, classes join the title path with ::', () => {
   assert.equal(ids(PYTEST, { runner: 'pytest' }), [
     ['tests/test_x.py::test_ok', 'pass'],
