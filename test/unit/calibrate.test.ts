@@ -27,4 +27,17 @@ test('one in ten manual runs over a uniform draw', () => {
   assert.is(n, 100);
 });
 
+test('no draw when the run cannot be a calibration run (calibrate 0, or a hook without calibrateHooks)', () => {
+  let draws = 0;
+  const random = () => {
+    draws++;
+    return 0;
+  };
+  assert.is(shouldCalibrate({ calibrate: 0, calibrateHooks: true }, 'manual', false, random), false);
+  assert.is(shouldCalibrate({ calibrate: 0.5, calibrateHooks: false }, 'pre-push', false, random), false);
+  assert.is(draws, 0);
+  assert.is(shouldCalibrate({ calibrate: 0.5, calibrateHooks: false }, 'manual', false, random), true);
+  assert.is(draws, 1);
+});
+
 test.run();

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addDays, checkFreezeRequest, fixed3, flipStats, forgive, freezeEligible, parseDay, parseFreezes, serializeFreezes, upsertFreeze } from '../../src/evidence/freeze.js';
 import type { Freeze } from '../../src/types.js';
+import { testMsg } from '../../src/util/messages.js';
 
 const policy = { minRuns: 20, minFlipRate: 0.02 };
 /** `runs` outcomes starting with a pass, flipping at the first `flips` steps. */
@@ -143,6 +144,64 @@ test('the freezes file round-trips sorted, and a broken one names every problem'
   }
   assert.is(parseFreezes('not json').ok, false);
   assert.is(parseFreezes('{}').ok, false);
+});
+
+test('flipStats: two runs already have a flip rate', () => {
+  assert.equal(flipStats([true, false]), { runs: 2, flips: 1, flipRate: 1 });
+  assert.equal(flipStats([true, true]), { runs: 2, flips: 0, flipRate: 0 });
+  assert.equal(flipStats([true]), { runs: 1, flips: 0, flipRate: null });
+});
+
+test('fixed3: only odd sixteenths are ties; even ones print as toFixed does', () => {
+  assert.is(fixed3(0.125), '0.125');
+  assert.is(fixed3(0.375), '0.375');
+  assert.is(fixed3(0.0625), '0.062');
+  assert.is(fixed3(0.1875), '0.188');
+});
+
+test('freezeEligible: one run is not history, even when the policy asks for fewer', () => {
+  for (const p of [{ minRuns: 1, minFlipRate: 0.02 }, { minRuns: 0, minFlipRate: 0 }]) {
+    for (const outcomes of [[], [false]]) {
+      const r = freezeEligible(outcomes, true, p);
+      assert.equal([r.eligible, r.reason], [false, testMsg.insufficientHistory()], JSON.stringify([p, outcomes]));
+    }
+  }
+});
+
+test('parseDay: surrounding blanks are not part of the date', () => {
+  assert.is(parseDay(' 2025-01-31 '), '2025-01-31');
+  assert.is(parseDay('2025-01-31\n'), '2025-01-31');
+});
+
+test('freeze request: a blank expiry is a missing one, and a good expiry is returned only when nothing else is wrong', () => {
+  assert.equal(checkFreezeRequest('   ', 'x', '2025-01-01', 90).problems, [testMsg.freezeNeedsExpiry()]);
+  const noReentry = checkFreezeRequest('2025-01-10', undefined, '2025-01-01', 90);
+  assert.equal(noReentry, { problems: [testMsg.freezeNeedsReentry()] });
+  assert.equal(checkFreezeRequest(' 2025-01-10 ', 'x', '2025-01-01', 90), { problems: [], expires: '2025-01-10' });
+});
+
+test('the freezes file: unsorted freezes are written sorted by test; odd JSON is a problem, not a crash', () => {
+  const text = serializeFreezes([freeze('m', '2025-02-01'), freeze('z', '2025-02-01'), freeze('a', '2025-02-01'), freeze('b', '2025-02-01')]);
+  const back = parseFreezes(text);
+  assert.ok(back.ok);
+  if (back.ok) assert.equal(back.freezes.map((f) => f.test), ['a', 'b', 'm', 'z']);
+  const twice = serializeFreezes([freeze('b', '2025-03-01'), freeze('a', '2025-01-05'), freeze('b', '2025-02-01')]);
+  const again = parseFreezes(twice);
+  if (again.ok) assert.equal(again.freezes.map((f) => [f.test, f.expires]), [['a', '2025-01-05'], ['b', '2025-03-01'], ['b', '2025-02-01']]);
+  const broken = parseFreezes('{"version": 1');
+  assert.ok(!broken.ok && broken.why.startsWith('not JSON: '));
+  assert.is(parseFreezes('null').ok, false);
+  const nulls = parseFreezes('{"freezes":[null]}');
+  assert.ok(!nulls.ok && nulls.why.includes('freezes[0].test must be a string') && nulls.why.includes('freezes[0].runs must be a number'));
+  const noExpiry = parseFreezes('{"freezes":[{"test":"a"}]}');
+  assert.ok(!noExpiry.ok && noExpiry.why.includes('freezes[0].expires must be a string') && !noExpiry.why.includes('YYYY-MM-DD'));
+});
+
+test('the freezes file is sorted however many freezes it holds (past the sizes a sort does by insertion)', () => {
+  const tests = Array.from({ length: 60 }, (_, i) => `t${String((i * 37) % 60).padStart(2, '0')}`);
+  const back = parseFreezes(serializeFreezes(tests.map((t) => freeze(t, '2025-02-01'))));
+  assert.ok(back.ok);
+  if (back.ok) assert.equal(back.freezes.map((f) => f.test), [...tests].sort());
 });
 
 test.run();

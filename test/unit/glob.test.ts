@@ -21,9 +21,16 @@ for (const a of names) {
     paths.add(`${a}/deep/er/${b}`);
   }
 }
+// Under mutation testing (scripts/mutation-tests.mjs) a fifteenth of the paths: each mutant runs every test.
+if (process.env.GL_MUTATION === '1') for (const [i, p] of [...paths].entries()) if (i % 15 !== 0 && p.includes('/')) paths.delete(p);
 
 const extra = ['tests/**', 'src/test/**', 'README.md', '**/src/tests', '*.py', 'test_*', '*test*', '**/*.py', 'docs/**', '**/*test*/**',
-  '**/{tests,fixtures}/**', '{a,b}.txt', 'src/*.ts', '**/*', '**/[abc].txt', '!**/x', '**/a?b', '**/{vitest,jest}.config.{js,ts}'];
+  '**/{tests,fixtures}/**', '{a,b}.txt', 'src/*.ts', '**/*', '**/[abc].txt', '!**/x', '**/a?b', '**/{vitest,jest}.config.{js,ts}',
+  // The edges of each shortcut shape: path-anchored directories, prefixes and suffixes; one-character
+  // stars; braces that are not one plain group.
+  'src/**', 'tests/**', 'test*', '*.py', '*.md', '*test', '**/*test', '**/test*', '*', '**', '**/*', '*/**', '**/**',
+  '{a}', '{tests}/**', '{,tests}/**', '{tests,}/**', '{a..c}.txt', '}{a,b}', '{a,b}{c,d}', '{a,b', 'a,b}', '**/{a,b}',
+  '**/{tests,src}/**', '{src,tests}/**', '{test_*,*.py}', '**/{*.spec.*,x}', 'src/tests', 'test', '**/te*st/**', '**/*/a'];
 
 for (const glob of [...defaultScope, ...extra]) {
   test(`${glob}: the same answers as picomatch on ${paths.size} paths`, () => {
@@ -42,6 +49,18 @@ for (const glob of [...defaultScope, ...extra].filter((g) => shortcut(g) !== und
     assert.equal(wrong.slice(0, 5), [], `${glob}: ${wrong.length} matching paths without ${literals.join(', ')}`);
   });
 }
+
+/**
+ * The one difference from picomatch found so far (docs/testing.md): a name that is only a dot, the literal and
+ * a dot, such as `.test.`, matches `**∕*.test.*` in picomatch but not the same star inside a brace group.
+ * Ours answers both as picomatch answers the glob without braces.
+ */
+test('a brace group answers like its alternatives alone, where picomatch differs on `.test.`', () => {
+  assert.is(picomatch('**/*.test.*', { dot: true })('a/.test.'), true);
+  assert.is(picomatch('**/{*.test.*,x}', { dot: true })('a/.test.'), false);
+  for (const p of ['a/.test.', '.test.', 'a/b.test.c', 'x', 'a/x']) assert.is(compileGlob('**/{*.test.*,x}')(p), true, p);
+  assert.is(compileGlob('**/{*.test.*,x}')('a/xy'), false);
+});
 
 test('every default scope glob has a string shortcut, so a push never loads picomatch for them', () => {
   assert.equal(defaultScope.filter((g) => shortcut(g) === undefined), []);
@@ -67,6 +86,8 @@ for (const p of paths) {
     oddPaths.push([`${p.slice(0, at)}${c}${p.slice(at)}`, `${p.slice(0, at)}${'x'.repeat(c.length)}${p.slice(at)}`]);
   }
 }
+// Under mutation testing a quarter of them: each odd character still sits in every position kind.
+if (process.env.GL_MUTATION === '1') oddPaths.splice(0, oddPaths.length, ...oddPaths.filter((_, i) => i % 4 === 0));
 
 for (const glob of [...defaultScope, ...extra]) {
   test(`${glob}: odd characters in ${oddPaths.length} paths are ordinary characters`, () => {
@@ -123,6 +144,43 @@ test('scopeMatcher names the first marker that matches, in scope order', () => {
   assert.is(match('tests/a.test.ts'), '**/*.test.*');
   assert.is(match('tests/a.ts'), '**/tests/**');
   assert.is(match('src/a.ts'), undefined);
+});
+
+test('the listing scanner: the literals no other literal is inside, as one global expression, made once; none when picomatch answers a glob', () => {
+  const match = scopeMatcher(['**/fixtures/**', '**/*.spec.*', 'docs/**', '**/tests/**', '**/test/**', '**/*.test.*']);
+  const scanner = match.scanner();
+  assert.is(scanner?.source, 'fixtures|\\.spec\\.|docs|test');
+  assert.is(scanner?.flags, 'g');
+  assert.is(match.scanner(), scanner);
+  assert.is(scopeMatcher(['**/tests/**', '**/[ab]']).scanner(), undefined);
+});
+
+test('a scope plan: one shortcut per glob that has one (null for picomatch), and their literals once each', () => {
+  assert.ok(planScope(defaultScope).sources.every((s) => typeof s === 'string'));
+  const plan = planScope(['**/[ab]', '**/tests/**', 'tests/**', '{a,b}.txt']);
+  assert.equal(plan.sources, [null, '(?:^|/)tests(?:/|$)', '^tests(?:/|$)', '^a\\.txt$|^b\\.txt$']);
+  assert.equal(plan.literals, ['tests', 'a.txt', 'b.txt']);
+  assert.not.ok(isScopePlan(undefined, defaultScope));
+  assert.not.ok(isScopePlan('plan', defaultScope));
+  const good = planScope(defaultScope);
+  assert.not.ok(isScopePlan({ ...good, sources: [...good.sources.slice(1), 1] }, defaultScope), 'one source not a string');
+  assert.not.ok(isScopePlan({ ...good, literals: [...good.literals, 1] }, defaultScope), 'one literal not a string');
+  assert.not.ok(isScopePlan({ sources: good.sources, literals: 'tests' }, defaultScope));
+  assert.ok(isScopePlan({ sources: [null, 'x'], literals: [] }, ['**/[ab]', 'x']));
+});
+
+test('the shapes docs/performance.md promises a shortcut for have one; other shapes, and braces that are not one plain group, do not', () => {
+  const shaped = ['**/conftest.py', '**/tests/**', '**/test_*', '**/*test*', '**/*.py', 'tests/**', 'test_*', '*test*', '*.py', 'README.md',
+    'src/tests', '{a,b}.txt', '**/{tests,fixtures}/**', 'a*', '*a', '**/a*', '**/*a', '*ab*'];
+  assert.equal(shaped.filter((g) => shortcut(g) === undefined), []);
+  const other = ['', '**/', '*', '**', '**/*', '*/**', 'a}', 'a,b}', '{a,b', '}{a,b}', '{a,b}}', '{{a,b}}', '{a}', '{,a}', '{a,}', '{a..c}.txt', '{a..c,d}.txt',
+    'src/*.ts', '**/src/*.ts', '**/*/a', '**/te*st/**', '**/[ab]', '**//**', 'a/**/b'];
+  assert.equal(other.filter((g) => shortcut(g) !== undefined), []);
+  // The alternatives of a group keep their place: a top-level name, or any segment.
+  assert.is(shortcut('{a,b}.txt'), '^a\\.txt$|^b\\.txt$');
+  assert.is(shortcut('**/*.{py,pyi}'), '(?:^|/)[^/]*\\.py$|(?:^|/)[^/]*\\.pyi$');
+  assert.is(shortcut('*.py'), '^[^/]*\\.py$');
+  assert.is(shortcut('test*'), '^test[^/]*$');
 });
 
 test.run();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bestOrder, costRatio, expectedSeconds, type PricedTier } from '../../src/report/order.js';
+import { bestOrder, costRatio, expectedSeconds, replaySeconds, type PricedTier } from '../../src/report/order.js';
 
 const t = (tier: string, cost: number, p: number): PricedTier => ({ tier, cost, p });
 
@@ -30,6 +30,20 @@ test('costRatio: never-catching tiers are Infinity, free catching tiers 0', () =
 
 test('expectedSeconds of no tiers is 0', () => {
   assert.is(expectedSeconds([]), 0);
+});
+
+test('ties keep their given order, however many and wherever they sit', () => {
+  const tied = [t('c', 4, 0.25), t('a', 8, 0.5), t('b', 2, 0.125), t('d', 16, 1)];
+  assert.equal(bestOrder(tied).map((x) => x.tier), ['c', 'a', 'b', 'd']);
+  assert.equal(bestOrder([...tied].reverse()).map((x) => x.tier), ['d', 'b', 'a', 'c']);
+  const mixed = [t('z', 30, 0.5), t('y', 4, 0.25), t('first', 1, 0.5), t('x', 16, 1), t('never', 1, 0), t('w', 2, 0.125)];
+  assert.equal(bestOrder(mixed).map((x) => x.tier), ['first', 'y', 'x', 'w', 'z', 'never']);
+});
+
+test('replaySeconds of no runs is 0, not NaN', () => {
+  assert.is(replaySeconds([0, 1], []), 0);
+  assert.is(replaySeconds([0, 1], [{ pass: 0b01, seconds: [2, 3] }]), 5);
+  assert.is(replaySeconds([1, 0], [{ pass: 0b01, seconds: [2, 3] }]), 3);
 });
 
 test.run();

@@ -59,7 +59,24 @@ const cases: { title: string; stdin: string; refs: PushRef[]; kinds?: string[]; 
     stdin: `\nrefs/heads/main ${A} refs/heads/main ${B}\r\n\n`,
     refs: [ref('refs/heads/main', A, 'refs/heads/main', B)],
   },
+  {
+    title: 'lines of spaces or a lone CR are blank too, not bad lines',
+    stdin: `  \n\r\nrefs/heads/main ${A} refs/heads/main ${B}\n \t \n`,
+    refs: [ref('refs/heads/main', A, 'refs/heads/main', B)],
+  },
   { title: 'empty input: nothing pushed', stdin: '', refs: [] },
+  {
+    title: 'five fields is not a ref line, even when the first four would be one',
+    stdin: `refs/heads/main ${A} refs/heads/main ${B} extra\n`,
+    refs: [],
+    bad: [`refs/heads/main ${A} refs/heads/main ${B} extra`],
+  },
+  {
+    title: 'an empty remote ref (two spaces) is not a ref line',
+    stdin: `refs/heads/main ${A}  ${B}\n`,
+    refs: [],
+    bad: [`refs/heads/main ${A}  ${B}`],
+  },
   {
     title: 'three fields is not a ref line',
     stdin: `refs/heads/main ${A} refs/heads/main\n`,

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { row } from '../helpers/rows.js';
-import { type FoldRow, NOT_APPLICABLE_PREFIX, isNotApplicable, report } from '../../src/report/figures.js';
+import { type FoldRow, NOT_APPLICABLE_PREFIX, isNotApplicable, replayRuns, report } from '../../src/report/figures.js';
 import { bestReplayOrder, replaySeconds, type ReplayRun } from '../../src/report/order.js';
 import { periods, weekStart } from '../../src/report/trend.js';
 import { reportMsg } from '../../src/util/messages.js';
@@ -271,6 +271,86 @@ test('trend: per week for a short span (gaps as zeros), per month for a long one
   assert.is(long.trend.unit, 'month');
   assert.is(long.trend.periods.length, 9);
   assert.equal(long.trend.tiers[0]!.runs, [1, 0, 0, 0, 0, 0, 0, 0, 1]);
+});
+
+// --- edges the mutation tests found unpinned (docs/testing.md) ------------------------------------
+
+test('a row marked applicable: false is not applicable whatever its verdict; applicable: true needs the reason prefix', () => {
+  assert.ok(isNotApplicable({ verdict: 'pass', applicable: false }));
+  assert.not.ok(isNotApplicable({ verdict: 'error', applicable: true, reason: 'exit 2' }));
+  assert.ok(isNotApplicable({ verdict: 'error', applicable: true, reason: `${NOT_APPLICABLE_PREFIX} x` }));
+});
+
+test('rows without a run id count their patch as the attempt', () => {
+  const r = report([row('t1', 'pass', 1, { run: undefined, patch: 'a' }), row('t1', 'pass', 1, { run: 3, patch: 'b' }), row('t1', 'caught', 1, { run: undefined, patch: 'a' })]);
+  assert.is(r.attempts, 2);
+});
+
+test('an unapplied patch of a tier never seen makes no tier line; of a known tier it is counted on that line', () => {
+  const r = report([row('new', 'error', 1, { applied: false }), row('t1', 'pass', 1), row('t1', 'error', 1, { applied: false })]);
+  assert.equal(r.tiers.map((t) => [t.tier, t.runs, t.not_applied]), [['t1', 1, 1]]);
+  assert.is(r.excluded.not_applied, 2);
+});
+
+test('routed-past lists: only strings name tiers', () => {
+  const r = report([row('t2', 'pass', 1, { run: 'a', skipped: ['t1', 3, null] }), row('t2', 'pass', 1, { run: 'b', skipped: 't1' })]);
+  assert.equal(r.tiers.map((t) => t.tier), ['t2', 't1']);
+  assert.equal(r.scope.past.map((p) => [p.tier, p.patches]), [['t1', 1]]);
+  assert.is(r.scope.patches, 1);
+});
+
+test('the trend leaves out configured tiers without runs; an empty ledger is one month with no rate', () => {
+  const r = report([row('t1', 'pass', 1)], { tiers: ['t1', 't2'] });
+  assert.equal(r.trend.tiers.map((t) => t.tier), ['t1']);
+  assert.equal(report([]).rate, { attempts: 0, first: null, last: null, months: 1, per_month: 0 });
+});
+
+test('a tier that never catches has no ratio in the priced list', () => {
+  const r = report([row('t1', 'pass', 2), row('t2', 'caught', 4), row('t2', 'pass', 4)]);
+  assert.equal(r.order.priced.map((p) => [p.tier, p.ratio]), [['t1', null], ['t2', 8]]);
+});
+
+test('exact order: a calibration run that routed past a tier replays it as a free pass; tiers with neither runs nor calibration stay unranked', () => {
+  const rows = [
+    ...cal('c1', [['t2', 'caught', 10]], { skipped: ['t1'] }),
+    ...cal('c2', [['t1', 'caught', 1], ['t2', 'pass', 10]]),
+  ];
+  const r = report(rows, { tiers: ['t1', 't2', 'unused'] });
+  assert.is(r.order.method, 'calibration');
+  assert.is(r.order.calibration_runs, 2);
+  assert.equal(r.order.current, ['t1', 't2']);
+  assert.equal(r.order.unranked, ['unused']);
+  // c1: t1 routed past (0 s), t2 10 s; c2: t1 catches after 1 s. (10 + 1) / 2.
+  assert.is(r.order.current_s, 5.5);
+});
+
+test('exact order: up to MAX_EXACT_TIERS tiers from calibration runs; more are estimated', () => {
+  const names = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
+  const runOf = (n: number, run: string) => cal(run, names(n).map((t, i) => [t, i === n - 1 ? 'caught' : 'pass', 1] as [string, Verdict, number]));
+  assert.is(report([...runOf(12, 'a'), ...runOf(12, 'b')]).order.method, 'calibration');
+  assert.is(report([...runOf(13, 'a'), ...runOf(13, 'b')]).order.method, 'independence');
+});
+
+test('seeded bugs: a run counts as caught when any of its rows caught it; tiers seen only in seed rows come after the ladder', () => {
+  const seed = (run: string, tier: string, v: Verdict) => row(tier, v, 1, { run, hook: 'seed', source: 'seed' });
+  const r = report([seed('s1', 'extra', 'pass'), seed('s1', 't2', 'caught'), seed('s1', 't1', 'pass'), seed('s2', 't1', 'pass'), seed('s3', 't1', 'pass')], { tiers: ['t1', 't2', 't3'] });
+  assert.equal(r.seeds.runs, 3);
+  assert.equal(r.seeds.caught, 1);
+  assert.equal(r.seeds.tiers.map((t) => t.tier), ['t1', 't2', 'extra']);
+});
+
+test('replayRuns: a tier routed past is a free pass; a run missing a tier is left out', () => {
+  const run = (verdicts: [string, Verdict, number][], skipped: string[] = []) => ({ verdicts: new Map(verdicts.map(([t, verdict, seconds]) => [t, { verdict, seconds }])), skipped, stopped: false });
+  assert.equal(replayRuns(['t1', 't2'], [run([['t2', 'pass', 10]], ['t1']), run([['t1', 'caught', 1], ['t2', 'pass', 10]]), run([['t1', 'pass', 1]])]), [
+    { pass: 0b11, seconds: [0, 10] },
+    { pass: 0b10, seconds: [1, 10] },
+  ]);
+});
+
+test('calibration runs of retired tiers only: the order is estimated from the current tiers', () => {
+  const r = report([...cal('c1', [['old', 'caught', 1]]), row('t1', 'pass', 2)], { tiers: ['t1'] });
+  assert.is(r.order.method, 'independence');
+  assert.is(report(cal('c1', [['old', 'caught', 1]]), { tiers: ['t1'] }).order.method, 'independence');
 });
 
 test.run();

@@ -1,4 +1,5 @@
 import { test } from 'uvu';
+import { testMsg } from '../../src/util/messages.js';
 import * as assert from 'uvu/assert';
 import type { ReportRead } from '../../src/evidence/junit.js';
 import { type Classified, judgeReport } from '../../src/ladder/verdict.js';
@@ -45,6 +46,21 @@ test('allowNoTests: exit 0 with zero cases passes, saying it ran none', () => {
 test('a missing report names how the runner writes one', () => {
   assert.match(judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml', 'pytest').reason ?? '', 'pytest --junitxml=PATH');
   assert.match(judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml', 'node').reason ?? '', '--test-reporter=junit');
+});
+
+test('allowNoTests: the empty report is trusted; a caught verdict from the report is proven', () => {
+  assert.is(judgeReport(PASS, 0, ok(), 'junit.xml', undefined, true).trusted, true);
+  const caught = judgeReport(CAUGHT, 1, ok('pass', 'fail'), 'junit.xml');
+  assert.equal([caught.verdict, caught.proven], ['caught', true]);
+});
+
+test('only a missing report, not a stale or unreadable one, gets the hint on writing one', () => {
+  const stale = { kind: 'stale', written: '2020-01-01T00:00:00.000Z' } as const;
+  assert.is(judgeReport(CAUGHT, 1, stale, 'r.xml', 'pytest').reason, testMsg.reportCannotTell(1, testMsg.reportStale('r.xml', stale.written), ''));
+  assert.not.match(judgeReport(CAUGHT, 1, { kind: 'stale', written: '2020-01-01T00:00:00.000Z' }, 'r.xml', 'pytest').reason ?? '', '--junitxml');
+  assert.not.match(judgeReport(CAUGHT, 1, { kind: 'unreadable', why: 'bad' }, 'r.xml', 'pytest').reason ?? '', '--junitxml');
+  assert.is(judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml').reason, judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml', undefined).reason);
+  assert.not.match(judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml').reason ?? '', 'PATH');
 });
 
 test.run();

@@ -226,6 +226,45 @@ test('advice: the numbers behind each piece are in its text and figures', () => 
   assert.match(deco.text, /^t1: decorative: delete it rather than reorder\. In 43 calibration runs, t2 caught every patch t1 caught \(10\) and 3 more/);
 });
 
+test('advice: short feedback names the dearest priced tier (the first of equals) with its figures; no priced tier, no such advice', () => {
+  const short = (tiers: TierFigures[]) => advise({ ...base, tiers }).find((a) => a.kind === 'short-feedback');
+  assert.equal(short([tier('big', { median_s: 20 }), tier('small', { median_s: 5 })])?.figures, { tier: 'big', median_s: 20, limit_s: 30 });
+  assert.equal(short([tier('first', { median_s: 20 }), tier('second', { median_s: 20 })])?.figures.tier, 'first');
+  assert.equal(short([tier('unpriced', { median_s: null }), tier('priced', { median_s: 7 })])?.figures.tier, 'priced');
+  assert.is(short([tier('a', { median_s: null }), tier('b', { median_s: null })]), undefined);
+  assert.is(short([]), undefined);
+});
+
+test('advice: errors carry their figures', () => {
+  const errors = advise({ ...base, tiers: [tier('t1', { errors: 3, runs: 40, error_rate: 0.075, caught: 4 }), tier('t2')] }).filter((a) => a.kind === 'errors');
+  assert.equal(errors.map((a) => a.figures), [{ tier: 't1', errors: 3, runs: 40, error_rate: 0.075, caught: 4 }]);
+});
+
+test('advice: a tier calibration already calls a contract check is not called one again from ladder rows', () => {
+  // t2 from ladder rows alone: 40 runs, 2 catches (5 %), a contract check.
+  const ladderOnly = advise({ ...base, tiers: [tier('t1'), tier('t2', { caught: 2 })] }).filter((a) => a.kind === 'contract-check');
+  assert.equal(ladderOnly.map((a) => [a.figures.later, a.figures.from]), [['t2', 'ladder']]);
+  const both = advise({ ...base, tiers: [tier('t1'), tier('t2', { caught: 2 })], overlap: { pairs: [pair(37, 1, 2)] } }).filter((a) => a.kind === 'contract-check');
+  assert.equal(both.map((a) => [a.figures.later, a.figures.from]), [['t2', 'calibration']]);
+  // A decorative pair does not stand for a contract check.
+  const deco = advise({ ...base, tiers: [tier('t1'), tier('t2', { caught: 2 })], overlap: { pairs: [pair(10, 0, 1)] } });
+  assert.equal(deco.filter((a) => a.kind === 'contract-check').map((a) => a.figures.from), ['ladder']);
+});
+
+test('advice: ladder rows never call the first tier that ran a contract check, even after tiers that never ran', () => {
+  const advice = advise({ ...base, tiers: [tier('never', { runs: 0, caught: 0, passes: 0, median_s: null }), tier('first', { caught: 1 }), tier('second', { caught: 1 })] });
+  assert.equal(advice.filter((a) => a.kind === 'contract-check').map((a) => a.figures.later), ['second']);
+});
+
+test('advice: order advice only when both orders are priced, with the orders as words', () => {
+  const order = (current_s: number | null, recommended_s: number | null): OrderFigures => ({ ...noOrder, current: ['a', 'b'], recommended: ['b', 'a'], current_s, recommended_s });
+  assert.not.ok(kinds(advise(base)).includes('order'));
+  assert.not.ok(kinds(advise({ ...base, order: order(10, null) })).includes('order'));
+  assert.not.ok(kinds(advise({ ...base, order: order(null, 8) })).includes('order'));
+  const figures = advise({ ...base, order: order(10, 8) }).find((a) => a.kind === 'order')?.figures;
+  assert.equal(figures, { current: 'a b', recommended: 'b a', current_s: 10, recommended_s: 8, method: 'independence', calibration_runs: 0 });
+});
+
 test('advice: minAttempts is configurable', () => {
   assert.ok(kinds(advise({ ...base, rate: rate(4) }, { minAttempts: 5 })).includes('too-few-attempts'));
   assert.not.ok(kinds(advise({ ...base, rate: rate(5) }, { minAttempts: 5 })).includes('too-few-attempts'));

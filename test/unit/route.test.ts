@@ -2,7 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
 import { defaultScope } from '../../src/config/defaults.js';
-import { route, scopeMatcher } from '../../src/ladder/route.js';
+import { route, scopeMatcher, touchedPaths } from '../../src/ladder/route.js';
+import { ChangeList } from '../../src/git/change-list.js';
+import { MAX_FILES_PER_ROW } from '../../src/config/defaults.js';
 import type { ChangedPath } from '../../src/types.js';
 
 const config = resolveConfig({
@@ -90,6 +92,36 @@ test('an empty change runs every tier and has no hits', () => {
   const plan = route([], config.tiers, match, 'manual');
   assert.equal(plan.files, []);
   assert.equal(plan.tiers.map((t) => t.run), [true, true]);
+});
+
+test('one hit: the skip reason names it and no more', () => {
+  const plan = route([m('src/x.py'), m('tests/a.py')], config.tiers, match, 'pre-push');
+  assert.is(plan.tiers[0]!.reason, 'test-adjacent: tests/a.py matches **/tests/**');
+});
+
+test('a rename among plain changes: the renamed file counts both paths, the others one', () => {
+  const changes: ChangedPath[] = [m('src/a.py'), { status: 'R100', from: 'src/old.py', path: 'src/new.py' }, m('src/b.py')];
+  assert.equal(touchedPaths(changes), ['src/a.py', 'src/old.py', 'src/new.py', 'src/b.py']);
+  assert.equal(route(changes, config.tiers, match, 'pre-push').files, ['src/a.py', 'src/old.py', 'src/new.py', 'src/b.py']);
+});
+
+test(`a row keeps the first ${MAX_FILES_PER_ROW} paths and counts them all`, () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => m(`src/f${i}.py`));
+  const over = route(many(MAX_FILES_PER_ROW + 1), config.tiers, match, 'pre-push');
+  assert.is(over.files.length, MAX_FILES_PER_ROW);
+  assert.is(over.files.at(-1), `src/f${MAX_FILES_PER_ROW - 1}.py`);
+  assert.is(over.fileCount, MAX_FILES_PER_ROW + 1);
+  const at = route(many(MAX_FILES_PER_ROW), config.tiers, match, 'pre-push');
+  assert.equal([at.files.length, at.fileCount], [MAX_FILES_PER_ROW, MAX_FILES_PER_ROW]);
+});
+
+test('a listing (ChangeList) routes as its parsed changes do', () => {
+  const text = 'M\0src/a.py\0R100\0tests/old.py\0src/new.py\0A\0conftest.py\0';
+  const plan = route(new ChangeList(text), config.tiers, match, 'pre-push');
+  assert.equal(plan.files, ['src/a.py', 'tests/old.py', 'src/new.py', 'conftest.py']);
+  assert.is(plan.fileCount, 4);
+  assert.equal(plan.hits, [{ path: 'tests/old.py', marker: '**/tests/**' }, { path: 'conftest.py', marker: '**/conftest.py' }]);
+  assert.equal(plan.tiers.map((t) => t.run), [false, true]);
 });
 
 test.run();

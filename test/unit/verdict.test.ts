@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { GateExit } from '../../src/ladder/gate.js';
 import type { RunnerName } from '../../src/types.js';
-import { classify, notFoundCommand } from '../../src/ladder/verdict.js';
+import { type OutputContext, classify, notFoundCommand, quoteLine } from '../../src/ladder/verdict.js';
 
 const exit = (over: Partial<GateExit>): GateExit => ({
   exitCode: 0,
@@ -48,6 +48,71 @@ test('notFoundCommand reads dash and bash messages', () => {
   assert.is(notFoundCommand('sh: 1: pytestt: not found'), 'pytestt');
   assert.is(notFoundCommand('/bin/sh: line 1: jestt: command not found'), 'jestt');
   assert.is(notFoundCommand('all good'), undefined);
+});
+
+// The flags beside the verdict: `inapplicable` (replay: not applicable here) and `proven` (a test failure is shown).
+const out = (over: Partial<OutputContext['detection']> = {}, extra: Partial<OutputContext> = {}): OutputContext => ({
+  detection: { words: [], managers: ['npm'], ...over },
+  ...extra,
+});
+
+test('classify: a command that is not found cannot apply here; other spawn failures and exits can', () => {
+  assert.equal(classify(exit({ exitCode: null, spawnError: 'command not found: pytestt' }), [1], 30), { verdict: 'error', reason: 'command not found: pytestt', inapplicable: true });
+  assert.equal(classify(exit({ exitCode: null, spawnError: 'spawn EACCES, command not found' }), [1], 30), { verdict: 'error', reason: 'spawn EACCES, command not found' });
+  assert.equal(classify(exit({ exitCode: 127 }), [1], 30).inapplicable, true);
+  assert.equal(classify(exit({ exitCode: null }), [1], 30), { verdict: 'error', reason: 'exited without a code' });
+});
+
+test('classify: a missing script or package.json is an error that cannot apply here, named by the package manager', () => {
+  const missing = classify(exit({ exitCode: 1 }), [1], 30, { output: out({ missingScript: 'test:quick', managers: ['pnpm'] }) });
+  assert.equal([missing.verdict, missing.inapplicable], ['error', true]);
+  assert.ok(missing.reason?.startsWith('pnpm: missing script "test:quick"'), missing.reason);
+  const noPkg = classify(exit({ exitCode: 1 }), [1], 30, { output: out({ noPackageJson: true, managers: [] }) });
+  assert.equal([noPkg.verdict, noPkg.inapplicable], ['error', true]);
+  assert.ok(noPkg.reason?.startsWith('npm: no package.json'), noPkg.reason);
+  // Exit 0 passes whatever the output says about package managers.
+  assert.equal(classify(exit({ exitCode: 0, tail: 'npm error Missing script: "x"\n' }), [1], 30, { output: out({ missingScript: 'x' }) }), { verdict: 'pass' });
+});
+
+test('classify: the runner summary proves a catch; a failure exit that is neither listed nor 0 is no catch even with failures counted', () => {
+  const jest = (code: number) => classify(exit({ exitCode: code, tail: 'Tests:       1 failed, 1 passed, 2 total\n' }), [1], 30, { runner: 'jest', output: out({ runner: 'jest' }) });
+  assert.equal([jest(1).verdict, jest(1).proven], ['caught', true]);
+  assert.is(jest(2).verdict, 'error');
+  const pytest = classify(exit({ exitCode: 1 }), [1], 30, { runner: 'pytest', output: out({ runner: 'pytest' }) });
+  assert.equal(pytest, { verdict: 'caught', proven: true });
+});
+
+test('classify: with a report deciding, pytest 5 and nextest 4 pass when no tests are allowed; other codes do not', () => {
+  const judge = (runner: RunnerName, code: number, allowNoTests: boolean) =>
+    classify(exit({ exitCode: code }), [1], 30, { runner, output: out({ runner }, { reportDecides: true, allowNoTests }) }).verdict;
+  assert.is(judge('pytest', 5, true), 'pass');
+  assert.is(judge('nextest', 4, true), 'pass');
+  assert.is(judge('pytest', 5, false), 'error');
+  assert.is(judge('pytest', 4, true), 'error');
+  assert.is(judge('nextest', 5, true), 'error');
+  assert.is(judge('jest', 5, true), 'error');
+  assert.is(judge('jest', 4, true), 'error');
+});
+
+test('classify: no tests ran, with the exit code\'s meaning when it is not 0', () => {
+  const c = classify(exit({ exitCode: 5, tail: '\nno tests ran in 0.01s\n' }), [1], 30, { runner: 'pytest', output: out({ runner: 'pytest' }) });
+  assert.ok(c.reason?.startsWith('no tests ran (exit 5: pytest collected no tests): `no tests ran in 0.01s`'), c.reason);
+});
+
+test('classify: without a summary, the last line that is not blank is quoted', () => {
+  const c = classify(exit({ exitCode: 1, tail: 'Segmentation fault\n   \n\t\n' }), [1], 30, { runner: 'jest', output: out({ runner: 'jest' }) });
+  assert.ok(c.reason?.endsWith('last output: `Segmentation fault`'), c.reason);
+});
+
+test('quoteLine: at most 200 characters', () => {
+  assert.is(quoteLine('x'.repeat(200)), `\`${'x'.repeat(200)}\``);
+  assert.is(quoteLine('x'.repeat(201)), `\`${'x'.repeat(199)}…\``);
+  assert.is(quoteLine('  a\tb  '), '`a\\x09b`');
+});
+
+test('notFoundCommand: the name without surrounding blanks', () => {
+  assert.is(notFoundCommand('sh: 1: pytestt : not found\n'), 'pytestt');
+  assert.is(notFoundCommand('all fine\n'), undefined);
 });
 
 test.run();

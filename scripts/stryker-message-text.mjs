@@ -1,0 +1,21 @@
+// A StrykerJS ignorer for `npm run test:mutation` (stryker.config.json `ignorers`): no mutants in the
+// text of messages meant for people, that is the value of a `reason`, `what` or `why` property and the
+// tables of exit-code meanings and JUnit hints in src/ladder/verdict.ts. An emptied or reworded
+// message changes what a person reads, not which verdict, plan or figure the code reaches; the tests
+// that do pin messages check them anyway. Stryker reports these mutants as "Ignored" with this reason.
+import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
+
+const KEYS = new Set(['reason', 'what', 'why']);
+const TABLES = new Set(['EXIT_MEANINGS', 'AMBIGUOUS_EXIT', 'JUNIT_HINT']);
+const name = (node) => (node?.type === 'Identifier' ? node.name : node?.type === 'StringLiteral' ? node.value : undefined);
+
+export const strykerPlugins = [
+  declareValuePlugin(PluginKind.Ignore, 'message-text', {
+    shouldIgnore(path) {
+      const parent = path.parent;
+      if (parent?.type === 'ObjectProperty' && parent.value === path.node && !parent.computed && KEYS.has(name(parent.key))) return 'message text (a reason for people)';
+      if (parent?.type === 'VariableDeclarator' && parent.init === path.node && TABLES.has(name(parent.id))) return 'message text (a table of explanations)';
+      return undefined;
+    },
+  }),
+];

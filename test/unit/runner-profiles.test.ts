@@ -1,0 +1,151 @@
+/**
+ * Each runner profile read on the outputs it is written for, whole readings compared: the summary line
+ * and every count, what cannot run and which line says so, no tests. Outputs trimmed to the lines that
+ * matter, in the runners' own shapes (docs/verdicts.md lists the cases run against the real runners).
+ * Written when mutation testing (docs/testing.md) showed the profiles' counts and line choices unpinned.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PROFILES, type Reading, managerFailure, outputLines } from '../../src/ladder/runners.js';
+import type { RunnerName } from '../../src/types.js';
+
+const cases: [string, RunnerName, string, Reading][] = [
+  ['jest: failures counted, suites line ignored', 'jest', "FAIL src/a.test.js\n  ● adds › works\n\nTest Suites: 1 failed, 1 total\nTests:       1 failed, 2 passed, 3 total\nTime:        0.5 s\n", {"summary":{"line":"Tests:       1 failed, 2 passed, 3 total","failed":1,"passed":2,"total":3}}],
+  ['jest: a suite that cannot run names the next line', 'jest', "FAIL src/b.test.js\n  ● Test suite failed to run\n\n    Cannot find module './missing' from 'src/b.test.js'\n\nTests:       0 total\n", {"cannotRun":{"what":"a test file could not run","line":"    Cannot find module './missing' from 'src/b.test.js'"},"summary":{"line":"Tests:       0 total","failed":0,"passed":0,"total":0}}],
+  ['jest: an empty suite is no tests', 'jest', "FAIL src/c.test.js\n  ● Test suite failed to run\n\n    Your test suite must contain at least one test.\n", {"noTests":{"line":"    Your test suite must contain at least one test."}}],
+  ['jest: no tests found', 'jest', "No tests found, exiting with code 1\nRun with `--passWithNoTests` to exit with code 0\n", {"noTests":{"line":"No tests found, exiting with code 1"}}],
+  ['jest: a validation error names the next line', 'jest', "● Validation Error:\n\n  Module ./setup.js in the setupFiles option was not found.\n", {"cannotRun":{"what":"a jest config error","line":"  Module ./setup.js in the setupFiles option was not found."}}],
+  ['jest: no config file', 'jest', "Error: Could not find a config file based on provided values:\n", {"cannotRun":{"what":"a jest config error","line":"Error: Could not find a config file based on provided values:"}}],
+  ['vitest: failures counted', 'vitest', " ❯ src/a.test.ts (3)\n Test Files  1 failed (1)\n      Tests  1 failed | 2 passed (3)\n", {"summary":{"line":"      Tests  1 failed | 2 passed (3)","failed":1,"passed":2,"total":3}}],
+  ['vitest: a file that cannot load', 'vitest', " FAIL  src/a.test.ts [ src/a.test.ts ]\nError: Failed to load url ./missing (resolved id: ./missing) in src/a.test.ts. Does the file exist?\n Test Files  1 failed (1)\n      Tests  no tests\n", {"cannotRun":{"what":"a test file could not run","line":"Error: Failed to load url ./missing (resolved id: ./missing) in src/a.test.ts. Does the file exist?"},"summary":{"line":"      Tests  no tests","failed":0,"passed":0,"total":0}}],
+  ['vitest: a file without a suite', 'vitest', " FAIL  src/a.test.ts [ src/a.test.ts ]\nError: No test suite found in file /x/src/a.test.ts\n", {"noTests":{"line":"Error: No test suite found in file /x/src/a.test.ts"}}],
+  ['vitest: no suite, no FAIL line', 'vitest', "Error: No test suite found in file /x/src/a.test.ts\n", {"noTests":{"line":"Error: No test suite found in file /x/src/a.test.ts"}}],
+  ['vitest: no test files', 'vitest', "No test files found, exiting with code 1\n", {"noTests":{"line":"No test files found, exiting with code 1"}}],
+  ['vitest: a config that cannot load', 'vitest', "failed to load config from /x/vitest.config.ts\n", {"cannotRun":{"what":"a vitest config error","line":"failed to load config from /x/vitest.config.ts"}}],
+  ['vitest: a startup error names its error line', 'vitest', "Startup Error\n  something\nError: Cannot find module 'vite'\n", {"cannotRun":{"what":"a vitest config error","line":"Error: Cannot find module 'vite'"}}],
+  ['mocha: passing, failing and pending', 'mocha', "  2 passing (5ms)\n  1 pending\n  1 failing\n\n  1) adds\n", {"summary":{"line":"  1 failing","failed":1,"passed":2,"total":4}}],
+  ['mocha: passing only', 'mocha', "  4 passing (5ms)\n", {"summary":{"line":"  4 passing (5ms)","failed":0,"passed":4,"total":4}}],
+  ['mocha: no test files', 'mocha', "Error: No test files found: \"test\"\n", {"noTests":{"line":"Error: No test files found: \"test\""}}],
+  ['mocha: a file that cannot load', 'mocha', "\nError: Cannot find module './x'\nRequire stack:\n", {"cannotRun":{"what":"mocha could not load the tests","line":"Error: Cannot find module './x'"}}],
+  ['mocha: any other error', 'mocha', "TypeError [ERR_X]: boom\n", {"cannotRun":{"what":"mocha could not load the tests","line":"TypeError [ERR_X]: boom"}}],
+  ['uvu: failed, passed and skipped', 'uvu', "  Total:     5\n  Passed:    2\n  Skipped:   1\n  Duration:  1ms\n", {"summary":{"line":"  Total:     5","failed":2,"passed":2,"total":5}}],
+  ['uvu: a file that cannot load', 'uvu', "file:///x/a.test.js:3\nSyntaxError: Unexpected token '}'\n", {"cannotRun":{"what":"uvu could not load the tests","line":"SyntaxError: Unexpected token '}'"}}],
+  ['node: TAP with a failure', 'node', "TAP version 13\n# Subtest: adds\nnot ok 1 - adds\n  ---\n  ...\nok 2 - subtracts\n1..2\n# tests 2\n# suites 0\n# pass 1\n# fail 1\n", {"summary":{"line":"# fail 1","failed":1,"passed":1,"total":2}}],
+  ['node: spec, all passed', 'node', "✔ adds (1.2ms)\n✔ subtracts (0.3ms)\nℹ tests 2\nℹ pass 2\nℹ fail 0\n", {"summary":{"line":"ℹ tests 2","failed":0,"passed":2,"total":2}}],
+  ['node: a file that cannot load (relative path)', 'node', "✖ test/a.test.js (30.1ms)\n  Error: Cannot find module './x'\nℹ tests 1\nℹ pass 0\nℹ fail 1\n", {"summary":{"line":"ℹ tests 1","failed":0,"passed":0,"total":0},"cannotRun":{"what":"a test file failed outside any test","line":"  Error: Cannot find module './x'"}}],
+  ['node: a file that cannot load (absolute path, TAP)', 'node', "not ok 1 - /x/test/a.test.mjs\n  ---\n  ...\n# Error: Cannot find module './x'\n# tests 1\n# pass 0\n# fail 1\n", {"summary":{"line":"# tests 1","failed":0,"passed":0,"total":0},"cannotRun":{"what":"a test file failed outside any test","line":"Error: Cannot find module './x'"}}],
+  ['node: a file without tests', 'node', "✔ test/empty.test.js (20.5ms)\nℹ tests 1\nℹ pass 1\nℹ fail 0\n", {"summary":{"line":"ℹ tests 1","failed":0,"passed":0,"total":0},"noTests":{"line":"✔ test/empty.test.js (20.5ms) (a test file that ran no test)"}}],
+  ['node: a file without tests beside real ones', 'node', "✔ adds (1ms)\n✔ test/empty.test.cjs (20ms)\nℹ tests 2\nℹ pass 2\nℹ fail 0\n", {"summary":{"line":"ℹ tests 2","failed":0,"passed":1,"total":1}}],
+  ['node: a missing path', 'node', "Could not find '/x/test'\nℹ tests 0\nℹ pass 0\nℹ fail 0\n", {"noTests":{"line":"Could not find '/x/test'"},"summary":{"line":"ℹ tests 0","failed":0,"passed":0,"total":0}}],
+  ['node: no summary, an error', 'node', "node:internal/modules/cjs/loader:1\nError: Cannot find module '/x/run.js'\n", {"cannotRun":{"what":"node could not run the tests","line":"Error: Cannot find module '/x/run.js'"}}],
+  ['playwright: failed, flaky, passed', 'playwright', "Running 3 tests using 1 worker\n  1) a.spec.ts:3:5 › fails\n\n  1 failed\n    a.spec.ts:3:5 › fails\n  1 flaky\n    a.spec.ts:9:5 › flakes\n  1 passed (2.1s)\n", {"summary":{"line":"1 failed","failed":1,"passed":2,"total":3}}],
+  ['playwright: passed, skipped, did not run, interrupted', 'playwright', "  1 interrupted\n  2 passed (1.0s)\n  1 skipped\n  3 did not run\n", {"summary":{"line":"3 did not run","failed":1,"passed":2,"total":7}}],
+  ['playwright: passed only', 'playwright', "  2 passed (1.0s)\n", {"summary":{"line":"2 passed (1.0s)","failed":0,"passed":2,"total":2}}],
+  ['playwright: a config that cannot load', 'playwright', "Error: Cannot find module '@playwright/test'\n", {"cannotRun":{"what":"playwright could not load the tests","line":"Error: Cannot find module '@playwright/test'"}}],
+  ['playwright: a bad config file', 'playwright', "Error: /x/playwright.config.ts: Unexpected token\n", {"cannotRun":{"what":"playwright could not load the tests","line":"Error: /x/playwright.config.ts: Unexpected token"}}],
+  ['pytest: every count', 'pytest', "=========== 1 failed, 2 passed, 1 skipped, 1 xfailed, 1 xpassed, 1 error in 0.12s ===========\n", {"summary":{"line":"1 failed, 2 passed, 1 skipped, 1 xfailed, 1 xpassed, 1 error in 0.12s","failed":2,"passed":2,"total":7}}],
+  ['pytest: errors only', 'pytest', "============ 2 errors in 0.05s ============\n", {"summary":{"line":"2 errors in 0.05s","failed":2,"passed":0,"total":2}}],
+  ['pytest: no tests ran', 'pytest', "\n============ no tests ran in 0.01s ============\n", {"summary":{"line":"no tests ran in 0.01s","failed":0,"passed":0,"total":0},"noTests":{"line":"no tests ran in 0.01s"}}],
+  ['pytest: a collection error names the exception', 'pytest', "E   ModuleNotFoundError: No module named 'x'\n!!!!!!! Interrupted: 1 error during collection !!!!!!!\n=========== 1 error in 0.10s ===========\n", {"summary":{"line":"1 error in 0.10s","failed":1,"passed":0,"total":1},"cannotRun":{"what":"pytest could not collect the tests","line":"ModuleNotFoundError: No module named 'x'"}}],
+  ['pytest: a collection error without an exception line', 'pytest', "!!!!!!! Interrupted: 2 errors during collection !!!!!!!\n", {"cannotRun":{"what":"pytest could not collect the tests","line":"!!!!!!! Interrupted: 2 errors during collection !!!!!!!"}}],
+  ['go: packages ok and failed, tests passed and failed', 'go', "=== RUN   TestA\n--- PASS: TestA (0.00s)\n    --- FAIL: TestB/sub (0.00s)\n--- FAIL: TestB (0.00s)\nFAIL\nFAIL\texample.com/m\t0.002s\nok  \texample.com/n\t0.001s\n", {"summary":{"line":"--- FAIL: TestB/sub (0.00s)","failed":2,"passed":1,"total":3}}],
+  ['go: packages ok, no -v', 'go', "ok  \texample.com/m\t0.002s\nok  \texample.com/n\t0.003s\n?   \texample.com/o\t[no test files]\n", {"summary":{"line":"ok  \texample.com/n\t0.003s","failed":0,"passed":2,"total":2}}],
+  ['go: one package ran no tests, another ran some', 'go', "ok  \texample.com/m\t0.002s [no tests to run]\nok  \texample.com/n\t0.003s\n", {"summary":{"line":"ok  \texample.com/n\t0.003s","failed":0,"passed":1,"total":1}}],
+  ['go: a setup failure', 'go', "FAIL\texample.com/m [setup failed]\n", {"cannotRun":{"what":"a compile error","line":"FAIL\texample.com/m [setup failed]"}}],
+  ['go: a failed package without test lines', 'go', "FAIL\texample.com/m\t0.010s\n", {"summary":{"line":"FAIL\texample.com/m\t0.010s","failed":0,"passed":0,"total":0}}],
+  ['cargo: unit and doc tests', 'cargo', "test result: ok. 3 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out\n\ntest result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out\n   Doc-tests m\ntest result: ok. 0 passed; 0 failed; 0 ignored\n", {"summary":{"line":"test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out","failed":2,"passed":4,"total":7}}],
+  ['cargo: all ok', 'cargo', "test result: ok. 2 passed; 0 failed; 0 ignored\ntest result: ok. 1 passed; 0 failed; 2 ignored\n", {"summary":{"line":"test result: ok. 1 passed; 0 failed; 2 ignored","failed":0,"passed":3,"total":5}}],
+  ['cargo: a compile error names the first error', 'cargo', "error[E0425]: cannot find value `x` in this scope\n --> src/lib.rs:3:5\nerror: could not compile `m` (lib test) due to 1 previous error\n", {"cannotRun":{"what":"a compile error","line":"error[E0425]: cannot find value `x` in this scope"}}],
+  ['cargo: a compile error alone', 'cargo', "error: could not compile `m` due to previous error\n", {"cannotRun":{"what":"a compile error","line":"error: could not compile `m` due to previous error"}}],
+  ['cargo: a usage error', 'cargo', "error: no test target named `x`\n", {"cannotRun":{"what":"a cargo usage error","line":"error: no test target named `x`"}}],
+  ['cargo: no Cargo.toml', 'cargo', "error: could not find `Cargo.toml` in `/x` or any parent directory\n", {"cannotRun":{"what":"a cargo usage error","line":"error: could not find `Cargo.toml` in `/x` or any parent directory"}}],
+  ['nextest: failed and timed out', 'nextest', "        FAIL [   0.004s] c tests::a\n     Summary [   0.010s] 4 tests run: 1 passed, 2 failed, 1 timed out, 0 skipped\n", {"summary":{"line":"Summary [   0.010s] 4 tests run: 1 passed, 2 failed, 1 timed out, 0 skipped","failed":3,"passed":1,"total":4}}],
+  ['nextest: one test', 'nextest', "     Summary [   0.010s] 1 test run: 1 passed, 0 skipped\n", {"summary":{"line":"Summary [   0.010s] 1 test run: 1 passed, 0 skipped","failed":0,"passed":1,"total":1}}],
+  ['nextest: no tests', 'nextest', "error: no tests to run\n", {"noTests":{"line":"error: no tests to run"}}],
+  ['nextest: a compile error', 'nextest', "error[E0308]: mismatched types\nerror: could not compile `m`\n", {"cannotRun":{"what":"a compile error","line":"error[E0308]: mismatched types"}}],
+];
+
+for (const [title, runner, text, reading] of cases) {
+  test(`${title}`, () => {
+    assert.equal(PROFILES[runner].read(outputLines(text)), reading);
+  });
+}
+
+test('every runner has a profile here', () => {
+  assert.equal([...new Set(cases.map((c) => c[1]))].sort(), Object.keys(PROFILES).sort());
+});
+
+test('jest: a reason more than five lines below "failed to run" is not taken for it', () => {
+  const text = `FAIL src/b.test.js\n  ● Test suite failed to run\n${'\n'.repeat(5)}    far below\n`;
+  assert.equal(PROFILES.jest.read(outputLines(text)), { cannotRun: { what: 'a test file could not run', line: '  ● Test suite failed to run' } });
+  const near = `FAIL src/b.test.js\n  ● Test suite failed to run\n${'\n'.repeat(4)}    near enough\n`;
+  assert.equal(PROFILES.jest.read(outputLines(near)).cannotRun?.line, '    near enough');
+});
+
+test('a load error is preferred to an earlier error of another kind; output without either reads as nothing', () => {
+  assert.equal(PROFILES.mocha.read(outputLines("Error: boom\nError: Cannot find module './x'\n")).cannotRun?.line, "Error: Cannot find module './x'");
+  assert.equal(PROFILES.mocha.read(outputLines('some noise\n')), {});
+  assert.equal(PROFILES.uvu.read(outputLines('some noise\n')), {});
+});
+
+test('outputLines: what a carriage-return redraw left on screen, CRLF endings dropped', () => {
+  assert.equal(outputLines('a\rb\nx\r\ny\rz\r\n\x1b[32mok\x1b[39m'), ['b', 'x', 'z', 'ok']);
+  assert.equal(outputLines('12\r3'), ['3']);
+});
+
+test('managerFailure: npx, a not-found command named by its path, and node\'s own missing entry point within eleven lines', () => {
+  const words = new Set(['tape']);
+  assert.equal(managerFailure(['npm error could not determine executable to run'], words), { what: 'npx: the command is not installed', line: 'npm error could not determine executable to run' });
+  assert.equal(managerFailure(['sh: 1: /usr/bin/tape: not found'], words)?.what, 'command not found: /usr/bin/tape');
+  assert.is(managerFailure(['sh: 1: other: not found'], words), undefined);
+  const missing = (gap: number) => managerFailure(["Error: Cannot find module '/x/run.js'", ...Array.from({ length: gap }, (_, i) => `    at frame ${i}`), '  requireStack: []'], words);
+  assert.equal(missing(0), { what: 'the script to run does not exist: /x/run.js', line: "Error: Cannot find module '/x/run.js'" });
+  assert.equal(missing(10)?.what, 'the script to run does not exist: /x/run.js');
+  assert.is(missing(11), undefined);
+  assert.is(managerFailure(["Error: Cannot find module '/x/run.js'"], words), undefined);
+});
+
+// More edges, one reading each.
+const edges: [string, RunnerName, string, Reading][] = [
+  ['jest: a config file error keeps its own line even when another follows', 'jest', 'Error: Could not find a config file based on provided values:\n  path: "/x"\n',
+    { cannotRun: { what: 'a jest config error', line: 'Error: Could not find a config file based on provided values:' } }],
+  ['jest: "failed to run" as the last line', 'jest', 'FAIL src/b.test.js\n  ● Test suite failed to run',
+    { cannotRun: { what: 'a test file could not run', line: '  ● Test suite failed to run' } }],
+  ['jest: a line of spaces is blank', 'jest', '  ● Test suite failed to run\n   \n    the reason\n',
+    { cannotRun: { what: 'a test file could not run', line: '    the reason' } }],
+  ['vitest: a config that cannot load keeps its line even with an error below', 'vitest', 'failed to load config from /x/vitest.config.ts\nError: Cannot find module \'vite\'\n',
+    { cannotRun: { what: 'a vitest config error', line: 'failed to load config from /x/vitest.config.ts' } }],
+  ['vitest: a startup error names the error after it, not one before', 'vitest', 'Error: earlier\nStartup Error\nError: Cannot find module \'vite\'\n',
+    { cannotRun: { what: 'a vitest config error', line: "Error: Cannot find module 'vite'" } }],
+  ['vitest: a startup error names the load error after it, not an earlier one', 'vitest', "Error: Cannot find module 'a'\nStartup Error\nError: Cannot find module 'vite'\n",
+    { cannotRun: { what: 'a vitest config error', line: "Error: Cannot find module 'vite'" } }],
+  ['vitest: passed only', 'vitest', '      Tests  3 passed (3)\n', { summary: { line: '      Tests  3 passed (3)', failed: 0, passed: 3, total: 3 } }],
+  ['vitest: a Tests line without a total', 'vitest', '      Tests  3 passed\n', { summary: { line: '      Tests  3 passed', failed: 0, passed: 3, total: 0 } }],
+  ['uvu: a total alone', 'uvu', '  Total:     2\n', { summary: { line: '  Total:     2', failed: 2, passed: 0, total: 2 } }],
+  ['node: a missing path and an error, no summary', 'node', "Could not find '/x/test'\nError: boom\n", { noTests: { line: "Could not find '/x/test'" } }],
+  ['node: TAP, a file without tests', 'node', 'ok 1 - /x/test/empty.test.js\n# tests 1\n# pass 1\n# fail 0\n',
+    { summary: { line: '# tests 1', failed: 0, passed: 0, total: 0 }, noTests: { line: 'ok 1 - /x/test/empty.test.js (a test file that ran no test)' } }],
+  ['node: counts without pass and fail lines', 'node', 'ℹ tests 2\n', { summary: { line: 'ℹ tests 2', failed: 0, passed: 0, total: 2 } }],
+  ['node: a failed file, a file without tests and two tests', 'node', '✔ adds (1ms)\n✖ subtracts (1ms)\n✖ test/a.test.js (30ms)\n✔ test/empty.test.js (20ms)\nℹ tests 4\nℹ pass 2\nℹ fail 2\n',
+    { summary: { line: 'ℹ fail 2', failed: 1, passed: 1, total: 2 }, cannotRun: { what: 'a test file failed outside any test', line: 'test/a.test.js failed outside any test' } }],
+  ['pytest: passed and one error', 'pytest', '====== 3 passed, 1 error in 0.12s ======\n', { summary: { line: '3 passed, 1 error in 0.12s', failed: 1, passed: 3, total: 4 } }],
+  ['go: many passed tests in one package', 'go', '--- PASS: TestA (0.00s)\n--- PASS: TestB (0.00s)\n--- PASS: TestC (0.00s)\nok  \texample.com/m\t0.002s\n',
+    { summary: { line: 'ok  \texample.com/m\t0.002s', failed: 0, passed: 3, total: 3 } }],
+  ['go: no test files after other output', 'go', 'go: downloading example.com/x v1.0.0\n?   \texample.com/o\t[no test files]\n', { noTests: { line: '?   \texample.com/o\t[no test files]' } }],
+  ['go: every package ran no tests', 'go', 'testing: warning: no tests to run\nok  \texample.com/m\t0.002s [no tests to run]\n',
+    { summary: { line: 'ok  \texample.com/m\t0.002s [no tests to run]', failed: 0, passed: 0, total: 0 }, noTests: { line: 'ok  \texample.com/m\t0.002s [no tests to run]' } }],
+  ['go: a failed test line alone', 'go', '--- FAIL: TestX (0.00s)\n', { summary: { line: '--- FAIL: TestX (0.00s)', failed: 1, passed: 0, total: 1 } }],
+  ['go: nothing it knows', 'go', 'go: cannot find main module\n', {}],
+  ['nextest: a compile error alone', 'nextest', 'error: could not compile `m`\n', { cannotRun: { what: 'a compile error', line: 'error: could not compile `m`' } }],
+];
+for (const [title, runner, text, reading] of edges) {
+  test(title, () => {
+    assert.equal(PROFILES[runner].read(outputLines(text)), reading);
+  });
+}
+
+test('nextest\'s and pytest\'s failure exit codes prove a failure without a summary; the others\' do not', () => {
+  assert.equal(Object.entries(PROFILES).filter(([, p]) => p.exitProves === true).map(([n]) => n).sort(), ['nextest', 'pytest']);
+});
+
+test.run();
