@@ -61,7 +61,8 @@ export function freezeEligible(t: TallyInput, policy: Required<Pick<FreezePolicy
   // One object, filled in below: `flaky` judges every test of a 150,000-test suite.
   const out: Eligibility = { runs: t.runs, flips: t.flips, flipRate, sameCodeRuns: t.sameCodeRuns, broken: false, eligible: false, reason: '' };
   if (t.ambiguous) out.reason = testMsg.ambiguousId();
-  else if (t.runs < policy.minRuns) out.reason = testMsg.insufficientHistory();
+  // One run is no history, whatever the policy asks (a flip needs two).
+  else if (t.runs < Math.max(policy.minRuns, 2)) out.reason = testMsg.insufficientHistory();
   else if (t.fails === t.runs) {
     out.broken = true;
     out.reason = testMsg.broken(t.runs);

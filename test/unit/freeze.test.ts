@@ -161,9 +161,9 @@ test('fixed3: only odd sixteenths are ties; even ones print as toFixed does', ()
 
 test('freezeEligible: one run is not history, even when the policy asks for fewer', () => {
   for (const p of [{ minRuns: 1, minFlipRate: 0.02 }, { minRuns: 0, minFlipRate: 0 }]) {
-    for (const outcomes of [[], [false]]) {
-      const r = freezeEligible(outcomes, true, p);
-      assert.equal([r.eligible, r.reason], [false, testMsg.insufficientHistory()], JSON.stringify([p, outcomes]));
+    for (const runs of [0, 1]) {
+      const r = freezeEligible({ runs, fails: runs, sameCodeRuns: 0, flips: 0, evidence: 1 }, p);
+      assert.equal([r.eligible, r.broken, r.reason], [false, false, testMsg.insufficientHistory()], JSON.stringify([p, runs]));
     }
   }
 });
