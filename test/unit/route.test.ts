@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
 import { defaultScope } from '../../src/config/defaults.js';
-import { route, scopeMatcher, touchedPaths } from '../../src/ladder/route.js';
+import { route, scopeMatcher, skipTiers, touchedPaths } from '../../src/ladder/route.js';
 import { ChangeList } from '../../src/git/change-list.js';
 import { MAX_FILES_PER_ROW } from '../../src/config/defaults.js';
 import type { ChangedPath } from '../../src/types.js';
@@ -122,6 +122,27 @@ test('a listing (ChangeList) routes as its parsed changes do', () => {
   assert.is(plan.fileCount, 4);
   assert.equal(plan.hits, [{ path: 'tests/old.py', marker: '**/tests/**' }, { path: 'conftest.py', marker: '**/conftest.py' }]);
   assert.equal(plan.tiers.map((t) => t.run), [false, true]);
+});
+
+
+test('skipTiers (GATE_LADDER_SKIP): a named tier that would run does not, with its own reason; others, and tiers already skipped, are as they were', () => {
+  const plan = route([m('tests/x.py')], config.tiers, match, 'pre-push');
+  // t1 is already skipped by t0-scope (test-adjacent); t2 runs.
+  assert.equal(plan.tiers.map((t) => [t.tier.name, t.run]), [['t1-properties', false], ['t2-fixtures', true]]);
+  const skipped = skipTiers(plan, ['t2-fixtures', 't1-properties'], 'GATE_LADDER_SKIP');
+  assert.equal(skipped.tiers.map((t) => [t.tier.name, t.run, t.skip, t.reason]), [
+    ['t1-properties', false, plan.tiers[0]!.skip, plan.tiers[0]!.reason],
+    ['t2-fixtures', false, 'env', 'GATE_LADDER_SKIP names it'],
+  ]);
+  assert.is(skipped.tiers[1]!.tier, plan.tiers[1]!.tier);
+  assert.equal([skipped.files, skipped.fileCount, skipped.hits], [plan.files, plan.fileCount, plan.hits], 'the rest of the plan is kept');
+  // Nothing named, or only names of tiers that would not run: the same plan.
+  assert.is(skipTiers(plan, [], 'X'), plan);
+  assert.is(skipTiers(plan, ['t1-properties', 'nope'], 'X'), plan);
+  const clean = route([m('src/a.py')], config.tiers, match, 'pre-push');
+  const one = skipTiers(clean, ['t1-properties'], 'X');
+  assert.equal(one.tiers.map((t) => [t.tier.name, t.run, t.skip ?? null]), [['t1-properties', false, 'env'], ['t2-fixtures', true, null]]);
+  assert.is(one.tiers[1], clean.tiers[1], 'an unnamed tier is the same entry');
 });
 
 test.run();
