@@ -9,7 +9,7 @@
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type ReadStats, appendLines, testsArchiveDir, withLock } from '../ledger/ledger.js';
+import { type ReadStats, appendLines, jsonLine, testsArchiveDir, withLock } from '../ledger/ledger.js';
 import { newRunId } from '../util/hash.js';
 import { type HistoryState, addRecord, emptyHistory, parseHistory, parseTestRecord, serializeHistory } from './history.js';
 import type { TestRecord } from '../types.js';
@@ -68,18 +68,8 @@ function eachLine(fd: number, from: number, fn: (line: string) => void): number 
 /** Folds the records of the open file from byte `from` into `state` (each also handed to `each`); returns the bytes read. */
 function foldLog(state: HistoryState, fd: number, from: number, stats: ReadStats, each?: (rec: TestRecord) => void): number {
   return eachLine(fd, from, (line) => {
-    if (line.trim() === '') return;
-    let rec: TestRecord | undefined;
-    try {
-      rec = parseTestRecord(JSON.parse(line));
-    } catch {
-      rec = undefined;
-    }
-    if (rec === undefined) {
-      stats.skipped++;
-      return;
-    }
-    stats.rows++;
+    const rec = jsonLine(line, parseTestRecord, stats);
+    if (rec === undefined) return;
     each?.(rec);
     addRecord(state, rec);
   });

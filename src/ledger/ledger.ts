@@ -303,22 +303,28 @@ export async function* readRows(path: string, stats: ReadStats = { rows: 0, skip
   }
 }
 
+/**
+ * One line of a JSONL file through `parse`: undefined for a blank line, and for one that is not JSON
+ * or that `parse` rejects (counted in `stats.skipped`); a value is counted in `stats.rows`.
+ */
+export function jsonLine<T>(line: string, parse: (value: unknown) => T | undefined, stats: ReadStats): T | undefined {
+  if (line.trim() === '') return undefined;
+  let value: T | undefined;
+  try {
+    value = parse(JSON.parse(line));
+  } catch {
+    value = undefined;
+  }
+  if (value === undefined) stats.skipped++;
+  else stats.rows++;
+  return value;
+}
+
 /** Streams any JSONL file through `parse`; lines it rejects are counted in `stats.skipped`. */
 export async function* readJsonl<T>(path: string, parse: (value: unknown) => T | undefined, stats: ReadStats = { rows: 0, skipped: 0 }): AsyncGenerator<T> {
   for await (const line of lines(path)) {
-    if (line.trim() === '') continue;
-    let value: T | undefined;
-    try {
-      value = parse(JSON.parse(line));
-    } catch {
-      value = undefined;
-    }
-    if (value === undefined) {
-      stats.skipped++;
-      continue;
-    }
-    stats.rows++;
-    yield value;
+    const value = jsonLine(line, parse, stats);
+    if (value !== undefined) yield value;
   }
 }
 

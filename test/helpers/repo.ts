@@ -99,6 +99,17 @@ export function packInstall(): string {
   return dir;
 }
 
+/**
+ * pnpm's layout: the repo's node_modules holds gate-ladder alone, a link to the installed package;
+ * its dependencies (jiti, husky, ...) are found only from the package's real path.
+ */
+export function linkGateLadderAlone(repo: Repo): void {
+  const modules = join(repo.dir, 'node_modules');
+  rmSync(modules);
+  mkdirSync(modules);
+  symlinkSync(join(installedModules(), 'gate-ladder'), join(modules, 'gate-ladder'), 'dir');
+}
+
 export interface Repo {
   /** The work clone. */
   dir: string;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LADDER_FILES, PROJECT, type Repo, installedModules, sh, withRepo } from '../helpers/repo.js';
+import { LADDER_FILES, PROJECT, type Repo, installedModules, sh, withRepo, linkGateLadderAlone } from '../helpers/repo.js';
 
 const pkg = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) =>
   `${JSON.stringify({ name: 'host', version: '9.9.9', private: true, ...extra, scripts }, null, 2)}\n`;
@@ -177,14 +177,12 @@ test('with node_modules missing, the hook says in one line what is missing, what
 
 test("pnpm's layout (node_modules holds the project's own dependencies only): install says husky must be the project's own for prepare", () =>
   withRepo({ install: false, pushInitial: false, files: { 'pnpm-lock.yaml': "lockfileVersion: '9.0'\n" } }, (repo) => {
-    const modules = join(repo.dir, 'node_modules');
-    rmSync(modules);
-    mkdirSync(modules);
-    symlinkSync(join(installedModules(), 'gate-ladder'), join(modules, 'gate-ladder'), 'dir');
+    linkGateLadderAlone(repo);
     const r = repo.cli(['install']);
     assert.is(r.code, 0, r.out);
     assert.match(r.stdout, 'node_modules/.bin has no husky');
     assert.match(r.stdout, '`pnpm add -D husky`');
+    const modules = join(repo.dir, 'node_modules');
     symlinkSync(installedModules(), join(repo.dir, 'hoisted'), 'dir');
     rmSync(modules, { recursive: true });
     symlinkSync(join(repo.dir, 'hoisted'), modules, 'dir');

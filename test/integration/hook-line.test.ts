@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LADDER_FILES, installedModules, withRepo } from '../helpers/repo.js';
+import { LADDER_FILES, installedModules, withRepo, linkGateLadderAlone } from '../helpers/repo.js';
 import { hookLine } from '../../src/commands/install.js';
 
 const LINE = hookLine('pre-push', 'npm');
@@ -39,10 +39,7 @@ test("a linked package with its dependencies only beside its real folder (pnpm's
   withRepo({ install: false, pushInitial: false, files: LADDER_FILES }, (repo) => {
     // node_modules holds gate-ladder alone, as a link; jiti, husky and the rest are found only from
     // the package's real path (<install>/node_modules/gate-ladder → <install>/node_modules/jiti).
-    const modules = join(repo.dir, 'node_modules');
-    rmSync(modules);
-    mkdirSync(modules);
-    symlinkSync(join(installedModules(), 'gate-ladder'), join(modules, 'gate-ladder'), 'dir');
+    linkGateLadderAlone(repo);
     const r = repo.cli(['install']);
     assert.is(r.code, 0, r.out);
     assert.match(repo.read('.husky/pre-push'), LINE);
