@@ -1,18 +1,19 @@
 // Runs the uvu suites (unit, integration, faults) and ends with one line: `N passed, N failed`.
 //
-// On this Node first, then again, whole, on each Node binary named in GATE_LADDER_TEST_NODES
-// (space-separated paths; .ci/run sets it to Node 22, 24 and 26). Each run puts its Node's folder
-// first on PATH, so the installed hook's `node ...` line and every script the tests start run on
-// the Node under test too.
+// On this Node and on each Node binary named in GATE_LADDER_TEST_NODES (space-separated paths;
+// .ci/run sets it to Node 22, 24 and 26). A job on a Node puts that Node's folder first on PATH, so the
+// installed hook's `node ...` line and every script the tests start run on the Node under test too.
 //
-// The unit suite runs as one process. The integration and faults files run one process each,
-// GL_TEST_JOBS at a time (default 3: they mostly wait on git and the processes they start), the
-// slowest first; each file's output is printed whole when it ends. They share one packed and
-// installed gate-ladder (GL_TEST_INSTALLED), made once here. Files that share state run alone: none
-// do today (each makes its repositories in a temp folder of its own, and its process checks look for
-// commands no other file starts).
+// Jobs: the unit suite (one process) and each integration and faults file (one process each), for
+// every Node, in one queue, GL_TEST_JOBS at a time (default 3: they wait on git and the processes they
+// start about a third of the time), the slowest first (durations recorded by the last run in
+// node_modules/.cache/gate-ladder-tests/durations.json; file size stands in for a file never timed), so
+// no core idles behind one long file at the end. Each job's output is printed whole when it ends, under
+// its Node. They share one packed and installed gate-ladder (GL_TEST_INSTALLED), made once here. Files
+// that share state would have to run alone: none do (each makes its repositories in a temp folder of
+// its own, and its process checks look for commands no other file starts).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 
 const suites = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['build/test/unit', 'build/test/integration', 'build/test/faults'];
@@ -66,63 +67,80 @@ function uvu(node, env, dir, pattern) {
   });
 }
 
-/** The files of a suite, the biggest (as a stand-in for the slowest) first. */
-function files(dir) {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.test.js'))
-    .map((f) => ({ f, size: statSync(join(dir, f)).size }))
-    .sort((a, b) => b.size - a.size)
-    .map((x) => x.f);
-}
-
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-async function runFiles(node, env, dir) {
-  const queue = files(dir);
-  const worker = async () => {
-    for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
-      const r = await uvu(node, env, dir, `(^|/)${escapeRe(f)}$`);
-      process.stdout.write(r.out.replace(/\n*$/, '\n'));
-      tally(r.out, r.code);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
+const DURATIONS = 'node_modules/.cache/gate-ladder-tests/durations.json';
+const durations = (() => {
+  try {
+    return JSON.parse(readFileSync(DURATIONS, 'utf8'));
+  } catch {
+    return {};
+  }
+})();
+
+/** The jobs of a suite: the unit suite whole, or one per file of the others. */
+function suiteJobs(dir) {
+  if (!existsSync(dir)) return [];
+  const names = readdirSync(dir).filter((f) => f.endsWith('.test.js'));
+  if (dir.endsWith('unit') || jobs === 1) {
+    const size = names.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+    return [{ key: dir, dir, pattern: '\\.test\\.js$', size }];
+  }
+  return names.map((f) => ({ key: join(dir, f), dir, pattern: `(^|/)${escapeRe(f)}$`, size: statSync(join(dir, f)).size }));
 }
 
+// Seconds a job took last time; a job never timed is guessed from its size (about 1 s a kilobyte here).
+const estimate = (job) => durations[job.key] ?? job.size / 1000;
+
 const install = sharedInstall();
+const seen = {};
 try {
+  const runs = [];
   for (const node of nodes) {
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' });
     if (version.status !== 0) {
       process.stdout.write(`\n== ${node}: not a Node binary here (${(version.error?.message ?? version.stderr ?? '').trim()}); counted as one failure\n`);
       failed += 1;
       status = 1;
-      perNode.push(`${node}: could not start`);
+      perNode.push({ label: `${node}: could not start`, passed: 0, failed: 1 });
       continue;
     }
-    const label = `node ${version.stdout.trim()}`;
-    if (nodes.length > 1) process.stdout.write(`\n== ${label} (${node})\n`);
+    const tally = { label: `node ${version.stdout.trim()}`, node, passed: 0, failed: 0 };
+    perNode.push(tally);
     const env = {
       ...process.env,
       NO_COLOR: '1',
       PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`,
       ...(install && { GL_TEST_INSTALLED: join(install, 'node_modules') }),
     };
-    const p0 = passed;
-    const f0 = failed;
-    for (const dir of suites) {
-      if (!existsSync(dir)) continue;
-      if (dir.endsWith('unit') || jobs === 1) {
-        const r = await uvu(node, env, dir, '\\.test\\.js$');
-        process.stdout.write(r.out);
-        tally(r.out, r.code);
-      } else await runFiles(node, env, dir);
-    }
-    perNode.push(`${label}: ${passed - p0} passed, ${failed - f0} failed`);
+    for (const dir of suites) for (const job of suiteJobs(dir)) runs.push({ ...job, node, env, tally });
   }
+  runs.sort((a, b) => estimate(b) - estimate(a));
+  const worker = async () => {
+    for (let job = runs.shift(); job !== undefined; job = runs.shift()) {
+      const t0 = Date.now();
+      const r = await uvu(job.node, job.env, job.dir, job.pattern);
+      const seconds = (Date.now() - t0) / 1000;
+      // The slowest of the Nodes' times: the order is for the next run on all of them.
+      seen[job.key] = Math.max(seen[job.key] ?? 0, seconds);
+      const header = nodes.length > 1 ? `\n== ${job.tally.label}: ${job.key} (${seconds.toFixed(1)} s)\n` : `\n== ${job.key} (${seconds.toFixed(1)} s)\n`;
+      process.stdout.write(header + r.out.replace(/\n*$/, '\n'));
+      const before = { passed, failed };
+      tally(r.out, r.code);
+      job.tally.passed += passed - before.passed;
+      job.tally.failed += failed - before.failed;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, runs.length) }, worker));
 } finally {
   if (install) rmSync(install, { recursive: true, force: true });
+  try {
+    mkdirSync(dirname(DURATIONS), { recursive: true });
+    writeFileSync(DURATIONS, `${JSON.stringify({ ...durations, ...seen }, null, 1)}\n`);
+  } catch {
+    // only the next run's order is at stake
+  }
 }
-if (nodes.length > 1) process.stdout.write(`\n${perNode.join('\n')}\n`);
+if (nodes.length > 1) process.stdout.write(`\n${perNode.map((n) => (n.node ? `${n.label}: ${n.passed} passed, ${n.failed} failed` : n.label)).join('\n')}\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exit(status || (failed > 0 ? 1 : 0));

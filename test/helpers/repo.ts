@@ -198,36 +198,97 @@ function repoAt(dir: string, remote: string): Repo {
   return repo;
 }
 
+/**
+ * Builds, in `base`, what a test starts from: a bare remote and a work clone with the files committed,
+ * gate-ladder installed (`install`) and the first commit pushed (`pushInitial`), as a user would.
+ */
+function buildRepo(base: string, opts: RepoOptions): Repo {
+  const dir = join(base, 'work');
+  const remote = join(base, 'remote.git');
+  const init = sh('git', ['init', '-q', '--bare', '-b', 'main', remote], base);
+  if (init.code !== 0) throw new Error(init.out);
+  mkdirSync(dir);
+  const repo = repoAt(dir, remote);
+  repo.gitOk('init', '-q', '-b', 'main');
+  for (const [k, v] of GIT_CONFIG) repo.gitOk('config', k, v);
+  repo.gitOk('remote', 'add', 'origin', remote);
+  symlinkSync(installedModules(), join(dir, 'node_modules'), 'dir');
+  const files: Record<string, string> = {
+    '.gitignore': 'node_modules\n',
+    'package.json': '{\n  "name": "fixture",\n  "private": true,\n  "scripts": {\n    "test": "node check.js"\n  }\n}\n',
+    ...opts.files,
+  };
+  for (const [path, content] of Object.entries(files)) repo.write(path, content);
+  if (opts.install !== false) {
+    const r = repo.cli(['install']);
+    if (r.code !== 0) throw new Error(`gate-ladder install failed: ${r.out}`);
+  }
+  repo.commit('initial');
+  if (opts.pushInitial !== false) {
+    const r = repo.push(['-q', 'origin', 'main'], { GATE_LADDER: '0' });
+    if (r.code !== 0) throw new Error(`initial push failed: ${r.out}`);
+    repo.gitOk('remote', 'set-head', 'origin', 'main');
+  }
+  return repo;
+}
+
+/** Files below `dir` (not following links, not into git's object store) that name `text`. */
+function filesNaming(dir: string, text: string): string[] {
+  const found: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory() && e.name !== 'objects') found.push(...filesNaming(path, text));
+    else if (e.isFile() && readFileSync(path, 'latin1').includes(text)) found.push(path);
+  }
+  return found;
+}
+
+/**
+ * Starting points already built in this process, by options: a test file makes many repositories
+ * from the same files, and building one costs about a dozen processes (the packed CLI's `install`
+ * alone is a Node start with yargs, 0.5 to 1 s on this machine). A copy costs a few milliseconds.
+ * A template whose copy would still point at it (a path other than the remote's URL in .git/config)
+ * is not used: those tests build their repositories themselves.
+ */
+const templates = new Map<string, { base: string; pathFiles: string[] } | null>();
+let templateRoot: string | undefined;
+
+function template(opts: RepoOptions): { base: string; pathFiles: string[] } | null {
+  const key = JSON.stringify([opts.files ?? {}, opts.install !== false, opts.pushInitial !== false]);
+  if (templates.has(key)) return templates.get(key)!;
+  if (templateRoot === undefined) {
+    const root = mkdtempSync(join(tmpdir(), 'gl-tmpl-'));
+    templateRoot = root;
+    process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  }
+  const base = join(templateRoot, String(templates.size));
+  mkdirSync(base);
+  buildRepo(base, opts);
+  const pathFiles = filesNaming(join(base, 'work'), base);
+  const made = pathFiles.every((f) => f === join(base, 'work', '.git', 'config')) && filesNaming(join(base, 'remote.git'), base).length === 0 ? { base, pathFiles } : null;
+  templates.set(key, made);
+  return made;
+}
+
 /** A real repo with a bare remote in a temp dir; removed in `finally`. */
 export async function withRepo<T>(opts: RepoOptions, fn: (repo: Repo) => Promise<T> | T): Promise<T> {
   const base = mkdtempSync(join(tmpdir(), 'gl-repo-'));
   if (resolve(base).startsWith(PROJECT)) throw new Error('refusing to make a test repo inside the project');
-  const dir = join(base, 'work');
-  const remote = join(base, 'remote.git');
   try {
-    const init = sh('git', ['init', '-q', '--bare', '-b', 'main', remote], base);
-    if (init.code !== 0) throw new Error(init.out);
-    mkdirSync(dir);
-    const repo = repoAt(dir, remote);
-    repo.gitOk('init', '-q', '-b', 'main');
-    for (const [k, v] of GIT_CONFIG) repo.gitOk('config', k, v);
-    repo.gitOk('remote', 'add', 'origin', remote);
-    symlinkSync(installedModules(), join(dir, 'node_modules'), 'dir');
-    const files: Record<string, string> = {
-      '.gitignore': 'node_modules\n',
-      'package.json': '{\n  "name": "fixture",\n  "private": true,\n  "scripts": {\n    "test": "node check.js"\n  }\n}\n',
-      ...opts.files,
-    };
-    for (const [path, content] of Object.entries(files)) repo.write(path, content);
-    if (opts.install !== false) {
-      const r = repo.cli(['install']);
-      if (r.code !== 0) throw new Error(`gate-ladder install failed: ${r.out}`);
-    }
-    repo.commit('initial');
-    if (opts.pushInitial !== false) {
-      const r = repo.push(['-q', 'origin', 'main'], { GATE_LADDER: '0' });
-      if (r.code !== 0) throw new Error(`initial push failed: ${r.out}`);
-      repo.gitOk('remote', 'set-head', 'origin', 'main');
+    const from = template(opts);
+    let repo: Repo;
+    if (from === null) repo = buildRepo(base, opts);
+    else {
+      // verbatimSymlinks: the node_modules link stays the link a user's install makes, not a copy.
+      cpSync(from.base, base, { recursive: true, verbatimSymlinks: true });
+      for (const f of from.pathFiles) {
+        const to = join(base, f.slice(from.base.length));
+        writeFileSync(to, readFileSync(to, 'utf8').split(from.base).join(base));
+      }
+      repo = repoAt(join(base, 'work'), join(base, 'remote.git'));
+      // The copy has new inodes and change times: git (and gate-ladder's index check) would see every
+      // file as possibly changed until the index is refreshed, as it is in a clone that was not copied.
+      repo.git('update-index', '-q', '--refresh');
     }
     return await fn(repo);
   } finally {
