@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addDays, checkFreezeRequest, fixed3, flipStats, forgive, freezeEligible, parseDay, parseFreezes, serializeFreezes, upsertFreeze } from '../../src/evidence/freeze.js';
+import {
+  addDays, checkFreezeRequest, fixed3, flipStats, forgive, freezeEligible, lastFrozenDay, parseDay, parseFreezes, serializeFreezes, upsertFreeze,
+} from '../../src/evidence/freeze.js';
 import type { Freeze } from '../../src/types.js';
 import { testMsg } from '../../src/util/messages.js';
 
@@ -202,6 +204,60 @@ test('the freezes file is sorted however many freezes it holds (past the sizes a
   const back = parseFreezes(serializeFreezes(tests.map((t) => freeze(t, '2025-02-01'))));
   assert.ok(back.ok);
   if (back.ok) assert.equal(back.freezes.map((f) => f.test), [...tests].sort());
+});
+
+test('freezeEligible: a test that failed every run is marked broken (flaky --json prints it); a flaky one, or one without enough runs, is not', () => {
+  const always = freezeEligible(onOneTree(Array(25).fill(false), true), policy);
+  assert.equal([always.broken, always.eligible], [true, false]);
+  assert.is(freezeEligible(onOneTree(series(25, 3), true), policy).broken, false);
+  assert.is(freezeEligible(onOneTree(Array(19).fill(false), true), policy).broken, false);
+});
+
+test('forgive: without a list of shared ids, no id is shared, whatever its text', () => {
+  for (const id of ['a', '', 'undefined', 'Stryker was here']) {
+    const freezes = [freeze(id, '2025-02-01')];
+    assert.equal(forgive([id], freezes, '2025-01-09'), { frozen: [id], expired: [], ambiguous: [], unfrozen: [] }, JSON.stringify(id));
+    assert.equal(forgive([id], freezes, '2025-01-09', { tier: 't1' }).frozen, [id], JSON.stringify(id));
+  }
+});
+
+test('the freezes file: a tier, when a freeze has one, is a string', () => {
+  const back = parseFreezes(serializeFreezes([{ ...freeze('a', '2025-02-01'), tier: 't1' }, freeze('b', '2025-02-01')]));
+  assert.ok(back.ok, back.ok ? '' : back.why);
+  if (back.ok) assert.equal(back.freezes.map((f) => [f.test, f.tier ?? null]), [['a', 't1'], ['b', null]]);
+  for (const tier of [3, null, true, ['t1'], {}]) {
+    const bad = parseFreezes(JSON.stringify({ version: 1, freezes: [freeze('a', '2025-02-01'), { ...freeze('b', '2025-02-01'), tier }] }));
+    assert.equal(bad, { ok: false, why: 'freezes[1].tier must be a string' }, JSON.stringify(tier));
+  }
+});
+
+test("the freezes file: one test's freezes are written by tier, the one for every tier first", () => {
+  const inTier = (test: string, tier: string): Freeze => ({ ...freeze(test, '2025-02-01'), tier });
+  const text = serializeFreezes([inTier('a', 't2'), inTier('b', 'E2E'), inTier('a', 'E2E'), freeze('a', '2025-02-01'), inTier('a', 't1'), freeze('b', '2025-02-01')]);
+  const back = parseFreezes(text);
+  assert.ok(back.ok);
+  if (back.ok) {
+    assert.equal(back.freezes.map((f) => [f.test, f.tier ?? null]), [['a', null], ['a', 'E2E'], ['a', 't1'], ['a', 't2'], ['b', null], ['b', 'E2E']]);
+  }
+});
+
+test('upsertFreeze: a renewal replaces the freeze of the same test in the same tier, and no other', () => {
+  const a1: Freeze = { ...freeze('a', '2025-02-01'), tier: 't1' };
+  const a2: Freeze = { ...freeze('a', '2025-02-01'), tier: 't2' };
+  const aAll = freeze('a', '2025-02-01');
+  const b1: Freeze = { ...freeze('b', '2025-02-01'), tier: 't1' };
+  const renewed: Freeze = { ...a1, expires: '2025-03-01' };
+  assert.equal(upsertFreeze([a1, a2, aAll, b1], renewed), [a2, aAll, b1, renewed]);
+  const everywhere = freeze('a', '2025-04-01');
+  assert.equal(upsertFreeze([a1, aAll, b1], everywhere), [a1, b1, everywhere]);
+  assert.equal(upsertFreeze([b1], a2), [b1, a2]);
+});
+
+test('lastFrozenDay: the day before the expiry day, across a month, a leap day and a year', () => {
+  assert.is(lastFrozenDay({ expires: '2025-02-02' }), '2025-02-01');
+  assert.is(lastFrozenDay({ expires: '2025-03-01' }), '2025-02-28');
+  assert.is(lastFrozenDay({ expires: '2024-03-01' }), '2024-02-29');
+  assert.is(lastFrozenDay({ expires: '2025-01-01' }), '2024-12-31');
 });
 
 test.run();
