@@ -4,7 +4,7 @@
  * (failed every run), and the freezes with their expiry and re-entry condition. Kept apart from
  * figures.ts: it reads the per-test history and the freezes file as well as the ledger rows.
  */
-import { addDays, isActive } from '../evidence/freeze.js';
+import { isActive, lastFrozenDay } from '../evidence/freeze.js';
 import type { HistoryState } from '../evidence/history.js';
 import type { Freeze, HookName } from '../types.js';
 import { shown } from '../util/escape.js';
@@ -84,7 +84,7 @@ export function testsFold(opts: TestsFoldOptions = {}) {
         broken_count: broken.length,
       });
     }
-    const frozen = freezes.map((f) => ({ ...f, active: isActive(f, today), frozen_through: addDays(f.expires, -1), counts_again_from: f.expires }));
+    const frozen = freezes.map((f) => ({ ...f, active: isActive(f, today), frozen_through: lastFrozenDay(f), counts_again_from: f.expires }));
     return { tiers: out, freezes: frozen };
   };
   return { add, finish };
