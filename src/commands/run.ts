@@ -6,9 +6,8 @@ import { shouldCalibrate } from '../ladder/calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
 import { EXIT } from '../config/defaults.js';
 import { type GateExit, type GateIo, runGate } from '../ladder/gate.js';
-import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, diffList, hasTrackedChanges, hasUnstagedChanges, mergeBase, remoteHead, resolveCommit, workTreeState } from '../git/git.js';
-import { primedFor } from '../git/memo.js';
-import { primeRepo } from '../git/prime.js';
+import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteHead, workTreeState } from '../git/git.js';
+import { type GitFacts, commitIn, diffIn, gatherGitFacts, mergeBaseIn } from '../git/facts.js';
 import { newRunId } from '../util/hash.js';
 import { quickIndexMatches, quickWorkTree } from '../git/index-check.js';
 import { type Where, chooseIsolation, placement } from '../ladder/isolation.js';
@@ -123,8 +122,8 @@ export async function judge(opts: RunOptions): Promise<Judged> {
   // Either one also loads the config afresh (what the config cache cannot see is read again).
   const switches = envSwitches(process.env);
   const noCache = opts.noCache === true || switches.noCache;
-  // The config, loaded once: by primeRepo while git lists a range's changes (its scope then routes
-  // the listing as git writes it), or after.
+  // The config, loaded once: by gatherGitFacts while git lists a range's changes (its scope then
+  // routes the listing as git writes it), or after.
   let configLoad: { root: string; load: Promise<CachedLoad> } | undefined;
   const loadAt = (at: RepoInfo) =>
     (configLoad?.root === at.root ? configLoad : (configLoad = { root: at.root, load: loadConfigCached(at.root, at.commonDir, noCache) })).load;
@@ -135,12 +134,14 @@ export async function judge(opts: RunOptions): Promise<Judged> {
     early = { scope: l.config.scope, match: scopeMatcher(l.config.scope, l.scopePlan) };
     return early.match;
   };
-  // One git call answers the repo paths and every revision the run will ask about.
-  const info = await primeRepo(opts.cwd, revQuery(opts, stdin), scopeAt);
-  if (info === null) {
+  // ── the run's git facts, gathered once (one git call at most, none for a range seen before) and
+  // passed down from here: to planning, each commit's config, the tree cache, isolation, the records ──
+  const facts = await gatherGitFacts(opts.cwd, revQuery(opts, stdin), scopeAt);
+  if (facts === null) {
     err(msg.notRepo(opts.cwd));
     return { code: EXIT.error };
   }
+  const info = facts.repo;
   // Gates a run killed outright (kill -9) left running are stopped, and said to be.
   stopLeftovers(info.commonDir, err);
   // The working tree's config: today's, for a manual run; for a push or a commit, the fast path when
@@ -155,10 +156,10 @@ export async function judge(opts: RunOptions): Promise<Judged> {
   const tell = opts.dryRun ? out : err;
   const voice: Voice = opts.ci ? 'ci' : hook;
 
-  const planned = await planWithConfigs(info, { ...opts, ...(stdin !== undefined && { stdin }) }, hook, working);
+  const planned = await planWithConfigs(facts, { ...opts, ...(stdin !== undefined && { stdin }) }, hook, working);
   if (typeof planned === 'number') return { code: planned };
   const { plans, choices } = planned;
-  const isolation = isolationFor(info, hook);
+  const isolation = isolationFor(facts, hook);
   const matchers = new Map<CachedLoad, ScopeMatcher>();
   const matchFor = (l: CachedLoad & { kind: 'ok' }) => {
     let m = matchers.get(l);
@@ -249,9 +250,7 @@ export async function judge(opts: RunOptions): Promise<Judged> {
     const cache = treeCacheStep({
       enabled: config.cache && !noCache && hook !== 'pre-commit',
       read: !calibration,
-      commonDir: info.commonDir,
-      root: info.root,
-      gitDir: info.gitDir,
+      facts,
       head: p.head,
       configHash: loaded.hash ?? configHash(config),
       plan,
@@ -297,7 +296,7 @@ export async function judge(opts: RunOptions): Promise<Judged> {
     }
     // ─────────────────────────────────────────────────────────────────────────────────────────────
     // The pushed commit's tree, when already known (no git process): lets the index answer for `git status`.
-    const tree = cache?.tree ?? primedFor(info.root)?.tree.get(p.head);
+    const tree = cache?.tree ?? facts.trees.get(p.head);
     const running = plan.tiers.filter((t) => t.run).map((t) => t.tier);
     const { where, why } = isolation(p, running, tree, config);
     report.isolation = where;
@@ -321,7 +320,7 @@ export async function judge(opts: RunOptions): Promise<Judged> {
       return now;
     };
     const backups = plan.tiers.some((t) => t.run && t.tier.lintStaged) ? lintStagedBackups(info.root) : undefined;
-    const testReports = reportDeps(ledger, process.env, hook === 'manual' ? undefined : { root: info.root, treeish: p.head });
+    const testReports = reportDeps(ledger, process.env, hook === 'manual' ? undefined : { root: info.root, treeish: p.head }, facts.trees);
     let outcome: LadderOutcome;
     watch();
     try {
@@ -393,11 +392,12 @@ function readStdin(): string {
  * code, after saying why, when there is nothing to judge or no config to judge under.
  */
 async function planWithConfigs(
-  info: RepoInfo,
+  facts: GitFacts,
   opts: RunOptions,
   hook: HookName,
   working: CachedLoad,
 ): Promise<{ plans: RefPlan[]; choices: Map<string, ConfigChoice> } | number> {
+  const info = facts.repo;
   const choices = new Map<string, ConfigChoice>();
   const choose = async (head: string, tree: string | undefined) => {
     if (!choices.has(head)) choices.set(head, await configAtTree(info, head, working, tree));
@@ -409,7 +409,7 @@ async function planWithConfigs(
       err(msg.invalidConfig(working.problems, hook, execFor(info.root)));
       return EXIT.error;
     }
-    const manual = manualTarget(info.root, opts, working.config);
+    const manual = manualTarget(facts, opts, working.config);
     if (typeof manual === 'string') {
       err(manual);
       return EXIT.error;
@@ -428,18 +428,17 @@ async function planWithConfigs(
       err(msg.badStdin(bad));
       return EXIT.error;
     }
-    const primed = primedFor(info.root);
     for (const ref of refs) {
       if (pushKind(ref) === 'delete' || ref.localSha === ref.remoteSha) continue;
-      const head = resolveCommit(info.root, ref.localSha);
-      if (head !== null) await choose(head, primed?.tree.get(head));
+      const head = commitIn(facts, ref.localSha);
+      if (head !== null) await choose(head, facts.trees.get(head));
     }
     // A new branch's base may come from its commit's config (`base`).
     const base = (head: string) => {
       const l = choices.get(head)?.load;
       return l?.kind === 'ok' ? l.config.base : undefined;
     };
-    plans = planPush(refs, { remote: opts.remote ?? 'origin', base }, rangeGit(info.root));
+    plans = planPush(refs, { remote: opts.remote ?? 'origin', base }, rangeGit(facts));
   }
   // No config anywhere: said once, and allowed, as before any commit carried one.
   if ([...choices.values()].every((c) => c.load.kind === 'none') && (choices.size > 0 || working.kind === 'none')) return noConfig(info.root);
@@ -460,7 +459,8 @@ function noConfig(root: string): number {
  * tell, once with git: for pre-commit, unstaged changes mean the index is not what is on disk;
  * otherwise, uncommitted changes or another commit checked out mean the pushed commit is not.
  */
-function isolationFor(info: RepoInfo, hook: HookName) {
+function isolationFor(facts: GitFacts, hook: HookName) {
+  const info = facts.repo;
   const root = info.root;
   let dirty: boolean | undefined;
   let headSha: string | null | undefined;
@@ -474,13 +474,13 @@ function isolationFor(info: RepoInfo, hook: HookName) {
     }
     const elsewhere = `the checked-out commit is not ${p.ref}`;
     if (dirty === undefined) {
-      const quick = quickWorkTree(info, p.head, tree);
+      const quick = quickWorkTree(info, p.head, tree, process.env, facts.configText);
       if (quick === 'elsewhere') return { where: chooseIsolation('auto', { dirty: false, atTarget: false }), why: elsewhere };
       if (quick === 'clean-at-head') return { where: chooseIsolation('auto', { dirty: false, atTarget: true }) };
       // One `git status` answers both; should it fail, the two plain calls say why.
       const state = workTreeState(root);
       dirty = state ? !state.clean : hasTrackedChanges(root);
-      headSha = state ? state.head : resolveCommit(root, 'HEAD');
+      headSha = state ? state.head : commitIn(facts, 'HEAD');
     }
     const where = chooseIsolation('auto', { dirty, atTarget: headSha === p.head });
     return { where, why: dirty ? 'the working tree has uncommitted changes' : elsewhere };
@@ -540,14 +540,15 @@ function hasCommits(root: string): boolean {
 }
 
 /** `--base A --head B`: the seed's manual and CI form. Returns a message when it cannot. */
-function manualTarget(root: string, opts: RunOptions, config: ResolvedConfig): Target | string {
+function manualTarget(facts: GitFacts, opts: RunOptions, config: ResolvedConfig): Target | string {
+  const root = facts.repo.root;
   const headRev = opts.head ?? 'HEAD';
-  const head = resolveCommit(root, headRev);
+  const head = commitIn(facts, headRev);
   if (head === null) return headRev === 'HEAD' && !hasCommits(root) ? msg.noCommits() : msg.badRev(headRev);
   const baseRev = opts.base ?? config.base ?? remoteHead(root, 'origin') ?? undefined;
   if (baseRev === undefined) return msg.needBase();
-  const baseSha = resolveCommit(root, baseRev);
+  const baseSha = commitIn(facts, baseRev);
   if (baseSha === null) return msg.badRev(baseRev);
-  const base = mergeBase(root, baseSha, head) ?? baseSha;
-  return { kind: 'test', ref: opts.ref ?? headRev, head, base, changes: diffList(root, base, head) };
+  const base = mergeBaseIn(facts, baseSha, head) ?? baseSha;
+  return { kind: 'test', ref: opts.ref ?? headRev, head, base, changes: diffIn(facts, base, head) };
 }

@@ -3,7 +3,6 @@ import { closeSync, openSync } from 'node:fs';
 import { decodeText, unlinkQuiet } from '../util/cache-files.js';
 import { type Started, signalQuietly, startProcess } from '../util/spawn.js';
 import { ChangeList, parseNameStatusZ } from './change-list.js';
-import { type RepoInfo, primedFor } from './memo.js';
 import type { ChangedPath } from '../types.js';
 
 /** The empty tree: the base of a first push to an empty remote. */
@@ -136,7 +135,12 @@ export function gitOk(cwd: string, args: readonly string[], opts: string | GitOp
   return r.stdout;
 }
 
-export type { RepoInfo } from './memo.js';
+/** Where a repository lives: its work tree's root, the common git dir (shared by worktrees), this worktree's git dir. */
+export interface RepoInfo {
+  root: string;
+  commonDir: string;
+  gitDir: string;
+}
 
 export const REPO_PATHS = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir'] as const;
 /**
@@ -154,8 +158,6 @@ export const DIFF_NAMES = ['diff-tree', '-r', ...NAME_STATUS] as const;
 
 /** One git call for the three paths the runner needs; `null` outside a work tree. */
 export function repoInfo(cwd: string): RepoInfo | null {
-  const known = primedFor(cwd);
-  if (known) return known.info;
   const r = git(cwd, REPO_PATHS);
   if (!r.ok) return null;
   const [root, commonDir, gitDir] = r.stdout.trim().split('\n');
@@ -172,7 +174,7 @@ export function diffPaths(cwd: string, base: string, head: string): ChangedPath[
 
 /** The same, as git's listing (the form routing reads without splitting it, see change-list.ts). */
 export function diffList(cwd: string, base: string, head: string): ChangeList {
-  return primedFor(cwd)?.diff.get(`${base} ${head}`) ?? new ChangeList(gitOk(cwd, [...DIFF_NAMES, base, head, '--']));
+  return new ChangeList(gitOk(cwd, [...DIFF_NAMES, base, head, '--']));
 }
 
 /** Paths staged for commit (in `$GIT_INDEX_FILE` when git commit set it), against HEAD or nothing. */
@@ -232,23 +234,16 @@ export function newCommits(cwd: string, head: string, remote: string): { commits
 
 /** The commit a revision names, or null when it does not exist locally. */
 export function resolveCommit(cwd: string, rev: string): string | null {
-  const known = primedFor(cwd)?.commit.get(rev);
-  if (known !== undefined) return known;
   const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
   return r.ok ? r.stdout.trim() : null;
 }
 
 export function mergeBase(cwd: string, a: string, b: string): string | null {
-  const m = primedFor(cwd);
-  const key = m && `${m.commit.get(a) ?? a} ${m.commit.get(b) ?? b}`;
-  if (m && key && m.mergeBase.has(key)) return m.mergeBase.get(key) ?? null;
   const r = git(cwd, ['merge-base', a, b]);
   return r.ok ? r.stdout.trim() : null;
 }
 
 export function treeOf(cwd: string, rev: string): string | null {
-  const known = primedFor(cwd)?.tree.get(rev);
-  if (known !== undefined) return known;
   const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
   return r.ok ? r.stdout.trim() : null;
 }

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoInfo } from './git.js';
-import { primedFor } from './memo.js';
 import { configLine, isObjectId, isRefName } from './text.js';
 
 /**
@@ -9,14 +8,13 @@ import { configLine, isObjectId, isRefName } from './text.js';
  * asking git. `undefined` whenever git might see it otherwise or the answer is not a commit id: a
  * reftable repository, an unborn branch, a symref chain longer than git would follow in practice,
  * anything unreadable or odd. Loose refs are written by rename, so a concurrent update is seen whole.
+ * `configText`: the repo's `config` file, when the caller has read it already (a run's GitFacts).
  */
-export function headFromFiles(info: RepoInfo): string | undefined {
+export function headFromFiles(info: RepoInfo, configText?: string): string | undefined {
   try {
     // reftable keeps refs in binary tables; the `HEAD` file there is a placeholder.
     if (existsSync(join(info.commonDir, 'reftable'))) return undefined;
-    const primed = primedFor(info.root);
-    const config = primed?.info.commonDir === info.commonDir ? primed.config : undefined;
-    const text = config ?? readFileSync(join(info.commonDir, 'config'), 'utf8');
+    const text = configText ?? readFileSync(join(info.commonDir, 'config'), 'utf8');
     if (configLine(text, 'refstorage', '')) return undefined;
     let value = parseRefFile(readFileSync(join(info.gitDir, 'HEAD'), 'utf8'));
     let packed: string | undefined;

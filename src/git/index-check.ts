@@ -32,11 +32,14 @@ export const MAX_ENTRIES = 1000;
 /** The variables that point git at another repository, index or work tree than the files we would read. */
 const REDIRECTS = ['GIT_INDEX_FILE', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY'] as const;
 
-/** The state of the work tree at `info.root` for the pushed commit `head`, whose tree is `tree` (when the run knows it). */
-export function quickWorkTree(info: RepoInfo, head: string, tree: string | undefined, env: NodeJS.ProcessEnv = process.env): QuickState | undefined {
+/**
+ * The state of the work tree at `info.root` for the pushed commit `head`, whose tree is `tree` (when the
+ * run knows it). `configText`: the repo's `config` file, when the run has read it (see headFromFiles).
+ */
+export function quickWorkTree(info: RepoInfo, head: string, tree: string | undefined, env: NodeJS.ProcessEnv = process.env, configText?: string): QuickState | undefined {
   if (REDIRECTS.some((v) => env[v] !== undefined) || !isObjectId(head)) return undefined;
   try {
-    const at = headFromFiles(info);
+    const at = headFromFiles(info, configText);
     if (at === undefined || at.length !== head.length) return undefined;
     if (at !== head) return 'elsewhere';
     if (tree === undefined || tree.length !== head.length) return undefined;

@@ -1,4 +1,4 @@
-import type { RevQuery } from './prime.js';
+import type { RevQuery } from './facts.js';
 import { parsePushRefs, pushKind } from './push-refs.js';
 
 /**

@@ -1,4 +1,5 @@
-import { EMPTY_TREE, diffList, isShallow, mergeBase, newCommits, remoteHead, resolveCommit } from './git.js';
+import { EMPTY_TREE, isShallow, newCommits, remoteHead } from './git.js';
+import { type GitFacts, commitIn, diffIn, mergeBaseIn } from './facts.js';
 import { type PushRef, pushKind } from './push-refs.js';
 import type { Changes } from '../types.js';
 
@@ -43,7 +44,7 @@ export interface RangeContext {
   base?: string | ((head: string) => string | undefined);
 }
 
-/** The questions planning asks of the repository; `rangeGit(cwd)` answers them with git, tests with a fake. */
+/** The questions planning asks of the repository; `rangeGit(facts)` answers them from the run's git facts, else git; tests with a fake. */
 export interface RangeGit {
   /** The commit a revision or sha names (tags peeled), or null when it is not in this clone. */
   commit: (rev: string) => string | null;
@@ -56,15 +57,16 @@ export interface RangeGit {
   diff: (base: string, head: string) => Changes;
 }
 
-export function rangeGit(cwd: string): RangeGit {
+export function rangeGit(facts: GitFacts): RangeGit {
+  const cwd = facts.repo.root;
   let shallow: boolean | undefined;
   return {
-    commit: (rev) => resolveCommit(cwd, rev),
-    mergeBase: (a, b) => mergeBase(cwd, a, b),
+    commit: (rev) => commitIn(facts, rev),
+    mergeBase: (a, b) => mergeBaseIn(facts, a, b),
     shallow: () => (shallow ??= isShallow(cwd)),
     newCommits: (head, remote) => newCommits(cwd, head, remote),
     remoteHead: (remote) => remoteHead(cwd, remote),
-    diff: (base, head) => diffList(cwd, base, head),
+    diff: (base, head) => diffIn(facts, base, head),
   };
 }
 

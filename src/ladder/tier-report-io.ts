@@ -62,10 +62,16 @@ function freezesFrom(text: string): { freezes: Freeze[]; problem?: string } {
 /**
  * `freezesAt`: the commit (or staged tree) a push or a commit is judged at, whose committed freezes
  * apply wherever its gates ran; without it, the freezes file in the folder where they ran.
+ * `knownTrees`: commit → tree, as the run's git facts hold them (git is asked for any other).
  */
-export function reportDeps(ledgerPath: string, env: NodeJS.ProcessEnv = process.env, freezesAt?: { root: string; treeish: string }): ReportDeps {
+export function reportDeps(
+  ledgerPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+  freezesAt?: { root: string; treeish: string },
+  knownTrees?: ReadonlyMap<string, string>,
+): ReportDeps {
   const freezeCache = new Map<string, ReturnType<typeof readFreezes>>();
-  const trees = new Map<string, string | null>();
+  const trees = new Map<string, string | null>(knownTrees);
   return {
     prepare: (path) => {
       try {

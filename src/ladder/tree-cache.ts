@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { cacheDir, readJson, writeJsonAtomic } from '../util/cache-files.js';
-import { treeOf, workTreeState } from '../git/git.js';
+import { workTreeState } from '../git/git.js';
+import { type GitFacts, treeIn } from '../git/facts.js';
 import { isoTime } from '../util/iso-time.js';
 import { hash } from '../util/hash.js';
 import { quickWorkTree } from '../git/index-check.js';
@@ -75,9 +76,8 @@ export function coverage(entry: TreeEntry | undefined, plan: Plan, today?: () =>
 }
 
 export interface TreeCacheStep {
-  commonDir: string;
-  root: string;
-  gitDir: string;
+  /** The run's git facts: where the repository is, and the pushed commit's tree when already known. */
+  facts: GitFacts;
   key: string;
   tree: string;
   config: string;
@@ -88,23 +88,22 @@ export interface TreeCacheStep {
 /**
  * The cache step of one target, before its gates: `undefined` when caching is off (config `cache:
  * false`, `--no-cache`) or the tree is unknown. `read: false` (calibration) still records a pass.
+ * The head's tree comes from the run's git facts (git is asked only when they do not hold it).
  */
 export function treeCacheStep(o: {
   enabled: boolean;
   read: boolean;
-  commonDir: string;
-  root: string;
-  gitDir: string;
+  facts: GitFacts;
   head: string;
   configHash: string;
   plan: Plan;
 }): TreeCacheStep | undefined {
   if (!o.enabled || !o.plan.tiers.some((t) => t.run)) return undefined;
-  const tree = treeOf(o.root, o.head);
+  const tree = treeIn(o.facts, o.head);
   if (tree === null) return undefined;
   const key = treeKey(tree, o.configHash);
-  const hit = o.read ? coverage(readEntry(o.commonDir, key, tree, o.configHash), o.plan, today) : undefined;
-  return { commonDir: o.commonDir, root: o.root, gitDir: o.gitDir, key, tree, config: o.configHash, ...(hit && { hit }) };
+  const hit = o.read ? coverage(readEntry(o.facts.repo.commonDir, key, tree, o.configHash), o.plan, today) : undefined;
+  return { facts: o.facts, key, tree, config: o.configHash, ...(hit && { hit }) };
 }
 
 /** One row per planned tier for a hit: `pass`, `cached: true`, and the run it reuses. Pure. */
@@ -133,21 +132,22 @@ export function recordTreeCache(step: TreeCacheStep, plan: Plan, patch: string, 
   const passed = new Set(outcome.results.filter((r) => r.verdict === 'pass').map((r) => r.tier));
   const run = outcome.rows[0]?.run;
   if (interrupted || outcome.verdict !== 'pass' || run === undefined || planned.some((t) => !passed.has(t.tier.name))) return false;
+  const { repo, configText } = step.facts;
   if (outcome.rows.some((r) => r.isolation !== 'worktree')) {
-    const quick = quickWorkTree({ root: step.root, commonDir: step.commonDir, gitDir: step.gitDir }, patch, step.tree);
+    const quick = quickWorkTree(repo, patch, step.tree, process.env, configText);
     if (quick === 'elsewhere') return false;
     if (quick === undefined) {
-      const state = workTreeState(step.root);
+      const state = workTreeState(repo.root);
       if (state === null || !state.clean || state.head !== patch) return false;
     }
   }
-  const entry: TreeEntry = readEntry(step.commonDir, step.key, step.tree, step.config) ?? { format: FORMAT, tree: step.tree, config: step.config, tiers: {} };
+  const entry: TreeEntry = readEntry(repo.commonDir, step.key, step.tree, step.config) ?? { format: FORMAT, tree: step.tree, config: step.config, tiers: {} };
   const ts = isoTime(Date.now());
   const forgave = new Set(outcome.results.filter((r) => r.frozen && r.frozen.length > 0).map((r) => r.tier));
   for (const t of planned) {
     if (t.tier.cache === false) continue;
     entry.tiers[t.tier.name] = { fp: tierFingerprint(t.tier), run, patch, ts, ...(forgave.has(t.tier.name) && { day: today() }) };
   }
-  writeJsonAtomic(entryPath(step.commonDir, step.key), entry, { prefix: 'tree-', keep: KEEP });
+  writeJsonAtomic(entryPath(repo.commonDir, step.key), entry, { prefix: 'tree-', keep: KEEP });
   return true;
 }

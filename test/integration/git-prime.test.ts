@@ -5,10 +5,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ChangeList } from '../../src/git/change-list.js';
 import { defaultScope } from '../../src/config/defaults.js';
-import { diffList, diffPaths, mergeBase, repoInfo, resolveCommit, treeOf } from '../../src/git/git.js';
+import { diffPaths, mergeBase, repoInfo, resolveCommit, treeOf } from '../../src/git/git.js';
 import { scopeMatcher } from '../../src/ladder/route.js';
-import { setPrimed } from '../../src/git/memo.js';
-import { primeRepo } from '../../src/git/prime.js';
+import { type GitFacts, commitIn, diffIn, gatherGitFacts, mergeBaseIn, treeIn } from '../../src/git/facts.js';
 import { sh } from '../helpers/repo.js';
 
 /** A bare-bones repo: main with two commits, and two branches with two merge-bases (a criss-cross). */
@@ -47,45 +46,53 @@ function repo<T>(fn: (dir: string, git: (...a: string[]) => string) => Promise<T
       git('checkout', '-q', 'main');
       return await fn(dir, git);
     } finally {
-      setPrimed(undefined);
       rmSync(dir, { recursive: true, force: true });
     }
   };
 }
 
-/** Every fact, asked one call at a time, with nothing primed. */
-function facts(dir: string, base: string, head: string) {
-  const h = resolveCommit(dir, head)!;
-  const b = resolveCommit(dir, base)!;
-  const mb = mergeBase(dir, b, h);
-  return { info: repoInfo(dir), h, b, mb, tree: treeOf(dir, h), treeByRev: treeOf(dir, head), diff: diffPaths(dir, mb ?? b, h) };
+/** Every fact, asked one call at a time: of git, or of the facts gathered (which ask git for what they do not hold). */
+function facts(dir: string, base: string, head: string, gathered?: GitFacts) {
+  if (gathered === undefined) {
+    const h = resolveCommit(dir, head)!;
+    const b = resolveCommit(dir, base)!;
+    const mb = mergeBase(dir, b, h);
+    return { info: repoInfo(dir), h, b, mb, tree: treeOf(dir, h), treeByRev: treeOf(dir, head), diff: diffPaths(dir, mb ?? b, h) };
+  }
+  const h = commitIn(gathered, head)!;
+  const b = commitIn(gathered, base)!;
+  const mb = mergeBaseIn(gathered, b, h);
+  return { info: gathered.repo, h, b, mb, tree: treeIn(gathered, h), treeByRev: treeIn(gathered, head), diff: diffIn(gathered, mb ?? b, h).changes() };
 }
+
+/** The repo's paths the gathering found; null outside a repository. */
+const repoOf = (f: GitFacts | null) => (f === null ? null : f.repo);
 
 test('primed answers equal the one-call-per-fact answers', repo(async (dir) => {
   const plain = facts(dir, 'main~1', 'main');
-  const info = await primeRepo(dir, { ranges: [['main~1', 'main']], trees: ['main'] });
-  assert.equal(info, plain.info);
-  assert.equal(facts(dir, 'main~1', 'main'), plain);
+  const gathered = await gatherGitFacts(dir, { ranges: [['main~1', 'main']], trees: ['main'] });
+  assert.equal(repoOf(gathered), plain.info);
+  assert.equal(facts(dir, 'main~1', 'main', gathered!), plain);
   assert.equal(plain.diff, [{ status: 'A', path: 'b with space.txt' }]);
 }));
 
 test('several merge-bases: the choice is left to git merge-base, as without priming', repo(async (dir, git) => {
   const plain = facts(dir, 'x', 'y');
   assert.ok(git('merge-base', '--all', 'x', 'y').split('\n').length > 1, 'a criss-cross has two merge-bases');
-  await primeRepo(dir, { ranges: [['x', 'y']], trees: ['y'] });
-  assert.equal(facts(dir, 'x', 'y'), plain);
+  const gathered = await gatherGitFacts(dir, { ranges: [['x', 'y']], trees: ['y'] });
+  assert.equal(facts(dir, 'x', 'y', gathered!), plain);
 }));
 
 test('a revision that does not resolve primes nothing: each call asks git and says which one failed', repo(async (dir) => {
-  const info = await primeRepo(dir, { ranges: [['nope', 'main']], trees: ['main'] });
-  assert.equal(info, repoInfo(dir));
-  assert.is(resolveCommit(dir, 'nope'), null);
-  assert.is(resolveCommit(dir, 'main'), sha(dir, 'main'));
+  const gathered = await gatherGitFacts(dir, { ranges: [['nope', 'main']], trees: ['main'] });
+  assert.equal(repoOf(gathered), repoInfo(dir));
+  assert.is(commitIn(gathered!, 'nope'), null);
+  assert.is(commitIn(gathered!, 'main'), sha(dir, 'main'));
 }));
 
 test('the changed paths of a commit pair are kept: the next run starts one git process, not two', repo(async (dir) => {
   const plain = facts(dir, 'main~1', 'main');
-  await primeRepo(dir, { ranges: [['main~1', 'main']] });
+  await gatherGitFacts(dir, { ranges: [['main~1', 'main']] });
   const cache = join(dir, '.git', 'gate-ladder', 'cache');
   await diffWritten(dir);
   const [file] = readdirSync(cache).filter((f) => f.startsWith('diff-'));
@@ -97,13 +104,13 @@ test('the changed paths of a commit pair are kept: the next run starts one git p
   assert.is(text.slice(0, -trailer.length), 'A\0b with space.txt\0');
   // Proof the entry is read: a doctored body is what the next run sees...
   writeFileSync(join(cache, file!), `M\0doctored.txt\0${trailer}`);
-  await primeRepo(dir, { ranges: [['main~1', 'main']] });
-  assert.equal(diffPaths(dir, plain.mb!, plain.h), [{ status: 'M', path: 'doctored.txt' }]);
+  const doctored = await gatherGitFacts(dir, { ranges: [['main~1', 'main']] });
+  assert.equal(diffIn(doctored!, plain.mb!, plain.h).changes(), [{ status: 'M', path: 'doctored.txt' }]);
   // ...and an entry naming another pair is not, nor one cut short, nor one in the older header-first form.
   for (const bad of [`M\0doctored.txt\0\n${plain.h} ${plain.mb}\n`, `M\0doctored.txt${trailer}`, `${plain.mb} ${plain.h}\nM\0doctored.txt\0`]) {
     writeFileSync(join(cache, file!), bad);
-    await primeRepo(dir, { ranges: [['main~1', 'main']] });
-    assert.equal(diffPaths(dir, plain.mb!, plain.h), plain.diff, JSON.stringify(bad));
+    const gathered = await gatherGitFacts(dir, { ranges: [['main~1', 'main']] });
+    assert.equal(diffIn(gathered!, plain.mb!, plain.h).changes(), plain.diff, JSON.stringify(bad));
   }
   // No temp file is left behind by the runs above.
   assert.equal(readdirSync(cache).filter((f) => f.startsWith('.tmp-')), []);
@@ -130,27 +137,27 @@ async function diffWritten(dir: string): Promise<void> {
 test('full shas seen before: every answer from the range cache, no git process at all', repo(async (dir) => {
   const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
   const plain = facts(dir, a, b);
-  await primeRepo(dir, { ranges: [[a, b]], trees: [b] });
+  await gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] });
   await diffWritten(dir);
-  const info = await withoutGit(() => primeRepo(dir, { ranges: [[a, b]], trees: [b] }));
-  assert.equal(info, plain.info);
-  assert.equal(await withoutGit(async () => facts(dir, a, b)), plain);
+  const gathered = await withoutGit(() => gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] }));
+  assert.equal(repoOf(gathered), plain.info);
+  assert.equal(await withoutGit(async () => facts(dir, a, b, gathered!)), plain);
   // Symbolic names can move, so they always ask git.
-  assert.is(await withoutGit(() => primeRepo(dir, { ranges: [['main~1', 'main']], trees: ['main'] })), null);
+  assert.is(await withoutGit(() => gatherGitFacts(dir, { ranges: [['main~1', 'main']], trees: ['main'] })), null);
 }));
 
 test('a shallow clone never answers from the range cache (deepening it can move a merge-base)', repo(async (dir) => {
   const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
-  await primeRepo(dir, { ranges: [[a, b]], trees: [b] });
+  await gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] });
   await diffWritten(dir);
   writeFileSync(join(dir, '.git', 'shallow'), '');
-  assert.is(await withoutGit(() => primeRepo(dir, { ranges: [[a, b]], trees: [b] })), null);
+  assert.is(await withoutGit(() => gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] })), null);
 }));
 
 test('outside a repository: null', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gl-norepo-'));
   try {
-    assert.is(await primeRepo(dir, { commits: ['HEAD'] }), null);
+    assert.is(await gatherGitFacts(dir, { commits: ['HEAD'] }), null);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -165,16 +172,15 @@ test('a new range read as git writes it (many pieces) routes as the whole listin
   const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
   const match = scopeMatcher(defaultScope);
   let asked = 0;
-  const info = await primeRepo(dir, { ranges: [[a, b]], trees: [b] }, async (at) => {
+  const info = await gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] }, async (at) => {
     asked++;
     assert.is(at.root, realpathSync(dir));
     return match;
   });
   assert.ok(info);
   assert.is(asked, 1);
-  const mb = mergeBase(dir, a, b)!;
-  const streamed = diffList(dir, mb, b);
-  setPrimed(undefined);
+  const mb = mergeBaseIn(info!, a, b)!;
+  const streamed = diffIn(info!, mb, b);
   const plain = new ChangeList(git('diff-tree', '-r', '--name-status', '-z', '--no-renames', mb, b, '--') + '\0');
   assert.is(streamed.count, 6000);
   assert.is(streamed.count, plain.count);

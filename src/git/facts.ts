@@ -2,9 +2,22 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { cacheDir, decodeText, tempFileIn, unlinkQuiet } from '../util/cache-files.js';
 import { ChangeList, ListingTally } from './change-list.js';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
-import { DIFF_NAMES, type GitJob, type GitResult, REPO_PATHS, type RepoInfo, git, gitJob, gitOk, repoInfo } from './git.js';
+import {
+  DIFF_NAMES,
+  type GitJob,
+  type GitResult,
+  REPO_PATHS,
+  type RepoInfo,
+  diffList,
+  git,
+  gitJob,
+  gitOk,
+  mergeBase,
+  repoInfo,
+  resolveCommit,
+  treeOf,
+} from './git.js';
 import type { ScopeMatcher } from '../util/glob.js';
-import { type Primed, setPrimed } from './memo.js';
 import { type RangeFacts, adoptDiff, adoptListing, hasDiff, readDiff, readRange, writeDiff, writeRange } from './range-cache.js';
 import { isObjectId } from './text.js';
 import { repoFromFiles } from './repo-dir.js';
@@ -20,6 +33,67 @@ export interface RevQuery {
 }
 
 /**
+ * The git facts one run needs, gathered once by `gatherGitFacts` before anything else looks at the
+ * repository, then handed down as this value: to planning (targets.ts `rangeGit`), the config of each
+ * judged commit (config-at.ts), the tree cache, isolation and the per-test records. Nobody asks git
+ * again for what it holds; a question it does not answer (a revision it was not asked about, a range
+ * with several merge-bases) goes to git through `commitIn`, `treeIn`, `mergeBaseIn` and `diffIn`.
+ */
+export interface GitFacts {
+  /** Where the repository lives. */
+  readonly repo: RepoInfo;
+  /** Revision (as asked) → commit sha. */
+  readonly commits: ReadonlyMap<string, string>;
+  /** Revision or commit sha → tree sha. */
+  readonly trees: ReadonlyMap<string, string>;
+  /** `a b` (commit shas, both orders) → merge-base, `null` when they share no history. */
+  readonly mergeBases: ReadonlyMap<string, string | null>;
+  /** `base head` (commit shas) → the changed paths between them. */
+  readonly diffs: ReadonlyMap<string, ChangeList>;
+  /** The text of the repo's `config` file, when finding the repo read it (head-file.ts reads it again otherwise). */
+  readonly configText?: string;
+}
+
+/** The same, while it is being gathered. */
+interface Gathering {
+  repo: RepoInfo;
+  commits: Map<string, string>;
+  trees: Map<string, string>;
+  mergeBases: Map<string, string | null>;
+  diffs: Map<string, ChangeList>;
+  configText?: string;
+}
+
+/** Facts that hold only where the repository is: every other question is asked of git. */
+export function repoOnly(repo: RepoInfo): GitFacts {
+  return { repo, commits: new Map(), trees: new Map(), mergeBases: new Map(), diffs: new Map() };
+}
+
+/** The commit a revision names: from the facts, else `git rev-parse` (null when it does not exist locally). */
+export function commitIn(f: GitFacts, rev: string): string | null {
+  return f.commits.get(rev) ?? resolveCommit(f.repo.root, rev);
+}
+
+/** A revision's tree: from the facts, else `git rev-parse`. */
+export function treeIn(f: GitFacts, rev: string): string | null {
+  return f.trees.get(rev) ?? treeOf(f.repo.root, rev);
+}
+
+/** Two commits' merge-base: from the facts (by their commits), else `git merge-base`. */
+export function mergeBaseIn(f: GitFacts, a: string, b: string): string | null {
+  const key = `${f.commits.get(a) ?? a} ${f.commits.get(b) ?? b}`;
+  return f.mergeBases.has(key) ? (f.mergeBases.get(key) ?? null) : mergeBase(f.repo.root, a, b);
+}
+
+/** The paths changed between two commits: from the facts, else `git diff-tree`. */
+export function diffIn(f: GitFacts, base: string, head: string): ChangeList {
+  return f.diffs.get(`${base} ${head}`) ?? diffList(f.repo.root, base, head);
+}
+
+/**
+ * Gathers the git facts a run needs, once, before anything else looks at the repository: `null`
+ * outside a work tree.
+ *
  * Starting a process costs more than anything else a hook run does, so the facts a run needs are
  * asked for up front. When every revision is a full sha (pre-push stdin always is) and the range
  * cache (range-cache.ts) knows them, no git process starts at all. Otherwise one `git rev-parse`
@@ -31,24 +105,24 @@ export interface RevQuery {
  * and its answer dropped.
  * With `scope` (the caller's config, loaded meanwhile), a diff git writes into the cache's file is read
  * as it grows and routed piece by piece (ListingTally): once git is done, only its last piece is left.
- * `repoInfo`, `resolveCommit`, `treeOf`, `mergeBase` and `diffList` then answer from memory. When
- * a revision does not resolve, nothing is kept; a range with several merge-bases keeps no
- * merge-base or diff: the one-fact calls then ask git themselves, with their own messages.
+ * When a revision does not resolve, the facts hold only the repo's paths; a range with several
+ * merge-bases holds no merge-base or diff: `commitIn`, `mergeBaseIn` and the rest then ask git
+ * themselves, with their own messages.
  */
-export async function primeRepo(cwd: string, q: RevQuery = {}, scope?: (info: RepoInfo) => Promise<ScopeMatcher | undefined>): Promise<RepoInfo | null> {
-  setPrimed(undefined);
+export async function gatherGitFacts(cwd: string, q: RevQuery = {}, scope?: (info: RepoInfo) => Promise<ScopeMatcher | undefined>): Promise<GitFacts | null> {
   const commits = q.commits ?? [];
   const trees = q.trees ?? [];
   const ranges = q.ranges ?? [];
   const revs = [...commits, ...trees, ...ranges.flat()];
-  if (revs.length === 0 || revs.some((r) => r === '' || r.startsWith('-') || r.includes('..'))) return repoInfo(cwd);
+  const plain = () => {
+    const info = repoInfo(cwd);
+    return info === null ? null : repoOnly(info);
+  };
+  if (revs.length === 0 || revs.some((r) => r === '' || r.startsWith('-') || r.includes('..'))) return plain();
   // The repo's paths from its files, when they can tell (read once, for the caches and the temp files).
   const repo = repoFromFiles(cwd);
-  const warm = fromCache(cwd, repo, commits, trees, ranges);
-  if (warm !== undefined) {
-    setPrimed(warm);
-    return warm.info;
-  }
+  const warm = fromCache(repo, commits, trees, ranges);
+  if (warm !== undefined) return warm;
   const early = startDiffs(cwd, repo, ranges);
   const r = await gitText(cwd, repo, [
     ...REPO_PATHS,
@@ -57,58 +131,58 @@ export async function primeRepo(cwd: string, q: RevQuery = {}, scope?: (info: Re
     ...ranges.map(([a, b]) => `${a}^{commit}...${b}^{commit}`),
     '--',
   ]);
-  const read = readRevParse(cwd, r, commits, trees, ranges);
+  const read = readRevParse(r, commits, trees, ranges);
   if (read === undefined) {
     for (const job of early.values()) job.cancel();
-    return repoInfo(cwd);
+    return plain();
   }
-  const { primed, pairs } = read;
+  const { facts, pairs } = read;
+  const commonDir = facts.repo.commonDir;
   for (const [a, b] of ranges) {
-    const head = primed.commit.get(b)!;
-    const tree = primed.tree.get(b);
-    const mb = primed.mergeBase.get(`${primed.commit.get(a)} ${head}`);
-    if (tree !== undefined && mb !== undefined) writeRange(primed.info.commonDir, { a, b, base: primed.commit.get(a)!, head, tree, mergeBase: mb });
+    const head = facts.commits.get(b)!;
+    const tree = facts.trees.get(b);
+    const mb = facts.mergeBases.get(`${facts.commits.get(a)} ${head}`);
+    if (tree !== undefined && mb !== undefined) writeRange(commonDir, { a, b, base: facts.commits.get(a)!, head, tree, mergeBase: mb });
   }
-  const match = pairs.some(([, , range]) => early.get(range)?.file !== undefined) ? await scope?.(primed.info) : undefined;
+  const match = pairs.some(([, , range]) => early.get(range)?.file !== undefined) ? await scope?.(facts.repo) : undefined;
   for (const [base, head, range] of pairs) {
     const job = early.get(range);
     early.delete(range);
     const key = `${base} ${head}`;
-    const known = primed.diff.has(key) ? undefined : readDiff(primed.info.commonDir, base, head);
-    if (primed.diff.has(key) || known !== undefined) {
+    const known = facts.diffs.has(key) ? undefined : readDiff(commonDir, base, head);
+    if (facts.diffs.has(key) || known !== undefined) {
       job?.cancel();
-      if (known !== undefined) primed.diff.set(key, new ChangeList(known));
+      if (known !== undefined) facts.diffs.set(key, new ChangeList(known));
       continue;
     }
-    const whole = () => readDiff(primed.info.commonDir, base, head) ?? gitOk(cwd, [...DIFF_NAMES, base, head, '--']);
+    const whole = () => readDiff(commonDir, base, head) ?? gitOk(cwd, [...DIFF_NAMES, base, head, '--']);
     if (job?.file !== undefined && match !== undefined) {
       const tally = new ListingTally(match, MAX_FILES_PER_ROW);
       const followed = await follow(job, job.file, tally);
       if (followed.ok) {
-        adoptListing(primed.info.commonDir, base, head, job.file, followed.bytes);
-        primed.diff.set(key, tally.finish(whole));
+        adoptListing(commonDir, base, head, job.file, followed.bytes);
+        facts.diffs.set(key, tally.finish(whole));
         continue;
       }
       unlinkQuiet(job.file);
     } else if (job && (await job.done).ok) {
       // Git wrote it into the cache's temp file (which becomes the entry), or through a pipe.
       const stdout = job.file === undefined ? (await job.done).stdout : undefined;
-      const text = stdout ? decodeText(stdout) : adoptDiff(primed.info.commonDir, base, head, job.file!);
-      if (stdout) writeDiff(primed.info.commonDir, base, head, [stdout]);
+      const text = stdout ? decodeText(stdout) : adoptDiff(commonDir, base, head, job.file!);
+      if (stdout) writeDiff(commonDir, base, head, [stdout]);
       if (text !== undefined) {
-        primed.diff.set(key, new ChangeList(text));
+        facts.diffs.set(key, new ChangeList(text));
         continue;
       }
     }
     const late = git(cwd, [...DIFF_NAMES, base, head, '--']);
     if (!late.ok) continue;
-    primed.diff.set(key, new ChangeList(late.stdout));
-    writeDiff(primed.info.commonDir, base, head, late.stdout);
+    facts.diffs.set(key, new ChangeList(late.stdout));
+    writeDiff(commonDir, base, head, late.stdout);
   }
   // Ranges with several merge-bases, or none.
   for (const job of early.values()) job.cancel();
-  setPrimed(primed);
-  return primed.info;
+  return facts;
 }
 
 /**
@@ -215,67 +289,65 @@ function startDiffs(cwd: string, repo: RepoInfo | undefined, ranges: readonly (r
  * `undefined` when they do not add up.
  */
 function readRevParse(
-  cwd: string,
   r: GitResult,
   commits: readonly string[],
   trees: readonly string[],
   ranges: readonly (readonly [string, string])[],
-): { primed: Primed; pairs: [string, string, string][] } | undefined {
+): { facts: Gathering; pairs: [string, string, string][] } | undefined {
   if (!r.ok) return undefined;
   const lines = r.stdout.split('\n').filter((l) => l !== '' && l !== '--');
   let i = 0;
   const next = () => lines[i++] ?? '';
   const [root, commonDir, gitDir] = [next(), next(), next()];
   if (!root || !commonDir || !gitDir) return undefined;
-  const p: Primed = { cwds: new Set([cwd, root]), info: { root, commonDir, gitDir }, commit: new Map(), tree: new Map(), mergeBase: new Map(), diff: new Map() };
+  const p: Gathering = { repo: { root, commonDir, gitDir }, commits: new Map(), trees: new Map(), mergeBases: new Map(), diffs: new Map() };
   // (merge-base, head, the range `a b` asked for) of each range with one merge-base.
   const pairs: [string, string, string][] = [];
-  for (const rev of commits) p.commit.set(rev, next());
+  for (const rev of commits) p.commits.set(rev, next());
   const treeShas = trees.map(() => next());
   for (const [a, b] of ranges) {
     // `a...b` prints b, a, then ^<merge-base> for each merge-base.
     const head = next();
     const base = next();
-    p.commit.set(b, head).set(a, base);
+    p.commits.set(b, head).set(a, base);
     const bases: string[] = [];
     while (lines[i]?.startsWith('^')) bases.push(next().slice(1));
     if (bases.length > 1) continue; // `git merge-base` picks one; let it
     const mb = bases[0] ?? null;
-    p.mergeBase.set(`${base} ${head}`, mb).set(`${head} ${base}`, mb);
+    p.mergeBases.set(`${base} ${head}`, mb).set(`${head} ${base}`, mb);
     if (mb !== null) pairs.push([mb, head, `${a} ${b}`]);
   }
   trees.forEach((rev, k) => {
     const tree = treeShas[k]!;
-    p.tree.set(rev, tree);
-    const commit = p.commit.get(rev);
-    if (commit !== undefined) p.tree.set(commit, tree);
+    p.trees.set(rev, tree);
+    const commit = p.commits.get(rev);
+    if (commit !== undefined) p.trees.set(commit, tree);
   });
-  if (i !== lines.length || ![...p.commit.values(), ...p.tree.values(), ...pairs.flatMap(([mb, head]) => [mb, head])].every(isObjectId)) return undefined;
-  return { primed: p, pairs };
+  if (i !== lines.length || ![...p.commits.values(), ...p.trees.values(), ...pairs.flatMap(([mb, head]) => [mb, head])].every(isObjectId)) return undefined;
+  return { facts: p, pairs };
 }
 
 /** Every answer from the file system and the range cache, or `undefined` when one is missing. */
 function fromCache(
-  cwd: string,
   info: ReturnType<typeof repoFromFiles>,
   commits: readonly string[],
   trees: readonly string[],
   ranges: readonly (readonly [string, string])[],
-): Primed | undefined {
+): GitFacts | undefined {
   if (commits.length > 0 || ranges.length === 0 || !ranges.flat().every(isObjectId) || !trees.every((t) => ranges.some(([, b]) => b === t))) return undefined;
   if (info === undefined) return undefined;
   const { plain: _, config, ...paths } = info;
-  const p: Primed = { cwds: new Set([cwd, info.root]), info: paths, commit: new Map(), tree: new Map(), mergeBase: new Map(), diff: new Map(), config };
+  const p: Gathering = { repo: paths, commits: new Map(), trees: new Map(), mergeBases: new Map(), diffs: new Map(), configText: config };
   for (const [a, b] of ranges) {
     const f: RangeFacts | undefined = readRange(info.commonDir, a, b);
     if (f === undefined) return undefined;
-    p.commit.set(a, f.base).set(b, f.head);
-    p.tree.set(b, f.tree).set(f.head, f.tree);
-    p.mergeBase.set(`${f.base} ${f.head}`, f.mergeBase).set(`${f.head} ${f.base}`, f.mergeBase);
+    p.commits.set(a, f.base).set(b, f.head);
+    p.trees.set(b, f.tree).set(f.head, f.tree);
+    p.mergeBases.set(`${f.base} ${f.head}`, f.mergeBase).set(`${f.head} ${f.base}`, f.mergeBase);
     if (f.mergeBase !== null) {
       const diff = readDiff(info.commonDir, f.mergeBase, f.head);
       if (diff === undefined) return undefined;
-      p.diff.set(`${f.mergeBase} ${f.head}`, new ChangeList(diff));
+      p.diffs.set(`${f.mergeBase} ${f.head}`, new ChangeList(diff));
     }
   }
   return p;
