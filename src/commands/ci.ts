@@ -10,11 +10,13 @@ import { ciTarget, type CiEvent, type CiRange } from '../ladder/ci-target.js';
 import { githubAnnotations, annotationsFor } from '../report/ci-annotations.js';
 import { ciSummary } from '../report/ci-summary.js';
 import { reportFold } from '../report/figures.js';
-import { isShallow, repoInfo, resolveCommit } from '../git/git.js';
+import { isShallow, repoInfo } from '../git/git.js';
+import { type GitFacts, commitIn, gatherGitFacts, repoOnly } from '../git/facts.js';
+import { revQuery } from '../git/rev-query.js';
 import { forEachTeamRow } from '../ledger/team.js';
 import { ciMsg, msg } from '../util/messages.js';
 import { writeErr } from '../util/stderr.js';
-import { EXIT, type Judged, judge } from './run.js';
+import { EXIT, type Judged, judge } from '../ladder/judge.js';
 import type { TierFigures } from '../types.js';
 
 export interface CiOptions {
@@ -41,13 +43,15 @@ export async function ciCommand(opts: CiOptions, env: NodeJS.ProcessEnv = proces
     if (!opts.json) err(ciMsg.nothing(target.why));
     return done(opts, { exit: EXIT.pass, ci: target });
   }
-  // ── every commit of the range in this clone (a CI checkout is shallow by default) ──
-  const info = repoInfo(opts.cwd);
-  if (info === null) {
+  // ── the git facts of the range, gathered once for the whole job (run's judge reads them too) ──
+  const range = { ...(target.base !== undefined && { base: target.base }), head: target.head };
+  const facts = await ciFacts(opts.cwd, range);
+  if (facts === null) {
     err(msg.notRepo(opts.cwd));
     return done(opts, { exit: EXIT.error, ci: target });
   }
-  const missing = missingCommit(info.root, target);
+  // ── every commit of the range in this clone (a CI checkout is shallow by default) ──
+  const missing = missingCommit(facts, target);
   if (missing !== undefined) {
     err(missing);
     return done(opts, { exit: EXIT.error, ci: target });
@@ -55,16 +59,18 @@ export async function ciCommand(opts: CiOptions, env: NodeJS.ProcessEnv = proces
   if (!opts.json) err(ciMsg.judging(target.how, target.base, target.head));
 
   // ── the ladder, as `run --base --head` runs it ──
-  const judged = await judge({
-    cwd: opts.cwd,
-    ...(target.base !== undefined && { base: target.base }),
-    head: target.head,
-    ref: target.ref,
-    ci: true,
-    json: opts.json === true,
-    calibrate: opts.calibrate === true,
-    ...(opts.noCache && { noCache: true }),
-  });
+  const judged = await judge(
+    {
+      cwd: opts.cwd,
+      ...range,
+      ref: target.ref,
+      ci: true,
+      json: opts.json === true,
+      calibrate: opts.calibrate === true,
+      ...(opts.noCache && { noCache: true }),
+    },
+    facts,
+  );
   const results = (judged.targets ?? []).flatMap((t) => t.results ?? []);
 
   // ── annotations: GitHub reads workflow commands from the step's stdout ──
@@ -104,12 +110,24 @@ function readEvent(env: NodeJS.ProcessEnv): CiEvent {
   }
 }
 
+/**
+ * The git facts `run --base --head` gathers for this range, so that the job asks once; `null` outside a
+ * repository. A bypassed job (GATE_LADDER=0, said by judge) judges nothing: only where the repository is.
+ */
+async function ciFacts(cwd: string, range: { base?: string; head: string }): Promise<GitFacts | null> {
+  if (process.env.GATE_LADDER === '0') {
+    const info = repoInfo(cwd);
+    return info === null ? null : repoOnly(info);
+  }
+  return gatherGitFacts(cwd, revQuery(range));
+}
+
 /** The line that says which commit of the range this clone lacks, and the fix; undefined when it has both. */
-function missingCommit(root: string, t: CiRange): string | undefined {
+function missingCommit(facts: GitFacts, t: CiRange): string | undefined {
   const revs = [['head', t.head], ['base', t.base]] as const;
   for (const [what, rev] of revs) {
-    if (rev === undefined || resolveCommit(root, rev) !== null) continue;
-    return ciMsg.missing(what, rev, t.ci, isShallow(root), what === 'base' && t.baseIsBranch === true);
+    if (rev === undefined || commitIn(facts, rev) !== null) continue;
+    return ciMsg.missing(what, rev, t.ci, isShallow(facts.repo.root), what === 'base' && t.baseIsBranch === true);
   }
   return undefined;
 }

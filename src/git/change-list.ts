@@ -89,7 +89,7 @@ interface Tally {
 }
 
 /**
- * Routing's answers for a listing read piece by piece while git writes it (git-prime.ts): the count,
+ * Routing's answers for a listing read piece by piece while git writes it (facts.ts): the count,
  * the first `keep` paths and the scope's hits, the same as a ChangeList of the whole would give. The
  * listing is never held whole, so nothing is left to do once git is done but its last piece. Each
  * piece is text ending right after a NUL; an entry cut in two is carried to the next one.

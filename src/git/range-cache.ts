@@ -14,7 +14,7 @@ import { isObjectId } from './text.js';
  *   diff-<hash(base head)>   `git diff --name-status -z` output as git wrote it, then a last line
  *                            naming the pair (up to 16 MB each, 64 MB and 64 files in all); the
  *                            name goes last so that git can write the file itself, before rev-parse
- *                            has said which pair it is (git-prime.ts)
+ *                            has said which pair it is (facts.ts)
  *
  * Entries name what they hold and are checked on read. Not used in a shallow clone (deepening it
  * can change a merge-base) or a repo with replace refs (they change what an id means).

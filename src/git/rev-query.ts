@@ -3,7 +3,7 @@ import { parsePushRefs, pushKind } from './push-refs.js';
 
 /**
  * The revisions a run will ask git about, known from its options and pre-push stdin before any
- * git call, so `primeRepo` can answer them all in one. Pure.
+ * git call, so `gatherGitFacts` (facts.ts) can answer them all in one. Pure.
  */
 export function revQuery(opts: { hook?: string; base?: string; head?: string }, stdin?: string): RevQuery {
   const commits: string[] = [];
