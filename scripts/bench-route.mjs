@@ -69,8 +69,9 @@ git(dir, 'prune');
 
 // The dry run must route every path; check once that it did.
 const check = spawnSync(NODE, [CLI, 'run', '--dry-run', '--base', a, '--head', b], { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
-if (check.status !== 0 || !check.stderr.includes(`${FILES} changed paths`)) throw new Error(`dry run failed: ${check.stderr}`);
-console.log(`  dry run prints ${check.stderr.split('\n').length - 1} lines for ${FILES} paths`);
+// The plan is the dry run's answer, on stdout.
+if (check.status !== 0 || !check.stdout.includes(`${FILES} changed paths`)) throw new Error(`dry run failed: ${check.stderr}${check.stdout}`);
+console.log(`  dry run prints ${check.stdout.split('\n').length - 1} lines for ${FILES} paths`);
 
 const r = measure(
   [
