@@ -7,9 +7,9 @@
 // Jobs: the unit suite (one process) and each integration and faults file (one process each), for
 // every Node, in one queue, GL_TEST_JOBS at a time (default 3: they wait on git and the processes they
 // start about a third of the time), the slowest first (durations recorded by the last run in
-// node_modules/.cache/gate-ladder-tests/durations.json; file size stands in for a file never timed), so
-// no core idles behind one long file at the end. Each job's output is printed whole when it ends, under
-// its Node. They share one packed and installed gate-ladder (GL_TEST_INSTALLED), made once here. Files
+// node_modules/.cache/gate-ladder-tests/durations.json, else scripts/test-durations.json; file size
+// stands in for a file never timed), so no core idles behind one long file at the end. Each job's
+// output is printed whole when it ends, under its Node. They share one packed and installed gate-ladder (GL_TEST_INSTALLED), made once here. Files
 // that share state would have to run alone: none do (each makes its repositories in a temp folder of
 // its own, and its process checks look for commands no other file starts).
 import { spawn, spawnSync } from 'node:child_process';
@@ -69,14 +69,17 @@ function uvu(node, env, dir, pattern) {
 
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+// This machine's last run, else the committed seed (a fresh clone's first run), else file sizes.
 const DURATIONS = 'node_modules/.cache/gate-ladder-tests/durations.json';
-const durations = (() => {
+const SEED = 'scripts/test-durations.json';
+const readJson = (file) => {
   try {
-    return JSON.parse(readFileSync(DURATIONS, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
-    return {};
+    return undefined;
   }
-})();
+};
+const durations = readJson(DURATIONS) ?? readJson(SEED) ?? {};
 
 /** The jobs of a suite: the unit suite whole, or one per file of the others. */
 function suiteJobs(dir) {
@@ -121,8 +124,9 @@ try {
       const t0 = Date.now();
       const r = await uvu(job.node, job.env, job.dir, job.pattern);
       const seconds = (Date.now() - t0) / 1000;
-      // The slowest of the Nodes' times: the order is for the next run on all of them.
-      seen[job.key] = Math.max(seen[job.key] ?? 0, seconds);
+      // The slowest of the Nodes' times, for this project's suites (a test of this script runs it on
+      // suites of its own): the order is for the next run on all of them.
+      if (job.key.startsWith('build/')) seen[job.key] = Math.max(seen[job.key] ?? 0, seconds);
       const header = nodes.length > 1 ? `\n== ${job.tally.label}: ${job.key} (${seconds.toFixed(1)} s)\n` : `\n== ${job.key} (${seconds.toFixed(1)} s)\n`;
       process.stdout.write(header + r.out.replace(/\n*$/, '\n'));
       const before = { passed, failed };
