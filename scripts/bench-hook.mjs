@@ -24,7 +24,7 @@
 // Then, with fewer runs: a tree seen for the first time (gate runs and the pass is recorded), and a
 // config-cache miss (the config changed: cosmiconfig, jiti and zod load, in the config's worker thread;
 // these runs pass --no-cache, which also re-loads the config, so every one of them is a miss).
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import {
   CLI,
   QUICK,
@@ -32,6 +32,7 @@ import {
   forgetRanges,
   git,
   header,
+  hookRunner,
   initRepo,
   join,
   lefthookBinary,
@@ -100,20 +101,6 @@ const gl = ladderRepo(base, 'ladder', CONFIG());
 const off = ladderRepo(base, 'nocache', CONFIG('\n  cache: false,'));
 const lh = lefthookRepo(base);
 
-/**
- * The runner as the installed hook starts it: node's arguments on the line `gate-ladder install` wrote
- * (`if [ -f ... ]; then node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"; elif ...`), so the
- * figures are a push's, not those of another way to start it.
- */
-function hookRunner(dir) {
-  // The line starts with a shell test for node_modules (a builtin); node's part follows it.
-  const found = readFileSync(join(dir, '.husky', 'pre-push'), 'utf8').split('\n').find((l) => l.includes('node --preserve-symlinks-main '));
-  const line = found?.slice(found.indexOf('node --preserve-symlinks-main '));
-  const words = line?.split(' ') ?? [];
-  const at = words.indexOf('run');
-  if (at < 2) throw new Error(`.husky/pre-push in ${dir}: no \`node ... run pre-push\` line`);
-  return words.slice(1, at);
-}
 const RUNNER = hookRunner(gl.dir);
 
 // Warm both caches once: the config cache, and a recorded pass of B's tree.

@@ -18,9 +18,9 @@
 //   run --base --head in place    one commit judged in place from the command line
 //   replay --jobs 1 / --jobs 2    8 commits, a tier that sleeps 1 s: throughput with two slots against one
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, QUICK, git, header, initRepo, linkGateLadder, loadNote, measure, report, run, tempDir } from './lib/bench-utils.mjs';
+import { CLI, QUICK, git, header, hookRunner, initRepo, linkGateLadder, loadNote, measure, report, run, tempDir } from './lib/bench-utils.mjs';
 
 const FILES = 50_000;
 const NODE = process.execPath;
@@ -70,9 +70,7 @@ git(dir, 'update-index', '-q', '--refresh');
 git(dir, 'push', '-q', 'origin', 'main', '--no-verify');
 console.log(`  repository: ${FILES.toLocaleString('en')} files, built in ${((performance.now() - built) / 1000).toFixed(1)} s`);
 
-const line = readFileSync(join(dir, '.husky', 'pre-push'), 'utf8').split('\n').find((l) => l.startsWith('node '));
-const words = line.split(' ');
-const RUNNER = words.slice(1, words.indexOf('run'));
+const RUNNER = hookRunner(dir);
 
 let counter = 0;
 /** A time in the past, a second later on each call: edits the index can vouch for, never two alike. */

@@ -81,6 +81,21 @@ export function linkGateLadder(repo) {
   symlinkSync('../gate-ladder/dist/cli.cjs', join(repo, 'node_modules', '.bin', 'gate-ladder'));
 }
 
+/**
+ * The runner as the installed hook starts it: node's arguments on the line `gate-ladder install` wrote
+ * (`if [ -f ... ]; then node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"; elif ...`), so the
+ * figures are a push's, not those of another way to start it.
+ */
+export function hookRunner(dir) {
+  // The line starts with a shell test for node_modules (a builtin); node's part follows it.
+  const found = readFileSync(join(dir, '.husky', 'pre-push'), 'utf8').split('\n').find((l) => l.includes('node --preserve-symlinks-main '));
+  const line = found?.slice(found.indexOf('node --preserve-symlinks-main '));
+  const words = line?.split(' ') ?? [];
+  const at = words.indexOf('run');
+  if (at < 2) throw new Error(`.husky/pre-push in ${dir}: no \`node ... run pre-push\` line`);
+  return words.slice(1, at);
+}
+
 /** lefthook's native binary from its platform package (its npm bin is a Node shim), or null. */
 export function lefthookBinary() {
   try {
