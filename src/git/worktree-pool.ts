@@ -5,7 +5,8 @@
  *
  *   slot-N          the work tree (a registered, locked git worktree, detached)
  *   slot-N.lock     who uses it: one run at a time (pid-lock.ts; a dead owner's lock is taken over)
- *   slot-N.json     what gate-ladder put there: dependency links, submodules, its folders' lstat when
+ *   slot-N.json     what gate-ladder put there: dependency links (and what each node_modules mirror was
+ *                   synced against: dependency-links.ts), submodules, its folders' lstat when
  *                   it was exactly a commit (slot-dirs.ts: only folders changed since are read to clean
  *                   it), and `moving` while a checkout is under way (found set by a later run: the
  *                   slot is repaired or remade)
@@ -18,7 +19,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, r
 import { join, resolve } from 'node:path';
 import { poolMsg } from '../util/messages.js';
 import { lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
-import { dependencyDirs, linkDependencies } from './dependency-links.js';
+import { type MirrorMarks, dependencyDirs, linkDependencies } from './dependency-links.js';
 import { git, GitError, resolveCommit } from './git.js';
 import { type DirRecord, changedDirs, cleanDirs, recordDirs, updateRecord } from './slot-dirs.js';
 import { dropSubmodules, fillSubmodules } from './submodules.js';
@@ -44,6 +45,8 @@ interface SlotState {
   moving: string | null;
   /** Its folders when it was exactly a commit; absent: the next clean reads every folder. */
   dirs?: DirRecord;
+  /** What each node_modules mirror was last synced against; absent: the next link syncs every mirror. */
+  mirrors?: MirrorMarks;
 }
 
 export interface Slot {
@@ -94,15 +97,24 @@ export function exactPattern(rel: string): string {
   return `/${rel.replace(/[\\*?[]/g, '\\$&').replace(/ $/, '\\ ')}`;
 }
 
+/** A record's folder entries as written: anything else, and the record is not trusted (the next clean reads every folder). */
+function namesOk(names: unknown): boolean {
+  if (names === undefined) return true;
+  if (typeof names !== 'object' || names === null || Array.isArray(names)) return false;
+  return Object.values(names).every((v) => Array.isArray(v) && v.every((x) => typeof x === 'string'));
+}
+
 function readState(file: string): SlotState {
   try {
     const s = JSON.parse(readFileSync(file, 'utf8')) as Partial<SlotState>;
     const d = s.dirs;
+    const m = s.mirrors;
     return {
       links: Array.isArray(s.links) ? s.links.filter((x) => typeof x === 'string') : [],
       subs: Array.isArray(s.subs) ? s.subs.filter((x) => typeof x === 'string') : [],
       moving: typeof s.moving === 'string' ? s.moving : null,
-      ...(d && typeof d.sha === 'string' && typeof d.at === 'number' && Array.isArray(d.dirs) && { dirs: d }),
+      ...(d && typeof d.sha === 'string' && typeof d.at === 'number' && Array.isArray(d.dirs) && namesOk(d.names) && { dirs: d }),
+      ...(m && typeof m === 'object' && !Array.isArray(m) && Object.values(m).every((v) => typeof v === 'string') && { mirrors: m }),
     };
   } catch {
     return { links: [], subs: [], moving: null };
@@ -187,10 +199,11 @@ function make(root: string, pool: string, dir: string, sha: string, log?: (line:
  * what is left (`-f`: tracked files a gate changed are put back). With a record of the slot's folders,
  * only the folders changed since are read; without one, `git clean` reads them all.
  */
-function move(dir: string, sha: string, keep: readonly string[], record: DirRecord | undefined): boolean {
+function move(dir: string, sha: string, keep: readonly string[], subs: readonly string[], record: DirRecord | undefined): boolean {
   let cleaned = false;
   try {
-    cleaned = record !== undefined && cleanDirs(dir, record, changedDirs(dir, record), keep);
+    // Submodules are tracked (gitlinks): kept, as git ls-tree would list them (the record's entries leave them out).
+    cleaned = record !== undefined && cleanDirs(dir, record, changedDirs(dir, record), [...keep, ...subs]);
   } catch {
     // a file that would not go: git tries, and says why
   }
@@ -236,7 +249,8 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
     notes: [],
     linkPaths,
     link: () => {
-      state = { ...state, links: linkDependencies(root, dir, linkPaths(), state.links, caches) };
+      const { linked, marks } = linkDependencies(root, dir, linkPaths(), state.links, caches, state.mirrors);
+      state = { ...state, links: linked, mirrors: marks };
       writeState(stateFile, state);
     },
     release: () => {
@@ -267,7 +281,7 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
       dropSubmodules(dir, sha, state.subs);
       // Its owner died mid-checkout: git's own lock file may be left too.
       if (doubt) unlinkQuiet(join(admin, 'index.lock'));
-      let ok = move(dir, sha, keep, record);
+      let ok = move(dir, sha, keep, state.subs, record);
       if (ok && doubt) ok = isExactly(dir, admin, sha, keep);
       if (doubt) slot.how = ok ? 'repaired' : 'remade';
       ok &&= headOf(admin) === sha;
@@ -287,7 +301,9 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
     const subs = fillSubmodules(dir, root, commonDir, state.subs);
     slot.notes.push(...subs.notes);
     const dirs = record && !doubt && admin ? updateRecord(dir, sha, record, movedAt, [...keep, ...subs.paths]) : recordDirs(dir, sha);
-    state = { links: keep.filter((p) => existsSync(join(dir, p))), subs: subs.paths, moving: null, ...(dirs && { dirs }) };
+    // The mirrors' marks only for a slot moved as it was left (not one repaired, remade, or whose links a patch preceded).
+    const mirrors = record && !doubt && admin ? state.mirrors : undefined;
+    state = { links: keep.filter((p) => existsSync(join(dir, p))), subs: subs.paths, moving: null, ...(dirs && { dirs }), ...(mirrors && { mirrors }) };
     // link() writes the state (one write of it, not two); until then `moving` stays set: a run that dies linking
     // leaves a slot the next run repairs.
     if (opts.link !== false) slot.link();

@@ -4,7 +4,7 @@
  * the checkout's dependency folders; submodules filled from the checkout's copies.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -86,6 +86,57 @@ test('nothing a gate leaves in a slot reaches the next run of that slot; the slo
       assert.equal(readdirSync(join(repo.dir, 'node_modules', '.cache')), ['esm'], "the checkout's node_modules/.cache is not the slot's");
       assert.ok(slotFree(dirs[0]!));
       assert.is(repo.gitOk('status', '--porcelain'), '', "the user's working tree is untouched");
+    },
+  ));
+
+test("a slot's node_modules mirror, synced again only when a folder changed, still shows a package installed since, and never what a gate wrote", () =>
+  withRepo(
+    {
+      files: {
+        '.gitignore': 'node_modules\n',
+        'gate-ladder.config.ts': WORKTREE('sh gate.sh'),
+        'gate.sh': 'ls -A node_modules | tr "\\n" " " >> "$GL_TRACE"; echo >> "$GL_TRACE"; test -z "$GL_JUNK" || echo j > node_modules/junk.js\n',
+      },
+      pushInitial: false,
+    },
+    (repo) => {
+      const installed = realpathSync(join(repo.dir, 'node_modules'));
+      rmSync(join(repo.dir, 'node_modules'));
+      mkdirSync(join(repo.dir, 'node_modules'));
+      for (const name of readdirSync(installed)) symlinkSync(join(installed, name), join(repo.dir, 'node_modules', name));
+      repo.gitOk('push', '-q', 'origin', 'main', '--no-verify');
+      const trace = join(dirname(repo.dir), 'trace');
+      const slot = join(poolDir(repo), 'slot-1');
+      /** Both node_modules folders dated a minute back: an install long ago, a mirror synced long ago. */
+      const age = () => {
+        for (const d of [join(repo.dir, 'node_modules'), join(slot, 'node_modules')]) {
+          const t = new Date(Date.now() - 60_000);
+          utimesSync(d, t, t);
+        }
+      };
+      const push = (i: number, env: Record<string, string> = {}) => {
+        repo.write('src/a.txt', `${i}\n`);
+        repo.commit(`change ${i}`);
+        const r = repo.push(['origin', 'main'], { GL_TRACE: trace, ...env });
+        assert.is(r.code, 0, r.out);
+      };
+      push(1, { GL_JUNK: '1' });
+      age();
+      push(2);
+      age();
+      push(3);
+      const marks = (JSON.parse(readFileSync(`${slot}.json`, 'utf8')) as { mirrors?: Record<string, string> }).mirrors;
+      assert.ok(marks?.node_modules, 'push 3 found nothing changed since the sync before it, and left a mark');
+      push(4);
+      mkdirSync(join(repo.dir, 'node_modules', 'newpkg'));
+      push(5);
+      const seen = lines(trace).map((l) => l.trim().split(' '));
+      assert.is(seen.length, 5);
+      for (const [i, entries] of seen.entries()) {
+        if (i > 0) assert.not.ok(entries.includes('junk.js'), `push ${i + 1}: what a gate wrote in the mirror is gone`);
+        assert.is(entries.includes('newpkg'), i === 4, `push ${i + 1}: the package installed before push 5, and only then`);
+        assert.ok(entries.includes('.cache'), "the slot's own cache link");
+      }
     },
   ));
 

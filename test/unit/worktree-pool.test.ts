@@ -1,14 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { pathIntoLinks } from '../../src/git/dependency-links.js';
+import { linkDependencies, pathIntoLinks } from '../../src/git/dependency-links.js';
 import { parseNumstatZ } from '../../src/git/patch-paths.js';
 import { outermost, parseGitlinks, parseSubmodulePaths, under } from '../../src/git/submodules.js';
 import { DEFAULT_SLOTS, exactPattern, slotLimit } from '../../src/git/worktree-pool.js';
-import { changedDirs, cleanDirs, recordDirs } from '../../src/git/slot-dirs.js';
+import { changedDirs, cleanDirs, recordDirs, updateRecord } from '../../src/git/slot-dirs.js';
 import { lockOwner, release, tryLock, withLock } from '../../src/util/pid-lock.js';
 
 const patterns: [string, string][] = [
@@ -180,6 +180,96 @@ test('changedDirs: only folders whose entries changed since the record (or chang
   writeFileSync(join(dir, 'a/b/new.txt'), 'n\n');
   writeFileSync(join(dir, 'a/x'), 'an edit changes no folder\n');
   assert.equal(changedDirs(dir, settled), ['a/b']);
+}));
+
+test('linkDependencies: a node_modules mirror is synced again only when its folders or the checkout\'s changed; what changed is then seen', withDir((dir) => {
+  const root = join(dir, 'checkout');
+  const slot = join(dir, 'slot');
+  const caches = join(dir, 'caches');
+  for (const p of ['node_modules/a', 'node_modules/@s/b']) mkdirSync(join(root, p), { recursive: true });
+  mkdirSync(slot);
+  const nm = join(root, 'node_modules');
+  const mirror = join(slot, 'node_modules');
+  /** The four folders a mark covers, dated a minute back: as after an install and a sync long ago. */
+  const settle = () => {
+    for (const d of [nm, join(nm, '@s'), mirror, join(mirror, '@s')]) {
+      const t = new Date(Date.now() - 60_000);
+      utimesSync(d, t, t);
+    }
+  };
+  const entries = () => readdirSync(mirror).sort();
+  const link = (marks?: Record<string, string>) => linkDependencies(root, slot, ['node_modules'], ['node_modules'], caches, marks);
+
+  const first = linkDependencies(root, slot, ['node_modules'], [], caches);
+  assert.equal(first.linked, ['node_modules']);
+  assert.equal(first.marks, {}, 'folders changed just now: no mark to trust');
+  assert.equal(entries(), ['.cache', '.vite', '.vitest', '@s', 'a']);
+  assert.is(readlinkSync(join(mirror, '@s', 'b')), join(nm, '@s', 'b'));
+  settle();
+  const marked = link();
+  assert.ok(marked.marks.node_modules, 'settled folders: the sync leaves a mark');
+
+  // Proof that the mark skips the sync: an entry slipped in with the folder's lstat put back is not seen.
+  const before = lstatSync(mirror);
+  writeFileSync(join(mirror, 'unseen'), 'u\n');
+  utimesSync(mirror, before.atime, before.mtime);
+  assert.equal(link(marked.marks).marks, marked.marks);
+  assert.ok(existsSync(join(mirror, 'unseen')), 'skipped: nothing changed that a sync would see');
+  rmSync(join(mirror, 'unseen'));
+  settle();
+  const kept = link().marks;
+
+  // A package installed in the checkout is linked on the next push.
+  mkdirSync(join(nm, 'c'));
+  const installed = link(kept);
+  assert.is(readlinkSync(join(mirror, 'c')), join(nm, 'c'));
+  assert.equal(installed.marks, {}, 'the checkout changed just now: the next sync does not trust it either');
+  settle();
+  let marks = link().marks;
+
+  // A package added to a scope, and one removed from the checkout.
+  mkdirSync(join(nm, '@s', 'd'));
+  rmSync(join(nm, 'a'), { recursive: true });
+  link(marks);
+  assert.equal(readdirSync(join(mirror, '@s')).sort(), ['b', 'd']);
+  assert.equal(entries(), ['.cache', '.vite', '.vitest', '@s', 'c']);
+  settle();
+  marks = link().marks;
+
+  // What a gate writes into the mirror (beside the slot's caches) is gone next time, and a cache link it replaced is put back.
+  writeFileSync(join(mirror, 'junk.js'), 'j\n');
+  rmSync(join(mirror, '.cache'));
+  mkdirSync(join(mirror, '.cache'));
+  link(marks);
+  assert.equal(entries(), ['.cache', '.vite', '.vitest', '@s', 'c']);
+  assert.is(readlinkSync(join(mirror, '.cache')), join(caches, 'node_modules', '.cache'));
+  // A mark the folders no longer match (a slot remade: another inode) syncs too.
+  rmSync(mirror, { recursive: true });
+  link(marks);
+  assert.equal(entries(), ['.cache', '.vite', '.vitest', '@s', 'c']);
+}));
+
+test('updateRecord keeps the entries of the folders the move changed; cleanDirs takes them instead of asking git, links and submodules kept', withSlot((dir, sha) => {
+  const first = recordDirs(dir, sha)!;
+  const since = Date.now();
+  // The move touched a/b (a file rewritten); a dependency link sits in a.
+  writeFileSync(join(dir, 'a/b/y'), 'y\n');
+  symlinkSync(tmpdir(), join(dir, 'a', 'node_modules'));
+  const t = new Date(since - 60_000);
+  for (const p of ['', 'a', 'a/b/c']) utimesSync(join(dir, p), t, t);
+  const record = updateRecord(dir, sha, first, since, ['a/node_modules']);
+  assert.equal(Object.keys(record.names ?? {}).sort(), ['a/b'], 'only the folder changed since the move began is read');
+  assert.equal(record.names?.['a/b']?.sort(), ['c', 'y']);
+  // A commit git does not have: only the recorded entries can tell what a/b tracks.
+  const unknown = { ...record, sha: '0'.repeat(40) };
+  for (const p of ['a/b/junk', 'a/b/c/junk']) writeFileSync(join(dir, p), 'j\n');
+  mkdirSync(join(dir, 'a/b/sub/.git'), { recursive: true });
+  assert.ok(cleanDirs(dir, unknown, ['a/b'], ['a/node_modules', 'a/b/sub']), 'no git process was needed for a/b');
+  assert.equal(readdirSync(join(dir, 'a/b')).sort(), ['c', 'sub', 'y']);
+  assert.ok(existsSync(join(dir, 'a/b/c/junk')), 'a/b/c was not asked for');
+  assert.not.ok(cleanDirs(dir, unknown, ['a/b/c'], []), 'a folder without recorded entries asks git (which does not know that commit)');
+  assert.ok(cleanDirs(dir, record, ['a/b/c'], []));
+  assert.equal(readdirSync(join(dir, 'a/b/c')), ['z']);
 }));
 
 test.run();
