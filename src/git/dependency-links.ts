@@ -172,8 +172,9 @@ function markHolds(from: string, to: string, mark: string): boolean {
  *
  * Speed: with `last` (the mark of the previous sync) still holding, neither side's folders changed, so
  * the mirror is already exactly the checkout's and the entry-by-entry sync is skipped: one lstat per
- * folder instead of a readdir of each side and an lstat and readlink per entry (a node_modules of 1,000
- * packages: about 3,000 calls, 8 to 20 ms on this machine). Fallback: any difference, or no mark, syncs.
+ * folder instead of a readdir of each side and an lstat and readlink per entry (1,200 packages in 20
+ * scopes: 17 ms against 0.24 ms, medians of 41 interleaved at load 8.6). Fallback: any difference, or
+ * no mark, syncs.
  */
 function mirrorNodeModules(root: string, from: string, to: string, caches: string, last?: string): string | undefined {
   mkdirSync(to, { recursive: true });
