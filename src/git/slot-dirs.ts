@@ -67,7 +67,8 @@ export function updateRecord(slot: string, sha: string, last: DirRecord, since: 
     if (st) add(path, st);
   }
   const skipped = new Set(skip);
-  const names: Record<string, string[]> = {};
+  // No prototype: a folder named `__proto__` or `constructor` is a key like any other.
+  const names: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (let path = toRead.pop(); path !== undefined; path = toRead.pop()) {
     // The entries' types from the folder listing (d_type; node lstats any the file system leaves unknown): only
     // folders are lstat'ed, not every file of a folder the move changed (100 calls a folder in the bench; with the
@@ -113,10 +114,11 @@ export function cleanDirs(slot: string, record: DirRecord, dirs: readonly string
   // Speed: a folder the last move changed (read again, as changed within RACY_MS of the record: in the bench, the
   // folder of the file each push changes) has its entries in the record, so no `git ls-tree` process is started for
   // it (about 2 ms of git's CPU plus the spawn, 5 to 11 ms at load 9 here). Fallback: a folder without them, git.
-  const listed = record.names ?? {};
-  for (const d of dirs) for (const name of listed[d] ?? []) tracked.add(d === '' ? name : `${d}/${name}`);
-  const nested = dirs.filter((d) => d !== '' && listed[d] === undefined);
-  for (const args of [dirs.includes('') && listed[''] === undefined ? [] : undefined, nested.length > 0 ? ['--', ...nested.map((d) => `${d}/`)] : undefined]) {
+  const names = record.names ?? {};
+  const listed = (d: string): string[] | undefined => (Object.hasOwn(names, d) ? names[d] : undefined);
+  for (const d of dirs) for (const name of listed(d) ?? []) tracked.add(d === '' ? name : `${d}/${name}`);
+  const nested = dirs.filter((d) => d !== '' && listed(d) === undefined);
+  for (const args of [dirs.includes('') && listed('') === undefined ? [] : undefined, nested.length > 0 ? ['--', ...nested.map((d) => `${d}/`)] : undefined]) {
     if (args === undefined) continue;
     const r = git(slot, ['ls-tree', '-z', '--name-only', record.sha, ...args], { scrub: true });
     if (!r.ok) return false;

@@ -270,6 +270,22 @@ test('updateRecord keeps the entries of the folders the move changed; cleanDirs 
   assert.not.ok(cleanDirs(dir, unknown, ['a/b/c'], []), 'a folder without recorded entries asks git (which does not know that commit)');
   assert.ok(cleanDirs(dir, record, ['a/b/c'], []));
   assert.equal(readdirSync(join(dir, 'a/b/c')), ['z']);
+  // Top folders named like Object's own keys: recorded and read back like any other, through the state file's JSON.
+  for (const odd of ['__proto__', 'constructor']) {
+    mkdirSync(join(dir, odd));
+    writeFileSync(join(dir, odd, 'f'), 'f\n');
+  }
+  const t2 = new Date(Date.now() - 60_000);
+  utimesSync(join(dir, 'a/b/c'), t2, t2);
+  const odd = JSON.parse(JSON.stringify(updateRecord(dir, sha, record, since, ['a/b/sub']))) as typeof record;
+  assert.equal(Object.keys(odd.names ?? {}).sort(), ['', '__proto__', 'a/b', 'constructor']);
+  writeFileSync(join(dir, 'constructor/junk'), 'j\n');
+  writeFileSync(join(dir, '__proto__/junk'), 'j\n');
+  writeFileSync(join(dir, 'junk'), 'j\n');
+  assert.ok(cleanDirs(dir, { ...odd, sha: '0'.repeat(40) }, ['', '__proto__', 'constructor'], ['a/node_modules']));
+  assert.equal(readdirSync(join(dir, 'constructor')), ['f']);
+  assert.equal(readdirSync(join(dir, '__proto__')), ['f']);
+  assert.equal(readdirSync(dir).sort(), ['.git', '__proto__', 'a', 'constructor', 'top.txt']);
 }));
 
 test.run();
