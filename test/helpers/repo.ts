@@ -198,11 +198,22 @@ function repoAt(dir: string, remote: string): Repo {
   return repo;
 }
 
+const DEFAULT_FILES: Record<string, string> = {
+  '.gitignore': 'node_modules\n',
+  'package.json': '{\n  "name": "fixture",\n  "private": true,\n  "scripts": {\n    "test": "node check.js"\n  }\n}\n',
+};
+
 /**
- * Builds, in `base`, what a test starts from: a bare remote and a work clone with the files committed,
- * gate-ladder installed (`install`) and the first commit pushed (`pushInitial`), as a user would.
+ * Whether `install` may read a file: those at the top of the repository (package.json, configs,
+ * lockfiles, lint-staged's files) and the hooks folder. A plain `install` reads no other file: it loads
+ * the config only with `--pre-commit`, which `withRepo` never passes.
  */
-function buildRepo(base: string, opts: RepoOptions): Repo {
+const readByInstall = (path: string) => !path.includes('/') || path.startsWith('.husky/');
+/** Of gate-ladder's own config files, a plain `install` asks only whether one exists (to write a starter config or not). */
+const configFile = (path: string) => /^(gate-ladder\.config\.[cm]?[jt]s|\.gate-ladderrc(\.json|\.ya?ml)?)$/.test(path);
+
+/** Stage one, in `base`: a bare remote and a work clone holding `files`, with gate-ladder installed when `install`. */
+function initRepo(base: string, files: Record<string, string>, install: boolean): Repo {
   const dir = join(base, 'work');
   const remote = join(base, 'remote.git');
   const init = sh('git', ['init', '-q', '--bare', '-b', 'main', remote], base);
@@ -213,23 +224,47 @@ function buildRepo(base: string, opts: RepoOptions): Repo {
   for (const [k, v] of GIT_CONFIG) repo.gitOk('config', k, v);
   repo.gitOk('remote', 'add', 'origin', remote);
   symlinkSync(installedModules(), join(dir, 'node_modules'), 'dir');
-  const files: Record<string, string> = {
-    '.gitignore': 'node_modules\n',
-    'package.json': '{\n  "name": "fixture",\n  "private": true,\n  "scripts": {\n    "test": "node check.js"\n  }\n}\n',
-    ...opts.files,
-  };
   for (const [path, content] of Object.entries(files)) repo.write(path, content);
-  if (opts.install !== false) {
+  if (install) {
     const r = repo.cli(['install']);
     if (r.code !== 0) throw new Error(`gate-ladder install failed: ${r.out}`);
   }
+  return repo;
+}
+
+/** Stage two: the rest of the files, the first commit, and its push when `pushInitial` (the hook bypassed). */
+function finishRepo(repo: Repo, files: Record<string, string>, pushInitial: boolean): Repo {
+  for (const [path, content] of Object.entries(files)) repo.write(path, content);
   repo.commit('initial');
-  if (opts.pushInitial !== false) {
-    const r = repo.push(['-q', 'origin', 'main'], { GATE_LADDER: '0' });
+  if (pushInitial) {
+    const r = repo.push(['-q', '--no-verify', 'origin', 'main']);
     if (r.code !== 0) throw new Error(`initial push failed: ${r.out}`);
     repo.gitOk('remote', 'set-head', 'origin', 'main');
   }
   return repo;
+}
+
+/** The files of a test's first commit, split into what `install` may read and the rest. */
+function filesOf(opts: RepoOptions): { early: Record<string, string>; late: Record<string, string> } {
+  const early: Record<string, string> = {};
+  const late: Record<string, string> = {};
+  for (const [path, content] of Object.entries({ ...DEFAULT_FILES, ...opts.files })) {
+    if (configFile(path)) {
+      // There for install (empty), written whole after it: tests of one file share their installs.
+      early[path] = '';
+      late[path] = content;
+    } else (readByInstall(path) ? early : late)[path] = content;
+  }
+  return { early, late };
+}
+
+/**
+ * Builds, in `base`, what a test starts from: a bare remote and a work clone with the files committed,
+ * gate-ladder installed (`install`) and the first commit pushed (`pushInitial`), as a user would.
+ */
+function buildRepo(base: string, opts: RepoOptions): Repo {
+  const { early, late } = filesOf(opts);
+  return finishRepo(initRepo(base, early, opts.install !== false), late, opts.pushInitial !== false);
 }
 
 /** Files below `dir` (not following links, not into git's object store) that name `text`. */
@@ -244,30 +279,60 @@ function filesNaming(dir: string, text: string): string[] {
 }
 
 /**
- * Starting points already built in this process, by options: a test file makes many repositories
- * from the same files, and building one costs about a dozen processes (the packed CLI's `install`
- * alone is a Node start with yargs, 0.5 to 1 s on this machine). A copy costs a few milliseconds.
- * A template whose copy would still point at it (a path other than the remote's URL in .git/config)
- * is not used: those tests build their repositories themselves.
+ * Starting points already built in this process. Building a repository costs about a dozen processes
+ * (the packed CLI's `install` alone is a Node start with yargs, 0.5 to 1 s on this machine); a copy
+ * costs a few milliseconds. Two stages are kept: the installed clone before its first commit, by the
+ * files `install` may read (most tests of a file share it), and the finished one, by all the options
+ * (many tests share that too). A template whose copy would still point at it (a path other than the
+ * remote's URL in .git/config) is not used: those tests build their repositories themselves.
  */
-const templates = new Map<string, { base: string; pathFiles: string[] } | null>();
+interface Template {
+  base: string;
+  /** The files that name `base`: rewritten in each copy. */
+  pathFiles: string[];
+}
+const templates = new Map<string, Template | null>();
 let templateRoot: string | undefined;
+let templateCount = 0;
 
-function template(opts: RepoOptions): { base: string; pathFiles: string[] } | null {
-  const key = JSON.stringify([opts.files ?? {}, opts.install !== false, opts.pushInitial !== false]);
+/** Copies a template's remote and clone into `base` (an empty folder); returns the copy's helpers. */
+function copyOf(from: Template, base: string): Repo {
+  // verbatimSymlinks: the node_modules link stays the link a user's install makes, not a copy.
+  cpSync(from.base, base, { recursive: true, verbatimSymlinks: true });
+  for (const f of from.pathFiles) {
+    const to = join(base, f.slice(from.base.length));
+    writeFileSync(to, readFileSync(to, 'utf8').split(from.base).join(base));
+  }
+  return repoAt(join(base, 'work'), join(base, 'remote.git'));
+}
+
+/** The template for `key`, made by `make` in a new folder of the templates' root on first use. */
+function templateFor(key: string, make: (base: string) => void): Template | null {
   if (templates.has(key)) return templates.get(key)!;
   if (templateRoot === undefined) {
     const root = mkdtempSync(join(tmpdir(), 'gl-tmpl-'));
     templateRoot = root;
     process.once('exit', () => rmSync(root, { recursive: true, force: true }));
   }
-  const base = join(templateRoot, String(templates.size));
+  const base = join(templateRoot, String(templateCount++));
   mkdirSync(base);
-  buildRepo(base, opts);
+  make(base);
   const pathFiles = filesNaming(join(base, 'work'), base);
-  const made = pathFiles.every((f) => f === join(base, 'work', '.git', 'config')) && filesNaming(join(base, 'remote.git'), base).length === 0 ? { base, pathFiles } : null;
+  const ok = pathFiles.every((f) => f === join(base, 'work', '.git', 'config')) && filesNaming(join(base, 'remote.git'), base).length === 0;
+  const made = ok ? { base, pathFiles } : null;
   templates.set(key, made);
   return made;
+}
+
+function template(opts: RepoOptions): Template | null {
+  const { early, late } = filesOf(opts);
+  const install = opts.install !== false;
+  const pushInitial = opts.pushInitial !== false;
+  const installed = () => templateFor(JSON.stringify(['installed', early, install]), (base) => initRepo(base, early, install));
+  return templateFor(JSON.stringify(['pushed', early, late, install, pushInitial]), (base) => {
+    const from = installed();
+    finishRepo(from === null ? initRepo(base, early, install) : copyOf(from, base), late, pushInitial);
+  });
 }
 
 /** A real repo with a bare remote in a temp dir; removed in `finally`. */
@@ -279,13 +344,7 @@ export async function withRepo<T>(opts: RepoOptions, fn: (repo: Repo) => Promise
     let repo: Repo;
     if (from === null) repo = buildRepo(base, opts);
     else {
-      // verbatimSymlinks: the node_modules link stays the link a user's install makes, not a copy.
-      cpSync(from.base, base, { recursive: true, verbatimSymlinks: true });
-      for (const f of from.pathFiles) {
-        const to = join(base, f.slice(from.base.length));
-        writeFileSync(to, readFileSync(to, 'utf8').split(from.base).join(base));
-      }
-      repo = repoAt(join(base, 'work'), join(base, 'remote.git'));
+      repo = copyOf(from, base);
       // The copy has new inodes and change times: git (and gate-ladder's index check) would see every
       // file as possibly changed until the index is refreshed, as it is in a clone that was not copied.
       repo.git('update-index', '-q', '--refresh');
@@ -325,6 +384,7 @@ export function normalize(text: string): string {
     .replace(/\b[0-9a-f]{40}\b/g, '<sha>')
     .replace(/\b[0-9a-f]{12}\b/g, '<short>')
     .replace(/\d+\.\d+ s\b/g, '<n> s')
+    .split(tmpdir()).join('/tmp')
     .replace(/\/tmp\/gl-[\w-]+/g, '<tmp>');
 }
 
