@@ -33,17 +33,33 @@ const perNode = [];
  * (/dev/shm) where there is one, else the system's. The suite creates and deletes some hundred thousand
  * files; on this machine's ext4 /tmp the kernel's inode bookkeeping for that was about half of the
  * suite's system time (one file: 9.0 s of system time on /tmp, 4.1 s in memory; 22 s wall against 17 s).
- * GL_TEST_TMPDIR names another parent folder. Removed at the end.
+ * GL_TEST_TMPDIR names another parent folder. Removed at the end; a run killed outright (kill -9)
+ * cannot, so its folder (named with its pid) is removed by the next run once that pid is gone.
  */
 function testTmp() {
   for (const parent of [process.env.GL_TEST_TMPDIR, '/dev/shm'].filter(Boolean)) {
     try {
-      if (statSync(parent).isDirectory()) return mkdtempSync(join(parent, 'gl-tests-'));
+      if (!statSync(parent).isDirectory()) continue;
+      for (const name of readdirSync(parent)) {
+        const pid = /^gl-tests-(\d+)-/.exec(name)?.[1];
+        if (pid !== undefined && !alive(Number(pid))) rmSync(join(parent, name), { recursive: true, force: true });
+      }
+      return mkdtempSync(join(parent, `gl-tests-${process.pid}-`));
     } catch {
       // not there, or not writable: the next, else the system's temp folder
     }
   }
   return undefined;
+}
+
+/** Whether a process of this id exists (signal 0 checks without sending anything). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
 }
 
 /**
