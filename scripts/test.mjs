@@ -89,15 +89,19 @@ const count = (out) => {
   return { total: num('Total'), passed: num('Passed'), skipped: num('Skipped') };
 };
 
-function tally(out, code) {
+/** Adds a job's counts to the totals and to its Node's line (`node`). */
+function tally(out, code, node) {
   const c = count(out);
-  passed += c.passed;
-  skipped += c.skipped;
-  failed += c.total - c.passed - c.skipped;
+  let fails = c.total - c.passed - c.skipped;
   if (code !== 0) {
     status = 1;
-    if (c.total === 0) failed += 1; // the file or suite crashed before counting
+    if (c.total === 0) fails += 1; // the file or suite crashed before counting
   }
+  passed += c.passed;
+  skipped += c.skipped;
+  failed += fails;
+  node.passed += c.passed;
+  node.failed += fails;
 }
 
 /** Runs `uvu dir pattern` on `node`; resolves with its output and exit code. */
@@ -161,15 +165,15 @@ try {
       perNode.push({ label: `${node}: could not start`, passed: 0, failed: 1 });
       continue;
     }
-    const tally = { label: `node ${version.stdout.trim()}`, node, passed: 0, failed: 0 };
-    perNode.push(tally);
+    const line = { label: `node ${version.stdout.trim()}`, node, passed: 0, failed: 0 };
+    perNode.push(line);
     const env = {
       ...process.env,
       NO_COLOR: '1',
       PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`,
       ...(tmp && { TMPDIR: tmp }),
     };
-    for (const dir of suites) for (const job of suiteJobs(dir)) runs.push({ ...job, node, env, tally, unit: dir.endsWith('unit') });
+    for (const dir of suites) for (const job of suiteJobs(dir)) runs.push({ ...job, node, env, line, unit: dir.endsWith('unit') });
   }
   // The unit suites first (they start while the install is made), then the slowest first.
   runs.sort((a, b) => Number(b.unit) - Number(a.unit) || estimate(b) - estimate(a));
@@ -185,12 +189,9 @@ try {
       // The slowest of the Nodes' times, for this project's suites (a test of this script runs it on
       // suites of its own): the order is for the next run on all of them.
       if (job.key.startsWith('build/')) seen[job.key] = Math.max(seen[job.key] ?? 0, seconds);
-      const header = nodes.length > 1 ? `\n== ${job.tally.label}: ${job.key} (${seconds.toFixed(1)} s)\n` : `\n== ${job.key} (${seconds.toFixed(1)} s)\n`;
+      const header = nodes.length > 1 ? `\n== ${job.line.label}: ${job.key} (${seconds.toFixed(1)} s)\n` : `\n== ${job.key} (${seconds.toFixed(1)} s)\n`;
       process.stdout.write(header + r.out.replace(/\n*$/, '\n'));
-      const before = { passed, failed };
-      tally(r.out, r.code);
-      job.tally.passed += passed - before.passed;
-      job.tally.failed += failed - before.failed;
+      tally(r.out, r.code, job.line);
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, runs.length) }, worker));
