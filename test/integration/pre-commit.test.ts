@@ -153,12 +153,14 @@ test('pre-commit with no tier for it, or nothing staged: allowed, no rows', () =
   }));
 
 /** A lint-staged task that takes a moment to stop on Ctrl-C, as many do; it says when it started and when it was asked to stop. */
+// The handler before the "started" mark: a Ctrl-C sent once the mark is there must find it (until then,
+// SIGINT's default action would end the task at once).
 const SLOW_TASK = `import { writeFileSync } from 'node:fs';
-writeFileSync(process.env.GL_MARKS + '/started', '');
 process.on('SIGINT', () => {
   writeFileSync(process.env.GL_MARKS + '/sigint', '');
   setTimeout(() => process.exit(1), 1500);
 });
+writeFileSync(process.env.GL_MARKS + '/started', '');
 setInterval(() => {}, 1000);
 `;
 
