@@ -1,4 +1,4 @@
-import { type BigIntStats, closeSync, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { type BigIntStats, closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RepoInfo } from './git.js';
 import { headFromFiles } from './head-file.js';
@@ -100,6 +100,10 @@ function readIndex(gitDir: string, hashBytes: number): { parsed: ParsedIndex; mt
   let fd: number | undefined;
   try {
     fd = openSync(join(gitDir, 'index'), 'r');
+    // The entry count first (bytes 8 to 11): an index too large for this check is not read at all (a
+    // 50,000-file repository's is 4 MB, and reading it only to give up cost about 6 ms a call here).
+    const head = Buffer.alloc(12);
+    if (readSync(fd, head, 0, 12, 0) !== 12 || head.readUInt32BE(8) > MAX_ENTRIES) return undefined;
     const st = fstatSync(fd, { bigint: true });
     const parsed = parseIndex(readFileSync(fd), hashBytes, MAX_ENTRIES);
     return parsed && { parsed, mtimeSec: Number(st.mtimeNs / NS) };
