@@ -435,17 +435,6 @@ export interface SeedFigures {
   tiers: { tier: string; runs: number; caught: number; errors: number }[];
 }
 
-/** Per-test flakiness from tests.jsonl beside the ledger, and the committed freezes. */
-export interface FlakyFigures {
-  /** Tests with run history. */
-  tests: number;
-  /** Tests that flipped at least once, or may be frozen, or are frozen: the most flip-prone first (at most 50). */
-  shown: { id: string; runs: number; flips: number; flip_rate: number | null; evidence: number; eligible: boolean; reason: string }[];
-  freezes: { test: string; expires: string; active: boolean; reentry: string; by: string; flip_rate: number }[];
-  /** The day freezes were judged against. */
-  today: string;
-}
-
 export type AdviceKind = 'too-few-attempts' | 'short-feedback' | 'contract-check' | 'decorative' | 'errors' | 'order';
 
 export interface Advice {
@@ -473,6 +462,4 @@ export interface Report {
   trend: TrendFigures;
   rate: RateFigures;
   seeds: SeedFigures;
-  /** Set by the report command when it read tests.jsonl. */
-  flaky?: FlakyFigures;
 }

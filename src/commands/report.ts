@@ -9,12 +9,11 @@ import { shown } from '../util/escape.js';
 import { renderReport } from '../report/render.js';
 import { renderHtml } from '../report/html.js';
 import { reportFold } from '../report/figures.js';
-import { flakyFigures } from '../report/flaky.js';
 import { renderTestsSection, testsFold, type TestsSection } from '../report/tests-section.js';
-import { type HistoryState, flakyRows, testsPath } from '../evidence/history.js';
+import { type HistoryState, testsPath } from '../evidence/history.js';
 import { foldRecordsFile, readHistory } from '../evidence/history-store.js';
 import { readFreezes, today } from '../ladder/tier-report-io.js';
-import type { FlakyFigures, FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
+import type { FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
 import { EXIT } from './run.js';
 
 export interface ReportCommandOptions {
@@ -87,9 +86,8 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     return EXIT.error;
   }
   const report = fold.finish(stats.skipped);
-  // Per-test history beside the ledger (and the team's, once synced): the flaky figures and the tests section.
+  // Per-test history beside the ledger (and the team's, once synced): the tests section, one model for every format.
   const history = testHistory(ledger, local);
-  report.flaky = flaky(history, info?.root, config?.freeze ?? DEFAULT_FREEZE);
   if (stats.skipped > 0) err(reportMsg.skippedLines(stats.skipped, ledger));
   if (stats.rows === 0) err(reportMsg.empty(ledger));
   else if (report.excluded.filtered === stats.rows) err(reportMsg.allFiltered(stats.rows));
@@ -97,7 +95,7 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
   const section = testsSection(tests, report.tiers.map((t) => t.tier), history, info?.root, config);
   if (opts.html !== undefined) {
     const file = resolve(opts.cwd, opts.html === '' ? DEFAULT_HTML : opts.html);
-    const page = renderHtml(report, ledger, new Date().toISOString());
+    const page = renderHtml(report, section, ledger, new Date().toISOString());
     try {
       writeFileSync(file, page);
     } catch (e) {
@@ -122,18 +120,11 @@ function testHistory(ledger: string, local: boolean): HistoryState {
 function testsSection(fold: ReturnType<typeof testsFold>, tiers: string[], history: HistoryState, root: string | undefined, config: ResolvedConfig | undefined): TestsSection {
   const freezes = root === undefined ? { freezes: [] } : readFreezes(root);
   if (freezes.problem !== undefined) err(freezes.problem);
-  return fold.finish(tiers, history, freezes.freezes, today(), config?.freeze.minRuns ?? 20);
+  return fold.finish(tiers, history, freezes.freezes, today(), config?.freeze ?? DEFAULT_FREEZE);
 }
 
 /** The documented keys first (`tiers`, `scope`, `advice`, `skipped_lines`), then the rest. */
 function jsonReport(r: Report, ledger: string): Record<string, unknown> {
   const { tiers, scope, advice, skipped_lines, ...rest } = r;
   return { tiers, scope, advice, skipped_lines, ...rest, ledger };
-}
-
-/** The flaky-test figures (HTML and JSON): the history judged by the freeze predicate; a broken freezes file is said and left out. */
-function flaky(history: HistoryState, root: string | undefined, policy: Required<FreezePolicy>): FlakyFigures {
-  const freezes = root === undefined ? { freezes: [] } : readFreezes(root);
-  if (freezes.problem !== undefined) err(freezes.problem);
-  return flakyFigures(flakyRows(history, policy), freezes.freezes, today());
 }

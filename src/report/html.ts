@@ -7,6 +7,7 @@ import { esc } from './escape.js';
 import { SECTIONS, TIER_COLUMNS, cell } from './render.js';
 import { barChart, lineChart, scatterChart } from './svg.js';
 import type { Report, TierFigures } from '../types.js';
+import type { TestsSection } from './tests-section.js';
 
 /** A figure in a tag the tests can find: `data-k` names the JSON key. */
 const fig = (k: string, v: string | number | null, tag = 'span') => `<${tag} data-k="${esc(k)}">${esc(cell(v))}</${tag}>`;
@@ -151,23 +152,34 @@ function seeds(r: Report): string {
   );
 }
 
-function flaky(r: Report): string {
-  const f = r.flaky!;
-  const tests = f.shown.map(
-    (t) =>
-      `<tr data-test="${esc(t.id)}"><th><code>${esc(t.id)}</code></th>${fig('runs', t.runs, 'td')}${fig('flips', t.flips, 'td')}${fig('flip_rate', t.flip_rate, 'td')}${fig('evidence', t.evidence, 'td')}<td>${esc(t.reason)}</td></tr>`,
-  );
-  const freezes = f.freezes.map(
+function tests(s: TestsSection): string {
+  const tiers = s.tiers.map((t) => {
+    const flaky = t.flaky.map(
+      (f) =>
+        `<tr data-test="${esc(f.id)}"><th><code>${esc(f.id)}</code></th>${fig('runs', f.runs, 'td')}${fig('flips', f.flips, 'td')}${fig('same_code_runs', f.same_code_runs, 'td')}${fig('flip_rate', f.flip_rate, 'td')}${fig('evidence', f.evidence, 'td')}<td data-eligible="${f.eligible}">${esc(f.reason)}</td></tr>`,
+    );
+    const broken = t.broken.map((b) => `<tr data-test="${esc(b.id)}"><th><code>${esc(b.id)}</code></th>${fig('runs', b.runs, 'td')}<td>failed every run: fix it or delete it</td></tr>`);
+    const more = (n: number, of: number) => (of > n ? p(`... and ${of - n} more (gate-ladder flaky)`) : '');
+    return (
+      `<div class="tier-tests" data-tier="${esc(t.tier)}"><h3>${esc(t.tier)}</h3>` +
+      `<p>${fig('passes', t.passes)} passes: ${fig('plain_passes', t.plain_passes)} plain, ${fig('frozen_passes', t.frozen_passes)} granted by a freeze, ${fig('retried_passes', t.retried_passes)} on a retry. ` +
+      `${fig('tests', t.tests)} tests with history; ${fig('flaky_count', t.flaky_count)} flaky (outcome changed on the same code), ${fig('eligible_count', t.eligible_count)} of them may be frozen; ${fig('broken_count', t.broken_count)} broken.</p>` +
+      (flaky.length > 0
+        ? `<table class="figures" data-list="flaky"><tr><th>flaky test</th><th class="num">runs</th><th class="num">flips</th><th class="num">same-code runs</th><th class="num">flip rate</th><th class="num">evidence</th><th>freeze?</th></tr>${flaky.join('')}</table>${more(t.flaky.length, t.flaky_count)}`
+        : '') +
+      (broken.length > 0 ? `<table class="figures" data-list="broken"><tr><th>broken test</th><th class="num">runs</th><th></th></tr>${broken.join('')}</table>${more(t.broken.length, t.broken_count)}` : '') +
+      '</div>'
+    );
+  });
+  const freezes = s.freezes.map(
     (z) =>
-      `<tr data-freeze="${esc(z.test)}" class="${z.active ? '' : 'expired'}"><th><code>${esc(z.test)}</code></th>${fig('expires', z.expires, 'td')}<td>${z.active ? 'active' : 'expired: its failures count again'}</td><td>${esc(z.reentry)}</td></tr>`,
+      `<tr data-freeze="${esc(z.test)}" class="${z.active ? '' : 'expired'}"><th><code>${esc(z.test)}</code>${z.tier ? ` <span class="muted">[${esc(z.tier)}]</span>` : ''}</th>${fig('frozen_through', z.frozen_through, 'td')}${fig('counts_again_from', z.counts_again_from, 'td')}<td>${z.active ? 'active' : 'expired: its failures count again'}</td><td>${esc(z.reentry)}</td></tr>`,
   );
   return (
-    `<p>${fig('tests', f.tests)} tests with history; ${esc(f.shown.length)} flipped, may be frozen, or are frozen. Freezes judged on ${esc(f.today)}.</p>` +
-    (tests.length > 0
-      ? `<table class="figures"><tr><th>test</th><th class="num">runs</th><th class="num">flips</th><th class="num">flip rate</th><th class="num">evidence</th><th>verdict</th></tr>${tests.join('')}</table>`
-      : '') +
+    (tiers.length > 0 ? tiers.join('') : p('no per-test history: give a tier `runner` and `junit` (docs/flaky.md)')) +
+    `<h3>freezes</h3><p class="muted">judged on ${fig('today', s.today)} (UTC)</p>` +
     (freezes.length > 0
-      ? `<table class="figures"><tr><th>frozen test</th><th class="num">expires</th><th>state</th><th>re-entry</th></tr>${freezes.join('')}</table>`
+      ? `<table class="figures"><tr><th>frozen test</th><th class="num">frozen through</th><th class="num">counts again from</th><th>state</th><th>re-entry</th></tr>${freezes.join('')}</table>`
       : p('no freezes'))
   );
 }
@@ -184,8 +196,8 @@ function advice(r: Report): string {
   return `<ul class="advice">${items.join('')}</ul>`;
 }
 
-/** The whole page. `ledger` is shown as given; `generated` is the time printed in the footer. */
-export function renderHtml(r: Report, ledger?: string, generated?: string): string {
+/** The whole page. `tests`: the tests section (absent: not shown); `ledger` is shown as given; `generated` is the time printed in the footer. */
+export function renderHtml(r: Report, testsSection?: TestsSection, ledger?: string, generated?: string): string {
   const parts = [
     section('tiers', SECTIONS.tiers, tierTable(r.tiers)),
     r.retired.length > 0 ? section('retired', SECTIONS.retired, p(reportMsg.retired(r.retired.map((t) => t.tier))) + tierTable(r.retired)) : '',
@@ -196,7 +208,7 @@ export function renderHtml(r: Report, ledger?: string, generated?: string): stri
     section('order', SECTIONS.order, order(r)),
     section('advice', SECTIONS.advice, advice(r)),
     section('seeds', SECTIONS.seeds, seeds(r)),
-    r.flaky !== undefined ? section('flaky', SECTIONS.flaky, flaky(r)) : '',
+    testsSection !== undefined ? section('tests', SECTIONS.tests, tests(testsSection)) : '',
   ];
   const nav = [...parts.join('').matchAll(/<section id="([a-z]+)"><h2>([^<]*)<\/h2>/g)].map((m) => `<a href="#${m[1]}">${m[2]!.replace(/ \(.*$/, '')}</a>`);
   return `<!doctype html>

@@ -24,7 +24,7 @@ export const SECTIONS = {
   overlap: 'calibration overlap',
   order: 'order',
   seeds: 'seeded bugs per tier',
-  flaky: 'flaky tests and freezes',
+  tests: 'tests: flaky, broken and frozen (flips count only between runs of the same code)',
   advice: 'advice',
 } as const;
 

@@ -1,14 +1,31 @@
 /**
- * The report's section on tests (pure): per tier, passes a freeze granted and passes on retry counted
- * apart from plain passes, the flaky tests (outcome changed on the same code), the broken ones
+ * The report's section on tests (pure), the one model every format prints (text, markdown, JSON and
+ * HTML): per tier, passes a freeze granted and passes on retry counted apart from plain passes, the
+ * flaky tests (outcome changed on the same code) each judged by the freeze predicate, the broken ones
  * (failed every run), and the freezes with their expiry and re-entry condition. Kept apart from
  * figures.ts: it reads the per-test history and the freezes file as well as the ledger rows.
  */
-import { isActive, lastFrozenDay } from '../evidence/freeze.js';
+import { fixed3, freezeEligible, isActive, lastFrozenDay } from '../evidence/freeze.js';
 import type { HistoryState } from '../evidence/history.js';
-import type { Freeze, HookName } from '../types.js';
+import type { Freeze, FreezePolicy, HookName } from '../types.js';
 import { shown } from '../util/escape.js';
 import type { FoldRow } from './figures.js';
+
+/** A test whose outcome changed between runs of the same code, and what the freeze predicate says of it. */
+export interface FlakyTest {
+  id: string;
+  runs: number;
+  fails: number;
+  flips: number;
+  same_code_runs: number;
+  /** flips ÷ same-code runs, to three decimals (the predicate's own figure). */
+  flip_rate: number;
+  /** Seeded bugs and killed mutants it caught: sensitivity evidence. */
+  evidence: number;
+  /** The predicate's verdict: may be frozen (`gate-ladder flaky freeze`), and why or why not. */
+  eligible: boolean;
+  reason: string;
+}
 
 export interface TierTests {
   tier: string;
@@ -17,10 +34,14 @@ export interface TierTests {
   plain_passes: number;
   frozen_passes: number;
   retried_passes: number;
-  /** Tests whose outcome changed between runs of the same code, most flips first (at most `max`). */
-  flaky: { id: string; flips: number; same_code_runs: number; flip_rate: number }[];
+  /** Tests with run history in this tier. */
+  tests: number;
+  /** Tests whose outcome changed between runs of the same code: those that may be frozen first, then most flips (at most `max`). */
+  flaky: FlakyTest[];
   flaky_count: number;
-  /** Tests that failed every one of at least `minRuns` runs. */
+  /** How many of the flaky tests the predicate lets freeze. */
+  eligible_count: number;
+  /** Tests that failed every one of at least `minRuns` runs (never flaky: broken). */
   broken: { id: string; runs: number }[];
   broken_count: number;
 }
@@ -28,6 +49,8 @@ export interface TierTests {
 export interface TestsSection {
   tiers: TierTests[];
   freezes: (Freeze & { active: boolean; frozen_through: string; counts_again_from: string })[];
+  /** The UTC day freezes were judged against. */
+  today: string;
 }
 
 interface Counts {
@@ -40,6 +63,9 @@ export interface TestsFoldOptions {
   since?: Date;
   hook?: HookName;
 }
+
+const byFlakiness = (a: FlakyTest, b: FlakyTest): number =>
+  Number(b.eligible) - Number(a.eligible) || b.flips - a.flips || b.flip_rate - a.flip_rate || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Counts pass rows the way the tier table does (no seed, calibration, cached, unapplied or filtered rows), split by what granted them. */
 export function testsFold(opts: TestsFoldOptions = {}) {
@@ -56,18 +82,32 @@ export function testsFold(opts: TestsFoldOptions = {}) {
     if (Array.isArray(row.frozen) && row.frozen.length > 0) c.frozen++;
     else if (row.retried !== undefined && row.retried !== null) c.retried++;
   };
-  const finish = (tiers: readonly string[], history: HistoryState | undefined, freezes: readonly Freeze[], today: string, minRuns: number, max = 20): TestsSection => {
+  const finish = (
+    tiers: readonly string[],
+    history: HistoryState | undefined,
+    freezes: readonly Freeze[],
+    today: string,
+    policy: Required<Pick<FreezePolicy, 'minRuns' | 'minFlipRate'>>,
+    max = 20,
+  ): TestsSection => {
     const names = [...tiers, ...[...byTier.keys(), ...(history ? [...history.tiers.keys()] : [])].filter((t) => !tiers.includes(t))];
     const out: TierTests[] = [];
     for (const tier of [...new Set(names)]) {
       const c = byTier.get(tier) ?? { passes: 0, frozen: 0, retried: 0 };
-      const flaky: TierTests['flaky'] = [];
+      const flaky: FlakyTest[] = [];
       const broken: TierTests['broken'] = [];
+      let tests = 0;
       for (const [id, t] of history?.tiers.get(tier)?.tests ?? []) {
-        if (t.flips > 0 && t.sameCodeRuns > 0) flaky.push({ id, flips: t.flips, same_code_runs: t.sameCodeRuns, flip_rate: Math.round((t.flips / t.sameCodeRuns) * 1000) / 1000 });
-        if (t.runs >= minRuns && t.fails === t.runs) broken.push({ id, runs: t.runs });
+        if (t.runs === 0) continue;
+        tests++;
+        const evidence = history!.evidence.get(id)?.size ?? 0;
+        const e = freezeEligible({ runs: t.runs, fails: t.fails, sameCodeRuns: t.sameCodeRuns, flips: t.flips, evidence, ambiguous: t.ambiguous === true }, policy);
+        if (e.broken) broken.push({ id, runs: t.runs });
+        else if (t.flips > 0 && e.flipRate !== null) {
+          flaky.push({ id, runs: t.runs, fails: t.fails, flips: t.flips, same_code_runs: t.sameCodeRuns, flip_rate: Number(fixed3(e.flipRate)), evidence, eligible: e.eligible, reason: e.reason });
+        }
       }
-      flaky.sort((a, b) => b.flips - a.flips || b.flip_rate - a.flip_rate || (a.id < b.id ? -1 : 1));
+      flaky.sort(byFlakiness);
       broken.sort((a, b) => b.runs - a.runs || (a.id < b.id ? -1 : 1));
       // A tier with no per-test history (no report) has only plain passes to show: the tier table has them.
       const recorded = history?.tiers.has(tier) === true;
@@ -78,14 +118,18 @@ export function testsFold(opts: TestsFoldOptions = {}) {
         plain_passes: c.passes - c.frozen - c.retried,
         frozen_passes: c.frozen,
         retried_passes: c.retried,
+        tests,
         flaky: flaky.slice(0, max),
         flaky_count: flaky.length,
+        eligible_count: flaky.filter((f) => f.eligible).length,
         broken: broken.slice(0, max),
         broken_count: broken.length,
       });
     }
-    const frozen = freezes.map((f) => ({ ...f, active: isActive(f, today), frozen_through: lastFrozenDay(f), counts_again_from: f.expires }));
-    return { tiers: out, freezes: frozen };
+    const frozen = [...freezes]
+      .sort((a, b) => (a.expires < b.expires ? -1 : a.expires > b.expires ? 1 : 0))
+      .map((f) => ({ ...f, active: isActive(f, today), frozen_through: lastFrozenDay(f), counts_again_from: f.expires }));
+    return { tiers: out, freezes: frozen, today };
   };
   return { add, finish };
 }
@@ -102,8 +146,8 @@ export function renderTestsSection(s: TestsSection, markdown: boolean): string {
   if (s.tiers.length === 0) item('no per-test history: give a tier `runner` and `junit` (docs/flaky.md)');
   for (const t of s.tiers) {
     item(`${esc(t.tier)}: ${passes(t.passes)}: ${t.plain_passes} plain, ${t.frozen_passes} granted by a freeze, ${t.retried_passes} on a retry`);
-    item(`flaky (outcome changed on the same code): ${t.flaky_count === 0 ? 'none' : t.flaky_count}`, 2);
-    for (const f of t.flaky) item(`${esc(f.id)}: ${f.flips} flips in ${f.same_code_runs} same-code runs (${f.flip_rate})`, 3);
+    item(`flaky (outcome changed on the same code): ${t.flaky_count === 0 ? 'none' : `${t.flaky_count}, ${t.eligible_count} of them may be frozen`}`, 2);
+    for (const f of t.flaky) item(`${esc(f.id)}: ${f.flips} flips in ${f.same_code_runs} same-code runs (${f.flip_rate}); ${esc(f.reason)}`, 3);
     if (t.flaky_count > t.flaky.length) item(`... and ${t.flaky_count - t.flaky.length} more (gate-ladder flaky)`, 3);
     item(`broken (failed every run): ${t.broken_count === 0 ? 'none' : t.broken_count}`, 2);
     for (const b of t.broken) item(`${esc(b.id)}: failed all ${b.runs} runs; fix it or delete it`, 3);

@@ -1,5 +1,5 @@
 /** Every sentence gate-ladder says to its users, in one place. Each says the next step. */
-import type { FlakyFigures, GateResult, HookName, OrderFigures, PairOverlap, Plan, RateFigures, Report, RunnerInfo, ScopeFigures, SeedFigures, TierFigures } from '../types.js';
+import type { GateResult, HookName, OrderFigures, PairOverlap, Plan, RateFigures, Report, RunnerInfo, ScopeFigures, SeedFigures, TierFigures } from '../types.js';
 import { shown, shownLines } from './escape.js';
 
 const BYPASS = 'To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.';

@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { cell, TIER_COLUMNS } from '../../src/report/render.js';
 import type { Report } from '../../src/types.js';
+import type { TestsSection } from '../../src/report/tests-section.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const CLI = join(ROOT, 'dist/cli.js');
@@ -21,7 +22,9 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 
 let browser: Browser;
 /** The rich repository's reports, made once for the cases that read them. */
-let rich: { dir: string; json: Report; file: string };
+let rich: { dir: string; json: JsonReport; file: string };
+/** `report --json`: the report's figures and the tests section. */
+type JsonReport = Report & { tests: TestsSection };
 
 test.before(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gl-html-rich-'));
@@ -111,7 +114,7 @@ const line = (tier: string, verdict: string, seconds: number, extra: Record<stri
 /** A repository whose config has t1, t2, t3; its ledger has every kind of row the report counts apart. */
 function richRepo(dir: string): void {
   spawnSync('git', ['init', '-q', dir]);
-  writeFileSync(join(dir, '.gate-ladderrc.json'), JSON.stringify({ tiers: ['t1', 't2', 't3'].map((name) => ({ name, run: 'true' })), report: { minAttempts: 3 } }));
+  writeFileSync(join(dir, '.gate-ladderrc.json'), JSON.stringify({ tiers: ['t1', 't2', 't3'].map((name) => ({ name, run: 'true' })), report: { minAttempts: 3 }, freeze: { minRuns: 3 } }));
   const cal = (run: string, ts: string, verdicts: [string, string, number][]) => verdicts.map(([t, v, s]) => line(t, v, s, { run, ts, hook: 'manual', calibration: true }));
   const rows = [
     line('t1', 'caught', 1),
@@ -133,7 +136,7 @@ function richRepo(dir: string): void {
   mkdirSync(join(dir, '.git/gate-ladder'), { recursive: true });
   writeFileSync(join(dir, '.git/gate-ladder/ledger.jsonl'), `${rows.join('\n')}\n`);
   const outcome = (i: number, fail: boolean) =>
-    JSON.stringify({ ts: `2025-03-0${1 + (i % 9)}T10:00:00.000Z`, run: `t${i}`, tier: 't2', hook: 'pre-push', patch: 'abc', pass: fail ? [] : ['a.test::flips'], fail: fail ? ['a.test::flips'] : [], skip: [] });
+    JSON.stringify({ ts: `2025-03-0${1 + (i % 9)}T10:00:00.000Z`, run: `t${i}`, tier: 't2', hook: 'pre-push', patch: 'abc', pass: fail ? [] : ['a.test::flips'], fail: fail ? ['a.test::flips', 'a.test::broken'] : ['a.test::broken'], skip: [] });
   writeFileSync(join(dir, '.git/gate-ladder/tests.jsonl'), `${Array.from({ length: 6 }, (_, i) => outcome(i, i % 2 === 0)).join('\n')}\n`);
   mkdirSync(join(dir, '.gate-ladder'));
   const freeze = { test: 'a.test::flips', flip_rate: 1, runs: 6, flips: 5, evidence: 1, by: 'T <t@example.invalid>', at: '2025-03-01T00:00:00.000Z', expires: '2025-03-20', reentry: 'passes <50> runs' };
@@ -150,7 +153,7 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
 }
 
 /** `report --json` and `report --html` on the same ledger. */
-function both(dir: string, extra: string[] = []): { json: Report; file: string } {
+function both(dir: string, extra: string[] = []): { json: JsonReport; file: string } {
   const env = { GATE_LADDER_NOW: '2025-04-01' };
   const j = cli(['report', '--json', ...extra], dir, env);
   assert.is(j.code, 0, j.stderr);
@@ -160,7 +163,7 @@ function both(dir: string, extra: string[] = []): { json: Report; file: string }
   assert.is(h.code, 0, h.stderr);
   assert.match(h.stderr, /wrote .*report\.html \(\d+ KB, self-contained: it loads nothing from the network\)/);
   assert.is(h.stdout, '');
-  return { json: JSON.parse(j.stdout) as Report, file };
+  return { json: JSON.parse(j.stdout) as JsonReport, file };
 }
 
 test('every section renders with the ledger numbers of report --json; nothing requested; no console errors', async () => {
@@ -168,7 +171,8 @@ test('every section renders with the ledger numbers of report --json; nothing re
   const { page, requests, errors, close } = await open(file);
   try {
     // Sanity of the fixture: every section has something to show.
-    assert.ok(json.retired.length === 1 && json.overlap.pairs.length > 0 && json.seeds.runs === 2 && json.flaky!.freezes.length === 1);
+    assert.ok(json.retired.length === 1 && json.overlap.pairs.length > 0 && json.seeds.runs === 2 && json.tests.freezes.length === 1);
+    assert.ok(json.tests.tiers.some((t) => t.flaky.length === 1 && t.broken.length === 1), JSON.stringify(json.tests));
     assert.is(json.order.method, 'calibration');
 
     const dom = await figuresOf(page);
@@ -218,12 +222,20 @@ test('every section renders with the ledger numbers of report --json; nothing re
     assert.is(dom('seeds caught'), cell(json.seeds.caught));
     for (const t of json.seeds.tiers) for (const k of ['runs', 'caught', 'errors'] as const) assert.is(dom(`seeds tier=${t.tier} ${k}`), cell(t[k]));
 
-    const f = json.flaky!;
-    assert.is(dom('flaky tests'), cell(f.tests));
-    for (const t of f.shown) for (const k of ['runs', 'flips', 'flip_rate', 'evidence'] as const) assert.is(dom(`flaky test=${t.id} ${k}`), cell(t[k]));
-    for (const z of f.freezes) {
-      assert.is(dom(`flaky freeze=${z.test} expires`), z.expires);
-      const row = await text(page, `#flaky tr[data-freeze=${css(z.test)}]`);
+    assert.is(dom('tests today'), json.tests.today);
+    for (const t of json.tests.tiers) {
+      for (const k of ['passes', 'plain_passes', 'frozen_passes', 'retried_passes', 'tests', 'flaky_count', 'eligible_count', 'broken_count'] as const) assert.is(dom(`tests tier=${t.tier} ${k}`), cell(t[k]), `${t.tier} ${k}`);
+      for (const f of t.flaky) {
+        for (const k of ['runs', 'flips', 'same_code_runs', 'flip_rate', 'evidence'] as const) assert.is(dom(`tests tier=${t.tier} test=${f.id} ${k}`), cell(f[k]));
+        const row = await text(page, `#tests [data-tier=${css(t.tier)}] [data-list=flaky] tr[data-test=${css(f.id)}]`);
+        assert.ok(row.endsWith(f.reason), row);
+      }
+      for (const b of t.broken) assert.is(dom(`tests tier=${t.tier} test=${b.id} runs`), cell(b.runs));
+    }
+    for (const z of json.tests.freezes) {
+      assert.is(dom(`tests freeze=${z.test} frozen_through`), z.frozen_through);
+      assert.is(dom(`tests freeze=${z.test} counts_again_from`), z.counts_again_from);
+      const row = await text(page, `#tests tr[data-freeze=${css(z.test)}]`);
       assert.ok(row.includes(z.active ? 'active' : 'expired') && row.includes('passes <50> runs'), row);
     }
 

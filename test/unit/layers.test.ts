@@ -35,7 +35,7 @@ const POLICY = [
   'report/advice.ts',
   'report/order.ts',
   'report/trend.ts',
-  'report/flaky.ts',
+  
   'report/render.ts',
   'report/html.ts',
   'report/svg.ts',
