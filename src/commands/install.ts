@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { git, repoInfo } from '../git/git.js';
 import { installMsg } from '../util/messages.js';
@@ -33,6 +33,8 @@ interface InstallState {
   composedPrepare?: { before: string; after: string };
   /** package.json before and after install, so uninstall restores it byte for byte when untouched. */
   packageJson?: { before: string; after: string };
+  /** The folder of that package.json, relative to the repository root (absent: the root). */
+  packageDir?: string;
   createdConfig: { file: string; sha: string } | null;
 }
 
@@ -45,6 +47,12 @@ export interface InstallOptions {
 
 const RUNNER = 'node_modules/gate-ladder/dist/cli.cjs';
 
+/** The runner's path from the repository root, where git starts hooks: under the package's folder when package.json is not at the root. */
+const runnerPath = (packageDir = '') => (packageDir === '' ? RUNNER : `${packageDir}/${RUNNER}`);
+
+/** A path as one shell word: as it is when it is plain, else single-quoted. Pure. */
+export const shellWord = (path: string) => (/^[\w./@+-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`);
+
 /**
  * The hook line. The runner is started by node itself: no npx (about a Node start-up of its own), and
  * no `node_modules/.bin/gate-ladder` whose `#!/usr/bin/env node` adds an exec of env. With
@@ -55,24 +63,29 @@ const RUNNER = 'node_modules/gate-ladder/dist/cli.cjs';
  * Around it, a shell test (a builtin, no process): without node_modules (a fresh clone, a deleted
  * folder) the hook says in one line what is missing and what to run, instead of node's stack, unless
  * GATE_LADDER=0 asked to skip the gates anyway. One line, so the hook's other lines stay as they are.
+ * `packageDir`: the folder of package.json relative to the repository root ('' for the root).
  */
-export function hookLine(hook: Hook, pm: PackageManager): string {
+export function hookLine(hook: Hook, pm: PackageManager, packageDir = ''): string {
   const verb = hook === 'pre-push' ? 'push' : 'commit';
-  const missing = `gate-ladder: ${RUNNER} is missing, so the ${hook} checks cannot run: run \`${pmSays.install(pm)}\` first (to ${verb} once without them: git ${verb} --no-verify).`;
-  return `if [ -f ${RUNNER} ]; then ${hookCommand(hook)}; elif [ "\${GATE_LADDER-}" != 0 ]; then echo '${missing}' >&2; exit 1; fi`;
+  const runner = runnerPath(packageDir);
+  const install = packageDir === '' ? pmSays.install(pm) : `${pmSays.install(pm)}\` in \`${packageDir}`;
+  // Inside the single-quoted message a quote closes, is escaped, and opens again.
+  const missing = `gate-ladder: ${runner} is missing, so the ${hook} checks cannot run: run \`${install}\` first (to ${verb} once without them: git ${verb} --no-verify).`.replace(/'/g, `'\\''`);
+  return `if [ -f ${shellWord(runner)} ]; then ${hookCommand(hook, packageDir)}; elif [ "\${GATE_LADDER-}" != 0 ]; then echo '${missing}' >&2; exit 1; fi`;
 }
 
 /** What the hook line runs when node_modules is there. */
-export const hookCommand = (hook: Hook) => `node --preserve-symlinks-main ${RUNNER} run ${hook === 'pre-push' ? 'pre-push "$@"' : 'pre-commit'}`;
+export const hookCommand = (hook: Hook, packageDir = '') =>
+  `node --preserve-symlinks-main ${shellWord(runnerPath(packageDir))} run ${hook === 'pre-push' ? 'pre-push "$@"' : 'pre-commit'}`;
 
 /** Lines earlier versions wrote (and this one for another package manager); install replaces them in place. */
-function oldHookLines(hook: Hook): string[] {
+function oldHookLines(hook: Hook, packageDir = ''): string[] {
   const args = hook === 'pre-push' ? 'pre-push "$@"' : 'pre-commit';
   return [
     `gate-ladder run ${args}`,
     `node node_modules/gate-ladder/dist/cli.cjs run ${args}`,
     `node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run ${args}`,
-    ...(['npm', 'pnpm', 'yarn', 'bun'] as const).map((pm) => hookLine(hook, pm)),
+    ...[...new Set(['', packageDir])].flatMap((dir) => (['npm', 'pnpm', 'yarn', 'bun'] as const).map((pm) => hookLine(hook, pm, dir))),
   ];
 }
 
@@ -125,9 +138,18 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     return 2;
   }
   const { root } = info;
-  const pm = detectPackageManager(root);
   const path = statePath(info.commonDir);
   const previous = readState(path);
+  // The package gate-ladder was added to: package.json's folder, at or below the root (a repository whose
+  // JavaScript lives in a folder of its own). Hooks and the config stay at the root, where git and the
+  // config search look; the runner, the scripts and the `prepare` script are the package's.
+  const packageDir = previous ? (previous.packageDir ?? '') : packageFolder(opts.cwd, root);
+  if (/[\x00-\x1f\x7f]/.test(packageDir)) {
+    process.stderr.write(`gate-ladder: the package's folder ${shown(packageDir)} has a control character in its name, which a hook line cannot hold; rename it, or run install from the repository root.\n`);
+    return 2;
+  }
+  const pkg = join(root, packageDir);
+  const pm = detectPackageManager(existsSync(join(pkg, 'package.json')) ? pkg : root);
   const state: InstallState = previous ?? {
     version: 1,
     hooksPath: getHooksPath(root),
@@ -161,7 +183,13 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   const lintStagedInHook = opts.preCommit ? hookText('pre-commit').split('\n').find((l) => lintStagedLine(l)) : undefined;
   let preCommit: { lintStagedTier: boolean; anyTier: boolean } | undefined;
   if (!hasConfig) {
-    const starter = starterConfig({ scripts: readScripts(root), pm, preCommit: opts.preCommit === true, lintStaged: lintStagedInHook !== undefined || lintStagedConfigured(root) });
+    const starter = starterConfig({
+      scripts: readScripts(pkg),
+      pm,
+      preCommit: opts.preCommit === true,
+      lintStaged: lintStagedInHook !== undefined || lintStagedConfigured(pkg),
+      ...(packageDir !== '' && { packageDir }),
+    });
     writeFileSync(join(root, 'gate-ladder.config.ts'), starter.text);
     state.createdConfig = { file: 'gate-ladder.config.ts', sha: sha(starter.text) };
     say(installMsg.wroteConfig(pmSays.exec(pm, 'gate-ladder run --dry-run')));
@@ -173,7 +201,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   const hooks: Hook[] = ['pre-push', ...(opts.preCommit ? (['pre-commit'] as const) : [])];
   for (const hook of hooks) {
     const file = join(root, '.husky', hook);
-    const line = hookLine(hook, pm);
+    const line = hookLine(hook, pm, packageDir);
     const exists = existsSync(file);
     const text = exists ? readFileSync(file, 'utf8') : '';
     const lines = text.split('\n');
@@ -184,7 +212,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
       continue;
     }
     mkdirSync(dirname(file), { recursive: true });
-    const ours = (l: string) => oldHookLines(hook).includes(l.trim());
+    const ours = (l: string) => oldHookLines(hook, packageDir).includes(l.trim());
     const old = lines.findIndex(ours);
     // What uninstall gives back: the file as it was, less any line an earlier gate-ladder wrote.
     const mine = old >= 0 ? lines.filter((l) => !ours(l)).join('\n') : text;
@@ -203,34 +231,39 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     }
     writeFileSync(file, next, { mode: 0o755 });
     state.hooks[hook] = { ...entry, line, after: next };
-    say(`gate-ladder: .husky/${hook} runs \`${hookCommand(hook)}\` (when node_modules has it)`);
+    say(`gate-ladder: .husky/${hook} runs \`${shown(hookCommand(hook, packageDir))}\` (when node_modules has it)`);
     if (lintStaged >= 0 && !replaceLintStaged) say(installMsg.lintStagedTwice(lines[lintStaged]!.trim(), preCommit?.lintStagedTier === true));
   }
   if (preCommit && !preCommit.anyTier) say(installMsg.noPreCommitTier());
 
-  const pkgFile = join(root, 'package.json');
+  const pkgFile = join(pkg, 'package.json');
   const pkgBefore = existsSync(pkgFile) ? readFileSync(pkgFile, 'utf8') : null;
+  // husky must start at the root (it looks for .git there): from a package's folder, `cd ..` first, as husky's own docs say.
+  const runHusky = packageDir === '' ? 'husky' : `cd ${packageDir.split('/').map(() => '..').join('/')} && husky`;
   let composed: { before: string; after: string } | undefined;
-  if (editPackageJson(root, (pkg) => {
-    const scripts = (pkg.scripts ??= {}) as Record<string, string>;
+  if (editPackageJson(pkg, (pkgJson) => {
+    const scripts = (pkgJson.scripts ??= {}) as Record<string, string>;
     if (scripts.prepare === undefined) {
-      scripts.prepare = 'husky';
+      scripts.prepare = runHusky;
       return true;
     }
     if (runsHusky(scripts.prepare)) return false;
-    // husky always exits 0 (it prints why it did nothing), so the project's own prepare still runs.
-    composed = { before: scripts.prepare, after: `husky && ${scripts.prepare}` };
+    // husky always exits 0 (it prints why it did nothing), so the project's own prepare still runs (in a subshell
+    // from a package's folder, so that it starts where it always did).
+    composed = { before: scripts.prepare, after: packageDir === '' ? `husky && ${scripts.prepare}` : `(${runHusky}) && ${scripts.prepare}` };
     scripts.prepare = composed.after;
     return true;
   })) {
     if (composed) state.composedPrepare = composed;
     else state.addedPrepare = true;
     state.packageJson = { before: state.packageJson?.before ?? pkgBefore ?? '', after: readFileSync(pkgFile, 'utf8') };
-    say(composed ? installMsg.composedPrepare(composed.before, composed.after, pmSays.install(pm)) : installMsg.addedPrepare(pmSays.install(pm)));
+    if (packageDir !== '') state.packageDir = packageDir;
+    const file = packageDir === '' ? 'package.json' : `${packageDir}/package.json`;
+    say(composed ? installMsg.composedPrepare(composed.before, composed.after, pmSays.install(pm), file) : installMsg.addedPrepare(pmSays.install(pm), file, runHusky));
   }
   // `prepare` finds husky in node_modules/.bin, where pnpm (and yarn's pnp) put only the project's own dependencies.
-  const scripts = readScripts(root);
-  if (scripts.prepare !== undefined && runsHusky(scripts.prepare) && !existsSync(join(root, 'node_modules', '.bin', 'husky'))) {
+  const scripts = readScripts(pkg);
+  if (scripts.prepare !== undefined && runsHusky(scripts.prepare) && !existsSync(join(pkg, 'node_modules', '.bin', 'husky'))) {
     say(installMsg.huskyNotOnPath(pmSays.addDev(pm, 'husky'), pmSays.install(pm)));
   }
 
@@ -257,6 +290,27 @@ function lintStagedConfigured(root: string): boolean {
     return 'lint-staged' in (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as object);
   } catch {
     return false;
+  }
+}
+
+/**
+ * The folder of the package.json nearest to `cwd`, from `cwd` up to the repository root, relative to the
+ * root with `/` ('' for the root itself, or when no folder on the way has one).
+ */
+function packageFolder(cwd: string, root: string): string {
+  let dir: string;
+  try {
+    dir = realpathSync(cwd);
+  } catch {
+    return '';
+  }
+  const top = realpathSync(root);
+  for (;;) {
+    const rel = relative(top, dir);
+    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return '';
+    if (existsSync(join(dir, 'package.json'))) return rel.split(sep).join('/');
+    if (rel === '') return '';
+    dir = dirname(dir);
   }
 }
 
@@ -329,26 +383,30 @@ export async function uninstallCommand(opts: { cwd: string }): Promise<number> {
   if (state.hooksPath !== '.husky/_') rmSync(join(root, '.husky', '_'), { recursive: true, force: true });
   const husky = join(root, '.husky');
   if (state.createdHuskyDir && existsSync(husky) && readdirSync(husky).length === 0) rmSync(husky, { recursive: true });
-  const pkgFile = join(root, 'package.json');
+  const pkgDir = join(root, state.packageDir ?? '');
+  const pkgFile = join(pkgDir, 'package.json');
+  const pkgName = state.packageDir ? `${state.packageDir}/package.json` : 'package.json';
   if (state.packageJson && existsSync(pkgFile) && readFileSync(pkgFile, 'utf8') === state.packageJson.after) {
     writeFileSync(pkgFile, state.packageJson.before);
-    done.push('package.json: restored as it was before install');
+    done.push(`${shown(pkgName)}: restored as it was before install`);
   } else if (state.addedPrepare || state.composedPrepare) {
     const composed = state.composedPrepare;
-    const undone = editPackageJson(root, (pkg) => {
-      const scripts = pkg.scripts as Record<string, string> | undefined;
+    const added = state.packageDir ? `cd ${state.packageDir.split('/').map(() => '..').join('/')} && husky` : 'husky';
+    const undone = editPackageJson(pkgDir, (pkgJson) => {
+      const scripts = pkgJson.scripts as Record<string, string> | undefined;
       if (composed) {
         if (scripts?.prepare !== composed.after) return false;
         scripts.prepare = composed.before;
         return true;
       }
-      if (scripts?.prepare !== 'husky') return false;
+      if (scripts?.prepare !== added) return false;
       delete scripts.prepare;
-      if (Object.keys(scripts).length === 0) delete pkg.scripts;
+      if (Object.keys(scripts).length === 0) delete pkgJson.scripts;
       return true;
     });
-    if (undone) done.push(composed ? `package.json: "prepare" is "${composed.before}" again; your other edits are kept` : 'package.json: removed the "prepare": "husky" install added; your other edits are kept');
-    else kept.push(`package.json: "prepare" was edited since install, so it is left as it is${composed ? ` (install had made it "${composed.after}")` : ''}`);
+    const name = shown(pkgName);
+    if (undone) done.push(composed ? `${name}: "prepare" is "${shown(composed.before)}" again; your other edits are kept` : `${name}: removed the "prepare": "${added}" install added; your other edits are kept`);
+    else kept.push(`${name}: "prepare" was edited since install, so it is left as it is${composed ? ` (install had made it "${shown(composed.after)}")` : ''}`);
   }
   if (state.createdConfig) {
     const file = join(root, state.createdConfig.file);

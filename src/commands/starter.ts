@@ -78,6 +78,8 @@ export interface StarterInput {
   preCommit: boolean;
   /** lint-staged is configured or already run by the pre-commit hook: the pre-commit tier runs it. */
   lintStaged: boolean;
+  /** The package's folder relative to the repository root, when it is not the root: each tier runs there (`cwd`). */
+  packageDir?: string;
 }
 
 export interface Starter {
@@ -95,6 +97,7 @@ export function starterConfig(input: StarterInput): Starter {
   const { scripts, pm, preCommit } = input;
   const lines: string[] = [];
   const runnerField = (r: RunnerName | undefined) => (r ? `, runner: '${r}'` : '');
+  const cwdField = input.packageDir ? `, cwd: ${q(input.packageDir)}` : '';
   let preCommitTier = false;
   if (preCommit && input.lintStaged) {
     lines.push(
@@ -108,7 +111,7 @@ export function starterConfig(input: StarterInput): Starter {
     if (hooks) preCommitTier = true;
     lines.push(
       `    // ${s}: runs on every push, whatever changed: a ${s === 'lint' ? 'lint' : 'type'} error is wrong even when only tests moved.${hooks ? ' Also on pre-commit.' : ''}`,
-      `    { name: ${q(tierName('t1', s))}, run: ${q(pmSays.script(pm, s))}, timeout: 300${hooks} },`,
+      `    { name: ${q(tierName('t1', s))}, run: ${q(pmSays.script(pm, s))}${cwdField}, timeout: 300${hooks} },`,
     );
   }
   const quick = QUICK_TESTS.find((s) => hasTests(scripts[s]));
@@ -117,7 +120,7 @@ export function starterConfig(input: StarterInput): Starter {
       `    // ${quick}: a quicker part of the tests, so most pushes get their answer sooner. Skipped when the push`,
       '    // changes a test-adjacent path (tests/, *.test.*, fixtures/, ...): the tests moved with the code, so only the',
       '    // whole suite below can vouch for it.',
-      `    { name: ${q(tierName('t1', quick))}, run: ${q(pmSays.script(pm, quick))}, timeout: 300, skipWhenTestAdjacent: true${runnerField(detectRunner(scripts[quick], scripts))} },`,
+      `    { name: ${q(tierName('t1', quick))}, run: ${q(pmSays.script(pm, quick))}${cwdField}, timeout: 300, skipWhenTestAdjacent: true${runnerField(detectRunner(scripts[quick], scripts))} },`,
     );
   }
   const full = hasTests(scripts.test);
@@ -126,7 +129,7 @@ export function starterConfig(input: StarterInput): Starter {
     full
       ? `    // The whole suite (package.json "test": ${JSON.stringify(scripts.test).slice(1, -1)})${runner ? `; \`runner\` names its exit codes in messages` : ''}.`
       : '    // No "test" script found in package.json: edit this command.',
-    `    { name: 't2-tests', run: ${q(pmSays.script(pm, 'test'))}, timeout: 900${runnerField(runner)} },`,
+    `    { name: 't2-tests', run: ${q(pmSays.script(pm, 'test'))}${cwdField}, timeout: 900${runnerField(runner)} },`,
   );
   const text = [
     "import { defineConfig } from 'gate-ladder';",
@@ -134,6 +137,7 @@ export function starterConfig(input: StarterInput): Starter {
     '// Tiers run cheapest first; the first `caught` (a test failed) or `error` (the check could not run) blocks the push.',
     `// Every field, and where a config may live: \`${pmSays.exec(pm, 'gate-ladder help config')}\`. Check it with \`${pmSays.exec(pm, 'gate-ladder run --dry-run')}\`.`,
     '// The order is a first guess: once pushes have run, `gate-ladder report` says which order pays.',
+    ...(input.packageDir ? ["// package.json is not at the repository root: each tier runs in the package's folder (`cwd`, relative to the root, where this file is)."] : []),
     'export default defineConfig({',
     '  tiers: [',
     ...lines,

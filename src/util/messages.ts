@@ -97,9 +97,10 @@ export const runMsg = {
 /** What `gate-ladder install` and `uninstall` say. */
 export const installMsg = {
   wroteConfig: (dryRun: string) => `gate-ladder: wrote gate-ladder.config.ts; check its tiers, then \`${dryRun}\``,
-  addedPrepare: (install: string) => `gate-ladder: package.json: added "prepare": "husky" so a fresh clone gets the hooks on \`${install}\``,
-  composedPrepare: (before: string, after: string, install: string) =>
-    `gate-ladder: package.json: "prepare" was ${shown(JSON.stringify(before))}; it is now ${shown(JSON.stringify(after))}, so a fresh clone gets the hooks on \`${install}\` and your prepare still runs.`,
+  addedPrepare: (install: string, file = 'package.json', script = 'husky') =>
+    `gate-ladder: ${shown(file)}: added "prepare": ${shown(JSON.stringify(script))} so a fresh clone gets the hooks on \`${install}\``,
+  composedPrepare: (before: string, after: string, install: string, file = 'package.json') =>
+    `gate-ladder: ${shown(file)}: "prepare" was ${shown(JSON.stringify(before))}; it is now ${shown(JSON.stringify(after))}, so a fresh clone gets the hooks on \`${install}\` and your prepare still runs.`,
   replacedLintStaged: (hook: string, line: string) =>
     `gate-ladder: .husky/${hook}: replaced \`${shown(line)}\` with gate-ladder's line: the config's lintStaged tier runs lint-staged now (it would run twice otherwise); uninstall puts the line back.`,
   lintStagedTwice: (line: string, tierRunsIt: boolean) =>

@@ -190,6 +190,57 @@ test("pnpm's layout (node_modules holds the project's own dependencies only): in
     assert.not.match(again.stdout, 'has no husky', 'said only when it is so');
   }));
 
+test('a package in a folder of the repository (its name has a space): install from there hooks the root, runs each tier in the folder, and a push is judged; uninstall undoes it there', () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: {
+        '.gitignore': 'node_modules\n',
+        'web app/package.json': pkg({ test: 'node --test' }),
+        'web app/v.mjs': 'export const v = 1;\n',
+        'web app/test/v.test.mjs': "import test from 'node:test';\nimport assert from 'node:assert';\nimport { v } from '../v.mjs';\ntest('v', () => assert.equal(v, 1));\n",
+      },
+    },
+    (repo) => {
+      // node_modules is the package's, not the root's.
+      rmSync(join(repo.dir, 'node_modules'));
+      const app = join(repo.dir, 'web app');
+      symlinkSync(installedModules(), join(app, 'node_modules'), 'dir');
+      const before = repo.read('web app/package.json');
+      const r = sh(process.execPath, [join(app, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'install'], app);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, "web app/package.json: added \"prepare\": \"cd .. && husky\"");
+      assert.is((JSON.parse(repo.read('web app/package.json')) as { scripts: Record<string, string> }).scripts.prepare, 'cd .. && husky');
+      assert.match(repo.read('.husky/pre-push'), "node --preserve-symlinks-main 'web app/node_modules/gate-ladder/dist/cli.cjs' run pre-push \"$@\"");
+      assert.match(repo.read('gate-ladder.config.ts'), "{ name: 't2-tests', run: 'npm test', cwd: 'web app', timeout: 900, runner: 'node' }");
+      assert.is(sh('git', ['config', 'core.hooksPath'], repo.dir).stdout.trim(), '.husky/_');
+
+      repo.commit('adopt gate-ladder');
+      const first = repo.push(['origin', 'HEAD']);
+      assert.is(first.code, 0, first.out);
+      assert.match(first.stderr, 't2-tests pass');
+      repo.write('web app/v.mjs', 'export const v = 2;\n');
+      repo.commit('a bug');
+      const blocked = repo.push(['origin', 'HEAD']);
+      assert.is.not(blocked.code, 0, blocked.out);
+      assert.match(blocked.stderr, 't2-tests caught');
+      assert.equal(repo.ledger().map((row) => [row.tier, row.verdict]), [['t2-tests', 'pass'], ['t2-tests', 'caught']]);
+
+      // Without the package's node_modules, the hook names the folder to install in.
+      rmSync(join(app, 'node_modules'));
+      const missing = repo.push(['origin', 'HEAD']);
+      assert.match(missing.stderr, 'gate-ladder: web app/node_modules/gate-ladder/dist/cli.cjs is missing, so the pre-push checks cannot run: run `npm install` in `web app` first');
+      symlinkSync(installedModules(), join(app, 'node_modules'), 'dir');
+
+      const u = sh(process.execPath, [join(app, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'uninstall'], app);
+      assert.is(u.code, 0, u.out);
+      assert.match(u.stdout, 'web app/package.json: restored as it was before install');
+      assert.is(repo.read('web app/package.json'), before);
+      assert.is(sh('git', ['config', 'core.hooksPath'], repo.dir).code, 1, 'unset');
+    },
+  ));
+
 /** lint-staged's task appends a line to ../lint-staged-runs.log each time it runs. */
 const COUNTING = {
   '.lintstagedrc.json': '{ "src/*.txt": "sh count.sh" }\n',
