@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { git, repoInfo } from '../git/git.js';
@@ -166,6 +166,8 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     return 2;
   }
 
+  // Hooks git runs today from its own folder stop running once core.hooksPath is set: said, with the way to keep them.
+  const ignored = current === null || current === '' ? gitOwnHooks(info.commonDir) : [];
   // husky sets core.hooksPath to .husky/_ and writes its wrappers there (they are git-ignored).
   const { default: husky } = await import('husky');
   const here = process.cwd();
@@ -269,6 +271,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
 
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(state, null, 2)}\n`);
+  if (ignored.length > 0) say(installMsg.gitHooksIgnored(relativeOrAbsolute(root, join(info.commonDir, 'hooks')), ignored));
   say(previous ? 'gate-ladder: install is up to date.' : installMsg.installed(pmSays.exec(pm, 'gate-ladder uninstall')));
   return 0;
 }
@@ -291,6 +294,40 @@ function lintStagedConfigured(root: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The hooks git runs (githooks(5)). */
+const GIT_HOOKS = new Set([
+  'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg',
+  'post-commit', 'pre-rebase', 'post-checkout', 'post-merge', 'pre-push', 'pre-receive', 'update', 'proc-receive', 'post-receive',
+  'post-update', 'reference-transaction', 'push-to-checkout', 'pre-auto-gc', 'post-rewrite', 'sendemail-validate', 'fsmonitor-watchman',
+  'p4-changelist', 'p4-prepare-changelist', 'p4-post-changelist', 'p4-pre-submit', 'post-index-change',
+]);
+
+/** Hooks git would run from its own hooks folder: executable files there named as git's hooks (its `.sample` files are not). */
+function gitOwnHooks(commonDir: string): string[] {
+  const dir = join(commonDir, 'hooks');
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => GIT_HOOKS.has(e.name) && (e.isFile() || e.isSymbolicLink()))
+      .filter((e) => {
+        try {
+          return (statSync(join(dir, e.name)).mode & 0o111) !== 0;
+        } catch {
+          return false;
+        }
+      })
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** `path` relative to `root` when it is inside it, else as it is. */
+function relativeOrAbsolute(root: string, path: string): string {
+  const rel = relative(root, path);
+  return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? path : rel.split(sep).join('/');
 }
 
 /**

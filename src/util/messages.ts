@@ -125,6 +125,13 @@ export const installMsg = {
       `  ${line}`,
       `or run \`${exec('gate-ladder install --force')}\` to point core.hooksPath at husky's .husky/_ (\`${exec('gate-ladder uninstall')}\` sets it back to ${JSON.stringify(shown(current))}).`,
     ].join('\n'),
+  /** Hooks in git's own folder that stop running once core.hooksPath points at husky's (the pre-commit framework, simple-git-hooks, a hand-made hook). */
+  gitHooksIgnored: (dir: string, names: readonly string[]) =>
+    [
+      `gate-ladder: git now takes hooks from .husky/_ (core.hooksPath), so ${names.length === 1 ? 'this hook' : 'these hooks'} in ${shown(dir)} no longer ${names.length === 1 ? 'runs' : 'run'}: ${names.map(shown).join(', ')}.`,
+      `  To keep ${names.length === 1 ? 'it' : 'each'}, add its line to the husky hook of the same name, e.g. in .husky/${shown(names[0]!)}: "${shown(dir)}/${shown(names[0]!)}" "$@"`,
+      '  (uninstall sets core.hooksPath back, and they run again.)',
+    ].join('\n'),
 };
 
 /** The plan as lines of text, for `--dry-run`; `runners`: which profile reads each running tier, and why. */

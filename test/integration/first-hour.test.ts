@@ -241,6 +241,28 @@ test('a package in a folder of the repository (its name has a space): install fr
     },
   ));
 
+test("install says which of git's own hooks stop running (the pre-commit framework's, a hand-made one) and how to keep each; a hook kept that way still runs", () =>
+  withRepo({ install: false, pushInitial: false, files: { 'package.json': pkg({ test: 'node check.js' }), 'check.js': 'process.exit(0)\n' } }, (repo) => {
+    const hooks = join(repo.dir, '.git', 'hooks');
+    mkdirSync(hooks, { recursive: true });
+    writeFileSync(join(hooks, 'pre-commit'), '#!/bin/sh\necho own-pre-commit-ran >> ../own.log\n', { mode: 0o755 });
+    writeFileSync(join(hooks, 'commit-msg'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    writeFileSync(join(hooks, 'notes.txt'), 'not a hook\n', { mode: 0o755 });
+    writeFileSync(join(hooks, 'pre-push.sample'), '#!/bin/sh\n', { mode: 0o755 });
+    const r = repo.cli(['install']);
+    assert.is(r.code, 0, r.out);
+    assert.match(r.stdout, 'gate-ladder: git now takes hooks from .husky/_ (core.hooksPath), so these hooks in .git/hooks no longer run: commit-msg, pre-commit.');
+    assert.match(r.stdout, 'in .husky/commit-msg: ".git/hooks/commit-msg" "$@"');
+    // The way the message gives keeps the hook running.
+    repo.write('.husky/pre-commit', '".git/hooks/pre-commit" "$@"\n');
+    sh('chmod', ['+x', '.husky/pre-commit'], repo.dir);
+    repo.write('a.txt', 'a\n');
+    repo.commit('a commit');
+    assert.is(readFileSync(join(repo.dir, '..', 'own.log'), 'utf8'), 'own-pre-commit-ran\n');
+    // Run again: nothing more to say.
+    assert.not.match(repo.cli(['install']).stdout, 'no longer run');
+  }));
+
 /** lint-staged's task appends a line to ../lint-staged-runs.log each time it runs. */
 const COUNTING = {
   '.lintstagedrc.json': '{ "src/*.txt": "sh count.sh" }\n',
