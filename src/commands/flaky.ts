@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { checkFreezeRequest, fixed3, freezeEligible, isActive, serializeFreezes, upsertFreeze } from '../evidence/freeze.js';
 import { git } from '../git/git.js';
 import { type FlakyRow, type HistoryState, evidenceOf, flakyRows, knownTests, orphanEvidence } from '../evidence/history.js';
-import { foldRecordsFile, readHistory } from '../evidence/history-store.js';
+import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } from '../evidence/history-store.js';
 import { resolveTestId } from '../evidence/resolve-id.js';
 import type { ReadStats } from '../ledger/ledger.js';
 import { teamMsg, testMsg } from '../util/messages.js';
@@ -18,17 +18,15 @@ import { EXIT } from './run.js';
 
 /**
  * This clone's per-test history (the compact file and the log after it) and, unless `local`, the
- * records of the team's other clones fetched by `gate-ladder sync`, folded after this clone's.
+ * records of the team's other clones fetched by `gate-ladder sync`, in time order when they can be
+ * (history-store.ts `readTeamHistory`).
  */
 export function history(ctx: CommandContext, local = false): HistoryState {
   const stats: ReadStats = { rows: 0, skipped: 0 };
-  const read = readHistory(ctx.tests, stats);
+  const read: HistoryRead & Partial<TeamHistoryRead> = local ? readHistory(ctx.tests, stats) : readTeamHistory(ctx.tests, teamTestsPath(ctx.ledger), stats);
   if (read.problem !== undefined) err(`gate-ladder: ${shown(read.problem)}; counting from ${shown(ctx.tests)} alone.`);
-  if (!local) {
-    const own = read.state.records;
-    const team = foldRecordsFile(teamTestsPath(ctx.ledger), read.state, stats);
-    if (team.records > 0) err(teamMsg.teamRead(own, team.records, team.origins));
-  }
+  if (read.team !== undefined && read.team > 0) err(teamMsg.teamRead(read.own ?? 0, read.team, read.origins ?? 0));
+  if (read.order === 'team-after') err(teamMsg.teamAfter());
   if (stats.skipped > 0) err(testMsg.skippedLines(stats.skipped, ctx.tests));
   return read.state;
 }

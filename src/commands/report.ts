@@ -11,7 +11,7 @@ import { renderHtml } from '../report/html.js';
 import { reportFold } from '../report/figures.js';
 import { renderTestsSection, testsFold, type TestsSection } from '../report/tests-section.js';
 import { type HistoryState, testsPath } from '../evidence/history.js';
-import { foldRecordsFile, readHistory } from '../evidence/history-store.js';
+import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } from '../evidence/history-store.js';
 import { readFreezes, today } from '../ladder/tier-report-io.js';
 import type { FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
 import { EXIT } from './run.js';
@@ -108,11 +108,11 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
   return EXIT.pass;
 }
 
-/** This clone's per-test history and, unless `local`, the team's synced records. */
+/** This clone's per-test history and, unless `local`, the team's synced records (in time order when they can be). */
 function testHistory(ledger: string, local: boolean): HistoryState {
-  const read = readHistory(testsPath(ledger));
+  const read: HistoryRead & { order?: TeamHistoryRead['order'] } = local ? readHistory(testsPath(ledger)) : readTeamHistory(testsPath(ledger), teamTestsPath(ledger));
   if (read.problem !== undefined) err(`gate-ladder: ${shown(read.problem)}; counting from ${shown(testsPath(ledger))} alone.`);
-  if (!local) foldRecordsFile(teamTestsPath(ledger), read.state, { rows: 0, skipped: 0 });
+  if (read.order === 'team-after') err(teamMsg.teamAfter());
   return read.state;
 }
 

@@ -9,9 +9,9 @@
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type ReadStats, appendLines, jsonLine, testsArchiveDir, withLock } from '../ledger/ledger.js';
+import { type ReadStats, appendLines, jsonLine, testLogFiles, testsArchiveDir, withLock } from '../ledger/ledger.js';
 import { newRunId } from '../util/hash.js';
-import { type HistoryState, addRecord, emptyHistory, parseHistory, parseTestRecord, serializeHistory } from './history.js';
+import { type HistoryState, addRecord, emptyHistory, foldHistory, parseHistory, parseTestRecord, serializeHistory } from './history.js';
 import type { TestRecord } from '../types.js';
 
 export const HISTORY_FILE = 'tests-history.json';
@@ -172,4 +172,79 @@ export function foldRecordsFile(path: string, state: HistoryState, stats: ReadSt
     closeSync(fd);
   }
   return { records: state.records - before, origins: origins.size };
+}
+
+/**
+ * Above this many bytes of raw records (this clone's logs and the team's file together), the team's
+ * records are folded after this clone's history instead of in time order: time order needs every
+ * record of this clone again, and the compact file exists so that a large suite is not read whole.
+ */
+export const TIME_ORDER_MAX_BYTES = 32 << 20;
+
+export interface TeamHistoryRead extends HistoryRead {
+  /** This clone's records and the team's, counted. */
+  own: number;
+  team: number;
+  origins: number;
+  /** How they were folded: in time order (exact flips between clones), or the team's after this clone's. */
+  order: 'time' | 'team-after';
+}
+
+/**
+ * This clone's per-test history and the team's synced records (`teamPath`, written by `gate-ladder
+ * sync`), folded in time order: a flip between runs of the same code on two clones is counted as it
+ * happened. That needs this clone's raw records (`tests-archive/` and the log), so it is done when they
+ * are all there and small enough (TIME_ORDER_MAX_BYTES); otherwise the team's records are folded after
+ * this clone's history, as the compact file allows, and `order` says so.
+ */
+export function readTeamHistory(testsPath: string, teamPath: string, stats: ReadStats = { rows: 0, skipped: 0 }, maxBytes = TIME_ORDER_MAX_BYTES): TeamHistoryRead {
+  const size = (path: string) => {
+    try {
+      return statSync(path).size;
+    } catch {
+      return 0;
+    }
+  };
+  const teamBytes = size(teamPath);
+  const read = readHistory(testsPath, stats);
+  const own = read.state.records;
+  if (teamBytes === 0) return { ...read, own, team: 0, origins: 0, order: 'time' };
+  const files = testLogFiles(testsPath);
+  if (files.reduce((sum, f) => sum + size(f), teamBytes) <= maxBytes) {
+    const records: TestRecord[] = [];
+    const quiet: ReadStats = { rows: 0, skipped: 0 };
+    for (const f of files) eachRecord(f, quiet, (rec) => records.push(rec));
+    // Every record the history holds is still there raw (no archive was deleted): fold them all again, with the team's, by time.
+    if (records.length === own) {
+      const origins = new Set<string>();
+      let team = 0;
+      eachRecord(teamPath, stats, (rec) => {
+        team++;
+        if (typeof rec.origin === 'string') origins.add(rec.origin);
+        records.push(rec);
+      });
+      // A stable sort: records of one time keep this clone's first, each file's in its order.
+      return { state: foldHistory(records), ...(read.problem && { problem: read.problem }), own, team, origins: origins.size, order: 'time' };
+    }
+  }
+  const team = foldRecordsFile(teamPath, read.state, stats);
+  return { ...read, own, team: team.records, origins: team.origins, order: 'team-after' };
+}
+
+/** Each record of a JSONL file of test records, in file order; a missing file has none. */
+function eachRecord(path: string, stats: ReadStats, fn: (rec: TestRecord) => void): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return;
+  }
+  try {
+    eachLine(fd, 0, (line) => {
+      const rec = jsonLine(line, parseTestRecord, stats);
+      if (rec !== undefined) fn(rec);
+    });
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -477,6 +477,8 @@ export const teamMsg = {
   synced: (remote: string, origin: string, pushed: number, recovered: number, teamRows: number, origins: number) =>
     `gate-ladder: synced with ${remote} as ${origin}: pushed ${plural(pushed, 'new row')}${recovered ? `, took back ${plural(recovered, 'row')} this clone had lost` : ''}; ${plural(teamRows, 'row')} from ${plural(origins, 'other origin')} now read by report and flaky (\`--local\` leaves them out).`,
   syncSkipped: (n: number) => `gate-ladder: sync: skipped ${plural(n, 'malformed row')} from other origins; they are not counted. Whoever wrote them should update gate-ladder.`,
+  teamAfter: () =>
+    "gate-ladder: the team's test records are counted after this clone's, not in time order (this clone's raw records are too many to read again, or some were removed from tests-archive/): a flip between two clones' runs of the same code may be counted differently.",
   teamRead: (local: number, team: number, origins: number) =>
     `gate-ladder: ${plural(local + team, 'row')} from ${plural(origins + 1, 'origin')} (${local} this clone's, ${team} synced from ${plural(origins, 'other')}); \`--local\` reads this clone's only.`,
 };

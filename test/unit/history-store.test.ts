@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { COMPACT_AT_BYTES, compactHistory, foldRecordsFile, historyPath, readHistory, recordTests } from '../../src/evidence/history-store.js';
+import { COMPACT_AT_BYTES, compactHistory, foldRecordsFile, historyPath, readHistory, readTeamHistory, recordTests } from '../../src/evidence/history-store.js';
 import { testLogFiles } from '../../src/ledger/ledger.js';
 import { emptyHistory, serializeHistory } from '../../src/evidence/history.js';
 import { resolveTestId } from '../../src/evidence/resolve-id.js';
@@ -135,5 +135,34 @@ test('today is the UTC day, whatever the local time zone', () => {
     else process.env.TZ = tz;
   }
 });
+
+test("the team's records fold in time order with this clone's, compacted ones included: a flip between two clones' runs of the same code counts as it happened", () =>
+  withDir((tests) => {
+    // This clone passed at :01 and :03 (the first folded into the compact file); a teammate's run at :02 failed, all on tree A.
+    recordTests(tests, rec(1, 'A', ['x'], []));
+    compactHistory(tests);
+    recordTests(tests, rec(3, 'A', ['x'], []));
+    const team = join(tests, '..', 'team-tests.jsonl');
+    writeFileSync(team, `${JSON.stringify({ ...rec(2, 'A', [], ['x']), run: 'their', origin: 'clone-b' })}\n`);
+    const x = (h: ReturnType<typeof readTeamHistory>) => {
+      const t = h.state.tiers.get('t1')!.tests.get('x')!;
+      return [t.runs, t.fails, t.sameCodeRuns, t.flips];
+    };
+    const timed = readTeamHistory(tests, team);
+    assert.equal([timed.order, timed.own, timed.team, timed.origins], ['time', 2, 1, 1]);
+    assert.equal(x(timed), [3, 1, 2, 2], 'pass, fail, pass: two flips');
+    // Too many raw records to read again: the team's after this clone's (pass, pass, fail: one flip), and said so.
+    const after = readTeamHistory(tests, team, undefined, 10);
+    assert.equal([after.order, ...x(after)], ['team-after', 3, 1, 2, 1]);
+    // An archive removed by hand: the raw records no longer hold the whole history, so the same.
+    const archive = join(tests, '..', 'tests-archive');
+    for (const f of readdirSync(archive)) rmSync(join(archive, f));
+    const missing = readTeamHistory(tests, team);
+    assert.equal([missing.order, ...x(missing)], ['team-after', 3, 1, 2, 1]);
+    // No team file: this clone's history as it is read alone.
+    rmSync(team);
+    const alone = readTeamHistory(tests, team);
+    assert.equal([alone.order, alone.team, ...x(alone)], ['time', 0, 2, 0, 1, 0]);
+  }));
 
 test.run();
