@@ -63,29 +63,30 @@ export const shellWord = (path: string) => (/^[\w./@+-]+$/.test(path) ? path : `
  * Around it, a shell test (a builtin, no process): without node_modules (a fresh clone, a deleted
  * folder) the hook says in one line what is missing and what to run, instead of node's stack, unless
  * GATE_LADDER=0 asked to skip the gates anyway. One line, so the hook's other lines stay as they are.
- * `packageDir`: the folder of package.json relative to the repository root ('' for the root).
+ * `runnerDir`: the folder whose node_modules holds gate-ladder, relative to the repository root ('' for
+ * the root); `installIn`: where to run the install that brings it back (the package's folder).
  */
-export function hookLine(hook: Hook, pm: PackageManager, packageDir = ''): string {
+export function hookLine(hook: Hook, pm: PackageManager, runnerDir = '', installIn = runnerDir): string {
   const verb = hook === 'pre-push' ? 'push' : 'commit';
-  const runner = runnerPath(packageDir);
-  const install = packageDir === '' ? pmSays.install(pm) : `${pmSays.install(pm)}\` in \`${packageDir}`;
+  const runner = runnerPath(runnerDir);
+  const install = installIn === '' ? pmSays.install(pm) : `${pmSays.install(pm)}\` in \`${installIn}`;
   // Inside the single-quoted message a quote closes, is escaped, and opens again.
   const missing = `gate-ladder: ${runner} is missing, so the ${hook} checks cannot run: run \`${install}\` first (to ${verb} once without them: git ${verb} --no-verify).`.replace(/'/g, `'\\''`);
-  return `if [ -f ${shellWord(runner)} ]; then ${hookCommand(hook, packageDir)}; elif [ "\${GATE_LADDER-}" != 0 ]; then echo '${missing}' >&2; exit 1; fi`;
+  return `if [ -f ${shellWord(runner)} ]; then ${hookCommand(hook, runnerDir)}; elif [ "\${GATE_LADDER-}" != 0 ]; then echo '${missing}' >&2; exit 1; fi`;
 }
 
 /** What the hook line runs when node_modules is there. */
-export const hookCommand = (hook: Hook, packageDir = '') =>
-  `node --preserve-symlinks-main ${shellWord(runnerPath(packageDir))} run ${hook === 'pre-push' ? 'pre-push "$@"' : 'pre-commit'}`;
+export const hookCommand = (hook: Hook, runnerDir = '') =>
+  `node --preserve-symlinks-main ${shellWord(runnerPath(runnerDir))} run ${hook === 'pre-push' ? 'pre-push "$@"' : 'pre-commit'}`;
 
 /** Lines earlier versions wrote (and this one for another package manager); install replaces them in place. */
-function oldHookLines(hook: Hook, packageDir = ''): string[] {
+function oldHookLines(hook: Hook, runnerDir = '', installIn = runnerDir): string[] {
   const args = hook === 'pre-push' ? 'pre-push "$@"' : 'pre-commit';
   return [
     `gate-ladder run ${args}`,
     `node node_modules/gate-ladder/dist/cli.cjs run ${args}`,
     `node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run ${args}`,
-    ...[...new Set(['', packageDir])].flatMap((dir) => (['npm', 'pnpm', 'yarn', 'bun'] as const).map((pm) => hookLine(hook, pm, dir))),
+    ...[...new Set(['', runnerDir])].flatMap((dir) => (['npm', 'pnpm', 'yarn', 'bun'] as const).map((pm) => hookLine(hook, pm, dir, dir === '' ? '' : installIn))),
   ];
 }
 
@@ -149,6 +150,8 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     return 2;
   }
   const pkg = join(root, packageDir);
+  // Where node_modules holds gate-ladder: the package's own, or a folder above it (a workspace's hoisted install).
+  const runnerDir = installedAt(root, packageDir);
   const pm = detectPackageManager(existsSync(join(pkg, 'package.json')) ? pkg : root);
   const state: InstallState = previous ?? {
     version: 1,
@@ -203,7 +206,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   const hooks: Hook[] = ['pre-push', ...(opts.preCommit ? (['pre-commit'] as const) : [])];
   for (const hook of hooks) {
     const file = join(root, '.husky', hook);
-    const line = hookLine(hook, pm, packageDir);
+    const line = hookLine(hook, pm, runnerDir, packageDir);
     const exists = existsSync(file);
     const text = exists ? readFileSync(file, 'utf8') : '';
     const lines = text.split('\n');
@@ -214,7 +217,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
       continue;
     }
     mkdirSync(dirname(file), { recursive: true });
-    const ours = (l: string) => oldHookLines(hook, packageDir).includes(l.trim());
+    const ours = (l: string) => oldHookLines(hook, runnerDir, packageDir).includes(l.trim());
     const old = lines.findIndex(ours);
     // What uninstall gives back: the file as it was, less any line an earlier gate-ladder wrote.
     const mine = old >= 0 ? lines.filter((l) => !ours(l)).join('\n') : text;
@@ -233,7 +236,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     }
     writeFileSync(file, next, { mode: 0o755 });
     state.hooks[hook] = { ...entry, line, after: next };
-    say(`gate-ladder: .husky/${hook} runs \`${shown(hookCommand(hook, packageDir))}\` (when node_modules has it)`);
+    say(`gate-ladder: .husky/${hook} runs \`${shown(hookCommand(hook, runnerDir))}\` (when node_modules has it)`);
     if (lintStaged >= 0 && !replaceLintStaged) say(installMsg.lintStagedTwice(lines[lintStaged]!.trim(), preCommit?.lintStagedTier === true));
   }
   if (preCommit && !preCommit.anyTier) say(installMsg.noPreCommitTier());
@@ -265,7 +268,9 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   }
   // `prepare` finds husky in node_modules/.bin, where pnpm (and yarn's pnp) put only the project's own dependencies.
   const scripts = readScripts(pkg);
-  if (scripts.prepare !== undefined && runsHusky(scripts.prepare) && !existsSync(join(pkg, 'node_modules', '.bin', 'husky'))) {
+  // npm puts the .bin of the package and of every folder above it on a script's PATH.
+  const binDirs = [packageDir, ...packageDir.split('/').map((_, i, parts) => parts.slice(0, parts.length - 1 - i).join('/'))];
+  if (scripts.prepare !== undefined && runsHusky(scripts.prepare) && !binDirs.some((d) => existsSync(join(root, d, 'node_modules', '.bin', 'husky')))) {
     say(installMsg.huskyNotOnPath(pmSays.addDev(pm, 'husky'), pmSays.install(pm)));
   }
 
@@ -349,6 +354,19 @@ function packageFolder(cwd: string, root: string): string {
     if (rel === '') return '';
     dir = dirname(dir);
   }
+}
+
+/**
+ * The folder, from `packageDir` up to the root, whose node_modules holds gate-ladder (as node resolves
+ * it), relative to the root; `packageDir` itself when none does yet (the hook then says to install there).
+ */
+function installedAt(root: string, packageDir: string): string {
+  const parts = packageDir === '' ? [] : packageDir.split('/');
+  for (let n = parts.length; n >= 0; n--) {
+    const dir = parts.slice(0, n).join('/');
+    if (existsSync(join(root, dir, 'node_modules', 'gate-ladder', 'package.json'))) return dir;
+  }
+  return packageDir;
 }
 
 function readScripts(root: string): Record<string, string> {

@@ -241,6 +241,34 @@ test('a package in a folder of the repository (its name has a space): install fr
     },
   ));
 
+test("a workspace's package, gate-ladder hoisted to the root's node_modules: install from the package's folder runs the root's runner, the package's tests", () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: {
+        '.gitignore': 'node_modules\n',
+        'package.json': pkg({}, { workspaces: ['packages/*'] }),
+        'packages/web/package.json': pkg({ test: 'node --test' }),
+        'packages/web/test/ok.test.mjs': "import test from 'node:test';\ntest('ok', () => {});\n",
+      },
+    },
+    (repo) => {
+      const web = join(repo.dir, 'packages', 'web');
+      const r = sh(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'install'], web);
+      assert.is(r.code, 0, r.out);
+      assert.match(repo.read('.husky/pre-push'), 'if [ -f node_modules/gate-ladder/dist/cli.cjs ]; then node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push');
+      assert.match(repo.read('.husky/pre-push'), 'run `npm install` in `packages/web` first');
+      assert.match(repo.read('gate-ladder.config.ts'), "cwd: 'packages/web'");
+      assert.is((JSON.parse(repo.read('packages/web/package.json')) as { scripts: Record<string, string> }).scripts.prepare, 'cd ../.. && husky');
+      assert.not.match(r.stdout, 'has no husky', "the root's .bin is on the package's PATH");
+      repo.commit('adopt gate-ladder');
+      const pushed = repo.push(['origin', 'HEAD']);
+      assert.is(pushed.code, 0, pushed.out);
+      assert.match(pushed.stderr, 't2-tests pass');
+    },
+  ));
+
 test("install says which of git's own hooks stop running (the pre-commit framework's, a hand-made one) and how to keep each; a hook kept that way still runs", () =>
   withRepo({ install: false, pushInitial: false, files: { 'package.json': pkg({ test: 'node check.js' }), 'check.js': 'process.exit(0)\n' } }, (repo) => {
     const hooks = join(repo.dir, '.git', 'hooks');
