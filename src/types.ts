@@ -20,7 +20,8 @@ export type RunnerName =
   | 'go'
   | 'cargo'
   | 'nextest'
-  | 'playwright';
+  | 'playwright'
+  | 'unittest';
 
 export type Isolation = 'auto' | 'worktree' | 'none';
 

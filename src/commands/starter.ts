@@ -17,7 +17,7 @@ const RUNNER_WORDS: readonly (readonly [RegExp, RunnerName])[] = [
 
 /**
  * The test runner a package.json script starts, by its words: `uvu -r esm test` is uvu, `node --test`
- * is node, `go test ./...` is go, `cargo nextest run` is nextest, `python -m pytest` is pytest; `npm
+ * is node, `go test ./...` is go, `cargo nextest run` is nextest, `python -m pytest` is pytest (`-m unittest`, unittest); `npm
  * run x` (or pnpm/yarn/bun) follows script x. Several different runners, or none: undefined.
  */
 export function detectRunner(script: string | undefined, scripts: Record<string, string>, seen: ReadonlySet<string> = new Set()): RunnerName | undefined {
@@ -53,7 +53,7 @@ function runnerOf(words: readonly string[], scripts: Record<string, string>, see
     return detectRunner(scripts[name], scripts, new Set([...seen, name]));
   }
   if (first === 'node' || first === 'tsx') return rest.includes('--test') ? 'node' : runnerIn(rest);
-  if (/^python\d*(?:\.\d+)?$/.test(first)) return rest[0] === '-m' && rest[1] === 'pytest' ? 'pytest' : undefined;
+  if (/^python\d*(?:\.\d+)?$/.test(first)) return rest[0] === '-m' && (rest[1] === 'pytest' || rest[1] === 'unittest') ? rest[1] : undefined;
   if (first === 'go') return rest[0] === 'test' ? 'go' : undefined;
   if (first === 'cargo') return rest[0] === 'nextest' ? 'nextest' : rest[0] === 'test' ? 'cargo' : undefined;
   return RUNNER_WORDS.find(([re]) => re.test(first!))?.[1];

@@ -82,6 +82,29 @@ function runnerWord(word: string): RunnerName | undefined {
   return JS_RUNNERS[base(word)];
 }
 
+/**
+ * The module a Python command runs: `python3 -m unittest`, `python -X dev -W error -m pytest`,
+ * `python -munittest`, and through coverage (`coverage run -m unittest`, `python -m coverage run
+ * --branch -m pytest`). Undefined for a script (`python manage.py test`) or no `-m`.
+ */
+export function pythonModule(words: readonly string[]): string | undefined {
+  const b = base(words[0] ?? '');
+  let i = 1;
+  if (b === 'coverage') {
+    if (words[1] !== 'run') return undefined;
+    i = 2;
+  } else if (!/^python[\d.]*$/.test(b)) return undefined;
+  for (; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === '-m') return words[i + 1] === 'coverage' && b !== 'coverage' ? pythonModule(['coverage', ...words.slice(i + 2)]) : words[i + 1];
+    if (/^-m\w/.test(w)) return w.slice(2);
+    if (w === '-c' || !w.startsWith('-')) return undefined;
+    // Options that take the next word (python's -W and -X; coverage's, when written apart from their value).
+    if (/^(?:-[WX]|--(?:rcfile|source|include|omit|data-file|context|concurrency))$/.test(w)) i++;
+  }
+  return undefined;
+}
+
 interface Found {
   runners: Set<RunnerName>;
   via: string[];
@@ -163,7 +186,8 @@ function scan(command: string, scripts: () => Scripts, found: Found, depth: numb
     else if (b === 'go' && words[1] === 'test') add('go');
     else if (b === 'cargo' && words[1] === 'nextest') add('nextest');
     else if (b === 'cargo' && words[1] === 'test') add('cargo');
-    else if (/^python[\d.]*$/.test(b) && words[1] === '-m' && words[2] === 'pytest') add('pytest');
+    else if (pythonModule(words) === 'pytest') add('pytest');
+    else if (pythonModule(words) === 'unittest') add('unittest');
     else if ((b === 'playwright' || words.some((w) => /node_modules\/(?:@playwright\/test|playwright)\//.test(w))) && words.includes('test')) add('playwright');
     else {
       const r = words.map(runnerWord).find((x) => x !== undefined);

@@ -34,6 +34,10 @@ export const EXIT_MEANINGS: Partial<Record<RunnerName | 'default', Record<number
     105: 'nextest setup error',
   },
   playwright: { 130: 'playwright was interrupted' },
+  unittest: {
+    2: 'unittest usage error (a bad option)',
+    5: 'unittest ran no tests (Python 3.12 and later)',
+  },
   node: {
     7: 'node could not run its exception handler (often an unwritable --test-reporter-destination)',
     9: 'node was given a bad option',
@@ -63,6 +67,7 @@ export const AMBIGUOUS_EXIT: Partial<Record<RunnerName, string>> = {
   go: 'go test exits 1 for failed tests and for a build failure',
   cargo: 'cargo test exits 101 for failed tests and for a compile error',
   playwright: 'playwright exits 1 for failed tests and for config errors or no tests',
+  unittest: 'python -m unittest exits 1 for failed tests and for a test module that cannot import',
 };
 
 /** How each runner writes a JUnit report to PATH, for messages when a report is missing. */
@@ -77,6 +82,7 @@ export const JUNIT_HINT: Record<RunnerName, string> = {
   cargo: 'cargo nextest with a [profile.NAME.junit] path, or a JUnit converter writing PATH',
   nextest: 'cargo nextest run --profile NAME, with [profile.NAME.junit] path = "PATH"',
   playwright: 'PLAYWRIGHT_JUNIT_OUTPUT_FILE=PATH playwright test --reporter=junit',
+  unittest: 'python -m pytest --junitxml=PATH (pytest runs unittest test cases too)',
 };
 
 function meaning(code: number, runner: RunnerName | undefined): string | undefined {
@@ -159,14 +165,14 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   return { verdict: 'error', reason: known ? `exit ${code}: ${known}` : `exit ${code}, which this tier does not count as a test failure` };
 }
 
-const isNoTestsCode = (runner: RunnerName | undefined, code: number) => (runner === 'pytest' && code === 5) || (runner === 'nextest' && code === 4);
+const isNoTestsCode = (runner: RunnerName | undefined, code: number) => (runner === 'pytest' && code === 5) || (runner === 'nextest' && code === 4) || (runner === 'unittest' && code === 5);
 
 /** A runner's output read through its profile. Pure. */
 function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly string[], code: number, caught: readonly number[], allowNoTests: boolean): Classified {
   const r = profile.read(lines);
   const s = r.summary;
   const none = r.noTests ?? (s && s.total === 0 ? { line: s.line } : undefined);
-  if (s && s.failed > 0 && (caught.includes(code) || code === 0)) {
+  if (s && s.failed > 0 && (caught.includes(code) || profile.failedExits?.includes(code) === true || code === 0)) {
     // Exit 0 with failures counted: the runner and its summary disagree.
     if (code === 0) return { verdict: 'error', reason: `exit 0 but ${runner} reports failed tests: ${quoteLine(s.line)}` };
     return { verdict: 'caught', reason: `${runner}: ${quoteLine(s.line)}`, proven: true };

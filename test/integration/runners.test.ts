@@ -192,7 +192,36 @@ const PYTEST: Scenario = {
   },
 };
 
-const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, PYTEST];
+/**
+ * python -m unittest, run as the command itself (detected from its words), one discovery per case
+ * folder. Python before 3.12 exits 0 with no tests, 3.12 and later exit 5: both are "no tests ran".
+ */
+const UNITTEST_CASE = (body: string) => `import unittest\n\n\nclass T(unittest.TestCase):\n${body}`;
+const UNITTEST: Scenario = {
+  runner: 'unittest',
+  run: (c) => `python3 -m unittest discover -s ${c}`,
+  files: {
+    pass: { 'test_a.py': UNITTEST_CASE('    def test_adds(self):\n        self.assertEqual(1 + 1, 2)\n') },
+    caught: { 'test_a.py': UNITTEST_CASE('    def test_adds(self):\n        self.assertEqual(1 + 1, 3)\n\n    def test_ok(self):\n        pass\n') },
+    import: { 'test_a.py': `import nope\n${UNITTEST_CASE('    def test_adds(self):\n        pass\n')}` },
+    'no-files': { 'README.md': 'no tests here\n' },
+    zero: { 'test_a.py': '# no tests yet\n' },
+    timeout: { 'test_a.py': UNITTEST_CASE('    def test_hangs(self):\n        import time\n        time.sleep(1000)\n') },
+    allowed: { 'test_a.py': '# no tests yet\n' },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: 'FAILED (failures=1)' },
+    import: { verdict: 'error', quotes: "unittest could not load a test module: `ModuleNotFoundError: No module named 'nope'`" },
+    'no-files': { verdict: 'error', quotes: 'Ran 0 tests in' },
+    zero: { verdict: 'error', quotes: 'Ran 0 tests in' },
+    'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
+    timeout: { verdict: 'error', quotes: 'timed out after' },
+    allowed: { verdict: 'pass', quotes: 'Ran 0 tests in' },
+  },
+};
+
+const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, PYTEST, UNITTEST];
 const TIMEOUT_S = 2;
 
 let modules: string | undefined;

@@ -159,6 +159,111 @@ test('stripAnsi and progress redraws', () => {
   assert.equal(outputLines('10%\r50%\r100%\ndone\r\n'), ['100%', 'done', '']);
 });
 
+// python -m unittest, as Python 3.10 to 3.13 printed it (tracebacks trimmed): [title, exit code, output, verdict, reason fragment].
+const UT_RULE = '-'.repeat(70);
+const UT_BLOCK = '='.repeat(70);
+const UT_FAIL = `F.
+${UT_BLOCK}
+FAIL: test_adds (test_a.T.test_adds)
+${UT_RULE}
+Traceback (most recent call last):
+  File "/tmp/ut/caught/test_a.py", line 3, in test_adds
+    def test_adds(self): self.assertEqual(1+1, 3)
+AssertionError: 2 != 3
+
+${UT_RULE}
+Ran 2 tests in 0.001s
+
+FAILED (failures=1)
+`;
+const UT_IMPORT = `E
+${UT_BLOCK}
+ERROR: test_a (unittest.loader._FailedTest.test_a)
+${UT_RULE}
+ImportError: Failed to import test module: test_a
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/unittest/loader.py", line 419, in _find_test_path
+    module = self._get_module_from_name(name)
+  File "/tmp/ut/import/test_a.py", line 2, in <module>
+    import nope
+ModuleNotFoundError: No module named 'nope'
+
+
+${UT_RULE}
+Ran 1 test in 0.000s
+
+FAILED (errors=1)
+`;
+const UT_RAISES = `E.
+${UT_BLOCK}
+ERROR: test_adds (test_a.T.test_adds)
+${UT_RULE}
+Traceback (most recent call last):
+  File "/tmp/ut/raises/test_a.py", line 3, in test_adds
+    def test_adds(self): raise KeyError('k')
+KeyError: 'k'
+
+${UT_RULE}
+Ran 2 tests in 0.001s
+
+FAILED (errors=1)
+`;
+const UT_SETUP_CLASS = `E
+${UT_BLOCK}
+ERROR: setUpClass (test_a.T)
+${UT_RULE}
+Traceback (most recent call last):
+  File "/tmp/ut/setupclass/test_a.py", line 4, in setUpClass
+    def setUpClass(cls): raise RuntimeError('db down')
+RuntimeError: db down
+
+${UT_RULE}
+Ran 0 tests in 0.000s
+
+FAILED (errors=1)
+`;
+const UT_MIXED = `EF.ssxu
+${UT_BLOCK}
+UNEXPECTED SUCCESS: test_xpass (test_a.T.test_xpass)
+${UT_RULE}
+Ran 7 tests in 0.001s
+
+FAILED (failures=1, errors=1, skipped=2, expected failures=1, unexpected successes=1)
+`;
+const UT_CASES: [string, number, string, string, string | undefined][] = [
+  ['all pass', 0, `..\n${UT_RULE}\nRan 2 tests in 0.000s\n\nOK\n`, 'pass', undefined],
+  ['a failed assertion', 1, UT_FAIL, 'caught', 'unittest: `FAILED (failures=1)`'],
+  ['a test module that cannot import is no test', 1, UT_IMPORT, 'error', "unittest could not load a test module: `ModuleNotFoundError: No module named 'nope'`"],
+  ['a syntax error in a test module', 1, `E\n${UT_BLOCK}\nERROR: test_a (unittest.loader._FailedTest)\n${UT_RULE}\nImportError: Failed to import test module: test_a\nTraceback (most recent call last):\n  File "/tmp/ut/syntax/test_a.py", line 3\n    def test_a(self) pass\n                     ^^^^\nSyntaxError: expected ':'\n\n\n${UT_RULE}\nRan 1 test in 0.000s\n\nFAILED (errors=1)\n`, 'error', "`SyntaxError: expected ':'`"],
+  ['a module that cannot import beside a failed test: the failure is a catch', 1, UT_IMPORT.replace('FAILED (errors=1)', 'FAILED (failures=1, errors=1)').replace('Ran 1 test', 'Ran 3 tests'), 'caught', 'FAILED (failures=1, errors=1)'],
+  ['an exception inside a test is the test failing', 1, UT_RAISES, 'caught', 'unittest: `FAILED (errors=1)`'],
+  ['a setUpClass that raises is the tests failing (3.11: exit 1)', 1, UT_SETUP_CLASS, 'caught', 'unittest: `FAILED (errors=1)`'],
+  ['a setUpClass that raises is the tests failing (3.12 and later: exit 5)', 5, UT_SETUP_CLASS, 'caught', 'unittest: `FAILED (errors=1)`'],
+  ['failures, errors, skips, expected failures, unexpected successes', 1, UT_MIXED, 'caught', 'unexpected successes=1)'],
+  ['an unexpected success alone fails the run', 1, UT_MIXED.replace('failures=1, errors=1, skipped=2, ', ''), 'caught', 'FAILED (expected failures=1, unexpected successes=1)'],
+  ['every test skipped is a pass', 0, `ss\n${UT_RULE}\nRan 2 tests in 0.000s\n\nOK (skipped=2)\n`, 'pass', undefined],
+  ['no tests before Python 3.12 (exit 0)', 0, `\n${UT_RULE}\nRan 0 tests in 0.000s\n\nOK\n`, 'error', 'no tests ran: `Ran 0 tests in 0.000s`; if that is expected, set `allowNoTests: true`'],
+  ['no tests on Python 3.12 and later (exit 5)', 5, `\n${UT_RULE}\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n`, 'error', 'no tests ran (exit 5: unittest ran no tests (Python 3.12 and later)): `Ran 0 tests in 0.000s`'],
+  ['no tests (exit 5), allowed', 5, `\n${UT_RULE}\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n`, 'pass', 'allowed by `allowNoTests`'],
+  ['a start folder that cannot be imported', 1, `Traceback (most recent call last):\n  File "/usr/lib/python3.11/unittest/loader.py", line 332, in discover\n    raise ImportError('Start directory is not importable: %r' % start_dir)\nImportError: Start directory is not importable: 'nope'\n`, 'error', "unittest could not start: `ImportError: Start directory is not importable: 'nope'`"],
+  ['a bad option (exit 2)', 2, 'usage: python3 -m unittest [-h] [-v] [-q] [--locals] [-f] [-c] [-b]\npython3 -m unittest: error: unrecognized arguments: --bogus\n', 'error', 'a unittest usage error: `python3 -m unittest: error: unrecognized arguments: --bogus`'],
+  ['exit 1 without a summary is no catch', 1, 'Segmentation fault\n', 'error', 'without a unittest summary'],
+];
+for (const [title, code, tail, verdict, reason] of UT_CASES) {
+  test(`unittest: ${title}`, () => {
+    const c = classify(exit(code, tail), [1], 30, { runner: 'unittest', output: { detection: { runner: 'unittest', words: [], managers: [] }, allowNoTests: title.includes('allowed') } });
+    assert.is(c.verdict, verdict, c.reason);
+    if (reason === undefined) assert.is(c.reason, undefined);
+    else assert.ok((c.reason ?? '').includes(reason), `reason: ${c.reason}`);
+  });
+}
+
+test('unittest: a reason quoting a test module escapes its control characters', () => {
+  const c = classify(exit(1, UT_IMPORT.replace("named 'nope'", "named 'no\x07pe'")), [1], 30, { runner: 'unittest', output: { detection: { runner: 'unittest', words: [], managers: [] } } });
+  assert.is(c.verdict, 'error');
+  assert.ok((c.reason ?? '').includes("named 'no\\x07pe'") && !(c.reason ?? '').includes('\x07'), c.reason);
+});
+
 test('every runner has a profile', () => {
   for (const r of ['jest', 'vitest', 'mocha', 'uvu', 'node', 'playwright', 'pytest', 'go', 'cargo', 'nextest'] as const) assert.type(PROFILES[r].read, 'function');
 });

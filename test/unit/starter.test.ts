@@ -23,6 +23,7 @@ const RUNNERS: [string, string | undefined, Record<string, string>?][] = [
   ['NODE_ENV=test jest', 'jest'],
   ['pytest -q', 'pytest'],
   ['python3 -m pytest tests', 'pytest'],
+  ['python3 -m unittest discover -s tests', 'unittest'],
   ['go test ./...', 'go'],
   ['cargo test', 'cargo'],
   ['cargo nextest run', 'nextest'],
