@@ -164,6 +164,12 @@ export interface ResolvedTier extends Required<Omit<TierConfig, 'env' | 'cwd' | 
   cache?: false;
   /** Set only when the config asks for retries (1). */
   retries?: number;
+  /**
+   * Set when the config lists no `caught`: the runner's own failure codes apply then, the detected
+   * runner's when the tier names none (`cargo test` exits 101 for a failed test whether or not
+   * `runner: 'cargo'` is written).
+   */
+  caughtByRunner?: true;
 }
 
 export interface ResolvedConfig {

@@ -192,6 +192,7 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
       env: t.env ?? {},
       cwd: t.cwd ?? '.',
       caught: t.caught ?? (t.runner && runnerCaught(t.runner)) ?? [1],
+      ...(t.caught === undefined && { caughtByRunner: true as const }),
       skipWhenTestAdjacent: t.skipWhenTestAdjacent ?? false,
       hooks: t.hooks ?? (t.lintStaged ? ['pre-commit'] : [...DEFAULT_HOOKS]),
       ...(t.runner !== undefined && { runner: t.runner }),

@@ -10,6 +10,7 @@ import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } fro
 import { classify } from './verdict.js';
 import { type Detection, needsOutput } from './detect.js';
 import { detectTier } from './detect-io.js';
+import { runnerCaught } from '../config/defaults.js';
 import { writeErr } from '../util/stderr.js';
 
 /** Everything a ladder run needs from the outside world, passed in so tests can hand in fakes. */
@@ -248,7 +249,9 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
   if (exit.interrupted) return { exit, judged: { verdict: 'error', notes: [] }, seconds: exit.seconds, inapplicable: false, ...found };
   const runner = detection?.runner ?? tier.runner;
   const output = kept && detection ? { detection, allowNoTests: tier.allowNoTests === true, reportDecides: report !== undefined } : undefined;
-  const classified = classify(exit, tier.caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
+  // A tier that lists no `caught` takes the runner's codes, the detected runner's too (cargo's 101, nextest's 100, mocha's 1 to 255).
+  const caught = tier.caughtByRunner && runner ? (runnerCaught(runner) ?? tier.caught) : tier.caught;
+  const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
   const inapplicable = classified.inapplicable === true;
   if (report === undefined) {
     const judged = { ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) };

@@ -281,6 +281,32 @@ const go: RunnerProfile = {
   },
 };
 
+/**
+ * A cargo test binary that failed without a `test result:` line of its own: a `harness = false` test
+ * whose main panicked, a test that aborted the process (SIGABRT, a stack overflow), a build script that
+ * panicked. No test is known to have failed: the harness broke. The line that says why: the panic, the
+ * signal, or cargo's own error.
+ */
+function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line: string } | undefined {
+  const build = firstMatch(lines, /^error: failed to run custom build command for /);
+  if (build) return { what: 'a build script failed', line: build.line };
+  let start = -1;
+  let result = false;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (/^\s+(?:Running|Doc-tests) \S/.test(l)) {
+      start = i;
+      result = false;
+    } else if (/^test result: /.test(l)) result = true;
+    else if (start !== -1 && !result && /^error: (?:test|doctest) failed, to rerun pass /.test(l)) {
+      const section = lines.slice(start, i + 4);
+      const why = section.find((x) => /^thread '[^']*'(?: \(\d+\))? (?:panicked at|has overflowed)/.test(x)) ?? section.find((x) => /process didn't exit successfully: .*\((?:signal|exit status)/.test(x));
+      return { what: 'a test binary stopped before its test result', line: why ?? `${l} (${lines[start]!.trim()} printed no test result)` };
+    }
+  }
+  return undefined;
+}
+
 const cargo: RunnerProfile = {
   read(lines) {
     const out: Reading = {};
@@ -300,6 +326,8 @@ const cargo: RunnerProfile = {
     if (compile) out.cannotRun = { what: 'a compile error', line: firstMatch(lines, /^error(?:\[E\d+\])?: (?!could not compile)/)?.line ?? compile.line };
     const usage = firstMatch(lines, /^error: no (?:test|bin|example|bench) target named|^error: could not find `Cargo\.toml`/);
     if (usage) out.cannotRun = { what: 'a cargo usage error', line: usage.line };
+    const outside = cargoBinaryOutsideTests(lines);
+    if (outside && !out.cannotRun) out.cannotRun = outside;
     return out;
   },
 };

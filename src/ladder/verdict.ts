@@ -186,6 +186,9 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
   if (code === 0) return { verdict: 'pass' };
   if (profile.exitProves && caught.includes(code)) return { verdict: 'caught', proven: true };
   const known = meaning(code, runner);
+  if (s && s.failed > 0) {
+    return { verdict: 'error', reason: `exit ${code}, which this tier does not count as a test failure (\`caught\`: ${caught.join(', ') || 'none'}), though ${runner} reports failed tests: ${quoteLine(s.line)}; if exit ${code} means a test failed, add it to the tier's \`caught\`` };
+  }
   if (s) return { verdict: 'error', reason: `exit ${code} but ${runner} reports no failed test: ${quoteLine(s.line)}${known ? ` (${known})` : ''}` };
   const last = lastLine(lines);
   return {

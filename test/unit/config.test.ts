@@ -73,6 +73,7 @@ test('defaults are filled in', () => {
     env: {},
     cwd: '.',
     caught: [1],
+    caughtByRunner: true,
     skipWhenTestAdjacent: false,
     hooks: ['pre-push', 'manual', 'replay', 'seed'],
   });

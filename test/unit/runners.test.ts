@@ -264,6 +264,119 @@ test('unittest: a reason quoting a test module escapes its control characters', 
   assert.ok((c.reason ?? '').includes("named 'no\\x07pe'") && !(c.reason ?? '').includes('\x07'), c.reason);
 });
 
+// cargo test as cargo 1.95 printed it on real crates here (cargo is not on the CI machine): [title, exit code, output, verdict, reason fragment].
+const CARGO_NO_FAIL_FAST = `     Running unittests src/lib.rs (target/debug/deps/multi-b979ca4821cd2c4f)
+
+running 1 test
+test tests::unit_ok ... ok
+
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+     Running tests/b.rs (target/debug/deps/b-8cd136700b92481b)
+
+running 2 tests
+test b_fails ... FAILED
+test b_ok ... ok
+
+failures:
+    b_fails
+
+test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+error: test failed, to rerun pass \`--test b\`
+   Doc-tests multi
+
+running 1 test
+test src/lib.rs - add (line 2) ... FAILED
+
+failures:
+    src/lib.rs - add (line 2)
+
+test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.03s
+
+all doctests ran in 1.57s; merged doctests compilation took 1.52s
+error: doctest failed, to rerun pass \`--doc\`
+error: 2 targets failed:
+    \`--test b\`
+    \`--doc\`
+`;
+const CARGO_HARNESS_PANIC = `     Running unittests src/lib.rs (target/debug/deps/panicmain-3ccab60687a6f195)
+
+running 0 tests
+
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+     Running tests/custom.rs (target/debug/deps/custom-55af6e914648893a)
+
+thread 'main' (30136) panicked at tests/custom.rs:1:13:
+setup exploded
+note: run with \`RUST_BACKTRACE=1\` environment variable to display a backtrace
+error: test failed, to rerun pass \`--test custom\`
+`;
+const CARGO_ABORT = `     Running unittests src/lib.rs (target/debug/deps/abort-268ca3fa4df4c43a)
+
+running 2 tests
+test fine ... ok
+error: test failed, to rerun pass \`--lib\`
+
+Caused by:
+  process didn't exit successfully: \`/tmp/cr/abort/target/debug/deps/abort-268ca3fa4df4c43a\` (signal: 6, SIGABRT: process abort signal)
+`;
+const CARGO_BUILD_SCRIPT = `   Compiling buildrs v0.1.0 (/tmp/cr/buildrs)
+error: failed to run custom build command for \`buildrs v0.1.0 (/tmp/cr/buildrs)\`
+
+Caused by:
+  process didn't exit successfully: \`/tmp/cr/buildrs/target/debug/build/buildrs-dd713ab8d04f19cd/build-script-build\` (exit status: 101)
+  --- stderr
+
+  thread 'main' (30323) panicked at build.rs:1:13:
+  build script exploded
+`;
+const CARGO_TEST_COMPILE = `   Compiling compile v0.1.0 (/tmp/cr/compile)
+error[E0308]: mismatched types
+ --> src/lib.rs:5:41
+  |
+5 |     #[test] fn adds() { let x: String = add(1, 1); assert_eq!(x, "2"); }
+  |                                ------   ^^^^^^^^^ expected \`String\`, found \`i32\`
+
+For more information about this error, try \`rustc --explain E0308\`.
+error: could not compile \`compile\` (lib test) due to 1 previous error
+`;
+const CARGO_NONE = `     Running unittests src/lib.rs (target/debug/deps/none-e47336771d824168)
+
+running 0 tests
+
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+   Doc-tests none
+
+running 0 tests
+
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+`;
+const CARGO_REAL: [string, number, string, string, string][] = [
+  ['--no-fail-fast: an integration test and a doc-test failed', 101, CARGO_NO_FAIL_FAST, 'caught', 'cargo: `test result: FAILED. 1 passed; 1 failed;'],
+  ['a harness = false test whose main panicked is no test result', 101, CARGO_HARNESS_PANIC, 'error', "a test binary stopped before its test result: `thread 'main' (30136) panicked at tests/custom.rs:1:13:`"],
+  ['a test that aborts the process is a crash', 101, CARGO_ABORT, 'error', 'a test binary stopped before its test result: `process didn\'t exit successfully:'],
+  ['a build script that panics', 101, CARGO_BUILD_SCRIPT, 'error', 'a build script failed: `error: failed to run custom build command for'],
+  ['a compile error in a test', 101, CARGO_TEST_COMPILE, 'error', 'a compile error: `error[E0308]: mismatched types`'],
+  ['a crate with no tests (lib and doc-tests: 0 each)', 0, CARGO_NONE, 'error', 'no tests ran: `test result: ok. 0 passed;'],
+];
+for (const [title, code, tail, verdict, reason] of CARGO_REAL) {
+  test(`cargo (real output): ${title}`, () => {
+    const c = judge('cargo', code, tail);
+    assert.is(c.verdict, verdict, c.reason);
+    assert.ok((c.reason ?? '').includes(reason), `reason: ${c.reason}`);
+  });
+}
+
+test('a failure exit the tier does not count, with failed tests counted: says so and how to count it', () => {
+  const c = classify(exit(101, CARGO_NO_FAIL_FAST), [1], 30, { runner: 'cargo', output: { detection: { runner: 'cargo', words: [], managers: [] } } });
+  assert.is(c.verdict, 'error');
+  assert.match(c.reason ?? '', 'exit 101, which this tier does not count as a test failure (`caught`: 1), though cargo reports failed tests');
+  assert.match(c.reason ?? '', "add it to the tier's `caught`");
+});
+
 test('every runner has a profile', () => {
   for (const r of ['jest', 'vitest', 'mocha', 'uvu', 'node', 'playwright', 'pytest', 'go', 'cargo', 'nextest'] as const) assert.type(PROFILES[r].read, 'function');
 });
