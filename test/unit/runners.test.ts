@@ -377,6 +377,43 @@ test('a failure exit the tier does not count, with failed tests counted: says so
   assert.match(c.reason ?? '', "add it to the tier's `caught`");
 });
 
+// pytest 9 on real projects here, trimmed: [title, exit code, output, verdict, reason fragment].
+const PYTEST_NO_FIXTURE = `test_a.py E.                                                             [100%]
+
+==================================== ERRORS ====================================
+___________________________ ERROR at setup of test_a ___________________________
+file /tmp/pt/nofix/test_a.py, line 1
+  def test_a(mocker): pass
+E       fixture 'mocker' not found
+>       available fixtures: capfd, capsys, monkeypatch, tmp_path
+>       use 'pytest --fixtures [testpath]' for help on them.
+
+/tmp/pt/nofix/test_a.py:1
+=========================== short test summary info ============================
+ERROR test_a.py::test_a
+========================== 1 passed, 1 error in 1.40s ==========================
+`;
+const PYTEST_REAL: [string, number, string, string, string][] = [
+  ['-x stops after the first failure', 1, 'FAILED test_a.py::test_a - assert 1 == 2\n!!!!!!!!!!!!!!!!!!!!!!!!!! stopping after 1 failures !!!!!!!!!!!!!!!!!!!!!!!!!!!\n============================== 1 failed in 1.48s ===============================\n', 'caught', 'pytest: `1 failed in 1.48s`'],
+  ['a fixture that raises is the test failing (1 error)', 1, '_____________ ERROR at setup of test_a _____________\nE       RuntimeError: db down\n=========================== short test summary info ============================\nERROR test_a.py::test_a - RuntimeError: db down\n1 passed, 1 error in 1.99s\n', 'caught', 'pytest: `1 passed, 1 error in 1.99s`'],
+  ['a fixture no one defines is no test run', 1, PYTEST_NO_FIXTURE, 'error', "a test asks for a fixture that does not exist (a pytest plugin that is not installed?): `fixture 'mocker' not found`"],
+  ['a fixture no one defines beside a failed test: the failure is a catch', 1, PYTEST_NO_FIXTURE.replace('1 passed, 1 error', '1 failed, 1 passed, 1 error'), 'caught', '1 failed, 1 passed, 1 error'],
+  ['-qq: no summary line, the short summary names the failed test', 1, 'E       fixture \'mocker\' not found\n=========================== short test summary info ============================\nFAILED test_a.py::test_c - assert 0\nERROR test_a.py::test_a\n', 'caught', 'pytest: `FAILED test_a.py::test_c - assert 0`'],
+  ['--strict-markers with an unknown marker', 2, "__________________________ ERROR collecting test_a.py __________________________\n'slowish' not found in `markers` configuration option\n=========================== short test summary info ============================\nERROR test_a.py - Failed: 'slowish' not found in `markers` configuration option\n!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n1 error in 2.37s\n", 'error', "pytest could not collect the tests: `ERROR test_a.py - Failed: 'slowish' not found in `markers` configuration option`"],
+  ['a strict xfail that passes fails the run', 1, 'FAILED test_a.py::test_xpass_strict - [XPASS(strict)] \n1 failed, 1 xfailed, 1 xpassed in 1.44s\n', 'caught', 'pytest: `1 failed, 1 xfailed, 1 xpassed in 1.44s`'],
+];
+for (const [title, code, tail, verdict, reason] of PYTEST_REAL) {
+  test(`pytest (real output): ${title}`, () => {
+    const c = judge('pytest', code, tail);
+    assert.is(c.verdict, verdict, c.reason);
+    assert.ok((c.reason ?? '').includes(reason), `reason: ${c.reason}`);
+  });
+}
+
+test('pytest: a non-strict xpass alone passes', () => {
+  assert.is(judge('pytest', 0, '1 xpassed, 1 xfailed in 0.05s\n').verdict, 'pass');
+});
+
 test('every runner has a profile', () => {
   for (const r of ['jest', 'vitest', 'mocha', 'uvu', 'node', 'playwright', 'pytest', 'go', 'cargo', 'nextest'] as const) assert.type(PROFILES[r].read, 'function');
 });
