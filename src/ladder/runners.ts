@@ -264,6 +264,11 @@ const pytest: RunnerProfile = {
       const why = firstMatch(lines, /^E\s+\w+Error: /)?.line.replace(/^E\s+/, '') ?? firstMatch(lines, /^ERROR \S+ - \S/)?.line;
       out.cannotRun = { what: 'pytest could not collect the tests', line: why ?? collection.line };
     }
+    // Exit 4: a bad option, or a conftest.py that cannot import; pytest then prints no summary (a test's own output may look alike).
+    const usage = s ? undefined : firstMatch(lines, /^(?:\S+\.py|pytest|py\.test): error: /);
+    if (usage) out.cannotRun = { what: 'a pytest usage error', line: usage.line };
+    const conftest = s ? undefined : firstMatch(lines, /^ImportError while loading conftest /);
+    if (conftest) out.cannotRun = { what: 'pytest could not load a conftest.py', line: firstMatch(lines, /^E\s+\w+(?:Error|Exception)\b/, conftest.index)?.line.replace(/^E\s+/, '') ?? conftest.line };
     return out;
   },
 };

@@ -410,6 +410,15 @@ for (const [title, code, tail, verdict, reason] of PYTEST_REAL) {
   });
 }
 
+test('pytest: a bad option and a conftest.py that cannot import (exit 4) say so', () => {
+  const bad = judge('pytest', 4, 'ERROR: usage: __main__.py [options] [file_or_dir] [file_or_dir] [...]\n__main__.py: error: unrecognized arguments: --bogus\n  inifile: None\n  rootdir: /tmp/pt/x\n');
+  assert.is(bad.verdict, 'error');
+  assert.match(bad.reason ?? '', 'a pytest usage error: `__main__.py: error: unrecognized arguments: --bogus`');
+  const conftest = judge('pytest', 4, "ImportError while loading conftest '/tmp/pt/conf/conftest.py'.\nconftest.py:1: in <module>\n    import nope\nE   ModuleNotFoundError: No module named 'nope'\n");
+  assert.is(conftest.verdict, 'error');
+  assert.match(conftest.reason ?? '', "pytest could not load a conftest.py: `ModuleNotFoundError: No module named 'nope'`");
+});
+
 test('pytest: a non-strict xpass alone passes', () => {
   assert.is(judge('pytest', 0, '1 xpassed, 1 xfailed in 0.05s\n').verdict, 'pass');
 });
