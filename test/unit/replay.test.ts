@@ -53,12 +53,13 @@ test('commitPatches with firstParent: a merge is one patch against its first par
   assert.equal(merges, []);
 });
 
-const config = resolveConfig({
+const raw = {
   tiers: [
     { name: 't1', run: 'sh check.sh', timeout: 30, env: { A: '1', B: '2' }, skipWhenTestAdjacent: true },
     { name: 't2', run: ['sh', 'check.sh'], timeout: 60 },
   ],
-});
+};
+const config = resolveConfig(raw);
 const mode = { calibrate: false };
 
 test('stableStringify sorts keys at every depth and drops undefined', () => {
@@ -66,7 +67,8 @@ test('stableStringify sorts keys at every depth and drops undefined', () => {
 });
 
 const hashCases: [string, () => string, boolean][] = [
-  ['same config again', () => configHash(resolveConfig({ tiers: config.tiers.map((t) => ({ ...t })) }), mode), true],
+  ['same config again', () => configHash(resolveConfig(structuredClone(raw)), mode), true],
+  ['a caught list written out, the same as the default', () => configHash(resolveConfig({ tiers: raw.tiers.map((t) => ({ ...t, caught: [1] })) }), mode), false],
   ['env keys in another order', () => configHash({ ...config, tiers: [{ ...config.tiers[0]!, env: { B: '2', A: '1' } }, config.tiers[1]!] }, mode), true],
   ['another ledger path', () => configHash({ ...config, ledger: 'elsewhere.jsonl' }, mode), true],
   ['a timeout changed', () => configHash({ ...config, tiers: [{ ...config.tiers[0]!, timeout: 31 }, config.tiers[1]!] }, mode), false],
