@@ -4,6 +4,7 @@
  * caller hands in the scripts (read only when a package manager is named).
  */
 import type { RunnerName } from '../types.js';
+import { shown } from '../util/escape.js';
 
 export type Manager = 'npm' | 'pnpm' | 'yarn' | 'bun';
 
@@ -20,6 +21,8 @@ export interface Detection {
   missingScript?: string;
   /** A package manager is named but there is no readable package.json. */
   noPackageJson?: boolean;
+  /** A script the command runs is `npm init`'s placeholder (`echo "Error: no test specified" && exit 1`): no test to run. */
+  placeholderScript?: string;
   /** Every command word seen, the scripts' included: a shell's "X: not found" for one of them is the command's own. */
   words: string[];
 }
@@ -27,7 +30,7 @@ export interface Detection {
 const MAX_DEPTH = 4;
 
 /** Control characters of a script (from a file) escaped before they reach a terminal. */
-const printable = (text: string) => text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+const printable = shown;
 
 /** Shell words of a command line, in segments split at `&&`, `||`, `;`, `|`, `&` and newlines. Quotes are honoured; expansions are not. */
 export function shellSegments(command: string): string[][] {
@@ -111,8 +114,12 @@ interface Found {
   managers: Set<Manager>;
   missingScript?: string;
   noPackageJson?: boolean;
+  placeholderScript?: string;
   words: Set<string>;
 }
+
+/** `npm init`'s test script: it fails without running anything. */
+const PLACEHOLDER = /^\s*echo\s+(["']?)Error: no test specified\1\s*&&\s*exit 1\s*$/;
 
 /** A package-manager segment: the script it runs, or the command it runs instead (pnpm/yarn run a binary when no script has the name). */
 function managerTarget(words: readonly string[]): { manager: Manager; script?: string; strict: boolean; rest: string[] } | undefined {
@@ -174,6 +181,7 @@ function scan(command: string, scripts: () => Scripts, found: Found, depth: numb
         else scan(pm.rest.join(' '), scripts, found, depth, via);
         continue;
       }
+      if (PLACEHOLDER.test(body)) found.placeholderScript ??= pm.script;
       if (depth < MAX_DEPTH) scan(body, scripts, found, depth + 1, `${pm.manager} script "${pm.script}"`);
       continue;
     }
@@ -209,6 +217,7 @@ export function detectRunner(run: string | readonly string[], configured: Runner
     managers: [...found.managers],
     ...(found.missingScript !== undefined && { missingScript: found.missingScript }),
     ...(found.noPackageJson && { noPackageJson: true }),
+    ...(found.placeholderScript !== undefined && { placeholderScript: found.placeholderScript }),
     words: [...found.words],
   };
   if (configured !== undefined) return { runner: configured, why: `\`runner: '${configured}'\` in the config`, ...rest };
@@ -217,6 +226,7 @@ export function detectRunner(run: string | readonly string[], configured: Runner
   if (runners.length > 1) return { why: `several runners (${runners.join(', ')}): set \`runner\` on the tier to read one's output`, ...rest };
   if (found.missingScript !== undefined) return { why: `package.json has no script "${printable(found.missingScript)}"`, ...rest };
   if (found.noPackageJson) return { why: 'no package.json to read the script from', ...rest };
+  if (found.placeholderScript !== undefined) return { why: `package.json's script "${printable(found.placeholderScript)}" is npm init's placeholder: it runs no test`, ...rest };
   return { why: 'no known test runner in the command: judged by exit code', ...rest };
 }
 

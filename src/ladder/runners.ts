@@ -12,6 +12,8 @@ export interface Summary {
   failed: number;
   passed: number;
   total: number;
+  /** Of `total`, how many the runner skipped (skip, todo, pending, ignored), when it says. */
+  skipped?: number;
 }
 
 export interface Reading {
@@ -37,6 +39,17 @@ export interface RunnerProfile {
    * setUpClass or setUpModule failed before any test ran).
    */
   failedExits?: readonly number[];
+  /**
+   * The runner prints its summary whenever its run reaches the end, so an exit 0 without one is no
+   * pass: the run was cut short (a test that called `process.exit(0)`) or the reporter prints no
+   * counts, and nothing shows that the tests ran.
+   */
+  needsSummary?: boolean;
+  /**
+   * The runner's own test-failure exit code, whatever the tier's `caught` (which defaults to 1 when the
+   * runner was detected, not named): mocha exits with the number of failures, cargo 101, nextest 100.
+   */
+  failureExit?: (code: number, failed: number | undefined) => boolean;
 }
 
 // CSI sequences (colours, cursor moves), OSC sequences (links, titles) and lone escapes.
@@ -91,9 +104,11 @@ function jsErrorLine(lines: readonly string[]): string | undefined {
 }
 
 const jest: RunnerProfile = {
+  needsSummary: true,
   read(lines) {
     const out: Reading = {};
-    const noTests = firstMatch(lines, /^No tests found, exiting with code 1|^No tests found related to files/);
+    // `--passWithNoTests` prints the same line with code 0.
+    const noTests = firstMatch(lines, /^No tests found, exiting with code \d|^No tests found related to files/);
     if (noTests) out.noTests = { line: noTests.line };
     const failedToRun = firstMatch(lines, /●\s+Test suite failed to run/);
     if (failedToRun) {
@@ -106,16 +121,22 @@ const jest: RunnerProfile = {
     const tests = lastMatch(lines, /^Tests:\s+(.*\d+ total.*)$/);
     if (tests) {
       const t = tests.m[1]!;
-      out.summary = { line: tests.line, failed: count(t, 'failed'), passed: count(t, 'passed'), total: count(t, 'total') };
+      out.summary = { line: tests.line, failed: count(t, 'failed'), passed: count(t, 'passed'), total: count(t, 'total'), skipped: count(t, 'skipped') + count(t, 'todo') };
+    } else {
+      // jest stops where a test calls process.exit, before its summary (whatever the code).
+      const exited = firstMatch(lines, /^\s*●\s+process\.exit called with/);
+      if (exited) out.cannotRun = { what: 'a test called process.exit, so jest stopped before its summary', line: exited.line };
     }
     return out;
   },
 };
 
 const vitest: RunnerProfile = {
+  needsSummary: true,
   read(lines) {
     const out: Reading = {};
-    const noFiles = firstMatch(lines, /No test files found, exiting with code 1/);
+    // `--passWithNoTests` prints the same line with code 0.
+    const noFiles = firstMatch(lines, /No test files found, exiting with code \d/);
     if (noFiles) out.noTests = { line: noFiles.line };
     const noSuite = firstMatch(lines, /^Error: No test suite found in file/);
     // A file that cannot load: "FAIL  file [ file ]", then the error.
@@ -131,24 +152,45 @@ const vitest: RunnerProfile = {
     if (tests) {
       const t = tests.m[1]!;
       const total = /no tests/.test(t) ? 0 : Number(/\((\d+)\)/.exec(t)?.[1] ?? 0);
-      out.summary = { line: tests.line, failed: count(t, 'failed'), passed: count(t, 'passed'), total };
+      out.summary = { line: tests.line, failed: count(t, 'failed'), passed: count(t, 'passed'), total, skipped: count(t, 'skipped') + count(t, 'todo') };
+    }
+    // Errors outside any test (a late throw, an unhandled rejection): vitest exits 1 with every test passed.
+    const unhandled = firstMatch(lines, /^Vitest caught \d+ unhandled errors? during the test run/);
+    if (unhandled && !out.cannotRun) {
+      const why = firstMatch(lines, /^\s*⎯+ (?:Uncaught Exception|Unhandled Rejection|Unhandled Error) ⎯+\s*$/, unhandled.index);
+      const line = why ? nextLine(lines, why.index) : undefined;
+      out.cannotRun = { what: 'vitest caught an error outside the tests', line: line ?? unhandled.line };
     }
     return out;
   },
 };
 
 const mocha: RunnerProfile = {
+  needsSummary: true,
+  failureExit: (code, failed) => failed !== undefined && code === Math.min(failed, 255),
   read(lines) {
     const out: Reading = {};
     const noFiles = firstMatch(lines, /^\s*Error: No test files found/);
     if (noFiles) out.noTests = { line: noFiles.line };
     const passing = lastMatch(lines, /^\s*(\d+) passing\b/);
-    if (passing) {
+    // --reporter tap: "# tests", "# pass", "# fail" (pending tests count as passed there); --reporter json: its "stats".
+    const tap = passing ? undefined : lastMatch(lines, /^# tests (\d+)$/);
+    const json = passing || tap ? undefined : lastMatch(lines, /^\s*"failures": (\d+),?$/);
+    if (tap) {
+      const failLine = lastMatch(lines, /^# fail (\d+)$/);
+      const failed = Number(failLine?.m[1] ?? 0);
+      out.summary = { line: failed > 0 && failLine ? failLine.line : tap.line, failed, passed: Number(lastMatch(lines, /^# pass (\d+)$/)?.m[1] ?? 0), total: Number(tap.m[1]) };
+    } else if (json && firstMatch(lines, /^\s*"stats": \{$/)) {
+      const stat = (k: string) => Number(lastMatch(lines, new RegExp(`^\\s*"${k}": (\\d+),?$`))?.m[1] ?? 0);
+      const failed = Number(json.m[1]);
+      out.summary = { line: json.line, failed, passed: stat('passes'), total: stat('tests'), skipped: stat('pending') };
+    } else if (passing) {
       const failing = lastMatch(lines, /^\s*(\d+) failing\b/);
       const pending = lastMatch(lines, /^\s*(\d+) pending\b/);
       const passed = Number(passing.m[1]);
       const failed = failing ? Number(failing.m[1]) : 0;
-      out.summary = { line: failing?.line ?? passing.line, failed, passed, total: passed + failed + (pending ? Number(pending.m[1]) : 0) };
+      const skipped = pending ? Number(pending.m[1]) : 0;
+      out.summary = { line: failing?.line ?? passing.line, failed, passed, total: passed + failed + skipped, skipped };
     } else if (!noFiles) {
       const err = jsErrorLine(lines);
       if (err) out.cannotRun = { what: 'mocha could not load the tests', line: err };
@@ -158,14 +200,16 @@ const mocha: RunnerProfile = {
 };
 
 const uvu: RunnerProfile = {
+  needsSummary: true,
   read(lines) {
     const out: Reading = {};
     const total = lastMatch(lines, /^\s*Total:\s+(\d+)/);
     if (total) {
       const passed = Number(lastMatch(lines, /^\s*Passed:\s+(\d+)/)?.m[1] ?? 0);
       const skipped = Number(lastMatch(lines, /^\s*Skipped:\s+(\d+)/)?.m[1] ?? 0);
+      // uvu's Total counts the tests it ran; the skipped ones (and those left out by .only) are apart.
       const n = Number(total.m[1]);
-      out.summary = { line: total.line, failed: Math.max(0, n - passed - skipped), passed, total: n };
+      out.summary = { line: total.line, failed: Math.max(0, n - passed), passed, total: n + skipped, skipped };
     } else {
       const err = jsErrorLine(lines);
       if (err) out.cannotRun = { what: 'uvu could not load the tests', line: err };
@@ -177,8 +221,11 @@ const uvu: RunnerProfile = {
 /**
  * node --test, TAP (the default into a pipe) or spec. A test file that fails to load is reported as a
  * failed test named by the file's path (absolute on Node 20, relative on later ones when run without paths), and a file without tests as a passed one: neither is a test.
+ * A file whose process exits 0 before its tests report (`process.exit(0)` in a test) looks exactly
+ * like a file without tests (Node 20 to 24): a passed "test" named by the file, its tests lost.
  */
 const node: RunnerProfile = {
+  needsSummary: true,
   read(lines) {
     const out: Reading = {};
     const missing = firstMatch(lines, /^Could not find '/);
@@ -208,8 +255,12 @@ const node: RunnerProfile = {
     const failed = Math.max(0, Number(num('fail')?.m[1] ?? 0) - filesFailed);
     const passed = Math.max(0, Number(num('pass')?.m[1] ?? 0) - (files - filesFailed));
     const failLine = num('fail');
-    out.summary = { line: failed > 0 && failLine ? failLine.line : tests.line, failed, passed, total: Math.max(0, Number(tests.m[1]) - files) };
-    if (out.summary.total === 0 && filePassed !== undefined && !out.noTests) out.noTests = { line: `${filePassed} (a test file that ran no test)` };
+    out.summary = { line: failed > 0 && failLine ? failLine.line : tests.line, failed, passed, total: Math.max(0, Number(tests.m[1]) - files), skipped: Number(num('skipped')?.m[1] ?? 0) };
+    if (filePassed !== undefined && !out.noTests) {
+      // Only such files: no tests ran. Beside real tests: one file's tests may have been cut short, unseen.
+      if (out.summary.total === 0) out.noTests = { line: `${filePassed} (a test file that ran no test, or exited before its tests reported)` };
+      else out.cannotRun = { what: 'a test file reported no test (it has none, or it exited before its tests reported, e.g. process.exit in a test)', line: filePassed };
+    }
     if (fileFailed !== undefined) {
       out.cannotRun = { what: 'a test file failed outside any test', line: jsErrorLine(lines)?.replace(/^#\s*/, '') ?? `${fileFailed} failed outside any test` };
     }
@@ -229,7 +280,7 @@ const playwright: RunnerProfile = {
       const t = counts.join('\n');
       const failed = count(t, 'failed') + count(t, 'interrupted');
       const passed = count(t, 'passed') + count(t, 'flaky');
-      out.summary = { line: (counts.find((l) => /failed/.test(l)) ?? counts[counts.length - 1]!).trim(), failed, passed, total: failed + passed + count(t, 'skipped') + count(t, 'did not run') };
+      out.summary = { line: (counts.find((l) => /failed/.test(l)) ?? counts[counts.length - 1]!).trim(), failed, passed, total: failed + passed + count(t, 'skipped') + count(t, 'did not run'), skipped: count(t, 'skipped') + count(t, 'did not run') };
     }
     return out;
   },
@@ -250,7 +301,7 @@ const pytest: RunnerProfile = {
       const passed = count(t, 'passed');
       // A test that asks for a fixture no one defines (a plugin that is not installed: `mocker`) never ran: not a failure.
       const unset = Math.min(errors, missingFixtures.length);
-      out.summary = { line: s.line.replace(/^=+\s*|\s*=+$/g, ''), failed: failed + errors - unset, passed, total: failed + errors - unset + passed + count(t, 'skipped') + count(t, 'xfailed') + count(t, 'xpassed') };
+      out.summary = { line: s.line.replace(/^=+\s*|\s*=+$/g, ''), failed: failed + errors - unset, passed, total: failed + errors - unset + passed + count(t, 'skipped') + count(t, 'xfailed') + count(t, 'xpassed'), skipped: count(t, 'skipped') };
       if (t === 'no tests ran') out.noTests = { line: out.summary.line };
     } else {
       // `-qq` prints no summary line, but its short test summary still names each failed test.
@@ -325,6 +376,7 @@ function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line
 }
 
 const cargo: RunnerProfile = {
+  failureExit: (code) => code === 101,
   read(lines) {
     const out: Reading = {};
     const results = lines.filter((l) => /^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed/.test(l));
@@ -337,7 +389,7 @@ const cargo: RunnerProfile = {
         passed += count(r, 'passed');
         ignored += count(r, 'ignored');
       }
-      out.summary = { line: results.find((r) => r.includes('FAILED')) ?? results[results.length - 1]!, failed, passed, total: failed + passed + ignored };
+      out.summary = { line: results.find((r) => r.includes('FAILED')) ?? results[results.length - 1]!, failed, passed, total: failed + passed + ignored, skipped: ignored };
     }
     const compile = firstMatch(lines, /^error: could not compile/);
     if (compile) out.cannotRun = { what: 'a compile error', line: firstMatch(lines, /^error(?:\[E\d+\])?: (?!could not compile)/)?.line ?? compile.line };
@@ -351,6 +403,7 @@ const cargo: RunnerProfile = {
 
 const nextest: RunnerProfile = {
   exitProves: true,
+  failureExit: (code) => code === 100,
   read(lines) {
     const out: Reading = {};
     const s = lastMatch(lines, /^\s*Summary \[.*\] (\d+) tests? run: (.*)$/);

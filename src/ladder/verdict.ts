@@ -1,5 +1,6 @@
 import type { GateExit } from './gate.js';
 import type { ReportRead } from '../evidence/junit.js';
+import { shown } from '../util/escape.js';
 import { testMsg as msg } from '../util/messages.js';
 import type { Detection } from './detect.js';
 import { PROFILES, type RunnerProfile, managerFailure, outputLines } from './runners.js';
@@ -48,7 +49,9 @@ export const EXIT_MEANINGS: Partial<Record<RunnerName | 'default', Record<number
     126: 'command found but not executable',
     127: 'command not found',
     130: 'interrupted (SIGINT)',
+    134: 'aborted (SIGABRT): a crash, process.abort(), or node out of memory',
     137: 'killed (SIGKILL), often out of memory',
+    139: 'crashed (SIGSEGV, a segmentation fault)',
     143: 'terminated (SIGTERM)',
   },
 };
@@ -98,7 +101,7 @@ export function notFoundCommand(tail: string): string | undefined {
 /** What a gate printed, for the runner's profile and the package manager's failures. */
 export interface OutputContext {
   /** How the command was read: its runner (if any) and the words a "not found" may name. */
-  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers'>;
+  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers' | 'placeholderScript'>;
   /** Zero tests is a pass, not an error (the tier's `allowNoTests`). */
   allowNoTests?: boolean;
   /** Read only the package manager's failures, not the runner's summary: a report file decides the rest. */
@@ -113,7 +116,7 @@ export interface ClassifyOptions {
 
 /** A line of a gate's output inside a reason: trimmed, control characters escaped, at most 200 characters. */
 export function quoteLine(line: string): string {
-  let t = line.trim().replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  let t = shown(line.trim());
   if (t.length > 200) t = `${t.slice(0, 199)}…`;
   return `\`${t}\``;
 }
@@ -151,6 +154,10 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
     const pmName = d.managers[0] ?? 'npm';
     if (d.missingScript !== undefined) return { verdict: 'error', reason: `${pmName}: missing script "${d.missingScript}" (package.json here has no such script)`, inapplicable: true };
     if (d.noPackageJson) return { verdict: 'error', reason: `${pmName}: no package.json here to run a script from`, inapplicable: true };
+    if (d.placeholderScript !== undefined) {
+      const script = shown(d.placeholderScript);
+      return { verdict: 'error', reason: `${pmName}: package.json's "${script}" script is npm init's placeholder (\`echo "Error: no test specified" && exit 1\`), which runs no test; put your test command in the "${script}" script`, inapplicable: true };
+    }
   }
   const profile = output && !output.reportDecides && runner ? PROFILES[runner] : undefined;
   if (profile) return byProfile(profile, runner!, lines, code, caught, output!.allowNoTests === true);
@@ -171,23 +178,38 @@ const isNoTestsCode = (runner: RunnerName | undefined, code: number) => (runner 
 function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly string[], code: number, caught: readonly number[], allowNoTests: boolean): Classified {
   const r = profile.read(lines);
   const s = r.summary;
-  const none = r.noTests ?? (s && s.total === 0 ? { line: s.line } : undefined);
-  if (s && s.failed > 0 && (caught.includes(code) || profile.failedExits?.includes(code) === true || code === 0)) {
+  // Every test skipped is no test run: nothing was checked.
+  const allSkipped = s && s.total > 0 && s.failed === 0 && s.skipped === s.total;
+  const none = r.noTests ?? (s && s.total === 0 ? { line: s.line } : allSkipped ? { line: s.line, skipped: true } : undefined);
+  const failureCode = (failed: number | undefined) => caught.includes(code) || profile.failureExit?.(code, failed) === true;
+  // `failedExits`: codes that mean a failed test only when the summary counts one (unittest's 5 from Python 3.12).
+  if (s && s.failed > 0 && (failureCode(s.failed) || profile.failedExits?.includes(code) === true || code === 0)) {
     // Exit 0 with failures counted: the runner and its summary disagree.
     if (code === 0) return { verdict: 'error', reason: `exit 0 but ${runner} reports failed tests: ${quoteLine(s.line)}` };
     return { verdict: 'caught', reason: `${runner}: ${quoteLine(s.line)}`, proven: true };
   }
   if (r.cannotRun) return { verdict: 'error', reason: `${r.cannotRun.what}: ${quoteLine(r.cannotRun.line)}` };
   if (none) {
-    if (allowNoTests) return { verdict: 'pass', reason: `no tests ran (allowed by \`allowNoTests\`): ${quoteLine(none.line)}` };
+    const what = 'skipped' in none ? 'no tests ran (every test was skipped)' : 'no tests ran';
+    if (allowNoTests) return { verdict: 'pass', reason: `${what} (allowed by \`allowNoTests\`): ${quoteLine(none.line)}` };
     const why = code !== 0 ? meaning(code, runner) : undefined;
-    return { verdict: 'error', reason: `no tests ran${why ? ` (exit ${code}: ${why})` : ''}: ${quoteLine(none.line)}; if that is expected, set \`allowNoTests: true\` on the tier` };
+    return { verdict: 'error', reason: `${what}${why ? ` (exit ${code}: ${why})` : ''}: ${quoteLine(none.line)}; if that is expected, set \`allowNoTests: true\` on the tier` };
   }
-  if (code === 0) return { verdict: 'pass' };
-  if (profile.exitProves && caught.includes(code)) return { verdict: 'caught', proven: true };
+  if (code === 0) {
+    if (s || !profile.needsSummary) return { verdict: 'pass' };
+    const last = lastLine(lines);
+    return {
+      verdict: 'error',
+      reason: `exit 0 without a ${runner} summary, so nothing shows the tests ran to the end (a test that called process.exit, or a reporter that prints no counts); last output: ${last ? quoteLine(last) : '(none)'}; use a reporter that prints ${runner}'s summary, or give the tier a JUnit \`report\``,
+    };
+  }
+  if (profile.exitProves && failureCode(undefined)) return { verdict: 'caught', proven: true };
   const known = meaning(code, runner);
+  const oom = lines.find((l) => /JavaScript heap out of memory|^FATAL ERROR: /.test(l));
+  if (oom) return { verdict: 'error', reason: `exit ${code}: out of memory: ${quoteLine(oom)}` };
   if (s && s.failed > 0) {
-    return { verdict: 'error', reason: `exit ${code}, which this tier does not count as a test failure (\`caught\`: ${caught.join(', ') || 'none'}), though ${runner} reports failed tests: ${quoteLine(s.line)}; if exit ${code} means a test failed, add it to the tier's \`caught\`` };
+    // Failures counted, but the exit code is not one the tier counts as a test failure: something else broke too.
+    return { verdict: 'error', reason: `exit ${code}${known ? ` (${known})` : ''}, which this tier does not count as a test failure (\`caught\`: ${caught.join(', ') || 'none'}), though ${runner} counts failed tests: ${quoteLine(s.line)}; if exit ${code} means a test failed, add it to the tier's \`caught\`` };
   }
   if (s) return { verdict: 'error', reason: `exit ${code} but ${runner} reports no failed test: ${quoteLine(s.line)}${known ? ` (${known})` : ''}` };
   const last = lastLine(lines);

@@ -96,6 +96,19 @@ test('control characters of a script are escaped in the reason', () => {
   assert.ok(d.why.includes('\\x1b[31mred'), d.why);
 });
 
+test("npm init's placeholder test script, through any script that runs it", () => {
+  const placeholder = { test: 'echo "Error: no test specified" && exit 1', ci: 'npm test' };
+  for (const cmd of ['npm test', 'npm run ci', 'yarn test', 'pnpm test']) {
+    const d = detectRunner(cmd, undefined, () => placeholder);
+    assert.is(d.placeholderScript, 'test', cmd);
+    assert.is(d.runner, undefined);
+    assert.match(d.why, "is npm init's placeholder");
+  }
+  assert.is(detectRunner('npm test', undefined, () => ({ test: "echo 'Error: no test specified' && exit 1" })).placeholderScript, 'test');
+  assert.is(detectRunner('npm test', undefined, () => ({ test: 'echo "Error: no test specified" && exit 1 || jest' })).placeholderScript, undefined);
+  assert.is(detectRunner('npm test', undefined, () => ({ test: 'jest' })).placeholderScript, undefined);
+});
+
 test('shellSegments: operators, quotes, escapes', () => {
   assert.equal(shellSegments(`a "b c" 'd' && e|f; g\\ h || (i)`), [['a', 'b c', 'd'], ['e'], ['f'], ['g h'], ['i']]);
 });

@@ -82,7 +82,7 @@ const cases: [string, RunnerName | undefined, number, string, string, string | u
   ['go: a failed test', 'go', 1, GO_FAIL, 'caught', 'go: `--- FAIL: TestAdd (0.00s)`'],
   ['go: a build failure is no catch', 'go', 1, GO_BUILD, 'error', 'a compile error: `./add_test.go:8:2: undefined: foo`'],
   ['go: all pass', 'go', 0, GO_PASS, 'pass', undefined],
-  ['go: no test files', 'go', 0, GO_NONE, 'error', 'no tests ran: `?   \\x09example.com/m\\x09[no test files]`'],
+  ['go: no test files', 'go', 0, GO_NONE, 'error', 'no tests ran: `?   \\texample.com/m\\t[no test files]`'],
   ['go: no tests to run', 'go', 0, GO_NO_RUN, 'error', 'no tests ran'],
   ['go: no test files, allowed', 'go', 0, GO_NONE, 'pass', 'allowed by `allowNoTests`'],
   ['cargo: a failed test (101)', 'cargo', 101, CARGO_FAIL, 'caught', 'cargo: `test result: FAILED. 1 passed; 1 failed'],
@@ -102,6 +102,123 @@ const cases: [string, RunnerName | undefined, number, string, string, string | u
   ['no runner: exit 1 is a catch by its exit code, as before', undefined, 1, 'whatever\n', 'caught', undefined],
   ['no runner: a missing npm script is an error', undefined, 1, 'npm error Missing script: "test:quick"\n', 'error', 'npm: missing script "test:quick": `npm error Missing script: "test:quick"`'],
 ];
+
+// Printed by the real runners on this machine (jest 30, vitest 3, mocha 11, uvu 0.5, Node 20), trimmed.
+const JEST_EXIT0 = `
+  ●  process.exit called with "0"
+
+      1 | test('a', () => {});
+    > 2 | test('b', () => { process.exit(0); });
+        |                           ^
+
+      at Object.exit (cases/exit0/a.test.js:2:27)
+`;
+const JEST_ALL_SKIPPED = 'Test Suites: 1 skipped, 0 of 1 total\nTests:       2 skipped, 2 total\nSnapshots:   0 total\nTime:        0.361 s\n';
+const VITEST_UNHANDLED = ` ✓ a.test.js (2 tests) 55ms
+⎯⎯⎯⎯⎯⎯ Unhandled Errors ⎯⎯⎯⎯⎯⎯
+
+Vitest caught 1 unhandled error during the test run.
+This might cause false positive tests. Resolve unhandled errors to make sure your tests are not affected.
+
+⎯⎯⎯⎯⎯ Uncaught Exception ⎯⎯⎯⎯⎯
+Error: late boom
+ ❯ Timeout._onTimeout a.test.js:2:44
+
+⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯
+
+
+ Test Files  1 passed (1)
+      Tests  2 passed (2)
+     Errors  1 error
+`;
+const VITEST_ALL_SKIPPED = ' ↓ a.test.js (2 tests | 2 skipped)\n\n Test Files  1 skipped (1)\n      Tests  2 skipped (2)\n';
+const MOCHA_EXIT0 = '\n\n  ✔ a\n';
+const MOCHA_TWO = '\n\n  1) a\n  2) b\n\n  0 passing (5ms)\n  2 failing\n\n  1) a:\n     AssertionError [ERR_ASSERTION]: 1 == 2\n';
+const MOCHA_TAP = "not ok 1 a\n  1 == 2\n  AssertionError [ERR_ASSERTION]: 1 == 2\n      at Context.<anonymous> (cases/color/a.test.js:2:24)\nok 2 b\n# tests 2\n# pass 1\n# fail 1\n1..2\n";
+const MOCHA_JSON = '{\n  "stats": {\n    "suites": 0,\n    "tests": 2,\n    "passes": 1,\n    "pending": 0,\n    "failures": 1,\n    "duration": 3\n  },\n  "tests": [],\n  "failures": [\n    {\n      "title": "a",\n      "err": { "message": "1 == 2" }\n    }\n  ]\n}\n';
+const MOCHA_OOM = '<--- Last few GCs --->\n\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n----- Native stack trace -----\n\nAborted\n';
+const UVU_FAIL_AND_SKIP = 'a.test.js\n✘   (1 / 2)\n\n  Total:     2\n  Passed:    1\n  Skipped:   1\n  Duration:  4.99ms\n';
+const UVU_ONLY = 'a.test.js\n•   (1 / 1)\n\n  Total:     1\n  Passed:    1\n  Skipped:   1\n  Duration:  0.87ms\n';
+// Two files; a.test.js called process.exit(0) in its second test: its tests' reports are lost, the file reads as a passed "test".
+const NODE_EXIT0_BESIDE = `TAP version 13
+# Subtest: /x/cases/exit0b/a.test.js
+ok 1 - /x/cases/exit0b/a.test.js
+  ---
+  duration_ms: 142.125613
+  ...
+# Subtest: other
+ok 2 - other
+  ---
+  duration_ms: 1.341833
+  ...
+1..2
+# tests 2
+# suites 0
+# pass 2
+# fail 0
+# cancelled 0
+# skipped 0
+# todo 0
+`;
+const NODE_ALL_SKIPPED = '# Subtest: a\nok 1 - a # SKIP\n# Subtest: b\nok 2 - b # SKIP\n1..2\n# tests 2\n# suites 0\n# pass 0\n# fail 0\n# cancelled 0\n# skipped 2\n# todo 0\n';
+const NO_SUMMARY_EXIT0 = 'TAP version 13\n# Subtest: a\nok 1 - a\n';
+
+// Wrong verdicts found on the real runners: each was a pass, a catch or an error it should not have been.
+const found: [string, RunnerName, number, string, string, string][] = [
+  ['jest: a test that calls process.exit(0) stops jest before its summary (was pass)', 'jest', 0, JEST_EXIT0, 'error', 'a test called process.exit, so jest stopped before its summary: `●  process.exit called with "0"`'],
+  ['jest: --passWithNoTests with no tests (was pass)', 'jest', 0, 'No tests found, exiting with code 0\n', 'error', 'no tests ran: `No tests found, exiting with code 0`'],
+  ['jest: every test skipped (was pass)', 'jest', 0, JEST_ALL_SKIPPED, 'error', 'no tests ran (every test was skipped): `Tests:       2 skipped, 2 total`'],
+  ['vitest: --passWithNoTests with no test files (was pass)', 'vitest', 0, '\n RUN  v3.2.7 /x\n\nNo test files found, exiting with code 0\n', 'error', 'no tests ran: `No test files found, exiting with code 0`'],
+  ['vitest: an error thrown after every test passed names the error', 'vitest', 1, VITEST_UNHANDLED, 'error', 'vitest caught an error outside the tests: `Error: late boom`'],
+  ['vitest: every test skipped (was pass)', 'vitest', 0, VITEST_ALL_SKIPPED, 'error', 'no tests ran (every test was skipped)'],
+  ['mocha: a test that calls process.exit(0): no summary (was pass)', 'mocha', 0, MOCHA_EXIT0, 'error', 'exit 0 without a mocha summary'],
+  ['mocha: --reporter tap, a failed test (was error)', 'mocha', 1, MOCHA_TAP, 'caught', 'mocha: `# fail 1`'],
+  ['mocha: --reporter json, a failed test (was error)', 'mocha', 1, MOCHA_JSON, 'caught', 'mocha: `"failures": 1,`'],
+  ['mocha: out of memory quotes node\'s fatal error', 'mocha', 134, MOCHA_OOM, 'error', 'out of memory: `FATAL ERROR: Reached heap limit'],
+  ['uvu: a failed test beside a skipped one (was error)', 'uvu', 1, UVU_FAIL_AND_SKIP, 'caught', 'uvu: `Total:     2`'],
+  ['uvu: .only leaves the others skipped; the one that ran passed', 'uvu', 0, UVU_ONLY, 'pass', ''],
+  ['node: a file that exited 0 early beside another file (was pass)', 'node', 0, NODE_EXIT0_BESIDE, 'error', 'a test file reported no test (it has none, or it exited before its tests reported, e.g. process.exit in a test): `ok 1 - /x/cases/exit0b/a.test.js`'],
+  ['node: every test skipped (was pass)', 'node', 0, NODE_ALL_SKIPPED, 'error', 'no tests ran (every test was skipped): `# tests 2`'],
+  ['node: exit 0 with no summary (a file run without --test that exited early) (was pass)', 'node', 0, NO_SUMMARY_EXIT0, 'error', 'exit 0 without a node summary'],
+];
+for (const [title, runner, code, tail, verdict, reason] of found) {
+  test(title, () => {
+    const c = judge(runner, code, tail);
+    assert.is(c.verdict, verdict, c.reason);
+    assert.ok((c.reason ?? '').includes(reason), `reason: ${c.reason}`);
+  });
+}
+
+test('mocha: two failing tests exit 2, a catch under the default caught [1] of a detected (not named) mocha (was error)', () => {
+  const detected = (code: number) => classify(exit(code, MOCHA_TWO), [1], 30, { runner: 'mocha', output: { detection: { runner: 'mocha', words: ['mocha'], managers: ['npm'] } } });
+  const c = detected(2);
+  assert.is(c.verdict, 'caught', c.reason);
+  assert.match(c.reason ?? '', 'mocha: `2 failing`');
+  // Another code with failures counted: something else broke too, and the reason does not deny the failures.
+  const odd = detected(7);
+  assert.is(odd.verdict, 'error');
+  assert.match(odd.reason ?? '', 'exit 7, which this tier does not count as a test failure, though mocha counts failed tests: `2 failing`');
+});
+
+test('every test skipped, with allowNoTests: a pass that says so', () => {
+  const c = judge('jest', 0, JEST_ALL_SKIPPED, { allowNoTests: true });
+  assert.is(c.verdict, 'pass');
+  assert.match(c.reason ?? '', 'no tests ran (every test was skipped) (allowed by `allowNoTests`)');
+});
+
+test('pytest: exit 0 without a summary is still a pass (-qq prints none; its exit codes say what happened)', () => {
+  assert.is(judge('pytest', 0, '.                                                                        [100%]\n').verdict, 'pass');
+});
+
+test("npm init's placeholder test script is an error, not a catch", () => {
+  const c = classify(exit(1, '\n> test\n> echo "Error: no test specified" && exit 1\n\nError: no test specified\n'), [1], 30, {
+    output: { detection: { words: ['echo', 'exit'], managers: ['npm'], placeholderScript: 'test' }, allowNoTests: false },
+  });
+  assert.is(c.verdict, 'error');
+  assert.is(c.inapplicable, true);
+  assert.match(c.reason ?? '', 'npm: package.json\'s "test" script is npm init\'s placeholder');
+  assert.match(c.reason ?? '', 'put your test command in the "test" script');
+});
 
 for (const [title, runner, code, tail, verdict, reason] of cases) {
   test(title, () => {

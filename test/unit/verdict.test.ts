@@ -107,7 +107,11 @@ test('classify: without a summary, the last line that is not blank is quoted', (
 test('quoteLine: at most 200 characters', () => {
   assert.is(quoteLine('x'.repeat(200)), `\`${'x'.repeat(200)}\``);
   assert.is(quoteLine('x'.repeat(201)), `\`${'x'.repeat(199)}…\``);
-  assert.is(quoteLine('  a\tb  '), '`a\\x09b`');
+  assert.is(quoteLine('  a\tb  '), '`a\\tb`');
+});
+
+test('quoteLine: escapes C1 controls and bidirectional overrides from a gate\'s output (src/util/escape.ts)', () => {
+  assert.is(quoteLine('a\u009bb\u202ec\x1b'), '`a\\x9bb\\u202ec\\x1b`');
 });
 
 test('notFoundCommand: the name without surrounding blanks', () => {
