@@ -23,6 +23,11 @@ export interface Reading {
   cannotRun?: { what: string; line: string };
   /** The runner said it found no test at all. */
   noTests?: { line: string };
+  /**
+   * Why the runner exits non-zero when no test failed (coverage below its threshold, obsolete
+   * snapshots under `--ci`): read only for a failure exit, never to spoil an exit 0.
+   */
+  failedBesides?: { what: string; line: string };
 }
 
 export interface RunnerProfile {
@@ -127,6 +132,11 @@ const jest: RunnerProfile = {
       const exited = firstMatch(lines, /^\s*●\s+process\.exit called with/);
       if (exited) out.cannotRun = { what: 'a test called process.exit, so jest stopped before its summary', line: exited.line };
     }
+    // jest 30 "Jest: Coverage for lines (50%) does not meet "global" threshold (90%)"; jest 29 "Jest: "global" coverage threshold for lines (90%) not met: 50%".
+    const coverage = firstMatch(lines, /^Jest: (?:Coverage for .* does not meet .*threshold|.*coverage threshold for .* not met)/);
+    const obsolete = firstMatch(lines, /^\s*›\s+\d+ snapshots? obsolete from/);
+    if (coverage) out.failedBesides = { what: 'coverage is below its threshold', line: coverage.line };
+    else if (obsolete) out.failedBesides = { what: 'obsolete snapshots (jest --ci fails on them)', line: obsolete.line };
     return out;
   },
 };

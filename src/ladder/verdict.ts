@@ -211,6 +211,10 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
     // Failures counted, but the exit code is not one the tier counts as a test failure: something else broke too.
     return { verdict: 'error', reason: `exit ${code}${known ? ` (${known})` : ''}, which this tier does not count as a test failure (\`caught\`: ${caught.join(', ') || 'none'}), though ${runner} counts failed tests: ${quoteLine(s.line)}; if exit ${code} means a test failed, add it to the tier's \`caught\`` };
   }
+  if (r.failedBesides) {
+    // No test failed, so this is no catch; nor is the patch proven right.
+    return { verdict: 'error', reason: `exit ${code}: ${runner} says ${r.failedBesides.what}: ${quoteLine(r.failedBesides.line)}; no test failed${s ? ` (${quoteLine(s.line)})` : ''}` };
+  }
   if (s) return { verdict: 'error', reason: `exit ${code} but ${runner} reports no failed test: ${quoteLine(s.line)}${known ? ` (${known})` : ''}` };
   const last = lastLine(lines);
   return {
