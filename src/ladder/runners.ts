@@ -502,6 +502,8 @@ const MANAGER_FAILURES: readonly [RegExp, (m: RegExpExecArray) => string][] = [
   [/^npm (?:error|ERR!) Missing script: "?([^"\s]+)"?/, (m) => `npm: missing script "${m[1]}"`],
   [/^npm (?:error|ERR!) enoent Could not read package\.json/, () => 'npm: no package.json'],
   [/^npm (?:error|ERR!) (?:npx canceled due to missing packages|could not determine executable to run)/, () => 'npx: the command is not installed'],
+  // npm's banner before a script it runs: npm init's placeholder (in a workspace, where package.json here does not say it).
+  [/^> echo (["']?)Error: no test specified\1 && exit 1$/, () => "npm: a test script is npm init's placeholder, which runs no test; put the test command in that package's \"test\" script"],
   [/ERR_PNPM_NO_SCRIPT\s+Missing script: (\S+)/, (m) => `pnpm: missing script "${m[1]}"`],
   [/ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL\s+Command "([^"]+)" not found/, (m) => `pnpm: no script or command "${m[1]}"`],
   [/ERR_PNPM_NO_IMPORTER_MANIFEST_FOUND/, () => 'pnpm: no package.json'],

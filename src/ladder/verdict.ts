@@ -147,17 +147,17 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   if (code === null) return { verdict: 'error', reason: 'exited without a code' };
   const lines = output ? outputLines(exit.tail) : [];
   if (output && code !== 0) {
-    const pm = managerFailure(lines, new Set(output.detection.words));
-    if (pm) return { verdict: 'error', reason: `${pm.what}: ${quoteLine(pm.line)}`, inapplicable: true };
-    // A quiet package manager (`npm run -s`) prints nothing of its own failure: package.json says it.
     const d = output.detection;
     const pmName = d.managers[0] ?? 'npm';
-    if (d.missingScript !== undefined) return { verdict: 'error', reason: `${pmName}: missing script "${d.missingScript}" (package.json here has no such script)`, inapplicable: true };
-    if (d.noPackageJson) return { verdict: 'error', reason: `${pmName}: no package.json here to run a script from`, inapplicable: true };
     if (d.placeholderScript !== undefined) {
       const script = shown(d.placeholderScript);
       return { verdict: 'error', reason: `${pmName}: package.json's "${script}" script is npm init's placeholder (\`echo "Error: no test specified" && exit 1\`), which runs no test; put your test command in the "${script}" script`, inapplicable: true };
     }
+    const pm = managerFailure(lines, new Set(d.words));
+    if (pm) return { verdict: 'error', reason: `${pm.what}: ${quoteLine(pm.line)}`, inapplicable: true };
+    // A quiet package manager (`npm run -s`) prints nothing of its own failure: package.json says it.
+    if (d.missingScript !== undefined) return { verdict: 'error', reason: `${pmName}: missing script "${shown(d.missingScript)}" (package.json here has no such script)`, inapplicable: true };
+    if (d.noPackageJson) return { verdict: 'error', reason: `${pmName}: no package.json here to run a script from`, inapplicable: true };
   }
   const profile = output && !output.reportDecides && runner ? PROFILES[runner] : undefined;
   if (profile) return byProfile(profile, runner!, lines, code, caught, output!.allowNoTests === true);

@@ -245,6 +245,7 @@ const managers: [string, string][] = [
   ['Usage Error: Couldn\'t find a script named "test:quick".', 'yarn: missing script "test:quick"'],
   ['error: Script not found "test:quick"', 'bun: missing script "test:quick"'],
   ['sh: 1: tape: not found', 'command not found: tape'],
+  ['> echo "Error: no test specified" && exit 1', "npm: a test script is npm init's placeholder, which runs no test; put the test command in that package's \"test\" script"],
   ["Error: Cannot find module '/x/node_modules/uvu/bin.js'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n  code: 'MODULE_NOT_FOUND',\n  requireStack: []\n}", 'the script to run does not exist: /x/node_modules/uvu/bin.js'],
 ];
 for (const [text, what] of managers) {
