@@ -2,7 +2,9 @@
  * Real runners (jest, vitest, mocha, uvu, node:test, pytest), installed as this project's dev
  * dependencies and linked into scenario repositories, each case a tier run through the installed CLI:
  * all pass, one failing assertion, a test file that fails to import, no test files, a test file with
- * no tests, a missing npm script, a timeout. Every case asserts the verdict and the line the reason
+ * no tests, a missing npm script, a timeout; where they show something the runner does: two failures
+ * beside a skipped test (mocha's exit 2), every test skipped, a test that calls process.exit(0),
+ * --passWithNoTests, and npm init's placeholder test script. Every case asserts the verdict and the line the reason
  * quotes; what was observed is written to build/verdicts-matrix.json, from which
  * `npm run docs:verdicts` renders docs/verdicts.md.
  */
@@ -18,8 +20,13 @@ import { PROJECT, cleanEnv, installedModules, withRepo } from '../helpers/repo.j
 const hasPytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
 if (!hasPytest) process.stderr.write('runners.test: python3 -m pytest is not available (apt-get install python3-pytest); the pytest cases will fail\n');
 
-type Case = 'pass' | 'caught' | 'import' | 'no-files' | 'zero' | 'no-script' | 'timeout' | 'allowed';
-const CASES: readonly Case[] = ['pass', 'caught', 'import', 'no-files', 'zero', 'no-script', 'timeout', 'allowed'];
+type Case = 'pass' | 'caught' | 'import' | 'no-files' | 'zero' | 'no-script' | 'timeout' | 'allowed' | 'mixed' | 'skipped' | 'exit' | 'pass-no-tests' | 'placeholder';
+const CASES: readonly Case[] = ['pass', 'caught', 'import', 'no-files', 'zero', 'no-script', 'timeout', 'allowed', 'mixed', 'skipped', 'exit', 'pass-no-tests', 'placeholder'];
+/** Cases a scenario runs only when it gives them files: where they show something its runner does. */
+const OPTIONAL: ReadonlySet<Case> = new Set(['allowed', 'mixed', 'skipped', 'exit', 'pass-no-tests']);
+/** Cases whose command runs no runner: a missing script, npm init's placeholder test script. */
+const NO_RUNNER: ReadonlySet<Case> = new Set(['no-script', 'placeholder']);
+const PLACEHOLDER = 'echo "Error: no test specified" && exit 1';
 
 /** What each case must give, and the words the reason must quote (per runner where they differ). */
 interface Expect {
@@ -31,25 +38,30 @@ interface Expect {
 interface Scenario {
   runner: string;
   /** How a tier runs a case folder (`cases/<case>`). */
-  run: (folder: string) => string;
+  run: (folder: string, c: Case) => string;
   /** Run each case in its folder (the tier's `cwd`) rather than naming the folder in the command. */
   inFolder?: boolean;
-  scripts?: (folder: string) => string;
+  scripts?: (folder: string, c: Case) => string;
   files: Partial<Record<Case, Record<string, string>>>;
-  expect: Record<Case, Expect>;
+  expect: Partial<Record<Case, Expect>> & Record<Exclude<Case, 'allowed' | 'mixed' | 'skipped' | 'exit' | 'pass-no-tests'>, Expect>;
 }
 
 const HANG_JS = 'setInterval(() => {}, 1000); await new Promise(() => {});';
 
 const QUIET_MISSING = 'npm: missing script "no-script" (package.json here has no such script)';
+const PLACEHOLDER_SAYS = 'npm: package.json\'s "placeholder" script is npm init\'s placeholder';
+const SKIPPED = 'no tests ran (every test was skipped)';
 
 const JEST: Scenario = {
   runner: 'jest',
   // Through npm scripts: the runner is read from package.json.
   run: (c) => `npm run --silent ${c}`,
-  scripts: (c) => `jest ${c}`,
+  scripts: (f, c) => `jest${c === 'pass-no-tests' ? ' --passWithNoTests' : ''} ${f}`,
   files: {
     pass: { 'a.test.js': "test('adds', () => { expect(1 + 1).toBe(2); });\n" },
+    skipped: { 'a.test.js': "test.skip('a', () => { expect(1).toBe(2); });\ntest.skip('b', () => {});\n" },
+    exit: { 'a.test.js': "test('a', () => {});\ntest('b', () => { process.exit(0); });\ntest('c', () => { expect(1).toBe(2); });\n" },
+    'pass-no-tests': { 'README.md': 'no tests here\n' },
     caught: { 'a.test.js': "test('adds', () => { expect(1 + 1).toBe(3); });\ntest('ok', () => {});\n" },
     import: { 'a.test.js': "const x = require('./nope');\ntest('adds', () => {});\n" },
     'no-files': { 'README.md': 'no tests here\n' },
@@ -66,13 +78,19 @@ const JEST: Scenario = {
     'no-script': { verdict: 'error', quotes: QUIET_MISSING },
     timeout: { verdict: 'error', quotes: 'timed out after' },
     allowed: { verdict: 'pass', quotes: 'No tests found, exiting with code 1' },
+    skipped: { verdict: 'error', quotes: `${SKIPPED}: \`Tests:       2 skipped, 2 total\`` },
+    exit: { verdict: 'error', quotes: 'a test called process.exit, so jest stopped before its summary: `●  process.exit called with "0"`' },
+    'pass-no-tests': { verdict: 'error', quotes: 'no tests ran: `No tests found, exiting with code 0`' },
+    placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
 
 const VITEST: Scenario = {
   runner: 'vitest',
-  run: (c) => `npx vitest run --root ${c}`,
+  run: (f, c) => `npx vitest run${c === 'pass-no-tests' ? ' --passWithNoTests' : ''} --root ${f}`,
   files: {
+    skipped: { 'a.test.js': "import { test, expect } from 'vitest';\ntest.skip('a', () => { expect(1).toBe(2); });\ntest.skip('b', () => {});\n" },
+    'pass-no-tests': { 'README.md': 'no tests here\n' },
     pass: { 'a.test.js': "import { test, expect } from 'vitest';\ntest('adds', () => { expect(1 + 1).toBe(2); });\n" },
     caught: { 'a.test.js': "import { test, expect } from 'vitest';\ntest('adds', () => { expect(1 + 1).toBe(3); });\ntest('ok', () => {});\n" },
     import: { 'a.test.js': "import { test } from 'vitest';\nimport x from './nope.js';\ntest('adds', () => {});\n" },
@@ -89,14 +107,21 @@ const VITEST: Scenario = {
     'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
     timeout: { verdict: 'error', quotes: 'timed out after' },
     allowed: { verdict: 'pass', quotes: 'No test suite found in file' },
+    skipped: { verdict: 'error', quotes: `${SKIPPED}: \`Tests  2 skipped (2)\`` },
+    'pass-no-tests': { verdict: 'error', quotes: 'no tests ran: `No test files found, exiting with code 0`' },
+    placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
 
 const MOCHA: Scenario = {
   runner: 'mocha',
   run: (c) => `npm run --silent ${c}`,
-  scripts: (c) => `mocha ${c}`,
+  scripts: (f) => `mocha ${f}`,
   files: {
+    // Two failures: mocha exits 2, which a detected mocha (the tier's caught left at [1]) must still read as a catch.
+    mixed: { 'a.test.js': "const assert = require('assert');\nit('a', () => { assert.equal(1, 2); });\nit('b', () => { assert.equal(1, 3); });\nit.skip('c', () => {});\n" },
+    skipped: { 'a.test.js': "const assert = require('assert');\nit.skip('a', () => { assert.equal(1, 2); });\nit.skip('b', () => {});\n" },
+    exit: { 'a.test.js': "const assert = require('assert');\nit('a', () => {});\nit('b', () => { process.exit(0); });\nit('c', () => { assert.equal(1, 2); });\n" },
     pass: { 'a.test.js': "const assert = require('assert');\nit('adds', () => { assert.equal(1 + 1, 2); });\n" },
     caught: { 'a.test.js': "const assert = require('assert');\nit('adds', () => { assert.equal(1 + 1, 3); });\nit('ok', () => {});\n" },
     import: { 'a.test.js': "const x = require('./nope');\nit('adds', () => {});\n" },
@@ -113,13 +138,19 @@ const MOCHA: Scenario = {
     'no-script': { verdict: 'error', quotes: QUIET_MISSING },
     timeout: { verdict: 'error', quotes: 'timed out after' },
     allowed: { verdict: 'pass', quotes: '0 passing' },
+    mixed: { verdict: 'caught', quotes: 'mocha: `2 failing`' },
+    skipped: { verdict: 'error', quotes: `${SKIPPED}: \`0 passing` },
+    exit: { verdict: 'error', quotes: 'exit 0 without a mocha summary' },
+    placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
 
 const UVU: Scenario = {
   runner: 'uvu',
-  run: (c) => `node node_modules/uvu/bin.js ${c}`,
+  run: (f) => `node node_modules/uvu/bin.js ${f}`,
   files: {
+    mixed: { 'a.test.js': "const { test } = require('uvu');\nconst assert = require('uvu/assert');\ntest('a', () => { assert.is(1, 2); });\ntest('b', () => { assert.is(1, 3); });\ntest.skip('c', () => {});\ntest.run();\n" },
+    skipped: { 'a.test.js': "const { test } = require('uvu');\ntest.skip('a', () => {});\ntest.skip('b', () => {});\ntest.run();\n" },
     pass: { 'a.test.js': "const { test } = require('uvu');\nconst assert = require('uvu/assert');\ntest('adds', () => { assert.is(1 + 1, 2); });\ntest.run();\n" },
     caught: { 'a.test.js': "const { test } = require('uvu');\nconst assert = require('uvu/assert');\ntest('adds', () => { assert.is(1 + 1, 3); });\ntest('ok', () => {});\ntest.run();\n" },
     import: { 'a.test.js': "const { test } = require('uvu');\nconst x = require('./nope');\ntest('adds', () => {});\ntest.run();\n" },
@@ -137,6 +168,9 @@ const UVU: Scenario = {
     'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
     timeout: { verdict: 'error', quotes: 'timed out after' },
     allowed: { verdict: 'pass', quotes: 'Total:     0' },
+    mixed: { verdict: 'caught', quotes: 'uvu: `Total:     2`' },
+    skipped: { verdict: 'error', quotes: `${SKIPPED}: \`Total:     0\`` },
+    placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
 
@@ -149,6 +183,9 @@ const NODE: Scenario = {
   run: () => 'node --test --test-reporter=tap',
   files: {
     pass: { 'a.test.js': "const test = require('node:test');\nconst assert = require('assert');\ntest('adds', () => { assert.equal(1 + 1, 2); });\n" },
+    skipped: { 'a.test.js': "const test = require('node:test');\ntest('a', { skip: true }, () => {});\ntest.skip('b', () => {});\n" },
+    // Beside another file: the file that exits reads as a passed "test" of its own, its tests lost.
+    exit: { 'a.test.js': "const test = require('node:test');\nconst assert = require('assert');\ntest('a', () => {});\ntest('b', () => { process.exit(0); });\ntest('c', () => { assert.equal(1, 2); });\n", 'b.test.js': "const test = require('node:test');\ntest('other', () => {});\n" },
     caught: { 'a.test.js': "const test = require('node:test');\nconst assert = require('assert');\ntest('adds', () => { assert.equal(1 + 1, 3); });\ntest('ok', () => {});\n" },
     import: { 'a.test.js': "const test = require('node:test');\nconst x = require('./nope');\ntest('adds', () => {});\n" },
     'no-files': { 'README.md': 'no tests here\n' },
@@ -164,6 +201,9 @@ const NODE: Scenario = {
     'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
     timeout: { verdict: 'error', quotes: 'timed out after' },
     allowed: { verdict: 'pass', quotes: '# tests 0' },
+    skipped: { verdict: 'error', quotes: `${SKIPPED}: \`# tests 2\`` },
+    exit: { verdict: 'error', quotes: 'a test file reported no test (it has none, or it exited before its tests reported' },
+    placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
 
@@ -179,6 +219,7 @@ const PYTEST: Scenario = {
     zero: { 'test_a.py': '# no tests yet\n' },
     timeout: { 'test_a.py': 'import time\n\ndef test_hangs():\n    time.sleep(1000)\n' },
     allowed: { 'test_a.py': '# no tests yet\n' },
+    skipped: { 'test_a.py': 'import pytest\n\n@pytest.mark.skip\ndef test_a():\n    pass\n\n@pytest.mark.skip\ndef test_b():\n    pass\n' },
   },
   expect: {
     pass: { verdict: 'pass' },
@@ -189,6 +230,8 @@ const PYTEST: Scenario = {
     'no-script': { verdict: 'error', quotes: QUIET_MISSING },
     timeout: { verdict: 'error', quotes: 'timed out after' },
     allowed: { verdict: 'pass', quotes: 'no tests ran' },
+    skipped: { verdict: 'error', quotes: `${SKIPPED}: \`2 skipped in` },
+    placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
 
@@ -255,8 +298,8 @@ const observed: Observed[] = [];
 function tierOf(s: Scenario, c: Case) {
   const folder = `cases/${c}`;
   // Quiet (`--silent`) where the cases are scripts: npm then prints nothing of a missing script, and package.json must say it.
-  const run = s.scripts ? `npm run --silent ${c}` : c === 'no-script' ? 'npm run no-script' : s.run(folder);
-  const cwd = s.inFolder && c !== 'no-script' ? { cwd: folder } : {};
+  const run = s.scripts ? `npm run --silent ${c}` : NO_RUNNER.has(c) ? `npm run ${c}` : s.run(folder, c);
+  const cwd = s.inFolder && !NO_RUNNER.has(c) ? { cwd: folder } : {};
   return { name: c, run, ...cwd, timeout: c === 'timeout' ? TIMEOUT_S : 120, ...(c === 'allowed' && { allowNoTests: true }) };
 }
 
@@ -267,8 +310,8 @@ interface Outcome {
   rows: Record<string, unknown>[];
 }
 
-/** Cases a scenario runs: `allowed` only where it shows something new (exit 0, exit 1 or pytest's exit 5 with no tests). */
-const casesOf = (s: Scenario): Case[] => CASES.filter((c) => c !== 'allowed' || s.files.allowed !== undefined);
+/** Cases a scenario runs: the optional ones only where it shows something new (`allowed`: exit 0, exit 1 or pytest's exit 5 with no tests). */
+const casesOf = (s: Scenario): Case[] => CASES.filter((c) => !OPTIONAL.has(c) || s.files[c] !== undefined);
 
 /** One scenario repository, its cases as tiers, judged by one CLI run (`--calibrate`: every tier runs whatever the verdicts before it). */
 function scenario(s: Scenario): Promise<Outcome> {
@@ -276,8 +319,10 @@ function scenario(s: Scenario): Promise<Outcome> {
   const scripts: Record<string, string> = {};
   for (const c of casesOf(s)) {
     for (const [path, text] of Object.entries(s.files[c] ?? {})) files[`cases/${c}/${path}`] = text;
-    if (s.scripts && c !== 'no-script') scripts[c] = s.scripts(`cases/${c}`);
+    if (s.scripts && !NO_RUNNER.has(c)) scripts[c] = s.scripts(`cases/${c}`, c);
   }
+  // npm init's placeholder: quiet (`--silent`) where the cases are scripts, so package.json must say it; else npm's banner does.
+  scripts['placeholder'] = PLACEHOLDER;
   files['package.json'] = `${JSON.stringify({ name: `scenario-${s.runner}`, private: true, scripts }, null, 2)}\n`;
   files['gate-ladder.config.mjs'] = `export default ${JSON.stringify({ tiers: casesOf(s).map((c) => tierOf(s, c)) }, null, 2)};\n`;
   return withRepo({ files, install: false, pushInitial: false }, async (repo) => {
@@ -299,18 +344,18 @@ let runs: Promise<Outcome[]> | undefined;
 const outcomes = () => (runs ??= Promise.all(SCENARIOS.map(scenario)));
 
 SCENARIOS.forEach((s, i) => {
-  test(`${s.runner}: pass, a failed assertion, a file that cannot import, no test files, zero tests, a missing script, a timeout`, async () => {
+  test(`${s.runner}: ${casesOf(s).join(', ')}`, async () => {
     const o = (await outcomes())[i]!;
     for (const c of casesOf(s)) {
       const res = o.results.find((x) => x.tier === c);
       assert.ok(res, `${s.runner}/${c}: no result\n${o.stderr}`);
       const plan = o.plan.find((x) => x.tier === c)!;
-      const want = s.expect[c];
+      const want = s.expect[c]!;
       const reason = res.reason ?? '';
       observed.push({ runner: s.runner, case: c, verdict: res.verdict, reason, detected: plan.runner?.runner ?? '', why: plan.runner?.why ?? '' });
       assert.is(res.verdict, want.verdict, `${s.runner}/${c}: ${reason}\n${o.stderr.slice(-3000)}`);
       if (want.quotes) assert.ok(reason.includes(want.quotes), `${s.runner}/${c}: the reason should quote "${want.quotes}", it is: ${reason}`);
-      if (c !== 'no-script') {
+      if (!NO_RUNNER.has(c)) {
         assert.is(plan.runner?.runner, s.runner, `${s.runner}/${c}: detected ${JSON.stringify(plan.runner)}`);
         assert.is(o.rows.find((x) => x.tier === c)?.runner, s.runner, `${s.runner}/${c}: the row names the runner`);
       }
