@@ -272,7 +272,18 @@ const node: RunnerProfile = {
       else out.cannotRun = { what: 'a test file reported no test (it has none, or it exited before its tests reported, e.g. process.exit in a test)', line: filePassed };
     }
     if (fileFailed !== undefined) {
-      out.cannotRun = { what: 'a test file failed outside any test', line: jsErrorLine(lines)?.replace(/^#\s*/, '') ?? `${fileFailed} failed outside any test` };
+      // A file whose process crashed: node's fatal error (out of memory), else the signal that ended it.
+      const fatal = firstMatch(lines, /^(?:#\s*)?FATAL ERROR: /)?.line.replace(/^#\s*/, '');
+      const signal = /^\s*signal: '(SIG[A-Z0-9]+)'/.exec(firstMatch(lines, /^\s*signal: 'SIG[A-Z0-9]+'/)?.line ?? '')?.[1];
+      const line = jsErrorLine(lines)?.replace(/^#\s*/, '') ?? fatal ?? (signal ? `${fileFailed} was killed by ${signal}` : `${fileFailed} failed outside any test`);
+      out.cannotRun = { what: 'a test file failed outside any test', line };
+    }
+    // Tests cancelled with none failed: a hook that failed (its error follows "failureType: 'hookFailed'"), or a parent that ended first.
+    const cancelled = num('cancelled');
+    if (cancelled && Number(cancelled.m[1]) > 0) {
+      const hook = firstMatch(lines, /^\s*failureType: 'hookFailed'/);
+      const why = hook ? firstMatch(lines, /^\s*error: /, hook.index) : undefined;
+      out.failedBesides = { what: `${cancelled.m[1]} tests were cancelled${why ? ' by a failing hook' : ''}`, line: why?.line ?? cancelled.line };
     }
     return out;
   },

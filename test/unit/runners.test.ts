@@ -181,6 +181,9 @@ const found: [string, RunnerName, number, string, string, string][] = [
   ['uvu: a failed test beside a skipped one (was error)', 'uvu', 1, UVU_FAIL_AND_SKIP, 'caught', 'uvu: `Total:     2`'],
   ['uvu: .only leaves the others skipped; the one that ran passed', 'uvu', 0, UVU_ONLY, 'pass', ''],
   ['node: a file that exited 0 early beside another file (was pass)', 'node', 0, NODE_EXIT0_BESIDE, 'error', 'a test file reported no test (it has none, or it exited before its tests reported, e.g. process.exit in a test): `ok 1 - /x/cases/exit0b/a.test.js`'],
+  ['node: a test file killed by a signal names it', 'node', 1, "# Subtest: /x/a.test.js\nnot ok 1 - /x/a.test.js\n  ---\n  failureType: 'testCodeFailure'\n  exitCode: ~\n  signal: 'SIGABRT'\n  error: 'test failed'\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n", 'error', 'a test file failed outside any test: `/x/a.test.js was killed by SIGABRT`'],
+  ['node: a test file out of memory quotes node\'s fatal error', 'node', 1, "# FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\nnot ok 1 - /x/a.test.js\n  signal: 'SIGABRT'\n# tests 1\n# pass 0\n# fail 1\n", 'error', 'a test file failed outside any test: `FATAL ERROR: Reached heap limit'],
+  ['node: a failing before hook cancels its tests: the hook\'s error is named', 'node', 1, "not ok 1 - s\n  ---\n  type: 'suite'\n  failureType: 'hookFailed'\n  error: 'setup broke'\n  ...\n1..1\n# tests 2\n# suites 1\n# pass 0\n# fail 0\n# cancelled 2\n", 'error', "exit 1: node says 2 tests were cancelled by a failing hook: `error: 'setup broke'`; no test failed"],
   ['node: every test skipped (was pass)', 'node', 0, NODE_ALL_SKIPPED, 'error', 'no tests ran (every test was skipped): `# tests 2`'],
   ['node: exit 0 with no summary (a file run without --test that exited early) (was pass)', 'node', 0, NO_SUMMARY_EXIT0, 'error', 'exit 0 without a node summary'],
 ];
