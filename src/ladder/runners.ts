@@ -164,6 +164,12 @@ const vitest: RunnerProfile = {
       const total = /no tests/.test(t) ? 0 : Number(/\((\d+)\)/.exec(t)?.[1] ?? 0);
       out.summary = { line: tests.line, failed: count(t, 'failed'), passed: count(t, 'passed'), total, skipped: count(t, 'skipped') + count(t, 'todo') };
     }
+    // A worker that died (a crash, process.abort(), out of memory): its channel closes under vitest.
+    const died = firstMatch(lines, /^Error: Channel closed$|^Error: Worker exited unexpectedly|ERR_IPC_CHANNEL_CLOSED/);
+    if (died && !out.cannotRun) {
+      const fatal = firstMatch(lines, /^FATAL ERROR: /);
+      out.cannotRun = { what: 'a vitest worker died (a crash, process.abort(), or out of memory)', line: (fatal ?? died).line };
+    }
     // Errors outside any test (a late throw, an unhandled rejection): vitest exits 1 with every test passed.
     const unhandled = firstMatch(lines, /^Vitest caught \d+ unhandled errors? during the test run/);
     if (unhandled && !out.cannotRun) {

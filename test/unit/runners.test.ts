@@ -174,6 +174,8 @@ const found: [string, RunnerName, number, string, string, string][] = [
   ['vitest: --passWithNoTests with no test files (was pass)', 'vitest', 0, '\n RUN  v3.2.7 /x\n\nNo test files found, exiting with code 0\n', 'error', 'no tests ran: `No test files found, exiting with code 0`'],
   ['vitest: an error thrown after every test passed names the error', 'vitest', 1, VITEST_UNHANDLED, 'error', 'vitest caught an error outside the tests: `Error: late boom`'],
   ['vitest: every test skipped (was pass)', 'vitest', 0, VITEST_ALL_SKIPPED, 'error', 'no tests ran (every test was skipped)'],
+  ['vitest: a worker killed by a signal', 'vitest', 1, "\n RUN  v3.2.7 /x\n\n\n⎯⎯⎯⎯ Unhandled Rejection ⎯⎯⎯⎯⎯\nError: Channel closed\n ❯ target.send ../node:internal/child_process:753:16\n\n⎯⎯⎯⎯⎯⎯⎯⎯\nSerialized Error: { code: 'ERR_IPC_CHANNEL_CLOSED' }\n", 'error', 'a vitest worker died (a crash, process.abort(), or out of memory): `Error: Channel closed`'],
+  ['vitest: a worker out of memory', 'vitest', 1, "<--- JS stacktrace --->\n\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n\n⎯⎯⎯⎯ Unhandled Rejection ⎯⎯⎯⎯⎯\nError: Channel closed\nSerialized Error: { code: 'ERR_IPC_CHANNEL_CLOSED' }\n", 'error', 'a vitest worker died (a crash, process.abort(), or out of memory): `FATAL ERROR: Reached heap limit'],
   ['mocha: a test that calls process.exit(0): no summary (was pass)', 'mocha', 0, MOCHA_EXIT0, 'error', 'exit 0 without a mocha summary'],
   ['mocha: --reporter tap, a failed test (was error)', 'mocha', 1, MOCHA_TAP, 'caught', 'mocha: `# fail 1`'],
   ['mocha: --reporter json, a failed test (was error)', 'mocha', 1, MOCHA_JSON, 'caught', 'mocha: `"failures": 1,`'],
