@@ -108,6 +108,21 @@ function jsErrorLine(lines: readonly string[]): string | undefined {
   return (firstMatch(lines, JS_LOAD_ERROR) ?? firstMatch(lines, ANY_ERROR))?.line;
 }
 
+/**
+ * jest's `--json` results (vitest's `--reporter=json` writes the same fields), for a run whose own
+ * summary is not in the output: the counts, and the field that decides as the line to quote.
+ */
+function jestJson(lines: readonly string[]): Summary | undefined {
+  const text = lines.find((l) => l.includes('"numTotalTests":'));
+  if (text === undefined) return undefined;
+  const field = (k: string) => new RegExp(`"${k}":\\s*(\\d+)`).exec(text);
+  const total = field('numTotalTests');
+  if (!total) return undefined;
+  const failed = field('numFailedTests');
+  const n = (m: RegExpExecArray | null) => Number(m?.[1] ?? 0);
+  return { line: n(failed) > 0 ? failed![0] : total[0], failed: n(failed), passed: n(field('numPassedTests')), total: n(total), skipped: n(field('numPendingTests')) + n(field('numTodoTests')) };
+}
+
 const jest: RunnerProfile = {
   needsSummary: true,
   read(lines) {
@@ -127,6 +142,8 @@ const jest: RunnerProfile = {
     if (tests) {
       const t = tests.m[1]!;
       out.summary = { line: tests.line, failed: count(t, 'failed'), passed: count(t, 'passed'), total: count(t, 'total'), skipped: count(t, 'skipped') + count(t, 'todo') };
+    } else if (jestJson(lines)) {
+      out.summary = jestJson(lines)!;
     } else {
       // jest stops where a test calls process.exit, before its summary (whatever the code).
       const exited = firstMatch(lines, /^\s*●\s+process\.exit called with/);
@@ -163,6 +180,9 @@ const vitest: RunnerProfile = {
       const t = tests.m[1]!;
       const total = /no tests/.test(t) ? 0 : Number(/\((\d+)\)/.exec(t)?.[1] ?? 0);
       out.summary = { line: tests.line, failed: count(t, 'failed'), passed: count(t, 'passed'), total, skipped: count(t, 'skipped') + count(t, 'todo') };
+    } else {
+      const json = jestJson(lines);
+      if (json) out.summary = json;
     }
     // A worker that died (a crash, process.abort(), out of memory): its channel closes under vitest.
     const died = firstMatch(lines, /^Error: Channel closed$|^Error: Worker exited unexpectedly|ERR_IPC_CHANNEL_CLOSED/);
