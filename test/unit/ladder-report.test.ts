@@ -60,7 +60,7 @@ function fakes(world: World) {
     runGate: async (tier: { name: string }) => {
       events.push(`gate ${tier.name}`);
       const e = world.exits[tier.name];
-      return exit((Array.isArray(e) ? e.shift() : e) ?? 0, world.tails?.[tier.name] ?? (tier.runner === 'jest' ? JEST_PASSED : ''));
+      return exit((Array.isArray(e) ? e.shift() : e) ?? 0, world.tails?.[tier.name] ?? (tier.name === 't2' ? JEST_PASSED : ''));
     },
     appendRows: (r: LedgerRow[]) => rows.push(...r),
     now: () => new Date('2025-01-15T10:00:00Z'),
