@@ -169,7 +169,9 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   }
   if (isNoTestsCode(runner, code) && output?.allowNoTests) return { verdict: 'pass', reason: `exit ${code}: no tests ran (allowed by \`allowNoTests\`)` };
   const known = meaning(code, runner);
-  return { verdict: 'error', reason: known ? `exit ${code}: ${known}` : `exit ${code}, which this tier does not count as a test failure` };
+  // No runner read the output (none detected: a workspace run, a script of several runners): say how to make the code count.
+  const next = runner || code >= 126 ? '' : `; if exit ${code} means a test failed, add it to the tier's \`caught\`, or set the tier's \`runner\` so its output is read`;
+  return { verdict: 'error', reason: `${known ? `exit ${code}: ${known}` : `exit ${code}, which this tier does not count as a test failure`}${next}` };
 }
 
 const isNoTestsCode = (runner: RunnerName | undefined, code: number) => (runner === 'pytest' && code === 5) || (runner === 'nextest' && code === 4) || (runner === 'unittest' && code === 5);
