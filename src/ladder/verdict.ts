@@ -208,7 +208,7 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
   if (profile.exitProves && failureCode(undefined)) return { verdict: 'caught', proven: true };
   const known = meaning(code, runner);
   const oom = lines.find((l) => /JavaScript heap out of memory|^FATAL ERROR: /.test(l));
-  if (oom) return { verdict: 'error', reason: `exit ${code}: out of memory: ${quoteLine(oom)}` };
+  if (oom) return { verdict: 'error', reason: `exit ${code}: ${/out of memory/.test(oom) ? 'out of memory' : 'node died of a fatal error'}: ${quoteLine(oom)}` };
   if (s && s.failed > 0) {
     // Failures counted, but the exit code is not one the tier counts as a test failure: something else broke too.
     return { verdict: 'error', reason: `exit ${code}${known ? ` (${known})` : ''}, which this tier does not count as a test failure (\`caught\`: ${caught.join(', ') || 'none'}), though ${runner} counts failed tests: ${quoteLine(s.line)}; if exit ${code} means a test failed, add it to the tier's \`caught\`` };

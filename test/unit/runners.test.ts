@@ -183,6 +183,7 @@ const found: [string, RunnerName, number, string, string, string][] = [
   ['mocha: --reporter tap, a failed test (was error)', 'mocha', 1, MOCHA_TAP, 'caught', 'mocha: `# fail 1`'],
   ['mocha: --reporter json, a failed test (was error)', 'mocha', 1, MOCHA_JSON, 'caught', 'mocha: `"failures": 1,`'],
   ['mocha: out of memory quotes node\'s fatal error', 'mocha', 134, MOCHA_OOM, 'error', 'out of memory: `FATAL ERROR: Reached heap limit'],
+  ['a fatal error that is not memory is not called out of memory', 'uvu', 134, '\n#\n# Fatal error in , line 0\nFATAL ERROR: v8::ToLocalChecked Empty MaybeLocal\nAborted\n', 'error', 'exit 134: node died of a fatal error: `FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal`'],
   ['uvu: a failed test beside a skipped one (was error)', 'uvu', 1, UVU_FAIL_AND_SKIP, 'caught', 'uvu: `Total:     2`'],
   ['uvu: .only leaves the others skipped; the one that ran passed', 'uvu', 0, UVU_ONLY, 'pass', ''],
   ['node: a file that exited 0 early beside another file (was pass)', 'node', 0, NODE_EXIT0_BESIDE, 'error', 'a test file reported no test (it has none, or it exited before its tests reported, e.g. process.exit in a test): `ok 1 - /x/cases/exit0b/a.test.js`'],
