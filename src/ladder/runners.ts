@@ -50,11 +50,6 @@ export interface RunnerProfile {
    * counts, and nothing shows that the tests ran.
    */
   needsSummary?: boolean;
-  /**
-   * The runner's own test-failure exit code, whatever the tier's `caught` (which defaults to 1 when the
-   * runner was detected, not named): mocha exits with the number of failures, cargo 101, nextest 100.
-   */
-  failureExit?: (code: number, failed: number | undefined) => boolean;
 }
 
 // CSI sequences (colours, cursor moves), OSC sequences (links, titles) and lone escapes.
@@ -203,7 +198,6 @@ const vitest: RunnerProfile = {
 
 const mocha: RunnerProfile = {
   needsSummary: true,
-  failureExit: (code, failed) => failed !== undefined && code === Math.min(failed, 255),
   read(lines) {
     const out: Reading = {};
     const noFiles = firstMatch(lines, /^\s*Error: No test files found/);
@@ -423,7 +417,6 @@ function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line
 }
 
 const cargo: RunnerProfile = {
-  failureExit: (code) => code === 101,
   read(lines) {
     const out: Reading = {};
     const results = lines.filter((l) => /^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed/.test(l));
@@ -450,7 +443,6 @@ const cargo: RunnerProfile = {
 
 const nextest: RunnerProfile = {
   exitProves: true,
-  failureExit: (code) => code === 100,
   read(lines) {
     const out: Reading = {};
     const s = lastMatch(lines, /^\s*Summary \[.*\] (\d+) tests? run: (.*)$/);
@@ -489,6 +481,8 @@ function pythonException(lines: readonly string[], from: number): string | undef
 
 const unittest: RunnerProfile = {
   failedExits: [5],
+  // unittest prints `Ran N tests` at the end of every run, quiet or not: an exit 0 without it stopped early (os._exit).
+  needsSummary: true,
   read(lines) {
     const out: Reading = {};
     let ranAt = -1;
@@ -513,7 +507,7 @@ const unittest: RunnerProfile = {
       // A setUpClass that failed runs no test but is counted; tests that were all skipped still exist.
       const total = Math.max(ran === 0 ? skipped : ran, failed);
       const passed = Math.max(0, ran - failed - skipped - expected);
-      out.summary = { line: failed > 0 && status ? status.line : ranLine, failed, passed, total };
+      out.summary = { line: failed > 0 && status ? status.line : ranLine, failed, passed, total, skipped };
       if (total === 0 && loads.length === 0) out.noTests = { line: ranLine };
     } else if (!out.cannotRun) {
       // No summary: unittest stopped before running (a start folder that cannot be imported, a bad option).

@@ -183,9 +183,8 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
   // Every test skipped is no test run: nothing was checked.
   const allSkipped = s && s.total > 0 && s.failed === 0 && s.skipped === s.total;
   const none = r.noTests ?? (s && s.total === 0 ? { line: s.line } : allSkipped ? { line: s.line, skipped: true } : undefined);
-  const failureCode = (failed: number | undefined) => caught.includes(code) || profile.failureExit?.(code, failed) === true;
   // `failedExits`: codes that mean a failed test only when the summary counts one (unittest's 5 from Python 3.12).
-  if (s && s.failed > 0 && (failureCode(s.failed) || profile.failedExits?.includes(code) === true || code === 0)) {
+  if (s && s.failed > 0 && (caught.includes(code) || profile.failedExits?.includes(code) === true || code === 0)) {
     // Exit 0 with failures counted: the runner and its summary disagree.
     if (code === 0) return { verdict: 'error', reason: `exit 0 but ${runner} reports failed tests: ${quoteLine(s.line)}` };
     return { verdict: 'caught', reason: `${runner}: ${quoteLine(s.line)}`, proven: true };
@@ -205,7 +204,7 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
       reason: `exit 0 without a ${runner} summary, so nothing shows the tests ran to the end (a test that called process.exit, or a reporter that prints no counts); last output: ${last ? quoteLine(last) : '(none)'}; use a reporter that prints ${runner}'s summary, or give the tier a JUnit \`report\``,
     };
   }
-  if (profile.exitProves && failureCode(undefined)) return { verdict: 'caught', proven: true };
+  if (profile.exitProves && caught.includes(code)) return { verdict: 'caught', proven: true };
   const known = meaning(code, runner);
   const oom = lines.find((l) => /JavaScript heap out of memory|^FATAL ERROR: /.test(l));
   if (oom) return { verdict: 'error', reason: `exit ${code}: ${/out of memory/.test(oom) ? 'out of memory' : 'node died of a fatal error'}: ${quoteLine(oom)}` };

@@ -251,6 +251,7 @@ const UNITTEST: Scenario = {
     zero: { 'test_a.py': '# no tests yet\n' },
     timeout: { 'test_a.py': UNITTEST_CASE('    def test_hangs(self):\n        import time\n        time.sleep(1000)\n') },
     allowed: { 'test_a.py': '# no tests yet\n' },
+    skipped: { 'test_a.py': UNITTEST_CASE("    @unittest.skip('later')\n    def test_a(self):\n        pass\n\n    @unittest.skip('later')\n    def test_b(self):\n        pass\n") },
   },
   expect: {
     pass: { verdict: 'pass' },
@@ -261,6 +262,8 @@ const UNITTEST: Scenario = {
     'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
     timeout: { verdict: 'error', quotes: 'timed out after' },
     allowed: { verdict: 'pass', quotes: 'Ran 0 tests in' },
+    skipped: { verdict: 'error', quotes: `${SKIPPED}: \`Ran 2 tests in` },
+    placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
 

@@ -5,6 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runnerCaught } from '../../src/config/defaults.js';
 import { type GateExit } from '../../src/ladder/gate.js';
 import { PROFILES, managerFailure, outputLines, stripAnsi } from '../../src/ladder/runners.js';
 import { classify } from '../../src/ladder/verdict.js';
@@ -201,15 +202,16 @@ for (const [title, runner, code, tail, verdict, reason] of found) {
   });
 }
 
-test('mocha: two failing tests exit 2, a catch under the default caught [1] of a detected (not named) mocha (was error)', () => {
-  const detected = (code: number) => classify(exit(code, MOCHA_TWO), [1], 30, { runner: 'mocha', output: { detection: { runner: 'mocha', words: ['mocha'], managers: ['npm'] } } });
-  const c = detected(2);
+test("mocha: two failing tests exit 2, a catch under the codes a detected (not named) mocha gets when the tier lists no caught (was error); under an explicit caught [1], an error that says how to count it", () => {
+  const judged = (code: number, caught: number[]) => classify(exit(code, MOCHA_TWO), caught, 30, { runner: 'mocha', output: { detection: { runner: 'mocha', words: ['mocha'], managers: ['npm'] } } });
+  // ladder.ts hands a tier with no `caught` of its own the detected runner's codes: runnerCaught('mocha').
+  const c = judged(2, runnerCaught('mocha')!);
   assert.is(c.verdict, 'caught', c.reason);
   assert.match(c.reason ?? '', 'mocha: `2 failing`');
-  // Another code with failures counted: something else broke too, and the reason does not deny the failures.
-  const odd = detected(7);
+  // The tier's own caught [1]: something else ended the run, and the reason does not deny the failures.
+  const odd = judged(2, [1]);
   assert.is(odd.verdict, 'error');
-  assert.match(odd.reason ?? '', 'exit 7, which this tier does not count as a test failure, though mocha counts failed tests: `2 failing`');
+  assert.match(odd.reason ?? '', 'exit 2 (usage error), which this tier does not count as a test failure (`caught`: 1), though mocha counts failed tests: `2 failing`');
 });
 
 test('every test skipped, with allowNoTests: a pass that says so', () => {
@@ -371,7 +373,7 @@ const UT_CASES: [string, number, string, string, string | undefined][] = [
   ['a setUpClass that raises is the tests failing (3.12 and later: exit 5)', 5, UT_SETUP_CLASS, 'caught', 'unittest: `FAILED (errors=1)`'],
   ['failures, errors, skips, expected failures, unexpected successes', 1, UT_MIXED, 'caught', 'unexpected successes=1)'],
   ['an unexpected success alone fails the run', 1, UT_MIXED.replace('failures=1, errors=1, skipped=2, ', ''), 'caught', 'FAILED (expected failures=1, unexpected successes=1)'],
-  ['every test skipped is a pass', 0, `ss\n${UT_RULE}\nRan 2 tests in 0.000s\n\nOK (skipped=2)\n`, 'pass', undefined],
+  ['every test skipped is no test run (as for every runner)', 0, `ss\n${UT_RULE}\nRan 2 tests in 0.000s\n\nOK (skipped=2)\n`, 'error', 'no tests ran (every test was skipped)'],
   ['no tests before Python 3.12 (exit 0)', 0, `\n${UT_RULE}\nRan 0 tests in 0.000s\n\nOK\n`, 'error', 'no tests ran: `Ran 0 tests in 0.000s`; if that is expected, set `allowNoTests: true`'],
   ['no tests on Python 3.12 and later (exit 5)', 5, `\n${UT_RULE}\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n`, 'error', 'no tests ran (exit 5: unittest ran no tests (Python 3.12 and later)): `Ran 0 tests in 0.000s`'],
   ['no tests (exit 5), allowed', 5, `\n${UT_RULE}\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n`, 'pass', 'allowed by `allowNoTests`'],
@@ -503,7 +505,7 @@ for (const [title, code, tail, verdict, reason] of CARGO_REAL) {
 test('a failure exit the tier does not count, with failed tests counted: says so and how to count it', () => {
   const c = classify(exit(101, CARGO_NO_FAIL_FAST), [1], 30, { runner: 'cargo', output: { detection: { runner: 'cargo', words: [], managers: [] } } });
   assert.is(c.verdict, 'error');
-  assert.match(c.reason ?? '', 'exit 101, which this tier does not count as a test failure (`caught`: 1), though cargo reports failed tests');
+  assert.match(c.reason ?? '', 'exit 101, which this tier does not count as a test failure (`caught`: 1), though cargo counts failed tests');
   assert.match(c.reason ?? '', "add it to the tier's `caught`");
 });
 
