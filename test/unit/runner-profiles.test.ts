@@ -149,8 +149,8 @@ for (const [title, runner, text, reading] of edges) {
   });
 }
 
-test('the JavaScript runners always print a summary when their run ends: exit 0 without one is no pass', () => {
-  assert.equal(Object.entries(PROFILES).filter(([, p]) => p.needsSummary === true).map(([n]) => n).sort(), ['jest', 'mocha', 'node', 'uvu', 'vitest']);
+test('the JavaScript runners and unittest always print a summary when their run ends: exit 0 without one is no pass', () => {
+  assert.equal(Object.entries(PROFILES).filter(([, p]) => p.needsSummary === true).map(([n]) => n).sort(), ['jest', 'mocha', 'node', 'unittest', 'uvu', 'vitest']);
 });
 
 test('nextest\'s and pytest\'s failure exit codes prove a failure without a summary; the others\' do not', () => {

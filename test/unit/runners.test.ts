@@ -374,6 +374,7 @@ const UT_CASES: [string, number, string, string, string | undefined][] = [
   ['failures, errors, skips, expected failures, unexpected successes', 1, UT_MIXED, 'caught', 'unexpected successes=1)'],
   ['an unexpected success alone fails the run', 1, UT_MIXED.replace('failures=1, errors=1, skipped=2, ', ''), 'caught', 'FAILED (expected failures=1, unexpected successes=1)'],
   ['every test skipped is no test run (as for every runner)', 0, `ss\n${UT_RULE}\nRan 2 tests in 0.000s\n\nOK (skipped=2)\n`, 'error', 'no tests ran (every test was skipped)'],
+  ['a test that ended the process (os._exit(0)) before the summary is no pass', 0, '..', 'error', 'exit 0 without a unittest summary'],
   ['no tests before Python 3.12 (exit 0)', 0, `\n${UT_RULE}\nRan 0 tests in 0.000s\n\nOK\n`, 'error', 'no tests ran: `Ran 0 tests in 0.000s`; if that is expected, set `allowNoTests: true`'],
   ['no tests on Python 3.12 and later (exit 5)', 5, `\n${UT_RULE}\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n`, 'error', 'no tests ran (exit 5: unittest ran no tests (Python 3.12 and later)): `Ran 0 tests in 0.000s`'],
   ['no tests (exit 5), allowed', 5, `\n${UT_RULE}\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n`, 'pass', 'allowed by `allowNoTests`'],
