@@ -1,9 +1,9 @@
 /** `gate-ladder merge <ledgers...> [--into FILE]`: shard ledgers into this repository's ledger, each row once. */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { mergeLedgers } from '../ledger/merge.js';
 import { teamMsg } from '../util/messages.js';
-import { escapeControl } from '../util/escape.js';
+import { shown } from '../util/escape.js';
 import { err, loadContext, out } from './context.js';
 import { EXIT } from './run.js';
 
@@ -21,7 +21,14 @@ export async function mergeCommand(opts: MergeOptions): Promise<number> {
   const files = opts.files.map((f) => resolve(opts.cwd, f));
   const missing = files.filter((f) => !existsSync(f));
   if (missing.length > 0) {
-    err(teamMsg.mergeMissing(missing.map(escapeControl)));
+    err(teamMsg.mergeMissing(missing.map(shown)));
+    return EXIT.error;
+  }
+  // A folder (a CI artifact's) or a FIFO among the inputs is said as such, before anything is written:
+  // reading it would fail inside the merge, where it would read as a fault of the ledger merged into.
+  const notFiles = files.filter((f) => statSync(f, { throwIfNoEntry: false })?.isFile() !== true);
+  if (notFiles.length > 0) {
+    err(teamMsg.mergeNotFiles(notFiles.map(shown)));
     return EXIT.error;
   }
   let into: string;
@@ -33,11 +40,11 @@ export async function mergeCommand(opts: MergeOptions): Promise<number> {
   }
   try {
     const result = await mergeLedgers(files.filter((f) => resolve(f) !== resolve(into)), into);
-    for (const s of result.sources) err(teamMsg.mergeSource(escapeControl(s.file), s.rows, s.added, s.duplicates, s.skipped));
-    out(teamMsg.merged(result.added, escapeControl(into)));
+    for (const s of result.sources) err(teamMsg.mergeSource(shown(s.file), s.rows, s.added, s.duplicates, s.skipped));
+    out(teamMsg.merged(result.added, shown(into)));
     return EXIT.pass;
   } catch (e) {
-    err(teamMsg.mergeFailed(escapeControl(into), e instanceof Error ? e.message : String(e)));
+    err(teamMsg.mergeFailed(shown(into), e instanceof Error ? e.message : String(e)));
     return EXIT.error;
   }
 }

@@ -464,6 +464,8 @@ export const teamMsg = {
   mergeNoFiles: () => 'gate-ladder: merge needs at least one ledger file (e.g. `gate-ladder merge shard-1.jsonl shard-2.jsonl`).',
   mergeMissing: (files: readonly string[]) =>
     `gate-ladder: nothing was merged; no such file: ${files.join(', ')}. Check the paths (a CI artifact is often one folder deeper).`,
+  mergeNotFiles: (files: readonly string[]) =>
+    `gate-ladder: nothing was merged; not a file: ${files.join(', ')}. Name the ledger files (a folder's: \`gate-ladder merge <folder>/*.jsonl\`).`,
   mergeSource: (file: string, rows: number, added: number, duplicates: number, skipped: number) =>
     `  ${file}: ${plural(rows, 'row')}, ${added} added, ${duplicates} already there${skipped ? `, ${plural(skipped, 'malformed line')} skipped` : ''}`,
   merged: (added: number, into: string) => `gate-ladder: merged ${plural(added, 'new row')} into ${into}. \`gate-ladder report\` reads it.`,

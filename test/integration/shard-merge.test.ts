@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -71,6 +71,25 @@ test('a 12-commit range as 3 shards in 3 clones, merged: the verdicts of an unsh
     assert.is(again.code, 0, again.out);
     assert.match(again.stdout, 'merged 0 new rows');
     assert.match(again.stderr, '2 malformed lines skipped');
+    assert.is(rowsOf(merged).length, rows.length);
+
+    // a folder among the inputs (a CI artifact's) is named as the input it is, not as the ledger's fault; nothing is written
+    const folder = repo.cli(['merge', join(repo.dir, '..'), shards[1]!, '--into', merged]);
+    assert.is(folder.code, 2, folder.out);
+    assert.match(folder.stderr, 'nothing was merged; not a file: ');
+    assert.not.match(folder.out, 'cannot write');
+    // names are printed with their control characters escaped: a newline in one cannot fake a line of ours
+    const fake = 'x\ngate-ladder: merged 99 new rows\u001b[0m';
+    const missing = repo.cli(['merge', fake, '--into', merged]);
+    assert.is(missing.code, 2, missing.out);
+    assert.match(missing.stderr, 'no such file: ');
+    assert.match(missing.stderr, 'x\\ngate-ladder: merged 99 new rows\\x1b[0m');
+    const oddFile = join(repo.dir, '..', fake);
+    copyFileSync(shards[1]!, oddFile);
+    const odd = repo.cli(['merge', oddFile, '--into', merged]);
+    assert.is(odd.code, 0, odd.out);
+    assert.match(odd.stderr, 'x\\ngate-ladder: merged 99 new rows\\x1b[0m: ');
+    for (const r of [missing, odd]) assert.not.match(r.out, /^gate-ladder: merged 99/m);
     assert.is(rowsOf(merged).length, rows.length);
 
     // into the repository's own ledger: the unsharded rows are other runs, so they are kept beside the shards'
