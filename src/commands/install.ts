@@ -283,8 +283,9 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
 
 /** Whether the existing config has a lintStaged tier, and any tier for pre-commit (unknown when it does not load: assumed yes). */
 async function preCommitTiers(root: string): Promise<{ lintStagedTier: boolean; anyTier: boolean }> {
-  const { loadConfig } = await import('../config/load.js');
-  const loaded = await loadConfig(root);
+  // In a worker with the time limit, as every other command loads it: a config that loops must not hang install.
+  const { loadConfigLimited } = await import('../config/load-worker.js');
+  const loaded = await loadConfigLimited(root);
   if (loaded.kind !== 'ok') return { lintStagedTier: false, anyTier: true };
   const tiers = loaded.config.tiers.filter((t) => t.hooks.includes('pre-commit'));
   return { lintStagedTier: tiers.some((t) => t.lintStaged !== undefined), anyTier: tiers.length > 0 };

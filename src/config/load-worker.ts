@@ -4,6 +4,8 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { SEARCH_PLACES } from './defaults.js';
 import { takeReads } from './fs-reads.js';
 import type { ConfigLoad } from './load.js';
+import { shownLines } from '../util/escape.js';
+import { writeErr } from '../util/stderr.js';
 
 /**
  * Loading the config with a time limit. A config is a program: it may never settle (`export default
@@ -18,6 +20,9 @@ import type { ConfigLoad } from './load.js';
  *
  * A config holding a function (a lint-staged `config` can) cannot be copied out of the worker; once
  * the worker has shown it loads within the limit, it is loaded again in this thread.
+ *
+ * What a config prints while it loads (a `console.log`) goes to stderr, its control characters
+ * escaped: stdout is a command's answer (`run --json`, `report --json`), which it would corrupt.
  */
 
 export const DEFAULT_LIMIT_S = 30;
@@ -50,11 +55,25 @@ export async function loadConfigLimited(root: string, limitS = loadLimit()): Pro
   }
   if ('uncloneable' in answer) {
     const { loadConfig } = await import('./load.js');
-    const here = await loadConfig(root);
+    const here = await stdoutToStderr(() => loadConfig(root));
     return here.kind === 'ok' ? { ...here, deps: [...new Set([...(here.deps ?? []), ...answer.reads])] } : here;
   }
   const r = answer.result;
   return r.kind === 'ok' ? { ...r, deps: [...new Set([...(r.deps ?? []), ...answer.reads])] } : r;
+}
+
+/** Runs `load` with whatever it writes to stdout sent to stderr, escaped (a config loaded in this thread). */
+async function stdoutToStderr<T>(load: () => Promise<T>): Promise<T> {
+  const write = process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    writeErr(shownLines(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    return await load();
+  } finally {
+    process.stdout.write = write;
+  }
 }
 
 function inWorker(root: string, limitS: number): Promise<Answer | { problem: string }> {
@@ -70,10 +89,14 @@ function inWorker(root: string, limitS: number): Promise<Answer | { problem: str
     };
     let worker: Worker;
     try {
-      worker = new Worker(new URL(import.meta.url), { workerData: { [KEY]: root } });
+      worker = new Worker(new URL(import.meta.url), { workerData: { [KEY]: root }, stdout: true, stderr: true });
     } catch (err) {
       resolve({ problem: `could not be loaded: ${err instanceof Error ? err.message : String(err)}` });
       return;
+    }
+    for (const stream of [worker.stdout, worker.stderr]) {
+      stream.setEncoding('utf8');
+      stream.on('data', (text: string) => writeErr(shownLines(text)));
     }
     const timer = setTimeout(() => {
       settle({ problem: `did not finish loading within ${limitS} s (an endless loop, or work that never ends?); no gate ran. A config must only describe the ladder. GATE_LADDER_CONFIG_TIMEOUT=<seconds> sets the limit` });

@@ -53,6 +53,23 @@ test('the manual run says the same, with exit code 2 (and `flaky`, which loads t
     assert.match(f.out, 'ended the process while loading');
   }));
 
+test('a config that prints while loading: its words go to stderr, escaped, and `run --json` stays JSON; install --pre-commit does not hang on an endless loop', () =>
+  withRepo({ files: BASE }, (repo) => {
+    repo.write('gate-ladder.config.ts', "console.log('loading\\u001b[2J'); console.error('warned'); export default { tiers: [{ name: 't1', run: 'true' }] };\n");
+    repo.write('src/value.txt', 'good 2\n');
+    repo.commit('a chatty config');
+    const r = repo.cli(['run', '--json', '--no-cache', '--base', 'HEAD~1']);
+    assert.is(r.code, 0, r.out);
+    assert.is((JSON.parse(r.stdout) as { exit: number }).exit, 0, r.stdout);
+    assert.match(r.stderr, 'loading\\x1b[2J');
+    assert.match(r.stderr, 'warned');
+    assert.not.match(r.stderr, '\u001b');
+    repo.write('gate-ladder.config.ts', HOSTILE[3]![1]);
+    const i = repo.cli(['install', '--pre-commit'], { env: { GATE_LADDER_CONFIG_TIMEOUT: '2' }, timeoutMs: 30_000 });
+    assert.is(i.code, 0, i.out);
+    assert.ok(repo.read('.husky/pre-commit').includes('run pre-commit'));
+  }));
+
 test("timeout: 2147484 or 1e300 is refused by validation (Node's timers would fire at once)", () =>
   withRepo({ files: BASE }, (repo) => {
     for (const timeout of ['2147484', '1e300']) {
