@@ -257,6 +257,15 @@ export function appendLines(path: string, rows: readonly unknown[]): void {
 
 export const REQUIRED_FIELDS = ['patch', 'tier', 'verdict', 'seconds'] as const;
 
+/**
+ * A gate's seconds as a row may hold them: a finite number from 0 to 2^31 (a tier's timeout is at most
+ * 2147483 s). A negative, huge (1e308: every sum the report makes turns Infinity) or non-numeric one
+ * was not written by a gate run: the row is skipped and counted, like a torn line. Pure.
+ */
+function plausibleSeconds(seconds: unknown): boolean {
+  return typeof seconds === 'number' && seconds >= 0 && seconds <= 2 ** 31;
+}
+
 /** Parses one ledger line; `undefined` for a blank, partial, non-JSON or incomplete line. Pure. */
 export function parseRow(line: string): LedgerRow | undefined {
   if (line.trim() === '') return undefined;
@@ -268,7 +277,7 @@ export function parseRow(line: string): LedgerRow | undefined {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const row = value as Record<string, unknown>;
-  if (typeof row.patch !== 'string' || typeof row.tier !== 'string' || typeof row.seconds !== 'number') return undefined;
+  if (typeof row.patch !== 'string' || typeof row.tier !== 'string' || !plausibleSeconds(row.seconds)) return undefined;
   if (row.verdict !== 'pass' && row.verdict !== 'caught' && row.verdict !== 'error') return undefined;
   return row as LedgerRow;
 }

@@ -319,7 +319,7 @@ export const reportMsg = {
   allFiltered: (rows: number) =>
     `gate-ladder: none of the ledger's ${plural(rows, 'row')} match --since/--hook. Widen or drop the filter and run it again.`,
   skippedLines: (n: number, path: string) =>
-    `gate-ladder: skipped ${plural(n, 'line')} of ${shown(path)}: blank, cut off mid-write, not JSON, or missing patch/tier/verdict/seconds. They are not counted; if the number grows, check what else writes to that file.`,
+    `gate-ladder: skipped ${plural(n, 'line')} of ${shown(path)}: blank, cut off mid-write, not JSON, or missing patch/tier/verdict/seconds (or seconds no run could take: negative, or past 2^31). They are not counted; if the number grows, check what else writes to that file.`,
   badSince: (value: string) => `gate-ladder: --since "${shown(value)}" is not a date. Use a date such as 2025-01-31 or 2025-01-31T12:00:00Z.`,
   noLedger: (cwd: string) =>
     `gate-ladder: ${cwd} is not inside a git repository, so there is no default ledger. Pass \`--ledger PATH\`, or run it from the repository.`,

@@ -32,6 +32,9 @@ test('parseRow keeps unknown fields and rejects incomplete or partial lines', ()
   assert.is(parseRow('[1,2]'), undefined);
   assert.is(parseRow('{"patch":"a","tier":"t1","verdict":"maybe","seconds":1}'), undefined);
   assert.is(parseRow('{"tier":"t1","verdict":"pass","seconds":1}'), undefined);
+  // seconds no gate run could have taken: skipped, so that no sum of the report turns Infinity or goes down
+  for (const seconds of ['-5', '1e308', '"12"', 'null', '1e400']) assert.is(parseRow(`{"patch":"a","tier":"t1","verdict":"pass","seconds":${seconds}}`), undefined, seconds);
+  for (const seconds of ['0', '0.004', '2147483']) assert.is(parseRow(`{"patch":"a","tier":"t1","verdict":"pass","seconds":${seconds}}`)?.seconds, Number(seconds));
 });
 
 test('readRows streams rows and counts what it skipped', async () => {
