@@ -43,7 +43,7 @@ function fingerprint(root: string): string {
 
 /** Ignored dependency folders anywhere in the checkout (`node_modules`, `packages/a/node_modules`, `.venv`, ...). */
 function scan(root: string): string[] {
-  const r = git(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory', '--no-empty-directory'], { scrub: true });
+  const r = git(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory', '--no-empty-directory'], { scrub: 'root' });
   const wanted = new Set<string>(DEPENDENCY_DIRS);
   const found = r.ok
     ? r.stdout.split('\0').map((p) => p.replace(/\/$/, '')).filter((p) => p !== '' && wanted.has(basename(p)))

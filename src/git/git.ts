@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { join } from 'node:path';
 import { decodeText, unlinkQuiet } from '../util/cache-files.js';
 import { type Started, signalQuietly, startProcess } from '../util/spawn.js';
 import { ChangeList, parseNameStatusZ } from './change-list.js';
@@ -45,10 +46,17 @@ export const LOCAL_GIT_ENV = [
   'GIT_COMMON_DIR',
 ] as const;
 
-/** The environment without the variables above (and the GIT_CONFIG_KEY_n/VALUE_n pairs), for another work tree. Pure. */
-export function withoutLocalGitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+/** Of those, the ones that say where the repository itself is (not an index, a prefix or a config). */
+export const REPO_GIT_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES'] as const;
+
+/**
+ * The environment without the variables above (and the GIT_CONFIG_KEY_n/VALUE_n pairs), for another
+ * work tree; with `keepRepo`, those of REPO_GIT_ENV stay. Pure.
+ */
+export function withoutLocalGitEnv(env: NodeJS.ProcessEnv, keepRepo = false): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   const drop = new Set<string>(LOCAL_GIT_ENV);
+  if (keepRepo) for (const k of REPO_GIT_ENV) drop.delete(k);
   for (const [k, v] of Object.entries(env)) {
     if (drop.has(k) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(k)) continue;
     out[k] = v;
@@ -58,16 +66,26 @@ export function withoutLocalGitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 export interface GitOptions {
   input?: string;
-  /** Run without the hook's GIT_DIR/GIT_INDEX_FILE/...: for commands that touch another work tree. */
-  scrub?: boolean;
+  /**
+   * `true`: run without the hook's GIT_DIR/GIT_INDEX_FILE/...: for commands that touch another work tree.
+   * `'root'`: the same, for a command on the repository run at its main work tree's root (worktree
+   * add/remove/list, ls-files), except that where that root has no `.git` of its own (GIT_DIR and
+   * GIT_WORK_TREE set by the user: a dotfiles repository, `git --git-dir=... push`), the variables that
+   * name the repository stay: without them git finds no repository there.
+   */
+  scrub?: boolean | 'root';
 }
 
-const gitEnv = (scrub = false) => ({ ...(scrub ? withoutLocalGitEnv(process.env) : process.env), GATE_LADDER: '0', GIT_OPTIONAL_LOCKS: '0' });
+const gitEnv = (scrub: boolean | 'root' = false, cwd = '') => ({
+  ...(scrub ? withoutLocalGitEnv(process.env, scrub === 'root' && !existsSync(join(cwd, '.git'))) : process.env),
+  GATE_LADDER: '0',
+  GIT_OPTIONAL_LOCKS: '0',
+});
 
 /** Runs git synchronously. Every git call of gate-ladder goes through here. */
 export function git(cwd: string, args: readonly string[], opts: string | GitOptions = {}): GitResult {
   const { input, scrub } = typeof opts === 'string' ? { input: opts, scrub: false } : opts;
-  const r = spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub) });
+  const r = spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub, cwd) });
   if (r.error) return { ok: false, code: null, stdout: '', stderr: r.error.message };
   return { ok: r.status === 0, code: r.status, stdout: decodeText(r.stdout), stderr: decodeText(r.stderr) };
 }
@@ -279,7 +297,7 @@ export function parseWorktreeList(out: string): WorktreeEntry[] {
 }
 
 export function listWorktrees(root: string): WorktreeEntry[] {
-  const r = git(root, ['worktree', 'list', '--porcelain', '-z'], { scrub: true });
+  const r = git(root, ['worktree', 'list', '--porcelain', '-z'], { scrub: 'root' });
   return r.ok ? parseWorktreeList(r.stdout) : [];
 }
 

@@ -35,7 +35,7 @@ export function sweepStale(root: string): number {
     if (!isOurs(wt.path, tmp)) continue;
     const pid = Number(readOwner(join(dirname(wt.path), OWNER)));
     if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) continue;
-    git(root, ['worktree', 'remove', '--force', '--force', wt.path], { scrub: true });
+    git(root, ['worktree', 'remove', '--force', '--force', wt.path], { scrub: 'root' });
     rmSync(dirname(wt.path), { recursive: true, force: true });
     removed++;
   }
@@ -57,7 +57,7 @@ export function addWorktreeRecord(root: string, dir: string, rev: string): void 
   // No hooks: a post-checkout hook (an `npm install`, say) has no business in a throwaway checkout.
   const args = ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--no-checkout', '--detach', '--quiet', '--lock', dir, rev];
   for (let tries = 1; ; tries++) {
-    const r = git(root, args, { scrub: true });
+    const r = git(root, args, { scrub: 'root' });
     if (r.ok) return;
     if (tries >= ADD_TRIES || !lostAdminFolder(r.stderr)) throw new GitError(args, r);
     rmSync(dir, { recursive: true, force: true });
@@ -66,5 +66,5 @@ export function addWorktreeRecord(root: string, dir: string, rev: string): void 
 
 /** `git worktree remove` by path (twice --force: our worktrees are locked); works when the folder is gone. */
 export function removeWorktreeRecord(root: string, dir: string): boolean {
-  return git(root, ['worktree', 'remove', '--force', '--force', dir], { scrub: true }).ok;
+  return git(root, ['worktree', 'remove', '--force', '--force', dir], { scrub: 'root' }).ok;
 }

@@ -1,6 +1,6 @@
 /** The pushed commit decides, not the working tree: gates run in a temporary worktree when they differ. */
 import { spawn } from 'node:child_process';
-import { existsSync, lutimesSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lutimesSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -186,6 +186,33 @@ test('a push from a linked worktree: gates see none of the hook\'s GIT_DIR/GIT_I
       for (const v of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_PREFIX']) assert.not.match(env, new RegExp(`^${v}=`, 'm'));
       assert.is(readFileSync(`${trace}.lib`, 'utf8'), 'lib v2\n', 'a workspace link resolves inside the worktree: the pushed version');
       assert.is(worktrees(repo).length, 2, 'only the two worktrees the user made');
+    },
+  ));
+
+test('a repository whose git dir is elsewhere (GIT_DIR and GIT_WORK_TREE set, as for dotfiles): committed bug, uncommitted fix, caught in a worktree with its dependency folders', () =>
+  withRepo(
+    {
+      files: {
+        'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'pwd > "$GL_TRACE"; test -f node_modules/gate-ladder/package.json || exit 3; sh check.sh properties', timeout: 30 }] };\n`,
+        'check.sh': CHECK_SH,
+        'src/value.txt': 'good\n',
+      },
+    },
+    (repo) => {
+      repo.write('src/value.txt', 'bug\n');
+      const head = repo.commit('a bug');
+      repo.write('src/value.txt', 'good\n');
+      const gitDir = join(repo.dir, '..', 'dotgit');
+      renameSync(join(repo.dir, '.git'), gitDir);
+      const trace = join(repo.dir, '..', 'trace');
+      const r = sh('git', ['push', 'origin', 'main'], repo.dir, { env: { GIT_DIR: gitDir, GIT_WORK_TREE: repo.dir, GL_TRACE: trace } });
+      assert.is(r.code, 1, r.out);
+      assert.match(r.out, 'gates run in a temporary worktree');
+      assert.match(r.out, 't1 caught a problem');
+      assert.is(readFileSync(trace, 'utf8').trim(), join(realpathSync(gitDir), 'gate-ladder', 'worktrees', 'slot-1'));
+      const rows = readFileSync(join(gitDir, 'gate-ladder', 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      assert.equal(rows.map((x) => [x.patch, x.verdict, x.isolation]), [[head, 'caught', 'worktree']]);
+      assert.is(readFileSync(join(repo.dir, 'src/value.txt'), 'utf8'), 'good\n', 'the uncommitted fix is untouched');
     },
   ));
 
