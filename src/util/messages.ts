@@ -18,6 +18,11 @@ const again = (hook?: Voice) => (isCommit(hook) ? 'commit' : isManual(hook) ? 'r
 type Exec = (command: string) => string;
 const npx: Exec = (command) => `npx ${command}`;
 
+/** A line of outside input quoted in a message: at most 200 characters (a 5 MB line would be printed whole), saying how long it was. Pure. */
+function clipped(line: string): string {
+  return line.length > 200 ? `${line.slice(0, 200)}… (${line.length} characters)` : line;
+}
+
 export const msg = {
   bypassed: () => 'gate-ladder: GATE_LADDER=0, skipping every gate.',
   notRepo: (cwd: string) => `gate-ladder: ${shown(cwd)} is not inside a git work tree. Run it from a repository.`,
@@ -30,7 +35,7 @@ export const msg = {
       `Fix ${problems.length === 1 ? 'it' : 'them'} and try again (\`${exec('gate-ladder run --dry-run')}\` checks the config; \`${exec('gate-ladder help config')}\` lists the fields).${bypass(hook) ? ` ${bypass(hook)}` : ''}`,
     ].join('\n'),
   badStdin: (lines: readonly string[]) =>
-    `gate-ladder: push blocked: ${lines.length} line(s) of pre-push input are not "<local ref> <sha> <remote ref> <sha>" (first: ${shown(JSON.stringify(lines[0]))}), so gate-ladder cannot tell what is pushed. Is the hook called by git? ${BYPASS}`,
+    `gate-ladder: push blocked: ${lines.length} line(s) of pre-push input are not "<local ref> <sha> <remote ref> <sha>" (first: ${shown(JSON.stringify(clipped(lines[0] ?? '')))}), so gate-ladder cannot tell what is pushed. Is the hook called by git? ${BYPASS}`,
   nothingToTest: (ref: string, why: string) => `gate-ladder: ${shown(ref)}: ${shown(why)}.`,
   rangeError: (ref: string, reason: string, hook?: Voice) =>
     `gate-ladder: ${blocked(hook)}cannot tell what ${shown(ref)} changes: ${shown(reason)}. This says nothing about the patch.${bypass(hook) ? ` ${bypass(hook)}` : ''}`,

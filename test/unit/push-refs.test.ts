@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isObjectId as isSha, isZeroId as isZero } from '../../src/git/text.js';
 import { type PushRef, parsePushRefs, pushKind } from '../../src/git/push-refs.js';
+import { msg } from '../../src/util/messages.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -125,6 +126,14 @@ test('isZero: forty or sixty-four zeros', () => {
 test('a delete is a delete whichever field says so', () => {
   assert.is(pushKind(ref('(delete)', A, 'refs/heads/x', B)), 'delete');
   assert.is(pushKind(ref('refs/heads/x', Z, 'refs/heads/x', B)), 'delete');
+});
+
+test('a bad input line is quoted escaped and clipped: a 5 MB line is not printed whole', () => {
+  const { bad } = parsePushRefs(`${'a'.repeat(5_000_000)}\x1b[2J\nrefs/heads/x ${A} refs/heads/x ${B}\n`);
+  const said = msg.badStdin(bad);
+  assert.ok(said.length < 1000, String(said.length));
+  assert.match(said, `(first: "${'a'.repeat(200)}… (5000004 characters)")`);
+  assert.match(msg.badStdin(['\x1b[2Jgarbage']), '(first: "\\u001b[2Jgarbage")');
 });
 
 test.run();
