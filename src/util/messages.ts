@@ -125,10 +125,10 @@ export const installMsg = {
     ].join('\n'),
   foreignHooksPath: (current: string, line: string, exec: Exec = npx) =>
     [
-      `gate-ladder: not installed: git's core.hooksPath is already ${JSON.stringify(shown(current))}, another hook manager's folder; husky would replace it and the hooks in that folder would stop running. Nothing was changed.`,
+      `gate-ladder: not installed: git's core.hooksPath is already "${shown(current)}", another hook manager's folder; husky would replace it and the hooks in that folder would stop running. Nothing was changed.`,
       `Either add gate-ladder to that folder's pre-push hook (${shown(current)}/pre-push), as the line:`,
       `  ${line}`,
-      `or run \`${exec('gate-ladder install --force')}\` to point core.hooksPath at husky's .husky/_ (\`${exec('gate-ladder uninstall')}\` sets it back to ${JSON.stringify(shown(current))}).`,
+      `or run \`${exec('gate-ladder install --force')}\` to point core.hooksPath at husky's .husky/_ (\`${exec('gate-ladder uninstall')}\` sets it back to "${shown(current)}").`,
     ].join('\n'),
   /** Hooks in git's own folder that stop running once core.hooksPath points at husky's (the pre-commit framework, simple-git-hooks, a hand-made hook). */
   gitHooksIgnored: (dir: string, names: readonly string[]) =>

@@ -106,6 +106,13 @@ test("install refuses to replace another tool's core.hooksPath, names it and how
     assert.match(r.out, 'node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"');
     assert.match(r.out, 'npx gate-ladder install --force');
     assert.is(repo.gitOk('config', 'core.hooksPath'), '.githooks', 'unchanged');
+    // a folder name with control characters is shown escaped once (not JSON's doubled backslashes)
+    repo.gitOk('config', 'core.hooksPath', 'h\u001b]0;x\u0007\nfake');
+    const odd = repo.cli(['install']);
+    assert.is(odd.code, 2, odd.out);
+    assert.match(odd.out, 'core.hooksPath is already "h\\x1b]0;x\\x07\\nfake"');
+    assert.not.match(odd.out, '\\\\');
+    repo.gitOk('config', 'core.hooksPath', '.githooks');
     assert.not.ok(repo.git('ls-files', '--others', '.husky').stdout.trim(), 'no .husky made');
     const forced = repo.cli(['install', '--force']);
     assert.is(forced.code, 0, forced.out);
