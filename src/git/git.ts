@@ -321,12 +321,15 @@ export function workTreeState(cwd: string): { head: string | null; clean: boolea
  * The committed content of each path in `treeish` (a commit or a tree), in one `git cat-file --batch`
  * (one process, about 3 ms here, whatever the number of paths): a file's bytes, or `null` when the
  * path is absent there or is not a file. `undefined` when git fails. Paths are repo-relative with `/`.
+ * A committed symlink is followed inside the tree, as node follows it in a checkout (a config that is
+ * a link to `config/gate-ladder.mjs` is that file's content, not the link's target text); one that
+ * leads outside the tree, dangles or loops is `null` (git answers `symlink`, `dangling`, `loop`).
  */
 export function filesAt(cwd: string, treeish: string, paths: readonly string[]): Map<string, Buffer | null> | undefined {
   const asked = [...new Set(paths)].filter((p) => p !== '' && !p.includes('\n'));
   const out = new Map<string, Buffer | null>();
   if (asked.length === 0) return out;
-  const r = spawnSync('git', ['cat-file', '--batch'], {
+  const r = spawnSync('git', ['cat-file', '--batch', '--follow-symlinks'], {
     cwd,
     input: asked.map((p) => `${treeish}:${p}\n`).join(''),
     maxBuffer: 1024 * 1024 * 1024,

@@ -3,7 +3,7 @@
  * commit), not whatever the working tree holds; a manual run uses today's, and each says which.
  * Real repos, the packed CLI, real `git push` and `git commit`.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -90,6 +90,29 @@ test('two refs with different configs in one push: each is judged under its own 
     const byRef = Object.fromEntries(repo.ledger().map((x) => [x.ref, [x.tier, x.verdict, x.patch]]));
     assert.equal(byRef, { 'refs/heads/a': ['ta', 'pass', a], 'refs/heads/b': ['tb', 'caught', b] });
     assert.match(r.out, `refs/heads/a is judged under gate-ladder.config.ts as committed at ${a.slice(0, 12)}`);
+  }));
+
+test('a committed config that is a symlink (to conf/ladder.ts) is read through it: the file it points at judges the push, not its path as code', () =>
+  ladder((repo) => {
+    repo.write('conf/ladder.ts', LADDER_CONFIG);
+    rmSync(join(repo.dir, 'gate-ladder.config.ts'));
+    symlinkSync('conf/ladder.ts', join(repo.dir, 'gate-ladder.config.ts'));
+    repo.write('src/value.txt', 'bug\n');
+    const bug = repo.commit('the config as a link, and a bug');
+    const r = repo.push(['origin', 'main']);
+    assert.is(r.code, 1, r.out);
+    assert.not.match(r.out, 'could not be loaded');
+    assert.match(r.out, 't1-properties caught a problem');
+    // a branch whose linked file differs from the working tree's: that commit's file judges it
+    repo.gitOk('checkout', '-q', '-b', 'side');
+    repo.write('conf/ladder.ts', LENIENT);
+    repo.write('src/value.txt', 'still a bug\n');
+    const side = repo.commit('a lenient config');
+    repo.gitOk('checkout', '-q', 'main');
+    const s = repo.push(['origin', 'side']);
+    assert.is(s.code, 0, s.out);
+    assert.match(s.out, 'refs/heads/side is judged under gate-ladder.config.ts as committed at');
+    assert.equal(repo.ledger().map((x) => [x.patch, x.tier, x.verdict]), [[bug, 't1-properties', 'caught'], [side, 't1-lenient', 'pass']]);
   }));
 
 test('a manual run uses the working tree\'s config (today\'s) and says so', () =>

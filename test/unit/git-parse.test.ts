@@ -91,6 +91,18 @@ test('parseCatFileBatch: files, missing paths, trees, and contents with newlines
   assert.is(parseCatFileBatch(out, ['a.ts']), undefined, 'more output than asked');
 });
 
+test('parseCatFileBatch: what --follow-symlinks says of a link leading outside the tree, dangling, looping or through a file is no file', () => {
+  const out = Buffer.from('symlink 9\n../../etc\ndangling 15\nHEAD:conf/x.mjs\nloop 8\nHEAD:a/b\nnotdir 8\nHEAD:f/g\n');
+  const got = parseCatFileBatch(out, ['out', 'dangling', 'loop', 'notdir']);
+  assert.ok(got);
+  for (const p of ['out', 'dangling', 'loop', 'notdir']) assert.is(got.get(p), null, p);
+});
+
+test('withoutLocalGitEnv keepRepo: the variables that name the repository stay, the index and the prefix go', () => {
+  const env = withoutLocalGitEnv({ GIT_DIR: '/d', GIT_WORK_TREE: '/w', GIT_INDEX_FILE: '/d/index.lock', GIT_PREFIX: 'sub/', GIT_CONFIG_PARAMETERS: 'x', PATH: '/bin' }, true);
+  assert.equal(env, { GIT_DIR: '/d', GIT_WORK_TREE: '/w', PATH: '/bin' });
+});
+
 test('importCandidates: as written, with extensions, a folder index, and .ts for .js', () => {
   const c = importCandidates('ladder/tiers.js');
   for (const p of ['ladder/tiers.js', 'ladder/tiers.ts', 'ladder/tiers.js.ts', 'ladder/tiers.js/index.ts']) assert.ok(c.includes(p), p);
