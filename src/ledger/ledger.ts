@@ -38,6 +38,8 @@ const WHY: Record<string, string> = {
   ENOTDIR: 'a part of its path is a file, not a folder',
   ELOOP: 'its path loops through symbolic links',
   ENAMETOOLONG: 'its path is too long',
+  // Its folder was made (or was there) and still no file can be created in it: /proc, a folder removed meanwhile.
+  ENOENT: 'no file can be created in its folder (a special file system such as /proc, or a folder removed meanwhile)',
 };
 
 function ledgerError(path: string, err: unknown): LedgerError {

@@ -37,6 +37,15 @@ test('parseRow keeps unknown fields and rejects incomplete or partial lines', ()
   for (const seconds of ['0', '0.004', '2147483']) assert.is(parseRow(`{"patch":"a","tier":"t1","verdict":"pass","seconds":${seconds}}`)?.seconds, Number(seconds));
 });
 
+test('a ledger whose folder takes no new file (/proc) is one line saying so, not the error code twice', () => {
+  if (process.platform !== 'linux') return;
+  assert.throws(() => appendRows('/proc/gl-test-ledger.jsonl', [row(1)]), (e: Error) => {
+    assert.match(e.message, 'cannot write the ledger /proc/gl-test-ledger.jsonl: no file can be created in its folder');
+    assert.not.match(e.message, 'ENOENT');
+    return true;
+  });
+});
+
 test('readRows streams rows and counts what it skipped', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gl-ledger-'));
   try {
