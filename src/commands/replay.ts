@@ -3,7 +3,7 @@ import { runGate } from '../ladder/gate.js';
 import { trapInterrupt } from '../util/interrupt.js';
 import { isolateTier, probeNetworkIsolation } from '../replay/isolate.js';
 import type { LadderDeps } from '../ladder/ladder.js';
-import { appendRows, readRows } from '../ledger/ledger.js';
+import { LedgerError, appendRows, readRows } from '../ledger/ledger.js';
 import { configMsg, msg, replayMsg } from '../util/messages.js';
 import { gateTracker, gatesDir, stopLeftovers } from '../ladder/gate-records.js';
 import { runPool } from '../replay/pool.js';
@@ -168,7 +168,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
     return EXIT.interrupted;
   }
   if (failure) {
-    err(replayMsg.failed(failure.err));
+    err(replayMsg.failed(failure.err, failure.err instanceof LedgerError));
     return EXIT.error;
   }
 

@@ -307,8 +307,13 @@ export const replayMsg = {
     `gate-ladder: replaying ${n} patch${n === 1 ? '' : 'es'}, ${jobs} at a time, config ${hash}${isolate ? ', gates without network' : ''}; each in a worktree of the pool.`,
   interrupted: () =>
     'gate-ladder: replay interrupted: gates stopped, worktrees given back to the pool. Finished patches are in the ledger; the same command replays the rest.',
-  failed: (err: unknown) =>
-    `gate-ladder: replay stopped: ${shown(err instanceof Error ? err.message : String(err))}. Every worktree was given back to the pool; finished patches are in the ledger, and the same command replays the rest.`,
+  /** `ledgerFault`: the ledger could not be written (its error is a whole sentence of ours: quoted without its prefix and full stop). */
+  failed: (err: unknown, ledgerFault = false) => {
+    const why = shown((err instanceof Error ? err.message : String(err)).replace(/^gate-ladder: /, '').replace(/\.+$/, ''));
+    return ledgerFault
+      ? `gate-ladder: replay stopped: ${why}. Every worktree was given back to the pool; once the ledger can be written, the same command replays every patch it does not hold.`
+      : `gate-ladder: replay stopped: ${why}. Every worktree was given back to the pool; finished patches are in the ledger, and the same command replays the rest.`;
+  },
   summary: (patches: number, now: number, before: number, notApplied: number, seconds: string) =>
     `replay: ${patches} patch${patches === 1 ? '' : 'es'} (${now} replayed now, ${before} earlier under this config${notApplied ? `, ${notApplied} did not apply` : ''}) in ${seconds}`,
 };

@@ -4,6 +4,8 @@ import { resolveConfig } from '../../src/config/load.js';
 import { EMPTY_TREE } from '../../src/git/git.js';
 import { isolateTier, netDevices, probeNetworkIsolation, unsharePrefixes } from '../../src/replay/isolate.js';
 import { runPool } from '../../src/replay/pool.js';
+import { LedgerError } from '../../src/ledger/ledger.js';
+import { replayMsg } from '../../src/util/messages.js';
 import { commitPatches, parseRevList, patchFileId, type ReplayPatch } from '../../src/replay/inputs.js';
 import { configHash, isReplayRow, replayKey, stableStringify } from '../../src/replay/key.js';
 import { APPLY_TIER, notAppliedRow, type PatchOutcome } from '../../src/replay/patch.js';
@@ -294,6 +296,15 @@ test('replayFigures: per tier in ladder order; unapplied patches apart; a tier n
   assert.is(lines[0], 'tier  runs  caught  errors  passes  median_s  total_s');
   assert.is(lines[3], 't3       0       0       0       0         -    0.000');
   assert.is(lines[4], 'did not apply (counted apart: not a catch, not an error): 1');
+});
+
+test('replay stopped by an unwritable ledger: its sentence quoted once, and no claim that finished patches are in the ledger', () => {
+  const said = replayMsg.failed(new LedgerError('/proc/l.jsonl', 'permission denied'), true);
+  assert.match(said, 'gate-ladder: replay stopped: cannot write the ledger /proc/l.jsonl: permission denied');
+  assert.is(said.split('gate-ladder:').length, 2, said);
+  assert.not.match(said, '..');
+  assert.not.match(said, 'finished patches are in the ledger');
+  assert.match(replayMsg.failed(new Error('boom\n\u001b[2J')), 'replay stopped: boom\\n\\x1b[2J. Every worktree');
 });
 
 test.run();
