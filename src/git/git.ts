@@ -250,6 +250,27 @@ export function newCommits(cwd: string, head: string, remote: string): { commits
   return parseBoundary(gitOk(cwd, ['rev-list', '--boundary', head, '--not', `--remotes=${remote}`, '--']));
 }
 
+/**
+ * The remote a pre-push hook was handed: git passes the URL itself as the remote's name when the push
+ * named a URL or a path (`git push /srv/repo.git main`), and a URL has no remote-tracking refs, so every
+ * new branch would look like a first push (every file judged). Such a name (with ':', or starting with
+ * '/' or '.': no remote's name can) is matched against the configured remotes' `url` and `pushurl`;
+ * the first remote with exactly that URL stands for it. Any other name is returned as it is, with no git
+ * process.
+ */
+export function remoteFor(cwd: string, name: string): string {
+  if (!(name.includes(':') || name.startsWith('/') || name.startsWith('.'))) return name;
+  const r = git(cwd, ['config', '-z', '--get-regexp', '^remote\\..*\\.(url|pushurl)$']);
+  if (!r.ok) return name;
+  for (const entry of r.stdout.split('\0')) {
+    const nl = entry.indexOf('\n');
+    if (nl < 0 || entry.slice(nl + 1) !== name) continue;
+    const key = entry.slice(0, nl);
+    return key.slice('remote.'.length, key.lastIndexOf('.'));
+  }
+  return name;
+}
+
 /** The commit a revision names, or null when it does not exist locally. */
 export function resolveCommit(cwd: string, rev: string): string | null {
   const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);

@@ -12,7 +12,7 @@ import { shouldCalibrate } from './calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
 import { EXIT } from '../config/defaults.js';
 import { type GateExit, type GateIo, runGate } from './gate.js';
-import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteHead, workTreeState } from '../git/git.js';
+import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, workTreeState } from '../git/git.js';
 import { type GitFacts, commitIn, diffIn, gatherGitFacts, mergeBaseIn } from '../git/facts.js';
 import { newRunId } from '../util/hash.js';
 import { quickIndexMatches, quickWorkTree } from '../git/index-check.js';
@@ -437,7 +437,7 @@ async function planWithConfigs(
       const l = choices.get(head)?.load;
       return l?.kind === 'ok' ? l.config.base : undefined;
     };
-    plans = planPush(refs, { remote: opts.remote ?? 'origin', base }, rangeGit(facts));
+    plans = planPush(refs, { remote: remoteFor(info.root, opts.remote ?? 'origin'), base }, rangeGit(facts));
   }
   // No config anywhere: said once, and allowed, as before any commit carried one.
   if ([...choices.values()].every((c) => c.load.kind === 'none') && (choices.size > 0 || working.kind === 'none')) return noConfig(info.root);

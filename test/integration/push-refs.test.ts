@@ -49,6 +49,13 @@ test('new branch off main: judged on its own commits, against where it left main
     assert.is(rows[0]!.base, fork);
     assert.equal(rows[0]!.files, ['src/value.txt']);
     assert.is(onRemote(repo, 'feature'), '');
+    // pushed to the remote's URL instead of its name (git then hands the hook the URL as the remote's
+    // name): judged the same way, not as a first push of every file
+    const byUrl = repo.push([repo.remote, 'feature:refs/heads/by-url']);
+    assert.is.not(byUrl.code, 0);
+    assert.not.match(byUrl.out, 'first push');
+    const last = repo.ledger().at(-1)!;
+    assert.equal([last.ref, last.base, last.files], ['refs/heads/by-url', fork, ['src/value.txt']]);
   }));
 
 test('deleting a branch: nothing to test, no rows, the push is allowed', () =>
