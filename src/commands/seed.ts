@@ -27,6 +27,7 @@ import { patchPaths } from '../git/patch-paths.js';
 import { type CommandContext, err, loadContext } from './context.js';
 import { EXIT } from './run.js';
 import { history } from './flaky.js';
+import { safeGateOutput } from '../util/gate-output.js';
 
 export interface SeedOptions {
   cwd: string;
@@ -122,7 +123,7 @@ async function ladderOn(ctx: CommandContext, plan: Plan, where: string, patch: s
       env: process.env,
       interrupt: interrupt.promise,
       reports,
-      echo: (chunk) => process.stderr.write(chunk),
+      echo: (chunk) => process.stderr.write(safeGateOutput(chunk)),
       colour: () => gateColourWanted(process.env),
       tracker: gateTracker(gatesDir(ctx.commonDir)),
     },

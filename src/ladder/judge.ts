@@ -26,6 +26,7 @@ import { parsePushRefs, pushKind } from '../git/push-refs.js';
 import { type ConfigChoice, configAtTree } from '../config/config-at.js';
 import { revQuery } from '../git/rev-query.js';
 import { writeErr, writeOut } from '../util/stderr.js';
+import { safeGateOutput } from '../util/gate-output.js';
 import { colourWanted, gateColourWanted, paint } from '../util/colour.js';
 import { detectPackageManager, pmSays } from '../util/package-manager.js';
 import { tookPath } from '../util/hot-path.js';
@@ -337,7 +338,8 @@ export async function judge(opts: RunOptions, gathered?: GitFacts): Promise<Judg
           place: (tier) => placed.place(tier),
           // A push or a commit: the freezes committed with it, not the working tree's file.
           reports: { ...testReports, record: (rec, cwd) => record(async () => testReports.record(rec, cwd)) },
-          echo: writeErr,
+          // Piped gate output is escaped on its way (colours kept): util/gate-output.ts.
+          echo: (chunk) => writeErr(safeGateOutput(chunk)),
           colour: () => gateColourWanted(process.env),
           tracker: gateTracker(gatesDir(info.commonDir)),
         },

@@ -6,7 +6,8 @@
  * `gate-ladder:` line of its own. Everything else, non-ASCII letters included, is unchanged. Pure.
  *
  * One function, used wherever such text is printed (src/util/messages.ts and the few writers
- * outside it). A gate writing straight to the terminal is not filtered: that is the test runner's
+ * outside it). A gate's output that passes through us keeps its colours: `gate-output.ts` escapes the
+ * rest as a stream. A gate writing straight to the terminal is not filtered: that is the test runner's
  * own output, as with any hook.
  */
 export function shown(text: string): string {
