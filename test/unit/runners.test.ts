@@ -194,13 +194,17 @@ const found: [string, RunnerName, number, string, string, string][] = [
   ['node: every test skipped (was pass)', 'node', 0, NODE_ALL_SKIPPED, 'error', 'no tests ran (every test was skipped): `# tests 2`'],
   ['node: exit 0 with no summary (a file run without --test that exited early) (was pass)', 'node', 0, NO_SUMMARY_EXIT0, 'error', 'exit 0 without a node summary'],
 ];
-for (const [title, runner, code, tail, verdict, reason] of found) {
-  test(title, () => {
-    const c = judge(runner, code, tail);
-    assert.is(c.verdict, verdict, c.reason);
-    assert.ok((c.reason ?? '').includes(reason), `reason: ${c.reason}`);
-  });
+/** One test per row: the runner's output judged, its verdict, and a fragment of its reason. */
+function judgedRows(rows: readonly (readonly [string, RunnerName, number, string, string, string])[]): void {
+  for (const [title, runner, code, tail, verdict, reason] of rows) {
+    test(title, () => {
+      const c = judge(runner, code, tail);
+      assert.is(c.verdict, verdict, c.reason);
+      assert.ok((c.reason ?? '').includes(reason), `reason: ${c.reason}`);
+    });
+  }
 }
+judgedRows(found);
 
 test("mocha: two failing tests exit 2, a catch under the codes a detected (not named) mocha gets when the tier lists no caught (was error); under an explicit caught [1], an error that says how to count it", () => {
   const judged = (code: number, caught: number[]) => classify(exit(code, MOCHA_TWO), caught, 30, { runner: 'mocha', output: { detection: { runner: 'mocha', words: ['mocha'], managers: ['npm'] } } });
@@ -495,13 +499,7 @@ const CARGO_REAL: [string, number, string, string, string][] = [
   ['a compile error in a test', 101, CARGO_TEST_COMPILE, 'error', 'a compile error: `error[E0308]: mismatched types`'],
   ['a crate with no tests (lib and doc-tests: 0 each)', 0, CARGO_NONE, 'error', 'no tests ran: `test result: ok. 0 passed;'],
 ];
-for (const [title, code, tail, verdict, reason] of CARGO_REAL) {
-  test(`cargo (real output): ${title}`, () => {
-    const c = judge('cargo', code, tail);
-    assert.is(c.verdict, verdict, c.reason);
-    assert.ok((c.reason ?? '').includes(reason), `reason: ${c.reason}`);
-  });
-}
+judgedRows(CARGO_REAL.map(([title, ...rest]) => [`cargo (real output): ${title}`, 'cargo', ...rest] as const));
 
 test('a failure exit the tier does not count, with failed tests counted: says so and how to count it', () => {
   const c = classify(exit(101, CARGO_NO_FAIL_FAST), [1], 30, { runner: 'cargo', output: { detection: { runner: 'cargo', words: [], managers: [] } } });
@@ -535,13 +533,7 @@ const PYTEST_REAL: [string, number, string, string, string][] = [
   ['--strict-markers with an unknown marker', 2, "__________________________ ERROR collecting test_a.py __________________________\n'slowish' not found in `markers` configuration option\n=========================== short test summary info ============================\nERROR test_a.py - Failed: 'slowish' not found in `markers` configuration option\n!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n1 error in 2.37s\n", 'error', "pytest could not collect the tests: `ERROR test_a.py - Failed: 'slowish' not found in `markers` configuration option`"],
   ['a strict xfail that passes fails the run', 1, 'FAILED test_a.py::test_xpass_strict - [XPASS(strict)] \n1 failed, 1 xfailed, 1 xpassed in 1.44s\n', 'caught', 'pytest: `1 failed, 1 xfailed, 1 xpassed in 1.44s`'],
 ];
-for (const [title, code, tail, verdict, reason] of PYTEST_REAL) {
-  test(`pytest (real output): ${title}`, () => {
-    const c = judge('pytest', code, tail);
-    assert.is(c.verdict, verdict, c.reason);
-    assert.ok((c.reason ?? '').includes(reason), `reason: ${c.reason}`);
-  });
-}
+judgedRows(PYTEST_REAL.map(([title, ...rest]) => [`pytest (real output): ${title}`, 'pytest', ...rest] as const));
 
 test('pytest: a bad option and a conftest.py that cannot import (exit 4) say so', () => {
   const bad = judge('pytest', 4, 'ERROR: usage: __main__.py [options] [file_or_dir] [file_or_dir] [...]\n__main__.py: error: unrecognized arguments: --bogus\n  inifile: None\n  rootdir: /tmp/pt/x\n');
