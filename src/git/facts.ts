@@ -10,6 +10,7 @@ import {
   type RepoInfo,
   diffList,
   git,
+  peeledCommit,
   gitJob,
   gitOk,
   mergeBase,
@@ -126,7 +127,7 @@ export async function gatherGitFacts(cwd: string, q: RevQuery = {}, scope?: (inf
   const early = startDiffs(cwd, repo, ranges);
   const r = await gitText(cwd, repo, [
     ...REPO_PATHS,
-    ...commits.map((rev) => `${rev}^{commit}`),
+    ...commits.map(peeledCommit),
     ...trees.map((rev) => `${rev}^{tree}`),
     ...ranges.map(([a, b]) => `${a}^{commit}...${b}^{commit}`),
     '--',

@@ -272,8 +272,14 @@ export function remoteFor(cwd: string, name: string): string {
 }
 
 /** The commit a revision names, or null when it does not exist locally. */
+/**
+ * `rev` peeled to the commit it names. A search of commit messages (`:/text`) takes no suffix: git
+ * would read `^{commit}` as part of the text searched for, and what it finds is always a commit.
+ */
+export const peeledCommit = (rev: string): string => (rev.startsWith(':/') ? rev : `${rev}^{commit}`);
+
 export function resolveCommit(cwd: string, rev: string): string | null {
-  const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
+  const r = git(cwd, ['rev-parse', '--verify', '--quiet', peeledCommit(rev)]);
   return r.ok ? r.stdout.trim() : null;
 }
 

@@ -14,6 +14,10 @@ test('run --base/--head judges a range without a push, as CI does', () =>
     assert.match(r.stderr, 't1-properties caught a problem');
     const rows = repo.ledger();
     assert.equal(rows.map((x) => [x.hook, x.tier, x.verdict, x.patch]), [['manual', 't1-properties', 'caught', head]]);
+    // A commit named by a search of messages (`:/text`, which takes no `^{commit}` suffix): the same commit.
+    const searched = repo.cli(['run', '--base', 'HEAD~1', '--head', ':/^bug', '--dry-run']);
+    assert.is(searched.code, 0, searched.out);
+    assert.match(searched.stdout, `:/^bug at ${head.slice(0, 12)}`);
   }));
 
 test('run --dry-run prints the plan with reasons and runs nothing', () =>
