@@ -1,8 +1,11 @@
 // Runs the uvu suites (unit, integration, faults) and ends with one line: `N passed, N failed`.
 //
 // On this Node and on each Node binary named in GATE_LADDER_TEST_NODES (space-separated paths;
-// .ci/run sets it to Node 22, 24 and 26). A job on a Node puts that Node's folder first on PATH, so the
-// installed hook's `node ...` line and every script the tests start run on the Node under test too.
+// .ci/run sets it to Node 22, 24 and 26). A job on a Node puts a folder holding only a `node` link to
+// that Node first on PATH, so the installed hook's `node ...` line and every script the tests start run
+// on the Node under test too, and nothing else changes: putting the Node's own folder first would, for
+// a Node in /usr/bin, put every system tool there ahead of the user's (a python3 without pytest ahead
+// of pyenv's, say).
 //
 // Jobs: the unit suite (one process) and each integration and faults file (one process each), for
 // every Node, in one queue, GL_TEST_JOBS at a time (default 3: they wait on git and the processes they
@@ -15,12 +18,13 @@
 // its repositories in a temp folder of its own, and its process checks look for commands no other
 // file starts).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
 
 const suites = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['build/test/unit', 'build/test/integration', 'build/test/faults'];
 const extra = (process.env.GATE_LADDER_TEST_NODES ?? '').split(/\s+/).filter(Boolean);
-const nodes = [process.execPath, ...extra];
+const nodes = [process.execPath, ...extra].map((node) => resolve(node));
 const jobs = Math.max(1, Number.parseInt(process.env.GL_TEST_JOBS ?? '3', 10) || 3);
 let passed = 0;
 let failed = 0;
@@ -153,6 +157,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 const installing = sharedInstall();
 let install;
+const nodeLinks = mkdtempSync(join(tmp ?? tmpdir(), 'gl-test-nodes-'));
 const seen = {};
 try {
   const runs = [];
@@ -167,10 +172,13 @@ try {
     }
     const line = { label: `node ${version.stdout.trim()}`, node, passed: 0, failed: 0 };
     perNode.push(line);
+    const bin = join(nodeLinks, String(perNode.length));
+    mkdirSync(bin);
+    symlinkSync(node, join(bin, 'node'));
     const env = {
       ...process.env,
       NO_COLOR: '1',
-      PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`,
+      PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
       ...(tmp && { TMPDIR: tmp }),
     };
     for (const dir of suites) for (const job of suiteJobs(dir)) runs.push({ ...job, node, env, line, unit: dir.endsWith('unit') });
@@ -198,6 +206,7 @@ try {
 } finally {
   install = await installing;
   if (install) rmSync(install, { recursive: true, force: true });
+  rmSync(nodeLinks, { recursive: true, force: true });
   if (tmp) rmSync(tmp, { recursive: true, force: true });
   try {
     mkdirSync(dirname(DURATIONS), { recursive: true });
