@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { TAIL_BYTES } from '../config/defaults.js';
 import { newRunId } from '../util/hash.js';
 import { processesMarked } from '../util/proc.js';
@@ -36,6 +37,11 @@ export interface GateIo {
   /** Resolves when the user interrupts (Ctrl-C); the gate's tree is then killed. */
   interrupt?: Promise<void>;
   tracker?: GateTracker;
+  /**
+   * With `write`: the lines the reading of the output needs wherever they fall (a runner profile's
+   * `keep`), kept even when the output is longer than the tail (TAIL_BYTES).
+   */
+  keep?: (line: string) => boolean;
 }
 
 const KILL_GRACE_MS = 2000;
@@ -49,20 +55,69 @@ const PIPE_DRAIN_MS = 200;
  */
 export const GATE_MARKER = 'GATE_LADDER_GATE';
 
-/** Keeps the last `max` bytes written to it. */
+/** A line kept out of a long output (see GateIo.keep): where it started in the stream, and its text. */
+interface KeptLine {
+  at: number;
+  text: string;
+}
+
+/** At most this many lines are kept out of one gate's output, each cut to KEPT_LINE_CHARS: the earliest. */
+const KEPT_LINES = 5000;
+const KEPT_LINE_CHARS = 4096;
+
+/**
+ * Keeps the last `max` bytes written to it, and, when given `keep`, every line it matches that has
+ * fallen out of them: `text()` is those lines (in order) then the last bytes. A runner that prints its
+ * summary before the failures' details (mocha's spec reporter) or counts spread over the run (go's and
+ * cargo's per-package results) is read right however long the output.
+ */
 class Tail {
   private chunks: Buffer[] = [];
   private size = 0;
-  constructor(private readonly max: number) {}
+  /** Bytes pushed in all, and where the line being scanned started. */
+  private total = 0;
+  private lineAt = 0;
+  private partial = '';
+  /** Bytes of the line being scanned that `partial` no longer holds (a very long line is judged by its start). */
+  private dropped = 0;
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly kept: KeptLine[] = [];
+  constructor(
+    private readonly max: number,
+    private readonly keep?: (line: string) => boolean,
+  ) {}
   push(chunk: Buffer): void {
+    if (this.keep) this.scan(chunk);
+    this.total += chunk.length;
     this.chunks.push(chunk);
     this.size += chunk.length;
     while (this.size - (this.chunks[0]?.length ?? 0) >= this.max) this.size -= this.chunks.shift()!.length;
   }
+  private scan(chunk: Buffer): void {
+    const text = this.partial + this.decoder.write(chunk);
+    let from = 0;
+    let at = this.lineAt;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+      const line = text.slice(from, nl);
+      if (this.kept.length < KEPT_LINES && this.keep!(line)) this.kept.push({ at, text: line.slice(0, KEPT_LINE_CHARS) });
+      at += Buffer.byteLength(line) + this.dropped + 1;
+      this.dropped = 0;
+      from = nl + 1;
+    }
+    // A line longer than a kept line can be is judged by its start (jest's --json is one line).
+    const rest = text.slice(from);
+    this.partial = rest.length > KEPT_LINE_CHARS ? rest.slice(0, KEPT_LINE_CHARS) : rest;
+    if (this.partial !== rest) this.dropped += Buffer.byteLength(rest) - Buffer.byteLength(this.partial);
+    this.lineAt = at;
+  }
   text(): string {
     if (this.size === 0) return '';
     const all = Buffer.concat(this.chunks);
-    return all.subarray(Math.max(0, all.length - this.max)).toString('utf8');
+    const start = Math.max(0, all.length - this.max);
+    const tail = all.subarray(start).toString('utf8');
+    const cut = this.total - (all.length - start);
+    const before = this.kept.filter((k) => k.at < cut).map((k) => `${k.text}\n`);
+    return before.length > 0 ? `${before.join('')}${tail}` : tail;
   }
 }
 
@@ -100,7 +155,7 @@ function startError(err: NodeJS.ErrnoException, file: string, cwd: string): stri
 export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv, io: GateIo): Promise<GateExit> {
   const started = nowMs();
   const cwd = resolve(root, tier.cwd);
-  const tail = new Tail(TAIL_BYTES);
+  const tail = new Tail(TAIL_BYTES, io.write ? io.keep : undefined);
   const [file, args] = typeof tier.run === 'string' ? ['/bin/sh', ['-c', tier.run]] : [tier.run[0]!, tier.run.slice(1)];
   const token = `${process.pid}.${newRunId()}`;
   const marker = env[GATE_MARKER] ? `${env[GATE_MARKER]}:${token}` : token;

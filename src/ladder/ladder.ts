@@ -8,6 +8,7 @@ import { shown } from '../util/escape.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
 import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from '../types.js';
 import { classify } from './verdict.js';
+import { keepFor } from './runners.js';
 import { type Detection, needsOutput } from './detect.js';
 import { detectTier } from './detect-io.js';
 import { runnerCaught } from '../config/defaults.js';
@@ -236,7 +237,8 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
     kept = write !== undefined;
     const colour = !deps.write && kept && deps.colour ? deps.colour() : false;
     const env = { ...where.env, ...(colour && { FORCE_COLOR: '1' }), ...tier.env, GATE_LADDER: '0' };
-    const io: GateIo = { ...(write && { write }), ...(deps.interrupt && { interrupt: deps.interrupt }), ...(deps.tracker && { tracker: deps.tracker }) };
+    const keep = keepFor(detection?.runner ?? tier.runner);
+    const io: GateIo = { ...(write && { write }), ...(keep && { keep }), ...(deps.interrupt && { interrupt: deps.interrupt }), ...(deps.tracker && { tracker: deps.tracker }) };
     report = tier.report !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.report.path) : undefined;
     since = report !== undefined ? deps.reports!.prepare(report) : 0;
     exit = await deps.runGate(tier, where.cwd, env, io);

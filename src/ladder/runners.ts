@@ -50,6 +50,12 @@ export interface RunnerProfile {
    * counts, and nothing shows that the tests ran.
    */
   needsSummary?: boolean;
+  /**
+   * The lines `read` needs that may be printed far from the end of a long output (a summary printed
+   * before the failures' details, counts spread over the run): kept however long the output is (the
+   * rest is read from its last TAIL_BYTES).
+   */
+  keep?: RegExp;
 }
 
 // CSI sequences (colours, cursor moves), OSC sequences (links, titles) and lone escapes.
@@ -119,6 +125,7 @@ function jestJson(lines: readonly string[]): Summary | undefined {
 }
 
 const jest: RunnerProfile = {
+  keep: /●\s+Test suite failed to run|"numTotalTests":|●\s+process\.exit called with/,
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
@@ -154,6 +161,7 @@ const jest: RunnerProfile = {
 };
 
 const vitest: RunnerProfile = {
+  keep: /^\s*FAIL\s+\S.*\[ .+ \]\s*$|^Error: No test suite found in file|"numTotalTests":/,
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
@@ -197,6 +205,7 @@ const vitest: RunnerProfile = {
 };
 
 const mocha: RunnerProfile = {
+  keep: /^\s*\d+ (?:passing|failing|pending)\b|^\s*Error: No test files found|^# (?:tests|pass|fail) \d+$|^\s*"(?:stats|tests|passes|pending|failures)": /,
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
@@ -255,6 +264,7 @@ const uvu: RunnerProfile = {
  * like a file without tests (Node 20 to 24): a passed "test" named by the file, its tests lost.
  */
 const node: RunnerProfile = {
+  keep: /^(?:# |ℹ )\w+ \d+$|^(?:(?:not ok|ok) \d+ - |[✖✔] )(?:\/\S|[^\s/][^\s]*\.[cm]?[jt]sx?)|^Could not find '|FATAL ERROR: |^\s*signal: 'SIG|^\s*failureType: 'hookFailed'/,
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
@@ -330,6 +340,7 @@ const playwright: RunnerProfile = {
 const PYTEST_SUMMARY = /^=*\s*((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|errors?|warnings?|subtests? \w+)(?:, )?)+|no tests ran)\b.* in [\d.]+s/;
 
 const pytest: RunnerProfile = {
+  keep: /^E\s+fixture '[^']+' not found$/,
   exitProves: true,
   read(lines) {
     const out: Reading = {};
@@ -366,6 +377,7 @@ const pytest: RunnerProfile = {
 };
 
 const go: RunnerProfile = {
+  keep: /^\s*--- (?:FAIL|PASS): |^(?:ok|FAIL|\?)\s+\S/,
   read(lines) {
     const out: Reading = {};
     const build = firstMatch(lines, /^FAIL\s+\S+ \[(?:build|setup) failed\]/);
@@ -417,6 +429,7 @@ function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line
 }
 
 const cargo: RunnerProfile = {
+  keep: /^test result: |^\s+(?:Running|Doc-tests) \S|^error|^thread '|process didn't exit successfully/,
   read(lines) {
     const out: Reading = {};
     const results = lines.filter((l) => /^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed/.test(l));
@@ -480,6 +493,7 @@ function pythonException(lines: readonly string[], from: number): string | undef
 }
 
 const unittest: RunnerProfile = {
+  keep: UNITTEST_LOAD_FAILURE,
   failedExits: [5],
   // unittest prints `Ran N tests` at the end of every run, quiet or not: an exit 0 without it stopped early (os._exit).
   needsSummary: true,
@@ -521,6 +535,12 @@ const unittest: RunnerProfile = {
 };
 
 export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = { jest, vitest, mocha, uvu, node, playwright, pytest, go, cargo, nextest, unittest };
+
+/** Whether a line of a gate's raw output (colours and progress redraws in it) is one the runner's reading needs kept (RunnerProfile.keep). */
+export function keepFor(runner: RunnerName | undefined): ((line: string) => boolean) | undefined {
+  const re = runner === undefined ? undefined : PROFILES[runner].keep;
+  return re && ((line) => re.test(outputLines(line)[0]!));
+}
 
 /** A package manager's or the shell's own failure: the tier's command could not start its tests at all. */
 export interface ManagerFailure {

@@ -53,7 +53,7 @@ export const msg = {
   // A blocked push or commit ends with a short block of its own (run.ts colours it): what stopped it, whose fault, the next step.
   caught: (ref: string, r: GateResult, hook?: Voice) =>
     [
-      `gate-ladder: ${blocked(hook)}${shown(r.tier)} caught a problem in ${shown(ref)} (exit ${r.exitCode}: a test failed).`,
+      `gate-ladder: ${blocked(hook)}${shown(r.tier)} caught a problem in ${shown(ref)} (exit ${r.exitCode}: ${r.runner?.runner ? 'a test failed' : 'the check failed'}).`,
       `  The patch is wrong: fix it, ${isCommit(hook) ? 'stage it, and commit again' : isManual(hook) ? 'then run it again' : 'commit, and push again'}.`,
       ...(bypass(hook) ? [`  ${bypass(hook)}`] : []),
     ].join('\n'),

@@ -379,7 +379,7 @@ test('a manual run that catches says what to do, never "push blocked"', () =>
     repo.commit('a bug');
     const r = repo.cli(['run', '--base', 'HEAD~1']);
     assert.is(r.code, 1, r.out);
-    assert.match(r.stderr, 'gate-ladder: t1-properties caught a problem in HEAD (exit 1: a test failed).');
+    assert.match(r.stderr, 'gate-ladder: t1-properties caught a problem in HEAD (exit 1: the check failed).');
     assert.match(r.stderr, 'The patch is wrong: fix it, then run it again.');
     assert.not.match(r.stderr, 'blocked');
     assert.not.match(r.stderr, 'To push anyway');

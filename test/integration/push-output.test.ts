@@ -19,7 +19,7 @@ test('a blocked push ends with a short block of its own: what stopped it, the ne
     const r = repo.push();
     assert.is.not(r.code, 0);
     const lines = r.stderr.split('\n');
-    const at = lines.indexOf('gate-ladder: push blocked: t1-properties caught a problem in refs/heads/main (exit 1: a test failed).');
+    const at = lines.indexOf('gate-ladder: push blocked: t1-properties caught a problem in refs/heads/main (exit 1: the check failed).');
     assert.ok(at > 0, r.stderr);
     assert.is(lines[at - 1], '', 'a blank line sets it apart from the runner output');
     assert.is(lines[at + 1], '  The patch is wrong: fix it, commit, and push again.');

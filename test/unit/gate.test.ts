@@ -112,6 +112,30 @@ test('a gate whose output is piped (replay) keeps a tail and reaches the writer'
   assert.match(Buffer.concat(chunks).toString(), /out[\s\S]*err/);
 });
 
+test('a long output keeps, besides its tail, the lines the reading needs (a summary printed before 300 kB of failure details)', async () => {
+  // mocha's spec reporter: counts, then each failure's details; the counts fall out of a 64 kB tail.
+  const script = [
+    "process.stdout.write('  ✔ one\\n  1069 passing (6s)\\n  4 pending\\n  187 failing\\n\\n');",
+    "for (let i = 1; i <= 3000; i++) process.stdout.write(`  ${i}) a test\\n     Error: expected 404 got 405 ${'x'.repeat(80)}\\n`);",
+    // One line longer than the tail, whose start is what counts (jest's --json).
+    "process.stdout.write('{\"numTotalTests\":7,' + 'y'.repeat(200000) + '}\\n');",
+    "process.stdout.write('the end\\n');",
+  ].join('\n');
+  const keep = (line: string) => /^\s*\d+ (?:passing|failing|pending)\b|"numTotalTests":/.test(line);
+  const e = await gateIn([process.execPath, '-e', script], { io: () => ({ write: () => {}, keep }) });
+  assert.is(e.exitCode, 0);
+  const lines = e.tail.split('\n');
+  assert.equal(lines.slice(0, 3), ['  1069 passing (6s)', '  4 pending', '  187 failing']);
+  assert.ok(lines[3]!.startsWith('{"numTotalTests":7,yyy'), 'the start of the long line is kept');
+  assert.ok(lines[3]!.length <= 4096, 'a kept line is cut');
+  assert.ok(e.tail.endsWith('the end\n'));
+  assert.not.match(e.tail, '✔ one', 'only the lines asked for are kept');
+  // Without `keep`: only the tail.
+  const plain = await gateIn([process.execPath, '-e', script], { io: () => ({ write: () => {} }) });
+  assert.not.match(plain.tail, 'passing');
+  assert.ok(plain.tail.length <= 64 * 1024);
+});
+
 test('a file made executable after a refusal then runs (nothing cached between starts)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gl-gate-x-'));
   try {

@@ -6,7 +6,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PROFILES, type Reading, managerFailure, outputLines } from '../../src/ladder/runners.js';
+import { PROFILES, type Reading, keepFor, managerFailure, outputLines } from '../../src/ladder/runners.js';
 import type { RunnerName } from '../../src/types.js';
 
 const cases: [string, RunnerName, string, Reading][] = [
@@ -155,6 +155,40 @@ test('the JavaScript runners and unittest always print a summary when their run 
 
 test('nextest\'s and pytest\'s failure exit codes prove a failure without a summary; the others\' do not', () => {
   assert.equal(Object.entries(PROFILES).filter(([, p]) => p.exitProves === true).map(([n]) => n).sort(), ['nextest', 'pytest']);
+});
+
+
+/** What reaches the reading of a long output: the lines `keep` holds from before the last `max` bytes, then those bytes (as gate.ts's Tail does). */
+function longOutput(runner: RunnerName, text: string, max = 64 * 1024): Reading {
+  const keep = keepFor(runner);
+  const cut = Buffer.byteLength(text) - max;
+  let at = 0;
+  const before: string[] = [];
+  for (const line of text.split('\n')) {
+    if (at < cut && keep?.(line)) before.push(line);
+    at += Buffer.byteLength(line) + 1;
+  }
+  const tail = Buffer.from(text).subarray(Math.max(0, cut)).toString('utf8');
+  return PROFILES[runner].read(outputLines(before.map((l) => `${l}\n`).join('') + tail));
+}
+
+const details = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i + 1)).join('\n');
+
+test('long outputs: the lines a reading needs are kept wherever they fall (summaries before the failures, counts spread over the run)', () => {
+  // mocha's spec reporter: counts, then each failure's details.
+  const mocha = `  ✔ one\n\n  1069 passing (6s)\n  4 pending\n  187 failing\n\n${details(187, (i) => `  ${i}) app\n       should 404:\n     Error: expected 404 "Not Found", got 405 ${'x'.repeat(400)}\n      at Test._assertStatus (node_modules/supertest/lib/test.js:252:14)`)}\n`;
+  assert.equal(longOutput('mocha', mocha).summary, { line: '  187 failing', failed: 187, passed: 1069, total: 1260, skipped: 4 });
+  // node --test's spec reporter: the counts, then the failing tests again.
+  const node = `✔ t0 (1ms)\nℹ tests 300\nℹ suites 0\nℹ pass 100\nℹ fail 200\nℹ cancelled 0\nℹ skipped 0\nℹ todo 0\nℹ duration_ms 184\n\n✖ failing tests:\n\n${details(200, (i) => `test at b.test.js:${i}:3\n✖ t${i} (1ms)\n  AssertionError [ERR_ASSERTION]: ${'y'.repeat(400)}`)}\n`;
+  assert.equal(longOutput('node', node).summary, { line: 'ℹ fail 200', failed: 200, passed: 100, total: 300, skipped: 0 });
+  // cargo: a failed binary's result, then a long run of another binary's passing tests.
+  const cargo = `     Running unittests src/lib.rs (target/debug/deps/a-1)\ntest t1 ... FAILED\ntest result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n     Running tests/big.rs (target/debug/deps/big-2)\n${details(3000, (i) => `test case_${i} ... ok`)}\ntest result: ok. 3000 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 1.00s\nerror: 1 target failed:\n`;
+  assert.equal(longOutput('cargo', cargo).summary, { line: 'test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s', failed: 1, passed: 3003, total: 3004, skipped: 0 });
+  // go: a failed package early, many passing packages after.
+  const go = `--- FAIL: TestA (0.00s)\nFAIL\tex/a\t0.01s\n${details(3000, (i) => `ok  \tex/p${i}\t0.01s`)}\nFAIL\n`;
+  assert.is(longOutput('go', go).summary?.failed, 1);
+  // A runner with nothing to keep reads the tail only.
+  assert.is(keepFor(undefined), undefined);
 });
 
 test.run();
