@@ -92,6 +92,41 @@ const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 const tierName = (prefix: string, script: string) => `${prefix}-${script.replace(/[^\w-]/g, '-')}`;
 const hasTests = (script: string | undefined) => script !== undefined && !/no test specified/.test(script);
 
+interface ChainPart {
+  command: string;
+  /** A word for the tier's name: the script `npm run X` runs, else the command's first word. */
+  label: string;
+  runner?: RunnerName;
+}
+
+const MANAGERS = /^(?:npm|pnpm|yarn|bun)$/;
+/** Commands a tier runs as they are: on PATH wherever the tier runs, or a package manager's script. */
+const ON_PATH = /^(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|node|nodejs|deno|python\d*(?:\.\d+)?|sh|bash|go|cargo|make)$/;
+
+/**
+ * A test script that is a plain chain of commands (`node --test && npm run check:types`), one of them a
+ * test runner: its commands in order. Anything else (one command, `||`, `;`, pipes, quotes, a
+ * subshell, an env assignment, no runner or several): undefined, and the script stays one tier.
+ */
+function chainParts(script: string, scripts: Record<string, string>): ChainPart[] | undefined {
+  if (/[|;&`$()'"\\\n<>]/.test(script.replace(/&&/g, ''))) return undefined;
+  const commands = script.split('&&').map((c) => c.trim());
+  if (commands.length < 2 || commands.some((c) => c === '' || /^\w+=/.test(c))) return undefined;
+  const parts = commands.map((command): ChainPart => {
+    const words = command.split(/\s+/);
+    const pmScript = MANAGERS.test(words[0]!) ? words.slice(1).filter((w) => !w.startsWith('-')) : [];
+    const label = pmScript[0] === 'run' && pmScript[1] ? pmScript[1] : pmScript[0] === 'test' ? 'test' : words[0]!.replace(/^.*\//, '');
+    const runner = detectRunner(command, scripts);
+    return { command, label, ...(runner && { runner }) };
+  });
+  return parts.filter((p) => p.runner).length === 1 ? parts : undefined;
+}
+
+/** A chain's command as a tier runs it: package binaries through the package manager (a tier's PATH has no node_modules/.bin). */
+function partCommand(pm: PackageManager, command: string): string {
+  return ON_PATH.test(command.split(/\s+/)[0]!) ? command : pmSays.exec(pm, command);
+}
+
 /** A starter ladder from package.json scripts. Pure. */
 export function starterConfig(input: StarterInput): Starter {
   const { scripts, pm, preCommit } = input;
@@ -125,7 +160,20 @@ export function starterConfig(input: StarterInput): Starter {
   }
   const full = hasTests(scripts.test);
   const runner = full ? detectRunner(scripts.test, scripts) : undefined;
-  lines.push(
+  const parts = full ? chainParts(scripts.test!, scripts) : undefined;
+  if (parts) {
+    // `node --test && tsc -p .`: one tier per command, so the one beside the runner that fails is read as a failure of its own.
+    const used = new Set<string>();
+    lines.push(`    // package.json "test" runs ${parts.length} commands (${JSON.stringify(scripts.test).slice(1, -1)}): one tier each, in its order, so a failure of one beside the tests is not read as the test runner's.`);
+    for (const part of parts) {
+      // `npm run lint && jest`: lint has its tier above.
+      if (!part.runner && part.command === pmSays.script(pm, part.label) && (CHECKS as readonly string[]).includes(part.label)) continue;
+      let name = part.runner ? 't2-tests' : tierName('t2', part.label);
+      for (let i = 2; used.has(name); i++) name = `${tierName('t2', part.label)}-${i}`;
+      used.add(name);
+      lines.push(`    { name: ${q(name)}, run: ${q(partCommand(pm, part.command))}${cwdField}, timeout: 900${runnerField(part.runner)} },`);
+    }
+  } else lines.push(
     full
       ? `    // The whole suite (package.json "test": ${JSON.stringify(scripts.test).slice(1, -1)})${runner ? `; \`runner\` names its exit codes in messages` : ''}.`
       : '    // No "test" script found in package.json: edit this command.',

@@ -25,6 +25,11 @@ export interface Detection {
   placeholderScript?: string;
   /** Every command word seen, the scripts' included: a shell's "X: not found" for one of them is the command's own. */
   words: string[];
+  /**
+   * Commands the tier runs beside its test runner (`tsc -p .` in `node --test && tsc -p .`): when the
+   * runner's summary counts no failed test yet the command fails, one of these may be what failed.
+   */
+  besides?: string[];
 }
 
 const MAX_DEPTH = 4;
@@ -116,7 +121,12 @@ interface Found {
   noPackageJson?: boolean;
   placeholderScript?: string;
   words: Set<string>;
+  /** Segments that start no runner and no script (printable). */
+  others: string[];
 }
+
+/** Commands beside a runner that cannot be what made it fail (they do not fail, or only prepare). */
+const HARMLESS = new Set(['echo', 'printf', 'cd', 'true', ':', 'export', 'set', 'rm', 'mkdir', 'cp', 'mv', 'touch', 'sleep', 'clear', 'exit']);
 
 /** `npm init`'s test script: it fails without running anything. */
 const PLACEHOLDER = /^\s*echo\s+(["']?)Error: no test specified\1\s*&&\s*exit 1\s*$/;
@@ -200,6 +210,7 @@ function scan(command: string, scripts: () => Scripts, found: Found, depth: numb
     else {
       const r = words.map(runnerWord).find((x) => x !== undefined);
       if (r !== undefined) add(r);
+      else if (!HARMLESS.has(b)) found.others.push(printable(words.join(' ')));
     }
   }
 }
@@ -210,7 +221,7 @@ function scan(command: string, scripts: () => Scripts, found: Found, depth: numb
  */
 export function detectRunner(run: string | readonly string[], configured: RunnerName | undefined, scripts: () => Scripts): Detection {
   const command = typeof run === 'string' ? run : run.map((w) => (/[\s'"\\&|;]/.test(w) ? `'${w.replace(/'/g, "'\\''")}'` : w)).join(' ');
-  const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set() };
+  const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [] };
   let cached: Scripts | undefined;
   scan(command, () => (cached === undefined ? (cached = scripts()) : cached), found, 0, '');
   const rest = {
@@ -219,6 +230,7 @@ export function detectRunner(run: string | readonly string[], configured: Runner
     ...(found.noPackageJson && { noPackageJson: true }),
     ...(found.placeholderScript !== undefined && { placeholderScript: found.placeholderScript }),
     words: [...found.words],
+    ...(found.others.length > 0 && { besides: found.others }),
   };
   if (configured !== undefined) return { runner: configured, why: `\`runner: '${configured}'\` in the config`, ...rest };
   const runners = [...found.runners];

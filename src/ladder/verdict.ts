@@ -101,7 +101,7 @@ export function notFoundCommand(tail: string): string | undefined {
 /** What a gate printed, for the runner's profile and the package manager's failures. */
 export interface OutputContext {
   /** How the command was read: its runner (if any) and the words a "not found" may name. */
-  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers' | 'placeholderScript'>;
+  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers' | 'placeholderScript' | 'besides'>;
   /** Zero tests is a pass, not an error (the tier's `allowNoTests`). */
   allowNoTests?: boolean;
   /** Read only the package manager's failures, not the runner's summary: a report file decides the rest. */
@@ -160,7 +160,7 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
     if (d.noPackageJson) return { verdict: 'error', reason: `${pmName}: no package.json here to run a script from`, inapplicable: true };
   }
   const profile = output && !output.reportDecides && runner ? PROFILES[runner] : undefined;
-  if (profile) return byProfile(profile, runner!, lines, code, caught, output!.allowNoTests === true);
+  if (profile) return byProfile(profile, runner!, lines, code, caught, output!.allowNoTests === true, output!.detection.besides);
   if (code === 0) return { verdict: 'pass' };
   if (caught.includes(code)) return { verdict: 'caught' };
   if (code === 127) {
@@ -177,7 +177,7 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
 const isNoTestsCode = (runner: RunnerName | undefined, code: number) => (runner === 'pytest' && code === 5) || (runner === 'nextest' && code === 4) || (runner === 'unittest' && code === 5);
 
 /** A runner's output read through its profile. Pure. */
-function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly string[], code: number, caught: readonly number[], allowNoTests: boolean): Classified {
+function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly string[], code: number, caught: readonly number[], allowNoTests: boolean, besides: readonly string[] = []): Classified {
   const r = profile.read(lines);
   const s = r.summary;
   // Every test skipped is no test run: nothing was checked.
@@ -216,7 +216,11 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
     // No test failed, so this is no catch; nor is the patch proven right.
     return { verdict: 'error', reason: `exit ${code}: ${runner} says ${r.failedBesides.what}: ${quoteLine(r.failedBesides.line)}; no test failed${s ? ` (${quoteLine(s.line)})` : ''}` };
   }
-  if (s) return { verdict: 'error', reason: `exit ${code} but ${runner} reports no failed test: ${quoteLine(s.line)}${known ? ` (${known})` : ''}` };
+  if (s) {
+    // `node --test && tsc`: the tests passed, so what failed is likely a command beside them, whose failure the tier cannot tell from a broken harness.
+    const others = besides.length > 0 ? `; the command runs more than ${runner} (${besides.slice(0, 3).map((c) => quoteLine(c)).join(', ')}${besides.length > 3 ? ', ...' : ''}): if one of those failed, give it a tier of its own, so its failure is read as one` : '';
+    return { verdict: 'error', reason: `exit ${code} but ${runner} reports no failed test: ${quoteLine(s.line)}${known ? ` (${known})` : ''}${others}` };
+  }
   const last = lastLine(lines);
   return {
     verdict: 'error',

@@ -113,4 +113,13 @@ test('shellSegments: operators, quotes, escapes', () => {
   assert.equal(shellSegments(`a "b c" 'd' && e|f; g\\ h || (i)`), [['a', 'b c', 'd'], ['e'], ['f'], ['g h'], ['i']]);
 });
 
+test('commands beside the runner are named (what may fail when the tests pass); harmless ones are not', () => {
+  const scripts = { test: 'node --test && npm run check:type:ts', 'check:type:ts': 'tsd && tsc -p tsconfig.ts.json' };
+  const d = detectRunner('npm test', undefined, () => scripts);
+  assert.is(d.runner, 'node');
+  assert.equal(d.besides, ['tsd', 'tsc -p tsconfig.ts.json']);
+  assert.is(detectRunner('echo start && cd app && jest', undefined, () => null).besides, undefined);
+  assert.equal(detectRunner('jest; eslint \x1b[2J.', undefined, () => null).besides, ['eslint \\x1b[2J.']);
+});
+
 test.run();

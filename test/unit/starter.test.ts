@@ -86,6 +86,23 @@ test('starterConfig with --pre-commit: a lintStaged tier when lint-staged is the
   assert.is(starterConfig({ scripts: { test: 'jest' }, pm: 'npm', preCommit: true, lintStaged: false }).preCommitTier, false);
 });
 
+test('starterConfig: a test script that chains a runner with other commands gets a tier per command, in order; other scripts stay one tier', () => {
+  const scripts = { test: 'node --test && npm run check:type:ts', 'check:type:ts': 'tsd && tsc -p tsconfig.ts.json' };
+  const chain = starterConfig({ scripts, pm: 'npm', preCommit: false, lintStaged: false }).text;
+  assert.match(chain, "{ name: 't2-tests', run: 'node --test', timeout: 900, runner: 'node' },\n    { name: 't2-check-type-ts', run: 'npm run check:type:ts', timeout: 900 },");
+  assert.match(chain, 'package.json "test" runs 2 commands (node --test && npm run check:type:ts): one tier each');
+  // A package's binary goes through the manager; a lint script with its own tier is not run twice.
+  const built = starterConfig({ scripts: { test: 'pnpm run lint && tsc -p . && vitest run', lint: 'eslint .' }, pm: 'pnpm', preCommit: false, lintStaged: false }).text;
+  assert.match(built, "{ name: 't1-lint', run: 'pnpm run lint', timeout: 300 },");
+  assert.match(built, "{ name: 't2-tsc', run: 'pnpm exec tsc -p .', timeout: 900 },\n    { name: 't2-tests', run: 'pnpm exec vitest run', timeout: 900, runner: 'vitest' },");
+  assert.is(built.match(/run lint'/g)?.length, 1, built);
+  for (const test of ['jest || true', 'CI=1 jest && tsc', 'jest && playwright test', 'tsc && eslint .', "jest && echo 'done'", 'jest', 'jest & tsc']) {
+    const one = starterConfig({ scripts: { test }, pm: 'npm', preCommit: false, lintStaged: false }).text;
+    assert.match(one, "{ name: 't2-tests', run: 'npm test'", test);
+    assert.not.match(one, 'commands (', test);
+  }
+});
+
 test('the starter config is a valid config once its import is resolved', () => {
   const { text } = starterConfig({ scripts: { test: "uvu -r esm test 'x'", 'test:unit': 'uvu a', lint: 'x', typecheck: 'y' }, pm: 'pnpm', preCommit: true, lintStaged: true });
   const body = text.slice(text.indexOf('defineConfig(') + 'defineConfig('.length, text.lastIndexOf(');'));

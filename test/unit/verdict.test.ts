@@ -119,4 +119,13 @@ test('notFoundCommand: the name without surrounding blanks', () => {
   assert.is(notFoundCommand('all fine\n'), undefined);
 });
 
+test('tests that pass in a command that fails: the commands beside the runner are named as what may have failed', () => {
+  const tail = '# tests 1373\n# pass 1373\n# fail 0\n';
+  const c = classify(exit({ exitCode: 1, tail }), [1], 30, { runner: 'node', output: out({ runner: 'node', besides: ['tsd', 'tsc -p tsconfig.ts.json'] }) });
+  assert.is(c.verdict, 'error');
+  assert.is(c.reason, "exit 1 but node reports no failed test: `# tests 1373`; the command runs more than node (`tsd`, `tsc -p tsconfig.ts.json`): if one of those failed, give it a tier of its own, so its failure is read as one");
+  const alone = classify(exit({ exitCode: 1, tail }), [1], 30, { runner: 'node', output: out({ runner: 'node' }) });
+  assert.is(alone.reason, 'exit 1 but node reports no failed test: `# tests 1373`');
+});
+
 test.run();
