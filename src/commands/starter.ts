@@ -96,6 +96,8 @@ interface ChainPart {
   command: string;
   /** A word for the tier's name: the script `npm run X` runs, else the command's first word. */
   label: string;
+  /** The package.json script the command runs, if it runs one. */
+  script?: string;
   runner?: RunnerName;
 }
 
@@ -115,9 +117,11 @@ function chainParts(script: string, scripts: Record<string, string>): ChainPart[
   const parts = commands.map((command): ChainPart => {
     const words = command.split(/\s+/);
     const pmScript = MANAGERS.test(words[0]!) ? words.slice(1).filter((w) => !w.startsWith('-')) : [];
-    const label = pmScript[0] === 'run' && pmScript[1] ? pmScript[1] : pmScript[0] === 'test' ? 'test' : words[0]!.replace(/^.*\//, '');
+    // `npm run x`, `pnpm x`, `yarn x`: the script x.
+    const script = pmScript[0] === 'run' || pmScript[0] === 'run-script' ? pmScript[1] : words[0] === 'npm' && pmScript[0] !== 'test' ? undefined : pmScript[0];
+    const label = script ?? words[0]!.replace(/^.*\//, '');
     const runner = detectRunner(command, scripts);
-    return { command, label, ...(runner && { runner }) };
+    return { command, label, ...(script !== undefined && { script }), ...(runner && { runner }) };
   });
   return parts.filter((p) => p.runner).length === 1 ? parts : undefined;
 }
@@ -167,7 +171,7 @@ export function starterConfig(input: StarterInput): Starter {
     lines.push(`    // package.json "test" runs ${parts.length} commands (${JSON.stringify(scripts.test).slice(1, -1)}): one tier each, in its order, so a failure of one beside the tests is not read as the test runner's.`);
     for (const part of parts) {
       // `npm run lint && jest`: lint has its tier above.
-      if (!part.runner && part.command === pmSays.script(pm, part.label) && (CHECKS as readonly string[]).includes(part.label)) continue;
+      if (!part.runner && part.script !== undefined && (CHECKS as readonly string[]).includes(part.script) && scripts[part.script] !== undefined) continue;
       let name = part.runner ? 't2-tests' : tierName('t2', part.label);
       for (let i = 2; used.has(name); i++) name = `${tierName('t2', part.label)}-${i}`;
       used.add(name);

@@ -96,6 +96,10 @@ test('starterConfig: a test script that chains a runner with other commands gets
   assert.match(built, "{ name: 't1-lint', run: 'pnpm run lint', timeout: 300 },");
   assert.match(built, "{ name: 't2-tsc', run: 'pnpm exec tsc -p .', timeout: 900 },\n    { name: 't2-tests', run: 'pnpm exec vitest run', timeout: 900, runner: 'vitest' },");
   assert.is(built.match(/run lint'/g)?.length, 1, built);
+  // pnpm and yarn run a script by its name.
+  const yarn = starterConfig({ scripts: { test: 'yarn lint && yarn test:types && yarn vitest run', lint: 'x', 'test:types': 'tsc' }, pm: 'yarn', preCommit: false, lintStaged: false }).text;
+  assert.match(yarn, "{ name: 't2-test-types', run: 'yarn test:types', timeout: 900 },\n    { name: 't2-tests', run: 'yarn vitest run', timeout: 900, runner: 'vitest' },");
+  assert.is(yarn.match(/lint'/g)?.length, 2, 'yarn lint is t1-lint only');
   for (const test of ['jest || true', 'CI=1 jest && tsc', 'jest && playwright test', 'tsc && eslint .', "jest && echo 'done'", 'jest', 'jest & tsc']) {
     const one = starterConfig({ scripts: { test }, pm: 'npm', preCommit: false, lintStaged: false }).text;
     assert.match(one, "{ name: 't2-tests', run: 'npm test'", test);
