@@ -10,6 +10,8 @@ export type Manager = 'npm' | 'pnpm' | 'yarn' | 'bun';
 
 /** package.json's scripts; `null`: there is no readable package.json. */
 export type Scripts = Readonly<Record<string, string>> | null;
+/** The Makefile's text where the tier runs; `null`: there is none. */
+export type Makefile = string | null;
 
 export interface Detection {
   runner?: RunnerName;
@@ -25,6 +27,8 @@ export interface Detection {
   placeholderScript?: string;
   /** Every command word seen, the scripts' included: a shell's "X: not found" for one of them is the command's own. */
   words: string[];
+  /** The command goes through make, which exits 2 whatever its recipe's own code was (it prints that code). */
+  make?: boolean;
   /**
    * Commands the tier runs beside its test runner (`tsc -p .` in `node --test && tsc -p .`): when the
    * runner's summary counts no failed test yet the command fails, one of these may be what failed.
@@ -123,7 +127,75 @@ interface Found {
   words: Set<string>;
   /** Segments that start no runner and no script (printable). */
   others: string[];
+  make: boolean;
 }
+
+/** Where scan reads what a command refers to: package.json's scripts, the Makefile. */
+interface Sources {
+  scripts: () => Scripts;
+  makefile: () => Makefile;
+}
+
+/** Lines of a Makefile, with backslash-continued lines joined. */
+function makeLines(text: string): string[] {
+  return text.replace(/[ \t]*\\\r?\n[ \t]*/g, ' ').split(/\r?\n/);
+}
+
+/**
+ * The recipe lines a make target runs, its prerequisites' first (as make runs them), with simple
+ * variables (`VAR = x`, `:=`, `?=`, `$(MAKE)`) substituted and the `@`, `-`, `+` prefixes dropped;
+ * `target` undefined: the default goal (the first rule whose target does not start with a dot).
+ * Undefined when the Makefile has no rule for it. Pattern rules, functions and conditionals are not
+ * read: a command they would produce is not seen. Pure.
+ */
+export function makeRecipe(text: string, target: string | undefined, depth = 0): string[] | undefined {
+  const lines = makeLines(text);
+  const vars = new Map<string, string>([['MAKE', 'make']]);
+  for (const l of lines) {
+    const m = /^(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(?::{1,3}=|\?=|=)\s*(.*)$/.exec(l);
+    if (m && !vars.has(m[1]!)) vars.set(m[1]!, m[2]!.replace(/\s+#.*$/, '').trim());
+  }
+  const expand = (t: string) => {
+    let out = t;
+    for (let i = 0; i < 5 && /\$[({]/.test(out); i++) out = out.replace(/\$[({]([A-Za-z_][\w.-]*)[)}]/g, (all, name: string) => vars.get(name) ?? all);
+    return out;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const rule = /^([^\t#:=][^:=]*?)\s*::?(?!=)(.*)$/.exec(lines[i]!);
+    if (!rule) continue;
+    const targets = expand(rule[1]!).split(/\s+/);
+    if (target === undefined ? targets[0]!.startsWith('.') || /[%$]/.test(targets[0]!) : !targets.includes(target)) continue;
+    const [prereqText = '', inline] = rule[2]!.replace(/#.*$/, '').split(';', 2);
+    const recipe: string[] = [];
+    if (depth < MAX_DEPTH) {
+      for (const pre of expand(prereqText.replace(/\|.*$/, '')).split(/\s+/).filter(Boolean)) recipe.push(...(makeRecipe(text, pre, depth + 1) ?? []));
+    }
+    if (inline !== undefined && inline.trim() !== '') recipe.push(inline.trim());
+    for (let j = i + 1; j < lines.length && (lines[j]!.startsWith('\t') || lines[j]!.trim() === '' || /^\s*#/.test(lines[j]!)); j++) {
+      const cmd = lines[j]!.replace(/^\t[@+\-\s]*/, '').trim();
+      if (lines[j]!.startsWith('\t') && cmd !== '') recipe.push(expand(cmd));
+    }
+    return recipe;
+  }
+  return undefined;
+}
+
+/** `make -j4 test lint`: the targets named; `readable` false when it reads another folder or file (`-C`, `-f`). */
+function makeTargets(words: readonly string[]): { targets: string[]; readable: boolean } {
+  const targets: string[] = [];
+  let readable = true;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (/^(?:-C|-f|--directory|--file|--makefile)$/.test(w) || /^(?:-C|-f)./.test(w) || /^--(?:directory|file|makefile)=/.test(w)) {
+      readable = false;
+      if (!w.includes('=') && w.length === 2) i++;
+    } else if (/^-[jlI]$|^-[oWO]$/.test(w)) {
+      if (/^\d+$/.test(words[i + 1] ?? '') || /^-[oWI]$/.test(w)) i++;
+    } else if (!w.startsWith('-') && !/^[A-Za-z_][\w.-]*=/.test(w)) targets.push(w);
+  }
+  return { targets, readable };
+}
+
 
 /** Commands beside a runner that cannot be what made it fail (they do not fail, or only prepare). */
 const HARMLESS = new Set(['echo', 'printf', 'cd', 'true', ':', 'export', 'set', 'rm', 'mkdir', 'cp', 'mv', 'touch', 'sleep', 'clear', 'exit']);
@@ -159,7 +231,7 @@ function managerTarget(words: readonly string[]): { manager: Manager; script?: s
   return { manager: m, script: sub, strict: false, rest: after(0) };
 }
 
-function scan(command: string, scripts: () => Scripts, found: Found, depth: number, via: string): void {
+function scan(command: string, sources: Sources, found: Found, depth: number, via: string): void {
   for (const seg of shellSegments(command)) {
     let words = seg.filter((w) => !/^[A-Za-z_]\w*=/.test(w));
     while (words.length > 0 && WRAPPERS.has(base(words[0]!))) {
@@ -173,14 +245,25 @@ function scan(command: string, scripts: () => Scripts, found: Found, depth: numb
     for (const w of words) found.words.add(base(w));
     const first = words[0];
     if (first === undefined) continue;
+    if (base(first) === 'make' || base(first) === 'gmake') {
+      found.make = true;
+      const { targets, readable } = makeTargets(words);
+      const text = readable && depth < MAX_DEPTH ? sources.makefile() : null;
+      if (text === null) continue;
+      for (const t of targets.length > 0 ? targets : [undefined]) {
+        const recipe = makeRecipe(text, t);
+        if (recipe && recipe.length > 0) scan(recipe.join('\n'), sources, found, depth + 1, `make target "${printable(t ?? 'default')}"`);
+      }
+      continue;
+    }
     const pm = managerTarget(words);
     if (pm) {
       found.managers.add(pm.manager);
       if (pm.script === undefined) {
-        if (pm.rest.length > 0) scan(pm.rest.join(' '), scripts, found, depth, via);
+        if (pm.rest.length > 0) scan(pm.rest.join(' '), sources, found, depth, via);
         continue;
       }
-      const all = scripts();
+      const all = sources.scripts();
       if (all === null) {
         found.noPackageJson = true;
         continue;
@@ -188,11 +271,11 @@ function scan(command: string, scripts: () => Scripts, found: Found, depth: numb
       const body = all[pm.script];
       if (body === undefined) {
         if (pm.strict) found.missingScript ??= pm.script;
-        else scan(pm.rest.join(' '), scripts, found, depth, via);
+        else scan(pm.rest.join(' '), sources, found, depth, via);
         continue;
       }
       if (PLACEHOLDER.test(body)) found.placeholderScript ??= pm.script;
-      if (depth < MAX_DEPTH) scan(body, scripts, found, depth + 1, `${pm.manager} script "${pm.script}"`);
+      if (depth < MAX_DEPTH) scan(body, sources, found, depth + 1, `${pm.manager} script "${pm.script}"`);
       continue;
     }
     const add = (r: RunnerName) => {
@@ -219,11 +302,13 @@ function scan(command: string, scripts: () => Scripts, found: Found, depth: numb
  * The runner behind a tier's command. `configured` (the tier's `runner`) wins; the command's words and
  * scripts still say which package managers it goes through and whether a script it names is missing.
  */
-export function detectRunner(run: string | readonly string[], configured: RunnerName | undefined, scripts: () => Scripts): Detection {
+export function detectRunner(run: string | readonly string[], configured: RunnerName | undefined, scripts: () => Scripts, makefile: () => Makefile = () => null): Detection {
   const command = typeof run === 'string' ? run : run.map((w) => (/[\s'"\\&|;]/.test(w) ? `'${w.replace(/'/g, "'\\''")}'` : w)).join(' ');
-  const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [] };
+  const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [], make: false };
   let cached: Scripts | undefined;
-  scan(command, () => (cached === undefined ? (cached = scripts()) : cached), found, 0, '');
+  let mk: Makefile | undefined;
+  const sources: Sources = { scripts: () => (cached === undefined ? (cached = scripts()) : cached), makefile: () => (mk === undefined ? (mk = makefile()) : mk) };
+  scan(command, sources, found, 0, '');
   const rest = {
     managers: [...found.managers],
     ...(found.missingScript !== undefined && { missingScript: found.missingScript }),
@@ -231,6 +316,7 @@ export function detectRunner(run: string | readonly string[], configured: Runner
     ...(found.placeholderScript !== undefined && { placeholderScript: found.placeholderScript }),
     words: [...found.words],
     ...(found.others.length > 0 && { besides: found.others }),
+    ...(found.make && { make: true }),
   };
   if (configured !== undefined) return { runner: configured, why: `\`runner: '${configured}'\` in the config`, ...rest };
   const runners = [...found.runners];
@@ -244,5 +330,5 @@ export function detectRunner(run: string | readonly string[], configured: Runner
 
 /** The tier's output must be read (a runner or a package manager is involved), so it is kept, not only shown. */
 export function needsOutput(d: Detection): boolean {
-  return d.runner !== undefined || d.managers.length > 0;
+  return d.runner !== undefined || d.managers.length > 0 || d.make === true;
 }

@@ -92,6 +92,20 @@ function meaning(code: number, runner: RunnerName | undefined): string | undefin
   return (runner && EXIT_MEANINGS[runner]?.[code]) ?? EXIT_MEANINGS.default?.[code];
 }
 
+/**
+ * What make said when it failed: the exit code of the recipe line that failed (`make: *** [Makefile:2:
+ * test] Error 1`, the innermost make's first), or that it has no rule for a target. Pure.
+ */
+export function makeFailure(lines: readonly string[]): { code: number } | { noRule: string } | undefined {
+  const noRule = lines.find((l) => /^g?make(?:\[\d+\])?: \*\*\* No rule to make target /.test(l));
+  if (noRule !== undefined) return { noRule };
+  for (const l of lines) {
+    const m = /^g?make(?:\[\d+\])?: \*\*\* \[.*\] Error (\d+)/.exec(l);
+    if (m) return { code: Number(m[1]) };
+  }
+  return undefined;
+}
+
 /** `sh: 1: pytestt: not found` and the like, from the tail of a shell's output. */
 export function notFoundCommand(tail: string): string | undefined {
   const m = /(?:^|\n)(?:\/bin\/)?sh: (?:\d+: )?(?:line \d+: )?([^:\n]+): (?:command )?not found/.exec(tail);
@@ -101,7 +115,7 @@ export function notFoundCommand(tail: string): string | undefined {
 /** What a gate printed, for the runner's profile and the package manager's failures. */
 export interface OutputContext {
   /** How the command was read: its runner (if any) and the words a "not found" may name. */
-  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers' | 'placeholderScript' | 'besides'>;
+  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers' | 'placeholderScript' | 'besides' | 'make'>;
   /** Zero tests is a pass, not an error (the tier's `allowNoTests`). */
   allowNoTests?: boolean;
   /** Read only the package manager's failures, not the runner's summary: a report file decides the rest. */
@@ -143,9 +157,12 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   if (exit.interrupted) return { verdict: 'error', reason: 'interrupted (Ctrl-C)' };
   if (exit.timedOut) return { verdict: 'error', reason: `timed out after ${timeout} s` };
   if (exit.signal !== null) return { verdict: 'error', reason: `killed by ${exit.signal}` };
-  const code = exit.exitCode;
-  if (code === null) return { verdict: 'error', reason: 'exited without a code' };
+  if (exit.exitCode === null) return { verdict: 'error', reason: 'exited without a code' };
   const lines = output ? outputLines(exit.tail) : [];
+  const made = output?.detection.make && exit.exitCode === 2 ? makeFailure(lines) : undefined;
+  if (made && 'noRule' in made) return { verdict: 'error', reason: `make: ${quoteLine(made.noRule)}`, inapplicable: true };
+  // make exits 2 whatever its recipe's code was: the recipe's own code is the one that says what failed.
+  const code = made?.code ?? exit.exitCode;
   if (output && code !== 0) {
     const d = output.detection;
     const pmName = d.managers[0] ?? 'npm';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { detectRunner, needsOutput, shellSegments } from '../../src/ladder/detect.js';
+import { detectRunner, makeRecipe, needsOutput, shellSegments } from '../../src/ladder/detect.js';
 import type { Scripts } from '../../src/ladder/detect.js';
 
 const SCRIPTS: Scripts = {
@@ -87,7 +87,7 @@ test('a missing script, no package.json, and the words a shell "not found" may n
   assert.is(detectRunner('pnpm vitest', undefined, () => ({})).runner, 'vitest');
   assert.is(detectRunner('pnpm vitest', undefined, () => ({})).missingScript, undefined);
   assert.is(detectRunner('yarn run nope', undefined, () => ({})).missingScript, 'nope');
-  assert.not.ok(needsOutput(detectRunner('make test', undefined, () => ({}))), 'no runner, no package manager: output straight to the terminal');
+  assert.not.ok(needsOutput(detectRunner('./run-tests.sh --all', undefined, () => ({}))), 'no runner, no package manager, no make: output straight to the terminal');
   assert.equal(detectRunner('npx whatever', undefined, () => ({})).managers, ['npm']);
 });
 
@@ -120,6 +120,50 @@ test('commands beside the runner are named (what may fail when the tests pass); 
   assert.equal(d.besides, ['tsd', 'tsc -p tsconfig.ts.json']);
   assert.is(detectRunner('echo start && cd app && jest', undefined, () => null).besides, undefined);
   assert.equal(detectRunner('jest; eslint \x1b[2J.', undefined, () => null).besides, ['eslint \\x1b[2J.']);
+});
+
+const MAKEFILE = [
+  'PYTHON ?= python3',
+  'PYTEST = $(PYTHON) -m pytest',
+  '',
+  '.PHONY: all test lint check',
+  'all: build',
+  '',
+  'build:',
+  '\t@echo building',
+  'test: ## run the tests',
+  '\t@$(PYTEST) -q \\',
+  '\t  tests',
+  '',
+  'lint:',
+  '\t-ruff check .',
+  'check: lint test',
+  'sub:',
+  '\t$(MAKE) -C sub test',
+  'js: ; npx jest --ci',
+].join('\n');
+
+test('make: a target\'s recipe (variables, continued lines, prefixes, prerequisites, inline recipes) is read for its runner', () => {
+  assert.equal(makeRecipe(MAKEFILE, 'test'), ['python3 -m pytest -q tests']);
+  assert.equal(makeRecipe(MAKEFILE, 'check'), ['ruff check .', 'python3 -m pytest -q tests']);
+  assert.equal(makeRecipe(MAKEFILE, undefined), ['echo building'], 'the default goal');
+  assert.equal(makeRecipe(MAKEFILE, 'js'), ['npx jest --ci']);
+  assert.is(makeRecipe(MAKEFILE, 'nope'), undefined);
+  const d = detectRunner('make test', undefined, () => null, () => MAKEFILE);
+  assert.is(d.runner, 'pytest');
+  assert.is(d.make, true);
+  assert.match(d.why, 'make target "test" runs `python3 -m pytest -q tests`');
+  assert.ok(needsOutput(d));
+  assert.is(detectRunner('make -j 4 js', undefined, () => null, () => MAKEFILE).runner, 'jest');
+  assert.equal(detectRunner('make check', undefined, () => null, () => MAKEFILE).besides, ['ruff check .']);
+  // Another folder or file, no Makefile, a recursive make elsewhere: through make, runner unknown.
+  for (const [cmd, mk] of [['make -C sub test', MAKEFILE], ['make test', null], ['make sub', MAKEFILE]] as const) {
+    const other = detectRunner(cmd, undefined, () => null, () => mk);
+    assert.is(other.runner, undefined, cmd);
+    assert.is(other.make, true, cmd);
+    assert.ok(needsOutput(other), cmd);
+  }
+  assert.is(detectRunner('jest', undefined, () => null, () => MAKEFILE).make, undefined);
 });
 
 test.run();

@@ -128,4 +128,17 @@ test('tests that pass in a command that fails: the commands beside the runner ar
   assert.is(alone.reason, 'exit 1 but node reports no failed test: `# tests 1373`');
 });
 
+test('make: its exit 2 is read as the failed recipe line\'s own code; a target it has no rule for is an error', () => {
+  const made = (tail: string, runner?: 'pytest') => classify(exit({ exitCode: 2, tail }), [1], 30, { ...(runner && { runner }), output: out({ managers: [], make: true, ...(runner && { runner }) }) });
+  const failed = made('FAILED tests/test_a.py::test_a - assert 1 == 2\n1 failed, 1 passed in 0.54s\nmake: *** [Makefile:5: test] Error 1\n', 'pytest');
+  assert.equal([failed.verdict, failed.reason], ['caught', 'pytest: `1 failed, 1 passed in 0.54s`']);
+  const collection = made('!!!!! Interrupted: 1 error during collection !!!!!\n1 error in 0.1s\nmake: *** [Makefile:5: test] Error 2\n', 'pytest');
+  assert.is(collection.verdict, 'error');
+  // A recipe without a known runner: its exit 1 counts as the tier's `caught`; make's own usage error does not.
+  assert.is(made('make[1]: *** [Makefile:2: unit] Error 1\nmake: *** [Makefile:9: test] Error 2\n').verdict, 'caught');
+  const noRule = made("make: *** No rule to make target 'tset'.  Stop.\n");
+  assert.equal([noRule.verdict, noRule.reason, noRule.inapplicable], ['error', "make: `make: *** No rule to make target 'tset'.  Stop.`", true]);
+  assert.is(made('make: *** [Makefile:5: test] Interrupt\n').verdict, 'error');
+});
+
 test.run();
