@@ -117,6 +117,20 @@ export function pythonModule(words: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** `python manage.py test`, `python -W error manage.py test app`, `./manage.py test`, `django-admin test`. */
+function djangoTest(words: readonly string[]): boolean {
+  const b = base(words[0] ?? '');
+  if (b === 'manage.py' || b === 'django-admin') return words[1] === 'test';
+  if (!/^python\d*(?:\.\d+)?$/.test(b)) return false;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === '-m' || w === '-c' || /^-[mc]./.test(w)) return false;
+    if (w === '-W' || w === '-X') i++;
+    else if (!w.startsWith('-')) return base(w) === 'manage.py' && words[i + 1] === 'test';
+  }
+  return false;
+}
+
 interface Found {
   runners: Set<RunnerName>;
   via: string[];
@@ -289,6 +303,8 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
     else if (b === 'cargo' && words[1] === 'test') add('cargo');
     else if (pythonModule(words) === 'pytest') add('pytest');
     else if (pythonModule(words) === 'unittest') add('unittest');
+    // Django's test command runs unittest's runner and prints its output (`Ran N tests`, `FAILED (failures=1)`).
+    else if (djangoTest(words)) add('unittest');
     else if ((b === 'playwright' || words.some((w) => /node_modules\/(?:@playwright\/test|playwright)\//.test(w))) && words.includes('test')) add('playwright');
     else {
       const r = words.map(runnerWord).find((x) => x !== undefined);

@@ -36,7 +36,7 @@ const cases: [string | string[], Scripts | undefined, string | undefined, string
   ['python -m coverage run --rcfile .coveragerc -m unittest', undefined, undefined, 'unittest', 'coverage run'],
   ['uv run python -m unittest', undefined, undefined, 'unittest', 'unittest'],
   ['python -W error -m pytest -q', undefined, undefined, 'pytest', 'pytest'],
-  ['python manage.py test', undefined, undefined, undefined, 'no known test runner'],
+  ['python manage.py test', undefined, undefined, 'unittest', 'manage.py test'],
   ['python -c "import unittest"', undefined, undefined, undefined, 'no known test runner'],
   ['cargo test --workspace', undefined, undefined, 'cargo', 'cargo test'],
   ['cargo nextest run', undefined, undefined, 'nextest', 'nextest'],
@@ -164,6 +164,15 @@ test('make: a target\'s recipe (variables, continued lines, prefixes, prerequisi
     assert.ok(needsOutput(other), cmd);
   }
   assert.is(detectRunner('jest', undefined, () => null, () => MAKEFILE).make, undefined);
+});
+
+test("Django's test command is read as unittest (its runner prints unittest's output); other manage.py commands are not", () => {
+  for (const cmd of ['python manage.py test', 'python3 -W error manage.py test app', './manage.py test --parallel 2', 'django-admin test', 'uv run python manage.py test']) {
+    assert.is(detectRunner(cmd, undefined, () => null).runner, 'unittest', cmd);
+  }
+  for (const cmd of ['python manage.py migrate', 'python manage.py runserver test', 'python script.py', './manage.py check']) {
+    assert.is(detectRunner(cmd, undefined, () => null).runner, undefined, cmd);
+  }
 });
 
 test.run();
