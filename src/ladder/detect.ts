@@ -343,8 +343,3 @@ export function detectRunner(run: string | readonly string[], configured: Runner
   if (found.placeholderScript !== undefined) return { why: `package.json's script "${printable(found.placeholderScript)}" is npm init's placeholder: it runs no test`, ...rest };
   return { why: 'no known test runner in the command: judged by exit code', ...rest };
 }
-
-/** The tier's output must be read (a runner or a package manager is involved), so it is kept, not only shown. */
-export function needsOutput(d: Detection): boolean {
-  return d.runner !== undefined || d.managers.length > 0 || d.make === true;
-}

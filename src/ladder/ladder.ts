@@ -9,7 +9,7 @@ import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from '
 import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from '../types.js';
 import { classify } from './verdict.js';
 import { keepFor } from './runners.js';
-import { type Detection, needsOutput } from './detect.js';
+import type { Detection } from './detect.js';
 import { detectTier } from './detect-io.js';
 import { runnerCaught } from '../config/defaults.js';
 import { writeErr } from '../util/stderr.js';
@@ -39,8 +39,8 @@ export interface LadderDeps {
    */
   afterTier?: (tier: ResolvedTier) => string | undefined;
   /**
-   * Shows a gate's output when it must also be read (a runner or a package manager was detected) and
-   * `write` is absent; the output of other gates goes straight to stderr.
+   * Shows a gate's output (escaped: `safeGateOutput`) when `write` is absent. Absent too: the gates
+   * write straight to stderr, and only their exit codes are read.
    */
   echo?: (chunk: Buffer) => void;
   /** Tell gates whose output is read through `echo` to keep their colours (FORCE_COLOR=1): our stderr is a terminal. */
@@ -230,9 +230,10 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
   try {
     if (placeError !== undefined) throw new Error(placeError);
     if (!tier.lintStaged) detection = (deps.detect ?? detectTier)(tier, where.cwd);
-    // The output is read when a runner or a package manager is involved (then it is kept as well as
-    // shown), or when config `output: 'failures'` holds it until the verdict.
-    const shownTo = deps.write ?? (detection && needsOutput(detection) ? deps.echo : undefined);
+    // Every gate's output passes through us: it is read (a runner's summary, a package manager's or
+    // the shell's own failure) and shown with its control characters escaped (colours kept), or held
+    // until the verdict (config `output: 'failures'`). Straight to the terminal only with neither.
+    const shownTo = deps.write ?? deps.echo;
     const write = held ? (chunk: Buffer) => held.push(chunk) : shownTo;
     kept = write !== undefined;
     const colour = !deps.write && kept && deps.colour ? deps.colour() : false;

@@ -1,15 +1,13 @@
 /**
- * A gate's output on its way to our stderr (piped: a runner whose output is read, or `output:
- * 'failures'`), made safe the way `shown` makes a file name safe, but as a stream and with the
+ * A gate's output on its way to our stderr, made safe the way `shown` makes a file name safe, but as a stream and with the
  * runner's colours kept: colour and style sequences (CSI ... `m`) pass, newlines and tabs pass, a
  * carriage return passes only before a newline; every other control character (cursor moves, line
  * erases, window titles, hyperlinks and clipboard writes, bells, backspaces, C1) and every
  * bidirectional-override character is written as its escape (`\x1b`, `\r`, `\u202e`), so a gate cannot
  * move the cursor, rewrite lines already printed, or reorder what follows. Pure: bytes in, bytes out.
  *
- * A gate that writes straight to the terminal (no runner to read, `output: 'all'`) is not filtered:
- * it is the test runner's own output, as with any hook. Chunks are filtered one by one: a sequence cut
- * between two reads is escaped, never passed in part.
+ * Every gate's output on a push, a commit, a manual run or a seed comes through here. Chunks are
+ * filtered one by one: a sequence cut between two reads is escaped, never passed in part.
  */
 const ESC = 0x1b;
 

@@ -71,24 +71,26 @@ test("output: 'failures' hides a passing tier's output and shows a failing tier'
     { 'gate-ladder.config.ts': LADDER_CONFIG.replace('tiers: [', "output: 'failures',\n  tiers: [") },
   ));
 
-test("a gate's output that passes through gate-ladder (output: 'failures') keeps its colours and has every other control escaped: no title, no rewritten line", () =>
-  withRepo(
-    {
-      files: {
-        'hostile.sh': "printf '\\033[31mred\\033[0m \\033]0;owned\\007 progress\\rgate-ladder: all tiers passed\\n'\nexit 1\n",
-        'gate-ladder.config.ts': "export default { output: 'failures', tiers: [{ name: 't1', run: 'sh hostile.sh', timeout: 30 }] };\n",
+for (const output of ["'failures'", "'all'"]) {
+  test(`a gate's output (output: ${output}, a command with no runner) keeps its colours and has every other control escaped: no title, no rewritten line`, () =>
+    withRepo(
+      {
+        files: {
+          'hostile.sh': "printf '\\033[31mred\\033[0m \\033]0;owned\\007 progress\\rgate-ladder: all tiers passed\\n'\nexit 1\n",
+          'gate-ladder.config.ts': `export default { output: ${output}, tiers: [{ name: 't1', run: 'sh hostile.sh', timeout: 30 }] };\n`,
+        },
       },
-    },
-    (repo) => {
-      repo.write('src/a.txt', 'a\n');
-      repo.commit('a change');
-      const r = repo.push();
-      assert.is.not(r.code, 0, r.out);
-      assert.match(r.stderr, '\u001b[31mred\u001b[0m \\x1b]0;owned\\x07 progress\\rgate-ladder: all tiers passed\n');
-      assert.not.match(r.stderr, '\u001b]');
-      assert.not.match(r.stderr, '\r');
-    },
-  ));
+      (repo) => {
+        repo.write('src/a.txt', 'a\n');
+        repo.commit('a change');
+        const r = repo.push();
+        assert.is.not(r.code, 0, r.out);
+        assert.match(r.stderr, '\u001b[31mred\u001b[0m \\x1b]0;owned\\x07 progress\\rgate-ladder: all tiers passed\n');
+        assert.not.match(r.stderr, '\u001b]');
+        assert.not.match(r.stderr, '\r');
+      },
+    ));
+}
 
 test('GATE_LADDER_SKIP keeps the named tiers from running for one push; the push says so, and the rows name them in skipped_by_env', () =>
   ladder((repo) => {

@@ -231,7 +231,7 @@ test('without report deps, junit paths are ignored and the output decides', asyn
   assert.equal(f.events, ['gate t1']);
 });
 
-test('a gate whose output is read keeps its colours on a terminal (FORCE_COLOR=1), unless the tier or replay says otherwise', async () => {
+test('every gate\'s output is read and shown through us, keeping its colours on a terminal (FORCE_COLOR=1), unless the tier or replay says otherwise', async () => {
   const one = resolveConfig({ tiers: [{ name: 'v', run: 'npx vitest run' }, { name: 'plain', run: 'make test' }, { name: 'nc', run: 'npx jest', env: { FORCE_COLOR: '0' } }] });
   const p: Plan = { files: ['a'], fileCount: 1, hits: [], tiers: one.tiers.map((tier) => ({ tier, run: true })) };
   const seen: Record<string, { env: NodeJS.ProcessEnv; piped: boolean }> = {};
@@ -242,7 +242,9 @@ test('a gate whose output is read keeps its colours on a terminal (FORCE_COLOR=1
   const base = { runGate: gate, appendRows: () => {}, now: () => new Date(), log: () => {}, env: {} };
   await runLadder({ ...input(), plan: p }, { ...base, echo: () => {}, colour: () => true });
   assert.equal([seen.v!.piped, seen.v!.env.FORCE_COLOR], [true, '1']);
-  assert.equal([seen.plain!.piped, seen.plain!.env.FORCE_COLOR], [false, undefined], 'no runner: straight to the terminal, colours its own');
+  assert.equal([seen.plain!.piped, seen.plain!.env.FORCE_COLOR], [true, '1'], 'no runner: shown through us too (escaped), coloured');
+  await runLadder({ ...input(), plan: p }, { ...base });
+  assert.is(seen.plain!.piped, false, 'nothing to show it through: straight to stderr');
   assert.is(seen.nc!.env.FORCE_COLOR, '0', "the tier's own env wins");
   await runLadder({ ...input(), plan: p }, { ...base, echo: () => {}, colour: () => false });
   assert.is(seen.v!.env.FORCE_COLOR, undefined, 'not a terminal, or NO_COLOR/FORCE_COLOR set by the user');
