@@ -10,8 +10,8 @@ import { resolve } from 'node:path';
 export const TESTS = {
   'ladder/route': ['route'],
   'util/glob': ['glob'],
-  'ladder/verdict': ['verdict', 'report-verdict', 'runners'],
-  'ladder/runners': ['runners', 'runner-profiles', 'verdict', 'report-verdict'],
+  'ladder/verdict': ['verdict', 'report-verdict', 'runners', 'runner-captures'],
+  'ladder/runners': ['runners', 'runner-profiles', 'runner-captures', 'verdict', 'report-verdict'],
   'ladder/calibrate': ['calibrate'],
   'report/figures': ['report', 'report-model', 'render-report', 'report-html'],
   'report/advice': ['report', 'report-model'],

@@ -21,7 +21,10 @@ export type RunnerName =
   | 'cargo'
   | 'nextest'
   | 'playwright'
-  | 'unittest';
+  | 'unittest'
+  | 'ava'
+  | 'jasmine'
+  | 'tap';
 
 export type Isolation = 'auto' | 'worktree' | 'none';
 

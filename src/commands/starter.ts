@@ -11,6 +11,9 @@ const RUNNER_WORDS: readonly (readonly [RegExp, RunnerName])[] = [
   [/^(?:jest)$/, 'jest'],
   [/^(?:mocha|_mocha)$/, 'mocha'],
   [/^(?:uvu)$/, 'uvu'],
+  [/^(?:ava)$/, 'ava'],
+  [/^(?:jasmine)$/, 'jasmine'],
+  [/^(?:tap)$/, 'tap'],
   [/^(?:pytest|py\.test)$/, 'pytest'],
   [/^(?:playwright)$/, 'playwright'],
 ];

@@ -70,6 +70,8 @@ export const SEARCH_PLACES = [
 export function runnerCaught(runner: RunnerName): number[] | undefined {
   if (runner === 'cargo') return [101];
   if (runner === 'nextest') return [100];
+  // jasmine exits 3 when specs failed (1: a file or its config could not load, 2: incomplete, 4: process.exit).
+  if (runner === 'jasmine') return [3];
   if (runner === 'mocha') return Array.from({ length: 255 }, (_, i) => i + 1);
   return undefined;
 }

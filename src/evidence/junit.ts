@@ -231,6 +231,11 @@ function nameOf(c: RawCase, runner: RunnerName | undefined, exists?: (path: stri
       return { file: c.file ?? c.classname, fileIsPath: true, path: split(c.name, ' > ') };
     case 'playwright':
       return { file: c.file ?? c.classname, fileIsPath: true, path: split(c.name, ' › ') };
+    case 'tap': {
+      // tap's junit reporter: classname is `file > subtest > ...`, name the test or assertion; only failures carry `file`.
+      const [first, ...inner] = split(c.classname, ' > ');
+      return { ...((c.file ?? first) && { file: c.file ?? first }), fileIsPath: true, path: [...inner, c.name].filter(Boolean) };
+    }
     case 'go':
     case 'nextest':
     case 'cargo':

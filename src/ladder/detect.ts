@@ -83,15 +83,25 @@ export function shellSegments(command: string): string[][] {
 
 /** Words that only wrap the real command. */
 const WRAPPERS = new Set(['env', 'cross-env', 'npx', 'bunx', 'time', 'nice', 'exec', 'command', 'nohup', 'c8', 'nyc', 'xvfb-run', 'dotenv', 'uv', 'poetry', 'pipenv', 'hatch', 'pdm', 'rye']);
-const JS_RUNNERS: Readonly<Record<string, RunnerName>> = { jest: 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', uvu: 'uvu', pytest: 'pytest', 'py.test': 'pytest' };
+const JS_RUNNERS: Readonly<Record<string, RunnerName>> = { jest: 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', uvu: 'uvu', pytest: 'pytest', 'py.test': 'pytest', ava: 'ava', jasmine: 'jasmine', tap: 'tap' };
+/**
+ * Runners named only as the command itself (or by a path to it): as a bare argument the word is often
+ * something else (`--reporter tap`, `eslint --env jasmine`, `--plugin ava`).
+ */
+const COMMAND_ONLY: ReadonlySet<string> = new Set(['ava', 'jasmine', 'tap']);
 
 const base = (word: string) => word.slice(word.lastIndexOf('/') + 1);
 
-/** The runner a word names: `jest`, `./node_modules/.bin/vitest`, `node_modules/mocha/bin/mocha.js`. */
-function runnerWord(word: string): RunnerName | undefined {
-  const pkg = /(?:^|\/)node_modules\/(jest|jest-cli|vitest|mocha|uvu|@playwright\/test|playwright)\//.exec(word)?.[1];
+/**
+ * The runner a word names: `jest`, `./node_modules/.bin/vitest`, `node_modules/mocha/bin/mocha.js`,
+ * `node_modules/tap/dist/esm/run.mjs`; `first`: the word is the command (not one of its arguments).
+ */
+function runnerWord(word: string, first: boolean): RunnerName | undefined {
+  const pkg = /(?:^|\/)node_modules\/(jest|jest-cli|vitest|mocha|uvu|ava|jasmine|tap|@playwright\/test|playwright)\//.exec(word)?.[1];
   if (pkg !== undefined && pkg !== '@playwright/test' && pkg !== 'playwright') return JS_RUNNERS[pkg.replace('-cli', '')];
-  return JS_RUNNERS[base(word)];
+  const b = base(word);
+  if (COMMAND_ONLY.has(b) && !first && !word.includes('/')) return undefined;
+  return JS_RUNNERS[b];
 }
 
 /**
@@ -307,7 +317,7 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
     else if (djangoTest(words)) add('unittest');
     else if ((b === 'playwright' || words.some((w) => /node_modules\/(?:@playwright\/test|playwright)\//.test(w))) && words.includes('test')) add('playwright');
     else {
-      const r = words.map(runnerWord).find((x) => x !== undefined);
+      const r = words.map((w, i) => runnerWord(w, i === 0)).find((x) => x !== undefined);
       if (r !== undefined) add(r);
       else if (!HARMLESS.has(b)) found.others.push(printable(words.join(' ')));
     }

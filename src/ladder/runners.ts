@@ -5,6 +5,7 @@
  * read off the runners themselves (docs/verdicts.md lists the cases the tests run).
  */
 import type { RunnerName } from '../types.js';
+import { shown } from '../util/escape.js';
 
 /** The runner's own count, and the line that says it. */
 export interface Summary {
@@ -319,6 +320,322 @@ const node: RunnerProfile = {
   },
 };
 
+/**
+ * ava 6, its default reporter: a line per test (`✔ adds`, `✘ [fail]: adds ...`), then after a `─` rule
+ * the summary (`2 tests failed`, `1 hook failed`, `3 tests passed`, `1 test skipped`, `1 uncaught
+ * exception`, ...). ava exits 1 for a failed test and for everything else, so only the summary tells.
+ * A failed hook counts as a failure, as mocha counts one (its file's tests stay unrun). An uncaught
+ * exception or unhandled rejection `in <file>` is outside any test: the file cannot load (a missing
+ * module, a syntax error) or code threw after its test ended. `process.exit` in a test, ava's own
+ * timeout, a worker that died and a file without tests (`No tests found in`) are no test failing.
+ * `N tests passed` is printed only when nothing failed; otherwise the `✔` lines are the passes.
+ */
+const AVA_COUNT = /^\s*(\d+) (tests? failed|hooks? failed|tests? passed|known failures?|tests? skipped|tests? todo|unhandled rejections?|uncaught exceptions?|tests? remained pending after a timeout)\b/;
+const AVA_KINDS: readonly [RegExp, string][] = [
+  [/^tests? failed/, 'failed'], [/^hooks? failed/, 'hooks'], [/^tests? passed/, 'passed'], [/^known/, 'known'],
+  [/^tests? skipped/, 'skipped'], [/^tests? todo/, 'todo'], [/^unhandled/, 'rejections'], [/^uncaught/, 'exceptions'], [/^tests? remained/, 'pending'],
+];
+
+/** What stopped ava outside any test, in the order it matters: the first line that says so. */
+function avaOutsideTests(lines: readonly string[], pending: string | undefined): { what: string; line: string } | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^\s*(Uncaught exception|Unhandled rejection) in (\S.*?)\s*$/.exec(lines[i]!);
+    if (!m) continue;
+    // The error is printed below, before the next test or file line.
+    let end = i + 1;
+    while (end < lines.length && end < i + 40 && !/^\s*(?:[✘✔─]|Uncaught exception in |Unhandled rejection in )/.test(lines[end]!)) end++;
+    const why = jsErrorLine(lines.slice(i + 1, end));
+    return { what: `an ${m[1]!.toLowerCase()} in ${shown(m[2]!)}, outside any test`, line: why ?? lines[i]! };
+  }
+  const rules: readonly [RegExp, string][] = [
+    [/^\s*✘ Exiting due to process\.exit\(\) when running /, 'process.exit was called (in a test, or by the file itself), so ava stopped before the file\'s tests finished'],
+    [/^\s*✘ Timed out while running tests/, 'ava\'s timeout ended the run: a test never finished (ava --timeout, 10 s by default)'],
+    [/^\s*✘ .* exited due to (?:SIG[A-Z0-9]+|an error:)/, 'a test file\'s process died'],
+    [/^\s*✘ Internal error/, 'ava failed internally'],
+    [/^\s*✘ Error in shared worker/, 'an ava shared worker failed'],
+    [/^\s*✘ .* exited with a non-zero exit code: \d+$/, 'a test file exited outside any test'],
+    [/^\s*✘ \d+ tests? remaining in /, 'tests of a file never ran'],
+  ];
+  for (const [re, what] of rules) {
+    const hit = firstMatch(lines, re);
+    if (hit) return { what, line: re.source.includes('Timed out') && pending ? pending : hit.line };
+  }
+  return undefined;
+}
+
+/** `ava --tap`: `# tests`, `# pass`, `# skip`, `# fail`; a crash is a `not ok` of its own (a file that exited, no tests found). */
+function avaTap(lines: readonly string[]): Reading {
+  const out: Reading = {};
+  const num = (k: string) => lastMatch(lines, new RegExp(`^# ${k} (\\d+)$`));
+  const tests = num('tests');
+  const crash = firstMatch(lines, /^not ok \d+ - (?:.* exited (?:with a non-zero exit code: \d+|due to SIG[A-Z0-9]+)|No tests found in |Line numbers for )|^# \d+ tests? remaining in /);
+  let failed = 0;
+  let firstFailed: string | undefined;
+  let todo = 0;
+  // An uncaught exception's own `not ok`, named by its error: `Error: Cannot find module './nope'`.
+  let thrown: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^not ok \d+ - (.*?)(?: # (TODO|SKIP)\b.*)?$/.exec(lines[i]!);
+    if (!m) continue;
+    if (m[2] === 'TODO') {
+      todo++;
+      continue;
+    }
+    if (/ exited (?:with a non-zero exit code: \d+|due to SIG[A-Z0-9]+)$|^No tests found in |^Line numbers for /.test(m[1]!)) continue;
+    // Beside a crash, an uncaught exception is a `not ok` too: only ava's own test failures (an
+    // assertion, or an error thrown in a test, both AssertionError) count then.
+    const yaml = lines.slice(i + 1, i + 6);
+    const name = yaml.find((y) => /^\s+name: /.test(y))?.trim().slice('name: '.length);
+    if (!crash || name === 'AssertionError') {
+      failed++;
+      firstFailed ??= lines[i]!;
+    } else {
+      const message = yaml.find((y) => /^\s+message: \S/.test(y) && !/: [|>]-?$/.test(y))?.trim().slice('message: '.length);
+      thrown ??= ANY_ERROR.test(m[1]!) ? m[1]! : name && message ? `${name}: ${message} (${m[1]!})` : lines[i]!;
+    }
+  }
+  if (tests) {
+    const passed = Number(num('pass')?.m[1] ?? 0);
+    const skipped = Number(num('skip')?.m[1] ?? 0) + todo;
+    // `# fail` counts the crashes too: beside one, the first failed test is the line to quote.
+    const failLine = crash ? firstFailed : num('fail')?.line;
+    out.summary = { line: failed > 0 && failLine ? failLine : tests.line, failed, passed, total: failed + passed + skipped, skipped };
+  } else {
+    // ava stopped before its summary (its TAP reporter throws on process.exit in a test and on a timeout).
+    const err = jsErrorLine(lines);
+    if (err) out.cannotRun = { what: 'ava stopped before its summary', line: err };
+  }
+  if (crash) {
+    const none = /No tests found in |Line numbers for /.test(crash.line);
+    if (none && (out.summary?.total ?? 0) === 0) out.noTests = { line: crash.line };
+    else out.cannotRun = { what: none ? 'a test file declares no test (ava fails the run for it)' : 'a test file failed outside any test', line: (none ? undefined : thrown) ?? crash.line };
+  }
+  return out;
+}
+
+const ava: RunnerProfile = {
+  // ava prints its summary whenever a run ends (process.exit in a test is its own failure, exit 1).
+  needsSummary: true,
+  read(lines) {
+    if (firstMatch(lines, /^TAP version \d+$/)) return avaTap(lines);
+    const out: Reading = {};
+    let rule = -1;
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (/^\s*─\s*$/.test(lines[i]!)) {
+        rule = i;
+        break;
+      }
+    }
+    const counts = new Map<string, { n: number; line: string }>();
+    for (let i = rule === -1 ? lines.length : rule + 1; i < lines.length; i++) {
+      const m = AVA_COUNT.exec(lines[i]!);
+      const kind = m && AVA_KINDS.find(([re]) => re.test(m[2]!))?.[1];
+      if (kind) counts.set(kind, { n: Number(m[1]), line: lines[i]! });
+    }
+    const n = (k: string) => counts.get(k)?.n ?? 0;
+    const said = counts.get('failed') ?? counts.get('hooks') ?? counts.get('passed') ?? counts.get('known') ?? counts.get('skipped') ?? counts.get('todo');
+    if (said) {
+      const failed = n('failed') + n('hooks');
+      // `N tests passed` is left out when anything failed: the `✔` lines are the passes then (known failures among them).
+      const passed = counts.has('passed') ? n('passed') + n('known') : lines.filter((l) => /^\s*✔ /.test(l)).length;
+      const skipped = n('skipped') + n('todo');
+      out.summary = { line: said.line, failed, passed, total: failed + passed + skipped, skipped };
+    }
+    const noFiles = firstMatch(lines, /^\s*✘ (?:Couldn.t find any (?:files to test|matching tests)|Based on your configuration, \d+ test files? (?:was|were) found, but did not match the filters)/);
+    if (noFiles) out.noTests = { line: noFiles.line };
+    const empty = firstMatch(lines, /^\s*✘ (?:No tests found in |Line numbers for .* did not match any tests)/);
+    if (empty && (out.summary?.total ?? 0) === 0) out.noTests ??= { line: empty.line };
+    else if (empty) out.cannotRun = { what: 'a test file declares no test (ava fails the run for it)', line: empty.line };
+    const outside = avaOutsideTests(lines, counts.get('pending')?.line);
+    if (outside) out.cannotRun = outside;
+    else if (!out.summary && !out.noTests && !out.cannotRun) {
+      // ava stopped before any test: a config it cannot use, a bad flag value (`✘ The --concurrency or -c flag must be ...`).
+      const stop = firstMatch(lines, /^\s*✘ (?!\[)\S/)?.line ?? jsErrorLine(lines);
+      if (stop) out.cannotRun = { what: 'ava could not start', line: stop };
+    }
+    return out;
+  },
+};
+
+/**
+ * jasmine 5 and 7 (its default console reporter): `N specs, M failures[, K pending specs]`, or `No specs
+ * found` (exit 2, "Incomplete"). jasmine exits 3 for failed specs, 1 when a spec file or its config
+ * cannot load (the error alone, no summary), 2 for an incomplete run (no specs, a focused `fit`), 4
+ * when `process.exit` is called mid-run (nothing more is printed). A `Suite error:` (a describe body
+ * that throws, an `afterAll` that fails, a file that cannot load under `--parallel`) is counted among
+ * the failures though no spec failed; a failing `beforeAll` fails its specs ("Not run because a
+ * beforeAll function failed"), counted as failed as jest counts them. An uncaught exception or
+ * unhandled rejection while a spec runs is that spec's failure, as mocha has it.
+ */
+const jasmine: RunnerProfile = {
+  needsSummary: true,
+  read(lines) {
+    const out: Reading = {};
+    const s = lastMatch(lines, /^(\d+) specs?, (\d+) failures?(?:, (\d+) pending specs?)?/);
+    const suiteErrors: number[] = [];
+    lines.forEach((l, i) => { if (/^Suite error: /.test(l)) suiteErrors.push(i); });
+    if (s) {
+      const failed = Math.max(0, Number(s.m[2]) - suiteErrors.length);
+      const skipped = Number(s.m[3] ?? 0);
+      const total = Number(s.m[1]);
+      out.summary = { line: s.line, failed, passed: Math.max(0, total - failed - skipped), total, skipped };
+    }
+    const none = firstMatch(lines, /^No specs found$/);
+    if (none) out.noTests = { line: none.line };
+    if (suiteErrors.length > 0) {
+      // Its message: the line after "Message:" (`Error: teardown broke`, `Error loading /x/a.spec.js: Cannot find module './nope'`).
+      const at = suiteErrors[0]!;
+      const message = firstMatch(lines.slice(at + 1, at + 4), /^\s+Message:$/);
+      const why = message ? nextLine(lines, at + 1 + message.index) : undefined;
+      out.cannotRun = { what: 'an error outside any spec (a describe body that throws, an afterAll that fails, a spec file that cannot load)', line: why ?? lines[at]! };
+    }
+    const incomplete = firstMatch(lines, /^Incomplete: (?!No specs found)/);
+    if (incomplete) out.failedBesides = { what: /fit\(\) or fdescribe\(\)/.test(incomplete.line) ? 'a focused spec (fit or fdescribe) makes the run incomplete' : 'the run is incomplete', line: incomplete.line };
+    if (!s && !none) {
+      const usage = firstMatch(lines, /^Unknown options?: /);
+      const err = usage ? undefined : jsErrorLine(lines);
+      if (usage) out.cannotRun = { what: 'a jasmine usage error', line: usage.line };
+      else if (err) out.cannotRun = { what: 'jasmine could not load a spec file, a helper or its config', line: err };
+    }
+    return out;
+  },
+};
+
+/**
+ * node-tap 18 to 21 (`tap`): raw TAP when it writes to no terminal (hooks), the `base` reporter with
+ * colours (`FORCE_COLOR`, `--color`); both end with `# { total: N, pass: N, fail: N, skip: N, todo: N }`,
+ * which counts each file's tests (or the file itself when it has none). tap exits 1 for a failed test
+ * and for everything else, and counts as failures what is no test: a file that cannot load (its plan
+ * `1..0 # no tests found`, then `not ok` for the file), `test unfinished` and `child test left in
+ * queue` (process.exit in a test, a crash, a promise that never settles), `timeout!` (tap's own
+ * timeout, 30 s by default), a throw outside any test (`test: TAP`, `tapCaught`), a file killed by a
+ * signal. Only an assertion that failed inside the files (a leaf `not ok`, not a subtest's result)
+ * is a test failing. A file with no tests is a skip (`# SKIP no tests found`). tap also fails a run
+ * whose tests all passed when coverage is missing or below its thresholds (100% by default).
+ */
+const TAP_HARNESS: readonly [RegExp, string][] = [
+  [/(?:^| > )timeout!$/, 'tap\'s timeout ended a test file: a test never finished (tap --timeout, 30 s by default)'],
+  [/(?:^| > )test unfinished$|^child test left in queue: /, 'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles)'],
+];
+
+interface TapFailures {
+  /** Assertions that failed inside a test file: tests failing. */
+  genuine: number;
+  harness?: { what: string; line: string };
+  /** Test files without tests (skipped by tap), and those that failed before any test (could not load). */
+  empty: string[];
+  failedFiles: string[];
+}
+
+/** Raw TAP: subtests nest by four spaces; a `# Subtest: x` is closed by the result line at its own indent. */
+function tapRawFailures(lines: readonly string[]): TapFailures {
+  const out: TapFailures = { genuine: 0, empty: [], failedFiles: [] };
+  const open: number[] = [];
+  let planNone = false;
+  const harness = (h: { what: string; line: string }) => (out.harness ??= h);
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const sub = /^( *)# Subtest: /.exec(l);
+    if (sub) {
+      open.push(sub[1]!.length);
+      if (sub[1] === '') planNone = false;
+      continue;
+    }
+    if (/^ {4}1\.\.0 # no tests found$/.test(l)) planNone = true;
+    const r = /^( *)(not ok|ok) \d+(?: - (.*?))?(?: # ((?:time=|SKIP|TODO)\S*.*))?$/.exec(l);
+    if (!r) continue;
+    const indent = r[1]!.length;
+    while (open.length > 0 && open[open.length - 1]! > indent) open.pop();
+    const closes = open.length > 0 && open[open.length - 1] === indent;
+    if (closes) open.pop();
+    const name = r[3] ?? '';
+    const failed = r[2] === 'not ok' && !/^TODO/.test(r[4] ?? '');
+    // The YAML block after a result (until `...` at its indent + 2).
+    const yaml: string[] = [];
+    if (lines[i + 1]?.trim() === '---') for (let j = i + 2; j < lines.length && j < i + 80 && lines[j]!.trim() !== '...'; j++) yaml.push(lines[j]!);
+    if (indent === 0) {
+      // A test file's result (or tap's own timeout of a file).
+      if (planNone) (failed ? out.failedFiles : out.empty).push(name);
+      const signal = yaml.map((y) => /^\s+signal: (SIG[A-Z0-9]+)$/.exec(y)?.[1]).find((x) => x !== undefined);
+      if (failed && signal && signal !== 'SIGALRM') harness({ what: `a test file was killed by ${signal}`, line: l });
+    }
+    if (!failed) continue;
+    const known = TAP_HARNESS.find(([re]) => re.test(name));
+    if (known) harness({ what: known[1], line: l });
+    else if (indent > 0 && yaml.some((y) => /^\s+test: TAP$/.test(y)) && yaml.some((y) => /^\s+tapCaught: /.test(y))) harness({ what: 'an error thrown outside any test', line: l });
+    else if (indent > 0 && !closes) out.genuine++;
+  }
+  return out;
+}
+
+/** The `base` reporter: after its last frame (`TEST COMPLETE`), a `✖ path > name` line per failure. */
+function tapBaseFailures(lines: readonly string[]): TapFailures {
+  const out: TapFailures = { genuine: 0, empty: [], failedFiles: [] };
+  let from = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (/TEST COMPLETE/.test(lines[i]!)) {
+      from = i + 1;
+      break;
+    }
+  }
+  // A file whose frame said `SKIP file 0 OK` and `~ no tests found`: empty, or, when its last word is `FAIL file 0`, it could not load.
+  const none = new Set<string>();
+  lines.forEach((l, i) => {
+    const skip = /^ ~ no tests found$/.test(l) ? /^ SKIP {2}(\S.*?) 0 OK\b/.exec(lines[i - 1] ?? '') : null;
+    if (skip) none.add(skip[1]!);
+  });
+  const failedNone = new Set(lines.slice(from).map((l) => / FAIL {2}(\S.*?) 0 [\d.]+m?s$/.exec(l)?.[1]).filter((f): f is string => f !== undefined && none.has(f)));
+  for (const f of none) (failedNone.has(f) ? out.failedFiles : out.empty).push(f);
+  for (const l of lines.slice(from)) {
+    const signal = /^\s+✖\s+(SIG[A-Z0-9]+)$/.exec(l);
+    if (signal && signal[1] !== 'SIGALRM') out.harness ??= { what: `a test file was killed by ${signal[1]}`, line: l };
+    const f = /^✖ (.+?)(?: \S+:\d+:\d+)?$/.exec(l);
+    if (!f) continue;
+    const known = TAP_HARNESS.find(([re]) => re.test(f[1]!));
+    if (known) out.harness ??= { what: known[1], line: l };
+    else if (/^TAP > /.test(f[1]!)) out.harness ??= { what: 'an error thrown outside any test', line: l };
+    else out.genuine++;
+  }
+  return out;
+}
+
+const tap: RunnerProfile = {
+  needsSummary: true,
+  read(lines) {
+    const out: Reading = {};
+    const noFiles = firstMatch(lines, /^No (?:valid )?test files found\b/);
+    if (noFiles) out.noTests = { line: noFiles.line };
+    const s = lastMatch(lines, /^# \{ total: (\d+)(.*)\}$/);
+    if (!s) {
+      const usage = firstMatch(lines, /^Error: (?:Unknown option|Invalid value) /);
+      const err = usage ? undefined : jsErrorLine(lines);
+      if (usage) out.cannotRun = { what: 'a tap usage error', line: usage.line };
+      else if (err && !noFiles) out.cannotRun = { what: 'tap could not run the tests', line: err };
+      return out;
+    }
+    const field = (k: string) => Number(new RegExp(`\\b${k}: (\\d+)`).exec(s.m[2]!)?.[1] ?? 0);
+    const raw = firstMatch(lines, /^TAP version \d+$/) !== undefined;
+    const f = raw ? tapRawFailures(lines) : tapBaseFailures(lines);
+    const fail = field('fail');
+    const failed = Math.min(f.genuine, fail);
+    // A file without tests, or one that failed before any, is counted as a test of its own.
+    const files = f.empty.length + f.failedFiles.length;
+    const total = Math.max(0, Number(s.m[1]) - files);
+    const skipped = Math.max(0, field('skip') + field('todo') - f.empty.length);
+    out.summary = { line: s.line, failed, passed: field('pass'), total, skipped };
+    if (total === 0 && f.empty.length > 0 && !noFiles) out.noTests = { line: lines.find((l) => /^ok \d+ - .* # SKIP no tests found$/.test(l)) ?? s.line };
+    if (f.failedFiles.length > 0) out.cannotRun = { what: 'a test file failed before any test (it cannot load, or it threw before its tests)', line: jsErrorLine(lines) ?? `${f.failedFiles[0]} failed before any test` };
+    else if (f.harness) out.cannotRun = { ...f.harness, line: f.harness.what.startsWith('a test file ended') ? (jsErrorLine(lines) ?? f.harness.line) : f.harness.line };
+    else if (fail > failed) out.cannotRun = { what: 'tap counts a failure that is no failed assertion (a test file that could not run?)', line: jsErrorLine(lines) ?? s.line };
+    // Coverage: tap fails a run that covers nothing, or less than its thresholds (100% by default).
+    const noCoverage = firstMatch(lines, /^# No coverage generated$/);
+    const incomplete = firstMatch(lines, /^# ERROR: incomplete \w+ coverage/) ?? firstMatch(lines, /^All files\s*\|(?!(?:\s*100\s*\|){4})/);
+    if (noCoverage) out.failedBesides = { what: 'no coverage was generated (tap fails such a run unless --allow-empty-coverage or --disable-coverage)', line: noCoverage.line };
+    else if (incomplete) out.failedBesides = { what: 'coverage is below its threshold (tap wants 100% unless --allow-incomplete-coverage)', line: incomplete.line };
+    return out;
+  },
+};
+
 const playwright: RunnerProfile = {
   read(lines) {
     const out: Reading = {};
@@ -534,7 +851,7 @@ const unittest: RunnerProfile = {
   },
 };
 
-export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = { jest, vitest, mocha, uvu, node, playwright, pytest, go, cargo, nextest, unittest };
+export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = { jest, vitest, mocha, uvu, node, ava, jasmine, tap, playwright, pytest, go, cargo, nextest, unittest };
 
 /** Whether a line of a gate's raw output (colours and progress redraws in it) is one the runner's reading needs kept (RunnerProfile.keep). */
 export function keepFor(runner: RunnerName | undefined): ((line: string) => boolean) | undefined {

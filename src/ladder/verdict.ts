@@ -39,6 +39,11 @@ export const EXIT_MEANINGS: Partial<Record<RunnerName | 'default', Record<number
     2: 'unittest usage error (a bad option)',
     5: 'unittest ran no tests (Python 3.12 and later)',
   },
+  jasmine: {
+    1: 'jasmine could not load a spec file, a helper or its config, or was given an unknown option',
+    2: 'jasmine called the run incomplete (no specs found, or a focused fit/fdescribe)',
+    4: 'jasmine exited early: process.exit was called while the specs ran',
+  },
   node: {
     7: 'node could not run its exception handler (often an unwritable --test-reporter-destination)',
     9: 'node was given a bad option',
@@ -71,6 +76,9 @@ export const AMBIGUOUS_EXIT: Partial<Record<RunnerName, string>> = {
   cargo: 'cargo test exits 101 for failed tests and for a compile error',
   playwright: 'playwright exits 1 for failed tests and for config errors or no tests',
   unittest: 'python -m unittest exits 1 for failed tests and for a test module that cannot import',
+  ava: 'ava exits 1 for failed tests and for a test file that cannot load, no tests, or an uncaught exception',
+  jasmine: 'jasmine exits 3 for failed specs and for an error outside any spec (a describe body, an afterAll)',
+  tap: 'tap exits 1 for failed tests and for a test file that cannot load, a timeout, or coverage below its threshold',
 };
 
 /** How each runner writes a JUnit report to PATH, for messages when a report is missing. */
@@ -86,6 +94,9 @@ export const JUNIT_HINT: Record<RunnerName, string> = {
   nextest: 'cargo nextest run --profile NAME, with [profile.NAME.junit] path = "PATH"',
   playwright: 'PLAYWRIGHT_JUNIT_OUTPUT_FILE=PATH playwright test --reporter=junit',
   unittest: 'python -m pytest --junitxml=PATH (pytest runs unittest test cases too)',
+  ava: 'a TAP-to-JUnit converter over ava --tap, writing PATH',
+  jasmine: "a JUnit reporter for jasmine (jasmine-reporters' JUnitXmlReporter) writing PATH",
+  tap: 'tap --reporter=junit --reporter-file=PATH',
 };
 
 function meaning(code: number, runner: RunnerName | undefined): string | undefined {
@@ -193,6 +204,9 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
 
 const isNoTestsCode = (runner: RunnerName | undefined, code: number) => (runner === 'pytest' && code === 5) || (runner === 'nextest' && code === 4) || (runner === 'unittest' && code === 5);
 
+/** `a jest`, `a unittest`, `an ava`. */
+const aRunner = (runner: RunnerName) => `${/^[aeio]/.test(runner) ? 'an' : 'a'} ${runner}`;
+
 /** A runner's output read through its profile. Pure. */
 function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly string[], code: number, caught: readonly number[], allowNoTests: boolean, besides: readonly string[] = []): Classified {
   const r = profile.read(lines);
@@ -218,7 +232,7 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
     const last = lastLine(lines);
     return {
       verdict: 'error',
-      reason: `exit 0 without a ${runner} summary, so nothing shows the tests ran to the end (a test that called process.exit, or a reporter that prints no counts); last output: ${last ? quoteLine(last) : '(none)'}; use a reporter that prints ${runner}'s summary, or give the tier a JUnit \`report\``,
+      reason: `exit 0 without ${aRunner(runner)} summary, so nothing shows the tests ran to the end (a test that called process.exit, or a reporter that prints no counts); last output: ${last ? quoteLine(last) : '(none)'}; use a reporter that prints ${runner}'s summary, or give the tier a JUnit \`report\``,
     };
   }
   if (profile.exitProves && caught.includes(code)) return { verdict: 'caught', proven: true };
@@ -241,7 +255,7 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
   const last = lastLine(lines);
   return {
     verdict: 'error',
-    reason: `exit ${code}${known ? ` (${known})` : ''} without a ${runner} summary, so no test is known to have failed; last output: ${last ? quoteLine(last) : '(none)'}`,
+    reason: `exit ${code}${known ? ` (${known})` : ''} without ${aRunner(runner)} summary, so no test is known to have failed; last output: ${last ? quoteLine(last) : '(none)'}`,
   };
 }
 

@@ -56,6 +56,23 @@ const cases: [string | string[], Scripts | undefined, string | undefined, string
   ['npm run test:quick', SCRIPTS, undefined, undefined, 'package.json has no script "test:quick"'],
   ['npm test', null, undefined, undefined, 'no package.json'],
   ['npm test', SCRIPTS, 'jest', 'jest', "`runner: 'jest'` in the config"],
+  ['ava --verbose', undefined, undefined, 'ava', 'the command runs `ava --verbose`'],
+  ['npx ava test/', undefined, undefined, 'ava', 'ava'],
+  ['node node_modules/ava/entrypoints/cli.mjs', undefined, undefined, 'ava', 'ava'],
+  ['jasmine --config=spec/support/jasmine.json', undefined, undefined, 'jasmine', 'jasmine'],
+  ['node ./node_modules/jasmine/bin/jasmine.js', undefined, undefined, 'jasmine', 'jasmine'],
+  ['tap --disable-coverage', undefined, undefined, 'tap', 'tap --disable-coverage'],
+  ['c8 tap test/*.js', undefined, undefined, 'tap', 'tap'],
+  ['./node_modules/.bin/tap', undefined, undefined, 'tap', 'tap'],
+  ['node node_modules/tap/dist/esm/run.mjs', undefined, undefined, 'tap', 'tap'],
+  ['npm test', { test: 'cross-env CI=1 ava' }, undefined, 'ava', 'npm script "test" runs `cross-env CI=1 ava`'],
+  ['yarn test', { test: 'tap' }, undefined, 'tap', 'yarn script "test"'],
+  // As arguments the same words name a reporter, an environment or a plugin, not the runner.
+  ['eslint --env jasmine .', undefined, undefined, undefined, 'no known test runner'],
+  ['some-linter --format tap', undefined, undefined, undefined, 'no known test runner'],
+  ['eslint --plugin ava .', undefined, undefined, undefined, 'no known test runner'],
+  ['mocha --reporter tap', undefined, undefined, 'mocha', 'mocha'],
+  ['node --test --test-reporter tap', undefined, undefined, 'node', 'node'],
 ];
 
 for (const [run, scripts, configured, runner, why] of cases) {

@@ -144,6 +144,18 @@ const cases: [string, IdContext, string, [string, TestOutcome['outcome'] | 'brok
     [['mycrate::tests::math::adds', 'fail']],
   ],
   [
+    // Printed by tap 21 (`tap --reporter=junit --reporter-file=PATH`), trimmed: a subtest is a testcase, and so is each of its assertions.
+    'tap: classname is `file > subtest`, the file first (only failures carry the file attribute)',
+    { runner: 'tap', base: 'pkg' },
+    `<testsuites name="TAP Tests"><testsuite name="cases/caught/a.test.js" tests="7" failures="4"><testsuite name="adds" tests="2" failures="2">
+     <testcase id="1" name="should be equal" classname="cases/caught/a.test.js &gt; adds" file="cases/caught/a.test.js" line="2" column="33"><failure><![CDATA[x]]></failure></testcase></testsuite>
+     <testsuite name="ok" tests="2" failures="0"><testcase id="1" name="fine" classname="cases/caught/a.test.js &gt; ok" /></testsuite>
+     <testcase id="1" name="adds" classname="cases/caught/a.test.js" file="cases/caught/a.test.js" line="2" column="3"><failure><![CDATA[x]]></failure></testcase>
+     <testcase id="2" name="ok" classname="cases/caught/a.test.js" /></testsuite>
+     <testsuite name="cases/import/a.test.js" tests="1" failures="0" assertions="0" skipped="1"></testsuite></testsuites>`,
+    [['pkg/cases/caught/a.test.js::adds', 'fail'], ['pkg/cases/caught/a.test.js::ok', 'pass'], ['pkg/cases/caught/a.test.js::adds > should be equal', 'fail'], ['pkg/cases/caught/a.test.js::ok > fine', 'pass']],
+  ],
+  [
     'unknown runner: file attribute, then classname > name',
     {},
     `<testsuite name="s"><testcase classname="Calc" name="adds" file="t/calc.t"/><testcase name="bare"/></testsuite>`,
