@@ -490,7 +490,7 @@ const jasmine: RunnerProfile = {
       out.cannotRun = { what: 'an error outside any spec (a describe body that throws, an afterAll that fails, a spec file that cannot load)', line: why ?? lines[at]! };
     }
     const incomplete = firstMatch(lines, /^Incomplete: (?!No specs found)/);
-    if (incomplete) out.failedBesides = { what: /fit\(\) or fdescribe\(\)/.test(incomplete.line) ? 'a focused spec (fit or fdescribe) makes the run incomplete' : 'the run is incomplete', line: incomplete.line };
+    if (incomplete) out.failedBesides = { what: /fit\(\) or fdescribe\(\)/.test(incomplete.line) ? 'a focused spec (fit or fdescribe) makes the run incomplete (make it it or describe again)' : 'the run is incomplete', line: incomplete.line };
     if (!s && !none) {
       const usage = firstMatch(lines, /^Unknown options?: /);
       const err = usage ? undefined : jsErrorLine(lines);

@@ -1,5 +1,5 @@
 /**
- * Real runners (jest, vitest, mocha, uvu, node:test, pytest), installed as this project's dev
+ * Real runners (jest, vitest, mocha, uvu, node:test, ava, jasmine, tap, pytest), installed as this project's dev
  * dependencies and linked into scenario repositories, each case a tier run through the installed CLI:
  * all pass, one failing assertion, a test file that fails to import, no test files, a test file with
  * no tests, a missing npm script, a timeout; where they show something the runner does: two failures
@@ -267,7 +267,103 @@ const UNITTEST: Scenario = {
   },
 };
 
-const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, PYTEST, UNITTEST];
+const AVA: Scenario = {
+  runner: 'ava',
+  run: (f) => `npx ava ${f}`,
+  files: {
+    pass: { 'a.test.js': "const test = require('ava');\ntest('adds', (t) => { t.is(1 + 1, 2); });\n" },
+    caught: { 'a.test.js': "const test = require('ava');\ntest('adds', (t) => { t.is(1 + 1, 3); });\ntest('ok', (t) => { t.pass(); });\n" },
+    import: { 'a.test.js': "const test = require('ava');\nconst x = require('./nope');\ntest('adds', (t) => { t.pass(); });\n" },
+    'no-files': { 'README.md': 'no tests here\n' },
+    zero: { 'a.test.js': '// no tests yet\n' },
+    timeout: { 'a.test.js': "const test = require('ava');\ntest('hangs', () => new Promise(() => setInterval(() => {}, 1000)));\n" },
+    allowed: { 'README.md': 'no tests here\n' },
+    mixed: { 'a.test.js': "const test = require('ava');\ntest('a', (t) => { t.is(1, 2); });\ntest('b', (t) => { t.is(1, 3); });\ntest.skip('c', (t) => { t.pass(); });\n" },
+    skipped: { 'a.test.js': "const test = require('ava');\ntest.skip('a', (t) => { t.is(1, 2); });\ntest.skip('b', (t) => { t.pass(); });\n" },
+    exit: { 'a.test.js': "const test = require('ava');\ntest.serial('a', (t) => { t.pass(); });\ntest.serial('b', () => { process.exit(0); });\ntest.serial('c', (t) => { t.is(1, 2); });\n" },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: 'ava: `1 test failed`' },
+    import: { verdict: 'error', quotes: "an uncaught exception in cases/import/a.test.js, outside any test: `Error: Cannot find module './nope'`" },
+    'no-files': { verdict: 'error', quotes: 'no tests ran: `✘ Based on your configuration,' },
+    zero: { verdict: 'error', quotes: 'no tests ran: `✘ No tests found in cases/zero/a.test.js' },
+    'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
+    timeout: { verdict: 'error', quotes: 'timed out after' },
+    allowed: { verdict: 'pass', quotes: 'no tests ran (allowed by `allowNoTests`): `✘ Based on your configuration,' },
+    mixed: { verdict: 'caught', quotes: 'ava: `2 tests failed`' },
+    skipped: { verdict: 'error', quotes: `${SKIPPED}: \`2 tests skipped\`` },
+    exit: { verdict: 'error', quotes: 'process.exit was called (in a test, or by the file itself), so ava stopped before the file\'s tests finished' },
+    placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
+  },
+};
+
+/** jasmine through npm scripts: a detected jasmine takes its own failure code, 3, when the tier lists no `caught`. */
+const JASMINE: Scenario = {
+  runner: 'jasmine',
+  run: (c) => `npm run --silent ${c}`,
+  scripts: (f) => `jasmine "${f}/*.spec.js"`,
+  files: {
+    pass: { 'a.spec.js': "describe('math', () => { it('adds', () => { expect(1 + 1).toBe(2); }); });\n" },
+    caught: { 'a.spec.js': "describe('math', () => {\n  it('adds', () => { expect(1 + 1).toBe(3); });\n  it('ok', () => {});\n});\n" },
+    import: { 'a.spec.js': "const x = require('./nope');\ndescribe('math', () => { it('adds', () => {}); });\n" },
+    'no-files': { 'README.md': 'no tests here\n' },
+    zero: { 'a.spec.js': '// no specs yet\n' },
+    timeout: { 'a.spec.js': "describe('s', () => { it('hangs', () => new Promise(() => setInterval(() => {}, 1000)), 1e6); });\n" },
+    allowed: { 'README.md': 'no tests here\n' },
+    mixed: { 'a.spec.js': "describe('s', () => {\n  it('a', () => { expect(1).toBe(2); });\n  it('b', () => { expect(1).toBe(3); });\n  xit('c', () => {});\n});\n" },
+    skipped: { 'a.spec.js': "describe('s', () => { xit('a', () => { expect(1).toBe(2); }); xit('b', () => {}); });\n" },
+    exit: { 'a.spec.js': "describe('s', () => {\n  it('a', () => {});\n  it('b', () => { process.exit(0); });\n  it('c', () => { expect(1).toBe(2); });\n});\n" },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: 'jasmine: `2 specs, 1 failure`' },
+    import: { verdict: 'error', quotes: "jasmine could not load a spec file, a helper or its config: `Error: Cannot find module './nope'`" },
+    'no-files': { verdict: 'error', quotes: 'no tests ran (exit 2: jasmine called the run incomplete (no specs found, or a focused fit/fdescribe)): `No specs found`' },
+    zero: { verdict: 'error', quotes: '`No specs found`' },
+    'no-script': { verdict: 'error', quotes: QUIET_MISSING },
+    timeout: { verdict: 'error', quotes: 'timed out after' },
+    allowed: { verdict: 'pass', quotes: 'no tests ran (allowed by `allowNoTests`): `No specs found`' },
+    mixed: { verdict: 'caught', quotes: 'jasmine: `3 specs, 2 failures, 1 pending spec`' },
+    skipped: { verdict: 'error', quotes: `${SKIPPED}: \`2 specs, 0 failures, 2 pending specs\`` },
+    exit: { verdict: 'error', quotes: 'exit 4 (jasmine exited early: process.exit was called while the specs ran) without a jasmine summary' },
+    placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
+  },
+};
+
+/** node-tap with coverage off: test files that cover no code of their own would fail the run on coverage alone. */
+const TAP: Scenario = {
+  runner: 'tap',
+  run: (f) => `npx tap --disable-coverage ${f}`,
+  files: {
+    pass: { 'a.test.js': "const t = require('tap');\nt.test('adds', async (t) => { t.equal(1 + 1, 2); });\n" },
+    caught: { 'a.test.js': "const t = require('tap');\nt.test('adds', async (t) => { t.equal(1 + 1, 3); });\nt.test('ok', async (t) => { t.pass('fine'); });\n" },
+    import: { 'a.test.js': "const t = require('tap');\nconst x = require('./nope');\nt.test('adds', async (t) => { t.pass('fine'); });\n" },
+    'no-files': { 'README.md': 'no tests here\n' },
+    zero: { 'a.test.js': '// no tests yet\n' },
+    timeout: { 'a.test.js': "const t = require('tap');\nt.test('hangs', () => new Promise(() => setInterval(() => {}, 1000)));\n" },
+    allowed: { 'README.md': 'no tests here\n' },
+    mixed: { 'a.test.js': "const t = require('tap');\nt.test('a', async (t) => { t.equal(1, 2); });\nt.test('b', async (t) => { t.equal(1, 3); });\nt.skip('c', async (t) => { t.pass('x'); });\n" },
+    skipped: { 'a.test.js': "const t = require('tap');\nt.skip('a', async (t) => { t.equal(1, 2); });\nt.skip('b', async (t) => { t.pass('x'); });\n" },
+    exit: { 'a.test.js': "const t = require('tap');\nt.test('a', async (t) => { t.pass('x'); });\nt.test('b', async () => { process.exit(0); });\nt.test('c', async (t) => { t.equal(1, 2); });\n" },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: 'tap: `# { total: 2, pass: 1, fail: 1 }`' },
+    import: { verdict: 'error', quotes: "a test file failed before any test (it cannot load, or it threw before its tests): `Error: Cannot find module './nope'`" },
+    'no-files': { verdict: 'error', quotes: 'no tests ran: `No valid test files found matching "cases/no-files"`' },
+    zero: { verdict: 'error', quotes: 'no tests ran: `ok 1 - cases/zero/a.test.js # SKIP no tests found`' },
+    'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
+    timeout: { verdict: 'error', quotes: 'timed out after' },
+    allowed: { verdict: 'pass', quotes: 'no tests ran (allowed by `allowNoTests`): `No valid test files found matching "cases/allowed"`' },
+    mixed: { verdict: 'caught', quotes: 'tap: `# { total: 3, pass: 0, fail: 2, skip: 1 }`' },
+    skipped: { verdict: 'error', quotes: `${SKIPPED}: \`# { total: 2, pass: 0, skip: 2 }\`` },
+    exit: { verdict: 'error', quotes: 'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles)' },
+    placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
+  },
+};
+
+const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, AVA, JASMINE, TAP, PYTEST, UNITTEST];
 const TIMEOUT_S = 2;
 
 let modules: string | undefined;
@@ -318,7 +414,7 @@ const casesOf = (s: Scenario): Case[] => CASES.filter((c) => !OPTIONAL.has(c) ||
 
 /** One scenario repository, its cases as tiers, judged by one CLI run (`--calibrate`: every tier runs whatever the verdicts before it). */
 function scenario(s: Scenario): Promise<Outcome> {
-  const files: Record<string, string> = { '.gitignore': 'node_modules\n__pycache__/\n' };
+  const files: Record<string, string> = { '.gitignore': 'node_modules\n__pycache__/\n.tap/\n' };
   const scripts: Record<string, string> = {};
   for (const c of casesOf(s)) {
     for (const [path, text] of Object.entries(s.files[c] ?? {})) files[`cases/${c}/${path}`] = text;

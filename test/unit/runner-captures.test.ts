@@ -102,7 +102,7 @@ const JASMINE: Row[] = [
   ['no-specs', 2, 'error', 'no tests ran (exit 2: jasmine called the run incomplete (no specs found, or a focused fit/fdescribe)): `No specs found`'],
   ['filter-none', 0, 'error', 'no tests ran: `0 specs, 0 failures`'],
   ['pending', 0, 'error', 'no tests ran (every test was skipped): `2 specs, 0 failures, 2 pending specs`'],
-  ['focused', 2, 'error', 'exit 2: jasmine says a focused spec (fit or fdescribe) makes the run incomplete: `Incomplete: fit() or fdescribe() was found`; no test failed (`1 spec, 0 failures`)'],
+  ['focused', 2, 'error', 'exit 2: jasmine says a focused spec (fit or fdescribe) makes the run incomplete (make it it or describe again): `Incomplete: fit() or fdescribe() was found`; no test failed (`1 spec, 0 failures`)'],
   ['exit', 4, 'error', 'exit 4 (jasmine exited early: process.exit was called while the specs ran) without a jasmine summary'],
   ['abort', 134, 'error', 'exit 134 (aborted (SIGABRT): a crash, process.abort(), or node out of memory) without a jasmine summary'],
 ];
