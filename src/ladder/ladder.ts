@@ -252,7 +252,7 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
   if (exit.interrupted) return { exit, judged: { verdict: 'error', notes: [] }, seconds: exit.seconds, inapplicable: false, ...found };
   const runner = detection?.runner ?? tier.runner;
   const output = kept && detection ? { detection, allowNoTests: tier.allowNoTests === true, reportDecides: report !== undefined } : undefined;
-  // A tier that lists no `caught` takes the runner's codes, the detected runner's too (cargo's 101, nextest's 100, mocha's 1 to 255).
+  // A tier that lists no `caught` takes the runner's codes, the detected runner's too (cargo's 101, nextest's 100, jasmine's 3, mocha's 1 to 255).
   const caught = tier.caughtByRunner && runner ? (runnerCaught(runner) ?? tier.caught) : tier.caught;
   const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
   const inapplicable = classified.inapplicable === true;
