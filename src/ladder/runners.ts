@@ -414,6 +414,7 @@ function avaTap(lines: readonly string[]): Reading {
 }
 
 const ava: RunnerProfile = {
+  keep: /^\s*✘ |Uncaught exception in |Unhandled rejection in /,
   // ava prints its summary whenever a run ends (process.exit in a test is its own failure, exit 1).
   needsSummary: true,
   read(lines) {
@@ -468,6 +469,8 @@ const ava: RunnerProfile = {
  * unhandled rejection while a spec runs is that spec's failure, as mocha has it.
  */
 const jasmine: RunnerProfile = {
+  // A suite error is counted among the failures: each is told apart by its line in the details above the counts.
+  keep: /^Suite error: /,
   needsSummary: true,
   read(lines) {
     const out: Reading = {};

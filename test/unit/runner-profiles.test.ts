@@ -212,6 +212,9 @@ test('long outputs: the lines a reading needs are kept wherever they fall (summa
   // go: a failed package early, many passing packages after.
   const go = `--- FAIL: TestA (0.00s)\nFAIL\tex/a\t0.01s\n${details(3000, (i) => `ok  \tex/p${i}\t0.01s`)}\nFAIL\n`;
   assert.is(longOutput('go', go).summary?.failed, 1);
+  // jasmine: a suite error among the failures' details counts as no failed spec, however far above the counts.
+  const jasmine = `Failures:\nSuite error: top\n  Message:\n    Error: afterAll failed\n${details(300, (i) => `${i + 1}) spec ${i}\n  Message:\n    Expected 1 to be 2. ${'z'.repeat(400)}`)}\n\n3000 specs, 301 failures\n`;
+  assert.is(longOutput('jasmine', jasmine).summary?.failed, 300);
   // A runner with nothing to keep reads the tail only.
   assert.is(keepFor(undefined), undefined);
 });
