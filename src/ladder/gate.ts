@@ -61,8 +61,8 @@ interface KeptLine {
   text: string;
 }
 
-/** At most this many lines are kept out of one gate's output, each cut to KEPT_LINE_CHARS: the earliest. */
-const KEPT_LINES = 5000;
+/** At most KEPT_BYTES of lines are kept out of one gate's output (the earliest), each cut to KEPT_LINE_CHARS. */
+const KEPT_BYTES = 4 * 1024 * 1024;
 const KEPT_LINE_CHARS = 4096;
 
 /**
@@ -82,6 +82,7 @@ class Tail {
   private dropped = 0;
   private readonly decoder = new StringDecoder('utf8');
   private readonly kept: KeptLine[] = [];
+  private keptBytes = 0;
   constructor(
     private readonly max: number,
     private readonly keep?: (line: string) => boolean,
@@ -99,7 +100,11 @@ class Tail {
     let at = this.lineAt;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
       const line = text.slice(from, nl);
-      if (this.kept.length < KEPT_LINES && this.keep!(line)) this.kept.push({ at, text: line.slice(0, KEPT_LINE_CHARS) });
+      if (this.keptBytes < KEPT_BYTES && this.keep!(line)) {
+        const text = line.slice(0, KEPT_LINE_CHARS);
+        this.kept.push({ at, text });
+        this.keptBytes += text.length + 1;
+      }
       at += Buffer.byteLength(line) + this.dropped + 1;
       this.dropped = 0;
       from = nl + 1;

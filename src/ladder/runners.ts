@@ -603,6 +603,8 @@ function tapBaseFailures(lines: readonly string[]): TapFailures {
 }
 
 const tap: RunnerProfile = {
+  // Raw TAP is read by its nesting: every subtest, result and plan line, and the YAML keys read after a result.
+  keep: /^TAP version \d+$|^ *(?:# Subtest: |(?:not ok|ok) \d+|1\.\.0 # no tests found$|---$|\.\.\.$|signal: SIG|test: TAP$|tapCaught: )|^No (?:valid )?test files found\b|^ SKIP {2}|^ ~ no tests found$/,
   needsSummary: true,
   read(lines) {
     const out: Reading = {};

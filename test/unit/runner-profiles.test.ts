@@ -215,6 +215,12 @@ test('long outputs: the lines a reading needs are kept wherever they fall (summa
   // jasmine: a suite error among the failures' details counts as no failed spec, however far above the counts.
   const jasmine = `Failures:\nSuite error: top\n  Message:\n    Error: afterAll failed\n${details(300, (i) => `${i + 1}) spec ${i}\n  Message:\n    Expected 1 to be 2. ${'z'.repeat(400)}`)}\n\n3000 specs, 301 failures\n`;
   assert.is(longOutput('jasmine', jasmine).summary?.failed, 300);
+  // tap's raw TAP: read by its nesting, every subtest and result line kept however long the failures' YAML.
+  const yaml = (i: number) => `          ---\n          compare: ===\n          diff: |\n            --- expected\n            +++ actual\n            -a${'q'.repeat(400)}\n            +b${i}\n          ...\n`;
+  const files = details(300, (f) => `# Subtest: tests/t${f}.js\n    # Subtest: case ${f}\n        not ok 1 - should be equal\n${yaml(f)}        ok 2 - fine\n        1..2\n    not ok 1 - case ${f} # time=1ms\n    1..1\nnot ok ${f} - tests/t${f}.js # time=5ms`);
+  const tapOut = `TAP version 14\n1..300\n${files}\n# { total: 600, pass: 300, fail: 300 }\n`;
+  const tapRead = longOutput('tap', tapOut);
+  assert.equal([tapRead.summary?.failed, tapRead.cannotRun], [300, undefined]);
   // A runner with nothing to keep reads the tail only.
   assert.is(keepFor(undefined), undefined);
 });
