@@ -200,7 +200,8 @@ class Held {
   }
   show(write: ((chunk: Buffer) => void) | undefined): void {
     if (this.size === 0) return;
-    const text = Buffer.concat([...(this.cut ? [Buffer.from('gate-ladder: (earlier output cut)\n')] : []), ...this.chunks]);
+    const last = this.chunks[this.chunks.length - 1]!;
+    const text = Buffer.concat([...(this.cut ? [Buffer.from('gate-ladder: (earlier output cut)\n')] : []), ...this.chunks, ...(last[last.length - 1] === 0x0a ? [] : [Buffer.from('\n')])]);
     (write ?? writeErr)(text);
     this.chunks = [];
     this.size = 0;
@@ -227,13 +228,21 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
   let since = 0;
   let detection: Detection | undefined;
   let kept = false;
+  let midLine = false;
   try {
     if (placeError !== undefined) throw new Error(placeError);
     if (!tier.lintStaged) detection = (deps.detect ?? detectTier)(tier, where.cwd);
     // Every gate's output passes through us: it is read (a runner's summary, a package manager's or
     // the shell's own failure) and shown with its control characters escaped (colours kept), or held
     // until the verdict (config `output: 'failures'`). Straight to the terminal only with neither.
-    const shownTo = deps.write ?? deps.echo;
+    const echo = deps.echo;
+    const shownTo =
+      deps.write ??
+      (echo &&
+        ((chunk: Buffer) => {
+          if (chunk.length > 0) midLine = chunk[chunk.length - 1] !== 0x0a;
+          echo(chunk);
+        }));
     const write = held ? (chunk: Buffer) => held.push(chunk) : shownTo;
     kept = write !== undefined;
     const colour = !deps.write && kept && deps.colour ? deps.colour() : false;
@@ -243,6 +252,8 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
     report = tier.report !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.report.path) : undefined;
     since = report !== undefined ? deps.reports!.prepare(report) : 0;
     exit = await deps.runGate(tier, where.cwd, env, io);
+    // Our next line starts on a line of its own, whatever the gate's last line.
+    if (midLine) echo?.(Buffer.from('\n'));
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
     report = undefined;

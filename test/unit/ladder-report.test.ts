@@ -252,4 +252,21 @@ test('every gate\'s output is read and shown through us, keeping its colours on 
   assert.is(seen.v!.env.FORCE_COLOR, undefined, 'output that is not shown (replay) is not coloured');
 });
 
+test("a gate's last line without a newline is ended before our next line, shown or held", async () => {
+  const one = resolveConfig({ tiers: [{ name: 'a', run: 'tsd' }] });
+  const p: Plan = { files: ['a'], fileCount: 1, hits: [], tiers: one.tiers.map((tier) => ({ tier, run: true })) };
+  const gate = async (_t: unknown, _cwd: string, _env: NodeJS.ProcessEnv, io: { write?: (c: Buffer) => void }) => {
+    io.write?.(Buffer.from('line one\n  ✖  1:2  no newline'));
+    return exit(1);
+  };
+  const base = { runGate: gate, appendRows: () => {}, now: () => new Date(), log: () => {}, env: {} };
+  let shown = '';
+  await runLadder({ ...input(), plan: p }, { ...base, echo: (c) => (shown += c.toString()) });
+  assert.is(shown, 'line one\n  ✖  1:2  no newline\n');
+  const held = resolveConfig({ output: 'failures', tiers: [{ name: 'a', run: 'tsd' }] });
+  shown = '';
+  await runLadder({ ...input(), plan: { ...p, tiers: held.tiers.map((tier) => ({ tier, run: true })) } }, { ...base, echo: (c) => (shown += c.toString()) });
+  assert.is(shown, 'line one\n  ✖  1:2  no newline\n');
+});
+
 test.run();
