@@ -180,6 +180,8 @@ try {
       NO_COLOR: '1',
       PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
       ...(tmp && { TMPDIR: tmp }),
+      // The worktree pools of the tests' repositories, removed with the rest at the end.
+      GATE_LADDER_WORKTREES: join(nodeLinks, 'worktrees'),
     };
     for (const dir of suites) for (const job of suiteJobs(dir)) runs.push({ ...job, node, env, line, unit: dir.endsWith('unit') });
   }

@@ -1,6 +1,6 @@
 /**
  * The worktree pool: gates that must judge a commit other than the working tree run in a slot, a
- * worktree kept under `<git common dir>/gate-ladder/worktrees/slot-N` and reused. Moving a slot to a
+ * worktree kept in the pool's folder (`poolDir`: outside the repository's `.git`) and reused. Moving a slot to a
  * commit costs what differs (one `git clean`, one `git checkout`), not a checkout of the whole tree.
  *
  *   slot-N          the work tree (a registered, locked git worktree, detached)
@@ -15,8 +15,10 @@
  *   git.lock        held around every `git worktree add/remove`, which race with each other
  *   deps.json       the checkout's dependency folders, found once per install (dependency-links.ts)
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { hash } from '../util/hash.js';
 import { poolMsg } from '../util/messages.js';
 import { lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
 import { type MirrorMarks, dependencyDirs, linkDependencies } from './dependency-links.js';
@@ -34,8 +36,56 @@ export function slotLimit(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(n) && n >= 1 && n <= 64 ? n : DEFAULT_SLOTS;
 }
 
-export function poolDir(commonDir: string): string {
+/** Where earlier versions kept the pool, and where it is kept when no folder outside the repository will do. */
+export function legacyPoolDir(commonDir: string): string {
   return join(commonDir, 'gate-ladder', 'worktrees');
+}
+
+/**
+ * The pool's folder. Not under the git common dir: a work tree whose path runs through `.git` is
+ * hidden to tools that refuse dot-folders (the `send` module under express's `res.sendFile` answers
+ * 404 for every file there: a clean commit of express failed 39 of its tests in a slot at
+ * `.git/gate-ladder/worktrees/slot-1`, and passed in place). GATE_LADDER_WORKTREES names the parent
+ * folder; else /var/tmp (on disk, kept across reboots), else the system's temp folder. In it, a folder
+ * of the user's own (`gate-ladder-<uid>`, mode 0700, checked, never followed through a link) and one per
+ * repository, named by its folder and a hash of its git common dir. When none is usable, the pool stays
+ * under the git common dir (`legacyPoolDir`).
+ */
+export function poolDir(commonDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  let common = resolve(commonDir);
+  try {
+    common = realpathSync(common);
+  } catch {
+    // not there yet: as given
+  }
+  const parents = env.GATE_LADDER_WORKTREES ? [resolve(env.GATE_LADDER_WORKTREES)] : ['/var/tmp', tmpdir()];
+  for (const parent of parents) {
+    const own = ownFolder(parent, env.GATE_LADDER_WORKTREES !== undefined && env.GATE_LADDER_WORKTREES !== '');
+    if (own === undefined) continue;
+    const name = basename(dirname(common)).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+/, '').slice(0, 40) || 'repo';
+    return join(own, `${name}-${hash(common).slice(0, 12)}`);
+  }
+  return legacyPoolDir(commonDir);
+}
+
+/** `<parent>/gate-ladder-<uid>`, made if need be: a real folder (not a link) of this user's that no one else may enter; else undefined. */
+function ownFolder(parent: string, create: boolean): string | undefined {
+  const uid = process.getuid?.();
+  const dir = join(parent, `gate-ladder-${uid ?? 'user'}`);
+  try {
+    if (create) mkdirSync(parent, { recursive: true });
+    else if (!lstatSync(parent).isDirectory()) return undefined;
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+  }
+  try {
+    const st = lstatSync(dir);
+    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o077) !== 0) return undefined;
+  } catch {
+    return undefined;
+  }
+  return dir;
 }
 
 interface SlotState {
@@ -165,7 +215,7 @@ function underGitLock<T>(pool: string, fn: () => T, log?: (line: string) => void
 
 /** Removes a slot: its folder moved aside first (fast), git's record removed under the lock, then the files. */
 function discard(root: string, pool: string, dir: string, log?: (line: string) => void): void {
-  const trash = join(pool, `trash-${process.pid}-${Date.now()}`);
+  const trash = join(dirname(dir), `trash-${process.pid}-${Date.now()}`);
   let moved = false;
   try {
     renameSync(dir, trash);
@@ -294,6 +344,8 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
       slot.how = existsSync(dir) ? 'remade' : 'made';
     }
     if (!admin) {
+      const legacy = legacyPoolDir(commonDir);
+      if (legacy !== pool && slotNumbers(legacy).some((k) => existsSync(join(legacy, `slot-${k}`)))) opts.log?.(poolMsg.legacyPool(legacy));
       state = { links: [], subs: [], moving: sha };
       if (existsSync(dir)) discard(root, pool, dir, opts.log);
       make(root, pool, dir, sha, opts.log);
@@ -341,8 +393,34 @@ export interface PoolRemoval {
 
 /** Removes every slot no live run holds, their records and caches, and earlier versions' throwaway worktrees (`gate-ladder gc`). */
 export function removePool(root: string, commonDir: string, log?: (line: string) => void): PoolRemoval {
-  const pool = poolDir(commonDir);
   const out: PoolRemoval = { removed: 0, busy: [], legacy: 0 };
+  const pool = poolDir(commonDir);
+  // An earlier version's pool under the git common dir goes too.
+  const legacy = legacyPoolDir(commonDir);
+  if (legacy !== pool && existsSync(legacy)) {
+    emptyPool(root, legacy, out, log);
+    rmSync(join(legacy, 'deps.json'), { force: true });
+    try {
+      rmdirSync(legacy);
+    } catch {
+      // a run of an earlier version is there
+    }
+  }
+  emptyPool(root, pool, out, log);
+  mkdirSync(pool, { recursive: true });
+  out.legacy = underGitLock(pool, () => sweepStale(root), log);
+  // Only what is left over: a run may be taking a slot at this moment.
+  rmSync(join(pool, 'deps.json'), { force: true });
+  try {
+    rmdirSync(pool);
+  } catch {
+    // a run's files are there
+  }
+  return out;
+}
+
+/** Removes the slots of one pool folder that no live run holds, with their records, caches and trash. */
+function emptyPool(root: string, pool: string, out: PoolRemoval, log?: (line: string) => void): void {
   if (existsSync(pool)) {
     for (const n of slotNumbers(pool)) {
       const lock = join(pool, `slot-${n}.lock`);
@@ -362,14 +440,4 @@ export function removePool(root: string, commonDir: string, log?: (line: string)
     }
     for (const name of readdirSync(pool)) if (name.startsWith('trash-')) rmSync(join(pool, name), { recursive: true, force: true });
   }
-  mkdirSync(pool, { recursive: true });
-  out.legacy = underGitLock(pool, () => sweepStale(root), log);
-  // Only what is left over: a run may be taking a slot at this moment.
-  rmSync(join(pool, 'deps.json'), { force: true });
-  try {
-    rmdirSync(pool);
-  } catch {
-    // a run's files are there
-  }
-  return out;
 }

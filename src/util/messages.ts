@@ -460,6 +460,8 @@ export const poolMsg = {
     `gate-ladder: ${dir} could not be set right (left broken by a run that died, or changed by hand); it was made anew before any gate ran.`,
   intoLinks: (path: string, link: string) =>
     `it touches ${path}, inside ${link}, a dependency folder the worktree links to your checkout's: refused, so a patch can never write into your real dependencies`,
+  legacyPool: (pool: string) =>
+    `gate-ladder: worktree slots of an earlier gate-ladder are still in ${shown(pool)} (under .git, a path some tools treat as hidden; slots are now made outside it): \`gate-ladder gc\` removes them.`,
   gcDone: (removed: number, legacy: number, pool: string) =>
     `gate-ladder: removed ${removed} worktree slot${removed === 1 ? '' : 's'} of the pool (${pool})${legacy > 0 ? ` and ${legacy} throwaway worktree${legacy === 1 ? '' : 's'} of an earlier version` : ''}. The next isolated run makes a slot again.`,
   gcBusy: (slot: string, pid: number) =>

@@ -1,21 +1,24 @@
-/** The worktree pool as tests see it: slots under <git dir>/gate-ladder/worktrees, apart from the user's worktrees. */
+/** The worktree pool as tests see it: slots in the pool's folder (outside .git), apart from the user's worktrees. */
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { poolDir as pool } from '../../src/git/worktree-pool.js';
 import { type Repo, sh } from './repo.js';
 
-const POOL = '/gate-ladder/worktrees/';
+/** The pool's folder, as the CLI finds it (GATE_LADDER_WORKTREES, which scripts/test.mjs points into the tests' temp folder). */
+export const poolDir = (repo: Repo): string => pool(join(realpathSync(repo.dir), '.git'));
+
+const inPool = (repo: Repo, p: string) => dirname(p) === poolDir(repo);
 
 /** Every worktree git lists for the repo, as paths. */
 export const worktreePaths = (repo: Repo): string[] =>
   (repo.gitOk('worktree', 'list', '--porcelain').match(/^worktree .*/gm) ?? []).map((l) => l.slice('worktree '.length));
 
 /** The worktrees the user has: everything but gate-ladder's pool slots. */
-export const userWorktrees = (repo: Repo): string[] => worktreePaths(repo).filter((p) => !p.includes(POOL));
+export const userWorktrees = (repo: Repo): string[] => worktreePaths(repo).filter((p) => !inPool(repo, p));
 
 /** The pool's slots git knows. */
-export const poolSlots = (repo: Repo): string[] => worktreePaths(repo).filter((p) => p.includes(POOL));
+export const poolSlots = (repo: Repo): string[] => worktreePaths(repo).filter((p) => inPool(repo, p));
 
-export const poolDir = (repo: Repo): string => join(realpathSync(repo.dir), '.git', 'gate-ladder', 'worktrees');
 
 /** A slot no run holds: its lock file is gone. */
 export const slotFree = (dir: string): boolean => !existsSync(`${dir}.lock`);

@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHECK_SH, type Repo, cleanEnv, sh, withRepo, leftAfter } from '../helpers/repo.js';
 import { isSlot, poolSlots, slotDirt, slotFree, userWorktrees } from '../helpers/pool.js';
+import { poolDir } from '../../src/git/worktree-pool.js';
 
 /** LADDER_FILES, with each gate logging where it ran (and what git env it saw) to $GL_TRACE. */
 const TRACED_FILES = (extra = '') => ({
@@ -209,7 +210,10 @@ test('a repository whose git dir is elsewhere (GIT_DIR and GIT_WORK_TREE set, as
       assert.is(r.code, 1, r.out);
       assert.match(r.out, 'gates run in a temporary worktree');
       assert.match(r.out, 't1 caught a problem');
-      assert.is(readFileSync(trace, 'utf8').trim(), join(realpathSync(gitDir), 'gate-ladder', 'worktrees', 'slot-1'));
+      // The slot is in the pool of that git dir, and no folder of its path starts with a dot.
+      const slot = readFileSync(trace, 'utf8').trim();
+      assert.is(slot, join(poolDir(realpathSync(gitDir)), 'slot-1'));
+      assert.not.match(slot, /\/\./);
       const rows = readFileSync(join(gitDir, 'gate-ladder', 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
       assert.equal(rows.map((x) => [x.patch, x.verdict, x.isolation]), [[head, 'caught', 'worktree']]);
       assert.is(readFileSync(join(repo.dir, 'src/value.txt'), 'utf8'), 'good\n', 'the uncommitted fix is untouched');

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { linkDependencies, pathIntoLinks } from '../../src/git/dependency-links.js';
 import { parseNumstatZ } from '../../src/git/patch-paths.js';
 import { outermost, parseGitlinks, parseSubmodulePaths, under } from '../../src/git/submodules.js';
-import { DEFAULT_SLOTS, exactPattern, slotLimit } from '../../src/git/worktree-pool.js';
+import { DEFAULT_SLOTS, exactPattern, legacyPoolDir, poolDir, slotLimit } from '../../src/git/worktree-pool.js';
 import { changedDirs, cleanDirs, recordDirs, updateRecord } from '../../src/git/slot-dirs.js';
 import { lockOwner, release, tryLock, withLock } from '../../src/util/pid-lock.js';
 
@@ -287,5 +287,34 @@ test('updateRecord keeps the entries of the folders the move changed; cleanDirs 
   assert.equal(readdirSync(join(dir, '__proto__')), ['f']);
   assert.equal(readdirSync(dir).sort(), ['.git', '__proto__', 'a', 'constructor', 'top.txt']);
 }));
+
+test('the pool is outside the repository and any dot-folder, in a folder of the user\'s own; else under the git common dir', () => {
+  const base = mkdtempSync(join(tmpdir(), 'gl-pool-'));
+  try {
+    const common = join(base, 'My Repo.v2', '.git');
+    mkdirSync(common, { recursive: true });
+    const env = { GATE_LADDER_WORKTREES: join(base, 'trees') };
+    const pool = poolDir(common, env);
+    const own = join(base, 'trees', `gate-ladder-${process.getuid!()}`);
+    assert.ok(pool.startsWith(`${own}/My-Repo-v2-`), pool);
+    assert.not.match(pool.slice(base.length), /\/\./, 'no folder of its path starts with a dot');
+    assert.is(lstatSync(own).mode & 0o777, 0o700);
+    assert.is(poolDir(common, env), pool, 'the same repository, the same pool');
+    assert.is.not(poolDir(join(base, 'other', '.git'), env), pool, 'another repository, another pool');
+    // A folder others may enter, or a link where ours should be: not used.
+    const open = join(base, 'open');
+    mkdirSync(join(open, `gate-ladder-${process.getuid!()}`), { recursive: true, mode: 0o777 });
+    spawnSync('chmod', ['0777', join(open, `gate-ladder-${process.getuid!()}`)]);
+    assert.is(poolDir(common, { GATE_LADDER_WORKTREES: open }), legacyPoolDir(common));
+    const linked = join(base, 'linked');
+    mkdirSync(linked);
+    symlinkSync(own, join(linked, `gate-ladder-${process.getuid!()}`));
+    assert.is(poolDir(common, { GATE_LADDER_WORKTREES: linked }), legacyPoolDir(common));
+    // By default: /var/tmp (or the system's temp folder), never under .git.
+    assert.not.match(poolDir(common, {}), /\/\.git\//);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});
 
 test.run();
