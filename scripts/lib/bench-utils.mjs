@@ -37,6 +37,11 @@ export function tempDir(prefix) {
   return dir;
 }
 
+// The worktree pools of the benchmarks' repositories: in a temp folder of their own, removed at exit
+// with the repositories (by default a pool is kept in /var/tmp, which would outlive them). Same
+// filesystem as the repositories here, as /var/tmp is beside a user's checkout.
+process.env.GATE_LADDER_WORKTREES ??= tempDir('gl-bench-pools-');
+
 /** `git init` with a fixed identity and no background work. */
 export function initRepo(dir) {
   mkdirSync(dir, { recursive: true });
