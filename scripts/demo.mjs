@@ -18,6 +18,8 @@ if (!existsSync(cli)) {
 const htmlArg = process.argv.indexOf('--html');
 const htmlOut = htmlArg > 0 ? resolve(process.argv[htmlArg + 1] ?? 'gate-ladder-report.html') : undefined;
 const base = mkdtempSync(join(tmpdir(), 'gate-ladder-demo-'));
+// A worktree pool, should a push need one, goes with the throwaway repository (by default it is kept in /var/tmp).
+process.env.GATE_LADDER_WORKTREES ??= join(base, 'pools');
 const cleanup = () => rmSync(base, { recursive: true, force: true });
 process.on('SIGINT', () => {
   cleanup();
