@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
@@ -48,6 +49,19 @@ export interface InstallOptions {
 const RUNNER = 'node_modules/gate-ladder/dist/cli.cjs';
 
 /** The runner's path from the repository root, where git starts hooks: under the package's folder when package.json is not at the root. */
+/**
+ * Formats `file` with the project's prettier (node_modules/.bin/prettier in the package's folder or at
+ * the root), as its own config says: true when it did, the reason when it could not, undefined when
+ * the project has no prettier.
+ */
+function formatWithPrettier(root: string, packageDir: string, file: string): true | string | undefined {
+  const bin = [join(root, packageDir, 'node_modules', '.bin', 'prettier'), join(root, 'node_modules', '.bin', 'prettier')].find((b) => existsSync(b));
+  if (bin === undefined) return undefined;
+  const r = spawnSync(bin, ['--write', file], { cwd: root, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status === 0) return true;
+  return (r.error?.message ?? `${r.stderr ?? ''}`.trim().split('\n')[0]) || `exit ${r.status ?? r.signal}`;
+}
+
 const runnerPath = (packageDir = '') => (packageDir === '' ? RUNNER : `${packageDir}/${RUNNER}`);
 
 /** A path as one shell word: as it is when it is plain, else single-quoted. Pure. */
@@ -195,9 +209,13 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
       lintStaged: lintStagedInHook !== undefined || lintStagedConfigured(pkg),
       ...(packageDir !== '' && { packageDir }),
     });
-    writeFileSync(join(root, 'gate-ladder.config.ts'), starter.text);
-    state.createdConfig = { file: 'gate-ladder.config.ts', sha: sha(starter.text) };
+    const configFile = join(root, 'gate-ladder.config.ts');
+    writeFileSync(configFile, starter.text);
+    // In the project's own style when it formats with prettier, so its format check (a lint tier) does not fail on our file.
+    const formatted = formatWithPrettier(root, packageDir, configFile);
+    state.createdConfig = { file: 'gate-ladder.config.ts', sha: sha(readFileSync(configFile, 'utf8')) };
     say(installMsg.wroteConfig(pmSays.exec(pm, 'gate-ladder run --dry-run')));
+    if (formatted !== undefined) say(formatted === true ? installMsg.formattedConfig() : installMsg.notFormatted(formatted));
     if (opts.preCommit) preCommit = { lintStagedTier: starter.text.includes('lintStaged: true'), anyTier: starter.preCommitTier };
   } else if (opts.preCommit) {
     preCommit = await preCommitTiers(root);

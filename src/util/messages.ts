@@ -102,6 +102,8 @@ export const runMsg = {
 /** What `gate-ladder install` and `uninstall` say. */
 export const installMsg = {
   wroteConfig: (dryRun: string) => `gate-ladder: wrote gate-ladder.config.ts; check its tiers, then \`${dryRun}\``,
+  formattedConfig: () => 'gate-ladder: formatted gate-ladder.config.ts with your prettier, in your style.',
+  notFormatted: (why: string) => `gate-ladder: your prettier could not format gate-ladder.config.ts (${shown(why)}); format it as your project does, or your format check may flag it.`,
   addedPrepare: (install: string, file = 'package.json', script = 'husky') =>
     `gate-ladder: ${shown(file)}: added "prepare": ${shown(JSON.stringify(script))} so a fresh clone gets the hooks on \`${install}\``,
   composedPrepare: (before: string, after: string, install: string, file = 'package.json') =>

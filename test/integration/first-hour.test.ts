@@ -2,7 +2,7 @@
  * A new user's first hour, through the packed CLI: install into a project (an existing prepare script,
  * a lint-staged hook, pnpm), the starter config, config mistakes, the messages, and uninstall.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -113,6 +113,27 @@ test('config mistakes: a syntax error shows file, line, column and the line; nul
     assert.is(commit.code, 2, commit.out);
     assert.match(commit.stderr, 'To commit anyway: `git commit --no-verify`');
     assert.not.match(commit.stderr, 'git push');
+  }));
+
+test("the starter config is formatted with the project's prettier, in its style; uninstall still knows it as its own", () =>
+  withRepo({ install: false, files: { 'package.json': pkg({ test: 'node --test' }) } }, (repo) => {
+    // The project's prettier (here a stand-in: it makes every single quote a double one, as prettier's default does).
+    linkGateLadderAlone(repo);
+    const bin = join(repo.dir, 'node_modules', '.bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'prettier'), '#!/bin/sh\n[ "$1" = --write ] || exit 2\nsed -i "s/\'/\\"/g" "$2"\n');
+    chmodSync(join(bin, 'prettier'), 0o755);
+    const r = repo.cli(['install']);
+    assert.is(r.code, 0, r.out);
+    assert.match(r.stdout, 'formatted gate-ladder.config.ts with your prettier');
+    assert.match(repo.read('gate-ladder.config.ts'), '{ name: "t2-tests", run: "npm test", timeout: 900, runner: "node" },');
+    assert.match(repo.cli(['uninstall']).out, 'gate-ladder.config.ts: removed (install wrote it)');
+    // A prettier that fails: the config stays as written, and install says so.
+    writeFileSync(join(bin, 'prettier'), '#!/bin/sh\necho "[error] No parser could be inferred" >&2\nexit 2\n');
+    const failed = repo.cli(['install']);
+    assert.is(failed.code, 0, failed.out);
+    assert.match(failed.out, 'your prettier could not format gate-ladder.config.ts ([error] No parser could be inferred)');
+    assert.match(repo.read('gate-ladder.config.ts'), "{ name: 't2-tests'");
   }));
 
 test('the starter config: the runner from the test script, a quicker test script as t1 skipped when tests move, pnpm spoken; `help config` lists the fields', () =>
