@@ -101,9 +101,9 @@ class Tail {
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
       const line = text.slice(from, nl);
       if (this.keptBytes < KEPT_BYTES && this.keep!(line)) {
-        const text = line.slice(0, KEPT_LINE_CHARS);
-        this.kept.push({ at, text });
-        this.keptBytes += text.length + 1;
+        const cut = line.slice(0, KEPT_LINE_CHARS);
+        this.kept.push({ at, text: cut });
+        this.keptBytes += cut.length + 1;
       }
       at += Buffer.byteLength(line) + this.dropped + 1;
       this.dropped = 0;
