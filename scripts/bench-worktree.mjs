@@ -18,7 +18,7 @@
 //   run --base --head in place    one commit judged in place from the command line
 //   replay --jobs 1 / --jobs 2    8 commits, a tier that sleeps 1 s: throughput with two slots against one
 import { spawnSync } from 'node:child_process';
-import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, QUICK, git, header, hookRunner, initRepo, linkGateLadder, loadNote, measure, report, run, tempDir } from './lib/bench-utils.mjs';
 
@@ -106,15 +106,20 @@ const pushCase = (name, isolated, extra = () => {}) => {
 
 // ── pushes: in place against a kept slot ──────────────────────────────────────────────────────────
 if (wanted('push')) {
-  const slot = join(dir, '.git', 'gate-ladder', 'worktrees', 'slot-1');
+  // The pool's slot 1 (under GATE_LADDER_WORKTREES, see bench-utils.mjs), found once the warm-up pushes made it.
+  const slot = () => {
+    const own = join(process.env.GATE_LADDER_WORKTREES, `gate-ladder-${process.getuid()}`);
+    return join(own, readdirSync(own).find((n) => n.startsWith('big-')), 'slot-1');
+  };
+  const inSlot = (c) => Object.assign(c, { before: () => (c.cwd = slot()) });
   // What an isolated push cannot do without, each alone, in the same rounds (--floor): the checkout's `git status`
   // (an in-place push pays it too), the slot's lstat of every tracked file (`git diff-files`: the least any check of
   // the slot costs), and the slot's `git checkout -f` to the commit it is at (that pass plus the checkout's own work).
   const floor = FLOOR
     ? [
         { name: 'floor: git status in the checkout', file: 'git', args: ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=dirty'], cwd: dir },
-        { name: 'floor: slot, git diff-files --quiet', file: 'git', args: ['diff-files', '--quiet'], cwd: slot },
-        { name: 'floor: slot, git checkout -f (no move)', file: 'git', args: ['-c', 'core.splitIndex=true', 'checkout', '-q', '-f', '--detach', 'HEAD'], cwd: slot },
+        inSlot({ name: 'floor: slot, git diff-files --quiet', file: 'git', args: ['diff-files', '--quiet'] }),
+        inSlot({ name: 'floor: slot, git checkout -f (no move)', file: 'git', args: ['-c', 'core.splitIndex=true', 'checkout', '-q', '-f', '--detach', 'HEAD'] }),
       ]
     : [];
   const pushes = measure([pushCase('push in place', false), pushCase('push isolated, slot kept', true), ...floor], { reps: PUSH_REPS, warmup: 2 });

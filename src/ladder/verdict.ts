@@ -3,6 +3,7 @@ import type { ReportRead } from '../evidence/junit.js';
 import { shown } from '../util/escape.js';
 import { testMsg as msg } from '../util/messages.js';
 import type { Detection } from './detect.js';
+import { nodeLoadCrash, pythonLoadCrash, failedSummary } from './script-output.js';
 import { PROFILES, type RunnerProfile, managerFailure, outputLines } from './runners.js';
 import type { RunnerName, Verdict } from '../types.js';
 
@@ -189,6 +190,10 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   }
   const profile = output && !output.reportDecides && runner ? PROFILES[runner] : undefined;
   if (profile) return byProfile(profile, runner!, lines, code, caught, output!.allowNoTests === true, output!.detection.besides);
+  if (output && !output.reportDecides && !runner && code !== 0 && code < 126) {
+    const script = byScriptOutput(lines, code);
+    if (script) return script;
+  }
   if (code === 0) return { verdict: 'pass' };
   if (caught.includes(code)) return { verdict: 'caught' };
   if (code === 127) {
@@ -200,6 +205,24 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   // No runner read the output (none detected: a workspace run, a script of several runners): say how to make the code count.
   const next = runner || code >= 126 ? '' : `; if exit ${code} means a test failed, add it to the tier's \`caught\`, or set the tier's \`runner\` so its output is read`;
   return { verdict: 'error', reason: `${known ? `exit ${code}: ${known}` : `exit ${code}, which this tier does not count as a test failure`}${next}` };
+}
+
+/**
+ * A failure exit of a command whose runner is not known (a script that runs its tests itself): a
+ * runner's summary counting failed tests is a catch whatever the code (mocha's programmatic
+ * `process.exit(failures)` exits 55 for 55 failures); node or python dying while loading code, before
+ * any such summary, is an error. Else undefined: the exit code decides. Pure.
+ */
+function byScriptOutput(lines: readonly string[], code: number): Classified | undefined {
+  const failed = failedSummary(lines);
+  if (failed) return { verdict: 'caught', reason: `${failed.runner}: ${quoteLine(failed.line)}`, proven: true };
+  const crash = nodeLoadCrash(lines) ?? pythonLoadCrash(lines);
+  if (!crash) return undefined;
+  const at = crash.where ? ` in ${quoteLine(crash.where)}` : '';
+  return {
+    verdict: 'error',
+    reason: `exit ${code}: ${crash.language} could not load the code${at}, so no test ran to give a verdict: ${quoteLine(crash.line)}; fix the file (or the import) and push again`,
+  };
 }
 
 const isNoTestsCode = (runner: RunnerName | undefined, code: number) => (runner === 'pytest' && code === 5) || (runner === 'nextest' && code === 4) || (runner === 'unittest' && code === 5);

@@ -1,0 +1,62 @@
+/**
+ * A tier whose command is a script that runs the tests itself (`node test.js`, as fs-extra's `nyc node
+ * test.js` drives mocha), judged through a real `git push`: no runner is named, so its exit code decides,
+ * except where its output is unambiguous. A test file that does not compile kills the script with exit
+ * 1 before any test ran: an error, not a catch. mocha driven from the script exits with the number of
+ * failed tests: a catch, read off mocha's summary.
+ */
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PROJECT, withRepo } from '../helpers/repo.js';
+
+const MOCHA = JSON.stringify(join(PROJECT, 'node_modules', 'mocha'));
+
+/** The script: mocha, from this project's node_modules, over every `*.spec.js` of `test/`; exits with its failures. */
+const TEST_JS = `const { readdirSync } = require('node:fs');
+const Mocha = require(${MOCHA});
+const mocha = new Mocha({ reporter: 'dot' });
+for (const f of readdirSync(__dirname + '/test')) if (f.endsWith('.spec.js')) mocha.addFile(__dirname + '/test/' + f);
+mocha.run((failures) => process.exit(failures));
+`;
+const SPEC = `const assert = require('node:assert');
+const { add } = require('../lib.js');
+describe('add', () => {
+  it('adds', () => assert.strictEqual(add(1, 1), 2));
+  it('adds zero', () => assert.strictEqual(add(2, 1), 3));
+});
+`;
+
+const files = {
+  'package.json': JSON.stringify({ name: 'harness', private: true, scripts: { test: 'node test.js' } }, null, 2),
+  'gate-ladder.config.mjs': "export default { tiers: [{ name: 't2-tests', run: 'npm test', timeout: 120 }] };\n",
+  'test.js': TEST_JS,
+  'lib.js': 'exports.add = (a, b) => a + b;\n',
+  'test/add.spec.js': SPEC,
+};
+
+test('a script harness: a pass, two failed tests (exit 2, read off mocha) caught, a file that does not compile an error', () =>
+  withRepo({ files }, (repo) => {
+    repo.write('lib.js', 'exports.add = (a, b) => a + b; // same\n');
+    repo.commit('a clean change');
+    const pass = repo.push();
+    assert.is(pass.code, 0, pass.out);
+
+    repo.write('lib.js', 'exports.add = (a, b) => a - b;\n');
+    repo.commit('a bug');
+    const caught = repo.push();
+    assert.is.not(caught.code, 0);
+    assert.match(caught.out, 't2-tests caught in');
+    assert.match(caught.out, '(mocha: `2 failing`)');
+
+    repo.write('lib.js', 'exports.add = (a, b) => a + b;\nthis is not js (\n');
+    repo.commit('a file that does not compile');
+    const broken = repo.push();
+    assert.is.not(broken.code, 0);
+    assert.match(broken.out, 't2-tests error');
+    assert.match(broken.out, "node could not load the code in `");
+    assert.match(broken.out, "lib.js:2`, so no test ran to give a verdict: `SyntaxError: Unexpected identifier 'is'`");
+    assert.equal(repo.ledger().map((r) => r.verdict), ['pass', 'caught', 'error']);
+  }));
+
+test.run();

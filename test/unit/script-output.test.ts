@@ -1,0 +1,96 @@
+/**
+ * A tier whose runner is not known (a script that runs its tests itself: `nyc node test.js` driving
+ * mocha, `python run_tests.py`), judged on outputs captured here from node 20 and 24 and python 3.11
+ * (test/fixtures/scripts/, temp folders renamed). Before, its exit code alone decided: a test file with
+ * a syntax error crashed the script with exit 1, a `caught`; mocha's `process.exit(failures)` exited
+ * 55 for 55 failed tests, an `error`.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { outputLines } from '../../src/ladder/runners.js';
+import { nodeLoadCrash, pythonLoadCrash } from '../../src/ladder/script-output.js';
+import { classify } from '../../src/ladder/verdict.js';
+
+const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/scripts');
+const output = (name: string) => readFileSync(resolve(FIXTURES, `${name}.txt`), 'utf8');
+
+/** As a tier without a runner judges it (its output kept, `caught` the default [1]). */
+function judge(code: number, tail: string, reportDecides = false) {
+  return classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, {
+    output: { detection: { words: ['node', 'test.js'], managers: [] }, reportDecides },
+  });
+}
+
+const NODE_LOAD: [string, string, string | undefined][] = [
+  ['syn-js', "SyntaxError: Unexpected identifier 'is'", '/home/dev/proj/lib.js:2'],
+  ['syn-mjs', "SyntaxError: Unexpected identifier 'is'", '/home/dev/proj/syn.mjs:2'],
+  ['exp-mjs', "SyntaxError: The requested module './ok.mjs' does not provide an export named 'nothere'", '/home/dev/proj/exp.mjs:1'],
+  ['miss-js', "Error: Cannot find module './nope-missing.js'", undefined],
+  ['miss-mjs', "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/home/dev/proj/nope.mjs' imported from /home/dev/proj/miss.mjs", undefined],
+];
+
+for (const version of ['20', '24']) {
+  for (const [name, line, where] of NODE_LOAD) {
+    test(`node ${version}, ${name}: died loading code, an error naming the error and the file`, () => {
+      const tail = output(`node${version}-${name}`);
+      assert.equal(nodeLoadCrash(outputLines(tail)), { language: 'node', line, ...(where && { where }) });
+      const v = judge(1, tail);
+      assert.is(v.verdict, 'error');
+      assert.match(v.reason!, `node could not load the code${where ? ` in \`${where}\`` : ''}, so no test ran to give a verdict: \`${line.slice(0, 60)}`);
+    });
+  }
+  for (const name of ['assertfail-js', 'json-js']) {
+    test(`node ${version}, ${name}: an error thrown by code that ran is no load failure: exit 1 is still a catch`, () => {
+      const tail = output(`node${version}-${name}`);
+      assert.is(nodeLoadCrash(outputLines(tail)), undefined);
+      assert.is(judge(1, tail).verdict, 'caught');
+    });
+  }
+}
+
+test('python: an import or syntax error at import time is an error; one raised by code that ran is not', () => {
+  const cases: [string, string | undefined, string?][] = [
+    ['pmiss', "ModuleNotFoundError: No module named 'nope_missing'", '/home/dev/proj/pmiss.py:1'],
+    ['pimp', "SyntaxError: '(' was never closed", '/home/dev/proj/psyn.py:2'],
+    ['psyn', "SyntaxError: '(' was never closed", '/home/dev/proj/psyn.py:2'],
+    ['pindent', "IndentationError: expected an indented block after 'if' statement on line 1", '/home/dev/proj/pindent.py:2'],
+    ['plazy', undefined],
+    ['passert', undefined],
+  ];
+  for (const [name, line, where] of cases) {
+    const tail = output(`python-${name}`);
+    const crash = pythonLoadCrash(outputLines(tail));
+    assert.equal(crash, line ? { language: 'python', line, where } : undefined, name);
+    const v = judge(1, tail);
+    assert.is(v.verdict, line ? 'error' : 'caught', name);
+    if (line) assert.match(v.reason!, `python could not load the code in \`${where}\``);
+  }
+});
+
+test("a runner's summary counting failed tests is a catch whatever the exit code (mocha's process.exit(failures))", () => {
+  const tail = output('mocha-programmatic-2-failing');
+  const v = judge(2, tail);
+  assert.is(v.verdict, 'caught');
+  assert.is(v.reason, 'mocha: `2 failing`');
+  assert.ok(v.proven);
+  // The same exit code with nothing to read stays an error that says how to count it.
+  const bare = judge(2, 'something went wrong\n');
+  assert.is(bare.verdict, 'error');
+  assert.match(bare.reason!, "add it to the tier's `caught`");
+});
+
+test('a runner that is known, an exit 0, and a report that decides are not read this way', () => {
+  const crash = output('node20-syn-js');
+  assert.is(judge(0, crash).verdict, 'pass');
+  assert.is(judge(1, crash, true).verdict, 'caught');
+  const mochaRead = classify({ exitCode: 1, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: crash }, [1], 30, {
+    runner: 'mocha',
+    output: { detection: { runner: 'mocha', words: ['mocha'], managers: [] } },
+  });
+  assert.not.match(mochaRead.reason ?? '', 'could not load the code');
+});
+
+test.run();
