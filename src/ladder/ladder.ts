@@ -9,6 +9,7 @@ import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from '
 import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from '../types.js';
 import { classify } from './verdict.js';
 import { keepFor } from './runners.js';
+import { scriptKeep } from './script-output.js';
 import type { Detection } from './detect.js';
 import { detectTier } from './detect-io.js';
 import { runnerCaught } from '../config/defaults.js';
@@ -247,7 +248,9 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
     kept = write !== undefined;
     const colour = !deps.write && kept && deps.colour ? deps.colour() : false;
     const env = { ...where.env, ...(colour && { FORCE_COLOR: '1' }), ...tier.env, GATE_LADDER: '0' };
-    const keep = keepFor(detection?.runner ?? tier.runner);
+    const named = detection?.runner ?? tier.runner;
+    // No runner named: the summary lines any runner's reading needs, for a script that runs one itself.
+    const keep = named ? keepFor(named) : scriptKeep();
     const io: GateIo = { ...(write && { write }), ...(keep && { keep }), ...(deps.interrupt && { interrupt: deps.interrupt }), ...(deps.tracker && { tracker: deps.tracker }) };
     report = tier.report !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.report.path) : undefined;
     since = report !== undefined ? deps.reports!.prepare(report) : 0;

@@ -5,7 +5,7 @@
  * or python process that died loading code, before any test could report (an error, not a catch). Pure.
  */
 import type { RunnerName } from '../types.js';
-import { PROFILES } from './runners.js';
+import { PROFILES, outputLines } from './runners.js';
 
 /**
  * Runners whose summary line cannot be mistaken for other output (`55 failing`, `Tests:  1 failed, 2
@@ -20,6 +20,16 @@ export function failedSummary(lines: readonly string[]): { runner: RunnerName; l
     if (s && s.failed > 0) return { runner, line: s.line };
   }
   return undefined;
+}
+
+/**
+ * The lines those runners' summaries need from before a long output's last 64 kB (each runner's own
+ * `keep`: mocha prints `55 failing` above every failure's details), kept for a tier with no runner named.
+ */
+export function scriptKeep(): (line: string) => boolean {
+  // One pattern, not one test per runner: every line of the output is scanned.
+  const re = new RegExp(SUMMARIES.flatMap((r) => PROFILES[r].keep?.source ?? []).map((s) => `(?:${s})`).join('|'));
+  return (line) => re.test(outputLines(line)[0]!);
 }
 
 /** What died loading code: the error line, and the file (and line) it names when the output says. */

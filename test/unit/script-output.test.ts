@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { outputLines } from '../../src/ladder/runners.js';
-import { nodeLoadCrash, pythonLoadCrash } from '../../src/ladder/script-output.js';
+import { nodeLoadCrash, pythonLoadCrash, scriptKeep } from '../../src/ladder/script-output.js';
 import { classify } from '../../src/ladder/verdict.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/scripts');
@@ -91,6 +91,12 @@ test('a runner that is known, an exit 0, and a report that decides are not read 
     output: { detection: { runner: 'mocha', words: ['mocha'], managers: [] } },
   });
   assert.not.match(mochaRead.reason ?? '', 'could not load the code');
+});
+
+test("the summary lines any runner's reading needs are kept from a long output of a tier with no runner named", () => {
+  const keep = scriptKeep();
+  for (const line of ['  55 failing', '  672 passing (1m)', '\x1b[31m  2 failing\x1b[39m', 'test result: FAILED. 1 passed; 2 failed; 0 ignored']) assert.ok(keep(line), line);
+  for (const line of ['      AssertionError [ERR_ASSERTION]: 1 == 2', '  1) s', '      at Context.<anonymous> (m.spec.js:2:44)', '']) assert.not.ok(keep(line), line);
 });
 
 test.run();
