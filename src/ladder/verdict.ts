@@ -118,6 +118,15 @@ export function makeFailure(lines: readonly string[]): { code: number } | { noRu
   return undefined;
 }
 
+/**
+ * The line in which a coverage tool that wraps the runner says the run covered less than its threshold:
+ * c8's and nyc's `ERROR: Coverage for branches (96.77%) does not meet global threshold (100%)`, which
+ * vitest's coverage prints too. Pure.
+ */
+export function coverageShortfall(lines: readonly string[]): string | undefined {
+  return lines.find((l) => /^ERROR: Coverage for \w+ \([\d.]+%\) does not meet (?:global |"[^"]*" )?threshold \([\d.]+%\)/.test(l));
+}
+
 /** `sh: 1: pytestt: not found` and the like, from the tail of a shell's output. */
 export function notFoundCommand(tail: string): string | undefined {
   const m = /(?:^|\n)(?:\/bin\/)?sh: (?:\d+: )?(?:line \d+: )?([^:\n]+): (?:command )?not found/.exec(tail);
@@ -269,6 +278,11 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
   if (r.failedBesides) {
     // No test failed, so this is no catch; nor is the patch proven right.
     return { verdict: 'error', reason: `exit ${code}: ${runner} says ${r.failedBesides.what}: ${quoteLine(r.failedBesides.line)}; no test failed${s ? ` (${quoteLine(s.line)})` : ''}` };
+  }
+  const shortfall = coverageShortfall(lines);
+  if (shortfall) {
+    // A coverage tool around the runner (`c8 --100 node --test`, `nyc mocha`, vitest's coverage) failed the run: the same.
+    return { verdict: 'error', reason: `exit ${code}: coverage is below its threshold: ${quoteLine(shortfall)}; no test failed${s ? ` (${quoteLine(s.line)})` : ''}: cover the new code with a test, or give coverage a tier of its own` };
   }
   if (s) {
     // `node --test && tsc`: the tests passed, so what failed is likely a command beside them, whose failure the tier cannot tell from a broken harness.

@@ -60,4 +60,30 @@ test('a script harness: a pass, two failed tests (exit 2, read off mocha) caught
     assert.equal(repo.ledger().map((r) => r.verdict), ['pass', 'caught', 'error']);
   }));
 
+const C8 = join(PROJECT, 'node_modules', '.bin', 'c8');
+const c8Files = {
+  'package.json': JSON.stringify({ name: 'covered', private: true, scripts: { test: `${C8} --100 node --test` } }, null, 2),
+  'gate-ladder.config.mjs': "export default { tiers: [{ name: 't2-tests', run: 'npm test', timeout: 120 }] };\n",
+  'lib.js': 'exports.add = (a, b) => a + b;\n',
+  'test/add.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../lib.js');\ntest('adds', () => assert.strictEqual(add(1, 1), 2));\n",
+};
+
+test('c8 --100 around node --test: code the tests do not cover is an error that quotes c8 (no test failed), a failed test is caught', () =>
+  withRepo({ files: c8Files }, (repo) => {
+    repo.write('lib.js', 'exports.add = (a, b) => {\n  if (a === 42) return 0;\n  return a + b;\n};\n');
+    repo.commit('a branch no test covers');
+    const short = repo.push();
+    assert.is.not(short.code, 0);
+    assert.match(short.out, 't2-tests error');
+    assert.match(short.out, 'coverage is below its threshold: `ERROR: Coverage for ');
+    assert.match(short.out, 'does not meet global threshold (100%)`; no test failed (`');
+
+    repo.write('lib.js', 'exports.add = (a, b) => a * b;\n');
+    repo.commit('a bug');
+    const caught = repo.push();
+    assert.is.not(caught.code, 0);
+    assert.match(caught.out, 't2-tests caught in');
+    assert.equal(repo.ledger().map((r) => r.verdict), ['error', 'caught']);
+  }));
+
 test.run();

@@ -12,7 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { outputLines } from '../../src/ladder/runners.js';
 import { nodeLoadCrash, pythonLoadCrash, scriptKeep } from '../../src/ladder/script-output.js';
-import { classify } from '../../src/ladder/verdict.js';
+import { classify, coverageShortfall } from '../../src/ladder/verdict.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/scripts');
 const output = (name: string) => readFileSync(resolve(FIXTURES, `${name}.txt`), 'utf8');
@@ -91,6 +91,13 @@ test('a runner that is known, an exit 0, and a report that decides are not read 
     output: { detection: { runner: 'mocha', words: ['mocha'], managers: [] } },
   });
   assert.not.match(mochaRead.reason ?? '', 'could not load the code');
+});
+
+test("a coverage tool's threshold line (c8, nyc, vitest's coverage) is found; jest's own is its profile's", () => {
+  for (const line of ['ERROR: Coverage for branches (96.77%) does not meet global threshold (100%)', 'ERROR: Coverage for lines (50%) does not meet threshold (90%) for /home/dev/proj/lib.js', 'ERROR: Coverage for lines (50%) does not meet "src/**" threshold (80%)']) {
+    assert.is(coverageShortfall(['# tests 3', line, '']), line);
+  }
+  assert.is(coverageShortfall(['Jest: "global" coverage threshold for lines (90%) not met: 50%', 'ERROR: something else']), undefined);
 });
 
 test("the summary lines any runner's reading needs are kept from a long output of a tier with no runner named", () => {
