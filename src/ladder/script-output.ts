@@ -56,9 +56,10 @@ const JS_SOURCE = /^(?:file:\/\/)?\/\S*:\d+$/;
 export function nodeLoadCrash(lines: readonly string[]): LoadCrash | undefined {
   for (let i = 0; i < lines.length; i++) {
     if (!JS_ERROR_HEAD.test(lines[i]!)) continue;
-    const frame = lines.findIndex((l, j) => j > i && /^\s+at /.test(l));
-    if (frame === -1 || frame > i + 20) continue;
-    if (!LOADER_FRAME.test(lines[frame]!)) continue;
+    // Its first frame, within the lines of its message (CommonJS's `Require stack:` list among them).
+    let frame = i + 1;
+    while (frame < lines.length && frame <= i + 20 && !/^\s+at /.test(lines[frame]!)) frame++;
+    if (frame >= lines.length || frame > i + 20 || !LOADER_FRAME.test(lines[frame]!)) continue;
     if (!lines.slice(frame, frame + 80).some((l) => NODE_FOOTER.test(l))) continue;
     const source = lines.slice(Math.max(0, i - 5), i).find((l) => JS_SOURCE.test(l));
     return { language: 'node', line: lines[i]!, ...(source && { where: source.replace(/^file:\/\//, '') }) };
