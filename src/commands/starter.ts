@@ -3,6 +3,7 @@
  * scripts, and what `install --pre-commit` makes of an existing `lint-staged` hook line. Pure.
  */
 import { type PackageManager, pmSays } from '../util/package-manager.js';
+import { managerTarget, shellCommands } from '../ladder/detect.js';
 import type { RunnerName } from '../types.js';
 
 /** A command's words as runners: the first word of each command in it, and the word after `npx`, `go`, `cargo`, ... */
@@ -104,7 +105,6 @@ interface ChainPart {
   runner?: RunnerName;
 }
 
-const MANAGERS = /^(?:npm|pnpm|yarn|bun)$/;
 /** Commands a tier runs as they are: on PATH wherever the tier runs, or a package manager's script. */
 const ON_PATH = /^(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|node|nodejs|deno|python\d*(?:\.\d+)?|sh|bash|go|cargo|make)$/;
 
@@ -112,17 +112,18 @@ const ON_PATH = /^(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|node|nodejs|deno|python\d*(
  * A test script that is a plain chain of commands (`node --test && npm run check:types`), one of them a
  * test runner: its commands in order. Anything else (one command, `||`, `;`, pipes, quotes, a
  * subshell, an env assignment, no runner or several): undefined, and the script stays one tier.
+ * Split by detect.ts's shell reading, the one a tier's runner is detected by.
  */
 function chainParts(script: string, scripts: Record<string, string>): ChainPart[] | undefined {
-  if (/[|;&`$()'"\\\n<>]/.test(script.replace(/&&/g, ''))) return undefined;
-  const commands = script.split('&&').map((c) => c.trim());
-  if (commands.length < 2 || commands.some((c) => c === '' || /^\w+=/.test(c))) return undefined;
-  const parts = commands.map((command): ChainPart => {
-    const words = command.split(/\s+/);
-    const pmScript = MANAGERS.test(words[0]!) ? words.slice(1).filter((w) => !w.startsWith('-')) : [];
-    // `npm run x`, `pnpm x`, `yarn x`: the script x.
-    const script = pmScript[0] === 'run' || pmScript[0] === 'run-script' ? pmScript[1] : words[0] === 'npm' && pmScript[0] !== 'test' ? undefined : pmScript[0];
-    const label = script ?? words[0]!.replace(/^.*\//, '');
+  // What the split does not read (expansions, redirections) and quotes: the script stays one command.
+  if (/[`$<>'"\\]/.test(script)) return undefined;
+  const commands = shellCommands(script);
+  if (commands.length < 2 || commands.some((c, i) => c.words.length === 0 || c.then !== (i === commands.length - 1 ? '' : '&&') || /^\w+=/.test(c.words[0]!))) return undefined;
+  const parts = commands.map(({ words, text: command }): ChainPart => {
+    // `npm run x`, `pnpm x`, `yarn x`: the script x; `pnpm exec tsc`: tsc; `npm ci`: ci.
+    const pm = managerTarget(words);
+    const script = pm?.script;
+    const label = script ?? (pm?.rest[0] ?? (pm && words.slice(1).find((w) => !w.startsWith('-'))) ?? words[0]!).replace(/^.*\//, '');
     const runner = detectRunner(command, scripts);
     return { command, label, ...(script !== undefined && { script }), ...(runner && { runner }) };
   });

@@ -41,20 +41,35 @@ const MAX_DEPTH = 4;
 /** Control characters of a script (from a file) escaped before they reach a terminal. */
 const printable = shown;
 
-/** Shell words of a command line, in segments split at `&&`, `||`, `;`, `|`, `&` and newlines. Quotes are honoured; expansions are not. */
-export function shellSegments(command: string): string[][] {
-  const segments: string[][] = [];
+/** One command of a command line: its words, its text as written, and the operator after it. */
+export interface ShellCommand {
+  /** Its shell words, quotes and backslashes removed; empty when nothing stands between two operators. */
+  words: string[];
+  /** Its text as written (quotes kept), trimmed. */
+  text: string;
+  /** The operator that ends it (`&&`, `||`, `;`, `|`, `&`, a newline, `(` or `)`); `''` at the end of the line. */
+  then: string;
+}
+
+/**
+ * The commands of a command line, split at `&&`, `||`, `;`, `|`, `&`, newlines and parentheses, each
+ * with the operator after it. Quotes and backslashes are honoured (an operator inside them splits
+ * nothing); expansions, redirections and here-documents are not read.
+ */
+export function shellCommands(command: string): ShellCommand[] {
+  const commands: ShellCommand[] = [];
   let words: string[] = [];
   let word = '';
   let inWord = false;
+  let start = 0;
   const endWord = () => {
     if (inWord) words.push(word);
     word = '';
     inWord = false;
   };
-  const endSegment = () => {
+  const endCommand = (end: number, then: string) => {
     endWord();
-    if (words.length > 0) segments.push(words);
+    commands.push({ words, text: command.slice(start, end).trim(), then });
     words = [];
   };
   for (let i = 0; i < command.length; i++) {
@@ -70,15 +85,24 @@ export function shellSegments(command: string): string[][] {
       inWord = true;
     } else if (c === ' ' || c === '\t') endWord();
     else if (c === '&' || c === '|' || c === ';' || c === '\n' || c === '(' || c === ')') {
-      endSegment();
-      if ((c === '&' || c === '|') && command[i + 1] === c) i++;
+      const doubled = (c === '&' || c === '|') && command[i + 1] === c;
+      endCommand(i, doubled ? c + c : c);
+      if (doubled) i++;
+      start = i + 1;
     } else {
       word += c;
       inWord = true;
     }
   }
-  endSegment();
-  return segments;
+  endCommand(command.length, '');
+  return commands;
+}
+
+/** Shell words of a command line, in segments split at `&&`, `||`, `;`, `|`, `&` and newlines. Quotes are honoured; expansions are not. */
+export function shellSegments(command: string): string[][] {
+  return shellCommands(command)
+    .map((c) => c.words)
+    .filter((w) => w.length > 0);
 }
 
 /** Words that only wrap the real command. */
@@ -227,8 +251,11 @@ const HARMLESS = new Set(['echo', 'printf', 'cd', 'true', ':', 'export', 'set', 
 /** `npm init`'s test script: it fails without running anything. */
 const PLACEHOLDER = /^\s*echo\s+(["']?)Error: no test specified\1\s*&&\s*exit 1\s*$/;
 
-/** A package-manager segment: the script it runs, or the command it runs instead (pnpm/yarn run a binary when no script has the name). */
-function managerTarget(words: readonly string[]): { manager: Manager; script?: string; strict: boolean; rest: string[] } | undefined {
+/** bun's own commands: any other word after `bun` is a script's name (`bun lint` runs the script lint). */
+const BUN_OWN = new Set(['test', 'install', 'i', 'add', 'a', 'remove', 'rm', 'update', 'link', 'unlink', 'pm', 'build', 'init', 'create', 'upgrade', 'repl', 'exec', 'outdated', 'publish', 'patch', 'why', 'audit', 'info', 'ci']);
+
+/** A package-manager segment: the script it runs, or the command it runs instead (pnpm/yarn/bun run a binary when no script has the name). */
+export function managerTarget(words: readonly string[]): { manager: Manager; script?: string; strict: boolean; rest: string[] } | undefined {
   const m = base(words[0] ?? '');
   if (m !== 'npm' && m !== 'pnpm' && m !== 'yarn' && m !== 'bun') return undefined;
   const args = words.slice(1).filter((w) => !w.startsWith('-'));
@@ -244,8 +271,10 @@ function managerTarget(words: readonly string[]): { manager: Manager; script?: s
     return { manager: m, strict: false, rest: [] };
   }
   if (m === 'bun') {
-    if (sub === 'run' && args[1]) return { manager: m, script: args[1], strict: true, rest: [] };
-    return { manager: m, strict: false, rest: [] };
+    if (sub === 'run') return args[1] ? { manager: m, script: args[1], strict: true, rest: [] } : { manager: m, strict: false, rest: [] };
+    if (sub === 'x') return { manager: m, strict: false, rest: after(1) };
+    if (BUN_OWN.has(sub)) return { manager: m, strict: false, rest: [] };
+    return { manager: m, script: sub, strict: false, rest: after(0) };
   }
   if (sub === 'run') return args[1] ? { manager: m, script: args[1], strict: true, rest: after(2) } : { manager: m, strict: false, rest: [] };
   if (sub === 'test' || sub === 't') return { manager: m, script: 'test', strict: true, rest: [] };

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { detectRunner, makeRecipe, shellSegments } from '../../src/ladder/detect.js';
+import { detectRunner, makeRecipe, shellCommands, shellSegments } from '../../src/ladder/detect.js';
 import type { Scripts } from '../../src/ladder/detect.js';
 
 const SCRIPTS: Scripts = {
@@ -49,6 +49,10 @@ const cases: [string | string[], Scripts | undefined, string | undefined, string
   ['yarn test:unit', SCRIPTS, undefined, 'vitest', 'yarn script'],
   ['yarn jest', SCRIPTS, undefined, 'jest', 'runs `jest`'],
   ['bun run py', SCRIPTS, undefined, 'pytest', 'bun script "py"'],
+  // bun runs a script by its bare name, as pnpm and yarn do; `bun test` is bun's own runner.
+  ['bun py', SCRIPTS, undefined, 'pytest', 'bun script "py"'],
+  ['bun test', { test: 'jest' }, undefined, undefined, 'no known test runner'],
+  ['bun x jest', undefined, undefined, 'jest', 'runs `jest`'],
   ['npm run both', SCRIPTS, undefined, undefined, 'several runners (jest, playwright)'],
   ['npm run legacy', SCRIPTS, undefined, undefined, 'no known test runner'],
   ['npm run deep', SCRIPTS, undefined, undefined, 'no known test runner'],
@@ -123,6 +127,19 @@ test("npm init's placeholder test script, through any script that runs it", () =
   assert.is(detectRunner('npm test', undefined, () => ({ test: "echo 'Error: no test specified' && exit 1" })).placeholderScript, 'test');
   assert.is(detectRunner('npm test', undefined, () => ({ test: 'echo "Error: no test specified" && exit 1 || jest' })).placeholderScript, undefined);
   assert.is(detectRunner('npm test', undefined, () => ({ test: 'jest' })).placeholderScript, undefined);
+});
+
+test('shellCommands: each command with its text as written and the operator after it; an operator in quotes splits nothing', () => {
+  assert.equal(
+    shellCommands(`jest -t "a && b"&&tsc 'x;y' || (z)`).map((c) => [c.words, c.text, c.then]),
+    [
+      [['jest', '-t', 'a && b'], 'jest -t "a && b"', '&&'],
+      [['tsc', 'x;y'], "tsc 'x;y'", '||'],
+      [[], '', '('],
+      [['z'], 'z', ')'],
+      [[], '', ''],
+    ],
+  );
 });
 
 test('shellSegments: operators, quotes, escapes', () => {

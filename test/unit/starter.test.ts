@@ -114,6 +114,19 @@ test('starterConfig: a test script that chains a runner with other commands gets
   }
 });
 
+test("starterConfig: a chain is split by detect.ts's shell reading: what it cannot split faithfully stays one tier; a manager's command is named by its script or command", () => {
+  const tiers = (test: string, more: Record<string, string> = {}, pm: 'npm' | 'bun' | 'pnpm' = 'npm') =>
+    [...starterConfig({ scripts: { test, ...more }, pm, preCommit: false, lintStaged: false }).text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'/g)].map((m) => `${m[1]}: ${m[2]}`);
+  // A plain `&&` split whatever the spaces; an operator the split reads as another command's edge keeps the script whole.
+  assert.equal(tiers('jest&&tsc'), ['t2-tests: npx jest', 't2-tsc: npx tsc']);
+  for (const test of ['(jest && tsc)', 'jest && (tsc)', 'jest && tsc &', 'jest &&', '&& jest && tsc', 'jest && && tsc', 'jest && tsc\nlint', 'jest && tsc > out', 'jest && tsc $X', 'jest \\&\\& tsc && x', 'jest -t "a && b" && tsc']) {
+    assert.equal(tiers(test), ['t2-tests: npm test'], test);
+  }
+  // The script a manager runs, by each manager's rules: `bun lint` runs the script lint, which has its own tier.
+  assert.equal(tiers('bun lint && bun run vitest', { lint: 'x', vitest: 'vitest run' }, 'bun'), ['t1-lint: bun run lint', 't2-tests: bun run vitest']);
+  assert.equal(tiers('pnpm exec tsc -p . && npm ci && vitest', {}, 'pnpm'), ['t2-tsc: pnpm exec tsc -p .', 't2-ci: npm ci', 't2-tests: pnpm exec vitest']);
+});
+
 test('the starter config is a valid config once its import is resolved', () => {
   const { text } = starterConfig({ scripts: { test: "uvu -r esm test 'x'", 'test:unit': 'uvu a', lint: 'x', typecheck: 'y' }, pm: 'pnpm', preCommit: true, lintStaged: true });
   const body = text.slice(text.indexOf('defineConfig(') + 'defineConfig('.length, text.lastIndexOf(');'));
