@@ -103,15 +103,22 @@ interface ChainPart {
   /** The package.json script the command runs, if it runs one. */
   script?: string;
   runner?: RunnerName;
+  /** It only prints or waits: no tier. */
+  noTier?: boolean;
 }
 
 /** Commands a tier runs as they are: on PATH wherever the tier runs, or a package manager's script. */
-const ON_PATH = /^(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|node|nodejs|deno|python\d*(?:\.\d+)?|sh|bash|go|cargo|make)$/;
+const ON_PATH = /^(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|node|nodejs|deno|python\d*(?:\.\d+)?|sh|bash|go|cargo|make|rm|rmdir|mkdir|cp|mv|touch|ln|chmod|cat|ls|find|test|git|docker|env|false)$/;
+/** Shell builtins whose effect lasts to the next command (`cd packages/core && jest`): in a tier of their own they change nothing, so the script stays one tier. */
+const SHELL_STATE = /^(?:cd|pushd|popd|export|unset|set|source|\.|umask|ulimit|alias|exec|exit|shopt|trap)$/;
+/** Commands that only print or wait: no tier of their own (`jest && echo done`). */
+const NO_TIER = /^(?:echo|printf|true|:|sleep|clear)$/;
 
 /**
  * A test script that is a plain chain of commands (`node --test && npm run check:types`), one of them a
- * test runner: its commands in order. Anything else (one command, `||`, `;`, pipes, quotes, a
- * subshell, an env assignment, no runner or several): undefined, and the script stays one tier.
+ * test runner: its commands in order (one that only prints, `echo done`, marked to get no tier). Anything
+ * else (one command beside what prints, `||`, `;`, pipes, quotes, a subshell, an env assignment, a `cd` or
+ * `export` the next command needs, no runner or several): undefined, and the script stays one tier.
  * Split by detect.ts's shell reading, the one a tier's runner is detected by.
  */
 function chainParts(script: string, scripts: Record<string, string>): ChainPart[] | undefined {
@@ -119,15 +126,16 @@ function chainParts(script: string, scripts: Record<string, string>): ChainPart[
   if (/[`$<>'"\\]/.test(script)) return undefined;
   const commands = shellCommands(script);
   if (commands.length < 2 || commands.some((c, i) => c.words.length === 0 || c.then !== (i === commands.length - 1 ? '' : '&&') || /^\w+=/.test(c.words[0]!))) return undefined;
+  if (commands.some((c) => SHELL_STATE.test(c.words[0]!))) return undefined;
   const parts = commands.map(({ words, text: command }): ChainPart => {
     // `npm run x`, `pnpm x`, `yarn x`: the script x; `pnpm exec tsc`: tsc; `npm ci`: ci.
     const pm = managerTarget(words);
     const script = pm?.script;
     const label = script ?? (pm?.rest[0] ?? (pm && words.slice(1).find((w) => !w.startsWith('-'))) ?? words[0]!).replace(/^.*\//, '');
     const runner = detectRunner(command, scripts);
-    return { command, label, ...(script !== undefined && { script }), ...(runner && { runner }) };
+    return { command, label, ...(script !== undefined && { script }), ...(runner && { runner }), ...(NO_TIER.test(words[0]!) && { noTier: true }) };
   });
-  return parts.filter((p) => p.runner).length === 1 ? parts : undefined;
+  return parts.filter((p) => p.runner).length === 1 && parts.filter((p) => !p.noTier).length > 1 ? parts : undefined;
 }
 
 /** A chain's command as a tier runs it: package binaries through the package manager (a tier's PATH has no node_modules/.bin). */
@@ -175,6 +183,7 @@ export function starterConfig(input: StarterInput): Starter {
     lines.push(`    // package.json "test" runs ${parts.length} commands (${JSON.stringify(scripts.test).slice(1, -1)}): one tier each, in its order, so a failure of one beside the tests is not read as the test runner's.`);
     for (const part of parts) {
       // `npm run lint && jest`: lint has its tier above.
+      if (part.noTier) continue;
       if (!part.runner && part.script !== undefined && (CHECKS as readonly string[]).includes(part.script) && scripts[part.script] !== undefined) continue;
       let name = part.runner ? 't2-tests' : tierName('t2', part.label);
       for (let i = 2; used.has(name); i++) name = `${tierName('t2', part.label)}-${i}`;

@@ -127,6 +127,19 @@ test("starterConfig: a chain is split by detect.ts's shell reading: what it cann
   assert.equal(tiers('pnpm exec tsc -p . && npm ci && vitest', {}, 'pnpm'), ['t2-tsc: pnpm exec tsc -p .', 't2-ci: npm ci', 't2-tests: pnpm exec vitest']);
 });
 
+test('starterConfig: a chain whose `cd` or `export` the next command needs stays one tier; what only prints gets no tier; system commands run as they are, not through npx', () => {
+  const tiers = (test: string) =>
+    [...starterConfig({ scripts: { test }, pm: 'npm', preCommit: false, lintStaged: false }).text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'/g)].map((m) => `${m[1]}: ${m[2]}`);
+  // Before: `npx cd packages/core` (npx looks for a package named cd) then jest at the root.
+  for (const test of ['cd packages/core && jest', 'export CI=1 && jest && tsc', 'jest && . ./env.sh && tsc', 'pushd a && jest']) assert.equal(tiers(test), ['t2-tests: npm test'], test);
+  // Before: a tier `npx echo done`.
+  assert.equal(tiers('jest && echo done'), ['t2-tests: npm test']);
+  assert.equal(tiers('echo start && tsc && jest && echo done'), ['t2-tsc: npx tsc', 't2-tests: npx jest']);
+  assert.match(starterConfig({ scripts: { test: 'echo start && tsc && jest' }, pm: 'npm', preCommit: false, lintStaged: false }).text, 'runs 3 commands');
+  // Before: `npx rm -rf coverage`.
+  assert.equal(tiers('rm -rf coverage && mkdir -p out && jest'), ['t2-rm: rm -rf coverage', 't2-mkdir: mkdir -p out', 't2-tests: npx jest']);
+});
+
 test('the starter config is a valid config once its import is resolved', () => {
   const { text } = starterConfig({ scripts: { test: "uvu -r esm test 'x'", 'test:unit': 'uvu a', lint: 'x', typecheck: 'y' }, pm: 'pnpm', preCommit: true, lintStaged: true });
   const body = text.slice(text.indexOf('defineConfig(') + 'defineConfig('.length, text.lastIndexOf(');'));
