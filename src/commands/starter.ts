@@ -117,13 +117,14 @@ const NO_TIER = /^(?:echo|printf|true|:|sleep|clear)$/;
 /**
  * A test script that is a plain chain of commands (`node --test && npm run check:types`), one of them a
  * test runner: its commands in order (one that only prints, `echo done`, marked to get no tier). Anything
- * else (one command beside what prints, `||`, `;`, pipes, quotes, a subshell, an env assignment, a `cd` or
+ * else (one command beside what prints, `||`, `;`, pipes, an expansion, a subshell, an env assignment, a `cd` or
  * `export` the next command needs, no runner or several): undefined, and the script stays one tier.
  * Split by detect.ts's shell reading, the one a tier's runner is detected by.
  */
 function chainParts(script: string, scripts: Record<string, string>): ChainPart[] | undefined {
-  // What the split does not read (expansions, redirections) and quotes: the script stays one command.
-  if (/[`$<>'"\\]/.test(script)) return undefined;
+  // What the split does not read (expansions, redirections, backslashes): the script stays one command.
+  // Quotes it reads (`mocha 'test/**/*.ts' && tsc`): each command keeps its text as written.
+  if (/[`$<>\\]/.test(script)) return undefined;
   const commands = shellCommands(script);
   if (commands.length < 2 || commands.some((c, i) => c.words.length === 0 || c.then !== (i === commands.length - 1 ? '' : '&&') || /^\w+=/.test(c.words[0]!))) return undefined;
   if (commands.some((c) => SHELL_STATE.test(c.words[0]!))) return undefined;

@@ -119,9 +119,16 @@ test("starterConfig: a chain is split by detect.ts's shell reading: what it cann
     [...starterConfig({ scripts: { test, ...more }, pm, preCommit: false, lintStaged: false }).text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'/g)].map((m) => `${m[1]}: ${m[2]}`);
   // A plain `&&` split whatever the spaces; an operator the split reads as another command's edge keeps the script whole.
   assert.equal(tiers('jest&&tsc'), ['t2-tests: npx jest', 't2-tsc: npx tsc']);
-  for (const test of ['(jest && tsc)', 'jest && (tsc)', 'jest && tsc &', 'jest &&', '&& jest && tsc', 'jest && && tsc', 'jest && tsc\nlint', 'jest && tsc > out', 'jest && tsc $X', 'jest \\&\\& tsc && x', 'jest -t "a && b" && tsc']) {
+  for (const test of ['(jest && tsc)', 'jest && (tsc)', 'jest && tsc &', 'jest &&', '&& jest && tsc', 'jest && && tsc', 'jest && tsc\nlint', 'jest && tsc > out', 'jest && tsc $X', 'jest \\&\\& tsc && x']) {
     assert.equal(tiers(test), ['t2-tests: npm test'], test);
   }
+  // Quotes: an operator inside them splits nothing, and each command keeps its text as written (before: the script stayed one tier).
+  assert.equal(tiers(`jest -t "a && b" && tsc`), ['t2-tests: npx jest -t "a && b"', 't2-tsc: npx tsc']);
+  assert.equal(tiers(`tsc && mocha 'test/**/*.ts'`), ["t2-tsc: npx tsc", "t2-tests: npx mocha \\'test/**/*.ts\\'"]);
+  assert.equal(tiers(`jest 'a;b' && tsc`), ["t2-tests: npx jest \\'a;b\\'", 't2-tsc: npx tsc']);
+  const { text } = starterConfig({ scripts: { test: `tsc && mocha 'test/**/*.ts' -g "a b"` }, pm: 'npm', preCommit: false, lintStaged: false });
+  const config = new Function(`return (${text.slice(text.indexOf('defineConfig(') + 'defineConfig('.length, text.lastIndexOf(');'))});`)() as { tiers: { run: string }[] };
+  assert.equal(config.tiers.map((t) => t.run), ['npx tsc', `npx mocha 'test/**/*.ts' -g "a b"`]);
   // The script a manager runs, by each manager's rules: `bun lint` runs the script lint, which has its own tier.
   assert.equal(tiers('bun lint && bun run vitest', { lint: 'x', vitest: 'vitest run' }, 'bun'), ['t1-lint: bun run lint', 't2-tests: bun run vitest']);
   assert.equal(tiers('pnpm exec tsc -p . && npm ci && vitest', {}, 'pnpm'), ['t2-tsc: pnpm exec tsc -p .', 't2-ci: npm ci', 't2-tests: pnpm exec vitest']);
