@@ -181,7 +181,8 @@ interface Found {
 /** Where scan reads what a command refers to: package.json's scripts, the Makefile. */
 interface Sources {
   scripts: () => Scripts;
-  makefile: () => Makefile;
+  /** The Makefile's rules, read once; null: there is none. */
+  makefile: () => readonly MakeRule[] | null;
 }
 
 /** Lines of a Makefile, with backslash-continued lines joined. */
@@ -189,14 +190,21 @@ function makeLines(text: string): string[] {
   return text.replace(/[ \t]*\\\r?\n[ \t]*/g, ' ').split(/\r?\n/);
 }
 
+/** A rule of a Makefile, its variables substituted: `targets: prereqs ; inline` and its recipe lines. */
+export interface MakeRule {
+  targets: string[];
+  /** Its prerequisites (order-only ones, after `|`, dropped). */
+  prereqs: string[];
+  /** Its recipe: the inline command after `;`, then each tab line, `@`, `-`, `+` prefixes dropped. */
+  recipe: string[];
+}
+
 /**
- * The recipe lines a make target runs, its prerequisites' first (as make runs them), with simple
- * variables (`VAR = x`, `:=`, `?=`, `$(MAKE)`) substituted and the `@`, `-`, `+` prefixes dropped;
- * `target` undefined: the default goal (the first rule whose target does not start with a dot).
- * Undefined when the Makefile has no rule for it. Pattern rules, functions and conditionals are not
- * read: a command they would produce is not seen. Pure.
+ * A Makefile's rules, read once: simple variables (`VAR = x`, `:=`, `?=`, `$(MAKE)`; the first
+ * definition wins) substituted in targets, prerequisites and recipe lines. Pattern rules, functions and
+ * conditionals are not read: a command they would produce is not seen. Pure.
  */
-export function makeRecipe(text: string, target: string | undefined, depth = 0): string[] | undefined {
+export function parseMakefile(text: string): MakeRule[] {
   const lines = makeLines(text);
   const vars = new Map<string, string>([['MAKE', 'make']]);
   for (const l of lines) {
@@ -208,24 +216,47 @@ export function makeRecipe(text: string, target: string | undefined, depth = 0):
     for (let i = 0; i < 5 && /\$[({]/.test(out); i++) out = out.replace(/\$[({]([A-Za-z_][\w.-]*)[)}]/g, (all, name: string) => vars.get(name) ?? all);
     return out;
   };
+  const rules: MakeRule[] = [];
   for (let i = 0; i < lines.length; i++) {
     const rule = /^([^\t#:=][^:=]*?)\s*::?(?!=)(.*)$/.exec(lines[i]!);
     if (!rule) continue;
-    const targets = expand(rule[1]!).split(/\s+/);
-    if (target === undefined ? targets[0]!.startsWith('.') || /[%$]/.test(targets[0]!) : !targets.includes(target)) continue;
     const [prereqText = '', inline] = rule[2]!.replace(/#.*$/, '').split(';', 2);
     const recipe: string[] = [];
-    if (depth < MAX_DEPTH) {
-      for (const pre of expand(prereqText.replace(/\|.*$/, '')).split(/\s+/).filter(Boolean)) recipe.push(...(makeRecipe(text, pre, depth + 1) ?? []));
-    }
     if (inline !== undefined && inline.trim() !== '') recipe.push(inline.trim());
     for (let j = i + 1; j < lines.length && (lines[j]!.startsWith('\t') || lines[j]!.trim() === '' || /^\s*#/.test(lines[j]!)); j++) {
       const cmd = lines[j]!.replace(/^\t[@+\-\s]*/, '').trim();
       if (lines[j]!.startsWith('\t') && cmd !== '') recipe.push(expand(cmd));
     }
-    return recipe;
+    rules.push({ targets: expand(rule[1]!).split(/\s+/), prereqs: expand(prereqText.replace(/\|.*$/, '')).split(/\s+/).filter(Boolean), recipe });
   }
-  return undefined;
+  return rules;
+}
+
+/**
+ * The recipe lines a make target runs, its prerequisites' first (as make runs them), from the rules
+ * `parseMakefile` read (or the Makefile's text); `target` undefined: the default goal (the first rule
+ * whose target does not start with a dot). Each target's recipe counts once, as make makes each target
+ * once: a prerequisite already made, or one that leads back to a target being made (a cycle, which
+ * make drops), adds nothing. Undefined when the Makefile has no rule for it. Pure.
+ */
+export function makeRecipe(makefile: string | readonly MakeRule[], target: string | undefined): string[] | undefined {
+  const rules = typeof makefile === 'string' ? parseMakefile(makefile) : makefile;
+  const made = new Set<string>();
+  const recipeOf = (name: string | undefined, depth: number): string[] | undefined => {
+    const rule = rules.find((r) => (name === undefined ? !r.targets[0]!.startsWith('.') && !/[%$]/.test(r.targets[0]!) : r.targets.includes(name)));
+    if (!rule) return undefined;
+    made.add(name ?? rule.targets[0]!);
+    const recipe: string[] = [];
+    if (depth < MAX_DEPTH) {
+      for (const pre of rule.prereqs) {
+        if (made.has(pre)) continue;
+        recipe.push(...(recipeOf(pre, depth + 1) ?? []));
+      }
+    }
+    recipe.push(...rule.recipe);
+    return recipe;
+  };
+  return recipeOf(target, 0);
 }
 
 /** `make -j4 test lint`: the targets named; `readable` false when it reads another folder or file (`-C`, `-f`). */
@@ -301,10 +332,10 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
     if (base(first) === 'make' || base(first) === 'gmake') {
       found.make = true;
       const { targets, readable } = makeTargets(words);
-      const text = readable && depth < MAX_DEPTH ? sources.makefile() : null;
-      if (text === null) continue;
+      const rules = readable && depth < MAX_DEPTH ? sources.makefile() : null;
+      if (rules === null) continue;
       for (const t of targets.length > 0 ? targets : [undefined]) {
-        const recipe = makeRecipe(text, t);
+        const recipe = makeRecipe(rules, t);
         if (recipe && recipe.length > 0) scan(recipe.join('\n'), sources, found, depth + 1, `make target "${printable(t ?? 'default')}"`);
       }
       continue;
@@ -361,8 +392,17 @@ export function detectRunner(run: string | readonly string[], configured: Runner
   const command = typeof run === 'string' ? run : run.map((w) => (/[\s'"\\&|;]/.test(w) ? `'${w.replace(/'/g, "'\\''")}'` : w)).join(' ');
   const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [], make: false };
   let cached: Scripts | undefined;
-  let mk: Makefile | undefined;
-  const sources: Sources = { scripts: () => (cached === undefined ? (cached = scripts()) : cached), makefile: () => (mk === undefined ? (mk = makefile()) : mk) };
+  let mk: readonly MakeRule[] | null | undefined;
+  const sources: Sources = {
+    scripts: () => (cached === undefined ? (cached = scripts()) : cached),
+    makefile: () => {
+      if (mk === undefined) {
+        const text = makefile();
+        mk = text === null ? null : parseMakefile(text);
+      }
+      return mk;
+    },
+  };
   scan(command, sources, found, 0, '');
   const rest = {
     managers: [...found.managers],

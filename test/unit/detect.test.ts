@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { detectRunner, makeRecipe, shellCommands, shellSegments } from '../../src/ladder/detect.js';
+import { detectRunner, makeRecipe, parseMakefile, shellCommands, shellSegments } from '../../src/ladder/detect.js';
 import type { Scripts } from '../../src/ladder/detect.js';
 
 const SCRIPTS: Scripts = {
@@ -195,6 +195,19 @@ test('make: a target\'s recipe (variables, continued lines, prefixes, prerequisi
     assert.is(other.make, true, cmd);
   }
   assert.is(detectRunner('jest', undefined, () => null, () => MAKEFILE).make, undefined);
+});
+
+test('make: each target counts once, as make makes it once: a prerequisite cycle (which make drops) ends, a shared prerequisite is not read twice', () => {
+  // What real make 4 runs: `make a` c, b, a ("Circular b <- a dependency dropped"); `make b` a, c, b; `make check` lint, test; `make self` self.
+  const mk = ['a: b', '\t@echo a', 'b: a c', '\t@npx jest', 'c:', '\t@echo c', 'check: lint test', 'test: lint', '\t@echo test', 'lint:', '\t@echo lint', 'self: self', '\t@echo self'].join('\n');
+  assert.equal(makeRecipe(mk, 'a'), ['echo c', 'npx jest', 'echo a']);
+  assert.equal(makeRecipe(mk, 'b'), ['echo a', 'echo c', 'npx jest']);
+  assert.equal(makeRecipe(mk, 'check'), ['echo lint', 'echo test']);
+  assert.equal(makeRecipe(mk, 'self'), ['echo self']);
+  assert.equal(makeRecipe(parseMakefile(mk), 'check'), ['echo lint', 'echo test'], 'the rules read once');
+  const d = detectRunner('make a check', undefined, () => null, () => mk);
+  assert.is(d.runner, 'jest');
+  assert.equal(d.besides, undefined);
 });
 
 test("Django's test command is read as unittest (its runner prints unittest's output); other manage.py commands are not", () => {
