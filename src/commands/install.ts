@@ -8,7 +8,7 @@ import { installMsg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
 import { poolLines } from './gc.js';
 import { type PackageManager, detectPackageManager, pmSays } from '../util/package-manager.js';
-import { lintStagedLine, starterConfig } from './starter.js';
+import { type ProjectLinter, lintStagedLine, projectLinter, starterConfig } from './starter.js';
 
 type Hook = 'pre-push' | 'pre-commit';
 
@@ -48,7 +48,6 @@ export interface InstallOptions {
 
 const RUNNER = 'node_modules/gate-ladder/dist/cli.cjs';
 
-/** The runner's path from the repository root, where git starts hooks: under the package's folder when package.json is not at the root. */
 /**
  * Formats `file` with the project's prettier (node_modules/.bin/prettier in the package's folder or at
  * the root), as its own config says: true when it did, the reason when it could not, undefined when
@@ -60,6 +59,53 @@ function formatWithPrettier(root: string, packageDir: string, file: string): tru
   const r = spawnSync(bin, ['--write', file], { cwd: root, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status === 0) return true;
   return (r.error?.message ?? `${r.stderr ?? ''}`.trim().split('\n')[0]) || `exit ${r.status ?? r.signal}`;
+}
+
+/** What the project's linter made of the starter config after `--fix`. */
+type LintOutcome = { kind: 'clean'; changed: boolean } | { kind: 'flagged'; count: number; first: string } | { kind: 'failed'; why: string };
+
+/**
+ * Runs the project's eslint or xo with `--fix` on `file` (the starter config at the repository root), as
+ * its lint tier would read it, so the first push's lint tier does not fail on gate-ladder's own file.
+ * Undefined when it does not lint the file: no such linter installed, eslint 8 without `--ext .ts`
+ * (its `eslint .` reads .js files only), a file its config does not match or ignores.
+ */
+function fixWithLinter(root: string, file: string, found: ProjectLinter): LintOutcome | undefined {
+  const modules = join(root, 'node_modules');
+  const bin = join(modules, '.bin', found.linter);
+  if (!existsSync(bin)) return undefined;
+  if (found.linter === 'eslint') {
+    let major = Number.NaN;
+    try {
+      major = Number((JSON.parse(readFileSync(join(modules, 'eslint', 'package.json'), 'utf8')) as { version?: string }).version?.split('.')[0]);
+    } catch {
+      // An eslint without a readable version: read as today's.
+    }
+    const ext = found.args.findIndex((a) => a === '--ext' || a.startsWith('--ext='));
+    const extValue = ext < 0 ? '' : found.args[ext]!.includes('=') ? found.args[ext]! : (found.args[ext + 1] ?? '');
+    if (major < 9 && !/\bts\b/.test(extValue)) return undefined;
+  }
+  const before = readFileSync(file, 'utf8');
+  const args = found.linter === 'eslint' ? ['--fix', '--format', 'json', file] : ['--fix', '--reporter=json', file];
+  const r = spawnSync(bin, args, { cwd: root, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 16 * 1024 * 1024 });
+  type Message = { severity?: number; message?: string; line?: number; column?: number; ruleId?: string | null };
+  let messages: Message[] | undefined;
+  try {
+    messages = (JSON.parse(r.stdout) as { messages?: Message[] }[]).flatMap((f) => f.messages ?? []);
+  } catch {
+    // Not its JSON report: it did not get as far as linting.
+  }
+  if (messages === undefined || (r.status !== 0 && r.status !== 1)) {
+    return { kind: 'failed', why: (r.error?.message ?? `${r.stderr ?? ''}`.trim().split('\n')[0]) || `exit ${r.status ?? r.signal}` };
+  }
+  if (messages.some((m) => m.severity === 1 && /^File ignored\b/.test(m.message ?? ''))) return undefined;
+  const errors = messages.filter((m) => m.severity === 2);
+  if (errors.length > 0 || r.status === 1) {
+    const e = errors[0];
+    const first = e === undefined ? 'no message' : `${e.line ? `line ${e.line}: ` : ''}${e.message ?? ''}${e.ruleId ? ` (${e.ruleId})` : ''}`;
+    return { kind: 'flagged', count: errors.length, first: first.split('\n')[0]! };
+  }
+  return { kind: 'clean', changed: readFileSync(file, 'utf8') !== before };
 }
 
 const runnerPath = (packageDir = '') => (packageDir === '' ? RUNNER : `${packageDir}/${RUNNER}`);
@@ -213,9 +259,18 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     writeFileSync(configFile, starter.text);
     // In the project's own style when it formats with prettier, so its format check (a lint tier) does not fail on our file.
     const formatted = formatWithPrettier(root, packageDir, configFile);
+    // Then its eslint or xo, when one lints the repository's TypeScript (not a package folder's: its lint does not reach the root).
+    const linter = packageDir === '' ? projectLinter(readScripts(pkg)) : undefined;
+    const linted = linter && fixWithLinter(root, configFile, linter);
     state.createdConfig = { file: 'gate-ladder.config.ts', sha: sha(readFileSync(configFile, 'utf8')) };
     say(installMsg.wroteConfig(pmSays.exec(pm, 'gate-ladder run --dry-run')));
     if (formatted !== undefined) say(formatted === true ? installMsg.formattedConfig() : installMsg.notFormatted(formatted));
+    if (linter && linted) {
+      const run = pmSays.script(pm, linter.script);
+      if (linted.kind === 'clean') say(installMsg.linterPasses(linter.linter, linted.changed));
+      else if (linted.kind === 'flagged') say(installMsg.linterFlags(linter.linter, linted.count, linted.first, run));
+      else say(installMsg.linterFailed(linter.linter, linted.why, run));
+    }
     if (opts.preCommit) preCommit = { lintStagedTier: starter.text.includes('lintStaged: true'), anyTier: starter.preCommitTier };
   } else if (opts.preCommit) {
     preCommit = await preCommitTiers(root);

@@ -3,7 +3,7 @@
  * scripts, and what `install --pre-commit` makes of an existing `lint-staged` hook line. Pure.
  */
 import { type PackageManager, pmSays } from '../util/package-manager.js';
-import { managerTarget, shellCommands } from '../ladder/detect.js';
+import { managerTarget, shellCommands, shellSegments } from '../ladder/detect.js';
 import type { RunnerName } from '../types.js';
 
 /** A command's words as runners: the first word of each command in it, and the word after `npx`, `go`, `cargo`, ... */
@@ -212,6 +212,31 @@ export function starterConfig(input: StarterInput): Starter {
     '',
   ].join('\n');
   return { text, preCommitTier };
+}
+
+/** A linter install runs `--fix` with on the starter config: one that reads the whole repository's TypeScript files. */
+export interface ProjectLinter {
+  linter: 'eslint' | 'xo';
+  /** The script that runs it (`lint`, `test`, ...): what the user runs to see it. */
+  script: string;
+  /** The linter's arguments in that script (eslint 8 lints a `.ts` file only with `--ext .ts`). */
+  args: string[];
+}
+
+/** `npx`, `pnpm exec`, `yarn`, `bunx`, `cross-env X=1`: words in front of the command they run. */
+const LAUNCHERS = new Set(['npx', 'pnpx', 'bunx', 'exec', 'pnpm', 'yarn', 'cross-env', 'dotenv']);
+
+/** The project's eslint or xo, from its package.json scripts (`"lint": "eslint ."`, `"test": "xo && ava"`): the first script that runs one. Pure. */
+export function projectLinter(scripts: Record<string, string>): ProjectLinter | undefined {
+  for (const [script, body] of Object.entries(scripts)) {
+    for (const words of shellSegments(body)) {
+      let i = 0;
+      while (i < words.length && (LAUNCHERS.has(words[i]!) || /^\w+=/.test(words[i]!) || (i > 0 && words[i]!.startsWith('-')))) i++;
+      const command = words[i]?.replace(/^.*\//, '');
+      if (command === 'eslint' || command === 'xo') return { linter: command, script, args: words.slice(i + 1) };
+    }
+  }
+  return undefined;
 }
 
 /**

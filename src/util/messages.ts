@@ -103,6 +103,16 @@ export const runMsg = {
 export const installMsg = {
   wroteConfig: (dryRun: string) => `gate-ladder: wrote gate-ladder.config.ts; check its tiers, then \`${dryRun}\``,
   formattedConfig: () => 'gate-ladder: formatted gate-ladder.config.ts with your prettier, in your style.',
+  linterPasses: (linter: string, changed: boolean) =>
+    changed ? `gate-ladder: ran your ${linter} with --fix on gate-ladder.config.ts: it now passes, in your style.` : `gate-ladder: gate-ladder.config.ts passes your ${linter} as written.`,
+  linterFlags: (linter: string, count: number, first: string, run: string) =>
+    `gate-ladder: your ${linter} still flags gate-ladder.config.ts after --fix (${count === 1 ? '1 error' : `${count} errors`}; ${shown(first)}), so your lint tier would block your first push; ${
+      /project service|parserOptions\.project|not included in/i.test(first)
+        ? 'add the file to your tsconfig.json "include" (or to typescript-eslint\'s allowDefaultProject)'
+        : `add the file to your ${linter} ignores, or fix what it names`
+    }, then check with \`${run}\`.`,
+  linterFailed: (linter: string, why: string, run: string) =>
+    `gate-ladder: your ${linter} could not check gate-ladder.config.ts (${shown(why)}); run \`${run}\` to see whether it flags the file before your first push.`,
   notFormatted: (why: string) => `gate-ladder: your prettier could not format gate-ladder.config.ts (${shown(why)}); format it as your project does, or your format check may flag it.`,
   addedPrepare: (install: string, file = 'package.json', script = 'husky') =>
     `gate-ladder: ${shown(file)}: added "prepare": ${shown(JSON.stringify(script))} so a fresh clone gets the hooks on \`${install}\``,

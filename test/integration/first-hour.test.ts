@@ -136,6 +136,56 @@ test("the starter config is formatted with the project's prettier, in its style;
     assert.match(repo.read('gate-ladder.config.ts'), "{ name: 't2-tests'");
   }));
 
+test("the starter config is run through the project's eslint or xo with --fix, and install says what is left for the first push's lint tier", () =>
+  withRepo({ install: false, files: { 'package.json': pkg({ lint: 'eslint .', test: 'node --test' }) } }, (repo) => {
+    // Stand-ins for the project's linter, each as it answers `--fix --format json FILE` (real eslint 10 and xo 0.54 were run by hand the same way).
+    linkGateLadderAlone(repo);
+    const bin = join(repo.dir, 'node_modules', '.bin');
+    mkdirSync(bin);
+    const linter = (name: string, body: string) => {
+      writeFileSync(join(bin, name), `#!/bin/sh\nfor a in "$@"; do f="$a"; done\n${body}\n`);
+      chmodSync(join(bin, name), 0o755);
+    };
+    const json = (messages: unknown[]) => `echo '${JSON.stringify([{ filePath: 'x', messages }])}'`;
+    // It fixes our style to the project's (single quotes to double) and then passes.
+    linter('eslint', `[ "$1 $2 $3" = "--fix --format json" ] || exit 2\nsed -i "s/'/\\"/g" "$f"\n${json([])}`);
+    const fixed = repo.cli(['install']);
+    assert.is(fixed.code, 0, fixed.out);
+    assert.match(fixed.stdout, 'ran your eslint with --fix on gate-ladder.config.ts: it now passes, in your style.');
+    assert.match(repo.read('gate-ladder.config.ts'), '{ name: "t1-lint", run: "npm run lint", timeout: 300 },');
+    assert.match(repo.cli(['uninstall']).out, 'gate-ladder.config.ts: removed (install wrote it)');
+    // Typed linting whose tsconfig leaves the file out: what no --fix can mend, with the step that does.
+    const projectService = 'Parsing error: /r/gate-ladder.config.ts was not found by the project service. Consider either including it in the tsconfig.json or including it in allowDefaultProject';
+    linter('eslint', `${json([{ severity: 2, message: projectService, line: 0, column: 0, ruleId: null }])}\nexit 1`);
+    const typed = repo.cli(['install']);
+    assert.is(typed.code, 0, typed.out);
+    assert.match(typed.stdout, `your eslint still flags gate-ladder.config.ts after --fix (1 error; ${projectService}), so your lint tier would block your first push; add the file to your tsconfig.json "include" (or to typescript-eslint's allowDefaultProject), then check with \`npm run lint\`.`);
+    repo.cli(['uninstall']);
+    // A rule it cannot fix; a file its config does not lint (said nothing); a linter that crashes.
+    linter('eslint', `${json([{ severity: 2, message: 'Unsafe call of an \`any\` typed value.', line: 6, column: 16, ruleId: '@typescript-eslint/no-unsafe-call' }, { severity: 2, message: 'b', line: 7 }])}\nexit 1`);
+    assert.match(repo.cli(['install']).stdout, "(2 errors; line 6: Unsafe call of an `any` typed value. (@typescript-eslint/no-unsafe-call)), so your lint tier would block your first push; add the file to your eslint ignores, or fix what it names, then check with `npm run lint`.");
+    repo.cli(['uninstall']);
+    linter('eslint', json([{ severity: 1, message: 'File ignored because no matching configuration was supplied.' }]));
+    assert.not.match(repo.cli(['install']).stdout, 'eslint');
+    repo.cli(['uninstall']);
+    linter('eslint', 'echo "Oops! Something went wrong! :(" >&2\nexit 2');
+    assert.match(repo.cli(['install']).stdout, 'your eslint could not check gate-ladder.config.ts (Oops! Something went wrong! :(); run `npm run lint` to see whether it flags the file before your first push.');
+    repo.cli(['uninstall']);
+    // eslint 8 lints a .ts file under `eslint .` only with `--ext .ts`: without it, not run.
+    mkdirSync(join(repo.dir, 'node_modules', 'eslint'));
+    writeFileSync(join(repo.dir, 'node_modules', 'eslint', 'package.json'), '{"version":"8.57.1"}');
+    linter('eslint', 'echo ran > eslint-ran\nexit 2');
+    assert.not.match(repo.cli(['install']).stdout, 'eslint');
+    repo.cli(['uninstall']);
+    repo.write('package.json', pkg({ lint: 'eslint . --ext .js,.ts', test: 'node --test' }));
+    assert.match(repo.cli(['install']).stdout, 'your eslint could not check');
+    repo.cli(['uninstall']);
+    // xo, named by the test script's chain: its own JSON flag.
+    repo.write('package.json', pkg({ test: 'xo && node --test' }));
+    linter('xo', `[ "$1 $2" = "--fix --reporter=json" ] || exit 2\n${json([])}`);
+    assert.match(repo.cli(['install']).stdout, 'gate-ladder.config.ts passes your xo as written.');
+  }));
+
 test('the starter config: the runner from the test script, a quicker test script as t1 skipped when tests move, pnpm spoken; `help config` lists the fields', () =>
   withRepo(
     {

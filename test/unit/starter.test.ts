@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { detectRunner, lintStagedLine, starterConfig } from '../../src/commands/starter.js';
+import { detectRunner, lintStagedLine, projectLinter, starterConfig } from '../../src/commands/starter.js';
 import { pickPackageManager, pmSays } from '../../src/util/package-manager.js';
 import { colourWanted, paint } from '../../src/util/colour.js';
 import { skipTiers } from '../../src/ladder/route.js';
@@ -145,6 +145,14 @@ test('starterConfig: a chain whose `cd` or `export` the next command needs stays
   assert.match(starterConfig({ scripts: { test: 'echo start && tsc && jest' }, pm: 'npm', preCommit: false, lintStaged: false }).text, 'runs 3 commands');
   // Before: `npx rm -rf coverage`.
   assert.equal(tiers('rm -rf coverage && mkdir -p out && jest'), ['t2-rm: rm -rf coverage', 't2-mkdir: mkdir -p out', 't2-tests: npx jest']);
+});
+
+test("projectLinter: the project's eslint or xo, from the first script that runs one, through npx, pnpm exec or an env assignment", () => {
+  assert.equal(projectLinter({ test: 'jest', lint: 'eslint . --ext .ts' }), { linter: 'eslint', script: 'lint', args: ['.', '--ext', '.ts'] });
+  assert.equal(projectLinter({ test: 'xo && c8 ava && tsd' }), { linter: 'xo', script: 'test', args: [] });
+  assert.equal(projectLinter({ check: 'tsc && TIMING=1 npx --no eslint --max-warnings 0 src' })?.args, ['--max-warnings', '0', 'src']);
+  assert.equal(projectLinter({ lint: 'pnpm exec ./node_modules/.bin/eslint .' })?.linter, 'eslint');
+  for (const none of [{ lint: 'biome check .' }, { lint: 'eslint-config-prettier-check' }, { lint: 'echo eslint' }, {}] as Record<string, string>[]) assert.is(projectLinter(none), undefined, JSON.stringify(none));
 });
 
 test('the starter config is a valid config once its import is resolved', () => {
