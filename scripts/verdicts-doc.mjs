@@ -48,7 +48,7 @@ const lines = [
   '',
   'How each runner was started: jest, mocha and pytest through `npm run --silent <case>` scripts',
   '(npm then prints nothing of a missing script: package.json says it); vitest as `npx vitest run',
-  '--root <folder>`; uvu as `node node_modules/uvu/bin.js <folder>`; node as `node --test <folder>/`;',
+  '--root <folder>`; uvu as `node node_modules/uvu/bin.js <folder>`; node as `node --test --test-reporter=tap` in the case\'s folder, node (dot) the same with `--test-reporter=dot` (it names no test, so what it cannot tell from a passing test passes, and the pass says so);',
   'ava as `npx ava <folder>`; jasmine through `npm run --silent <case>` scripts running `jasmine',
   '"<folder>/*.spec.js"` (a detected jasmine takes its own failure code, 3); tap as `npx tap',
   '--disable-coverage <folder>` (test files that cover no code of the project\'s would fail tap\'s',

@@ -29,6 +29,8 @@ export interface Reading {
    * snapshots under `--ci`): read only for a failure exit, never to spoil an exit 0.
    */
   failedBesides?: { what: string; line: string };
+  /** On a pass: what this output cannot show (a reporter that names no test), said beside the pass. */
+  passUnseen?: string;
 }
 
 export interface RunnerProfile {
@@ -51,6 +53,8 @@ export interface RunnerProfile {
    * counts, and nothing shows that the tests ran.
    */
   needsSummary?: boolean;
+  /** What to run instead when the output is none `read` knows (a custom reporter): the next step of the error. */
+  reporterHint?: string;
   /**
    * The lines `read` needs that may be printed far from the end of a long output (a summary printed
    * before the failures' details, counts spread over the run): kept however long the output is (the
@@ -259,40 +263,111 @@ const uvu: RunnerProfile = {
 };
 
 /**
- * node --test, TAP (the default into a pipe) or spec. A test file that fails to load is reported as a
- * failed test named by the file's path (absolute on Node 20, relative on later ones when run without paths), and a file without tests as a passed one: neither is a test.
- * A file whose process exits 0 before its tests report (`process.exit(0)` in a test) looks exactly
- * like a file without tests (Node 20 to 24): a passed "test" named by the file, its tests lost.
+ * node --test, read through the reporter that writes to stdout: TAP (the default into a pipe on Node
+ * 20), spec (the default on later ones), junit (its counts in `<!-- tests 2 -->` comments) or dot. A
+ * test file that fails to load is reported as a failed test named by the file's path (absolute on Node
+ * 20, relative on later ones when run without paths), and a file without tests as a passed one:
+ * neither is a test. A file whose process exits 0 before its tests report (`process.exit(0)` in a
+ * test) looks exactly like a file without tests (Node 20 to 24): a passed "test" named by the file,
+ * its tests lost. Several reporters writing to stdout interleave: a dot may lead a spec line (`X✔ ok`).
+ *
+ * The dot reporter prints a `.` for each test, suite or file that passed (skipped ones and todos too)
+ * and an `X` for each that failed, then, when any failed, `Failed tests:` and each failure again
+ * (a suite's as `'1 subtest failed'`, a failed todo with `# TODO`, a file that could not run named by
+ * its path with `'test failed'`, no error of its own). It prints no counts and no names for what
+ * passed: a test file without tests, one that exited 0 early, and a skipped test are each a `.` like
+ * a passing test, and a run that found no test file prints nothing, as does one whose process exited
+ * (`process.exit(0)` under `--test-isolation=none`).
  */
+/** A count line: spec `ℹ tests 2`, TAP `# tests 2`, junit `<!-- tests 2 -->` (an interleaved dot reporter's `.`/`X` may lead it). */
+const NODE_COUNT = String.raw`^(?:[.X]*(?:# |ℹ )|\s*<!-- )`;
+const nodeCount = (word: string) => new RegExp(`${NODE_COUNT}${word} (\\d+)(?: -->)?$`);
+/** A test file's path as node names it: absolute (Node 20), or relative with a script's extension (later ones). */
+const NODE_FILE = String.raw`\/\S.*?|[^\s/][^\s]*\.[cm]?[jt]sx?`;
+/** A result named by a test file: TAP `not ok 1 - a.test.js`, spec and dot `✖ a.test.js (30ms)`, after an interleaved dot. */
+const NODE_FILE_RESULT = new RegExp(String.raw`^(?:(not ok|ok) \d+ - |[.X]*([✖✔]) )(${NODE_FILE})(?: \([\d.]+m?s\))?$`);
+/** junit on stdout: `<testcase name="a.test.js" time="0.04" classname="test" failure="test failed">` (Node 24 adds `file="..."`). */
+const NODE_FILE_CASE = new RegExp(String.raw`^\s*<testcase name="(${NODE_FILE})"(?: (?!failure=)[\w-]+="[^"]*")*( failure="[^"]*")?\s*/?>$`);
+const NODE_FILE_NAME = new RegExp(`^(?:${NODE_FILE})$`);
+/** A line of the dot reporter's marks (wrapped at the terminal's width, 20 into a pipe). */
+const NODE_DOTS = /^[.X]+$/;
+const NODE_DOT_FAILED = /^Failed tests:$/;
+/** A failure listed under `Failed tests:` (`⚠` for a failed todo on Node 24). */
+const NODE_DOT_ENTRY = /^([✖⚠]) (.*?)(?: \([\d.]+m?s\))?( # (?:TODO|SKIP)\b.*)?$/;
+/** Under a suite's entry: its error is its children's failure. */
+const NODE_SUBTESTS_FAILED = /^\s+'\d+ subtests? failed'$/;
+const NODE_MISSING = /^Could not find '/;
+const NODE_FATAL = /^(?:#\s*)?FATAL ERROR: /;
+const NODE_SIGNAL = /^\s*signal: '(SIG[A-Z0-9]+)'/;
+const NODE_HOOK_FAILED = /^\s*failureType: 'hookFailed'/;
+
+/** Test files named by a result line, each once (spec lists a failed one again under `failing tests`, several reporters each list it). */
+function nodeFiles(lines: readonly string[]): { files: Map<string, boolean>; firstPassed?: string; firstFailed?: { name: string; line: string } } {
+  const files = new Map<string, boolean>();
+  let firstPassed: string | undefined;
+  let firstFailed: { name: string; line: string } | undefined;
+  for (const l of lines) {
+    const m = NODE_FILE_RESULT.exec(l);
+    const c = m ? undefined : NODE_FILE_CASE.exec(l);
+    if (!m && !c) continue;
+    const name = m ? m[3]! : c![1]!;
+    const failed = m ? m[1] === 'not ok' || m[2] === '✖' : c![2] !== undefined;
+    if (!failed) firstPassed ??= l;
+    else firstFailed ??= { name, line: l };
+    files.set(name, (files.get(name) ?? false) || failed);
+  }
+  return { files, ...(firstPassed !== undefined && { firstPassed }), ...(firstFailed && { firstFailed }) };
+}
+
+/** The dot reporter's output: its marks counted, its `Failed tests:` read for what is no failed test. */
+function nodeDots(lines: readonly string[]): Reading | undefined {
+  const section = lines.findIndex((l) => NODE_DOT_FAILED.test(l));
+  const marks = (section === -1 ? lines : lines.slice(0, section)).filter((l) => NODE_DOTS.test(l)).join('');
+  if (marks === '') return undefined;
+  const out: Reading = {};
+  let others = 0;
+  let firstTest: string | undefined;
+  let file: string | undefined;
+  if (section !== -1) {
+    for (let i = section + 1; i < lines.length; i++) {
+      const e = NODE_DOT_ENTRY.exec(lines[i]!);
+      if (!e) continue;
+      const isFile = NODE_FILE_NAME.test(e[2]!);
+      if (e[3] !== undefined || NODE_SUBTESTS_FAILED.test(lines[i + 1] ?? '') || isFile) others++;
+      else firstTest ??= lines[i]!;
+      if (isFile && e[3] === undefined) file ??= lines[i]!;
+    }
+  }
+  const x = marks.replace(/\./g, '').length;
+  const passed = marks.length - x;
+  const failed = Math.max(0, x - others);
+  out.summary = { line: failed > 0 && firstTest !== undefined ? firstTest : lines.filter((l) => NODE_DOTS.test(l)).pop()!, failed, passed, total: failed + passed };
+  if (file !== undefined) out.cannotRun = { what: "a test file failed outside any test (it cannot load, or it exited non-zero; node's dot reporter does not say why, --test-reporter=spec does)", line: file };
+  out.passUnseen = "node's dot reporter names no test: a test file without tests, one that exited early (process.exit(0) in a test) and a skipped test each pass as a dot; --test-reporter=spec tells them apart";
+  return out;
+}
+
 const node: RunnerProfile = {
-  keep: /^(?:# |ℹ )\w+ \d+$|^(?:(?:not ok|ok) \d+ - |[✖✔] )(?:\/\S|[^\s/][^\s]*\.[cm]?[jt]sx?)|^Could not find '|FATAL ERROR: |^\s*signal: 'SIG|^\s*failureType: 'hookFailed'/,
+  keep: new RegExp([`${NODE_COUNT}\\w+ \\d+(?: -->)?$`, NODE_FILE_RESULT.source, NODE_FILE_CASE.source, NODE_DOTS.source, NODE_DOT_FAILED.source, NODE_DOT_ENTRY.source, NODE_SUBTESTS_FAILED.source, NODE_MISSING.source, NODE_FATAL.source, NODE_SIGNAL.source, NODE_HOOK_FAILED.source].join('|')),
   needsSummary: true,
+  reporterHint: 'run node --test with a reporter that writes its results to stdout (spec, tap, dot or junit; not a custom module), or write a JUnit report (--test-reporter=junit --test-reporter-destination=PATH) and give the tier that `report`',
   read(lines) {
     const out: Reading = {};
-    const missing = firstMatch(lines, /^Could not find '/);
+    const missing = firstMatch(lines, NODE_MISSING);
     if (missing) out.noTests = { line: missing.line };
-    const num = (word: string) => lastMatch(lines, new RegExp(`^(?:# |ℹ )${word} (\\d+)$`));
+    const num = (word: string) => lastMatch(lines, nodeCount(word));
     const tests = num('tests');
     if (!tests) {
+      const dots = nodeDots(lines);
+      if (dots) return { ...dots, ...out };
       const err = jsErrorLine(lines);
       if (err && !missing) out.cannotRun = { what: 'node could not run the tests', line: err };
       return out;
     }
-    let fileFailed: string | undefined;
-    let filePassed: string | undefined;
-    let files = 0;
-    let filesFailed = 0;
-    for (const l of lines) {
-      // Named by the file: its absolute path (Node 20) or, run without paths, its relative one (Node 22 and later).
-      const m = /^(?:(not ok|ok) \d+ - |([✖✔]) )(\/\S.*?|[^\s/][^\s]*\.[cm]?[jt]sx?)(?: \([\d.]+m?s\))?$/.exec(l);
-      if (!m) continue;
-      files++;
-      filePassed ??= m[1] === 'ok' || m[2] === '✔' ? l : undefined;
-      if (m[1] === 'not ok' || m[2] === '✖') {
-        filesFailed++;
-        fileFailed ??= m[3];
-      }
-    }
+    const { files: named, firstPassed: filePassed, firstFailed } = nodeFiles(lines);
+    const files = named.size;
+    const filesFailed = [...named.values()].filter(Boolean).length;
+    const fileFailed = firstFailed?.name;
     const failed = Math.max(0, Number(num('fail')?.m[1] ?? 0) - filesFailed);
     const passed = Math.max(0, Number(num('pass')?.m[1] ?? 0) - (files - filesFailed));
     const failLine = num('fail');
@@ -304,15 +379,15 @@ const node: RunnerProfile = {
     }
     if (fileFailed !== undefined) {
       // A file whose process crashed: node's fatal error (out of memory), else the signal that ended it.
-      const fatal = firstMatch(lines, /^(?:#\s*)?FATAL ERROR: /)?.line.replace(/^#\s*/, '');
-      const signal = /^\s*signal: '(SIG[A-Z0-9]+)'/.exec(firstMatch(lines, /^\s*signal: 'SIG[A-Z0-9]+'/)?.line ?? '')?.[1];
+      const fatal = firstMatch(lines, NODE_FATAL)?.line.replace(/^#\s*/, '');
+      const signal = NODE_SIGNAL.exec(firstMatch(lines, NODE_SIGNAL)?.line ?? '')?.[1];
       const line = jsErrorLine(lines)?.replace(/^#\s*/, '') ?? fatal ?? (signal ? `${fileFailed} was killed by ${signal}` : `${fileFailed} failed outside any test`);
       out.cannotRun = { what: 'a test file failed outside any test', line };
     }
     // Tests cancelled with none failed: a hook that failed (its error follows "failureType: 'hookFailed'"), or a parent that ended first.
     const cancelled = num('cancelled');
     if (cancelled && Number(cancelled.m[1]) > 0) {
-      const hook = firstMatch(lines, /^\s*failureType: 'hookFailed'/);
+      const hook = firstMatch(lines, NODE_HOOK_FAILED);
       const why = hook ? firstMatch(lines, /^\s*error: /, hook.index) : undefined;
       out.failedBesides = { what: `${cancelled.m[1]} tests were cancelled${why ? ' by a failing hook' : ''}`, line: why?.line ?? cancelled.line };
     }

@@ -260,11 +260,11 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
     return { verdict: 'error', reason: `${what}${why ? ` (exit ${code}: ${why})` : ''}: ${quoteLine(none.line)}; if that is expected, set \`allowNoTests: true\` on the tier` };
   }
   if (code === 0) {
-    if (s || !profile.needsSummary) return { verdict: 'pass' };
+    if (s || !profile.needsSummary) return { verdict: 'pass', ...(s && r.passUnseen !== undefined && { reason: r.passUnseen }) };
     const last = lastLine(lines);
     return {
       verdict: 'error',
-      reason: `exit 0 without ${aRunner(runner)} summary, so nothing shows the tests ran to the end (a test that called process.exit, or a reporter that prints no counts); last output: ${last ? quoteLine(last) : '(none)'}; use a reporter that prints ${runner}'s summary, or give the tier a JUnit \`report\``,
+      reason: `exit 0 without ${aRunner(runner)} summary, so nothing shows the tests ran to the end (a test that called process.exit, or a reporter that prints no counts); last output: ${last ? quoteLine(last) : '(none)'}; ${profile.reporterHint ?? `use a reporter that prints ${runner}'s summary, or give the tier a JUnit \`report\``}`,
     };
   }
   if (profile.exitProves && caught.includes(code)) return { verdict: 'caught', proven: true };
@@ -292,7 +292,7 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
   const last = lastLine(lines);
   return {
     verdict: 'error',
-    reason: `exit ${code}${known ? ` (${known})` : ''} without ${aRunner(runner)} summary, so no test is known to have failed; last output: ${last ? quoteLine(last) : '(none)'}`,
+    reason: `exit ${code}${known ? ` (${known})` : ''} without ${aRunner(runner)} summary, so no test is known to have failed; last output: ${last ? quoteLine(last) : '(none)'}${profile.reporterHint ? `; if that is a reporter gate-ladder cannot read, ${profile.reporterHint}` : ''}`,
   };
 }
 

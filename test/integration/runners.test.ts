@@ -36,7 +36,10 @@ interface Expect {
 }
 
 interface Scenario {
+  /** The matrix's column: the runner, and how it reports where one runner is run two ways. */
   runner: string;
+  /** The profile detected, when the column names more than the runner. */
+  profile?: string;
   /** How a tier runs a case folder (`cases/<case>`). */
   run: (folder: string, c: Case) => string;
   /** Run each case in its folder (the tier's `cwd`) rather than naming the folder in the command. */
@@ -207,6 +210,31 @@ const NODE: Scenario = {
   },
 };
 
+/**
+ * node's dot reporter: a mark per test, no counts, no names for what passed. What it cannot tell
+ * apart from a passing test (a file without tests, a file that exited 0 in a test, a skipped test)
+ * passes, and the pass says so.
+ */
+const DOT_UNSEEN = "node's dot reporter names no test: a test file without tests, one that exited early (process.exit(0) in a test) and a skipped test each pass as a dot";
+const NODE_DOT: Scenario = {
+  ...NODE,
+  runner: 'node (dot)',
+  profile: 'node',
+  run: () => 'node --test --test-reporter=dot',
+  expect: {
+    pass: { verdict: 'pass', quotes: DOT_UNSEEN },
+    caught: { verdict: 'caught', quotes: 'node: `✖ adds (' },
+    import: { verdict: 'error', quotes: "a test file failed outside any test (it cannot load, or it exited non-zero; node's dot reporter does not say why, --test-reporter=spec does): `✖ " },
+    'no-files': { verdict: 'error', quotes: 'exit 0 without a node summary' },
+    zero: { verdict: 'pass', quotes: DOT_UNSEEN },
+    'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
+    timeout: { verdict: 'error', quotes: 'timed out after' },
+    skipped: { verdict: 'pass', quotes: DOT_UNSEEN },
+    exit: { verdict: 'pass', quotes: DOT_UNSEEN },
+    placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
+  },
+};
+
 const PYTEST: Scenario = {
   runner: 'pytest',
   run: (c) => `npm run --silent ${c}`,
@@ -363,7 +391,7 @@ const TAP: Scenario = {
   },
 };
 
-const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, AVA, JASMINE, TAP, PYTEST, UNITTEST];
+const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, NODE_DOT, AVA, JASMINE, TAP, PYTEST, UNITTEST];
 const TIMEOUT_S = 2;
 
 let modules: string | undefined;
@@ -422,7 +450,7 @@ function scenario(s: Scenario): Promise<Outcome> {
   }
   // npm init's placeholder: quiet (`--silent`) where the cases are scripts, so package.json must say it; else npm's banner does.
   scripts['placeholder'] = PLACEHOLDER;
-  files['package.json'] = `${JSON.stringify({ name: `scenario-${s.runner}`, private: true, scripts }, null, 2)}\n`;
+  files['package.json'] = `${JSON.stringify({ name: `scenario-${s.runner.replace(/\W+/g, '-')}`, private: true, scripts }, null, 2)}\n`;
   files['gate-ladder.config.mjs'] = `export default ${JSON.stringify({ tiers: casesOf(s).map((c) => tierOf(s, c)) }, null, 2)};\n`;
   return withRepo({ files, install: false, pushInitial: false }, async (repo) => {
     unlinkSync(join(repo.dir, 'node_modules'));
@@ -455,8 +483,8 @@ SCENARIOS.forEach((s, i) => {
       assert.is(res.verdict, want.verdict, `${s.runner}/${c}: ${reason}\n${o.stderr.slice(-3000)}`);
       if (want.quotes) assert.ok(reason.includes(want.quotes), `${s.runner}/${c}: the reason should quote "${want.quotes}", it is: ${reason}`);
       if (!NO_RUNNER.has(c)) {
-        assert.is(plan.runner?.runner, s.runner, `${s.runner}/${c}: detected ${JSON.stringify(plan.runner)}`);
-        assert.is(o.rows.find((x) => x.tier === c)?.runner, s.runner, `${s.runner}/${c}: the row names the runner`);
+        assert.is(plan.runner?.runner, s.profile ?? s.runner, `${s.runner}/${c}: detected ${JSON.stringify(plan.runner)}`);
+        assert.is(o.rows.find((x) => x.tier === c)?.runner, s.profile ?? s.runner, `${s.runner}/${c}: the row names the runner`);
       }
     }
   });

@@ -1,7 +1,7 @@
 /**
  * ava, jasmine and node-tap judged on what they printed here, one file per case in
  * test/fixtures/runners/<runner>/ (captured from ava 6.4, jasmine 7.0 and 5.13 (the same lines), tap
- * 21.8 on Node 20, through a pipe as a hook runs them; `color-*` and tap's `base-*` with colours
+ * 21.8 on Node 20; node --test on Node 20, 22 and 24), through a pipe as a hook runs them; `color-*` and tap's `base-*` with colours
  * forced; stack frames, temp folders and random seeds trimmed). Each case: the exit code the runner
  * gave, the verdict, and a fragment of the reason. Before these profiles the three were judged by
  * exit code alone: ava's and tap's exit 1 was `caught` for a file that cannot load or no tests at all,
@@ -149,7 +149,45 @@ const TAP: Row[] = [
   ['base-zero', 0, 'error', 'no tests ran: `# { total: 1, pass: 0, skip: 1 }`'],
 ];
 
-for (const [runner, rows] of [['ava', AVA], ['jasmine', JASMINE], ['tap', TAP]] as const) {
+/**
+ * node --test on Node 20 and 24 (`-20`, `-24`; `-22` where it differs from neither), through a pipe:
+ * the dot reporter, junit writing to stdout, two reporters writing to stdout at once, and spec and
+ * TAP. Before the dot reading, every dot run that passed was an error ("exit 0 without a node
+ * summary"); before files were counted once, spec's `failing tests` list (Node 22 and later) counted
+ * a file that cannot load twice, and a failed test beside it was no catch.
+ */
+const UNSEEN = "node's dot reporter names no test";
+const NODE: Row[] = [
+  ...(['20', '24'] as const).flatMap((v): Row[] => [
+    [`dot-pass-${v}`, 0, 'pass', UNSEEN],
+    [`dot-caught-${v}`, 1, 'caught', 'node: `✖ adds ('],
+    [`dot-mixed-${v}`, 1, 'caught', 'node: `✖ adds ('],
+    // A failing test inside a describe: the suite's own `X` is no test.
+    [`dot-suite-${v}`, 1, 'caught', 'node: `✖ x ('],
+    [`dot-import-${v}`, 1, 'error', "a test file failed outside any test (it cannot load, or it exited non-zero; node's dot reporter does not say why, --test-reporter=spec does): `✖ "],
+    [`dot-syntax-${v}`, 1, 'error', 'a test file failed outside any test'],
+    // A failed todo is an `X` too, and no failure.
+    [`dot-todo-${v}`, 0, 'pass', UNSEEN],
+    // What the dot reporter cannot tell: a file without tests, a file that exited 0 in a test, are each a `.`.
+    [`dot-zero-${v}`, 0, 'pass', UNSEEN],
+    [`dot-exit-${v}`, 0, 'pass', UNSEEN],
+    // No test file: the dot reporter prints nothing, as a reporter writing elsewhere would.
+    [`dot-nofiles-${v}`, 0, 'error', 'exit 0 without a node summary, so nothing shows the tests ran to the end (a test that called process.exit, or a reporter that prints no counts); last output: (none); run node --test with a reporter that writes its results to stdout (spec, tap, dot or junit; not a custom module), or write a JUnit report'],
+    [`junit-pass-${v}`, 0, 'pass', ''],
+    [`junit-caught-${v}`, 1, 'caught', 'node: `<!-- fail 1 -->`'],
+    [`junit-mixed-${v}`, 1, 'caught', 'node: `<!-- fail 2 -->`'],
+    [`junit-import-${v}`, 1, 'error', 'a test file failed outside any test: `'],
+    [`junit-zero-${v}`, 0, 'error', 'no tests ran: `<testcase name="'],
+    [`dot-spec-mixed-${v}`, 1, 'caught', 'node: `ℹ fail 2`'],
+  ]),
+  ['dot-import-22', 1, 'error', 'a test file failed outside any test (it cannot load, or it exited non-zero; node\'s dot reporter does not say why, --test-reporter=spec does): `✖ a.test.js ('],
+  ['spec-mixed-22', 1, 'caught', 'node: `ℹ fail 2`'],
+  ['tap-mixed-22', 1, 'caught', 'node: `# fail 2`'],
+  // process.exit(0) in a test without process isolation: nothing printed at all.
+  ['dot-exit-none-24', 0, 'error', 'exit 0 without a node summary'],
+];
+
+for (const [runner, rows] of [['ava', AVA], ['jasmine', JASMINE], ['tap', TAP], ['node', NODE]] as const) {
   for (const [name, code, verdict, reason] of rows) {
     test(`${runner}: ${name} (exit ${code}) is ${verdict}`, () => {
       const c = judge(runner, code, output(runner, name));
@@ -207,6 +245,14 @@ test('readings: counts from the real summaries', () => {
   assert.equal(read('tap', 'two-files'), { line: '# { total: 2, pass: 0, fail: 2 }', failed: 1, passed: 0, total: 1, skipped: 0 });
   assert.equal(read('tap', 'mixed'), { line: '# { total: 4, pass: 1, fail: 2, skip: 1 }', failed: 2, passed: 1, total: 4, skipped: 1 });
   assert.equal(read('tap', 'zero'), { line: '# { total: 1, pass: 0, skip: 1 }', failed: 0, passed: 0, total: 0, skipped: 0 });
+  // node's dot reporter: a mark for each test, suite and file; the suite's, the todo's and the file's `X` are no failed test.
+  assert.equal(read('node', 'dot-suite-24'), { line: '✖ x (0.757455ms)', failed: 1, passed: 1, total: 2 });
+  assert.equal(read('node', 'dot-todo-20'), { line: 'X..', failed: 0, passed: 2, total: 2 });
+  assert.equal(read('node', 'dot-mixed-24')?.failed, 1);
+  // A file that cannot load, listed twice by spec (its run and its `failing tests`), three times beside the dot reporter: one file.
+  assert.equal(read('node', 'spec-mixed-22'), { line: 'ℹ fail 2', failed: 1, passed: 1, total: 2, skipped: 0 });
+  assert.equal(read('node', 'dot-spec-mixed-20'), { line: 'ℹ fail 2', failed: 1, passed: 1, total: 2, skipped: 0 });
+  assert.equal(read('node', 'junit-mixed-24'), { line: '\t<!-- fail 2 -->', failed: 1, passed: 1, total: 2, skipped: 0 });
 });
 
 test.run();
