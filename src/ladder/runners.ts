@@ -52,7 +52,7 @@ export interface RunnerProfile {
    * pass: the run was cut short (a test that called `process.exit(0)`) or the reporter prints no
    * counts, and nothing shows that the tests ran.
    */
-  needsSummary?: boolean;
+  needsSummary?: boolean | ((lines: readonly string[]) => boolean);
   /** What to run instead when the output is none `read` knows (a custom reporter): the next step of the error. */
   reporterHint?: string;
   /**
@@ -736,13 +736,31 @@ const playwright: RunnerProfile = {
 
 const PYTEST_SUMMARY = /^=*\s*((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|errors?|warnings?|subtests? \w+)(?:, )?)+|no tests ran)\b.* in [\d.]+s/;
 
+const PYTEST_MISSING_FIXTURE = /^E\s+fixture '[^']+' not found$/;
+const PYTEST_HEADER = /^=+ test session starts =+$/;
+
+/**
+ * pytest prints its summary line at `-q` and louder, and none at `-qq` and quieter or with `-p
+ * no:terminal` (which prints nothing at all); a config's addopts may set either. A run that ended
+ * ends its output with a newline (its progress line `[100%]`, or `.` under `-s`); one cut short (a
+ * test that called `os._exit(0)`: exit 0) stops mid-line or, when the header was printed, without the
+ * summary that follows the header at the default verbosity. Empty output tells nothing.
+ */
+function pytestNeedsSummary(lines: readonly string[]): boolean {
+  if (firstMatch(lines, PYTEST_HEADER)) return true;
+  const last = lines[lines.length - 1];
+  return last !== undefined && last.trim() !== '';
+}
+
 const pytest: RunnerProfile = {
-  keep: /^E\s+fixture '[^']+' not found$/,
+  keep: new RegExp(`${PYTEST_MISSING_FIXTURE.source}|${PYTEST_HEADER.source}`),
   exitProves: true,
+  needsSummary: pytestNeedsSummary,
+  reporterHint: 'run pytest -v to see the test that was running when it stopped (os._exit in a test, or a plugin that ends the process), and mend it',
   read(lines) {
     const out: Reading = {};
     const s = lastMatch(lines, PYTEST_SUMMARY);
-    const missingFixtures = lines.filter((l) => /^E\s+fixture '[^']+' not found$/.test(l));
+    const missingFixtures = lines.filter((l) => PYTEST_MISSING_FIXTURE.test(l));
     if (s) {
       const t = s.m[1]!;
       const failed = count(t, 'failed');

@@ -260,11 +260,12 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
     return { verdict: 'error', reason: `${what}${why ? ` (exit ${code}: ${why})` : ''}: ${quoteLine(none.line)}; if that is expected, set \`allowNoTests: true\` on the tier` };
   }
   if (code === 0) {
-    if (s || !profile.needsSummary) return { verdict: 'pass', ...(s && r.passUnseen !== undefined && { reason: r.passUnseen }) };
+    const needsSummary = typeof profile.needsSummary === 'function' ? profile.needsSummary(lines) : profile.needsSummary === true;
+    if (s || !needsSummary) return { verdict: 'pass', ...(s && r.passUnseen !== undefined && { reason: r.passUnseen }) };
     const last = lastLine(lines);
     return {
       verdict: 'error',
-      reason: `exit 0 without ${aRunner(runner)} summary, so nothing shows the tests ran to the end (a test that called process.exit, or a reporter that prints no counts); last output: ${last ? quoteLine(last) : '(none)'}; ${profile.reporterHint ?? `use a reporter that prints ${runner}'s summary, or give the tier a JUnit \`report\``}`,
+      reason: `exit 0 without ${aRunner(runner)} summary, so nothing shows the tests ran to the end (${runner === 'pytest' ? 'a test that called os._exit' : 'a test that called process.exit, or a reporter that prints no counts'}); last output: ${last ? quoteLine(last) : '(none)'}; ${profile.reporterHint ?? `use a reporter that prints ${runner}'s summary, or give the tier a JUnit \`report\``}`,
     };
   }
   if (profile.exitProves && caught.includes(code)) return { verdict: 'caught', proven: true };

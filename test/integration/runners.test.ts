@@ -248,6 +248,8 @@ const PYTEST: Scenario = {
     timeout: { 'test_a.py': 'import time\n\ndef test_hangs():\n    time.sleep(1000)\n' },
     allowed: { 'test_a.py': '# no tests yet\n' },
     skipped: { 'test_a.py': 'import pytest\n\n@pytest.mark.skip\ndef test_a():\n    pass\n\n@pytest.mark.skip\ndef test_b():\n    pass\n' },
+    // os._exit(0) ends pytest with exit 0 mid-run: its -q progress line stops, no summary follows.
+    exit: { 'test_a.py': 'import os\n\ndef test_a():\n    pass\n\ndef test_b():\n    os._exit(0)\n\ndef test_c():\n    assert 1 == 2\n' },
   },
   expect: {
     pass: { verdict: 'pass' },
@@ -259,6 +261,7 @@ const PYTEST: Scenario = {
     timeout: { verdict: 'error', quotes: 'timed out after' },
     allowed: { verdict: 'pass', quotes: 'no tests ran' },
     skipped: { verdict: 'error', quotes: `${SKIPPED}: \`2 skipped in` },
+    exit: { verdict: 'error', quotes: 'exit 0 without a pytest summary, so nothing shows the tests ran to the end (a test that called os._exit); last output: `..`' },
     placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };

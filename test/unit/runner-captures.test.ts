@@ -1,7 +1,7 @@
 /**
- * ava, jasmine and node-tap judged on what they printed here, one file per case in
+ * ava, jasmine and node-tap (and node --test's reporters and pytest's verbosities, below) judged on what they printed here, one file per case in
  * test/fixtures/runners/<runner>/ (captured from ava 6.4, jasmine 7.0 and 5.13 (the same lines), tap
- * 21.8 on Node 20; node --test on Node 20, 22 and 24), through a pipe as a hook runs them; `color-*` and tap's `base-*` with colours
+ * 21.8 on Node 20; node --test on Node 20, 22 and 24; pytest 9), through a pipe as a hook runs them; `color-*` and tap's `base-*` with colours
  * forced; stack frames, temp folders and random seeds trimmed). Each case: the exit code the runner
  * gave, the verdict, and a fragment of the reason. Before these profiles the three were judged by
  * exit code alone: ava's and tap's exit 1 was `caught` for a file that cannot load or no tests at all,
@@ -187,7 +187,30 @@ const NODE: Row[] = [
   ['dot-exit-none-24', 0, 'error', 'exit 0 without a node summary'],
 ];
 
-for (const [runner, rows] of [['ava', AVA], ['jasmine', JASMINE], ['tap', TAP], ['node', NODE]] as const) {
+/**
+ * pytest 9 on Python 3.11: a test that calls os._exit(0) mid-run (`exit-*`; before, every one was a
+ * pass) beside runs that end, at each verbosity. pytest prints its summary line at -q and louder, none
+ * at -qq and quieter, and nothing at all with -p no:terminal; a run that ended ends its output with a
+ * newline, one cut short stops mid-line.
+ */
+const CUT = 'exit 0 without a pytest summary, so nothing shows the tests ran to the end (a test that called os._exit); last output: ';
+const PYTEST: Row[] = [
+  ['pass', 0, 'pass', ''],
+  ['pass-q', 0, 'pass', ''],
+  ['pass-qq', 0, 'pass', ''],
+  ['pass-qqq', 0, 'pass', ''],
+  ['pass-s-qq', 0, 'pass', ''],
+  ['pass-no-terminal', 0, 'pass', ''],
+  ['caught-qq', 1, 'caught', 'pytest: `FAILED test_bad.py::test_a - assert 1 == 2`'],
+  ['exit', 0, 'error', `${CUT}\`test_exit.py .\`; run pytest -v to see the test that was running when it stopped`],
+  ['exit-q', 0, 'error', `${CUT}\`.\``],
+  ['exit-qq', 0, 'error', `${CUT}\`.\``],
+  ['exit-s-qq', 0, 'error', `${CUT}\`.\``],
+  // Nothing printed: nothing to tell a run cut short from one that ended.
+  ['exit-no-terminal', 0, 'pass', ''],
+];
+
+for (const [runner, rows] of [['ava', AVA], ['jasmine', JASMINE], ['tap', TAP], ['node', NODE], ['pytest', PYTEST]] as const) {
   for (const [name, code, verdict, reason] of rows) {
     test(`${runner}: ${name} (exit ${code}) is ${verdict}`, () => {
       const c = judge(runner, code, output(runner, name));
