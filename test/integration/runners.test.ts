@@ -261,7 +261,7 @@ const PYTEST: Scenario = {
     timeout: { verdict: 'error', quotes: 'timed out after' },
     allowed: { verdict: 'pass', quotes: 'no tests ran' },
     skipped: { verdict: 'error', quotes: `${SKIPPED}: \`2 skipped in` },
-    exit: { verdict: 'error', quotes: 'exit 0 without a pytest summary, so nothing shows the tests ran to the end (a test that called os._exit); last output: `..`' },
+    exit: { verdict: 'error', quotes: 'exit 0 without a pytest summary, so nothing shows the tests ran to the end (a test that called os._exit); last output: `.`' },
     placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
