@@ -61,6 +61,12 @@ export interface RunnerProfile {
    * rest is read from its last TAIL_BYTES).
    */
   keep?: RegExp;
+  /**
+   * Lines whose next non-blank line (within five) `read` quotes as the reason (jest's `● Test suite
+   * failed to run`, its error below it): kept with that line however long the output, so a long
+   * output's reading does not quote whatever kept line happens to follow.
+   */
+  keepNext?: RegExp;
 }
 
 // CSI sequences (colours, cursor moves), OSC sequences (links, titles) and lone escapes.
@@ -131,6 +137,8 @@ function jestJson(lines: readonly string[]): Summary | undefined {
 
 const jest: RunnerProfile = {
   keep: /●\s+Test suite failed to run|"numTotalTests":|●\s+process\.exit called with/,
+  // The reason quoted is the line below these.
+  keepNext: /●\s+Test suite failed to run|●\s+Validation Error/,
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
@@ -953,8 +961,27 @@ export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = { jest, vit
 
 /** Whether a line of a gate's raw output (colours and progress redraws in it) is one the runner's reading needs kept (RunnerProfile.keep). */
 export function keepFor(runner: RunnerName | undefined): ((line: string) => boolean) | undefined {
-  const re = runner === undefined ? undefined : PROFILES[runner].keep;
-  return re && ((line) => re.test(outputLines(line)[0]!));
+  const profile = runner === undefined ? undefined : PROFILES[runner];
+  const re = profile?.keep;
+  const next = profile?.keepNext;
+  if (!re && !next) return undefined;
+  // Lines left, after a `keepNext` line, in which its reason is looked for (as nextLine does): one keeper per gate, fed its lines in order.
+  // The blank lines before the reason are kept too, so a reason further down than nextLine looks is not taken from whatever follows.
+  let window = 0;
+  return (raw) => {
+    const line = outputLines(raw)[0]!;
+    let kept = re?.test(line) === true;
+    if (window > 0) {
+      window--;
+      kept = true;
+      if (line.trim() !== '') window = 0;
+    }
+    if (next?.test(line)) {
+      window = 5;
+      kept = true;
+    }
+    return kept;
+  };
 }
 
 /** A package manager's or the shell's own failure: the tier's command could not start its tests at all. */

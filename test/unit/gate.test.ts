@@ -5,7 +5,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
 import { type GateExit, type GateIo, runGate } from '../../src/ladder/gate.js';
+import { keepFor } from '../../src/ladder/runners.js';
+import { classify } from '../../src/ladder/verdict.js';
 import type { ResolvedTier } from '../../src/types.js';
+import { PROJECT } from '../helpers/repo.js';
 
 const tier = (run: string | string[], timeout = 30): ResolvedTier => ({ ...resolveConfig({ tiers: [{ name: 'g', run, timeout }] }).tiers[0]! });
 
@@ -134,6 +137,28 @@ test('a long output keeps, besides its tail, the lines the reading needs (a summ
   const plain = await gateIn([process.execPath, '-e', script], { io: () => ({ write: () => {} }) });
   assert.not.match(plain.tail, 'passing');
   assert.ok(plain.tail.length <= 64 * 1024);
+});
+
+test('a real jest run: "Test suite failed to run", then 80 kB of passing tests, still quotes the reason below it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-gate-jest-'));
+  try {
+    writeFileSync(join(dir, 'package.json'), '{"name":"j","private":true}\n');
+    // The larger file runs first (jest orders new files by size): the failing suite, then the passing tests' verbose lines.
+    writeFileSync(join(dir, 'a.test.js'), `const x = require('./nope');\ntest('adds', () => {});\n${Array.from({ length: 15000 }, (_, i) => `// pad ${i}`).join('\n')}\n`);
+    writeFileSync(join(dir, 'b.test.js'), Array.from({ length: 1000 }, (_, i) => `test('case number ${i} with a rather long name to fill the verbose output of jest', () => {});\n`).join(''));
+    const jest = join(PROJECT, 'node_modules', 'jest', 'bin', 'jest.js');
+    const run = [process.execPath, jest, '--rootDir', dir, '--no-cache', '--ci', '-i', '--verbose'];
+    let bytes = 0;
+    const e = await runGate(tier(run, 120), dir, { PATH: process.env.PATH ?? '/usr/bin:/bin' }, { write: (chunk) => (bytes += chunk.length), keep: keepFor('jest')! });
+    assert.is(e.exitCode, 1, e.tail.slice(-2000));
+    assert.ok(bytes > 64 * 1024 + 8 * 1024, `the output (${bytes} bytes) is longer than the tail`);
+    assert.not.match(e.tail, '> 1 | const x', 'the suite\'s own lines fell out of the tail');
+    const c = classify(e, [1], 120, { runner: 'jest', output: { detection: { runner: 'jest', words: [], managers: [] } } });
+    assert.is(c.verdict, 'error');
+    assert.is(c.reason, "a test file could not run: `Cannot find module './nope' from 'a.test.js'`");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a file made executable after a refusal then runs (nothing cached between starts)', async () => {

@@ -4,6 +4,9 @@
  * matter, in the runners' own shapes (docs/verdicts.md lists the cases run against the real runners).
  * Written when mutation testing (docs/testing.md) showed the profiles' counts and line choices unpinned.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PROFILES, type Reading, keepFor, managerFailure, outputLines } from '../../src/ladder/runners.js';
@@ -223,6 +226,16 @@ test('long outputs: the lines a reading needs are kept wherever they fall (summa
   assert.equal([tapRead.summary?.failed, tapRead.cannotRun], [300, undefined]);
   // A runner with nothing to keep reads the tail only.
   assert.is(keepFor(undefined), undefined);
+});
+
+test('long outputs: jest\'s "Test suite failed to run" keeps the reason below it (a real jest 30 run, 80 kB of passing tests after the suite)', () => {
+  const text = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners/jest/long-import.txt'), 'utf8');
+  assert.equal(longOutput('jest', text).cannotRun, { what: 'a test file could not run', line: "    Cannot find module './nope' from 'a.test.js'" });
+  // The reason is the first non-blank line within five below: one further down is not kept for it.
+  const far = `  ● Test suite failed to run\n${'\n'.repeat(5)}    far below\n${details(2000, (i) => `  ✓ case ${i} ${'w'.repeat(40)}`)}\n`;
+  assert.equal(longOutput('jest', far).cannotRun, { what: 'a test file could not run', line: '  ● Test suite failed to run' });
+  const validation = `● Validation Error:\n\n  Module ./setup.js in the setupFiles option was not found.\n${details(2000, (i) => `noise ${i} ${'v'.repeat(40)}`)}\n`;
+  assert.equal(longOutput('jest', validation).cannotRun?.line, '  Module ./setup.js in the setupFiles option was not found.');
 });
 
 test.run();
