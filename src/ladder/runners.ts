@@ -104,6 +104,11 @@ function firstMatch(lines: readonly string[], re: RegExp, from = 0): { line: str
   return undefined;
 }
 
+/** One pattern that matches where any of `res` does (a profile's `keep`, from the patterns its `read` uses). */
+function anyOf(...res: RegExp[]): RegExp {
+  return new RegExp(res.map((r) => `(?:${r.source})`).join('|'));
+}
+
 /** The first non-blank line after `index`. */
 function nextLine(lines: readonly string[], index: number): string | undefined {
   for (let i = index + 1; i < lines.length && i < index + 6; i++) if (lines[i]!.trim() !== '') return lines[i]!;
@@ -124,8 +129,11 @@ function jsErrorLine(lines: readonly string[]): string | undefined {
  * jest's `--json` results (vitest's `--reporter=json` writes the same fields), for a run whose own
  * summary is not in the output: the counts, and the field that decides as the line to quote.
  */
+/** jest's `--json` results line (vitest's `--reporter=json` too). */
+const JEST_JSON = /"numTotalTests":/;
+
 function jestJson(lines: readonly string[]): Summary | undefined {
-  const text = lines.find((l) => l.includes('"numTotalTests":'));
+  const text = lines.find((l) => JEST_JSON.test(l));
   if (text === undefined) return undefined;
   const field = (k: string) => new RegExp(`"${k}":\\s*(\\d+)`).exec(text);
   const total = field('numTotalTests');
@@ -135,17 +143,21 @@ function jestJson(lines: readonly string[]): Summary | undefined {
   return { line: n(failed) > 0 ? failed![0] : total[0], failed: n(failed), passed: n(field('numPassedTests')), total: n(total), skipped: n(field('numPendingTests')) + n(field('numTodoTests')) };
 }
 
+const JEST_FAILED_TO_RUN = /●\s+Test suite failed to run/;
+const JEST_VALIDATION = /●\s+Validation Error/;
+const JEST_EXIT = /^\s*●\s+process\.exit called with/;
+
 const jest: RunnerProfile = {
-  keep: /●\s+Test suite failed to run|"numTotalTests":|●\s+process\.exit called with/,
+  keep: anyOf(JEST_FAILED_TO_RUN, JEST_JSON, JEST_EXIT),
   // The reason quoted is the line below these.
-  keepNext: /●\s+Test suite failed to run|●\s+Validation Error/,
+  keepNext: anyOf(JEST_FAILED_TO_RUN, JEST_VALIDATION),
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
     // `--passWithNoTests` prints the same line with code 0.
     const noTests = firstMatch(lines, /^No tests found, exiting with code \d|^No tests found related to files/);
     if (noTests) out.noTests = { line: noTests.line };
-    const failedToRun = firstMatch(lines, /●\s+Test suite failed to run/);
+    const failedToRun = firstMatch(lines, JEST_FAILED_TO_RUN);
     if (failedToRun) {
       const why = nextLine(lines, failedToRun.index) ?? failedToRun.line;
       if (/Your test suite must contain at least one test/.test(why)) out.noTests = { line: why };
@@ -161,7 +173,7 @@ const jest: RunnerProfile = {
       out.summary = jestJson(lines)!;
     } else {
       // jest stops where a test calls process.exit, before its summary (whatever the code).
-      const exited = firstMatch(lines, /^\s*●\s+process\.exit called with/);
+      const exited = firstMatch(lines, JEST_EXIT);
       if (exited) out.cannotRun = { what: 'a test called process.exit, so jest stopped before its summary', line: exited.line };
     }
     // jest 30 "Jest: Coverage for lines (50%) does not meet "global" threshold (90%)"; jest 29 "Jest: "global" coverage threshold for lines (90%) not met: 50%".
@@ -173,17 +185,20 @@ const jest: RunnerProfile = {
   },
 };
 
+/** A file that cannot load: `FAIL  file [ file ]`, then the error. */
+const VITEST_FAILED_FILE = /^\s*FAIL\s+\S.*\[ .+ \]\s*$/;
+const VITEST_NO_SUITE = /^Error: No test suite found in file/;
+
 const vitest: RunnerProfile = {
-  keep: /^\s*FAIL\s+\S.*\[ .+ \]\s*$|^Error: No test suite found in file|"numTotalTests":/,
+  keep: anyOf(VITEST_FAILED_FILE, VITEST_NO_SUITE, JEST_JSON),
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
     // `--passWithNoTests` prints the same line with code 0.
     const noFiles = firstMatch(lines, /No test files found, exiting with code \d/);
     if (noFiles) out.noTests = { line: noFiles.line };
-    const noSuite = firstMatch(lines, /^Error: No test suite found in file/);
-    // A file that cannot load: "FAIL  file [ file ]", then the error.
-    const failedFile = firstMatch(lines, /^\s*FAIL\s+\S.*\[ .+ \]\s*$/);
+    const noSuite = firstMatch(lines, VITEST_NO_SUITE);
+    const failedFile = firstMatch(lines, VITEST_FAILED_FILE);
     if (failedFile) {
       const why = nextLine(lines, failedFile.index) ?? failedFile.line;
       if (/No test suite found in file/.test(why)) out.noTests = { line: why };
@@ -217,28 +232,35 @@ const vitest: RunnerProfile = {
   },
 };
 
+/** The spec reporter's counts (`  2 passing (5ms)`); `--reporter tap`'s (`# fail 1`); `--reporter json`'s stats (`  "failures": 1,`). */
+const mochaCount = (word: string) => new RegExp(`^\\s*(\\d+) ${word}\\b`);
+const mochaTap = (word: string) => new RegExp(`^# ${word} (\\d+)$`);
+const mochaJson = (key: string) => new RegExp(`^\\s*"${key}": (\\d+),?$`);
+const MOCHA_JSON_STATS = /^\s*"stats": \{$/;
+const MOCHA_NO_FILES = /^\s*Error: No test files found/;
+
 const mocha: RunnerProfile = {
-  keep: /^\s*\d+ (?:passing|failing|pending)\b|^\s*Error: No test files found|^# (?:tests|pass|fail) \d+$|^\s*"(?:stats|tests|passes|pending|failures)": /,
+  keep: anyOf(mochaCount('(?:passing|failing|pending)'), MOCHA_NO_FILES, mochaTap('(?:tests|pass|fail)'), MOCHA_JSON_STATS, mochaJson('(?:tests|passes|pending|failures)')),
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
-    const noFiles = firstMatch(lines, /^\s*Error: No test files found/);
+    const noFiles = firstMatch(lines, MOCHA_NO_FILES);
     if (noFiles) out.noTests = { line: noFiles.line };
-    const passing = lastMatch(lines, /^\s*(\d+) passing\b/);
+    const passing = lastMatch(lines, mochaCount('passing'));
     // --reporter tap: "# tests", "# pass", "# fail" (pending tests count as passed there); --reporter json: its "stats".
-    const tap = passing ? undefined : lastMatch(lines, /^# tests (\d+)$/);
-    const json = passing || tap ? undefined : lastMatch(lines, /^\s*"failures": (\d+),?$/);
+    const tap = passing ? undefined : lastMatch(lines, mochaTap('tests'));
+    const json = passing || tap ? undefined : lastMatch(lines, mochaJson('failures'));
     if (tap) {
-      const failLine = lastMatch(lines, /^# fail (\d+)$/);
+      const failLine = lastMatch(lines, mochaTap('fail'));
       const failed = Number(failLine?.m[1] ?? 0);
-      out.summary = { line: failed > 0 && failLine ? failLine.line : tap.line, failed, passed: Number(lastMatch(lines, /^# pass (\d+)$/)?.m[1] ?? 0), total: Number(tap.m[1]) };
-    } else if (json && firstMatch(lines, /^\s*"stats": \{$/)) {
-      const stat = (k: string) => Number(lastMatch(lines, new RegExp(`^\\s*"${k}": (\\d+),?$`))?.m[1] ?? 0);
+      out.summary = { line: failed > 0 && failLine ? failLine.line : tap.line, failed, passed: Number(lastMatch(lines, mochaTap('pass'))?.m[1] ?? 0), total: Number(tap.m[1]) };
+    } else if (json && firstMatch(lines, MOCHA_JSON_STATS)) {
+      const stat = (k: string) => Number(lastMatch(lines, mochaJson(k))?.m[1] ?? 0);
       const failed = Number(json.m[1]);
       out.summary = { line: json.line, failed, passed: stat('passes'), total: stat('tests'), skipped: stat('pending') };
     } else if (passing) {
-      const failing = lastMatch(lines, /^\s*(\d+) failing\b/);
-      const pending = lastMatch(lines, /^\s*(\d+) pending\b/);
+      const failing = lastMatch(lines, mochaCount('failing'));
+      const pending = lastMatch(lines, mochaCount('pending'));
       const passed = Number(passing.m[1]);
       const failed = failing ? Number(failing.m[1]) : 0;
       const skipped = pending ? Number(pending.m[1]) : 0;
@@ -356,7 +378,7 @@ function nodeDots(lines: readonly string[]): Reading | undefined {
 }
 
 const node: RunnerProfile = {
-  keep: new RegExp([`${NODE_COUNT}\\w+ \\d+(?: -->)?$`, NODE_FILE_RESULT.source, NODE_FILE_CASE.source, NODE_DOTS.source, NODE_DOT_FAILED.source, NODE_DOT_ENTRY.source, NODE_SUBTESTS_FAILED.source, NODE_MISSING.source, NODE_FATAL.source, NODE_SIGNAL.source, NODE_HOOK_FAILED.source].join('|')),
+  keep: anyOf(nodeCount('\\w+'), NODE_FILE_RESULT, NODE_FILE_CASE, NODE_DOTS, NODE_DOT_FAILED, NODE_DOT_ENTRY, NODE_SUBTESTS_FAILED, NODE_MISSING, NODE_FATAL, NODE_SIGNAL, NODE_HOOK_FAILED),
   needsSummary: true,
   reporterHint: 'run node --test with a reporter that writes its results to stdout (spec, tap, dot or junit; not a custom module), or write a JUnit report (--test-reporter=junit --test-reporter-destination=PATH) and give the tier that `report`',
   read(lines) {
@@ -419,10 +441,14 @@ const AVA_KINDS: readonly [RegExp, string][] = [
   [/^tests? skipped/, 'skipped'], [/^tests? todo/, 'todo'], [/^unhandled/, 'rejections'], [/^uncaught/, 'exceptions'], [/^tests? remained/, 'pending'],
 ];
 
+/** Every line of ava's own that the reading looks for outside its summary starts with a cross (`✘ Exiting due to process.exit()`, `✘ No tests found in`). */
+const AVA_CROSS = /^\s*✘ /;
+const AVA_UNCAUGHT = /^\s*(Uncaught exception|Unhandled rejection) in (\S.*?)\s*$/;
+
 /** What stopped ava outside any test, in the order it matters: the first line that says so. */
 function avaOutsideTests(lines: readonly string[], pending: string | undefined): { what: string; line: string } | undefined {
   for (let i = 0; i < lines.length; i++) {
-    const m = /^\s*(Uncaught exception|Unhandled rejection) in (\S.*?)\s*$/.exec(lines[i]!);
+    const m = AVA_UNCAUGHT.exec(lines[i]!);
     if (!m) continue;
     // The error is printed below, before the next test or file line.
     let end = i + 1;
@@ -497,7 +523,7 @@ function avaTap(lines: readonly string[]): Reading {
 }
 
 const ava: RunnerProfile = {
-  keep: /^\s*✘ |Uncaught exception in |Unhandled rejection in /,
+  keep: anyOf(AVA_CROSS, AVA_UNCAUGHT),
   // ava prints its summary whenever a run ends (process.exit in a test is its own failure, exit 1).
   needsSummary: true,
   read(lines) {
@@ -551,15 +577,17 @@ const ava: RunnerProfile = {
  * beforeAll function failed"), counted as failed as jest counts them. An uncaught exception or
  * unhandled rejection while a spec runs is that spec's failure, as mocha has it.
  */
+const JASMINE_SUITE_ERROR = /^Suite error: /;
+
 const jasmine: RunnerProfile = {
   // A suite error is counted among the failures: each is told apart by its line in the details above the counts.
-  keep: /^Suite error: /,
+  keep: JASMINE_SUITE_ERROR,
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
     const s = lastMatch(lines, /^(\d+) specs?, (\d+) failures?(?:, (\d+) pending specs?)?/);
     const suiteErrors: number[] = [];
-    lines.forEach((l, i) => { if (/^Suite error: /.test(l)) suiteErrors.push(i); });
+    lines.forEach((l, i) => { if (JASMINE_SUITE_ERROR.test(l)) suiteErrors.push(i); });
     if (s) {
       const failed = Math.max(0, Number(s.m[2]) - suiteErrors.length);
       const skipped = Number(s.m[3] ?? 0);
@@ -613,6 +641,21 @@ interface TapFailures {
   failedFiles: string[];
 }
 
+const TAP_VERSION = /^TAP version \d+$/;
+const TAP_SUBTEST = /^( *)# Subtest: /;
+const TAP_NO_TESTS_PLAN = /^ {4}1\.\.0 # no tests found$/;
+const TAP_RESULT = /^( *)(not ok|ok) \d+(?: - (.*?))?(?: # ((?:time=|SKIP|TODO)\S*.*))?$/;
+/** The YAML block after a result: `---` to `...`, at any indent. */
+const TAP_YAML_START = /^\s*---\s*$/;
+const TAP_YAML_END = /^\s*\.\.\.\s*$/;
+const TAP_SIGNAL = /^\s+signal: (SIG[A-Z0-9]+)$/;
+const TAP_TEST_TAP = /^\s+test: TAP$/;
+const TAP_CAUGHT = /^\s+tapCaught: /;
+const TAP_NO_FILES = /^No (?:valid )?test files found\b/;
+/** The base reporter's frame for a file without tests: `SKIP  file 0 OK`, then ` ~ no tests found`. */
+const TAP_BASE_SKIP = /^ SKIP {2}(\S.*?) 0 OK\b/;
+const TAP_BASE_NONE = /^ ~ no tests found$/;
+
 /** Raw TAP: subtests nest by four spaces; a `# Subtest: x` is closed by the result line at its own indent. */
 function tapRawFailures(lines: readonly string[]): TapFailures {
   const out: TapFailures = { genuine: 0, empty: [], failedFiles: [] };
@@ -621,14 +664,14 @@ function tapRawFailures(lines: readonly string[]): TapFailures {
   const harness = (h: { what: string; line: string }) => (out.harness ??= h);
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    const sub = /^( *)# Subtest: /.exec(l);
+    const sub = TAP_SUBTEST.exec(l);
     if (sub) {
       open.push(sub[1]!.length);
       if (sub[1] === '') planNone = false;
       continue;
     }
-    if (/^ {4}1\.\.0 # no tests found$/.test(l)) planNone = true;
-    const r = /^( *)(not ok|ok) \d+(?: - (.*?))?(?: # ((?:time=|SKIP|TODO)\S*.*))?$/.exec(l);
+    if (TAP_NO_TESTS_PLAN.test(l)) planNone = true;
+    const r = TAP_RESULT.exec(l);
     if (!r) continue;
     const indent = r[1]!.length;
     while (open.length > 0 && open[open.length - 1]! > indent) open.pop();
@@ -638,17 +681,17 @@ function tapRawFailures(lines: readonly string[]): TapFailures {
     const failed = r[2] === 'not ok' && !/^TODO/.test(r[4] ?? '');
     // The YAML block after a result (until `...` at its indent + 2).
     const yaml: string[] = [];
-    if (lines[i + 1]?.trim() === '---') for (let j = i + 2; j < lines.length && j < i + 80 && lines[j]!.trim() !== '...'; j++) yaml.push(lines[j]!);
+    if (TAP_YAML_START.test(lines[i + 1] ?? '')) for (let j = i + 2; j < lines.length && j < i + 80 && !TAP_YAML_END.test(lines[j]!); j++) yaml.push(lines[j]!);
     if (indent === 0) {
       // A test file's result (or tap's own timeout of a file).
       if (planNone) (failed ? out.failedFiles : out.empty).push(name);
-      const signal = yaml.map((y) => /^\s+signal: (SIG[A-Z0-9]+)$/.exec(y)?.[1]).find((x) => x !== undefined);
+      const signal = yaml.map((y) => TAP_SIGNAL.exec(y)?.[1]).find((x) => x !== undefined);
       if (failed && signal && signal !== 'SIGALRM') harness({ what: `a test file was killed by ${signal}`, line: l });
     }
     if (!failed) continue;
     const known = TAP_HARNESS.find(([re]) => re.test(name));
     if (known) harness({ what: known[1], line: l });
-    else if (indent > 0 && yaml.some((y) => /^\s+test: TAP$/.test(y)) && yaml.some((y) => /^\s+tapCaught: /.test(y))) harness({ what: 'an error thrown outside any test', line: l });
+    else if (indent > 0 && yaml.some((y) => TAP_TEST_TAP.test(y)) && yaml.some((y) => TAP_CAUGHT.test(y))) harness({ what: 'an error thrown outside any test', line: l });
     else if (indent > 0 && !closes) out.genuine++;
   }
   return out;
@@ -667,7 +710,7 @@ function tapBaseFailures(lines: readonly string[]): TapFailures {
   // A file whose frame said `SKIP file 0 OK` and `~ no tests found`: empty, or, when its last word is `FAIL file 0`, it could not load.
   const none = new Set<string>();
   lines.forEach((l, i) => {
-    const skip = /^ ~ no tests found$/.test(l) ? /^ SKIP {2}(\S.*?) 0 OK\b/.exec(lines[i - 1] ?? '') : null;
+    const skip = TAP_BASE_NONE.test(l) ? TAP_BASE_SKIP.exec(lines[i - 1] ?? '') : null;
     if (skip) none.add(skip[1]!);
   });
   const failedNone = new Set(lines.slice(from).map((l) => / FAIL {2}(\S.*?) 0 [\d.]+m?s$/.exec(l)?.[1]).filter((f): f is string => f !== undefined && none.has(f)));
@@ -687,11 +730,11 @@ function tapBaseFailures(lines: readonly string[]): TapFailures {
 
 const tap: RunnerProfile = {
   // Raw TAP is read by its nesting: every subtest, result and plan line, and the YAML keys read after a result.
-  keep: /^TAP version \d+$|^ *(?:# Subtest: |(?:not ok|ok) \d+|1\.\.0 # no tests found$|---$|\.\.\.$|signal: SIG|test: TAP$|tapCaught: )|^No (?:valid )?test files found\b|^ SKIP {2}|^ ~ no tests found$/,
+  keep: anyOf(TAP_VERSION, TAP_SUBTEST, TAP_RESULT, TAP_NO_TESTS_PLAN, TAP_YAML_START, TAP_YAML_END, TAP_SIGNAL, TAP_TEST_TAP, TAP_CAUGHT, TAP_NO_FILES, TAP_BASE_SKIP, TAP_BASE_NONE),
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
-    const noFiles = firstMatch(lines, /^No (?:valid )?test files found\b/);
+    const noFiles = firstMatch(lines, TAP_NO_FILES);
     if (noFiles) out.noTests = { line: noFiles.line };
     const s = lastMatch(lines, /^# \{ total: (\d+)(.*)\}$/);
     if (!s) {
@@ -702,7 +745,7 @@ const tap: RunnerProfile = {
       return out;
     }
     const field = (k: string) => Number(new RegExp(`\\b${k}: (\\d+)`).exec(s.m[2]!)?.[1] ?? 0);
-    const raw = firstMatch(lines, /^TAP version \d+$/) !== undefined;
+    const raw = firstMatch(lines, TAP_VERSION) !== undefined;
     const f = raw ? tapRawFailures(lines) : tapBaseFailures(lines);
     const fail = field('fail');
     const failed = Math.min(f.genuine, fail);
@@ -799,20 +842,28 @@ const pytest: RunnerProfile = {
   },
 };
 
+const GO_BUILD_FAILED = /^FAIL\s+\S+ \[(?:build|setup) failed\]/;
+const GO_FAILED_TEST = /^\s*--- FAIL: /;
+const GO_PASSED_TEST = /^\s*--- PASS: /;
+const GO_OK_PACKAGE = /^ok\s+\S+/;
+const GO_FAILED_PACKAGE = /^FAIL\s+\S+\s+[\d.]+s/;
+const GO_NO_FILES = /^\?\s+\S+\s+\[no test files\]/;
+
 const go: RunnerProfile = {
-  keep: /^\s*--- (?:FAIL|PASS): |^(?:ok|FAIL|\?)\s+\S/,
+  // Counts spread over the run: every test's and package's result.
+  keep: anyOf(GO_BUILD_FAILED, GO_FAILED_TEST, GO_PASSED_TEST, GO_OK_PACKAGE, GO_FAILED_PACKAGE, GO_NO_FILES),
   read(lines) {
     const out: Reading = {};
-    const build = firstMatch(lines, /^FAIL\s+\S+ \[(?:build|setup) failed\]/);
+    const build = firstMatch(lines, GO_BUILD_FAILED);
     if (build) {
       const why = firstMatch(lines, /^\S+\.go:\d+(?::\d+)?: /)?.line ?? build.line;
       out.cannotRun = { what: 'a compile error', line: why };
     }
-    const failedTests = lines.filter((l) => /^\s*--- FAIL: /.test(l));
-    const passedTests = lines.filter((l) => /^\s*--- PASS: /.test(l)).length;
-    const okPkgs = lines.filter((l) => /^ok\s+\S+/.test(l));
-    const failPkg = lastMatch(lines, /^FAIL\s+\S+\s+[\d.]+s/);
-    const noFiles = lines.filter((l) => /^\?\s+\S+\s+\[no test files\]/.test(l));
+    const failedTests = lines.filter((l) => GO_FAILED_TEST.test(l));
+    const passedTests = lines.filter((l) => GO_PASSED_TEST.test(l)).length;
+    const okPkgs = lines.filter((l) => GO_OK_PACKAGE.test(l));
+    const failPkg = lastMatch(lines, GO_FAILED_PACKAGE);
+    const noFiles = lines.filter((l) => GO_NO_FILES.test(l));
     const ranNone = okPkgs.length > 0 && okPkgs.every((l) => /\[no tests to run\]/.test(l));
     if (failedTests.length > 0 || failPkg || okPkgs.length > 0) {
       const line = failedTests[0]?.trim() ?? failPkg?.line ?? okPkgs[okPkgs.length - 1]!;
@@ -831,6 +882,13 @@ const go: RunnerProfile = {
  * panicked. No test is known to have failed: the harness broke. The line that says why: the panic, the
  * signal, or cargo's own error.
  */
+const CARGO_RESULT = /^test result: /;
+const CARGO_BINARY = /^\s+(?:Running|Doc-tests) \S/;
+/** Every cargo error line read starts so (`error: could not compile`, `error[E0308]:`, `error: test failed, to rerun pass`). */
+const CARGO_ERROR = /^error/;
+const CARGO_PANIC = /^thread '[^']*'(?: \(\d+\))? (?:panicked at|has overflowed)/;
+const CARGO_DIED = /process didn't exit successfully: .*\((?:signal|exit status)/;
+
 function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line: string } | undefined {
   const build = firstMatch(lines, /^error: failed to run custom build command for /);
   if (build) return { what: 'a build script failed', line: build.line };
@@ -838,13 +896,13 @@ function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line
   let result = false;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    if (/^\s+(?:Running|Doc-tests) \S/.test(l)) {
+    if (CARGO_BINARY.test(l)) {
       start = i;
       result = false;
-    } else if (/^test result: /.test(l)) result = true;
+    } else if (CARGO_RESULT.test(l)) result = true;
     else if (start !== -1 && !result && /^error: (?:test|doctest) failed, to rerun pass /.test(l)) {
       const section = lines.slice(start, i + 4);
-      const why = section.find((x) => /^thread '[^']*'(?: \(\d+\))? (?:panicked at|has overflowed)/.test(x)) ?? section.find((x) => /process didn't exit successfully: .*\((?:signal|exit status)/.test(x));
+      const why = section.find((x) => CARGO_PANIC.test(x)) ?? section.find((x) => CARGO_DIED.test(x));
       return { what: 'a test binary stopped before its test result', line: why ?? `${l} (${lines[start]!.trim()} printed no test result)` };
     }
   }
@@ -852,7 +910,7 @@ function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line
 }
 
 const cargo: RunnerProfile = {
-  keep: /^test result: |^\s+(?:Running|Doc-tests) \S|^error|^thread '|process didn't exit successfully/,
+  keep: anyOf(CARGO_RESULT, CARGO_BINARY, CARGO_ERROR, CARGO_PANIC, CARGO_DIED),
   read(lines) {
     const out: Reading = {};
     const results = lines.filter((l) => /^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed/.test(l));
