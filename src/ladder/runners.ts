@@ -55,6 +55,8 @@ export interface RunnerProfile {
   needsSummary?: boolean | ((lines: readonly string[]) => boolean);
   /** What to run instead when the output is none `read` knows (a custom reporter): the next step of the error. */
   reporterHint?: string;
+  /** An exit 0 that `needsSummary` refuses: what most likely cut the run short, and the next step (default: process.exit, a reporter). */
+  cutShort?: { cause: string; next: string };
   /**
    * The lines `read` needs that may be printed far from the end of a long output (a summary printed
    * before the failures' details, counts spread over the run): kept however long the output is (the
@@ -807,7 +809,7 @@ const pytest: RunnerProfile = {
   keep: new RegExp(`${PYTEST_MISSING_FIXTURE.source}|${PYTEST_HEADER.source}`),
   exitProves: true,
   needsSummary: pytestNeedsSummary,
-  reporterHint: 'run pytest -v to see the test that was running when it stopped (os._exit in a test, or a plugin that ends the process), and mend it',
+  cutShort: { cause: 'a test that called os._exit', next: 'run pytest -v to see the test that was running when it stopped (os._exit in a test, or a plugin that ends the process), and mend it' },
   read(lines) {
     const out: Reading = {};
     const s = lastMatch(lines, PYTEST_SUMMARY);

@@ -265,7 +265,7 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
     const last = lastLine(lines);
     return {
       verdict: 'error',
-      reason: `exit 0 without ${aRunner(runner)} summary, so nothing shows the tests ran to the end (${runner === 'pytest' ? 'a test that called os._exit' : 'a test that called process.exit, or a reporter that prints no counts'}); last output: ${last ? quoteLine(last) : '(none)'}; ${profile.reporterHint ?? `use a reporter that prints ${runner}'s summary, or give the tier a JUnit \`report\``}`,
+      reason: `exit 0 without ${aRunner(runner)} summary, so nothing shows the tests ran to the end (${profile.cutShort?.cause ?? 'a test that called process.exit, or a reporter that prints no counts'}); last output: ${last ? quoteLine(last) : '(none)'}; ${profile.cutShort?.next ?? profile.reporterHint ?? `use a reporter that prints ${runner}'s summary, or give the tier a JUnit \`report\``}`,
     };
   }
   if (profile.exitProves && caught.includes(code)) return { verdict: 'caught', proven: true };

@@ -247,6 +247,17 @@ test('the summary is what a run that ends prints: exit 0 without one is no pass 
   }
 });
 
+test('node with a reporter it cannot read (a custom module): the error says which reporters are read, at exit 0 and at a failure exit', () => {
+  for (const code of [0, 1]) {
+    const c = judge('node', code, 'my reporter: 3 ok\n');
+    assert.is(c.verdict, 'error');
+    assert.match(c.reason ?? '', 'run node --test with a reporter that writes its results to stdout (spec, tap, dot or junit; not a custom module), or write a JUnit report (--test-reporter=junit --test-reporter-destination=PATH)');
+  }
+  // pytest's next step is its own, and only where its exit 0 was cut short.
+  assert.match(judge('pytest', 0, output('pytest', 'exit-q')).reason ?? '', '; run pytest -v to see the test that was running when it stopped');
+  assert.not.match(judge('pytest', 3, 'INTERNALERROR> boom\n').reason ?? '', 'pytest -v');
+});
+
 test('a reason quoting a file name escapes its control characters', () => {
   const text = output('ava', 'import').replaceAll('cases/import/a.test.js', 'cases/im\x07port/a.test.js');
   const c = judge('ava', 1, text);
