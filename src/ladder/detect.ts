@@ -107,6 +107,20 @@ export function shellSegments(command: string): string[][] {
 
 /** Words that only wrap the real command. */
 const WRAPPERS = new Set(['env', 'cross-env', 'npx', 'bunx', 'time', 'nice', 'exec', 'command', 'nohup', 'c8', 'nyc', 'xvfb-run', 'dotenv', 'uv', 'poetry', 'pipenv', 'hatch', 'pdm', 'rye']);
+/**
+ * A wrapper's options that take the next word as their value when written apart (`c8 -r lcov ava`,
+ * `nyc --lines 90 mocha`, `nice -n 5 jest`), from each tool's own `--help`: that word is not the command.
+ */
+const WRAPPER_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
+  c8: new Set(['-r', '--reporter', '-o', '--reports-dir', '--report-dir', '-x', '--exclude', '-n', '--include', '-e', '--extension', '--temp-directory', '--src', '--lines', '--functions', '--branches', '--statements', '--exclude-after-remap', '--merge-async', '--config', '--clean']),
+  nyc: new Set(['-r', '--reporter', '-x', '--exclude', '-n', '--include', '-e', '--extension', '-i', '--require', '-t', '--temp-dir', '--temp-directory', '--report-dir', '--cwd', '--lines', '--functions', '--branches', '--statements', '--nycrc-path', '--instrumenter']),
+  env: new Set(['-u', '--unset', '-C', '--chdir', '-S', '--split-string']),
+  nice: new Set(['-n', '--adjustment']),
+  time: new Set(['-f', '--format', '-o', '--output']),
+  'xvfb-run': new Set(['-n', '--server-num', '-e', '--error-file', '-f', '--auth-file', '-p', '--xauth-protocol', '-s', '--server-args', '-w', '--wait']),
+  dotenv: new Set(['-e', '-c', '-v', '-p']),
+  npx: new Set(['-p', '--package', '-c', '--call']),
+};
 const JS_RUNNERS: Readonly<Record<string, RunnerName>> = { jest: 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', uvu: 'uvu', pytest: 'pytest', 'py.test': 'pytest', ava: 'ava', jasmine: 'jasmine', tap: 'tap' };
 /**
  * Runners named only as the command itself (or by a path to it): as a bare argument the word is often
@@ -324,7 +338,7 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       if (w === 'bunx') found.managers.add('bun');
       words = words.slice(1);
       if (w === 'uv' || w === 'poetry' || w === 'pipenv' || w === 'hatch' || w === 'pdm' || w === 'rye') words = words[0] === 'run' ? words.slice(1) : [];
-      while (words.length > 0 && (words[0]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[0]!))) words = words.slice(1);
+      while (words.length > 0 && (words[0]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[0]!))) words = words.slice(WRAPPER_VALUES[w]?.has(words[0]!) ? 2 : 1);
     }
     for (const w of words) found.words.add(base(w));
     const first = words[0];
@@ -367,7 +381,9 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       found.via.push(`${via === '' ? 'the command' : via} runs \`${printable(seg.join(' '))}\``);
     };
     const b = base(first);
-    if ((b === 'node' || b === 'nodejs') && words.some((w) => w === '--test' || w.startsWith('--test-reporter') || w.startsWith('--test-name-pattern'))) add('node');
+    // tsx passes node's own flags on (`tsx --test`); borp runs node's test runner and prints its reporters' output.
+    if ((b === 'node' || b === 'nodejs' || b === 'tsx') && words.some((w) => w === '--test' || w.startsWith('--test-reporter') || w.startsWith('--test-name-pattern'))) add('node');
+    else if (b === 'borp') add('node');
     else if (b === 'go' && words[1] === 'test') add('go');
     else if (b === 'cargo' && words[1] === 'nextest') add('nextest');
     else if (b === 'cargo' && words[1] === 'test') add('cargo');

@@ -67,6 +67,14 @@ const cases: [string | string[], Scripts | undefined, string | undefined, string
   ['node ./node_modules/jasmine/bin/jasmine.js', undefined, undefined, 'jasmine', 'jasmine'],
   ['tap --disable-coverage', undefined, undefined, 'tap', 'tap --disable-coverage'],
   ['c8 tap test/*.js', undefined, undefined, 'tap', 'tap'],
+  // A wrapper's option written apart from its value: the value is not the command.
+  ['c8 -r lcov ava', undefined, undefined, 'ava', 'the command runs `c8 -r lcov ava`'],
+  ['nyc --lines 90 -r text mocha test', undefined, undefined, 'mocha', 'mocha'],
+  ['nice -n 5 jest', undefined, undefined, 'jest', 'jest'],
+  ['env -u CI vitest run', undefined, undefined, 'vitest', 'vitest'],
+  // tsx passes node's flags on; borp runs node's test runner with node's reporters.
+  ['tsx --test test/*.ts', undefined, undefined, 'node', 'tsx --test'],
+  ['borp --coverage', undefined, undefined, 'node', 'borp'],
   ['./node_modules/.bin/tap', undefined, undefined, 'tap', 'tap'],
   ['node node_modules/tap/dist/esm/run.mjs', undefined, undefined, 'tap', 'tap'],
   ['npm test', { test: 'cross-env CI=1 ava' }, undefined, 'ava', 'npm script "test" runs `cross-env CI=1 ava`'],
