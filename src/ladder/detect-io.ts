@@ -1,8 +1,9 @@
 /** The runner behind a tier, read where the gate runs: package.json there is the judged commit's. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, resolve, sep } from 'node:path';
 import { git } from '../git/git.js';
-import { type Detection, type Makefile, type Scripts, detectRunner } from './detect.js';
+import { type Detection, type Makefile, type Scripts, type Workspaces, detectRunner } from './detect.js';
+import { type WorkspacePackage, orderWorkspaces, workspacePatterns } from './workspaces.js';
 import type { ResolvedTier } from '../types.js';
 
 /** package.json's scripts in `dir`; `null` when there is no readable package.json. */
@@ -27,6 +28,100 @@ function scriptsOf(text: string): Scripts {
   }
 }
 
+/** A package.json's text as a workspace (`dir` relative to the root's folder); undefined when it is not JSON. */
+function workspaceOf(dir: string, text: string): WorkspacePackage | undefined {
+  let pkg: { name?: unknown; version?: unknown };
+  try {
+    pkg = (JSON.parse(text) ?? {}) as typeof pkg;
+  } catch {
+    return undefined;
+  }
+  const scripts = scriptsOf(text) ?? {};
+  const named = typeof pkg.name === 'string' && pkg.name !== '' ? pkg.name : undefined;
+  // npm names a workspace without a name by its folder, and `name@version` (its banner's) only with both.
+  const name = named ?? posix.basename(dir);
+  return { dir, name, ...(named !== undefined && typeof pkg.version === 'string' && pkg.version !== '' && { id: `${named}@${pkg.version}` }), scripts };
+}
+
+/** How deep below a glob's fixed folders its matches may lie (`**`: a few folders). */
+const globDepth = (pattern: string) => (pattern.includes('**') ? 6 : pattern.split('/').length);
+
+/** The fixed folders a workspaces glob starts from (`packages` of `packages/*`). */
+function globBase(pattern: string): string {
+  const segs = pattern.replace(/^!+/, '').replace(/^\.?\/+/, '').split('/');
+  const fixed: string[] = [];
+  for (const s of segs) {
+    if (/[*?[\]{}()!+@]/.test(s)) break;
+    fixed.push(s);
+  }
+  return fixed.join('/');
+}
+
+/**
+ * The npm workspaces declared by package.json in `dir`, read from `read` (a file's text or `null`) and
+ * `list` (the folders below a folder holding a package.json, to a depth): `null` when it declares none.
+ */
+function workspacesFrom(read: (path: string) => string | null, list: (base: string, depth: number) => string[]): Workspaces {
+  const text = read('package.json');
+  if (text === null) return null;
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const patterns = workspacePatterns(pkg);
+  const root = workspaceOf('.', text);
+  if (patterns === undefined || root === undefined) return null;
+  const dirs = new Set<string>();
+  for (const p of patterns) {
+    if (p.startsWith('!')) continue;
+    const q = p.replace(/^\.?\/+/, '').replace(/\/+$/, '');
+    const b = globBase(q);
+    for (const d of list(b, globDepth(q) - (b === '' ? 0 : b.split('/').length))) dirs.add(d);
+  }
+  const found: WorkspacePackage[] = [];
+  for (const d of orderWorkspaces(patterns, [...dirs])) {
+    const t = read(`${d}/package.json`);
+    const w = t === null ? undefined : workspaceOf(d, t);
+    if (w) found.push(w);
+  }
+  return { root, list: found };
+}
+
+/** Folders (relative to `dir`, with `/`) below `base` holding a package.json, to `depth` levels; not into node_modules or dot folders. */
+function packageDirs(dir: string, base: string, depth: number): string[] {
+  const out: string[] = [];
+  const walk = (rel: string, left: number) => {
+    let entries;
+    try {
+      entries = readdirSync(join(dir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.isFile() && e.name === 'package.json' && rel !== '') out.push(rel);
+      if (left > 0 && e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) walk(rel === '' ? e.name : `${rel}/${e.name}`, left - 1);
+    }
+  };
+  walk(base, depth);
+  return out;
+}
+
+/** The npm workspaces package.json in `dir` declares; `null` when it declares none. */
+export function readWorkspaces(dir: string): Workspaces {
+  return workspacesFrom(
+    (path) => {
+      try {
+        return readFileSync(join(dir, path), 'utf8');
+      } catch {
+        return null;
+      }
+    },
+    (base, depth) => packageDirs(dir, base, depth),
+  );
+}
+
 /** The names GNU make looks for, in its order. */
 const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'];
 
@@ -45,7 +140,7 @@ function readMakefile(dir: string): Makefile {
 /** Detects a tier's runner in the folder it runs in (`root` joined with the tier's `cwd`). */
 export function detectTier(tier: ResolvedTier, root: string): Detection {
   const dir = resolve(root, tier.cwd);
-  return detectRunner(tier.run, tier.runner, () => readScripts(dir), () => readMakefile(dir));
+  return detectRunner(tier.run, tier.runner, () => readScripts(dir), () => readMakefile(dir), () => readWorkspaces(dir));
 }
 
 /**
@@ -71,6 +166,20 @@ export function detectAtCommit(tier: ResolvedTier, root: string, rev: string): D
         if (text !== null) return text;
       }
       return null;
+    },
+    () => {
+      // The commit's package.json files below the tier's folder, listed once.
+      let listed: string[] | undefined;
+      const here = at('.');
+      const prefix = here === '.' ? '' : `${here}/`;
+      return workspacesFrom(show, (base, depth) => {
+        if (listed === undefined) {
+          const r = git(root, ['ls-tree', '-r', '--name-only', '-z', rev, '--', here]);
+          listed = r.ok ? r.stdout.split('\0').filter((p) => p.endsWith('/package.json') && p.startsWith(prefix)).map((p) => p.slice(prefix.length, -'/package.json'.length)) : [];
+        }
+        const under = base === '' ? '' : `${base}/`;
+        return listed.filter((d) => d.startsWith(under) && !d.split('/').includes('node_modules') && d.split('/').length - (base === '' ? 0 : base.split('/').length) <= depth);
+      });
     },
   );
 }

@@ -5,6 +5,7 @@
  */
 import type { RunnerName } from '../types.js';
 import { shown } from '../util/escape.js';
+import { type WorkspacePackage, npmWorkspaceArgs, selectWorkspaces } from './workspaces.js';
 
 export type Manager = 'npm' | 'pnpm' | 'yarn' | 'bun';
 
@@ -12,6 +13,26 @@ export type Manager = 'npm' | 'pnpm' | 'yarn' | 'bun';
 export type Scripts = Readonly<Record<string, string>> | null;
 /** The Makefile's text where the tier runs; `null`: there is none. */
 export type Makefile = string | null;
+/** The npm workspaces where the tier runs, in npm's order, and the root package; `null`: package.json declares none (or cannot be read). */
+export type Workspaces = { root: WorkspacePackage; list: WorkspacePackage[] } | null;
+
+/** One workspace of an npm workspaces run: its script (absent: it has none) and the runner that script starts. */
+export interface WorkspaceRunMember {
+  name: string;
+  /** `name@version`, as npm's banner names it. */
+  id?: string;
+  dir: string;
+  script?: string;
+  detection?: Detection;
+}
+
+/** `npm test --workspaces`, `npm run test -w a -w b`: the script npm runs in each workspace, in its order. */
+export interface WorkspaceRun {
+  event: string;
+  /** `--if-present`: a workspace without the script is skipped. */
+  ifPresent: boolean;
+  members: WorkspaceRunMember[];
+}
 
 export interface Detection {
   runner?: RunnerName;
@@ -34,6 +55,8 @@ export interface Detection {
    * runner's summary counts no failed test yet the command fails, one of these may be what failed.
    */
   besides?: string[];
+  /** The command runs a script in npm workspaces: each workspace's output is read apart, with its own runner. */
+  workspaces?: WorkspaceRun;
 }
 
 const MAX_DEPTH = 4;
@@ -190,6 +213,9 @@ interface Found {
   /** Segments that start no runner and no script (printable). */
   others: string[];
   make: boolean;
+  workspaces?: WorkspaceRun;
+  /** Workspace runs seen that could not be followed (why, in words). */
+  unfollowed?: string;
 }
 
 /** Where scan reads what a command refers to: package.json's scripts, the Makefile. */
@@ -197,6 +223,7 @@ interface Sources {
   scripts: () => Scripts;
   /** The Makefile's rules, read once; null: there is none. */
   makefile: () => readonly MakeRule[] | null;
+  workspaces: () => Workspaces;
 }
 
 /** Lines of a Makefile, with backslash-continued lines joined. */
@@ -354,6 +381,31 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       }
       continue;
     }
+    const ws = base(first) === 'npm' ? npmWorkspaceArgs(words.slice(1)) : undefined;
+    if (ws) {
+      found.managers.add('npm');
+      const args = ws.rest.filter((w) => !w.startsWith('-'));
+      const sub = args[0];
+      const event = sub === 'test' || sub === 't' || sub === 'tst' ? 'test' : sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn' ? args[1] : undefined;
+      if (event === undefined || found.workspaces !== undefined || depth >= MAX_DEPTH) continue;
+      const all = sources.workspaces();
+      if (all === null) {
+        found.unfollowed ??= 'package.json here declares no workspaces to read';
+        continue;
+      }
+      const chosen = [...(ws.includeRoot ? [all.root] : []), ...selectWorkspaces(all.list, ws.all ? [] : ws.filters)];
+      if (chosen.length === 0) {
+        found.unfollowed ??= `no workspace matches ${ws.filters.map((f) => `--workspace=${printable(f)}`).join(' ')}`;
+        continue;
+      }
+      const members = chosen.map((w): WorkspaceRunMember => {
+        const script = w.scripts[event];
+        const detection = script === undefined ? undefined : detectRunner(script, undefined, () => w.scripts);
+        return { name: w.name, ...(w.id !== undefined && { id: w.id }), dir: w.dir, ...(script !== undefined && { script }), ...(detection && { detection }) };
+      });
+      found.workspaces = { event, ifPresent: ws.ifPresent, members };
+      continue;
+    }
     const pm = managerTarget(words);
     if (pm) {
       found.managers.add(pm.manager);
@@ -404,11 +456,12 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
  * The runner behind a tier's command. `configured` (the tier's `runner`) wins; the command's words and
  * scripts still say which package managers it goes through and whether a script it names is missing.
  */
-export function detectRunner(run: string | readonly string[], configured: RunnerName | undefined, scripts: () => Scripts, makefile: () => Makefile = () => null): Detection {
+export function detectRunner(run: string | readonly string[], configured: RunnerName | undefined, scripts: () => Scripts, makefile: () => Makefile = () => null, workspaces: () => Workspaces = () => null): Detection {
   const command = typeof run === 'string' ? run : run.map((w) => (/[\s'"\\&|;]/.test(w) ? `'${w.replace(/'/g, "'\\''")}'` : w)).join(' ');
   const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [], make: false };
   let cached: Scripts | undefined;
   let mk: readonly MakeRule[] | null | undefined;
+  let wss: Workspaces | undefined;
   const sources: Sources = {
     scripts: () => (cached === undefined ? (cached = scripts()) : cached),
     makefile: () => {
@@ -418,6 +471,7 @@ export function detectRunner(run: string | readonly string[], configured: Runner
       }
       return mk;
     },
+    workspaces: () => (wss === undefined ? (wss = workspaces()) : wss),
   };
   scan(command, sources, found, 0, '');
   const rest = {
@@ -429,12 +483,20 @@ export function detectRunner(run: string | readonly string[], configured: Runner
     ...(found.others.length > 0 && { besides: found.others }),
     ...(found.make && { make: true }),
   };
-  if (configured !== undefined) return { runner: configured, why: `\`runner: '${configured}'\` in the config`, ...rest };
   const runners = [...found.runners];
+  // A workspaces run is read workspace by workspace, when it is all the command runs tests with.
+  if (found.workspaces && runners.length === 0) {
+    const w = found.workspaces;
+    const each = w.members.map((m) => `${printable(m.name)} (${m.script === undefined ? `no "${printable(w.event)}" script` : (configured ?? m.detection?.runner ?? 'no known runner')})`);
+    const why = `npm runs "${printable(w.event)}" in ${w.members.length} workspace${w.members.length === 1 ? '' : 's'}: ${each.join(', ')}`;
+    return { ...(configured !== undefined && { runner: configured }), why: configured !== undefined ? `\`runner: '${configured}'\` in the config, for each workspace; ${why}` : why, ...rest, workspaces: w };
+  }
+  if (configured !== undefined) return { runner: configured, why: `\`runner: '${configured}'\` in the config`, ...rest };
   if (runners.length === 1) return { runner: runners[0]!, why: found.via[0]!, ...rest };
   if (runners.length > 1) return { why: `several runners (${runners.join(', ')}): set \`runner\` on the tier to read one's output`, ...rest };
   if (found.missingScript !== undefined) return { why: `package.json has no script "${printable(found.missingScript)}"`, ...rest };
   if (found.noPackageJson) return { why: 'no package.json to read the script from', ...rest };
   if (found.placeholderScript !== undefined) return { why: `package.json's script "${printable(found.placeholderScript)}" is npm init's placeholder: it runs no test`, ...rest };
+  if (found.unfollowed !== undefined) return { why: `an npm workspaces run, not followed (${found.unfollowed}): judged by exit code`, ...rest };
   return { why: 'no known test runner in the command: judged by exit code', ...rest };
 }

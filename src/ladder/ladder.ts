@@ -6,11 +6,12 @@ import { testMsg } from '../util/messages.js';
 import { isoTime } from '../util/iso-time.js';
 import { shown } from '../util/escape.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
-import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, Verdict } from '../types.js';
+import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, RunnerName, Verdict } from '../types.js';
 import { classify } from './verdict.js';
 import { keepFor } from './runners.js';
 import { scriptKeep } from './script-output.js';
-import type { Detection } from './detect.js';
+import { NPM_WORKSPACE_KEEP } from './workspaces.js';
+import type { Detection, WorkspaceRun } from './detect.js';
 import { detectTier } from './detect-io.js';
 import { runnerCaught } from '../config/defaults.js';
 import { writeErr } from '../util/stderr.js';
@@ -250,7 +251,7 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
     const env = { ...where.env, ...(colour && { FORCE_COLOR: '1' }), ...tier.env, GATE_LADDER: '0' };
     const named = detection?.runner ?? tier.runner;
     // No runner named: the summary lines any runner's reading needs, for a script that runs one itself.
-    const keep = named ? keepFor(named) : scriptKeep();
+    const keep = detection?.workspaces ? keepForWorkspaces(detection.workspaces, tier.runner) : named ? keepFor(named) : scriptKeep();
     const io: GateIo = { ...(write && { write }), ...(keep && { keep }), ...(deps.interrupt && { interrupt: deps.interrupt }), ...(deps.tracker && { tracker: deps.tracker }) };
     report = tier.report !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.report.path) : undefined;
     since = report !== undefined ? deps.reports!.prepare(report) : 0;
@@ -265,7 +266,7 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
   const found = { ...(detection && { detection }) };
   if (exit.interrupted) return { exit, judged: { verdict: 'error', notes: [] }, seconds: exit.seconds, inapplicable: false, ...found };
   const runner = detection?.runner ?? tier.runner;
-  const output = kept && detection ? { detection, allowNoTests: tier.allowNoTests === true, reportDecides: report !== undefined } : undefined;
+  const output = kept && detection ? { detection, allowNoTests: tier.allowNoTests === true, reportDecides: report !== undefined, ...(tier.caughtByRunner && { caughtByRunner: true }) } : undefined;
   // A tier that lists no `caught` takes the runner's codes, the detected runner's too (cargo's 101, nextest's 100, jasmine's 3, mocha's 1 to 255).
   const caught = tier.caughtByRunner && runner ? (runnerCaught(runner) ?? tier.caught) : tier.caught;
   const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
@@ -281,6 +282,13 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
     deps.reports!,
   );
   return { exit, judged, seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
+}
+
+/** The lines a workspaces run's reading needs wherever they fall: npm's banners and error blocks, and each workspace's runner's. */
+function keepForWorkspaces(run: WorkspaceRun, configured: RunnerName | undefined): (line: string) => boolean {
+  const tests = [...new Set(run.members.map((m) => configured ?? m.detection?.runner))].map((r) => keepFor(r)).filter((k) => k !== undefined);
+  const npm = keepFor(undefined, NPM_WORKSPACE_KEEP)!;
+  return (line) => npm(line) || tests.some((k) => k(line));
 }
 
 /** One ledger row for a tier the patch reached. Pure. */

@@ -1020,9 +1020,9 @@ const unittest: RunnerProfile = {
 export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = { jest, vitest, mocha, uvu, node, ava, jasmine, tap, playwright, pytest, go, cargo, nextest, unittest };
 
 /** Whether a line of a gate's raw output (colours and progress redraws in it) is one the runner's reading needs kept (RunnerProfile.keep). */
-export function keepFor(runner: RunnerName | undefined): ((line: string) => boolean) | undefined {
+export function keepFor(runner: RunnerName | undefined, other?: RegExp): ((line: string) => boolean) | undefined {
   const profile = runner === undefined ? undefined : PROFILES[runner];
-  const re = profile?.keep;
+  const re = profile ? profile.keep : other;
   const next = profile?.keepNext;
   if (!re && !next) return undefined;
   // Lines left, after a `keepNext` line, in which its reason is looked for (as nextLine does): one keeper per gate, fed its lines in order.

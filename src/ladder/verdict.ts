@@ -2,9 +2,11 @@ import type { GateExit } from './gate.js';
 import type { ReportRead } from '../evidence/junit.js';
 import { shown } from '../util/escape.js';
 import { testMsg as msg } from '../util/messages.js';
-import type { Detection } from './detect.js';
+import type { Detection, WorkspaceRun } from './detect.js';
 import { nodeLoadCrash, pythonLoadCrash, failedSummary } from './script-output.js';
 import { PROFILES, type RunnerProfile, managerFailure, outputLines } from './runners.js';
+import { splitWorkspaces } from './workspaces.js';
+import { runnerCaught } from '../config/defaults.js';
 import type { RunnerName, Verdict } from '../types.js';
 
 export interface Classified {
@@ -136,7 +138,9 @@ export function notFoundCommand(tail: string): string | undefined {
 /** What a gate printed, for the runner's profile and the package manager's failures. */
 export interface OutputContext {
   /** How the command was read: its runner (if any) and the words a "not found" may name. */
-  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers' | 'placeholderScript' | 'besides' | 'make'>;
+  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers' | 'placeholderScript' | 'besides' | 'make' | 'workspaces'>;
+  /** The tier lists no `caught` of its own: each workspace's runner's codes count (a workspaces run). */
+  caughtByRunner?: boolean;
   /** Zero tests is a pass, not an error (the tier's `allowNoTests`). */
   allowNoTests?: boolean;
   /** Read only the package manager's failures, not the runner's summary: a report file decides the rest. */
@@ -184,6 +188,7 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   if (made && 'noRule' in made) return { verdict: 'error', reason: `make: ${quoteLine(made.noRule)}`, inapplicable: true };
   // make exits 2 whatever its recipe's code was: the recipe's own code is the one that says what failed.
   const code = made?.code ?? exit.exitCode;
+  if (output?.detection.workspaces && !output.reportDecides) return byWorkspaces(output.detection.workspaces, lines, code, caught, timeout, output, runner);
   if (output && code !== 0) {
     const d = output.detection;
     const pmName = d.managers[0] ?? 'npm';
@@ -232,6 +237,65 @@ function byScriptOutput(lines: readonly string[], code: number): Classified | un
     verdict: 'error',
     reason: `exit ${code}: ${crash.language} could not load the code${at}, so no test ran to give a verdict: ${quoteLine(crash.line)}; fix the file (or the import) and push again`,
   };
+}
+
+/**
+ * An npm workspaces run, read workspace by workspace: each one's output (cut by npm's banners) through
+ * its own runner's profile, with its own exit code (npm's error block for it). A test failure a runner
+ * proves in any workspace is `caught`; else any workspace that could not run (or ran no test) makes it
+ * an `error`; all passed is a `pass`. Each reason names the workspace. Pure.
+ */
+function byWorkspaces(run: WorkspaceRun, lines: readonly string[], code: number, caught: readonly number[], timeout: number, output: OutputContext, configured: RunnerName | undefined): Classified {
+  const event = shown(run.event);
+  const split = splitWorkspaces(lines, run.event, run.members.map((m) => ({ name: m.name, ...(m.id !== undefined && { id: m.id }), hasScript: m.script !== undefined })));
+  if ('why' in split) {
+    const next = 'drop --silent so npm prints its banners, or give each workspace a tier of its own';
+    if (code === 0) return { verdict: 'pass', reason: `exit 0, not read workspace by workspace: ${split.why}; ${next}` };
+    return { verdict: 'error', reason: `exit ${code}, and no workspace is known to have failed a test: ${split.why}; ${next}` };
+  }
+  const pieces: { name: string; c: Classified }[] = [];
+  for (const m of run.members) {
+    const seg = split.get(m.name)!;
+    const alone = `\`npm run ${event} -w ${shown(m.name)}\` runs it alone`;
+    if (m.script === undefined) {
+      if (run.ifPresent) continue;
+      // npm 10.9 and 11 fail the run for it; earlier ones did only when no workspace had the script.
+      if (seg.failed || code !== 0) pieces.push({ name: m.name, c: { verdict: 'error', reason: `it has no "${event}" script, and npm fails the run for it: add one to its package.json, or run npm with --if-present to skip it`, inapplicable: true } });
+      continue;
+    }
+    if (!seg.ran) {
+      pieces.push({ name: m.name, c: { verdict: 'error', reason: `npm printed no \`> ${shown(m.id ?? m.name)} ${event}\` banner for it, so its script is not known to have run${seg.failed ? `: ${quoteLine(seg.failed.line)}` : ''}; ${alone}` } });
+      continue;
+    }
+    const runner = configured ?? m.detection?.runner;
+    const codes = output.caughtByRunner && runner ? (runnerCaught(runner) ?? caught) : caught;
+    const f = seg.failed;
+    const exit: GateExit = { exitCode: f?.signal !== undefined ? null : f ? (f.code ?? 1) : 0, signal: f?.signal ?? null, timedOut: false, interrupted: false, seconds: 0, tail: seg.lines.join('\n') };
+    const detection = m.detection ?? { managers: ['npm' as const], words: [] };
+    const c = classify(exit, codes, timeout, { ...(runner && { runner }), output: { detection, ...(output.allowNoTests && { allowNoTests: true }) } });
+    pieces.push({ name: m.name, c: c.verdict === 'error' ? { ...c, reason: `${c.reason ?? 'an error'}; ${alone}` } : c });
+  }
+  const named = (p: { name: string; c: Classified }, fallback: string) => `workspace ${shown(p.name)}: ${p.c.reason ?? fallback}`;
+  const errors = pieces.filter((p) => p.c.verdict === 'error');
+  const caughts = pieces.filter((p) => p.c.verdict === 'caught');
+  const proven = caughts.filter((p) => p.c.proven);
+  const failedExit = (p: { name: string }) => `exit ${split.get(p.name)?.failed?.code ?? code}`;
+  if (proven.length > 0) {
+    const besides = errors.length > 0 ? `; besides, ${errors.map((p) => named(p, 'an error')).join('; ')}` : '';
+    return { verdict: 'caught', proven: true, reason: `${proven.map((p) => named(p, failedExit(p))).join('; ')}${besides}` };
+  }
+  if (errors.length > 0) {
+    return { verdict: 'error', reason: errors.map((p) => named(p, 'an error')).join('; '), ...(errors.length === pieces.length && errors.every((p) => p.c.inapplicable) && { inapplicable: true }) };
+  }
+  if (caughts.length > 0) return { verdict: 'caught', reason: caughts.map((p) => named(p, failedExit(p))).join('; ') };
+  if (pieces.length === 0) {
+    const none = `no workspace of the run has a "${event}" script, so npm ran no test`;
+    if (output.allowNoTests) return { verdict: 'pass', reason: `${none} (allowed by \`allowNoTests\`)` };
+    return { verdict: 'error', reason: `${none}; add the script to the workspaces, or set \`allowNoTests: true\` on the tier if that is expected` };
+  }
+  if (code !== 0) return { verdict: 'error', reason: `exit ${code}, though every workspace's output reads as passed (${pieces.map((p) => shown(p.name)).join(', ')}): npm failed outside them; run the tier's command to see why` };
+  const notes = pieces.filter((p) => p.c.reason !== undefined).map((p) => named(p, ''));
+  return { verdict: 'pass', ...(notes.length > 0 && { reason: notes.join('; ') }) };
 }
 
 const isNoTestsCode = (runner: RunnerName | undefined, code: number) => (runner === 'pytest' && code === 5) || (runner === 'nextest' && code === 4) || (runner === 'unittest' && code === 5);

@@ -1,0 +1,140 @@
+/**
+ * npm workspaces: the options read off a command, npm's order of the workspaces, the output cut by
+ * workspace and each part read with its own runner. The captures in test/fixtures/runners/npm-workspaces/
+ * are `npm test --workspaces` over five workspaces (a: node --test passing; b: mocha, two failing; c:
+ * node --test, its file cannot load; d: no test script; @s/e: no version, node --test finding no test
+ * file), through npm 11.19 and 10.9 on Node 20, stdout and stderr into one file (the path to the
+ * project's node_modules trimmed); `npm11-silent` with `--if-present -s`; `npm11-a-c`, `-a-e`, `-a` with `-w`.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { type Workspaces, detectRunner } from '../../src/ladder/detect.js';
+import { outputLines } from '../../src/ladder/runners.js';
+import { classify } from '../../src/ladder/verdict.js';
+import { type WorkspacePackage, npmWorkspaceArgs, orderWorkspaces, selectWorkspaces, splitWorkspaces } from '../../src/ladder/workspaces.js';
+
+const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners/npm-workspaces');
+const capture = (name: string) => readFileSync(resolve(FIXTURES, `${name}.txt`), 'utf8');
+
+const PACKAGES: WorkspacePackage[] = [
+  { dir: 'packages/a', name: 'a', id: 'a@1.0.0', scripts: { test: 'node --test' } },
+  { dir: 'packages/b', name: 'b', id: 'b@1.0.0', scripts: { test: 'node_modules/.bin/mocha b.test.js' } },
+  { dir: 'packages/c', name: 'c', id: 'c@1.0.0', scripts: { test: 'node --test' } },
+  { dir: 'packages/d', name: 'd', id: 'd@1.0.0', scripts: {} },
+  { dir: 'packages/e', name: '@s/e', scripts: { test: 'node --test' } },
+];
+const WORKSPACES: Workspaces = { root: { dir: '.', name: 'root', id: 'root@1.0.0', scripts: { test: 'npm test --workspaces' } }, list: PACKAGES };
+
+const detect = (run: string, ws: Workspaces = WORKSPACES) => detectRunner(run, undefined, () => ws?.root.scripts ?? null, () => null, () => ws);
+
+function judge(run: string, code: number, tail: string, allowNoTests = false) {
+  const detection = detect(run);
+  return classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, { output: { detection, allowNoTests, caughtByRunner: true } });
+}
+
+test('npmWorkspaceArgs: the forms npm takes', () => {
+  assert.equal(npmWorkspaceArgs(['test', '--workspaces'])?.all, true);
+  assert.equal(npmWorkspaceArgs(['run', 'test', '-ws'])?.all, true);
+  assert.equal(npmWorkspaceArgs(['test', '--ws', '--if-present'])?.ifPresent, true);
+  assert.equal(npmWorkspaceArgs(['-w', 'a', 'test'])?.filters, ['a']);
+  assert.equal(npmWorkspaceArgs(['-w', 'a', 'test'])?.rest, ['test']);
+  assert.equal(npmWorkspaceArgs(['test', '--workspace=packages/b', '--workspace', 'c'])?.filters, ['packages/b', 'c']);
+  assert.equal(npmWorkspaceArgs(['test', '-ws', '--loglevel', 'silent'])?.silent, true);
+  assert.equal(npmWorkspaceArgs(['test', '-ws', '-iwr'])?.includeRoot, true);
+  assert.is(npmWorkspaceArgs(['test']), undefined);
+  assert.is(npmWorkspaceArgs(['test', '--', '--workspaces']), undefined);
+});
+
+test("orderWorkspaces: npm's order (sorted, grouped by glob in the globs' order), negations left out", () => {
+  const dirs = ['packages/b', 'apps/web', 'packages/a', 'packages/node_modules/x', 'packages/old', 'tools/x/y'];
+  assert.equal(orderWorkspaces(['packages/*', 'apps/*', '!packages/old'], dirs), ['packages/a', 'packages/b', 'apps/web']);
+  assert.equal(orderWorkspaces(['./apps/web/', 'packages/*'], dirs), ['apps/web', 'packages/a', 'packages/b', 'packages/old']);
+  assert.equal(orderWorkspaces(['tools/**'], dirs), ['tools/x/y']);
+});
+
+test('selectWorkspaces: by name, by folder, by a folder holding them', () => {
+  const names = (f: string[]) => selectWorkspaces(PACKAGES, f).map((w) => w.name);
+  assert.equal(names(['b']), ['b']);
+  assert.equal(names(['packages/c']), ['c']);
+  assert.equal(names(['./packages/c/']), ['c']);
+  assert.equal(names(['packages']), ['a', 'b', 'c', 'd', '@s/e']);
+  assert.equal(names([]), ['a', 'b', 'c', 'd', '@s/e']);
+  assert.equal(names(['nope']), []);
+});
+
+test("detectRunner: the root script's workspaces run, each workspace's runner from its own script", () => {
+  const d = detect('npm test');
+  assert.is(d.runner, undefined);
+  assert.equal(d.workspaces?.members.map((m) => [m.name, m.detection?.runner]), [['a', 'node'], ['b', 'mocha'], ['c', 'node'], ['d', undefined], ['@s/e', 'node']]);
+  assert.is(d.why, 'npm runs "test" in 5 workspaces: a (node), b (mocha), c (node), d (no "test" script), @s/e (node)');
+  assert.equal(detect('npm run test -w b').workspaces?.members.map((m) => m.name), ['b']);
+  assert.equal(detect('npm test --workspace=packages/a --workspace c --if-present').workspaces?.ifPresent, true);
+  // Without workspaces declared: as before, the exit code decides (and says so).
+  assert.match(detect('npm test -ws', null).why, /an npm workspaces run, not followed/);
+  assert.match(detect('npm test -w nope').why, /no workspace matches --workspace=nope/);
+  // A runner of its own beside the workspaces run: not read workspace by workspace.
+  assert.is(detect('node --test && npm test -ws').workspaces, undefined);
+});
+
+for (const npm of ['npm11', 'npm10']) {
+  test(`splitWorkspaces (${npm}): a segment per workspace, npm's error blocks named`, () => {
+    const split = splitWorkspaces(outputLines(capture(`${npm}-workspaces`)), 'test', PACKAGES.map((p) => ({ name: p.name, ...(p.id && { id: p.id }), hasScript: p.scripts['test'] !== undefined })));
+    assert.ok(!('why' in split));
+    const seg = split as Exclude<typeof split, { why: string }>;
+    assert.ok(seg.get('a')!.ran && seg.get('a')!.failed === undefined);
+    assert.ok(seg.get('a')!.lines.includes('# pass 1'));
+    assert.is(seg.get('b')!.failed?.code, 2);
+    assert.ok(seg.get('b')!.lines.some((l) => /2 failing/.test(l)));
+    assert.ok(!seg.get('b')!.lines.some((l) => /^npm error/.test(l)), 'the error block is left out');
+    assert.is(seg.get('c')!.failed?.code, 1);
+    assert.ok(!seg.get('c')!.lines.some((l) => /2 failing/.test(l)));
+    assert.is(seg.get('d')!.failed?.missingScript, true);
+    assert.is(seg.get('d')!.ran, false);
+    // No version: npm's banner is `> test`, told by order.
+    assert.ok(seg.get('@s/e')!.ran);
+    assert.ok(seg.get('@s/e')!.lines.includes('# tests 0'));
+  });
+
+  test(`classify (${npm}): the failed test caught, named by workspace, and the workspaces that could not run said`, () => {
+    const c = judge('npm test --workspaces', 1, capture(`${npm}-workspaces`));
+    assert.is(c.verdict, 'caught');
+    assert.ok(c.proven);
+    assert.ok(c.reason!.startsWith('workspace b: mocha: `2 failing`'), c.reason);
+    assert.match(c.reason!, /workspace c: a test file failed outside any test: `Error: Cannot find module '\.\/nope'`; `npm run test -w c` runs it alone/);
+    assert.match(c.reason!, /workspace d: it has no "test" script, and npm fails the run for it: add one to its package.json, or run npm with --if-present/);
+    assert.match(c.reason!, /workspace @s\/e: no tests ran: `# tests 0`/);
+  });
+}
+
+test('classify: a workspace whose file cannot load is an error named by workspace, not a catch', () => {
+  const c = judge('npm test -w a -w c', 1, capture('npm11-a-c'));
+  assert.is(c.verdict, 'error');
+  assert.is(c.reason, "workspace c: a test file failed outside any test: `Error: Cannot find module './nope'`; `npm run test -w c` runs it alone");
+});
+
+test('classify: a workspace that ran no test is an error (allowNoTests makes it a pass)', () => {
+  const out = capture('npm11-a-e');
+  const e = judge('npm test -w a -w packages/e', 0, out);
+  assert.is(e.verdict, 'error');
+  assert.match(e.reason!, /^workspace @s\/e: no tests ran: `# tests 0`; if that is expected, set `allowNoTests: true` on the tier/);
+  const allowed = judge('npm test -w a -w packages/e', 0, out, true);
+  assert.is(allowed.verdict, 'pass');
+  assert.is(judge('npm test -w a', 0, capture('npm11-a')).verdict, 'pass');
+});
+
+test('classify: --silent prints no banner: no verdict by workspace, and the reason says how to get one', () => {
+  const c = judge('npm test --workspaces --if-present -s', 1, capture('npm11-silent'));
+  assert.is(c.verdict, 'error');
+  assert.match(c.reason!, /npm printed no `> NAME test` banner .*drop --silent/);
+});
+
+test('classify: every workspace passed but npm failed: an error, not a pass', () => {
+  const c = judge('npm test -w a', 1, capture('npm11-a'));
+  assert.is(c.verdict, 'error');
+  assert.match(c.reason!, /^exit 1, though every workspace's output reads as passed \(a\)/);
+});
+
+test.run();
