@@ -488,7 +488,7 @@ export function detectRunner(run: string | readonly string[], configured: Runner
   if (found.workspaces && runners.length === 0) {
     const w = found.workspaces;
     const each = w.members.map((m) => `${printable(m.name)} (${m.script === undefined ? `no "${printable(w.event)}" script` : (configured ?? m.detection?.runner ?? 'no known runner')})`);
-    const why = `npm runs "${printable(w.event)}" in ${w.members.length} workspace${w.members.length === 1 ? '' : 's'}: ${each.join(', ')}`;
+    const why = `each workspace read with its own runner: npm runs "${printable(w.event)}" in ${w.members.length} workspace${w.members.length === 1 ? '' : 's'}: ${each.join(', ')}`;
     return { ...(configured !== undefined && { runner: configured }), why: configured !== undefined ? `\`runner: '${configured}'\` in the config, for each workspace; ${why}` : why, ...rest, workspaces: w };
   }
   if (configured !== undefined) return { runner: configured, why: `\`runner: '${configured}'\` in the config`, ...rest };

@@ -69,7 +69,7 @@ test("detectRunner: the root script's workspaces run, each workspace's runner fr
   const d = detect('npm test');
   assert.is(d.runner, undefined);
   assert.equal(d.workspaces?.members.map((m) => [m.name, m.detection?.runner]), [['a', 'node'], ['b', 'mocha'], ['c', 'node'], ['d', undefined], ['@s/e', 'node']]);
-  assert.is(d.why, 'npm runs "test" in 5 workspaces: a (node), b (mocha), c (node), d (no "test" script), @s/e (node)');
+  assert.is(d.why, 'each workspace read with its own runner: npm runs "test" in 5 workspaces: a (node), b (mocha), c (node), d (no "test" script), @s/e (node)');
   assert.equal(detect('npm run test -w b').workspaces?.members.map((m) => m.name), ['b']);
   assert.equal(detect('npm test --workspace=packages/a --workspace c --if-present').workspaces?.ifPresent, true);
   // Without workspaces declared: as before, the exit code decides (and says so).
