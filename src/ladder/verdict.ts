@@ -247,7 +247,7 @@ function byScriptOutput(lines: readonly string[], code: number): Classified | un
  */
 function byWorkspaces(run: WorkspaceRun, lines: readonly string[], code: number, caught: readonly number[], timeout: number, output: OutputContext, configured: RunnerName | undefined): Classified {
   const event = shown(run.event);
-  const split = splitWorkspaces(lines, run.event, run.members.map((m) => ({ name: m.name, ...(m.id !== undefined && { id: m.id }), hasScript: m.script !== undefined })));
+  const split = splitWorkspaces(lines, run.event, run.members.map((m) => ({ name: m.name, ...(m.id !== undefined && { id: m.id }), hasScript: m.script !== undefined, ...(m.script !== undefined && { script: m.script }) })));
   if ('why' in split) {
     const next = 'drop --silent so npm prints its banners, or give each workspace a tier of its own';
     if (code === 0) return { verdict: 'pass', reason: `exit 0, not read workspace by workspace: ${split.why}; ${next}` };

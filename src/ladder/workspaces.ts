@@ -105,6 +105,8 @@ export interface WorkspaceMember {
   id?: string;
   /** It has the script (else npm skips it with `--if-present`, or fails it). */
   hasScript: boolean;
+  /** The script's text: npm's banner shows it on its second line (`> node --test`). */
+  script?: string;
 }
 
 /** What the output says of one workspace. */
@@ -123,8 +125,8 @@ const BANNER = /^> (?:(\S+) )?(\S+)$/;
 const BLOCK_START = /^npm (?:error|ERR!) Lifecycle script `([^`]+)` failed with error:/;
 const NPM_LINE = /^npm (?:error|ERR!)/;
 
-/** Lines a reading of a workspaces run needs wherever they fall in a long output. */
-export const NPM_WORKSPACE_KEEP = /^> (?:\S+ )?\S+$|^npm (?:error|ERR!) /;
+/** Lines a reading of a workspaces run needs wherever they fall in a long output: npm's banners (both lines) and error blocks. */
+export const NPM_WORKSPACE_KEEP = /^> \S|^npm (?:error|ERR!) /;
 
 /**
  * The output of `npm run EVENT` over `members` (in npm's order) cut into one segment per workspace.
@@ -175,8 +177,16 @@ export function splitWorkspaces(lines: readonly string[], event: string, members
           }
           next = Math.max(next, running.indexOf(member) + 1);
         } else {
-          member = running[next++];
-          if (member === undefined) return { why: `npm ran the "${event}" script more times than the run has workspaces with one` };
+          // Without a version the banner names no package: the next workspace's, when it shows that
+          // workspace's script (not the root's `> test` / `> npm test --workspaces` before them all).
+          const candidate = running[next];
+          const command = lines[i + 1]!.slice(2);
+          if (candidate === undefined || (ev === event && candidate.script !== undefined && !command.startsWith(candidate.script))) {
+            if (current !== undefined) out.get(current.name)!.lines.push(l);
+            continue;
+          }
+          member = candidate;
+          next++;
         }
       }
       current = member;

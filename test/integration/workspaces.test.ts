@@ -26,7 +26,7 @@ const FILES: Record<string, string> = {
 };
 
 /** A fresh monorepo, `change` written and committed, then pushed through the installed hook. */
-function pushed(change: Record<string, string>, check: (repo: Repo, out: string, code: number) => void): Promise<void> {
+function pushed(change: Record<string, string>, check: (repo: Repo, out: string, code: number | null) => void): Promise<void> {
   return withRepo({ files: FILES }, (repo) => {
     for (const [path, text] of Object.entries(change)) repo.write(path, text);
     repo.commit('change');
@@ -55,6 +55,20 @@ test("one workspace's test fails: caught, named, with its runner's line", () =>
     assert.is(r.reason, 'workspace b: mocha: `1 failing`');
     assert.match(out, 'unit caught a problem');
   }));
+
+test("a long output (the last workspace prints 150 kB): the failed test of an earlier one still caught and named", () =>
+  pushed(
+    {
+      'packages/b/b.test.js': "const assert = require('node:assert');\nit('doubles', () => { assert.equal(2 * 2, 5); });\n",
+      'packages/c/c.test.js': "test('talks', () => { for (let i = 0; i < 1500; i++) process.stdout.write(`${'x'.repeat(99)}\\n`); });\n",
+    },
+    (repo, out, code) => {
+      assert.is.not(code, 0, out);
+      const r = row(repo);
+      assert.is(r.verdict, 'caught', out.slice(-2000));
+      assert.is(r.reason, 'workspace b: mocha: `1 failing`');
+    },
+  ));
 
 test("one workspace's test file cannot load: an error naming it, not a catch", () =>
   pushed({ 'packages/c/c.test.js': "const nope = require('./nope');\ntest('joins', () => { expect(nope).toBe(1); });\n" }, (repo, out, code) => {

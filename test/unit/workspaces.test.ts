@@ -4,7 +4,8 @@
  * are `npm test --workspaces` over five workspaces (a: node --test passing; b: mocha, two failing; c:
  * node --test, its file cannot load; d: no test script; @s/e: no version, node --test finding no test
  * file), through npm 11.19 and 10.9 on Node 20, stdout and stderr into one file (the path to the
- * project's node_modules trimmed); `npm11-silent` with `--if-present -s`; `npm11-a-c`, `-a-e`, `-a` with `-w`.
+ * project's node_modules trimmed); `npm11-silent` with `--if-present -s`; `npm11-a-c`, `-a-e`, `-a` with `-w`; `npm11-no-versions`: `npm test` in a root without a version
+ * whose script is `npm test --workspaces`, over x (passing) and y (a failed test), neither with a version.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -81,7 +82,7 @@ test("detectRunner: the root script's workspaces run, each workspace's runner fr
 
 for (const npm of ['npm11', 'npm10']) {
   test(`splitWorkspaces (${npm}): a segment per workspace, npm's error blocks named`, () => {
-    const split = splitWorkspaces(outputLines(capture(`${npm}-workspaces`)), 'test', PACKAGES.map((p) => ({ name: p.name, ...(p.id && { id: p.id }), hasScript: p.scripts['test'] !== undefined })));
+    const split = splitWorkspaces(outputLines(capture(`${npm}-workspaces`)), 'test', PACKAGES.map((p) => ({ name: p.name, ...(p.id && { id: p.id }), hasScript: p.scripts['test'] !== undefined, ...(p.scripts['test'] !== undefined && { script: p.scripts['test'] }) })));
     assert.ok(!('why' in split));
     const seg = split as Exclude<typeof split, { why: string }>;
     assert.ok(seg.get('a')!.ran && seg.get('a')!.failed === undefined);
@@ -108,6 +109,27 @@ for (const npm of ['npm11', 'npm10']) {
     assert.match(c.reason!, /workspace @s\/e: no tests ran: `# tests 0`/);
   });
 }
+
+test("splitWorkspaces: packages without a version (npm's banner is `> test`): the root's banner is not taken for the first workspace's", () => {
+  const split = splitWorkspaces(outputLines(capture('npm11-no-versions')), 'test', [
+    { name: 'x', hasScript: true, script: 'node --test' },
+    { name: 'y', hasScript: true, script: 'node --test' },
+  ]);
+  assert.ok(!('why' in split), JSON.stringify(split));
+  const seg = split as Exclude<typeof split, { why: string }>;
+  assert.ok(seg.get('x')!.lines.includes('# fail 0'));
+  assert.ok(!seg.get('x')!.lines.includes('# fail 1'));
+  assert.ok(seg.get('y')!.lines.includes('# fail 1'));
+  assert.is(seg.get('y')!.failed?.code, 1);
+  const ws: Workspaces = {
+    root: { dir: '.', name: 'root', scripts: { test: 'npm test --workspaces' } },
+    list: [{ dir: 'packages/x', name: 'x', scripts: { test: 'node --test' } }, { dir: 'packages/y', name: 'y', scripts: { test: 'node --test' } }],
+  };
+  const detection = detect('npm test', ws);
+  const c = classify({ exitCode: 1, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: capture('npm11-no-versions') }, [1], 30, { output: { detection } });
+  assert.is(c.verdict, 'caught');
+  assert.is(c.reason, 'workspace y: node: `# fail 1`');
+});
 
 test('classify: a workspace whose file cannot load is an error named by workspace, not a catch', () => {
   const c = judge('npm test -w a -w c', 1, capture('npm11-a-c'));
