@@ -5,7 +5,7 @@
  * node --test, its file cannot load; d: no test script; @s/e: no version, node --test finding no test
  * file), through npm 11.19 and 10.9 on Node 20, stdout and stderr into one file (the path to the
  * project's node_modules trimmed); `npm11-silent` with `--if-present -s`; `npm11-a-c`, `-a-e`, `-a` with `-w`; `npm11-no-versions`: `npm test` in a root without a version
- * whose script is `npm test --workspaces`, over x (passing) and y (a failed test), neither with a version.
+ * whose script is `npm test --workspaces`, over x (passing) and y (a failed test), neither with a version; `npm11-killed`: `npm test -ws`, a workspace's script killed by SIGKILL.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -129,6 +129,13 @@ test("splitWorkspaces: packages without a version (npm's banner is `> test`): th
   const c = classify({ exitCode: 1, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: capture('npm11-no-versions') }, [1], 30, { output: { detection } });
   assert.is(c.verdict, 'caught');
   assert.is(c.reason, 'workspace y: node: `# fail 1`');
+});
+
+test("classify: a workspace's script killed (npm's `npm error code 137`): an error naming it", () => {
+  const ws: Workspaces = { root: { dir: '.', name: 'root', scripts: {} }, list: [{ dir: 'packages/k', name: 'k', id: 'k@1.0.0', scripts: { test: 'node -e "process.kill(process.pid, 9)"' } }] };
+  const c = classify({ exitCode: 137, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: capture('npm11-killed') }, [1], 30, { output: { detection: detect('npm test -ws', ws) } });
+  assert.is(c.verdict, 'error');
+  assert.match(c.reason!, /^workspace k: exit 137: killed \(SIGKILL\), often out of memory/);
 });
 
 test('classify: a workspace whose file cannot load is an error named by workspace, not a catch', () => {
