@@ -148,9 +148,11 @@ function jestJson(lines: readonly string[]): Summary | undefined {
 const JEST_FAILED_TO_RUN = /●\s+Test suite failed to run/;
 const JEST_VALIDATION = /●\s+Validation Error/;
 const JEST_EXIT = /^\s*●\s+process\.exit called with/;
+const JEST_SUMMARY = /^Tests:\s+(.*\d+ total.*)$/;
 
 const jest: RunnerProfile = {
-  keep: anyOf(JEST_FAILED_TO_RUN, JEST_JSON, JEST_EXIT),
+  // `Tests:` too: jest prints its summary on stderr, which may be read before the last 64 kB of a test's own stdout.
+  keep: anyOf(JEST_FAILED_TO_RUN, JEST_JSON, JEST_EXIT, JEST_SUMMARY),
   // The reason quoted is the line below these.
   keepNext: anyOf(JEST_FAILED_TO_RUN, JEST_VALIDATION),
   needsSummary: true,
@@ -167,7 +169,7 @@ const jest: RunnerProfile = {
     }
     const config = firstMatch(lines, /●\s+Validation Error|^Error: Could not find a config file|^Error: Can't find a root directory|^Error: Jest: /);
     if (config) out.cannotRun = { what: 'a jest config error', line: config.line.includes('Validation Error') ? (nextLine(lines, config.index) ?? config.line) : config.line };
-    const tests = lastMatch(lines, /^Tests:\s+(.*\d+ total.*)$/);
+    const tests = lastMatch(lines, JEST_SUMMARY);
     if (tests) {
       const t = tests.m[1]!;
       out.summary = { line: tests.line, failed: count(t, 'failed'), passed: count(t, 'passed'), total: count(t, 'total'), skipped: count(t, 'skipped') + count(t, 'todo') };

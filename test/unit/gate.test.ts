@@ -161,6 +161,16 @@ test('a real jest run: "Test suite failed to run", then 80 kB of passing tests, 
   }
 });
 
+test("jest's summary (on stderr) is kept when more than the tail of the tests' own stdout is read after it", async () => {
+  // jest writes its summary to stderr; a test's stdout still in its pipe can be read after it (seen in a workspaces push).
+  const script = [
+    "process.stderr.write('Tests:       1 passed, 1 total\\n');",
+    "for (let i = 0; i < 1500; i++) process.stdout.write(`${'x'.repeat(99)}\\n`);",
+  ].join('\n');
+  const e = await gateIn([process.execPath, '-e', script], { io: () => ({ write: () => {}, keep: keepFor('jest')! }) });
+  assert.ok(e.tail.startsWith('Tests:       1 passed, 1 total\n'), e.tail.slice(0, 200));
+});
+
 test('a file made executable after a refusal then runs (nothing cached between starts)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gl-gate-x-'));
   try {
