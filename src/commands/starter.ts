@@ -42,7 +42,9 @@ function runnerOf(words: readonly string[], scripts: Record<string, string>, see
   first = base(first);
   // `npx jest`, `pnpm exec vitest`, `yarn mocha`, `bunx uvu`, `cross-env X=1 jest`
   while (first !== undefined && /^(?:npx|bunx|pnpx|exec|cross-env|dotenv|nyc|c8)$/.test(first)) {
-    [first, ...rest] = rest.filter((w) => !/^-/.test(w) && !/^\w+=/.test(w));
+    // The launcher's own flags and assignments go; the command's stay (`c8 --100 node --test` is node's test runner).
+    const at = rest.findIndex((w) => !/^-/.test(w) && !/^\w+=/.test(w));
+    [first, ...rest] = at < 0 ? [] : rest.slice(at);
     first = base(first);
   }
   if (first === undefined) return undefined;
@@ -115,10 +117,12 @@ const SHELL_STATE = /^(?:cd|pushd|popd|export|unset|set|source|\.|umask|ulimit|a
 const NO_TIER = /^(?:echo|printf|true|:|sleep|clear)$/;
 
 /**
- * A test script that is a plain chain of commands (`node --test && npm run check:types`), one of them a
- * test runner: its commands in order (one that only prints, `echo done`, marked to get no tier). Anything
- * else (one command beside what prints, `||`, `;`, pipes, an expansion, a subshell, an env assignment, a `cd` or
- * `export` the next command needs, no runner or several): undefined, and the script stays one tier.
+ * A test script that is a plain chain of commands, one of them a test runner (`node --test && npm run
+ * check:types`) or each of them a package.json script run through the manager (`npm run lint && npm run
+ * unit && npm run unit-esm`, whatever runners those scripts start): its commands in order (one that only
+ * prints, `echo done`, marked to get no tier). Anything else (one command beside what prints, `||`, `;`,
+ * pipes, an expansion, a subshell, an env assignment, a `cd` or `export` the next command needs, no
+ * runner or several among commands that are not scripts): undefined, and the script stays one tier.
  * Split by detect.ts's shell reading, the one a tier's runner is detected by.
  */
 function chainParts(script: string, scripts: Record<string, string>): ChainPart[] | undefined {
@@ -136,7 +140,10 @@ function chainParts(script: string, scripts: Record<string, string>): ChainPart[
     const runner = detectRunner(command, scripts);
     return { command, label, ...(script !== undefined && { script }), ...(runner && { runner }), ...(NO_TIER.test(words[0]!) && { noTier: true }) };
   });
-  return parts.filter((p) => p.runner).length === 1 && parts.filter((p) => !p.noTier).length > 1 ? parts : undefined;
+  const tiered = parts.filter((p) => !p.noTier);
+  if (tiered.length < 2) return undefined;
+  const scriptsOnly = tiered.every((p) => p.script !== undefined && scripts[p.script] !== undefined);
+  return scriptsOnly || parts.filter((p) => p.runner).length === 1 ? parts : undefined;
 }
 
 /** A chain's command as a tier runs it: package binaries through the package manager (a tier's PATH has no node_modules/.bin). */
@@ -166,8 +173,12 @@ export function starterConfig(input: StarterInput): Starter {
       `    { name: ${q(tierName('t1', s))}, run: ${q(pmSays.script(pm, s))}${cwdField}, timeout: 300${hooks} },`,
     );
   }
+  const full = hasTests(scripts.test);
   const quick = QUICK_TESTS.find((s) => hasTests(scripts[s]));
-  if (quick !== undefined) {
+  // `"test": "npm run test:unit && npm run test:types"`: the whole suite runs the quicker part itself (a tier of
+  // its own when the chain is split), so a tier for it alone would run it twice in one push.
+  const quickInTest = quick !== undefined && full && shellCommands(scripts.test!).some((c) => managerTarget(c.words)?.script === quick);
+  if (quick !== undefined && !quickInTest) {
     lines.push(
       `    // ${quick}: a quicker part of the tests, so most pushes get their answer sooner. Skipped when the push`,
       '    // changes a test-adjacent path (tests/, *.test.*, fixtures/, ...): the tests moved with the code, so only the',
@@ -175,18 +186,24 @@ export function starterConfig(input: StarterInput): Starter {
       `    { name: ${q(tierName('t1', quick))}, run: ${q(pmSays.script(pm, quick))}${cwdField}, timeout: 300, skipWhenTestAdjacent: true${runnerField(detectRunner(scripts[quick], scripts))} },`,
     );
   }
-  const full = hasTests(scripts.test);
+  if (quickInTest) lines.push(`    // ${quick}: a quicker part of the tests, but "test" runs it too, so it has no tier of its own (it would run twice in a push).`);
   const runner = full ? detectRunner(scripts.test, scripts) : undefined;
   const parts = full ? chainParts(scripts.test!, scripts) : undefined;
   if (parts) {
     // `node --test && tsc -p .`: one tier per command, so the one beside the runner that fails is read as a failure of its own.
     const used = new Set<string>();
+    const ran = new Set<string>();
+    const oneRunner = parts.filter((p) => p.runner).length === 1;
     lines.push(`    // package.json "test" runs ${parts.length} commands (${JSON.stringify(scripts.test).slice(1, -1)}): one tier each, in its order, so a failure of one beside the tests is not read as the test runner's.`);
     for (const part of parts) {
       // `npm run lint && jest`: lint has its tier above.
       if (part.noTier) continue;
       if (!part.runner && part.script !== undefined && (CHECKS as readonly string[]).includes(part.script) && scripts[part.script] !== undefined) continue;
-      let name = part.runner ? 't2-tests' : tierName('t2', part.label);
+      // `npm run unit && npm run unit`: once is enough for a push.
+      const key = part.script !== undefined && scripts[part.script] !== undefined ? `script ${part.script}` : part.command;
+      if (ran.has(key)) continue;
+      ran.add(key);
+      let name = part.runner && oneRunner ? 't2-tests' : tierName('t2', part.label);
       for (let i = 2; used.has(name); i++) name = `${tierName('t2', part.label)}-${i}`;
       used.add(name);
       lines.push(`    { name: ${q(name)}, run: ${q(partCommand(pm, part.command))}${cwdField}, timeout: 900${runnerField(part.runner)} },`);

@@ -19,6 +19,7 @@ const RUNNERS: [string, string | undefined, Record<string, string>?][] = [
   ['node node_modules/uvu/bin.js test', 'uvu'],
   ['./node_modules/.bin/jest', 'jest'],
   ['c8 uvu tests', 'uvu'],
+  ['c8 --100 node --test', 'node'],
   ['cross-env NODE_ENV=test jest', 'jest'],
   ['NODE_ENV=test jest', 'jest'],
   ['pytest -q', 'pytest'],
@@ -145,6 +146,30 @@ test('starterConfig: a chain whose `cd` or `export` the next command needs stays
   assert.match(starterConfig({ scripts: { test: 'echo start && tsc && jest' }, pm: 'npm', preCommit: false, lintStaged: false }).text, 'runs 3 commands');
   // Before: `npx rm -rf coverage`.
   assert.equal(tiers('rm -rf coverage && mkdir -p out && jest'), ['t2-rm: rm -rf coverage', 't2-mkdir: mkdir -p out', 't2-tests: npx jest']);
+});
+
+test('starterConfig: a test script that chains package.json scripts (npm run, pnpm, yarn, bun run) gets a tier per script, its runner detected through it; lint and a quicker part are not run twice', () => {
+  const config = (scripts: Record<string, string>, pm: 'npm' | 'pnpm' | 'yarn' | 'bun' = 'npm') => starterConfig({ scripts, pm, preCommit: false, lintStaged: false }).text;
+  const tiers = (text: string) => [...text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'(?:[^}]*?runner: '(\w+)')?[^}]*\}/g)].map((m) => `${m[1]}: ${m[2]}${m[3] ? ` (${m[3]})` : ''}`);
+  // fs-extra. Before: t1-lint and `t2-tests: npm test`, which ran lint again and unit and unit-esm as one tier.
+  const fsExtra = config({ lint: 'standard', test: 'npm run lint && npm run unit && npm run unit-esm', unit: 'nyc node test.js', 'unit-esm': 'node test.mjs' });
+  assert.equal(tiers(fsExtra), ['t1-lint: npm run lint', 't2-unit: npm run unit', 't2-unit-esm: npm run unit-esm']);
+  assert.match(fsExtra, 'package.json "test" runs 3 commands (npm run lint && npm run unit && npm run unit-esm): one tier each');
+  // fastify-plugin. Before: t1-test-unit (skipWhenTestAdjacent) and `t2-tests: npm test`, which ran test:unit again.
+  const fp = config({ lint: 'eslint', test: 'npm run test:unit && npm run test:typescript', 'test:unit': 'c8 --100 node --test', 'test:typescript': 'tstyche' });
+  assert.equal(tiers(fp), ['t1-lint: npm run lint', 't2-tests: npm run test:unit (node)', 't2-test-typescript: npm run test:typescript']);
+  assert.not.match(fp, 'skipWhenTestAdjacent');
+  assert.match(fp, '// test:unit: a quicker part of the tests, but "test" runs it too, so it has no tier of its own');
+  // Each manager as written; several runners, each on its own tier; a script named twice runs once.
+  assert.equal(tiers(config({ test: 'pnpm unit && pnpm e2e && pnpm unit', unit: 'vitest run', e2e: 'playwright test' }, 'pnpm')), ['t2-unit: pnpm unit (vitest)', 't2-e2e: pnpm e2e (playwright)']);
+  assert.equal(tiers(config({ test: 'yarn typecheck && yarn jest:ci', typecheck: 'tsc', 'jest:ci': 'jest --ci' }, 'yarn')), ['t1-typecheck: yarn typecheck', 't2-tests: yarn jest:ci (jest)']);
+  assert.equal(tiers(config({ test: 'bun run build && bun run spec', build: 'tsc', spec: 'mocha' }, 'bun')), ['t2-build: bun run build', 't2-tests: bun run spec (mocha)']);
+  // The quicker part the whole suite runs without being split (an expansion): still no tier of its own.
+  assert.equal(tiers(config({ test: 'npm run test:unit && tsc $FLAGS', 'test:unit': 'jest' })), ['t2-tests: npm test (jest)']);
+  // A script the chain names that package.json lacks, or a binary beside scripts with no runner: one tier, as before.
+  assert.equal(tiers(config({ test: 'npm run unit && npm run gone', unit: 'jest' })), ['t2-tests: npm run unit (jest)', 't2-gone: npm run gone']);
+  assert.equal(tiers(config({ test: 'npm run unit && npm run nope', unit: 'node test.js' })), ['t2-tests: npm test']);
+  assert.equal(tiers(config({ test: 'tsc && npm run unit', unit: 'node test.js' })), ['t2-tests: npm test']);
 });
 
 test("projectLinter: the project's eslint or xo, from the first script that runs one, through npx, pnpm exec or an env assignment", () => {
