@@ -8,7 +8,7 @@ import { installMsg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
 import { poolLines } from './gc.js';
 import { type PackageManager, detectPackageManager, pmSays } from '../util/package-manager.js';
-import { type ProjectLinter, lintStagedLine, projectLinter, starterConfig } from './starter.js';
+import { type PrettierFacts, type ProjectLinter, lintStagedLine, projectLinter, starterConfig, usesPrettier } from './starter.js';
 
 type Hook = 'pre-push' | 'pre-commit';
 
@@ -51,14 +51,44 @@ const RUNNER = 'node_modules/gate-ladder/dist/cli.cjs';
 /**
  * Formats `file` with the project's prettier (node_modules/.bin/prettier in the package's folder or at
  * the root), as its own config says: true when it did, the reason when it could not, undefined when
- * the project has no prettier.
+ * the project does not format with prettier (`usesPrettier`: a prettier that another tool brought into
+ * node_modules/.bin would write its style, not the project's).
  */
 function formatWithPrettier(root: string, packageDir: string, file: string): true | string | undefined {
+  if (!usesPrettier(prettierFacts(root, packageDir))) return undefined;
   const bin = [join(root, packageDir, 'node_modules', '.bin', 'prettier'), join(root, 'node_modules', '.bin', 'prettier')].find((b) => existsSync(b));
   if (bin === undefined) return undefined;
   const r = spawnSync(bin, ['--write', file], { cwd: root, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status === 0) return true;
   return (r.error?.message ?? `${r.stderr ?? ''}`.trim().split('\n')[0]) || `exit ${r.status ?? r.signal}`;
+}
+
+/** The files in the root and the package's folder, and their package.json (and package.yaml): what says the project formats with prettier. */
+function prettierFacts(root: string, packageDir: string): PrettierFacts {
+  const dirs = [...new Set([root, join(root, packageDir)])];
+  const files = dirs.flatMap((d) => {
+    try {
+      return readdirSync(d);
+    } catch {
+      return [];
+    }
+  });
+  const read = (f: string) => {
+    try {
+      return readFileSync(f, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const packageJsons = dirs.flatMap((d) => {
+    try {
+      return [JSON.parse(read(join(d, 'package.json')) ?? 'null') as unknown];
+    } catch {
+      return [];
+    }
+  });
+  const packageYaml = dirs.map((d) => read(join(d, 'package.yaml'))).find((t) => t !== undefined);
+  return { files, packageJsons, ...(packageYaml !== undefined && { packageYaml }) };
 }
 
 /** What the project's linter made of the starter config after `--fix`. */

@@ -256,6 +256,34 @@ export function projectLinter(scripts: Record<string, string>): ProjectLinter | 
   return undefined;
 }
 
+/** What says a project formats with prettier: the names of files in its root (and its package's folder), and its package.json files. */
+export interface PrettierFacts {
+  files: readonly string[];
+  packageJsons: readonly unknown[];
+  /** package.yaml's text, where there is one (prettier reads a "prettier" key there too). */
+  packageYaml?: string;
+}
+
+/** prettier's own config files (prettier.io/docs/configuration): `.prettierrc` (JSON or YAML), with an extension, or `prettier.config.*`. */
+const PRETTIER_CONFIG = /^(?:\.prettierrc(?:\.(?:json5?|ya?ml|toml|[cm]?[jt]s))?|prettier\.config\.[cm]?[jt]s)$/;
+
+/**
+ * Whether the project formats with prettier: prettier in a package.json's dependencies or
+ * devDependencies, a "prettier" key in package.json (or package.yaml), or a prettier config file. Not
+ * its mere presence in node_modules/.bin, where another tool's dependency puts it (xo's, in chalk,
+ * whose style is not prettier's). Pure.
+ */
+export function usesPrettier(facts: PrettierFacts): boolean {
+  if (facts.files.some((f) => PRETTIER_CONFIG.test(f))) return true;
+  if (facts.packageYaml !== undefined && /^prettier\s*:/m.test(facts.packageYaml)) return true;
+  return facts.packageJsons.some((pkg) => {
+    if (pkg === null || typeof pkg !== 'object') return false;
+    const p = pkg as Record<string, unknown>;
+    const has = (deps: unknown) => deps !== null && typeof deps === 'object' && 'prettier' in deps;
+    return 'prettier' in p || has(p.dependencies) || has(p.devDependencies);
+  });
+}
+
 /**
  * A `.husky/pre-commit` line that runs lint-staged on its own (`npx lint-staged`, `pnpm exec lint-staged`,
  * `yarn lint-staged`, `bunx lint-staged`, `npx --no -- lint-staged`, `node_modules/.bin/lint-staged`).

@@ -115,7 +115,7 @@ test('config mistakes: a syntax error shows file, line, column and the line; nul
     assert.not.match(commit.stderr, 'git push');
   }));
 
-test("the starter config is formatted with the project's prettier, in its style; uninstall still knows it as its own", () =>
+test("the starter config is formatted with the project's prettier, in its style, only when the project uses prettier; uninstall still knows it as its own", () =>
   withRepo({ install: false, files: { 'package.json': pkg({ test: 'node --test' }) } }, (repo) => {
     // The project's prettier (here a stand-in: it makes every single quote a double one, as prettier's default does).
     linkGateLadderAlone(repo);
@@ -123,6 +123,31 @@ test("the starter config is formatted with the project's prettier, in its style;
     mkdirSync(bin);
     writeFileSync(join(bin, 'prettier'), '#!/bin/sh\n[ "$1" = --write ] || exit 2\nsed -i "s/\'/\\"/g" "$2"\n');
     chmodSync(join(bin, 'prettier'), 0o755);
+    // Only another tool's dependency (chalk's xo brings prettier into node_modules/.bin): not the project's style, so left alone.
+    // Before: "formatted gate-ladder.config.ts with your prettier" and double quotes that xo then rejected.
+    const other = repo.cli(['install']);
+    assert.is(other.code, 0, other.out);
+    assert.not.match(other.out, 'prettier');
+    assert.match(repo.read('gate-ladder.config.ts'), "{ name: 't2-tests', run: 'npm test'");
+    assert.match(repo.cli(['uninstall']).out, 'gate-ladder.config.ts: removed (install wrote it)');
+    // Each sign that the project uses prettier: its config file, a "prettier" key, or prettier in its devDependencies.
+    for (const [file, text] of [
+      ['.prettierrc.json', '{}\n'],
+      ['prettier.config.mjs', 'export default {};\n'],
+      ['package.json', pkg({ test: 'node --test' }, { prettier: { semi: true } })],
+      ['package.json', pkg({ test: 'node --test' }, { devDependencies: { prettier: '^3.0.0' } })],
+    ] as const) {
+      const before = file === 'package.json' ? repo.read('package.json') : undefined;
+      repo.write(file, text);
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, 'formatted gate-ladder.config.ts with your prettier', file);
+      assert.match(repo.read('gate-ladder.config.ts'), '{ name: "t2-tests", run: "npm test"', file);
+      assert.match(repo.cli(['uninstall']).out, 'gate-ladder.config.ts: removed (install wrote it)');
+      if (before === undefined) rmSync(join(repo.dir, file));
+      else repo.write(file, before);
+    }
+    repo.write('.prettierrc', 'semi: true\n');
     const r = repo.cli(['install']);
     assert.is(r.code, 0, r.out);
     assert.match(r.stdout, 'formatted gate-ladder.config.ts with your prettier');

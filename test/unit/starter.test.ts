@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { detectRunner, lintStagedLine, projectLinter, starterConfig } from '../../src/commands/starter.js';
+import { detectRunner, lintStagedLine, projectLinter, starterConfig, usesPrettier } from '../../src/commands/starter.js';
 import { pickPackageManager, pmSays } from '../../src/util/package-manager.js';
 import { colourWanted, paint } from '../../src/util/colour.js';
 import { skipTiers } from '../../src/ladder/route.js';
@@ -178,6 +178,21 @@ test("projectLinter: the project's eslint or xo, from the first script that runs
   assert.equal(projectLinter({ check: 'tsc && TIMING=1 npx --no eslint --max-warnings 0 src' })?.args, ['--max-warnings', '0', 'src']);
   assert.equal(projectLinter({ lint: 'pnpm exec ./node_modules/.bin/eslint .' })?.linter, 'eslint');
   for (const none of [{ lint: 'biome check .' }, { lint: 'eslint-config-prettier-check' }, { lint: 'echo eslint' }, {}] as Record<string, string>[]) assert.is(projectLinter(none), undefined, JSON.stringify(none));
+});
+
+test("usesPrettier: prettier in package.json's dependencies or devDependencies, a \"prettier\" key, or a prettier config file; not another file's name", () => {
+  const no = { files: [], packageJsons: [] };
+  assert.is(usesPrettier(no), false);
+  for (const f of ['.prettierrc', '.prettierrc.json', '.prettierrc.yml', '.prettierrc.yaml', '.prettierrc.json5', '.prettierrc.js', '.prettierrc.cjs', '.prettierrc.mjs', '.prettierrc.ts', '.prettierrc.mts', '.prettierrc.cts', '.prettierrc.toml', 'prettier.config.js', 'prettier.config.cjs', 'prettier.config.mjs', 'prettier.config.ts', 'prettier.config.mts', 'prettier.config.cts']) {
+    assert.ok(usesPrettier({ ...no, files: ['package.json', f] }), f);
+  }
+  for (const f of ['.prettierignore', 'prettier.config.json', '.prettierrc.txt', 'node_modules', '.editorconfig']) assert.not.ok(usesPrettier({ ...no, files: [f] }), f);
+  assert.ok(usesPrettier({ ...no, packageJsons: [{ devDependencies: { prettier: '^3' } }] }));
+  assert.ok(usesPrettier({ ...no, packageJsons: [{}, { dependencies: { prettier: '^3' } }] }));
+  assert.ok(usesPrettier({ ...no, packageJsons: [{ prettier: '@company/prettier-config' }] }));
+  assert.ok(usesPrettier({ ...no, packageYaml: 'name: x\nprettier:\n  semi: false\n' }));
+  // chalk: xo brings prettier in, the project does not name it.
+  assert.not.ok(usesPrettier({ files: ['package.json', '.editorconfig'], packageJsons: [{ devDependencies: { xo: '^0.56', 'eslint-config-prettier': '^9' }, scripts: { test: 'xo && ava' } }, null] }));
 });
 
 test('the starter config is a valid config once its import is resolved', () => {
