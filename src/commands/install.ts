@@ -1,14 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { git, repoInfo } from '../git/git.js';
 import { installMsg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
 import { poolLines } from './gc.js';
 import { type PackageManager, detectPackageManager, pmSays } from '../util/package-manager.js';
-import { type PrettierFacts, type ProjectLinter, lintStagedLine, projectLinter, starterConfig, usesPrettier } from './starter.js';
+import { type PrettierFacts, type ProjectLinter, type RootFacts, lintStagedLine, projectLinter, starterConfig, usesPrettier } from './starter.js';
 
 type Hook = 'pre-push' | 'pre-commit';
 
@@ -89,6 +89,56 @@ function prettierFacts(root: string, packageDir: string): PrettierFacts {
   });
   const packageYaml = dirs.map((d) => read(join(d, 'package.yaml'))).find((t) => t !== undefined);
   return { files, packageJsons, ...(packageYaml !== undefined && { packageYaml }) };
+}
+
+/** Root files whose text says how tests run without a package.json script (and the Makefiles make reads). */
+const ROOT_TEXTS = /^(?:pyproject\.toml|tox\.ini|setup\.cfg|requirements[\w.-]*\.txt|GNUmakefile|makefile|Makefile)$/;
+
+/** What the repository root says about tests that are not a package.json script: for `rootTests` in starter.ts. */
+function rootFacts(root: string): RootFacts {
+  const list = (dir: string) => {
+    try {
+      return readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+  };
+  const files = list(root).map((e) => e.name);
+  const texts: Record<string, string> = {};
+  for (const f of files.filter((n) => ROOT_TEXTS.test(n))) {
+    try {
+      if (statSync(join(root, f)).size <= 1024 * 1024) texts[f] = readFileSync(join(root, f), 'utf8');
+    } catch {
+      // Unreadable: as if absent.
+    }
+  }
+  // tests/ and test/, three levels deep and at most 2,000 names: enough to see a test_*.py, not a walk of a big tree.
+  const testFiles: string[] = [];
+  const walk = (rel: string, depth: number) => {
+    for (const e of list(join(root, rel))) {
+      if (testFiles.length >= 2000) return;
+      const path = `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (depth < 3 && e.name !== 'node_modules' && !e.name.startsWith('.')) walk(path, depth + 1);
+      } else testFiles.push(path);
+    }
+  };
+  for (const d of ['tests', 'test']) if (files.includes(d)) walk(d, 1);
+  const python = onPath('python3') ? 'python3' : onPath('python') ? 'python' : undefined;
+  return { files, testFiles, texts, ...(python && { python }) };
+}
+
+/** Whether an executable of that name is in a PATH folder (what the hook's shell would find). */
+function onPath(name: string): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
+    if (dir === '') return false;
+    try {
+      const st = statSync(join(dir, name));
+      return st.isFile() && (st.mode & 0o111) !== 0;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** What the project's linter made of the starter config after `--fix`. */
@@ -284,6 +334,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
       preCommit: opts.preCommit === true,
       lintStaged: lintStagedInHook !== undefined || lintStagedConfigured(pkg),
       ...(packageDir !== '' && { packageDir }),
+      root: rootFacts(root),
     });
     const configFile = join(root, 'gate-ladder.config.ts');
     writeFileSync(configFile, starter.text);

@@ -3,7 +3,7 @@
  * scripts, and what `install --pre-commit` makes of an existing `lint-staged` hook line. Pure.
  */
 import { type PackageManager, pmSays } from '../util/package-manager.js';
-import { managerTarget, shellCommands, shellSegments } from '../ladder/detect.js';
+import { makeRecipe, managerTarget, parseMakefile, shellCommands, shellSegments } from '../ladder/detect.js';
 import type { RunnerName } from '../types.js';
 
 /** A command's words as runners: the first word of each command in it, and the word after `npx`, `go`, `cargo`, ... */
@@ -77,6 +77,80 @@ const QUICK_TESTS = ['test:quick', 'test:unit', 'test:fast'] as const;
 /** Scripts that check without running tests. */
 const CHECKS = ['lint', 'typecheck', 'type-check', 'check-types'] as const;
 
+/** What install reads at the repository root, for a project whose tests are not a package.json script (Python, Go, Rust, a Makefile). */
+export interface RootFacts {
+  /** The names in the root folder. */
+  files: readonly string[];
+  /** Paths of the files under `tests/` and `test/`, a few levels deep (`tests/test_x.py`, `tests/unit/test_y.py`). */
+  testFiles: readonly string[];
+  /** The text of the root files the detection reads: pyproject.toml, pytest.ini, tox.ini, setup.cfg, requirements*.txt, the Makefile make reads. */
+  texts: Readonly<Record<string, string>>;
+  /** Which Python is on PATH: `python3` when there is one, else `python`; undefined for neither. */
+  python?: 'python3' | 'python';
+}
+
+/** A test command found at the root without a package.json script. */
+export interface RootTests {
+  /** `pytest`, `go`, `cargo`, `make`: for the tier's name when there are several. */
+  tool: string;
+  run: string;
+  runner?: RunnerName;
+  /** What it was found by, for the tier's comment. */
+  why: string;
+}
+
+/** The Makefile GNU make reads, in its order. */
+const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'] as const;
+
+/** Why the root says pytest runs the tests, or undefined. */
+function pytestSign(facts: RootFacts): string | undefined {
+  const t = facts.texts;
+  const pyproject = t['pyproject.toml'];
+  // pytest's own table (`[tool.pytest.ini_options]`; pytest 9 also reads `[tool.pytest]`).
+  if (pyproject !== undefined && /^\s*\[tool\.pytest(?:\.ini_options)?\]/m.test(pyproject)) return 'pyproject.toml has pytest\'s [tool.pytest.ini_options]';
+  if (facts.files.includes('pytest.ini')) return 'pytest.ini';
+  if (t['tox.ini'] !== undefined && /^\s*\[pytest\]/m.test(t['tox.ini'])) return 'tox.ini has a [pytest] section';
+  if (t['setup.cfg'] !== undefined && /^\s*\[tool:pytest\]/m.test(t['setup.cfg'])) return 'setup.cfg has a [tool:pytest] section';
+  // A requirement string (`"pytest>=8"`, `"pytest"`), or poetry's `pytest = "^8"`.
+  if (pyproject !== undefined && (/["']pytest\s*(?:[<>=!~;[]|["'])/.test(pyproject) || /^\s*pytest\s*=/m.test(pyproject))) return 'pyproject.toml names pytest among its dependencies';
+  const req = Object.keys(t).filter((f) => /^requirements[\w.-]*\.txt$/.test(f)).find((f) => /^\s*pytest\s*(?:[<>=!~;[]|$)/m.test(t[f]!));
+  if (req !== undefined) return `${req} names pytest`;
+  if (facts.files.includes('conftest.py')) return 'conftest.py';
+  const file = facts.testFiles.find((f) => /^tests?\/(?:.*\/)?(?:test_[^/]*|[^/]*_test)\.py$/.test(f));
+  if (file !== undefined) return `${file.split('/')[0]}/ holds test files (${file})`;
+  return undefined;
+}
+
+/**
+ * The tests a repository runs without a package.json `test` script, from its root (a Python, Go or
+ * Rust project that adds gate-ladder with `npm i -D`): pytest (its config, pytest among the
+ * dependencies, a conftest.py or `tests/test_*.py`) through the Python on PATH, `go test ./...` for a
+ * go.mod, `cargo test` for a Cargo.toml, one each; else a Makefile's `test` target. Pure.
+ */
+export function rootTests(facts: RootFacts): RootTests[] {
+  const found: RootTests[] = [];
+  const pytest = pytestSign(facts);
+  // python3 first: the name PEP 394 gives Python 3 everywhere on Unix, where `python` may be missing or Python 2.
+  if (pytest !== undefined) found.push({ tool: 'pytest', run: `${facts.python ?? 'python3'} -m pytest -q`, runner: 'pytest', why: pytest });
+  if (facts.files.includes('go.mod')) found.push({ tool: 'go', run: 'go test ./...', runner: 'go', why: 'go.mod' });
+  if (facts.files.includes('Cargo.toml')) found.push({ tool: 'cargo', run: 'cargo test', runner: 'cargo', why: 'Cargo.toml' });
+  const make = makeTest(facts);
+  if (found.length === 0 && make !== undefined) {
+    const runner = detectRunner(make.recipe.join(' && '), {});
+    found.push({ tool: 'make', run: 'make test', ...(runner && { runner }), why: `${make.file} has a \`test\` target` });
+  }
+  return found;
+}
+
+/** The Makefile make reads at the root, when it has a `test` target, and what that target runs. */
+function makeTest(facts: RootFacts): { file: string; recipe: string[] } | undefined {
+  const file = MAKEFILES.find((m) => facts.texts[m] !== undefined);
+  if (file === undefined) return undefined;
+  const rules = parseMakefile(facts.texts[file]!);
+  const recipe = rules.some((r) => r.targets.includes('test')) ? makeRecipe(rules, 'test') : undefined;
+  return recipe && { file, recipe };
+}
+
 export interface StarterInput {
   scripts: Record<string, string>;
   pm: PackageManager;
@@ -86,6 +160,8 @@ export interface StarterInput {
   lintStaged: boolean;
   /** The package's folder relative to the repository root, when it is not the root: each tier runs there (`cwd`). */
   packageDir?: string;
+  /** The repository root, read for tests that are not a package.json script (used only when there is no `test` script). */
+  root?: RootFacts;
 }
 
 export interface Starter {
@@ -188,6 +264,8 @@ export function starterConfig(input: StarterInput): Starter {
   }
   if (quickInTest) lines.push(`    // ${quick}: a quicker part of the tests, but "test" runs it too, so it has no tier of its own (it would run twice in a push).`);
   const runner = full ? detectRunner(scripts.test, scripts) : undefined;
+  const found = !full && input.root ? rootTests(input.root) : [];
+  const makefile = input.root && makeTest(input.root)?.file;
   const parts = full ? chainParts(scripts.test!, scripts) : undefined;
   if (parts) {
     // `node --test && tsc -p .`: one tier per command, so the one beside the runner that fails is read as a failure of its own.
@@ -208,10 +286,20 @@ export function starterConfig(input: StarterInput): Starter {
       used.add(name);
       lines.push(`    { name: ${q(name)}, run: ${q(partCommand(pm, part.command))}${cwdField}, timeout: 900${runnerField(part.runner)} },`);
     }
+  } else if (!full && found.length > 0) {
+    // No package.json test script, but the root says how the tests run: at the root, where the config is (no `cwd`).
+    for (const f of found) {
+      const also = f.tool !== 'make' && makefile ? ` Your ${makefile} also has a \`test\` target: if \`make test\` is how you run them, put it here.` : '';
+      const python = f.tool === 'pytest' ? ` ${f.run.split(' ')[0]} must import pytest and your code: push where your virtualenv is active.` : '';
+      lines.push(
+        `    // No "test" script in package.json; ${f.why}: ${f.tool === 'make' ? `\`make test\`` : f.tool} runs the tests.${python}${also}`,
+        `    { name: ${q(found.length === 1 ? 't2-tests' : tierName('t2', f.tool))}, run: ${q(f.run)}, timeout: 900${runnerField(f.runner)} },`,
+      );
+    }
   } else lines.push(
     full
       ? `    // The whole suite (package.json "test": ${JSON.stringify(scripts.test).slice(1, -1)})${runner ? `; \`runner\` names its exit codes in messages` : ''}.`
-      : '    // No "test" script found in package.json: edit this command.',
+      : '    // No "test" script found in package.json, nor pytest, go.mod, Cargo.toml or a Makefile `test` target at the root: edit this command.',
     `    { name: 't2-tests', run: ${q(pmSays.script(pm, 'test'))}${cwdField}, timeout: 900${runnerField(runner)} },`,
   );
   const text = [

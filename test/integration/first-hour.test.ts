@@ -337,6 +337,61 @@ test('a package in a folder of the repository (its name has a space): install fr
     },
   ));
 
+test('a Python project with no package.json test script (gate-ladder added with npm i -D): the starter runs pytest, whose failing test is caught, passing one passes, and a python without pytest is an error', () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: {
+        '.gitignore': 'node_modules\n__pycache__/\n.pytest_cache/\n',
+        'package.json': `${JSON.stringify({ devDependencies: { 'gate-ladder': '*' } }, null, 2)}\n`,
+        'pyproject.toml': '[project]\nname = "demo"\nversion = "0.1.0"\n\n[dependency-groups]\ntests = ["pytest"]\n',
+        'demo.py': 'def add(a, b):\n    return a + b\n',
+        'tests/test_x.py': 'from demo import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n',
+      },
+    },
+    (repo) => {
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      // Before: `npm test` and "No \"test\" script found", so the first push failed on npm's missing script.
+      const config = repo.read('gate-ladder.config.ts');
+      assert.match(config, "{ name: 't2-tests', run: 'python3 -m pytest -q', timeout: 900, runner: 'pytest' },");
+      assert.match(config, '// No "test" script in package.json; pyproject.toml names pytest among its dependencies: pytest runs the tests.');
+      assert.not.match(config, 'edit this command');
+      assert.not.match(config, 'npm test');
+
+      repo.commit('adopt gate-ladder');
+      const first = repo.push(['origin', 'HEAD']);
+      assert.is(first.code, 0, first.out);
+      assert.match(first.stderr, 't2-tests pass');
+      repo.write('demo.py', 'def add(a, b):\n    return a - b\n');
+      repo.commit('a bug');
+      const blocked = repo.push(['origin', 'HEAD']);
+      assert.is.not(blocked.code, 0, blocked.out);
+      assert.match(blocked.stderr, 't2-tests caught');
+      repo.write('demo.py', 'def add(a, b):\n    return a + b\n');
+      repo.commit('the fix');
+      const fixed = repo.push(['origin', 'HEAD']);
+      assert.is(fixed.code, 0, fixed.out);
+
+      // A python that cannot import pytest (the real python with its site-packages off, as outside the virtualenv): exit 1, no catch.
+      const python = sh('python3', ['-c', 'import sys; print(sys.executable)'], repo.dir).stdout.trim();
+      const bin = mkdtempSync(join(tmpdir(), 'gl-nopytest-'));
+      writeFileSync(join(bin, 'python3'), `#!/bin/sh\nexec '${python}' -S "$@"\n`);
+      chmodSync(join(bin, 'python3'), 0o755);
+      repo.write('notes.txt', 'a change\n');
+      repo.commit('a change');
+      const bare = repo.push(['origin', 'HEAD'], { PATH: `${bin}:${process.env.PATH ?? ''}` });
+      rmSync(bin, { recursive: true });
+      assert.is.not(bare.code, 0, bare.out);
+      assert.match(bare.stderr, 't2-tests error');
+      assert.match(bare.stderr, 'this python cannot import pytest, so no test ran');
+      assert.match(bare.stderr, 'No module named pytest');
+      // The fix's tree is the first push's: its pass is reused, with no row of its own.
+      assert.equal(repo.ledger().map((row) => [row.tier, row.verdict]), [['t2-tests', 'pass'], ['t2-tests', 'caught'], ['t2-tests', 'error']]);
+    },
+  ));
+
 test("a workspace's package, gate-ladder hoisted to the root's node_modules: install from the package's folder runs the root's runner, the package's tests", () =>
   withRepo(
     {

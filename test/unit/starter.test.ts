@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { detectRunner, lintStagedLine, projectLinter, starterConfig, usesPrettier } from '../../src/commands/starter.js';
+import { type RootFacts, detectRunner, lintStagedLine, projectLinter, rootTests, starterConfig, usesPrettier } from '../../src/commands/starter.js';
 import { pickPackageManager, pmSays } from '../../src/util/package-manager.js';
 import { colourWanted, paint } from '../../src/util/colour.js';
 import { skipTiers } from '../../src/ladder/route.js';
@@ -78,7 +78,7 @@ test('starterConfig: test:quick is preferred to test:unit; no test script says s
   assert.not.match(quick, 't1-test-unit');
   assert.match(quick, "run: 'bun run test'");
   const none = starterConfig({ scripts: { test: 'echo "Error: no test specified" && exit 1' }, pm: 'npm', preCommit: false, lintStaged: false }).text;
-  assert.match(none, 'No "test" script found in package.json: edit this command.');
+  assert.match(none, 'No "test" script found in package.json, nor pytest, go.mod, Cargo.toml or a Makefile `test` target at the root: edit this command.');
   assert.not.match(none, 'runner:');
 });
 
@@ -178,6 +178,52 @@ test("projectLinter: the project's eslint or xo, from the first script that runs
   assert.equal(projectLinter({ check: 'tsc && TIMING=1 npx --no eslint --max-warnings 0 src' })?.args, ['--max-warnings', '0', 'src']);
   assert.equal(projectLinter({ lint: 'pnpm exec ./node_modules/.bin/eslint .' })?.linter, 'eslint');
   for (const none of [{ lint: 'biome check .' }, { lint: 'eslint-config-prettier-check' }, { lint: 'echo eslint' }, {}] as Record<string, string>[]) assert.is(projectLinter(none), undefined, JSON.stringify(none));
+});
+
+test('rootTests / starterConfig: without a package.json test script, pytest, go, cargo or a Makefile test target found at the root', () => {
+  const facts = (over: Partial<RootFacts>): RootFacts => ({ files: [], testFiles: [], texts: {}, python: 'python3', ...over });
+  const found = (over: Partial<RootFacts>) => rootTests(facts(over)).map((f) => `${f.run} (${f.runner ?? '-'}): ${f.why}`);
+  const pytest = (why: string, python = 'python3') => [`${python} -m pytest -q (pytest): ${why}`];
+  assert.equal(found({}), []);
+  // pytest, by each of its signs.
+  assert.equal(found({ files: ['pyproject.toml'], texts: { 'pyproject.toml': '[project]\nname = "x"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n' } }), pytest("pyproject.toml has pytest's [tool.pytest.ini_options]"));
+  assert.equal(found({ texts: { 'pyproject.toml': '[tool.pytest]\n' } }), pytest("pyproject.toml has pytest's [tool.pytest.ini_options]"));
+  assert.equal(found({ files: ['pytest.ini'] }), pytest('pytest.ini'));
+  assert.equal(found({ texts: { 'tox.ini': '[tox]\nenvlist = py3\n\n[pytest]\naddopts = -q\n' } }), pytest('tox.ini has a [pytest] section'));
+  assert.equal(found({ texts: { 'setup.cfg': '[metadata]\nname = x\n[tool:pytest]\n' } }), pytest('setup.cfg has a [tool:pytest] section'));
+  assert.equal(found({ texts: { 'tox.ini': '[tox]\n', 'setup.cfg': '[metadata]\n' } }), []);
+  for (const deps of ['[dependency-groups]\ntests = ["freezegun", "pytest"]\n', '[project.optional-dependencies]\ntest = ["pytest>=8", "x"]\n', '[tool.poetry.group.dev.dependencies]\npytest = "^8.0"\n', 'dev = ["pytest[testing]; python_version > \'3.9\'"]\n']) {
+    assert.equal(found({ texts: { 'pyproject.toml': deps } }), pytest('pyproject.toml names pytest among its dependencies'), deps);
+  }
+  assert.equal(found({ texts: { 'pyproject.toml': '[project]\ndependencies = ["pytest-cov-helper", "requests"]\n' } }), []);
+  assert.equal(found({ texts: { 'requirements-dev.txt': 'ruff\npytest==8.3.0\n' } }), pytest('requirements-dev.txt names pytest'));
+  assert.equal(found({ files: ['conftest.py'] }), pytest('conftest.py'));
+  assert.equal(found({ testFiles: ['tests/__init__.py', 'tests/unit/test_parse.py'] }), pytest('tests/ holds test files (tests/unit/test_parse.py)'));
+  assert.equal(found({ testFiles: ['test/parse_test.py'], python: 'python' }), pytest('test/ holds test files (test/parse_test.py)', 'python'));
+  assert.equal(found({ testFiles: ['test/a.test.js', 'tests/helpers.py'] }), []);
+  assert.equal(rootTests(facts({ files: ['pytest.ini'], python: undefined }))[0]!.run, 'python3 -m pytest -q', 'python3 when neither is on PATH');
+  // Go, Rust; several toolchains: one each.
+  assert.equal(found({ files: ['go.mod'] }), ['go test ./... (go): go.mod']);
+  assert.equal(found({ files: ['Cargo.toml', 'pytest.ini'] }), [...pytest('pytest.ini'), 'cargo test (cargo): Cargo.toml']);
+  // A Makefile's test target when nothing else is found, its runner read through its recipe; the Makefile make reads.
+  assert.equal(found({ texts: { Makefile: 'PY = python3\n.PHONY: test\ntest: build\n\t$(PY) -m unittest discover\nbuild:\n\techo built\n' } }), ['make test (unittest): Makefile has a `test` target']);
+  assert.equal(found({ texts: { Makefile: 'check:\n\t./run.sh\n' } }), []);
+  assert.equal(found({ texts: { GNUmakefile: 'all:\n\ttrue\n', Makefile: 'test:\n\tjest\n' } }), [], 'make reads GNUmakefile, which has no test target');
+  assert.equal(found({ files: ['go.mod'], texts: { Makefile: 'test:\n\tgo test -race ./...\n' } }), ['go test ./... (go): go.mod']);
+
+  const tiers = (root: Partial<RootFacts>, scripts: Record<string, string> = {}, packageDir?: string) =>
+    starterConfig({ scripts, pm: 'npm', preCommit: false, lintStaged: false, root: facts(root), ...(packageDir && { packageDir }) }).text;
+  const py = tiers({ files: ['pyproject.toml'], texts: { 'pyproject.toml': '[tool.pytest.ini_options]\n' } });
+  assert.match(py, "    // No \"test\" script in package.json; pyproject.toml has pytest's [tool.pytest.ini_options]: pytest runs the tests. python3 must import pytest and your code: push where your virtualenv is active.\n    { name: 't2-tests', run: 'python3 -m pytest -q', timeout: 900, runner: 'pytest' },");
+  assert.not.match(py, 'edit this command');
+  const both = tiers({ files: ['go.mod', 'Cargo.toml'], texts: { Makefile: 'test:\n\tgo test ./...\n' } }, { lint: 'eslint .' }, 'web');
+  assert.match(both, "{ name: 't1-lint', run: 'npm run lint', cwd: 'web', timeout: 300 },");
+  assert.match(both, "{ name: 't2-go', run: 'go test ./...', timeout: 900, runner: 'go' },");
+  assert.match(both, "{ name: 't2-cargo', run: 'cargo test', timeout: 900, runner: 'cargo' },");
+  assert.match(both, 'Your Makefile also has a `test` target: if `make test` is how you run them, put it here.');
+  // A package.json test script wins: the root is not read.
+  assert.match(tiers({ files: ['go.mod'] }, { test: 'jest' }), "{ name: 't2-tests', run: 'npm test', timeout: 900, runner: 'jest' },");
+  assert.match(tiers({ files: ['go.mod'] }, { test: 'echo "Error: no test specified" && exit 1' }), "run: 'go test ./...'");
 });
 
 test("usesPrettier: prettier in package.json's dependencies or devDependencies, a \"prettier\" key, or a prettier config file; not another file's name", () => {
