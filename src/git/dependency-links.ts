@@ -227,3 +227,19 @@ function pointsIntoRepo(root: string, link: string): boolean {
   const rel = relative(root, resolve(dirname(link), target));
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('node_modules');
 }
+
+/**
+ * The environment of a gate in the slot `dir`: its code imported from the slot, not from the checkout.
+ * A Python project installed in editable mode (`pip install -e .`, a `.venv` the slot links to) points
+ * its site-packages at the checkout's `src/`, so `import pkg` under pytest in a slot would test the
+ * checkout's files, uncommitted edits and all. Putting the slot's `src` first on PYTHONPATH (which
+ * Python reads before site-packages and its `.pth` entries) makes the slot's copy the one imported. A
+ * flat layout needs nothing: `python -m pytest` and pytest's rootdir put the slot's own root first.
+ */
+export function slotEnv(dir: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const src = join(dir, 'src');
+  if (!statSync(src, { throwIfNoEntry: false })?.isDirectory()) return env;
+  const rest = env.PYTHONPATH ? `:${env.PYTHONPATH}` : '';
+  return { ...env, PYTHONPATH: `${src}${rest}` };
+}
+

@@ -1,3 +1,4 @@
+import { slotEnv } from '../git/dependency-links.js';
 import { withoutLocalGitEnv } from '../git/git.js';
 import { poolMsg } from '../util/messages.js';
 import type { Place } from './ladder.js';
@@ -40,7 +41,7 @@ export function placement(root: string, where: Where, rev: () => string, env: No
         if (slot.how === 'remade') pool.log?.(poolMsg.remade(slot.dir));
         for (const note of slot.notes) pool.log?.(poolMsg.note(note));
       }
-      return { cwd: slot.dir, isolation: 'worktree', env: withoutLocalGitEnv(env) };
+      return { cwd: slot.dir, isolation: 'worktree', env: slotEnv(slot.dir, withoutLocalGitEnv(env)) };
     },
     dispose: () => slot?.release(),
   };

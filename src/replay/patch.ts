@@ -5,7 +5,7 @@ import type { ReplayPatch } from './inputs.js';
 import { type Matcher, route } from '../ladder/route.js';
 import type { Changes, GateResult, LedgerRow, ResolvedConfig, TestRecord } from '../types.js';
 import { type Slot, acquireSlot } from '../git/worktree-pool.js';
-import { pathIntoLinks } from '../git/dependency-links.js';
+import { pathIntoLinks, slotEnv } from '../git/dependency-links.js';
 import { patchPaths } from '../git/patch-paths.js';
 import { poolMsg } from '../util/messages.js';
 
@@ -139,7 +139,7 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
         source: 'replay',
         ...(ctx.calibrate && { calibration: true }),
       },
-      { ...ctx.deps, appendRows: (rows) => held.push(...rows), ...(reports && { reports }) },
+      { ...ctx.deps, env: slotEnv(slot.dir, ctx.deps.env), appendRows: (rows) => held.push(...rows), ...(reports && { reports }) },
     );
     if (ctx.interrupted()) return { ...empty, status: 'interrupted', results: outcome.results, seconds: elapsed() };
     const rows = held.map((row) => ({ ...row, config_hash: ctx.configHash, ...(ctx.isolate && { isolate: ctx.isolate }) }));
