@@ -3,73 +3,18 @@
  * scripts, and what `install --pre-commit` makes of an existing `lint-staged` hook line. Pure.
  */
 import { type PackageManager, pmSays } from '../util/package-manager.js';
-import { makeRecipe, managerTarget, parseMakefile, shellCommands, shellSegments } from '../ladder/detect.js';
+import { detectRunner as readRunner, makeRecipe, managerTarget, parseMakefile, shellCommands, shellSegments } from '../ladder/detect.js';
 import type { RunnerName } from '../types.js';
 
-/** A command's words as runners: the first word of each command in it, and the word after `npx`, `go`, `cargo`, ... */
-const RUNNER_WORDS: readonly (readonly [RegExp, RunnerName])[] = [
-  [/^(?:vitest)$/, 'vitest'],
-  [/^(?:jest)$/, 'jest'],
-  [/^(?:mocha|_mocha)$/, 'mocha'],
-  [/^(?:uvu)$/, 'uvu'],
-  [/^(?:ava)$/, 'ava'],
-  [/^(?:jasmine)$/, 'jasmine'],
-  [/^(?:tap)$/, 'tap'],
-  [/^(?:pytest|py\.test)$/, 'pytest'],
-  [/^(?:playwright)$/, 'playwright'],
-];
-
 /**
- * The test runner a package.json script starts, by its words: `uvu -r esm test` is uvu, `node --test`
- * is node, `go test ./...` is go, `cargo nextest run` is nextest, `python -m pytest` is pytest (`-m unittest`, unittest); `npm
- * run x` (or pnpm/yarn/bun) follows script x. Several different runners, or none: undefined.
+ * The test runner a package.json script starts, read by the same reading a run uses (ladder/detect.ts:
+ * the command's words, launchers such as `c8 -r lcov` or `cross-env`, `npm run x` followed into script
+ * x): one runner, or undefined for none or several, so the starter's `runner` field and a run's reading
+ * never disagree.
  */
-export function detectRunner(script: string | undefined, scripts: Record<string, string>, seen: ReadonlySet<string> = new Set()): RunnerName | undefined {
+export function detectRunner(script: string | undefined, scripts: Readonly<Record<string, string>>): RunnerName | undefined {
   if (script === undefined) return undefined;
-  const found = new Set<RunnerName>();
-  for (const command of script.split(/&&|\|\||[;|&]/)) {
-    const words = command.trim().split(/\s+/).filter((w) => w !== '' && !/^\w+=/.test(w));
-    const runner = runnerOf(words, scripts, seen);
-    if (runner) found.add(runner);
-  }
-  return found.size === 1 ? [...found][0] : undefined;
-}
-
-function runnerOf(words: readonly string[], scripts: Record<string, string>, seen: ReadonlySet<string>): RunnerName | undefined {
-  // A command's name without its folder (`./node_modules/.bin/jest` is jest); its arguments as they are.
-  const base = (w: string | undefined) => w?.replace(/^.*\/(?=[^/]+$)/, '');
-  let [first, ...rest] = words;
-  first = base(first);
-  // `npx jest`, `pnpm exec vitest`, `yarn mocha`, `bunx uvu`, `cross-env X=1 jest`
-  while (first !== undefined && /^(?:npx|bunx|pnpx|exec|cross-env|dotenv|nyc|c8)$/.test(first)) {
-    // The launcher's own flags and assignments go; the command's stay (`c8 --100 node --test` is node's test runner).
-    const at = rest.findIndex((w) => !/^-/.test(w) && !/^\w+=/.test(w));
-    [first, ...rest] = at < 0 ? [] : rest.slice(at);
-    first = base(first);
-  }
-  if (first === undefined) return undefined;
-  if (/^(?:npm|pnpm|yarn|bun)$/.test(first)) {
-    // `npm test`, `npm run x`, `pnpm x`, `yarn x`, `pnpm exec jest`
-    const args = rest.filter((w) => !w.startsWith('-'));
-    const [verb, name] = args[0] === 'run' || args[0] === 'run-script' ? ['run', args[1]] : args[0] === 'exec' ? ['exec', args[1]] : ['run', args[0]];
-    if (verb === 'exec' && name !== undefined) return runnerOf(args.slice(1), scripts, seen);
-    if (name === undefined) return undefined;
-    if (first === 'bun' && name === 'test' && args[0] === 'test') return undefined; // bun's own runner
-    if (scripts[name] === undefined || seen.has(name)) return runnerOf(args.slice(args[0] === 'run' ? 1 : 0), scripts, seen);
-    return detectRunner(scripts[name], scripts, new Set([...seen, name]));
-  }
-  if (first === 'node' || first === 'tsx') return rest.includes('--test') ? 'node' : runnerIn(rest);
-  if (/^python\d*(?:\.\d+)?$/.test(first)) return rest[0] === '-m' && (rest[1] === 'pytest' || rest[1] === 'unittest') ? rest[1] : undefined;
-  if (first === 'go') return rest[0] === 'test' ? 'go' : undefined;
-  if (first === 'cargo') return rest[0] === 'nextest' ? 'nextest' : rest[0] === 'test' ? 'cargo' : undefined;
-  return RUNNER_WORDS.find(([re]) => re.test(first!))?.[1];
-}
-
-/** `node node_modules/uvu/bin.js`, `node ./node_modules/.bin/jest`: the package named in a path. */
-function runnerIn(args: readonly string[]): RunnerName | undefined {
-  const path = args.find((a) => !a.startsWith('-'));
-  const pkg = path && /node_modules\/(?:\.bin\/)?([\w.-]+)/.exec(path)?.[1];
-  return pkg ? RUNNER_WORDS.find(([re]) => re.test(pkg))?.[1] : undefined;
+  return readRunner(script, undefined, () => scripts).runner;
 }
 
 /** Scripts that run a quicker part of the tests, in the order tried. */

@@ -45,6 +45,10 @@ const RUNNERS: [string, string | undefined, Record<string, string>?][] = [
   ['echo "Error: no test specified" && exit 1', undefined],
   ['node scripts/test.mjs', undefined],
   ['make test', undefined],
+  // Launchers with options that take a value, read as a run reads them (the starter once had its own reading).
+  ['c8 -r lcov ava', 'ava'],
+  ['nyc --reporter text mocha', 'mocha'],
+  ['tsx --test', 'node'],
 ];
 
 for (const [script, runner, scripts] of RUNNERS) {
