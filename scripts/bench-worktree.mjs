@@ -10,8 +10,10 @@
 //
 // Figures (medians of interleaved runs; each push is a new commit, made untimed before it):
 //   push in place                 the hook line on a clean checkout of the pushed commit: gates run in place
-//   push isolated, slot kept      the same with a tracked file edited and not committed: gates run in a slot
-//                                 of the pool, moved from the previous push's commit
+//   push isolated, slot kept      the same with a tracked file edited and not committed (the same file each time, as a
+//                                 developer's local edit stays): gates run in a slot of the pool, moved from the
+//                                 previous push's commit; the path the last status listed shows the tree dirty
+//   push isolated, a changed path no push saw   the same with another file edited each time: git status decides
 //   first isolated push           the same with the pool removed first (`gate-ladder gc`, untimed): a slot is made
 //   git worktree add              what the first push used to cost before any gate ran: a worktree of the whole tree
 //   replay, per commit            `replay` of 20 consecutive commits (one tier `true`), its time divided by 20
@@ -93,11 +95,29 @@ const setDirty = (edited) => {
   const then = pastTime();
   utimesSync(DIRTY, then, then);
 };
+/**
+ * A tracked file no earlier push saw changed, edited and not committed, the previous one put back: a push
+ * that cannot be shown isolated by the paths the last `git status` listed (src/git/dirty-hint.ts), so it
+ * pays that status, as every isolated push did before the hint.
+ */
+let fresh = 0;
+let freshEdited = false;
+const setFreshDirty = (edited) => {
+  const at = (n) => join(dir, `src/d2/f${n % 100}.txt`);
+  if (freshEdited) writeFileSync(at(fresh), `file ${200 + (fresh % 100)}\n`);
+  freshEdited = edited;
+  if (!edited) return;
+  fresh++;
+  writeFileSync(at(fresh), 'an edit no push has seen\n');
+  const then = pastTime();
+  utimesSync(at(fresh), then, then);
+};
 const pushCase = (name, isolated, extra = () => {}) => {
   const c = { name, file: NODE, args: [...RUNNER, 'run', 'pre-push', 'origin', remote], cwd: dir };
   c.before = () => {
     extra();
-    setDirty(isolated);
+    setFreshDirty(isolated === 'fresh');
+    setDirty(isolated === true);
     const [parent, head] = commitChange();
     c.input = `refs/heads/main ${head} refs/heads/main ${parent}\n`;
   };
@@ -122,12 +142,18 @@ if (wanted('push')) {
         inSlot({ name: 'floor: slot, git checkout -f (no move)', file: 'git', args: ['-c', 'core.splitIndex=true', 'checkout', '-q', '-f', '--detach', 'HEAD'] }),
       ]
     : [];
-  const pushes = measure([pushCase('push in place', false), pushCase('push isolated, slot kept', true), ...floor], { reps: PUSH_REPS, warmup: 2 });
+  const pushes = measure(
+    [pushCase('push in place', false), pushCase('push isolated, slot kept', true), pushCase('push isolated, a changed path no push saw', 'fresh'), ...floor],
+    { reps: PUSH_REPS, warmup: 2 },
+  );
   const inPlace = pushes['push in place'];
   const isolated = pushes['push isolated, slot kept'];
   // Per round: the two pushes of one round ran side by side, so their ratio is less exposed to the machine's load.
   const rounds = isolated.samples.map((ms, i) => ms / inPlace.samples[i]).sort((a, b) => a - b);
-  const ratios = [{ label: 'isolated push (slot kept) / push in place', num: isolated.median, den: inPlace.median, target: 1.5 }];
+  const ratios = [
+    { label: 'isolated push (slot kept) / push in place', num: isolated.median, den: inPlace.median, target: 1.5 },
+    { label: 'isolated, a changed path no push saw / in place', num: pushes['push isolated, a changed path no push saw'].median, den: inPlace.median },
+  ];
   if (FLOOR) {
     ratios.push({ label: 'floor: (push in place + slot lstat pass) / push in place', num: inPlace.median + pushes['floor: slot, git diff-files --quiet'].median, den: inPlace.median });
     ratios.push({ label: 'floor: (push in place + slot checkout) / push in place', num: inPlace.median + pushes['floor: slot, git checkout -f (no move)'].median, den: inPlace.median });

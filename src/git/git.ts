@@ -330,18 +330,35 @@ export function listWorktrees(root: string): WorktreeEntry[] {
 
 /**
  * HEAD's commit and whether tracked files differ from it (untracked files are not looked at), in one
- * process (`hasTrackedChanges` and `resolveCommit(HEAD)` would be two).
+ * process (`hasTrackedChanges` and `resolveCommit(HEAD)` would be two), with the paths that differ.
  */
-export function workTreeState(cwd: string): { head: string | null; clean: boolean } | null {
+export function workTreeState(cwd: string): { head: string | null; clean: boolean; changed: string[] } | null {
   const r = git(cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=dirty']);
-  if (!r.ok) return null;
+  return r.ok ? parseStatusV2(r.stdout) : null;
+}
+
+/**
+ * Pure: `git status --porcelain=v2 -z --branch` output. Entries: `1 XY sub mH mI mW hH hI path`,
+ * `2 XY sub mH mI mW hH hI Xscore path` followed by the original path as an entry of its own, `u XY
+ * sub m1 m2 m3 mW h1 h2 h3 path`; headers start with `#`. Any entry makes the tree not clean, even one
+ * this does not recognise.
+ */
+export function parseStatusV2(out: string): { head: string | null; clean: boolean; changed: string[] } {
   let head: string | null = null;
   let clean = true;
-  for (const entry of r.stdout.split('\0')) {
+  const changed: string[] = [];
+  const entries = out.split('\0');
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
     if (entry.startsWith('# branch.oid ')) head = /^[0-9a-f]{40,64}$/.test(entry.slice(13)) ? entry.slice(13) : null;
-    else if (entry !== '' && !entry.startsWith('#')) clean = false;
+    if (entry === '' || entry.startsWith('#')) continue;
+    clean = false;
+    const fields = entry[0] === '1' ? 8 : entry[0] === '2' ? 9 : entry[0] === 'u' ? 10 : -1;
+    const parts = fields < 0 ? [] : entry.split(' ');
+    if (parts.length > fields && fields > 0) changed.push(parts.slice(fields).join(' '));
+    if (entry[0] === '2') i++; // the original path of a rename or copy
   }
-  return { head, clean };
+  return { head, clean, changed };
 }
 
 /**

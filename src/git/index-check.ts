@@ -52,6 +52,16 @@ export function quickWorkTree(info: RepoInfo, head: string, tree: string | undef
   }
 }
 
+/** Whether HEAD names `head`, read from the files git keeps; `false` when only git could tell. */
+export function headIsAt(info: RepoInfo, head: string, env: NodeJS.ProcessEnv = process.env, configText?: string): boolean {
+  if (REDIRECTS.some((v) => env[v] !== undefined)) return false;
+  try {
+    return headFromFiles(info, configText) === head;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Pre-commit's question, "does the work tree match the index?", answered the same way: `true` when
  * every entry's lstat data matches, `undefined` when only git can tell. `git commit` always sets

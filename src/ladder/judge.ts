@@ -15,7 +15,8 @@ import { type GateExit, type GateIo, runGate } from './gate.js';
 import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, workTreeState } from '../git/git.js';
 import { type GitFacts, commitIn, diffIn, gatherGitFacts, mergeBaseIn } from '../git/facts.js';
 import { newRunId } from '../util/hash.js';
-import { quickIndexMatches, quickWorkTree } from '../git/index-check.js';
+import { headIsAt, quickIndexMatches, quickWorkTree } from '../git/index-check.js';
+import { provenChanged, rememberChanged, rememberClean } from '../git/dirty-hint.js';
 import { type Where, chooseIsolation, placement } from './isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from './ladder.js';
 import { appendRows, ledgerGuard, ledgerPathFor } from '../ledger/ledger.js';
@@ -478,10 +479,19 @@ function isolationFor(facts: GitFacts, hook: HookName) {
       const quick = quickWorkTree(info, p.head, tree, process.env, facts.configText);
       if (quick === 'elsewhere') return { where: chooseIsolation('auto', { dirty: false, atTarget: false }), why: elsewhere };
       if (quick === 'clean-at-head') return { where: chooseIsolation('auto', { dirty: false, atTarget: true }) };
-      // One `git status` answers both; should it fail, the two plain calls say why.
-      const state = workTreeState(root);
-      dirty = state ? !state.clean : hasTrackedChanges(root);
-      headSha = state ? state.head : commitIn(facts, 'HEAD');
+      // HEAD is the pushed commit but the files cannot say whether the tree is clean: a path the last
+      // status found changed that still differs from the commit settles it without a status (dirty-hint.ts).
+      const changed = headIsAt(info, p.head, process.env, facts.configText) ? provenChanged(info.commonDir, root, p.head) : undefined;
+      if (changed !== undefined) {
+        dirty = true;
+        headSha = p.head;
+      } else {
+        // One `git status` answers both; should it fail, the two plain calls say why.
+        const state = workTreeState(root);
+        dirty = state ? !state.clean : hasTrackedChanges(root);
+        headSha = state ? state.head : commitIn(facts, 'HEAD');
+        if (state) (state.clean ? rememberClean(info.commonDir, root) : rememberChanged(info.commonDir, root, state.changed));
+      }
     }
     const where = chooseIsolation('auto', { dirty, atTarget: headSha === p.head });
     return { where, why: dirty ? 'the working tree has uncommitted changes' : elsewhere };

@@ -138,6 +138,43 @@ test('a modified file the index cannot vouch for: git status decides, and the pu
     assert.ok(gitCommands(gitTrace).some((c) => c.endsWith('git status')));
   }));
 
+test('a path the last git status found changed, still changed on the next push: a worktree without git status; put back: git status again, in place', () =>
+  traced((repo, trace) => {
+    const gitTrace = join(repo.dir, '..', 'git-trace.log');
+    const push = (what: string) => {
+      // Only the new file is committed: the change to src/value.txt stays uncommitted.
+      repo.write(`src/${what}.txt`, `${what}\n`);
+      repo.gitOk('add', '--', `src/${what}.txt`);
+      repo.gitOk('commit', '-q', '-m', what);
+      const head = repo.gitOk('rev-parse', 'HEAD');
+      rmSync(gitTrace, { force: true });
+      const r = repo.push(['origin', 'main'], { GL_TRACE: trace, GIT_TRACE: gitTrace });
+      assert.is(r.code, 0, r.out);
+      const rows = repo.ledger().filter((x) => x.patch === head);
+      return { r, isolation: rows.map((x) => `${x.tier} ${x.verdict} ${x.isolation}`), cmds: gitCommands(gitTrace) };
+    };
+    // An uncommitted bug the pushed commits never hold: each push passes, judged away from it.
+    repo.write('src/value.txt', 'bug\n');
+    const first = push('one');
+    assert.equal(first.isolation, ['t1-properties pass worktree', 't2-fixtures pass worktree']);
+    assert.ok(first.cmds.some((c) => c.endsWith('git status')), first.cmds.join('\n'));
+    const second = push('two');
+    assert.equal(second.isolation, ['t1-properties pass worktree', 't2-fixtures pass worktree']);
+    assert.match(second.r.out, 'the working tree has uncommitted changes');
+    assert.not.ok(second.cmds.some((c) => c.endsWith('git status')), second.cmds.join('\n'));
+    assert.ok(second.cmds.some((c) => c.endsWith('git hash-object')), second.cmds.join('\n'));
+    // Put back as committed (new mtime, same bytes): nothing is shown changed, so git status decides: in place.
+    repo.write('src/value.txt', 'good\n');
+    const third = push('three');
+    assert.equal(third.isolation, ['t1-properties pass none', 't2-fixtures pass none']);
+    assert.ok(third.cmds.some((c) => c.endsWith('git status')), third.cmds.join('\n'));
+    // Deleted: shown changed without hashing anything.
+    rmSync(join(repo.dir, 'src/value.txt'));
+    const fourth = push('four');
+    assert.equal(fourth.isolation, ['t1-properties pass worktree', 't2-fixtures pass worktree']);
+    assert.not.ok(fourth.cmds.some((c) => c.endsWith('git status')), fourth.cmds.join('\n'));
+  }));
+
 test('isolation: "none" runs in place even when the working tree differs (the escape hatch)', () =>
   traced((repo, trace) => {
     repo.write('src/value.txt', 'bug\n');

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseBoundary, parseCatFileBatch, parseNameStatusZ, parseWorktreeList, withoutLocalGitEnv } from '../../src/git/git.js';
+import { parseBoundary, parseCatFileBatch, parseNameStatusZ, parseStatusV2, parseWorktreeList, withoutLocalGitEnv } from '../../src/git/git.js';
 import { importCandidates } from '../../src/config/config-at.js';
 import type { ChangedPath } from '../../src/types.js';
 
@@ -112,3 +112,20 @@ test('importCandidates: as written, with extensions, a folder index, and .ts for
 });
 
 test.run();
+
+test('parseStatusV2: the head, whether clean, and each changed path (spaces kept, a rename\'s original path skipped, unmerged)', () => {
+  const oid = 'a'.repeat(40);
+  const out = [
+    `# branch.oid ${oid}`,
+    '# branch.head main',
+    `1 .M N... 100644 100644 100644 ${oid} ${oid} src/with space.txt`,
+    `2 R. N... 100644 100644 100644 ${oid} ${oid} R100 new name.txt`,
+    'old name.txt',
+    `u UU N... 100644 100644 100644 100644 ${oid} ${oid} ${oid} both.txt`,
+    '',
+  ].join('\0');
+  assert.equal(parseStatusV2(out), { head: oid, clean: false, changed: ['src/with space.txt', 'new name.txt', 'both.txt'] });
+  assert.equal(parseStatusV2(`# branch.oid (initial)\0# branch.head main\0`), { head: null, clean: true, changed: [] });
+  // An entry of a kind not known here still makes the tree not clean.
+  assert.equal(parseStatusV2(`# branch.oid ${oid}\0? something\0`), { head: oid, clean: false, changed: [] });
+});
