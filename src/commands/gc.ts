@@ -1,6 +1,6 @@
-/** `gate-ladder gc`: removes the repository's worktree pool (slots, their caches) and earlier versions' throwaway worktrees. */
+/** `gate-ladder gc`: removes the repository's worktree pool (slots, their caches), earlier versions' throwaway worktrees, and the pools of repositories that are gone. */
 import { repoInfo } from '../git/git.js';
-import { poolDir, removePool } from '../git/worktree-pool.js';
+import { poolDir, removePool, sweepOrphanPools } from '../git/worktree-pool.js';
 import { msg, poolMsg } from '../util/messages.js';
 import { err, out } from './context.js';
 import { EXIT } from '../config/defaults.js';
@@ -19,5 +19,7 @@ export function gcCommand(opts: { cwd: string }): number {
 /** What removing the pool did, as lines to print (uninstall prints them too). */
 export function poolLines(root: string, commonDir: string): string[] {
   const r = removePool(root, commonDir, err);
-  return [poolMsg.gcDone(r.removed, r.legacy, poolDir(commonDir)), ...r.busy.map((b) => poolMsg.gcBusy(b.slot, b.pid))];
+  // The pools of repositories deleted or moved since: nothing else would ever remove them.
+  const orphans = sweepOrphanPools(poolDir(commonDir));
+  return [poolMsg.gcDone(r.removed, r.legacy, poolDir(commonDir)), ...r.busy.map((b) => poolMsg.gcBusy(b.slot, b.pid)), ...(orphans > 0 ? [poolMsg.gcOrphans(orphans)] : [])];
 }

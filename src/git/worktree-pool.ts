@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { hash } from '../util/hash.js';
 import { poolMsg } from '../util/messages.js';
-import { lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
+import { isAlive, lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
 import { type MirrorMarks, dependencyDirs, linkDependencies } from './dependency-links.js';
 import { git, GitError, resolveCommit } from './git.js';
 import { type DirRecord, changedDirs, cleanDirs, recordDirs, updateRecord } from './slot-dirs.js';
@@ -229,6 +229,7 @@ function discard(root: string, pool: string, dir: string, log?: (line: string) =
 
 /** Checks the slot out at `sha` from nothing: a new worktree record, then one checkout of every file. */
 function make(root: string, pool: string, dir: string, sha: string, log?: (line: string) => void): void {
+  sweepOrphanPools(pool);
   underGitLock(
     pool,
     () => {
@@ -417,6 +418,69 @@ export function removePool(root: string, commonDir: string, log?: (line: string)
     // a run's files are there
   }
   return out;
+}
+
+/**
+ * Removes the pools beside `pool` whose repository is gone (deleted or moved: every slot's `.git`
+ * names a git dir that no longer exists), so that a deleted clone does not leave a checkout of every
+ * file in /var/tmp for good. A pool is left alone while any of its locks names a live process, or when
+ * any slot still points at a repository that exists. Runs when a slot is made (seconds of checkout
+ * anyway) and in `gc`; it reads one `.git` file per slot of each pool. Returns how many it removed.
+ */
+export function sweepOrphanPools(pool: string): number {
+  const own = dirname(pool);
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(own);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const other = join(own, name);
+    if (other === pool || !/-[0-9a-f]{12}$/.test(name)) continue;
+    try {
+      const entries = readdirSync(other);
+      const slots = entries.filter((e) => /^slot-\d+$/.test(e));
+      if (slots.length === 0 || slots.some((slot) => repoExists(join(other, slot)))) continue;
+      // A run of that pool (or one making a slot in it) still alive: not now.
+      if (entries.some((e) => e.endsWith('.lock') && lockHeld(join(other, e)))) continue;
+      const trash = join(own, `.gl-trash-${process.pid}-${Date.now()}-${removed}`);
+      renameSync(other, trash);
+      rmSync(trash, { recursive: true, force: true });
+      removed++;
+    } catch {
+      // unreadable, or another run is removing it: left for the next sweep
+    }
+  }
+  // What an earlier sweep renamed aside and could not finish.
+  for (const name of names) if (/^\.gl-trash-\d+-/.test(name) && !isAliveOwner(name)) rmSync(join(own, name), { recursive: true, force: true });
+  return removed;
+}
+
+/** Whether the repository a slot's `.git` file points at is there (a slot whose `.git` is unreadable counts as there: not ours to judge). */
+function repoExists(slot: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(join(slot, '.git'), 'utf8');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+  const gitdir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  // <common dir>/worktrees/<name>: the repository is its common dir.
+  return gitdir === undefined || existsSync(dirname(dirname(resolve(slot, gitdir))));
+}
+
+/** Whether a lock file names a live process (an empty one, a run between creating and writing it). */
+function lockHeld(file: string): boolean {
+  const pid = lockOwner(file);
+  return pid === 0 || (pid !== undefined && isAlive(pid));
+}
+
+/** Whether the process that named a `.gl-trash-<pid>-...` folder is still removing it. */
+function isAliveOwner(name: string): boolean {
+  const pid = Number(/^\.gl-trash-(\d+)-/.exec(name)?.[1]);
+  return pid === process.pid || isAlive(pid);
 }
 
 /** Removes the slots of one pool folder that no live run holds, with their records, caches and trash. */

@@ -476,6 +476,7 @@ export const poolMsg = {
     `gate-ladder: worktree slots of an earlier gate-ladder are still in ${shown(pool)} (under .git, a path some tools treat as hidden; slots are now made outside it): \`gate-ladder gc\` removes them.`,
   gcDone: (removed: number, legacy: number, pool: string) =>
     `gate-ladder: removed ${removed} worktree slot${removed === 1 ? '' : 's'} of the pool (${pool})${legacy > 0 ? ` and ${legacy} throwaway worktree${legacy === 1 ? '' : 's'} of an earlier version` : ''}. The next isolated run makes a slot again.`,
+  gcOrphans: (n: number) => `gate-ladder: also removed the worktree pool${n === 1 ? '' : 's'} of ${n} repositor${n === 1 ? 'y' : 'ies'} that no longer exist${n === 1 ? 's' : ''} (deleted or moved).`,
   gcBusy: (slot: string, pid: number) =>
     `gate-ladder: kept ${slot}: process ${pid} is using it. Run \`gate-ladder gc\` again once that run has finished.`,
 };

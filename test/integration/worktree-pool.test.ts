@@ -295,6 +295,39 @@ test('gate-ladder gc removes the pool, keeps a slot a live run holds and says wh
     assert.equal(poolSlots(repo), []);
   }));
 
+test('the pools of repositories that are gone are removed when a slot is made and by gc; a pool in use or of a live repository stays', () =>
+  withRepo({ files: { 'gate-ladder.config.ts': WORKTREE('true') } }, (repo) => {
+    const own = dirname(poolDir(repo));
+    /** A pool folder beside ours whose slot points at `gitdir`, as git worktree add writes it. */
+    const fakePool = (name: string, gitdir: string, lock?: number) => {
+      const dir = join(own, name);
+      mkdirSync(join(dir, 'slot-1', 'src'), { recursive: true });
+      writeFileSync(join(dir, 'slot-1', '.git'), `gitdir: ${gitdir}\n`);
+      writeFileSync(join(dir, 'slot-1', 'src', 'file.txt'), 'a checkout of a deleted clone\n');
+      writeFileSync(join(dir, 'slot-1.json'), '{}');
+      if (lock !== undefined) writeFileSync(join(dir, 'slot-1.lock'), `${lock}\n`);
+      return dir;
+    };
+    mkdirSync(own, { recursive: true });
+    const gone = fakePool('deleted-clone-0123456789ab', join(repo.dir, '..', 'deleted-clone', '.git', 'worktrees', 'slot-1'));
+    const busy = fakePool('busy-clone-0123456789ac', join(repo.dir, '..', 'busy-clone', '.git', 'worktrees', 'slot-1'), process.pid);
+    const alive = fakePool('live-clone-0123456789ad', join(realpathSync(repo.dir), '.git', 'worktrees', 'slot-9'));
+    repo.write('src/a.txt', '1\n');
+    repo.commit('one');
+    const r = repo.push();
+    assert.is(r.code, 0, r.out);
+    assert.not.ok(existsSync(gone), 'swept when the slot was made');
+    assert.ok(existsSync(busy), 'a live process holds its lock');
+    assert.ok(existsSync(alive), 'its repository is there');
+    const again = fakePool('deleted-again-0123456789ae', '/nonexistent/repo/.git/worktrees/slot-1');
+    const gc = repo.cli(['gc']);
+    assert.is(gc.code, 0, gc.out);
+    assert.match(gc.out, 'also removed the worktree pool of 1 repository that no longer exists');
+    assert.not.ok(existsSync(again));
+    assert.ok(existsSync(busy) && existsSync(alive));
+    assert.equal(readdirSync(own).filter((n) => n.includes('trash')), [], 'nothing left renamed aside');
+  }));
+
 const newFilePatch = (path: string, text: string) => `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+${text}\n`;
 
 test('a patch that writes into a linked dependency folder is refused, never applied: replay and seed, with and without --isolate network', () =>
