@@ -318,7 +318,8 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
   }
   if (r.cannotRun) return { verdict: 'error', reason: `${r.cannotRun.what}: ${quoteLine(r.cannotRun.line)}` };
   if (none) {
-    const what = 'skipped' in none ? 'no tests ran (every test was skipped)' : 'no tests ran';
+    // A file without tests beside others that ran (vitest's "No test suite found in file"): say so, not "no tests ran".
+    const what = 'skipped' in none ? 'no tests ran (every test was skipped)' : r.noTests && s && s.total > 0 ? `a test file holds no tests (${s.total} others ran)` : 'no tests ran';
     if (allowNoTests) return { verdict: 'pass', reason: `${what} (allowed by \`allowNoTests\`): ${quoteLine(none.line)}` };
     const why = code !== 0 ? meaning(code, runner) : undefined;
     return { verdict: 'error', reason: `${what}${why ? ` (exit ${code}: ${why})` : ''}: ${quoteLine(none.line)}; if that is expected, set \`allowNoTests: true\` on the tier` };
