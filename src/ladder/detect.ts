@@ -57,6 +57,8 @@ export interface Detection {
   besides?: string[];
   /** The command runs a script in npm workspaces: each workspace's output is read apart, with its own runner. */
   workspaces?: WorkspaceRun;
+  /** Every command the tier runs is a TypeScript type checker (`tsc`, `vue-tsc`): its diagnostics are its verdict. */
+  typeCheck?: string;
 }
 
 const MAX_DEPTH = 4;
@@ -212,6 +214,8 @@ interface Found {
   words: Set<string>;
   /** Segments that start no runner and no script (printable). */
   others: string[];
+  /** The type checkers among `others` (their names, one per segment). */
+  typeCheckers: string[];
   make: boolean;
   workspaces?: WorkspaceRun;
   /** Workspace runs seen that could not be followed (why, in words). */
@@ -318,6 +322,9 @@ function makeTargets(words: readonly string[]): { targets: string[]; readable: b
 
 
 /** Commands beside a runner that cannot be what made it fail (they do not fail, or only prepare). */
+/** TypeScript's compiler and the checkers that print its diagnostics (`file(1,7): error TS2322: ...`). */
+const TYPE_CHECKERS = new Set(['tsc', 'vue-tsc', 'tsgo']);
+
 const HARMLESS = new Set(['echo', 'printf', 'cd', 'true', ':', 'export', 'set', 'rm', 'mkdir', 'cp', 'mv', 'touch', 'sleep', 'clear', 'exit']);
 
 /** `npm init`'s test script: it fails without running anything. */
@@ -447,7 +454,10 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
     else {
       const r = words.map((w, i) => runnerWord(w, i === 0)).find((x) => x !== undefined);
       if (r !== undefined) add(r);
-      else if (!HARMLESS.has(b)) found.others.push(printable(words.join(' ')));
+      else if (!HARMLESS.has(b)) {
+        found.others.push(printable(words.join(' ')));
+        if (TYPE_CHECKERS.has(b)) found.typeCheckers.push(b);
+      }
     }
   }
 }
@@ -458,7 +468,7 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
  */
 export function detectRunner(run: string | readonly string[], configured: RunnerName | undefined, scripts: () => Scripts, makefile: () => Makefile = () => null, workspaces: () => Workspaces = () => null): Detection {
   const command = typeof run === 'string' ? run : run.map((w) => (/[\s'"\\&|;]/.test(w) ? `'${w.replace(/'/g, "'\\''")}'` : w)).join(' ');
-  const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [], make: false };
+  const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [], typeCheckers: [], make: false };
   let cached: Scripts | undefined;
   let mk: readonly MakeRule[] | null | undefined;
   let wss: Workspaces | undefined;
@@ -498,5 +508,9 @@ export function detectRunner(run: string | readonly string[], configured: Runner
   if (found.noPackageJson) return { why: 'no package.json to read the script from', ...rest };
   if (found.placeholderScript !== undefined) return { why: `package.json's script "${printable(found.placeholderScript)}" is npm init's placeholder: it runs no test`, ...rest };
   if (found.unfollowed !== undefined) return { why: `an npm workspaces run, not followed (${found.unfollowed}): judged by exit code`, ...rest };
+  if (found.others.length > 0 && found.typeCheckers.length === found.others.length) {
+    const checker = found.typeCheckers[0]!;
+    return { why: `a type check (${checker}): its diagnostics decide, a type error is a catch and a config error an error`, ...rest, typeCheck: checker };
+  }
   return { why: 'no known test runner in the command: judged by exit code', ...rest };
 }

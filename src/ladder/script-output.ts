@@ -96,3 +96,34 @@ export function pythonLoadCrash(lines: readonly string[]): LoadCrash | undefined
   }
   return undefined;
 }
+
+/** What a TypeScript type check printed: its type errors in source files, and errors of its setup. */
+export interface TypeDiagnostics {
+  /** `src/a.ts(1,7): error TS2322: ...` (or the `--pretty` form `src/a.ts:1:7 - error TS2322: ...`). */
+  typeErrors: string[];
+  /** Errors no source line caused: options and tsconfig (TS5xxx, TS6xxx), no inputs (TS18003), a missing types package (TS2688 without a file). */
+  setupErrors: string[];
+}
+
+const TS_AT = /^(.+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error TS(\d+): /;
+const TS_BARE = /^error TS\d+: /;
+
+/**
+ * tsc's diagnostics, sorted into errors of the code (a catch: the patch does not type-check) and errors
+ * of the check's own setup (an error: it could not check), by code and by the file each one names.
+ */
+export function typeDiagnostics(lines: readonly string[]): TypeDiagnostics {
+  const out: TypeDiagnostics = { typeErrors: [], setupErrors: [] };
+  for (const line of lines) {
+    if (TS_BARE.test(line)) {
+      out.setupErrors.push(line);
+      continue;
+    }
+    const m = TS_AT.exec(line);
+    if (!m) continue;
+    const code = Number(m[6]);
+    const setup = (code >= 5000 && code < 7000) || code === 18003 || /\.json$/.test(m[1]!);
+    (setup ? out.setupErrors : out.typeErrors).push(line);
+  }
+  return out;
+}

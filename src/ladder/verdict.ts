@@ -3,7 +3,7 @@ import type { ReportRead } from '../evidence/junit.js';
 import { shown } from '../util/escape.js';
 import { testMsg as msg } from '../util/messages.js';
 import type { Detection, WorkspaceRun } from './detect.js';
-import { nodeLoadCrash, pythonLoadCrash, failedSummary } from './script-output.js';
+import { nodeLoadCrash, pythonLoadCrash, failedSummary, typeDiagnostics } from './script-output.js';
 import { PROFILES, type RunnerProfile, managerFailure, outputLines } from './runners.js';
 import { splitWorkspaces } from './workspaces.js';
 import { runnerCaught } from '../config/defaults.js';
@@ -138,7 +138,7 @@ export function notFoundCommand(tail: string): string | undefined {
 /** What a gate printed, for the runner's profile and the package manager's failures. */
 export interface OutputContext {
   /** How the command was read: its runner (if any) and the words a "not found" may name. */
-  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers' | 'placeholderScript' | 'besides' | 'make' | 'workspaces'>;
+  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers' | 'placeholderScript' | 'besides' | 'make' | 'workspaces' | 'typeCheck'>;
   /** The tier lists no `caught` of its own: each workspace's runner's codes count (a workspaces run). */
   caughtByRunner?: boolean;
   /** Zero tests is a pass, not an error (the tier's `allowNoTests`). */
@@ -204,6 +204,7 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   }
   const profile = output && !output.reportDecides && runner ? PROFILES[runner] : undefined;
   if (profile) return byProfile(profile, runner!, lines, code, caught, output!.allowNoTests === true, output!.detection.besides);
+  if (output?.detection.typeCheck !== undefined && !runner && code !== 0 && code < 126) return byTypeCheck(output.detection.typeCheck, lines, code);
   if (output && !output.reportDecides && !runner && code !== 0 && code < 126) {
     const script = byScriptOutput(lines, code);
     if (script) return script;
@@ -237,6 +238,25 @@ function byScriptOutput(lines: readonly string[], code: number): Classified | un
     verdict: 'error',
     reason: `exit ${code}: ${crash.language} could not load the code${at}, so no test ran to give a verdict: ${quoteLine(crash.line)}; fix the file (or the import) and push again`,
   };
+}
+
+/**
+ * A failed type check (`tsc --noEmit`, `vue-tsc`): type errors in the code are a catch whatever the code
+ * (tsc exits 2 when it emits nothing, 1 when it emitted files anyway); an error of its setup (an unknown
+ * option, a missing tsconfig, no input files) is an error, since nothing was checked as configured. Pure.
+ */
+function byTypeCheck(checker: string, lines: readonly string[], code: number): Classified {
+  const d = typeDiagnostics(lines);
+  const setup = d.setupErrors[0];
+  if (setup !== undefined) {
+    return { verdict: 'error', reason: `exit ${code}: ${checker} could not check the code as configured: ${quoteLine(setup)}; fix its tsconfig or the tier's command, then push again` };
+  }
+  // `--pretty` ends with `Found 3 errors in 2 files.`: the whole count, where a long output's kept tail may hold only the last ones.
+  const found = lines.map((l) => /^Found (\d+) errors?\b/.exec(l)).find((m) => m !== null);
+  const n = found ? Number(found[1]) : d.typeErrors.length;
+  if (d.typeErrors.length > 0) return { verdict: 'caught', reason: `${checker}: ${n} type error${n === 1 ? '' : 's'}: ${quoteLine(d.typeErrors[0]!)}`, proven: true };
+  const last = lastLine(lines);
+  return { verdict: 'error', reason: `exit ${code} without a diagnostic from ${checker}, so no type error shows the code is wrong; last output: ${last ? quoteLine(last) : '(none)'}` };
 }
 
 /**

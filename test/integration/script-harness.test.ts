@@ -86,4 +86,36 @@ test('c8 --100 around node --test: code the tests do not cover is an error that 
     assert.equal(repo.ledger().map((r) => r.verdict), ['error', 'caught']);
   }));
 
+const TSC = join(PROJECT, 'node_modules', '.bin', 'tsc');
+const tscFiles = {
+  'package.json': JSON.stringify({ name: 'typed', private: true, scripts: { typecheck: `${TSC} --noEmit` } }, null, 2),
+  'gate-ladder.config.mjs': "export default { tiers: [{ name: 't1-typecheck', run: 'npm run typecheck', timeout: 120 }] };\n",
+  'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, types: [] }, include: ['src'] }),
+  'src/add.ts': 'export const add = (a: number, b: number): number => a + b;\n',
+};
+
+test('a type check tier (tsc --noEmit, exit 2 on type errors): a type error is caught, a broken tsconfig an error, a clean change a pass', () =>
+  withRepo({ files: tscFiles }, (repo) => {
+    repo.write('src/add.ts', 'export const add = (a: number, b: number): number => a + b; // same\n');
+    repo.commit('a clean change');
+    const pass = repo.push();
+    assert.is(pass.code, 0, pass.out);
+
+    repo.write('src/add.ts', "export const add = (a: number, b: number): number => `${a}${b}`;\n");
+    repo.commit('a type error');
+    const caught = repo.push();
+    assert.is.not(caught.code, 0);
+    assert.match(caught.out, 't1-typecheck caught in', caught.out);
+    assert.match(caught.out, "(tsc: 1 type error: `src/add.ts(1,54): error TS2322: Type 'string' is not assignable to type 'number'.`)", caught.out);
+
+    repo.write('src/add.ts', 'export const add = (a: number, b: number): number => a + b;\n');
+    repo.write('tsconfig.json', JSON.stringify({ compilerOptions: { strictt: true }, include: ['src'] }));
+    repo.commit('an option tsc does not know');
+    const broken = repo.push();
+    assert.is.not(broken.code, 0);
+    assert.match(broken.out, 't1-typecheck error');
+    assert.match(broken.out, "tsc could not check the code as configured: `tsconfig.json(1,21): error TS5025: Unknown compiler option 'strictt'.");
+    assert.equal(repo.ledger().map((r) => r.verdict), ['pass', 'caught', 'error']);
+  }));
+
 test.run();

@@ -163,6 +163,16 @@ test('commands beside the runner are named (what may fail when the tests pass); 
   assert.equal(detectRunner('jest; eslint \x1b[2J.', undefined, () => null).besides, ['eslint \\x1b[2J.']);
 });
 
+test('a command that only type-checks is read as one (tsc, vue-tsc, through scripts and npx); beside a runner or another tool it is not', () => {
+  const scripts = { typecheck: 'tsc --noEmit', 'check:types': 'npx vue-tsc -b', both: 'tsc && eslint .', test: 'vitest run && tsc' };
+  assert.is(detectRunner('npm run typecheck', undefined, () => scripts).typeCheck, 'tsc');
+  assert.is(detectRunner('npm run check:types', undefined, () => scripts).typeCheck, 'vue-tsc');
+  assert.is(detectRunner('tsc -p tsconfig.build.json && tsc -p test', undefined, () => null).typeCheck, 'tsc');
+  assert.is(detectRunner('npm run both', undefined, () => scripts).typeCheck, undefined);
+  assert.is(detectRunner('npm test', undefined, () => scripts).typeCheck, undefined);
+  assert.is(detectRunner('eslint .', undefined, () => null).typeCheck, undefined);
+});
+
 const MAKEFILE = [
   'PYTHON ?= python3',
   'PYTEST = $(PYTHON) -m pytest',

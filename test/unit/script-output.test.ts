@@ -106,4 +106,37 @@ test("the summary lines any runner's reading needs are kept from a long output o
   for (const line of ['      AssertionError [ERR_ASSERTION]: 1 == 2', '  1) s', '      at Context.<anonymous> (m.spec.js:2:44)', '']) assert.not.ok(keep(line), line);
 });
 
+/** As a tier whose command is a type check judges it (`npm run typecheck` running `tsc --noEmit`). */
+function judgeTypeCheck(code: number, tail: string) {
+  return classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, {
+    output: { detection: { words: ['npm', 'tsc'], managers: ['npm'], typeCheck: 'tsc' } },
+  });
+}
+
+// Captured from tsc 5.9 (test/fixtures/scripts/tsc-*.txt). Before, tsc's exit 2 (its code when it emits
+// nothing, as with --noEmit) was an `error`, "usage error", for every type error in the patch, and a
+// missing tsconfig's exit 1 was a `caught`.
+const TSC: [string, number, 'caught' | 'error', string][] = [
+  ['tsc-type-errors', 2, 'caught', "tsc: 2 type errors: `src/a.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'.`"],
+  ['tsc-type-errors-pretty', 2, 'caught', "tsc: 2 type errors: `src/a.ts:1:7 - error TS2322: Type 'string' is not assignable to type 'number'.`"],
+  ['tsc-unknown-option', 2, 'error', "tsc could not check the code as configured: `tsconfig.json(1,21): error TS5025: Unknown compiler option 'strictx'. Did you mean 'strict'?`"],
+  ['tsc-no-project', 1, 'error', "tsc could not check the code as configured: `error TS5058: The specified path does not exist: 'nothere.json'.`"],
+  ['tsc-no-inputs', 2, 'error', 'tsc could not check the code as configured: `error TS18003: No inputs were found'],
+  ['tsc-missing-types', 2, 'error', "tsc could not check the code as configured: `error TS2688: Cannot find type definition file for 'nothere'.`"],
+];
+for (const [name, code, verdict, reason] of TSC) {
+  test(`a type check, ${name}: ${verdict}`, () => {
+    const v = judgeTypeCheck(code, output(name));
+    assert.is(v.verdict, verdict, v.reason);
+    assert.match(v.reason!, reason);
+  });
+}
+
+test('a type check that fails without a diagnostic is an error; one that passes is a pass', () => {
+  const v = judgeTypeCheck(2, 'Killed\n');
+  assert.is(v.verdict, 'error');
+  assert.match(v.reason!, 'without a diagnostic from tsc');
+  assert.is(judgeTypeCheck(0, '').verdict, 'pass');
+});
+
 test.run();
