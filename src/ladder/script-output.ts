@@ -101,6 +101,8 @@ export function pythonLoadCrash(lines: readonly string[]): LoadCrash | undefined
 export interface TypeDiagnostics {
   /** `src/a.ts(1,7): error TS2322: ...` (or the `--pretty` form `src/a.ts:1:7 - error TS2322: ...`). */
   typeErrors: string[];
+  /** Type errors in installed dependencies' declarations (`node_modules/@types/node/globals.d.ts(585,5)`): versions that disagree, not the code. */
+  dependencyErrors: string[];
   /** Errors no source line caused: options and tsconfig (TS5xxx, TS6xxx), no inputs (TS18003), a missing types package (TS2688 without a file). */
   setupErrors: string[];
 }
@@ -113,7 +115,7 @@ const TS_BARE = /^error TS\d+: /;
  * of the check's own setup (an error: it could not check), by code and by the file each one names.
  */
 export function typeDiagnostics(lines: readonly string[]): TypeDiagnostics {
-  const out: TypeDiagnostics = { typeErrors: [], setupErrors: [] };
+  const out: TypeDiagnostics = { typeErrors: [], dependencyErrors: [], setupErrors: [] };
   for (const line of lines) {
     if (TS_BARE.test(line)) {
       out.setupErrors.push(line);
@@ -123,7 +125,7 @@ export function typeDiagnostics(lines: readonly string[]): TypeDiagnostics {
     if (!m) continue;
     const code = Number(m[6]);
     const setup = (code >= 5000 && code < 7000) || code === 18003 || /\.json$/.test(m[1]!);
-    (setup ? out.setupErrors : out.typeErrors).push(line);
+    (setup ? out.setupErrors : /(?:^|[/\\])node_modules[/\\]/.test(m[1]!) ? out.dependencyErrors : out.typeErrors).push(line);
   }
   return out;
 }

@@ -255,6 +255,10 @@ function byTypeCheck(checker: string, lines: readonly string[], code: number): C
   const found = lines.map((l) => /^Found (\d+) errors?\b/.exec(l)).find((m) => m !== null);
   const n = found ? Number(found[1]) : d.typeErrors.length;
   if (d.typeErrors.length > 0) return { verdict: 'caught', reason: `${checker}: ${n} type error${n === 1 ? '' : 's'}: ${quoteLine(d.typeErrors[0]!)}`, proven: true };
+  const dep = d.dependencyErrors[0];
+  if (dep !== undefined) {
+    return { verdict: 'error', reason: `exit ${code}: ${checker} found type errors only in installed dependencies, whose versions disagree (the code itself type-checks): ${quoteLine(dep)}; align those packages' versions, or set \`skipLibCheck\` in tsconfig, then push again` };
+  }
   const last = lastLine(lines);
   return { verdict: 'error', reason: `exit ${code} without a diagnostic from ${checker}, so no type error shows the code is wrong; last output: ${last ? quoteLine(last) : '(none)'}` };
 }

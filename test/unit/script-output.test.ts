@@ -122,6 +122,7 @@ const TSC: [string, number, 'caught' | 'error', string][] = [
   ['tsc-unknown-option', 2, 'error', "tsc could not check the code as configured: `tsconfig.json(1,21): error TS5025: Unknown compiler option 'strictx'. Did you mean 'strict'?`"],
   ['tsc-no-project', 1, 'error', "tsc could not check the code as configured: `error TS5058: The specified path does not exist: 'nothere.json'.`"],
   ['tsc-no-inputs', 2, 'error', 'tsc could not check the code as configured: `error TS18003: No inputs were found'],
+  ['tsc-dependency-types', 2, 'error', "tsc found type errors only in installed dependencies, whose versions disagree (the code itself type-checks): `node_modules/@types/node/globals.d.ts("],
   ['tsc-missing-types', 2, 'error', "tsc could not check the code as configured: `error TS2688: Cannot find type definition file for 'nothere'.`"],
 ];
 for (const [name, code, verdict, reason] of TSC) {
