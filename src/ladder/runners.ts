@@ -28,7 +28,7 @@ export interface Reading {
    * Why the runner exits non-zero when no test failed (coverage below its threshold, obsolete
    * snapshots under `--ci`): read only for a failure exit, never to spoil an exit 0.
    */
-  failedBesides?: { what: string; line: string };
+  failedBesides?: { what: string; line: string; next?: string };
   /** On a pass: what this output cannot show (a reporter that names no test), said beside the pass. */
   passUnseen?: string;
 }
@@ -793,6 +793,12 @@ const PYTEST_SUMMARY = /^=*\s*((?:\d+ (?:failed|passed|skipped|deselected|xfaile
 
 const PYTEST_MISSING_FIXTURE = /^E\s+fixture '[^']+' not found$/;
 const PYTEST_HEADER = /^=+ test session starts =+$/;
+/** pytest-xdist, when a worker process dies in a test (os._exit, a segfault, out of memory): it counts that test as failed. */
+const XDIST_CRASH = /^worker '[^']+' crashed while running '[^']+'/;
+/** pytest-cov's `--cov-fail-under` not met: `FAIL Required test coverage of 100% not reached. Total coverage: 50.00%`. */
+const PYTEST_COV_UNDER = /^FAIL Required test coverage of [\d.]+% not reached\b/;
+/** pytest-timeout's thread method: it prints the stacks under this banner and ends the whole process with exit 1. */
+const PYTEST_TIMEOUT_BANNER = /^\+{10,} Timeout \+{10,}$/;
 
 /**
  * pytest prints its summary line at `-q` and louder, and none at `-qq` and quieter or with `-p
@@ -807,8 +813,19 @@ function pytestNeedsSummary(lines: readonly string[]): boolean {
   return last !== undefined && last.trim() !== '';
 }
 
+/**
+ * The test pytest-timeout's thread method stopped in: the last frame of a stack it printed that is in a
+ * test module (`File "/x/tests/test_slow.py", line 3, in test_slow`), else the banner.
+ */
+function pytestTimedOut(lines: readonly string[], banner: number): string {
+  for (let i = banner - 1; i >= 0 && !PYTEST_TIMEOUT_BANNER.test(lines[i]!); i--) {
+    if (/^\s*File "(?:.*\/)?(?:test_[^/"]*|[^/"]*_test)\.py", line \d+, in \w/.test(lines[i]!)) return lines[i]!.trim();
+  }
+  return lines[banner]!;
+}
+
 const pytest: RunnerProfile = {
-  keep: new RegExp(`${PYTEST_MISSING_FIXTURE.source}|${PYTEST_HEADER.source}`),
+  keep: anyOf(PYTEST_MISSING_FIXTURE, PYTEST_HEADER, XDIST_CRASH),
   exitProves: true,
   needsSummary: pytestNeedsSummary,
   cutShort: { cause: 'a test that called os._exit', next: 'run pytest -v to see the test that was running when it stopped (os._exit in a test, or a plugin that ends the process), and mend it' },
@@ -829,7 +846,18 @@ const pytest: RunnerProfile = {
       // `-qq` prints no summary line, but its short test summary still names each failed test.
       const failedTests = lines.filter((l) => /^FAILED \S+::\S/.test(l));
       if (failedTests.length > 0) out.summary = { line: failedTests[0]!, failed: failedTests.length, passed: 0, total: failedTests.length };
+      // pytest-timeout's thread method ends the process in the test that ran too long (exit 1): that test failed.
+      const banners = lines.flatMap((l, i) => (PYTEST_TIMEOUT_BANNER.test(l) ? [i] : []));
+      if (!out.summary && banners.length >= 2) out.summary = { line: `pytest-timeout stopped the run in ${pytestTimedOut(lines, banners[banners.length - 1]!)}`, failed: 1, passed: 0, total: 1 };
     }
+    // A worker that died is counted as a failed test, but no assertion failed: the process did (a crash is no verdict on the test).
+    const crashed = lines.filter((l) => XDIST_CRASH.test(l));
+    if (crashed.length > 0 && out.summary) {
+      out.summary = { ...out.summary, failed: Math.max(0, out.summary.failed - crashed.length) };
+      if (out.summary.failed === 0) out.cannotRun = { what: 'a pytest-xdist worker died while running a test (os._exit, a segfault, out of memory), so that test gave no verdict (run it alone, without -n, to see why)', line: crashed[0]! };
+    }
+    const cov = s ? firstMatch(lines, PYTEST_COV_UNDER) : undefined;
+    if (cov) out.failedBesides = { what: "coverage is below its threshold (pytest-cov's --cov-fail-under)", line: cov.line, next: 'cover the new code with a test, or give coverage a tier of its own' };
     if (missingFixtures.length > 0) out.cannotRun = { what: 'a test asks for a fixture that does not exist (a pytest plugin that is not installed?)', line: missingFixtures[0]!.replace(/^E\s+/, '') };
     const collection = firstMatch(lines, /^!+ Interrupted: \d+ errors? during collection/);
     if (collection) {

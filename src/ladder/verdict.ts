@@ -123,10 +123,11 @@ export function makeFailure(lines: readonly string[]): { code: number } | { noRu
 /**
  * The line in which a coverage tool that wraps the runner says the run covered less than its threshold:
  * c8's and nyc's `ERROR: Coverage for branches (96.77%) does not meet global threshold (100%)`, which
- * vitest's coverage prints too. Pure.
+ * vitest's coverage prints too; coverage.py's `coverage report --fail-under=100` `Coverage failure:
+ * total of 50 is less than fail-under=100`. Pure.
  */
 export function coverageShortfall(lines: readonly string[]): string | undefined {
-  return lines.find((l) => /^ERROR: Coverage for \w+ \([\d.]+%\) does not meet (?:global |"[^"]*" )?threshold \([\d.]+%\)/.test(l));
+  return lines.find((l) => /^ERROR: Coverage for \w+ \([\d.]+%\) does not meet (?:global |"[^"]*" )?threshold \([\d.]+%\)|^Coverage failure: total of [\d.]+ is less than fail-under=/.test(l));
 }
 
 /** `sh: 1: pytestt: not found` and the like, from the tail of a shell's output. */
@@ -357,7 +358,10 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
       reason: `exit 0 without ${aRunner(runner)} summary, so nothing shows the tests ran to the end (${profile.cutShort?.cause ?? 'a test that called process.exit, or a reporter that prints no counts'}); last output: ${last ? quoteLine(last) : '(none)'}; ${profile.cutShort?.next ?? profile.reporterHint ?? `use a reporter that prints ${runner}'s summary, or give the tier a JUnit \`report\``}`,
     };
   }
-  if (profile.exitProves && caught.includes(code)) return { verdict: 'caught', proven: true };
+  // The failure code proves a failed test only where the output cannot say otherwise: no summary (a quiet
+  // flag, no terminal output), and not a run cut short mid-line (os._exit(1) in a test). A summary that
+  // counts no failed test says the exit came from something else (coverage below its threshold).
+  if (profile.exitProves && caught.includes(code) && !s && !(typeof profile.needsSummary === 'function' && profile.needsSummary(lines))) return { verdict: 'caught', proven: true };
   const known = meaning(code, runner);
   const oom = lines.find((l) => /JavaScript heap out of memory|^FATAL ERROR: /.test(l));
   if (oom) return { verdict: 'error', reason: `exit ${code}: ${/out of memory/.test(oom) ? 'out of memory' : 'node died of a fatal error'}: ${quoteLine(oom)}` };
@@ -367,7 +371,7 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
   }
   if (r.failedBesides) {
     // No test failed, so this is no catch; nor is the patch proven right.
-    return { verdict: 'error', reason: `exit ${code}: ${runner} says ${r.failedBesides.what}: ${quoteLine(r.failedBesides.line)}; no test failed${s ? ` (${quoteLine(s.line)})` : ''}` };
+    return { verdict: 'error', reason: `exit ${code}: ${runner} says ${r.failedBesides.what}: ${quoteLine(r.failedBesides.line)}; no test failed${s ? ` (${quoteLine(s.line)})` : ''}${r.failedBesides.next ? `: ${r.failedBesides.next}` : ''}` };
   }
   const shortfall = coverageShortfall(lines);
   if (shortfall) {
@@ -380,9 +384,11 @@ function byProfile(profile: RunnerProfile, runner: RunnerName, lines: readonly s
     return { verdict: 'error', reason: `exit ${code} but ${runner} reports no failed test: ${quoteLine(s.line)}${known ? ` (${known})` : ''}${others}` };
   }
   const last = lastLine(lines);
+  // Output that stops mid-line (pytest's progress dots): the process ended in a test, as at exit 0.
+  const cut = typeof profile.needsSummary === 'function' && profile.cutShort && profile.needsSummary(lines) ? profile.cutShort : undefined;
   return {
     verdict: 'error',
-    reason: `exit ${code}${known ? ` (${known})` : ''} without ${aRunner(runner)} summary, so no test is known to have failed; last output: ${last ? quoteLine(last) : '(none)'}${profile.reporterHint ? `; if that is a reporter gate-ladder cannot read, ${profile.reporterHint}` : ''}`,
+    reason: `exit ${code}${known ? ` (${known})` : ''} without ${aRunner(runner)} summary, so no test is known to have failed${cut ? ` (the run was cut short: ${cut.cause})` : ''}; last output: ${last ? quoteLine(last) : '(none)'}${cut ? `; ${cut.next}` : profile.reporterHint ? `; if that is a reporter gate-ladder cannot read, ${profile.reporterHint}` : ''}`,
   };
 }
 

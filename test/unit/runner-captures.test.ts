@@ -191,7 +191,8 @@ const NODE: Row[] = [
  * pytest 9 on Python 3.11: a test that calls os._exit(0) mid-run (`exit-*`; before, every one was a
  * pass) beside runs that end, at each verbosity. pytest prints its summary line at -q and louder, none
  * at -qq and quieter, and nothing at all with -p no:terminal; a run that ended ends its output with a
- * newline, one cut short stops mid-line.
+ * newline, one cut short stops mid-line. Then pytest 7.2 with Debian's pytest-xdist 3.1, pytest-timeout
+ * 2.1 and pytest-cov 4.0 (the rows below `exit-no-terminal`).
  */
 const CUT = 'exit 0 without a pytest summary, so nothing shows the tests ran to the end (a test that called os._exit); last output: ';
 const PYTEST: Row[] = [
@@ -208,6 +209,19 @@ const PYTEST: Row[] = [
   ['exit-s-qq', 0, 'error', `${CUT}\`.\``],
   // Nothing printed: nothing to tell a run cut short from one that ended.
   ['exit-no-terminal', 0, 'pass', ''],
+  // pytest 7.2 (Debian's) with its plugins. os._exit(1) in a test: exit 1 mid-line, no summary (was `caught`).
+  ['exit1-q', 1, 'error', 'exit 1 without a pytest summary, so no test is known to have failed (the run was cut short: a test that called os._exit); last output: `..`; run pytest -v'],
+  // pytest-cov's --cov-fail-under not met, every test passed (was `caught`: exit 1 alone).
+  ['cov-under', 1, 'error', "exit 1: pytest says coverage is below its threshold (pytest-cov's --cov-fail-under): `FAIL Required test coverage of 100% not reached. Total coverage: 50.00%`; no test failed (`2 passed in 0.04s`): cover the new code with a test"],
+  // pytest-xdist: a worker that died in a test is counted failed; a crash is no failed assertion (was `caught`).
+  ['xdist-crash', 1, 'error', "a pytest-xdist worker died while running a test (os._exit, a segfault, out of memory), so that test gave no verdict (run it alone, without -n, to see why): `worker 'gw0' crashed while running 'tests/test_crash.py::test_crash'`"],
+  ['xdist-crash-and-fail', 1, 'caught', 'pytest: `2 failed, 2 passed in 1.99s`'],
+  ['xdist-caught', 1, 'caught', 'pytest: `1 failed, 2 passed in 1.67s`'],
+  ['xdist-pass', 0, 'pass', ''],
+  ['x-caught', 1, 'caught', 'pytest: `1 failed in 0.05s`'],
+  // pytest-timeout: a test over its time fails (signal method); the thread method ends the process in it.
+  ['timeout-signal', 1, 'caught', 'pytest: `1 failed, 2 passed in 1.06s`'],
+  ['timeout-thread', 1, 'caught', 'pytest: `pytest-timeout stopped the run in File "/x/tests/test_slow.py", line 3, in test_slow`'],
 ];
 
 for (const [runner, rows] of [['ava', AVA], ['jasmine', JASMINE], ['tap', TAP], ['node', NODE], ['pytest', PYTEST]] as const) {
