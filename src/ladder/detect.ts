@@ -5,6 +5,7 @@
  */
 import type { RunnerName } from '../types.js';
 import { shown } from '../util/escape.js';
+import type { EnvTool } from './env-tools.js';
 import { type WorkspacePackage, npmWorkspaceArgs, selectWorkspaces } from './workspaces.js';
 
 export type Manager = 'npm' | 'pnpm' | 'yarn' | 'bun';
@@ -50,6 +51,8 @@ export interface Detection {
   words: string[];
   /** The command goes through make, which exits 2 whatever its recipe's own code was (it prints that code). */
   make?: boolean;
+  /** The command runs tox or nox, which exit 1 whatever failed and print the failed command and its own code. */
+  envTool?: EnvTool;
   /**
    * Commands the tier runs beside its test runner (`tsc -p .` in `node --test && tsc -p .`): when the
    * runner's summary counts no failed test yet the command fails, one of these may be what failed.
@@ -146,7 +149,7 @@ const WRAPPER_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
   dotenv: new Set(['-e', '-c', '-v', '-p']),
   npx: new Set(['-p', '--package', '-c', '--call']),
 };
-const JS_RUNNERS: Readonly<Record<string, RunnerName>> = { jest: 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', uvu: 'uvu', pytest: 'pytest', 'py.test': 'pytest', ava: 'ava', jasmine: 'jasmine', tap: 'tap' };
+const JS_RUNNERS: Readonly<Record<string, RunnerName>> = { jest: 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', uvu: 'uvu', pytest: 'pytest', 'py.test': 'pytest', 'pytest-3': 'pytest', 'py.test-3': 'pytest', ava: 'ava', jasmine: 'jasmine', tap: 'tap' };
 /**
  * Runners named only as the command itself (or by a path to it): as a bare argument the word is often
  * something else (`--reporter tap`, `eslint --env jasmine`, `--plugin ava`).
@@ -217,6 +220,7 @@ interface Found {
   /** The type checkers among `others` (their names, one per segment). */
   typeCheckers: string[];
   make: boolean;
+  envTool?: EnvTool;
   workspaces?: WorkspaceRun;
   /** Workspace runs seen that could not be followed (why, in words). */
   unfollowed?: string;
@@ -368,10 +372,14 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
     let words = seg.filter((w) => !/^[A-Za-z_]\w*=/.test(w));
     while (words.length > 0 && WRAPPERS.has(base(words[0]!))) {
       const w = base(words[0]!);
+      // A shell's "uv: not found" names the wrapper: it is one of the command's words too.
+      found.words.add(w);
       if (w === 'npx') found.managers.add('npm');
       if (w === 'bunx') found.managers.add('bun');
       words = words.slice(1);
-      if (w === 'uv' || w === 'poetry' || w === 'pipenv' || w === 'hatch' || w === 'pdm' || w === 'rye') words = words[0] === 'run' ? words.slice(1) : [];
+      // `hatch test` runs pytest in hatch's own test environment, with pytest's output and exit code (hatch's docs).
+      if (w === 'hatch' && words[0] === 'test') words = ['pytest', ...words.slice(1)];
+      else if (w === 'uv' || w === 'poetry' || w === 'pipenv' || w === 'hatch' || w === 'pdm' || w === 'rye') words = words[0] === 'run' ? words.slice(1) : [];
       while (words.length > 0 && (words[0]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[0]!))) words = words.slice(WRAPPER_VALUES[w]?.has(words[0]!) ? 2 : 1);
     }
     for (const w of words) found.words.add(base(w));
@@ -386,6 +394,11 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
         const recipe = makeRecipe(rules, t);
         if (recipe && recipe.length > 0) scan(recipe.join('\n'), sources, found, depth + 1, `make target "${printable(t ?? 'default')}"`);
       }
+      continue;
+    }
+    if (base(first) === 'tox' || base(first) === 'nox') {
+      // The runner is the command tox or nox says failed (ladder/env-tools.ts), read from the output.
+      found.envTool ??= base(first) as EnvTool;
       continue;
     }
     const ws = base(first) === 'npm' ? npmWorkspaceArgs(words.slice(1)) : undefined;
@@ -492,6 +505,7 @@ export function detectRunner(run: string | readonly string[], configured: Runner
     words: [...found.words],
     ...(found.others.length > 0 && { besides: found.others }),
     ...(found.make && { make: true }),
+    ...(found.envTool && { envTool: found.envTool }),
   };
   const runners = [...found.runners];
   // A workspaces run is read workspace by workspace, when it is all the command runs tests with.
@@ -508,6 +522,7 @@ export function detectRunner(run: string | readonly string[], configured: Runner
   if (found.noPackageJson) return { why: 'no package.json to read the script from', ...rest };
   if (found.placeholderScript !== undefined) return { why: `package.json's script "${printable(found.placeholderScript)}" is npm init's placeholder: it runs no test`, ...rest };
   if (found.unfollowed !== undefined) return { why: `an npm workspaces run, not followed (${found.unfollowed}): judged by exit code`, ...rest };
+  if (found.envTool !== undefined) return { why: `${found.envTool} runs the tests: the command it says failed is read with its runner and its own exit code`, ...rest };
   if (found.others.length > 0 && found.typeCheckers.length === found.others.length) {
     const checker = found.typeCheckers[0]!;
     return { why: `a type check (${checker}): its diagnostics decide, a type error is a catch and a config error an error`, ...rest, typeCheck: checker };

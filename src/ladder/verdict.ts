@@ -2,7 +2,8 @@ import type { GateExit } from './gate.js';
 import type { ReportRead } from '../evidence/junit.js';
 import { shown } from '../util/escape.js';
 import { testMsg as msg } from '../util/messages.js';
-import type { Detection, WorkspaceRun } from './detect.js';
+import { type Detection, type WorkspaceRun, detectRunner } from './detect.js';
+import { envToolFailure } from './env-tools.js';
 import { nodeLoadCrash, pythonLoadCrash, failedSummary, typeDiagnostics } from './script-output.js';
 import { PROFILES, type RunnerProfile, managerFailure, outputLines } from './runners.js';
 import { splitWorkspaces } from './workspaces.js';
@@ -130,6 +131,9 @@ export function coverageShortfall(lines: readonly string[]): string | undefined 
   return lines.find((l) => /^ERROR: Coverage for \w+ \([\d.]+%\) does not meet (?:global |"[^"]*" )?threshold \([\d.]+%\)|^Coverage failure: total of [\d.]+ is less than fail-under=/.test(l));
 }
 
+/** The next step of a command the shell could not find (`uv run pytest` where uv is not installed). */
+const NOT_FOUND_NEXT = '; install it (or fix its name in the tier), or push from a shell whose PATH has it';
+
 /** `sh: 1: pytestt: not found` and the like, from the tail of a shell's output. */
 export function notFoundCommand(tail: string): string | undefined {
   const m = /(?:^|\n)(?:\/bin\/)?sh: (?:\d+: )?(?:line \d+: )?([^:\n]+): (?:command )?not found/.exec(tail);
@@ -139,7 +143,7 @@ export function notFoundCommand(tail: string): string | undefined {
 /** What a gate printed, for the runner's profile and the package manager's failures. */
 export interface OutputContext {
   /** How the command was read: its runner (if any) and the words a "not found" may name. */
-  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers' | 'placeholderScript' | 'besides' | 'make' | 'workspaces' | 'typeCheck'>;
+  detection: Pick<Detection, 'runner' | 'words' | 'missingScript' | 'noPackageJson' | 'managers' | 'placeholderScript' | 'besides' | 'make' | 'workspaces' | 'typeCheck' | 'envTool'>;
   /** The tier lists no `caught` of its own: each workspace's runner's codes count (a workspaces run). */
   caughtByRunner?: boolean;
   /** Zero tests is a pass, not an error (the tier's `allowNoTests`). */
@@ -198,11 +202,13 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
       return { verdict: 'error', reason: `${pmName}: package.json's "${script}" script is npm init's placeholder (\`echo "Error: no test specified" && exit 1\`), which runs no test; put your test command in the "${script}" script`, inapplicable: true };
     }
     const pm = managerFailure(lines, new Set(d.words));
-    if (pm) return { verdict: 'error', reason: `${pm.what}: ${quoteLine(pm.line)}`, inapplicable: true };
+    if (pm) return { verdict: 'error', reason: `${pm.what}: ${quoteLine(pm.line)}${pm.what.startsWith('command not found') ? NOT_FOUND_NEXT : ''}`, inapplicable: true };
     // A quiet package manager (`npm run -s`) prints nothing of its own failure: package.json says it.
     if (d.missingScript !== undefined) return { verdict: 'error', reason: `${pmName}: missing script "${shown(d.missingScript)}" (package.json here has no such script)`, inapplicable: true };
     if (d.noPackageJson) return { verdict: 'error', reason: `${pmName}: no package.json here to run a script from`, inapplicable: true };
   }
+  const tool = output?.detection.envTool;
+  if (tool && code !== 0 && code < 126 && !output.reportDecides) return byEnvTool(tool, exit, code, lines, caught, timeout, output, runner);
   const profile = output && !output.reportDecides && runner ? PROFILES[runner] : undefined;
   if (profile) return byProfile(profile, runner!, lines, code, caught, output!.allowNoTests === true, output!.detection.besides);
   if (output?.detection.typeCheck !== undefined && !runner && code !== 0 && code < 126) return byTypeCheck(output.detection.typeCheck, lines, code);
@@ -214,7 +220,7 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   if (caught.includes(code)) return { verdict: 'caught' };
   if (code === 127) {
     const cmd = exit.notFound ?? notFoundCommand(exit.tail);
-    return { verdict: 'error', reason: cmd ? `command not found: ${cmd}` : 'exit 127: command not found', inapplicable: true };
+    return { verdict: 'error', reason: `${cmd ? `command not found: ${cmd}` : 'exit 127: command not found'}${NOT_FOUND_NEXT}`, inapplicable: true };
   }
   if (isNoTestsCode(runner, code) && output?.allowNoTests) return { verdict: 'pass', reason: `exit ${code}: no tests ran (allowed by \`allowNoTests\`)` };
   const known = meaning(code, runner);
@@ -262,6 +268,30 @@ function byTypeCheck(checker: string, lines: readonly string[], code: number): C
   }
   const last = lastLine(lines);
   return { verdict: 'error', reason: `exit ${code} without a diagnostic from ${checker}, so no type error shows the code is wrong; last output: ${last ? quoteLine(last) : '(none)'}` };
+}
+
+/**
+ * A failed tox or nox run: exit 1 whatever failed, so the command it says failed is read, with its own
+ * exit code and its runner (the tier's, else the one that command names). An environment that could not
+ * be made, or a failure that names no command, is no test failing: an error. Pure.
+ */
+function byEnvTool(tool: string, exit: GateExit, code: number, lines: readonly string[], caught: readonly number[], timeout: number, output: OutputContext, runner: RunnerName | undefined): Classified {
+  const failure = envToolFailure(lines);
+  if (failure && 'setup' in failure) {
+    return { verdict: 'error', reason: `${tool} could not make the test environment, so no test ran: ${quoteLine(failure.setup)}; run \`${tool}\` to see why (a dependency that does not install, a Python it cannot find)`, inapplicable: true };
+  }
+  if (!failure) {
+    const failed = failedSummary(lines);
+    if (failed) return { verdict: 'caught', reason: `${failed.runner}: ${quoteLine(failed.line)}`, proven: true };
+    const last = lastLine(lines);
+    return { verdict: 'error', reason: `exit ${code}: ${tool} failed and its output names no command that failed nor a test failing, so no test is known to have failed; last output: ${last ? quoteLine(last) : '(none)'}; run \`${tool}\` to see why` };
+  }
+  const inner = runner ?? detectRunner(failure.command, undefined, () => null).runner;
+  const detection = { ...output.detection, ...(inner && { runner: inner }) };
+  delete detection.envTool;
+  const c = classify({ ...exit, exitCode: failure.code }, caught, timeout, { ...(inner && { runner: inner }), output: { ...output, detection } });
+  const ran = `${tool} ran ${quoteLine(failure.command)} (exit ${failure.code})`;
+  return { ...c, reason: c.reason ? `${ran}: ${c.reason}` : ran };
 }
 
 /**

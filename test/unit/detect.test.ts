@@ -35,6 +35,13 @@ const cases: [string | string[], Scripts | undefined, string | undefined, string
   ['coverage run -m unittest discover', undefined, undefined, 'unittest', 'coverage run'],
   ['python -m coverage run --rcfile .coveragerc -m unittest', undefined, undefined, 'unittest', 'coverage run'],
   ['uv run python -m unittest', undefined, undefined, 'unittest', 'unittest'],
+  // Debian's names for pytest; hatch's own test command runs pytest (before: no runner, judged by exit code).
+  ['pytest-3 -q', undefined, undefined, 'pytest', 'pytest-3'],
+  ['hatch test -- -x', undefined, undefined, 'pytest', 'hatch test'],
+  ['hatch run test', undefined, undefined, undefined, 'no known test runner'],
+  // tox and nox print the command that failed and its code: read from the output (ladder/env-tools.ts).
+  ['tox -e py311', undefined, undefined, undefined, 'tox runs the tests: the command it says failed is read with its runner'],
+  ['nox -s tests', undefined, undefined, undefined, 'nox runs the tests'],
   ['python -W error -m pytest -q', undefined, undefined, 'pytest', 'pytest'],
   ['python manage.py test', undefined, undefined, 'unittest', 'manage.py test'],
   ['python -c "import unittest"', undefined, undefined, undefined, 'no known test runner'],
@@ -117,6 +124,11 @@ test('a missing script, no package.json, and the words a shell "not found" may n
   assert.is(detectRunner('pnpm vitest', undefined, () => ({})).missingScript, undefined);
   assert.is(detectRunner('yarn run nope', undefined, () => ({})).missingScript, 'nope');
   assert.equal(detectRunner('npx whatever', undefined, () => ({})).managers, ['npm']);
+  // A wrapper the shell cannot find (`uv run pytest` without uv) is the command's own word too.
+  for (const w of ['uv', 'poetry', 'pipenv', 'hatch']) assert.ok(detectRunner(`${w} run pytest`, undefined, () => null).words.includes(w), w);
+  assert.is(detectRunner('tox -e py', undefined, () => null).envTool, 'tox');
+  assert.is(detectRunner('cd py && nox', undefined, () => null).envTool, 'nox');
+  assert.is(detectRunner('pytest', undefined, () => null).envTool, undefined);
 });
 
 test('control characters of a script are escaped in the reason', () => {

@@ -30,8 +30,8 @@ const cases: [string, Partial<GateExit>, number[], RunnerName | undefined, strin
   ['a signal', { exitCode: null, signal: 'SIGSEGV' }, [1], undefined, 'error', 'killed by SIGSEGV'],
   ['interrupted', { exitCode: null, signal: 'SIGINT', interrupted: true }, [1], undefined, 'error', 'interrupted (Ctrl-C)'],
   ['spawn failure', { exitCode: null, spawnError: 'command not found: pytestt' }, [1], undefined, 'error', 'command not found: pytestt'],
-  ['shell 127 names the command', { exitCode: 127, tail: 'sh: 1: pytestt: not found\n' }, [1], undefined, 'error', 'command not found: pytestt'],
-  ['shell 127 without a message', { exitCode: 127 }, [1], undefined, 'error', 'exit 127: command not found'],
+  ['shell 127 names the command', { exitCode: 127, tail: 'sh: 1: pytestt: not found\n' }, [1], undefined, 'error', 'command not found: pytestt; install it (or fix its name in the tier), or push from a shell whose PATH has it'],
+  ['shell 127 without a message', { exitCode: 127 }, [1], undefined, 'error', 'exit 127: command not found; install it (or fix its name in the tier), or push from a shell whose PATH has it'],
   ['126', { exitCode: 126 }, [1], undefined, 'error', 'exit 126: command found but not executable'],
   ['a timeout wins over exit 1', { exitCode: 1, timedOut: true }, [1], undefined, 'error', 'timed out after 30 s'],
 ];
