@@ -121,6 +121,11 @@ export function makeFailure(lines: readonly string[]): { code: number } | { noRu
   return undefined;
 }
 
+/** make's own word that a target it was asked for ran nothing: `make: Nothing to be done for 'test'.`, `make: 'test' is up to date.`. Pure. */
+export function makeIdle(lines: readonly string[]): string | undefined {
+  return lines.find((l) => /^g?make(?:\[\d+\])?: (?:Nothing to be done for [`'].*'\.|[`'].*' is up to date\.)$/.test(l));
+}
+
 /**
  * The line in which a coverage tool that wraps the runner says the run covered less than its threshold:
  * c8's and nyc's `ERROR: Coverage for branches (96.77%) does not meet global threshold (100%)`, which
@@ -191,6 +196,11 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   const lines = output ? outputLines(exit.tail) : [];
   const made = output?.detection.make && exit.exitCode === 2 ? makeFailure(lines) : undefined;
   if (made && 'noRule' in made) return { verdict: 'error', reason: `make: ${quoteLine(made.noRule)}`, inapplicable: true };
+  // make exits 0 for a target with no recipe (`.PHONY: test` left without its rule) or a file of its name that is up to date: nothing ran.
+  const idle = output?.detection.make && exit.exitCode === 0 ? makeIdle(lines) : undefined;
+  if (idle && !(runner && PROFILES[runner].read(lines).summary)) {
+    return { verdict: 'error', reason: `make ran no command, so no test ran: ${quoteLine(idle)}; give the target a recipe that runs the tests in the Makefile (a .PHONY target without one, or a file of the target's name that is up to date, runs nothing)`, inapplicable: true };
+  }
   // make exits 2 whatever its recipe's code was: the recipe's own code is the one that says what failed.
   const code = made?.code ?? exit.exitCode;
   if (output?.detection.workspaces && !output.reportDecides) return byWorkspaces(output.detection.workspaces, lines, code, caught, timeout, output, runner);

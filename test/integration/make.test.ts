@@ -36,7 +36,15 @@ test('make test: a failing test is caught, a test file that cannot import is an 
     const missing = repo.cli(['run', '--base', 'HEAD~1']);
     assert.is(missing.code, 2, missing.out);
     assert.match(missing.stderr, "make: `make: *** No rule to make target 'tset'.  Stop.`");
-    assert.equal(repo.ledger().map((r) => r.verdict), ['caught', 'error', 'error']);
+
+    // `.PHONY: test` left behind without its rule: make prints "Nothing to be done" and exits 0 (was a pass).
+    repo.write('gate-ladder.config.mjs', CONFIG);
+    repo.write('Makefile', MAKEFILE.replace(/^test: .*\n.*\n/m, 'tests:\n\t@$(PYTEST) -q tests\n'));
+    repo.commit('the test target renamed, its .PHONY line left');
+    const idle = repo.cli(['run', '--base', 'HEAD~1']);
+    assert.is(idle.code, 2, idle.out);
+    assert.match(idle.stderr, "make ran no command, so no test ran: `make: Nothing to be done for 'test'.`; give the target a recipe that runs the tests in the Makefile");
+    assert.equal(repo.ledger().map((r) => r.verdict), ['caught', 'error', 'error', 'error']);
   }));
 
 test.run();

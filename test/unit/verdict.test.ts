@@ -141,4 +141,15 @@ test('make: its exit 2 is read as the failed recipe line\'s own code; a target i
   assert.is(made('make: *** [Makefile:5: test] Interrupt\n').verdict, 'error');
 });
 
+test('make: exit 0 with "Nothing to be done" for a target (a .PHONY line left without its rule) ran no test: an error', () => {
+  const done = (tail: string, runner?: 'pytest') => classify(exit({ exitCode: 0, tail }), [1], 30, { ...(runner && { runner }), output: out({ managers: [], make: true, ...(runner && { runner }) }) });
+  const idle = done("make: Nothing to be done for 'test'.\n");
+  assert.equal([idle.verdict, idle.inapplicable], ['error', true]);
+  assert.match(idle.reason ?? '', "make ran no command, so no test ran: `make: Nothing to be done for 'test'.`");
+  assert.is(done("make: 'test' is up to date.\n").verdict, 'error');
+  // Another target idle beside tests that ran (`make build test`): the runner's summary shows they ran.
+  assert.is(done("make: Nothing to be done for 'build'.\n2 passed in 0.01s\n", 'pytest').verdict, 'pass');
+  assert.is(done('2 passed in 0.01s\n', 'pytest').verdict, 'pass');
+});
+
 test.run();
