@@ -26,6 +26,7 @@ export const EXIT_MEANINGS: Partial<Record<RunnerName | 'default', Record<number
     3: 'pytest internal error',
     4: 'pytest usage error (bad option, or a conftest.py that fails to import)',
     5: 'pytest collected no tests',
+    6: 'pytest stopped at its --max-warnings (pytest 9.2 and later)',
   },
   go: { 2: 'go test usage error' },
   cargo: { 1: 'cargo usage error' },

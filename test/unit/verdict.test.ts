@@ -22,6 +22,7 @@ const cases: [string, Partial<GateExit>, number[], RunnerName | undefined, strin
   ['pytest 3', { exitCode: 3 }, [1], 'pytest', 'error', 'exit 3: pytest internal error'],
   ['pytest 4', { exitCode: 4 }, [1], 'pytest', 'error', 'exit 4: pytest usage error (bad option, or a conftest.py that fails to import)'],
   ['pytest 5', { exitCode: 5 }, [1], 'pytest', 'error', 'exit 5: pytest collected no tests'],
+  ['pytest 6', { exitCode: 6 }, [1], 'pytest', 'error', 'exit 6: pytest stopped at its --max-warnings (pytest 9.2 and later)'],
   ['an unknown code', { exitCode: 42 }, [1], undefined, 'error', "exit 42, which this tier does not count as a test failure; if exit 42 means a test failed, add it to the tier's `caught`, or set the tier's `runner` so its output is read"],
   ['a listed code is caught', { exitCode: 101 }, [101], 'cargo', 'caught', undefined],
   ['exit 1 is not caught when the tier lists 101', { exitCode: 1 }, [101], 'cargo', 'error', 'exit 1: cargo usage error'],
