@@ -1,9 +1,9 @@
 import { type BigIntStats, closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RepoInfo } from './git.js';
+import { type RepoInfo, git } from './git.js';
 import { headFromFiles } from './head-file.js';
 import { isObjectId } from './text.js';
-import { type IndexEntry, type ParsedIndex, parseIndex } from './index-file.js';
+import { type IndexEntry, type ParsedIndex, type UncomparedEntries, parseIndex, uncomparedEntries } from './index-file.js';
 
 /**
  * "Is the pushed commit exactly what is on disk?" answered from the files git keeps, without the
@@ -103,6 +103,39 @@ export function quickPathsAtTree(info: RepoInfo, tree: string, paths: readonly s
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The index entries `git status` is blind to (skip-worktree: a sparse checkout; assume-unchanged),
+ * whose files may be absent or differ from the commit while git calls the tree clean. Read from the
+ * index file (a few milliseconds for 50,000 entries); a split index, or an index another variable
+ * names, is asked of git (`git ls-files -v`: `S` for skip-worktree, a lower-case tag for assume-unchanged).
+ * `undefined` when neither can tell.
+ */
+export function uncomparedIn(info: RepoInfo, hashBytes: number, env: NodeJS.ProcessEnv = process.env): UncomparedEntries | undefined {
+  if (!REDIRECTS.some((v) => env[v] !== undefined)) {
+    try {
+      const counted = uncomparedEntries(readFileSync(join(info.gitDir, 'index')), hashBytes);
+      if (counted !== undefined) return counted;
+    } catch (e) {
+      // No index at all (a repository with nothing added): nothing is hidden from git status.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { skipWorktree: 0, assumeValid: 0 };
+    }
+  }
+  const r = git(info.root, ['ls-files', '-v', '-z']);
+  return r.ok ? tagsOfLsFiles(r.stdout) : undefined;
+}
+
+/** Pure: `git ls-files -v -z` output (a tag, a space, the path) counted by tag. */
+export function tagsOfLsFiles(out: string): UncomparedEntries {
+  const counted: UncomparedEntries = { skipWorktree: 0, assumeValid: 0 };
+  for (const entry of out.split('\0')) {
+    const tag = entry[0];
+    if (tag === undefined || entry[1] !== ' ') continue;
+    if (tag === 'S' || tag === 's') counted.skipWorktree++;
+    if (tag !== tag.toUpperCase()) counted.assumeValid++;
+  }
+  return counted;
 }
 
 /** The index, and its mtime as git takes it for the racy check; one read of the file we fstat, so the two agree. */

@@ -176,3 +176,64 @@ function decodePath(buf: Buffer, from: number, to: number): string | undefined {
   const s = buf.toString('utf8', from, to);
   return s === '' || s.includes('\uFFFD') || s.includes('\0') ? undefined : s;
 }
+
+/** Extended flags (version 3 and later): the entry is outside a sparse checkout, or was marked `update-index --skip-worktree`. */
+const SKIP_WORKTREE = 0x4000;
+
+/** Entries git does not compare with the work tree, so `git status` says nothing of their files. */
+export interface UncomparedEntries {
+  /** skip-worktree: outside a sparse checkout (often not on disk at all), or `update-index --skip-worktree`. */
+  skipWorktree: number;
+  /** assume-valid: `update-index --assume-unchanged`. */
+  assumeValid: number;
+}
+
+/**
+ * How many of the index's entries git would not compare with the work tree, for any number of entries
+ * (only each entry's flags and the length of its name are read). `undefined` for a split index (the
+ * entries are in another file), an unknown version or anything malformed: the caller asks git. Pure.
+ */
+export function uncomparedEntries(buf: Buffer, hashBytes: number): UncomparedEntries | undefined {
+  const end = buf.length - hashBytes;
+  if (end < 12 || buf.toString('latin1', 0, 4) !== 'DIRC') return undefined;
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const version = dv.getUint32(4);
+  const count = dv.getUint32(8);
+  if (version < 2 || version > 4) return undefined;
+  const out: UncomparedEntries = { skipWorktree: 0, assumeValid: 0 };
+  let off = 12;
+  for (let i = 0; i < count; i++) {
+    const flagsAt = off + ENTRY_HEAD + hashBytes;
+    if (flagsAt + 2 > end) return undefined;
+    const flags = dv.getUint16(flagsAt);
+    if (flags & ASSUME_VALID) out.assumeValid++;
+    let nameAt = flagsAt + 2;
+    if (flags & EXTENDED) {
+      if (version < 3 || nameAt + 2 > end) return undefined;
+      if (dv.getUint16(nameAt) & SKIP_WORKTREE) out.skipWorktree++;
+      nameAt += 2;
+    }
+    const len = flags & NAME_MASK;
+    if (version === 4) {
+      const v = readVarint(buf, nameAt, end);
+      if (v === undefined) return undefined;
+      const nul = buf.indexOf(0, v.next);
+      if (nul < v.next || nul >= end) return undefined;
+      off = nul + 1;
+    } else {
+      const nul = len === NAME_MASK ? buf.indexOf(0, nameAt + NAME_MASK) : nameAt + len;
+      if (nul < nameAt || nul >= end || buf[nul] !== 0) return undefined;
+      off = off + ((nul - off + 8) & ~7);
+      if (off > end) return undefined;
+    }
+  }
+  while (off < end) {
+    if (off + 8 > end) return undefined;
+    // A split index keeps its entries in a shared index file: only git can count them.
+    if (buf.toString('latin1', off, off + 4) === 'link') return undefined;
+    const size = dv.getUint32(off + 4);
+    if (size > end - off - 8) return undefined;
+    off += 8 + size;
+  }
+  return out;
+}

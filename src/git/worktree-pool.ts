@@ -126,7 +126,7 @@ const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * No hooks (a post-checkout `npm install` has no business here); a split index: each move writes the
  * entries that changed, not the whole index again (about 20 ms of a 50,000-file move).
  */
-const CHECKOUT = ['-c', 'core.hooksPath=/dev/null', '-c', 'advice.detachedHead=false', '-c', 'submodule.recurse=false', '-c', 'core.splitIndex=true', 'checkout', '-q', '-f', '--detach'];
+const CHECKOUT = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.sparseCheckout=false', '-c', 'advice.detachedHead=false', '-c', 'submodule.recurse=false', '-c', 'core.splitIndex=true', 'checkout', '-q', '-f', '--detach'];
 /** How long a run waits for another's `git worktree add/remove` before giving up. */
 const GIT_LOCK_TIMEOUT_MS = 120_000;
 
@@ -227,6 +227,23 @@ function discard(root: string, pool: string, dir: string, log?: (line: string) =
   rmSync(moved ? trash : dir, { recursive: true, force: true });
 }
 
+/**
+ * `git worktree add` copies a sparse checkout's patterns (and its worktree config) into the new
+ * worktree, which would then hold only the cone the user works in while gates judge the whole commit:
+ * the slot gets no patterns and sparse checkout off, so every file of the commit is checked out.
+ */
+function unsparse(dir: string): void {
+  const admin = adminDir(dir);
+  if (admin === undefined) return;
+  rmSync(join(admin, 'info', 'sparse-checkout'), { force: true });
+  const config = join(admin, 'config.worktree');
+  if (!existsSync(config)) return;
+  for (const key of ['core.sparseCheckout', 'core.sparseCheckoutCone', 'index.sparse']) git(dir, ['config', '--file', config, '--unset-all', key]);
+}
+
+/** A slot made sparse by a version that copied the checkout's sparse patterns: remade, since its index skips files. */
+const sparseSlot = (admin: string) => existsSync(join(admin, 'info', 'sparse-checkout'));
+
 /** Checks the slot out at `sha` from nothing: a new worktree record, then one checkout of every file. */
 function make(root: string, pool: string, dir: string, sha: string, log?: (line: string) => void): void {
   sweepOrphanPools(pool);
@@ -241,6 +258,7 @@ function make(root: string, pool: string, dir: string, sha: string, log?: (line:
     },
     log,
   );
+  unsparse(dir);
   const r = git(dir, ['-c', 'checkout.workers=0', ...CHECKOUT, sha], { scrub: true });
   if (!r.ok) throw new GitError([...CHECKOUT, sha], r);
 }
@@ -328,6 +346,10 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
     const record = doubt || opts.link === false ? undefined : state.dirs;
     const movedAt = Date.now();
     writeState(stateFile, { ...state, moving: sha });
+    if (admin && sparseSlot(admin)) {
+      discard(root, pool, dir, opts.log);
+      admin = undefined;
+    }
     if (admin) {
       dropSubmodules(dir, sha, state.subs);
       // Its owner died mid-checkout: git's own lock file may be left too.

@@ -17,6 +17,19 @@ export function chooseIsolation(mode: Isolation, state: { dirty: boolean; atTarg
   return state.dirty || !state.atTarget ? 'worktree' : 'none';
 }
 
+/**
+ * Why a work tree git calls clean cannot stand for the commit: entries `git status` does not compare
+ * with their files (isolation then runs gates in a worktree, where every file is the commit's), or
+ * `undefined` when there are none. Unknown counts (git could not list the index) count as some. Pure.
+ */
+export function hiddenReason(counts: { skipWorktree: number; assumeValid: number } | undefined): string | undefined {
+  if (counts === undefined) return 'git could not say which tracked files it compares with the commit';
+  const paths = (n: number) => (n === 1 ? '1 tracked path is' : `${n} tracked paths are`);
+  if (counts.skipWorktree > 0) return `${paths(counts.skipWorktree)} skip-worktree (a sparse checkout, or \`git update-index --skip-worktree\`): git status does not compare them with the commit`;
+  if (counts.assumeValid > 0) return `${paths(counts.assumeValid)} marked assume-unchanged: git status does not compare them with the commit`;
+  return undefined;
+}
+
 export interface Placement {
   /** Where one tier runs; takes a slot of the worktree pool the first time a tier needs one. */
   place: (tier: ResolvedTier) => Place;

@@ -15,9 +15,9 @@ import { type GateExit, type GateIo, runGate } from './gate.js';
 import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, workTreeState } from '../git/git.js';
 import { type GitFacts, commitIn, diffIn, gatherGitFacts, mergeBaseIn } from '../git/facts.js';
 import { newRunId } from '../util/hash.js';
-import { headIsAt, quickIndexMatches, quickWorkTree } from '../git/index-check.js';
+import { headIsAt, quickIndexMatches, quickWorkTree, uncomparedIn } from '../git/index-check.js';
 import { provenChanged, rememberChanged, rememberClean } from '../git/dirty-hint.js';
-import { type Where, chooseIsolation, placement } from './isolation.js';
+import { type Where, chooseIsolation, hiddenReason, placement } from './isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from './ladder.js';
 import { appendRows, ledgerGuard, ledgerPathFor } from '../ledger/ledger.js';
 import { type Voice, commitMsg, configMsg, faultMsg, msg, planLines, runMsg } from '../util/messages.js';
@@ -466,12 +466,22 @@ function isolationFor(facts: GitFacts, hook: HookName) {
   const root = info.root;
   let dirty: boolean | undefined;
   let headSha: string | null | undefined;
+  // Why the work tree cannot stand for the commit although git calls it clean (asked once, only then).
+  let hidden: { why: string | undefined } | undefined;
+  const hiddenWhy = (hashBytes: number) => (hidden ??= { why: hiddenReason(uncomparedIn(info, hashBytes)) }).why;
   return (p: Target, tiers: ResolvedTier[], tree: string | undefined, config: ResolvedConfig): { where: Where; why?: string } => {
     if (tiers.every((t) => t.lintStaged)) return { where: 'none' };
     if (config.isolation !== 'auto') return { where: chooseIsolation(config.isolation, { dirty: false, atTarget: true }), why: `isolation: '${config.isolation}'` };
     if (hook === 'pre-commit') {
       // The staged target's head is the index's tree: its length says SHA-1 or SHA-256.
-      dirty ??= quickIndexMatches(info, p.head.length / 2) ? false : hasUnstagedChanges(root);
+      if (dirty === undefined) {
+        const quick = quickIndexMatches(info, p.head.length / 2);
+        dirty = quick ? false : hasUnstagedChanges(root);
+        // The index read cleanly has no entry git skips; git's own answer (git diff) is blind to them.
+        if (!quick && !dirty) hiddenWhy(p.head.length / 2);
+      }
+      const why = dirty ? undefined : hidden?.why;
+      if (why !== undefined) return { where: 'worktree', why };
       return { where: chooseIsolation('auto', { dirty, atTarget: true }), why: 'unstaged changes are not part of the commit' };
     }
     const elsewhere = `the checked-out commit is not ${p.ref}`;
@@ -493,6 +503,9 @@ function isolationFor(facts: GitFacts, hook: HookName) {
         if (state) (state.clean ? rememberClean(info.commonDir, root) : rememberChanged(info.commonDir, root, state.changed));
       }
     }
+    // git status is blind to skip-worktree and assume-unchanged paths: its clean answer must not run gates on them.
+    const why = !dirty && headSha === p.head ? hiddenWhy(p.head.length / 2) : undefined;
+    if (why !== undefined) return { where: 'worktree', why };
     const where = chooseIsolation('auto', { dirty, atTarget: headSha === p.head });
     return { where, why: dirty ? 'the working tree has uncommitted changes' : elsewhere };
   };

@@ -175,6 +175,36 @@ test('a path the last git status found changed, still changed on the next push: 
     assert.not.ok(fourth.cmds.some((c) => c.endsWith('git status')), fourth.cmds.join('\n'));
   }));
 
+test('a committed bug hidden by an assume-unchanged fix: git status calls the tree clean, the commit is judged in a worktree and caught', () =>
+  traced((repo, trace) => {
+    repo.write('src/value.txt', 'bug\n');
+    const head = repo.commit('a bug');
+    repo.gitOk('update-index', '--assume-unchanged', 'src/value.txt');
+    repo.write('src/value.txt', 'good\n');
+    assert.is(repo.gitOk('status', '--porcelain'), '', 'git status is blind to the fix');
+    const r = repo.push(['origin', 'main'], { GL_TRACE: trace });
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.out, '1 tracked path is marked assume-unchanged');
+    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict, x.isolation, x.patch]), [['t1-properties', 'caught', 'worktree', head]]);
+    assert.is(repo.read('src/value.txt'), 'good\n');
+  }));
+
+test('a sparse checkout without the changed folder: the commit is judged in a full worktree (the slot is not made sparse), and the bug is caught', () =>
+  traced((repo, trace) => {
+    repo.write('src/value.txt', 'bug\n');
+    const head = repo.commit('a bug');
+    // src/ leaves the work tree: a gate in place would find no src/value.txt and pass.
+    repo.gitOk('sparse-checkout', 'set', 'tests', '.husky');
+    assert.not.ok(existsSync(join(repo.dir, 'src', 'value.txt')));
+    assert.is(repo.gitOk('status', '--porcelain'), '');
+    const r = repo.push(['origin', 'main'], { GL_TRACE: trace });
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.out, 'skip-worktree (a sparse checkout');
+    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict, x.isolation, x.patch]), [['t1-properties', 'caught', 'worktree', head]]);
+    const [dir] = ranIn(trace);
+    assert.ok(dir && isSlot(repo, dir) && existsSync(join(dir, 'src', 'value.txt')), `the slot holds every file: ${dir}`);
+  }));
+
 test('isolation: "none" runs in place even when the working tree differs (the escape hatch)', () =>
   traced((repo, trace) => {
     repo.write('src/value.txt', 'bug\n');

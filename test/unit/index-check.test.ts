@@ -10,8 +10,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { RepoInfo } from '../../src/git/git.js';
 import { headFromFiles, packedRef, parseRefFile } from '../../src/git/head-file.js';
-import { type QuickState, quickIndexMatches, quickPathsAtTree, quickWorkTree } from '../../src/git/index-check.js';
-import { parseIndex } from '../../src/git/index-file.js';
+import { type QuickState, quickIndexMatches, quickPathsAtTree, quickWorkTree, tagsOfLsFiles, uncomparedIn } from '../../src/git/index-check.js';
+import { parseIndex, uncomparedEntries } from '../../src/git/index-file.js';
+import { hiddenReason } from '../../src/ladder/isolation.js';
 import { sh } from '../helpers/repo.js';
 
 interface R {
@@ -533,5 +534,64 @@ test('paths at a tree: a staged edit invalidates the cache-tree, so git decides'
   r.git('add', 'a.txt');
   assert.is(pathsAt(r, tree, ['src/b.txt']), undefined);
 }));
+
+
+// Entries git status is blind to, counted from the index file, must agree with git's own `ls-files -v` tags, in every index format.
+const UNCOMPARED: { name: string; setup: (r: R) => void; want: { skipWorktree: number; assumeValid: number }; fromFile: boolean }[] = [
+  { name: 'nothing marked (version 2)', setup: () => {}, want: { skipWorktree: 0, assumeValid: 0 }, fromFile: true },
+  { name: 'assume-unchanged (version 2)', setup: (r) => r.git('update-index', '--assume-unchanged', 'a.txt'), want: { skipWorktree: 0, assumeValid: 1 }, fromFile: true },
+  { name: 'skip-worktree (version 3)', setup: (r) => r.git('update-index', '--skip-worktree', 'src/b.txt'), want: { skipWorktree: 1, assumeValid: 0 }, fromFile: true },
+  { name: 'a cone sparse checkout', setup: (r) => r.git('sparse-checkout', 'set', 'docs'), want: { skipWorktree: 2, assumeValid: 0 }, fromFile: true },
+  { name: 'a non-cone sparse checkout', setup: (r) => r.git('sparse-checkout', 'set', '--no-cone', '/a.txt'), want: { skipWorktree: 2, assumeValid: 0 }, fromFile: true },
+  {
+    name: 'both, index version 4',
+    setup: (r) => {
+      r.git('update-index', '--skip-worktree', 'src/b.txt');
+      r.git('update-index', '--assume-unchanged', 'a.txt', 'src/deep/c.txt');
+      r.git('update-index', '--index-version', '4');
+    },
+    want: { skipWorktree: 1, assumeValid: 2 },
+    fromFile: true,
+  },
+  {
+    name: 'a split index: git counts',
+    setup: (r) => {
+      r.git('update-index', '--split-index');
+      r.git('update-index', '--assume-unchanged', 'a.txt');
+    },
+    want: { skipWorktree: 0, assumeValid: 1 },
+    fromFile: false,
+  },
+];
+
+for (const c of UNCOMPARED) {
+  test(`entries git status does not compare: ${c.name}`, withGit((r) => {
+    r.commit('one');
+    c.setup(r);
+    const info = r.info();
+    assert.equal(tagsOfLsFiles(r.git('ls-files', '-v', '-z')), c.want, 'git ls-files -v');
+    const fromFile = uncomparedEntries(readFileSync(join(info.gitDir, 'index')), 20);
+    assert.equal(fromFile, c.fromFile ? c.want : undefined, 'the index file');
+    assert.equal(uncomparedIn(info, 20, {}), c.want);
+    assert.equal(uncomparedIn(info, 20, { GIT_INDEX_FILE: join(info.gitDir, 'index') }), c.want, 'an index another variable names: git counts');
+    assert.is(hiddenReason(c.want) === undefined, c.want.skipWorktree + c.want.assumeValid === 0);
+  }));
+}
+
+test('uncomparedEntries on every truncation: undefined or an answer, never a throw', withGit((r) => {
+  r.commit('one');
+  r.git('update-index', '--skip-worktree', 'src/b.txt');
+  const good = readFileSync(join(r.dir, '.git/index'));
+  for (let n = 0; n < good.length; n++) uncomparedEntries(good.subarray(0, n), 20);
+  assert.equal(uncomparedEntries(good, 20), { skipWorktree: 1, assumeValid: 0 });
+  assert.is(uncomparedEntries(good, 32), undefined, 'a SHA-1 index read as SHA-256');
+}));
+
+test('hiddenReason names what git status cannot see, and an unknown count isolates', () => {
+  assert.is(hiddenReason({ skipWorktree: 0, assumeValid: 0 }), undefined);
+  assert.match(hiddenReason({ skipWorktree: 3, assumeValid: 1 })!, '3 tracked paths are skip-worktree (a sparse checkout');
+  assert.match(hiddenReason({ skipWorktree: 0, assumeValid: 1 })!, '1 tracked path is marked assume-unchanged');
+  assert.ok(hiddenReason(undefined));
+});
 
 test.run();
