@@ -235,7 +235,7 @@ export async function judge(opts: RunOptions, gathered?: GitFacts): Promise<Judg
     };
     reports.push(report);
     if (!opts.json) {
-      tell(msg.target(p.ref, p.head, p.base, plan.fileCount));
+      tell(msg.target(p.ref, p.head, p.base === EMPTY_TREE ? undefined : p.base, plan.fileCount));
       if (p.sameAs) tell(msg.sameAs(p.sameAs));
       if (choice.workingTree) tell(configMsg.workingTreeIgnored(p.ref, p.head, loaded.file, choice.workingTree, hook));
       else if (choice.source === 'working-tree' && hook !== 'manual') tell(configMsg.noCommittedConfig(p.ref, p.head, loaded.file, hook));

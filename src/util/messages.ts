@@ -43,8 +43,9 @@ export const msg = {
     lintStaged
       ? `gate-ladder: command tiers run in a temporary worktree at ${head.slice(0, 12)} (${shown(why)}); lint-staged tiers run in your working tree (lint-staged hides unstaged changes, may fix and stage files, and restores the rest).`
       : `gate-ladder: gates run in a temporary worktree at ${head.slice(0, 12)} (${shown(why)}); your working tree is not touched.`,
-  target: (ref: string, head: string, base: string, files: number) =>
-    `gate-ladder: ${shown(ref)} at ${head.slice(0, 12)}: ${files} changed path${files === 1 ? '' : 's'} since ${base.slice(0, 12)}`,
+  /** `base` undefined: nothing to compare with (a first push of this history, a root commit): every file counts. */
+  target: (ref: string, head: string, base: string | undefined, files: number) =>
+    `gate-ladder: ${shown(ref)} at ${head.slice(0, 12)}: ${files} changed path${files === 1 ? '' : 's'} ${base === undefined ? '(nothing earlier to compare with: every file of the commit)' : `since ${base.slice(0, 12)}`}`,
   sameAs: (refs: readonly string[]) => `gate-ladder: ${refs.map(shown).join(', ')} point${refs.length === 1 ? 's' : ''} at the same commit: tested once.`,
   routed: (tier: string, reason: string) => `gate-ladder: t0-scope skips ${shown(tier)}: ${shown(reason)}`,
   noTiers: () => 'gate-ladder: no tier runs for this change; allowed.',

@@ -23,6 +23,9 @@ test('new branch to an empty remote: every file of the pushed tree is routed; ro
     assert.is(row.patch, head);
     assert.is(row.base, null);
     assert.match(String(row.reason), 'first push of this history: every file of the pushed tree');
+    // The empty tree is no commit of the user's: the line says there was nothing to compare with, not its sha.
+    assert.match(r.out, `refs/heads/main at ${head.slice(0, 12)}: 7 changed paths (nothing earlier to compare with: every file of the commit)`);
+    assert.not.match(r.out, '4b825dc642cb');
     assert.equal(row.files, ['.gitignore', '.husky/pre-push', 'check.sh', 'gate-ladder.config.ts', 'package.json', 'src/value.txt', 'tests/fixture.txt']);
     assert.is(row.isolation, 'none');
     assert.is(onRemote(repo, 'main'), head);
