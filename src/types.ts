@@ -24,7 +24,8 @@ export type RunnerName =
   | 'unittest'
   | 'ava'
   | 'jasmine'
-  | 'tap';
+  | 'tap'
+  | 'tape';
 
 export type Isolation = 'auto' | 'worktree' | 'none';
 

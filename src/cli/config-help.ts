@@ -11,7 +11,7 @@ const FIELDS: readonly (readonly [string, string])[] = [
   ['  caught', 'exit codes that mean "a test failed" (default [1]; cargo [101], nextest [100], jasmine [3])'],
   ['  skipWhenTestAdjacent', 'skip this tier when t0-scope finds a test-adjacent path (default false)'],
   ['  hooks', "pre-push, pre-commit, manual, replay, seed (default all but pre-commit; ['pre-commit'] for lintStaged)"],
-  ['  runner', 'pytest, unittest, jest, vitest, mocha, node, uvu, ava, jasmine, tap, go, cargo, nextest, playwright: exit codes and reports'],
+  ['  runner', 'pytest, unittest, jest, vitest, mocha, node, uvu, ava, jasmine, tap, tape, go, cargo, nextest, playwright: exit codes and reports'],
   ['  junit', 'where the gate writes a JUnit XML report (relative to cwd)'],
   ['scope', 'test-adjacent path globs; replaces the defaults (spread defaultScope to extend them)'],
   ['output', "'all' (default) or 'failures': show a tier's own output only when it does not pass"],

@@ -22,7 +22,7 @@ export interface MissingModule {
 }
 
 const HOOKS = ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const;
-const RUNNERS = ['pytest', 'jest', 'vitest', 'mocha', 'node', 'uvu', 'go', 'cargo', 'nextest', 'playwright', 'unittest', 'ava', 'jasmine', 'tap'] as const;
+const RUNNERS = ['pytest', 'jest', 'vitest', 'mocha', 'node', 'uvu', 'go', 'cargo', 'nextest', 'playwright', 'unittest', 'ava', 'jasmine', 'tap', 'tape'] as const;
 
 const exitCode = z.number({ error: 'must be an exit code (an integer from 1 to 255)' })
   .int({ error: 'must be an exit code (an integer from 1 to 255)' })

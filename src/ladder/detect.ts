@@ -149,12 +149,12 @@ const WRAPPER_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
   dotenv: new Set(['-e', '-c', '-v', '-p']),
   npx: new Set(['-p', '--package', '-c', '--call']),
 };
-const JS_RUNNERS: Readonly<Record<string, RunnerName>> = { jest: 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', uvu: 'uvu', pytest: 'pytest', 'py.test': 'pytest', 'pytest-3': 'pytest', 'py.test-3': 'pytest', ava: 'ava', jasmine: 'jasmine', tap: 'tap' };
+const JS_RUNNERS: Readonly<Record<string, RunnerName>> = { jest: 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', uvu: 'uvu', pytest: 'pytest', 'py.test': 'pytest', 'pytest-3': 'pytest', 'py.test-3': 'pytest', ava: 'ava', jasmine: 'jasmine', tap: 'tap', tape: 'tape' };
 /**
  * Runners named only as the command itself (or by a path to it): as a bare argument the word is often
  * something else (`--reporter tap`, `eslint --env jasmine`, `--plugin ava`).
  */
-const COMMAND_ONLY: ReadonlySet<string> = new Set(['ava', 'jasmine', 'tap']);
+const COMMAND_ONLY: ReadonlySet<string> = new Set(['ava', 'jasmine', 'tap', 'tape']);
 
 const base = (word: string) => word.slice(word.lastIndexOf('/') + 1);
 
@@ -163,7 +163,7 @@ const base = (word: string) => word.slice(word.lastIndexOf('/') + 1);
  * `node_modules/tap/dist/esm/run.mjs`; `first`: the word is the command (not one of its arguments).
  */
 function runnerWord(word: string, first: boolean): RunnerName | undefined {
-  const pkg = /(?:^|\/)node_modules\/(jest|jest-cli|vitest|mocha|uvu|ava|jasmine|tap|@playwright\/test|playwright)\//.exec(word)?.[1];
+  const pkg = /(?:^|\/)node_modules\/(jest|jest-cli|vitest|mocha|uvu|ava|jasmine|tap|tape|@playwright\/test|playwright)\//.exec(word)?.[1];
   if (pkg !== undefined && pkg !== '@playwright/test' && pkg !== 'playwright') return JS_RUNNERS[pkg.replace('-cli', '')];
   const b = base(word);
   if (COMMAND_ONLY.has(b) && !first && !word.includes('/')) return undefined;

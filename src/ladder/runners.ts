@@ -771,6 +771,115 @@ const tap: RunnerProfile = {
   },
 };
 
+/**
+ * tape (substack's, ljharb's): TAP on stdout, ending with `# tests N`, `# pass  N`, `# fail  N` (two
+ * spaces) and `# ok` when none failed; exit 1 when any assertion failed. Each failed assertion is a
+ * `not ok N name` line; so is a plan that does not match (`plan != count`), an async test that rejects,
+ * and a test still open when the process exits (`test exited without ending: name`): tape counts them
+ * as failed tests, and so do we, save one: a test that called `process.exit` (its stack, in the YAML
+ * below, passes through `process.exit`), which also ends every test after it. tape catches no error
+ * thrown by a test: node's own crash output ends the run, with no summary. A file that cannot load
+ * (a module not found, a syntax error, a throw at its top level) crashes before any test starts, while
+ * an error thrown once a test runs (`# name` printed) is that test failing. No test files matched, a
+ * file without tests and every test skipped all print `# tests 0` and exit 0. Through a reporter pipe
+ * the output is the reporter's: faucet's redrawn lines reduce to the same counts, tap-spec prints
+ * `total: N`, `passing: N`, `failing: N` or `✖ No tests found`.
+ */
+const TAPE_VERSION = /^TAP version \d+$/;
+const tapeCount = (word: string) => new RegExp(`^# ${word}\\s+(\\d+)$`);
+const TAPE_COUNT = /^# (?:tests|pass|fail|todo)\s+\d+$/;
+const TAPE_NOT_OK = /^not ok \d+ (.*?)(?: # (TODO|SKIP)\b.*)?$/;
+const TAPE_OK = /^ok \d+ /;
+/** A test's header: `# name`, any comment that is not a count or tape's `# ok`. */
+const TAPE_HEADER = /^# (?!(?:tests|pass|fail|todo)\s+\d+$|ok$)\S/;
+/** tape's failure for a test still open at the process's exit, and the stack frame that says process.exit ended it. */
+const TAPE_UNENDED = /^not ok \d+ test exited without ending: /;
+const TAPE_EXIT_FRAME = /^\s+at process\.exit \(/;
+/** tap-spec's counts, and what it prints for no TAP tests at all. */
+const TAP_SPEC_COUNT = /^ {2}(total|passing|failing):\s+(\d+)$/;
+const TAP_SPEC_NONE = /^\s*✖ No tests found$/;
+
+/** Whether the not-ok line at `index` is a test that process.exit ended (the frame in its YAML block, before the next result). */
+function tapeExited(lines: readonly string[], index: number): boolean {
+  if (!TAPE_UNENDED.test(lines[index]!)) return false;
+  for (let i = index + 1; i < lines.length && i < index + 40; i++) {
+    if (TAPE_EXIT_FRAME.test(lines[i]!)) return true;
+    if (/^(?:not )?ok \d+ |^# /.test(lines[i]!)) return false;
+  }
+  return false;
+}
+
+/** A node crash with no summary: the error line, and whether it came from loading code (a file, a module) rather than from a test that ran. */
+function tapeCrash(lines: readonly string[]): { line: string; loading: boolean } | undefined {
+  const load = nodeLoadError(lines);
+  const err = load ?? jsErrorLine(lines);
+  if (err === undefined) return undefined;
+  // Tests start only once every file has loaded: no test header, no test ran.
+  const started = lines.some((l) => TAPE_HEADER.test(l) || /^\s+[✔✖] \S/.test(l));
+  return { line: err, loading: load !== undefined || !started };
+}
+
+/** An error node threw from its module loader: its first stack frame is `node:internal/modules/...`. */
+function nodeLoadError(lines: readonly string[]): string | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    if (!ANY_ERROR.test(lines[i]!)) continue;
+    let frame = i + 1;
+    while (frame < lines.length && frame <= i + 20 && !/^\s+at /.test(lines[frame]!)) frame++;
+    if (frame < lines.length && frame <= i + 20 && /^\s+at (?:.*\()?node:internal\/modules\//.test(lines[frame]!)) return lines[i]!;
+  }
+  return undefined;
+}
+
+const tape: RunnerProfile = {
+  keep: anyOf(TAPE_VERSION, TAPE_COUNT, TAPE_NOT_OK, TAPE_EXIT_FRAME, TAP_SPEC_COUNT, TAP_SPEC_NONE),
+  needsSummary: true,
+  reporterHint: "run tape without a reporter pipe, or pipe its TAP into tap-spec or faucet (whose counts gate-ladder reads)",
+  cutShort: { cause: 'a test file that called process.exit, or a reporter pipe that prints no counts', next: 'run tape without a reporter pipe, or pipe its TAP into tap-spec or faucet' },
+  read(lines) {
+    const out: Reading = {};
+    const tests = lastMatch(lines, tapeCount('tests'));
+    const spec = new Map<string, { line: string; n: number }>();
+    for (const l of lines) {
+      const m = TAP_SPEC_COUNT.exec(l);
+      if (m) spec.set(m[1]!, { line: l, n: Number(m[2]) });
+    }
+    if (tests) {
+      const fail = lastMatch(lines, tapeCount('fail'));
+      const todo = Number(lastMatch(lines, tapeCount('todo'))?.m[1] ?? 0);
+      let exited = 0;
+      let firstExited: string | undefined;
+      let firstFailed: string | undefined;
+      lines.forEach((l, i) => {
+        const m = TAPE_NOT_OK.exec(l);
+        if (!m || m[2] !== undefined) return;
+        if (tapeExited(lines, i)) {
+          exited++;
+          firstExited ??= l;
+        } else firstFailed ??= l;
+      });
+      const failed = Math.max(0, Number(fail?.m[1] ?? 0) - exited);
+      const total = Number(tests.m[1]);
+      out.summary = { line: failed > 0 && fail ? fail.line : tests.line, failed, passed: Number(lastMatch(lines, tapeCount('pass'))?.m[1] ?? 0), total, skipped: todo };
+      if (firstExited !== undefined) out.cannotRun = { what: 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended)', line: firstExited };
+      return out;
+    }
+    if (spec.has('total')) {
+      const failed = spec.get('failing')?.n ?? 0;
+      out.summary = { line: failed > 0 ? spec.get('failing')!.line : spec.get('total')!.line, failed, passed: spec.get('passing')?.n ?? 0, total: spec.get('total')!.n };
+      return out;
+    }
+    const none = firstMatch(lines, TAP_SPEC_NONE);
+    const crash = tapeCrash(lines);
+    if (crash?.loading) out.cannotRun = { what: 'tape could not load a test file (or it threw before any test ran)', line: crash.line };
+    else if (crash) {
+      // An uncaught error once a test ran: that test failed, and tape stopped there.
+      const passed = lines.filter((l) => TAPE_OK.test(l) || /^\s+✔ \S/.test(l)).length;
+      out.summary = { line: crash.line, failed: 1, passed, total: passed + 1 };
+    } else if (none) out.noTests = { line: none.line };
+    return out;
+  },
+};
+
 const playwright: RunnerProfile = {
   read(lines) {
     const out: Reading = {};
@@ -1050,7 +1159,7 @@ const unittest: RunnerProfile = {
   },
 };
 
-export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = { jest, vitest, mocha, uvu, node, ava, jasmine, tap, playwright, pytest, go, cargo, nextest, unittest };
+export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = { jest, vitest, mocha, uvu, node, ava, jasmine, tap, tape, playwright, pytest, go, cargo, nextest, unittest };
 
 /** Whether a line of a gate's raw output (colours and progress redraws in it) is one the runner's reading needs kept (RunnerProfile.keep). */
 export function keepFor(runner: RunnerName | undefined, other?: RegExp): ((line: string) => boolean) | undefined {

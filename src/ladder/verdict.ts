@@ -84,6 +84,7 @@ export const AMBIGUOUS_EXIT: Partial<Record<RunnerName, string>> = {
   ava: 'ava exits 1 for failed tests and for a test file that cannot load, no tests, or an uncaught exception',
   jasmine: 'jasmine exits 3 for failed specs and for an error outside any spec (a describe body, an afterAll)',
   tap: 'tap exits 1 for failed tests and for a test file that cannot load, a timeout, or coverage below its threshold',
+  tape: 'tape exits 1 for failed tests and for a test file that cannot load (node\'s own crash), and 0 when no test ran',
 };
 
 /** How each runner writes a JUnit report to PATH, for messages when a report is missing. */
@@ -102,6 +103,7 @@ export const JUNIT_HINT: Record<RunnerName, string> = {
   ava: 'a TAP-to-JUnit converter over ava --tap, writing PATH',
   jasmine: "a JUnit reporter for jasmine (jasmine-reporters' JUnitXmlReporter) writing PATH",
   tap: 'tap --reporter=junit --reporter-file=PATH',
+  tape: "a TAP-to-JUnit converter over tape's output, writing PATH",
 };
 
 function meaning(code: number, runner: RunnerName | undefined): string | undefined {

@@ -61,7 +61,7 @@ const cases: [string | string[], Scripts | undefined, string | undefined, string
   ['bun test', { test: 'jest' }, undefined, undefined, 'no known test runner'],
   ['bun x jest', undefined, undefined, 'jest', 'runs `jest`'],
   ['npm run both', SCRIPTS, undefined, undefined, 'several runners (jest, playwright)'],
-  ['npm run legacy', SCRIPTS, undefined, undefined, 'no known test runner'],
+  ['npm run legacy', SCRIPTS, undefined, 'tape', 'npm script "legacy" runs `tape test/*.js`'],
   ['npm run deep', SCRIPTS, undefined, undefined, 'no known test runner'],
   ['make test', undefined, undefined, undefined, 'no known test runner in the command: judged by exit code'],
   ['npm run test:quick', SCRIPTS, undefined, undefined, 'package.json has no script "test:quick"'],
@@ -92,6 +92,17 @@ const cases: [string | string[], Scripts | undefined, string | undefined, string
   ['eslint --plugin ava .', undefined, undefined, undefined, 'no known test runner'],
   ['mocha --reporter tap', undefined, undefined, 'mocha', 'mocha'],
   ['node --test --test-reporter tap', undefined, undefined, 'node', 'node'],
+  // tape: as the command, by its bin's path, under nyc or c8, through ljharb's `npm test` → `npm run tests-only` chain, and piped into a TAP reporter.
+  ['tape test/*.js', undefined, undefined, 'tape', 'the command runs `tape test/*.js`'],
+  ['node node_modules/tape/bin/tape test/a.js', undefined, undefined, 'tape', 'tape'],
+  ['./node_modules/.bin/tape -r @babel/register test/*.js', undefined, undefined, 'tape', 'tape'],
+  ["nyc tape 'test/**/*.js'", undefined, undefined, 'tape', 'the command runs `nyc tape test/**/*.js`'],
+  ['c8 --reporter text tape test', undefined, undefined, 'tape', 'tape'],
+  ['npm test', { test: 'npm run tests-only', 'tests-only': "nyc tape 'test/**/*.js'" }, undefined, 'tape', 'npm script "tests-only" runs `nyc tape test/**/*.js`'],
+  ['tape test/*.js | tap-spec', undefined, undefined, 'tape', 'tape'],
+  // Not tape: another tool of its family, and the word as an argument.
+  ['browserify test/a.js | tape-run', undefined, undefined, undefined, 'no known test runner'],
+  ['some-tool --harness tape', undefined, undefined, undefined, 'no known test runner'],
 ];
 
 for (const [run, scripts, configured, runner, why] of cases) {

@@ -150,6 +150,53 @@ const TAP: Row[] = [
 ];
 
 /**
+ * tape 5.10 on Node 20, through a pipe as a hook runs it; `tap-spec-*` and `faucet-*` piped into
+ * tap-spec 5.0 and faucet 0.0.4 (the pipe's exit code is the reporter's), `nyc-*` under nyc 17.
+ * Before this profile tape was detected as no runner: exit 0 was a pass, so no test file matched, a
+ * file without tests and every test skipped (`# tests 0`) passed; exit 1 was a catch, so a file that
+ * throws at its top level, a test that called process.exit and, piped into tap-spec, no tests at all
+ * were caught patches.
+ */
+const TAPE: Row[] = [
+  ['pass', 0, 'pass', ''],
+  ['only', 0, 'pass', ''],
+  ['caught', 1, 'caught', 'tape: `# fail  1`'],
+  ['mixed', 1, 'caught', 'tape: `# fail  2`'],
+  // tape's own failures: a plan that does not match, an async test that rejects, a test that never ends.
+  ['plan', 1, 'caught', 'tape: `# fail  1`'],
+  ['reject', 1, 'caught', 'tape: `# fail  1`'],
+  ['never', 1, 'caught', 'tape: `# fail  1`'],
+  // tape catches no throw: node's crash ends the run. Once a test runs, that test failed (as mocha counts it).
+  ['throw', 1, 'caught', "tape: `TypeError: Cannot read properties of null (reading 'x')`"],
+  ['late', 1, 'caught', 'tape: `Error: late boom`'],
+  ['nyc-caught', 1, 'caught', 'tape: `# fail  1`'],
+  ['import', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error: Cannot find module './nope'`"],
+  ['esm', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/x/c/esm/nope.mjs'"],
+  ['syntax', 1, 'error', 'tape could not load a test file (or it threw before any test ran): `SyntaxError: Unexpected end of input`'],
+  ['toplevel', 1, 'error', 'tape could not load a test file (or it threw before any test ran): `Error: top boom`'],
+  // A failed assertion in one file, a file that cannot load beside it: tape loads every file first, so no test ran.
+  ['two', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error: Cannot find module './nope'`"],
+  ['exit', 1, 'error', 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `not ok 2 test exited without ending: b`'],
+  ['zero', 0, 'error', 'no tests ran: `# tests 0`'],
+  ['no-files', 0, 'error', 'no tests ran: `# tests 0`'],
+  ['skipped', 0, 'error', 'no tests ran: `# tests 0`'],
+  ['nyc-zero', 0, 'error', 'no tests ran: `# tests 0`'],
+  ['tap-spec-pass', 0, 'pass', ''],
+  ['tap-spec-caught', 1, 'caught', 'tape: `failing:   1`'],
+  ['tap-spec-never', 1, 'caught', 'tape: `failing:   1`'],
+  ['tap-spec-throw', 1, 'caught', "tape: `TypeError: Cannot read properties of null (reading 'x')`"],
+  ['tap-spec-import', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error: Cannot find module './nope'`"],
+  ['tap-spec-zero', 1, 'error', 'no tests ran: `✖ No tests found`'],
+  // faucet redraws its lines: what is left on screen is tape's own counts.
+  ['faucet-pass', 0, 'pass', ''],
+  ['faucet-caught', 1, 'caught', 'tape: `# fail  1`'],
+  ['faucet-never', 1, 'caught', 'tape: `# fail  1`'],
+  ['faucet-throw', 1, 'caught', "tape: `TypeError: Cannot read properties of null (reading 'x')`"],
+  ['faucet-import', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error: Cannot find module './nope'`"],
+  ['faucet-zero', 0, 'error', 'no tests ran: `# tests 0`'],
+];
+
+/**
  * node --test on Node 20 and 24 (`-20`, `-24`; `-22` where it differs from neither), through a pipe:
  * the dot reporter, junit writing to stdout, two reporters writing to stdout at once, and spec and
  * TAP. Before the dot reading, every dot run that passed was an error ("exit 0 without a node
@@ -224,7 +271,7 @@ const PYTEST: Row[] = [
   ['timeout-thread', 1, 'caught', 'pytest: `pytest-timeout stopped the run in File "/x/tests/test_slow.py", line 3, in test_slow`'],
 ];
 
-for (const [runner, rows] of [['ava', AVA], ['jasmine', JASMINE], ['tap', TAP], ['node', NODE], ['pytest', PYTEST]] as const) {
+for (const [runner, rows] of [['ava', AVA], ['jasmine', JASMINE], ['tap', TAP], ['tape', TAPE], ['node', NODE], ['pytest', PYTEST]] as const) {
   for (const [name, code, verdict, reason] of rows) {
     test(`${runner}: ${name} (exit ${code}) is ${verdict}`, () => {
       const c = judge(runner, code, output(runner, name));
@@ -237,7 +284,7 @@ for (const [runner, rows] of [['ava', AVA], ['jasmine', JASMINE], ['tap', TAP], 
 }
 
 test('no tests, with allowNoTests: a pass that says so', () => {
-  for (const [runner, name, code] of [['ava', 'zero', 1], ['jasmine', 'no-specs', 2], ['tap', 'zero', 0], ['tap', 'no-files', 1]] as const) {
+  for (const [runner, name, code] of [['ava', 'zero', 1], ['jasmine', 'no-specs', 2], ['tap', 'zero', 0], ['tap', 'no-files', 1], ['tape', 'zero', 0], ['tape', 'tap-spec-zero', 1]] as const) {
     const c = judge(runner, code, output(runner, name), true);
     assert.is(c.verdict, 'pass', `${runner}/${name}: ${c.reason}`);
     assert.match(c.reason ?? '', 'allowed by `allowNoTests`');
@@ -253,8 +300,8 @@ test('jasmine: a failure exit the tier does not count (caught [1]) says how to c
   assert.match(c.reason ?? '', "exit 3, which this tier does not count as a test failure (`caught`: 1), though jasmine counts failed tests: `2 specs, 1 failure`; if exit 3 means a test failed, add it to the tier's `caught`");
 });
 
-test('the summary is what a run that ends prints: exit 0 without one is no pass (ava --tap cut short, tap -R dot, a jasmine --reporter)', () => {
-  for (const runner of ['ava', 'jasmine', 'tap'] as const) {
+test('the summary is what a run that ends prints: exit 0 without one is no pass (ava --tap cut short, tap -R dot, a jasmine --reporter, tape piped into a reporter that prints no counts)', () => {
+  for (const runner of ['ava', 'jasmine', 'tap', 'tape'] as const) {
     const c = judge(runner, 0, 'something else\n');
     assert.is(c.verdict, 'error');
     assert.match(c.reason ?? '', `exit 0 without ${runner === 'ava' ? 'an' : 'a'} ${runner} summary`);

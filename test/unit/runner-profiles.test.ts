@@ -71,6 +71,15 @@ const cases: [string, RunnerName, string, Reading][] = [
   ['tap: full coverage is no failure', 'tap', "TAP version 14\nAll files |     100 |      100 |     100 |     100 |\n# { total: 1, pass: 1 }\n", {"summary":{"line":"# { total: 1, pass: 1 }","failed":0,"passed":1,"total":1,"skipped":0}}],
   ['tap: a usage error', 'tap', "Error: Unknown option '--x'. To specify a positional argument\n", {"cannotRun":{"what":"a tap usage error","line":"Error: Unknown option '--x'. To specify a positional argument"}}],
   ['tap: no test files', 'tap', "No test files found\n", {"noTests":{"line":"No test files found"}}],
+  ['tape: counts, a failed assertion named, a TODO failure no failure', 'tape', "TAP version 13\n# a\nnot ok 1 should be equal\n# b\nnot ok 2 later # TODO\nok 3 fine\n\n1..3\n# tests 3\n# pass  1\n# fail  1\n# todo 1\n", {"summary":{"line":"# fail  1","failed":1,"passed":1,"total":3,"skipped":1}}],
+  ['tape: all passed', 'tape', "TAP version 13\n# a\nok 1 fine\n\n1..1\n# tests 1\n# pass  1\n\n# ok\n", {"summary":{"line":"# tests 1","failed":0,"passed":1,"total":1,"skipped":0}}],
+  ['tape: a test that never ended is a failure; one that process.exit ended is not', 'tape', "TAP version 13\n# a\nnot ok 1 test exited without ending: a\n  ---\n    operator: fail\n    stack: |-\n      Error: test exited without ending: a\n          at process.emit (node:events:524:28)\n  ...\n# b\nnot ok 2 test exited without ending: b\n  ---\n    stack: |-\n          at process.exit (node:internal/process/per_thread:184:15)\n  ...\n\n1..2\n# tests 2\n# pass  0\n# fail  2\n", {"summary":{"line":"# fail  2","failed":1,"passed":0,"total":2,"skipped":0},"cannotRun":{"what":"a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended)","line":"not ok 2 test exited without ending: b"}}],
+  ['tape: a crash once a test ran is that test failing', 'tape', "TAP version 13\n# a\nok 1 fine\n# b\n/x/a.js:3\nTypeError: x is not iterable\n    at Test.<anonymous> (/x/a.js:3:5)\n\nNode.js v20.20.2\n", {"summary":{"line":"TypeError: x is not iterable","failed":1,"passed":1,"total":2}}],
+  ['tape: a crash before any test is a file that cannot load', 'tape', "/x/a.js:3\nError: top boom\n    at Object.<anonymous> (/x/a.js:3:7)\n", {"cannotRun":{"what":"tape could not load a test file (or it threw before any test ran)","line":"Error: top boom"}}],
+  ['tape: a module not found once tests ran is still a load error', 'tape', "TAP version 13\n# a\nError: Cannot find module './late'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n", {"cannotRun":{"what":"tape could not load a test file (or it threw before any test ran)","line":"Error: Cannot find module './late'"}}],
+  ['tape: tap-spec counts', 'tape', "  total:     3\n  passing:   1\n  failing:   2\n  duration:  20ms\n", {"summary":{"line":"  failing:   2","failed":2,"passed":1,"total":3}}],
+  ['tape: tap-spec with none', 'tape', "\n  ✖ No tests found\n", {"noTests":{"line":"  ✖ No tests found"}}],
+  ['tape: nothing it knows', 'tape', "tap-dot: 3 ok\n", {}],
   ['pytest: every count', 'pytest', "=========== 1 failed, 2 passed, 1 skipped, 1 xfailed, 1 xpassed, 1 error in 0.12s ===========\n", {"summary":{"line":"1 failed, 2 passed, 1 skipped, 1 xfailed, 1 xpassed, 1 error in 0.12s","failed":2,"passed":2,"total":7,"skipped":1}}],
   ['pytest: errors only', 'pytest', "============ 2 errors in 0.05s ============\n", {"summary":{"line":"2 errors in 0.05s","failed":2,"passed":0,"total":2,"skipped":0}}],
   ['pytest: no tests ran', 'pytest', "\n============ no tests ran in 0.01s ============\n", {"summary":{"line":"no tests ran in 0.01s","failed":0,"passed":0,"total":0,"skipped":0},"noTests":{"line":"no tests ran in 0.01s"}}],
@@ -180,7 +189,7 @@ for (const [title, runner, text, reading] of edges) {
 }
 
 test('the JavaScript runners and unittest always print a summary when their run ends: exit 0 without one is no pass', () => {
-  assert.equal(Object.entries(PROFILES).filter(([, p]) => p.needsSummary === true).map(([n]) => n).sort(), ['ava', 'jasmine', 'jest', 'mocha', 'node', 'tap', 'unittest', 'uvu', 'vitest']);
+  assert.equal(Object.entries(PROFILES).filter(([, p]) => p.needsSummary === true).map(([n]) => n).sort(), ['ava', 'jasmine', 'jest', 'mocha', 'node', 'tap', 'tape', 'unittest', 'uvu', 'vitest']);
 });
 
 test('nextest\'s and pytest\'s failure exit codes prove a failure without a summary; the others\' do not', () => {
