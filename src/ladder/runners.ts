@@ -788,12 +788,12 @@ const tap: RunnerProfile = {
 const TAPE_VERSION = /^TAP version \d+$/;
 const tapeCount = (word: string) => new RegExp(`^# ${word}\\s+(\\d+)$`);
 const TAPE_COUNT = /^# (?:tests|pass|fail|todo)\s+\d+$/;
-const TAPE_NOT_OK = /^not ok \d+ (.*?)(?: # (TODO|SKIP)\b.*)?$/;
+const TAPE_NOT_OK = /^\s*not ok \d+ (.*?)(?: # (TODO|SKIP)\b.*)?$/;
 const TAPE_OK = /^ok \d+ /;
 /** A test's header: `# name`, any comment that is not a count or tape's `# ok`. */
 const TAPE_HEADER = /^# (?!(?:tests|pass|fail|todo)\s+\d+$|ok$)\S/;
 /** tape's failure for a test still open at the process's exit, and the stack frame that says process.exit ended it. */
-const TAPE_UNENDED = /^not ok \d+ test exited without ending: /;
+const TAPE_UNENDED = /^\s*not ok \d+ test exited without ending: /;
 const TAPE_EXIT_FRAME = /^\s+at process\.exit \(/;
 /** tap-spec's counts, and what it prints for no TAP tests at all. */
 const TAP_SPEC_COUNT = /^ {2}(total|passing|failing):\s+(\d+)$/;
@@ -804,7 +804,7 @@ function tapeExited(lines: readonly string[], index: number): boolean {
   if (!TAPE_UNENDED.test(lines[index]!)) return false;
   for (let i = index + 1; i < lines.length && i < index + 40; i++) {
     if (TAPE_EXIT_FRAME.test(lines[i]!)) return true;
-    if (/^(?:not )?ok \d+ |^# /.test(lines[i]!)) return false;
+    if (/^\s*(?:not )?ok \d+ |^# /.test(lines[i]!)) return false;
   }
   return false;
 }
@@ -831,7 +831,8 @@ function nodeLoadError(lines: readonly string[]): string | undefined {
 }
 
 const tape: RunnerProfile = {
-  keep: anyOf(TAPE_VERSION, TAPE_COUNT, TAPE_NOT_OK, TAPE_EXIT_FRAME, TAP_SPEC_COUNT, TAP_SPEC_NONE),
+  // Counts at the end, and from anywhere before: each failure (and the process.exit frame below it), each test's header (a crash's test).
+  keep: anyOf(TAPE_VERSION, TAPE_COUNT, TAPE_NOT_OK, TAPE_EXIT_FRAME, TAPE_HEADER, TAP_SPEC_COUNT, TAP_SPEC_NONE),
   needsSummary: true,
   reporterHint: "run tape without a reporter pipe, or pipe its TAP into tap-spec or faucet (whose counts gate-ladder reads)",
   cutShort: { cause: 'a test file that called process.exit, or a reporter pipe that prints no counts', next: 'run tape without a reporter pipe, or pipe its TAP into tap-spec or faucet' },
@@ -859,7 +860,8 @@ const tape: RunnerProfile = {
       });
       const failed = Math.max(0, Number(fail?.m[1] ?? 0) - exited);
       const total = Number(tests.m[1]);
-      out.summary = { line: failed > 0 && fail ? fail.line : tests.line, failed, passed: Number(lastMatch(lines, tapeCount('pass'))?.m[1] ?? 0), total, skipped: todo };
+      // The line quoted for a failure names the first test that failed (tape counts the tests a never-ending one kept from starting too).
+      out.summary = { line: failed > 0 ? (firstFailed ?? fail?.line ?? tests.line) : tests.line, failed, passed: Number(lastMatch(lines, tapeCount('pass'))?.m[1] ?? 0), total, skipped: todo };
       if (firstExited !== undefined) out.cannotRun = { what: 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended)', line: firstExited };
       return out;
     }

@@ -1,5 +1,5 @@
 /**
- * Real runners (jest, vitest, mocha, uvu, node:test, ava, jasmine, tap, pytest), installed as this project's dev
+ * Real runners (jest, vitest, mocha, uvu, node:test, ava, jasmine, tap, tape, pytest), installed as this project's dev
  * dependencies and linked into scenario repositories, each case a tier run through the installed CLI:
  * all pass, one failing assertion, a test file that fails to import, no test files, a test file with
  * no tests, a missing npm script, a timeout; where they show something the runner does: two failures
@@ -394,7 +394,46 @@ const TAP: Scenario = {
   },
 };
 
-const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, NODE_DOT, AVA, JASMINE, TAP, PYTEST, UNITTEST];
+/**
+ * tape through npm scripts (`tape 'cases/x/*.js'`), as most tape projects run it. No test file matched,
+ * a file without tests and every test skipped all print `# tests 0` and exit 0; a file that cannot
+ * load is node's own crash, before any test; process.exit in a test ends it and every test after it,
+ * which tape reports as tests that never ended.
+ */
+const TAPE_LOAD = 'tape could not load a test file (or it threw before any test ran)';
+const TAPE: Scenario = {
+  runner: 'tape',
+  run: (c) => `npm run --silent ${c}`,
+  scripts: (f) => `tape '${f}/*.js'`,
+  files: {
+    pass: { 'a.test.js': "const test = require('tape');\ntest('adds', (t) => { t.equal(1 + 1, 2); t.end(); });\n" },
+    caught: { 'a.test.js': "const test = require('tape');\ntest('adds', (t) => { t.equal(1 + 1, 3); t.end(); });\ntest('ok', (t) => { t.pass('fine'); t.end(); });\n" },
+    import: { 'a.test.js': "const test = require('tape');\nconst x = require('./nope');\ntest('adds', (t) => { t.pass('fine'); t.end(); });\n" },
+    'no-files': { 'README.md': 'no tests here\n' },
+    zero: { 'a.test.js': '// no tests yet\n' },
+    timeout: { 'a.test.js': "const test = require('tape');\ntest('hangs', () => { setInterval(() => {}, 1000); });\n" },
+    allowed: { 'README.md': 'no tests here\n' },
+    mixed: { 'a.test.js': "const test = require('tape');\ntest('a', (t) => { t.equal(1, 2); t.end(); });\ntest('b', (t) => { t.equal(1, 3); t.end(); });\ntest.skip('c', (t) => { t.pass('x'); t.end(); });\n" },
+    skipped: { 'a.test.js': "const test = require('tape');\ntest.skip('a', (t) => { t.equal(1, 2); t.end(); });\ntest.skip('b', (t) => { t.pass('x'); t.end(); });\n" },
+    exit: { 'a.test.js': "const test = require('tape');\ntest('a', (t) => { t.pass('x'); t.end(); });\ntest('b', () => { process.exit(0); });\ntest('c', (t) => { t.equal(1, 2); t.end(); });\n" },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: 'tape: `not ok 1 should be strictly equal`' },
+    import: { verdict: 'error', quotes: `${TAPE_LOAD}: \`Error: Cannot find module './nope'\`` },
+    'no-files': { verdict: 'error', quotes: 'no tests ran: `# tests 0`' },
+    zero: { verdict: 'error', quotes: 'no tests ran: `# tests 0`' },
+    'no-script': { verdict: 'error', quotes: QUIET_MISSING },
+    timeout: { verdict: 'error', quotes: 'timed out after' },
+    allowed: { verdict: 'pass', quotes: 'no tests ran (allowed by `allowNoTests`): `# tests 0`' },
+    mixed: { verdict: 'caught', quotes: 'tape: `not ok 1 should be strictly equal`' },
+    skipped: { verdict: 'error', quotes: 'no tests ran: `# tests 0`' },
+    exit: { verdict: 'error', quotes: 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `not ok 2 test exited without ending: b`' },
+    placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
+  },
+};
+
+const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, NODE_DOT, AVA, JASMINE, TAP, TAPE, PYTEST, UNITTEST];
 const TIMEOUT_S = 2;
 
 let modules: string | undefined;

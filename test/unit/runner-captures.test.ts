@@ -160,16 +160,16 @@ const TAP: Row[] = [
 const TAPE: Row[] = [
   ['pass', 0, 'pass', ''],
   ['only', 0, 'pass', ''],
-  ['caught', 1, 'caught', 'tape: `# fail  1`'],
-  ['mixed', 1, 'caught', 'tape: `# fail  2`'],
+  ['caught', 1, 'caught', 'tape: `not ok 1 should be strictly equal`'],
+  ['mixed', 1, 'caught', 'tape: `not ok 1 should be strictly equal`'],
   // tape's own failures: a plan that does not match, an async test that rejects, a test that never ends.
-  ['plan', 1, 'caught', 'tape: `# fail  1`'],
-  ['reject', 1, 'caught', 'tape: `# fail  1`'],
-  ['never', 1, 'caught', 'tape: `# fail  1`'],
+  ['plan', 1, 'caught', 'tape: `not ok 2 plan != count`'],
+  ['reject', 1, 'caught', 'tape: `not ok 1 Error: async boom`'],
+  ['never', 1, 'caught', 'tape: `not ok 3 test exited without ending: never`'],
   // tape catches no throw: node's crash ends the run. Once a test runs, that test failed (as mocha counts it).
   ['throw', 1, 'caught', "tape: `TypeError: Cannot read properties of null (reading 'x')`"],
   ['late', 1, 'caught', 'tape: `Error: late boom`'],
-  ['nyc-caught', 1, 'caught', 'tape: `# fail  1`'],
+  ['nyc-caught', 1, 'caught', 'tape: `not ok 1 should be strictly equal`'],
   ['import', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error: Cannot find module './nope'`"],
   ['esm', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/x/c/esm/nope.mjs'"],
   ['syntax', 1, 'error', 'tape could not load a test file (or it threw before any test ran): `SyntaxError: Unexpected end of input`'],
@@ -189,8 +189,8 @@ const TAPE: Row[] = [
   ['tap-spec-zero', 1, 'error', 'no tests ran: `✖ No tests found`'],
   // faucet redraws its lines: what is left on screen is tape's own counts.
   ['faucet-pass', 0, 'pass', ''],
-  ['faucet-caught', 1, 'caught', 'tape: `# fail  1`'],
-  ['faucet-never', 1, 'caught', 'tape: `# fail  1`'],
+  ['faucet-caught', 1, 'caught', 'tape: `not ok 1 should be strictly equal`'],
+  ['faucet-never', 1, 'caught', 'tape: `not ok 3 test exited without ending: never`'],
   ['faucet-throw', 1, 'caught', "tape: `TypeError: Cannot read properties of null (reading 'x')`"],
   ['faucet-import', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error: Cannot find module './nope'`"],
   ['faucet-zero', 0, 'error', 'no tests ran: `# tests 0`'],
