@@ -809,26 +809,45 @@ function tapeExited(lines: readonly string[], index: number): boolean {
   return false;
 }
 
+/** The first line of node's report of an uncaught error: at the start of a line (TAP's YAML quotes a stack indented). */
+const NODE_CRASH = /^(?:[A-Z]\w*)?Error(?: \[[A-Z_]+\])?: \S/;
+
 /** A node crash with no summary: the error line, and whether it came from loading code (a file, a module) rather than from a test that ran. */
 function tapeCrash(lines: readonly string[]): { line: string; loading: boolean } | undefined {
-  const load = nodeLoadError(lines);
-  const err = load ?? jsErrorLine(lines);
+  let err: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    if (!NODE_CRASH.test(lines[i]!)) continue;
+    err ??= lines[i]!;
+    // Thrown by node's module loader: its first stack frame is `node:internal/modules/...`.
+    let frame = i + 1;
+    while (frame < lines.length && frame <= i + 20 && !/^\s+at /.test(lines[frame]!)) frame++;
+    if (frame < lines.length && frame <= i + 20 && /^\s+at (?:.*\()?node:internal\/modules\//.test(lines[frame]!)) return { line: lines[i]!, loading: true };
+  }
   if (err === undefined) return undefined;
   // Tests start only once every file has loaded: no test header, no test ran.
   const started = lines.some((l) => TAPE_HEADER.test(l) || /^\s+[✔✖] \S/.test(l));
-  return { line: err, loading: load !== undefined || !started };
+  return { line: err, loading: !started };
 }
 
-/** An error node threw from its module loader: its first stack frame is `node:internal/modules/...`. */
-function nodeLoadError(lines: readonly string[]): string | undefined {
-  for (let i = 0; i < lines.length; i++) {
-    if (!ANY_ERROR.test(lines[i]!)) continue;
-    let frame = i + 1;
-    while (frame < lines.length && frame <= i + 20 && !/^\s+at /.test(lines[frame]!)) frame++;
-    if (frame < lines.length && frame <= i + 20 && /^\s+at (?:.*\()?node:internal\/modules\//.test(lines[frame]!)) return lines[i]!;
-  }
-  return undefined;
+/** The `not ok` lines that are failed tests (not TODO or SKIP), and those that process.exit ended. */
+function tapeFailures(lines: readonly string[]): { failed: number; firstFailed?: string; exited: number; firstExited?: string } {
+  const out: { failed: number; firstFailed?: string; exited: number; firstExited?: string } = { failed: 0, exited: 0 };
+  lines.forEach((l, i) => {
+    const m = TAPE_NOT_OK.exec(l);
+    if (!m || m[2] !== undefined) return;
+    // Once a test called process.exit, tape reports every test still to come as one that never ended.
+    if (tapeExited(lines, i) || (out.exited > 0 && TAPE_UNENDED.test(l))) {
+      out.exited++;
+      out.firstExited ??= l;
+    } else {
+      out.failed++;
+      out.firstFailed ??= l;
+    }
+  });
+  return out;
 }
+
+const TAPE_EXITED = 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended)';
 
 const tape: RunnerProfile = {
   // Counts at the end, and from anywhere before: each failure (and the process.exit frame below it), each test's header (a crash's test).
@@ -839,45 +858,41 @@ const tape: RunnerProfile = {
   read(lines) {
     const out: Reading = {};
     const tests = lastMatch(lines, tapeCount('tests'));
+    const f = tapeFailures(lines);
+    if (f.firstExited !== undefined) out.cannotRun = { what: TAPE_EXITED, line: f.firstExited };
+    if (tests) {
+      const fail = lastMatch(lines, tapeCount('fail'));
+      const todo = Number(lastMatch(lines, tapeCount('todo'))?.m[1] ?? 0);
+      const failed = Math.max(0, Number(fail?.m[1] ?? 0) - f.exited);
+      // The line quoted for a failure names the first test that failed (tape counts the tests a never-ending one kept from starting too).
+      out.summary = { line: failed > 0 ? (f.firstFailed ?? fail?.line ?? tests.line) : tests.line, failed, passed: Number(lastMatch(lines, tapeCount('pass'))?.m[1] ?? 0), total: Number(tests.m[1]), skipped: todo };
+      return out;
+    }
     const spec = new Map<string, { line: string; n: number }>();
     for (const l of lines) {
       const m = TAP_SPEC_COUNT.exec(l);
       if (m) spec.set(m[1]!, { line: l, n: Number(m[2]) });
-    }
-    if (tests) {
-      const fail = lastMatch(lines, tapeCount('fail'));
-      const todo = Number(lastMatch(lines, tapeCount('todo'))?.m[1] ?? 0);
-      let exited = 0;
-      let firstExited: string | undefined;
-      let firstFailed: string | undefined;
-      lines.forEach((l, i) => {
-        const m = TAPE_NOT_OK.exec(l);
-        if (!m || m[2] !== undefined) return;
-        if (tapeExited(lines, i)) {
-          exited++;
-          firstExited ??= l;
-        } else firstFailed ??= l;
-      });
-      const failed = Math.max(0, Number(fail?.m[1] ?? 0) - exited);
-      const total = Number(tests.m[1]);
-      // The line quoted for a failure names the first test that failed (tape counts the tests a never-ending one kept from starting too).
-      out.summary = { line: failed > 0 ? (firstFailed ?? fail?.line ?? tests.line) : tests.line, failed, passed: Number(lastMatch(lines, tapeCount('pass'))?.m[1] ?? 0), total, skipped: todo };
-      if (firstExited !== undefined) out.cannotRun = { what: 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended)', line: firstExited };
-      return out;
     }
     if (spec.has('total')) {
       const failed = spec.get('failing')?.n ?? 0;
       out.summary = { line: failed > 0 ? spec.get('failing')!.line : spec.get('total')!.line, failed, passed: spec.get('passing')?.n ?? 0, total: spec.get('total')!.n };
       return out;
     }
-    const none = firstMatch(lines, TAP_SPEC_NONE);
+    // No summary: node's crash ended the run, or the output was cut (process.exit can lose what a pipe had not taken yet).
     const crash = tapeCrash(lines);
-    if (crash?.loading) out.cannotRun = { what: 'tape could not load a test file (or it threw before any test ran)', line: crash.line };
-    else if (crash) {
-      // An uncaught error once a test ran: that test failed, and tape stopped there.
+    if (crash?.loading) {
+      out.cannotRun = { what: 'tape could not load a test file (or it threw before any test ran)', line: crash.line };
+      return out;
+    }
+    if (f.failed > 0 || crash) {
+      // A failed assertion printed, or an uncaught error once a test ran: that test failed (tape stopped there).
       const passed = lines.filter((l) => TAPE_OK.test(l) || /^\s+✔ \S/.test(l)).length;
-      out.summary = { line: crash.line, failed: 1, passed, total: passed + 1 };
-    } else if (none) out.noTests = { line: none.line };
+      const failed = f.failed + (crash ? 1 : 0);
+      out.summary = { line: f.firstFailed ?? crash!.line, failed, passed, total: passed + failed };
+      return out;
+    }
+    const none = firstMatch(lines, TAP_SPEC_NONE);
+    if (none && !out.cannotRun) out.noTests = { line: none.line };
     return out;
   },
 };

@@ -177,6 +177,9 @@ const TAPE: Row[] = [
   // A failed assertion in one file, a file that cannot load beside it: tape loads every file first, so no test ran.
   ['two', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error: Cannot find module './nope'`"],
   ['exit', 1, 'error', 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `not ok 2 test exited without ending: b`'],
+  // A real run (resolve's suite under nyc, through a pipe as a hook runs it): process.exit cut tape's output short of its summary,
+  // the last test's report with it; every test after the one that called process.exit is reported as never ended.
+  ['nyc-exit-cut', 1, 'error', 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `not ok 10 test exited without ending: exits`'],
   ['zero', 0, 'error', 'no tests ran: `# tests 0`'],
   ['no-files', 0, 'error', 'no tests ran: `# tests 0`'],
   ['skipped', 0, 'error', 'no tests ran: `# tests 0`'],
