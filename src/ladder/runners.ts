@@ -793,18 +793,20 @@ const TAPE_OK = /^ok \d+ /;
 /** A test's header: `# name`, any comment that is not a count or tape's `# ok`. */
 const TAPE_HEADER = /^# (?!(?:tests|pass|fail|todo)\s+\d+$|ok$)\S/;
 /** tape's failure for a test still open at the process's exit, and the stack frame that says process.exit ended it. */
-const TAPE_UNENDED = /^\s*not ok \d+ test exited without ending: /;
+const TAPE_UNENDED = /^\s*(?:not ok \d+|✖) test exited without ending: /;
 const TAPE_EXIT_FRAME = /^\s+at process\.exit \(/;
 /** tap-spec's counts, and what it prints for no TAP tests at all. */
 const TAP_SPEC_COUNT = /^ {2}(total|passing|failing):\s+(\d+)$/;
 const TAP_SPEC_NONE = /^\s*✖ No tests found$/;
+/** tap-spec's failure, under its test's name (listed again, further in, under `Failed Tests:`). */
+const TAP_SPEC_FAILED = /^ {4}✖ (.*)$/;
 
 /** Whether the not-ok line at `index` is a test that process.exit ended (the frame in its YAML block, before the next result). */
 function tapeExited(lines: readonly string[], index: number): boolean {
   if (!TAPE_UNENDED.test(lines[index]!)) return false;
   for (let i = index + 1; i < lines.length && i < index + 40; i++) {
     if (TAPE_EXIT_FRAME.test(lines[i]!)) return true;
-    if (/^\s*(?:not )?ok \d+ |^# /.test(lines[i]!)) return false;
+    if (/^\s*(?:not )?ok \d+ |^# |^\s+[✔✖] /.test(lines[i]!)) return false;
   }
   return false;
 }
@@ -829,11 +831,11 @@ function tapeCrash(lines: readonly string[]): { line: string; loading: boolean }
   return { line: err, loading: !started };
 }
 
-/** The `not ok` lines that are failed tests (not TODO or SKIP), and those that process.exit ended. */
+/** The `not ok` lines (tap-spec's `✖` ones) that are failed tests (not TODO or SKIP), and those that process.exit ended. */
 function tapeFailures(lines: readonly string[]): { failed: number; firstFailed?: string; exited: number; firstExited?: string } {
   const out: { failed: number; firstFailed?: string; exited: number; firstExited?: string } = { failed: 0, exited: 0 };
   lines.forEach((l, i) => {
-    const m = TAPE_NOT_OK.exec(l);
+    const m = TAPE_NOT_OK.exec(l) ?? TAP_SPEC_FAILED.exec(l);
     if (!m || m[2] !== undefined) return;
     // Once a test called process.exit, tape reports every test still to come as one that never ended.
     if (tapeExited(lines, i) || (out.exited > 0 && TAPE_UNENDED.test(l))) {
@@ -851,7 +853,7 @@ const TAPE_EXITED = 'a test called process.exit, which ended it and every test a
 
 const tape: RunnerProfile = {
   // Counts at the end, and from anywhere before: each failure (and the process.exit frame below it), each test's header (a crash's test).
-  keep: anyOf(TAPE_VERSION, TAPE_COUNT, TAPE_NOT_OK, TAPE_EXIT_FRAME, TAPE_HEADER, TAP_SPEC_COUNT, TAP_SPEC_NONE),
+  keep: anyOf(TAPE_VERSION, TAPE_COUNT, TAPE_NOT_OK, TAPE_EXIT_FRAME, TAPE_HEADER, TAP_SPEC_COUNT, TAP_SPEC_NONE, TAP_SPEC_FAILED),
   needsSummary: true,
   reporterHint: "run tape without a reporter pipe, or pipe its TAP into tap-spec or faucet (whose counts gate-ladder reads)",
   cutShort: { cause: 'a test file that called process.exit, or a reporter pipe that prints no counts', next: 'run tape without a reporter pipe, or pipe its TAP into tap-spec or faucet' },
@@ -874,8 +876,8 @@ const tape: RunnerProfile = {
       if (m) spec.set(m[1]!, { line: l, n: Number(m[2]) });
     }
     if (spec.has('total')) {
-      const failed = spec.get('failing')?.n ?? 0;
-      out.summary = { line: failed > 0 ? spec.get('failing')!.line : spec.get('total')!.line, failed, passed: spec.get('passing')?.n ?? 0, total: spec.get('total')!.n };
+      const failed = Math.max(0, (spec.get('failing')?.n ?? 0) - f.exited);
+      out.summary = { line: failed > 0 ? (f.firstFailed ?? spec.get('failing')!.line) : spec.get('total')!.line, failed, passed: spec.get('passing')?.n ?? 0, total: spec.get('total')!.n };
       return out;
     }
     // No summary: node's crash ended the run, or the output was cut (process.exit can lose what a pipe had not taken yet).

@@ -185,11 +185,13 @@ const TAPE: Row[] = [
   ['skipped', 0, 'error', 'no tests ran: `# tests 0`'],
   ['nyc-zero', 0, 'error', 'no tests ran: `# tests 0`'],
   ['tap-spec-pass', 0, 'pass', ''],
-  ['tap-spec-caught', 1, 'caught', 'tape: `failing:   1`'],
-  ['tap-spec-never', 1, 'caught', 'tape: `failing:   1`'],
+  ['tap-spec-caught', 1, 'caught', 'tape: `✖ should be strictly equal`'],
+  ['tap-spec-never', 1, 'caught', 'tape: `✖ test exited without ending: never`'],
   ['tap-spec-throw', 1, 'caught', "tape: `TypeError: Cannot read properties of null (reading 'x')`"],
   ['tap-spec-import', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error: Cannot find module './nope'`"],
   ['tap-spec-zero', 1, 'error', 'no tests ran: `✖ No tests found`'],
+  // A real run (can-merge's `nyc tape 'test/**/*.js' | tap-spec`): tap-spec shows the stack that passes through process.exit.
+  ['tap-spec-nyc-exit', 1, 'error', 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `✖ test exited without ending: exits`'],
   // faucet redraws its lines: what is left on screen is tape's own counts.
   ['faucet-pass', 0, 'pass', ''],
   ['faucet-caught', 1, 'caught', 'tape: `not ok 1 should be strictly equal`'],
