@@ -330,6 +330,8 @@ function makeTargets(words: readonly string[]): { targets: string[]; readable: b
 const TYPE_CHECKERS = new Set(['tsc', 'vue-tsc', 'tsgo']);
 
 const HARMLESS = new Set(['echo', 'printf', 'cd', 'true', ':', 'export', 'set', 'rm', 'mkdir', 'cp', 'mv', 'touch', 'sleep', 'clear', 'exit']);
+/** TAP reporters a runner's output is piped into (`tape test/*.js | tap-spec`): they fail when the tests do, so they are not a command beside the runner. */
+const TAP_REPORTERS = new Set(['tap-spec', 'faucet', 'tap-dot', 'tap-min', 'tap-summary', 'tap-difflet', 'tap-diff', 'tap-arc', 'tap-nyan', 'tap-colorize', 'tap-mocha-reporter', 'tap-pessimist']);
 
 /** `npm init`'s test script: it fails without running anything. */
 const PLACEHOLDER = /^\s*echo\s+(["']?)Error: no test specified\1\s*&&\s*exit 1\s*$/;
@@ -445,7 +447,12 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
         continue;
       }
       if (PLACEHOLDER.test(body)) found.placeholderScript ??= pm.script;
-      if (depth < MAX_DEPTH) scan(body, sources, found, depth + 1, `${pm.manager} script "${pm.script}"`);
+      // npm runs a script's pre and post scripts around it (`pretest`: a lint, `posttest`: an audit): their output and exit code are the tier's too.
+      const around = pm.manager === 'npm' && !words.includes('--ignore-scripts') ? [`pre${pm.script}`, pm.script, `post${pm.script}`] : [pm.script];
+      for (const name of around) {
+        const text = all[name];
+        if (text !== undefined && depth < MAX_DEPTH) scan(text, sources, found, depth + 1, `${pm.manager} script "${name}"`);
+      }
       continue;
     }
     const add = (r: RunnerName) => {
@@ -467,7 +474,7 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
     else {
       const r = words.map((w, i) => runnerWord(w, i === 0)).find((x) => x !== undefined);
       if (r !== undefined) add(r);
-      else if (!HARMLESS.has(b)) {
+      else if (!HARMLESS.has(b) && !TAP_REPORTERS.has(b)) {
         found.others.push(printable(words.join(' ')));
         if (TYPE_CHECKERS.has(b)) found.typeCheckers.push(b);
       }

@@ -113,6 +113,19 @@ for (const [run, scripts, configured, runner, why] of cases) {
   });
 }
 
+test("npm's pre and post scripts run around a script: what they run is beside the runner; a TAP reporter the output is piped into is not", () => {
+  const scripts = { pretest: 'npm run lint', lint: 'eslint .', test: 'npm run tests-only', 'tests-only': "nyc tape 'test/**/*.js' | tap-spec", posttest: 'aud --production' };
+  const d = detectRunner('npm test', undefined, () => scripts);
+  assert.is(d.runner, 'tape', d.why);
+  assert.equal(d.besides, ['eslint .', 'aud --production']);
+  // The pre and post scripts of a script npm runs itself, not of one it only names; pnpm does not run them.
+  assert.equal(detectRunner('npm run tests-only', undefined, () => scripts).besides, undefined);
+  assert.equal(detectRunner('pnpm test', undefined, () => scripts).besides, undefined);
+  assert.equal(detectRunner('npm test --ignore-scripts', undefined, () => scripts).besides, undefined);
+  // A runner in a pre script is a runner of the tier too.
+  assert.is(detectRunner('npm test', undefined, () => ({ pretest: 'jest', test: 'mocha' })).runner, undefined);
+});
+
 test('package.json is read only when a package manager is named', () => {
   let reads = 0;
   detectRunner('vitest run && node x.js', undefined, () => (reads++, {}));
