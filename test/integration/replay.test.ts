@@ -133,7 +133,7 @@ test('commits where the tier cannot run (its script or runner came later) are "n
         edit();
         c[name] = repo.commit(name);
       };
-      step('tape-era', () => pkg({ 'test:quick': 'tape test/*.js' }));
+      step('lab-era', () => pkg({ 'test:quick': 'lab test/*.js' }));
       step('no-script', () => pkg({ test: 'node check.js' }));
       step('node-era', () => pkg({ test: 'node check.js', 'test:quick': 'node check.js' }));
       step('bug', () => repo.write('src/value.txt', 'bug\n'));
@@ -141,9 +141,9 @@ test('commits where the tier cannot run (its script or runner came later) are "n
       assert.is(r.code, 0, r.out);
       const rows = repo.ledger();
       const row = (name: string) => rows.find((x) => x.patch === c[name])!;
-      assert.is(row('tape-era').verdict, 'error');
-      assert.match(String(row('tape-era').reason), /^not applicable at this commit: command not found: tape: `sh: 1: tape: not found`/);
-      assert.is(row('tape-era').applicable, false);
+      assert.is(row('lab-era').verdict, 'error');
+      assert.match(String(row('lab-era').reason), /^not applicable at this commit: command not found: lab: `sh: 1: lab: not found`/);
+      assert.is(row('lab-era').applicable, false);
       assert.match(String(row('no-script').reason), /^not applicable at this commit: npm: missing script "test:quick"/);
       assert.is(row('no-script').applicable, false);
       assert.equal([row('node-era').verdict, row('node-era').applicable], ['pass', undefined]);
