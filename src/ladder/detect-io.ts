@@ -2,7 +2,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, resolve, sep } from 'node:path';
 import { git } from '../git/git.js';
-import { type Detection, type Makefile, type Scripts, type Workspaces, detectRunner } from './detect.js';
+import { type Detection, type Makefile, type Scripts, type WorkspaceManager, type Workspaces, detectRunner } from './detect.js';
+import { pnpmWorkspacePatterns } from './pnpm-workspaces.js';
 import { type WorkspacePackage, orderWorkspaces, workspacePatterns } from './workspaces.js';
 import type { ResolvedTier } from '../types.js';
 
@@ -58,10 +59,11 @@ function globBase(pattern: string): string {
 }
 
 /**
- * The npm workspaces declared by package.json in `dir`, read from `read` (a file's text or `null`) and
- * `list` (the folders below a folder holding a package.json, to a depth): `null` when it declares none.
+ * The workspaces declared in `dir`, read from `read` (a file's text or `null`) and `list` (the folders
+ * below a folder holding a package.json, to a depth): npm's by package.json's `workspaces`, pnpm's by
+ * pnpm-workspace.yaml's `packages`; `null` when it declares none.
  */
-function workspacesFrom(read: (path: string) => string | null, list: (base: string, depth: number) => string[]): Workspaces {
+function workspacesFrom(read: (path: string) => string | null, list: (base: string, depth: number) => string[], manager: WorkspaceManager = 'npm'): Workspaces {
   const text = read('package.json');
   if (text === null) return null;
   let pkg: unknown;
@@ -70,7 +72,11 @@ function workspacesFrom(read: (path: string) => string | null, list: (base: stri
   } catch {
     return null;
   }
-  const patterns = workspacePatterns(pkg);
+  let patterns: string[] | undefined;
+  if (manager === 'pnpm') {
+    const yaml = read('pnpm-workspace.yaml');
+    patterns = yaml === null ? undefined : pnpmWorkspacePatterns(yaml);
+  } else patterns = workspacePatterns(pkg);
   const root = workspaceOf('.', text);
   if (patterns === undefined || root === undefined) return null;
   const dirs = new Set<string>();
@@ -108,8 +114,8 @@ function packageDirs(dir: string, base: string, depth: number): string[] {
   return out;
 }
 
-/** The npm workspaces package.json in `dir` declares; `null` when it declares none. */
-export function readWorkspaces(dir: string): Workspaces {
+/** The workspaces package.json (npm) or pnpm-workspace.yaml (pnpm) in `dir` declares; `null` when it declares none. */
+export function readWorkspaces(dir: string, manager: WorkspaceManager = 'npm'): Workspaces {
   return workspacesFrom(
     (path) => {
       try {
@@ -119,6 +125,7 @@ export function readWorkspaces(dir: string): Workspaces {
       }
     },
     (base, depth) => packageDirs(dir, base, depth),
+    manager,
   );
 }
 
@@ -140,7 +147,7 @@ function readMakefile(dir: string): Makefile {
 /** Detects a tier's runner in the folder it runs in (`root` joined with the tier's `cwd`). */
 export function detectTier(tier: ResolvedTier, root: string): Detection {
   const dir = resolve(root, tier.cwd);
-  return detectRunner(tier.run, tier.runner, () => readScripts(dir), () => readMakefile(dir), () => readWorkspaces(dir));
+  return detectRunner(tier.run, tier.runner, () => readScripts(dir), () => readMakefile(dir), (manager) => readWorkspaces(dir, manager));
 }
 
 /**
@@ -167,7 +174,7 @@ export function detectAtCommit(tier: ResolvedTier, root: string, rev: string): D
       }
       return null;
     },
-    () => {
+    (manager) => {
       // The commit's package.json files below the tier's folder, listed once.
       let listed: string[] | undefined;
       const here = at('.');
@@ -179,7 +186,7 @@ export function detectAtCommit(tier: ResolvedTier, root: string, rev: string): D
         }
         const under = base === '' ? '' : `${base}/`;
         return listed.filter((d) => d.startsWith(under) && !d.split('/').includes('node_modules') && d.split('/').length - (base === '' ? 0 : base.split('/').length) <= depth);
-      });
+      }, manager);
     },
   );
 }

@@ -6,6 +6,7 @@
 import type { RunnerName } from '../types.js';
 import { shown } from '../util/escape.js';
 import type { EnvTool } from './env-tools.js';
+import { pnpmRunArgs } from './pnpm-workspaces.js';
 import { type WorkspacePackage, npmWorkspaceArgs, selectWorkspaces } from './workspaces.js';
 
 export type Manager = 'npm' | 'pnpm' | 'yarn' | 'bun';
@@ -14,8 +15,13 @@ export type Manager = 'npm' | 'pnpm' | 'yarn' | 'bun';
 export type Scripts = Readonly<Record<string, string>> | null;
 /** The Makefile's text where the tier runs; `null`: there is none. */
 export type Makefile = string | null;
-/** The npm workspaces where the tier runs, in npm's order, and the root package; `null`: package.json declares none (or cannot be read). */
+/**
+ * The workspace's packages where the tier runs and the root package: npm's (package.json's `workspaces`,
+ * in npm's order) or pnpm's (pnpm-workspace.yaml's `packages`); `null`: none declared (or unreadable).
+ */
 export type Workspaces = { root: WorkspacePackage; list: WorkspacePackage[] } | null;
+/** Which manager's workspace declaration to read. */
+export type WorkspaceManager = 'npm' | 'pnpm';
 
 /** One workspace of an npm workspaces run: its script (absent: it has none) and the runner that script starts. */
 export interface WorkspaceRunMember {
@@ -27,9 +33,16 @@ export interface WorkspaceRunMember {
   detection?: Detection;
 }
 
-/** `npm test --workspaces`, `npm run test -w a -w b`: the script npm runs in each workspace, in its order. */
+/**
+ * `npm test --workspaces`, `npm run test -w a -w b`: the script npm runs in each workspace, in its order;
+ * `pnpm -r test`, `pnpm --filter a test`: every package of the workspace (pnpm's output says which ran).
+ */
 export interface WorkspaceRun {
+  /** The manager that runs it: npm's output is cut by its banners, pnpm's by its line prefixes. */
+  manager: WorkspaceManager;
   event: string;
+  /** pnpm's options make it print no package prefix (`--silent`, `--reporter-hide-prefix`): why, in words. */
+  unprefixed?: string;
   /** `--if-present`: a workspace without the script is skipped. */
   ifPresent: boolean;
   members: WorkspaceRunMember[];
@@ -222,8 +235,9 @@ interface Found {
   make: boolean;
   envTool?: EnvTool;
   workspaces?: WorkspaceRun;
-  /** Workspace runs seen that could not be followed (why, in words). */
+  /** Workspace runs seen that could not be followed (why, in words), and by which manager. */
   unfollowed?: string;
+  unfollowedBy?: WorkspaceManager;
 }
 
 /** Where scan reads what a command refers to: package.json's scripts, the Makefile. */
@@ -231,7 +245,7 @@ interface Sources {
   scripts: () => Scripts;
   /** The Makefile's rules, read once; null: there is none. */
   makefile: () => readonly MakeRule[] | null;
-  workspaces: () => Workspaces;
+  workspaces: (manager: WorkspaceManager) => Workspaces;
 }
 
 /** Lines of a Makefile, with backslash-continued lines joined. */
@@ -410,7 +424,7 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       const sub = args[0];
       const event = sub === 'test' || sub === 't' || sub === 'tst' ? 'test' : sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn' ? args[1] : undefined;
       if (event === undefined || found.workspaces !== undefined || depth >= MAX_DEPTH) continue;
-      const all = sources.workspaces();
+      const all = sources.workspaces('npm');
       if (all === null) {
         found.unfollowed ??= 'package.json here declares no workspaces to read';
         continue;
@@ -425,7 +439,26 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
         const detection = script === undefined ? undefined : detectRunner(script, undefined, () => w.scripts);
         return { name: w.name, ...(w.id !== undefined && { id: w.id }), dir: w.dir, ...(script !== undefined && { script }), ...(detection && { detection }) };
       });
-      found.workspaces = { event, ifPresent: ws.ifPresent, members };
+      found.workspaces = { manager: 'npm', event, ifPresent: ws.ifPresent, members };
+      continue;
+    }
+    const pnpm = base(first) === 'pnpm' ? pnpmRunArgs(words.slice(1)) : undefined;
+    if (pnpm) {
+      found.managers.add('pnpm');
+      if (found.workspaces !== undefined || depth >= MAX_DEPTH) continue;
+      const why = pnpm.elsewhere ?? (sources.workspaces('pnpm') === null ? 'no pnpm-workspace.yaml here lists the packages to read' : undefined);
+      if (why !== undefined) {
+        if (found.unfollowed === undefined) Object.assign(found, { unfollowed: why, unfollowedBy: 'pnpm' });
+        continue;
+      }
+      const all = sources.workspaces('pnpm')!;
+      // Every package: pnpm's output says which its filter selected; a package without the script is skipped.
+      const members = all.list.map((w): WorkspaceRunMember => {
+        const script = w.scripts[pnpm.event];
+        const detection = script === undefined ? undefined : detectRunner(script, undefined, () => w.scripts);
+        return { name: w.name, ...(w.id !== undefined && { id: w.id }), dir: w.dir, ...(script !== undefined && { script }), ...(detection && { detection }) };
+      });
+      found.workspaces = { manager: 'pnpm', event: pnpm.event, ifPresent: true, members, ...(pnpm.unprefixed !== undefined && { unprefixed: pnpm.unprefixed }) };
       continue;
     }
     const pm = managerTarget(words);
@@ -486,12 +519,12 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
  * The runner behind a tier's command. `configured` (the tier's `runner`) wins; the command's words and
  * scripts still say which package managers it goes through and whether a script it names is missing.
  */
-export function detectRunner(run: string | readonly string[], configured: RunnerName | undefined, scripts: () => Scripts, makefile: () => Makefile = () => null, workspaces: () => Workspaces = () => null): Detection {
+export function detectRunner(run: string | readonly string[], configured: RunnerName | undefined, scripts: () => Scripts, makefile: () => Makefile = () => null, workspaces: (manager: WorkspaceManager) => Workspaces = () => null): Detection {
   const command = typeof run === 'string' ? run : run.map((w) => (/[\s'"\\&|;]/.test(w) ? `'${w.replace(/'/g, "'\\''")}'` : w)).join(' ');
   const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [], typeCheckers: [], make: false };
   let cached: Scripts | undefined;
   let mk: readonly MakeRule[] | null | undefined;
-  let wss: Workspaces | undefined;
+  const wss = new Map<WorkspaceManager, Workspaces>();
   const sources: Sources = {
     scripts: () => (cached === undefined ? (cached = scripts()) : cached),
     makefile: () => {
@@ -501,7 +534,10 @@ export function detectRunner(run: string | readonly string[], configured: Runner
       }
       return mk;
     },
-    workspaces: () => (wss === undefined ? (wss = workspaces()) : wss),
+    workspaces: (manager) => {
+      if (!wss.has(manager)) wss.set(manager, workspaces(manager));
+      return wss.get(manager)!;
+    },
   };
   scan(command, sources, found, 0, '');
   const rest = {
@@ -519,7 +555,8 @@ export function detectRunner(run: string | readonly string[], configured: Runner
   if (found.workspaces && runners.length === 0) {
     const w = found.workspaces;
     const each = w.members.map((m) => `${printable(m.name)} (${m.script === undefined ? `no "${printable(w.event)}" script` : (configured ?? m.detection?.runner ?? 'no known runner')})`);
-    const why = `each workspace read with its own runner: npm runs "${printable(w.event)}" in ${w.members.length} workspace${w.members.length === 1 ? '' : 's'}: ${each.join(', ')}`;
+    const where = w.manager === 'npm' ? `npm runs "${printable(w.event)}" in ${w.members.length} workspace${w.members.length === 1 ? '' : 's'}` : `pnpm runs "${printable(w.event)}" in the packages it selects of ${w.members.length}`;
+    const why = `each workspace read with its own runner: ${where}: ${each.join(', ')}`;
     return { ...(configured !== undefined && { runner: configured }), why: configured !== undefined ? `\`runner: '${configured}'\` in the config, for each workspace; ${why}` : why, ...rest, workspaces: w };
   }
   if (configured !== undefined) return { runner: configured, why: `\`runner: '${configured}'\` in the config`, ...rest };
@@ -528,7 +565,7 @@ export function detectRunner(run: string | readonly string[], configured: Runner
   if (found.missingScript !== undefined) return { why: `package.json has no script "${printable(found.missingScript)}"`, ...rest };
   if (found.noPackageJson) return { why: 'no package.json to read the script from', ...rest };
   if (found.placeholderScript !== undefined) return { why: `package.json's script "${printable(found.placeholderScript)}" is npm init's placeholder: it runs no test`, ...rest };
-  if (found.unfollowed !== undefined) return { why: `an npm workspaces run, not followed (${found.unfollowed}): judged by exit code`, ...rest };
+  if (found.unfollowed !== undefined) return { why: `${found.unfollowedBy === 'pnpm' ? 'a pnpm recursive run' : 'an npm workspaces run'}, not followed (${found.unfollowed}): judged by exit code`, ...rest };
   if (found.envTool !== undefined) return { why: `${found.envTool} runs the tests: the command it says failed is read with its runner and its own exit code`, ...rest };
   if (found.others.length > 0 && found.typeCheckers.length === found.others.length) {
     const checker = found.typeCheckers[0]!;

@@ -8,8 +8,9 @@ import { shown } from '../util/escape.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
 import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, RunnerName, Verdict } from '../types.js';
 import { classify } from './verdict.js';
-import { keepFor } from './runners.js';
+import { keepFor, outputLines } from './runners.js';
 import { scriptKeep } from './script-output.js';
+import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from './pnpm-workspaces.js';
 import { NPM_WORKSPACE_KEEP } from './workspaces.js';
 import type { Detection, WorkspaceRun } from './detect.js';
 import { detectTier } from './detect-io.js';
@@ -284,11 +285,21 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
   return { exit, judged, seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
 }
 
-/** The lines a workspaces run's reading needs wherever they fall: npm's banners and error blocks, and each workspace's runner's. */
+/**
+ * The lines a workspaces run's reading needs wherever they fall: npm's banners and error blocks (pnpm's,
+ * and its prefixed lines' starts and ends), and each workspace's runner's (after pnpm's prefix).
+ */
 function keepForWorkspaces(run: WorkspaceRun, configured: RunnerName | undefined): (line: string) => boolean {
   const tests = [...new Set(run.members.map((m) => configured ?? m.detection?.runner))].map((r) => keepFor(r)).filter((k) => k !== undefined);
-  const npm = keepFor(undefined, NPM_WORKSPACE_KEEP)!;
-  return (line) => npm(line) || tests.some((k) => k(line));
+  const own = keepFor(undefined, run.manager === 'pnpm' ? PNPM_WORKSPACE_KEEP : NPM_WORKSPACE_KEEP)!;
+  if (run.manager !== 'pnpm') return (line) => own(line) || tests.some((k) => k(line));
+  return (line) => {
+    const p = pnpmPrefixed(outputLines(line)[0]!, run.event);
+    if (p === undefined) return own(line) || tests.some((k) => k(line));
+    // Each runner's keeper sees the line as its package printed it: every keeper is fed, in order.
+    const kept = tests.map((k) => k(p.text));
+    return p.start || p.text === 'Done' || p.text === 'Failed' || kept.some(Boolean);
+  };
 }
 
 /** One ledger row for a tier the patch reached. Pure. */

@@ -6,7 +6,8 @@ import { type Detection, type WorkspaceRun, detectRunner } from './detect.js';
 import { envToolFailure } from './env-tools.js';
 import { nodeLoadCrash, pythonLoadCrash, failedSummary, typeDiagnostics } from './script-output.js';
 import { PROFILES, type RunnerProfile, managerFailure, outputLines } from './runners.js';
-import { splitWorkspaces } from './workspaces.js';
+import { type PnpmSegment, type PnpmUnsplit, splitPnpm } from './pnpm-workspaces.js';
+import { type WorkspaceSegment, splitWorkspaces } from './workspaces.js';
 import { runnerCaught } from '../config/defaults.js';
 import type { RunnerName, Verdict } from '../types.js';
 
@@ -308,38 +309,59 @@ function byEnvTool(tool: string, exit: GateExit, code: number, lines: readonly s
 }
 
 /**
- * An npm workspaces run, read workspace by workspace: each one's output (cut by npm's banners) through
- * its own runner's profile, with its own exit code (npm's error block for it). A test failure a runner
- * proves in any workspace is `caught`; else any workspace that could not run (or ran no test) makes it
- * an `error`; all passed is a `pass`. Each reason names the workspace. Pure.
+ * A workspaces run (npm's `--workspaces`, pnpm's `-r` or `--filter`), read workspace by workspace: each
+ * one's output (cut by npm's banners or pnpm's line prefixes) through its own runner's profile, with its
+ * own exit code (npm's or pnpm's error block for it). A test failure a runner proves in any workspace is
+ * `caught`; else any workspace that could not run (or ran no test) makes it an `error`; all passed is a
+ * `pass`. Each reason names the workspace. Pure.
  */
 function byWorkspaces(run: WorkspaceRun, lines: readonly string[], code: number, caught: readonly number[], timeout: number, output: OutputContext, configured: RunnerName | undefined): Classified {
   const event = shown(run.event);
-  const split = splitWorkspaces(lines, run.event, run.members.map((m) => ({ name: m.name, ...(m.id !== undefined && { id: m.id }), hasScript: m.script !== undefined, ...(m.script !== undefined && { script: m.script }) })));
+  const pm = run.manager;
+  const split: Map<string, PnpmSegment | WorkspaceSegment> | PnpmUnsplit =
+    pm === 'pnpm'
+      ? run.unprefixed !== undefined
+        ? { why: run.unprefixed }
+        : splitPnpm(lines, run.event, run.members, code)
+      : splitWorkspaces(lines, run.event, run.members.map((m) => ({ name: m.name, ...(m.id !== undefined && { id: m.id }), hasScript: m.script !== undefined, ...(m.script !== undefined && { script: m.script }) })));
   if ('why' in split) {
-    const next = 'drop --silent so npm prints its banners, or give each workspace a tier of its own';
+    const ranNone = split.ranNone;
+    if (ranNone !== undefined) {
+      const none = `pnpm ran no "${event}" script: ${quoteLine(ranNone)}`;
+      if (output.allowNoTests) return { verdict: 'pass', reason: `${none} (allowed by \`allowNoTests\`)` };
+      return { verdict: 'error', reason: `${none}; check the --filter, or add the script to the packages (set \`allowNoTests: true\` on the tier if that is expected)`, inapplicable: true };
+    }
+    const next = pm === 'pnpm' ? 'drop the option so pnpm prefixes each line with its package, or give each package a tier of its own' : 'drop --silent so npm prints its banners, or give each workspace a tier of its own';
     if (code === 0) return { verdict: 'pass', reason: `exit 0, not read workspace by workspace: ${split.why}; ${next}` };
     return { verdict: 'error', reason: `exit ${code}, and no workspace is known to have failed a test: ${split.why}; ${next}` };
   }
   const pieces: { name: string; c: Classified }[] = [];
+  const stopped: string[] = [];
   for (const m of run.members) {
-    const seg = split.get(m.name)!;
-    const alone = `\`npm run ${event} -w ${shown(m.name)}\` runs it alone`;
-    if (m.script === undefined) {
+    const seg = split.get(m.name);
+    const alone = pm === 'pnpm' ? `\`pnpm --filter ${shown(m.name)} ${event}\` runs it alone` : `\`npm run ${event} -w ${shown(m.name)}\` runs it alone`;
+    if (pm === 'pnpm') {
+      // pnpm runs the packages its filter selects that have the script: the others print nothing.
+      if (seg === undefined || !seg.ran) continue;
+      if ('stopped' in seg && seg.stopped) {
+        stopped.push(m.name);
+        continue;
+      }
+    } else if (m.script === undefined) {
       if (run.ifPresent) continue;
       // npm 10.9 and 11 fail the run for it; earlier ones did only when no workspace had the script.
-      if (seg.failed || code !== 0) pieces.push({ name: m.name, c: { verdict: 'error', reason: `it has no "${event}" script, and npm fails the run for it: add one to its package.json, or run npm with --if-present to skip it`, inapplicable: true } });
+      if (seg!.failed || code !== 0) pieces.push({ name: m.name, c: { verdict: 'error', reason: `it has no "${event}" script, and npm fails the run for it: add one to its package.json, or run npm with --if-present to skip it`, inapplicable: true } });
       continue;
     }
-    if (!seg.ran) {
-      pieces.push({ name: m.name, c: { verdict: 'error', reason: `npm printed no \`> ${shown(m.id ?? m.name)} ${event}\` banner for it, so its script is not known to have run${seg.failed ? `: ${quoteLine(seg.failed.line)}` : ''}; ${alone}` } });
+    if (!seg!.ran) {
+      pieces.push({ name: m.name, c: { verdict: 'error', reason: `npm printed no \`> ${shown(m.id ?? m.name)} ${event}\` banner for it, so its script is not known to have run${seg!.failed ? `: ${quoteLine(seg!.failed.line)}` : ''}; ${alone}` } });
       continue;
     }
     const runner = configured ?? m.detection?.runner;
     const codes = output.caughtByRunner && runner ? (runnerCaught(runner) ?? caught) : caught;
-    const f = seg.failed;
-    const exit: GateExit = { exitCode: f?.signal !== undefined ? null : f ? (f.code ?? 1) : 0, signal: f?.signal ?? null, timedOut: false, interrupted: false, seconds: 0, tail: seg.lines.join('\n') };
-    const detection = m.detection ?? { managers: ['npm' as const], words: [] };
+    const f = seg!.failed;
+    const exit: GateExit = { exitCode: f?.signal !== undefined ? null : f ? (f.code ?? 1) : 0, signal: f?.signal ?? null, timedOut: false, interrupted: false, seconds: 0, tail: seg!.lines.join('\n') };
+    const detection = m.detection ?? { managers: [pm], words: [] };
     const c = classify(exit, codes, timeout, { ...(runner && { runner }), output: { detection, ...(output.allowNoTests && { allowNoTests: true }) } });
     pieces.push({ name: m.name, c: c.verdict === 'error' ? { ...c, reason: `${c.reason ?? 'an error'}; ${alone}` } : c });
   }
@@ -350,18 +372,19 @@ function byWorkspaces(run: WorkspaceRun, lines: readonly string[], code: number,
   const failedExit = (p: { name: string }) => `exit ${split.get(p.name)?.failed?.code ?? code}`;
   if (proven.length > 0) {
     const besides = errors.length > 0 ? `; besides, ${errors.map((p) => named(p, 'an error')).join('; ')}` : '';
-    return { verdict: 'caught', proven: true, reason: `${proven.map((p) => named(p, failedExit(p))).join('; ')}${besides}` };
+    const cut = stopped.length > 0 ? `; pnpm stopped ${stopped.map((n) => shown(n)).join(', ')} at the first failure` : '';
+    return { verdict: 'caught', proven: true, reason: `${proven.map((p) => named(p, failedExit(p))).join('; ')}${besides}${cut}` };
   }
   if (errors.length > 0) {
     return { verdict: 'error', reason: errors.map((p) => named(p, 'an error')).join('; '), ...(errors.length === pieces.length && errors.every((p) => p.c.inapplicable) && { inapplicable: true }) };
   }
   if (caughts.length > 0) return { verdict: 'caught', reason: caughts.map((p) => named(p, failedExit(p))).join('; ') };
   if (pieces.length === 0) {
-    const none = `no workspace of the run has a "${event}" script, so npm ran no test`;
+    const none = `no workspace of the run has a "${event}" script, so ${pm} ran no test`;
     if (output.allowNoTests) return { verdict: 'pass', reason: `${none} (allowed by \`allowNoTests\`)` };
     return { verdict: 'error', reason: `${none}; add the script to the workspaces, or set \`allowNoTests: true\` on the tier if that is expected` };
   }
-  if (code !== 0) return { verdict: 'error', reason: `exit ${code}, though every workspace's output reads as passed (${pieces.map((p) => shown(p.name)).join(', ')}): npm failed outside them; run the tier's command to see why` };
+  if (code !== 0) return { verdict: 'error', reason: `exit ${code}, though every workspace's output reads as passed (${pieces.map((p) => shown(p.name)).join(', ')}): ${pm} failed outside them; run the tier's command to see why` };
   const notes = pieces.filter((p) => p.c.reason !== undefined).map((p) => named(p, ''));
   return { verdict: 'pass', ...(notes.length > 0 && { reason: notes.join('; ') }) };
 }
