@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type Repo, type Run, cleanEnv, sh, withRepo } from '../helpers/repo.js';
+import { poolDir as srcPoolDir } from '../../src/git/worktree-pool.js';
 import { isSlot, poolDir, poolLocks, poolSlots, slotDirt, slotFree, userWorktrees } from '../helpers/pool.js';
 
 const WORKTREE = (run: string, extra = '') => `export default { isolation: 'worktree', cache: false,${extra} tiers: [{ name: 't1', run: ${JSON.stringify(run)}, timeout: 60 }] };\n`;
@@ -297,7 +298,9 @@ test('gate-ladder gc removes the pool, keeps a slot a live run holds and says wh
 
 test('the pools of repositories that are gone are removed when a slot is made and by gc; a pool in use or of a live repository stays', () =>
   withRepo({ files: { 'gate-ladder.config.ts': WORKTREE('true') } }, (repo) => {
-    const own = dirname(poolDir(repo));
+    // A pools folder of this test's own: another test process making a slot in the shared one would sweep these pools first.
+    const env = { GATE_LADDER_WORKTREES: join(repo.dir, '..', 'own-pools') };
+    const own = dirname(srcPoolDir(join(realpathSync(repo.dir), '.git'), env));
     /** A pool folder beside ours whose slot points at `gitdir`, as git worktree add writes it. */
     const fakePool = (name: string, gitdir: string, lock?: number) => {
       const dir = join(own, name);
@@ -314,13 +317,13 @@ test('the pools of repositories that are gone are removed when a slot is made an
     const alive = fakePool('live-clone-0123456789ad', join(realpathSync(repo.dir), '.git', 'worktrees', 'slot-9'));
     repo.write('src/a.txt', '1\n');
     repo.commit('one');
-    const r = repo.push();
+    const r = repo.push(['origin', 'HEAD'], env);
     assert.is(r.code, 0, r.out);
     assert.not.ok(existsSync(gone), 'swept when the slot was made');
     assert.ok(existsSync(busy), 'a live process holds its lock');
     assert.ok(existsSync(alive), 'its repository is there');
     const again = fakePool('deleted-again-0123456789ae', '/nonexistent/repo/.git/worktrees/slot-1');
-    const gc = repo.cli(['gc']);
+    const gc = repo.cli(['gc'], { env });
     assert.is(gc.code, 0, gc.out);
     assert.match(gc.out, 'also removed the worktree pool of 1 repository that no longer exists');
     assert.not.ok(existsSync(again));
