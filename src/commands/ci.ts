@@ -16,7 +16,7 @@ import { revQuery } from '../git/rev-query.js';
 import { forEachTeamRow } from '../ledger/team.js';
 import { ciMsg, msg } from '../util/messages.js';
 import { writeErr } from '../util/stderr.js';
-import { EXIT, type Judged, judge } from '../ladder/judge.js';
+import { EXIT, type Judged, judge } from './run.js';
 import type { TierFigures } from '../types.js';
 
 export interface CiOptions {

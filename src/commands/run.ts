@@ -1,9 +1,20 @@
-import { type RunOptions, judge } from '../ladder/judge.js';
+/**
+ * `gate-ladder run`: a push, a commit or a manual run, judged as a list of steps (`judge`, shared
+ * with `gate-ladder ci`). Each step is a function of ladder/judge.ts; what is said goes through a
+ * reporter (ladder/reporter.ts: text, json, ci).
+ */
+import { type Judged, type RunOptions, EXIT, configLoader, envSwitches, finishRun, judgeTarget, planWithConfigs, readStdin, startRun } from '../ladder/judge.js';
+import { type Reporter, reporterFor } from '../ladder/reporter.js';
+import { gatherGitFacts, type GitFacts } from '../git/facts.js';
+import { revQuery } from '../git/rev-query.js';
+import { ledgerPathFor } from '../ledger/ledger.js';
+import { stopLeftovers } from '../ladder/gate-records.js';
+import { msg } from '../util/messages.js';
 import { wroteToStream } from '../util/early-exit.js';
 
-export { EXIT, type Judged, type RunOptions, type TargetReport, judge } from '../ladder/judge.js';
+export { EXIT, type Judged, type RunOptions, type TargetReport } from '../ladder/judge.js';
 
-/** The hook and manual entry point: refs → ranges → route → gates → rows → exit code (the judgement: ladder/judge.ts). */
+/** The hook and manual entry point: the judgement, then `--json`'s document on stdout; resolves to the exit code. */
 export async function runCommand(opts: RunOptions): Promise<number> {
   const judged = await judge(opts);
   if (opts.json && judged.targets) {
@@ -11,4 +22,54 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     wroteToStream();
   }
   return judged.code;
+}
+
+/**
+ * A run's whole judgement: refs → ranges → route → gates → rows → exit code. `gate-ladder ci` gathers
+ * the git facts itself (to check the range's commits first) and passes them as `gathered`.
+ */
+export async function judge(opts: RunOptions, gathered?: GitFacts, reporter: Reporter = reporterFor(opts)): Promise<Judged> {
+  // GATE_LADDER=0: nothing is judged.
+  if (process.env.GATE_LADDER === '0') {
+    reporter.bypassed();
+    return { code: EXIT.pass };
+  }
+  const stdin = opts.hook === 'pre-push' ? (opts.stdin ?? readStdin()) : undefined;
+  // `--no-cache` cannot be passed through `git push`: GATE_LADDER_NO_CACHE=1 does the same for one push.
+  // Either one also loads the config afresh (what the config cache cannot see is read again).
+  const switches = envSwitches(process.env);
+  const configs = configLoader(opts.noCache === true || switches.noCache);
+  // The run's git facts, gathered once (one rev-parse and a diff per new range at most; no git process
+  // for a range seen before) and passed down from here: to planning, each commit's config, the tree
+  // cache, isolation and the per-test records. The config loads while git lists a range.
+  const facts = gathered ?? (await gatherGitFacts(opts.cwd, revQuery(opts, stdin), configs.scopeAt));
+  if (facts === null) {
+    reporter.problem(msg.notRepo(opts.cwd));
+    return { code: EXIT.error };
+  }
+  const info = facts.repo;
+  // Gates a run killed outright (kill -9) left running are stopped, and said to be.
+  stopLeftovers(info.commonDir, reporter.problem);
+  // The working tree's config: today's, for a manual run; for a push or a commit, the fast path when
+  // the tested commit's own config is the same (config-at.ts).
+  const working = await configs.loadAt(info);
+  if (switches.noCache) reporter.noCacheSwitch();
+  // What is judged, and under which config: each pushed ref, the staged tree, or --base/--head.
+  const planned = await planWithConfigs(facts, { ...opts, ...(stdin !== undefined && { stdin }) }, opts.hook ?? 'manual', working, reporter);
+  if (typeof planned === 'number') return { code: planned };
+  // Each target in turn, until one is interrupted.
+  const run = startRun(facts, opts, reporter, configs, working, planned.choices);
+  const targets = [];
+  let code: number = EXIT.pass;
+  let ledger: string | undefined;
+  for (const p of planned.plans) {
+    const judged = await judgeTarget(run, p);
+    targets.push(judged.report);
+    ledger ??= judged.ledger;
+    code = judged.interrupted ? judged.code : Math.max(code, judged.code);
+    if (judged.interrupted) break;
+  }
+  finishRun(run);
+  ledger ??= ledgerPathFor(info.root, info.commonDir, working.kind === 'ok' ? working.config.ledger : undefined);
+  return { code, targets, ledger };
 }

@@ -6,6 +6,9 @@ import { SEARCH_PLACES } from './defaults.js';
 import { isScopePlan, planScope, type ScopePlan } from '../util/glob.js';
 import { hash } from '../util/hash.js';
 import type { ResolvedConfig } from '../types.js';
+import { debugFor } from '../util/debug.js';
+
+const sayCache = debugFor('cache');
 
 /**
  * The compiled-config cache. Loading a `.ts` config costs cosmiconfig, jiti and zod, about 0.3 s;
@@ -148,6 +151,7 @@ export async function loadConfigCached(root: string, commonDir: string, fresh = 
   if ('none' in source) return { kind: 'none' };
   const place = { name: source.name, sha: source.sha };
   const hit = fresh ? undefined : readConfigEntry(commonDir, source.key, source);
+  sayCache?.(`config cache for ${source.file}: ${fresh ? 'not read (--no-cache)' : hit ? 'hit' : 'miss: loading it'}`);
   if (hit) {
     const plan = isScopePlan(hit.scopePlan, hit.config.scope) ? { scopePlan: hit.scopePlan } : {};
     return { kind: 'ok', file: hit.file, config: hit.config, hash: hit.hash, cached: true, ...plan, place, deps: hit.deps };

@@ -5,6 +5,9 @@ import { decodeText, unlinkQuiet } from '../util/cache-files.js';
 import { type Started, signalQuietly, startProcess } from '../util/spawn.js';
 import { ChangeList, parseNameStatusZ } from './change-list.js';
 import type { ChangedPath } from '../types.js';
+import { argvLine, debugFor } from '../util/debug.js';
+
+const sayGit = debugFor('git');
 
 /** The empty tree: the base of a first push to an empty remote. */
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -85,6 +88,7 @@ const gitEnv = (scrub: boolean | 'root' = false, cwd = '') => ({
 /** Runs git synchronously. Every git call of gate-ladder goes through here. */
 export function git(cwd: string, args: readonly string[], opts: string | GitOptions = {}): GitResult {
   const { input, scrub } = typeof opts === 'string' ? { input: opts, scrub: false } : opts;
+  sayGit?.(`${argvLine('git', args)} (in ${cwd})`);
   const r = spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub, cwd) });
   if (r.error) return { ok: false, code: null, stdout: '', stderr: r.error.message };
   return { ok: r.status === 0, code: r.status, stdout: decodeText(r.stdout), stderr: decodeText(r.stderr) };
@@ -120,6 +124,7 @@ export function gitJob(cwd: string, args: readonly string[], outFile?: string): 
   }
   let proc: Started;
   try {
+    sayGit?.(`${argvLine('git', args)} (in ${cwd}, in the background)`);
     proc = startProcess({ file: 'git', args, cwd, env: gitEnv(), stdout: fd ?? 'pipe', stderr: 'ignore', detached: false });
   } finally {
     if (fd !== undefined) closeSync(fd);
@@ -373,6 +378,7 @@ export function filesAt(cwd: string, treeish: string, paths: readonly string[]):
   const asked = [...new Set(paths)].filter((p) => p !== '' && !p.includes('\n'));
   const out = new Map<string, Buffer | null>();
   if (asked.length === 0) return out;
+  sayGit?.(`git cat-file --batch --follow-symlinks (in ${cwd}): ${asked.length} path(s) at ${treeish}`);
   const r = spawnSync('git', ['cat-file', '--batch', '--follow-symlinks'], {
     cwd,
     input: asked.map((p) => `${treeish}:${p}\n`).join(''),

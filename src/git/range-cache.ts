@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { adoptFile, cacheDir, decodeText, readJson, readText, unlinkQuiet, writeFileAtomicLater, writeJsonAtomic } from '../util/cache-files.js';
 import { hash } from '../util/hash.js';
 import { isObjectId } from './text.js';
+import { debugFor } from '../util/debug.js';
 
 /**
  * What git says about two commits never changes: a commit's tree, two commits' merge-base, and the
@@ -19,6 +20,8 @@ import { isObjectId } from './text.js';
  * Entries name what they hold and are checked on read. Not used in a shallow clone (deepening it
  * can change a merge-base) or a repo with replace refs (they change what an id means).
  */
+
+const sayCache = debugFor('cache');
 
 const KEEP = 64;
 /** A larger diff is not kept (git takes long enough on it that one more process hardly shows); all of them stay under 4 times this. */
@@ -40,7 +43,9 @@ const diffPath = (commonDir: string, base: string, head: string) => join(cacheDi
 export function readRange(commonDir: string, a: string, b: string): RangeFacts | undefined {
   const f = readJson<RangeFacts>(rangePath(commonDir, a, b));
   const shas = f && [f.base, f.head, f.tree, f.mergeBase ?? f.base];
-  return f?.a === a && f.b === b && shas?.every((s) => typeof s === 'string' && isObjectId(s)) ? f : undefined;
+  const found = f?.a === a && f.b === b && shas?.every((s) => typeof s === 'string' && isObjectId(s)) ? f : undefined;
+  sayCache?.(`range cache ${a} ${b}: ${found ? 'hit' : 'miss'}`);
+  return found;
 }
 
 export function writeRange(commonDir: string, facts: RangeFacts): void {
@@ -54,9 +59,10 @@ const DIFF_OPTS = { prefix: 'diff-', keep: KEEP, maxBytes: MAX_DIFF_BYTES * 4 };
 export function readDiff(commonDir: string, base: string, head: string): string | undefined {
   const text = readText(diffPath(commonDir, base, head));
   const end = trailer(base, head);
-  if (text === undefined || !text.endsWith(end)) return undefined;
-  const listing = text.slice(0, text.length - end.length);
-  return listing === '' || listing.endsWith('\0') ? listing : undefined;
+  const listing = text?.endsWith(end) ? text.slice(0, text.length - end.length) : undefined;
+  const found = listing === '' || listing?.endsWith('\0') ? listing : undefined;
+  sayCache?.(`range cache, diff ${base} ${head}: ${found === undefined ? 'miss' : 'hit'}`);
+  return found;
 }
 
 export function hasDiff(commonDir: string, base: string, head: string): boolean {

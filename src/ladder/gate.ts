@@ -6,6 +6,9 @@ import { newRunId } from '../util/hash.js';
 import { processesMarked } from '../util/proc.js';
 import { type ProcessEnd, signalQuietly, startProcess } from '../util/spawn.js';
 import type { ResolvedTier } from '../types.js';
+import { argvLine, debugFor } from '../util/debug.js';
+
+const sayGate = debugFor('gate');
 
 /** What happened to a gate's process, before any verdict. Always filled in. */
 export interface GateExit {
@@ -172,6 +175,7 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
     // Recorded before the start: after a fork, every page this process touches first is copied.
     const release = io.tracker?.starting({ marker: token, tier: tier.name });
     // Output straight to fd 2 unless the caller reads it.
+    sayGate?.(`${tier.name}: ${argvLine(file, args)} (in ${cwd})`);
     const proc = startProcess({ file, args, cwd, env: { ...env, [GATE_MARKER]: marker }, stdout: write ? 'pipe' : 2, stderr: write ? 'pipe' : 2, detached: true });
     const pid = proc.pid;
     const stop = (signal: NodeJS.Signals) => {

@@ -4,6 +4,9 @@ import { poolMsg } from '../util/messages.js';
 import type { Place } from './ladder.js';
 import type { Isolation, ResolvedTier } from '../types.js';
 import { type Slot, acquireSlot } from '../git/worktree-pool.js';
+import { debugFor } from '../util/debug.js';
+
+const sayCache = debugFor('cache');
 
 export type Where = 'worktree' | 'none';
 
@@ -50,6 +53,7 @@ export function placement(root: string, where: Where, rev: () => string, env: No
       if (where === 'none' || tier.lintStaged) return inPlace;
       if (slot === undefined) {
         slot = acquireSlot(root, pool.commonDir, rev(), pool.log ? { log: pool.log } : {});
+        sayCache?.(`worktree pool: slot ${slot.dir} ${slot.how === 'moved' ? 'reused (moved to the commit)' : slot.how}`);
         if (slot.how === 'repaired') pool.log?.(poolMsg.repaired(slot.dir));
         if (slot.how === 'remade') pool.log?.(poolMsg.remade(slot.dir));
         for (const note of slot.notes) pool.log?.(poolMsg.note(note));

@@ -1,43 +1,45 @@
 /**
- * A run's whole judgement, shared by `gate-ladder run` (commands/run.ts: the hook and the manual run)
- * and `gate-ladder ci` (commands/ci.ts), read top to bottom: the git facts, gathered once → the
- * config → what is judged, under which config → per target: route → tree cache → where gates run →
- * the ladder → rows → the exit code.
+ * The steps of a run's judgement, shared by `gate-ladder run` (commands/run.ts: the hook and the
+ * manual run, whose `judge` lists them in order) and `gate-ladder ci` (commands/ci.ts): the config
+ * loaded once (`configLoader`), what is judged under which config (`planWithConfigs`), the run's
+ * shared state (`startRun`), then per target (`judgeTarget`): its config → its plan → the tree
+ * cache → where gates run → the ladder → the verdict. What is said goes through a reporter (reporter.ts).
  */
 import { readFileSync } from 'node:fs';
 import { type Interruption, trapInterrupt } from '../util/interrupt.js';
 import { backupStashes } from './lint-staged-stash.js';
-import { cachedRows, recordTreeCache, treeCacheStep } from './tree-cache.js';
+import { type TreeCacheStep, cachedRows, recordTreeCache, treeCacheStep } from './tree-cache.js';
 import { shouldCalibrate } from './calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
 import { EXIT } from '../config/defaults.js';
 import { type GateExit, type GateIo, runGate } from './gate.js';
 import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, workTreeState } from '../git/git.js';
-import { type GitFacts, commitIn, diffIn, gatherGitFacts, mergeBaseIn } from '../git/facts.js';
+import { type GitFacts, commitIn, diffIn, mergeBaseIn } from '../git/facts.js';
 import { newRunId } from '../util/hash.js';
 import { headIsAt, quickIndexMatches, quickWorkTree, uncomparedIn } from '../git/index-check.js';
 import { provenChanged, rememberChanged, rememberClean } from '../git/dirty-hint.js';
 import { type Where, chooseIsolation, hiddenReason, placement } from './isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from './ladder.js';
 import { appendRows, ledgerGuard, ledgerPathFor } from '../ledger/ledger.js';
-import { type Voice, commitMsg, configMsg, faultMsg, msg, planLines, runMsg } from '../util/messages.js';
+import { commitMsg, configMsg, faultMsg, msg } from '../util/messages.js';
 import { watchLauncher } from '../util/launcher.js';
-import { gateTracker, gatesDir, stopLeftovers } from './gate-records.js';
+import { gateTracker, gatesDir } from './gate-records.js';
 import { parsePushRefs, pushKind } from '../git/push-refs.js';
 import { type ConfigChoice, configAtTree } from '../config/config-at.js';
-import { revQuery } from '../git/rev-query.js';
-import { writeErr, writeOut } from '../util/stderr.js';
+import { writeErr } from '../util/stderr.js';
 import { safeGateOutput } from '../util/gate-output.js';
-import { colourWanted, gateColourWanted, paint } from '../util/colour.js';
+import { gateColourWanted } from '../util/colour.js';
 import { detectPackageManager, pmSays } from '../util/package-manager.js';
 import { tookPath } from '../util/hot-path.js';
+import { debugFor } from '../util/debug.js';
 import type { ScopeMatcher } from '../util/glob.js';
 import { scopeMatcher, route, skipTiers } from './route.js';
 import { reportDeps } from './tier-report-io.js';
 import { type StagedTarget, stagedTarget } from '../git/staged.js';
 import { type RefPlan, type Target, planPush, rangeGit } from '../git/targets.js';
-import type { HookName, ResolvedConfig, ResolvedTier, RunnerInfo, Verdict } from '../types.js';
+import type { HookName, Plan, ResolvedConfig, ResolvedTier, RunnerInfo, Verdict } from '../types.js';
 import { detectAtCommit } from './detect-io.js';
+import type { Reporter } from './reporter.js';
 
 export interface RunOptions {
   cwd: string;
@@ -85,20 +87,14 @@ export interface TargetReport {
 }
 
 const err = (line: string) => writeErr(`${line}\n`);
-const out = (line: string) => writeOut(`${line}\n`);
+const sayCache = debugFor('cache');
+const sayIsolation = debugFor('isolation');
 
 /** The switches a push can carry (flags cannot pass through `git push`): tiers to skip, and the tree cache off. */
-function envSwitches(env: NodeJS.ProcessEnv): { skip: string[]; noCache: boolean } {
+export function envSwitches(env: NodeJS.ProcessEnv): { skip: string[]; noCache: boolean } {
   const skip = (env.GATE_LADDER_SKIP ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   const noCache = env.GATE_LADDER_NO_CACHE !== undefined && env.GATE_LADDER_NO_CACHE !== '' && env.GATE_LADDER_NO_CACHE !== '0';
   return { skip, noCache };
-}
-
-/** The block a blocked run ends with: red for a catch, yellow for an error, plain when not a terminal. */
-function block(text: string, colour: 'red' | 'yellow'): string {
-  // process.stderr (and node's tty module) is built only here, on a blocked run: never on a passing push.
-  const on = colourWanted(process.env, () => process.stderr.isTTY === true);
-  return `\n${paint(text, colour, on)}`;
 }
 
 /** What a run judged: its exit code and, once it got as far as a plan, each target and the ledger. */
@@ -108,22 +104,13 @@ export interface Judged {
   ledger?: string;
 }
 
+export type ConfigLoader = ReturnType<typeof configLoader>;
+
 /**
- * `run`'s whole judgement, printed as it goes but for `--json`: shared with `gate-ladder ci`, which
- * gathers the git facts itself (to check the range's commits first) and passes them as `gathered`.
+ * The config, loaded once: by gatherGitFacts while git lists a range's changes (its scope then
+ * routes the listing as git writes it), or after. `fresh` (`--no-cache`, GATE_LADDER_NO_CACHE) loads it afresh.
  */
-export async function judge(opts: RunOptions, gathered?: GitFacts): Promise<Judged> {
-  if (process.env.GATE_LADDER === '0') {
-    if (!opts.json) err(msg.bypassed());
-    return { code: EXIT.pass };
-  }
-  const stdin = opts.hook === 'pre-push' ? (opts.stdin ?? readStdin()) : undefined;
-  // `--no-cache` cannot be passed through `git push`: GATE_LADDER_NO_CACHE=1 does the same for one push.
-  // Either one also loads the config afresh (what the config cache cannot see is read again).
-  const switches = envSwitches(process.env);
-  const noCache = opts.noCache === true || switches.noCache;
-  // The config, loaded once: by gatherGitFacts while git lists a range's changes (its scope then
-  // routes the listing as git writes it), or after.
+export function configLoader(noCache: boolean) {
   let configLoad: { root: string; load: Promise<CachedLoad> } | undefined;
   const loadAt = (at: RepoInfo) =>
     (configLoad?.root === at.root ? configLoad : (configLoad = { root: at.root, load: loadConfigCached(at.root, at.commonDir, noCache) })).load;
@@ -134,253 +121,314 @@ export async function judge(opts: RunOptions, gathered?: GitFacts): Promise<Judg
     early = { scope: l.config.scope, match: scopeMatcher(l.config.scope, l.scopePlan) };
     return early.match;
   };
-  // ── the run's git facts, gathered once (one rev-parse and a diff per new range at most; no git
-  // process for a range seen before) and passed down from here: to planning, each commit's config,
-  // the tree cache, isolation and the per-test records ──
-  const facts = gathered ?? (await gatherGitFacts(opts.cwd, revQuery(opts, stdin), scopeAt));
-  if (facts === null) {
-    err(msg.notRepo(opts.cwd));
-    return { code: EXIT.error };
-  }
-  const info = facts.repo;
-  // Gates a run killed outright (kill -9) left running are stopped, and said to be.
-  stopLeftovers(info.commonDir, err);
-  // The working tree's config: today's, for a manual run; for a push or a commit, the fast path when
-  // the tested commit's own config is the same (config-at.ts).
-  const working: CachedLoad = await loadAt(info);
-  const exec = execFor(info.root);
-  const hook: HookName = opts.hook ?? 'manual';
-  if (!opts.json && !opts.dryRun && switches.noCache) err(runMsg.noCache());
-  // GATE_LADDER_SKIP names that are no tier of the judged config: said once each.
-  const warnedSkip = new Set<string>();
-  // A dry run's plan is the command's answer: stdout. Everything else is said on stderr (git shows it during a push).
-  const tell = opts.dryRun ? out : err;
-  const voice: Voice = opts.ci ? 'ci' : hook;
-
-  const planned = await planWithConfigs(facts, { ...opts, ...(stdin !== undefined && { stdin }) }, hook, working);
-  if (typeof planned === 'number') return { code: planned };
-  const { plans, choices } = planned;
-  const isolation = isolationFor(facts, hook);
   const matchers = new Map<CachedLoad, ScopeMatcher>();
   const matchFor = (l: CachedLoad & { kind: 'ok' }) => {
     let m = matchers.get(l);
     if (m === undefined) matchers.set(l, (m = early?.scope === l.config.scope ? early.match : scopeMatcher(l.config.scope, l.scopePlan)));
     return m;
   };
-  let ledgerShown: string | undefined;
-  // A ledger that cannot be written (a folder, a FIFO, a full disk) costs the record, never the verdict: said once.
-  const record = ledgerGuard(err);
-  // Ctrl-C stops the running gate's tree; the ladder records, removes its worktree and exits. A second one exits at once.
-  const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
-  // A hook whose git process is gone (killed) judges a push that no longer exists: it stops as if interrupted.
-  // (Watched from the first gate on: a push whose tree already passed starts no timer for it.)
-  let abandoned: string | undefined;
-  let unwatch: (() => void) | undefined;
-  const watch = () => {
-    if (opts.hook === undefined || unwatch) return;
-    unwatch = watchLauncher((name, pid) => {
-      abandoned = faultMsg.abandoned(name, pid);
-      interrupt.fire();
-    });
-  };
-  const reports: TargetReport[] = [];
-  let code: number = EXIT.pass;
+  return { loadAt, scopeAt, matchFor };
+}
 
-  for (const p of plans) {
-    if (p.kind === 'skip') {
-      if (!opts.json) tell(msg.nothingToTest(p.ref, p.why));
-      reports.push({ ref: p.ref, head: '', base: '', files: 0, plan: [], skipped: p.why });
-      continue;
-    }
-    if (p.kind === 'error') {
-      err(msg.rangeError(p.ref, p.reason, voice));
-      reports.push({ ref: p.ref, head: p.head, base: '', files: 0, plan: [], verdict: 'error' });
-      code = Math.max(code, EXIT.error);
-      continue;
-    }
-    // ── the config this target is judged under: its commit's own (a manual run: the working tree's) ──
-    const choice = choices.get(p.head) ?? { load: working, source: 'working-tree' };
-    const loaded = choice.load;
-    const configNote = { file: loaded.kind === 'none' ? null : loaded.file, source: choice.source, ...(choice.workingTree && { working_tree: choice.workingTree }) };
-    if (loaded.kind !== 'ok') {
-      if (loaded.kind === 'none') {
-        if (!opts.json) err(msg.noConfig(exec));
-        reports.push({ ref: p.ref, head: p.head, base: p.base, files: 0, plan: [], skipped: 'no config', config: configNote });
-        continue;
-      }
-      err(choice.source === 'commit' ? configMsg.invalidCommitted(p.ref, p.head, loaded.problems, hook) : msg.invalidConfig(loaded.problems, hook, exec));
-      reports.push({ ref: p.ref, head: p.head, base: p.base, files: 0, plan: [], verdict: 'error', config: configNote });
-      code = Math.max(code, EXIT.error);
-      continue;
-    }
-    const config = loaded.config;
-    const ledger = ledgerPathFor(info.root, info.commonDir, config.ledger);
-    ledgerShown ??= ledger;
-    // ─────────────────────────────────────────────────────────────────────────────────────────────
-    if (!opts.json && !opts.dryRun) {
-      const unknown = switches.skip.filter((name) => !config.tiers.some((t) => t.name === name) && !warnedSkip.has(name));
-      for (const name of unknown) warnedSkip.add(name);
-      if (unknown.length > 0) err(runMsg.envSkipUnknown(unknown, config.tiers.map((t) => t.name)));
-    }
-    const plan = skipTiers(route(p.changes, config.tiers, matchFor(loaded), hook), switches.skip, 'GATE_LADDER_SKIP');
-    // Which runner profile reads each running tier, from the judged commit's package.json: said by --dry-run and --json.
-    const runners = opts.dryRun || opts.json ? runnersAt(info.root, p.head, plan.tiers.filter((t) => t.run).map((t) => t.tier)) : undefined;
-    const report: TargetReport = {
-      ref: p.ref,
-      head: p.head,
-      base: p.base,
-      files: plan.fileCount,
-      plan: plan.tiers.map((t) => ({ tier: t.tier.name, run: t.run, ...(t.reason && { reason: t.reason }), ...(runners?.has(t.tier.name) && { runner: runners.get(t.tier.name)! }) })),
-      config: configNote,
-    };
-    reports.push(report);
-    if (!opts.json) {
-      tell(msg.target(p.ref, p.head, p.base === EMPTY_TREE ? undefined : p.base, plan.fileCount));
-      if (p.sameAs) tell(msg.sameAs(p.sameAs));
-      if (choice.workingTree) tell(configMsg.workingTreeIgnored(p.ref, p.head, loaded.file, choice.workingTree, hook));
-      else if (choice.source === 'working-tree' && hook !== 'manual') tell(configMsg.noCommittedConfig(p.ref, p.head, loaded.file, hook));
-    }
-    // An empty change: its tree is its base's, already there; nothing to judge (unless the config says run anyway).
-    if (plan.fileCount === 0 && !config.runOnEmpty) {
-      if (!opts.json) tell(runMsg.emptyDiff(p.ref));
-      report.verdict = 'pass';
-      continue;
-    }
-    const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
-    // ── tree cache (src/cache.ts): has this tree passed this plan under this config before? ──
-    const cache = treeCacheStep({
-      enabled: config.cache && !noCache && hook !== 'pre-commit',
-      read: !calibration,
-      facts,
-      head: p.head,
-      configHash: loaded.hash ?? configHash(config),
-      plan,
-    });
-    // ─────────────────────────────────────────────────────────────────────────────────────────────
-    if (opts.dryRun) {
-      tookPath('dry-run');
-      if (!opts.json) for (const line of planLines(plan, runners)) out(line);
-      if (cache?.hit && !opts.json) out(msg.wouldReuse(Object.values(cache.hit)));
-      continue;
-    }
-    for (const t of plan.tiers) if (t.skip === 'scope' && !opts.json) err(msg.routed(t.tier.name, t.reason ?? ''));
-    const byEnv = plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
-    if (byEnv.length > 0 && !opts.json) err(runMsg.envSkipped(byEnv));
-    if (!plan.tiers.some((t) => t.run)) {
-      if (!opts.json) err(msg.noTiers());
-      report.verdict = 'pass';
-      continue;
-    }
-    if (calibration && !opts.calibrate && !opts.json) err(msg.calibrating(config.calibrate));
-    const staged = 'parent' in p ? (p as StagedTarget) : undefined;
-    const run = {
-      plan,
-      runId: newRunId(),
-      hook,
-      patch: p.head,
-      base: staged ? staged.parent : p.base === EMPTY_TREE ? null : p.base,
-      ...(!staged && { ref: p.ref }),
-      cwd: info.root,
-      ...(calibration && { calibration: true }),
-      ...(p.note && { note: p.note }),
-    };
-    // ── tree cache hit: a row per planned tier, no gate runs ──────────────────────────────────
-    // (before choosing where gates run: looking at the work tree costs two git processes)
-    if (cache?.hit) {
-      tookPath('tree-cached');
-      const { results, rows } = cachedRows({ ...run, isolation: 'none' }, cache.hit, new Date());
-      record(() => appendRows(ledger, rows));
-      report.verdict = 'pass';
-      report.results = results;
-      if (!opts.json) err(msg.cachedPass(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit), hook));
-      continue;
-    }
-    // ─────────────────────────────────────────────────────────────────────────────────────────────
-    // The pushed commit's tree, when already known (no git process): lets the index answer for `git status`.
-    const tree = cache?.tree ?? facts.trees.get(p.head);
-    const running = plan.tiers.filter((t) => t.run).map((t) => t.tier);
-    const { where, why } = isolation(p, running, tree, config);
-    report.isolation = where;
-    if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why, running.some((t) => t.lintStaged)));
-    // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
-    let judged = p.head;
-    const rev = staged ? () => commitTree(info.root, judged, staged.parent) : () => p.head;
-    const ladderInput = { ...run, isolation: where } satisfies LadderInput;
-    let placed = placement(info.root, where, rev, process.env, { commonDir: info.commonDir, ...(!opts.json && { log: err }) });
-    // A lint-staged tier may re-stage files: the tiers after it judge the tree that will be committed.
-    const restaged = (tier: ResolvedTier): string | undefined => {
-      if (!staged || !tier.lintStaged) return undefined;
-      const tree = writeTree(info.root);
-      const now = tree.ok ? tree.stdout.trim() : judged;
-      if (now === judged) return undefined;
-      if (!opts.json) err(commitMsg.restaged(judged, now));
-      judged = now;
-      report.head = now;
-      placed.dispose();
-      placed = placement(info.root, where, rev, process.env, { commonDir: info.commonDir, ...(!opts.json && { log: err }) });
-      return now;
-    };
-    const backups = plan.tiers.some((t) => t.run && t.tier.lintStaged) ? lintStagedBackups(info.root) : undefined;
-    const testReports = reportDeps(ledger, process.env, hook === 'manual' ? undefined : { root: info.root, treeish: p.head }, facts.trees);
-    let outcome: LadderOutcome;
-    watch();
-    try {
-      outcome = await runLadder(
-        ladderInput,
-        {
-          runGate: (tier, cwd, env, io) => (tier.lintStaged ? lintStagedTier(tier, cwd, env, io, interrupt) : runGate(tier, cwd, env, io)),
-          afterTier: restaged,
-          appendRows: (rows) => record(() => appendRows(ledger, rows)),
-          now: () => new Date(),
-          log: opts.json ? () => {} : err,
-          ...(config.output === 'failures' && { hold: true }),
-          env: process.env,
-          interrupt: interrupt.promise,
-          place: (tier) => placed.place(tier),
-          // A push or a commit: the freezes committed with it, not the working tree's file.
-          reports: { ...testReports, record: (rec, cwd) => record(async () => testReports.record(rec, cwd)) },
-          // Piped gate output is escaped on its way (colours kept): util/gate-output.ts.
-          echo: (chunk) => writeErr(safeGateOutput(chunk)),
-          colour: () => gateColourWanted(process.env),
-          tracker: gateTracker(gatesDir(info.commonDir)),
-        },
-      );
-    } finally {
-      placed.dispose();
-      backups?.after();
-    }
-    report.verdict = outcome.verdict;
-    report.results = outcome.results;
-    tookPath(outcome.verdict);
-    // ── tree cache: remember a tree on which every planned tier passed ──
-    if (cache) recordTreeCache(cache, plan, p.head, outcome, interrupt.fired);
-    if (interrupt.fired) {
-      err(abandoned ?? msg.interrupted());
-      code = EXIT.interrupted;
-      break;
-    }
-    const stopped = outcome.stoppedBy;
-    if (stopped === undefined) {
-      if (!opts.json) err(msg.passed(p.ref, outcome.results.length, sum(outcome.results.map((r) => r.seconds))));
-    } else if (stopped.verdict === 'caught') {
-      err(block(msg.caught(p.ref, stopped, voice), 'red'));
-      code = Math.max(code, EXIT.caught);
-    } else {
-      err(block(msg.error(p.ref, stopped, loaded.file, voice), 'yellow'));
-      code = Math.max(code, EXIT.error);
-    }
+/** What every target of a run shares: the facts, the configs, the switches, the reporter, Ctrl-C, the ledger guard, where gates run. */
+export interface Run {
+  opts: RunOptions;
+  facts: GitFacts;
+  hook: HookName;
+  reporter: Reporter;
+  switches: { skip: string[]; noCache: boolean };
+  noCache: boolean;
+  working: CachedLoad;
+  choices: Map<string, ConfigChoice>;
+  matchFor: ConfigLoader['matchFor'];
+  exec: (command: string) => string;
+  /** GATE_LADDER_SKIP names that are no tier of the judged config: said once each. */
+  warnedSkip: Set<string>;
+  /** A ledger that cannot be written (a folder, a FIFO, a full disk) costs the record, never the verdict: said once. */
+  record: ReturnType<typeof ledgerGuard>;
+  interrupt: Interruption;
+  isolation: ReturnType<typeof isolationFor>;
+  /** Watches the git process that started the hook, from the first gate on. */
+  watch: () => void;
+  /** Why the run stopped when the hook's git process went away. */
+  abandoned: string | undefined;
+  unwatch: (() => void) | undefined;
+}
+
+/** The run's shared state, before its first target: Ctrl-C trapped, the ledger guarded, isolation ready to be asked. */
+export function startRun(facts: GitFacts, opts: RunOptions, reporter: Reporter, configs: ConfigLoader, working: CachedLoad, choices: Map<string, ConfigChoice>): Run {
+  const hook: HookName = opts.hook ?? 'manual';
+  const switches = envSwitches(process.env);
+  const run: Run = {
+    opts,
+    facts,
+    hook,
+    reporter,
+    switches,
+    noCache: opts.noCache === true || switches.noCache,
+    working,
+    choices,
+    matchFor: configs.matchFor,
+    exec: execFor(facts.repo.root),
+    warnedSkip: new Set<string>(),
+    record: ledgerGuard(reporter.problem),
+    // Ctrl-C stops the running gate's tree; the ladder records, removes its worktree and exits. A second one exits at once.
+    interrupt: trapInterrupt(() => process.exit(EXIT.interrupted)),
+    isolation: isolationFor(facts, hook),
+    abandoned: undefined,
+    unwatch: undefined,
+    // A hook whose git process is gone (killed) judges a push that no longer exists: it stops as if interrupted.
+    // (Watched from the first gate on: a push whose tree already passed starts no timer for it.)
+    watch: () => {
+      if (opts.hook === undefined || run.unwatch) return;
+      run.unwatch = watchLauncher((name, pid) => {
+        run.abandoned = faultMsg.abandoned(name, pid);
+        run.interrupt.fire();
+      });
+    },
+  };
+  return run;
+}
+
+/** After the last target: the launcher no longer watched, Ctrl-C given back (unless the process exits now). */
+export function finishRun(run: Run): void {
+  run.unwatch?.();
+  if (!run.opts.exitsAfter) run.interrupt.dispose();
+}
+
+/** One target judged: its report, its exit code, the ledger it wrote to, and whether the run was interrupted there. */
+export interface TargetJudged {
+  report: TargetReport;
+  code: number;
+  ledger?: string;
+  interrupted?: true;
+}
+
+/** A target that is judged under an `ok` config: the load, whose it is, and the note the report carries. */
+interface Under {
+  choice: ConfigChoice;
+  loaded: CachedLoad & { kind: 'ok' };
+  note: NonNullable<TargetReport['config']>;
+  ledger: string;
+}
+
+/** One target, judged: a range git could not list or a ref with nothing to test is said and reported; else its config, its plan, then its gates. */
+export async function judgeTarget(run: Run, p: RefPlan): Promise<TargetJudged> {
+  if (p.kind === 'skip') {
+    run.reporter.nothingToTest(p.ref, p.why);
+    return { code: EXIT.pass, report: { ref: p.ref, head: '', base: '', files: 0, plan: [], skipped: p.why } };
   }
-  unwatch?.();
-  if (!opts.exitsAfter) interrupt.dispose();
-  const ledger = ledgerShown ?? ledgerPathFor(info.root, info.commonDir, working.kind === 'ok' ? working.config.ledger : undefined);
-  return { code, targets: reports, ledger };
+  if (p.kind === 'error') {
+    run.reporter.problem(msg.rangeError(p.ref, p.reason, run.reporter.voice));
+    return { code: EXIT.error, report: { ref: p.ref, head: p.head, base: '', files: 0, plan: [], verdict: 'error' } };
+  }
+  const under = configFor(run, p);
+  if ('report' in under) return under;
+  const planned = planTarget(run, p, under);
+  const judged = await judgePlan(run, p, under, planned);
+  return { ...judged, report: planned.report, ledger: under.ledger };
+}
+
+/** The config this target is judged under: its commit's own (a manual run: the working tree's); none or an invalid one ends it here. */
+function configFor(run: Run, p: Target): Under | TargetJudged {
+  const choice = run.choices.get(p.head) ?? { load: run.working, source: 'working-tree' };
+  const loaded = choice.load;
+  const note = { file: loaded.kind === 'none' ? null : loaded.file, source: choice.source, ...(choice.workingTree && { working_tree: choice.workingTree }) };
+  if (loaded.kind === 'none') {
+    run.reporter.noConfig(run.exec);
+    return { code: EXIT.pass, report: { ref: p.ref, head: p.head, base: p.base, files: 0, plan: [], skipped: 'no config', config: note } };
+  }
+  if (loaded.kind !== 'ok') {
+    run.reporter.problem(
+      choice.source === 'commit' ? configMsg.invalidCommitted(p.ref, p.head, loaded.problems, run.hook) : msg.invalidConfig(loaded.problems, run.hook, run.exec),
+    );
+    return { code: EXIT.error, report: { ref: p.ref, head: p.head, base: p.base, files: 0, plan: [], verdict: 'error', config: note } };
+  }
+  const info = run.facts.repo;
+  return { choice, loaded, note, ledger: ledgerPathFor(info.root, info.commonDir, loaded.config.ledger) };
+}
+
+/** The target's plan (t0-scope, GATE_LADDER_SKIP), its report, and the lines that name it. */
+function planTarget(run: Run, p: Target, under: Under): Planned {
+  const config = under.loaded.config;
+  const unknown = run.switches.skip.filter((name) => !config.tiers.some((t) => t.name === name) && !run.warnedSkip.has(name));
+  for (const name of unknown) run.warnedSkip.add(name);
+  run.reporter.unknownSkip(unknown, config.tiers.map((t) => t.name));
+  const plan = skipTiers(route(p.changes, config.tiers, run.matchFor(under.loaded), run.hook), run.switches.skip, 'GATE_LADDER_SKIP');
+  // Which runner profile reads each running tier, from the judged commit's package.json: said by --dry-run and --json.
+  const runners = run.reporter.wantsRunners ? runnersAt(run.facts.repo.root, p.head, plan.tiers.filter((t) => t.run).map((t) => t.tier)) : undefined;
+  const report: TargetReport = {
+    ref: p.ref,
+    head: p.head,
+    base: p.base,
+    files: plan.fileCount,
+    plan: plan.tiers.map((t) => ({ tier: t.tier.name, run: t.run, ...(t.reason && { reason: t.reason }), ...(runners?.has(t.tier.name) && { runner: runners.get(t.tier.name)! }) })),
+    config: under.note,
+  };
+  run.reporter.target(p, plan.fileCount, under.choice, under.loaded.file, run.hook);
+  return { plan, report, runners };
+}
+
+/** A target's plan, its report (filled in as it is judged) and the runner profiles shown with the plan. */
+interface Planned {
+  plan: Plan;
+  report: TargetReport;
+  runners: Map<string, RunnerInfo> | undefined;
+}
+
+/**
+ * A planned target: nothing to judge (an empty change, a dry run, no tier running), the tree cache's
+ * pass, or its gates run. Returns its exit code (the report is filled in).
+ */
+async function judgePlan(run: Run, p: Target, under: Under, { plan, report, runners }: Planned): Promise<{ code: number; interrupted?: true }> {
+  const config = under.loaded.config;
+  const { opts, hook, reporter } = run;
+  // An empty change: its tree is its base's, already there; nothing to judge (unless the config says run anyway).
+  if (plan.fileCount === 0 && !config.runOnEmpty) {
+    reporter.emptyDiff(p.ref);
+    report.verdict = 'pass';
+    return { code: EXIT.pass };
+  }
+  const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
+  // ── tree cache: has this tree passed this plan under this config before? ──
+  const cache = treeCacheStep({
+    enabled: config.cache && !run.noCache && hook !== 'pre-commit',
+    read: !calibration,
+    facts: run.facts,
+    head: p.head,
+    configHash: under.loaded.hash ?? configHash(config),
+    plan,
+  });
+  sayCache?.(`tree cache for ${p.ref}: ${cache === undefined ? 'not used' : cache.hit ? `hit (tree ${cache.tree}, run ${Object.values(cache.hit).join(', ')})` : `miss (tree ${cache.tree})`}`);
+  if (opts.dryRun) {
+    tookPath('dry-run');
+    reporter.plan(plan, runners, cache?.hit && Object.values(cache.hit));
+    return { code: EXIT.pass };
+  }
+  reporter.skips(plan);
+  if (!plan.tiers.some((t) => t.run)) {
+    reporter.noTiers();
+    report.verdict = 'pass';
+    return { code: EXIT.pass };
+  }
+  if (calibration && !opts.calibrate) reporter.calibrating(config.calibrate);
+  const staged = 'parent' in p ? (p as StagedTarget) : undefined;
+  const input = {
+    plan,
+    runId: newRunId(),
+    hook,
+    patch: p.head,
+    base: staged ? staged.parent : p.base === EMPTY_TREE ? null : p.base,
+    ...(!staged && { ref: p.ref }),
+    cwd: run.facts.repo.root,
+    ...(calibration && { calibration: true }),
+    ...(p.note && { note: p.note }),
+  };
+  // ── tree cache hit: a row per planned tier, no gate runs ──
+  // (before choosing where gates run: looking at the work tree costs two git processes)
+  if (cache?.hit) {
+    tookPath('tree-cached');
+    const { results, rows } = cachedRows({ ...input, isolation: 'none' }, cache.hit, new Date());
+    run.record(() => appendRows(under.ledger, rows));
+    report.verdict = 'pass';
+    report.results = results;
+    reporter.cached(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit), hook);
+    return { code: EXIT.pass };
+  }
+  const outcome = await runGates(run, p, under, input, cache, report);
+  report.verdict = outcome.verdict;
+  report.results = outcome.results;
+  tookPath(outcome.verdict);
+  // ── tree cache: remember a tree on which every planned tier passed ──
+  if (cache) recordTreeCache(cache, plan, p.head, outcome, run.interrupt.fired);
+  return verdictOf(run, p, under, outcome);
+}
+
+/** Where the gates run (in place or a worktree), then the ladder, the worktree given back and lint-staged's backups checked after. */
+async function runGates(run: Run, p: Target, under: Under, input: Omit<LadderInput, 'isolation'>, cache: TreeCacheStep | undefined, report: TargetReport): Promise<LadderOutcome> {
+  const { facts, hook, reporter, interrupt } = run;
+  const info = facts.repo;
+  const config = under.loaded.config;
+  const plan = input.plan;
+  const staged = 'parent' in p ? (p as StagedTarget) : undefined;
+  // The pushed commit's tree, when already known (no git process): lets the index answer for `git status`.
+  const tree = cache?.tree ?? facts.trees.get(p.head);
+  const running = plan.tiers.filter((t) => t.run).map((t) => t.tier);
+  const { where, why } = run.isolation(p, running, tree, config);
+  sayIsolation?.(`${p.ref}: ${where === 'none' ? 'in place' : 'in a worktree'}${why ? ` (${why})` : ''}`);
+  report.isolation = where;
+  if (where === 'worktree' && why) reporter.isolated(p.head, why, running.some((t) => t.lintStaged));
+  // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
+  let judged = p.head;
+  const rev = staged ? () => commitTree(info.root, judged, staged.parent) : () => p.head;
+  const ladderInput = { ...input, isolation: where } satisfies LadderInput;
+  const pool = { commonDir: info.commonDir, ...(reporter.log && { log: reporter.log }) };
+  let placed = placement(info.root, where, rev, process.env, pool);
+  // A lint-staged tier may re-stage files: the tiers after it judge the tree that will be committed.
+  const restaged = (tier: ResolvedTier): string | undefined => {
+    if (!staged || !tier.lintStaged) return undefined;
+    const tree = writeTree(info.root);
+    const now = tree.ok ? tree.stdout.trim() : judged;
+    if (now === judged) return undefined;
+    reporter.restaged(judged, now);
+    judged = now;
+    report.head = now;
+    placed.dispose();
+    placed = placement(info.root, where, rev, process.env, pool);
+    return now;
+  };
+  const backups = plan.tiers.some((t) => t.run && t.tier.lintStaged) ? lintStagedBackups(info.root) : undefined;
+  const testReports = reportDeps(under.ledger, process.env, hook === 'manual' ? undefined : { root: info.root, treeish: p.head }, facts.trees);
+  run.watch();
+  try {
+    return await runLadder(ladderInput, {
+      runGate: (tier, cwd, env, io) => (tier.lintStaged ? lintStagedTier(tier, cwd, env, io, interrupt) : runGate(tier, cwd, env, io)),
+      afterTier: restaged,
+      appendRows: (rows) => run.record(() => appendRows(under.ledger, rows)),
+      now: () => new Date(),
+      log: reporter.log ?? (() => {}),
+      ...(config.output === 'failures' && { hold: true }),
+      env: process.env,
+      interrupt: interrupt.promise,
+      place: (tier) => placed.place(tier),
+      // A push or a commit: the freezes committed with it, not the working tree's file.
+      reports: { ...testReports, record: (rec, cwd) => run.record(async () => testReports.record(rec, cwd)) },
+      // Piped gate output is escaped on its way (colours kept): util/gate-output.ts.
+      echo: (chunk) => writeErr(safeGateOutput(chunk)),
+      colour: () => gateColourWanted(process.env),
+      tracker: gateTracker(gatesDir(info.commonDir)),
+    });
+  } finally {
+    placed.dispose();
+    backups?.after();
+  }
+}
+
+/** The ladder's outcome in the report, then said: passed, caught (red), could not give a verdict (yellow), or interrupted. */
+function verdictOf(run: Run, p: Target, under: Under, outcome: LadderOutcome): { code: number; interrupted?: true } {
+  if (run.interrupt.fired) {
+    run.reporter.problem(run.abandoned ?? msg.interrupted());
+    return { code: EXIT.interrupted, interrupted: true };
+  }
+  const stopped = outcome.stoppedBy;
+  if (stopped === undefined) {
+    run.reporter.passed(p.ref, outcome.results.length, sum(outcome.results.map((r) => r.seconds)));
+    return { code: EXIT.pass };
+  }
+  if (stopped.verdict === 'caught') {
+    run.reporter.caught(p.ref, stopped);
+    return { code: EXIT.caught };
+  }
+  run.reporter.error(p.ref, stopped, under.loaded.file);
+  return { code: EXIT.error };
 }
 
 function sum(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0);
 }
 
-function readStdin(): string {
+/** git's pre-push stdin: the ref lines of the push. */
+export function readStdin(): string {
   try {
     return readFileSync(0, 'utf8');
   } catch {
@@ -393,11 +441,12 @@ function readStdin(): string {
  * staged tree under the staged config, `--base/--head` under the working tree's (today's). An exit
  * code, after saying why, when there is nothing to judge or no config to judge under.
  */
-async function planWithConfigs(
+export async function planWithConfigs(
   facts: GitFacts,
   opts: RunOptions,
   hook: HookName,
   working: CachedLoad,
+  reporter: Reporter,
 ): Promise<{ plans: RefPlan[]; choices: Map<string, ConfigChoice> } | number> {
   const info = facts.repo;
   const choices = new Map<string, ConfigChoice>();
@@ -406,17 +455,17 @@ async function planWithConfigs(
   };
   let plans: RefPlan[];
   if (hook === 'manual') {
-    if (working.kind === 'none') return noConfig(info.root);
+    if (working.kind === 'none') return noConfig(info.root, reporter);
     if (working.kind === 'invalid') {
-      err(msg.invalidConfig(working.problems, hook, execFor(info.root)));
+      reporter.problem(msg.invalidConfig(working.problems, hook, execFor(info.root)));
       return EXIT.error;
     }
     const manual = manualTarget(facts, opts, working.config);
     if (typeof manual === 'string') {
-      err(manual);
+      reporter.problem(manual);
       return EXIT.error;
     }
-    if (!opts.json) (opts.dryRun ? out : err)(configMsg.todays(working.file));
+    reporter.todaysConfig(working.file);
     return { plans: [manual], choices };
   }
   if (hook === 'pre-commit') {
@@ -427,7 +476,7 @@ async function planWithConfigs(
   } else {
     const { refs, bad } = parsePushRefs(opts.stdin ?? readStdin());
     if (bad.length > 0) {
-      err(msg.badStdin(bad));
+      reporter.problem(msg.badStdin(bad));
       return EXIT.error;
     }
     for (const ref of refs) {
@@ -443,15 +492,15 @@ async function planWithConfigs(
     plans = planPush(refs, { remote: remoteFor(info.root, opts.remote ?? 'origin'), base }, rangeGit(facts));
   }
   // No config anywhere: said once, and allowed, as before any commit carried one.
-  if ([...choices.values()].every((c) => c.load.kind === 'none') && (choices.size > 0 || working.kind === 'none')) return noConfig(info.root);
+  if ([...choices.values()].every((c) => c.load.kind === 'none') && (choices.size > 0 || working.kind === 'none')) return noConfig(info.root, reporter);
   return { plans, choices };
 }
 
 /** How the project runs gate-ladder's bin (`npx gate-ladder`, `pnpm exec gate-ladder`, ...), for the messages. */
 const execFor = (root: string) => (command: string) => pmSays.exec(detectPackageManager(root), command);
 
-function noConfig(root: string): number {
-  err(msg.noConfig(execFor(root)));
+function noConfig(root: string, reporter: Reporter): number {
+  reporter.problem(msg.noConfig(execFor(root)));
   return EXIT.pass;
 }
 
