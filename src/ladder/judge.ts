@@ -299,7 +299,7 @@ async function judgePlan(run: Run, p: Target, under: Under, { plan, report, runn
     configHash: under.loaded.hash ?? configHash(config),
     plan,
   });
-  sayCache?.(`tree cache for ${p.ref}: ${cache === undefined ? 'not used' : cache.hit ? `hit (tree ${cache.tree}, run ${Object.values(cache.hit).join(', ')})` : `miss (tree ${cache.tree})`}`);
+  sayCache?.(`tree cache for ${p.ref}: ${cache === undefined ? 'not used' : cache.hit ? `hit (tree ${cache.tree}, run ${[...new Set(Object.values(cache.hit))].join(', ')})` : `miss (tree ${cache.tree})`}`);
   if (opts.dryRun) {
     tookPath('dry-run');
     reporter.plan(plan, runners, cache?.hit && Object.values(cache.hit));
@@ -355,7 +355,7 @@ async function runGates(run: Run, p: Target, under: Under, input: Omit<LadderInp
   const tree = cache?.tree ?? facts.trees.get(p.head);
   const running = plan.tiers.filter((t) => t.run).map((t) => t.tier);
   const { where, why } = run.isolation(p, running, tree, config);
-  sayIsolation?.(`${p.ref}: ${where === 'none' ? 'in place' : 'in a worktree'}${why ? ` (${why})` : ''}`);
+  sayIsolation?.(`${p.ref}: ${where === 'worktree' ? `in a worktree (${why ?? `isolation: '${config.isolation}'`})` : `in place (${inPlaceWhy(running, config)})`}`);
   report.isolation = where;
   if (where === 'worktree' && why) reporter.isolated(p.head, why, running.some((t) => t.lintStaged));
   // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
@@ -402,6 +402,13 @@ async function runGates(run: Run, p: Target, under: Under, input: Omit<LadderInp
     placed.dispose();
     backups?.after();
   }
+}
+
+/** Why gates run in the working tree itself, for GATE_LADDER_DEBUG. */
+function inPlaceWhy(running: readonly ResolvedTier[], config: ResolvedConfig): string {
+  if (running.every((t) => t.lintStaged)) return 'only lint-staged tiers run: they run in the working tree';
+  if (config.isolation !== 'auto') return `isolation: '${config.isolation}'`;
+  return 'the working tree is the commit judged, with no uncommitted change';
 }
 
 /** The ladder's outcome in the report, then said: passed, caught (red), could not give a verdict (yellow), or interrupted. */
