@@ -1,7 +1,8 @@
 import { shown } from '../util/escape.js';
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { EXIT } from '../config/defaults.js';
 import { configHelp } from './config-help.js';
+import { RUN_FLAGS, RUN_POSITIONALS, runOptionsOf } from './run-args.js';
 
 const EPILOG = `Verdicts: pass (exit 0); caught (the patch is wrong: a test failed, exit 1 unless the tier says otherwise);
 error (the harness could not give a verdict: usage error, no tests, timeout, crash). Both block the push.
@@ -17,43 +18,53 @@ export const VERSION = typeof __GATE_LADDER_VERSION__ === 'string' ? __GATE_LADD
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
   const cwd = process.cwd();
+  const set = (c: number) => {
+    code = c;
+  };
   const cli = yargs(argv)
     .scriptName('gate-ladder')
-    .usage('$0 <command> [options]\n\nRuns your checks before a push, cheapest first, and keeps a ledger of what each caught.')
+    .usage('$0 <command> [options]\n\nRuns your checks before a push, cheapest first, and keeps a ledger of what each caught.');
+  for (const commands of [judgeCommands, setupCommands, testCommands, corpusCommands, ledgerCommands]) commands(cli, cwd, set);
+  cli
+    .demandCommand(1, 'Name a command: run, ci, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, gc, merge, sync, help (see --help).')
+    .strict()
+    .version(VERSION)
+    .recommendCommands()
+    .epilog(EPILOG)
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((message, error) => {
+      if (error) throw error;
+      // Throwing stops yargs here; returning would let it run the command with the arguments it just refused.
+      throw new UsageError(message);
+    });
+  try {
+    await cli.parseAsync();
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`gate-ladder: ${shown(e.message)}\nRun \`gate-ladder --help\` for the commands and options.\n`);
+    return EXIT.error;
+  }
+  return code;
+}
+
+/** `run` (a hook, a manual run) and `ci` (a CI step): the judgement. */
+function judgeCommands(cli: Argv, cwd: string, set: (code: number) => void): Argv {
+  return cli
     .command(
       'run [hook] [remote] [url]',
       'Run the ladder: as a git hook (pre-push, pre-commit) or on --base/--head',
       (y) =>
         y
-          .positional('hook', { choices: ['pre-push', 'pre-commit'] as const, describe: 'The git hook calling (omit for a manual or CI run)' })
-          .positional('remote', { type: 'string', describe: 'Remote name (git passes it to pre-push)' })
-          .positional('url', { type: 'string', describe: 'Remote URL (git passes it to pre-push)' })
-          .option('base', { type: 'string', describe: 'Base revision (manual runs; default: config base or the remote HEAD)' })
-          .option('head', { type: 'string', describe: 'Head revision (manual runs)', default: undefined })
-          .option('dry-run', { type: 'boolean', describe: 'Print the plan and why, run nothing' })
-          .option('calibrate', { type: 'boolean', describe: 'Run every planned tier whatever the verdicts (rows flagged, not counted in yield)' })
-          .option('json', { type: 'boolean', describe: 'Print the targets, plans and verdicts as JSON on stdout' })
-          .option('cache', {
-            type: 'boolean',
-            default: true,
-            describe: 'Reuse a pass of the same tree under the same config (--no-cache, or GATE_LADDER_NO_CACHE=1: run every planned gate and load the config afresh)',
-          })
+          .positional('hook', RUN_POSITIONALS.hook)
+          .positional('remote', RUN_POSITIONALS.remote)
+          .positional('url', RUN_POSITIONALS.url)
+          .options(RUN_FLAGS)
           .example('$0 run --base origin/main --head HEAD', 'Judge the current branch as CI would')
           .example('$0 run --dry-run --base HEAD~1', 'Show what the last commit would run, and why')
           .epilog('The config: its file names and every field: gate-ladder help config.\nFor one push: GATE_LADDER_SKIP=t2-full git push (a comma list of tiers), GATE_LADDER_NO_CACHE=1 git push, GATE_LADDER=0 git push.'),
       async (a) => {
         const { runCommand } = await import('../commands/run.js');
-        code = await runCommand({
-          cwd,
-          ...(a.hook && { hook: a.hook }),
-          ...(a.remote && { remote: a.remote }),
-          ...(a.base && { base: a.base }),
-          ...(a.head && { head: a.head }),
-          dryRun: a['dry-run'] === true,
-          json: a.json === true,
-          calibrate: a.calibrate === true,
-          ...(a.cache === false && { noCache: true }),
-        });
+        set(await runCommand({ cwd, ...runOptionsOf(a) }));
       },
     )
     .command(
@@ -74,7 +85,7 @@ export async function main(argv: string[]): Promise<number> {
           .example('$0 ci --base origin/main --head HEAD --summary summary.md', 'Anywhere else, with a markdown summary'),
       async (a) => {
         const { ciCommand } = await import('../commands/ci.js');
-        code = await ciCommand({
+        set(await ciCommand({
           cwd,
           ...(a.base !== undefined && { base: a.base }),
           ...(a.head !== undefined && { head: a.head }),
@@ -82,9 +93,14 @@ export async function main(argv: string[]): Promise<number> {
           calibrate: a.calibrate === true,
           ...(a.cache === false && { noCache: true }),
           ...(a.summary !== undefined && { summary: a.summary }),
-        });
+        }));
       },
-    )
+    );
+}
+
+/** `install`, `uninstall` and `gc`: what gate-ladder puts in a repository, and takes out. */
+function setupCommands(cli: Argv, cwd: string, set: (code: number) => void): Argv {
+  return cli
     .command(
       'install',
       'Set up husky and a pre-push hook that runs gate-ladder; write a starter config if there is none',
@@ -94,17 +110,22 @@ export async function main(argv: string[]): Promise<number> {
           .option('force', { type: 'boolean', describe: "Replace a core.hooksPath that another tool set (uninstall puts it back)" }),
       async (a) => {
         const { installCommand } = await import('../commands/install.js');
-        code = await installCommand({ cwd, preCommit: a['pre-commit'] === true, force: a.force === true });
+        set(await installCommand({ cwd, preCommit: a['pre-commit'] === true, force: a.force === true }));
       },
     )
     .command('uninstall', 'Undo exactly what install did', {}, async () => {
       const { uninstallCommand } = await import('../commands/install.js');
-      code = await uninstallCommand({ cwd });
+      set(await uninstallCommand({ cwd }));
     })
     .command('gc', 'Remove the worktree pool: the kept worktrees isolated runs use, with their caches (the next isolated run makes one again)', {}, async () => {
       const { gcCommand } = await import('../commands/gc.js');
-      code = gcCommand({ cwd });
-    })
+      set(gcCommand({ cwd }));
+    });
+}
+
+/** `flaky`, `freeze`, `unfreeze` and `seed`: the evidence about tests. */
+function testCommands(cli: Argv, cwd: string, set: (code: number) => void): Argv {
+  return cli
     .command(
       'flaky',
       'Per test: runs, flips, flip rate, seeded-bug evidence, and whether it may be frozen',
@@ -114,7 +135,7 @@ export async function main(argv: string[]): Promise<number> {
           .option('local', { type: 'boolean', describe: "This clone's history only, not the team's fetched by `sync`" }),
       async (a) => {
         const { flakyCommand } = await import('../commands/flaky.js');
-        code = await flakyCommand({ cwd, json: a.json === true, local: a.local === true });
+        set(await flakyCommand({ cwd, json: a.json === true, local: a.local === true }));
       },
     )
     .command(
@@ -128,13 +149,13 @@ export async function main(argv: string[]): Promise<number> {
           .option('reentry', { type: 'string', describe: 'What must be true for the test to count again (required)' }),
       async (a) => {
         const { freezeCommand } = await import('../commands/flaky.js');
-        code = await freezeCommand({
+        set(await freezeCommand({
           cwd,
           test: a.test,
           ...(a.tier !== undefined && { tier: a.tier }),
           ...(a.expires !== undefined && { expires: a.expires }),
           ...(a.reentry !== undefined && { reentry: a.reentry }),
-        });
+        }));
       },
     )
     .command(
@@ -146,7 +167,7 @@ export async function main(argv: string[]): Promise<number> {
           .option('tier', { type: 'string', describe: 'Only its freeze in this tier' }),
       async (a) => {
         const { unfreezeCommand } = await import('../commands/flaky.js');
-        code = await unfreezeCommand({ cwd, test: a.test, ...(a.tier !== undefined && { tier: a.tier }) });
+        set(await unfreezeCommand({ cwd, test: a.test, ...(a.tier !== undefined && { tier: a.tier }) }));
       },
     )
     .command(
@@ -158,9 +179,14 @@ export async function main(argv: string[]): Promise<number> {
           .option('stryker', { type: 'string', describe: 'Import a Stryker mutation report (JSON) instead: Killed mutants credit the tests that killed them' }),
       async (a) => {
         const { seedCommand } = await import('../commands/seed.js');
-        code = await seedCommand({ cwd, ...(a.target !== undefined && { target: a.target }), ...(a.stryker !== undefined && { stryker: a.stryker }) });
+        set(await seedCommand({ cwd, ...(a.target !== undefined && { target: a.target }), ...(a.stryker !== undefined && { stryker: a.stryker }) }));
       },
-    )
+    );
+}
+
+/** `replay` and `report`: a corpus judged, and what the ledger says. */
+function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Argv {
+  return cli
     .command(
       'replay <inputs..>',
       'Replay a corpus through the ladder: commits of a range, or patch files, each in a throwaway worktree',
@@ -179,7 +205,7 @@ export async function main(argv: string[]): Promise<number> {
           .example('$0 replay candidates/ --onto v1.2 --isolate network', 'Judge a folder of agent-made patches without network'),
       async (a) => {
         const { replayCommand } = await import('../commands/replay.js');
-        code = await replayCommand({
+        set(await replayCommand({
           cwd,
           inputs: (a.inputs ?? []).map(String),
           ...(a.onto && { onto: a.onto }),
@@ -189,7 +215,7 @@ export async function main(argv: string[]): Promise<number> {
           ...(a.isolate && { isolate: a.isolate }),
           firstParent: a['first-parent'] === true,
           ...(a.shard !== undefined && { shard: a.shard }),
-        });
+        }));
       },
     )
     .command(
@@ -210,7 +236,7 @@ export async function main(argv: string[]): Promise<number> {
           .example('$0 report --html report.html', 'Charts and tables in one file that loads nothing from the network'),
       async (a) => {
         const { reportCommand } = await import('../commands/report.js');
-        code = await reportCommand({
+        set(await reportCommand({
           cwd,
           ...(a.ledger !== undefined && { ledger: a.ledger }),
           ...(a.since !== undefined && { since: a.since }),
@@ -219,9 +245,14 @@ export async function main(argv: string[]): Promise<number> {
           markdown: a.markdown === true,
           ...(a.html !== undefined && { html: a.html }),
           local: a.local === true,
-        });
+        }));
       },
-    )
+    );
+}
+
+/** `merge`, `sync` and `help`: ledgers combined, the team's rows shared, and help. */
+function ledgerCommands(cli: Argv, cwd: string, set: (code: number) => void): Argv {
+  return cli
     .command(
       'merge <files..>',
       "Merge ledgers (replay shards, exported ledgers) into this repository's ledger or --into FILE; each row once, malformed lines skipped and counted",
@@ -232,7 +263,7 @@ export async function main(argv: string[]): Promise<number> {
           .example('$0 merge shards/*/ledger.jsonl', 'Combine the ledgers of a replay matrix, then run `report`'),
       async (a) => {
         const { mergeCommand } = await import('../commands/merge.js');
-        code = await mergeCommand({ cwd, files: (a.files ?? []).map(String), ...(a.into !== undefined && { into: a.into }) });
+        set(await mergeCommand({ cwd, files: (a.files ?? []).map(String), ...(a.into !== undefined && { into: a.into }) }));
       },
     )
     .command(
@@ -245,7 +276,7 @@ export async function main(argv: string[]): Promise<number> {
           .example('$0 sync', 'Before `report`: the team\'s rows, this clone\'s shared'),
       async (a) => {
         const { syncCommand } = await import('../commands/sync.js');
-        code = await syncCommand({ cwd, ...(a.remote !== undefined && { remote: a.remote }), ...(a.origin !== undefined && { origin: a.origin }) });
+        set(await syncCommand({ cwd, ...(a.remote !== undefined && { remote: a.remote }), ...(a.origin !== undefined && { origin: a.origin }) }));
       },
     )
     .command(
@@ -256,24 +287,5 @@ export async function main(argv: string[]): Promise<number> {
         if (a.topic === 'config') process.stdout.write(configHelp());
         else cli.showHelp('log');
       },
-    )
-    .demandCommand(1, 'Name a command: run, ci, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, gc, merge, sync, help (see --help).')
-    .strict()
-    .version(VERSION)
-    .recommendCommands()
-    .epilog(EPILOG)
-    .wrap(Math.min(110, process.stdout.columns || 100))
-    .fail((message, error) => {
-      if (error) throw error;
-      // Throwing stops yargs here; returning would let it run the command with the arguments it just refused.
-      throw new UsageError(message);
-    });
-  try {
-    await cli.parseAsync();
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`gate-ladder: ${shown(e.message)}\nRun \`gate-ladder --help\` for the commands and options.\n`);
-    return EXIT.error;
-  }
-  return code;
+    );
 }
