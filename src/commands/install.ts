@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
-import { git, repoInfo } from '../git/git.js';
+import { type RepoInfo, git, repoInfo } from '../git/git.js';
 import { installMsg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
 import { poolLines } from './gc.js';
@@ -272,7 +272,53 @@ function editPackageJson(root: string, edit: (pkg: Record<string, unknown>) => b
 /** A `prepare` script that already runs husky. */
 const runsHusky = (script: string) => /(?:^|[\s;&|(])husky(?:$|[\s;&|)])/.test(script);
 
+/** Where install works: the repository, the package gate-ladder was added to, its package manager, and what an earlier install recorded. */
+interface InstallPlace {
+  info: RepoInfo;
+  root: string;
+  /** install.json, what uninstall reads. */
+  path: string;
+  previous: InstallState | null;
+  packageDir: string;
+  pkg: string;
+  runnerDir: string;
+  pm: PackageManager;
+  state: InstallState;
+}
+
+/**
+ * `gate-ladder install`, step by step: where (`installPlace`), another hook manager's folder refused,
+ * husky set up (`setUpHusky`), a starter config when there is none (`writeStarterConfig`), the hook
+ * lines (`writeHooks`), the `prepare` script (`addPrepare`), then what uninstall will undo, recorded.
+ */
 export async function installCommand(opts: InstallOptions): Promise<number> {
+  const place = installPlace(opts);
+  if (typeof place === 'number') return place;
+  const { info, root, path, previous, pm, state } = place;
+  // Another hook manager's folder: replacing it would silently stop that tool's hooks.
+  const current = getHooksPath(root, false);
+  if (current !== null && current !== '' && !isHuskyPath(current, root) && !opts.force) {
+    process.stderr.write(`${installMsg.foreignHooksPath(current, hookLine('pre-push', pm), (c) => pmSays.exec(pm, c))}\n`);
+    return 2;
+  }
+
+  // Hooks git runs today from its own folder stop running once core.hooksPath is set: said, with the way to keep them.
+  const ignored = current === null || current === '' ? gitOwnHooks(info.commonDir) : [];
+  const refused = await setUpHusky(root);
+  if (refused !== undefined) return refused;
+  const preCommit = await writeStarterConfig(place, opts);
+  writeHooks(place, opts, preCommit);
+  addPrepare(place);
+
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(state, null, 2)}\n`);
+  if (ignored.length > 0) say(installMsg.gitHooksIgnored(relativeOrAbsolute(root, join(info.commonDir, 'hooks')), ignored));
+  say(previous ? 'gate-ladder: install is up to date.' : installMsg.installed(pmSays.exec(pm, 'gate-ladder uninstall')));
+  return 0;
+}
+
+/** The repository, the package's folder, where node_modules holds gate-ladder, the package manager and the state to record; an exit code when install cannot go on. */
+function installPlace(opts: InstallOptions): InstallPlace | number {
   const info = repoInfo(opts.cwd);
   if (info === null) {
     process.stderr.write(`gate-ladder: ${shown(opts.cwd)} is not inside a git work tree. Run install from your repository.\n`);
@@ -301,16 +347,11 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     addedPrepare: false,
     createdConfig: null,
   };
+  return { info, root, path, previous, packageDir, pkg, runnerDir, pm, state };
+}
 
-  // Another hook manager's folder: replacing it would silently stop that tool's hooks.
-  const current = getHooksPath(root, false);
-  if (current !== null && current !== '' && !isHuskyPath(current, root) && !opts.force) {
-    process.stderr.write(`${installMsg.foreignHooksPath(current, hookLine('pre-push', pm), (c) => pmSays.exec(pm, c))}\n`);
-    return 2;
-  }
-
-  // Hooks git runs today from its own folder stop running once core.hooksPath is set: said, with the way to keep them.
-  const ignored = current === null || current === '' ? gitOwnHooks(info.commonDir) : [];
+/** husky's own setup; an exit code, after saying why, when it refuses. */
+async function setUpHusky(root: string): Promise<number | undefined> {
   // husky sets core.hooksPath to .husky/_ and writes its wrappers there (they are git-ignored).
   const { default: husky } = await import('husky');
   const here = process.cwd();
@@ -321,8 +362,12 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     process.stderr.write(`gate-ladder: husky could not set up the hooks: ${shown(refusal)}\n`);
     return 2;
   }
+  return undefined;
+}
 
-  // The config first: a pre-commit hook's lint-staged line is replaced only when a lintStaged tier runs lint-staged.
+/** The config first: a pre-commit hook's lint-staged line is replaced only when a lintStaged tier runs lint-staged. Returns what the pre-commit hook will run. */
+async function writeStarterConfig(place: InstallPlace, opts: InstallOptions): Promise<{ lintStagedTier: boolean; anyTier: boolean } | undefined> {
+  const { root, packageDir, pkg, pm, state } = place;
   const hasConfig = SEARCH_PLACES.some((p) => p !== 'package.json' && existsSync(join(root, p))) || packageHasKey(root);
   const hookText = (hook: Hook) => (existsSync(join(root, '.husky', hook)) ? readFileSync(join(root, '.husky', hook), 'utf8') : '');
   const lintStagedInHook = opts.preCommit ? hookText('pre-commit').split('\n').find((l) => lintStagedLine(l)) : undefined;
@@ -356,7 +401,12 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   } else if (opts.preCommit) {
     preCommit = await preCommitTiers(root);
   }
+  return preCommit;
+}
 
+/** The hook files: gate-ladder's line added or put in place of an older one (or of a bare lint-staged line), each said. */
+function writeHooks(place: InstallPlace, opts: InstallOptions, preCommit: { lintStagedTier: boolean; anyTier: boolean } | undefined): void {
+  const { root, packageDir, runnerDir, pm, state } = place;
   const hooks: Hook[] = ['pre-push', ...(opts.preCommit ? (['pre-commit'] as const) : [])];
   for (const hook of hooks) {
     const file = join(root, '.husky', hook);
@@ -394,7 +444,11 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     if (lintStaged >= 0 && !replaceLintStaged) say(installMsg.lintStagedTwice(lines[lintStaged]!.trim(), preCommit?.lintStagedTier === true));
   }
   if (preCommit && !preCommit.anyTier) say(installMsg.noPreCommitTier());
+}
 
+/** `prepare` runs husky (added, or put before the project's own), and a husky that `prepare` cannot find is said. */
+function addPrepare(place: InstallPlace): void {
+  const { root, packageDir, pkg, pm, state } = place;
   const pkgFile = join(pkg, 'package.json');
   const pkgBefore = existsSync(pkgFile) ? readFileSync(pkgFile, 'utf8') : null;
   // husky must start at the root (it looks for .git there): from a package's folder, `cd ..` first, as husky's own docs say.
@@ -427,12 +481,6 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   if (scripts.prepare !== undefined && runsHusky(scripts.prepare) && !binDirs.some((d) => existsSync(join(root, d, 'node_modules', '.bin', 'husky')))) {
     say(installMsg.huskyNotOnPath(pmSays.addDev(pm, 'husky'), pmSays.install(pm)));
   }
-
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(state, null, 2)}\n`);
-  if (ignored.length > 0) say(installMsg.gitHooksIgnored(relativeOrAbsolute(root, join(info.commonDir, 'hooks')), ignored));
-  say(previous ? 'gate-ladder: install is up to date.' : installMsg.installed(pmSays.exec(pm, 'gate-ladder uninstall')));
-  return 0;
 }
 
 /** Whether the existing config has a lintStaged tier, and any tier for pre-commit (unknown when it does not load: assumed yes). */
