@@ -204,6 +204,8 @@ export async function main(argv: string[]): Promise<number> {
           .option('markdown', { type: 'boolean', describe: 'Print the report as markdown (also for a CI job summary)' })
           .option('html', { type: 'string', describe: 'Write a self-contained HTML page to this file (default gate-ladder-report.html)' })
           .option('local', { type: 'boolean', describe: "This clone's rows only, not the team's fetched by `sync`" })
+          .option('by-origin', { type: 'boolean', describe: "Each origin's figures apart: this clone's and each synced clone's or CI job's" })
+          .option('exclude-origin', { type: 'string', array: true, describe: "Leave out an origin's rows (repeatable; its id as `--by-origin` names it)" })
           .conflicts('json', 'markdown')
           .conflicts('html', ['json', 'markdown'])
           .example('$0 report --since 2025-01-01 --markdown', 'This year, as markdown for a pull request')
@@ -219,6 +221,8 @@ export async function main(argv: string[]): Promise<number> {
           markdown: a.markdown === true,
           ...(a.html !== undefined && { html: a.html }),
           local: a.local === true,
+          byOrigin: a.byOrigin === true,
+          ...(a.excludeOrigin !== undefined && { excludeOrigins: a.excludeOrigin.map(String) }),
         });
       },
     )
@@ -242,10 +246,11 @@ export async function main(argv: string[]): Promise<number> {
         y
           .positional('remote', { type: 'string', describe: 'Remote name or URL (default: origin)' })
           .option('origin', { type: 'string', describe: "This writer's id (default: GATE_LADDER_ORIGIN, the CI job, else this clone's stored id)" })
+          .option('restore', { type: 'boolean', describe: "Add the rows of this origin's ref that the local ledger lacks (a lost ledger); says how many" })
           .example('$0 sync', 'Before `report`: the team\'s rows, this clone\'s shared'),
       async (a) => {
         const { syncCommand } = await import('../commands/sync.js');
-        code = await syncCommand({ cwd, ...(a.remote !== undefined && { remote: a.remote }), ...(a.origin !== undefined && { origin: a.origin }) });
+        code = await syncCommand({ cwd, ...(a.remote !== undefined && { remote: a.remote }), ...(a.origin !== undefined && { origin: a.origin }), restore: a.restore === true });
       },
     )
     .command(

@@ -503,7 +503,19 @@ export const teamMsg = {
   syncPushRefused: (remote: string, ref: string, detail: string) =>
     `gate-ladder: sync: ${remote} refused ${ref} (${detail}); nothing changed there or here. Ask for push rights to refs/gate-ladder/* (or exempt them from the hosting rule); \`gate-ladder report --local\` meanwhile.`,
   synced: (remote: string, origin: string, pushed: number, recovered: number, teamRows: number, origins: number) =>
-    `gate-ladder: synced with ${remote} as ${origin}: pushed ${plural(pushed, 'new row')}${recovered ? `, took back ${plural(recovered, 'row')} this clone had lost` : ''}; ${plural(teamRows, 'row')} from ${plural(origins, 'other origin')} now read by report and flaky (\`--local\` leaves them out).`,
+    `gate-ladder: synced with ${remote} as ${origin}: pushed ${plural(pushed, 'new row')}${recovered ? `, restored ${plural(recovered, 'row')} from this origin's ref into the ledger` : ''}; ${plural(teamRows, 'row')} from ${plural(origins, 'other origin')} now read by report and flaky (\`--local\` leaves them out).`,
+  syncNotRestored: (n: number, ref: string) =>
+    `gate-ladder: sync: the remote's ${ref} holds ${plural(n, 'row')} this clone's ledger lacks; they were not added (anyone who can push there can write them). If this clone lost its ledger, \`gate-ladder sync --restore\` adds them and says how many.`,
+  syncRestored: (n: number, ref: string, ledger: string, first: string | undefined, last: string | undefined) =>
+    `gate-ladder: sync --restore: added ${plural(n, 'row')} from the remote's ${ref} to ${ledger}${first ? ` (run from ${first} to ${last})` : ''}; they count in \`gate-ladder report\` as this clone's.`,
+  syncRefused: (origin: string, n: number, reason: string) =>
+    `gate-ladder: sync: refused ${plural(n, 'row')} from ${origin} (${reason}); they are not counted. See each origin's figures with \`gate-ladder report --by-origin\`; leave one out with \`--exclude-origin ${origin}\`.`,
+  syncRace: (remote: string, ref: string, detail: string) =>
+    `gate-ladder: sync: other syncs of the same origin kept moving ${ref} on ${remote} (${detail}); this clone's new rows are not pushed yet, nothing else changed. Run \`gate-ladder sync\` again (and give each clone or CI job its own GATE_LADDER_ORIGIN).`,
+  reportRefused: (origin: string, n: number, reason: string) =>
+    `gate-ladder: the last sync refused ${plural(n, 'row')} from ${origin} (${reason}); they are not counted. \`--exclude-origin ${origin}\` leaves out the rest of its rows too.`,
+  reportExcluded: (origins: readonly string[], rows: number) =>
+    `gate-ladder: left out ${plural(rows, 'row')} of ${origins.join(', ')} (--exclude-origin).`,
   syncSkipped: (n: number) => `gate-ladder: sync: skipped ${plural(n, 'malformed row')} from other origins; they are not counted. Whoever wrote them should update gate-ladder.`,
   teamAfter: () =>
     "gate-ladder: the team's test records are counted after this clone's, not in time order (this clone's raw records are too many to read again, or some were removed from tests-archive/): a flip between two clones' runs of the same code may be counted differently.",
@@ -564,4 +576,5 @@ export const ciMsg = {
   summaryWritten: (file: string) => `gate-ladder: ci: wrote the verdicts and figures to ${shown(file)}.`,
   summaryUnwritable: (file: string, why: string) =>
     `gate-ladder: ci: cannot append the summary to ${shown(file)} (${shown(why)}); the verdicts stand. Check the path (GITHUB_STEP_SUMMARY or --summary).`,
+  summaryNotRegular: () => 'it is not a regular file (a FIFO, a socket or a device?), so nothing was written to it',
 };
