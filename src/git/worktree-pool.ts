@@ -5,8 +5,8 @@
  *
  *   slot-N          the work tree (a registered, locked git worktree, detached)
  *   slot-N.lock     who uses it: one run at a time (pid-lock.ts; a dead owner's lock is taken over)
- *   slot-N.json     what gate-ladder put there: dependency links (and what each node_modules mirror was
- *                   synced against: dependency-links.ts), submodules, its folders' lstat when
+ *   slot-N.json     what gate-ladder put there: dependency copies (and each one's seal and the install
+ *                   it was copied from: dependency-links.ts), submodules, its folders' lstat when
  *                   it was exactly a commit (slot-dirs.ts: only folders changed since are read to clean
  *                   it), and `moving` while a checkout is under way (found set by a later run: the
  *                   slot is repaired or remade)
@@ -21,7 +21,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { hash } from '../util/hash.js';
 import { poolMsg } from '../util/messages.js';
 import { isAlive, lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
-import { type MirrorMarks, dependencyDirs, linkDependencies } from './dependency-links.js';
+import { type CopySeals, dependencyDirs, linkDependencies } from './dependency-links.js';
 import { git, GitError, resolveCommit } from './git.js';
 import { type DirRecord, changedDirs, cleanDirs, recordDirs, updateRecord } from './slot-dirs.js';
 import { dropSubmodules, fillSubmodules } from './submodules.js';
@@ -95,8 +95,8 @@ interface SlotState {
   moving: string | null;
   /** Its folders when it was exactly a commit; absent: the next clean reads every folder. */
   dirs?: DirRecord;
-  /** What each node_modules mirror was last synced against; absent: the next link syncs every mirror. */
-  mirrors?: MirrorMarks;
+  /** What each dependency copy was when made, and the install it was copied from; absent: copied again. */
+  copies?: CopySeals;
 }
 
 export interface Slot {
@@ -158,13 +158,13 @@ function readState(file: string): SlotState {
   try {
     const s = JSON.parse(readFileSync(file, 'utf8')) as Partial<SlotState>;
     const d = s.dirs;
-    const m = s.mirrors;
+    const m = s.copies;
     return {
       links: Array.isArray(s.links) ? s.links.filter((x) => typeof x === 'string') : [],
       subs: Array.isArray(s.subs) ? s.subs.filter((x) => typeof x === 'string') : [],
       moving: typeof s.moving === 'string' ? s.moving : null,
       ...(d && typeof d.sha === 'string' && typeof d.at === 'number' && Array.isArray(d.dirs) && namesOk(d.names) && { dirs: d }),
-      ...(m && typeof m === 'object' && !Array.isArray(m) && Object.values(m).every((v) => typeof v === 'string') && { mirrors: m }),
+      ...(m && typeof m === 'object' && !Array.isArray(m) && Object.values(m).every((v) => typeof v === 'string') && { copies: m }),
     };
   } catch {
     return { links: [], subs: [], moving: null };
@@ -318,8 +318,9 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
     notes: [],
     linkPaths,
     link: () => {
-      const { linked, marks } = linkDependencies(root, dir, linkPaths(), state.links, caches, state.mirrors);
-      state = { ...state, links: linked, mirrors: marks };
+      const { linked, seals, notes } = linkDependencies(root, dir, linkPaths(), state.links, caches, state.copies);
+      slot.notes.push(...notes);
+      state = { ...state, links: linked, copies: seals };
       writeState(stateFile, state);
     },
     release: () => {
@@ -339,7 +340,9 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
   };
   live.add(slot);
   try {
-    const keep = opts.link === false ? [] : state.links;
+    // The dependency copies stay (also before a patch is applied: one that writes into them is refused,
+    // and link() finds a touched copy by its seal).
+    const keep = state.links;
     let admin = adminDir(dir);
     const doubt = state.moving !== null;
     // A record is trusted only when the slot was left exactly a commit, with its links in place.
@@ -376,9 +379,9 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
     const subs = fillSubmodules(dir, root, commonDir, state.subs);
     slot.notes.push(...subs.notes);
     const dirs = record && !doubt && admin ? updateRecord(dir, sha, record, movedAt, [...keep, ...subs.paths]) : recordDirs(dir, sha);
-    // The mirrors' marks only for a slot moved as it was left (not one repaired, remade, or whose links a patch preceded).
-    const mirrors = record && !doubt && admin ? state.mirrors : undefined;
-    state = { links: keep.filter((p) => existsSync(join(dir, p))), subs: subs.paths, moving: null, ...(dirs && { dirs }), ...(mirrors && { mirrors }) };
+    // The copies' seals whatever happened: link() checks each copy against its seal before a gate runs.
+    const copies = admin ? state.copies : undefined;
+    state = { links: keep.filter((p) => existsSync(join(dir, p))), subs: subs.paths, moving: null, ...(dirs && { dirs }), ...(copies && { copies }) };
     // link() writes the state (one write of it, not two); until then `moving` stays set: a run that dies linking
     // leaves a slot the next run repairs.
     if (opts.link !== false) slot.link();

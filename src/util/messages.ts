@@ -472,7 +472,9 @@ export const poolMsg = {
   remade: (dir: string) =>
     `gate-ladder: ${dir} could not be set right (left broken by a run that died, or changed by hand); it was made anew before any gate ran.`,
   intoLinks: (path: string, link: string) =>
-    `it touches ${path}, inside ${link}, a dependency folder the worktree links to your checkout's: refused, so a patch can never write into your real dependencies`,
+    `it touches ${path}, inside ${link}, a dependency folder the worktree copies from your checkout's: refused, so a patch never changes the dependencies it is judged with`,
+  notCopied: (rel: string, why: string) =>
+    `${shown(rel)} could not be copied into the worktree (${shown(why)}), so gates there run without it; free some disk space, or run \`gate-ladder gc\` and push again`,
   legacyPool: (pool: string) =>
     `gate-ladder: worktree slots of an earlier gate-ladder are still in ${shown(pool)} (under .git, a path some tools treat as hidden; slots are now made outside it): \`gate-ladder gc\` removes them.`,
   gcDone: (removed: number, legacy: number, pool: string) =>

@@ -371,7 +371,7 @@ test('a patch that writes into a linked dependency folder is refused, never appl
       for (const p of ['1-pth.patch', '2-dep.patch']) {
         const seeded = repo.cli(['seed', join(patches, p)]);
         assert.is(seeded.code, 2, seeded.out);
-        assert.match(seeded.out, 'a dependency folder the worktree links to your checkout');
+        assert.match(seeded.out, 'a dependency folder the worktree copies from your checkout');
       }
       for (const f of evil) assert.not.ok(existsSync(f), `${f} was written into the checkout`);
       assert.equal(poolLocks(repo), []);

@@ -1,0 +1,191 @@
+/**
+ * A slot's own copy of one of the checkout's dependency folders (`node_modules`, `.venv`, ...), so that
+ * nothing a gate in the slot writes there reaches the checkout's. Made once per install of the
+ * checkout's folder (installMark), sealed (sealOf: a digest of every entry's lstat), and checked
+ * against the seal before each run: a copy a gate touched is thrown away and made again.
+ */
+import { spawnSync } from 'node:child_process';
+import { constants, cpSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import { hash } from '../util/hash.js';
+
+/** Files an install writes inside the folder: npm, pnpm, yarn 1 and yarn 2+, a venv's own config. */
+const INSTALL_FILES = ['.package-lock.json', '.modules.yaml', '.yarn-integrity', '.yarn-state.yml', 'pyvenv.cfg', 'bin'];
+
+/**
+ * What the checkout's folder was when a copy was made: its real path, and the lstat (inode, mtime) of
+ * the folder, the files an install writes in it, its scope folders (`@x`), and each `lib/python*\/site-packages`
+ * (a venv's, or each of a `.tox`'s envs). An install (npm, pnpm, yarn, pip) changes one of them; an edit by
+ * hand of a file inside a package does not, and reaches slots only with the next install or `gate-ladder gc`.
+ */
+export function installMark(from: string, node: boolean): string {
+  let real: string;
+  try {
+    real = realpathSync(from);
+  } catch {
+    return '-';
+  }
+  const parts = [real];
+  const add = (p: string) => {
+    const st = lstatQuiet(p);
+    parts.push(st ? `${st.ino}:${st.mtimeMs}` : '-');
+  };
+  add(real);
+  for (const f of INSTALL_FILES) add(join(real, f));
+  const names = safeReaddir(real);
+  if (node) {
+    for (const name of names) if (name.startsWith('@')) add(join(real, name));
+  } else {
+    const sites = (venv: string) => {
+      for (const py of safeReaddir(join(venv, 'lib'))) if (py.startsWith('python')) add(join(venv, 'lib', py, 'site-packages'));
+    };
+    sites(real);
+    // A .tox: one venv per folder.
+    for (const env of names) {
+      if (!isFile(join(real, env, 'pyvenv.cfg'))) continue;
+      add(join(real, env, 'pyvenv.cfg'));
+      sites(join(real, env));
+    }
+  }
+  return hash(parts.join(' '));
+}
+
+function lstatQuiet(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A digest of the copy: for every entry under `dir` (links not followed), its path, inode, mode, size,
+ * mtime and ctime. Writing a file, appending, truncating, replacing, adding, removing or renaming an
+ * entry changes one of them (a write sets ctime to the clock's time, and nothing but the clock can set
+ * it back). Cost: one readdir per folder and one lstat per entry.
+ */
+export function sealOf(dir: string): { seal: string; newest: number } {
+  const lines: string[] = [];
+  let newest = 0;
+  const walk = (d: string, rel: string) => {
+    for (const name of safeReaddir(d)) {
+      const p = join(d, name);
+      const st = lstatQuiet(p);
+      if (!st) {
+        lines.push(`${rel}${name} gone`);
+        continue;
+      }
+      if (st.ctimeMs > newest) newest = st.ctimeMs;
+      lines.push(`${rel}${name} ${st.ino} ${st.mode} ${st.size} ${st.mtimeMs} ${st.ctimeMs}`);
+      if (st.isDirectory()) walk(p, `${rel}${name}/`);
+    }
+  };
+  const top = lstatQuiet(dir);
+  if (!top?.isDirectory()) return { seal: '-', newest };
+  newest = top.ctimeMs;
+  lines.push(`. ${top.ino} ${top.mode} ${top.mtimeMs} ${top.ctimeMs}`);
+  walk(dir, '');
+  return { seal: hash(lines.join('\n')), newest };
+}
+
+/**
+ * Copies the checkout's folder `from` (its real folder, when `from` is a link) to `to`, which must not
+ * exist, but the entries `skip` names. Copy-on-write where the file system offers it (`cp --reflink=auto`:
+ * btrfs, XFS; else a plain copy), fs.cpSync where there is no GNU cp. Links are copied as links. Returns
+ * undefined, or why it could not (the half-made copy is removed).
+ */
+export function copyFolder(from: string, to: string, skip: ReadonlySet<string>): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(from);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  mkdirSync(to, { recursive: true });
+  const names = safeReaddir(real).filter((n) => !skip.has(n));
+  if (names.length === 0) return undefined;
+  const cp = spawnSync('cp', ['-a', '--reflink=auto', '--', ...names.map((n) => join(real, n)), `${to}${sep}`], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (cp.status === 0) return undefined;
+  try {
+    for (const n of safeReaddir(to)) rmSync(join(to, n), { recursive: true, force: true });
+    for (const n of names) {
+      cpSync(join(real, n), join(to, n), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, mode: constants.COPYFILE_FICLONE });
+    }
+    return undefined;
+  } catch (e) {
+    rmSync(to, { recursive: true, force: true });
+    return `${(cp.stderr ?? '').trim().split('\n')[0] || 'cp failed'}; ${(e as Error).message}`;
+  }
+}
+
+/**
+ * The copy's links that lead into the checkout (an absolute link into its dependency folder or its
+ * work tree, as `npm link` or a hand-made link can be) are pointed at the same place in the slot, so
+ * no write through the copy lands in the checkout. `moves` maps a checkout prefix to the slot's, longest
+ * first. Links leading anywhere else (a system Python, a package outside the repository) stay.
+ */
+export function repointLinks(dir: string, moves: readonly (readonly [string, string])[]): void {
+  const walk = (d: string) => {
+    for (const name of safeReaddir(d)) {
+      const p = join(d, name);
+      const st = lstatQuiet(p);
+      if (st?.isDirectory()) walk(p);
+      if (!st?.isSymbolicLink()) continue;
+      const target = resolve(dirname(p), readlinkSync(p));
+      const move = moves.find(([a]) => target === a || target.startsWith(`${a}${sep}`));
+      if (move === undefined) continue;
+      unlinkSync(p);
+      symlinkSync(move[1] + target.slice(move[0].length), p);
+    }
+  };
+  walk(dir);
+}
+
+/**
+ * A virtualenv's scripts name it by its absolute path (`#!/repo/.venv/bin/python`, `VIRTUAL_ENV=` in
+ * `bin/activate`): in the copy, each such file of `bin/` (the venv's, or each `.tox` env's) and
+ * `pyvenv.cfg` names the copy instead, so a console script runs the slot's interpreter and site-packages.
+ */
+export function repointScripts(dir: string, moves: readonly (readonly [string, string])[]): void {
+  const files: string[] = [];
+  const scan = (venv: string) => {
+    files.push(join(venv, 'pyvenv.cfg'));
+    for (const f of safeReaddir(join(venv, 'bin'))) files.push(join(venv, 'bin', f));
+  };
+  scan(dir);
+  for (const env of safeReaddir(dir)) if (isFile(join(dir, env, 'pyvenv.cfg'))) scan(join(dir, env));
+  for (const file of files) {
+    const st = lstatQuiet(file);
+    if (!st?.isFile() || st.size > 1 << 20) continue;
+    const text = readFileSync(file, 'latin1');
+    if (!text.startsWith('#!') && !file.endsWith('pyvenv.cfg') && !/\/activate[^/]*$/.test(file)) continue;
+    let out = text;
+    for (const [a, b] of moves) out = out.split(a).join(b);
+    if (out !== text) writeFileSync(file, out, 'latin1');
+  }
+}
+
+/**
+ * Waits until the clock is past `since` by more than a timestamp tick, so that any later write in the
+ * copy gets a ctime the seal did not see. Only after a copy is made (a few milliseconds at most).
+ */
+export function pastTick(since: number): void {
+  const wait = new Int32Array(new SharedArrayBuffer(4));
+  while (Date.now() <= since + 20) Atomics.wait(wait, 0, 0, 5);
+}
