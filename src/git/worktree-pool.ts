@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { hash } from '../util/hash.js';
 import { poolMsg } from '../util/messages.js';
-import { isAlive, lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
+import { isAlive, lockHeld, lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
 import { type CopySeals, dependencyDirs, linkDependencies } from './dependency-links.js';
 import { git, GitError, resolveCommit } from './git.js';
 import { type DirRecord, changedDirs, cleanDirs, recordDirs, updateRecord } from './slot-dirs.js';
@@ -494,12 +494,6 @@ function repoExists(slot: string): boolean {
   const gitdir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
   // <common dir>/worktrees/<name>: the repository is its common dir.
   return gitdir === undefined || existsSync(dirname(dirname(resolve(slot, gitdir))));
-}
-
-/** Whether a lock file names a live process (an empty one, a run between creating and writing it). */
-function lockHeld(file: string): boolean {
-  const pid = lockOwner(file);
-  return pid === 0 || (pid !== undefined && isAlive(pid));
 }
 
 /** Whether the process that named a `.gl-trash-<pid>-...` folder is still removing it. */

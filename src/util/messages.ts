@@ -445,6 +445,9 @@ export const configMsg = {
   unreadable: (treeish: string) => `could not read the config committed at ${short(treeish)} (git cat-file failed); check the repository with \`git fsck\``,
   cannotCopy: (treeish: string, dir: string) =>
     `could not write the config committed at ${short(treeish)} under ${dir} to load it; check that folder's permissions and free space`,
+  /** A config this run could not start loading: an earlier one used up the run's one time limit. */
+  loadTimeSpent: (limitS: number) =>
+    `was not loaded: this run's ${limitS} s for loading configs were used up by a config that did not finish loading (an endless loop, or work that never ends?); no gate ran. Fix that config; GATE_LADDER_CONFIG_TIMEOUT=<seconds> sets the limit`,
 };
 
 /** Faults met outside the gates: the ledger, gates left by a run that was killed, a push abandoned (issue 16). */

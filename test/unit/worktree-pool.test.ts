@@ -98,17 +98,37 @@ test('tryLock: a live owner keeps it; a dead owner\'s lock is taken over', withD
   release(file);
 }));
 
-test('tryLock: our own pid on a lock we never took (a reused pid) is stale; an empty lock is stale only once old', withDir((dir) => {
+test('tryLock: our own pid on a lock we never took (a reused pid) is stale; a lock naming no one is taken at once, whatever its content', withDir((dir) => {
   const file = join(dir, 'slot-1.lock');
   writeFileSync(file, `${process.pid}\n`);
   assert.ok(tryLock(file));
   release(file);
-  writeFileSync(file, '');
-  assert.not.ok(tryLock(file), 'its maker may be writing its pid');
-  const old = new Date(Date.now() - 60_000);
-  utimesSync(file, old, old);
-  assert.ok(tryLock(file));
+  for (const content of ['', '\0\0\0\0', '123', '12 ', 'garbage\n', '-5\n', '99999999999999\n']) {
+    writeFileSync(file, content);
+    assert.ok(tryLock(file), JSON.stringify(content));
+    assert.is(lockOwner(file), process.pid);
+    release(file);
+  }
+}));
+
+test('tryLock: a live pid that started at another time (the pid reused by another process) is no owner; the same pid and start time is', withDir((dir) => {
+  const file = join(dir, 'slot-1.lock');
+  const parent = readFileSync(`/proc/${process.ppid}/stat`, 'latin1');
+  const start = parent.slice(parent.lastIndexOf(')') + 2).split(' ')[19];
+  writeFileSync(file, `${process.ppid} ${start} -\n`);
+  assert.not.ok(tryLock(file), 'the parent process, as it started');
+  writeFileSync(file, `${process.ppid} 1 -\n`);
+  assert.ok(tryLock(file), 'a process that started at tick 1 is not the parent');
   release(file);
+}));
+
+test('tryLock: a lock file is written whole, linked into place: no half-written lock, no file of ours left beside it', withDir((dir) => {
+  const file = join(dir, 'slot-1.lock');
+  assert.ok(tryLock(file));
+  assert.match(readFileSync(file, 'latin1'), new RegExp(`^${process.pid} \\S+ \\S+\n$`));
+  assert.equal(readdirSync(dir), ['slot-1.lock']);
+  release(file);
+  assert.equal(readdirSync(dir), []);
 }));
 
 test('release leaves a lock another process holds', withDir((dir) => {
