@@ -30,7 +30,6 @@ import { writeErr, writeOut } from '../util/stderr.js';
 import { safeGateOutput } from '../util/gate-output.js';
 import { colourWanted, gateColourWanted, paint } from '../util/colour.js';
 import { detectPackageManager, pmSays } from '../util/package-manager.js';
-import { tookPath } from '../util/hot-path.js';
 import type { ScopeMatcher } from '../util/glob.js';
 import { scopeMatcher, route, skipTiers } from './route.js';
 import { reportDeps } from './tier-report-io.js';
@@ -258,7 +257,6 @@ export async function judge(opts: RunOptions, gathered?: GitFacts): Promise<Judg
     });
     // ─────────────────────────────────────────────────────────────────────────────────────────────
     if (opts.dryRun) {
-      tookPath('dry-run');
       if (!opts.json) for (const line of planLines(plan, runners)) out(line);
       if (cache?.hit && !opts.json) out(msg.wouldReuse(Object.values(cache.hit)));
       continue;
@@ -287,7 +285,6 @@ export async function judge(opts: RunOptions, gathered?: GitFacts): Promise<Judg
     // ── tree cache hit: a row per planned tier, no gate runs ──────────────────────────────────
     // (before choosing where gates run: looking at the work tree costs two git processes)
     if (cache?.hit) {
-      tookPath('tree-cached');
       const { results, rows } = cachedRows({ ...run, isolation: 'none' }, cache.hit, new Date());
       record(() => appendRows(ledger, rows));
       report.verdict = 'pass';
@@ -351,7 +348,6 @@ export async function judge(opts: RunOptions, gathered?: GitFacts): Promise<Judg
     }
     report.verdict = outcome.verdict;
     report.results = outcome.results;
-    tookPath(outcome.verdict);
     // ── tree cache: remember a tree on which every planned tier passed ──
     if (cache) recordTreeCache(cache, plan, p.head, outcome, interrupt.fired);
     if (interrupt.fired) {
