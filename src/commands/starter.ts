@@ -3,7 +3,7 @@
  * scripts, and what `install --pre-commit` makes of an existing `lint-staged` hook line. Pure.
  */
 import { type PackageManager, pmSays } from '../util/package-manager.js';
-import { detectRunner as readRunner, makeRecipe, managerTarget, parseMakefile, shellCommands, shellSegments } from '../ladder/detect.js';
+import { detectRunner as readRunner, managerTarget, shellCommands, shellSegments } from '../ladder/detect.js';
 import type { RunnerName } from '../types.js';
 
 /**
@@ -80,20 +80,15 @@ export function rootTests(facts: RootFacts): RootTests[] {
   if (facts.files.includes('go.mod')) found.push({ tool: 'go', run: 'go test ./...', runner: 'go', why: 'go.mod' });
   if (facts.files.includes('Cargo.toml')) found.push({ tool: 'cargo', run: 'cargo test', runner: 'cargo', why: 'Cargo.toml' });
   const make = makeTest(facts);
-  if (found.length === 0 && make !== undefined) {
-    const runner = detectRunner(make.recipe.join(' && '), {});
-    found.push({ tool: 'make', run: 'make test', ...(runner && { runner }), why: `${make.file} has a \`test\` target` });
-  }
+  // Its runner is read when the tier runs, from what `make -n test` prints (ladder/detect-io.ts).
+  if (found.length === 0 && make !== undefined) found.push({ tool: 'make', run: 'make test', why: `${make} has a \`test\` target` });
   return found;
 }
 
-/** The Makefile make reads at the root, when it has a `test` target, and what that target runs. */
-function makeTest(facts: RootFacts): { file: string; recipe: string[] } | undefined {
+/** The Makefile make reads at the root, when a rule of it names a `test` target (`test:`, `check test:`). */
+function makeTest(facts: RootFacts): string | undefined {
   const file = MAKEFILES.find((m) => facts.texts[m] !== undefined);
-  if (file === undefined) return undefined;
-  const rules = parseMakefile(facts.texts[file]!);
-  const recipe = rules.some((r) => r.targets.includes('test')) ? makeRecipe(rules, 'test') : undefined;
-  return recipe && { file, recipe };
+  return file !== undefined && /^(?:[^\s:#=]+[ \t]+)*test(?:[ \t]+[^\s:#=]+)*[ \t]*::?(?!=)/m.test(facts.texts[file]!) ? file : undefined;
 }
 
 export interface StarterInput {
@@ -210,7 +205,7 @@ export function starterConfig(input: StarterInput): Starter {
   if (quickInTest) lines.push(`    // ${quick}: a quicker part of the tests, but "test" runs it too, so it has no tier of its own (it would run twice in a push).`);
   const runner = full ? detectRunner(scripts.test, scripts) : undefined;
   const found = !full && input.root ? rootTests(input.root) : [];
-  const makefile = input.root && makeTest(input.root)?.file;
+  const makefile = input.root && makeTest(input.root);
   const parts = full ? chainParts(scripts.test!, scripts) : undefined;
   if (parts) {
     // `node --test && tsc -p .`: one tier per command, so the one beside the runner that fails is read as a failure of its own.

@@ -337,6 +337,35 @@ export function workTreeState(cwd: string): { head: string | null; clean: boolea
   return r.ok ? parseStatusV2(r.stdout) : null;
 }
 
+/** Index entries `git status` does not compare with their files (see `uncomparedIn`). */
+export interface UncomparedEntries {
+  /** skip-worktree entries: a sparse checkout, or `git update-index --skip-worktree`. */
+  skipWorktree: number;
+  /** assume-unchanged entries (`git update-index --assume-unchanged`). */
+  assumeValid: number;
+}
+
+/**
+ * The index entries `git status` is blind to (skip-worktree, assume-unchanged), whose files may be
+ * absent or differ from the commit while git calls the tree clean, as `git ls-files -v` tags them;
+ * started in the background (the caller asks `git status` meanwhile). `undefined` when git fails.
+ */
+export function uncomparedIn(root: string): Promise<UncomparedEntries | undefined> {
+  return gitJob(root, ['ls-files', '-v', '-z']).done.then((r) => (r.ok ? tagsOfLsFiles(decodeText(r.stdout)) : undefined));
+}
+
+/** Pure: `git ls-files -v -z` output (a tag, a space, the path) counted by tag: `S` skip-worktree, a lower-case tag assume-unchanged. */
+export function tagsOfLsFiles(out: string): UncomparedEntries {
+  const counted: UncomparedEntries = { skipWorktree: 0, assumeValid: 0 };
+  for (const entry of out.split('\0')) {
+    const tag = entry[0];
+    if (tag === undefined || entry[1] !== ' ') continue;
+    if (tag === 'S' || tag === 's') counted.skipWorktree++;
+    if (tag !== tag.toUpperCase()) counted.assumeValid++;
+  }
+  return counted;
+}
+
 /**
  * Pure: `git status --porcelain=v2 -z --branch` output. Entries: `1 XY sub mH mI mW hH hI path`,
  * `2 XY sub mH mI mW hH hI Xscore path` followed by the original path as an entry of its own, `u XY

@@ -12,11 +12,9 @@ import { shouldCalibrate } from './calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
 import { EXIT } from '../config/defaults.js';
 import { type GateExit, type GateIo, runGate } from './gate.js';
-import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, workTreeState } from '../git/git.js';
+import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, uncomparedIn, workTreeState } from '../git/git.js';
 import { type GitFacts, commitIn, diffIn, gatherGitFacts, mergeBaseIn } from '../git/facts.js';
 import { newRunId } from '../util/hash.js';
-import { headIsAt, quickIndexMatches, quickWorkTree, uncomparedIn } from '../git/index-check.js';
-import { provenChanged, rememberChanged, rememberClean } from '../git/dirty-hint.js';
 import { type Where, chooseIsolation, hiddenReason, placement } from './isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from './ladder.js';
 import { appendRows, ledgerGuard, ledgerPathFor } from '../ledger/ledger.js';
@@ -223,7 +221,7 @@ export async function judge(opts: RunOptions, gathered?: GitFacts): Promise<Judg
     }
     const plan = skipTiers(route(p.changes, config.tiers, matchFor(loaded), hook), switches.skip, 'GATE_LADDER_SKIP');
     // Which runner profile reads each running tier, from the judged commit's package.json: said by --dry-run and --json.
-    const runners = opts.dryRun || opts.json ? runnersAt(info.root, p.head, plan.tiers.filter((t) => t.run).map((t) => t.tier)) : undefined;
+    const runners = opts.dryRun || opts.json ? await runnersAt(info.root, p.head, plan.tiers.filter((t) => t.run).map((t) => t.tier)) : undefined;
     const report: TargetReport = {
       ref: p.ref,
       head: p.head,
@@ -293,10 +291,8 @@ export async function judge(opts: RunOptions, gathered?: GitFacts): Promise<Judg
       continue;
     }
     // ─────────────────────────────────────────────────────────────────────────────────────────────
-    // The pushed commit's tree, when already known (no git process): lets the index answer for `git status`.
-    const tree = cache?.tree ?? facts.trees.get(p.head);
     const running = plan.tiers.filter((t) => t.run).map((t) => t.tier);
-    const { where, why } = isolation(p, running, tree, config);
+    const { where, why } = await isolation(p, running, config);
     report.isolation = where;
     if (where === 'worktree' && why && !opts.json) err(msg.isolated(p.head, why, running.some((t) => t.lintStaged)));
     // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
@@ -452,55 +448,43 @@ function noConfig(root: string): number {
 }
 
 /**
- * Where a target's gates run. The work tree is inspected only when a gate is about to run, first from
- * the files git keeps (index-check.ts: HEAD, the index and lstat, no process), then, when those cannot
- * tell, once with git: for pre-commit, unstaged changes mean the index is not what is on disk;
- * otherwise, uncommitted changes or another commit checked out mean the pushed commit is not.
+ * Where a target's gates run. The work tree is inspected only when a gate is about to run, once, by
+ * git: for pre-commit, unstaged changes mean the index is not what is on disk; otherwise one `git
+ * status` says whether tracked files differ or another commit is checked out. A tree git calls clean
+ * is then checked for the entries git status does not compare (`git ls-files -v`, run meanwhile).
  */
 function isolationFor(facts: GitFacts, hook: HookName) {
-  const info = facts.repo;
-  const root = info.root;
+  const root = facts.repo.root;
   let dirty: boolean | undefined;
   let headSha: string | null | undefined;
   // Why the work tree cannot stand for the commit although git calls it clean (asked once, only then).
-  let hidden: { why: string | undefined } | undefined;
-  const hiddenWhy = (hashBytes: number) => (hidden ??= { why: hiddenReason(uncomparedIn(info, hashBytes)) }).why;
-  return (p: Target, tiers: ResolvedTier[], tree: string | undefined, config: ResolvedConfig): { where: Where; why?: string } => {
+  let hidden: Promise<string | undefined> | undefined;
+  const hiddenWhy = () => (hidden ??= uncomparedIn(root).then(hiddenReason));
+  return async (p: Target, tiers: ResolvedTier[], config: ResolvedConfig): Promise<{ where: Where; why?: string }> => {
     if (tiers.every((t) => t.lintStaged)) return { where: 'none' };
     if (config.isolation !== 'auto') return { where: chooseIsolation(config.isolation, { dirty: false, atTarget: true }), why: `isolation: '${config.isolation}'` };
     if (hook === 'pre-commit') {
-      // The staged target's head is the index's tree: its length says SHA-1 or SHA-256.
+      // ls-files runs while git diff does.
       if (dirty === undefined) {
-        const quick = quickIndexMatches(info, p.head.length / 2);
-        dirty = quick ? false : hasUnstagedChanges(root);
-        // The index read cleanly has no entry git skips; git's own answer (git diff) is blind to them.
-        if (!quick && !dirty) hiddenWhy(p.head.length / 2);
+        const asked = hiddenWhy();
+        dirty = hasUnstagedChanges(root);
+        await asked;
       }
-      const why = dirty ? undefined : hidden?.why;
+      const why = dirty ? undefined : await hiddenWhy();
       if (why !== undefined) return { where: 'worktree', why };
       return { where: chooseIsolation('auto', { dirty, atTarget: true }), why: 'unstaged changes are not part of the commit' };
     }
     const elsewhere = `the checked-out commit is not ${p.ref}`;
     if (dirty === undefined) {
-      const quick = quickWorkTree(info, p.head, tree, process.env, facts.configText);
-      if (quick === 'elsewhere') return { where: chooseIsolation('auto', { dirty: false, atTarget: false }), why: elsewhere };
-      if (quick === 'clean-at-head') return { where: chooseIsolation('auto', { dirty: false, atTarget: true }) };
-      // HEAD is the pushed commit but the files cannot say whether the tree is clean: a path the last
-      // status found changed that still differs from the commit settles it without a status (dirty-hint.ts).
-      const changed = headIsAt(info, p.head, process.env, facts.configText) ? provenChanged(info.commonDir, root, p.head) : undefined;
-      if (changed !== undefined) {
-        dirty = true;
-        headSha = p.head;
-      } else {
-        // One `git status` answers both; should it fail, the two plain calls say why.
-        const state = workTreeState(root);
-        dirty = state ? !state.clean : hasTrackedChanges(root);
-        headSha = state ? state.head : commitIn(facts, 'HEAD');
-        if (state) (state.clean ? rememberClean(info.commonDir, root) : rememberChanged(info.commonDir, root, state.changed));
-      }
+      // ls-files runs while git status does: a clean tree at the commit needs both.
+      hiddenWhy();
+      // One `git status` answers both; should it fail, the two plain calls say why.
+      const state = workTreeState(root);
+      dirty = state ? !state.clean : hasTrackedChanges(root);
+      headSha = state ? state.head : commitIn(facts, 'HEAD');
     }
     // git status is blind to skip-worktree and assume-unchanged paths: its clean answer must not run gates on them.
-    const why = !dirty && headSha === p.head ? hiddenWhy(p.head.length / 2) : undefined;
+    const why = !dirty && headSha === p.head ? await hiddenWhy() : undefined;
     if (why !== undefined) return { where: 'worktree', why };
     const where = chooseIsolation('auto', { dirty, atTarget: headSha === p.head });
     return { where, why: dirty ? 'the working tree has uncommitted changes' : elsewhere };
@@ -508,11 +492,11 @@ function isolationFor(facts: GitFacts, hook: HookName) {
 }
 
 /** The runner profile of each tier, read at `rev` (a commit, or the staged tree). */
-function runnersAt(root: string, rev: string, tiers: readonly ResolvedTier[]): Map<string, RunnerInfo> {
+async function runnersAt(root: string, rev: string, tiers: readonly ResolvedTier[]): Promise<Map<string, RunnerInfo>> {
   const out = new Map<string, RunnerInfo>();
   for (const t of tiers) {
     if (t.lintStaged) continue;
-    const d = detectAtCommit(t, root, rev);
+    const d = await detectAtCommit(t, root, rev);
     const why = d.missingScript !== undefined && d.runner !== undefined ? `${d.why}; but package.json has no script "${d.missingScript}"` : d.why;
     out.set(t.name, { ...(d.runner && { runner: d.runner }), why });
   }

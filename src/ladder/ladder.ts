@@ -49,7 +49,7 @@ export interface LadderDeps {
   /** Tell gates whose output is read through `echo` to keep their colours (FORCE_COLOR=1): our stderr is a terminal. */
   colour?: () => boolean;
   /** Which runner a tier runs, read where it runs; default: from the command and package.json there. */
-  detect?: (tier: ResolvedTier, cwd: string) => Detection;
+  detect?: (tier: ResolvedTier, cwd: string) => Detection | Promise<Detection>;
 }
 
 /** Where one tier runs and with which environment. */
@@ -234,7 +234,7 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
   let midLine = false;
   try {
     if (placeError !== undefined) throw new Error(placeError);
-    if (!tier.lintStaged) detection = (deps.detect ?? detectTier)(tier, where.cwd);
+    if (!tier.lintStaged) detection = await (deps.detect ?? detectTier)(tier, where.cwd);
     // Every gate's output passes through us: it is read (a runner's summary, a package manager's or
     // the shell's own failure) and shown with its control characters escaped (colours kept), or held
     // until the verdict (config `output: 'failures'`). Straight to the terminal only with neither.

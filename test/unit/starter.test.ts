@@ -127,13 +127,13 @@ test("starterConfig: a chain is split by detect.ts's shell reading: what it cann
   for (const test of ['(jest && tsc)', 'jest && (tsc)', 'jest && tsc &', 'jest &&', '&& jest && tsc', 'jest && && tsc', 'jest && tsc\nlint', 'jest && tsc > out', 'jest && tsc $X', 'jest \\&\\& tsc && x']) {
     assert.equal(tiers(test), ['t2-tests: npm test'], test);
   }
-  // Quotes: an operator inside them splits nothing, and each command keeps its text as written (before: the script stayed one tier).
+  // Quotes: an operator inside them splits nothing, and each command keeps its words, quoted again where needed (before: the script stayed one tier).
   assert.equal(tiers(`jest -t "a && b" && tsc`), ['t2-tests: npx jest -t "a && b"', 't2-tsc: npx tsc']);
-  assert.equal(tiers(`tsc && mocha 'test/**/*.ts'`), ["t2-tsc: npx tsc", "t2-tests: npx mocha \\'test/**/*.ts\\'"]);
-  assert.equal(tiers(`jest 'a;b' && tsc`), ["t2-tests: npx jest \\'a;b\\'", 't2-tsc: npx tsc']);
+  assert.equal(tiers(`tsc && mocha 'test/**/*.ts'`), ["t2-tsc: npx tsc", 't2-tests: npx mocha "test/**/*.ts"']);
+  assert.equal(tiers(`jest 'a;b' && tsc`), ['t2-tests: npx jest "a;b"', 't2-tsc: npx tsc']);
   const { text } = starterConfig({ scripts: { test: `tsc && mocha 'test/**/*.ts' -g "a b"` }, pm: 'npm', preCommit: false, lintStaged: false });
   const config = new Function(`return (${text.slice(text.indexOf('defineConfig(') + 'defineConfig('.length, text.lastIndexOf(');'))});`)() as { tiers: { run: string }[] };
-  assert.equal(config.tiers.map((t) => t.run), ['npx tsc', `npx mocha 'test/**/*.ts' -g "a b"`]);
+  assert.equal(config.tiers.map((t) => t.run), ['npx tsc', `npx mocha "test/**/*.ts" -g "a b"`]);
   // The script a manager runs, by each manager's rules: `bun lint` runs the script lint, which has its own tier.
   assert.equal(tiers('bun lint && bun run vitest', { lint: 'x', vitest: 'vitest run' }, 'bun'), ['t1-lint: bun run lint', 't2-tests: bun run vitest']);
   assert.equal(tiers('pnpm exec tsc -p . && npm ci && vitest', {}, 'pnpm'), ['t2-tsc: pnpm exec tsc -p .', 't2-ci: npm ci', 't2-tests: pnpm exec vitest']);
@@ -209,8 +209,10 @@ test('rootTests / starterConfig: without a package.json test script, pytest, go,
   // Go, Rust; several toolchains: one each.
   assert.equal(found({ files: ['go.mod'] }), ['go test ./... (go): go.mod']);
   assert.equal(found({ files: ['Cargo.toml', 'pytest.ini'] }), [...pytest('pytest.ini'), 'cargo test (cargo): Cargo.toml']);
-  // A Makefile's test target when nothing else is found, its runner read through its recipe; the Makefile make reads.
-  assert.equal(found({ texts: { Makefile: 'PY = python3\n.PHONY: test\ntest: build\n\t$(PY) -m unittest discover\nbuild:\n\techo built\n' } }), ['make test (unittest): Makefile has a `test` target']);
+  // A Makefile's test target when nothing else is found (its runner is read when it runs, from make -n); the Makefile make reads.
+  assert.equal(found({ texts: { Makefile: 'PY = python3\n.PHONY: test\ntest: build\n\t$(PY) -m unittest discover\nbuild:\n\techo built\n' } }), ['make test (-): Makefile has a `test` target']);
+  assert.equal(found({ texts: { Makefile: 'check test: build\n\tjest\n' } }), ['make test (-): Makefile has a `test` target']);
+  assert.equal(found({ texts: { Makefile: 'test := x\nunit:\n\tjest\n' } }), [], 'a variable named test is no target');
   assert.equal(found({ texts: { Makefile: 'check:\n\t./run.sh\n' } }), []);
   assert.equal(found({ texts: { GNUmakefile: 'all:\n\ttrue\n', Makefile: 'test:\n\tjest\n' } }), [], 'make reads GNUmakefile, which has no test target');
   assert.equal(found({ files: ['go.mod'], texts: { Makefile: 'test:\n\tgo test -race ./...\n' } }), ['go test ./... (go): go.mod']);
