@@ -247,6 +247,7 @@ export function starterConfig(input: StarterInput): Starter {
       '    // changed source file, one argument). Skipped when the push changes a test-adjacent path (tests/, *.test.*,',
       '    // fixtures/, ...): the tests moved with the code, so their passing here says nothing of the patch; the whole',
       '    // suite below, which runs every test file, decides. A push that changes no source file skips it too.',
+      `    // It runs ${runnerName} with its own config: add any options or variables your "test" script gives it.`,
       `    { name: 't1-related', run: ${run('t1-related', pmSays.exec(pm, related))}${cwdField}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: '${runnerName}' },`,
     );
   }
@@ -335,6 +336,17 @@ export function starterConfig(input: StarterInput): Starter {
   return { text, preCommitTier, warnings: notOnPath(commands, input.onPath) };
 }
 
+/** Whether a script, or one it runs through the manager (`depth` deep), starts with a `cd`, `export` or another word whose effect lasts. */
+function movesFirst(script: string, scripts: Record<string, string>, depth: number): boolean {
+  return shellCommands(script).some((c) => {
+    const first = c.words[0];
+    if (first === undefined) return false;
+    if (SHELL_STATE.test(first) || /^\w+=/.test(first)) return true;
+    const target = managerTarget(c.words)?.script;
+    return depth > 0 && target !== undefined && scripts[target] !== undefined && movesFirst(scripts[target]!, scripts, depth - 1);
+  });
+}
+
 /** The tiers' first words that are no command on PATH (a path, `./x`, is not asked), each with its tiers. */
 function notOnPath(commands: readonly [string, string][], onPath: ((name: string) => boolean) | undefined): StarterWarning[] {
   if (onPath === undefined) return [];
@@ -349,8 +361,13 @@ function notOnPath(commands: readonly [string, string][], onPath: ((name: string
   return [...out].map(([missing, tiers]) => ({ missing, tiers }));
 }
 
-/** The runner the whole suite runs: the test script's, or the one runner among the commands it chains. */
+/**
+ * The runner the whole suite runs: the test script's, or the one runner among the commands it chains.
+ * Undefined when the script (or a script it runs) changes folder or environment first (`cd packages/core
+ * && jest`): the runner run from the package's folder would not be the suite's.
+ */
 function suiteRunner(script: string, scripts: Record<string, string>): RunnerName | undefined {
+  if (movesFirst(script, scripts, 3)) return undefined;
   const runner = detectRunner(script, scripts);
   if (runner !== undefined) return runner;
   const runners = new Set((chainParts(script, scripts) ?? []).map((p) => p.runner).filter((r) => r !== undefined));

@@ -105,6 +105,9 @@ export const runMsg = {
 /** What `gate-ladder install` and `uninstall` say. */
 export const installMsg = {
   wroteConfig: (dryRun: string) => `gate-ladder: wrote gate-ladder.config.ts; check its tiers, then \`${dryRun}\``,
+  /** A command the starter config runs is not on PATH here: its tiers would end in `error` on every push. */
+  cannotRunHere: (missing: string, tiers: readonly string[]) =>
+    `gate-ladder: note: ${tiers.map(shown).join(', ')} in gate-ladder.config.ts ${tiers.length === 1 ? 'runs' : 'run'} \`${shown(missing)}\`, which is not on PATH here: install it (for a package manager named by package.json's "packageManager", \`corepack enable\`), or edit ${tiers.length === 1 ? 'that tier' : 'those tiers'}; until then ${tiers.length === 1 ? 'it ends' : 'they end'} in \`error\` and block the push.`,
   formattedConfig: () => 'gate-ladder: formatted gate-ladder.config.ts with your prettier, in your style.',
   linterPasses: (linter: string, changed: boolean) =>
     changed ? `gate-ladder: ran your ${linter} with --fix on gate-ladder.config.ts: it now passes, in your style.` : `gate-ladder: gate-ladder.config.ts passes your ${linter} as written.`,
