@@ -52,7 +52,11 @@ export interface LintStagedOptions {
 export interface TierConfig {
   /** Unique name, shown in messages and stored in the ledger (e.g. `t1-properties`). */
   name: string;
-  /** A command string, run by the shell like an npm script, or an argv array, run without a shell. Required unless `lintStaged`. */
+  /**
+   * A command string, run by the shell like an npm script, or an argv array, run without a shell. Required unless `lintStaged`.
+   * `{changed}` (or `{changed:GLOB}`) in it stands for the changed paths still at the judged commit, each one argument;
+   * a tier whose list is empty is skipped (ladder/changed.ts).
+   */
   run?: string | string[];
   /**
    * Instead of `run`: run lint-staged through its API on the staged files (pre-commit only). A task failing is
