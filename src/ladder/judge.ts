@@ -71,7 +71,7 @@ export interface TargetReport {
   head: string;
   base: string;
   files: number;
-  plan: { tier: string; run: boolean; reason?: string; runner?: RunnerInfo }[];
+  plan: { tier: string; run: boolean; reason?: string; runner?: RunnerInfo; command?: string | string[] }[];
   verdict?: Verdict;
   results?: LadderOutcome['results'];
   skipped?: string;
@@ -227,7 +227,7 @@ export async function judge(opts: RunOptions, gathered?: GitFacts): Promise<Judg
       head: p.head,
       base: p.base,
       files: plan.fileCount,
-      plan: plan.tiers.map((t) => ({ tier: t.tier.name, run: t.run, ...(t.reason && { reason: t.reason }), ...(runners?.has(t.tier.name) && { runner: runners.get(t.tier.name)! }) })),
+      plan: plan.tiers.map((t) => ({ tier: t.tier.name, run: t.run, ...(t.reason && { reason: t.reason }), ...(runners?.has(t.tier.name) && { runner: runners.get(t.tier.name)! }), ...(t.command !== undefined && { command: t.command }) })),
       config: configNote,
     };
     reports.push(report);
@@ -260,6 +260,7 @@ export async function judge(opts: RunOptions, gathered?: GitFacts): Promise<Judg
       continue;
     }
     for (const t of plan.tiers) if (t.skip === 'scope' && !opts.json) err(msg.routed(t.tier.name, t.reason ?? ''));
+    for (const t of plan.tiers) if (t.skip === 'changed' && !opts.json) err(msg.noChanged(t.tier.name, t.reason ?? ''));
     const byEnv = plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
     if (byEnv.length > 0 && !opts.json) err(runMsg.envSkipped(byEnv));
     if (!plan.tiers.some((t) => t.run)) {

@@ -48,6 +48,8 @@ export const msg = {
     `gate-ladder: ${shown(ref)} at ${head.slice(0, 12)}: ${files} changed path${files === 1 ? '' : 's'} ${base === undefined ? '(nothing earlier to compare with: every file of the commit)' : `since ${base.slice(0, 12)}`}`,
   sameAs: (refs: readonly string[]) => `gate-ladder: ${refs.map(shown).join(', ')} point${refs.length === 1 ? 's' : ''} at the same commit: tested once.`,
   routed: (tier: string, reason: string) => `gate-ladder: t0-scope skips ${shown(tier)}: ${shown(reason)}`,
+  /** A tier whose `{changed}` list is empty for this change: nothing for it to check (its rows say `skipped_no_changed`). */
+  noChanged: (tier: string, reason: string) => `gate-ladder: ${shown(tier)} skipped: ${shown(reason)}; it runs only on the changed paths its \`{changed}\` names (the later tiers still judge the patch).`,
   noTiers: () => 'gate-ladder: no tier runs for this change; allowed.',
   passed: (ref: string, tiers: number, seconds: number) =>
     `gate-ladder: ${shown(ref)}: ${tiers} tier${tiers === 1 ? '' : 's'} passed in ${seconds.toFixed(1)} s.`,
@@ -103,6 +105,9 @@ export const runMsg = {
 /** What `gate-ladder install` and `uninstall` say. */
 export const installMsg = {
   wroteConfig: (dryRun: string) => `gate-ladder: wrote gate-ladder.config.ts; check its tiers, then \`${dryRun}\``,
+  /** A command the starter config runs is not on PATH here: its tiers would end in `error` on every push. */
+  cannotRunHere: (missing: string, tiers: readonly string[]) =>
+    `gate-ladder: note: ${tiers.map(shown).join(', ')} in gate-ladder.config.ts ${tiers.length === 1 ? 'runs' : 'run'} \`${shown(missing)}\`, which is not on PATH here: install it (for a package manager named by package.json's "packageManager", \`corepack enable\`), or edit ${tiers.length === 1 ? 'that tier' : 'those tiers'}; until then ${tiers.length === 1 ? 'it ends' : 'they end'} in \`error\` and block the push.`,
   formattedConfig: () => 'gate-ladder: formatted gate-ladder.config.ts with your prettier, in your style.',
   linterPasses: (linter: string, changed: boolean) =>
     changed ? `gate-ladder: ran your ${linter} with --fix on gate-ladder.config.ts: it now passes, in your style.` : `gate-ladder: gate-ladder.config.ts passes your ${linter} as written.`,
@@ -159,6 +164,7 @@ export function planLines(plan: Plan, runners?: ReadonlyMap<string, RunnerInfo>)
   if (plan.hits.length > 10) lines.push(`  test-adjacent: … and ${plan.hits.length - 10} more`);
   for (const t of plan.tiers) {
     lines.push(`  ${t.run ? 'run ' : 'skip'} ${shown(t.tier.name)}${t.reason ? `: ${shown(t.reason)}` : ''}`);
+    if (t.run && t.command !== undefined) lines.push(`       command: ${shown(typeof t.command === 'string' ? t.command : JSON.stringify(t.command))}`);
     const r = runners?.get(t.tier.name);
     if (r) lines.push(`       runner: ${r.runner ?? 'none'} (${r.why})`);
   }

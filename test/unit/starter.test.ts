@@ -121,7 +121,7 @@ test('starterConfig: a test script that chains a runner with other commands gets
 
 test("starterConfig: a chain is split by detect.ts's shell reading: what it cannot split faithfully stays one tier; a manager's command is named by its script or command", () => {
   const tiers = (test: string, more: Record<string, string> = {}, pm: 'npm' | 'bun' | 'pnpm' = 'npm') =>
-    [...starterConfig({ scripts: { test, ...more }, pm, preCommit: false, lintStaged: false }).text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'/g)].map((m) => `${m[1]}: ${m[2]}`);
+    [...starterConfig({ scripts: { test, ...more }, pm, preCommit: false, lintStaged: false }).text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'/g)].map((m) => `${m[1]}: ${m[2]}`).filter((t) => !t.startsWith('t1-related'));
   // A plain `&&` split whatever the spaces; an operator the split reads as another command's edge keeps the script whole.
   assert.equal(tiers('jest&&tsc'), ['t2-tests: npx jest', 't2-tsc: npx tsc']);
   for (const test of ['(jest && tsc)', 'jest && (tsc)', 'jest && tsc &', 'jest &&', '&& jest && tsc', 'jest && && tsc', 'jest && tsc\nlint', 'jest && tsc > out', 'jest && tsc $X', 'jest \\&\\& tsc && x']) {
@@ -141,7 +141,7 @@ test("starterConfig: a chain is split by detect.ts's shell reading: what it cann
 
 test('starterConfig: a chain whose `cd` or `export` the next command needs stays one tier; what only prints gets no tier; system commands run as they are, not through npx', () => {
   const tiers = (test: string) =>
-    [...starterConfig({ scripts: { test }, pm: 'npm', preCommit: false, lintStaged: false }).text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'/g)].map((m) => `${m[1]}: ${m[2]}`);
+    [...starterConfig({ scripts: { test }, pm: 'npm', preCommit: false, lintStaged: false }).text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'/g)].map((m) => `${m[1]}: ${m[2]}`).filter((t) => !t.startsWith('t1-related'));
   // Before: `npx cd packages/core` (npx looks for a package named cd) then jest at the root.
   for (const test of ['cd packages/core && jest', 'export CI=1 && jest && tsc', 'jest && . ./env.sh && tsc', 'pushd a && jest']) assert.equal(tiers(test), ['t2-tests: npm test'], test);
   // Before: a tier `npx echo done`.
@@ -154,7 +154,7 @@ test('starterConfig: a chain whose `cd` or `export` the next command needs stays
 
 test('starterConfig: a test script that chains package.json scripts (npm run, pnpm, yarn, bun run) gets a tier per script, its runner detected through it; lint and a quicker part are not run twice', () => {
   const config = (scripts: Record<string, string>, pm: 'npm' | 'pnpm' | 'yarn' | 'bun' = 'npm') => starterConfig({ scripts, pm, preCommit: false, lintStaged: false }).text;
-  const tiers = (text: string) => [...text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'(?:[^}]*?runner: '(\w+)')?[^}]*\}/g)].map((m) => `${m[1]}: ${m[2]}${m[3] ? ` (${m[3]})` : ''}`);
+  const tiers = (text: string) => [...text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'(?:[^}]*?runner: '(\w+)')?[^}]*\}/g)].map((m) => `${m[1]}: ${m[2]}${m[3] ? ` (${m[3]})` : ''}`).filter((t) => !t.startsWith('t1-related'));
   // fs-extra. Before: t1-lint and `t2-tests: npm test`, which ran lint again and unit and unit-esm as one tier.
   const fsExtra = config({ lint: 'standard', test: 'npm run lint && npm run unit && npm run unit-esm', unit: 'nyc node test.js', 'unit-esm': 'node test.mjs' });
   assert.equal(tiers(fsExtra), ['t1-lint: npm run lint', 't2-unit: npm run unit', 't2-unit-esm: npm run unit-esm']);
