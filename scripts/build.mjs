@@ -7,8 +7,8 @@
 //   dist/cli.js           src/bin.ts: turns on Node's compile cache where Node has one, then the CLI
 //   dist/cli.cjs          the bin (package.json, and the hook line `install` writes): loads dist/cli.js
 //   dist/index.js         src/index.ts: the library (`defineConfig`, `defaultScope`), its few chunks only
-//   dist/config-worker.js src/config/load-worker.ts: the config loader's worker thread runs this file
-//   dist/chunks/*.js      the modules the entries share or load on demand
+//   dist/chunks/*.js      the modules the entries share or load on demand (the config loader's worker
+//                         thread runs the chunk that holds src/config/load-worker.ts: new Worker(import.meta.url))
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -26,7 +26,7 @@ const BUILD = JSON.stringify(hash.digest('hex').slice(0, 16));
 const VERSION = JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version);
 
 await build({
-  entryPoints: { cli: 'src/bin.ts', index: 'src/index.ts', 'config-worker': 'src/config/load-worker.ts' },
+  entryPoints: { cli: 'src/bin.ts', index: 'src/index.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
