@@ -291,7 +291,8 @@ export function starterConfig(input: StarterInput): Starter {
         `    // ${testmon} names pytest-testmon: it runs only the tests the changes since its last run affect (its database,`,
         '    // .testmondata, is per checkout: where it has none, every test runs). Skipped when the push changes a',
         '    // test-adjacent path: the tests moved with the code, so only the whole suite below can vouch for the patch.',
-        `    { name: 't1-related', run: ${run('t1-related', `${pytest.run} --testmon`)}, timeout: 300, skipWhenTestAdjacent: true, runner: 'pytest' },`,
+        '    // When the change affects no test, pytest runs none (exit 5): allowNoTests makes that a pass.',
+        `    { name: 't1-related', run: ${run('t1-related', `${pytest.run} --testmon`)}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: 'pytest' },`,
       );
     } else if (pytest) {
       lines.push(

@@ -49,7 +49,8 @@ export const msg = {
   sameAs: (refs: readonly string[]) => `gate-ladder: ${refs.map(shown).join(', ')} point${refs.length === 1 ? 's' : ''} at the same commit: tested once.`,
   routed: (tier: string, reason: string) => `gate-ladder: t0-scope skips ${shown(tier)}: ${shown(reason)}`,
   /** A tier whose `{changed}` list is empty for this change: nothing for it to check (its rows say `skipped_no_changed`). */
-  noChanged: (tier: string, reason: string) => `gate-ladder: ${shown(tier)} skipped: ${shown(reason)}; it runs only on the changed paths its \`{changed}\` names (the later tiers still judge the patch).`,
+  noChanged: (tier: string, reason: string) =>
+    `gate-ladder: ${shown(tier)} skipped: ${shown(reason)}, so nothing of this push is for it to check (if it should run, widen the glob of its \`{changed:...}\` in the config).`,
   noTiers: () => 'gate-ladder: no tier runs for this change; allowed.',
   passed: (ref: string, tiers: number, seconds: number) =>
     `gate-ladder: ${shown(ref)}: ${tiers} tier${tiers === 1 ? '' : 's'} passed in ${seconds.toFixed(1)} s.`,

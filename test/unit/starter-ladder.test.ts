@@ -82,6 +82,7 @@ test('pytest: no related tier, and the comment says why; with pytest-testmon amo
   assert.equal(tiersOf({ ...base, scripts: {}, root: py({}) }).map((t) => t.name), ['t2-tests']);
   const tiers = tiersOf({ ...base, scripts: {}, root: py({ 'requirements-dev.txt': 'pytest\npytest-testmon==2.1\n' }) });
   assert.equal(tiers.map((t) => [t.name, t.run, t.skipWhenTestAdjacent]), [['t1-related', 'python3 -m pytest -q --testmon', true], ['t2-tests', 'python3 -m pytest -q', undefined]]);
+  assert.is(tiers[0]!.allowNoTests, true, 'a change that affects no test runs none: pytest exits 5, a pass here');
   assert.equal(starterConfig({ ...base, scripts: {}, root: py({}), onPath: (n) => n !== 'python3' }).warnings, [{ missing: 'python3', tiers: ['t2-tests'] }]);
 });
 
