@@ -50,6 +50,8 @@ export function installMark(from: string, node: boolean): string {
   return hash(parts.join(' '));
 }
 
+const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}${sep}`);
+
 function lstatQuiet(path: string) {
   try {
     return lstatSync(path);
@@ -152,7 +154,9 @@ export function repointLinks(dir: string, moves: readonly (readonly [string, str
       if (st?.isDirectory()) walk(p);
       if (!st?.isSymbolicLink()) continue;
       const target = resolve(dirname(p), readlinkSync(p));
-      const move = moves.find(([a]) => target === a || target.startsWith(`${a}${sep}`));
+      // Already in the slot (which may lie inside the checkout, under .git, when no folder outside would do).
+      if (moves.some(([, b]) => within(target, b))) continue;
+      const move = moves.find(([a]) => within(target, a));
       if (move === undefined) continue;
       unlinkSync(p);
       symlinkSync(move[1] + target.slice(move[0].length), p);
@@ -179,8 +183,10 @@ export function repointScripts(dir: string, moves: readonly (readonly [string, s
     if (!st?.isFile() || st.size > 1 << 20) continue;
     const text = readFileSync(file, 'latin1');
     if (!text.startsWith('#!') && !file.endsWith('pyvenv.cfg') && !/\/activate[^/]*$/.test(file)) continue;
-    let out = text;
-    for (const [a, b] of moves) out = out.split(a).join(b);
+    // One pass, longest prefix first: a path already replaced is not replaced again.
+    const sources = moves.map(([a]) => a).sort((x, y) => y.length - x.length);
+    const pattern = new RegExp(`(?:${sources.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?=[/\\s'"]|$)`, 'gm');
+    const out = text.replace(pattern, (a) => moves.find(([x]) => x === a)![1]);
     if (out !== text) writeFileSync(file, out, 'latin1');
   }
 }

@@ -134,7 +134,7 @@ export function linkDependencies(
     const moves = [[realOr(from), to], [from, to], [realOr(root), slot], [root, slot]] as const;
     repointLinks(to, moves);
     if (node) linkCaches(to, join(caches, rel));
-    else repointScripts(to, moves);
+    else repointScripts(to, moves.slice(0, 2));
     kept[rel] = `${lstatSync(to).ino}:${sealTime()}:${countEntries(to)} ${mark}`;
     linked.push(rel);
   }
