@@ -9,7 +9,7 @@ import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync, statSync, symli
 import { basename, dirname, join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../util/cache-files.js';
 import { poolMsg } from '../util/messages.js';
-import { copyFolder, installMark, pastTick, repointLinks, repointScripts, sealOf } from './dependency-copy.js';
+import { copyFolder, countEntries, installMark, repointLinks, repointScripts, sealTime, untouchedSince } from './dependency-copy.js';
 import { git } from './git.js';
 
 /** Dependency folders a gate needs but git does not track. */
@@ -85,8 +85,8 @@ function realOr(path: string): string {
 }
 
 /**
- * Per dependency folder, the copy a slot holds: its seal (sealOf), a space, and the install it was
- * copied from (installMark).
+ * Per dependency folder, the copy a slot holds: `<inode>:<sealed at>:<entries>` (its folder's inode, a
+ * time after it was made and how many entries it holds: untouchedSince), a space, and the install it was copied from (installMark).
  */
 export type CopySeals = Record<string, string>;
 
@@ -119,7 +119,8 @@ export function linkDependencies(
     const node = basename(rel) === 'node_modules';
     const mark = installMark(from, node);
     const known = seals[rel];
-    if (st?.isDirectory() && known !== undefined && known.slice(known.indexOf(' ') + 1) === mark && sealOf(to).seal === known.slice(0, known.indexOf(' '))) {
+    const [ino, since, entries] = (known?.slice(0, known.indexOf(' ')) ?? '').split(':').map(Number);
+    if (st?.isDirectory() && known?.slice(known.indexOf(' ') + 1) === mark && untouchedSince(to, ino!, since!, entries!)) {
       kept[rel] = known;
       linked.push(rel);
       continue;
@@ -133,10 +134,8 @@ export function linkDependencies(
     const moves = [[realOr(from), to], [from, to], [realOr(root), slot], [root, slot]] as const;
     repointLinks(to, moves);
     if (node) linkCaches(to, join(caches, rel));
-    else repointScripts(to, moves);
-    const { seal, newest } = sealOf(to);
-    pastTick(newest);
-    kept[rel] = `${seal} ${mark}`;
+    else repointScripts(to, moves.slice(0, 2));
+    kept[rel] = `${lstatSync(to).ino}:${sealTime()}:${countEntries(to)} ${mark}`;
     linked.push(rel);
   }
   for (const rel of previous) {

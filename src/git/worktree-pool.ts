@@ -115,7 +115,7 @@ export interface Slot {
 }
 
 export interface SlotOptions {
-  /** false: leave dependency folders out until `link()` (a patch is applied first). Default true. */
+  /** false: the dependency copies are checked (and made) only at `link()` (a patch is applied first). Default true. */
   link?: boolean;
   /** Says what a wait is for. */
   log?: (line: string) => void;

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { linkDependencies, pathIntoLinks } from '../../src/git/dependency-links.js';
+import { sealTime, untouchedSince } from '../../src/git/dependency-copy.js';
 import { parseNumstatZ } from '../../src/git/patch-paths.js';
 import { outermost, parseGitlinks, parseSubmodulePaths, under } from '../../src/git/submodules.js';
 import { DEFAULT_SLOTS, exactPattern, legacyPoolDir, poolDir, slotLimit } from '../../src/git/worktree-pool.js';
@@ -200,6 +201,34 @@ test('changedDirs: only folders whose entries changed since the record (or chang
   writeFileSync(join(dir, 'a/b/new.txt'), 'n\n');
   writeFileSync(join(dir, 'a/x'), 'an edit changes no folder\n');
   assert.equal(changedDirs(dir, settled), ['a/b']);
+}));
+
+test('untouchedSince: an append, a chmod, a file added or removed deep in a copy is seen, by the walk and by find', withDir((dir) => {
+  const copy = join(dir, 'copy');
+  mkdirSync(join(copy, 'a', 'b'), { recursive: true });
+  writeFileSync(join(copy, 'a', 'b', 'f.js'), 'f\n');
+  writeFileSync(join(copy, 'a', 'gone.js'), 'g\n');
+  const since = sealTime();
+  const ino = lstatSync(copy).ino;
+  for (const entries of [0, Number.MAX_SAFE_INTEGER]) assert.ok(untouchedSince(copy, ino, since, entries), `untouched (${entries})`);
+  const touches: [string, () => void, () => void][] = [
+    ['an append', () => writeFileSync(join(copy, 'a', 'b', 'f.js'), '//x\n', { flag: 'a' }), () => {}],
+    ['a chmod', () => chmodSync(join(copy, 'a', 'b', 'f.js'), 0o755), () => {}],
+    ['a file added', () => writeFileSync(join(copy, 'a', 'b', 'new.js'), 'n\n'), () => {}],
+    ['a file removed', () => rmSync(join(copy, 'a', 'gone.js')), () => {}],
+  ];
+  for (const [what, touch] of touches) {
+    // A fresh copy of the folder for each, sealed, then touched.
+    rmSync(copy, { recursive: true });
+    mkdirSync(join(copy, 'a', 'b'), { recursive: true });
+    writeFileSync(join(copy, 'a', 'b', 'f.js'), 'f\n');
+    writeFileSync(join(copy, 'a', 'gone.js'), 'g\n');
+    const t = sealTime();
+    const i = lstatSync(copy).ino;
+    touch();
+    for (const entries of [0, Number.MAX_SAFE_INTEGER]) assert.not.ok(untouchedSince(copy, i, t, entries), `${what} is seen (${entries ? 'find' : 'walk'})`);
+  }
+  assert.not.ok(untouchedSince(copy, ino + 1, Date.now(), 0), 'another folder at the same path');
 }));
 
 test('linkDependencies: each dependency folder is the slot\'s own copy, kept while untouched and the install unchanged, made again when a gate wrote in it', withDir((dir) => {
