@@ -25,7 +25,7 @@ import { type CopySeals, dependencyDirs, linkDependencies } from './dependency-l
 import { git, GitError, resolveCommit } from './git.js';
 import { type DirRecord, changedDirs, cleanDirs, recordDirs, updateRecord } from './slot-dirs.js';
 import { dropSubmodules, fillSubmodules } from './submodules.js';
-import { addWorktreeRecord, removeWorktreeRecord, sweepStale } from './worktree.js';
+import { addWorktreeRecord, removeWorktreeRecord, stopLeftGit, sweepStale } from './worktree.js';
 
 /** Slots kept by default; more concurrent runs than this each get a one-off slot, removed after use. */
 export const DEFAULT_SLOTS = 8;
@@ -224,7 +224,40 @@ function discard(root: string, pool: string, dir: string, log?: (line: string) =
     // no folder: only git's record is left
   }
   underGitLock(pool, () => removeWorktreeRecord(root, dir), log);
-  rmSync(moved ? trash : dir, { recursive: true, force: true });
+  removeQuietly(moved ? trash : dir);
+}
+
+/**
+ * Removes a folder of the pool; when something still writes into it (git left by a run killed
+ * outright), that is stopped and the removal tried again; what still will not go is left for
+ * `sweepTrash` (or `gc`) rather than failing the run.
+ */
+function removeQuietly(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    stopLeftGit(dir);
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // left for the next sweep
+    }
+  }
+}
+
+/** Removes the trash-<pid>-* folders of runs that are gone (killed while removing a slot, or a removal that failed). */
+function sweepTrash(pool: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(pool);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^trash-(\d+)-/.exec(name)?.[1]);
+    if (!(pid > 0) || (pid !== process.pid && isAlive(pid))) continue;
+    removeQuietly(join(pool, name));
+  }
 }
 
 /**
@@ -247,6 +280,7 @@ const sparseSlot = (admin: string) => existsSync(join(admin, 'info', 'sparse-che
 /** Checks the slot out at `sha` from nothing: a new worktree record, then one checkout of every file. */
 function make(root: string, pool: string, dir: string, sha: string, log?: (line: string) => void): void {
   sweepOrphanPools(pool);
+  sweepTrash(pool);
   underGitLock(
     pool,
     () => {
@@ -345,6 +379,12 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
     const keep = state.links;
     let admin = adminDir(dir);
     const doubt = state.moving !== null;
+    // Its owner died moving it: what it left writing there (a checkout and its workers) is stopped
+    // first, and the trash of runs that are gone removed.
+    if (doubt) {
+      stopLeftGit(dir);
+      sweepTrash(pool);
+    }
     // A record is trusted only when the slot was left exactly a commit, with its links in place.
     const record = doubt || opts.link === false ? undefined : state.dirs;
     const movedAt = Date.now();
