@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { type Interruption, trapInterrupt } from '../util/interrupt.js';
-import { backupStashes } from './lint-staged-stash.js';
+import { backupStashes, guardStashes } from './lint-staged-stash.js';
 import { cachedRows, recordTreeCache, treeCacheStep } from './tree-cache.js';
 import { shouldCalibrate } from './calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
@@ -528,8 +528,10 @@ async function lintStagedTier(tier: ResolvedTier, cwd: string, env: NodeJS.Proce
  * left (a restore that did not finish) after it, with the command that brings the changes back.
  */
 function lintStagedBackups(root: string): { after: () => void } {
-  const before = backupStashes(stashList(root));
+  const list = stashList(root);
+  const before = backupStashes(list);
   for (const s of before) err(commitMsg.leftoverBackup(s.name));
+  for (const s of guardStashes(list)) err(commitMsg.leftoverGuard(s.name, s.sha));
   const known = new Set(before.map((s) => s.sha));
   return {
     after: () => {
