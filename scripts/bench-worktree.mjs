@@ -7,6 +7,8 @@
 //     --reps N: N timed rounds of the push case (default 11, 5 with --quick);
 //     --floor: the push case also times, in the same rounds, the git processes an isolated push cannot do
 //              without (the checkout's `git status`, the slot's lstat pass alone, the slot's checkout alone)
+//     --modules N: the checkout's node_modules also holds N files (N/10 packages of 10), real folders: each
+//              isolated push then checks the slot's copy of them (issue 33), and the first one copies them
 //
 // Figures (medians of interleaved runs; each push is a new commit, made untimed before it):
 //   push in place                 the hook line on a clean checkout of the pushed commit: gates run in place
@@ -20,7 +22,7 @@
 //   run --base --head in place    one commit judged in place from the command line
 //   replay --jobs 1 / --jobs 2    8 commits, a tier that sleeps 1 s: throughput with two slots against one
 import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, QUICK, git, header, hookRunner, initRepo, linkGateLadder, loadNote, measure, report, run, tempDir } from './lib/bench-utils.mjs';
 
@@ -31,6 +33,7 @@ const ONLY = argAfter('--only');
 const wanted = (name) => ONLY.length === 0 || ONLY.includes(name);
 const PUSH_REPS = Number(argAfter('--reps')[0]) || (QUICK ? 5 : 11);
 const FLOOR = process.argv.includes('--floor');
+const MODULES = Number(argAfter('--modules')[0]) || 0;
 const FIRST_REPS = QUICK ? 1 : 3;
 const REPLAY_REPS = QUICK ? 2 : 5;
 const REPLAYED = 20;
@@ -57,6 +60,11 @@ const imported = spawnSync('git', ['fast-import', '--quiet'], { cwd: dir, input:
 if (imported.status !== 0) throw new Error(`git fast-import: ${imported.stderr}`);
 git(dir, 'reset', '-q', '--hard', 'main');
 linkGateLadder(dir);
+for (let n = 0; n < MODULES; n++) {
+  const pkg = join(dir, 'node_modules', `pkg-${Math.floor(n / 10)}`);
+  if (n % 10 === 0) mkdirSync(pkg, { recursive: true });
+  writeFileSync(join(pkg, `f${n % 10}.js`), `module.exports = ${n};\n`);
+}
 run(NODE, [CLI, 'install'], dir);
 rmSync(join(dir, 'gate-ladder.config.ts'), { force: true });
 git(dir, 'add', '-A');
@@ -70,7 +78,7 @@ const past = new Date(Date.now() - 10_000);
 for (const f of git(dir, 'ls-files', '-z').split('\0').filter(Boolean)) utimesSync(join(dir, f), past, past);
 git(dir, 'update-index', '-q', '--refresh');
 git(dir, 'push', '-q', 'origin', 'main', '--no-verify');
-console.log(`  repository: ${FILES.toLocaleString('en')} files, built in ${((performance.now() - built) / 1000).toFixed(1)} s`);
+console.log(`  repository: ${FILES.toLocaleString('en')} files${MODULES ? `, node_modules of ${MODULES.toLocaleString('en')} files` : ''}, built in ${((performance.now() - built) / 1000).toFixed(1)} s`);
 
 const RUNNER = hookRunner(dir);
 

@@ -17,14 +17,50 @@
 // here while the unit suite runs. Files that share state would have to run alone: none do (each makes
 // its repositories in a temp folder of its own, and its process checks look for commands no other
 // file starts).
+//
+// On each Node binary named in GATE_LADDER_TEST_NODES_SOME, only the tests of what differs between
+// Nodes run (NODE_SENSITIVE below: the unit suite, and the files that start processes, send signals,
+// load modules and configs, or run the hook): .ci/run gives the whole suite to the oldest and newest
+// Node and this part to the others.
+//
+// A time limit per test: each test process reports every test's start and end (test/helpers/test-clock.ts,
+// loaded with --import, writing to a pipe of its own); a test that has not ended after GL_TEST_TIMEOUT_S
+// seconds (default 300), or a file that starts no test for as long, is stopped with everything it
+// started, and the job's output names the file and the test.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const suites = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['build/test/unit', 'build/test/integration', 'build/test/faults'];
-const extra = (process.env.GATE_LADDER_TEST_NODES ?? '').split(/\s+/).filter(Boolean);
-const nodes = [process.execPath, ...extra].map((node) => resolve(node));
+const words = (value) => (value ?? '').split(/\s+/).filter(Boolean).map((node) => resolve(node));
+const some = words(process.env.GATE_LADDER_TEST_NODES_SOME);
+const nodes = [...new Set([process.execPath, ...words(process.env.GATE_LADDER_TEST_NODES), ...some].map((node) => resolve(node)))];
+
+/**
+ * What differs between Nodes, and so runs on every one (GATE_LADDER_TEST_NODES_SOME): the unit suite
+ * (one process; child processes and signals in processes and gate tests), spawning, signals and orphans
+ * (faults/orphans, faults/node), module and config loading (faults/config, faults/cache,
+ * integration/cache, integration/package: the bin, the library, the compile cache) and the hook as git
+ * runs it (integration/push, integration/hook-line, integration/pre-commit).
+ */
+const NODE_SENSITIVE = [
+  'build/test/unit',
+  'build/test/faults/node.test.js',
+  'build/test/faults/orphans.test.js',
+  'build/test/faults/config.test.js',
+  'build/test/faults/cache.test.js',
+  'build/test/integration/cache.test.js',
+  'build/test/integration/package.test.js',
+  'build/test/integration/push.test.js',
+  'build/test/integration/hook-line.test.js',
+  'build/test/integration/pre-commit.test.js',
+];
+const TIMEOUT_S = Number(process.env.GL_TEST_TIMEOUT_S) > 0 ? Number(process.env.GL_TEST_TIMEOUT_S) : 300;
+const CLOCK = pathToFileURL(resolve('build/test/helpers/test-clock.js')).href;
+/** Test processes under way, each the leader of its own process group: stopped with the run. */
+const running = new Set();
 const jobs = Math.max(1, Number.parseInt(process.env.GL_TEST_JOBS ?? '3', 10) || 3);
 let passed = 0;
 let failed = 0;
@@ -108,15 +144,60 @@ function tally(out, code, node) {
   node.failed += fails;
 }
 
-/** Runs `uvu dir pattern` on `node`; resolves with its output and exit code. */
+/**
+ * Runs `uvu dir pattern` on `node`; resolves with its output and exit code. The process leads a group
+ * of its own, so that a test stopped for its time limit takes what it started with it.
+ */
 function uvu(node, env, dir, pattern) {
   return new Promise((resolve) => {
-    const child = spawn(node, ['node_modules/uvu/bin.js', dir, pattern, '--no-color'], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const clock = existsSync(new URL(CLOCK)) ? ['--import', CLOCK] : [];
+    const child = spawn(node, [...clock, 'node_modules/uvu/bin.js', dir, pattern, '--no-color'], {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: { ...env, GL_TEST_EVENTS_FD: '3' },
+      detached: true,
+    });
+    running.add(child.pid);
     const chunks = [];
     child.stdout.on('data', (c) => chunks.push(c));
     child.stderr.on('data', (c) => chunks.push(c));
-    child.on('close', (code, signal) => resolve({ out: Buffer.concat(chunks).toString('utf8'), code: code ?? (signal ? 1 : 0) }));
+    let current;
+    let stopped;
+    let timer;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        stopped = current ?? { file: dir, name: '(no test under way: loading the file, or between tests)' };
+        stopGroup(child.pid);
+      }, TIMEOUT_S * 1000);
+    };
+    arm();
+    let pending = '';
+    child.stdio[3].on('data', (c) => {
+      pending += c.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop();
+      for (const line of lines) {
+        const [kind, file, name] = line.split('\t');
+        current = kind === 'start' ? { file, name } : undefined;
+        arm();
+      }
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child.pid);
+      if (stopped) chunks.push(Buffer.from(`\n  ✘ ${stopped.file} › ${stopped.name}: did not end within ${TIMEOUT_S} s (GL_TEST_TIMEOUT_S); stopped with everything it started\n`));
+      resolve({ out: Buffer.concat(chunks).toString('utf8'), code: stopped ? 1 : (code ?? (signal ? 1 : 0)) });
+    });
   });
+}
+
+/** Kills a test process's group (it and what it started that stayed in the group). */
+function stopGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -134,10 +215,10 @@ const readJson = (file) => {
 const durations = readJson(DURATIONS) ?? readJson(SEED) ?? {};
 
 /** The jobs of a suite: the unit suite whole, or one per file of the others. */
-function suiteJobs(dir) {
+function suiteJobs(dir, perFile) {
   if (!existsSync(dir)) return [];
   const names = readdirSync(dir).filter((f) => f.endsWith('.test.js'));
-  if (dir.endsWith('unit') || jobs === 1) {
+  if (dir.endsWith('unit') || (jobs === 1 && !perFile)) {
     const size = names.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
     return [{ key: dir, dir, pattern: '\\.test\\.js$', size }];
   }
@@ -151,6 +232,7 @@ const tmp = testTmp();
 // A run stopped with Ctrl-C (the test processes get it too) or SIGTERM leaves no folder in memory behind.
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
+    for (const pid of running) stopGroup(pid);
     if (tmp) rmSync(tmp, { recursive: true, force: true });
     process.exit(signal === 'SIGINT' ? 130 : 143);
   });
@@ -183,7 +265,12 @@ try {
       // The worktree pools of the tests' repositories, removed with the rest at the end.
       GATE_LADDER_WORKTREES: join(nodeLinks, 'worktrees'),
     };
-    for (const dir of suites) for (const job of suiteJobs(dir)) runs.push({ ...job, node, env, line, unit: dir.endsWith('unit') });
+    // On a Node named in GATE_LADDER_TEST_NODES_SOME alone, only what differs between Nodes.
+    const partial = some.includes(node) && !words(process.env.GATE_LADDER_TEST_NODES).includes(node) && node !== resolve(process.execPath);
+    if (partial) line.label += ' (the Node-sensitive tests)';
+    for (const dir of suites) {
+      for (const job of suiteJobs(dir, partial)) if (!partial || NODE_SENSITIVE.includes(job.key)) runs.push({ ...job, node, env, line, unit: dir.endsWith('unit') });
+    }
   }
   // The unit suites first (they start while the install is made), then the slowest first.
   runs.sort((a, b) => Number(b.unit) - Number(a.unit) || estimate(b) - estimate(a));

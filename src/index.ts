@@ -1,16 +1,6 @@
-export type * from './types.js';
+// The library, `import ... from 'gate-ladder'`: what a config file needs, and nothing else (the CLI's
+// modules are not a public API). test/integration/package.test.ts checks this list and the size of
+// what importing it loads.
+export type { FreezePolicy, GateLadderConfig, HookName, Isolation, LintStagedOptions, ReportFormat, ReportPolicy, RunnerName, TierConfig, TierReport } from './types.js';
 export { defaultScope } from './config/defaults.js';
 export { defineConfig } from './config/define-config.js';
-export { route, scopeMatcher, scopeHits, touchedPaths } from './ladder/route.js';
-export { classify } from './ladder/verdict.js';
-export { runLadder, toRow } from './ladder/ladder.js';
-export type { LadderDeps, LadderInput, LadderOutcome } from './ladder/ladder.js';
-export { parsePushRefs } from './git/push-refs.js';
-export { validateConfig, resolveConfig } from './config/load.js';
-export { readRows, parseRow, appendRows } from './ledger/ledger.js';
-export { judgeReport } from './ladder/verdict.js';
-export { parseJUnit, testId } from './evidence/junit.js';
-export { flipStats, freezeEligible, forgive } from './evidence/freeze.js';
-export { foldHistory, flakyRows } from './evidence/history.js';
-export { strykerEvidence } from './evidence/stryker.js';
-export { report, reportFold } from './report/figures.js';

@@ -52,7 +52,11 @@ export interface LintStagedOptions {
 export interface TierConfig {
   /** Unique name, shown in messages and stored in the ledger (e.g. `t1-properties`). */
   name: string;
-  /** A command string, run by the shell like an npm script, or an argv array, run without a shell. Required unless `lintStaged`. */
+  /**
+   * A command string, run by the shell like an npm script, or an argv array, run without a shell. Required unless `lintStaged`.
+   * `{changed}` (or `{changed:GLOB}`) in it stands for the changed paths still at the judged commit, each one argument;
+   * a tier whose list is empty is skipped (ladder/changed.ts).
+   */
   run?: string | string[];
   /**
    * Instead of `run`: run lint-staged through its API on the staged files (pre-commit only). A task failing is
@@ -197,10 +201,12 @@ export type Changes = readonly ChangedPath[] | ChangeList;
 export interface PlannedTier {
   tier: ResolvedTier;
   run: boolean;
-  /** Why it does not run: t0-scope routed past it, the tier is not configured for this hook, or GATE_LADDER_SKIP names it. */
-  skip?: 'scope' | 'hook' | 'env';
+  /** Why it does not run: t0-scope routed past it, the tier is not configured for this hook, GATE_LADDER_SKIP names it, or its `{changed}` list is empty. */
+  skip?: 'scope' | 'hook' | 'env' | 'changed';
   /** Human reason when skipped (e.g. `test-adjacent: tests/x.py matches **\/tests/**`). */
   reason?: string;
+  /** The tier's `run` with its `{changed}` placeholders expanded for this change (ladder/changed.ts); absent when it has none. */
+  command?: string | string[];
 }
 
 export interface Plan {
@@ -210,6 +216,8 @@ export interface Plan {
   fileCount: number;
   hits: ScopeHit[];
   tiers: PlannedTier[];
+  /** The changed paths the judged commit still has (no deleted ones), worked out when first asked: `{changed}` and GATE_LADDER_CHANGED. */
+  present?: () => readonly string[];
 }
 
 /** The record one gate run produces. Always filled in; only the CLI turns it into an exit code. */
@@ -331,6 +339,8 @@ export interface LedgerRow {
   skipped?: string[];
   /** Tiers GATE_LADDER_SKIP kept from running in this run (not t0-scope's doing: the report can tell them apart). */
   skipped_by_env?: string[];
+  /** Tiers skipped because no changed path matched their `{changed:GLOB}` (nothing for them to check). */
+  skipped_no_changed?: string[];
   source?: string;
   /** Replay: `false` on the one `(apply)` row of a patch that did not apply; not a catch, not an error (docs/replay.md). */
   applied?: boolean;

@@ -4,7 +4,7 @@ import { DEFAULT_TIMEOUT_S, SEARCH_PLACES, defaultScope } from '../config/defaul
 const FIELDS: readonly (readonly [string, string])[] = [
   ['tiers', 'the gates, cheapest first (required); each tier:'],
   ['  name', 'unique name, stored in the ledger (required)'],
-  ['  run', 'a command string (run by /bin/sh -c, like an npm script) or an argv array (no shell); required unless lintStaged'],
+  ['  run', 'a command string (run by /bin/sh -c, like an npm script) or an argv array (no shell); required unless lintStaged; {changed} or {changed:GLOB} in it: the changed paths, one argument each (docs/config.md)'],
   ['  lintStaged', 'instead of run: lint-staged on the staged files (pre-commit only); true, or lint-staged options'],
   ['  timeout', `seconds before the gate's process tree is killed and the tier is an error (default ${DEFAULT_TIMEOUT_S})`],
   ['  env, cwd', 'extra environment; working directory relative to the repository root'],

@@ -230,6 +230,8 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
           .option('markdown', { type: 'boolean', describe: 'Print the report as markdown (also for a CI job summary)' })
           .option('html', { type: 'string', describe: 'Write a self-contained HTML page to this file (default gate-ladder-report.html)' })
           .option('local', { type: 'boolean', describe: "This clone's rows only, not the team's fetched by `sync`" })
+          .option('by-origin', { type: 'boolean', describe: "Each origin's figures apart: this clone's and each synced clone's or CI job's" })
+          .option('exclude-origin', { type: 'string', array: true, describe: "Leave out an origin's rows (repeatable; its id as `--by-origin` names it)" })
           .conflicts('json', 'markdown')
           .conflicts('html', ['json', 'markdown'])
           .example('$0 report --since 2025-01-01 --markdown', 'This year, as markdown for a pull request')
@@ -245,6 +247,8 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
           markdown: a.markdown === true,
           ...(a.html !== undefined && { html: a.html }),
           local: a.local === true,
+          byOrigin: a.byOrigin === true,
+          ...(a.excludeOrigin !== undefined && { excludeOrigins: a.excludeOrigin.map(String) }),
         }));
       },
     );
@@ -273,10 +277,11 @@ function ledgerCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
         y
           .positional('remote', { type: 'string', describe: 'Remote name or URL (default: origin)' })
           .option('origin', { type: 'string', describe: "This writer's id (default: GATE_LADDER_ORIGIN, the CI job, else this clone's stored id)" })
+          .option('restore', { type: 'boolean', describe: "Add the rows of this origin's ref that the local ledger lacks (a lost ledger); says how many" })
           .example('$0 sync', 'Before `report`: the team\'s rows, this clone\'s shared'),
       async (a) => {
         const { syncCommand } = await import('../commands/sync.js');
-        set(await syncCommand({ cwd, ...(a.remote !== undefined && { remote: a.remote }), ...(a.origin !== undefined && { origin: a.origin }) }));
+        set(await syncCommand({ cwd, ...(a.remote !== undefined && { remote: a.remote }), ...(a.origin !== undefined && { origin: a.origin }), restore: a.restore === true }));
       },
     )
     .command(

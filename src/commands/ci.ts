@@ -5,7 +5,7 @@
  * failed tests (GitHub) → the verdicts and the ledger's figures appended to the step summary → the
  * exit code `run` gives (0 pass, 1 caught, 2 error).
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { ciTarget, type CiEvent, type CiRange } from '../ladder/ci-target.js';
 import { githubAnnotations, annotationsFor } from '../report/ci-annotations.js';
 import { ciSummary } from '../report/ci-summary.js';
@@ -86,13 +86,11 @@ export async function ciCommand(opts: CiOptions, env: NodeJS.ProcessEnv = proces
   if (summaryFile !== undefined && judged.targets !== undefined) {
     const figures = judged.ledger ? await ledgerFigures(judged.ledger, judged) : [];
     const text = ciSummary({ exit: judged.code, how: target.how, targets: judged.targets, figures });
-    try {
-      appendFileSync(summaryFile, text);
+    const problem = appendRegular(summaryFile, text);
+    if (problem === undefined) {
       summary = summaryFile;
       if (!opts.json) err(ciMsg.summaryWritten(summaryFile));
-    } catch (e) {
-      err(ciMsg.summaryUnwritable(summaryFile, e instanceof Error ? e.message : String(e)));
-    }
+    } else err(ciMsg.summaryUnwritable(summaryFile, problem));
   }
 
   if (judged.code !== EXIT.pass && judged.code !== EXIT.interrupted && target.base !== undefined && !opts.json) err(ciMsg.reproduce(target.base, target.head));
@@ -159,4 +157,32 @@ function done(opts: CiOptions, o: Outcome): number {
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
   }
   return o.exit;
+}
+
+const NOT_REGULAR = ciMsg.summaryNotRegular();
+
+/**
+ * Appends `text` to a regular file (made when missing); the problem otherwise, as data. A FIFO with no
+ * reader would hold the job until killed, so the file is opened without blocking and anything but a
+ * regular file is refused.
+ */
+function appendRegular(file: string, text: string): string | undefined {
+  let fd: number;
+  try {
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st !== undefined && !st.isFile()) return NOT_REGULAR;
+    fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o666);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENXIO' ? NOT_REGULAR : e instanceof Error ? e.message : String(e);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return NOT_REGULAR;
+    const data = Buffer.from(text);
+    for (let off = 0; off < data.length; ) off += writeSync(fd, data, off);
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -380,6 +380,7 @@ async function writeStarterConfig(place: InstallPlace, opts: InstallOptions): Pr
       lintStaged: lintStagedInHook !== undefined || lintStagedConfigured(pkg),
       ...(packageDir !== '' && { packageDir }),
       root: rootFacts(root),
+      onPath,
     });
     const configFile = join(root, 'gate-ladder.config.ts');
     writeFileSync(configFile, starter.text);
@@ -390,6 +391,7 @@ async function writeStarterConfig(place: InstallPlace, opts: InstallOptions): Pr
     const linted = linter && fixWithLinter(root, configFile, linter);
     state.createdConfig = { file: 'gate-ladder.config.ts', sha: sha(readFileSync(configFile, 'utf8')) };
     say(installMsg.wroteConfig(pmSays.exec(pm, 'gate-ladder run --dry-run')));
+    for (const w of starter.warnings) say(installMsg.cannotRunHere(w.missing, w.tiers));
     if (formatted !== undefined) say(formatted === true ? installMsg.formattedConfig() : installMsg.notFormatted(formatted));
     if (linter && linted) {
       const run = pmSays.script(pm, linter.script);

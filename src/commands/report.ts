@@ -3,12 +3,15 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { loadConfigLimited as loadConfig } from '../config/load-worker.js';
 import { repoInfo } from '../git/git.js';
 import { defaultLedgerPath, type ReadStats } from '../ledger/ledger.js';
-import { forEachTeamRow, teamTestsPath } from '../ledger/team.js';
+import { forEachTeamRow, readRefusals, teamTestsPath } from '../ledger/team.js';
+import { ciOrigin } from '../ledger/identity.js';
+import { mainReason, type Refusals } from '../ledger/row-check.js';
+import { storedOriginId } from '../ledger/sync.js';
 import { reportMsg, teamMsg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
-import { renderReport } from '../report/render.js';
+import { renderByOrigin, renderReport } from '../report/render.js';
 import { renderHtml } from '../report/html.js';
-import { reportFold } from '../report/figures.js';
+import { type OriginFigures, originFold, reportFold, rowOrigin } from '../report/figures.js';
 import { renderTestsSection, testsFold, type TestsSection } from '../report/tests-section.js';
 import { type HistoryState, testsPath } from '../evidence/history.js';
 import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } from '../evidence/history-store.js';
@@ -28,6 +31,10 @@ export interface ReportCommandOptions {
   html?: string;
   /** This clone's rows only, not the team's fetched by `sync` (ignored with --ledger). */
   local?: boolean;
+  /** Each origin's figures apart (this clone's, and each synced one's). */
+  byOrigin?: boolean;
+  /** Leave out the rows of these origins (a synced origin's id, or this clone's). */
+  excludeOrigins?: readonly string[];
 }
 
 export const DEFAULT_HTML = 'gate-ladder-report.html';
@@ -75,17 +82,31 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
   const stats: ReadStats = { rows: 0, skipped: 0 };
   // An explicit --ledger is that file alone; --local is this clone's rows, not the team's synced ones.
   const local = opts.local === true || opts.ledger !== undefined;
+  // Rows a sync did not stamp are this clone's: named as its syncs name them.
+  const here = ciOrigin(process.env) ?? (info === null ? undefined : storedOriginId(info.commonDir)) ?? 'this-clone';
+  const exclude = new Set(opts.excludeOrigins ?? []);
+  const refused: Refusals = local ? {} : readRefusals(ledger);
+  const split = opts.byOrigin === true ? originFold({ ...(since && { since }), ...(opts.hook && { hook: opts.hook }) }, here) : undefined;
+  let left = 0;
   try {
     const counts = await forEachTeamRow(ledger, local, stats, (row) => {
+      if (exclude.size > 0 && exclude.has(rowOrigin(row, here))) {
+        left++;
+        return;
+      }
       fold.add(row);
       tests.add(row);
+      split?.add(row);
     });
     if (counts.team > 0) err(teamMsg.teamRead(counts.local, counts.team, counts.origins));
+    if (exclude.size > 0) err(teamMsg.reportExcluded([...exclude].map(shown), left));
+    for (const [from, r] of Object.entries(refused)) if (!exclude.has(from)) err(teamMsg.reportRefused(shown(from), r.rows, shown(mainReason(r))));
   } catch (e) {
     err(reportMsg.unreadable(ledger, e instanceof Error ? e.message : String(e)));
     return EXIT.error;
   }
   const report = fold.finish(stats.skipped);
+  const origins: OriginFigures[] | undefined = split?.finish(Object.fromEntries(Object.entries(refused).filter(([o]) => !exclude.has(o))));
   // Per-test history beside the ledger (and the team's, once synced): the tests section, one model for every format.
   const history = testHistory(ledger, local);
   if (stats.skipped > 0) err(reportMsg.skippedLines(stats.skipped, ledger));
@@ -103,8 +124,14 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
       return EXIT.error;
     }
     err(reportMsg.htmlWritten(file, Buffer.byteLength(page)));
-  } else if (opts.json) process.stdout.write(`${JSON.stringify({ ...jsonReport(report, ledger), tests: section }, null, 2)}\n`);
-  else process.stdout.write(renderReport(report, opts.markdown ? 'markdown' : 'table', ledger) + renderTestsSection(section, opts.markdown === true));
+  } else if (opts.json)
+    process.stdout.write(
+      `${JSON.stringify({ ...jsonReport(report, ledger), tests: section, ...(origins && { by_origin: origins }), ...(!local && { refused_by_origin: refused }), ...(exclude.size > 0 && { excluded_origins: [...exclude], excluded_origin_rows: left }) }, null, 2)}\n`,
+    );
+  else {
+    const format = opts.markdown ? 'markdown' : 'table';
+    process.stdout.write(renderReport(report, format, ledger) + (origins ? renderByOrigin(origins, format) : '') + renderTestsSection(section, opts.markdown === true));
+  }
   return EXIT.pass;
 }
 

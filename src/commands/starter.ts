@@ -3,7 +3,7 @@
  * scripts, and what `install --pre-commit` makes of an existing `lint-staged` hook line. Pure.
  */
 import { type PackageManager, pmSays } from '../util/package-manager.js';
-import { detectRunner as readRunner, makeRecipe, managerTarget, parseMakefile, shellCommands, shellSegments } from '../ladder/detect.js';
+import { detectRunner as readRunner, managerTarget, shellCommands, shellSegments } from '../ladder/detect.js';
 import type { RunnerName } from '../types.js';
 
 /**
@@ -80,20 +80,15 @@ export function rootTests(facts: RootFacts): RootTests[] {
   if (facts.files.includes('go.mod')) found.push({ tool: 'go', run: 'go test ./...', runner: 'go', why: 'go.mod' });
   if (facts.files.includes('Cargo.toml')) found.push({ tool: 'cargo', run: 'cargo test', runner: 'cargo', why: 'Cargo.toml' });
   const make = makeTest(facts);
-  if (found.length === 0 && make !== undefined) {
-    const runner = detectRunner(make.recipe.join(' && '), {});
-    found.push({ tool: 'make', run: 'make test', ...(runner && { runner }), why: `${make.file} has a \`test\` target` });
-  }
+  // Its runner is read when the tier runs, from what `make -n test` prints (ladder/detect-io.ts).
+  if (found.length === 0 && make !== undefined) found.push({ tool: 'make', run: 'make test', why: `${make} has a \`test\` target` });
   return found;
 }
 
-/** The Makefile make reads at the root, when it has a `test` target, and what that target runs. */
-function makeTest(facts: RootFacts): { file: string; recipe: string[] } | undefined {
+/** The Makefile make reads at the root, when a rule of it names a `test` target (`test:`, `check test:`). */
+function makeTest(facts: RootFacts): string | undefined {
   const file = MAKEFILES.find((m) => facts.texts[m] !== undefined);
-  if (file === undefined) return undefined;
-  const rules = parseMakefile(facts.texts[file]!);
-  const recipe = rules.some((r) => r.targets.includes('test')) ? makeRecipe(rules, 'test') : undefined;
-  return recipe && { file, recipe };
+  return file !== undefined && /^(?:[^\s:#=]+[ \t]+)*test(?:[ \t]+[^\s:#=]+)*[ \t]*::?(?!=)/m.test(facts.texts[file]!) ? file : undefined;
 }
 
 export interface StarterInput {
@@ -107,12 +102,49 @@ export interface StarterInput {
   packageDir?: string;
   /** The repository root, read for tests that are not a package.json script (used only when there is no `test` script). */
   root?: RootFacts;
+  /** Whether a command is on PATH where install runs (what the hook's shell would find): each tier's first word is asked. */
+  onPath?: (name: string) => boolean;
+}
+
+/** A command the config runs that cannot start here: install says so (installMsg.cannotRunHere). */
+export interface StarterWarning {
+  /** The first word of the tiers' commands, not found on PATH. */
+  missing: string;
+  /** The tiers whose command starts with it. */
+  tiers: string[];
 }
 
 export interface Starter {
   text: string;
   /** Whether a tier runs on pre-commit (false: install says none will). */
   preCommitTier: boolean;
+  /** Commands the config writes that cannot run here (not on PATH); empty when all can, or when install did not ask. */
+  warnings: StarterWarning[];
+}
+
+/**
+ * The paths a related-tests tier hands its runner: the source files a JavaScript runner follows imports
+ * from. A push that changes none (docs only) skips the tier: `{changed:GLOB}` (ladder/changed.ts).
+ */
+const RELATED_GLOB = '**/*.{js,jsx,ts,tsx,mjs,cjs,mts,cts,vue,svelte}';
+
+/**
+ * The tests a runner relates to the changed files, by its own reading of the imports: vitest's
+ * `related` command (`--run`: once, not watching; it passes when none relate), jest's
+ * `--findRelatedTests` (`--passWithNoTests`: a change no test imports is not an error). Other runners
+ * have no such command: undefined.
+ */
+function relatedCommand(runner: RunnerName | undefined): string | undefined {
+  if (runner === 'vitest') return `vitest related --run {changed:${RELATED_GLOB}}`;
+  if (runner === 'jest') return `jest --findRelatedTests --passWithNoTests {changed:${RELATED_GLOB}}`;
+  return undefined;
+}
+
+/** What the root names of pytest-testmon (pytest's plugin that runs the tests a change affects), or undefined. */
+function testmonSign(facts: RootFacts | undefined): string | undefined {
+  if (facts === undefined) return undefined;
+  for (const [file, text] of Object.entries(facts.texts)) if (/pytest[-_]testmon/.test(text)) return file;
+  return undefined;
 }
 
 const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -176,6 +208,12 @@ function partCommand(pm: PackageManager, command: string): string {
 export function starterConfig(input: StarterInput): Starter {
   const { scripts, pm, preCommit } = input;
   const lines: string[] = [];
+  // Every command a tier runs, by tier: their first words are checked against PATH for the warnings.
+  const commands: [string, string][] = [];
+  const run = (name: string, command: string) => {
+    commands.push([name, command]);
+    return q(command);
+  };
   const runnerField = (r: RunnerName | undefined) => (r ? `, runner: '${r}'` : '');
   const cwdField = input.packageDir ? `, cwd: ${q(input.packageDir)}` : '';
   let preCommitTier = false;
@@ -191,10 +229,23 @@ export function starterConfig(input: StarterInput): Starter {
     if (hooks) preCommitTier = true;
     lines.push(
       `    // ${s}: runs on every push, whatever changed: a ${s === 'lint' ? 'lint' : 'type'} error is wrong even when only tests moved.${hooks ? ' Also on pre-commit.' : ''}`,
-      `    { name: ${q(tierName('t1', s))}, run: ${q(pmSays.script(pm, s))}${cwdField}, timeout: 300${hooks} },`,
+      `    { name: ${q(tierName('t1', s))}, run: ${run(tierName('t1', s), pmSays.script(pm, s))}${cwdField}, timeout: 300${hooks} },`,
     );
   }
   const full = hasTests(scripts.test);
+  // The tests the push's changed source files import, through the suite's own runner: the cheap test tier.
+  const related = full ? relatedCommand(suiteRunner(scripts.test!, scripts)) : undefined;
+  if (related !== undefined) {
+    const runnerName = related.split(' ')[0]!;
+    lines.push(
+      `    // Only the tests that import what the push changed (${runnerName}'s own reading of the imports; \`{changed:...}\` is each`,
+      '    // changed source file, one argument). Skipped when the push changes a test-adjacent path (tests/, *.test.*,',
+      '    // fixtures/, ...): the tests moved with the code, so their passing here says nothing of the patch; the whole',
+      '    // suite below, which runs every test file, decides. A push that changes no source file skips it too.',
+      `    // It runs ${runnerName} with its own config: add any options or variables your "test" script gives it.`,
+      `    { name: 't1-related', run: ${run('t1-related', pmSays.exec(pm, related))}${cwdField}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: '${runnerName}' },`,
+    );
+  }
   const quick = QUICK_TESTS.find((s) => hasTests(scripts[s]));
   // `"test": "npm run test:unit && npm run test:types"`: the whole suite runs the quicker part itself (a tier of
   // its own when the chain is split), so a tier for it alone would run it twice in one push.
@@ -204,13 +255,13 @@ export function starterConfig(input: StarterInput): Starter {
       `    // ${quick}: a quicker part of the tests, so most pushes get their answer sooner. Skipped when the push`,
       '    // changes a test-adjacent path (tests/, *.test.*, fixtures/, ...): the tests moved with the code, so only the',
       '    // whole suite below can vouch for it.',
-      `    { name: ${q(tierName('t1', quick))}, run: ${q(pmSays.script(pm, quick))}${cwdField}, timeout: 300, skipWhenTestAdjacent: true${runnerField(detectRunner(scripts[quick], scripts))} },`,
+      `    { name: ${q(tierName('t1', quick))}, run: ${run(tierName('t1', quick), pmSays.script(pm, quick))}${cwdField}, timeout: 300, skipWhenTestAdjacent: true${runnerField(detectRunner(scripts[quick], scripts))} },`,
     );
   }
   if (quickInTest) lines.push(`    // ${quick}: a quicker part of the tests, but "test" runs it too, so it has no tier of its own (it would run twice in a push).`);
   const runner = full ? detectRunner(scripts.test, scripts) : undefined;
   const found = !full && input.root ? rootTests(input.root) : [];
-  const makefile = input.root && makeTest(input.root)?.file;
+  const makefile = input.root && makeTest(input.root);
   const parts = full ? chainParts(scripts.test!, scripts) : undefined;
   if (parts) {
     // `node --test && tsc -p .`: one tier per command, so the one beside the runner that fails is read as a failure of its own.
@@ -229,30 +280,47 @@ export function starterConfig(input: StarterInput): Starter {
       let name = part.runner && oneRunner ? 't2-tests' : tierName('t2', part.label);
       for (let i = 2; used.has(name); i++) name = `${tierName('t2', part.label)}-${i}`;
       used.add(name);
-      lines.push(`    { name: ${q(name)}, run: ${q(partCommand(pm, part.command))}${cwdField}, timeout: 900${runnerField(part.runner)} },`);
+      lines.push(`    { name: ${q(name)}, run: ${run(name, partCommand(pm, part.command))}${cwdField}, timeout: 900${runnerField(part.runner)} },`);
     }
   } else if (!full && found.length > 0) {
     // No package.json test script, but the root says how the tests run: at the root, where the config is (no `cwd`).
+    const pytest = found.find((f) => f.tool === 'pytest');
+    const testmon = pytest && testmonSign(input.root);
+    if (pytest && testmon !== undefined) {
+      lines.push(
+        `    // ${testmon} names pytest-testmon: it runs only the tests the changes since its last run affect (its database,`,
+        '    // .testmondata, is per checkout: where it has none, every test runs). Skipped when the push changes a',
+        '    // test-adjacent path: the tests moved with the code, so only the whole suite below can vouch for the patch.',
+        '    // When the change affects no test, pytest runs none (exit 5): allowNoTests makes that a pass.',
+        `    { name: 't1-related', run: ${run('t1-related', `${pytest.run} --testmon`)}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: 'pytest' },`,
+      );
+    } else if (pytest) {
+      lines.push(
+        '    // No tier of related tests: pytest cannot tell which tests a source change affects without a plugin',
+        "    // (pytest-testmon does); and the changed test files alone are what a test-adjacent push skips anyway.",
+      );
+    }
     for (const f of found) {
       const also = f.tool !== 'make' && makefile ? ` Your ${makefile} also has a \`test\` target: if \`make test\` is how you run them, put it here.` : '';
       const python = f.tool === 'pytest' ? ` ${f.run.split(' ')[0]} must import pytest and your code: push where your virtualenv is active.` : '';
       lines.push(
         `    // No "test" script in package.json; ${f.why}: ${f.tool === 'make' ? `\`make test\`` : f.tool} runs the tests.${python}${also}`,
-        `    { name: ${q(found.length === 1 ? 't2-tests' : tierName('t2', f.tool))}, run: ${q(f.run)}, timeout: 900${runnerField(f.runner)} },`,
+        `    { name: ${q(found.length === 1 ? 't2-tests' : tierName('t2', f.tool))}, run: ${run(found.length === 1 ? 't2-tests' : tierName('t2', f.tool), f.run)}, timeout: 900${runnerField(f.runner)} },`,
       );
     }
   } else lines.push(
     full
       ? `    // The whole suite (package.json "test": ${JSON.stringify(scripts.test).slice(1, -1)})${runner ? `; \`runner\` names its exit codes in messages` : ''}.`
       : '    // No "test" script found in package.json, nor pytest, go.mod, Cargo.toml or a Makefile `test` target at the root: edit this command.',
-    `    { name: 't2-tests', run: ${q(pmSays.script(pm, 'test'))}${cwdField}, timeout: 900${runnerField(runner)} },`,
+    `    { name: 't2-tests', run: ${run('t2-tests', pmSays.script(pm, 'test'))}${cwdField}, timeout: 900${runnerField(runner)} },`,
   );
   const text = [
     "import { defineConfig } from 'gate-ladder';",
     '',
     '// Tiers run cheapest first; the first `caught` (a test failed) or `error` (the check could not run) blocks the push.',
     `// Every field, and where a config may live: \`${pmSays.exec(pm, 'gate-ladder help config')}\`. Check it with \`${pmSays.exec(pm, 'gate-ladder run --dry-run')}\`.`,
-    '// The order is a first guess: once pushes have run, `gate-ladder report` says which order pays.',
+    '// The order is a first guess, not measured: lint is often slower than the tests (move it down if so). Once',
+    '// pushes have run, `gate-ladder report` says which order pays, from the seconds and catches in its ledger.',
     ...(input.packageDir ? ["// package.json is not at the repository root: each tier runs in the package's folder (`cwd`, relative to the root, where this file is)."] : []),
     'export default defineConfig({',
     '  tiers: [',
@@ -261,7 +329,45 @@ export function starterConfig(input: StarterInput): Starter {
     '});',
     '',
   ].join('\n');
-  return { text, preCommitTier };
+  return { text, preCommitTier, warnings: notOnPath(commands, input.onPath) };
+}
+
+/** Whether a script, or one it runs through the manager (`depth` deep), starts with a `cd`, `export` or another word whose effect lasts. */
+function movesFirst(script: string, scripts: Record<string, string>, depth: number): boolean {
+  return shellCommands(script).some((c) => {
+    const first = c.words[0];
+    if (first === undefined) return false;
+    if (SHELL_STATE.test(first) || /^\w+=/.test(first)) return true;
+    const target = managerTarget(c.words)?.script;
+    return depth > 0 && target !== undefined && scripts[target] !== undefined && movesFirst(scripts[target]!, scripts, depth - 1);
+  });
+}
+
+/** The tiers' first words that are no command on PATH (a path, `./x`, is not asked), each with its tiers. */
+function notOnPath(commands: readonly [string, string][], onPath: ((name: string) => boolean) | undefined): StarterWarning[] {
+  if (onPath === undefined) return [];
+  const out = new Map<string, string[]>();
+  for (const [tier, command] of commands) {
+    const word = command.split(/\s+/)[0]!;
+    if (word === '' || word.includes('/') || onPath(word)) continue;
+    const tiers = out.get(word) ?? [];
+    if (!tiers.includes(tier)) tiers.push(tier);
+    out.set(word, tiers);
+  }
+  return [...out].map(([missing, tiers]) => ({ missing, tiers }));
+}
+
+/**
+ * The runner the whole suite runs: the test script's, or the one runner among the commands it chains.
+ * Undefined when the script (or a script it runs) changes folder or environment first (`cd packages/core
+ * && jest`): the runner run from the package's folder would not be the suite's.
+ */
+function suiteRunner(script: string, scripts: Record<string, string>): RunnerName | undefined {
+  if (movesFirst(script, scripts, 3)) return undefined;
+  const runner = detectRunner(script, scripts);
+  if (runner !== undefined) return runner;
+  const runners = new Set((chainParts(script, scripts) ?? []).map((p) => p.runner).filter((r) => r !== undefined));
+  return runners.size === 1 ? [...runners][0] : undefined;
 }
 
 /** A linter install runs `--fix` with on the starter config: one that reads the whole repository's TypeScript files. */

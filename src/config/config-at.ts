@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type RepoInfo, filesAt } from '../git/git.js';
-import { quickPathsAtTree } from '../git/index-check.js';
 import { cacheDir, readJson, writeJsonAtomic } from '../util/cache-files.js';
 import { hash, newRunId } from '../util/hash.js';
 import { configMsg } from '../util/messages.js';
@@ -18,7 +17,7 @@ import { SEARCH_PLACES } from './defaults.js';
  * The common case, the commit's config being the working tree's, starts no git process: the working
  * tree's config is already loaded (config-cache.ts) with a content hash of every file it read, and
  * `<cache>/committed-config-<tree>.json` keeps the same hashes for that tree (a tree never changes, so
- * the entry never goes stale); for a tree seen the first time, the index often vouches for them.
+ * the entry never goes stale).
  * Otherwise one `git cat-file --batch` reads them all from the commit. A committed config that differs
  * is written out of git under `<git common dir>/gate-ladder/config-at/<tree>-<root hash>/` with a
  * `node_modules` link to the repository's, and loaded from there (then cached like any config); a
@@ -47,7 +46,7 @@ interface TreeFacts {
   asked: string[];
   /**
    * Content hash (util/hash.ts, of its UTF-8 text, as config-cache.ts hashes files) of each asked path
-   * that is a file there (from the index: search places after the first present one are left out).
+   * that is a file there.
    */
   files: Record<string, string>;
   /** Whether the tree's package.json has a "gate-ladder" key. */
@@ -57,13 +56,11 @@ interface TreeFacts {
 /**
  * The config `treeish` (a pushed commit, or the staged tree) is judged under, given the working tree's
  * config as loaded (`working`). `tree` is its tree sha when the run knows it: it names the tree in the
- * caches, and lets the index answer for a commit just made.
+ * caches.
  *
- * What each answer costs, cheapest first (one cold call each, as a hook makes it, measured on the
- * shared 2-core VM under heavy load, medians: 1.0, 13 and 31 ms, while `node -e 0` took 410 ms):
+ * What each answer costs (one cold call each, as a hook makes it, measured on the shared 2-core VM
+ * under heavy load, medians: 1.0 and 31 ms, while `node -e 0` took 410 ms):
  *   - the cached facts of this tree: one small JSON file read; a tree seen before;
- *   - the index, when its cache-tree is this tree and the config's files match their entries: one read
- *     of the index and an lstat per file, then the facts written; a push of the commit just made;
  *   - else one `git cat-file --batch` for every path at once (a git start-up), then the facts written.
  * So a tree pays for its facts once.
  */
@@ -72,11 +69,7 @@ export async function configAtTree(info: RepoInfo, treeish: string, working: Cac
   const key = tree ?? treeish;
   const deps = working.kind === 'ok' ? repoDeps(root, working) : [];
   const wanted = [...SEARCH_PLACES, ...deps.map((d) => d.path)];
-  let cached = cachedFacts(commonDir, key, wanted);
-  if (cached === undefined && tree !== undefined) {
-    cached = factsFromIndex(info, tree, working, deps, wanted);
-    if (cached !== undefined) writeJsonAtomic(factsPath(commonDir, key), cached, { prefix: FACTS_PREFIX, keep: 256 });
-  }
+  const cached = cachedFacts(commonDir, key, wanted);
   const got = cached ? { facts: cached } : askGit(root, commonDir, treeish, key, wanted);
   if (got === undefined) return { load: unreadable(treeish), source: 'commit' };
   const committed = committedPlace(got.facts);
@@ -89,31 +82,6 @@ export async function configAtTree(info: RepoInfo, treeish: string, working: Cac
   if (same) return { load: working, source: 'commit' };
   const load = await loadCommitted(root, commonDir, treeish, key, got);
   return { load, source: 'commit', workingTree: working.kind === 'none' ? 'missing' : 'differs' };
-}
-
-/**
- * The tree's facts from the index, when it shows the tree's config to be the working tree's: the first
- * search place the tree holds is the one the working tree's config came from, unchanged since the
- * index recorded it, and so is every file it imports. The hashes are then the working tree's, already
- * known (each file was read before the index vouched for it, so it was that content). Search places
- * after the first are left out: they cannot change which config the tree holds.
- */
-function factsFromIndex(
-  info: RepoInfo,
-  tree: string,
-  working: CachedLoad,
-  deps: readonly { path: string; sha: string | undefined }[],
-  wanted: readonly string[],
-): TreeFacts | undefined {
-  if (working.kind !== 'ok' || working.place === undefined) return undefined;
-  const quick = quickPathsAtTree(info, tree, wanted);
-  if (quick === undefined) return undefined;
-  const first = SEARCH_PLACES.find((n) => quick.get(n) === 'same');
-  if (first !== working.place.name || !deps.every((d) => quick.get(d.path) === (d.sha === undefined ? 'absent' : 'same'))) return undefined;
-  const files: Record<string, string> = { [first]: working.place.sha };
-  for (const d of deps) if (d.sha !== undefined) files[d.path] = d.sha;
-  // A package.json the working tree's config came from has the key (configKey checked).
-  return { format: FORMAT, asked: [...wanted], files, ...(first === 'package.json' && { pkgKey: true }) };
 }
 
 /** The files of the repository a loaded config read besides itself (imports), with their hashes; `undefined` for one that was absent. */

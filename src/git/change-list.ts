@@ -31,31 +31,17 @@ const SCAN_FROM = 64 * 1024;
  */
 export class ChangeList {
   private counted: number | undefined;
-  private loaded: string | undefined;
 
-  /**
-   * `source`: the listing, or how to get it when first asked (a listing read piece by piece, see
-   * ListingTally, is not kept whole: its `known` answers serve routing).
-   */
-  constructor(
-    private readonly source: string | (() => string),
-    private readonly known?: Tally,
-  ) {}
-
-  /** The whole listing. */
-  get text(): string {
-    return (this.loaded ??= typeof this.source === 'string' ? this.source : this.source());
-  }
+  /** `text`: the whole listing. */
+  constructor(readonly text: string) {}
 
   /** Every path the listing touches. */
   get count(): number {
-    return (this.counted ??= this.known?.count ?? entries(endField(this.text)).count);
+    return (this.counted ??= entries(endField(this.text)).count);
   }
 
   /** The touched paths in git's order, at most `limit` of them. */
   paths(limit = Infinity): string[] {
-    const known = this.known;
-    if (known && (limit <= known.first.length || known.first.length === known.count)) return known.first.slice(0, limit);
     return firstPaths(this.text, limit);
   }
 
@@ -70,65 +56,10 @@ export class ChangeList {
    * are cut out and named by `match` itself; otherwise every path is tested.
    */
   hits(match: ScopeMatcher): ScopeHit[] {
-    if (this.known?.match === match) return [...this.known.hits];
     const t = this.text;
     // A short listing is tested path by path: compiling the scanner costs more than it saves there.
     const scanner = t.length < SCAN_FROM ? undefined : match.scanner();
     return scanHits(t, match, scanner && new RegExp(scanner.source, 'g'));
-  }
-}
-
-/** What a ListingTally found: the answers routing asks a ChangeList for. */
-interface Tally {
-  count: number;
-  /** The first paths, up to the tally's `keep`. */
-  first: string[];
-  /** The matcher `hits` were found with (a ChangeList answers `hits` from here for it alone). */
-  match: ScopeMatcher;
-  hits: ScopeHit[];
-}
-
-/**
- * Routing's answers for a listing read piece by piece while git writes it (facts.ts): the count,
- * the first `keep` paths and the scope's hits, the same as a ChangeList of the whole would give. The
- * listing is never held whole, so nothing is left to do once git is done but its last piece. Each
- * piece is text ending right after a NUL; an entry cut in two is carried to the next one.
- */
-export class ListingTally {
-  private carry = '';
-  private readonly tally: Tally;
-  private readonly scanner: RegExp | undefined;
-
-  constructor(
-    match: ScopeMatcher,
-    private readonly keep: number,
-  ) {
-    this.tally = { count: 0, first: [], match, hits: [] };
-    const scanner = match.scanner();
-    this.scanner = scanner && new RegExp(scanner.source, 'g');
-  }
-
-  add(piece: string): void {
-    const t = this.carry === '' ? piece : this.carry + piece;
-    const { count, end } = entries(t);
-    const whole = end === t.length ? t : t.slice(0, end);
-    this.carry = end === t.length ? '' : t.slice(end);
-    const tally = this.tally;
-    tally.count += count;
-    if (tally.first.length < this.keep) tally.first.push(...firstPaths(whole, this.keep - tally.first.length));
-    if (this.scanner) this.scanner.lastIndex = 0;
-    for (const hit of scanHits(whole, tally.match, this.scanner)) tally.hits.push(hit);
-  }
-
-  /** The listing's ChangeList; `text` gives the whole listing when someone asks for it. */
-  finish(text: () => string): ChangeList {
-    // A listing that does not end on an entry's end (never from git) still counts what it has.
-    if (this.carry !== '') {
-      const rest = this.carry;
-      this.carry = '';
-      this.add(`${rest}\0`);
-    }
-    return new ChangeList(text, { ...this.tally });
   }
 }
 

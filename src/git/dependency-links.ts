@@ -1,14 +1,16 @@
 /**
  * Dependency folders (`node_modules`, `.venv`, ...) made usable in a pool slot without sharing what
- * the tools write: a `node_modules` is a real folder in the slot whose entries link to the checkout's,
- * except its cache folders (`.cache`, `.vite`, `.vitest`), which link to the slot's own, kept outside
- * the work tree so they survive the slot's cleaning. Other dependency folders are linked whole.
+ * the tools write: the slot holds its own copy of each (dependency-copy.ts), made once per install of
+ * the checkout's and made again when a gate touched it, so nothing a gate writes there reaches the
+ * checkout's. A node_modules copy's cache folders (`.cache`, `.vite`, `.vitest`) link to the slot's
+ * own, kept outside the work tree so they survive the slot's cleaning.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../util/cache-files.js';
+import { poolMsg } from '../util/messages.js';
+import { copyFolder, countEntries, installMark, repointLinks, repointScripts, sealTime, untouchedSince } from './dependency-copy.js';
 import { git } from './git.js';
-import { RACY_MS } from './slot-dirs.js';
 
 /** Dependency folders a gate needs but git does not track. */
 export const DEPENDENCY_DIRS = ['node_modules', '.venv', 'venv', '.tox'] as const;
@@ -74,35 +76,28 @@ export function pathIntoLinks(paths: readonly string[], links: readonly string[]
 
 const lstatOrNull = (path: string) => lstatSync(path, { throwIfNoEntry: false }) ?? null;
 
-function readlinkOrNull(path: string): string | null {
+function realOr(path: string): string {
   try {
-    return readlinkSync(path);
+    return realpathSync(path);
   } catch {
-    return null;
+    return path;
   }
 }
 
-/** Makes `to` a link to `target`, replacing a link of ours that points elsewhere; never replaces a file or folder. */
-function ensureLink(target: string, to: string): boolean {
-  const now = readlinkOrNull(to);
-  if (now === target) return true;
-  if (now !== null) unlinkSync(to);
-  else if (lstatOrNull(to)) return false;
-  symlinkSync(target, to);
-  return true;
-}
-
 /**
- * What a node_modules mirror was last synced against, per dependency folder: the lstat (inode, mtime) of
- * the checkout's folder and the mirror, and of each scope folder (`@x`) on both sides.
+ * Per dependency folder, the copy a slot holds: `<inode>:<sealed at>:<entries>` (its folder's inode, a
+ * time after it was made and how many entries it holds: untouchedSince), a space, and the install it was copied from (installMark).
  */
-export type MirrorMarks = Record<string, string>;
+export type CopySeals = Record<string, string>;
 
 /**
- * Links the checkout's dependency folders into a slot and returns the ones linked. `previous` are the
- * ones linked last time (links of ours to keep, update or remove); `caches` is the slot's own cache
- * folder. A path the commit tracks is never replaced. `marks`: what each node_modules mirror was synced
- * against last time (none: every mirror is synced); the marks of this sync come back with the links.
+ * Gives a slot its own copy of each of the checkout's dependency folders and returns the ones there.
+ * `previous` are the ones there last time (copies of ours, or links of an earlier version: kept,
+ * remade or removed); `caches` is the slot's own cache folder, which a node_modules copy's `.cache`,
+ * `.vite` and `.vitest` link to. A path the commit tracks is never replaced. `seals`: what each copy
+ * was when it was made; a copy is kept only while the checkout's install is the one it was copied from
+ * and every entry of it is as it was made (a gate wrote nothing there): else it is removed and copied
+ * again. `notes`: a folder that could not be copied (the slot goes without it).
  */
 export function linkDependencies(
   root: string,
@@ -110,122 +105,58 @@ export function linkDependencies(
   deps: readonly string[],
   previous: readonly string[],
   caches: string,
-  marks: MirrorMarks = {},
-): { linked: string[]; marks: MirrorMarks } {
+  seals: CopySeals = {},
+): { linked: string[]; seals: CopySeals; notes: string[] } {
   const linked: string[] = [];
-  const synced: MirrorMarks = {};
+  const kept: CopySeals = {};
+  const notes: string[] = [];
   for (const rel of deps) {
     const from = join(root, rel);
     const to = join(slot, rel);
     if (!existsSync(from) || !existsSync(dirname(to))) continue;
-    if (basename(rel) === 'node_modules') {
-      const st = lstatOrNull(to);
-      if (st?.isSymbolicLink()) unlinkSync(to);
-      else if (st && !(st.isDirectory() && previous.includes(rel))) continue;
-      const mark = mirrorNodeModules(root, from, to, join(caches, rel), previous.includes(rel) ? marks[rel] : undefined);
-      if (mark !== undefined) synced[rel] = mark;
-    } else if (!ensureLink(from, to)) {
+    const st = lstatOrNull(to);
+    if (st && !previous.includes(rel)) continue;
+    const node = basename(rel) === 'node_modules';
+    const mark = installMark(from, node);
+    const known = seals[rel];
+    const [ino, since, entries] = (known?.slice(0, known.indexOf(' ')) ?? '').split(':').map(Number);
+    if (st?.isDirectory() && known?.slice(known.indexOf(' ') + 1) === mark && untouchedSince(to, ino!, since!, entries!)) {
+      kept[rel] = known;
+      linked.push(rel);
       continue;
     }
+    if (st) rmSync(to, { recursive: true, force: true });
+    const failed = copyFolder(from, to, new Set<string>(node ? SLOT_CACHES : []));
+    if (failed !== undefined) {
+      notes.push(poolMsg.notCopied(rel, failed));
+      continue;
+    }
+    const moves = [[realOr(from), to], [from, to], [realOr(root), slot], [root, slot]] as const;
+    repointLinks(to, moves);
+    if (node) linkCaches(to, join(caches, rel));
+    else repointScripts(to, moves.slice(0, 2));
+    kept[rel] = `${lstatSync(to).ino}:${sealTime()}:${countEntries(to)} ${mark}`;
     linked.push(rel);
   }
   for (const rel of previous) {
     if (linked.includes(rel)) continue;
     const to = join(slot, rel);
     const st = lstatOrNull(to);
-    if (st?.isSymbolicLink()) unlinkSync(to);
-    // A mirror of ours: links (and what gates wrote), removed without following them.
-    else if (st?.isDirectory()) rmSync(to, { recursive: true, force: true });
+    // A copy of ours (or a link of an earlier version): removed, a link without following it.
+    if (st) rmSync(to, { recursive: true, force: true });
   }
-  return { linked, marks: synced };
+  return { linked, seals: kept, notes };
 }
 
-/**
- * The lstat of a mirror's folders and the checkout's, as one string: `scopes` (then the inode and
- * mtime of each folder), or undefined when one of them changed within RACY_MS of now (it could change
- * again within one timestamp tick unseen: the next sync must not trust it). Adding, removing or
- * replacing an entry changes its folder's mtime; what a package folder holds is not the mirror's (its
- * link shows the checkout's files as they are).
- */
-function mirrorMark(from: string, to: string, scopes: readonly string[]): string | undefined {
-  const now = Date.now();
-  const parts = [scopes.join('/')];
-  for (const dir of [from, to, ...scopes.flatMap((s) => [join(from, s), join(to, s)])]) {
-    const st = lstatOrNull(dir);
-    if (!st?.isDirectory() || st.mtimeMs >= now - RACY_MS) return undefined;
-    parts.push(`${st.ino}:${st.mtimeMs}`);
-  }
-  return parts.join(' ');
-}
-
-/** The scope folders (`@x`) a mark names; the same checks as mirrorMark, against the mark. */
-function markHolds(from: string, to: string, mark: string): boolean {
-  const scopes = mark.slice(0, mark.indexOf(' ')).split('/').filter((s) => s !== '');
-  return mirrorMark(from, to, scopes) === mark;
-}
-
-/**
- * node_modules, entry by entry: packages link to the checkout's copy, but a workspace package (a relative
- * link into the repo, as npm, yarn and pnpm make them) links into the slot, so the judged version is
- * tested. The cache folders link to the slot's own. Entries the checkout no longer has are removed.
- * Returns the mark of this sync (mirrorMark), undefined when it cannot be trusted next time.
- *
- * Speed: with `last` (the mark of the previous sync) still holding, neither side's folders changed, so
- * the mirror is already exactly the checkout's and the entry-by-entry sync is skipped: one lstat per
- * folder instead of a readdir of each side and an lstat and readlink per entry (1,200 packages in 20
- * scopes: 17 ms against 0.24 ms, medians of 41 interleaved at load 8.6). Fallback: any difference, or
- * no mark, syncs.
- */
-function mirrorNodeModules(root: string, from: string, to: string, caches: string, last?: string): string | undefined {
-  mkdirSync(to, { recursive: true });
+/** A node_modules copy's cache folders: links to the slot's own, kept outside the work tree. */
+function linkCaches(to: string, caches: string): void {
   for (const name of SLOT_CACHES) {
     const own = join(caches, name);
     mkdirSync(own, { recursive: true });
     const at = join(to, name);
-    if (lstatOrNull(at)?.isSymbolicLink() === false) rmSync(at, { recursive: true, force: true });
-    ensureLink(own, at);
+    if (lstatOrNull(at)) rmSync(at, { recursive: true, force: true });
+    symlinkSync(own, at);
   }
-  if (last !== undefined && markHolds(from, to, last)) return last;
-  const scopes = syncEntries(root, from, to, new Set<string>(SLOT_CACHES));
-  return mirrorMark(from, to, scopes);
-}
-
-/**
- * Makes the mirror folder `to` hold exactly a link for each entry of `from` (a scope folder: a folder of
- * links), but `skip`. The mirror is ours: anything else in it (a file a gate wrote there) is removed,
- * and never followed (rmSync removes a link, not what it points at). Returns the scope folders synced.
- */
-function syncEntries(root: string, from: string, to: string, skip: ReadonlySet<string>): string[] {
-  const scopes: string[] = [];
-  const want = new Set(readdirSync(from).filter((n) => !skip.has(n)));
-  for (const name of readdirSync(to)) {
-    if (!want.has(name) && !skip.has(name)) rmSync(join(to, name), { recursive: true, force: true });
-  }
-  for (const name of want) {
-    const src = join(from, name);
-    const dst = join(to, name);
-    const st = lstatSync(src);
-    const there = lstatOrNull(dst);
-    if (name.startsWith('@') && st.isDirectory()) {
-      if (there && !there.isDirectory()) rmSync(dst, { force: true });
-      mkdirSync(dst, { recursive: true });
-      syncEntries(root, src, dst, new Set());
-      scopes.push(name);
-      continue;
-    }
-    const target = st.isSymbolicLink() && pointsIntoRepo(root, src) ? readlinkSync(src) : src;
-    if (there && !there.isSymbolicLink()) rmSync(dst, { recursive: true, force: true });
-    ensureLink(target, dst);
-  }
-  return scopes.sort();
-}
-
-/** A relative link whose target is in the repo but outside any node_modules: a workspace package. */
-function pointsIntoRepo(root: string, link: string): boolean {
-  const target = readlinkSync(link);
-  if (isAbsolute(target)) return false;
-  const rel = relative(root, resolve(dirname(link), target));
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('node_modules');
 }
 
 /**

@@ -1,7 +1,5 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { cacheDir, decodeText, tempFileIn, unlinkQuiet } from '../util/cache-files.js';
-import { ChangeList, ListingTally } from './change-list.js';
-import { MAX_FILES_PER_ROW } from '../config/defaults.js';
+import { decodeText } from '../util/cache-files.js';
+import { ChangeList } from './change-list.js';
 import {
   DIFF_NAMES,
   type GitJob,
@@ -12,16 +10,14 @@ import {
   git,
   peeledCommit,
   gitJob,
-  gitOk,
   mergeBase,
   repoInfo,
   resolveCommit,
   treeOf,
 } from './git.js';
 import type { ScopeMatcher } from '../util/glob.js';
-import { type RangeFacts, adoptDiff, adoptListing, hasDiff, readDiff, readRange, writeDiff, writeRange } from './range-cache.js';
-import { isObjectId } from './text.js';
-import { repoFromFiles } from './repo-dir.js';
+import { isObjectId } from './push-refs.js';
+import { readDiff, writeDiff } from './range-cache.js';
 
 /** Revisions a run will ask about, known before any git call (see rev-query.ts). */
 export interface RevQuery {
@@ -51,8 +47,6 @@ export interface GitFacts {
   readonly mergeBases: ReadonlyMap<string, string | null>;
   /** `base head` (commit shas) → the changed paths between them. */
   readonly diffs: ReadonlyMap<string, ChangeList>;
-  /** The text of the repo's `config` file, when finding the repo read it (head-file.ts reads it again otherwise). */
-  readonly configText?: string;
 }
 
 /** The same, while it is being gathered. */
@@ -62,7 +56,6 @@ interface Gathering {
   trees: Map<string, string>;
   mergeBases: Map<string, string | null>;
   diffs: Map<string, ChangeList>;
-  configText?: string;
 }
 
 /** Facts that hold only where the repository is: every other question is asked of git. */
@@ -95,20 +88,12 @@ export function diffIn(f: GitFacts, base: string, head: string): ChangeList {
  * Gathers the git facts a run needs, once, before anything else looks at the repository: `null`
  * outside a work tree.
  *
- * Starting a process costs more than anything else a hook run does, so the facts a run needs are
- * asked for up front. When every revision is a full sha (pre-push stdin always is) and the range
- * cache (range-cache.ts) knows them, no git process starts at all. Otherwise one `git rev-parse`
- * answers the repo paths and every commit, tree and merge-base in `q`, and each range's changed
- * paths come from the cache or from one `git diff-tree --merge-base a b` (what `git diff a...b`
- * lists) per range. A range the cache does not know starts its diff before rev-parse runs, so that
- * git computes both at once on two cores (a 100,000-path diff no longer waits for rev-parse); when
- * rev-parse then finds the diff cached after all, or several merge-bases, the early diff is stopped
- * and its answer dropped.
- * With `scope` (the caller's config, loaded meanwhile), a diff git writes into the cache's file is read
- * as it grows and routed piece by piece (ListingTally): once git is done, only its last piece is left.
- * When a revision does not resolve, the facts hold only the repo's paths; a range with several
- * merge-bases holds no merge-base or diff: `commitIn`, `mergeBaseIn` and the rest then ask git
- * themselves, with their own messages.
+ * One `git rev-parse` answers the repo paths and every commit, tree and merge-base in `q`; each
+ * range's changed paths then come from the range cache (keyed by the merge-base and head commit ids,
+ * which never change) or from one `git diff-tree` per range, started in the background while
+ * `scope` (the caller's config) loads. When a revision does not resolve, the facts hold only the
+ * repo's paths; a range with several merge-bases holds no merge-base or diff: `commitIn`,
+ * `mergeBaseIn` and the rest then ask git themselves, with their own messages.
  */
 export async function gatherGitFacts(cwd: string, q: RevQuery = {}, scope?: (info: RepoInfo) => Promise<ScopeMatcher | undefined>): Promise<GitFacts | null> {
   const commits = q.commits ?? [];
@@ -120,12 +105,7 @@ export async function gatherGitFacts(cwd: string, q: RevQuery = {}, scope?: (inf
     return info === null ? null : repoOnly(info);
   };
   if (revs.length === 0 || revs.some((r) => r === '' || r.startsWith('-') || r.includes('..'))) return plain();
-  // The repo's paths from its files, when they can tell (read once, for the caches and the temp files).
-  const repo = repoFromFiles(cwd);
-  const warm = fromCache(repo, commits, trees, ranges);
-  if (warm !== undefined) return warm;
-  const early = startDiffs(cwd, repo, ranges);
-  const r = await gitText(cwd, repo, [
+  const r = git(cwd, [
     ...REPO_PATHS,
     ...commits.map(peeledCommit),
     ...trees.map((rev) => `${rev}^{tree}`),
@@ -133,156 +113,27 @@ export async function gatherGitFacts(cwd: string, q: RevQuery = {}, scope?: (inf
     '--',
   ]);
   const read = readRevParse(r, commits, trees, ranges);
-  if (read === undefined) {
-    for (const job of early.values()) job.cancel();
-    return plain();
-  }
+  if (read === undefined) return plain();
   const { facts, pairs } = read;
   const commonDir = facts.repo.commonDir;
-  for (const [a, b] of ranges) {
-    const head = facts.commits.get(b)!;
-    const tree = facts.trees.get(b);
-    const mb = facts.mergeBases.get(`${facts.commits.get(a)} ${head}`);
-    if (tree !== undefined && mb !== undefined) writeRange(commonDir, { a, b, base: facts.commits.get(a)!, head, tree, mergeBase: mb });
-  }
-  const match = pairs.some(([, , range]) => early.get(range)?.file !== undefined) ? await scope?.(facts.repo) : undefined;
-  for (const [base, head, range] of pairs) {
-    const job = early.get(range);
-    early.delete(range);
-    const key = `${base} ${head}`;
-    const known = facts.diffs.has(key) ? undefined : readDiff(commonDir, base, head);
-    if (facts.diffs.has(key) || known !== undefined) {
-      job?.cancel();
-      if (known !== undefined) facts.diffs.set(key, new ChangeList(known));
-      continue;
-    }
-    const whole = () => readDiff(commonDir, base, head) ?? gitOk(cwd, [...DIFF_NAMES, base, head, '--']);
-    if (job?.file !== undefined && match !== undefined) {
-      const tally = new ListingTally(match, MAX_FILES_PER_ROW);
-      const followed = await follow(job, job.file, tally);
-      if (followed.ok) {
-        adoptListing(commonDir, base, head, job.file, followed.bytes);
-        facts.diffs.set(key, tally.finish(whole));
-        continue;
-      }
-      unlinkQuiet(job.file);
-    } else if (job && (await job.done).ok) {
-      // Git wrote it into the cache's temp file (which becomes the entry), or through a pipe.
-      const stdout = job.file === undefined ? (await job.done).stdout : undefined;
-      const text = stdout ? decodeText(stdout) : adoptDiff(commonDir, base, head, job.file!);
-      if (stdout) writeDiff(commonDir, base, head, [stdout]);
-      if (text !== undefined) {
-        facts.diffs.set(key, new ChangeList(text));
-        continue;
-      }
-    }
-    const late = git(cwd, [...DIFF_NAMES, base, head, '--']);
-    if (!late.ok) continue;
-    facts.diffs.set(key, new ChangeList(late.stdout));
-    writeDiff(commonDir, base, head, late.stdout);
-  }
-  // Ranges with several merge-bases, or none.
-  for (const job of early.values()) job.cancel();
-  return facts;
-}
-
-/**
- * A temp file in the repo's cache folder for git's output: a diff written there becomes its cache
- * entry (range-cache.ts adoptListing), and no copy of it passes through a pipe or this process.
- */
-const tempIn = (repo: RepoInfo | undefined) => (repo ? tempFileIn(cacheDir(repo.commonDir)) : undefined);
-
-/**
- * `git` for a short answer (rev-parse's), through a temp file in the cache folder when the repo's
- * files gave its paths: git is then started without node:child_process (gitJob), which a run whose
- * diffs are cached or also go to files then never loads (about 5 ms, and spawnSync's own costs).
- */
-async function gitText(cwd: string, repo: RepoInfo | undefined, args: readonly string[]): Promise<GitResult> {
-  const file = tempIn(repo);
-  if (file === undefined) return git(cwd, args);
-  const job = gitJob(cwd, args, file);
-  const { ok, stdout } = await job.done;
-  if (job.file === undefined) return { ok, code: ok ? 0 : 1, stdout: decodeText(stdout), stderr: '' };
-  let text = '';
-  try {
-    text = ok ? decodeText(readFileSync(file)) : '';
-  } catch {
-    // removed meanwhile: no answer
-  }
-  unlinkQuiet(file);
-  return { ok: ok && text !== '', code: ok ? 0 : 1, stdout: text, stderr: '' };
-}
-
-/** How much of a listing is read at a time: the text of each piece stays in V8's young generation. */
-const PIECE_BYTES = 64 * 1024;
-/** How often a listing git is still writing is looked at for more. */
-const POLL_MS = 2;
-
-/**
- * Feeds `tally` the listing git is writing into `file`, as it grows, until git exits; each piece ends
- * after a NUL (a field cut short waits for the rest). `ok` is git's success; `bytes`, the file's size.
- */
-async function follow(job: GitJob, file: string, tally: ListingTally): Promise<{ ok: boolean; bytes: number }> {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return { ok: false, bytes: 0 };
-  }
-  let exited = false;
-  let ok = false;
-  const done = job.done.then((r) => {
-    exited = true;
-    ok = r.ok;
-  });
-  let buf = Buffer.allocUnsafe(PIECE_BYTES);
-  let have = 0;
-  let pos = 0;
-  try {
-    for (;;) {
-      // Seen before reading: a read that then finds nothing new after git exited has read it all.
-      const last = exited;
-      const n = readSync(fd, buf, have, buf.length - have, pos);
-      if (n > 0) {
-        pos += n;
-        have += n;
-        const cut = buf.lastIndexOf(0, have - 1) + 1;
-        if (cut > 0) {
-          tally.add(decodeText(buf.subarray(0, cut)));
-          buf.copy(buf, 0, cut, have);
-          have -= cut;
-        } else if (have === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]);
-        continue;
-      }
-      if (last) break;
-      await Promise.race([done, new Promise((r) => setTimeout(r, POLL_MS))]);
-    }
-  } catch {
-    return { ok: false, bytes: pos };
-  } finally {
-    closeSync(fd);
-  }
-  if (have > 0) tally.add(decodeText(buf.subarray(0, have)));
-  return { ok, bytes: pos };
-}
-
-/** A push of many refs runs the rest of its diffs one by one, after rev-parse. */
-const EARLY_DIFFS = 4;
-
-/**
- * `git diff-tree --merge-base a b` started in the background for each range whose diff the caches
- * cannot give (read through the file system; without it, every range), keyed `a b`; at most
- * EARLY_DIFFS of them.
- */
-function startDiffs(cwd: string, repo: RepoInfo | undefined, ranges: readonly (readonly [string, string])[]): Map<string, GitJob> {
   const jobs = new Map<string, GitJob>();
-  for (const [a, b] of ranges) {
-    const facts = repo && isObjectId(a) && isObjectId(b) ? readRange(repo.commonDir, a, b) : undefined;
-    if (facts !== undefined && (facts.mergeBase === null || hasDiff(repo!.commonDir, facts.mergeBase, facts.head))) continue;
-    if (jobs.size === EARLY_DIFFS) break;
-    if (!jobs.has(`${a} ${b}`)) jobs.set(`${a} ${b}`, gitJob(cwd, [...DIFF_NAMES, '--merge-base', a, b, '--'], tempIn(repo)));
+  for (const [base, head] of pairs) {
+    const key = `${base} ${head}`;
+    if (facts.diffs.has(key) || jobs.has(key)) continue;
+    const known = readDiff(commonDir, base, head);
+    if (known !== undefined) facts.diffs.set(key, new ChangeList(known));
+    else jobs.set(key, gitJob(cwd, [...DIFF_NAMES, base, head, '--']));
   }
-  return jobs;
+  if (jobs.size > 0) await scope?.(facts.repo);
+  for (const [key, job] of jobs) {
+    const done = await job.done;
+    // A failed diff is left to diffIn, which asks git again and says why.
+    if (!done.ok) continue;
+    const [base, head] = key.split(' ') as [string, string];
+    facts.diffs.set(key, new ChangeList(decodeText(done.stdout)));
+    writeDiff(commonDir, base, head, [done.stdout]);
+  }
+  return facts;
 }
 
 /**
@@ -326,30 +177,4 @@ function readRevParse(
   });
   if (i !== lines.length || ![...p.commits.values(), ...p.trees.values(), ...pairs.flatMap(([mb, head]) => [mb, head])].every(isObjectId)) return undefined;
   return { facts: p, pairs };
-}
-
-/** Every answer from the file system and the range cache, or `undefined` when one is missing. */
-function fromCache(
-  info: ReturnType<typeof repoFromFiles>,
-  commits: readonly string[],
-  trees: readonly string[],
-  ranges: readonly (readonly [string, string])[],
-): GitFacts | undefined {
-  if (commits.length > 0 || ranges.length === 0 || !ranges.flat().every(isObjectId) || !trees.every((t) => ranges.some(([, b]) => b === t))) return undefined;
-  if (info === undefined) return undefined;
-  const { plain: _, config, ...paths } = info;
-  const p: Gathering = { repo: paths, commits: new Map(), trees: new Map(), mergeBases: new Map(), diffs: new Map(), configText: config };
-  for (const [a, b] of ranges) {
-    const f: RangeFacts | undefined = readRange(info.commonDir, a, b);
-    if (f === undefined) return undefined;
-    p.commits.set(a, f.base).set(b, f.head);
-    p.trees.set(b, f.tree).set(f.head, f.tree);
-    p.mergeBases.set(`${f.base} ${f.head}`, f.mergeBase).set(`${f.head} ${f.base}`, f.mergeBase);
-    if (f.mergeBase !== null) {
-      const diff = readDiff(info.commonDir, f.mergeBase, f.head);
-      if (diff === undefined) return undefined;
-      p.diffs.set(`${f.mergeBase} ${f.head}`, new ChangeList(diff));
-    }
-  }
-  return p;
 }

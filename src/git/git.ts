@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeText, unlinkQuiet } from '../util/cache-files.js';
-import { type Started, signalQuietly, startProcess } from '../util/spawn.js';
+import { decodeText } from '../util/cache-files.js';
+import { type Started, startProcess } from '../util/spawn.js';
 import { ChangeList, parseNameStatusZ } from './change-list.js';
 import type { ChangedPath } from '../types.js';
 import { argvLine, debugFor } from '../util/debug.js';
@@ -96,59 +96,23 @@ export function git(cwd: string, args: readonly string[], opts: string | GitOpti
 
 /** A git process started in the background. */
 export interface GitJob {
-  /** Its output as bytes (empty when git wrote it to `file`). */
+  /** Its output as bytes. */
   done: Promise<{ ok: boolean; stdout: Buffer }>;
-  /** Set when git writes its output to this file (see gitJob's `outFile`); removed when git fails. */
-  file?: string;
-  /** Stops it when its answer is no longer wanted (and removes the file it was writing). */
-  cancel: () => void;
 }
 
 /**
  * Starts git without waiting for it, so that it works on the other core while this process does
  * something else (another git call included: a spawnSync blocks only us, not a process already
  * started). Never rejects.
- *
- * With `outFile`, git writes its output straight into that file (created or emptied here): nothing
- * passes through a pipe and this process, which for a 3 MB listing saves a copy in 64 KB pieces,
- * joining them, and writing them to a cache afterwards. When the file cannot be opened, a pipe it is.
  */
-export function gitJob(cwd: string, args: readonly string[], outFile?: string): GitJob {
-  let fd: number | undefined;
-  if (outFile !== undefined) {
-    try {
-      fd = openSync(outFile, 'w');
-    } catch {
-      fd = undefined;
-    }
-  }
-  let proc: Started;
-  try {
-    sayGit?.(`${argvLine('git', args)} (in ${cwd}, in the background)`);
-    proc = startProcess({ file: 'git', args, cwd, env: gitEnv(), stdout: fd ?? 'pipe', stderr: 'ignore', detached: false });
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-  let cancelled = false;
+export function gitJob(cwd: string, args: readonly string[]): GitJob {
+  sayGit?.(`${argvLine('git', args)} (in ${cwd}, in the background)`);
+  const proc: Started = startProcess({ file: 'git', args, cwd, env: gitEnv(), stdout: 'pipe', stderr: 'ignore', detached: false });
   const chunks: Buffer[] = [];
   proc.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
   // Piped output is whole once the pipe closes (after the exit, or with it when git could not start).
   const closed = proc.stdout ? new Promise<void>((resolve) => proc.stdout!.once('close', resolve)) : Promise.resolve();
-  const done = Promise.all([proc.ended, closed]).then(([end]) => {
-    const ok = !('error' in end) && end.exitCode === 0 && !cancelled;
-    if (!ok && fd !== undefined) unlinkQuiet(outFile!);
-    return { ok, stdout: fd === undefined ? Buffer.concat(chunks) : Buffer.alloc(0) };
-  });
-  return {
-    done,
-    ...(fd !== undefined && { file: outFile }),
-    cancel: () => {
-      cancelled = true;
-      // Gone from the folder now; git may still write to it until the signal lands.
-      if (fd !== undefined) unlinkQuiet(outFile!);
-      if (proc.pid !== undefined) signalQuietly(proc.pid, 'SIGTERM');
-    },
-  };
+  return { done: Promise.all([proc.ended, closed]).then(([end]) => ({ ok: !('error' in end) && end.exitCode === 0, stdout: Buffer.concat(chunks) })) };
 }
 
 /** Like `git`, but a failure is an exception. */
@@ -340,6 +304,35 @@ export function listWorktrees(root: string): WorktreeEntry[] {
 export function workTreeState(cwd: string): { head: string | null; clean: boolean; changed: string[] } | null {
   const r = git(cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=dirty']);
   return r.ok ? parseStatusV2(r.stdout) : null;
+}
+
+/** Index entries `git status` does not compare with their files (see `uncomparedIn`). */
+export interface UncomparedEntries {
+  /** skip-worktree entries: a sparse checkout, or `git update-index --skip-worktree`. */
+  skipWorktree: number;
+  /** assume-unchanged entries (`git update-index --assume-unchanged`). */
+  assumeValid: number;
+}
+
+/**
+ * The index entries `git status` is blind to (skip-worktree, assume-unchanged), whose files may be
+ * absent or differ from the commit while git calls the tree clean, as `git ls-files -v` tags them;
+ * started in the background (the caller asks `git status` meanwhile). `undefined` when git fails.
+ */
+export function uncomparedIn(root: string): Promise<UncomparedEntries | undefined> {
+  return gitJob(root, ['ls-files', '-v', '-z']).done.then((r) => (r.ok ? tagsOfLsFiles(decodeText(r.stdout)) : undefined));
+}
+
+/** Pure: `git ls-files -v -z` output (a tag, a space, the path) counted by tag: `S` skip-worktree, a lower-case tag assume-unchanged. */
+export function tagsOfLsFiles(out: string): UncomparedEntries {
+  const counted: UncomparedEntries = { skipWorktree: 0, assumeValid: 0 };
+  for (const entry of out.split('\0')) {
+    const tag = entry[0];
+    if (tag === undefined || entry[1] !== ' ') continue;
+    if (tag === 'S' || tag === 's') counted.skipWorktree++;
+    if (tag !== tag.toUpperCase()) counted.assumeValid++;
+  }
+  return counted;
 }
 
 /**

@@ -1,5 +1,10 @@
 import { ZERO_SHA } from '../config/defaults.js';
-import { isObjectId, isZeroId } from './text.js';
+
+/** A full object id as git prints it: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits. */
+export const isObjectId = (s: string): boolean => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(s);
+
+/** The all-zero id git sends for a ref that does not exist on one side. */
+export const isZeroId = (s: string): boolean => /^0+$/.test(s);
 
 /** One line git hands a pre-push hook on stdin. */
 export interface PushRef {

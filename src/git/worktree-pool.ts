@@ -5,8 +5,8 @@
  *
  *   slot-N          the work tree (a registered, locked git worktree, detached)
  *   slot-N.lock     who uses it: one run at a time (pid-lock.ts; a dead owner's lock is taken over)
- *   slot-N.json     what gate-ladder put there: dependency links (and what each node_modules mirror was
- *                   synced against: dependency-links.ts), submodules, its folders' lstat when
+ *   slot-N.json     what gate-ladder put there: dependency copies (and each one's seal and the install
+ *                   it was copied from: dependency-links.ts), submodules, its folders' lstat when
  *                   it was exactly a commit (slot-dirs.ts: only folders changed since are read to clean
  *                   it), and `moving` while a checkout is under way (found set by a later run: the
  *                   slot is repaired or remade)
@@ -20,12 +20,12 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { hash } from '../util/hash.js';
 import { poolMsg } from '../util/messages.js';
-import { isAlive, lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
-import { type MirrorMarks, dependencyDirs, linkDependencies } from './dependency-links.js';
+import { isAlive, lockHeld, lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
+import { type CopySeals, dependencyDirs, linkDependencies } from './dependency-links.js';
 import { git, GitError, resolveCommit } from './git.js';
 import { type DirRecord, changedDirs, cleanDirs, recordDirs, updateRecord } from './slot-dirs.js';
 import { dropSubmodules, fillSubmodules } from './submodules.js';
-import { addWorktreeRecord, removeWorktreeRecord, sweepStale } from './worktree.js';
+import { addWorktreeRecord, removeWorktreeRecord, stopLeftGit, sweepStale } from './worktree.js';
 
 /** Slots kept by default; more concurrent runs than this each get a one-off slot, removed after use. */
 export const DEFAULT_SLOTS = 8;
@@ -95,8 +95,8 @@ interface SlotState {
   moving: string | null;
   /** Its folders when it was exactly a commit; absent: the next clean reads every folder. */
   dirs?: DirRecord;
-  /** What each node_modules mirror was last synced against; absent: the next link syncs every mirror. */
-  mirrors?: MirrorMarks;
+  /** What each dependency copy was when made, and the install it was copied from; absent: copied again. */
+  copies?: CopySeals;
 }
 
 export interface Slot {
@@ -115,7 +115,7 @@ export interface Slot {
 }
 
 export interface SlotOptions {
-  /** false: leave dependency folders out until `link()` (a patch is applied first). Default true. */
+  /** false: the dependency copies are checked (and made) only at `link()` (a patch is applied first). Default true. */
   link?: boolean;
   /** Says what a wait is for. */
   log?: (line: string) => void;
@@ -158,13 +158,13 @@ function readState(file: string): SlotState {
   try {
     const s = JSON.parse(readFileSync(file, 'utf8')) as Partial<SlotState>;
     const d = s.dirs;
-    const m = s.mirrors;
+    const m = s.copies;
     return {
       links: Array.isArray(s.links) ? s.links.filter((x) => typeof x === 'string') : [],
       subs: Array.isArray(s.subs) ? s.subs.filter((x) => typeof x === 'string') : [],
       moving: typeof s.moving === 'string' ? s.moving : null,
       ...(d && typeof d.sha === 'string' && typeof d.at === 'number' && Array.isArray(d.dirs) && namesOk(d.names) && { dirs: d }),
-      ...(m && typeof m === 'object' && !Array.isArray(m) && Object.values(m).every((v) => typeof v === 'string') && { mirrors: m }),
+      ...(m && typeof m === 'object' && !Array.isArray(m) && Object.values(m).every((v) => typeof v === 'string') && { copies: m }),
     };
   } catch {
     return { links: [], subs: [], moving: null };
@@ -224,7 +224,40 @@ function discard(root: string, pool: string, dir: string, log?: (line: string) =
     // no folder: only git's record is left
   }
   underGitLock(pool, () => removeWorktreeRecord(root, dir), log);
-  rmSync(moved ? trash : dir, { recursive: true, force: true });
+  removeQuietly(moved ? trash : dir);
+}
+
+/**
+ * Removes a folder of the pool; when something still writes into it (git left by a run killed
+ * outright), that is stopped and the removal tried again; what still will not go is left for
+ * `sweepTrash` (or `gc`) rather than failing the run.
+ */
+function removeQuietly(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    stopLeftGit(dir);
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // left for the next sweep
+    }
+  }
+}
+
+/** Removes the trash-<pid>-* folders of runs that are gone (killed while removing a slot, or a removal that failed). */
+function sweepTrash(pool: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(pool);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^trash-(\d+)-/.exec(name)?.[1]);
+    if (!(pid > 0) || (pid !== process.pid && isAlive(pid))) continue;
+    removeQuietly(join(pool, name));
+  }
 }
 
 /**
@@ -247,6 +280,7 @@ const sparseSlot = (admin: string) => existsSync(join(admin, 'info', 'sparse-che
 /** Checks the slot out at `sha` from nothing: a new worktree record, then one checkout of every file. */
 function make(root: string, pool: string, dir: string, sha: string, log?: (line: string) => void): void {
   sweepOrphanPools(pool);
+  sweepTrash(pool);
   underGitLock(
     pool,
     () => {
@@ -318,8 +352,9 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
     notes: [],
     linkPaths,
     link: () => {
-      const { linked, marks } = linkDependencies(root, dir, linkPaths(), state.links, caches, state.mirrors);
-      state = { ...state, links: linked, mirrors: marks };
+      const { linked, seals, notes } = linkDependencies(root, dir, linkPaths(), state.links, caches, state.copies);
+      slot.notes.push(...notes);
+      state = { ...state, links: linked, copies: seals };
       writeState(stateFile, state);
     },
     release: () => {
@@ -339,9 +374,17 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
   };
   live.add(slot);
   try {
-    const keep = opts.link === false ? [] : state.links;
+    // The dependency copies stay (also before a patch is applied: one that writes into them is refused,
+    // and link() finds a touched copy by its seal).
+    const keep = state.links;
     let admin = adminDir(dir);
     const doubt = state.moving !== null;
+    // Its owner died moving it: what it left writing there (a checkout and its workers) is stopped
+    // first, and the trash of runs that are gone removed.
+    if (doubt) {
+      stopLeftGit(dir);
+      sweepTrash(pool);
+    }
     // A record is trusted only when the slot was left exactly a commit, with its links in place.
     const record = doubt || opts.link === false ? undefined : state.dirs;
     const movedAt = Date.now();
@@ -376,9 +419,9 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
     const subs = fillSubmodules(dir, root, commonDir, state.subs);
     slot.notes.push(...subs.notes);
     const dirs = record && !doubt && admin ? updateRecord(dir, sha, record, movedAt, [...keep, ...subs.paths]) : recordDirs(dir, sha);
-    // The mirrors' marks only for a slot moved as it was left (not one repaired, remade, or whose links a patch preceded).
-    const mirrors = record && !doubt && admin ? state.mirrors : undefined;
-    state = { links: keep.filter((p) => existsSync(join(dir, p))), subs: subs.paths, moving: null, ...(dirs && { dirs }), ...(mirrors && { mirrors }) };
+    // The copies' seals whatever happened: link() checks each copy against its seal before a gate runs.
+    const copies = admin ? state.copies : undefined;
+    state = { links: keep.filter((p) => existsSync(join(dir, p))), subs: subs.paths, moving: null, ...(dirs && { dirs }), ...(copies && { copies }) };
     // link() writes the state (one write of it, not two); until then `moving` stays set: a run that dies linking
     // leaves a slot the next run repairs.
     if (opts.link !== false) slot.link();
@@ -491,12 +534,6 @@ function repoExists(slot: string): boolean {
   const gitdir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
   // <common dir>/worktrees/<name>: the repository is its common dir.
   return gitdir === undefined || existsSync(dirname(dirname(resolve(slot, gitdir))));
-}
-
-/** Whether a lock file names a live process (an empty one, a run between creating and writing it). */
-function lockHeld(file: string): boolean {
-  const pid = lockOwner(file);
-  return pid === 0 || (pid !== undefined && isAlive(pid));
 }
 
 /** Whether the process that named a `.gl-trash-<pid>-...` folder is still removing it. */

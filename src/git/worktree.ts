@@ -2,6 +2,8 @@ import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { isAlive } from '../util/pid-lock.js';
+import { processesIn } from '../util/proc.js';
+import { signalQuietly } from '../util/spawn.js';
 import { git, GitError, listWorktrees } from './git.js';
 
 /** Earlier versions made a throwaway worktree per run at `<tmp>/gate-ladder-[purpose-]XXXXXX/wt`, its owner's pid beside it. */
@@ -67,4 +69,33 @@ export function addWorktreeRecord(root: string, dir: string, rev: string): void 
 /** `git worktree remove` by path (twice --force: our worktrees are locked); works when the folder is gone. */
 export function removeWorktreeRecord(root: string, dir: string): boolean {
   return git(root, ['worktree', 'remove', '--force', '--force', dir], { scrub: 'root' }).ok;
+}
+
+/** How long the git processes a killed run left in a slot are given to be gone once killed. */
+const LEFT_GIT_WAIT_MS = 10_000;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Stops the git processes a run killed outright (kill -9 of the hook) left working in `dir`: a
+ * checkout of thousands of files and its `checkout--worker`s go on writing into the slot, and a
+ * clean, a checkout or a removal of the folder meanwhile fails (ENOTEMPTY) or leaves their files.
+ * Each is killed, and this waits until none is left (a killed process's files are all written or not,
+ * and the repair that follows puts the slot right). Called on a slot whose owner died while moving it,
+ * under its lock: no live run works there. Returns how many were stopped. Linux only (/proc).
+ */
+export function stopLeftGit(dir: string): number {
+  let real = dir;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    // gone: nothing can run in it
+    return 0;
+  }
+  const stopped = new Set<number>();
+  const until = Date.now() + LEFT_GIT_WAIT_MS;
+  for (let left = processesIn(real, 'git'); left.length > 0 && Date.now() < until; left = processesIn(real, 'git')) {
+    for (const pid of left) if (signalQuietly(pid, 'SIGKILL')) stopped.add(pid);
+    Atomics.wait(pause, 0, 0, 10);
+  }
+  return stopped.size;
 }

@@ -3,6 +3,7 @@
  * `pnpm X`, `yarn X` and `bun run X`, from the scripts of package.json at the judged commit. Pure: the
  * caller hands in the scripts (read only when a package manager is named).
  */
+import { type ParseEntry, parse as parseShell, quote } from 'shell-quote';
 import type { RunnerName } from '../types.js';
 import { shown } from '../util/escape.js';
 import type { EnvTool } from './env-tools.js';
@@ -13,8 +14,11 @@ export type Manager = 'npm' | 'pnpm' | 'yarn' | 'bun';
 
 /** package.json's scripts; `null`: there is no readable package.json. */
 export type Scripts = Readonly<Record<string, string>> | null;
-/** The Makefile's text where the tier runs; `null`: there is none. */
-export type Makefile = string | null;
+/**
+ * What make says a make command runs (`make -n`, read by detect-io.ts): the recipe lines, or why it
+ * could not say (no make installed, no rule, a time limit).
+ */
+export type MakeDryRun = { recipe: readonly string[] } | { unread: string };
 /**
  * The workspace's packages where the tier runs and the root package: npm's (package.json's `workspaces`,
  * in npm's order) or pnpm's (pnpm-workspace.yaml's `packages`); `null`: none declared (or unreadable).
@@ -92,50 +96,53 @@ export interface ShellCommand {
   then: string;
 }
 
+/** Operators that end a command (shell-quote's names for them); a process substitution `<(` too. */
+const ENDS = new Set(['&&', '||', ';', ';;', '|', '|&', '&', '(', ')', '<(']);
+
+/** A word as it would be written again: quoted only when the shell would read it otherwise, in double quotes when they keep it as it is. */
+const written = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : /["$`\\!]/.test(word) ? quote([word]) : `"${word}"`);
+
 /**
  * The commands of a command line, split at `&&`, `||`, `;`, `|`, `&`, newlines and parentheses, each
- * with the operator after it. Quotes and backslashes are honoured (an operator inside them splits
- * nothing); expansions, redirections and here-documents are not read.
+ * with the operator after it, read by shell-quote: quotes and backslashes are honoured (an operator
+ * inside them splits nothing), a redirection (`2>&1`, `> out.log`) is no word of the command, a
+ * `#` comment ends the line, and `$VAR` stays as written. A newline ends a command (a line continued
+ * with a backslash is one line); a quoted string spanning lines is read line by line.
  */
 export function shellCommands(command: string): ShellCommand[] {
   const commands: ShellCommand[] = [];
-  let words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let start = 0;
-  const endWord = () => {
-    if (inWord) words.push(word);
-    word = '';
-    inWord = false;
-  };
-  const endCommand = (end: number, then: string) => {
-    endWord();
-    commands.push({ words, text: command.slice(start, end).trim(), then });
-    words = [];
-  };
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (c === "'" || c === '"') {
-      const close = command.indexOf(c, i + 1);
-      const end = close === -1 ? command.length : close;
-      word += command.slice(i + 1, end);
-      inWord = true;
-      i = end;
-    } else if (c === '\\' && i + 1 < command.length) {
-      word += command[++i];
-      inWord = true;
-    } else if (c === ' ' || c === '\t') endWord();
-    else if (c === '&' || c === '|' || c === ';' || c === '\n' || c === '(' || c === ')') {
-      const doubled = (c === '&' || c === '|') && command[i + 1] === c;
-      endCommand(i, doubled ? c + c : c);
-      if (doubled) i++;
-      start = i + 1;
-    } else {
-      word += c;
-      inWord = true;
+  const lines = command.replace(/\\\r?\n/g, ' ').split(/\r?\n/);
+  lines.forEach((line, n) => {
+    let words: string[] = [];
+    let text: string[] = [];
+    const end = (then: string) => {
+      commands.push({ words, text: text.join(' '), then });
+      words = [];
+      text = [];
+    };
+    const tokens: ParseEntry[] = parseShell(line, (name) => `$${name}`);
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i]!;
+      if (typeof t === 'string') {
+        words.push(t);
+        text.push(written(t));
+      } else if ('comment' in t) break;
+      else if (t.op === 'glob') {
+        words.push(t.pattern);
+        text.push(t.pattern);
+      } else if (ENDS.has(t.op)) end(t.op);
+      else {
+        // A redirection: the file (or descriptor) after it is no word of the command, nor is the
+        // descriptor number written before it (`2>&1`: shell-quote gives `2`, `>&`, `1`).
+        if (/^\d+$/.test(words.at(-1) ?? '')) {
+          words.pop();
+          text.pop();
+        }
+        if (typeof tokens[i + 1] === 'string' || (tokens[i + 1] as { op?: string } | undefined)?.op === 'glob') i++;
+      }
     }
-  }
-  endCommand(command.length, '');
+    end(n === lines.length - 1 ? '' : '\n');
+  });
   return commands;
 }
 
@@ -235,109 +242,20 @@ interface Found {
   make: boolean;
   envTool?: EnvTool;
   workspaces?: WorkspaceRun;
+  /** Why make could not say what a make command runs. */
+  makeUnread?: string;
   /** Workspace runs seen that could not be followed (why, in words), and by which manager. */
   unfollowed?: string;
   unfollowedBy?: WorkspaceManager;
 }
 
-/** Where scan reads what a command refers to: package.json's scripts, the Makefile. */
+/** Where scan reads what a command refers to: package.json's scripts, what make runs, the workspaces. */
 interface Sources {
   scripts: () => Scripts;
-  /** The Makefile's rules, read once; null: there is none. */
-  makefile: () => readonly MakeRule[] | null;
+  /** What make would run for these arguments (after `make`), asked once each. */
+  make: (args: readonly string[]) => MakeDryRun;
   workspaces: (manager: WorkspaceManager) => Workspaces;
 }
-
-/** Lines of a Makefile, with backslash-continued lines joined. */
-function makeLines(text: string): string[] {
-  return text.replace(/[ \t]*\\\r?\n[ \t]*/g, ' ').split(/\r?\n/);
-}
-
-/** A rule of a Makefile, its variables substituted: `targets: prereqs ; inline` and its recipe lines. */
-export interface MakeRule {
-  targets: string[];
-  /** Its prerequisites (order-only ones, after `|`, dropped). */
-  prereqs: string[];
-  /** Its recipe: the inline command after `;`, then each tab line, `@`, `-`, `+` prefixes dropped. */
-  recipe: string[];
-}
-
-/**
- * A Makefile's rules, read once: simple variables (`VAR = x`, `:=`, `?=`, `$(MAKE)`; the first
- * definition wins) substituted in targets, prerequisites and recipe lines. Pattern rules, functions and
- * conditionals are not read: a command they would produce is not seen. Pure.
- */
-export function parseMakefile(text: string): MakeRule[] {
-  const lines = makeLines(text);
-  const vars = new Map<string, string>([['MAKE', 'make']]);
-  for (const l of lines) {
-    const m = /^(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(?::{1,3}=|\?=|=)\s*(.*)$/.exec(l);
-    if (m && !vars.has(m[1]!)) vars.set(m[1]!, m[2]!.replace(/\s+#.*$/, '').trim());
-  }
-  const expand = (t: string) => {
-    let out = t;
-    for (let i = 0; i < 5 && /\$[({]/.test(out); i++) out = out.replace(/\$[({]([A-Za-z_][\w.-]*)[)}]/g, (all, name: string) => vars.get(name) ?? all);
-    return out;
-  };
-  const rules: MakeRule[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const rule = /^([^\t#:=][^:=]*?)\s*::?(?!=)(.*)$/.exec(lines[i]!);
-    if (!rule) continue;
-    const [prereqText = '', inline] = rule[2]!.replace(/#.*$/, '').split(';', 2);
-    const recipe: string[] = [];
-    if (inline !== undefined && inline.trim() !== '') recipe.push(inline.trim());
-    for (let j = i + 1; j < lines.length && (lines[j]!.startsWith('\t') || lines[j]!.trim() === '' || /^\s*#/.test(lines[j]!)); j++) {
-      const cmd = lines[j]!.replace(/^\t[@+\-\s]*/, '').trim();
-      if (lines[j]!.startsWith('\t') && cmd !== '') recipe.push(expand(cmd));
-    }
-    rules.push({ targets: expand(rule[1]!).split(/\s+/), prereqs: expand(prereqText.replace(/\|.*$/, '')).split(/\s+/).filter(Boolean), recipe });
-  }
-  return rules;
-}
-
-/**
- * The recipe lines a make target runs, its prerequisites' first (as make runs them), from the rules
- * `parseMakefile` read (or the Makefile's text); `target` undefined: the default goal (the first rule
- * whose target does not start with a dot). Each target's recipe counts once, as make makes each target
- * once: a prerequisite already made, or one that leads back to a target being made (a cycle, which
- * make drops), adds nothing. Undefined when the Makefile has no rule for it. Pure.
- */
-export function makeRecipe(makefile: string | readonly MakeRule[], target: string | undefined): string[] | undefined {
-  const rules = typeof makefile === 'string' ? parseMakefile(makefile) : makefile;
-  const made = new Set<string>();
-  const recipeOf = (name: string | undefined, depth: number): string[] | undefined => {
-    const rule = rules.find((r) => (name === undefined ? !r.targets[0]!.startsWith('.') && !/[%$]/.test(r.targets[0]!) : r.targets.includes(name)));
-    if (!rule) return undefined;
-    made.add(name ?? rule.targets[0]!);
-    const recipe: string[] = [];
-    if (depth < MAX_DEPTH) {
-      for (const pre of rule.prereqs) {
-        if (made.has(pre)) continue;
-        recipe.push(...(recipeOf(pre, depth + 1) ?? []));
-      }
-    }
-    recipe.push(...rule.recipe);
-    return recipe;
-  };
-  return recipeOf(target, 0);
-}
-
-/** `make -j4 test lint`: the targets named; `readable` false when it reads another folder or file (`-C`, `-f`). */
-function makeTargets(words: readonly string[]): { targets: string[]; readable: boolean } {
-  const targets: string[] = [];
-  let readable = true;
-  for (let i = 1; i < words.length; i++) {
-    const w = words[i]!;
-    if (/^(?:-C|-f|--directory|--file|--makefile)$/.test(w) || /^(?:-C|-f)./.test(w) || /^--(?:directory|file|makefile)=/.test(w)) {
-      readable = false;
-      if (!w.includes('=') && w.length === 2) i++;
-    } else if (/^-[jlI]$|^-[oWO]$/.test(w)) {
-      if (/^\d+$/.test(words[i + 1] ?? '') || /^-[oWI]$/.test(w)) i++;
-    } else if (!w.startsWith('-') && !/^[A-Za-z_][\w.-]*=/.test(w)) targets.push(w);
-  }
-  return { targets, readable };
-}
-
 
 /** Commands beside a runner that cannot be what made it fail (they do not fail, or only prepare). */
 /** TypeScript's compiler and the checkers that print its diagnostics (`file(1,7): error TS2322: ...`). */
@@ -383,7 +301,8 @@ export function managerTarget(words: readonly string[]): { manager: Manager; scr
   return { manager: m, script: sub, strict: false, rest: after(0) };
 }
 
-function scan(command: string, sources: Sources, found: Found, depth: number, via: string): void {
+/** `fromMake`: the command is what `make -n` printed, a sub-make's recipe included: a make line in it is not asked again. */
+function scan(command: string, sources: Sources, found: Found, depth: number, via: string, fromMake = false): void {
   for (const seg of shellSegments(command)) {
     let words = seg.filter((w) => !/^[A-Za-z_]\w*=/.test(w));
     while (words.length > 0 && WRAPPERS.has(base(words[0]!))) {
@@ -403,13 +322,10 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
     if (first === undefined) continue;
     if (base(first) === 'make' || base(first) === 'gmake') {
       found.make = true;
-      const { targets, readable } = makeTargets(words);
-      const rules = readable && depth < MAX_DEPTH ? sources.makefile() : null;
-      if (rules === null) continue;
-      for (const t of targets.length > 0 ? targets : [undefined]) {
-        const recipe = makeRecipe(rules, t);
-        if (recipe && recipe.length > 0) scan(recipe.join('\n'), sources, found, depth + 1, `make target "${printable(t ?? 'default')}"`);
-      }
+      if (fromMake || depth >= MAX_DEPTH) continue;
+      const made = sources.make(words.slice(1));
+      if ('unread' in made) found.makeUnread ??= made.unread;
+      else if (made.recipe.length > 0) scan(made.recipe.join('\n'), sources, found, depth + 1, `\`${printable(words.join(' '))}\``, true);
       continue;
     }
     if (base(first) === 'tox' || base(first) === 'nox') {
@@ -465,7 +381,7 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
     if (pm) {
       found.managers.add(pm.manager);
       if (pm.script === undefined) {
-        if (pm.rest.length > 0) scan(pm.rest.join(' '), sources, found, depth, via);
+        if (pm.rest.length > 0) scan(quote(pm.rest), sources, found, depth, via, fromMake);
         continue;
       }
       const all = sources.scripts();
@@ -476,7 +392,7 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       const body = all[pm.script];
       if (body === undefined) {
         if (pm.strict) found.missingScript ??= pm.script;
-        else scan(pm.rest.join(' '), sources, found, depth, via);
+        else scan(quote(pm.rest), sources, found, depth, via, fromMake);
         continue;
       }
       if (PLACEHOLDER.test(body)) found.placeholderScript ??= pm.script;
@@ -484,7 +400,7 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       const around = pm.manager === 'npm' && !words.includes('--ignore-scripts') ? [`pre${pm.script}`, pm.script, `post${pm.script}`] : [pm.script];
       for (const name of around) {
         const text = all[name];
-        if (text !== undefined && depth < MAX_DEPTH) scan(text, sources, found, depth + 1, `${pm.manager} script "${name}"`);
+        if (text !== undefined && depth < MAX_DEPTH) scan(text, sources, found, depth + 1, `${pm.manager} script "${name}"`, fromMake);
       }
       continue;
     }
@@ -519,20 +435,24 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
  * The runner behind a tier's command. `configured` (the tier's `runner`) wins; the command's words and
  * scripts still say which package managers it goes through and whether a script it names is missing.
  */
-export function detectRunner(run: string | readonly string[], configured: RunnerName | undefined, scripts: () => Scripts, makefile: () => Makefile = () => null, workspaces: (manager: WorkspaceManager) => Workspaces = () => null): Detection {
-  const command = typeof run === 'string' ? run : run.map((w) => (/[\s'"\\&|;]/.test(w) ? `'${w.replace(/'/g, "'\\''")}'` : w)).join(' ');
+export function detectRunner(
+  run: string | readonly string[],
+  configured: RunnerName | undefined,
+  scripts: () => Scripts,
+  make: (args: readonly string[]) => MakeDryRun = () => ({ recipe: [] }),
+  workspaces: (manager: WorkspaceManager) => Workspaces = () => null,
+): Detection {
+  const command = typeof run === 'string' ? run : quote(run);
   const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [], typeCheckers: [], make: false };
   let cached: Scripts | undefined;
-  let mk: readonly MakeRule[] | null | undefined;
+  const made = new Map<string, MakeDryRun>();
   const wss = new Map<WorkspaceManager, Workspaces>();
   const sources: Sources = {
     scripts: () => (cached === undefined ? (cached = scripts()) : cached),
-    makefile: () => {
-      if (mk === undefined) {
-        const text = makefile();
-        mk = text === null ? null : parseMakefile(text);
-      }
-      return mk;
+    make: (args) => {
+      const key = JSON.stringify(args);
+      if (!made.has(key)) made.set(key, make(args));
+      return made.get(key)!;
     },
     workspaces: (manager) => {
       if (!wss.has(manager)) wss.set(manager, workspaces(manager));
@@ -566,6 +486,7 @@ export function detectRunner(run: string | readonly string[], configured: Runner
   if (found.noPackageJson) return { why: 'no package.json to read the script from', ...rest };
   if (found.placeholderScript !== undefined) return { why: `package.json's script "${printable(found.placeholderScript)}" is npm init's placeholder: it runs no test`, ...rest };
   if (found.unfollowed !== undefined) return { why: `${found.unfollowedBy === 'pnpm' ? 'a pnpm recursive run' : 'an npm workspaces run'}, not followed (${found.unfollowed}): judged by exit code`, ...rest };
+  if (found.makeUnread !== undefined) return { why: `make could not say what it runs (${printable(found.makeUnread)}): judged by exit code; set \`runner\` on the tier to read its output`, ...rest };
   if (found.envTool !== undefined) return { why: `${found.envTool} runs the tests: the command it says failed is read with its runner and its own exit code`, ...rest };
   if (found.others.length > 0 && found.typeCheckers.length === found.others.length) {
     const checker = found.typeCheckers[0]!;

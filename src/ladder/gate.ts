@@ -98,6 +98,11 @@ class Tail {
     while (this.size - (this.chunks[0]?.length ?? 0) >= this.max) this.size -= this.chunks.shift()!.length;
   }
   private scan(chunk: Buffer): void {
+    // Inside a line already cut to its start, a chunk with no newline is only counted (a gigabyte of NULs is one line).
+    if (this.partial.length >= KEPT_LINE_CHARS && chunk.indexOf(0x0a) === -1) {
+      this.dropped += chunk.length;
+      return;
+    }
     const text = this.partial + this.decoder.write(chunk);
     let from = 0;
     let at = this.lineAt;

@@ -7,17 +7,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { type Interruption, trapInterrupt } from '../util/interrupt.js';
-import { backupStashes } from './lint-staged-stash.js';
-import { type TreeCacheStep, cachedRows, recordTreeCache, treeCacheStep } from './tree-cache.js';
+import { backupStashes, guardStashes } from './lint-staged-stash.js';
+import { cachedRows, recordTreeCache, treeCacheStep } from './tree-cache.js';
 import { shouldCalibrate } from './calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
 import { EXIT } from '../config/defaults.js';
 import { type GateExit, type GateIo, runGate } from './gate.js';
-import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, workTreeState } from '../git/git.js';
+import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, uncomparedIn, workTreeState } from '../git/git.js';
 import { type GitFacts, commitIn, diffIn, mergeBaseIn } from '../git/facts.js';
 import { newRunId } from '../util/hash.js';
-import { headIsAt, quickIndexMatches, quickWorkTree, uncomparedIn } from '../git/index-check.js';
-import { provenChanged, rememberChanged, rememberClean } from '../git/dirty-hint.js';
 import { type Where, chooseIsolation, hiddenReason, placement } from './isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from './ladder.js';
 import { appendRows, ledgerGuard, ledgerPathFor } from '../ledger/ledger.js';
@@ -30,7 +28,6 @@ import { writeErr } from '../util/stderr.js';
 import { safeGateOutput } from '../util/gate-output.js';
 import { gateColourWanted } from '../util/colour.js';
 import { detectPackageManager, pmSays } from '../util/package-manager.js';
-import { tookPath } from '../util/hot-path.js';
 import { debugFor } from '../util/debug.js';
 import type { ScopeMatcher } from '../util/glob.js';
 import { scopeMatcher, route, skipTiers } from './route.js';
@@ -76,7 +73,7 @@ export interface TargetReport {
   head: string;
   base: string;
   files: number;
-  plan: { tier: string; run: boolean; reason?: string; runner?: RunnerInfo }[];
+  plan: { tier: string; run: boolean; reason?: string; runner?: RunnerInfo; command?: string | string[] }[];
   verdict?: Verdict;
   results?: LadderOutcome['results'];
   skipped?: string;
@@ -224,7 +221,7 @@ export async function judgeTarget(run: Run, p: RefPlan): Promise<TargetJudged> {
   }
   const under = configFor(run, p);
   if ('report' in under) return under;
-  const planned = planTarget(run, p, under);
+  const planned = await planTarget(run, p, under);
   const judged = await judgePlan(run, p, under, planned);
   return { ...judged, report: planned.report, ledger: under.ledger };
 }
@@ -249,20 +246,20 @@ function configFor(run: Run, p: Target): Under | TargetJudged {
 }
 
 /** The target's plan (t0-scope, GATE_LADDER_SKIP), its report, and the lines that name it. */
-function planTarget(run: Run, p: Target, under: Under): Planned {
+async function planTarget(run: Run, p: Target, under: Under): Promise<Planned> {
   const config = under.loaded.config;
   const unknown = run.switches.skip.filter((name) => !config.tiers.some((t) => t.name === name) && !run.warnedSkip.has(name));
   for (const name of unknown) run.warnedSkip.add(name);
   run.reporter.unknownSkip(unknown, config.tiers.map((t) => t.name));
   const plan = skipTiers(route(p.changes, config.tiers, run.matchFor(under.loaded), run.hook), run.switches.skip, 'GATE_LADDER_SKIP');
   // Which runner profile reads each running tier, from the judged commit's package.json: said by --dry-run and --json.
-  const runners = run.reporter.wantsRunners ? runnersAt(run.facts.repo.root, p.head, plan.tiers.filter((t) => t.run).map((t) => t.tier)) : undefined;
+  const runners = run.reporter.wantsRunners ? await runnersAt(run.facts.repo.root, p.head, plan.tiers.filter((t) => t.run).map((t) => t.tier)) : undefined;
   const report: TargetReport = {
     ref: p.ref,
     head: p.head,
     base: p.base,
     files: plan.fileCount,
-    plan: plan.tiers.map((t) => ({ tier: t.tier.name, run: t.run, ...(t.reason && { reason: t.reason }), ...(runners?.has(t.tier.name) && { runner: runners.get(t.tier.name)! }) })),
+    plan: plan.tiers.map((t) => ({ tier: t.tier.name, run: t.run, ...(t.reason && { reason: t.reason }), ...(runners?.has(t.tier.name) && { runner: runners.get(t.tier.name)! }), ...(t.command !== undefined && { command: t.command }) })),
     config: under.note,
   };
   run.reporter.target(p, plan.fileCount, under.choice, under.loaded.file, run.hook);
@@ -301,7 +298,6 @@ async function judgePlan(run: Run, p: Target, under: Under, { plan, report, runn
   });
   sayCache?.(`tree cache for ${p.ref}: ${cache === undefined ? 'not used' : cache.hit ? `hit (tree ${cache.tree}, run ${[...new Set(Object.values(cache.hit))].join(', ')})` : `miss (tree ${cache.tree})`}`);
   if (opts.dryRun) {
-    tookPath('dry-run');
     reporter.plan(plan, runners, cache?.hit && Object.values(cache.hit));
     return { code: EXIT.pass };
   }
@@ -327,7 +323,6 @@ async function judgePlan(run: Run, p: Target, under: Under, { plan, report, runn
   // ── tree cache hit: a row per planned tier, no gate runs ──
   // (before choosing where gates run: looking at the work tree costs two git processes)
   if (cache?.hit) {
-    tookPath('tree-cached');
     const { results, rows } = cachedRows({ ...input, isolation: 'none' }, cache.hit, new Date());
     run.record(() => appendRows(under.ledger, rows));
     report.verdict = 'pass';
@@ -335,26 +330,23 @@ async function judgePlan(run: Run, p: Target, under: Under, { plan, report, runn
     reporter.cached(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit), hook);
     return { code: EXIT.pass };
   }
-  const outcome = await runGates(run, p, under, input, cache, report);
+  const outcome = await runGates(run, p, under, input, report);
   report.verdict = outcome.verdict;
   report.results = outcome.results;
-  tookPath(outcome.verdict);
   // ── tree cache: remember a tree on which every planned tier passed ──
   if (cache) recordTreeCache(cache, plan, p.head, outcome, run.interrupt.fired);
   return verdictOf(run, p, under, outcome);
 }
 
 /** Where the gates run (in place or a worktree), then the ladder, the worktree given back and lint-staged's backups checked after. */
-async function runGates(run: Run, p: Target, under: Under, input: Omit<LadderInput, 'isolation'>, cache: TreeCacheStep | undefined, report: TargetReport): Promise<LadderOutcome> {
+async function runGates(run: Run, p: Target, under: Under, input: Omit<LadderInput, 'isolation'>, report: TargetReport): Promise<LadderOutcome> {
   const { facts, hook, reporter, interrupt } = run;
   const info = facts.repo;
   const config = under.loaded.config;
   const plan = input.plan;
   const staged = 'parent' in p ? (p as StagedTarget) : undefined;
-  // The pushed commit's tree, when already known (no git process): lets the index answer for `git status`.
-  const tree = cache?.tree ?? facts.trees.get(p.head);
   const running = plan.tiers.filter((t) => t.run).map((t) => t.tier);
-  const { where, why } = run.isolation(p, running, tree, config);
+  const { where, why } = await run.isolation(p, running, config);
   sayIsolation?.(`${p.ref}: ${where === 'worktree' ? `in a worktree (${why ?? `isolation: '${config.isolation}'`})` : `in place (${inPlaceWhy(running, config)})`}`);
   report.isolation = where;
   if (where === 'worktree' && why) reporter.isolated(p.head, why, running.some((t) => t.lintStaged));
@@ -512,55 +504,43 @@ function noConfig(root: string, reporter: Reporter): number {
 }
 
 /**
- * Where a target's gates run. The work tree is inspected only when a gate is about to run, first from
- * the files git keeps (index-check.ts: HEAD, the index and lstat, no process), then, when those cannot
- * tell, once with git: for pre-commit, unstaged changes mean the index is not what is on disk;
- * otherwise, uncommitted changes or another commit checked out mean the pushed commit is not.
+ * Where a target's gates run. The work tree is inspected only when a gate is about to run, once, by
+ * git: for pre-commit, unstaged changes mean the index is not what is on disk; otherwise one `git
+ * status` says whether tracked files differ or another commit is checked out. A tree git calls clean
+ * is then checked for the entries git status does not compare (`git ls-files -v`, run meanwhile).
  */
 function isolationFor(facts: GitFacts, hook: HookName) {
-  const info = facts.repo;
-  const root = info.root;
+  const root = facts.repo.root;
   let dirty: boolean | undefined;
   let headSha: string | null | undefined;
   // Why the work tree cannot stand for the commit although git calls it clean (asked once, only then).
-  let hidden: { why: string | undefined } | undefined;
-  const hiddenWhy = (hashBytes: number) => (hidden ??= { why: hiddenReason(uncomparedIn(info, hashBytes)) }).why;
-  return (p: Target, tiers: ResolvedTier[], tree: string | undefined, config: ResolvedConfig): { where: Where; why?: string } => {
+  let hidden: Promise<string | undefined> | undefined;
+  const hiddenWhy = () => (hidden ??= uncomparedIn(root).then(hiddenReason));
+  return async (p: Target, tiers: ResolvedTier[], config: ResolvedConfig): Promise<{ where: Where; why?: string }> => {
     if (tiers.every((t) => t.lintStaged)) return { where: 'none' };
     if (config.isolation !== 'auto') return { where: chooseIsolation(config.isolation, { dirty: false, atTarget: true }), why: `isolation: '${config.isolation}'` };
     if (hook === 'pre-commit') {
-      // The staged target's head is the index's tree: its length says SHA-1 or SHA-256.
+      // ls-files runs while git diff does.
       if (dirty === undefined) {
-        const quick = quickIndexMatches(info, p.head.length / 2);
-        dirty = quick ? false : hasUnstagedChanges(root);
-        // The index read cleanly has no entry git skips; git's own answer (git diff) is blind to them.
-        if (!quick && !dirty) hiddenWhy(p.head.length / 2);
+        const asked = hiddenWhy();
+        dirty = hasUnstagedChanges(root);
+        await asked;
       }
-      const why = dirty ? undefined : hidden?.why;
+      const why = dirty ? undefined : await hiddenWhy();
       if (why !== undefined) return { where: 'worktree', why };
       return { where: chooseIsolation('auto', { dirty, atTarget: true }), why: 'unstaged changes are not part of the commit' };
     }
     const elsewhere = `the checked-out commit is not ${p.ref}`;
     if (dirty === undefined) {
-      const quick = quickWorkTree(info, p.head, tree, process.env, facts.configText);
-      if (quick === 'elsewhere') return { where: chooseIsolation('auto', { dirty: false, atTarget: false }), why: elsewhere };
-      if (quick === 'clean-at-head') return { where: chooseIsolation('auto', { dirty: false, atTarget: true }) };
-      // HEAD is the pushed commit but the files cannot say whether the tree is clean: a path the last
-      // status found changed that still differs from the commit settles it without a status (dirty-hint.ts).
-      const changed = headIsAt(info, p.head, process.env, facts.configText) ? provenChanged(info.commonDir, root, p.head) : undefined;
-      if (changed !== undefined) {
-        dirty = true;
-        headSha = p.head;
-      } else {
-        // One `git status` answers both; should it fail, the two plain calls say why.
-        const state = workTreeState(root);
-        dirty = state ? !state.clean : hasTrackedChanges(root);
-        headSha = state ? state.head : commitIn(facts, 'HEAD');
-        if (state) (state.clean ? rememberClean(info.commonDir, root) : rememberChanged(info.commonDir, root, state.changed));
-      }
+      // ls-files runs while git status does: a clean tree at the commit needs both.
+      hiddenWhy();
+      // One `git status` answers both; should it fail, the two plain calls say why.
+      const state = workTreeState(root);
+      dirty = state ? !state.clean : hasTrackedChanges(root);
+      headSha = state ? state.head : commitIn(facts, 'HEAD');
     }
     // git status is blind to skip-worktree and assume-unchanged paths: its clean answer must not run gates on them.
-    const why = !dirty && headSha === p.head ? hiddenWhy(p.head.length / 2) : undefined;
+    const why = !dirty && headSha === p.head ? await hiddenWhy() : undefined;
     if (why !== undefined) return { where: 'worktree', why };
     const where = chooseIsolation('auto', { dirty, atTarget: headSha === p.head });
     return { where, why: dirty ? 'the working tree has uncommitted changes' : elsewhere };
@@ -568,11 +548,11 @@ function isolationFor(facts: GitFacts, hook: HookName) {
 }
 
 /** The runner profile of each tier, read at `rev` (a commit, or the staged tree). */
-function runnersAt(root: string, rev: string, tiers: readonly ResolvedTier[]): Map<string, RunnerInfo> {
+async function runnersAt(root: string, rev: string, tiers: readonly ResolvedTier[]): Promise<Map<string, RunnerInfo>> {
   const out = new Map<string, RunnerInfo>();
   for (const t of tiers) {
     if (t.lintStaged) continue;
-    const d = detectAtCommit(t, root, rev);
+    const d = await detectAtCommit(t, root, rev);
     const why = d.missingScript !== undefined && d.runner !== undefined ? `${d.why}; but package.json has no script "${d.missingScript}"` : d.why;
     out.set(t.name, { ...(d.runner && { runner: d.runner }), why });
   }
@@ -603,8 +583,10 @@ async function lintStagedTier(tier: ResolvedTier, cwd: string, env: NodeJS.Proce
  * left (a restore that did not finish) after it, with the command that brings the changes back.
  */
 function lintStagedBackups(root: string): { after: () => void } {
-  const before = backupStashes(stashList(root));
+  const list = stashList(root);
+  const before = backupStashes(list);
   for (const s of before) err(commitMsg.leftoverBackup(s.name));
+  for (const s of guardStashes(list)) err(commitMsg.leftoverGuard(s.name, s.sha));
   const known = new Set(before.map((s) => s.sha));
   return {
     after: () => {

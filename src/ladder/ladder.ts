@@ -16,6 +16,7 @@ import type { Detection, WorkspaceRun } from './detect.js';
 import { detectTier } from './detect-io.js';
 import { runnerCaught } from '../config/defaults.js';
 import { writeErr } from '../util/stderr.js';
+import { CHANGED_ENV, changedEnv } from './changed.js';
 
 /** Everything a ladder run needs from the outside world, passed in so tests can hand in fakes. */
 export interface LadderDeps {
@@ -49,7 +50,7 @@ export interface LadderDeps {
   /** Tell gates whose output is read through `echo` to keep their colours (FORCE_COLOR=1): our stderr is a terminal. */
   colour?: () => boolean;
   /** Which runner a tier runs, read where it runs; default: from the command and package.json there. */
-  detect?: (tier: ResolvedTier, cwd: string) => Detection;
+  detect?: (tier: ResolvedTier, cwd: string) => Detection | Promise<Detection>;
 }
 
 /** Where one tier runs and with which environment. */
@@ -96,7 +97,8 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
   let stoppedBy: GateResult | undefined;
   for (const planned of plan.tiers) {
     if (!planned.run) continue;
-    const { tier } = planned;
+    // The gate runs its `{changed}` placeholders expanded (route.ts); the tier as configured keys its history.
+    const tier = planned.command === undefined ? planned.tier : { ...planned.tier, run: planned.command };
     deps.log(`gate-ladder: ${tier.name} running (${tier.lintStaged ? 'lint-staged, no timeout' : `timeout ${tier.timeout} s`})`);
     let where: Place = { cwd: input.cwd, isolation: input.isolation, env: deps.env };
     let placeError: string | undefined;
@@ -167,7 +169,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     rows.push(row);
     deps.appendRows([row]);
     if (deps.reports) {
-      const cmd = commandKey(tier);
+      const cmd = commandKey(planned.tier);
       const keep = async (a: Attempt, n: number) => {
         if (a.judged.tests) await deps.reports!.record(testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(n > 1 && { attempt: n }) }), where.cwd);
       };
@@ -234,7 +236,7 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
   let midLine = false;
   try {
     if (placeError !== undefined) throw new Error(placeError);
-    if (!tier.lintStaged) detection = (deps.detect ?? detectTier)(tier, where.cwd);
+    if (!tier.lintStaged) detection = await (deps.detect ?? detectTier)(tier, where.cwd);
     // Every gate's output passes through us: it is read (a runner's summary, a package manager's or
     // the shell's own failure) and shown with its control characters escaped (colours kept), or held
     // until the verdict (config `output: 'failures'`). Straight to the terminal only with neither.
@@ -249,7 +251,8 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
     const write = held ? (chunk: Buffer) => held.push(chunk) : shownTo;
     kept = write !== undefined;
     const colour = !deps.write && kept && deps.colour ? deps.colour() : false;
-    const env = { ...where.env, ...(colour && { FORCE_COLOR: '1' }), ...tier.env, GATE_LADDER: '0' };
+    const env: NodeJS.ProcessEnv = { ...where.env, ...(colour && { FORCE_COLOR: '1' }), ...changedFor(input.plan, tier), ...tier.env, GATE_LADDER: '0' };
+    if (env[CHANGED_ENV] === undefined) delete env[CHANGED_ENV];
     const named = detection?.runner ?? tier.runner;
     // No runner named: the summary lines any runner's reading needs, for a script that runs one itself.
     const keep = detection?.workspaces ? keepForWorkspaces(detection.workspaces, tier.runner) : named ? keepFor(named) : scriptKeep();
@@ -285,6 +288,12 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
   return { exit, judged, seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
 }
 
+/** GATE_LADDER_CHANGED for a command tier: the changed paths still there, one a line, relative to its cwd; unset when too long to pass. */
+function changedFor(plan: Plan, tier: ResolvedTier): NodeJS.ProcessEnv {
+  if (tier.lintStaged || plan.present === undefined) return {};
+  return { [CHANGED_ENV]: changedEnv(plan.present(), tier.cwd) };
+}
+
 /**
  * The lines a workspaces run's reading needs wherever they fall: npm's banners and error blocks (pnpm's,
  * and its prefixed lines' starts and ends), and each workspace's runner's (after pnpm's prefix).
@@ -307,6 +316,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
   const files = input.plan.files;
   const reason = [result.reason, input.note].filter(Boolean).join('; ');
   const byEnv = input.plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
+  const noChanged = input.plan.tiers.filter((t) => t.skip === 'changed').map((t) => t.tier.name);
   return {
     ts: isoTime(now.getTime()),
     run: input.runId,
@@ -324,6 +334,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     routed: skipped.length > 0,
     ...(skipped.length > 0 && { skipped }),
     ...(byEnv.length > 0 && { skipped_by_env: byEnv }),
+    ...(noChanged.length > 0 && { skipped_no_changed: noChanged }),
     ...(input.source !== undefined && { source: input.source }),
     isolation: input.isolation,
     ...(input.calibration && { calibration: true }),

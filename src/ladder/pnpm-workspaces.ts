@@ -58,21 +58,11 @@ export function pnpmRunArgs(words: readonly string[]): PnpmRunArgs | undefined {
   return { event, ...(unprefixed !== undefined && { unprefixed }), ...(elsewhere !== undefined && { elsewhere }) };
 }
 
-/** pnpm-workspace.yaml's `packages` globs (block or flow list); undefined when it lists none. Pure, and only as much YAML as that key needs. */
-export function pnpmWorkspacePatterns(yaml: string): string[] | undefined {
-  const lines = yaml.split(/\r?\n/);
-  const unquote = (s: string) => s.replace(/\s+#.*$/, '').trim().replace(/^(["'])(.*)\1$/, '$2');
-  const at = lines.findIndex((l) => /^packages\s*:/.test(l));
-  if (at === -1) return undefined;
-  const inline = lines[at]!.replace(/^packages\s*:/, '').replace(/\s+#.*$/, '').trim();
-  if (inline.startsWith('[')) return inline.replace(/^\[|\]$/g, '').split(',').map(unquote).filter((p) => p !== '');
-  const out: string[] = [];
-  for (const l of lines.slice(at + 1)) {
-    if (l.trim() === '' || /^\s*#/.test(l)) continue;
-    const item = /^\s*-\s+(.*)$/.exec(l);
-    if (!item) break;
-    out.push(unquote(item[1]!));
-  }
+/** pnpm-workspace.yaml's `packages` globs, from the document the yaml package read; undefined when it lists none. Pure. */
+export function pnpmWorkspacePatterns(doc: unknown): string[] | undefined {
+  const packages = doc !== null && typeof doc === 'object' ? (doc as { packages?: unknown }).packages : undefined;
+  if (!Array.isArray(packages)) return undefined;
+  const out = packages.filter((p): p is string => typeof p === 'string' && p !== '');
   return out.length > 0 ? out : undefined;
 }
 

@@ -38,7 +38,7 @@ export interface Reporter {
   emptyDiff(ref: string): void;
   /** `--dry-run`: the plan and why, and whether the tree cache would answer. */
   plan(plan: Plan, runners: ReadonlyMap<string, RunnerInfo> | undefined, reuse: readonly string[] | undefined): void;
-  /** Tiers t0-scope or GATE_LADDER_SKIP leave out. */
+  /** Tiers t0-scope, a `changed` list with nothing in it, or GATE_LADDER_SKIP leave out. */
   skips(plan: Plan): void;
   noTiers(): void;
   calibrating(rate: number): void;
@@ -91,6 +91,7 @@ export function textReporter(o: { voice: Voice; dryRun?: boolean }): Reporter {
     },
     skips: (plan) => {
       for (const t of plan.tiers) if (t.skip === 'scope') err(msg.routed(t.tier.name, t.reason ?? ''));
+      for (const t of plan.tiers) if (t.skip === 'changed') err(msg.noChanged(t.tier.name, t.reason ?? ''));
       const byEnv = plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
       if (byEnv.length > 0) err(runMsg.envSkipped(byEnv));
     },

@@ -1,6 +1,7 @@
 import { ChangeList } from '../git/change-list.js';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
 import { type ScopeMatcher, type ScopePlan, compileScope } from '../util/glob.js';
+import { expandChanged, presentPaths, usesChanged } from './changed.js';
 import type { ChangedPath, Changes, HookName, Plan, PlannedTier, ResolvedTier, ScopeHit } from '../types.js';
 
 export type Matcher = ScopeMatcher;
@@ -51,15 +52,23 @@ export function route(changes: Changes, tiers: readonly ResolvedTier[], match: M
     hits = scopeHits(all, match);
   }
   const first = hits[0];
+  // The paths the judged commit still has: listed from the change only when a tier or a gate asks.
+  let present: string[] | undefined;
+  const presentNow = () => (present ??= presentPaths(changes));
   const planned: PlannedTier[] = tiers.map((tier) => {
     if (!tier.hooks.includes(hook)) return { tier, run: false, skip: 'hook', reason: `not configured for ${hook}` };
     if (tier.skipWhenTestAdjacent && first !== undefined) {
       const more = hits.length > 1 ? ` (and ${hits.length - 1} more)` : '';
       return { tier, run: false, skip: 'scope', reason: `test-adjacent: ${first.path} matches ${first.marker}${more}` };
     }
+    if (!tier.lintStaged && usesChanged(tier.run)) {
+      const x = expandChanged(tier.run, presentNow(), tier.cwd);
+      if ('empty' in x) return { tier, run: false, skip: 'changed', reason: x.empty === undefined ? 'no changed path left to check (every one was deleted)' : `no changed path matches ${x.empty}` };
+      return { tier, run: true, command: x.run };
+    }
     return { tier, run: true };
   });
-  return { files, fileCount, hits, tiers: planned };
+  return { files, fileCount, hits, tiers: planned, present: presentNow };
 }
 
 /**

@@ -4,7 +4,6 @@ import { workTreeState } from '../git/git.js';
 import { type GitFacts, treeIn } from '../git/facts.js';
 import { isoTime } from '../util/iso-time.js';
 import { hash } from '../util/hash.js';
-import { quickWorkTree } from '../git/index-check.js';
 import { today } from './tier-report-io.js';
 import { type LadderInput, type LadderOutcome, toRow } from './ladder.js';
 import type { GateResult, LedgerRow, Plan, ResolvedTier } from '../types.js';
@@ -124,22 +123,17 @@ export function cachedRows(input: LadderInput, hit: Record<string, string>, now:
 /**
  * After the gates: records the run when every planned tier passed on exactly the pushed tree, adding
  * its tiers to what the entry already lists. Returns whether it did. After a pass that ran in the work
- * tree, that tree must still be clean at the pushed commit: the index and lstat answer that when they
- * can (index-check.ts), else one `git status`.
+ * tree, that tree must still be clean at the pushed commit: one `git status` says so.
  */
 export function recordTreeCache(step: TreeCacheStep, plan: Plan, patch: string, outcome: LadderOutcome, interrupted: boolean): boolean {
   const planned = plan.tiers.filter((t) => t.run);
   const passed = new Set(outcome.results.filter((r) => r.verdict === 'pass').map((r) => r.tier));
   const run = outcome.rows[0]?.run;
   if (interrupted || outcome.verdict !== 'pass' || run === undefined || planned.some((t) => !passed.has(t.tier.name))) return false;
-  const { repo, configText } = step.facts;
+  const { repo } = step.facts;
   if (outcome.rows.some((r) => r.isolation !== 'worktree')) {
-    const quick = quickWorkTree(repo, patch, step.tree, process.env, configText);
-    if (quick === 'elsewhere') return false;
-    if (quick === undefined) {
-      const state = workTreeState(repo.root);
-      if (state === null || !state.clean || state.head !== patch) return false;
-    }
+    const state = workTreeState(repo.root);
+    if (state === null || !state.clean || state.head !== patch) return false;
   }
   const entry: TreeEntry = readEntry(repo.commonDir, step.key, step.tree, step.config) ?? { format: FORMAT, tree: step.tree, config: step.config, tiers: {} };
   const ts = isoTime(Date.now());

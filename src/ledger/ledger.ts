@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { faultMsg } from '../util/messages.js';
 import { hostName, isAlive, ownStartTime } from '../util/proc.js';
+import { createOwned } from '../util/pid-lock.js';
 import { writeErr } from '../util/stderr.js';
 import type { LedgerRow } from '../types.js';
 
@@ -82,7 +83,8 @@ function readHolder(lock: string): Holder | null {
     const buf = Buffer.alloc(256);
     const line = buf.toString('latin1', 0, readSync(fd, buf, 0, buf.length, 0));
     const [pid, start, host] = line.trim().split(' ');
-    const n = Number(pid);
+    // A whole line only (locks are linked into place whole): `12` with no newline is torn, not pid 12.
+    const n = line.endsWith('\n') ? Number(pid) : Number.NaN;
     return { line, mtimeMs, ...(Number.isInteger(n) && n > 0 && { pid: n }), ...(start && start !== '-' && { start }), ...(host && host !== '-' && { host }) };
   } catch {
     return null;
@@ -93,7 +95,8 @@ function readHolder(lock: string): Holder | null {
 
 /** The holder is known to have ended: a pid on this host that is not running (or is another process now). */
 function holderGone(h: Holder): boolean {
-  if (h.pid === undefined) return false;
+  // Empty, torn or garbage (a disk-full write of an earlier version): no one holds it.
+  if (h.pid === undefined) return true;
   const here = hostName();
   if (h.host !== undefined && here !== undefined && h.host !== here) return false;
   return !isAlive(h.pid, h.start);
@@ -145,13 +148,9 @@ export function withLock<T>(path: string, fn: () => T, say: (line: string) => vo
   const since = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
-      const fd = openSync(lock, 'wx');
-      try {
-        writeSync(fd, ownerLine());
-      } finally {
-        closeSync(fd);
-      }
-      break;
+      // Written whole or not at all (util/pid-lock.ts): a lock that names no one has no live owner.
+      if (createOwned(lock, ownerLine())) break;
+      throw Object.assign(new Error(`${lock} exists`), { code: 'EEXIST' });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && !made) {
@@ -166,9 +165,7 @@ export function withLock<T>(path: string, fn: () => T, say: (line: string) => vo
       if (code !== 'EEXIST') throw ledgerError(path, err);
       const holder = readHolder(lock);
       if (holder === null) continue;
-      // Written but not yet signed: its holder is a moment away from saying who it is.
-      const unsigned = holder.line === '' && Date.now() - holder.mtimeMs < LOCK_STALE_MS;
-      if (!unsigned && (holderGone(holder) || Date.now() - holder.mtimeMs > LOCK_STALE_MS)) {
+      if (holderGone(holder) || Date.now() - holder.mtimeMs > LOCK_STALE_MS) {
         let took: boolean;
         try {
           took = takeOver(lock, holder);

@@ -2,9 +2,11 @@
  * `gate-ladder sync`: ledger rows through the git remote. Each origin (a clone, or a CI job) owns
  * one ref, `refs/gate-ladder/ledgers/<origin>`: a commit whose tree holds `ledger.jsonl` and
  * `tests.jsonl`, every row that origin ever wrote. A sync fetches every origin's ref into
- * `refs/gate-ladder/remotes/<remote>/`, takes back this origin's rows the local ledger lacks, pushes
- * this origin's ref as a fast-forward of what it fetched (so nothing pushed before is lost), and
- * rebuilds the team files beside the ledger. Branches, tags and the remote's configured refspecs
+ * `refs/gate-ladder/remotes/<remote>/`, pushes this origin's ref as a fast-forward of what it fetched
+ * (so nothing pushed before is lost; a push that lost a race with another sync of this origin is
+ * tried again), and rebuilds the team files beside the ledger from the other origins' rows that pass
+ * src/ledger/row-check.ts (refused ones counted per origin). The local ledger is written only by
+ * `restore`. Branches, tags and the remote's configured refspecs
  * are never touched.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,7 +15,8 @@ import { dirname, join } from 'node:path';
 import { git } from '../git/git.js';
 import { newRows, rowKey, stamp, testRecordKey } from './identity.js';
 import { appendLines, forEachRow, parseRow, readJsonl, testLogFiles } from './ledger.js';
-import { teamLedgerPath, teamTestsPath } from './team.js';
+import { countRefusal, type Refusals, type RowLimits, refuseRow, refuseTestRecord } from './row-check.js';
+import { teamLedgerPath, teamTestsPath, writeRefusals } from './team.js';
 import type { LedgerRow } from '../types.js';
 
 export const LEDGER_REFS = 'refs/gate-ladder/ledgers/';
@@ -30,19 +33,25 @@ export interface SyncResult {
   origin: string;
   /** Rows of this origin the remote lacked, now pushed. */
   pushed: number;
-  /** Rows of this origin taken back from the remote (a deleted or older ledger). */
-  recovered: number;
+  /** Rows of this origin's ref added to the local ledger (`--restore` only). */
+  restored: number;
+  /** Rows of this origin's ref the local ledger lacks, left out (no `--restore`). */
+  notRestored: number;
+  /** The first and last time of the restored rows. */
+  restoredSpan?: [string, string];
   /** Rows and origins of the team files now. */
   teamRows: number;
   origins: number;
   /** Unreadable lines in other origins' rows: skipped, counted. */
   skipped: number;
+  /** Rows refused (src/ledger/row-check.ts), per origin. */
+  refused: Refusals;
 }
 
 export interface SyncFailure {
   ok: false;
-  /** `fetch` (unreachable, not a repository) or `push` (refused: permissions, a hosting rule). */
-  stage: 'fetch' | 'push';
+  /** `fetch` (unreachable, not a repository), `push` (refused: permissions, a hosting rule) or `race` (other syncs of this origin kept moving its ref). */
+  stage: 'fetch' | 'push' | 'race';
   detail: string;
 }
 
@@ -97,11 +106,46 @@ function blob(root: string, commit: string, name: string): string {
   return r.ok ? r.stdout : '';
 }
 
-/** One sync against `remote`. Refusals are data; nothing local changes before the fetch succeeds. */
-export async function syncLedger(p: SyncPaths, remote: string, origin: string): Promise<SyncResult | SyncFailure> {
+export interface SyncOptions {
+  /** Add the rows of this origin's ref that the local ledger lacks (`sync --restore`); otherwise they are only counted. */
+  restore?: boolean;
+  /** Bounds for other origins' rows (each tier's timeout, now). */
+  limits: RowLimits;
+}
+
+/** Pushes of this origin's ref tried before a sync gives up on a race with another sync of the same origin. */
+const PUSH_TRIES = 8;
+
+const testKey = (t: Record<string, unknown>) => testRecordKey(t as { run: unknown; tier: unknown; patch: unknown });
+
+function parseObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The remote's sha of `ref`, `''` when it has none, `undefined` when the remote cannot be asked. */
+function remoteSha(root: string, remote: string, ref: string): string | undefined {
+  const r = git(root, ['ls-remote', remote, ref]);
+  if (!r.ok) return undefined;
+  return (r.stdout.split('\n').find((l) => l.endsWith(`\t${ref}`)) ?? '').split('\t')[0] ?? '';
+}
+
+/** A push git refused because another push of the ref got there first (git's words for it). */
+const RACE = /non-fast-forward|fetch first|stale info|cannot lock ref|failed to lock|unable to (?:create|lock)|incorrect old value|reference already exists|but expected/i;
+
+/**
+ * One sync against `remote`. Refusals are data; nothing local changes before the fetch succeeds.
+ * This clone's ledger gains rows only with `restore`: whoever can push to the remote can write this
+ * origin's ref too, so what it holds is counted and named, never taken on trust.
+ */
+export async function syncLedger(p: SyncPaths, remote: string, origin: string, opts: SyncOptions): Promise<SyncResult | SyncFailure> {
   const slot = `refs/gate-ladder/remotes/${remoteSlot(remote)}/`;
   const mine = `${LEDGER_REFS}${origin}`;
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     const fetch = git(p.root, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--force', remote, `+${LEDGER_REFS}*:${slot}*`]);
     if (!fetch.ok) return { ok: false, stage: 'fetch', detail: lastLine(fetch.stderr) };
     const refs = lines(git(p.root, ['for-each-ref', '--format=%(objectname) %(refname)', slot]).stdout).map((l) => {
@@ -109,8 +153,9 @@ export async function syncLedger(p: SyncPaths, remote: string, origin: string): 
       return { sha, origin: name.slice(slot.length) };
     });
     const own = refs.find((r) => r.origin === origin);
+    const refused: Refusals = {};
 
-    // This origin's rows: what the remote holds first (so a lost ledger gets them back), then the local ones it lacks.
+    // This origin's rows: what the remote holds first (so nothing pushed before is lost), then the local ones it lacks.
     const seen = new Set<string>();
     const remoteRows = own ? lines(blob(p.root, own.sha, 'ledger.jsonl')).map(parseRow).filter((r): r is LedgerRow => r !== undefined) : [];
     for (const r of remoteRows) seen.add(rowKey(r));
@@ -120,26 +165,20 @@ export async function syncLedger(p: SyncPaths, remote: string, origin: string): 
       localKeys.add(rowKey(row));
       if (row.origin === undefined || row.origin === origin) localOwn.push(row);
     });
-    const missingLocally = remoteRows.filter((r) => !localKeys.has(rowKey(r)));
+    const lacking = remoteRows.filter((r) => !localKeys.has(rowKey(r)));
     const fresh = newRows(localOwn.map((r) => stamp(r, origin)), seen, rowKey).added;
 
-    const remoteTests = own ? lines(blob(p.root, own.sha, 'tests.jsonl')) : [];
-    const testSeen = new Set<string>();
-    const remoteTestRecs = remoteTests.flatMap((l) => {
-      try {
-        const v = JSON.parse(l) as Record<string, unknown>;
-        return isTestRecord(v) ? [v] : [];
-      } catch {
-        return [];
-      }
+    const remoteTestRecs = (own ? lines(blob(p.root, own.sha, 'tests.jsonl')) : []).flatMap((l) => {
+      const v = parseObject(l);
+      return v !== undefined && isTestRecord(v) ? [v] : [];
     });
-    for (const t of remoteTestRecs) testSeen.add(testRecordKey(t as { run: unknown; tier: unknown; patch: unknown }));
+    const testSeen = new Set(remoteTestRecs.map(testKey));
     // Every record this clone wrote: the log and what compaction archived (a compacted record is still this clone's).
     const localTests = (await Promise.all(testLogFiles(p.tests).map(jsonLines))).flat();
-    const localTestKeys = new Set(localTests.map((t) => testRecordKey(t as { run: unknown; tier: unknown; patch: unknown })));
-    const testsMissingLocally = remoteTestRecs.filter((t) => !localTestKeys.has(testRecordKey(t as { run: unknown; tier: unknown; patch: unknown })));
+    const localTestKeys = new Set(localTests.map(testKey));
+    const testsLacking = remoteTestRecs.filter((t) => !localTestKeys.has(testKey(t)));
     const ownTests = localTests.filter((t) => isTestRecord(t) && (t.origin === undefined || t.origin === origin));
-    const freshTests = newRows(ownTests.map((t) => stamp(t, origin)), testSeen, (t) => testRecordKey(t as { run: unknown; tier: unknown; patch: unknown })).added;
+    const freshTests = newRows(ownTests.map((t) => stamp(t, origin)), testSeen, testKey).added;
 
     if (fresh.length > 0 || freshTests.length > 0) {
       const ledgerText = [...remoteRows, ...fresh].map((r) => `${JSON.stringify(r)}\n`).join('');
@@ -147,53 +186,99 @@ export async function syncLedger(p: SyncPaths, remote: string, origin: string): 
       const commit = makeCommit(p.root, ledgerText, testsText, origin, own?.sha);
       const push = git(p.root, ['push', '--quiet', '--no-verify', '--porcelain', remote, `${commit}:${mine}`]);
       if (!push.ok) {
-        // Another sync of this origin got there first: fetch again and build on it.
-        if (attempt < 3 && /non-fast-forward|fetch first|stale info|rejected.*\(fetch first\)/.test(push.stdout + push.stderr)) continue;
-        return { ok: false, stage: 'push', detail: lastLine(`${push.stdout}\n${push.stderr}`.split('\n').filter((l) => !/^(To |Done$)/.test(l)).join('\n')) };
+        const said = `${push.stdout}\n${push.stderr}`;
+        // Another sync of this origin got there first (the ref moved since the fetch, or git says so): fetch again and build on it.
+        const now = RACE.test(said) ? undefined : remoteSha(p.root, remote, mine);
+        const raced = now === undefined ? RACE.test(said) : now !== (own?.sha ?? '');
+        if (raced && attempt < PUSH_TRIES) {
+          await new Promise((done) => setTimeout(done, 20 * attempt + Math.floor(Math.random() * 100 * attempt)));
+          continue;
+        }
+        const detail = lastLine(said.split('\n').filter((l) => !/^(To |Done$)/.test(l)).join('\n'));
+        return { ok: false, stage: raced ? 'race' : 'push', detail };
       }
       git(p.root, ['update-ref', `${slot}${origin}`, commit]);
     }
-    // Only after the remote holds them: take this origin's rows back, then rebuild the team files.
-    appendLines(p.ledger, missingLocally);
-    appendLines(p.tests, testsMissingLocally);
+
+    // Rows of this origin's ref the local ledger lacks: added only when asked, and checked like anyone's.
+    let restored: LedgerRow[] = [];
+    let restoredTests: Record<string, unknown>[] = [];
+    if (opts.restore === true) {
+      restored = lacking.filter((r) => {
+        const why = refuseRow(r, origin, opts.limits);
+        if (why !== undefined) countRefusal(refused, origin, why);
+        return why === undefined;
+      });
+      restoredTests = testsLacking.filter((t) => refuseTestRecord(t, origin) === undefined);
+      appendLines(p.ledger, restored);
+      appendLines(p.tests, restoredTests);
+    }
 
     const teamRows: unknown[] = [];
     const teamTests: unknown[] = [];
-    const teamSeen = new Set([...localKeys, ...missingLocally.map(rowKey)]);
-    const teamTestSeen = new Set([...localTestKeys]);
+    const teamSeen = new Set([...localKeys, ...restored.map(rowKey)]);
+    const teamTestSeen = new Set([...localTestKeys, ...restoredTests.map(testKey)]);
     const origins = new Set<string>();
     let skipped = 0;
     for (const ref of refs) {
       if (ref.origin === origin) continue;
       for (const line of lines(blob(p.root, ref.sha, 'ledger.jsonl'))) {
-        const row = parseRow(line);
-        if (row === undefined) {
+        const v = parseObject(line);
+        if (v === undefined) {
           skipped++;
           continue;
         }
+        const why = refuseRow(v, ref.origin, opts.limits);
+        if (why !== undefined) {
+          countRefusal(refused, ref.origin, why);
+          continue;
+        }
+        const row = v as unknown as LedgerRow;
         const k = rowKey(row);
         if (teamSeen.has(k)) continue;
         teamSeen.add(k);
-        teamRows.push(stamp(row, ref.origin));
+        teamRows.push({ ...row, origin: ref.origin });
         origins.add(ref.origin);
       }
       for (const line of lines(blob(p.root, ref.sha, 'tests.jsonl'))) {
-        let v: Record<string, unknown>;
-        try {
-          v = JSON.parse(line) as Record<string, unknown>;
-        } catch {
-          continue;
-        }
-        if (!isTestRecord(v)) continue;
-        const k = testRecordKey(v as { run: unknown; tier: unknown; patch: unknown });
+        const v = parseObject(line);
+        if (v === undefined || !isTestRecord(v) || refuseTestRecord(v, ref.origin) !== undefined) continue;
+        const k = testKey(v);
         if (teamTestSeen.has(k)) continue;
         teamTestSeen.add(k);
-        teamTests.push(stamp(v, ref.origin));
+        teamTests.push({ ...v, origin: ref.origin });
       }
     }
     writeWhole(teamLedgerPath(p.ledger), teamRows);
     writeWhole(teamTestsPath(p.ledger), teamTests);
-    return { ok: true, origin, pushed: fresh.length, recovered: missingLocally.length, teamRows: teamRows.length, origins: origins.size, skipped };
+    writeRefusals(p.ledger, refused);
+    return {
+      ok: true,
+      origin,
+      pushed: fresh.length,
+      restored: restored.length,
+      ...(restored.length > 0 && { restoredSpan: span(restored) }),
+      notRestored: opts.restore === true ? 0 : lacking.length,
+      teamRows: teamRows.length,
+      origins: origins.size,
+      skipped,
+      refused,
+    };
+  }
+}
+
+/** The earliest and latest `ts` of rows (checked rows: each has one). */
+function span(rows: readonly LedgerRow[]): [string, string] {
+  const ts = rows.map((r) => String(r.ts)).sort();
+  return [ts[0]!, ts[ts.length - 1]!];
+}
+
+/** This clone's stored origin id, without making one (a report must not write). */
+export function storedOriginId(commonDir: string): string | undefined {
+  try {
+    return readFileSync(join(commonDir, 'gate-ladder', 'origin'), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,6 +1,8 @@
 /** Where the team's rows (fetched by `gate-ladder sync`) live beside this clone's ledger, and reading them with it. */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { forEachRow, type ReadStats } from './ledger.js';
+import type { Refusals } from './row-check.js';
 import type { LedgerRow } from '../types.js';
 
 /** Other origins' ledger rows, rebuilt by every sync: never appended to by a run. */
@@ -11,6 +13,40 @@ export function teamLedgerPath(ledger: string): string {
 /** Other origins' per-test records (tests.jsonl), rebuilt by every sync. */
 export function teamTestsPath(ledger: string): string {
   return join(dirname(ledger), 'team', 'tests.jsonl');
+}
+
+/** The rows the last sync refused, per origin (src/ledger/row-check.ts). */
+export function teamRefusalsPath(ledger: string): string {
+  return join(dirname(ledger), 'team', 'refused.json');
+}
+
+/** Keeps the last sync's refusals beside the team files, for `report` to show. */
+export function writeRefusals(ledger: string, refused: Refusals): void {
+  const file = teamRefusalsPath(ledger);
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(refused)}\n`);
+  renameSync(tmp, file);
+}
+
+/** The last sync's refusals; none when no sync wrote them (or the file is not what a sync writes). */
+export function readRefusals(ledger: string): Refusals {
+  let v: unknown;
+  try {
+    v = JSON.parse(readFileSync(teamRefusalsPath(ledger), 'utf8'));
+  } catch {
+    return {};
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return {};
+  const out: Refusals = {};
+  for (const [origin, r] of Object.entries(v as Record<string, unknown>)) {
+    const o = r as { rows?: unknown; reasons?: unknown };
+    if (typeof o?.rows !== 'number' || o.reasons === null || typeof o.reasons !== 'object') continue;
+    const reasons: Record<string, number> = {};
+    for (const [k, n] of Object.entries(o.reasons as Record<string, unknown>)) if (typeof n === 'number') reasons[k] = n;
+    out[origin] = { rows: o.rows, reasons };
+  }
+  return out;
 }
 
 export interface TeamCounts {

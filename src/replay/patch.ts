@@ -91,9 +91,9 @@ function refusal(slot: Slot, file: string): string | undefined {
 /**
  * One patch, as a push would judge it: a slot of the worktree pool at its base, the patch applied
  * (files) or checked out (commits), routed and run through the same ladder with hook `replay`. A patch
- * file is applied before any dependency folder is linked into the slot, and one that writes where a
- * dependency folder would be linked is refused (`applied: false`): a patch never reaches the checkout's
- * real `node_modules` or `.venv`. Its rows reach the ledger in one append after the ladder, and its
+ * file that writes into a dependency folder is refused (`applied: false`); the slot's dependency folders
+ * are its own copies (git/dependency-links.ts), checked and copied again if need be after the patch is
+ * applied, so neither a patch nor its tests reach the checkout's real `node_modules` or `.venv`. Its rows reach the ledger in one append after the ladder, and its
  * per-test records after them: a patch interrupted half-way leaves neither, and is replayed again next
  * time. The slot is given back whatever happens.
  */

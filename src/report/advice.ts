@@ -27,8 +27,34 @@ export interface AdviceInput {
   rate: RateFigures;
 }
 
-/** Every piece of advice the figures support, each with the numbers behind it. Pure. */
+/**
+ * The advice that answers one question, what to do with the ladder's shape and order, in the order one
+ * outranks the next: a short-feedback suite needs no ladder (so no order either); a decorative tier is
+ * deleted rather than reordered (its pair's calibration runs met their own floor); too few attempts make
+ * the order's ratios noise; then the order itself. Only the first that applies is given ("consider one
+ * gate that runs everything" beside "reorder to ..." told the user two opposite things); its figures
+ * name what it was chosen over (`chosen_over`), and the report's order section still shows the order's
+ * figures.
+ */
+export const ONE_RECOMMENDATION: readonly Advice['kind'][] = ['short-feedback', 'decorative', 'too-few-attempts', 'order'];
+
+/** Every piece of advice the figures support, each with the numbers behind it, and one recommendation for the ladder (ONE_RECOMMENDATION). Pure. */
 export function advise(input: AdviceInput, policy: Partial<AdvicePolicy> = {}): Advice[] {
+  return oneRecommendation(allAdvice(input, policy));
+}
+
+/** `advice` with only the first kind of ONE_RECOMMENDATION that appears in it (every piece of that kind kept), the others named in its figures. Pure. */
+export function oneRecommendation(advice: readonly Advice[]): Advice[] {
+  const chosen = ONE_RECOMMENDATION.find((k) => advice.some((a) => a.kind === k));
+  if (chosen === undefined) return [...advice];
+  const over = ONE_RECOMMENDATION.filter((k) => k !== chosen && advice.some((a) => a.kind === k));
+  if (over.length === 0) return [...advice];
+  return advice
+    .filter((a) => a.kind === chosen || !ONE_RECOMMENDATION.includes(a.kind))
+    .map((a) => (a.kind === chosen ? { ...a, figures: { ...a.figures, chosen_over: over.join(', ') } } : a));
+}
+
+function allAdvice(input: AdviceInput, policy: Partial<AdvicePolicy>): Advice[] {
   const p = { ...DEFAULT_ADVICE, ...policy };
   const out: Advice[] = [];
   const add = (kind: Advice['kind'], text: string, figures: Advice['figures']) => out.push({ kind, text, figures });

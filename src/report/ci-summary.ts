@@ -3,7 +3,7 @@
  * GitHub step summary (or any file `--summary` names). Everything from outside (tier names, refs,
  * reasons, test names, messages) goes through `mdText`. Pure.
  */
-import { mdText } from './escape.js';
+import { mdText, printable } from './escape.js';
 import type { GateResult, TestFailure, TierFigures, Verdict } from '../types.js';
 
 /** One judged target, as `run` reports it (the fields the summary reads). */
@@ -37,7 +37,8 @@ const HEADLINE: Record<number, string> = {
 };
 
 const short = (sha: string) => (/^[0-9a-f]{40,64}$/.test(sha) ? sha.slice(0, 12) : sha);
-const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
+// A code span shows `<` as itself; a backtick or a line break would end it, so neither gets in.
+const code = (s: string) => `\`${printable(s).replace(/`/g, "'")}\``;
 const seconds = (s: number) => s.toFixed(1);
 const fig = (v: number | null) => (v === null ? '-' : String(v));
 

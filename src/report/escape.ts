@@ -10,6 +10,15 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 /** For HTML text and attribute values: control characters made visible, markup characters escaped. */
 export const esc = (v: string | number | null | undefined): string => printable(String(v ?? '')).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 
+const HTML_CHARS: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * A markdown line (or table cell) with outside text in it: control characters shown, `<`, `>` and `&`
+ * as entities, so no HTML gets through to a page that renders markdown; the rest of the markdown is
+ * left as written. Pure.
+ */
+export const mdHtml = (s: string): string => printable(s).replace(/[&<>]/g, (c) => HTML_CHARS[c]!);
+
 const MD_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /**

@@ -47,6 +47,45 @@ export interface FoldRow {
   reason?: unknown;
 }
 
+/** The origin a row's figures come from: the one a sync stamped on it, else this clone's (`local`). Pure. */
+export function rowOrigin(row: object, local: string): string {
+  const origin = (row as { origin?: unknown }).origin;
+  return typeof origin === 'string' && origin !== '' ? origin : local;
+}
+
+/** One origin's share of the report: its rows and its tiers' figures (`report --by-origin`). */
+export interface OriginFigures {
+  origin: string;
+  rows: number;
+  /** Rows of this origin the last sync refused (src/ledger/row-check.ts). */
+  refused: number;
+  tiers: TierFigures[];
+}
+
+/**
+ * The report fold split by origin: each origin's rows folded apart, so one origin's figures can be
+ * seen (and, with `--exclude-origin`, left out) next to the others'. Pure.
+ */
+export function originFold(opts: ReportOptions, local: string) {
+  const folds = new Map<string, { fold: ReportFold; rows: number }>();
+  return {
+    add(row: FoldRow): void {
+      const o = rowOrigin(row, local);
+      let f = folds.get(o);
+      if (f === undefined) folds.set(o, (f = { fold: reportFold(opts), rows: 0 }));
+      f.rows++;
+      f.fold.add(row);
+    },
+    finish(refused: Readonly<Record<string, { rows: number }>> = {}): OriginFigures[] {
+      const names = [...new Set([...folds.keys(), ...Object.keys(refused)])].sort((a, b) => (a === local ? -1 : b === local ? 1 : a < b ? -1 : a > b ? 1 : 0));
+      return names.map((origin) => {
+        const f = folds.get(origin);
+        return { origin, rows: f?.rows ?? 0, refused: refused[origin]?.rows ?? 0, tiers: f === undefined ? [] : f.fold.finish().tiers.filter((t) => t.runs > 0) };
+      });
+    },
+  };
+}
+
 /** Folds rows one at a time; holds per-tier counters and seconds, never the rows. */
 export interface ReportFold {
   add(row: FoldRow): void;

@@ -1,6 +1,7 @@
 import { shown } from '../util/escape.js';
 import { reportMsg } from '../util/messages.js';
-import { printable } from './escape.js';
+import { mdHtml, printable } from './escape.js';
+import type { OriginFigures } from './figures.js';
 import type { Report, TierFigures } from '../types.js';
 
 export type ReportFormat = 'table' | 'markdown';
@@ -32,8 +33,8 @@ export const SECTIONS = {
 export function renderReport(r: Report, format: ReportFormat, ledger?: string): string {
   const md = format === 'markdown';
   const out: string[] = [];
-  const heading = (text: string) => out.push('', md ? `## ${text}` : `${text}:`);
-  const item = (text: string) => out.push(md ? `- ${printable(text)}` : `  ${printable(text)}`);
+  const heading = (text: string) => out.push('', md ? `## ${mdHtml(text)}` : `${text}:`);
+  const item = (text: string) => out.push(md ? `- ${mdHtml(text)}` : `  ${printable(text)}`);
   const table = (head: string[], rows: string[][]) => out.push(...(md ? markdownTable(head, rows) : textTable(head, rows)));
   const tierRows = (tiers: TierFigures[]) => tiers.map((t) => TIER_COLUMNS.map((c) => printable(cell(t[c]))));
 
@@ -94,6 +95,20 @@ export function renderReport(r: Report, format: ReportFormat, ledger?: string): 
   return `${out.join('\n')}\n`;
 }
 
+/** `report --by-origin`: each origin's rows and tier figures, so one origin's share is visible. Pure. */
+export function renderByOrigin(list: readonly OriginFigures[], format: ReportFormat): string {
+  const md = format === 'markdown';
+  const head = ['origin', ...TIER_COLUMNS];
+  const rows: string[][] = [];
+  for (const o of list) {
+    if (o.tiers.length === 0) rows.push([printable(shown(o.origin)), ...TIER_COLUMNS.map((c) => (c === 'tier' ? '-' : c === 'runs' ? '0' : '-'))]);
+    for (const t of o.tiers) rows.push([printable(shown(o.origin)), ...TIER_COLUMNS.map((c) => printable(cell(t[c])))]);
+  }
+  const notes = list.map((o) => `${shown(o.origin)}: ${o.rows} row${o.rows === 1 ? '' : 's'}${o.refused > 0 ? `, ${o.refused} refused by the last sync` : ''}`);
+  const out = ['', md ? '## by origin' : 'by origin:', ...notes.map((n) => (md ? `- ${mdHtml(n)}` : `  ${printable(n)}`)), ...(md ? markdownTable(head, rows) : textTable(head, rows))];
+  return `${out.join('\n')}\n`;
+}
+
 function textTable(head: string[], rows: string[][]): string[] {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`.trimEnd();
@@ -101,6 +116,6 @@ function textTable(head: string[], rows: string[][]): string[] {
 }
 
 function markdownTable(head: string[], rows: string[][]): string[] {
-  const line = (cells: string[]) => `| ${cells.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`;
+  const line = (cells: string[]) => `| ${cells.map((c) => mdHtml(c).replaceAll('|', '\\|')).join(' | ')} |`;
   return [line(head), `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`, ...rows.map(line)];
 }

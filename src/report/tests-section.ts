@@ -9,6 +9,7 @@ import { fixed3, freezeEligible, isActive, lastFrozenDay } from '../evidence/fre
 import type { HistoryState } from '../evidence/history.js';
 import type { Freeze, FreezePolicy, HookName } from '../types.js';
 import { shown } from '../util/escape.js';
+import { mdHtml } from './escape.js';
 import type { FoldRow } from './figures.js';
 
 /** A test whose outcome changed between runs of the same code, and what the freeze predicate says of it. */
@@ -140,8 +141,8 @@ const passes = (n: number) => `${n} ${n === 1 ? 'pass' : 'passes'}`;
 /** The section as lines of text or markdown, to follow the rest of the report. Pure. */
 export function renderTestsSection(s: TestsSection, markdown: boolean): string {
   const out: string[] = [''];
-  const heading = (text: string) => out.push(markdown ? `## ${text}` : `${text}:`);
-  const item = (text: string, depth = 1) => out.push(markdown ? `${'  '.repeat(depth - 1)}- ${text}` : `${'  '.repeat(depth)}${text}`);
+  const heading = (text: string) => out.push(markdown ? `## ${mdHtml(text)}` : `${text}:`);
+  const item = (text: string, depth = 1) => out.push(markdown ? `${'  '.repeat(depth - 1)}- ${mdHtml(text)}` : `${'  '.repeat(depth)}${text}`);
   heading('tests (flips count only between runs of the same code)');
   if (s.tiers.length === 0) item('no per-test history: give a tier `runner` and `junit` (docs/flaky.md)');
   for (const t of s.tiers) {

@@ -10,45 +10,82 @@
  * filtered one by one: a sequence cut between two reads is escaped, never passed in part.
  */
 const ESC = 0x1b;
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+/** A run of one control byte (not ESC nor CR) at least this long is written once, with its length: `\x00{65536}`. */
+const RUN_MIN = 16;
 
-/** Bytes of `chunk` to write: unchanged (the same Buffer) when nothing in it needs an escape. */
+/**
+ * Bytes of `chunk` to write: unchanged (the same Buffer) when nothing in it needs an escape. One pass,
+ * into one buffer (an escape is at most 4 bytes for each byte it replaces), so any bytes pass at pipe
+ * speed; a run of one control byte (a megabyte of NULs) is written as one escape and its length.
+ */
 export function safeGateOutput(chunk: Buffer): Buffer {
-  let out: Buffer[] | undefined;
+  let out: Buffer | undefined;
+  let len = 0;
   let from = 0;
-  const cut = (at: number, escape: string, next: number) => {
-    (out ??= []).push(chunk.subarray(from, at), Buffer.from(escape, 'latin1'));
+  /** Copies what passed since the last escape, then `\x` or `\u` and `digits` hex digits of `code`. */
+  const escape = (at: number, u: boolean, code: number, next: number) => {
+    out ??= Buffer.allocUnsafe(chunk.length * 4 + 32);
+    len += chunk.copy(out, len, from, at);
+    out[len++] = 0x5c;
+    out[len++] = u ? 0x75 : 0x78;
+    for (let shift = u ? 12 : 4; shift >= 0; shift -= 4) out[len++] = HEX[(code >> shift) & 15]!;
     from = next;
+  };
+  /** A single-byte escape at `at`, and the run of the same byte after it, written once with its length when long. */
+  const single = (at: number, b: number): number => {
+    let end = at + 1;
+    while (b !== 0x0d && b !== ESC && end < chunk.length && chunk[end] === b) end++;
+    if (end - at < RUN_MIN) end = at + 1;
+    if (b === 0x0d) {
+      out ??= Buffer.allocUnsafe(chunk.length * 4 + 32);
+      len += chunk.copy(out, len, from, at);
+      len += out.write('\\r', len, 'latin1');
+      from = at + 1;
+    } else escape(at, false, b, end);
+    if (end - at > 1) len += out!.write(`{${end - at}}`, len, 'latin1');
+    from = end;
+    return end - 1;
   };
   for (let i = 0; i < chunk.length; i++) {
     const b = chunk[i]!;
     if (b >= 0x20 && b < 0x7f) continue;
     if (b === 0x0a || b === 0x09) continue;
     if (b === 0x0d) {
-      if (chunk[i + 1] !== 0x0a) cut(i, '\\r', i + 1);
+      if (chunk[i + 1] !== 0x0a) i = single(i, b);
       continue;
     }
     if (b === ESC) {
       const end = sgrEnd(chunk, i);
       if (end > 0) i = end - 1;
-      else cut(i, '\\x1b', i + 1);
+      else i = single(i, b);
       continue;
     }
     if (b < 0x20 || b === 0x7f) {
-      cut(i, `\\x${b.toString(16).padStart(2, '0')}`, i + 1);
+      i = single(i, b);
       continue;
     }
     // UTF-8: C1 controls are C2 80..9F; the marks, embeddings, overrides and isolates are D8 9C,
     // E2 80 8E..8F, E2 80 AA..AE and E2 81 A6..A9.
     const b1 = chunk[i + 1];
     const b2 = chunk[i + 2];
-    if (b === 0xc2 && b1 !== undefined && b1 >= 0x80 && b1 <= 0x9f) cut(i, `\\u00${b1.toString(16)}`, i + 2);
-    else if (b === 0xd8 && b1 === 0x9c) cut(i, '\\u061c', i + 2);
-    else if (b === 0xe2 && b1 === 0x80 && b2 !== undefined && (b2 === 0x8e || b2 === 0x8f || (b2 >= 0xaa && b2 <= 0xae))) cut(i, `\\u20${(b2 - 0x80).toString(16).padStart(2, '0')}`, i + 3);
-    else if (b === 0xe2 && b1 === 0x81 && b2 !== undefined && b2 >= 0xa6 && b2 <= 0xa9) cut(i, `\\u20${(b2 - 0xa6 + 0x66).toString(16)}`, i + 3);
+    if (b === 0xc2 && b1 !== undefined && b1 >= 0x80 && b1 <= 0x9f) {
+      escape(i, true, b1, i + 2);
+      i += 1;
+    } else if (b === 0xd8 && b1 === 0x9c) {
+      escape(i, true, 0x061c, i + 2);
+      i += 1;
+    } else if (b === 0xe2 && b1 === 0x80 && b2 !== undefined && (b2 === 0x8e || b2 === 0x8f || (b2 >= 0xaa && b2 <= 0xae))) {
+      escape(i, true, 0x2000 + (b2 - 0x80), i + 3);
+      i += 2;
+    } else if (b === 0xe2 && b1 === 0x81 && b2 !== undefined && b2 >= 0xa6 && b2 <= 0xa9) {
+      escape(i, true, 0x2000 + (b2 - 0xa6 + 0x66), i + 3);
+      i += 2;
+    }
   }
   if (out === undefined) return chunk;
-  out.push(chunk.subarray(from));
-  return Buffer.concat(out);
+  len += chunk.copy(out, len, from);
+  return out.subarray(0, len);
 }
 
 /** The end (exclusive) of a colour sequence `ESC [ digits;: m` starting at `at`, else 0. */

@@ -48,6 +48,9 @@ export const msg = {
     `gate-ladder: ${shown(ref)} at ${head.slice(0, 12)}: ${files} changed path${files === 1 ? '' : 's'} ${base === undefined ? '(nothing earlier to compare with: every file of the commit)' : `since ${base.slice(0, 12)}`}`,
   sameAs: (refs: readonly string[]) => `gate-ladder: ${refs.map(shown).join(', ')} point${refs.length === 1 ? 's' : ''} at the same commit: tested once.`,
   routed: (tier: string, reason: string) => `gate-ladder: t0-scope skips ${shown(tier)}: ${shown(reason)}`,
+  /** A tier whose `{changed}` list is empty for this change: nothing for it to check (its rows say `skipped_no_changed`). */
+  noChanged: (tier: string, reason: string) =>
+    `gate-ladder: ${shown(tier)} skipped: ${shown(reason)}, so nothing of this push is for it to check (if it should run, widen the glob of its \`{changed:...}\` in the config).`,
   noTiers: () => 'gate-ladder: no tier runs for this change; allowed.',
   passed: (ref: string, tiers: number, seconds: number) =>
     `gate-ladder: ${shown(ref)}: ${tiers} tier${tiers === 1 ? '' : 's'} passed in ${seconds.toFixed(1)} s.`,
@@ -103,6 +106,9 @@ export const runMsg = {
 /** What `gate-ladder install` and `uninstall` say. */
 export const installMsg = {
   wroteConfig: (dryRun: string) => `gate-ladder: wrote gate-ladder.config.ts; check its tiers, then \`${dryRun}\``,
+  /** A command the starter config runs is not on PATH here: its tiers would end in `error` on every push. */
+  cannotRunHere: (missing: string, tiers: readonly string[]) =>
+    `gate-ladder: note: ${tiers.map(shown).join(', ')} in gate-ladder.config.ts ${tiers.length === 1 ? 'runs' : 'run'} \`${shown(missing)}\`, which is not on PATH here: install it (for a package manager named by package.json's "packageManager", \`corepack enable\`), or edit ${tiers.length === 1 ? 'that tier' : 'those tiers'}; until then ${tiers.length === 1 ? 'it ends' : 'they end'} in \`error\` and block the push.`,
   formattedConfig: () => 'gate-ladder: formatted gate-ladder.config.ts with your prettier, in your style.',
   linterPasses: (linter: string, changed: boolean) =>
     changed ? `gate-ladder: ran your ${linter} with --fix on gate-ladder.config.ts: it now passes, in your style.` : `gate-ladder: gate-ladder.config.ts passes your ${linter} as written.`,
@@ -159,6 +165,7 @@ export function planLines(plan: Plan, runners?: ReadonlyMap<string, RunnerInfo>)
   if (plan.hits.length > 10) lines.push(`  test-adjacent: … and ${plan.hits.length - 10} more`);
   for (const t of plan.tiers) {
     lines.push(`  ${t.run ? 'run ' : 'skip'} ${shown(t.tier.name)}${t.reason ? `: ${shown(t.reason)}` : ''}`);
+    if (t.run && t.command !== undefined) lines.push(`       command: ${shown(typeof t.command === 'string' ? t.command : JSON.stringify(t.command))}`);
     const r = runners?.get(t.tier.name);
     if (r) lines.push(`       runner: ${r.runner ?? 'none'} (${r.why})`);
   }
@@ -405,6 +412,15 @@ function ratios(o: OrderFigures): string {
   return `mean seconds ÷ catch probability, ascending: ${each}${unpriced}; assumes tiers fail independently (no calibration run covers every tier)`;
 }
 
+/** Why lint-staged could not read its config file (it says only that it could not), with the next step. */
+export const lintStagedConfigMsg = {
+  unreadable: (file: string, cause: string, next: string) => `its configuration ${shown(file)} could not be read: ${shown(cause)}. ${next}`,
+  tsUnsupported: (file: string) =>
+    `Node ${process.version} cannot load a TypeScript file: rename ${shown(file)} to a .mjs file written in plain JavaScript, or commit with Node 22.18 or later (it loads .ts files)`,
+  tsSyntax: (file: string) => `Node loads ${shown(file)} by removing its types only: write it without enums, namespaces or parameter properties, or as a .mjs file in plain JavaScript`,
+  fixIt: (file: string) => `Fix ${shown(file)} so that Node can import it (lint-staged imports it and reads its default export)`,
+};
+
 /** The pre-commit path's lint-staged backups and restores. */
 export const commitMsg = {
   leftoverBackup: (name: string) =>
@@ -413,6 +429,16 @@ export const commitMsg = {
     'gate-ladder: lint-staged is stopping its tasks and restoring your unstaged changes; waiting for it to finish, so nothing is lost.',
   restoreFailed: (name: string) =>
     `gate-ladder: lint-staged did not restore everything: your changes are kept in ${name} (lint-staged automatic backup). \`git stash pop --index ${name}\` brings them back.`,
+  leftoverGuard: (name: string, sha: string) =>
+    `gate-ladder: ${name} is the backup gate-ladder made before a lint-staged run that was killed. If changes are missing from your working tree or index, \`git reset -q --hard && git stash apply -q --index ${sha}\` puts them back exactly as they were before that commit; if not, \`git stash drop ${name}\` removes it.`,
+  guardRestored: () =>
+    'gate-ladder: lint-staged stopped before it had put your changes back; gate-ladder restored the working tree and index from its own backup, exactly as they were before the commit.',
+  guardLock: (lock: string) =>
+    `${shown(lock)} is there from before lint-staged ran: if no git command is running, \`rm -f '${shown(lock)}'\` removes it`,
+  guardNotDropped: (sha: string, why: string) =>
+    `gate-ladder: your working tree and index are as they were, but gate-ladder's backup stash ${sha.slice(0, 12)} could not be dropped (${shown(why)}); \`git stash list\` shows it as "gate-ladder: before lint-staged": \`git stash drop\` that entry.`,
+  guardKept: (sha: string, why: string) =>
+    `gate-ladder: your working tree and index could not be put back (${shown(why)}); your changes are kept in the stash "gate-ladder: before lint-staged" (${sha}). \`git reset -q --hard && git stash apply -q --index ${sha}\` restores them exactly; then \`git stash drop\` the entry \`git stash list\` shows for it.`,
   restaged: (before: string, after: string) =>
     `gate-ladder: lint-staged changed the staged files (tree ${before.slice(0, 12)} -> ${after.slice(0, 12)}); the next tiers judge what will be committed.`,
 };
@@ -445,6 +471,9 @@ export const configMsg = {
   unreadable: (treeish: string) => `could not read the config committed at ${short(treeish)} (git cat-file failed); check the repository with \`git fsck\``,
   cannotCopy: (treeish: string, dir: string) =>
     `could not write the config committed at ${short(treeish)} under ${dir} to load it; check that folder's permissions and free space`,
+  /** A config this run could not start loading: an earlier one used up the run's one time limit. */
+  loadTimeSpent: (limitS: number) =>
+    `was not loaded: this run's ${limitS} s for loading configs were used up by a config that did not finish loading (an endless loop, or work that never ends?); no gate ran. Fix that config; GATE_LADDER_CONFIG_TIMEOUT=<seconds> sets the limit`,
 };
 
 /** Faults met outside the gates: the ledger, gates left by a run that was killed, a push abandoned (issue 16). */
@@ -472,7 +501,9 @@ export const poolMsg = {
   remade: (dir: string) =>
     `gate-ladder: ${dir} could not be set right (left broken by a run that died, or changed by hand); it was made anew before any gate ran.`,
   intoLinks: (path: string, link: string) =>
-    `it touches ${path}, inside ${link}, a dependency folder the worktree links to your checkout's: refused, so a patch can never write into your real dependencies`,
+    `it touches ${path}, inside ${link}, a dependency folder the worktree copies from your checkout's: refused, so a patch never changes the dependencies it is judged with`,
+  notCopied: (rel: string, why: string) =>
+    `${shown(rel)} could not be copied into the worktree (${shown(why)}), so gates there run without it; free some disk space, or run \`gate-ladder gc\` and push again`,
   legacyPool: (pool: string) =>
     `gate-ladder: worktree slots of an earlier gate-ladder are still in ${shown(pool)} (under .git, a path some tools treat as hidden; slots are now made outside it): \`gate-ladder gc\` removes them.`,
   gcDone: (removed: number, legacy: number, pool: string) =>
@@ -503,7 +534,19 @@ export const teamMsg = {
   syncPushRefused: (remote: string, ref: string, detail: string) =>
     `gate-ladder: sync: ${remote} refused ${ref} (${detail}); nothing changed there or here. Ask for push rights to refs/gate-ladder/* (or exempt them from the hosting rule); \`gate-ladder report --local\` meanwhile.`,
   synced: (remote: string, origin: string, pushed: number, recovered: number, teamRows: number, origins: number) =>
-    `gate-ladder: synced with ${remote} as ${origin}: pushed ${plural(pushed, 'new row')}${recovered ? `, took back ${plural(recovered, 'row')} this clone had lost` : ''}; ${plural(teamRows, 'row')} from ${plural(origins, 'other origin')} now read by report and flaky (\`--local\` leaves them out).`,
+    `gate-ladder: synced with ${remote} as ${origin}: pushed ${plural(pushed, 'new row')}${recovered ? `, restored ${plural(recovered, 'row')} from this origin's ref into the ledger` : ''}; ${plural(teamRows, 'row')} from ${plural(origins, 'other origin')} now read by report and flaky (\`--local\` leaves them out).`,
+  syncNotRestored: (n: number, ref: string) =>
+    `gate-ladder: sync: the remote's ${ref} holds ${plural(n, 'row')} this clone's ledger lacks; they were not added (anyone who can push there can write them). If this clone lost its ledger, \`gate-ladder sync --restore\` adds them and says how many.`,
+  syncRestored: (n: number, ref: string, ledger: string, first: string | undefined, last: string | undefined) =>
+    `gate-ladder: sync --restore: added ${plural(n, 'row')} from the remote's ${ref} to ${ledger}${first ? ` (run from ${first} to ${last})` : ''}; they count in \`gate-ladder report\` as this clone's.`,
+  syncRefused: (origin: string, n: number, reason: string) =>
+    `gate-ladder: sync: refused ${plural(n, 'row')} from ${origin} (${reason}); they are not counted. See each origin's figures with \`gate-ladder report --by-origin\`; leave one out with \`--exclude-origin ${origin}\`.`,
+  syncRace: (remote: string, ref: string, detail: string) =>
+    `gate-ladder: sync: other syncs of the same origin kept moving ${ref} on ${remote} (${detail}); this clone's new rows are not pushed yet, nothing else changed. Run \`gate-ladder sync\` again (and give each clone or CI job its own GATE_LADDER_ORIGIN).`,
+  reportRefused: (origin: string, n: number, reason: string) =>
+    `gate-ladder: the last sync refused ${plural(n, 'row')} from ${origin} (${reason}); they are not counted. \`--exclude-origin ${origin}\` leaves out the rest of its rows too.`,
+  reportExcluded: (origins: readonly string[], rows: number) =>
+    `gate-ladder: left out ${plural(rows, 'row')} of ${origins.join(', ')} (--exclude-origin).`,
   syncSkipped: (n: number) => `gate-ladder: sync: skipped ${plural(n, 'malformed row')} from other origins; they are not counted. Whoever wrote them should update gate-ladder.`,
   teamAfter: () =>
     "gate-ladder: the team's test records are counted after this clone's, not in time order (this clone's raw records are too many to read again, or some were removed from tests-archive/): a flip between two clones' runs of the same code may be counted differently.",
@@ -564,4 +607,5 @@ export const ciMsg = {
   summaryWritten: (file: string) => `gate-ladder: ci: wrote the verdicts and figures to ${shown(file)}.`,
   summaryUnwritable: (file: string, why: string) =>
     `gate-ladder: ci: cannot append the summary to ${shown(file)} (${shown(why)}); the verdicts stand. Check the path (GITHUB_STEP_SUMMARY or --summary).`,
+  summaryNotRegular: () => 'it is not a regular file (a FIFO, a socket or a device?), so nothing was written to it',
 };

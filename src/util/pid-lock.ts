@@ -1,81 +1,134 @@
 /**
- * Lock files that name their owner: created with O_EXCL, holding the owner's pid. A lock whose owner
- * has died (kill -9, a crash, a power loss) is taken over rather than waited on. Used for the worktree
- * pool: one lock per slot, and one for `git worktree add/remove` (see git/worktree-pool.ts).
+ * Lock files that name their owner: `<pid> <start time> <host>`, written whole to a file of the
+ * process's own and linked into place (the link fails when the lock is there), so a lock file is never
+ * seen half-written. A lock whose owner is gone (kill -9, a crash, a power loss, a reused pid whose
+ * start time differs) or that names no owner at all (empty, torn, garbage: left by a disk-full write
+ * or an earlier version) is taken over at once rather than waited on. Used for the worktree pool: one
+ * lock per slot, and one for `git worktree add/remove` (see git/worktree-pool.ts), and for the ledger.
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { hostName, ownStartTime, isAlive as running } from './proc.js';
 
 /** Locks this process holds, so one whose file names our pid but that we never took (a reused pid) counts as stale. */
 const held = new Set<string>();
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-/** A lock file still empty this long after it was made belongs to a process that died between creating and writing it. */
-const EMPTY_GRACE_MS = 5_000;
+/** A take-over marker older than this was left by a process that died within the few lines of a take-over. */
+const BREAK_STALE_MS = 5_000;
 
 /** Whether a process with this pid exists (EPERM: it does, as another user's). */
 export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return running(pid);
 }
 
-/** The pid a lock file names; `undefined` when it is missing; `0` when it is empty or unreadable. */
-export function lockOwner(file: string): number | undefined {
+let self: string | undefined;
+/** This process as a lock file names it: pid, start time and host (each `-` when unknown). */
+export const ownerLine = (): string => (self ??= `${process.pid} ${ownStartTime() ?? '-'} ${hostName() ?? '-'}\n`);
+
+/** Who a lock file names: `undefined` when there is no file, `null` when it names no one (empty, torn, garbage). */
+export function readOwner(file: string): { pid: number; start?: string; host?: string } | null | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileSync(file, 'latin1');
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 0;
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : null;
   }
-  const pid = Number(text.trim());
-  return Number.isInteger(pid) && pid > 0 ? pid : 0;
+  // Whole lines only: `12` with no newline is a torn write, not pid 12.
+  const m = /^(\d{1,10})(?: (\S+) (\S+))?\n$/.exec(text);
+  const pid = Number(m?.[1]);
+  if (!m || !Number.isSafeInteger(pid) || pid <= 0) return null;
+  return { pid, ...(m[2] && m[2] !== '-' && { start: m[2] }), ...(m[3] && m[3] !== '-' && { host: m[3] }) };
 }
 
-function create(file: string): boolean {
-  let fd: number;
+/** The pid a lock file names; `undefined` when it is missing; `0` when it names no one. */
+export function lockOwner(file: string): number | undefined {
+  const owner = readOwner(file);
+  return owner === undefined ? undefined : (owner?.pid ?? 0);
+}
+
+/**
+ * Creates `file` holding `line`, whole or not at all: written to a file of this process's own, then
+ * hard-linked into place. False when `file` exists. Where the file system has no hard links, created
+ * exclusively and written (and removed again if the write fails). Throws on any other failure
+ * (ENOENT: no folder; ENOSPC), leaving nothing behind.
+ */
+export function createOwned(file: string, line: string = ownerLine()): boolean {
+  const own = `${file}.${process.pid}.new`;
+  write(own, 'w', line);
   try {
-    fd = openSync(file, 'wx');
+    linkSync(own, file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
+  } finally {
+    try {
+      unlinkSync(own);
+    } catch {
+      // gone
+    }
+  }
+  try {
+    write(file, 'wx', line);
+    return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
   }
+}
+
+/** Opens `file` with `flags`, writes `line`; a failed write removes the file. */
+function write(file: string, flags: string, line: string): void {
+  const fd = openSync(file, flags);
   try {
-    writeSync(fd, `${process.pid}\n`);
-  } finally {
+    writeSync(fd, line);
+  } catch (err) {
     closeSync(fd);
+    try {
+      unlinkSync(file);
+    } catch {
+      // gone
+    }
+    throw err;
   }
+  closeSync(fd);
+}
+
+function create(file: string): boolean {
+  if (!createOwned(file)) return false;
   held.add(file);
   return true;
 }
 
-/** Whether the lock's owner is gone: a dead pid, our own pid on a lock we never took, or an empty file left long ago. */
+/** Whether the lock has no live owner: it names no one, a process that is gone or is another one now, or us without our taking it. */
 function stale(file: string): boolean {
-  const pid = lockOwner(file);
-  if (pid === undefined) return false;
-  if (pid === 0) {
-    try {
-      return Date.now() - statSync(file).mtimeMs > EMPTY_GRACE_MS;
-    } catch {
-      return false;
-    }
-  }
-  if (pid === process.pid) return !held.has(file);
-  return !isAlive(pid);
+  const owner = readOwner(file);
+  if (owner === undefined) return false;
+  if (owner === null) return true;
+  const here = hostName();
+  // Another machine's process (a shared folder): its liveness cannot be read from here.
+  if (owner.host !== undefined && here !== undefined && owner.host !== here) return false;
+  if (owner.pid === process.pid && (owner.start === undefined || owner.start === ownStartTime())) return !held.has(file);
+  return !running(owner.pid, owner.start);
+}
+
+/** Whether a lock file names a live owner (false when there is none). */
+export function lockHeld(file: string): boolean {
+  return readOwner(file) !== undefined && !stale(file);
 }
 
 /**
  * Removes a stale lock so it can be taken. Two processes may find the same stale lock: the removal
  * happens under a second, short-lived lock (`<file>.break`), and the owner is checked again under it,
  * so the second one finds the first one's fresh lock and leaves it. A `.break` file outlives its maker
- * only if that process died within these few lines; one older than a few seconds is removed.
+ * only if that process died within these few lines; one whose owner is gone, or older than a few
+ * seconds, is removed.
  */
 function breakStale(file: string): void {
   const breaker = `${file}.break`;
   if (!create(breaker)) {
     try {
-      if (Date.now() - statSync(breaker).mtimeMs > EMPTY_GRACE_MS) unlinkSync(breaker);
+      if (stale(breaker) || Date.now() - statSync(breaker).mtimeMs > BREAK_STALE_MS) unlinkSync(breaker);
     } catch {
       // gone meanwhile
     }

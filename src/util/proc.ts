@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 
 /**
  * What the operating system says about other processes, read from Linux's /proc (where there is
@@ -115,4 +115,21 @@ export function hostName(): string | undefined {
     }
   }
   return host ?? undefined;
+}
+
+/**
+ * Processes named `name` (their command name, as `commandName` reads it) that run in `dir` or a folder
+ * below it: what a run killed outright left working there. None without /proc.
+ */
+export function processesIn(dir: string, name: string): number[] {
+  return allPids().filter((pid) => {
+    if (pid === process.pid || commandName(pid) !== name) return false;
+    let cwd: string;
+    try {
+      cwd = readlinkSync(`/proc/${pid}/cwd`);
+    } catch {
+      return false;
+    }
+    return cwd === dir || cwd.startsWith(`${dir}/`);
+  });
 }

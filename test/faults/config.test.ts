@@ -1,12 +1,15 @@
 /**
  * Issue 16, points 3, 8, 9, 11 and 12, through real pushes: a config that never settles, exits or
  * loops; a timeout past Node's timers; install over another tool's hooks folder; control characters
- * in names; a tier folder that does not exist.
+ * in names; a tier folder that does not exist. Issue 33, point 7: a config kept alive (a timer, a
+ * loop) costs one limit per push, not one per load, and what it started does not outlive the push.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHECK_SH, type Repo, withRepo } from '../helpers/repo.js';
+import { alive, killQuietly } from './wait.js';
 
 const BASE = { 'check.sh': CHECK_SH, 'src/value.txt': 'good\n' };
 const gatesRan = (out: string) => / running \(timeout /.test(out);
@@ -38,6 +41,39 @@ for (const [what, config] of HOSTILE) {
       assert.not.ok(gatesRan(r.out), r.out);
       assert.equal(repo.ledger(), []);
       assert.is(repo.git('ls-remote', 'origin', 'refs/heads/main').stdout.slice(0, 40), repo.gitOk('rev-parse', 'HEAD~1'), 'not pushed');
+    }));
+}
+
+/** A config that records each load and starts a `sleep` before it never ends: by a timer, or a loop. */
+const KEPT_ALIVE: [string, string][] = [
+  ['a timer', 'await new Promise(() => setInterval(() => {}, 1000));'],
+  ['an endless loop', 'while (true) {}'],
+];
+
+for (const [what, end] of KEPT_ALIVE) {
+  test(`a config kept alive by ${what} is loaded once per push (one limit, not one per load), and the process it started does not outlive the push`, () =>
+    withRepo({ files: BASE }, (repo) => {
+      const loads = join(dirname(repo.dir), 'loads');
+      const config = [
+        "import { spawn } from 'node:child_process';",
+        "import { appendFileSync } from 'node:fs';",
+        "const child = spawn('sleep', ['300'], { stdio: 'ignore' });",
+        'appendFileSync(process.env.GL_LOADS!, `${child.pid}\\n`);',
+        end,
+        "export default { tiers: [{ name: 't1', run: 'true' }] };",
+        '',
+      ].join('\n');
+      const r = pushWith(repo, config, { GATE_LADDER_CONFIG_TIMEOUT: '8', GL_LOADS: loads });
+      try {
+        assert.is(r.code, 1, r.out);
+        assert.match(r.out, 'gate-ladder.config.ts: did not finish loading within 8 s');
+        assert.not.ok(gatesRan(r.out), r.out);
+        const pids = readFileSync(loads, 'utf8').trim().split('\n').map(Number);
+        assert.is(pids.length, 1, `loaded ${pids.length} times`);
+        for (const pid of pids) assert.not.ok(alive(pid), `the config's sleep (pid ${pid}) outlived the push`);
+      } finally {
+        if (existsSync(loads)) for (const pid of readFileSync(loads, 'utf8').trim().split('\n').map(Number)) killQuietly(pid);
+      }
     }));
 }
 

@@ -3,11 +3,11 @@
  * event payloads (pull_request, push) and GitLab variables, a tier whose JUnit report names the failed
  * test, the step summary file, exit codes 0/1/2, and a shallow clone that lacks the base.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type Repo, withRepo } from '../helpers/repo.js';
+import { type Repo, sh, withRepo } from '../helpers/repo.js';
 
 const ZERO = '0'.repeat(40);
 
@@ -297,6 +297,21 @@ test('a shallow clone that lacks the base: exit 2 with the fix for each CI, no g
     const after = shallow.cli(['ci'], { env });
     assert.is(after.code, 0, after.out);
     assert.match(after.stderr, `main at ${head.slice(0, 12)}: 2 changed paths since ${init.slice(0, 12)}`);
+  }));
+
+test('a step summary path naming a FIFO with no reader: the job returns with its verdict and a line saying why nothing was written', () =>
+  withRepo({ files: FILES }, (repo) => {
+    const init = repo.gitOk('rev-parse', 'HEAD');
+    repo.write('src/other.txt', 'x\n');
+    const head = repo.commit('a change');
+    const fifo = join(repo.dir, '..', 'summary.fifo');
+    assert.is(sh('mkfifo', [fifo], repo.dir).code, 0);
+    // The time limit only keeps a hang from holding the suite: before the fix the job never returned.
+    const r = repo.cli(['ci', '--base', init, '--head', head], { env: { ...NO_CI, GITHUB_STEP_SUMMARY: fifo }, timeoutMs: 120_000 });
+    assert.is(r.code, 0, r.out);
+    assert.match(r.stderr, 'cannot append the summary to');
+    assert.match(r.stderr, 'not a regular file (a FIFO');
+    assert.ok(statSync(fifo).isFIFO());
   }));
 
 test.run();

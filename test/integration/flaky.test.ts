@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type Repo, cleanEnv, leftAfter, nodeTestId, sh, withRepo } from '../helpers/repo.js';
+import { type Repo, cleanEnv, leftAfter, nodeTestId, processesMatching, sh, withRepo } from '../helpers/repo.js';
 import { poolLocks, slotFree, userWorktrees } from '../helpers/pool.js';
 
 const CONFIG = `export default {
@@ -175,9 +175,10 @@ test('seed on a commit: Ctrl-C stops the gates and gives the worktree back to th
     child.stderr.on('data', (d) => (out += d));
     const code = await new Promise<number | null>((done) => {
       const poll = setInterval(() => {
-        if (out.includes('t1-slow running')) {
+        // Once the gate's process is there (not a fixed wait after the line that announces it).
+        if (out.includes('t1-slow running') && processesMatching(/^sleep 3119$/).length > 0) {
           clearInterval(poll);
-          setTimeout(() => child.kill('SIGINT'), 300);
+          child.kill('SIGINT');
         }
       }, 50);
       child.on('exit', (c) => {

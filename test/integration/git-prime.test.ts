@@ -112,19 +112,32 @@ test('the changed paths of a commit pair are kept: the next run starts one git p
     const gathered = await gatherGitFacts(dir, { ranges: [['main~1', 'main']] });
     assert.equal(diffIn(gathered!, plain.mb!, plain.h).changes(), plain.diff, JSON.stringify(bad));
   }
-  // No temp file is left behind by the runs above.
+  // No temp file is left behind by the runs above, once their entries are written (in the background).
+  await tempsGone(cache);
   assert.equal(readdirSync(cache).filter((f) => f.startsWith('.tmp-')), []);
 }));
 
 /** Runs fn with no git on PATH: any git process it starts fails. */
-async function withoutGit<T>(fn: () => Promise<T>): Promise<T> {
-  const path = process.env.PATH;
-  process.env.PATH = '/nonexistent';
+/** The git commands run while `fn` runs (git traces every git process that inherits GIT_TRACE). */
+async function traced<T>(dir: string, fn: () => Promise<T>): Promise<{ value: T; commands: string[] }> {
+  const file = join(dir, '..', `${dir.split('/').pop()}-trace.txt`);
+  const before = process.env.GIT_TRACE;
+  process.env.GIT_TRACE = file;
   try {
-    return await fn();
+    const value = await fn();
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    return { value, commands: text.match(/trace: (?:built-in|exec|run_command): git [a-z-]+/g) ?? [] };
   } finally {
-    process.env.PATH = path;
+    if (before === undefined) delete process.env.GIT_TRACE;
+    else process.env.GIT_TRACE = before;
+    rmSync(file, { force: true });
   }
+}
+
+/** Entries are written in the background, through a temp file each: waits until none is left (or a while has passed). */
+async function tempsGone(cache: string): Promise<void> {
+  const temps = () => readdirSync(cache).filter((f) => f.startsWith('.tmp-'));
+  for (let i = 0; i < 500 && temps().length > 0; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
 /** The diff is written in the background (the run's process waits for it before exiting). */
@@ -134,24 +147,16 @@ async function diffWritten(dir: string): Promise<void> {
   for (let i = 0; i < 200 && diffs().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
-test('full shas seen before: every answer from the range cache, no git process at all', repo(async (dir) => {
+test('a range seen before: one git rev-parse, and its changed paths from the range cache (no diff-tree)', repo(async (dir) => {
   const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
   const plain = facts(dir, a, b);
-  await gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] });
+  const first = await traced(dir, () => gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] }));
+  assert.ok(first.commands.some((c) => c.endsWith('git diff-tree')), first.commands.join('\n'));
   await diffWritten(dir);
-  const gathered = await withoutGit(() => gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] }));
-  assert.equal(repoOf(gathered), plain.info);
-  assert.equal(await withoutGit(async () => facts(dir, a, b, gathered!)), plain);
-  // Symbolic names can move, so they always ask git.
-  assert.is(await withoutGit(() => gatherGitFacts(dir, { ranges: [['main~1', 'main']], trees: ['main'] })), null);
-}));
-
-test('a shallow clone never answers from the range cache (deepening it can move a merge-base)', repo(async (dir) => {
-  const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
-  await gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] });
-  await diffWritten(dir);
-  writeFileSync(join(dir, '.git', 'shallow'), '');
-  assert.is(await withoutGit(() => gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] })), null);
+  const again = await traced(dir, () => gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] }));
+  assert.equal(again.commands.map((c) => c.replace(/^.*: /, '')), ['git rev-parse'], again.commands.join('\n'));
+  assert.equal(repoOf(again.value), plain.info);
+  assert.equal(facts(dir, a, b, again.value!), plain);
 }));
 
 test('outside a repository: null', async () => {
@@ -163,7 +168,7 @@ test('outside a repository: null', async () => {
   }
 });
 
-test('a new range read as git writes it (many pieces) routes as the whole listing does, and is kept', repo(async (dir, git) => {
+test('a new range: the config loads while git lists it, the listing routes as git\'s own does, and is kept', repo(async (dir, git) => {
   // 6,000 changed paths, about 200 KB of listing: several pieces; a few test-adjacent ones among them.
   mkdirSync(join(dir, 'pkg', 'tests'), { recursive: true });
   for (let i = 0; i < 6000; i++) writeFileSync(join(dir, 'pkg', i % 997 === 0 ? 'tests' : '', `file-with-a-longish-name-${i}.ts`), `${i}\n`);
@@ -190,6 +195,7 @@ test('a new range read as git writes it (many pieces) routes as the whole listin
   // Everything else about the listing comes from the entry it became.
   assert.equal(streamed.changes(), plain.changes());
   const cache = join(dir, '.git', 'gate-ladder', 'cache');
+  await tempsGone(cache);
   assert.equal(readdirSync(cache).filter((f) => f.startsWith('.tmp-')), []);
   assert.is(readdirSync(cache).filter((f) => f.startsWith('diff-')).length, 1);
 }));

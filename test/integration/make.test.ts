@@ -22,7 +22,7 @@ test('make test: a failing test is caught, a test file that cannot import is an 
     assert.match(caught.stderr, "t2-make caught in");
     assert.match(caught.stderr, '(pytest: `1 failed, 1 passed in');
     const plan = repo.cli(['run', '--base', 'HEAD~1', '--dry-run']);
-    assert.match(plan.stdout, 'runner: pytest (make target "test" runs `python3 -m pytest -q tests`)');
+    assert.match(plan.stdout, 'runner: pytest (`make test` runs `python3 -m pytest -q tests`)');
 
     repo.write('tests/test_a.py', 'import nope_missing\n\ndef test_a():\n    pass\n');
     repo.commit('an import that fails');
@@ -45,6 +45,16 @@ test('make test: a failing test is caught, a test file that cannot import is an 
     assert.is(idle.code, 2, idle.out);
     assert.match(idle.stderr, "make ran no command, so no test ran: `make: Nothing to be done for 'test'.`; give the target a recipe that runs the tests in the Makefile");
     assert.equal(repo.ledger().map((r) => r.verdict), ['caught', 'error', 'error', 'error']);
+  }));
+
+test('a push through the hook: make -n says what the target runs, a variable defined twice taking its last value as make does', () =>
+  withRepo({ files: { ...files, Makefile: ['RUN = echo no tests here', 'RUN = python3 -m pytest', '.PHONY: test', 'test:', '\t@$(RUN) -q tests', ''].join('\n') } }, (repo) => {
+    repo.write('tests/test_a.py', 'def test_a():\n    assert 1 == 2\n');
+    repo.commit('a failing test');
+    const r = repo.push(['origin', 'main']);
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.out, '(pytest: `1 failed in');
+    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['t2-make', 'caught']]);
   }));
 
 test.run();

@@ -138,6 +138,39 @@ test('lint-staged that cannot run is an error, not a catch', () =>
     assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['lint', 'error']]);
   }));
 
+test('a lint-staged config that cannot load: the cause is quoted (escaped) with the next step, not "see above"', () =>
+  withRepo({ files: { ...withoutRc(files(LINT)), 'lint-staged.config.mjs': "throw new Error('no config here\\u001b[31m, sorry');\nexport default {};\n" } }, (repo) => {
+    withPreCommit(repo);
+    repo.write('src/value.txt', 'good, changed\n');
+    repo.gitOk('add', 'src/value.txt');
+    const r = commit(repo);
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.out, 'lint-staged could not run: its configuration lint-staged.config.mjs could not be read: no config here\\x1b[31m, sorry.');
+    assert.match(r.out, 'Fix lint-staged.config.mjs so that Node can import it');
+    assert.not.match(r.out, 'see above');
+    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['lint', 'error']]);
+  }));
+
+test('a lint-staged.config.ts this Node cannot load: the cause Node gave and what to do about it', () =>
+  // An enum: Node 20 loads no .ts file at all; a Node that strips types refuses an enum. Fails on every Node.
+  withRepo({ files: { ...withoutRc(files(LINT)), 'lint-staged.config.ts': "enum Kind { Text = 'sh check-file.sh' }\nexport default { 'src/*.txt': Kind.Text };\n" } }, (repo) => {
+    withPreCommit(repo);
+    repo.write('src/value.txt', 'good, changed\n');
+    repo.gitOk('add', 'src/value.txt');
+    const r = commit(repo);
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.out, 'lint-staged could not run: its configuration lint-staged.config.ts could not be read: ');
+    if ((process.features as { typescript?: unknown }).typescript) {
+      assert.match(r.out, 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX');
+      assert.match(r.out, 'write it without enums');
+    } else {
+      assert.match(r.out, 'ERR_UNKNOWN_FILE_EXTENSION');
+      assert.match(r.out, `Node ${process.version} cannot load a TypeScript file: rename lint-staged.config.ts to a .mjs file`);
+    }
+    assert.not.match(r.out, 'see above');
+    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['lint', 'error']]);
+  }));
+
 test('pre-commit with no tier for it, or nothing staged: allowed, no rows', () =>
   withRepo({ files: files(`    { name: 't1-properties', run: 'sh check.sh properties' },`) }, (repo) => {
     repo.write('src/value.txt', 'bug\n');

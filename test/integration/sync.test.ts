@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -20,10 +20,10 @@ const readRows = (file: string): Row[] =>
 const teamFile = (repo: Repo) => join(dirname(repo.ledgerPath), 'team', 'ledger.jsonl');
 
 /** The CLI as a child, so two clones can sync at the same moment. */
-function cliAsync(repo: Repo, args: string[]): Promise<Run> {
+function cliAsync(repo: Repo, args: string[], extra: Record<string, string> = {}): Promise<Run> {
   const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), ...args], {
     cwd: repo.dir,
-    env: cleanEnv(),
+    env: cleanEnv(extra),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -96,11 +96,15 @@ test(`two clones, ${PUSHES} pushes each, interleaved and simultaneous syncs: equ
     assert.is(remoteRefs(repo, 'refs/tags'), tags);
     assert.is(a.gitOk('for-each-ref', 'refs/heads', 'refs/tags', 'refs/remotes', '--format=%(refname)').split('\n').filter((r) => r.includes('gate-ladder')).length, 0);
 
-    // a clone whose ledger was deleted gets its rows back
+    // a clone whose ledger was deleted: sync names the rows its ref holds, --restore adds them
     rmSync(a.ledgerPath);
     const back = a.cli(['sync']);
     assert.is(back.code, 0, back.out);
-    assert.match(back.stderr, `took back ${aLocal.length} rows`);
+    assert.match(back.stderr, `holds ${aLocal.length} rows this clone's ledger lacks; they were not added`);
+    assert.is(a.ledger().length, 0);
+    const restored = a.cli(['sync', '--restore']);
+    assert.is(restored.code, 0, restored.out);
+    assert.match(restored.stderr, `sync --restore: added ${aLocal.length} rows`);
     assert.equal(a.ledger().map(key).sort(), aLocal.map(key).sort());
   }));
 
@@ -143,6 +147,116 @@ test('a remote that refuses the refs: one clear line, exit 2, nothing written th
     const missing = a.cli(['sync', 'nowhere']);
     assert.is(missing.code, 2);
     assert.match(missing.stderr, 'cannot fetch the team');
+  }));
+
+/** Writes `ref` on the remote by hand (as anyone with push rights can): a commit of these ledger rows. */
+function forgeRef(repo: Repo, ref: string, rows: readonly Row[], parent?: string): void {
+  const put = (text: string) => sh('git', ['hash-object', '-w', '--stdin'], repo.remote, { input: text }).stdout.trim();
+  const blob = put(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const tree = sh('git', ['mktree'], repo.remote, { input: `100644 blob ${blob}\tledger.jsonl\n100644 blob ${put('')}\ttests.jsonl\n` }).stdout.trim();
+  const commit = sh('git', ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', 'forged'], repo.remote).stdout.trim();
+  sh('git', ['update-ref', ref, commit], repo.remote);
+}
+
+const ownRef = (repo: Repo) => sh('git', ['for-each-ref', '--format=%(refname)', 'refs/gate-ladder/ledgers/'], repo.remote).stdout.trim().split('\n')[0]!;
+
+test("rows force-pushed into this clone's own ref never enter its ledger through sync; --restore adds them and says so", () =>
+  withRepo({ files: LADDER_FILES }, (repo) => {
+    const a = repo.clone('a');
+    a.gitOk('checkout', '-q', '-b', 'a');
+    pushOne(a, 'a', 0);
+    assert.is(a.cli(['sync']).code, 0);
+    const mine = a.ledger();
+    const ref = ownRef(repo);
+    const forged = [1, 2, 3, 4, 5].map((i) => ({ ...mine[0], run: `forged${i}`, verdict: 'caught', seconds: 0.01 }));
+    forgeRef(repo, ref, [...mine, ...forged]);
+    const before = readFileSync(a.ledgerPath, 'utf8');
+    const s = a.cli(['sync']);
+    assert.is(s.code, 0, s.out);
+    assert.is(readFileSync(a.ledgerPath, 'utf8'), before, 'sync wrote nothing into the ledger');
+    assert.match(s.stderr, `holds 5 rows this clone's ledger lacks; they were not added`);
+    assert.match(s.stderr, 'gate-ladder sync --restore');
+    assert.not.match(s.stderr, 'had lost');
+    assert.is((JSON.parse(a.cli(['report', '--json']).stdout) as { rows: number }).rows, mine.length);
+    const r = a.cli(['sync', '--restore']);
+    assert.is(r.code, 0, r.out);
+    assert.match(r.stderr, 'sync --restore: added 5 rows');
+    assert.is(a.ledger().length, mine.length + 5);
+  }));
+
+test("another origin's rows with absurd seconds, an unknown verdict or a malformed id are refused and counted; --by-origin names each origin's figures; --exclude-origin leaves one out", () =>
+  withRepo({ files: LADDER_FILES }, (repo) => {
+    const a = repo.clone('a');
+    a.gitOk('checkout', '-q', '-b', 'a');
+    pushOne(a, 'a', 0);
+    const base = a.ledger()[0]!;
+    const good = (i: number) => ({ ...base, run: `good${i}`, verdict: 'caught', seconds: 1, origin: undefined });
+    forgeRef(repo, 'refs/gate-ladder/ledgers/mallory', [
+      good(1),
+      good(2),
+      { ...good(3), seconds: 2147483647 },
+      { ...good(4), verdict: 'CAUGHT' },
+      { ...good(5), run: 'not an id; <script>' },
+      { ...good(6), ts: '9999-01-01T00:00:00.000Z' },
+      { ...good(7), origin: 'someone-else' },
+    ]);
+    const s = a.cli(['sync']);
+    assert.is(s.code, 0, s.out);
+    assert.match(s.stderr, 'refused 5 rows from mallory');
+    assert.match(s.stderr, '--exclude-origin mallory');
+    assert.match(s.stderr, '2 rows from 1 other origin');
+
+    type Doc = { rows: number; tiers: { tier: string; caught: number; total_s: number; yield: number | null }[]; refused_by_origin: Record<string, { rows: number; reasons: Record<string, number> }>; by_origin?: { origin: string; rows: number; refused: number; tiers: { tier: string; caught: number }[] }[] };
+    const all = a.cli(['report', '--json', '--by-origin']);
+    assert.is(all.code, 0, all.out);
+    const doc = JSON.parse(all.stdout) as Doc;
+    assert.is(doc.rows, a.ledger().length + 2);
+    assert.is(doc.refused_by_origin.mallory?.rows, 5);
+    assert.is(doc.refused_by_origin.mallory?.reasons['unknown verdict'], 1);
+    assert.ok(doc.tiers.every((t) => t.total_s < 1000), 'the absurd seconds are not counted');
+    assert.match(all.stderr, 'the last sync refused 5 rows from mallory');
+    const mallory = doc.by_origin?.find((o) => o.origin === 'mallory');
+    assert.equal([mallory?.rows, mallory?.refused, mallory?.tiers.map((t) => t.caught)], [2, 5, [2]]);
+    const text = a.cli(['report', '--by-origin']);
+    assert.match(text.stdout, /by origin:[\s\S]*mallory: 2 rows, 5 refused/);
+
+    const caught = (d: Doc) => d.tiers.reduce((n, t) => n + t.caught, 0);
+    const without = a.cli(['report', '--json', '--exclude-origin', 'mallory', '--exclude-origin', 'nobody']);
+    assert.is(without.code, 0, without.out);
+    const w = JSON.parse(without.stdout) as Doc;
+    assert.is(w.rows, doc.rows - 2, 'rows counted');
+    assert.is(caught(w), caught(doc) - 2);
+    assert.equal(JSON.parse(a.cli(['report', '--json', '--local']).stdout).tiers, w.tiers);
+    assert.match(without.stderr, 'left out 2 rows of mallory, nobody');
+  }));
+
+test('syncs of one origin from several clones at the same moment all succeed: a lost race is fetched, merged and pushed again', () =>
+  withRepo({ files: LADDER_FILES }, async (repo) => {
+    const clones = ['a', 'b', 'c', 'd'].map((n) => repo.clone(n));
+    const env = { GATE_LADDER_ORIGIN: 'shared-job' };
+    const template = (() => {
+      const a = clones[0]!;
+      a.gitOk('checkout', '-q', '-b', 'a');
+      pushOne(a, 'a', 0);
+      return a.ledger()[0]!;
+    })();
+    const written: string[] = [];
+    for (let round = 0; round < 6; round++) {
+      clones.forEach((c, i) => {
+        const run = `r${round}c${i}`;
+        written.push(run);
+        mkdirSync(dirname(c.ledgerPath), { recursive: true });
+        writeFileSync(c.ledgerPath, `${JSON.stringify({ ...template, run, ts: new Date().toISOString() })}\n`, { flag: 'a' });
+      });
+      const results = await Promise.all(clones.map((c) => cliAsync(c, ['sync'], env)));
+      for (const r of results) {
+        assert.is(r.code, 0, r.out);
+        assert.not.match(r.stderr, 'push rights');
+      }
+    }
+    const held = sh('git', ['cat-file', 'blob', 'refs/gate-ladder/ledgers/shared-job:ledger.jsonl'], repo.remote).stdout;
+    const runs = new Set(held.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as Row).run));
+    for (const run of written) assert.ok(runs.has(run), `the remote holds ${run}`);
   }));
 
 test.run();

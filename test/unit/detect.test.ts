@@ -1,6 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { detectRunner, makeRecipe, parseMakefile, shellCommands, shellSegments } from '../../src/ladder/detect.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { detectRunner, shellCommands, shellSegments } from '../../src/ladder/detect.js';
+import { makeDryRun } from '../../src/ladder/detect-io.js';
 import type { Scripts } from '../../src/ladder/detect.js';
 
 const SCRIPTS: Scripts = {
@@ -178,7 +182,7 @@ test('shellCommands: each command with its text as written and the operator afte
     shellCommands(`jest -t "a && b"&&tsc 'x;y' || (z)`).map((c) => [c.words, c.text, c.then]),
     [
       [['jest', '-t', 'a && b'], 'jest -t "a && b"', '&&'],
-      [['tsc', 'x;y'], "tsc 'x;y'", '||'],
+      [['tsc', 'x;y'], 'tsc "x;y"', '||'],
       [[], '', '('],
       [['z'], 'z', ')'],
       [[], '', ''],
@@ -188,6 +192,17 @@ test('shellCommands: each command with its text as written and the operator afte
 
 test('shellSegments: operators, quotes, escapes', () => {
   assert.equal(shellSegments(`a "b c" 'd' && e|f; g\\ h || (i)`), [['a', 'b c', 'd'], ['e'], ['f'], ['g h'], ['i']]);
+});
+
+test('shell words as a shell reads them: redirections are no command, escaped quotes stay in their word, comments end the line', () => {
+  assert.equal(shellSegments('jest 2>&1 | tee out.log'), [['jest'], ['tee', 'out.log']]);
+  assert.equal(shellSegments('echo "say \\"hi\\"" && mocha'), [['echo', 'say "hi"'], ['mocha']]);
+  assert.equal(shellSegments('vitest run > out.txt 2> err.txt < /dev/null # all of it'), [['vitest', 'run']]);
+  assert.equal(shellSegments('a\nb \\\n  c'), [['a'], ['b', 'c']]);
+  assert.is(detectRunner('jest 2>&1 | tee out.log', undefined, () => null).runner, 'jest');
+  assert.equal(detectRunner('jest 2>&1 | tee out.log', undefined, () => null).besides, ['tee out.log']);
+  assert.is(detectRunner('echo "say \\"hi\\"" && mocha', undefined, () => null).runner, 'mocha');
+  assert.is(detectRunner('npm test', undefined, () => ({ test: 'echo "say \\"hi\\"" && mocha' })).runner, 'mocha');
 });
 
 test('commands beside the runner are named (what may fail when the tests pass); harmless ones are not', () => {
@@ -230,38 +245,52 @@ const MAKEFILE = [
   'js: ; npx jest --ci',
 ].join('\n');
 
-test('make: a target\'s recipe (variables, continued lines, prefixes, prerequisites, inline recipes) is read for its runner', () => {
-  assert.equal(makeRecipe(MAKEFILE, 'test'), ['python3 -m pytest -q tests']);
-  assert.equal(makeRecipe(MAKEFILE, 'check'), ['ruff check .', 'python3 -m pytest -q tests']);
-  assert.equal(makeRecipe(MAKEFILE, undefined), ['echo building'], 'the default goal');
-  assert.equal(makeRecipe(MAKEFILE, 'js'), ['npx jest --ci']);
-  assert.is(makeRecipe(MAKEFILE, 'nope'), undefined);
-  const d = detectRunner('make test', undefined, () => null, () => MAKEFILE);
+/** `makeDryRun` in a folder holding `makefile` as its Makefile (real make), or with the text on stdin. */
+function madeIn<T>(makefile: string, fn: (dir: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-make-'));
+  try {
+    writeFileSync(join(dir, 'Makefile'), makefile);
+    return fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('make -n says what a target runs: variables (the last definition wins, as make takes it), continued lines, prefixes, prerequisites, inline recipes', () =>
+  madeIn(MAKEFILE, (dir) => {
+    assert.equal(makeDryRun(dir, ['test']), { recipe: ['python3 -m pytest -q tests'] });
+    assert.equal(makeDryRun(dir, ['check']), { recipe: ['ruff check .', 'python3 -m pytest -q tests'] });
+    assert.equal(makeDryRun(dir, []), { recipe: ['echo building'] }, 'the default goal');
+    assert.equal(makeDryRun(dir, ['-j', '4', 'js']), { recipe: ['npx jest --ci'] });
+    assert.match((makeDryRun(dir, ['nope']) as { unread: string }).unread, 'No rule to make target');
+    // A variable defined twice: make takes the last definition.
+    assert.equal(makeDryRun(dir, ['test'], 'RUN = jest\nRUN = vitest run\ntest:\n\t$(RUN)\n'), { recipe: ['vitest run'] }, 'the text on stdin');
+    // Each target once, as make makes it: a prerequisite cycle (which make drops) ends.
+    const cycle = ['a: b', '\t@echo a', 'b: a c', '\t@npx jest', 'c:', '\t@echo c'].join('\n');
+    assert.equal(makeDryRun(dir, ['a'], cycle), { recipe: ['echo c', 'npx jest', 'echo a'] });
+  }));
+
+test('make: the runner read from what make -n prints; a make line in it is not asked again; why when make cannot say', () => {
+  const asked: string[][] = [];
+  const make = (recipe: string[]) => (args: readonly string[]) => {
+    asked.push([...args]);
+    return { recipe };
+  };
+  const d = detectRunner('make test', undefined, () => null, make(['python3 -m pytest -q tests']));
   assert.is(d.runner, 'pytest');
   assert.is(d.make, true);
-  assert.match(d.why, 'make target "test" runs `python3 -m pytest -q tests`');
-  assert.is(detectRunner('make -j 4 js', undefined, () => null, () => MAKEFILE).runner, 'jest');
-  assert.equal(detectRunner('make check', undefined, () => null, () => MAKEFILE).besides, ['ruff check .']);
-  // Another folder or file, no Makefile, a recursive make elsewhere: through make, runner unknown.
-  for (const [cmd, mk] of [['make -C sub test', MAKEFILE], ['make test', null], ['make sub', MAKEFILE]] as const) {
-    const other = detectRunner(cmd, undefined, () => null, () => mk);
-    assert.is(other.runner, undefined, cmd);
-    assert.is(other.make, true, cmd);
-  }
-  assert.is(detectRunner('jest', undefined, () => null, () => MAKEFILE).make, undefined);
-});
-
-test('make: each target counts once, as make makes it once: a prerequisite cycle (which make drops) ends, a shared prerequisite is not read twice', () => {
-  // What real make 4 runs: `make a` c, b, a ("Circular b <- a dependency dropped"); `make b` a, c, b; `make check` lint, test; `make self` self.
-  const mk = ['a: b', '\t@echo a', 'b: a c', '\t@npx jest', 'c:', '\t@echo c', 'check: lint test', 'test: lint', '\t@echo test', 'lint:', '\t@echo lint', 'self: self', '\t@echo self'].join('\n');
-  assert.equal(makeRecipe(mk, 'a'), ['echo c', 'npx jest', 'echo a']);
-  assert.equal(makeRecipe(mk, 'b'), ['echo a', 'echo c', 'npx jest']);
-  assert.equal(makeRecipe(mk, 'check'), ['echo lint', 'echo test']);
-  assert.equal(makeRecipe(mk, 'self'), ['echo self']);
-  assert.equal(makeRecipe(parseMakefile(mk), 'check'), ['echo lint', 'echo test'], 'the rules read once');
-  const d = detectRunner('make a check', undefined, () => null, () => mk);
-  assert.is(d.runner, 'jest');
-  assert.equal(d.besides, undefined);
+  assert.match(d.why, '`make test` runs `python3 -m pytest -q tests`');
+  assert.equal(asked, [['test']]);
+  assert.equal(detectRunner('make check', undefined, () => null, make(['ruff check .', 'npx jest'])).besides, ['ruff check .']);
+  // A sub-make's line, printed by make -n with the sub-make's own recipe after it: read, not run again.
+  asked.length = 0;
+  assert.is(detectRunner('make sub', undefined, () => null, make(['make -C sub test', 'npx vitest run'])).runner, 'vitest');
+  assert.equal(asked, [['sub']]);
+  const unread = detectRunner('make test', undefined, () => null, () => ({ unread: 'make is not installed here' }));
+  assert.is(unread.runner, undefined);
+  assert.is(unread.make, true);
+  assert.match(unread.why, 'make could not say what it runs (make is not installed here): judged by exit code; set `runner` on the tier');
+  assert.is(detectRunner('jest', undefined, () => null, make(['x'])).make, undefined);
 });
 
 test("Django's test command is read as unittest (its runner prints unittest's output); other manage.py commands are not", () => {

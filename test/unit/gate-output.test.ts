@@ -24,4 +24,17 @@ test('every other control is written as its escape: cursor moves, erases, titles
   assert.is(out('\x1b'), '\\x1b');
 });
 
+test('a run of one control byte is written once with its length; a short run byte by byte; whatever the bytes, one pass', () => {
+  assert.is(out(`a${'\x00'.repeat(100000)}b`), 'a\\x00{100000}b');
+  assert.is(out(`${'\x07'.repeat(15)}.`), `${'\\x07'.repeat(15)}.`);
+  // An escape character or a carriage return is never counted in a run (the last one may start a colour).
+  assert.is(out(`x${'\x1b'.repeat(20)}\x1b[31m`), `x${'\\x1b'.repeat(20)}\x1b[31m`);
+  assert.is(out('\r\r\rz'), '\\r\\r\\rz');
+  // Every byte value, many times over: no raw control is left.
+  const all = Buffer.alloc(256 * 64);
+  for (let i = 0; i < all.length; i++) all[i] = (i * 7919) % 256;
+  const whole = safeGateOutput(all).toString('latin1');
+  assert.ok(!/[\x00-\x08\x0b-\x1f\x7f]/.test(whole.replace(/\r\n/g, '')), 'no raw control left');
+});
+
 test.run();

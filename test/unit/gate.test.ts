@@ -8,7 +8,7 @@ import { type GateExit, type GateIo, runGate } from '../../src/ladder/gate.js';
 import { keepFor } from '../../src/ladder/runners.js';
 import { classify } from '../../src/ladder/verdict.js';
 import type { ResolvedTier } from '../../src/types.js';
-import { PROJECT } from '../helpers/repo.js';
+import { PROJECT, processesMatching } from '../helpers/repo.js';
 
 const tier = (run: string | string[], timeout = 30): ResolvedTier => ({ ...resolveConfig({ tiers: [{ name: 'g', run, timeout }] }).tiers[0]! });
 
@@ -100,7 +100,15 @@ test('the background process of a finished gate does not outlive it', async () =
 });
 
 test('an interrupt stops the gate and says so', async () => {
-  const e = await gateIn('sleep 30', { io: () => ({ interrupt: new Promise<void>((r) => setTimeout(r, 200)) }) });
+  // Ctrl-C once the gate's process is there, not after a fixed wait.
+  const started = new Promise<void>((r) => {
+    const poll = setInterval(() => {
+      if (processesMatching(/^sleep 3021$/).length === 0) return;
+      clearInterval(poll);
+      r();
+    }, 10);
+  });
+  const e = await gateIn('sleep 3021', { io: () => ({ interrupt: started }) });
   assert.ok(e.interrupted);
   assert.is(e.signal, 'SIGINT');
   assert.not.ok(e.timedOut);

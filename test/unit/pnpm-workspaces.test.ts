@@ -12,12 +12,15 @@
  * bare lines); `filter-nope`: a filter matching nothing; `no-script`: `pnpm -r nosuch`; `pass`: `pnpm -r
  * test` with every fault fixed.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parse as parseYaml } from 'yaml';
 import { type Workspaces, detectRunner } from '../../src/ladder/detect.js';
+import { readWorkspaces } from '../../src/ladder/detect-io.js';
 import { outputLines } from '../../src/ladder/runners.js';
 import { classify } from '../../src/ladder/verdict.js';
 import { pnpmRunArgs, pnpmWorkspacePatterns, splitPnpm } from '../../src/ladder/pnpm-workspaces.js';
@@ -39,7 +42,7 @@ const ROOT: WorkspacePackage = { dir: '.', name: 'root', id: 'root@1.0.0', scrip
 const WORKSPACES: Workspaces = { root: ROOT, list: PACKAGES };
 
 /** pnpm's packages for pnpm; npm's workspaces are none (the root declares none). */
-const detect = (run: string, ws: Workspaces = WORKSPACES) => detectRunner(run, undefined, () => ROOT.scripts, () => null, (m) => (m === 'pnpm' ? ws : null));
+const detect = (run: string, ws: Workspaces = WORKSPACES) => detectRunner(run, undefined, () => ROOT.scripts, undefined, (m) => (m === 'pnpm' ? ws : null));
 
 function judge(run: string, code: number, fixture: string, allowNoTests = false) {
   const detection = detect(run);
@@ -66,11 +69,34 @@ test('pnpmRunArgs: the recursive forms pnpm takes, and what is not one', () => {
   assert.is(pnpmRunArgs(['-r', 'run']), undefined);
 });
 
-test("pnpmWorkspacePatterns: pnpm-workspace.yaml's packages, block or flow list", () => {
-  assert.equal(pnpmWorkspacePatterns('packages:\n  - "packages/*"\n  - \'apps/**\' # apps\n  - tools/x\n  - "!**/test/**"\ncatalog:\n  react: ^18\n'), ['packages/*', 'apps/**', 'tools/x', '!**/test/**']);
-  assert.equal(pnpmWorkspacePatterns('# a comment\npackages: ["packages/*", \'apps/*\']\n'), ['packages/*', 'apps/*']);
-  assert.equal(pnpmWorkspacePatterns('packages:\n\n  # the libraries\n  - libs/*\nonlyBuiltDependencies: []\n'), ['libs/*']);
-  assert.is(pnpmWorkspacePatterns('catalog:\n  react: ^18\n'), undefined);
+test("pnpmWorkspacePatterns: pnpm-workspace.yaml's packages as the yaml package reads them: block list, flow list, a flow list over several lines", () => {
+  const patterns = (text: string) => pnpmWorkspacePatterns(parseYaml(text));
+  assert.equal(patterns('packages:\n  - "packages/*"\n  - \'apps/**\' # apps\n  - tools/x\n  - "!**/test/**"\ncatalog:\n  react: ^18\n'), ['packages/*', 'apps/**', 'tools/x', '!**/test/**']);
+  assert.equal(patterns('# a comment\npackages: ["packages/*", \'apps/*\']\n'), ['packages/*', 'apps/*']);
+  assert.equal(patterns("packages: [\n  'a/*',\n  'b/*'\n]\n"), ['a/*', 'b/*']);
+  assert.equal(patterns('packages:\n\n  # the libraries\n  - libs/*\nonlyBuiltDependencies: []\n'), ['libs/*']);
+  assert.is(patterns('catalog:\n  react: ^18\n'), undefined);
+  assert.is(pnpmWorkspacePatterns(null), undefined, 'an empty file');
+});
+
+test('readWorkspaces: a multi-line flow list in pnpm-workspace.yaml lists its packages (the yaml package, loaded on demand)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-pnpm-ws-'));
+  try {
+    for (const [path, text] of [
+      ['package.json', '{"name":"root","scripts":{"test":"pnpm -r test"}}'],
+      ['pnpm-workspace.yaml', "packages: [\n  'a/*',\n  'b/*'\n]\n"],
+      ['a/one/package.json', '{"name":"one","scripts":{"test":"jest"}}'],
+      ['b/two/package.json', '{"name":"two","scripts":{"test":"vitest run"}}'],
+    ] as const) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    assert.equal((await readWorkspaces(dir, 'pnpm'))?.list.map((w) => w.name), ['one', 'two']);
+    writeFileSync(join(dir, 'pnpm-workspace.yaml'), 'packages: [a/*\n');
+    assert.is(await readWorkspaces(dir, 'pnpm'), null, 'YAML that does not parse declares nothing');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("detectRunner: the root script's pnpm -r run, each package's runner from its own script", () => {
@@ -84,7 +110,7 @@ test("detectRunner: the root script's pnpm -r run, each package's runner from it
   assert.match(detect('pnpm -r test', null).why, /^a pnpm recursive run, not followed \(no pnpm-workspace\.yaml here lists the packages to read\): judged by exit code/);
   assert.match(detect('pnpm -C sub -r test').why, /not followed \(-C sub: pnpm runs in another folder/);
   // npm's workspaces run is npm's still.
-  assert.is(detectRunner('npm test -ws', undefined, () => ({}), () => null, (m) => (m === 'npm' ? WORKSPACES : null)).workspaces?.manager, 'npm');
+  assert.is(detectRunner('npm test -ws', undefined, () => ({}), undefined, (m) => (m === 'npm' ? WORKSPACES : null)).workspaces?.manager, 'npm');
 });
 
 const MEMBERS = PACKAGES.map((p) => ({ name: p.name, ...(p.id && { id: p.id }), dir: p.dir }));

@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isObjectId as isSha, isZeroId as isZero } from '../../src/git/text.js';
-import { type PushRef, parsePushRefs, pushKind } from '../../src/git/push-refs.js';
+import { type PushRef, isObjectId as isSha, isZeroId as isZero, parsePushRefs, pushKind } from '../../src/git/push-refs.js';
 import { msg } from '../../src/util/messages.js';
 
 const A = 'a'.repeat(40);

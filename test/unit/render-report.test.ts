@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cell, renderReport, TIER_COLUMNS } from '../../src/report/render.js';
+import { cell, renderByOrigin, renderReport, TIER_COLUMNS } from '../../src/report/render.js';
 import { report } from '../../src/report/figures.js';
 
 const rows = [
@@ -64,6 +64,33 @@ test('an empty report says so in each section', () => {
   const out = renderReport(report([]), 'table');
   assert.match(out, /routed no patch past any tier/);
   assert.match(out, /advice:\n {2}none/);
+});
+
+test('markdown: HTML in outside text (a tier name, a reason) reaches the page as text, never as markup, in items and table cells alike', () => {
+  const evil = [
+    { run: 'a', patch: 'p', tier: '<script>alert(1)</script>', verdict: 'caught' as const, seconds: 1 },
+    { run: 'b', patch: 'p', tier: '<svg onload=alert(1)>|x', verdict: 'pass' as const, seconds: 1 },
+  ];
+  const out = renderReport(report(evil), 'markdown');
+  assert.not.match(out, /<script|<svg/i);
+  assert.ok(out.includes('| &lt;script&gt;alert(1)&lt;/script&gt; | 1 | 1 |'), out);
+  assert.ok(out.includes('&lt;svg onload=alert(1)&gt;\\|x'), out);
+  assert.ok(out.includes('- &lt;script&gt;alert(1)&lt;/script&gt;: 1 s for 1 caught'), out);
+  // the terminal's table is text: nothing to escape there but control characters
+  assert.ok(renderReport(report(evil), 'table').includes('<script>alert(1)</script>'));
+});
+
+test('--by-origin: each origin with its rows and tiers, escaped in markdown', () => {
+  const list = [
+    { origin: 'this-clone', rows: 2, refused: 0, tiers: report(rows).tiers.filter((t) => t.runs > 0) },
+    { origin: 'mallory<b>', rows: 0, refused: 3, tiers: [] },
+  ];
+  const text = renderByOrigin(list, 'table');
+  assert.match(text, /by origin:\n {2}this-clone: 2 rows\n {2}mallory<b>: 0 rows, 3 refused by the last sync\n/);
+  assert.match(text, /this-clone +t1 +2 +1/);
+  const md = renderByOrigin(list, 'markdown');
+  assert.not.match(md, '<b>');
+  assert.match(md, '| mallory&lt;b&gt; | - | 0 |');
 });
 
 test.run();

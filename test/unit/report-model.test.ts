@@ -76,7 +76,8 @@ test('report: with calibration runs the order is exact, and the advice says so; 
     ...cal('b', [['t1', 'pass', 2], ['t2', 'pass', 20], ['t3', 'caught', 4]]),
     ...cal('c', [['t1', 'pass', 2], ['t2', 'pass', 20], ['t3', 'pass', 4]]),
   ];
-  const r = report(rows, { tiers: ['t1', 't2', 't3'] });
+  // Quick tiers and three patches: the order advice is asked for alone (else one gate, or too few attempts, outranks it: advice.ts).
+  const r = report(rows, { tiers: ['t1', 't2', 't3'], shortFeedbackS: 0, minAttempts: 0 });
   assert.is(r.order.method, 'calibration');
   assert.is(r.order.calibration_runs, 3);
   assert.equal(r.order.current, ['t1', 't2', 't3']);
@@ -89,7 +90,7 @@ test('report: with calibration runs the order is exact, and the advice says so; 
   assert.match(text, /exact: 3 calibration runs replayed under each order, each stopping at its first non-pass/);
   assert.not.match(text, /independently/);
 
-  const ladder = report([row('t1', 'pass', 2), row('t2', 'caught', 20)], { tiers: ['t1', 't2'] });
+  const ladder = report([row('t1', 'pass', 2), row('t2', 'caught', 20)], { tiers: ['t1', 't2'], shortFeedbackS: 0, minAttempts: 0 });
   assert.is(ladder.order.method, 'independence');
   assert.match(ladder.advice.find((a) => a.kind === 'order')!.text, /assumes tiers fail independently \(no calibration run covers every tier\)/);
 });
@@ -161,7 +162,8 @@ for (const [title, days, months, perMonth] of rateCases) {
 
 test('too-few-attempts reads the monthly rate: 40 attempts in four months is 10 a month', () => {
   const rows = Array.from({ length: 40 }, (_, i) => row('t1', 'pass', 1, { ts: new Date(Date.UTC(2025, 0, 1) + i * 3 * 86_400_000).toISOString() }));
-  const r = report(rows);
+  // One-second tiers: short feedback would outrank it (advice.ts), so it is asked for alone.
+  const r = report(rows, { shortFeedbackS: 0 });
   const a = r.advice.find((x) => x.kind === 'too-few-attempts')!;
   assert.ok(a, 'fires');
   assert.equal([a.figures.attempts, a.figures.per_month], [40, 10.32]);
@@ -247,7 +249,7 @@ test(`error rows whose reason starts "${NOT_APPLICABLE_PREFIX}" are counted apar
 });
 
 test('a tier named t0-scope appears once in the order text', () => {
-  const r = report([row('t0-scope', 'pass', 1), row('t1', 'caught', 1)], { tiers: ['t0-scope', 't1'] });
+  const r = report([row('t0-scope', 'pass', 1), row('t1', 'caught', 1)], { tiers: ['t0-scope', 't1'], shortFeedbackS: 0, minAttempts: 0 });
   const text = r.advice.find((a) => a.kind === 'order')!.text;
   assert.is(text.split('t0-scope →').length - 1, 1, text);
 });

@@ -135,7 +135,7 @@ test('order: ascending mean seconds ÷ catch probability, with expected seconds 
     ...repeat(10, (i) => row('slow', i === 0 ? 'caught' : 'pass', 10)),
     ...repeat(10, (i) => row('cheap', i < 5 ? 'caught' : 'pass', 2)),
   ];
-  const r = report(rows, { tiers: ['slow', 'cheap', 'none'] });
+  const r = report(rows, { tiers: ['slow', 'cheap', 'none'], shortFeedbackS: 0, minAttempts: 0 });
   assert.equal(r.order, {
     current: ['slow', 'cheap'],
     recommended: ['cheap', 'slow'],
@@ -217,7 +217,9 @@ test('advice: the numbers behind each piece are in its text and figures', () => 
     overlap: { pairs: [pair(37, 1, 2)] },
   });
   const by = Object.fromEntries(advice.map((a) => [a.kind, a]));
-  assert.match(by['too-few-attempts']!.text, /^too few attempts: ratios are noise; choose the order by judgment and revisit\. 12 patch attempts a month \(12 in 1 month\), fewer than 30 a month/);
+  // A short suite outranks too few attempts (one recommendation, see advice.test.ts): asked alone.
+  const few = advise({ ...base, attempts: 12, rate: rate(12) }).find((a) => a.kind === 'too-few-attempts')!;
+  assert.match(few.text, /^too few attempts: ratios are noise; choose the order by judgment and revisit\. 12 patch attempts a month \(12 in 1 month\), fewer than 30 a month/);
   assert.match(by['short-feedback']!.text, /^short-feedback suite: the ladder's overhead likely exceeds what ordering saves\. The most expensive tier, t2, has a median of 20 s, under 30 s/);
   assert.match(by.errors!.text, /^t1: 3 errors in 40 runs, error rate 7\.5 %, apart from its 4 catches/);
   assert.match(by['contract-check']!.text, /^t2: buying a contract check, not bug detection: keep it, but it does not earn its minutes\. In 70 calibration runs it caught 2 that t1 missed, of 40 caught by either/);
@@ -271,10 +273,12 @@ test('advice: minAttempts is configurable', () => {
 });
 
 test('order advice: equal ratios keep the order; a strictly cheaper order is recommended', () => {
-  const equal = report([...repeat(4, (i) => row('a', i < 1 ? 'caught' : 'pass', 4)), ...repeat(4, (i) => row('b', i < 2 ? 'caught' : 'pass', 8))]);
+  // The order advice alone: these tiers are quick and the patches few (one gate, or too few attempts, would outrank it).
+  const alone = { shortFeedbackS: 0, minAttempts: 0 };
+  const equal = report([...repeat(4, (i) => row('a', i < 1 ? 'caught' : 'pass', 4)), ...repeat(4, (i) => row('b', i < 2 ? 'caught' : 'pass', 8))], alone);
   assert.equal(equal.order.recommended, ['a', 'b']);
   assert.match(equal.advice.find((a) => a.kind === 'order')!.text, /^keep the order t0-scope → a → b: expected 10 s per patch/);
-  const better = report([...repeat(4, (i) => row('a', i < 1 ? 'caught' : 'pass', 4)), ...repeat(4, (i) => row('b', i < 2 ? 'caught' : 'pass', 7.996))]);
+  const better = report([...repeat(4, (i) => row('a', i < 1 ? 'caught' : 'pass', 4)), ...repeat(4, (i) => row('b', i < 2 ? 'caught' : 'pass', 7.996))], alone);
   assert.equal(better.order.recommended, ['b', 'a']);
   assert.is(better.advice.find((a) => a.kind === 'order')!.figures.recommended_s, 9.996);
 });

@@ -121,19 +121,19 @@ test('starterConfig: a test script that chains a runner with other commands gets
 
 test("starterConfig: a chain is split by detect.ts's shell reading: what it cannot split faithfully stays one tier; a manager's command is named by its script or command", () => {
   const tiers = (test: string, more: Record<string, string> = {}, pm: 'npm' | 'bun' | 'pnpm' = 'npm') =>
-    [...starterConfig({ scripts: { test, ...more }, pm, preCommit: false, lintStaged: false }).text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'/g)].map((m) => `${m[1]}: ${m[2]}`);
+    [...starterConfig({ scripts: { test, ...more }, pm, preCommit: false, lintStaged: false }).text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'/g)].map((m) => `${m[1]}: ${m[2]}`).filter((t) => !t.startsWith('t1-related'));
   // A plain `&&` split whatever the spaces; an operator the split reads as another command's edge keeps the script whole.
   assert.equal(tiers('jest&&tsc'), ['t2-tests: npx jest', 't2-tsc: npx tsc']);
   for (const test of ['(jest && tsc)', 'jest && (tsc)', 'jest && tsc &', 'jest &&', '&& jest && tsc', 'jest && && tsc', 'jest && tsc\nlint', 'jest && tsc > out', 'jest && tsc $X', 'jest \\&\\& tsc && x']) {
     assert.equal(tiers(test), ['t2-tests: npm test'], test);
   }
-  // Quotes: an operator inside them splits nothing, and each command keeps its text as written (before: the script stayed one tier).
+  // Quotes: an operator inside them splits nothing, and each command keeps its words, quoted again where needed (before: the script stayed one tier).
   assert.equal(tiers(`jest -t "a && b" && tsc`), ['t2-tests: npx jest -t "a && b"', 't2-tsc: npx tsc']);
-  assert.equal(tiers(`tsc && mocha 'test/**/*.ts'`), ["t2-tsc: npx tsc", "t2-tests: npx mocha \\'test/**/*.ts\\'"]);
-  assert.equal(tiers(`jest 'a;b' && tsc`), ["t2-tests: npx jest \\'a;b\\'", 't2-tsc: npx tsc']);
+  assert.equal(tiers(`tsc && mocha 'test/**/*.ts'`), ["t2-tsc: npx tsc", 't2-tests: npx mocha "test/**/*.ts"']);
+  assert.equal(tiers(`jest 'a;b' && tsc`), ['t2-tests: npx jest "a;b"', 't2-tsc: npx tsc']);
   const { text } = starterConfig({ scripts: { test: `tsc && mocha 'test/**/*.ts' -g "a b"` }, pm: 'npm', preCommit: false, lintStaged: false });
   const config = new Function(`return (${text.slice(text.indexOf('defineConfig(') + 'defineConfig('.length, text.lastIndexOf(');'))});`)() as { tiers: { run: string }[] };
-  assert.equal(config.tiers.map((t) => t.run), ['npx tsc', `npx mocha 'test/**/*.ts' -g "a b"`]);
+  assert.equal(config.tiers.map((t) => t.run), ['npx tsc', `npx mocha "test/**/*.ts" -g "a b"`]);
   // The script a manager runs, by each manager's rules: `bun lint` runs the script lint, which has its own tier.
   assert.equal(tiers('bun lint && bun run vitest', { lint: 'x', vitest: 'vitest run' }, 'bun'), ['t1-lint: bun run lint', 't2-tests: bun run vitest']);
   assert.equal(tiers('pnpm exec tsc -p . && npm ci && vitest', {}, 'pnpm'), ['t2-tsc: pnpm exec tsc -p .', 't2-ci: npm ci', 't2-tests: pnpm exec vitest']);
@@ -141,7 +141,7 @@ test("starterConfig: a chain is split by detect.ts's shell reading: what it cann
 
 test('starterConfig: a chain whose `cd` or `export` the next command needs stays one tier; what only prints gets no tier; system commands run as they are, not through npx', () => {
   const tiers = (test: string) =>
-    [...starterConfig({ scripts: { test }, pm: 'npm', preCommit: false, lintStaged: false }).text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'/g)].map((m) => `${m[1]}: ${m[2]}`);
+    [...starterConfig({ scripts: { test }, pm: 'npm', preCommit: false, lintStaged: false }).text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'/g)].map((m) => `${m[1]}: ${m[2]}`).filter((t) => !t.startsWith('t1-related'));
   // Before: `npx cd packages/core` (npx looks for a package named cd) then jest at the root.
   for (const test of ['cd packages/core && jest', 'export CI=1 && jest && tsc', 'jest && . ./env.sh && tsc', 'pushd a && jest']) assert.equal(tiers(test), ['t2-tests: npm test'], test);
   // Before: a tier `npx echo done`.
@@ -154,7 +154,7 @@ test('starterConfig: a chain whose `cd` or `export` the next command needs stays
 
 test('starterConfig: a test script that chains package.json scripts (npm run, pnpm, yarn, bun run) gets a tier per script, its runner detected through it; lint and a quicker part are not run twice', () => {
   const config = (scripts: Record<string, string>, pm: 'npm' | 'pnpm' | 'yarn' | 'bun' = 'npm') => starterConfig({ scripts, pm, preCommit: false, lintStaged: false }).text;
-  const tiers = (text: string) => [...text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'(?:[^}]*?runner: '(\w+)')?[^}]*\}/g)].map((m) => `${m[1]}: ${m[2]}${m[3] ? ` (${m[3]})` : ''}`);
+  const tiers = (text: string) => [...text.matchAll(/\{ name: '([^']+)', run: '((?:[^'\\]|\\.)*)'(?:[^}]*?runner: '(\w+)')?[^}]*\}/g)].map((m) => `${m[1]}: ${m[2]}${m[3] ? ` (${m[3]})` : ''}`).filter((t) => !t.startsWith('t1-related'));
   // fs-extra. Before: t1-lint and `t2-tests: npm test`, which ran lint again and unit and unit-esm as one tier.
   const fsExtra = config({ lint: 'standard', test: 'npm run lint && npm run unit && npm run unit-esm', unit: 'nyc node test.js', 'unit-esm': 'node test.mjs' });
   assert.equal(tiers(fsExtra), ['t1-lint: npm run lint', 't2-unit: npm run unit', 't2-unit-esm: npm run unit-esm']);
@@ -209,8 +209,10 @@ test('rootTests / starterConfig: without a package.json test script, pytest, go,
   // Go, Rust; several toolchains: one each.
   assert.equal(found({ files: ['go.mod'] }), ['go test ./... (go): go.mod']);
   assert.equal(found({ files: ['Cargo.toml', 'pytest.ini'] }), [...pytest('pytest.ini'), 'cargo test (cargo): Cargo.toml']);
-  // A Makefile's test target when nothing else is found, its runner read through its recipe; the Makefile make reads.
-  assert.equal(found({ texts: { Makefile: 'PY = python3\n.PHONY: test\ntest: build\n\t$(PY) -m unittest discover\nbuild:\n\techo built\n' } }), ['make test (unittest): Makefile has a `test` target']);
+  // A Makefile's test target when nothing else is found (its runner is read when it runs, from make -n); the Makefile make reads.
+  assert.equal(found({ texts: { Makefile: 'PY = python3\n.PHONY: test\ntest: build\n\t$(PY) -m unittest discover\nbuild:\n\techo built\n' } }), ['make test (-): Makefile has a `test` target']);
+  assert.equal(found({ texts: { Makefile: 'check test: build\n\tjest\n' } }), ['make test (-): Makefile has a `test` target']);
+  assert.equal(found({ texts: { Makefile: 'test := x\nunit:\n\tjest\n' } }), [], 'a variable named test is no target');
   assert.equal(found({ texts: { Makefile: 'check:\n\t./run.sh\n' } }), []);
   assert.equal(found({ texts: { GNUmakefile: 'all:\n\ttrue\n', Makefile: 'test:\n\tjest\n' } }), [], 'make reads GNUmakefile, which has no test target');
   assert.equal(found({ files: ['go.mod'], texts: { Makefile: 'test:\n\tgo test -race ./...\n' } }), ['go test ./... (go): go.mod']);

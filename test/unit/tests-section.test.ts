@@ -80,4 +80,13 @@ test('the text says what the JSON says: flip figures, the predicate reason, and 
   assert.not.match(text, '\u001b');
 });
 
+test('markdown: a test id or freeze note carrying HTML is text on the page', () => {
+  const freezes: Freeze[] = [
+    { test: '<svg onload=alert(1)>', tier: '<script>x</script>', flip_rate: 0.5, runs: 20, flips: 10, evidence: 1, by: 'x', at: '2025-01-01T00:00:00Z', expires: '2025-04-01', reentry: '<img src=x onerror=alert(1)>' },
+  ];
+  const md = renderTestsSection(testsFold().finish(['t1'], history(), freezes, '2025-03-02', policy, 2), true);
+  assert.not.match(md, /<svg|<script|<img/i);
+  assert.match(md, '&lt;svg onload=alert(1)&gt; [&lt;script&gt;x&lt;/script&gt;]');
+});
+
 test.run();

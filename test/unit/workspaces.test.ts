@@ -29,7 +29,7 @@ const PACKAGES: WorkspacePackage[] = [
 ];
 const WORKSPACES: Workspaces = { root: { dir: '.', name: 'root', id: 'root@1.0.0', scripts: { test: 'npm test --workspaces' } }, list: PACKAGES };
 
-const detect = (run: string, ws: Workspaces = WORKSPACES) => detectRunner(run, undefined, () => ws?.root.scripts ?? null, () => null, () => ws);
+const detect = (run: string, ws: Workspaces = WORKSPACES) => detectRunner(run, undefined, () => ws?.root.scripts ?? null, undefined, () => ws);
 
 function judge(run: string, code: number, tail: string, allowNoTests = false) {
   const detection = detect(run);

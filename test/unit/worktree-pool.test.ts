@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { linkDependencies, pathIntoLinks } from '../../src/git/dependency-links.js';
+import { sealTime, untouchedSince } from '../../src/git/dependency-copy.js';
 import { parseNumstatZ } from '../../src/git/patch-paths.js';
 import { outermost, parseGitlinks, parseSubmodulePaths, under } from '../../src/git/submodules.js';
 import { DEFAULT_SLOTS, exactPattern, legacyPoolDir, poolDir, slotLimit } from '../../src/git/worktree-pool.js';
@@ -98,17 +99,37 @@ test('tryLock: a live owner keeps it; a dead owner\'s lock is taken over', withD
   release(file);
 }));
 
-test('tryLock: our own pid on a lock we never took (a reused pid) is stale; an empty lock is stale only once old', withDir((dir) => {
+test('tryLock: our own pid on a lock we never took (a reused pid) is stale; a lock naming no one is taken at once, whatever its content', withDir((dir) => {
   const file = join(dir, 'slot-1.lock');
   writeFileSync(file, `${process.pid}\n`);
   assert.ok(tryLock(file));
   release(file);
-  writeFileSync(file, '');
-  assert.not.ok(tryLock(file), 'its maker may be writing its pid');
-  const old = new Date(Date.now() - 60_000);
-  utimesSync(file, old, old);
-  assert.ok(tryLock(file));
+  for (const content of ['', '\0\0\0\0', '123', '12 ', 'garbage\n', '-5\n', '99999999999999\n']) {
+    writeFileSync(file, content);
+    assert.ok(tryLock(file), JSON.stringify(content));
+    assert.is(lockOwner(file), process.pid);
+    release(file);
+  }
+}));
+
+test('tryLock: a live pid that started at another time (the pid reused by another process) is no owner; the same pid and start time is', withDir((dir) => {
+  const file = join(dir, 'slot-1.lock');
+  const parent = readFileSync(`/proc/${process.ppid}/stat`, 'latin1');
+  const start = parent.slice(parent.lastIndexOf(')') + 2).split(' ')[19];
+  writeFileSync(file, `${process.ppid} ${start} -\n`);
+  assert.not.ok(tryLock(file), 'the parent process, as it started');
+  writeFileSync(file, `${process.ppid} 1 -\n`);
+  assert.ok(tryLock(file), 'a process that started at tick 1 is not the parent');
   release(file);
+}));
+
+test('tryLock: a lock file is written whole, linked into place: no half-written lock, no file of ours left beside it', withDir((dir) => {
+  const file = join(dir, 'slot-1.lock');
+  assert.ok(tryLock(file));
+  assert.match(readFileSync(file, 'latin1'), new RegExp(`^${process.pid} \\S+ \\S+\n$`));
+  assert.equal(readdirSync(dir), ['slot-1.lock']);
+  release(file);
+  assert.equal(readdirSync(dir), []);
 }));
 
 test('release leaves a lock another process holds', withDir((dir) => {
@@ -182,71 +203,82 @@ test('changedDirs: only folders whose entries changed since the record (or chang
   assert.equal(changedDirs(dir, settled), ['a/b']);
 }));
 
-test('linkDependencies: a node_modules mirror is synced again only when its folders or the checkout\'s changed; what changed is then seen', withDir((dir) => {
+test('untouchedSince: an append, a chmod, a file added or removed deep in a copy is seen, by the walk and by find', withDir((dir) => {
+  const copy = join(dir, 'copy');
+  mkdirSync(join(copy, 'a', 'b'), { recursive: true });
+  writeFileSync(join(copy, 'a', 'b', 'f.js'), 'f\n');
+  writeFileSync(join(copy, 'a', 'gone.js'), 'g\n');
+  const since = sealTime();
+  const ino = lstatSync(copy).ino;
+  for (const entries of [0, Number.MAX_SAFE_INTEGER]) assert.ok(untouchedSince(copy, ino, since, entries), `untouched (${entries})`);
+  const touches: [string, () => void, () => void][] = [
+    ['an append', () => writeFileSync(join(copy, 'a', 'b', 'f.js'), '//x\n', { flag: 'a' }), () => {}],
+    ['a chmod', () => chmodSync(join(copy, 'a', 'b', 'f.js'), 0o755), () => {}],
+    ['a file added', () => writeFileSync(join(copy, 'a', 'b', 'new.js'), 'n\n'), () => {}],
+    ['a file removed', () => rmSync(join(copy, 'a', 'gone.js')), () => {}],
+  ];
+  for (const [what, touch] of touches) {
+    // A fresh copy of the folder for each, sealed, then touched.
+    rmSync(copy, { recursive: true });
+    mkdirSync(join(copy, 'a', 'b'), { recursive: true });
+    writeFileSync(join(copy, 'a', 'b', 'f.js'), 'f\n');
+    writeFileSync(join(copy, 'a', 'gone.js'), 'g\n');
+    const t = sealTime();
+    const i = lstatSync(copy).ino;
+    touch();
+    for (const entries of [0, Number.MAX_SAFE_INTEGER]) assert.not.ok(untouchedSince(copy, i, t, entries), `${what} is seen (${entries ? 'find' : 'walk'})`);
+  }
+  assert.not.ok(untouchedSince(copy, ino + 1, Date.now(), 0), 'another folder at the same path');
+}));
+
+test('linkDependencies: each dependency folder is the slot\'s own copy, kept while untouched and the install unchanged, made again when a gate wrote in it', withDir((dir) => {
   const root = join(dir, 'checkout');
   const slot = join(dir, 'slot');
   const caches = join(dir, 'caches');
-  for (const p of ['node_modules/a', 'node_modules/@s/b']) mkdirSync(join(root, p), { recursive: true });
+  for (const p of ['node_modules/a', 'node_modules/@s/b', 'node_modules/.cache/x', '.venv/bin']) mkdirSync(join(root, p), { recursive: true });
+  writeFileSync(join(root, 'node_modules/a/index.js'), 'module.exports = 1;\n');
+  symlinkSync(join(root, 'node_modules/a'), join(root, 'node_modules/abs'));
+  writeFileSync(join(root, '.venv/bin/tool'), `#!${join(root, '.venv/bin/python')}\nprint(1)\n`);
+  writeFileSync(join(root, '.venv/pyvenv.cfg'), 'home = /usr/bin\n');
   mkdirSync(slot);
-  const nm = join(root, 'node_modules');
-  const mirror = join(slot, 'node_modules');
-  /** The four folders a mark covers, dated a minute back: as after an install and a sync long ago. */
-  const settle = () => {
-    for (const d of [nm, join(nm, '@s'), mirror, join(mirror, '@s')]) {
-      const t = new Date(Date.now() - 60_000);
-      utimesSync(d, t, t);
-    }
-  };
-  const entries = () => readdirSync(mirror).sort();
-  const link = (marks?: Record<string, string>) => linkDependencies(root, slot, ['node_modules'], ['node_modules'], caches, marks);
+  const nm = join(slot, 'node_modules');
+  const deps = ['.venv', 'node_modules'];
+  const link = (previous: string[], seals?: Record<string, string>) => linkDependencies(root, slot, deps, previous, caches, seals);
+  const entries = () => readdirSync(nm).sort();
 
-  const first = linkDependencies(root, slot, ['node_modules'], [], caches);
-  assert.equal(first.linked, ['node_modules']);
-  assert.equal(first.marks, {}, 'folders changed just now: no mark to trust');
-  assert.equal(entries(), ['.cache', '.vite', '.vitest', '@s', 'a']);
-  assert.is(readlinkSync(join(mirror, '@s', 'b')), join(nm, '@s', 'b'));
-  settle();
-  const marked = link();
-  assert.ok(marked.marks.node_modules, 'settled folders: the sync leaves a mark');
+  const first = link([]);
+  assert.equal(first.linked, deps);
+  assert.equal(first.notes, []);
+  assert.equal(entries(), ['.cache', '.vite', '.vitest', '@s', 'a', 'abs']);
+  assert.not.ok(lstatSync(join(nm, 'a')).isSymbolicLink(), 'a copy, not a link');
+  assert.is(readlinkSync(join(nm, '.cache')), join(caches, 'node_modules', '.cache'), "the slot's own cache, not the checkout's copied");
+  assert.is(readlinkSync(join(nm, 'abs')), join(nm, 'a'), 'an absolute link into the checkout leads to the copy');
+  assert.match(readFileSync(join(slot, '.venv/bin/tool'), 'utf8'), `#!${join(slot, '.venv/bin/python')}\n`);
 
-  // Proof that the mark skips the sync: an entry slipped in with the folder's lstat put back is not seen.
-  const before = lstatSync(mirror);
-  writeFileSync(join(mirror, 'unseen'), 'u\n');
-  utimesSync(mirror, before.atime, before.mtime);
-  assert.equal(link(marked.marks).marks, marked.marks);
-  assert.ok(existsSync(join(mirror, 'unseen')), 'skipped: nothing changed that a sync would see');
-  rmSync(join(mirror, 'unseen'));
-  settle();
-  const kept = link().marks;
+  // Untouched, the same install: the same copy.
+  const ino = lstatSync(join(nm, 'a', 'index.js')).ino;
+  const again = link(first.linked, first.seals);
+  assert.equal(again.seals, first.seals);
+  assert.is(lstatSync(join(nm, 'a', 'index.js')).ino, ino, 'kept');
 
-  // A package installed in the checkout is linked on the next push.
-  mkdirSync(join(nm, 'c'));
-  const installed = link(kept);
-  assert.is(readlinkSync(join(mirror, 'c')), join(nm, 'c'));
-  assert.equal(installed.marks, {}, 'the checkout changed just now: the next sync does not trust it either');
-  settle();
-  let marks = link().marks;
+  // A gate appends to a package's file and adds one: the checkout's is untouched, the next link copies again.
+  writeFileSync(join(nm, 'a', 'index.js'), '//x\n', { flag: 'a' });
+  writeFileSync(join(slot, '.venv', 'evil.pth'), 'import os\n');
+  assert.is(readFileSync(join(root, 'node_modules/a/index.js'), 'utf8'), 'module.exports = 1;\n');
+  const redone = link(again.linked, again.seals);
+  assert.is(readFileSync(join(nm, 'a', 'index.js'), 'utf8'), 'module.exports = 1;\n', 'the append is gone');
+  assert.not.ok(existsSync(join(slot, '.venv', 'evil.pth')));
 
-  // A package added to a scope, and one removed from the checkout.
-  mkdirSync(join(nm, '@s', 'd'));
-  rmSync(join(nm, 'a'), { recursive: true });
-  link(marks);
-  assert.equal(readdirSync(join(mirror, '@s')).sort(), ['b', 'd']);
-  assert.equal(entries(), ['.cache', '.vite', '.vitest', '@s', 'c']);
-  settle();
-  marks = link().marks;
+  // A package installed in a scope of the checkout: copied on the next link.
+  mkdirSync(join(root, 'node_modules/@s/c'));
+  link(redone.linked, redone.seals);
+  assert.equal(readdirSync(join(nm, '@s')).sort(), ['b', 'c']);
 
-  // What a gate writes into the mirror (beside the slot's caches) is gone next time, and a cache link it replaced is put back.
-  writeFileSync(join(mirror, 'junk.js'), 'j\n');
-  rmSync(join(mirror, '.cache'));
-  mkdirSync(join(mirror, '.cache'));
-  link(marks);
-  assert.equal(entries(), ['.cache', '.vite', '.vitest', '@s', 'c']);
-  assert.is(readlinkSync(join(mirror, '.cache')), join(caches, 'node_modules', '.cache'));
-  // A mark the folders no longer match (a slot remade: another inode) syncs too.
-  rmSync(mirror, { recursive: true });
-  link(marks);
-  assert.equal(entries(), ['.cache', '.vite', '.vitest', '@s', 'c']);
+  // A folder the checkout no longer has goes from the slot.
+  rmSync(join(root, '.venv'), { recursive: true });
+  const gone = link(redone.linked, redone.seals);
+  assert.equal(gone.linked, ['node_modules']);
+  assert.not.ok(existsSync(join(slot, '.venv')));
 }));
 
 test('updateRecord keeps the entries of the folders the move changed; cleanDirs takes them instead of asking git, links and submodules kept', withSlot((dir, sha) => {

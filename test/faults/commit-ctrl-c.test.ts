@@ -1,0 +1,133 @@
+/**
+ * Issue 33, point 2: two Ctrl-Cs at any spacing during a pre-commit lint-staged tier, sent to the
+ * whole process group as a terminal sends them (git, the hook, lint-staged's git commands and its
+ * tasks), through a real `git commit`. The working tree and index end exactly as before the commit,
+ * or the changes sit in a named stash and the printed command restores them exactly.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { type Repo, cleanEnv, sh, withRepo } from '../helpers/repo.js';
+import { waitFor } from './wait.js';
+
+const CONFIG = `export default {\n  tiers: [\n    { name: 'lint', lintStaged: true },\n  ],\n};\n`;
+
+/** A lint-staged task that says it started, then runs until it is stopped (Ctrl-C ends it at once, as most tools). */
+const TASK = `import { writeFileSync } from 'node:fs';
+writeFileSync(process.env.GL_MARK, '');
+setInterval(() => {}, 1000);
+`;
+
+const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i}`).join('\n') + '\n';
+
+/** Every file of the work tree (not .git, not the node_modules link) with its bytes and mode, and the index's entries. */
+function snapshot(repo: Repo): string {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      if (rel === '' && (name === '.git' || name === 'node_modules')) continue;
+      const path = join(dir, name);
+      const st = lstatSync(path);
+      if (st.isDirectory()) walk(path, `${rel}${name}/`);
+      else out.push(`${rel}${name} ${st.mode.toString(8)} ${readFileSync(path).toString('base64')}`);
+    }
+  };
+  walk(repo.dir, '');
+  out.push(repo.gitOk('ls-files', '--stage'));
+  return out.join('\n');
+}
+
+/** Whether any process of group `pgid` is left. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const SPACINGS = [0, 50, 300] as const;
+const TRIALS = 20;
+
+test(`${TRIALS} commits each stopped by two Ctrl-Cs ${SPACINGS.join(', ')} ms apart: tree and index as before, or a named stash and the command that restores them`, () =>
+  withRepo(
+    {
+      files: {
+        'gate-ladder.config.ts': CONFIG,
+        '.lintstagedrc.json': '{ "src/*.txt": "node task.mjs" }\n',
+        'task.mjs': TASK,
+        'src/value.txt': lines(40, 'line'),
+        'src/other.txt': 'other\n',
+        'src/gone.txt': 'to be deleted, unstaged\n',
+      },
+    },
+    async (repo) => {
+      const hook = repo.cli(['install', '--pre-commit']);
+      assert.is(hook.code, 0, hook.out);
+      repo.gitOk('add', '.husky');
+      assert.is(sh('git', ['commit', '-q', '-m', 'hooks'], repo.dir, { env: { GATE_LADDER: '0' } }).code, 0);
+      // A file with staged and unstaged hunks, a staged new file, an unstaged deletion, an untracked file.
+      repo.write('src/value.txt', lines(40, 'line').replace('line 1\n', 'line 1 staged\n'));
+      repo.gitOk('add', 'src/value.txt', 'src/other.txt');
+      repo.write('src/value.txt', lines(40, 'line').replace('line 1\n', 'line 1 staged\n').replace('line 30\n', 'line 30 unstaged \u00e9\n'));
+      repo.write('src/new.txt', 'new and staged\n');
+      repo.gitOk('add', 'src/new.txt');
+      repo.write('src/new.txt', 'new and staged\nplus unstaged\n');
+      rmSync(join(repo.dir, 'src/gone.txt'));
+      repo.write('notes.txt', 'untracked\n');
+      const head = repo.gitOk('rev-parse', 'HEAD');
+      const before = snapshot(repo);
+      const stashes = repo.gitOk('stash', 'list');
+      const marks = mkdtempSync(join(tmpdir(), 'gl-marks-'));
+      const outcomes: string[] = [];
+      try {
+        for (let trial = 0; trial < TRIALS; trial++) {
+          const spacing = SPACINGS[trial % SPACINGS.length]!;
+          const mark = join(marks, String(trial));
+          // Its own process group, as a terminal's foreground job: each Ctrl-C reaches every process in it.
+          const child = spawn('git', ['commit', '-m', 'attempt'], { cwd: repo.dir, env: cleanEnv({ GL_MARK: mark }), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+          let out = '';
+          child.stdout.on('data', (d: Buffer) => (out += d));
+          child.stderr.on('data', (d: Buffer) => (out += d));
+          const closed = new Promise<void>((r) => child.on('close', () => r()));
+          let ended = false;
+          void closed.then(() => (ended = true));
+          await waitFor(`the lint-staged task to start (trial ${trial})`, () => existsSync(mark) || ended);
+          assert.ok(existsSync(mark), `the task started: ${out}`);
+          process.kill(-child.pid!, 'SIGINT');
+          if (spacing > 0) await new Promise((r) => setTimeout(r, spacing));
+          if (groupAlive(child.pid!)) process.kill(-child.pid!, 'SIGINT');
+          // Done when every process of the group is gone (git may be, the hook still restoring) and the output is whole.
+          await waitFor(`the commit's processes to end (trial ${trial})`, () => !groupAlive(child.pid!));
+          await closed;
+          const label = `trial ${trial}, ${spacing} ms:\n${out}`;
+          assert.is(repo.gitOk('rev-parse', 'HEAD'), head, `no commit was made; ${label}`);
+          const after = snapshot(repo);
+          if (after === before) {
+            assert.is(repo.gitOk('stash', 'list'), stashes, `nothing left in the stash list when the work is back; ${label}`);
+            outcomes.push('restored');
+            continue;
+          }
+          // Not back: the output names a stash and the exact command that brings the changes back.
+          const command = /`(git [^`]*stash apply --index [^`]*)`/.exec(out)?.[1];
+          assert.ok(command, `the work tree or index changed and no restoring command was printed; ${label}`);
+          assert.match(repo.gitOk('stash', 'list'), 'gate-ladder', `the changes sit in a named stash; ${label}`);
+          const r = sh('sh', ['-c', command], repo.dir);
+          assert.is(r.code, 0, `${command}: ${r.out}`);
+          assert.is(snapshot(repo), before, `the printed command restores the tree and index exactly; ${label}`);
+          outcomes.push('stashed');
+          repo.gitOk('stash', 'drop', '-q');
+          assert.is(repo.gitOk('stash', 'list'), stashes);
+        }
+      } finally {
+        rmSync(marks, { recursive: true, force: true });
+      }
+      assert.is(outcomes.length, TRIALS);
+    },
+  ));
+
+test.run();

@@ -1,0 +1,68 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { countRefusal, mainReason, type Refusals, refuseRow, refuseTestRecord, UNKNOWN_TIER_MAX_S } from '../../src/ledger/row-check.js';
+
+const SHA = 'a'.repeat(40);
+const row = {
+  ts: '2026-12-01T10:00:00.000Z',
+  run: '3fc8a6f518e3',
+  hook: 'pre-push',
+  patch: SHA,
+  base: 'b'.repeat(40),
+  ref: 'refs/heads/main',
+  tier: 't1',
+  verdict: 'caught',
+  seconds: 2.5,
+  exit: 1,
+  files: ['src/a.ts'],
+  files_count: 1,
+  routed: false,
+  isolation: 'none',
+};
+const limits = { timeouts: new Map([['t1', 30]]), now: Date.parse('2026-12-02T00:00:00Z') };
+
+const cases: [string, Record<string, unknown>, string | undefined][] = [
+  ['a row a run writes', row, undefined],
+  ['a first push (base null), a timeout (exit null)', { ...row, base: null, exit: null, seconds: 90 }, undefined],
+  ['a replayed patch file', { ...row, hook: 'replay', patch: 'fix-1.patch@0123456789ab', source: 'replay', config_hash: 'abc' }, undefined],
+  ['stamped with its own origin', { ...row, origin: 'them' }, undefined],
+  ['a tier this config does not name: up to a day', { ...row, tier: 'retired', seconds: UNKNOWN_TIER_MAX_S }, undefined],
+  ['seconds 2^31-1', { ...row, seconds: 2147483647 }, "seconds beyond the tier's timeout"],
+  ['seconds past the timeout and its grace', { ...row, seconds: 91 }, "seconds beyond the tier's timeout"],
+  ['an unknown tier past a day', { ...row, tier: 'retired', seconds: UNKNOWN_TIER_MAX_S + 1 }, 'seconds beyond a day'],
+  ['negative seconds', { ...row, seconds: -1 }, 'malformed seconds'],
+  ['seconds as text', { ...row, seconds: '1' }, 'malformed seconds'],
+  ['an unknown verdict', { ...row, verdict: 'CAUGHT' }, 'unknown verdict'],
+  ['a run id with spaces and markup', { ...row, run: 'x <script>' }, 'malformed run id'],
+  ['a patch that is no sha', { ...row, patch: 'HEAD' }, 'malformed patch'],
+  ['a short base', { ...row, base: 'abc' }, 'malformed base'],
+  ['a time that is not ISO', { ...row, ts: 'yesterday' }, 'malformed time'],
+  ['a time a year ahead', { ...row, ts: '2027-12-01T10:00:00.000Z' }, 'time in the future'],
+  ['another origin named', { ...row, origin: 'someone-else' }, 'names another origin'],
+  ['an unknown hook', { ...row, hook: 'post-merge' }, 'unknown hook'],
+  ['files not strings', { ...row, files: [1] }, 'malformed path list'],
+  ['a negative files_count', { ...row, files_count: -3 }, 'malformed files_count'],
+  ['calibration as text', { ...row, calibration: 'yes' }, 'malformed calibration'],
+  ['a tier with a control character', { ...row, tier: 't1\u001b[2J' }, 'malformed tier'],
+];
+for (const [title, r, why] of cases) test(`refuseRow: ${title}`, () => assert.is(refuseRow(r, 'them', limits), why));
+
+test('refuseTestRecord: lists of names, its own origin', () => {
+  const rec = { run: '3fc8a6f518e3', tier: 't1', patch: SHA, pass: ['a'], fail: [] };
+  assert.is(refuseTestRecord(rec, 'them'), undefined);
+  assert.is(refuseTestRecord({ ...rec, fail: [{}] }, 'them'), 'malformed test lists');
+  assert.is(refuseTestRecord({ ...rec, origin: 'other' }, 'them'), 'names another origin');
+});
+
+test('refusals are counted per origin, the most frequent reason first', () => {
+  const r: Refusals = {};
+  countRefusal(r, 'm', 'unknown verdict');
+  countRefusal(r, 'm', 'malformed seconds');
+  countRefusal(r, 'm', 'malformed seconds');
+  countRefusal(r, 'n', 'malformed run id');
+  assert.equal(r.m, { rows: 3, reasons: { 'unknown verdict': 1, 'malformed seconds': 2 } });
+  assert.is(mainReason(r.m!), 'malformed seconds');
+  assert.is(r.n?.rows, 1);
+});
+
+test.run();

@@ -1,0 +1,69 @@
+/**
+ * scripts/test.mjs, the suite's runner, on suites of its own: a test that never ends is stopped after
+ * the time limit and named, with what it started; the other Nodes run only the Node-sensitive files.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PROJECT, leftAfter, sh } from '../helpers/repo.js';
+
+const UVU = `${PROJECT}/node_modules/uvu/dist/index.mjs`;
+
+/** A folder named `unit` (one job, and no packed install made for it) holding these test files. */
+function suite(files: Record<string, string>): { dir: string; done: () => void } {
+  const root = mkdtempSync(join(tmpdir(), 'gl-runner-'));
+  const dir = join(root, 'unit');
+  mkdirSync(dir);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return { dir, done: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+test('a test that never ends fails, named with its file, and what it started is stopped; a test that waits in spawnSync too', () => {
+  const s = suite({
+    'a.test.js': `import { test } from '${UVU}';
+test('ends', () => {});
+test('waits forever', () => new Promise(() => setInterval(() => {}, 1000)));
+test.run();
+`,
+    'b.test.js': `import { spawnSync } from 'node:child_process';
+import { test } from '${UVU}';
+test('blocked in a child', () => { spawnSync('sleep', ['4253']); });
+test.run();
+`,
+  });
+  try {
+    const one = sh(process.execPath, ['scripts/test.mjs', s.dir], PROJECT, { env: { GL_TEST_TIMEOUT_S: '2', NO_COLOR: '1' }, timeoutMs: 120_000 });
+    assert.is(one.code, 1, one.out);
+    assert.match(one.stdout, 'a.test.js › waits forever: did not end within 2 s (GL_TEST_TIMEOUT_S)');
+    assert.match(one.stdout, '0 passed, 1 failed');
+    assert.equal(leftAfter(/^sleep 4253$/), []);
+    rmSync(join(s.dir, 'a.test.js'));
+    const two = sh(process.execPath, ['scripts/test.mjs', s.dir], PROJECT, { env: { GL_TEST_TIMEOUT_S: '2', NO_COLOR: '1' }, timeoutMs: 120_000 });
+    assert.is(two.code, 1, two.out);
+    assert.match(two.stdout, 'b.test.js › blocked in a child: did not end within 2 s');
+    assert.equal(leftAfter(/^sleep 4253$/), [], 'the sleep it started was stopped with it');
+  } finally {
+    s.done();
+  }
+});
+
+test('a Node named in GATE_LADDER_TEST_NODES_SOME runs only the Node-sensitive files; one in GATE_LADDER_TEST_NODES runs all', () => {
+  const s = suite({ 'a.test.js': `import { test } from '${UVU}';\ntest('runs', () => {});\ntest.run();\n` });
+  const other = join(s.dir, '..', 'other-node');
+  symlinkSync(process.execPath, other);
+  try {
+    const some = sh(process.execPath, ['scripts/test.mjs', s.dir], PROJECT, { env: { GATE_LADDER_TEST_NODES_SOME: other, NO_COLOR: '1' } });
+    assert.is(some.code, 0, some.out);
+    assert.match(some.stdout, '(the Node-sensitive tests): 0 passed, 0 failed');
+    assert.match(some.stdout, '\n1 passed, 0 failed');
+    const all = sh(process.execPath, ['scripts/test.mjs', s.dir], PROJECT, { env: { GATE_LADDER_TEST_NODES: other, NO_COLOR: '1' } });
+    assert.is(all.code, 0, all.out);
+    assert.match(all.stdout, '\n2 passed, 0 failed');
+  } finally {
+    s.done();
+  }
+});
+
+test.run();
