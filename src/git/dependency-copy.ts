@@ -186,7 +186,7 @@ export function repointScripts(dir: string, moves: readonly (readonly [string, s
     // One pass, longest prefix first: a path already replaced is not replaced again.
     const sources = moves.map(([a]) => a).sort((x, y) => y.length - x.length);
     const pattern = new RegExp(`(?:${sources.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?=[/\\s'"]|$)`, 'gm');
-    const out = text.replace(pattern, (a) => moves.find(([x]) => x === a)![1]);
+    const out = text.replace(pattern, (a) => moves.find(([x]) => x === a)?.[1] ?? a);
     if (out !== text) writeFileSync(file, out, 'latin1');
   }
 }

@@ -119,8 +119,8 @@ export function linkDependencies(
     const node = basename(rel) === 'node_modules';
     const mark = installMark(from, node);
     const known = seals[rel];
-    const [ino, since, entries] = (known?.slice(0, known.indexOf(' ')) ?? '').split(':').map(Number);
-    if (st?.isDirectory() && known?.slice(known.indexOf(' ') + 1) === mark && untouchedSince(to, ino!, since!, entries!)) {
+    const seal = known === undefined ? undefined : readSeal(known);
+    if (known !== undefined && st?.isDirectory() && seal?.mark === mark && untouchedSince(to, seal.ino, seal.since, seal.entries)) {
       kept[rel] = known;
       linked.push(rel);
       continue;
@@ -146,6 +146,14 @@ export function linkDependencies(
     if (st) rmSync(to, { recursive: true, force: true });
   }
   return { linked, seals: kept, notes };
+}
+
+/** A seal as CopySeals keeps it; undefined when it is not one. Pure. */
+function readSeal(text: string): { ino: number; since: number; entries: number; mark: string } | undefined {
+  const at = text.indexOf(' ');
+  const [ino, since, entries] = text.slice(0, at).split(':').map(Number);
+  if (at < 0 || ino === undefined || since === undefined || entries === undefined || [ino, since, entries].some(Number.isNaN)) return undefined;
+  return { ino, since, entries, mark: text.slice(at + 1) };
 }
 
 /** A node_modules copy's cache folders: links to the slot's own, kept outside the work tree. */

@@ -39,10 +39,10 @@ function isPatch(v: unknown): boolean {
   return v === '' || SHA.test(v) || (v.length <= 300 && !CONTROL.test(v) && /@[0-9a-f]{12}$/.test(v));
 }
 
-/** The longest a row of `tier` may take. */
-export function secondsBound(tier: string, limits: RowLimits): number {
+/** The longest a row of `tier` may take: its timeout (twice, when the row says the tier ran again: `retries: 1`) and the grace. */
+export function secondsBound(tier: string, limits: RowLimits, attempts = 1): number {
   const timeout = limits.timeouts.get(tier);
-  return timeout === undefined ? UNKNOWN_TIER_MAX_S : timeout + TIMEOUT_GRACE_S;
+  return timeout === undefined ? UNKNOWN_TIER_MAX_S * attempts : (timeout + TIMEOUT_GRACE_S) * attempts;
 }
 
 /** Why a row from `origin`'s ref is refused, or `undefined` when it may be counted. */
@@ -52,7 +52,7 @@ export function refuseRow(row: Record<string, unknown>, origin: string, limits: 
   if (!isText(row.tier, 200) || row.tier === '') return 'malformed tier';
   const s = row.seconds;
   if (typeof s !== 'number' || !Number.isFinite(s) || s < 0) return 'malformed seconds';
-  if (s > secondsBound(row.tier, limits)) return limits.timeouts.has(row.tier) ? "seconds beyond the tier's timeout" : 'seconds beyond a day';
+  if (s > secondsBound(row.tier, limits, row.retried !== undefined ? 2 : 1)) return limits.timeouts.has(row.tier) ? "seconds beyond the tier's timeout" : 'seconds beyond a day';
   if (typeof row.run !== 'string' || !RUN_ID.test(row.run)) return 'malformed run id';
   if (!isPatch(row.patch)) return 'malformed patch';
   if (!optional(row.base, (b) => b === null || (typeof b === 'string' && SHA.test(b)))) return 'malformed base';
@@ -63,6 +63,7 @@ export function refuseRow(row: Record<string, unknown>, origin: string, limits: 
   if (!optional(row.files, isStrings) || !optional(row.skipped, isStrings) || !optional(row.skipped_by_env, isStrings)) return 'malformed path list';
   if (!optional(row.files_count, isCount)) return 'malformed files_count';
   for (const f of ['routed', 'cached', 'calibration', 'applied', 'applicable'] as const) if (!optional(row[f], isBool)) return `malformed ${f}`;
+  if (!optional(row.retried, (r) => r !== null && typeof r === 'object' && !Array.isArray(r))) return 'malformed retried';
   for (const f of ['reason', 'runner', 'source', 'ref', 'isolation', 'isolate', 'cache_run', 'config_hash'] as const) if (!optional(row[f], isString)) return `malformed ${f}`;
   return undefined;
 }

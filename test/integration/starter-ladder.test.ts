@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PROJECT, installedModules, withRepo } from '../helpers/repo.js';
+import { PROJECT, installedModules, sh, withRepo } from '../helpers/repo.js';
 
 /** This project's dev dependencies (vitest among them) linked one by one, and the packed gate-ladder beside them. */
 function projectModules(): string {
@@ -57,5 +57,29 @@ test('install on a vitest project: the first push of a src/ change runs t1-relat
     assert.equal(last.map((r) => [r.tier, r.verdict]), [['t2-tests', 'pass']]);
     assert.equal(last[0]!.skipped, ['t1-related']);
   }));
+
+test('install says when a command the config runs is not on PATH: pnpm named by packageManager', () =>
+  withRepo(
+    {
+      files: { '.gitignore': 'node_modules\n', 'package.json': `${JSON.stringify({ name: 'fixture', private: true, packageManager: 'pnpm@9.15.9', scripts: { test: 'node --test' } }, null, 2)}\n` },
+      install: false,
+      pushInitial: false,
+    },
+    (repo) => {
+      // A PATH of our own, holding node and git only: whether this machine has a pnpm does not matter.
+      const bin = mkdtempSync(join(tmpdir(), 'gl-path-'));
+      try {
+        symlinkSync(process.execPath, join(bin, 'node'));
+        const git = sh('sh', ['-c', 'command -v git'], repo.dir).stdout.trim();
+        symlinkSync(git, join(bin, 'git'));
+        const r = repo.cli(['install'], { env: { PATH: bin } });
+        assert.is(r.code, 0, r.out);
+        assert.match(repo.read('gate-ladder.config.ts'), "run: 'pnpm test'");
+        assert.match(r.out, 'gate-ladder: note: t2-tests in gate-ladder.config.ts runs `pnpm`, which is not on PATH here');
+      } finally {
+        rmSync(bin, { recursive: true, force: true });
+      }
+    },
+  ));
 
 test.run();

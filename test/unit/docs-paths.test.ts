@@ -11,6 +11,7 @@ import { PROJECT } from '../helpers/repo.js';
 
 /** Paths of a user's project in examples: a JUnit id, a ledger row, a user's glob. */
 const EXAMPLES = new Set([
+  'src/**',
   'src/a.test.js',
   'src/a.test.ts',
   'src/a.ts',
@@ -25,7 +26,8 @@ const EXAMPLES = new Set([
 
 /** The project paths named in a text: not part of a longer path (`build/test/...` is the test build). */
 export function namedPaths(text: string): string[] {
-  return [...text.matchAll(/(?<![\w./-])(?:src|scripts|test)\/[\w./*{},-]*[\w*}]/g)].map((m) => m[0]);
+  // A glob after `{changed:` (docs/config.md) stands for a user's paths.
+  return [...text.matchAll(/(?<![\w./:-])(?:src|scripts|test)\/[\w./*{},-]*[\w*}]/g)].map((m) => m[0]);
 }
 
 const files = ['src', 'scripts', 'test'].flatMap((top) => readdirSync(join(PROJECT, top), { recursive: true }).map((f) => `${top}/${String(f)}`));
