@@ -13,6 +13,9 @@ const ESC = 0x1b;
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
 /** A run of one control byte (not ESC nor CR) at least this long is written once, with its length: `\x00{65536}`. */
 const RUN_MIN = 16;
+const RUN_BLOCK = 4096;
+/** A block of each byte value met in a run, made on first use. */
+const fills: (Buffer | undefined)[] = [];
 
 /**
  * Bytes of `chunk` to write: unchanged (the same Buffer) when nothing in it needs an escape. One pass,
@@ -24,9 +27,15 @@ export function safeGateOutput(chunk: Buffer): Buffer {
   let len = 0;
   let from = 0;
   /** Copies what passed since the last escape, then `\x` or `\u` and `digits` hex digits of `code`. */
-  const escape = (at: number, u: boolean, code: number, next: number) => {
+  /** Copies the bytes since the last escape up to `at` (a short span byte by byte: cheaper than a native call). */
+  const upTo = (at: number) => {
     out ??= Buffer.allocUnsafe(chunk.length * 4 + 32);
-    len += chunk.copy(out, len, from, at);
+    if (at - from > 32) len += chunk.copy(out, len, from, at);
+    else for (let k = from; k < at; k++) out[len++] = chunk[k]!;
+  };
+  const escape = (at: number, u: boolean, code: number, next: number) => {
+    upTo(at);
+    out = out!;
     out[len++] = 0x5c;
     out[len++] = u ? 0x75 : 0x78;
     for (let shift = u ? 12 : 4; shift >= 0; shift -= 4) out[len++] = HEX[(code >> shift) & 15]!;
@@ -35,13 +44,17 @@ export function safeGateOutput(chunk: Buffer): Buffer {
   /** A single-byte escape at `at`, and the run of the same byte after it, written once with its length when long. */
   const single = (at: number, b: number): number => {
     let end = at + 1;
-    while (b !== 0x0d && b !== ESC && end < chunk.length && chunk[end] === b) end++;
+    if (b !== 0x0d && b !== ESC && chunk[at + RUN_MIN - 1] === b && chunk[at + 1] === b) {
+      // Whole blocks compared natively against a block of the same byte, then byte by byte.
+      const block = (fills[b] ??= Buffer.alloc(RUN_BLOCK, b));
+      while (end + RUN_BLOCK <= chunk.length && chunk.compare(block, 0, RUN_BLOCK, end, end + RUN_BLOCK) === 0) end += RUN_BLOCK;
+      while (end < chunk.length && chunk[end] === b) end++;
+    }
     if (end - at < RUN_MIN) end = at + 1;
     if (b === 0x0d) {
-      out ??= Buffer.allocUnsafe(chunk.length * 4 + 32);
-      len += chunk.copy(out, len, from, at);
-      len += out.write('\\r', len, 'latin1');
-      from = at + 1;
+      upTo(at);
+      out![len++] = 0x5c;
+      out![len++] = 0x72;
     } else escape(at, false, b, end);
     if (end - at > 1) len += out!.write(`{${end - at}}`, len, 'latin1');
     from = end;
