@@ -37,6 +37,8 @@ interface InstallState {
   /** The folder of that package.json, relative to the repository root (absent: the root). */
   packageDir?: string;
   createdConfig: { file: string; sha: string } | null;
+  /** The project runs husky 8 (core.hooksPath .husky, hooks sourcing .husky/_/husky.sh): install worked within it. */
+  husky8?: boolean;
 }
 
 export interface InstallOptions {
@@ -269,6 +271,26 @@ function editPackageJson(root: string, edit: (pkg: Record<string, unknown>) => b
   return true;
 }
 
+/** The two lines husky 8 starts each hook with (`husky add`), so the hook runs through its .husky/_/husky.sh. */
+const HUSKY8_HEAD = '#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\n';
+
+/**
+ * husky 8 set up in this repository: core.hooksPath is `.husky` and `.husky/_/husky.sh` is husky 8's
+ * (husky 9 leaves a stub there that only prints a deprecation). Installing husky 9 over it would move
+ * core.hooksPath to `.husky/_` and replace husky.sh, which the project's own hooks source.
+ */
+function huskyEight(root: string, hooksPath: string | null): boolean {
+  if (hooksPath === null || !['.husky', '.husky/', join(root, '.husky')].includes(hooksPath.trim())) return false;
+  const script = join(root, '.husky', '_', 'husky.sh');
+  return existsSync(script) && !readFileSync(script, 'utf8').includes('DEPRECATED');
+}
+
+/** The `prepare` command that sets husky up: husky 9's `husky`, or husky 8's `husky install`. */
+const huskyPrepare = (packageDir: string, husky8: boolean) => {
+  const husky = husky8 ? 'husky install' : 'husky';
+  return packageDir === '' ? husky : `cd ${packageDir.split('/').map(() => '..').join('/')} && ${husky}`;
+};
+
 /** A `prepare` script that already runs husky. */
 const runsHusky = (script: string) => /(?:^|[\s;&|(])husky(?:$|[\s;&|)])/.test(script);
 
@@ -304,11 +326,11 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
 
   // Hooks git runs today from its own folder stop running once core.hooksPath is set: said, with the way to keep them.
   const ignored = current === null || current === '' ? gitOwnHooks(info.commonDir) : [];
-  const refused = await setUpHusky(root);
-  if (refused !== undefined) return refused;
+  const husky = await setUpHusky(place);
+  if (typeof husky === 'number') return husky;
   const preCommit = await writeStarterConfig(place, opts);
-  writeHooks(place, opts, preCommit);
-  addPrepare(place);
+  writeHooks(place, opts, preCommit, husky.husky8);
+  addPrepare(place, husky.husky8);
 
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(state, null, 2)}\n`);
@@ -350,19 +372,27 @@ function installPlace(opts: InstallOptions): InstallPlace | number {
   return { info, root, path, previous, packageDir, pkg, runnerDir, pm, state };
 }
 
-/** husky's own setup; an exit code, after saying why, when it refuses. */
-async function setUpHusky(root: string): Promise<number | undefined> {
-  // husky sets core.hooksPath to .husky/_ and writes its wrappers there (they are git-ignored).
-  const { default: husky } = await import('husky');
-  const here = process.cwd();
-  process.chdir(root);
-  const refusal = husky('.husky');
-  process.chdir(here);
-  if (refusal) {
-    process.stderr.write(`gate-ladder: husky could not set up the hooks: ${shown(refusal)}\n`);
-    return 2;
+/** husky set up: husky 8's layout kept as it is, else husky's own setup. Whether it is husky 8; an exit code, after saying why, when husky refuses. */
+async function setUpHusky(place: InstallPlace): Promise<{ husky8: boolean } | number> {
+  const { root, previous, state } = place;
+  // husky 8's layout is kept as it is: its hooks path, its husky.sh, and hooks written in its form.
+  const husky8 = previous ? previous.husky8 === true : huskyEight(root, getHooksPath(root));
+  if (husky8) {
+    state.husky8 = true;
+    if (!previous) say(installMsg.husky8());
+  } else {
+    // husky sets core.hooksPath to .husky/_ and writes its wrappers there (they are git-ignored).
+    const { default: husky } = await import('husky');
+    const here = process.cwd();
+    process.chdir(root);
+    const refusal = husky('.husky');
+    process.chdir(here);
+    if (refusal) {
+      process.stderr.write(`gate-ladder: husky could not set up the hooks: ${shown(refusal)}\n`);
+      return 2;
+    }
   }
-  return undefined;
+  return { husky8 };
 }
 
 /** The config first: a pre-commit hook's lint-staged line is replaced only when a lintStaged tier runs lint-staged. Returns what the pre-commit hook will run. */
@@ -407,7 +437,7 @@ async function writeStarterConfig(place: InstallPlace, opts: InstallOptions): Pr
 }
 
 /** The hook files: gate-ladder's line added or put in place of an older one (or of a bare lint-staged line), each said. */
-function writeHooks(place: InstallPlace, opts: InstallOptions, preCommit: { lintStagedTier: boolean; anyTier: boolean } | undefined): void {
+function writeHooks(place: InstallPlace, opts: InstallOptions, preCommit: { lintStagedTier: boolean; anyTier: boolean } | undefined, husky8: boolean): void {
   const { root, packageDir, runnerDir, pm, state } = place;
   const hooks: Hook[] = ['pre-push', ...(opts.preCommit ? (['pre-commit'] as const) : [])];
   for (const hook of hooks) {
@@ -438,7 +468,9 @@ function writeHooks(place: InstallPlace, opts: InstallOptions, preCommit: { lint
       lines[old] = line;
       next = lines.join('\n');
     } else {
-      next = `${text}${text && !text.endsWith('\n') ? '\n' : ''}${line}\n`;
+      // A new hook of husky 8 starts as `husky add` starts one, so it runs through husky.sh as the project's others do.
+      const head = husky8 && !exists ? `${HUSKY8_HEAD}\n` : '';
+      next = `${head}${text}${text && !text.endsWith('\n') ? '\n' : ''}${line}\n`;
     }
     writeFileSync(file, next, { mode: 0o755 });
     state.hooks[hook] = { ...entry, line, after: next };
@@ -449,12 +481,12 @@ function writeHooks(place: InstallPlace, opts: InstallOptions, preCommit: { lint
 }
 
 /** `prepare` runs husky (added, or put before the project's own), and a husky that `prepare` cannot find is said. */
-function addPrepare(place: InstallPlace): void {
+function addPrepare(place: InstallPlace, husky8: boolean): void {
   const { root, packageDir, pkg, pm, state } = place;
   const pkgFile = join(pkg, 'package.json');
   const pkgBefore = existsSync(pkgFile) ? readFileSync(pkgFile, 'utf8') : null;
   // husky must start at the root (it looks for .git there): from a package's folder, `cd ..` first, as husky's own docs say.
-  const runHusky = packageDir === '' ? 'husky' : `cd ${packageDir.split('/').map(() => '..').join('/')} && husky`;
+  const runHusky = huskyPrepare(packageDir, husky8);
   let composed: { before: string; after: string } | undefined;
   if (editPackageJson(pkg, (pkgJson) => {
     const scripts = (pkgJson.scripts ??= {}) as Record<string, string>;
@@ -629,7 +661,7 @@ export async function uninstallCommand(opts: { cwd: string }): Promise<number> {
     else lines.splice(at, 1);
     let rest = lines.join('\n');
     if (h.before !== undefined && h.before !== null && !h.before.endsWith('\n') && h.replaced === undefined && at === lines.length - 1) rest = rest.replace(/\n$/, '');
-    if (h.created && rest.trim() === '') {
+    if (h.created && rest.replace(state.husky8 ? HUSKY8_HEAD : '', '').trim() === '') {
       rmSync(file);
       done.push(`${name}: removed (install created it)`);
     } else {
@@ -640,7 +672,8 @@ export async function uninstallCommand(opts: { cwd: string }): Promise<number> {
   if (state.hooksPath === null) git(root, ['config', '--local', '--unset', 'core.hooksPath']);
   else git(root, ['config', '--local', 'core.hooksPath', state.hooksPath]);
   done.push(state.hooksPath === null ? 'core.hooksPath: unset, as before install' : `core.hooksPath: ${state.hooksPath}, as before install`);
-  if (state.hooksPath !== '.husky/_') rmSync(join(root, '.husky', '_'), { recursive: true, force: true });
+  // husky 8's folder holds the husky.sh the project's hooks source: it stays.
+  if (state.hooksPath !== '.husky/_' && state.husky8 !== true) rmSync(join(root, '.husky', '_'), { recursive: true, force: true });
   const husky = join(root, '.husky');
   if (state.createdHuskyDir && existsSync(husky) && readdirSync(husky).length === 0) rmSync(husky, { recursive: true });
   const pkgDir = join(root, state.packageDir ?? '');
@@ -651,7 +684,7 @@ export async function uninstallCommand(opts: { cwd: string }): Promise<number> {
     done.push(`${shown(pkgName)}: restored as it was before install`);
   } else if (state.addedPrepare || state.composedPrepare) {
     const composed = state.composedPrepare;
-    const added = state.packageDir ? `cd ${state.packageDir.split('/').map(() => '..').join('/')} && husky` : 'husky';
+    const added = huskyPrepare(state.packageDir ?? '', state.husky8 === true);
     const undone = editPackageJson(pkgDir, (pkgJson) => {
       const scripts = pkgJson.scripts as Record<string, string> | undefined;
       if (composed) {

@@ -134,6 +134,8 @@ export const installMsg = {
   noPreCommitTier: () =>
     "gate-ladder: no tier runs on pre-commit, so the pre-commit hook allows every commit. Give a quick tier `hooks: ['pre-commit', 'pre-push']`, or add `{ name: 'lint-staged', lintStaged: true }`.",
   installed: (uninstall: string) => `gate-ladder: installed. \`${uninstall}\` undoes it.`,
+  husky8: () =>
+    'gate-ladder: this project runs husky 8 (core.hooksPath .husky, hooks that source .husky/_/husky.sh): install works within it. core.hooksPath and .husky/_ stay as they are; a hook gate-ladder creates starts with husky 8\'s two lines, and uninstall leaves husky 8 as it finds it.',
   huskyNotOnPath: (add: string, install: string) =>
     `gate-ladder: note: node_modules/.bin has no husky (husky is gate-ladder's dependency, not the project's), so "prepare" would fail on \`${install}\`. Add it as your own: \`${add}\`.`,
   uninstalled: (done: readonly string[], kept: readonly string[]) =>

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
-import { lintStagedExit, lintStagedOptions } from '../../src/ladder/lint-staged.js';
+import { configCause, lintStagedExit, lintStagedOptions, unreadableConfig } from '../../src/ladder/lint-staged.js';
+import { backupStashes, guardStashes } from '../../src/ladder/lint-staged-stash.js';
 import { classify } from '../../src/ladder/verdict.js';
 
 const red = (s: string) => `\u001b[31m${s}\u001b[39m`;
@@ -46,6 +47,62 @@ test('lintStagedOptions: cwd and configPath resolve against the repository; lint
 test('lintStagedOptions: `lintStaged: true` is lint-staged with its defaults, in the repository root', () => {
   const [tier] = resolveConfig({ tiers: [{ name: 'lint', lintStaged: true }] }).tiers;
   assert.equal(lintStagedOptions(tier!, '/repo'), { cwd: '/repo' });
+});
+
+test('unreadableConfig: the file lint-staged names when it cannot read its config, through its colours', () => {
+  assert.is(unreadableConfig(['', red('✖ Failed to read config from file "/repo/lint-staged.config.ts".')]), '/repo/lint-staged.config.ts');
+  assert.is(unreadableConfig(['✖ lint-staged could not find any valid configuration.']), undefined);
+});
+
+const causes: { title: string; file: string; err: { code?: string; message: string }; typescript: boolean; says: string[] }[] = [
+  {
+    title: 'a .ts config on a Node that loads no TypeScript: its code and message, then rename or a newer Node',
+    file: 'lint-staged.config.ts',
+    err: { code: 'ERR_UNKNOWN_FILE_EXTENSION', message: 'Unknown file extension ".ts" for /repo/lint-staged.config.ts' },
+    typescript: false,
+    says: ['ERR_UNKNOWN_FILE_EXTENSION: Unknown file extension ".ts"', 'rename lint-staged.config.ts to a .mjs file', 'Node 22.18 or later'],
+  },
+  {
+    title: 'a .ts config with syntax a type-stripping Node refuses: write it without it',
+    file: 'lint-staged.config.mts',
+    err: { code: 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX', message: 'TypeScript enum is not supported in strip-only mode' },
+    typescript: true,
+    says: ['ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX: TypeScript enum', 'without enums'],
+  },
+  {
+    title: 'a config that throws: its message, escaped, and to fix the file',
+    file: 'lint-staged.config.mjs',
+    err: { message: 'boom\u001b[2J\nsecond line' },
+    typescript: false,
+    says: ['could not be read: boom\\x1b[2J.', 'Fix lint-staged.config.mjs so that Node can import it'],
+  },
+];
+
+for (const c of causes) {
+  test(`configCause: ${c.title}`, () => {
+    const why = configCause(c.file, c.err, c.typescript);
+    assert.ok(why.startsWith(`its configuration ${c.file} could not be read: `), why);
+    for (const part of c.says) assert.match(why, part);
+    assert.not.match(why, '\u001b');
+    assert.not.match(why, 'second line');
+  });
+}
+
+test('lintStagedExit: an unreadable config is an error quoting the cause, not "see above"', () => {
+  const said = ['✖ Failed to read config from file "lint-staged.config.mjs".'];
+  const exit = lintStagedExit({ ok: false }, said, 'its configuration lint-staged.config.mjs could not be read: boom. Fix it');
+  assert.is(exit.spawnError, 'lint-staged could not run: its configuration lint-staged.config.mjs could not be read: boom. Fix it');
+  assert.match(lintStagedExit({ ok: false }, said).spawnError ?? '', 'npx lint-staged --debug');
+});
+
+test('backup stashes: lint-staged\'s and gate-ladder\'s own are told apart', () => {
+  const list = [
+    'stash@{0} 1111111111111111111111111111111111111111 On main: lint-staged automatic backup',
+    'stash@{1} 2222222222222222222222222222222222222222 gate-ladder: before lint-staged, lint',
+    'stash@{2} 3333333333333333333333333333333333333333 On main: wip',
+  ].join('\n');
+  assert.equal(backupStashes(list), [{ name: 'stash@{0}', sha: '1111111111111111111111111111111111111111' }]);
+  assert.equal(guardStashes(list), [{ name: 'stash@{1}', sha: '2222222222222222222222222222222222222222' }]);
 });
 
 test.run();
