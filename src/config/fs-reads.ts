@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -7,9 +8,13 @@ import { fileURLToPath } from 'node:url';
  * `existsSync`, a folder listed), so the config cache can tell when one changes. Modules it imports
  * are known already (the loader's module cache); this adds what its code reads by hand. The loader
  * (load.ts) records while the config module runs; its worker thread (load-worker.ts) takes the list,
- * and nothing else runs in that thread meanwhile. Configs load through jiti, which hands them node's
- * `fs` object itself (`import { readFileSync } from 'node:fs'` becomes a property read at the call),
- * so replacing its functions on that object for the while is enough.
+ * and nothing else runs in that thread meanwhile. jiti gives a config node's own ES module bindings of
+ * `node:fs` (neither its `virtualModules` nor its `alias` reach a builtin), so after replacing the
+ * functions on the `fs` object for the while, `syncBuiltinESMExports()` (node:module's public API for
+ * exactly this) makes those bindings follow, and again when they are put back. Issue 34 asked for this
+ * to go; without it a config that reads `tiers.json` kept its first answer after the file changed
+ * (test/faults/cache.test.ts "a config that reads another file through fs ..."), so it stays until a
+ * way that patches nothing (a loader that can reach builtins) exists.
  */
 
 const PATCHED = ['readFileSync', 'readFile', 'existsSync', 'statSync', 'lstatSync', 'readdirSync', 'readdir', 'openSync', 'open', 'accessSync', 'access', 'stat', 'lstat', 'createReadStream', 'readlinkSync'] as const;
@@ -39,10 +44,12 @@ export async function recordReads<T>(fn: () => Promise<T>): Promise<T> {
   };
   for (const name of PATCHED) wrap(fs as unknown as Record<string, unknown>, name);
   for (const name of PROMISES) wrap(fs.promises as unknown as Record<string, unknown>, name);
+  syncBuiltinESMExports();
   try {
     return await fn();
   } finally {
     for (const [target, name, original] of saved) (target as Record<string, unknown>)[name] = original;
+    syncBuiltinESMExports();
   }
 }
 

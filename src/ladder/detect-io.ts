@@ -163,7 +163,10 @@ async function withYaml<T>(detect: (yaml: YamlParse, wantYaml: () => void) => T)
     wanted = true;
   });
   if (!wanted) return first;
-  const { parse } = await import('yaml');
+  const mod = await import('yaml');
+  // A CommonJS package: bundled into a split chunk (dist/), its exports sit on `default` only, as node
+  // would give them without its named-export detection; the tsc build (unit tests) gets both.
+  const parse = mod.parse ?? (mod as unknown as { default: typeof mod }).default.parse;
   return detect((text) => parse(text), () => {});
 }
 
