@@ -4,7 +4,8 @@
  * caller hands in the scripts (read only when a package manager is named).
  */
 import { type ParseEntry, parse as parseShell, quote } from 'shell-quote';
-import type { RunnerName } from '../types.js';
+import { RECORDS, type RunnerName } from './runners/index.js';
+import type { RunnerRecord } from './runners/record.js';
 import { shown } from '../util/escape.js';
 import type { EnvTool } from './env-tools.js';
 import { pnpmRunArgs } from './pnpm-workspaces.js';
@@ -169,12 +170,11 @@ const WRAPPER_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
   dotenv: new Set(['-e', '-c', '-v', '-p']),
   npx: new Set(['-p', '--package', '-c', '--call']),
 };
-const JS_RUNNERS: Readonly<Record<string, RunnerName>> = { jest: 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', uvu: 'uvu', pytest: 'pytest', 'py.test': 'pytest', 'pytest-3': 'pytest', 'py.test-3': 'pytest', ava: 'ava', jasmine: 'jasmine', tap: 'tap', tape: 'tape' };
-/**
- * Runners named only as the command itself (or by a path to it): as a bare argument the word is often
- * something else (`--reporter tap`, `eslint --env jasmine`, `--plugin ava`).
- */
-const COMMAND_ONLY: ReadonlySet<string> = new Set(['ava', 'jasmine', 'tap', 'tape']);
+/** The runners named by a word of the command, from their records' `words`. */
+const BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.words ?? []).map((w) => [w, r] as const)));
+/** The runners whose node_modules folder a path names, from their records' `packages`. */
+const BY_PACKAGE: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.packages ?? []).map((p) => [p, r] as const)));
+const PACKAGE_PATH = new RegExp(`(?:^|/)node_modules/(${[...BY_PACKAGE.keys()].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`);
 
 const base = (word: string) => word.slice(word.lastIndexOf('/') + 1);
 
@@ -183,11 +183,14 @@ const base = (word: string) => word.slice(word.lastIndexOf('/') + 1);
  * `node_modules/tap/dist/esm/run.mjs`; `first`: the word is the command (not one of its arguments).
  */
 function runnerWord(word: string, first: boolean): RunnerName | undefined {
-  const pkg = /(?:^|\/)node_modules\/(jest|jest-cli|vitest|mocha|uvu|ava|jasmine|tap|tape|@playwright\/test|playwright)\//.exec(word)?.[1];
-  if (pkg !== undefined && pkg !== '@playwright/test' && pkg !== 'playwright') return JS_RUNNERS[pkg.replace('-cli', '')];
+  const pkg = PACKAGE_PATH.exec(word)?.[1];
+  // A runner named by words (playwright is named by `playwright test`, below) is the package's.
+  const owner = pkg === undefined ? undefined : BY_PACKAGE.get(pkg);
+  if (owner?.words !== undefined) return owner.name as RunnerName;
   const b = base(word);
-  if (COMMAND_ONLY.has(b) && !first && !word.includes('/')) return undefined;
-  return JS_RUNNERS[b];
+  const r = BY_WORD.get(b);
+  if (r?.commandOnly && !first && !word.includes('/')) return undefined;
+  return r?.name as RunnerName | undefined;
 }
 
 /**

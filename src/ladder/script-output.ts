@@ -4,14 +4,18 @@
  * the script: a runner's own summary counting failed tests (a catch, whatever the exit code), and a node
  * or python process that died loading code, before any test could report (an error, not a catch). Pure.
  */
-import type { RunnerName } from '../types.js';
-import { PROFILES, outputLines } from './runners.js';
+import { RECORDS, type RunnerName } from './runners/index.js';
+import { outputLines } from './runners/read.js';
+import { PROFILES } from './runners.js';
 
 /**
  * Runners whose summary line cannot be mistaken for other output (`55 failing`, `Tests:  1 failed, 2
- * total`, `= 1 failed in 0.1s =`, `FAILED (failures=1)`, `test result: FAILED.`): read in this order.
+ * total`, `= 1 failed in 0.1s =`, `FAILED (failures=1)`, `test result: FAILED.`): read in their
+ * records' `scriptSummary` order.
  */
-const SUMMARIES: readonly RunnerName[] = ['mocha', 'jest', 'vitest', 'node', 'jasmine', 'ava', 'tap', 'pytest', 'unittest', 'go', 'cargo', 'nextest'];
+const SUMMARIES: readonly RunnerName[] = RECORDS.filter((r) => r.scriptSummary !== undefined)
+  .sort((a, b) => a.scriptSummary! - b.scriptSummary!)
+  .map((r) => r.name);
 
 /** The first runner whose summary in `lines` counts a failed test, and that line. */
 export function failedSummary(lines: readonly string[]): { runner: RunnerName; line: string } | undefined {

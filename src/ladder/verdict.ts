@@ -8,8 +8,8 @@ import { nodeLoadCrash, pythonLoadCrash, failedSummary, typeDiagnostics } from '
 import { PROFILES, type RunnerProfile, managerFailure, outputLines } from './runners.js';
 import { type PnpmSegment, type PnpmUnsplit, splitPnpm } from './pnpm-workspaces.js';
 import { type WorkspaceSegment, splitWorkspaces } from './workspaces.js';
-import { runnerCaught } from '../config/defaults.js';
-import type { RunnerName, Verdict } from '../types.js';
+import { RUNNERS, type RunnerName, runnerCaught } from './runners/index.js';
+import type { Verdict } from '../types.js';
 
 export interface Classified {
   verdict: Verdict;
@@ -20,95 +20,20 @@ export interface Classified {
   inapplicable?: boolean;
 }
 
-/** What a runner's exit codes mean when they are not a test failure (see the README's table). */
-export const EXIT_MEANINGS: Partial<Record<RunnerName | 'default', Record<number, string>>> = {
-  pytest: {
-    2: 'pytest was interrupted or hit collection errors',
-    3: 'pytest internal error',
-    4: 'pytest usage error (bad option, or a conftest.py that fails to import)',
-    5: 'pytest collected no tests',
-    6: 'pytest stopped at its --max-warnings (pytest 9.2 and later)',
-  },
-  go: { 2: 'go test usage error' },
-  cargo: { 1: 'cargo usage error' },
-  nextest: {
-    4: 'nextest found no tests',
-    94: 'nextest setup error',
-    96: 'nextest setup error',
-    101: 'nextest could not build the tests',
-    102: 'nextest setup error',
-    104: 'nextest setup error',
-    105: 'nextest setup error',
-  },
-  playwright: { 130: 'playwright was interrupted' },
-  unittest: {
-    2: 'unittest usage error (a bad option)',
-    5: 'unittest ran no tests (Python 3.12 and later)',
-  },
-  jasmine: {
-    1: 'jasmine could not load a spec file, a helper or its config, or was given an unknown option',
-    2: 'jasmine called the run incomplete (no specs found, or a focused fit/fdescribe)',
-    4: 'jasmine exited early: process.exit was called while the specs ran',
-  },
-  node: {
-    7: 'node could not run its exception handler (often an unwritable --test-reporter-destination)',
-    9: 'node was given a bad option',
-    13: 'node exited with an unsettled top-level await',
-  },
-  default: {
-    2: 'usage error',
-    126: 'command found but not executable',
-    127: 'command not found',
-    130: 'interrupted (SIGINT)',
-    134: 'aborted (SIGABRT): a crash, process.abort(), or node out of memory',
-    137: 'killed (SIGKILL), often out of memory',
-    139: 'crashed (SIGSEGV, a segmentation fault)',
-    143: 'terminated (SIGTERM)',
-  },
-};
-
-
-/**
- * Runners whose test-failure exit code is also what they exit with when the harness breaks, so the
- * exit code alone cannot tell a caught patch from a broken harness; a JUnit report can.
- */
-export const AMBIGUOUS_EXIT: Partial<Record<RunnerName, string>> = {
-  jest: 'jest exits 1 for failed tests and for config errors, no tests, or a suite that cannot load',
-  vitest: 'vitest exits 1 for failed tests and for config errors or no tests',
-  mocha: 'mocha exits with the number of failures, and 1 for harness errors too',
-  node: 'node --test exits 1 for failed tests and for a missing test file',
-  uvu: 'uvu exits 1 for failed tests and for a test file that cannot load',
-  go: 'go test exits 1 for failed tests and for a build failure',
-  cargo: 'cargo test exits 101 for failed tests and for a compile error',
-  playwright: 'playwright exits 1 for failed tests and for config errors or no tests',
-  unittest: 'python -m unittest exits 1 for failed tests and for a test module that cannot import',
-  ava: 'ava exits 1 for failed tests and for a test file that cannot load, no tests, or an uncaught exception',
-  jasmine: 'jasmine exits 3 for failed specs and for an error outside any spec (a describe body, an afterAll)',
-  tap: 'tap exits 1 for failed tests and for a test file that cannot load, a timeout, or coverage below its threshold',
-  tape: 'tape exits 1 for failed tests and for a test file that cannot load (node\'s own crash), and 0 when no test ran',
-};
-
-/** How each runner writes a JUnit report to PATH, for messages when a report is missing. */
-export const JUNIT_HINT: Record<RunnerName, string> = {
-  pytest: 'pytest --junitxml=PATH',
-  jest: 'JEST_JUNIT_OUTPUT_FILE=PATH JEST_JUNIT_ADD_FILE_ATTRIBUTE=true jest --reporters=default --reporters=jest-junit',
-  vitest: 'vitest run --reporter=default --reporter=junit --outputFile.junit=PATH',
-  mocha: 'mocha --reporter mocha-junit-reporter --reporter-options mochaFile=PATH',
-  node: 'node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=PATH',
-  uvu: 'a JUnit reporter for uvu writing PATH',
-  go: 'gotestsum --junitfile PATH -- ./...',
-  cargo: 'cargo nextest with a [profile.NAME.junit] path, or a JUnit converter writing PATH',
-  nextest: 'cargo nextest run --profile NAME, with [profile.NAME.junit] path = "PATH"',
-  playwright: 'PLAYWRIGHT_JUNIT_OUTPUT_FILE=PATH playwright test --reporter=junit',
-  unittest: 'python -m pytest --junitxml=PATH (pytest runs unittest test cases too)',
-  ava: 'a TAP-to-JUnit converter over ava --tap, writing PATH',
-  jasmine: "a JUnit reporter for jasmine (jasmine-reporters' JUnitXmlReporter) writing PATH",
-  tap: 'tap --reporter=junit --reporter-file=PATH',
-  tape: "a TAP-to-JUnit converter over tape's output, writing PATH",
+/** What an exit code means whatever the runner, when its record does not say (see the README's table). */
+const DEFAULT_EXITS: Readonly<Record<number, string>> = {
+  2: 'usage error',
+  126: 'command found but not executable',
+  127: 'command not found',
+  130: 'interrupted (SIGINT)',
+  134: 'aborted (SIGABRT): a crash, process.abort(), or node out of memory',
+  137: 'killed (SIGKILL), often out of memory',
+  139: 'crashed (SIGSEGV, a segmentation fault)',
+  143: 'terminated (SIGTERM)',
 };
 
 function meaning(code: number, runner: RunnerName | undefined): string | undefined {
-  return (runner && EXIT_MEANINGS[runner]?.[code]) ?? EXIT_MEANINGS.default?.[code];
+  return (runner && RUNNERS[runner].exits?.[code]) ?? DEFAULT_EXITS[code];
 }
 
 /**
@@ -389,7 +314,7 @@ function byWorkspaces(run: WorkspaceRun, lines: readonly string[], code: number,
   return { verdict: 'pass', ...(notes.length > 0 && { reason: notes.join('; ') }) };
 }
 
-const isNoTestsCode = (runner: RunnerName | undefined, code: number) => (runner === 'pytest' && code === 5) || (runner === 'nextest' && code === 4) || (runner === 'unittest' && code === 5);
+const isNoTestsCode = (runner: RunnerName | undefined, code: number) => runner !== undefined && RUNNERS[runner].noTestsExits?.includes(code) === true;
 
 /** `a jest`, `a unittest`, `an ava`. */
 const aRunner = (runner: RunnerName) => `${/^[aeio]/.test(runner) ? 'an' : 'a'} ${runner}`;
@@ -480,7 +405,7 @@ export function judgeReport(base: Classified, exitCode: number | null, report: R
       : report.kind === 'stale' ? msg.reportStale(where, report.written)
       : msg.reportUnreadable(where, report.why);
     if (base.verdict === 'pass') return { verdict: 'pass', reason: msg.reportNotRecorded(what), failed: [], trusted: false };
-    const hint = report.kind === 'missing' && runner ? msg.reportHint(JUNIT_HINT[runner]) : '';
+    const hint = report.kind === 'missing' && runner ? msg.reportHint(RUNNERS[runner].junitHint) : '';
     return { verdict: 'error', reason: msg.reportCannotTell(code, what, hint), failed: [], trusted: false };
   }
   const failed = report.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);

@@ -1,0 +1,39 @@
+/**
+ * A runner's record: everything gate-ladder knows of one test runner, linter or type checker, in its
+ * own file beside this one. Adding a runner is one such file and a line in index.ts (see
+ * src/ladder/README.md). Pure.
+ */
+import type { RunnerProfile } from './read.js';
+
+export interface RunnerRecord<N extends string = string> {
+  /** The config's `runner` value, and the ledger's. */
+  name: N;
+  /** Command names that are this runner (`mocha`, `_mocha`), as the command or one of its arguments (`npx jest`). */
+  words?: readonly string[];
+  /** Its folders under node_modules (`jest-cli`): a path into one names it (`node node_modules/jest/bin/jest.js`). */
+  packages?: readonly string[];
+  /** Its words name it only as the command itself: as an argument they are often something else (`--reporter tap`, `eslint --env jasmine`). */
+  commandOnly?: boolean;
+  /** Exit codes that mean "a test failed" when the tier lists none of its own (default [1]); a function, so a long list is built only when asked. */
+  caught?: () => number[];
+  /** What its other exit codes mean, for reasons (the README's table). */
+  exits?: Readonly<Record<number, string>>;
+  /** Exit codes with which it says it found no test (pytest's 5). */
+  noTestsExits?: readonly number[];
+  /** Why its failure exit code alone cannot tell a caught patch from a broken harness (a JUnit report can). */
+  ambiguousExit?: string;
+  /** How it writes a JUnit report to PATH, for the message when a report is missing. */
+  junitHint: string;
+  /**
+   * Its summary cannot be mistaken for other output, so a script that runs it unnamed is read for it
+   * (`nyc node test.js` calling mocha): the order in which such summaries are tried, from 1.
+   */
+  scriptSummary?: number;
+  /** How its output is read. */
+  profile: RunnerProfile;
+}
+
+/** A record with its name kept as a literal type, from which `RunnerName` is derived. */
+export function defineRunner<const N extends string>(record: RunnerRecord<N>): RunnerRecord<N> {
+  return record;
+}
