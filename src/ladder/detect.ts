@@ -5,6 +5,7 @@
  */
 import { type ParseEntry, parse as parseShell, quote } from 'shell-quote';
 import { RECORDS, type RunnerName } from './runners/index.js';
+import { base } from './runners/command-words.js';
 import type { RunnerRecord } from './runners/record.js';
 import { shown } from '../util/escape.js';
 import type { EnvTool } from './env-tools.js';
@@ -176,8 +177,6 @@ const BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) =
 const BY_PACKAGE: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.packages ?? []).map((p) => [p, r] as const)));
 const PACKAGE_PATH = new RegExp(`(?:^|/)node_modules/(${[...BY_PACKAGE.keys()].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`);
 
-const base = (word: string) => word.slice(word.lastIndexOf('/') + 1);
-
 /**
  * The runner a word names: `jest`, `./node_modules/.bin/vitest`, `node_modules/mocha/bin/mocha.js`,
  * `node_modules/tap/dist/esm/run.mjs`; `first`: the word is the command (not one of its arguments).
@@ -191,43 +190,6 @@ function runnerWord(word: string, first: boolean): RunnerName | undefined {
   const r = BY_WORD.get(b);
   if (r?.commandOnly && !first && !word.includes('/')) return undefined;
   return r?.name as RunnerName | undefined;
-}
-
-/**
- * The module a Python command runs: `python3 -m unittest`, `python -X dev -W error -m pytest`,
- * `python -munittest`, and through coverage (`coverage run -m unittest`, `python -m coverage run
- * --branch -m pytest`). Undefined for a script (`python manage.py test`) or no `-m`.
- */
-export function pythonModule(words: readonly string[]): string | undefined {
-  const b = base(words[0] ?? '');
-  let i = 1;
-  if (b === 'coverage') {
-    if (words[1] !== 'run') return undefined;
-    i = 2;
-  } else if (!/^python[\d.]*$/.test(b)) return undefined;
-  for (; i < words.length; i++) {
-    const w = words[i]!;
-    if (w === '-m') return words[i + 1] === 'coverage' && b !== 'coverage' ? pythonModule(['coverage', ...words.slice(i + 2)]) : words[i + 1];
-    if (/^-m\w/.test(w)) return w.slice(2);
-    if (w === '-c' || !w.startsWith('-')) return undefined;
-    // Options that take the next word (python's -W and -X; coverage's, when written apart from their value).
-    if (/^(?:-[WX]|--(?:rcfile|source|include|omit|data-file|context|concurrency))$/.test(w)) i++;
-  }
-  return undefined;
-}
-
-/** `python manage.py test`, `python -W error manage.py test app`, `./manage.py test`, `django-admin test`. */
-function djangoTest(words: readonly string[]): boolean {
-  const b = base(words[0] ?? '');
-  if (b === 'manage.py' || b === 'django-admin') return words[1] === 'test';
-  if (!/^python\d*(?:\.\d+)?$/.test(b)) return false;
-  for (let i = 1; i < words.length; i++) {
-    const w = words[i]!;
-    if (w === '-m' || w === '-c' || /^-[mc]./.test(w)) return false;
-    if (w === '-W' || w === '-X') i++;
-    else if (!w.startsWith('-')) return base(w) === 'manage.py' && words[i + 1] === 'test';
-  }
-  return false;
 }
 
 interface Found {
@@ -412,17 +374,9 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       found.via.push(`${via === '' ? 'the command' : via} runs \`${printable(seg.join(' '))}\``);
     };
     const b = base(first);
-    // tsx passes node's own flags on (`tsx --test`); borp runs node's test runner and prints its reporters' output.
-    if ((b === 'node' || b === 'nodejs' || b === 'tsx') && words.some((w) => w === '--test' || w.startsWith('--test-reporter') || w.startsWith('--test-name-pattern'))) add('node');
-    else if (b === 'borp') add('node');
-    else if (b === 'go' && words[1] === 'test') add('go');
-    else if (b === 'cargo' && words[1] === 'nextest') add('nextest');
-    else if (b === 'cargo' && words[1] === 'test') add('cargo');
-    else if (pythonModule(words) === 'pytest') add('pytest');
-    else if (pythonModule(words) === 'unittest') add('unittest');
-    // Django's test command runs unittest's runner and prints its output (`Ran N tests`, `FAILED (failures=1)`).
-    else if (djangoTest(words)) add('unittest');
-    else if ((b === 'playwright' || words.some((w) => /node_modules\/(?:@playwright\/test|playwright)\//.test(w))) && words.includes('test')) add('playwright');
+    // A runner its command's shape names (`go test`, `python -m pytest`, `node --test`), from its record.
+    const shaped = RECORDS.find((r) => r.command?.is(words) === true);
+    if (shaped) add(shaped.name);
     else {
       const r = words.map((w, i) => runnerWord(w, i === 0)).find((x) => x !== undefined);
       if (r !== undefined) add(r);

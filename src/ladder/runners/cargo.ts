@@ -1,5 +1,6 @@
 /** cargo: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import { anyOf, count, firstMatch, type Reading, type RunnerProfile } from './read.js';
+import { base } from './command-words.js';
 import { defineRunner } from './record.js';
 
 /**
@@ -63,6 +64,10 @@ const cargo: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'cargo',
+  command: {
+    looks: '`cargo test`',
+    is: (words) => base(words[0] ?? '') === 'cargo' && words[1] === 'test',
+  },
   caught: () => [101],
   exits: {
     1: 'cargo usage error',

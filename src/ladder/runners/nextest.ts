@@ -1,5 +1,6 @@
 /** nextest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import { count, firstMatch, lastMatch, type Reading, type RunnerProfile, type Summary } from './read.js';
+import { base } from './command-words.js';
 import { defineRunner } from './record.js';
 
 const nextest: RunnerProfile = {
@@ -18,6 +19,10 @@ const nextest: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'nextest',
+  command: {
+    looks: '`cargo nextest`',
+    is: (words) => base(words[0] ?? '') === 'cargo' && words[1] === 'nextest',
+  },
   caught: () => [100],
   exits: {
     4: 'nextest found no tests',

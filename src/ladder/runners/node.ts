@@ -1,5 +1,6 @@
 /** node: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import { anyOf, firstMatch, jsErrorLine, lastMatch, type Reading, type RunnerProfile } from './read.js';
+import { base } from './command-words.js';
 import { defineRunner } from './record.js';
 
 const NODE_COUNT = String.raw`^(?:[.X]*(?:# |ℹ )|\s*<!-- )`;
@@ -119,6 +120,14 @@ const node: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'node',
+  command: {
+    looks: '`node --test`, `tsx --test`, `borp`',
+    is: (words) => {
+      const b = base(words[0] ?? '');
+      // tsx passes node's own flags on (`tsx --test`); borp runs node's test runner and prints its reporters' output.
+      return ((b === 'node' || b === 'nodejs' || b === 'tsx') && words.some((w) => w === '--test' || w.startsWith('--test-reporter') || w.startsWith('--test-name-pattern'))) || b === 'borp';
+    },
+  },
   exits: {
     7: 'node could not run its exception handler (often an unwritable --test-reporter-destination)',
     9: 'node was given a bad option',

@@ -1,5 +1,6 @@
 /** pytest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import { anyOf, count, firstMatch, lastMatch, type Reading, type RunnerProfile } from './read.js';
+import { pythonModule } from './command-words.js';
 import { defineRunner } from './record.js';
 
 const PYTEST_SUMMARY = /^=*\s*((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|errors?|warnings?|subtests? \w+)(?:, )?)+|no tests ran)\b.* in [\d.]+s/;
@@ -92,6 +93,10 @@ const pytest: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'pytest',
+  command: {
+    looks: '`python -m pytest`',
+    is: (words) => pythonModule(words) === 'pytest',
+  },
   words: ['pytest', 'py.test', 'pytest-3', 'py.test-3'],
   exits: {
     2: 'pytest was interrupted or hit collection errors',

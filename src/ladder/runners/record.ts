@@ -10,6 +10,12 @@ export interface RunnerRecord<N extends string = string> {
   name: N;
   /** Command names that are this runner (`mocha`, `_mocha`), as the command or one of its arguments (`npx jest`). */
   words?: readonly string[];
+  /**
+   * A command that is this runner by its shape rather than one word (`go test`, `python -m pytest`,
+   * `node --test`): how it looks, for docs/verdicts.md, and the test of a command's words (wrappers
+   * such as `npx` and `uv run` already dropped).
+   */
+  command?: { looks: string; is: (words: readonly string[]) => boolean };
   /** Its folders under node_modules (`jest-cli`): a path into one names it (`node node_modules/jest/bin/jest.js`). */
   packages?: readonly string[];
   /** Its words name it only as the command itself: as an argument they are often something else (`--reporter tap`, `eslint --env jasmine`). */

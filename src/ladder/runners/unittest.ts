@@ -1,5 +1,6 @@
 /** unittest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import { firstMatch, type Reading, type RunnerProfile } from './read.js';
+import { djangoTest, pythonModule } from './command-words.js';
 import { defineRunner } from './record.js';
 
 /**
@@ -70,6 +71,10 @@ const unittest: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'unittest',
+  command: {
+    looks: "`python -m unittest`, `python manage.py test` (Django runs unittest's runner)",
+    is: (words) => pythonModule(words) === 'unittest' || djangoTest(words),
+  },
   exits: {
     2: 'unittest usage error (a bad option)',
     5: 'unittest ran no tests (Python 3.12 and later)',
