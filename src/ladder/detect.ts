@@ -171,8 +171,10 @@ const WRAPPER_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
   dotenv: new Set(['-e', '-c', '-v', '-p']),
   npx: new Set(['-p', '--package', '-c', '--call']),
 };
-/** The runners named by a word of the command, from their records' `words`. */
-const BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.words ?? []).map((w) => [w, r] as const)));
+/** The test runners named by a word of the command, from their records' `words`. */
+const BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.check ? [] : (r.words ?? [])).map((w) => [w, r] as const)));
+/** The linters, formatters and type checkers a command names, from their records: they decide a tier only when they are all it runs. */
+const CHECK_BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.check ? (r.words ?? []) : []).map((w) => [w, r] as const)));
 /** The runners whose node_modules folder a path names, from their records' `packages`. */
 const BY_PACKAGE: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.packages ?? []).map((p) => [p, r] as const)));
 const PACKAGE_PATH = new RegExp(`(?:^|/)node_modules/(${[...BY_PACKAGE.keys()].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`);
@@ -203,7 +205,8 @@ interface Found {
   /** Segments that start no runner and no script (printable). */
   others: string[];
   /** The type checkers among `others` (their names, one per segment). */
-  typeCheckers: string[];
+  /** The commands among `others` that a check's record names (`tsc`, `eslint`), with the word that names it. */
+  checkers: { name: RunnerName; word: string }[];
   make: boolean;
   envTool?: EnvTool;
   workspaces?: WorkspaceRun;
@@ -224,7 +227,6 @@ interface Sources {
 
 /** Commands beside a runner that cannot be what made it fail (they do not fail, or only prepare). */
 /** TypeScript's compiler and the checkers that print its diagnostics (`file(1,7): error TS2322: ...`). */
-const TYPE_CHECKERS = new Set(['tsc', 'vue-tsc', 'tsgo']);
 
 const HARMLESS = new Set(['echo', 'printf', 'cd', 'true', ':', 'export', 'set', 'rm', 'mkdir', 'cp', 'mv', 'touch', 'sleep', 'clear', 'exit']);
 /** TAP reporters a runner's output is piped into (`tape test/*.js | tap-spec`): they fail when the tests do, so they are not a command beside the runner. */
@@ -375,14 +377,15 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
     };
     const b = base(first);
     // A runner its command's shape names (`go test`, `python -m pytest`, `node --test`), from its record.
-    const shaped = RECORDS.find((r) => r.command?.is(words) === true);
+    const shaped = RECORDS.find((r) => !r.check && r.command?.is(words) === true);
     if (shaped) add(shaped.name);
     else {
       const r = words.map((w, i) => runnerWord(w, i === 0)).find((x) => x !== undefined);
       if (r !== undefined) add(r);
       else if (!HARMLESS.has(b) && !TAP_REPORTERS.has(b)) {
         found.others.push(printable(words.join(' ')));
-        if (TYPE_CHECKERS.has(b)) found.typeCheckers.push(b);
+        const check = CHECK_BY_WORD.get(b);
+        if (check && (check.command === undefined || check.command.is(words))) found.checkers.push({ name: check.name as RunnerName, word: b });
       }
     }
   }
@@ -400,7 +403,7 @@ export function detectRunner(
   workspaces: (manager: WorkspaceManager) => Workspaces = () => null,
 ): Detection {
   const command = typeof run === 'string' ? run : quote(run);
-  const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [], typeCheckers: [], make: false };
+  const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [], checkers: [], make: false };
   let cached: Scripts | undefined;
   const made = new Map<string, MakeDryRun>();
   const wss = new Map<WorkspaceManager, Workspaces>();
@@ -445,9 +448,11 @@ export function detectRunner(
   if (found.unfollowed !== undefined) return { why: `${found.unfollowedBy === 'pnpm' ? 'a pnpm recursive run' : 'an npm workspaces run'}, not followed (${found.unfollowed}): judged by exit code`, ...rest };
   if (found.makeUnread !== undefined) return { why: `make could not say what it runs (${printable(found.makeUnread)}): judged by exit code; set \`runner\` on the tier to read its output`, ...rest };
   if (found.envTool !== undefined) return { why: `${found.envTool} runs the tests: the command it says failed is read with its runner and its own exit code`, ...rest };
-  if (found.others.length > 0 && found.typeCheckers.length === found.others.length) {
-    const checker = found.typeCheckers[0]!;
-    return { why: `a type check (${checker}): its diagnostics decide, a type error is a catch and a config error an error`, ...rest, typeCheck: checker };
+  // Every command the tier runs is the same check (`tsc -p a && tsc -p b`, `eslint .`): its findings decide.
+  const check = found.checkers[0];
+  if (check && found.checkers.length === found.others.length && found.checkers.every((c) => c.name === check.name)) {
+    if (check.name === 'tsc') return { why: `a type check (${check.word}): its diagnostics decide, a type error is a catch and a config error an error`, ...rest, typeCheck: check.word };
+    return { runner: check.name, why: `a check (${check.word}): its findings decide, a finding is a catch and a config error or a crash of the tool an error`, ...rest };
   }
   return { why: 'no known test runner in the command: judged by exit code', ...rest };
 }

@@ -8,12 +8,12 @@ import { type RunnerProfile, outputLines } from './runners/read.js';
 
 export { type Reading, type RunnerProfile, type Summary, outputLines, stripAnsi } from './runners/read.js';
 
-/** Each runner's profile, by name (from its record). */
-export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = Object.fromEntries(Object.values(RUNNERS).map((r) => [r.name, r.profile])) as Record<RunnerName, RunnerProfile>;
+/** Each test runner's profile, by name, from its record (a linter's or type checker's record reads its output with `check`, and is not here). */
+export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = Object.fromEntries(Object.values(RUNNERS).flatMap((r) => (r.profile ? [[r.name, r.profile]] : []))) as Record<RunnerName, RunnerProfile>;
 
 /** Whether a line of a gate's raw output (colours and progress redraws in it) is one the runner's reading needs kept (RunnerProfile.keep). */
 export function keepFor(runner: RunnerName | undefined, other?: RegExp): ((line: string) => boolean) | undefined {
-  const profile = runner === undefined ? undefined : PROFILES[runner];
+  const profile = runner === undefined ? undefined : RUNNERS[runner].profile;
   const re = profile ? profile.keep : other;
   const next = profile?.keepNext;
   if (!re && !next) return undefined;

@@ -1,11 +1,15 @@
 import type { GateExit } from './gate.js';
 import type { ReportRead } from '../evidence/junit.js';
 import { shown } from '../util/escape.js';
+import { lastLine, quoteLine } from './runners/read.js';
+
+export { quoteLine };
 import { testMsg as msg } from '../util/messages.js';
 import { type Detection, type WorkspaceRun, detectRunner } from './detect.js';
 import { envToolFailure } from './env-tools.js';
-import { nodeLoadCrash, pythonLoadCrash, failedSummary, typeDiagnostics } from './script-output.js';
-import { PROFILES, type RunnerProfile, managerFailure, outputLines } from './runners.js';
+import { nodeLoadCrash, pythonLoadCrash, failedSummary } from './script-output.js';
+import { type RunnerProfile, managerFailure, outputLines } from './runners.js';
+import type { Checked } from './runners/record.js';
 import { type PnpmSegment, type PnpmUnsplit, splitPnpm } from './pnpm-workspaces.js';
 import { type WorkspaceSegment, splitWorkspaces } from './workspaces.js';
 import { RUNNERS, type RunnerName, runnerCaught } from './runners/index.js';
@@ -92,22 +96,6 @@ export interface ClassifyOptions {
   output?: OutputContext;
 }
 
-/** A line of a gate's output inside a reason: trimmed, control characters escaped, at most 200 characters. */
-export function quoteLine(line: string): string {
-  let t = shown(line.trim());
-  if (t.length > 200) t = `${t.slice(0, 199)}…`;
-  return `\`${t}\``;
-}
-
-/** The last line worth quoting when nothing else decides (npm's log-file pointer is not). */
-function lastLine(lines: readonly string[]): string | undefined {
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const l = lines[i]!.trim();
-    if (l !== '' && !/A complete log of this run can be found in|^npm (?:error|ERR!)\s*$/.test(l)) return l;
-  }
-  return undefined;
-}
-
 /**
  * Exit code, signal, timeout and (when kept) the output to a verdict. Pure.
  * Without output to read: `pass` is exit 0, `caught` an exit code the tier lists (default exactly 1),
@@ -127,7 +115,7 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   if (made && 'noRule' in made) return { verdict: 'error', reason: `make: ${quoteLine(made.noRule)}`, inapplicable: true };
   // make exits 0 for a target with no recipe (`.PHONY: test` left without its rule) or a file of its name that is up to date: nothing ran.
   const idle = output?.detection.make && exit.exitCode === 0 ? makeIdle(lines) : undefined;
-  if (idle && !(runner && PROFILES[runner].read(lines).summary)) {
+  if (idle && !(runner && RUNNERS[runner].profile?.read(lines).summary)) {
     return { verdict: 'error', reason: `make ran no command, so no test ran: ${quoteLine(idle)}; give the target a recipe that runs the tests in the Makefile (a .PHONY target without one, or a file of the target's name that is up to date, runs nothing)`, inapplicable: true };
   }
   // make exits 2 whatever its recipe's code was: the recipe's own code is the one that says what failed.
@@ -148,9 +136,12 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   }
   const tool = output?.detection.envTool;
   if (tool && code !== 0 && code < 126 && !output.reportDecides) return byEnvTool(tool, exit, code, lines, caught, timeout, output, runner);
-  const profile = output && !output.reportDecides && runner ? PROFILES[runner] : undefined;
+  const record = output && !output.reportDecides && runner ? RUNNERS[runner] : undefined;
+  // A linter's, formatter's or type checker's findings are its verdict; its exit 0 is a pass.
+  if (record?.check && code !== 0 && code < 126) return checked(record.check(runner!, lines, code), caught, code);
+  const profile = record?.profile;
   if (profile) return byProfile(profile, runner!, lines, code, caught, output!.allowNoTests === true, output!.detection.besides);
-  if (output?.detection.typeCheck !== undefined && !runner && code !== 0 && code < 126) return byTypeCheck(output.detection.typeCheck, lines, code);
+  if (output?.detection.typeCheck !== undefined && !runner && code !== 0 && code < 126) return checked(RUNNERS.tsc.check!(output.detection.typeCheck, lines, code));
   if (output && !output.reportDecides && !runner && code !== 0 && code < 126) {
     const script = byScriptOutput(lines, code);
     if (script) return script;
@@ -187,26 +178,13 @@ function byScriptOutput(lines: readonly string[], code: number): Classified | un
 }
 
 /**
- * A failed type check (`tsc --noEmit`, `vue-tsc`): type errors in the code are a catch whatever the code
- * (tsc exits 2 when it emits nothing, 1 when it emitted files anyway); an error of its setup (an unknown
- * option, a missing tsconfig, no input files) is an error, since nothing was checked as configured. Pure.
+ * A check's reading as a verdict: a finding is a proven catch when the tier counts its exit code as one
+ * (`caught`, default [1]); else an error that says so.
  */
-function byTypeCheck(checker: string, lines: readonly string[], code: number): Classified {
-  const d = typeDiagnostics(lines);
-  const setup = d.setupErrors[0];
-  if (setup !== undefined) {
-    return { verdict: 'error', reason: `exit ${code}: ${checker} could not check the code as configured: ${quoteLine(setup)}; fix its tsconfig or the tier's command, then push again` };
-  }
-  // `--pretty` ends with `Found 3 errors in 2 files.`: the whole count, where a long output's kept tail may hold only the last ones.
-  const found = lines.map((l) => /^Found (\d+) errors?\b/.exec(l)).find((m) => m !== null);
-  const n = found ? Number(found[1]) : d.typeErrors.length;
-  if (d.typeErrors.length > 0) return { verdict: 'caught', reason: `${checker}: ${n} type error${n === 1 ? '' : 's'}: ${quoteLine(d.typeErrors[0]!)}`, proven: true };
-  const dep = d.dependencyErrors[0];
-  if (dep !== undefined) {
-    return { verdict: 'error', reason: `exit ${code}: ${checker} found type errors only in installed dependencies, whose versions disagree (the code itself type-checks): ${quoteLine(dep)}; align those packages' versions, or set \`skipLibCheck\` in tsconfig, then push again` };
-  }
-  const last = lastLine(lines);
-  return { verdict: 'error', reason: `exit ${code} without a diagnostic from ${checker}, so no type error shows the code is wrong; last output: ${last ? quoteLine(last) : '(none)'}` };
+function checked(c: Checked, caught?: readonly number[], code?: number): Classified {
+  if (c.verdict === 'error') return c;
+  if (caught && code !== undefined && !caught.includes(code)) return { verdict: 'error', reason: `exit ${code}, which this tier does not count as a finding (\`caught\`: ${caught.join(', ') || 'none'}), though ${c.reason}; if exit ${code} means a finding, add it to the tier's \`caught\`` };
+  return { ...c, proven: true };
 }
 
 /**
@@ -405,7 +383,8 @@ export function judgeReport(base: Classified, exitCode: number | null, report: R
       : report.kind === 'stale' ? msg.reportStale(where, report.written)
       : msg.reportUnreadable(where, report.why);
     if (base.verdict === 'pass') return { verdict: 'pass', reason: msg.reportNotRecorded(what), failed: [], trusted: false };
-    const hint = report.kind === 'missing' && runner ? msg.reportHint(RUNNERS[runner].junitHint) : '';
+    const junit = runner && RUNNERS[runner].junitHint;
+    const hint = report.kind === 'missing' && junit ? msg.reportHint(junit) : '';
     return { verdict: 'error', reason: msg.reportCannotTell(code, what, hint), failed: [], trusted: false };
   }
   const failed = report.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);

@@ -15,12 +15,13 @@ import { record as playwright } from './playwright.js';
 import { record as pytest } from './pytest.js';
 import { record as tap } from './tap.js';
 import { record as tape } from './tape.js';
+import { record as tsc } from './tsc.js';
 import { record as unittest } from './unittest.js';
 import { record as uvu } from './uvu.js';
 import { record as vitest } from './vitest.js';
 import type { RunnerRecord } from './record.js';
 
-export const RECORDS = [pytest, jest, vitest, mocha, node, uvu, go, cargo, nextest, playwright, unittest, ava, jasmine, tap, tape] as const;
+export const RECORDS = [pytest, jest, vitest, mocha, node, uvu, go, cargo, nextest, playwright, unittest, ava, jasmine, tap, tape, tsc] as const;
 
 /** Runners whose exit codes, output and reports gate-ladder knows how to read. */
 export type RunnerName = (typeof RECORDS)[number]['name'];

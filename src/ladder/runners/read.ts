@@ -4,6 +4,7 @@
  * config or compile error), and when it ran none. Pure: text in, a reading out. The signatures were
  * read off the runners themselves (docs/verdicts.md lists the cases the tests run).
  */
+import { shown } from '../../util/escape.js';
 
 /** The runner's own count, and the line that says it. */
 export interface Summary {
@@ -123,4 +124,20 @@ export const ANY_ERROR = /^\s*(?:#\s*)?(?:Exception during run: )?(?:[A-Z]\w*)?E
 /** The line that best says why a JavaScript harness failed: a load error, else any error line. */
 export function jsErrorLine(lines: readonly string[]): string | undefined {
   return (firstMatch(lines, JS_LOAD_ERROR) ?? firstMatch(lines, ANY_ERROR))?.line;
+}
+
+/** A line of a gate's output inside a reason: trimmed, control characters escaped, at most 200 characters. */
+export function quoteLine(line: string): string {
+  let t = shown(line.trim());
+  if (t.length > 200) t = `${t.slice(0, 199)}…`;
+  return `\`${t}\``;
+}
+
+/** The last line worth quoting when nothing else decides (npm's log-file pointer is not). */
+export function lastLine(lines: readonly string[]): string | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!.trim();
+    if (l !== '' && !/A complete log of this run can be found in|^npm (?:error|ERR!)\s*$/.test(l)) return l;
+  }
+  return undefined;
 }

@@ -28,15 +28,28 @@ export interface RunnerRecord<N extends string = string> {
   noTestsExits?: readonly number[];
   /** Why its failure exit code alone cannot tell a caught patch from a broken harness (a JUnit report can). */
   ambiguousExit?: string;
-  /** How it writes a JUnit report to PATH, for the message when a report is missing. */
-  junitHint: string;
+  /** How it writes a JUnit report to PATH, for the message when a report is missing (a test runner's). */
+  junitHint?: string;
   /**
    * Its summary cannot be mistaken for other output, so a script that runs it unnamed is read for it
    * (`nyc node test.js` calling mocha): the order in which such summaries are tried, from 1.
    */
   scriptSummary?: number;
-  /** How its output is read. */
-  profile: RunnerProfile;
+  /** How a test runner's output is read: its summary, what could not run, no tests. */
+  profile?: RunnerProfile;
+  /**
+   * How a linter's, formatter's or type checker's failing output is read (exit code 1 to 125): a
+   * finding in the code is a catch quoting the first one (file:line and rule); a missing or broken
+   * config, or the tool's own crash, is an error quoting the tool's line and saying what to do.
+   * `tool`: the command as written (`vue-tsc` for the type checker's record).
+   */
+  check?: (tool: string, lines: readonly string[], code: number) => Checked;
+}
+
+/** What a check's output says: a finding (a catch) or a failure of its setup (an error), in a reason. */
+export interface Checked {
+  verdict: 'caught' | 'error';
+  reason: string;
 }
 
 /** A record with its name kept as a literal type, from which `RunnerName` is derived. */
