@@ -4,7 +4,10 @@
  * this list; its order is the order the config's error lists them in. Pure.
  */
 import { record as ava } from './ava.js';
+import { record as biome } from './biome.js';
 import { record as cargo } from './cargo.js';
+import { record as eslint } from './eslint.js';
+import { record as flake8 } from './flake8.js';
 import { record as go } from './go.js';
 import { record as jasmine } from './jasmine.js';
 import { record as jest } from './jest.js';
@@ -12,7 +15,9 @@ import { record as mocha } from './mocha.js';
 import { record as nextest } from './nextest.js';
 import { record as node } from './node.js';
 import { record as playwright } from './playwright.js';
+import { record as prettier } from './prettier.js';
 import { record as pytest } from './pytest.js';
+import { record as ruff } from './ruff.js';
 import { record as tap } from './tap.js';
 import { record as tape } from './tape.js';
 import { record as tsc } from './tsc.js';
@@ -21,7 +26,7 @@ import { record as uvu } from './uvu.js';
 import { record as vitest } from './vitest.js';
 import type { RunnerRecord } from './record.js';
 
-export const RECORDS = [pytest, jest, vitest, mocha, node, uvu, go, cargo, nextest, playwright, unittest, ava, jasmine, tap, tape, tsc] as const;
+export const RECORDS = [pytest, jest, vitest, mocha, node, uvu, go, cargo, nextest, playwright, unittest, ava, jasmine, tap, tape, tsc, eslint, prettier, biome, ruff, flake8] as const;
 
 /** Runners whose exit codes, output and reports gate-ladder knows how to read. */
 export type RunnerName = (typeof RECORDS)[number]['name'];
