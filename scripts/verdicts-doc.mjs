@@ -19,6 +19,7 @@ const LABEL = {
   skipped: 'every test skipped',
   exit: 'a test calls `process.exit(0)` mid-run',
   'pass-no-tests': '`--passWithNoTests` with no tests',
+  config: 'a config that does not parse (eslint.config.mjs, .prettierrc, biome.json, setup.cfg)',
   placeholder: 'npm init\'s placeholder `"test": "echo \\"Error: no test specified\\" && exit 1"`',
 };
 // Temp folders and durations change from run to run.
@@ -70,6 +71,9 @@ const lines = [
   'and later 5: both are "no tests ran").',
   'Playwright, go, cargo and nextest are read by their records\' profiles (`src/ladder/runners/`) and',
   'unit-tested on their printed formats (`test/unit/runners.test.ts`), not run here.',
+  'eslint (10.16), prettier (3.10, `--check`), biome (2.6, `biome lint`) and flake8 (5.0) run each case in its own folder',
+  'with its own config: `npx eslint .`, `npx prettier --check .`, `npx biome lint .`, `flake8 .` (a path with no files: `nothere`).',
+  'tsc and ruff are read by their records\' checks and unit-tested on their printed formats (`test/unit/runner-checks.test.ts`; no ruff here).',
   'A `—` is a case not run for that runner (it would show nothing new, or the runner has no such option).',
   '',
   '## The runners',
