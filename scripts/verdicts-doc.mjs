@@ -39,7 +39,7 @@ const caughtOf = (r) => {
 const records = [
   '| runner | named by | `caught` by default | other exit codes | JUnit report |',
   '|---|---|---|---|---|',
-  ...RECORDS.map((r) => `| ${r.name} | ${[...(r.words ?? []).map(code), ...(r.command ? [r.command.looks] : [])].join(', ')} | ${caughtOf(r)} | ${Object.entries(r.exits ?? {}).map(([k, v]) => `${k}: ${v.replace(/\|/g, '\\|')}`).join('; ') || '—'} | ${code(r.junitHint)} |`),
+  ...RECORDS.map((r) => `| ${r.name} | ${[...(r.words ?? []).map(code), ...(r.command ? [r.command.looks] : [])].join(', ')} | ${caughtOf(r)} | ${Object.entries(r.exits ?? {}).map(([k, v]) => `${k}: ${v.replace(/\|/g, '\\|')}`).join('; ') || '—'} | ${r.junitHint ? code(r.junitHint) : (r.check ? "— (a check: its findings decide)" : "—")} |`),
 ];
 const cell = (o) => (o ? `**${o.verdict}**${o.reason ? `<br>${clean(o.reason)}` : ''}` : '—');
 const lines = [
