@@ -1,12 +1,12 @@
 // A StrykerJS ignorer for `npm run test:mutation` (stryker.config.json `ignorers`): no mutants in the
 // text of messages meant for people, that is the value of a `reason`, `what` or `why` property and the
-// tables of exit-code meanings and JUnit hints in src/ladder/verdict.ts. An emptied or reworded
+// exit-code meanings and JUnit hints of src/ladder/verdict.ts and the runners' records. An emptied or reworded
 // message changes what a person reads, not which verdict, plan or figure the code reaches; the tests
 // that do pin messages check them anyway. Stryker reports these mutants as "Ignored" with this reason.
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
 
-const KEYS = new Set(['reason', 'what', 'why']);
-const TABLES = new Set(['EXIT_MEANINGS', 'AMBIGUOUS_EXIT', 'JUNIT_HINT']);
+const KEYS = new Set(['reason', 'what', 'why', 'exits', 'ambiguousExit', 'junitHint', 'looks']);
+const TABLES = new Set(['DEFAULT_EXITS']);
 const name = (node) => (node?.type === 'Identifier' ? node.name : node?.type === 'StringLiteral' ? node.value : undefined);
 
 export const strykerPlugins = [

@@ -2,6 +2,7 @@
 // with what the real runners did. Run `npm run build && node scripts/test.mjs build/test/integration`
 // (or only runners.test.js), then `npm run docs:verdicts`.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { RECORDS } from '../build/src/ladder/runners/index.js';
 
 const { cases, observed } = JSON.parse(readFileSync('build/verdicts-matrix.json', 'utf8'));
 const runners = [...new Set(observed.map((o) => o.runner))];
@@ -18,6 +19,7 @@ const LABEL = {
   skipped: 'every test skipped',
   exit: 'a test calls `process.exit(0)` mid-run',
   'pass-no-tests': '`--passWithNoTests` with no tests',
+  config: 'a config that does not parse (eslint.config.mjs, .prettierrc, biome.json, setup.cfg)',
   placeholder: 'npm init\'s placeholder `"test": "echo \\"Error: no test specified\\" && exit 1"`',
 };
 // Temp folders and durations change from run to run.
@@ -28,6 +30,17 @@ const clean = (s) =>
     .replace(/\(\d+(?:\.\d+)?m?s\)/g, '(…)')
     .replace(/; if that is expected, set `allowNoTests: true` on the tier/, '')
     .replace(/\|/g, '\\|');
+// The runners gate-ladder knows, from their records (src/ladder/runners/).
+const code = (t) => `\`${t.replace(/\|/g, '\\|')}\``;
+const caughtOf = (r) => {
+  const c = r.caught?.() ?? [1];
+  return c.length > 3 ? `${c[0]} to ${c.at(-1)}` : c.join(', ');
+};
+const records = [
+  '| runner | named by | `caught` by default | other exit codes | JUnit report |',
+  '|---|---|---|---|---|',
+  ...RECORDS.map((r) => `| ${r.name} | ${[...(r.words ?? []).map(code), ...(r.command ? [r.command.looks] : [])].join(', ')} | ${caughtOf(r)} | ${Object.entries(r.exits ?? {}).map(([k, v]) => `${k}: ${v.replace(/\|/g, '\\|')}`).join('; ') || '—'} | ${r.junitHint ? code(r.junitHint) : (r.check ? "— (a check: its findings decide)" : "—")} |`),
+];
 const cell = (o) => (o ? `**${o.verdict}**${o.reason ? `<br>${clean(o.reason)}` : ''}` : '—');
 const lines = [
   '# Verdicts on real runners',
@@ -56,9 +69,19 @@ const lines = [
   'scripts running `tape \'<folder>/*.js\'` (tape 5.10);',
   'unittest as `python3 -m unittest discover -s <folder>` (Python before 3.12 exits 0 with no tests, 3.12',
   'and later 5: both are "no tests ran").',
-  'Playwright, go, cargo and nextest are read by the same profiles (`src/ladder/runners.ts`) and',
+  'Playwright, go, cargo and nextest are read by their records\' profiles (`src/ladder/runners/`) and',
   'unit-tested on their printed formats (`test/unit/runners.test.ts`), not run here.',
+  'eslint (10.16), prettier (3.10, `--check`), biome (2.6, `biome lint`) and flake8 (5.0) run each case in its own folder',
+  'with its own config: `npx eslint .`, `npx prettier --check .`, `npx biome lint .`, `flake8 .` (a path with no files: `nothere`).',
+  'tsc and ruff are read by their records\' checks and unit-tested on their printed formats (`test/unit/runner-checks.test.ts`; no ruff here).',
   'A `—` is a case not run for that runner (it would show nothing new, or the runner has no such option).',
+  '',
+  '## The runners',
+  '',
+  'What gate-ladder knows of each runner is one record in `src/ladder/runners/` (listed in its',
+  '`index.ts`); the config\'s `runner` values, `gate-ladder help config` and this table come from them.',
+  '',
+  ...records,
   '',
   '## Cases decided by rule, not shown above',
   '',

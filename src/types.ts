@@ -9,23 +9,10 @@ export type Verdict = 'pass' | 'caught' | 'error';
 /** Which entry point produced a run. `manual` covers `gate-ladder run --base/--head` (also CI). */
 export type HookName = 'pre-push' | 'pre-commit' | 'manual' | 'replay' | 'seed';
 
-/** Test runners whose exit codes and reports gate-ladder knows how to read. */
-export type RunnerName =
-  | 'pytest'
-  | 'jest'
-  | 'vitest'
-  | 'mocha'
-  | 'node'
-  | 'uvu'
-  | 'go'
-  | 'cargo'
-  | 'nextest'
-  | 'playwright'
-  | 'unittest'
-  | 'ava'
-  | 'jasmine'
-  | 'tap'
-  | 'tape';
+/** Runners whose exit codes, output and reports gate-ladder knows how to read: one record each in src/ladder/runners/. */
+import type { RunnerName } from './ladder/runners/index.js';
+
+export type { RunnerName };
 
 export type Isolation = 'auto' | 'worktree' | 'none';
 

@@ -1,4 +1,5 @@
 import { DEFAULT_TIMEOUT_S, SEARCH_PLACES, defaultScope } from '../config/defaults.js';
+import { RECORDS, RUNNER_NAMES } from '../ladder/runners/index.js';
 
 /** Every config field, one line each (the README's table, for the terminal). */
 const FIELDS: readonly (readonly [string, string])[] = [
@@ -8,10 +9,10 @@ const FIELDS: readonly (readonly [string, string])[] = [
   ['  lintStaged', 'instead of run: lint-staged on the staged files (pre-commit only); true, or lint-staged options'],
   ['  timeout', `seconds before the gate's process tree is killed and the tier is an error (default ${DEFAULT_TIMEOUT_S})`],
   ['  env, cwd', 'extra environment; working directory relative to the repository root'],
-  ['  caught', 'exit codes that mean "a test failed" (default [1]; cargo [101], nextest [100], jasmine [3])'],
+  ['  caught', `exit codes that mean "a test failed" (default [1]; ${RECORDS.filter((r) => r.caught && r.caught().length === 1).map((r) => `${r.name} [${r.caught!().join(', ')}]`).join(', ')})`],
   ['  skipWhenTestAdjacent', 'skip this tier when t0-scope finds a test-adjacent path (default false)'],
   ['  hooks', "pre-push, pre-commit, manual, replay, seed (default all but pre-commit; ['pre-commit'] for lintStaged)"],
-  ['  runner', 'pytest, unittest, jest, vitest, mocha, node, uvu, ava, jasmine, tap, tape, go, cargo, nextest, playwright: exit codes and reports'],
+  ['  runner', `${RUNNER_NAMES.join(', ')}: exit codes and reports`],
   ['  junit', 'where the gate writes a JUnit XML report (relative to cwd)'],
   ['scope', 'test-adjacent path globs; replaces the defaults (spread defaultScope to extend them)'],
   ['output', "'all' (default) or 'failures': show a tier's own output only when it does not pass"],

@@ -4,17 +4,19 @@
  */
 import { type PackageManager, pmSays } from '../util/package-manager.js';
 import { detectRunner as readRunner, managerTarget, shellCommands, shellSegments } from '../ladder/detect.js';
+import { RUNNERS } from '../ladder/runners/index.js';
 import type { RunnerName } from '../types.js';
 
 /**
  * The test runner a package.json script starts, read by the same reading a run uses (ladder/detect.ts:
  * the command's words, launchers such as `c8 -r lcov` or `cross-env`, `npm run x` followed into script
  * x): one runner, or undefined for none or several, so the starter's `runner` field and a run's reading
- * never disagree.
+ * never disagree. A check (`eslint .`, a lint script) is no test runner here: a run reads it as one anyway.
  */
 export function detectRunner(script: string | undefined, scripts: Readonly<Record<string, string>>): RunnerName | undefined {
   if (script === undefined) return undefined;
-  return readRunner(script, undefined, () => scripts).runner;
+  const runner = readRunner(script, undefined, () => scripts).runner;
+  return runner && !RUNNERS[runner].check ? runner : undefined;
 }
 
 /** Scripts that run a quicker part of the tests, in the order tried. */

@@ -1,4 +1,4 @@
-import type { HookName, RunnerName } from '../types.js';
+import type { HookName } from '../types.js';
 
 /**
  * Test-adjacent paths: the seed's markers plus the usual JavaScript, Python, Go and Ruby layouts, as
@@ -63,15 +63,5 @@ export const SEARCH_PLACES = [
   'package.json',
 ] as const;
 
-/**
- * Exit codes that mean "a test failed" for a runner, when the tier does not list its own. A function:
- * mocha's list (1 to 255) is built when a config names mocha, not by every push that loads this module.
- */
-export function runnerCaught(runner: RunnerName): number[] | undefined {
-  if (runner === 'cargo') return [101];
-  if (runner === 'nextest') return [100];
-  // jasmine exits 3 when specs failed (1: a file or its config could not load, 2: incomplete, 4: process.exit).
-  if (runner === 'jasmine') return [3];
-  if (runner === 'mocha') return Array.from({ length: 255 }, (_, i) => i + 1);
-  return undefined;
-}
+/** Exit codes that mean "a test failed" for a runner, when the tier does not list its own: its record's. */
+export { runnerCaught } from '../ladder/runners/index.js';

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, SEARCH_PLACES, defaultScope, runnerCaught } from './defaults.js';
 import type { GateLadderConfig, ResolvedConfig } from '../types.js';
 import { recordReads } from './fs-reads.js';
+// The runners' records are pure data and reading: the schema's `runner` values come from them.
+import { RUNNER_NAMES } from '../ladder/runners/index.js';
 
 export const MODULE_NAME = 'gate-ladder';
 
@@ -22,7 +24,6 @@ export interface MissingModule {
 }
 
 const HOOKS = ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const;
-const RUNNERS = ['pytest', 'jest', 'vitest', 'mocha', 'node', 'uvu', 'go', 'cargo', 'nextest', 'playwright', 'unittest', 'ava', 'jasmine', 'tap', 'tape'] as const;
 
 const exitCode = z.number({ error: 'must be an exit code (an integer from 1 to 255)' })
   .int({ error: 'must be an exit code (an integer from 1 to 255)' })
@@ -68,7 +69,7 @@ const tierSchema = z.strictObject({
   }).optional(),
   skipWhenTestAdjacent: z.boolean({ error: 'must be true or false' }).optional(),
   hooks: z.array(z.enum(HOOKS, { error: `must name hooks among ${HOOKS.join(', ')}` })).optional(),
-  runner: z.enum(RUNNERS, { error: `must be one of ${RUNNERS.join(', ')}` }).optional(),
+  runner: z.enum(RUNNER_NAMES, { error: `must be one of ${RUNNER_NAMES.join(', ')}` }).optional(),
   junit: z.string({ error: JUNIT_ERROR }).min(1, { error: JUNIT_ERROR }).optional(),
   report: z.strictObject({
     format: z.enum(REPORT_FORMATS, { error: `must be one of ${REPORT_FORMATS.join(', ')}` }),

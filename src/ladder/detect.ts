@@ -4,7 +4,9 @@
  * caller hands in the scripts (read only when a package manager is named).
  */
 import { type ParseEntry, parse as parseShell, quote } from 'shell-quote';
-import type { RunnerName } from '../types.js';
+import { RECORDS, type RunnerName } from './runners/index.js';
+import { base } from './runners/command-words.js';
+import type { RunnerRecord } from './runners/record.js';
 import { shown } from '../util/escape.js';
 import type { EnvTool } from './env-tools.js';
 import { pnpmRunArgs } from './pnpm-workspaces.js';
@@ -169,62 +171,27 @@ const WRAPPER_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
   dotenv: new Set(['-e', '-c', '-v', '-p']),
   npx: new Set(['-p', '--package', '-c', '--call']),
 };
-const JS_RUNNERS: Readonly<Record<string, RunnerName>> = { jest: 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', uvu: 'uvu', pytest: 'pytest', 'py.test': 'pytest', 'pytest-3': 'pytest', 'py.test-3': 'pytest', ava: 'ava', jasmine: 'jasmine', tap: 'tap', tape: 'tape' };
-/**
- * Runners named only as the command itself (or by a path to it): as a bare argument the word is often
- * something else (`--reporter tap`, `eslint --env jasmine`, `--plugin ava`).
- */
-const COMMAND_ONLY: ReadonlySet<string> = new Set(['ava', 'jasmine', 'tap', 'tape']);
-
-const base = (word: string) => word.slice(word.lastIndexOf('/') + 1);
+/** The test runners named by a word of the command, from their records' `words`. */
+const BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.check ? [] : (r.words ?? [])).map((w) => [w, r] as const)));
+/** The linters, formatters and type checkers a command names, from their records: they decide a tier only when they are all it runs. */
+const CHECK_BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.check ? (r.words ?? []) : []).map((w) => [w, r] as const)));
+/** The runners whose node_modules folder a path names, from their records' `packages`. */
+const BY_PACKAGE: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.packages ?? []).map((p) => [p, r] as const)));
+const PACKAGE_PATH = new RegExp(`(?:^|/)node_modules/(${[...BY_PACKAGE.keys()].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`);
 
 /**
  * The runner a word names: `jest`, `./node_modules/.bin/vitest`, `node_modules/mocha/bin/mocha.js`,
  * `node_modules/tap/dist/esm/run.mjs`; `first`: the word is the command (not one of its arguments).
  */
 function runnerWord(word: string, first: boolean): RunnerName | undefined {
-  const pkg = /(?:^|\/)node_modules\/(jest|jest-cli|vitest|mocha|uvu|ava|jasmine|tap|tape|@playwright\/test|playwright)\//.exec(word)?.[1];
-  if (pkg !== undefined && pkg !== '@playwright/test' && pkg !== 'playwright') return JS_RUNNERS[pkg.replace('-cli', '')];
+  const pkg = PACKAGE_PATH.exec(word)?.[1];
+  // A runner named by words (playwright is named by `playwright test`, below) is the package's.
+  const owner = pkg === undefined ? undefined : BY_PACKAGE.get(pkg);
+  if (owner?.words !== undefined) return owner.name as RunnerName;
   const b = base(word);
-  if (COMMAND_ONLY.has(b) && !first && !word.includes('/')) return undefined;
-  return JS_RUNNERS[b];
-}
-
-/**
- * The module a Python command runs: `python3 -m unittest`, `python -X dev -W error -m pytest`,
- * `python -munittest`, and through coverage (`coverage run -m unittest`, `python -m coverage run
- * --branch -m pytest`). Undefined for a script (`python manage.py test`) or no `-m`.
- */
-export function pythonModule(words: readonly string[]): string | undefined {
-  const b = base(words[0] ?? '');
-  let i = 1;
-  if (b === 'coverage') {
-    if (words[1] !== 'run') return undefined;
-    i = 2;
-  } else if (!/^python[\d.]*$/.test(b)) return undefined;
-  for (; i < words.length; i++) {
-    const w = words[i]!;
-    if (w === '-m') return words[i + 1] === 'coverage' && b !== 'coverage' ? pythonModule(['coverage', ...words.slice(i + 2)]) : words[i + 1];
-    if (/^-m\w/.test(w)) return w.slice(2);
-    if (w === '-c' || !w.startsWith('-')) return undefined;
-    // Options that take the next word (python's -W and -X; coverage's, when written apart from their value).
-    if (/^(?:-[WX]|--(?:rcfile|source|include|omit|data-file|context|concurrency))$/.test(w)) i++;
-  }
-  return undefined;
-}
-
-/** `python manage.py test`, `python -W error manage.py test app`, `./manage.py test`, `django-admin test`. */
-function djangoTest(words: readonly string[]): boolean {
-  const b = base(words[0] ?? '');
-  if (b === 'manage.py' || b === 'django-admin') return words[1] === 'test';
-  if (!/^python\d*(?:\.\d+)?$/.test(b)) return false;
-  for (let i = 1; i < words.length; i++) {
-    const w = words[i]!;
-    if (w === '-m' || w === '-c' || /^-[mc]./.test(w)) return false;
-    if (w === '-W' || w === '-X') i++;
-    else if (!w.startsWith('-')) return base(w) === 'manage.py' && words[i + 1] === 'test';
-  }
-  return false;
+  const r = BY_WORD.get(b);
+  if (r?.commandOnly && !first && !word.includes('/')) return undefined;
+  return r?.name as RunnerName | undefined;
 }
 
 interface Found {
@@ -238,7 +205,8 @@ interface Found {
   /** Segments that start no runner and no script (printable). */
   others: string[];
   /** The type checkers among `others` (their names, one per segment). */
-  typeCheckers: string[];
+  /** The commands among `others` that a check's record names (`tsc`, `eslint`), with the word that names it. */
+  checkers: { name: RunnerName; word: string }[];
   make: boolean;
   envTool?: EnvTool;
   workspaces?: WorkspaceRun;
@@ -259,7 +227,6 @@ interface Sources {
 
 /** Commands beside a runner that cannot be what made it fail (they do not fail, or only prepare). */
 /** TypeScript's compiler and the checkers that print its diagnostics (`file(1,7): error TS2322: ...`). */
-const TYPE_CHECKERS = new Set(['tsc', 'vue-tsc', 'tsgo']);
 
 const HARMLESS = new Set(['echo', 'printf', 'cd', 'true', ':', 'export', 'set', 'rm', 'mkdir', 'cp', 'mv', 'touch', 'sleep', 'clear', 'exit']);
 /** TAP reporters a runner's output is piped into (`tape test/*.js | tap-spec`): they fail when the tests do, so they are not a command beside the runner. */
@@ -409,23 +376,16 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       found.via.push(`${via === '' ? 'the command' : via} runs \`${printable(seg.join(' '))}\``);
     };
     const b = base(first);
-    // tsx passes node's own flags on (`tsx --test`); borp runs node's test runner and prints its reporters' output.
-    if ((b === 'node' || b === 'nodejs' || b === 'tsx') && words.some((w) => w === '--test' || w.startsWith('--test-reporter') || w.startsWith('--test-name-pattern'))) add('node');
-    else if (b === 'borp') add('node');
-    else if (b === 'go' && words[1] === 'test') add('go');
-    else if (b === 'cargo' && words[1] === 'nextest') add('nextest');
-    else if (b === 'cargo' && words[1] === 'test') add('cargo');
-    else if (pythonModule(words) === 'pytest') add('pytest');
-    else if (pythonModule(words) === 'unittest') add('unittest');
-    // Django's test command runs unittest's runner and prints its output (`Ran N tests`, `FAILED (failures=1)`).
-    else if (djangoTest(words)) add('unittest');
-    else if ((b === 'playwright' || words.some((w) => /node_modules\/(?:@playwright\/test|playwright)\//.test(w))) && words.includes('test')) add('playwright');
+    // A runner its command's shape names (`go test`, `python -m pytest`, `node --test`), from its record.
+    const shaped = RECORDS.find((r) => !r.check && r.command?.is(words) === true);
+    if (shaped) add(shaped.name);
     else {
       const r = words.map((w, i) => runnerWord(w, i === 0)).find((x) => x !== undefined);
       if (r !== undefined) add(r);
       else if (!HARMLESS.has(b) && !TAP_REPORTERS.has(b)) {
         found.others.push(printable(words.join(' ')));
-        if (TYPE_CHECKERS.has(b)) found.typeCheckers.push(b);
+        const check = CHECK_BY_WORD.get(b);
+        if (check && (check.command === undefined || check.command.is(words))) found.checkers.push({ name: check.name as RunnerName, word: b });
       }
     }
   }
@@ -443,7 +403,7 @@ export function detectRunner(
   workspaces: (manager: WorkspaceManager) => Workspaces = () => null,
 ): Detection {
   const command = typeof run === 'string' ? run : quote(run);
-  const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [], typeCheckers: [], make: false };
+  const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [], checkers: [], make: false };
   let cached: Scripts | undefined;
   const made = new Map<string, MakeDryRun>();
   const wss = new Map<WorkspaceManager, Workspaces>();
@@ -488,9 +448,11 @@ export function detectRunner(
   if (found.unfollowed !== undefined) return { why: `${found.unfollowedBy === 'pnpm' ? 'a pnpm recursive run' : 'an npm workspaces run'}, not followed (${found.unfollowed}): judged by exit code`, ...rest };
   if (found.makeUnread !== undefined) return { why: `make could not say what it runs (${printable(found.makeUnread)}): judged by exit code; set \`runner\` on the tier to read its output`, ...rest };
   if (found.envTool !== undefined) return { why: `${found.envTool} runs the tests: the command it says failed is read with its runner and its own exit code`, ...rest };
-  if (found.others.length > 0 && found.typeCheckers.length === found.others.length) {
-    const checker = found.typeCheckers[0]!;
-    return { why: `a type check (${checker}): its diagnostics decide, a type error is a catch and a config error an error`, ...rest, typeCheck: checker };
+  // Every command the tier runs is the same check (`tsc -p a && tsc -p b`, `eslint .`): its findings decide.
+  const check = found.checkers[0];
+  if (check && found.checkers.length === found.others.length && found.checkers.every((c) => c.name === check.name)) {
+    if (check.name === 'tsc') return { why: `a type check (${check.word}): its diagnostics decide, a type error is a catch and a config error an error`, ...rest, typeCheck: check.word };
+    return { runner: check.name, why: `a check (${check.word}): its findings decide, a finding is a catch and a config error or a crash of the tool an error`, ...rest };
   }
   return { why: 'no known test runner in the command: judged by exit code', ...rest };
 }

@@ -14,7 +14,7 @@ import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from './pnpm-workspaces.js';
 import { NPM_WORKSPACE_KEEP } from './workspaces.js';
 import type { Detection, WorkspaceRun } from './detect.js';
 import { detectTier } from './detect-io.js';
-import { runnerCaught } from '../config/defaults.js';
+import { runnerCaught } from './runners/index.js';
 import { writeErr } from '../util/stderr.js';
 import { CHANGED_ENV, changedEnv } from './changed.js';
 

@@ -4,19 +4,22 @@
  * the script: a runner's own summary counting failed tests (a catch, whatever the exit code), and a node
  * or python process that died loading code, before any test could report (an error, not a catch). Pure.
  */
-import type { RunnerName } from '../types.js';
-import { PROFILES, outputLines } from './runners.js';
+import { RECORDS, RUNNERS, type RunnerName } from './runners/index.js';
+import { outputLines } from './runners/read.js';
 
 /**
  * Runners whose summary line cannot be mistaken for other output (`55 failing`, `Tests:  1 failed, 2
- * total`, `= 1 failed in 0.1s =`, `FAILED (failures=1)`, `test result: FAILED.`): read in this order.
+ * total`, `= 1 failed in 0.1s =`, `FAILED (failures=1)`, `test result: FAILED.`): read in their
+ * records' `scriptSummary` order.
  */
-const SUMMARIES: readonly RunnerName[] = ['mocha', 'jest', 'vitest', 'node', 'jasmine', 'ava', 'tap', 'pytest', 'unittest', 'go', 'cargo', 'nextest'];
+const SUMMARIES: readonly RunnerName[] = RECORDS.filter((r) => r.profile !== undefined && r.scriptSummary !== undefined)
+  .sort((a, b) => a.scriptSummary! - b.scriptSummary!)
+  .map((r) => r.name);
 
 /** The first runner whose summary in `lines` counts a failed test, and that line. */
 export function failedSummary(lines: readonly string[]): { runner: RunnerName; line: string } | undefined {
   for (const runner of SUMMARIES) {
-    const s = PROFILES[runner].read(lines).summary;
+    const s = RUNNERS[runner].profile!.read(lines).summary;
     if (s && s.failed > 0) return { runner, line: s.line };
   }
   return undefined;
@@ -28,7 +31,7 @@ export function failedSummary(lines: readonly string[]): { runner: RunnerName; l
  */
 export function scriptKeep(): (line: string) => boolean {
   // One pattern, not one test per runner: every line of the output is scanned.
-  const re = new RegExp(SUMMARIES.flatMap((r) => PROFILES[r].keep?.source ?? []).map((s) => `(?:${s})`).join('|'));
+  const re = new RegExp(SUMMARIES.flatMap((r) => RUNNERS[r].profile!.keep?.source ?? []).map((s) => `(?:${s})`).join('|'));
   return (line) => re.test(outputLines(line)[0]!);
 }
 
@@ -95,37 +98,4 @@ export function pythonLoadCrash(lines: readonly string[]): LoadCrash | undefined
     return { language: 'python', line: lines[i]!, where: `${last[1]}:${last[2]}` };
   }
   return undefined;
-}
-
-/** What a TypeScript type check printed: its type errors in source files, and errors of its setup. */
-export interface TypeDiagnostics {
-  /** `src/a.ts(1,7): error TS2322: ...` (or the `--pretty` form `src/a.ts:1:7 - error TS2322: ...`). */
-  typeErrors: string[];
-  /** Type errors in installed dependencies' declarations (`node_modules/@types/node/globals.d.ts(585,5)`): versions that disagree, not the code. */
-  dependencyErrors: string[];
-  /** Errors no source line caused: options and tsconfig (TS5xxx, TS6xxx), no inputs (TS18003), a missing types package (TS2688 without a file). */
-  setupErrors: string[];
-}
-
-const TS_AT = /^(.+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error TS(\d+): /;
-const TS_BARE = /^error TS\d+: /;
-
-/**
- * tsc's diagnostics, sorted into errors of the code (a catch: the patch does not type-check) and errors
- * of the check's own setup (an error: it could not check), by code and by the file each one names.
- */
-export function typeDiagnostics(lines: readonly string[]): TypeDiagnostics {
-  const out: TypeDiagnostics = { typeErrors: [], dependencyErrors: [], setupErrors: [] };
-  for (const line of lines) {
-    if (TS_BARE.test(line)) {
-      out.setupErrors.push(line);
-      continue;
-    }
-    const m = TS_AT.exec(line);
-    if (!m) continue;
-    const code = Number(m[6]);
-    const setup = (code >= 5000 && code < 7000) || code === 18003 || /\.json$/.test(m[1]!);
-    (setup ? out.setupErrors : /(?:^|[/\\])node_modules[/\\]/.test(m[1]!) ? out.dependencyErrors : out.typeErrors).push(line);
-  }
-  return out;
 }

@@ -5,7 +5,8 @@ import type { GateExit } from './gate.js';
 import type { IdContext, ReportRead } from '../evidence/junit.js';
 import { testMsg } from '../util/messages.js';
 import type { Freeze, ReportFormat, ResolvedTier, TestFailure, TestOutcome, TestRecord, Verdict } from '../types.js';
-import { AMBIGUOUS_EXIT, type Classified, judgeReport } from './verdict.js';
+import { type Classified, judgeReport } from './verdict.js';
+import { RUNNERS } from './runners/index.js';
 
 /** The outside world of reports, passed in so tests can hand in fakes (see tier-report-io.ts for the real one). */
 export interface ReportDeps {
@@ -94,6 +95,6 @@ export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promi
 
 /** For a tier without a report: a catch from a runner whose exit code cannot tell failure from harness. */
 export function ambiguityNotes(tier: ResolvedTier, verdict: Verdict, runner: ResolvedTier['runner'] = tier.runner): string[] {
-  const why = runner && AMBIGUOUS_EXIT[runner];
+  const why = runner && RUNNERS[runner].ambiguousExit;
   return verdict === 'caught' && why ? [testMsg.ambiguous(tier.name, why)] : [];
 }

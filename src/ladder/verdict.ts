@@ -1,15 +1,19 @@
 import type { GateExit } from './gate.js';
 import type { ReportRead } from '../evidence/junit.js';
 import { shown } from '../util/escape.js';
+import { lastLine, quoteLine } from './runners/read.js';
+
+export { quoteLine };
 import { testMsg as msg } from '../util/messages.js';
 import { type Detection, type WorkspaceRun, detectRunner } from './detect.js';
 import { envToolFailure } from './env-tools.js';
-import { nodeLoadCrash, pythonLoadCrash, failedSummary, typeDiagnostics } from './script-output.js';
-import { PROFILES, type RunnerProfile, managerFailure, outputLines } from './runners.js';
+import { nodeLoadCrash, pythonLoadCrash, failedSummary } from './script-output.js';
+import { type RunnerProfile, managerFailure, outputLines } from './runners.js';
+import type { Checked } from './runners/record.js';
 import { type PnpmSegment, type PnpmUnsplit, splitPnpm } from './pnpm-workspaces.js';
 import { type WorkspaceSegment, splitWorkspaces } from './workspaces.js';
-import { runnerCaught } from '../config/defaults.js';
-import type { RunnerName, Verdict } from '../types.js';
+import { RUNNERS, type RunnerName, runnerCaught } from './runners/index.js';
+import type { Verdict } from '../types.js';
 
 export interface Classified {
   verdict: Verdict;
@@ -20,95 +24,20 @@ export interface Classified {
   inapplicable?: boolean;
 }
 
-/** What a runner's exit codes mean when they are not a test failure (see the README's table). */
-export const EXIT_MEANINGS: Partial<Record<RunnerName | 'default', Record<number, string>>> = {
-  pytest: {
-    2: 'pytest was interrupted or hit collection errors',
-    3: 'pytest internal error',
-    4: 'pytest usage error (bad option, or a conftest.py that fails to import)',
-    5: 'pytest collected no tests',
-    6: 'pytest stopped at its --max-warnings (pytest 9.2 and later)',
-  },
-  go: { 2: 'go test usage error' },
-  cargo: { 1: 'cargo usage error' },
-  nextest: {
-    4: 'nextest found no tests',
-    94: 'nextest setup error',
-    96: 'nextest setup error',
-    101: 'nextest could not build the tests',
-    102: 'nextest setup error',
-    104: 'nextest setup error',
-    105: 'nextest setup error',
-  },
-  playwright: { 130: 'playwright was interrupted' },
-  unittest: {
-    2: 'unittest usage error (a bad option)',
-    5: 'unittest ran no tests (Python 3.12 and later)',
-  },
-  jasmine: {
-    1: 'jasmine could not load a spec file, a helper or its config, or was given an unknown option',
-    2: 'jasmine called the run incomplete (no specs found, or a focused fit/fdescribe)',
-    4: 'jasmine exited early: process.exit was called while the specs ran',
-  },
-  node: {
-    7: 'node could not run its exception handler (often an unwritable --test-reporter-destination)',
-    9: 'node was given a bad option',
-    13: 'node exited with an unsettled top-level await',
-  },
-  default: {
-    2: 'usage error',
-    126: 'command found but not executable',
-    127: 'command not found',
-    130: 'interrupted (SIGINT)',
-    134: 'aborted (SIGABRT): a crash, process.abort(), or node out of memory',
-    137: 'killed (SIGKILL), often out of memory',
-    139: 'crashed (SIGSEGV, a segmentation fault)',
-    143: 'terminated (SIGTERM)',
-  },
-};
-
-
-/**
- * Runners whose test-failure exit code is also what they exit with when the harness breaks, so the
- * exit code alone cannot tell a caught patch from a broken harness; a JUnit report can.
- */
-export const AMBIGUOUS_EXIT: Partial<Record<RunnerName, string>> = {
-  jest: 'jest exits 1 for failed tests and for config errors, no tests, or a suite that cannot load',
-  vitest: 'vitest exits 1 for failed tests and for config errors or no tests',
-  mocha: 'mocha exits with the number of failures, and 1 for harness errors too',
-  node: 'node --test exits 1 for failed tests and for a missing test file',
-  uvu: 'uvu exits 1 for failed tests and for a test file that cannot load',
-  go: 'go test exits 1 for failed tests and for a build failure',
-  cargo: 'cargo test exits 101 for failed tests and for a compile error',
-  playwright: 'playwright exits 1 for failed tests and for config errors or no tests',
-  unittest: 'python -m unittest exits 1 for failed tests and for a test module that cannot import',
-  ava: 'ava exits 1 for failed tests and for a test file that cannot load, no tests, or an uncaught exception',
-  jasmine: 'jasmine exits 3 for failed specs and for an error outside any spec (a describe body, an afterAll)',
-  tap: 'tap exits 1 for failed tests and for a test file that cannot load, a timeout, or coverage below its threshold',
-  tape: 'tape exits 1 for failed tests and for a test file that cannot load (node\'s own crash), and 0 when no test ran',
-};
-
-/** How each runner writes a JUnit report to PATH, for messages when a report is missing. */
-export const JUNIT_HINT: Record<RunnerName, string> = {
-  pytest: 'pytest --junitxml=PATH',
-  jest: 'JEST_JUNIT_OUTPUT_FILE=PATH JEST_JUNIT_ADD_FILE_ATTRIBUTE=true jest --reporters=default --reporters=jest-junit',
-  vitest: 'vitest run --reporter=default --reporter=junit --outputFile.junit=PATH',
-  mocha: 'mocha --reporter mocha-junit-reporter --reporter-options mochaFile=PATH',
-  node: 'node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=PATH',
-  uvu: 'a JUnit reporter for uvu writing PATH',
-  go: 'gotestsum --junitfile PATH -- ./...',
-  cargo: 'cargo nextest with a [profile.NAME.junit] path, or a JUnit converter writing PATH',
-  nextest: 'cargo nextest run --profile NAME, with [profile.NAME.junit] path = "PATH"',
-  playwright: 'PLAYWRIGHT_JUNIT_OUTPUT_FILE=PATH playwright test --reporter=junit',
-  unittest: 'python -m pytest --junitxml=PATH (pytest runs unittest test cases too)',
-  ava: 'a TAP-to-JUnit converter over ava --tap, writing PATH',
-  jasmine: "a JUnit reporter for jasmine (jasmine-reporters' JUnitXmlReporter) writing PATH",
-  tap: 'tap --reporter=junit --reporter-file=PATH',
-  tape: "a TAP-to-JUnit converter over tape's output, writing PATH",
+/** What an exit code means whatever the runner, when its record does not say (see the README's table). */
+const DEFAULT_EXITS: Readonly<Record<number, string>> = {
+  2: 'usage error',
+  126: 'command found but not executable',
+  127: 'command not found',
+  130: 'interrupted (SIGINT)',
+  134: 'aborted (SIGABRT): a crash, process.abort(), or node out of memory',
+  137: 'killed (SIGKILL), often out of memory',
+  139: 'crashed (SIGSEGV, a segmentation fault)',
+  143: 'terminated (SIGTERM)',
 };
 
 function meaning(code: number, runner: RunnerName | undefined): string | undefined {
-  return (runner && EXIT_MEANINGS[runner]?.[code]) ?? EXIT_MEANINGS.default?.[code];
+  return (runner && RUNNERS[runner].exits?.[code]) ?? DEFAULT_EXITS[code];
 }
 
 /**
@@ -167,22 +96,6 @@ export interface ClassifyOptions {
   output?: OutputContext;
 }
 
-/** A line of a gate's output inside a reason: trimmed, control characters escaped, at most 200 characters. */
-export function quoteLine(line: string): string {
-  let t = shown(line.trim());
-  if (t.length > 200) t = `${t.slice(0, 199)}…`;
-  return `\`${t}\``;
-}
-
-/** The last line worth quoting when nothing else decides (npm's log-file pointer is not). */
-function lastLine(lines: readonly string[]): string | undefined {
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const l = lines[i]!.trim();
-    if (l !== '' && !/A complete log of this run can be found in|^npm (?:error|ERR!)\s*$/.test(l)) return l;
-  }
-  return undefined;
-}
-
 /**
  * Exit code, signal, timeout and (when kept) the output to a verdict. Pure.
  * Without output to read: `pass` is exit 0, `caught` an exit code the tier lists (default exactly 1),
@@ -202,7 +115,7 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   if (made && 'noRule' in made) return { verdict: 'error', reason: `make: ${quoteLine(made.noRule)}`, inapplicable: true };
   // make exits 0 for a target with no recipe (`.PHONY: test` left without its rule) or a file of its name that is up to date: nothing ran.
   const idle = output?.detection.make && exit.exitCode === 0 ? makeIdle(lines) : undefined;
-  if (idle && !(runner && PROFILES[runner].read(lines).summary)) {
+  if (idle && !(runner && RUNNERS[runner].profile?.read(lines).summary)) {
     return { verdict: 'error', reason: `make ran no command, so no test ran: ${quoteLine(idle)}; give the target a recipe that runs the tests in the Makefile (a .PHONY target without one, or a file of the target's name that is up to date, runs nothing)`, inapplicable: true };
   }
   // make exits 2 whatever its recipe's code was: the recipe's own code is the one that says what failed.
@@ -223,9 +136,12 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   }
   const tool = output?.detection.envTool;
   if (tool && code !== 0 && code < 126 && !output.reportDecides) return byEnvTool(tool, exit, code, lines, caught, timeout, output, runner);
-  const profile = output && !output.reportDecides && runner ? PROFILES[runner] : undefined;
+  const record = output && !output.reportDecides && runner ? RUNNERS[runner] : undefined;
+  // A linter's, formatter's or type checker's findings are its verdict; its exit 0 is a pass.
+  if (record?.check && code !== 0 && code < 126) return checked(record.check(runner!, lines, code), caught, code);
+  const profile = record?.profile;
   if (profile) return byProfile(profile, runner!, lines, code, caught, output!.allowNoTests === true, output!.detection.besides);
-  if (output?.detection.typeCheck !== undefined && !runner && code !== 0 && code < 126) return byTypeCheck(output.detection.typeCheck, lines, code);
+  if (output?.detection.typeCheck !== undefined && !runner && code !== 0 && code < 126) return checked(RUNNERS.tsc.check!(output.detection.typeCheck, lines, code));
   if (output && !output.reportDecides && !runner && code !== 0 && code < 126) {
     const script = byScriptOutput(lines, code);
     if (script) return script;
@@ -262,26 +178,13 @@ function byScriptOutput(lines: readonly string[], code: number): Classified | un
 }
 
 /**
- * A failed type check (`tsc --noEmit`, `vue-tsc`): type errors in the code are a catch whatever the code
- * (tsc exits 2 when it emits nothing, 1 when it emitted files anyway); an error of its setup (an unknown
- * option, a missing tsconfig, no input files) is an error, since nothing was checked as configured. Pure.
+ * A check's reading as a verdict: a finding is a proven catch when the tier counts its exit code as one
+ * (`caught`, default [1]); else an error that says so.
  */
-function byTypeCheck(checker: string, lines: readonly string[], code: number): Classified {
-  const d = typeDiagnostics(lines);
-  const setup = d.setupErrors[0];
-  if (setup !== undefined) {
-    return { verdict: 'error', reason: `exit ${code}: ${checker} could not check the code as configured: ${quoteLine(setup)}; fix its tsconfig or the tier's command, then push again` };
-  }
-  // `--pretty` ends with `Found 3 errors in 2 files.`: the whole count, where a long output's kept tail may hold only the last ones.
-  const found = lines.map((l) => /^Found (\d+) errors?\b/.exec(l)).find((m) => m !== null);
-  const n = found ? Number(found[1]) : d.typeErrors.length;
-  if (d.typeErrors.length > 0) return { verdict: 'caught', reason: `${checker}: ${n} type error${n === 1 ? '' : 's'}: ${quoteLine(d.typeErrors[0]!)}`, proven: true };
-  const dep = d.dependencyErrors[0];
-  if (dep !== undefined) {
-    return { verdict: 'error', reason: `exit ${code}: ${checker} found type errors only in installed dependencies, whose versions disagree (the code itself type-checks): ${quoteLine(dep)}; align those packages' versions, or set \`skipLibCheck\` in tsconfig, then push again` };
-  }
-  const last = lastLine(lines);
-  return { verdict: 'error', reason: `exit ${code} without a diagnostic from ${checker}, so no type error shows the code is wrong; last output: ${last ? quoteLine(last) : '(none)'}` };
+function checked(c: Checked, caught?: readonly number[], code?: number): Classified {
+  if (c.verdict === 'error') return c;
+  if (caught && code !== undefined && !caught.includes(code)) return { verdict: 'error', reason: `exit ${code}, which this tier does not count as a finding (\`caught\`: ${caught.join(', ') || 'none'}), though ${c.reason}; if exit ${code} means a finding, add it to the tier's \`caught\`` };
+  return { ...c, proven: true };
 }
 
 /**
@@ -389,7 +292,7 @@ function byWorkspaces(run: WorkspaceRun, lines: readonly string[], code: number,
   return { verdict: 'pass', ...(notes.length > 0 && { reason: notes.join('; ') }) };
 }
 
-const isNoTestsCode = (runner: RunnerName | undefined, code: number) => (runner === 'pytest' && code === 5) || (runner === 'nextest' && code === 4) || (runner === 'unittest' && code === 5);
+const isNoTestsCode = (runner: RunnerName | undefined, code: number) => runner !== undefined && RUNNERS[runner].noTestsExits?.includes(code) === true;
 
 /** `a jest`, `a unittest`, `an ava`. */
 const aRunner = (runner: RunnerName) => `${/^[aeio]/.test(runner) ? 'an' : 'a'} ${runner}`;
@@ -480,7 +383,8 @@ export function judgeReport(base: Classified, exitCode: number | null, report: R
       : report.kind === 'stale' ? msg.reportStale(where, report.written)
       : msg.reportUnreadable(where, report.why);
     if (base.verdict === 'pass') return { verdict: 'pass', reason: msg.reportNotRecorded(what), failed: [], trusted: false };
-    const hint = report.kind === 'missing' && runner ? msg.reportHint(JUNIT_HINT[runner]) : '';
+    const junit = runner && RUNNERS[runner].junitHint;
+    const hint = report.kind === 'missing' && junit ? msg.reportHint(junit) : '';
     return { verdict: 'error', reason: msg.reportCannotTell(code, what, hint), failed: [], trusted: false };
   }
   const failed = report.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);

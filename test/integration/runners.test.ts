@@ -20,10 +20,10 @@ import { PROJECT, cleanEnv, installedModules, withRepo } from '../helpers/repo.j
 const hasPytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
 if (!hasPytest) process.stderr.write('runners.test: python3 -m pytest is not available (apt-get install python3-pytest); the pytest cases will fail\n');
 
-type Case = 'pass' | 'caught' | 'import' | 'no-files' | 'zero' | 'no-script' | 'timeout' | 'allowed' | 'mixed' | 'skipped' | 'exit' | 'pass-no-tests' | 'placeholder';
-const CASES: readonly Case[] = ['pass', 'caught', 'import', 'no-files', 'zero', 'no-script', 'timeout', 'allowed', 'mixed', 'skipped', 'exit', 'pass-no-tests', 'placeholder'];
+type Case = 'pass' | 'caught' | 'import' | 'no-files' | 'zero' | 'no-script' | 'timeout' | 'allowed' | 'mixed' | 'skipped' | 'exit' | 'pass-no-tests' | 'placeholder' | 'config';
+const CASES: readonly Case[] = ['pass', 'caught', 'import', 'no-files', 'zero', 'no-script', 'timeout', 'allowed', 'mixed', 'skipped', 'exit', 'pass-no-tests', 'placeholder', 'config'];
 /** Cases a scenario runs only when it gives them files: where they show something its runner does. */
-const OPTIONAL: ReadonlySet<Case> = new Set(['allowed', 'mixed', 'skipped', 'exit', 'pass-no-tests']);
+const OPTIONAL: ReadonlySet<Case> = new Set(['allowed', 'mixed', 'skipped', 'exit', 'pass-no-tests', 'config']);
 /** Cases whose command runs no runner: a missing script, npm init's placeholder test script. */
 const NO_RUNNER: ReadonlySet<Case> = new Set(['no-script', 'placeholder']);
 const PLACEHOLDER = 'echo "Error: no test specified" && exit 1';
@@ -46,7 +46,9 @@ interface Scenario {
   inFolder?: boolean;
   scripts?: (folder: string, c: Case) => string;
   files: Partial<Record<Case, Record<string, string>>>;
-  expect: Partial<Record<Case, Expect>> & Record<Exclude<Case, 'allowed' | 'mixed' | 'skipped' | 'exit' | 'pass-no-tests'>, Expect>;
+  /** The cases a linter's column runs (a clean file, a finding, a broken config, no files): a test runner's runs them all. */
+  only?: readonly Case[];
+  expect: Partial<Record<Case, Expect>>;
 }
 
 const HANG_JS = 'setInterval(() => {}, 1000); await new Promise(() => {});';
@@ -433,7 +435,90 @@ const TAPE: Scenario = {
   },
 };
 
-const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, NODE_DOT, AVA, JASMINE, TAP, TAPE, PYTEST, UNITTEST];
+/**
+ * Linters and formatters, each case in its own folder (the tier's `cwd`) with its own config: a clean
+ * file passes, a finding is caught quoting it (file:line and rule), a config that does not parse and a
+ * path with no files are errors quoting the tool.
+ */
+const LINT_CASES: readonly Case[] = ['pass', 'caught', 'config', 'no-files'];
+const UNUSED_JS = 'const a = 1;\nconst unused = 2;\nconsole.log(a);\n';
+const CLEAN_JS = 'const a = 1;\nconsole.log(a);\n';
+const ESLINT_CONFIG = "export default [{ rules: { 'no-unused-vars': 'error' } }];\n";
+const ESLINT: Scenario = {
+  runner: 'eslint',
+  inFolder: true,
+  only: LINT_CASES,
+  run: (_f, c) => (c === 'no-files' ? 'npx eslint nothere' : 'npx eslint .'),
+  files: {
+    pass: { 'eslint.config.mjs': ESLINT_CONFIG, 'a.js': CLEAN_JS },
+    caught: { 'eslint.config.mjs': ESLINT_CONFIG, 'a.js': UNUSED_JS },
+    config: { 'eslint.config.mjs': "export default [{ rules: { 'no-unused-vars': 'error' } }\n", 'a.js': CLEAN_JS },
+    'no-files': { 'eslint.config.mjs': ESLINT_CONFIG },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: "a.js:2:7 no-unused-vars: 'unused' is assigned a value but never used`" },
+    config: { verdict: 'error', quotes: 'eslint could not lint the code, so nothing was checked: `SyntaxError: Unexpected end of input`; fix its config' },
+    'no-files': { verdict: 'error', quotes: '`No files matching the pattern "nothere" were found.`' },
+  },
+};
+const PRETTIER: Scenario = {
+  runner: 'prettier',
+  inFolder: true,
+  only: LINT_CASES,
+  run: (_f, c) => (c === 'no-files' ? 'npx prettier --check nothere.js' : 'npx prettier --check .'),
+  files: {
+    pass: { '.prettierrc': '{}\n', 'a.js': CLEAN_JS },
+    caught: { '.prettierrc': '{}\n', 'a.js': CLEAN_JS, 'b.js': 'const b  =  2\n' },
+    config: { '.prettierrc': '{ "semi": \n', 'a.js': CLEAN_JS },
+    'no-files': { '.prettierrc': '{}\n' },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: 'prettier: `b.js` is not formatted' },
+    config: { verdict: 'error', quotes: 'prettier could not check the formatting: `[error] Invalid configuration for file' },
+    'no-files': { verdict: 'error', quotes: '`[error] No files matching the pattern were found: "nothere.js".`' },
+  },
+};
+const BIOME_CONFIG = '{ "linter": { "rules": { "correctness": { "noUnusedVariables": "error" } } } }\n';
+const BIOME: Scenario = {
+  runner: 'biome',
+  inFolder: true,
+  only: LINT_CASES,
+  run: (_f, c) => (c === 'no-files' ? 'npx biome lint nothere.js' : 'npx biome lint .'),
+  files: {
+    pass: { 'biome.json': BIOME_CONFIG, 'a.js': CLEAN_JS },
+    caught: { 'biome.json': BIOME_CONFIG, 'a.js': UNUSED_JS },
+    config: { 'biome.json': '{ "linter": \n', 'a.js': CLEAN_JS },
+    'no-files': { 'biome.json': BIOME_CONFIG },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: 'biome: `a.js:2:7 lint/correctness/noUnusedVariables: This variable unused is unused.`' },
+    config: { verdict: 'error', quotes: 'biome could not check the code as configured: `' },
+    'no-files': { verdict: 'error', quotes: '`Cannot read file.`' },
+  },
+};
+const FLAKE8: Scenario = {
+  runner: 'flake8',
+  inFolder: true,
+  only: LINT_CASES,
+  run: (_f, c) => (c === 'no-files' ? 'flake8 nothere.py' : 'flake8 .'),
+  files: {
+    pass: { 'a.py': 'x = 1\n' },
+    caught: { 'a.py': 'import os\nx = 1\n' },
+    config: { 'setup.cfg': '[flake8]\nmax-line-length = abc\n', 'a.py': 'x = 1\n' },
+    'no-files': { 'README.md': 'no code here\n' },
+  },
+  expect: {
+    pass: { verdict: 'pass' },
+    caught: { verdict: 'caught', quotes: "flake8: 1 finding, the first: `./a.py:1:1: F401 'os' imported but unused`" },
+    config: { verdict: 'error', quotes: "flake8 could not check the code: `ValueError: invalid literal for int() with base 10: 'abc'`" },
+    'no-files': { verdict: 'error', quotes: "`nothere.py:0:1: E902 FileNotFoundError: [Errno 2] No such file or directory: 'nothere.py'`" },
+  },
+};
+
+const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, NODE_DOT, AVA, JASMINE, TAP, TAPE, PYTEST, UNITTEST, ESLINT, PRETTIER, BIOME, FLAKE8];
 const TIMEOUT_S = 2;
 
 let modules: string | undefined;
@@ -480,7 +565,7 @@ interface Outcome {
 }
 
 /** Cases a scenario runs: the optional ones only where it shows something new (`allowed`: exit 0, exit 1 or pytest's exit 5 with no tests). */
-const casesOf = (s: Scenario): Case[] => CASES.filter((c) => !OPTIONAL.has(c) || s.files[c] !== undefined);
+const casesOf = (s: Scenario): Case[] => CASES.filter((c) => (s.only ? s.only.includes(c) : !OPTIONAL.has(c) || s.files[c] !== undefined));
 
 /** One scenario repository, its cases as tiers, judged by one CLI run (`--calibrate`: every tier runs whatever the verdicts before it). */
 function scenario(s: Scenario): Promise<Outcome> {

@@ -90,10 +90,10 @@ const cases: [string | string[], Scripts | undefined, string | undefined, string
   ['node node_modules/tap/dist/esm/run.mjs', undefined, undefined, 'tap', 'tap'],
   ['npm test', { test: 'cross-env CI=1 ava' }, undefined, 'ava', 'npm script "test" runs `cross-env CI=1 ava`'],
   ['yarn test', { test: 'tap' }, undefined, 'tap', 'yarn script "test"'],
-  // As arguments the same words name a reporter, an environment or a plugin, not the runner.
-  ['eslint --env jasmine .', undefined, undefined, undefined, 'no known test runner'],
+  // As arguments the same words name a reporter, an environment or a plugin, not the runner (eslint is the check it runs).
+  ['eslint --env jasmine .', undefined, undefined, 'eslint', 'a check (eslint)'],
   ['some-linter --format tap', undefined, undefined, undefined, 'no known test runner'],
-  ['eslint --plugin ava .', undefined, undefined, undefined, 'no known test runner'],
+  ['eslint --plugin ava .', undefined, undefined, 'eslint', 'a check (eslint)'],
   ['mocha --reporter tap', undefined, undefined, 'mocha', 'mocha'],
   ['node --test --test-reporter tap', undefined, undefined, 'node', 'node'],
   // tape: as the command, by its bin's path, under nyc or c8, through ljharb's `npm test` → `npm run tests-only` chain, and piped into a TAP reporter.
