@@ -8,17 +8,18 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withRepo } from '../helpers/repo.js';
+import { toolPresent } from '../helpers/system-tool.js';
 
 /** The python that has pytest-cov: the one on PATH, else Debian's. */
 const PYTHON = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import pytest, pytest_cov'], { encoding: 'utf8' }).status === 0);
-if (PYTHON === undefined) process.stderr.write('python-tools.test: no python3 imports pytest and pytest_cov (apt-get install python3-pytest-cov); these cases will fail\n');
 const hasTox = spawnSync('tox', ['--version'], { encoding: 'utf8' }).status === 0;
-if (!hasTox) process.stderr.write('python-tools.test: tox is not installed (apt-get install tox); the tox case will fail\n');
+const withCov = toolPresent('the pytest-cov case', PYTHON !== undefined, 'apt-get install python3-pytest-cov');
+const withTox = toolPresent('the tox case', hasTox && PYTHON !== undefined, 'apt-get install tox python3-pytest-cov');
 
 const CALC = 'def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    if a < b:\n        return -(b - a)\n    return a - b\n';
 const TEST = 'from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n';
 
-test('pytest-cov: every test passed but coverage is below --cov-fail-under: an error quoting pytest-cov, not a catch', () =>
+if (withCov) test('pytest-cov: every test passed but coverage is below --cov-fail-under: an error quoting pytest-cov, not a catch', () =>
   withRepo({
     files: {
       '.gitignore': '__pycache__/\n.coverage\n',
@@ -37,7 +38,7 @@ test('pytest-cov: every test passed but coverage is below --cov-fail-under: an e
     assert.not.match(r.out, 'caught');
   }));
 
-test('tox: a failed test is caught, a test module that cannot import and a dependency pip cannot install are errors; each read off what tox says failed, not its exit 1', () =>
+if (withTox) test('tox: a failed test is caught, a test module that cannot import and a dependency pip cannot install are errors; each read off what tox says failed, not its exit 1', () =>
   withRepo({
     files: {
       '.gitignore': '__pycache__/\n.tox/\n',

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { toolPresent } from '../helpers/system-tool.js';
 import { execa } from 'execa';
 import { PROJECT, cleanEnv, installedModules, withRepo } from '../helpers/repo.js';
 
@@ -518,7 +519,8 @@ const FLAKE8: Scenario = {
   },
 };
 
-const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, NODE_DOT, AVA, JASMINE, TAP, TAPE, PYTEST, UNITTEST, ESLINT, PRETTIER, BIOME, FLAKE8];
+const hasFlake8 = toolPresent('the flake8 column', spawnSync('flake8', ['--version']).status === 0, 'apt-get install flake8');
+const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, NODE_DOT, AVA, JASMINE, TAP, TAPE, PYTEST, UNITTEST, ESLINT, PRETTIER, BIOME, ...(hasFlake8 ? [FLAKE8] : [])];
 const TIMEOUT_S = 2;
 
 let modules: string | undefined;
