@@ -149,10 +149,12 @@ const JEST_FAILED_TO_RUN = /●\s+Test suite failed to run/;
 const JEST_VALIDATION = /●\s+Validation Error/;
 const JEST_EXIT = /^\s*●\s+process\.exit called with/;
 const JEST_SUMMARY = /^Tests:\s+(.*\d+ total.*)$/;
+/** The file a suite's result is for (`FAIL test/a.test.js`): the one that could not run, named in the reason. */
+const JEST_FAIL_FILE = /^\s*FAIL\s+(\S+)/;
 
 const jest: RunnerProfile = {
   // `Tests:` too: jest prints its summary on stderr, which may be read before the last 64 kB of a test's own stdout.
-  keep: anyOf(JEST_FAILED_TO_RUN, JEST_JSON, JEST_EXIT, JEST_SUMMARY),
+  keep: anyOf(JEST_FAILED_TO_RUN, JEST_JSON, JEST_EXIT, JEST_SUMMARY, JEST_FAIL_FILE),
   // The reason quoted is the line below these.
   keepNext: anyOf(JEST_FAILED_TO_RUN, JEST_VALIDATION),
   needsSummary: true,
@@ -165,7 +167,10 @@ const jest: RunnerProfile = {
     if (failedToRun) {
       const why = nextLine(lines, failedToRun.index) ?? failedToRun.line;
       if (/Your test suite must contain at least one test/.test(why)) out.noTests = { line: why };
-      else out.cannotRun = { what: 'a test file could not run', line: why };
+      else {
+        const file = lastMatch(lines.slice(0, failedToRun.index), JEST_FAIL_FILE)?.m[1];
+        out.cannotRun = { what: file ? `a test file could not run (${file})` : 'a test file could not run', line: why };
+      }
     }
     const config = firstMatch(lines, /●\s+Validation Error|^Error: Could not find a config file|^Error: Can't find a root directory|^Error: Jest: /);
     if (config) out.cannotRun = { what: 'a jest config error', line: config.line.includes('Validation Error') ? (nextLine(lines, config.index) ?? config.line) : config.line };
@@ -991,7 +996,9 @@ const pytest: RunnerProfile = {
     if (collection) {
       // The exception (`E   ModuleNotFoundError: ...`), else the short summary's reason (`ERROR test_a.py - Failed: 'slow' not found in `markers``).
       const why = firstMatch(lines, /^E\s+\w+Error: /)?.line.replace(/^E\s+/, '') ?? firstMatch(lines, /^ERROR \S+ - \S/)?.line;
-      out.cannotRun = { what: 'pytest could not collect the tests', line: why ?? collection.line };
+      // The file it could not collect: `ERROR tests/test_a.py` in the short summary, else its `ERROR collecting` banner.
+      const file = (lastMatch(lines, /^ERROR (\S+\.py)\b/) ?? lastMatch(lines, /^_+ ERROR collecting (\S+) _+$/))?.m[1];
+      out.cannotRun = { what: file ? `pytest could not collect the tests (${file})` : 'pytest could not collect the tests', line: why ?? collection.line };
     }
     // Exit 4: a bad option, or a conftest.py that cannot import; pytest then prints no summary (a test's own output may look alike).
     const usage = s ? undefined : firstMatch(lines, /^(?:\S+\.py|pytest|py\.test): error: /);
