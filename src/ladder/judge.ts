@@ -12,7 +12,7 @@ import { shouldCalibrate } from './calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
 import { EXIT } from '../config/defaults.js';
 import { type GateExit, type GateIo, runGate } from './gate.js';
-import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, uncomparedIn, workTreeState } from '../git/git.js';
+import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, textAt, uncomparedIn, workTreeState } from '../git/git.js';
 import { type GitFacts, commitIn, diffIn, gatherGitFacts, mergeBaseIn } from '../git/facts.js';
 import { newRunId } from '../util/hash.js';
 import { type Where, chooseIsolation, hiddenReason, placement } from './isolation.js';
@@ -337,6 +337,8 @@ export async function judge(opts: RunOptions, gathered?: GitFacts): Promise<Judg
           echo: (chunk) => writeErr(safeGateOutput(chunk)),
           colour: () => gateColourWanted(process.env),
           tracker: gateTracker(gatesDir(info.commonDir)),
+          // Whether a missing script was there before the range: the patch removed it (ladder/fault.ts).
+          ...(run.base !== null && { atBase: (path: string) => textAt(info.root, run.base!, path) }),
         },
       );
     } finally {
