@@ -170,7 +170,7 @@ const jest: RunnerProfile = {
       const why = nextLine(lines, failedToRun.index) ?? failedToRun.line;
       if (/Your test suite must contain at least one test/.test(why)) out.noTests = { line: why };
       else {
-        const file = lastMatch(lines.slice(0, failedToRun.index), JEST_FAIL_FILE)?.m[1];
+        const file = lastMatch(lines.slice(0, failedToRun.index), JEST_FAIL_FILE)?.m[1]?.replace(/^\.\//, '');
         // `Configuration error:` says what only on a line below it (the module a moduleNameMapper entry maps to).
         const at = lines.indexOf(why, failedToRun.index);
         const said = /^\s*Configuration error:\s*$/.test(why) && at >= 0 ? `${why.trim()} ${(nextLine(lines, at) ?? '').trim()}` : why;
