@@ -23,6 +23,8 @@ export interface FaultInput {
   changed: readonly string[];
   /** The tier's `cwd`, relative to the root ('' or '.' for the root). */
   cwd?: string;
+  /** Folders the runners name files from, relative to the root (the tier's cwd, each workspace's folder): `c.test.js` in `packages/c` is `packages/c/c.test.js`. */
+  dirs?: readonly string[];
   /** The gate ran and exited with a code: no timeout, signal, interrupt or spawn failure (those name no file). */
   exited: boolean;
   /** The script the tier's package.json lacks, when that is the error. */
@@ -36,7 +38,8 @@ export function errorFault(e: FaultInput): Fault {
   if (e.missingScript !== undefined) return scriptFault(e, e.missingScript);
   if (!e.exited || e.changed.length === 0) return { cause: 'harness' };
   // The reason quotes the runner's own line, which names the file where the runner does; else the output around it.
-  const file = namedIn(e.reason ?? '', e.changed) ?? namedIn(e.output, e.changed);
+  const dirs = [e.cwd ?? '', ...(e.dirs ?? [])].map(folder).filter((d) => d !== '');
+  const file = namedIn(e.reason ?? '', e.changed, dirs) ?? namedIn(e.output, e.changed, dirs);
   return file === undefined ? { cause: 'harness' } : { cause: 'patch', file };
 }
 
@@ -60,13 +63,13 @@ export function hadScript(text: string | null, script: string): boolean {
   }
 }
 
-/** The first changed path the text names as a path of its own (relative, or the end of an absolute one), longest first. */
-function namedIn(text: string, changed: readonly string[]): string | undefined {
+/** The first changed path the text names as a path of its own (from the root or one of `dirs`, or the end of an absolute one), longest first. */
+function namedIn(text: string, changed: readonly string[], dirs: readonly string[]): string | undefined {
   if (text === '') return undefined;
   const hits = changed
-    .filter((p) => p !== '' && text.includes(p))
-    .map((p) => ({ p, at: firstWhole(text, p) }))
-    .filter((h) => h.at >= 0)
+    .filter((p) => p !== '')
+    .map((p) => ({ p, at: Math.min(...[p, ...dirs.filter((d) => p.startsWith(`${d}/`)).map((d) => p.slice(d.length + 1))].map((n) => firstWhole(text, n)).map((at) => (at < 0 ? Infinity : at))) }))
+    .filter((h) => h.at !== Infinity)
     .sort((a, b) => a.at - b.at || b.p.length - a.p.length);
   return hits[0]?.p;
 }
@@ -83,6 +86,11 @@ function firstWhole(text: string, path: string): number {
 
 /** The package.json of a tier's cwd, relative to the root. */
 export function packageJsonIn(cwd: string | undefined): string {
-  const dir = (cwd ?? '').replace(/^\.(?:\/|$)/, '').replace(/\/+$/, '');
+  const dir = folder(cwd ?? '');
   return dir === '' ? 'package.json' : `${dir}/package.json`;
+}
+
+/** A folder relative to the root, without `./` or a trailing slash ('' for the root). */
+function folder(dir: string): string {
+  return dir.replace(/^\.(?:\/|$)/, '').replace(/\/+$/, '');
 }

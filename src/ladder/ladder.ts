@@ -306,6 +306,7 @@ function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, dep
     output: exit.tail,
     changed,
     cwd: tier.cwd,
+    dirs: (detection?.workspaces?.members ?? []).map((m) => (tier.cwd === '.' || tier.cwd === '' ? m.dir : `${tier.cwd}/${m.dir}`)),
     exited,
     ...(missingScript !== undefined && { missingScript, packageJsonAtBase: deps.atBase?.(packageJsonIn(tier.cwd)) }),
   });

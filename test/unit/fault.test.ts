@@ -12,6 +12,7 @@ const cases: [string, FaultInput, Fault][] = [
   ['a changed name inside a longer one is not it', { reason: 'cannot load src/a.js.map', output: 'lib/src/a.jsx', changed: ['src/a.js'], exited: true }, { cause: 'harness' }],
   ['a timeout names no file, whatever its output says', { reason: 'timed out after 60 s', output: 'test/parse.test.js', changed: ['test/parse.test.js'], exited: false }, { cause: 'harness' }],
   ['the first named of several changed files', { reason: 'cannot load b.js, then a.js', output: '', changed: ['a.js', 'b.js'], exited: true }, { cause: 'patch', file: 'b.js' }],
+  ["a workspace's runner names its files from the workspace's folder", { reason: 'workspace c: a test file could not run (c.test.js): `Cannot find module`', output: '', changed: ['packages/c/c.test.js'], dirs: ['packages/c', 'packages/a'], exited: true }, { cause: 'patch', file: 'packages/c/c.test.js' }],
   ['a script the base had and the change removed', { output: '', changed: ['package.json'], exited: true, missingScript: 'test', packageJsonAtBase: PKG({ test: 'jest' }) }, { cause: 'patch', file: 'package.json', script: 'test' }],
   ['a script the base never had: the harness (replay: not applicable)', { output: '', changed: ['package.json'], exited: true, missingScript: 'test', packageJsonAtBase: PKG({ build: 'tsc' }) }, { cause: 'harness' }],
   ['no package.json at the base', { output: '', changed: ['package.json'], exited: true, missingScript: 'test', packageJsonAtBase: null }, { cause: 'harness' }],
