@@ -15,7 +15,7 @@ const blocked = (hook?: Voice) => (hook === 'ci' ? 'check failed: ' : isCommit(h
 const bypass = (hook?: Voice) => (hook === 'ci' || isManual(hook) ? '' : isCommit(hook) ? BYPASS_COMMIT : BYPASS);
 const again = (hook?: Voice) => (isCommit(hook) ? 'commit' : isManual(hook) ? 'run it' : 'push');
 /** What brought the change being judged: a push, a commit, a replayed patch, or a manual run's range. */
-const change = (hook?: Voice) => (isCommit(hook) ? 'commit' : isManual(hook) || hook === 'ci' ? 'change' : hook === 'replay' ? 'patch' : 'push');
+const change = (hook?: Voice) => (isCommit(hook) ? 'commit' : isManual(hook) || hook === 'ci' ? 'range' : hook === 'replay' ? 'patch' : 'push');
 /** An error the patch did not cause: not a verdict on it; fix the tier or what it needs. */
 const errorNext = (r: GateResult, configFile: string, hook?: Voice): string[] => [
   '  This is not a verdict on the patch: the check itself did not complete.',
