@@ -14,6 +14,9 @@ import type { RunnerName } from './ladder/runners/index.js';
 
 export type { RunnerName };
 
+/** Whose fault an `error` is: the patch's (a file it changed cannot load, the tier's script it removed) or the harness's (the tier, its config, what it needs). */
+export type ErrorCause = 'patch' | 'harness';
+
 export type Isolation = 'auto' | 'worktree' | 'none';
 
 /**
@@ -233,6 +236,12 @@ export interface GateResult {
   runner?: RunnerInfo;
   /** The command could not run at this commit (missing script, package.json or command). */
   inapplicable?: boolean;
+  /** An `error`'s cause (ladder/fault.ts): the patch's when the failing file or removed script is one it changed. */
+  cause?: ErrorCause;
+  /** The changed file that cannot load, or the package.json that lost the tier's script (`cause: 'patch'`). */
+  causeFile?: string;
+  /** The npm script the patch removed, when that is the error. */
+  causeScript?: string;
   /** Ids several test cases of the report shared (the report named no file). */
   dup?: string[];
   /** The first attempt, when the tier was retried (`retries`). */
@@ -350,6 +359,10 @@ export interface LedgerRow {
   runner?: RunnerName;
   /** Replay: `false` when the tier's command cannot run at this commit (its script or runner is absent): counted apart, like `applied: false`. */
   applicable?: boolean;
+  /** An `error` row: `patch` when a file the change touched cannot load or the change removed the tier's script, else `harness` (docs/ledger.md). */
+  error_cause?: ErrorCause;
+  /** With `error_cause: 'patch'`: the changed file that failed (a test file, a config, package.json). */
+  error_file?: string;
   [extra: string]: unknown;
 }
 
@@ -464,6 +477,8 @@ export interface Report {
   /** Rows read, and rows read but not counted in the tier figures, by why. */
   rows: number;
   excluded: { filtered: number; calibration: number; cached: number; seed: number; not_applied: number; not_applicable: number };
+  /** The counted `error` rows by cause: the patches' (`error_cause: 'patch'`) and the harness's (the rest). They count in the tiers' errors alike. */
+  errors: { patch: number; harness: number };
   skipped_lines: number;
   /** Tiers with rows that the config no longer has: their figures, apart from the ladder. */
   retired: TierFigures[];

@@ -382,6 +382,13 @@ export function filesAt(cwd: string, treeish: string, paths: readonly string[]):
   return parseCatFileBatch(r.stdout, asked);
 }
 
+/** One file's text at a commit: `null` when the commit has no such file, `undefined` when git could not say. */
+export function textAt(cwd: string, treeish: string, path: string): string | null | undefined {
+  const got = filesAt(cwd, treeish, [path]);
+  if (got === undefined || !got.has(path)) return undefined;
+  return got.get(path)?.toString('utf8') ?? null;
+}
+
 /**
  * Pure: `git cat-file --batch` output for `asked`, in order. Each object is `<oid> <type> <size>\n`,
  * then `size` bytes and `\n`; an object that does not resolve is `<name> missing\n` (or `ambiguous`).

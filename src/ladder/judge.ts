@@ -13,7 +13,7 @@ import { shouldCalibrate } from './calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
 import { EXIT } from '../config/defaults.js';
 import { type GateExit, type GateIo, runGate } from './gate.js';
-import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, uncomparedIn, workTreeState } from '../git/git.js';
+import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, textAt, uncomparedIn, workTreeState } from '../git/git.js';
 import { type GitFacts, commitIn, diffIn, mergeBaseIn } from '../git/facts.js';
 import { newRunId } from '../util/hash.js';
 import { type Where, chooseIsolation, hiddenReason, placement } from './isolation.js';
@@ -389,6 +389,8 @@ async function runGates(run: Run, p: Target, under: Under, input: Omit<LadderInp
       echo: (chunk) => writeErr(safeGateOutput(chunk)),
       colour: () => gateColourWanted(process.env),
       tracker: gateTracker(gatesDir(info.commonDir)),
+      // Whether a missing script was there before the range: the patch removed it (ladder/fault.ts).
+      ...(input.base != null && { atBase: (path: string) => textAt(info.root, input.base!, path) }),
     });
   } finally {
     placed.dispose();

@@ -17,6 +17,7 @@ import { detectTier } from './detect-io.js';
 import { runnerCaught } from './runners/index.js';
 import { writeErr } from '../util/stderr.js';
 import { CHANGED_ENV, changedEnv } from './changed.js';
+import { type Fault, errorFault, packageJsonIn } from './fault.js';
 
 /** Everything a ladder run needs from the outside world, passed in so tests can hand in fakes. */
 export interface LadderDeps {
@@ -51,6 +52,8 @@ export interface LadderDeps {
   colour?: () => boolean;
   /** Which runner a tier runs, read where it runs; default: from the command and package.json there. */
   detect?: (tier: ResolvedTier, cwd: string) => Detection | Promise<Detection>;
+  /** A file's text at the base the change starts from (`null`: no such file there; `undefined`: not known): did the tier's script exist before? */
+  atBase?: (path: string) => string | null | undefined;
 }
 
 /** Where one tier runs and with which environment. */
@@ -140,8 +143,10 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     const retryNote = second !== undefined && last === first ? testMsg.retryNoVerdict(tier.name, second.judged.reason ?? 'no verdict') : undefined;
     const { exit, judged, detection } = last;
     const { verdict } = judged;
-    // Replaying history: a command that cannot run at this commit (its script or runner came later) says nothing of the patch.
-    const notApplicable = input.hook === 'replay' && verdict === 'error' && last.inapplicable;
+    const fault = verdict === 'error' && !tier.lintStaged ? faultOf(last, input.plan.files, tier, deps) : undefined;
+    // Replaying history: a command that cannot run at this commit (its script or runner came later) says nothing of the patch;
+    // a script the patch removed does.
+    const notApplicable = input.hook === 'replay' && verdict === 'error' && last.inapplicable && fault?.cause !== 'patch';
     const said = notApplicable ? `not applicable at this commit: ${judged.reason ?? 'the command cannot run here'}` : judged.reason;
     const reason = retried && verdict === 'pass' ? [testMsg.passedOnRetry(first.judged.failed ?? []), said].filter(Boolean).join('; ') : said;
     if (verdict !== 'pass') held?.show(heldTo);
@@ -161,6 +166,9 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       ...(judged.notes.length > 0 && { notes: judged.notes }),
       ...(detection && { runner: { ...(detection.runner && { runner: detection.runner }), why: detection.why } }),
       ...(notApplicable && { inapplicable: true }),
+      ...(fault && !notApplicable && { cause: fault.cause }),
+      ...(fault?.file !== undefined && !notApplicable && { causeFile: fault.file }),
+      ...(fault?.script !== undefined && !notApplicable && { causeScript: fault.script }),
       ...(judged.dup && { dup: judged.dup }),
       ...(retried && { retried }),
     };
@@ -288,6 +296,22 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
   return { exit, judged, seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
 }
 
+/** Whose fault a tier's `error` is: a file of the change that cannot load, or its script the change removed (fault.ts). */
+function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, deps: LadderDeps): Fault {
+  const { exit, judged, detection } = a;
+  const exited = exit.exitCode !== null && !exit.timedOut && exit.signal === null && exit.spawnError === undefined && !exit.interrupted;
+  const missingScript = a.inapplicable ? detection?.missingScript : undefined;
+  return errorFault({
+    ...(judged.reason !== undefined && { reason: judged.reason }),
+    output: exit.tail,
+    changed,
+    cwd: tier.cwd,
+    dirs: (detection?.workspaces?.members ?? []).map((m) => (tier.cwd === '.' || tier.cwd === '' ? m.dir : `${tier.cwd}/${m.dir}`)),
+    exited,
+    ...(missingScript !== undefined && { missingScript, packageJsonAtBase: deps.atBase?.(packageJsonIn(tier.cwd)) }),
+  });
+}
+
 /** GATE_LADDER_CHANGED for a command tier: the changed paths still there, one a line, relative to its cwd; unset when too long to pass. */
 function changedFor(plan: Plan, tier: ResolvedTier): NodeJS.ProcessEnv {
   if (tier.lintStaged || plan.present === undefined) return {};
@@ -344,5 +368,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     ...(result.failed && result.failed.length > 0 && { failed: result.failed.slice(0, MAX_FAILED_PER_ROW) }),
     ...(result.runner?.runner && { runner: result.runner.runner }),
     ...(result.inapplicable && { applicable: false }),
+    ...(result.verdict === 'error' && result.cause !== undefined && { error_cause: result.cause }),
+    ...(result.verdict === 'error' && result.causeFile !== undefined && { error_file: result.causeFile }),
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { diffList, git, stagedPaths } from '../git/git.js';
+import { diffList, git, stagedPaths, textAt } from '../git/git.js';
 import { type LadderDeps, runLadder } from '../ladder/ladder.js';
 import type { ReplayPatch } from './inputs.js';
 import { type Matcher, route } from '../ladder/route.js';
@@ -139,7 +139,14 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
         source: 'replay',
         ...(ctx.calibrate && { calibration: true }),
       },
-      { ...ctx.deps, env: slotEnv(slot.dir, ctx.deps.env), appendRows: (rows) => held.push(...rows), ...(reports && { reports }) },
+      {
+        ...ctx.deps,
+        env: slotEnv(slot.dir, ctx.deps.env),
+        appendRows: (rows) => held.push(...rows),
+        ...(reports && { reports }),
+        // A script the patch removed is its error; one the base never had is "not applicable" (ladder/fault.ts).
+        atBase: (path) => textAt(ctx.root, patch.base, path),
+      },
     );
     if (ctx.interrupted()) return { ...empty, status: 'interrupted', results: outcome.results, seconds: elapsed() };
     const rows = held.map((row) => ({ ...row, config_hash: ctx.configHash, ...(ctx.isolate && { isolate: ctx.isolate }) }));

@@ -43,6 +43,7 @@ export interface FoldRow {
   cached?: unknown;
   applied?: unknown;
   applicable?: unknown;
+  error_cause?: unknown;
   skipped?: unknown;
   reason?: unknown;
 }
@@ -133,6 +134,8 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
   const seeds = seedFold();
   const trend = new Trend();
   const excluded = { filtered: 0, calibration: 0, cached: 0, seed: 0, not_applied: 0, not_applicable: 0 };
+  // The counted errors by cause: the tiers' figures count both alike.
+  const errors = { patch: 0, harness: 0 };
   const since = opts.since?.getTime();
   let rows = 0;
   let countedCalibration = 0;
@@ -199,8 +202,11 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
       lastRun = run;
     }
     if (row.verdict === 'caught') a.caught++;
-    else if (row.verdict === 'error') a.errors++;
-    else a.passes++;
+    else if (row.verdict === 'error') {
+      a.errors++;
+      if (row.error_cause === 'patch') errors.patch++;
+      else errors.harness++;
+    } else a.passes++;
     a.total += row.seconds;
     a.seconds.push(row.seconds);
     trend.add(row.ts, row.tier, row.verdict === 'caught', row.seconds);
@@ -227,6 +233,7 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
       attempts: attempts.size,
       rows,
       excluded,
+      errors,
       skipped_lines: skippedLines,
       retired,
       trend: trend.finish(tiers.filter((t) => t.runs > 0).map((t) => t.tier)),

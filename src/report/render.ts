@@ -42,6 +42,7 @@ export function renderReport(r: Report, format: ReportFormat, ledger?: string): 
   item(reportMsg.summary(r, ledger));
   item(reportMsg.rate(r.rate));
   item(reportMsg.excluded(r.excluded, r.overlap.counted_rows));
+  if (r.errors.patch + r.errors.harness > 0) item(reportMsg.errorCauses(r.errors));
 
   heading(SECTIONS.tiers);
   table([...TIER_COLUMNS], tierRows(r.tiers));

@@ -14,6 +14,15 @@ const isManual = (hook?: Voice) => hook === 'manual';
 const blocked = (hook?: Voice) => (hook === 'ci' ? 'check failed: ' : isCommit(hook) ? 'commit blocked: ' : isManual(hook) ? '' : 'push blocked: ');
 const bypass = (hook?: Voice) => (hook === 'ci' || isManual(hook) ? '' : isCommit(hook) ? BYPASS_COMMIT : BYPASS);
 const again = (hook?: Voice) => (isCommit(hook) ? 'commit' : isManual(hook) ? 'run it' : 'push');
+/** What brought the change being judged: a push, a commit, a replayed patch, or a manual run's range. */
+const change = (hook?: Voice) => (isCommit(hook) ? 'commit' : isManual(hook) || hook === 'ci' ? 'range' : hook === 'replay' ? 'patch' : 'push');
+/** An error the patch did not cause: not a verdict on it; fix the tier or what it needs. */
+const errorNext = (r: GateResult, configFile: string, hook?: Voice): string[] => [
+  '  This is not a verdict on the patch: the check itself did not complete.',
+  r.reason?.startsWith(LINT_STAGED_SAID)
+    ? `  Put the repository in order as lint-staged says above (\`git status\`; a backup it kept is in \`git stash list\`), then ${again(hook)} again.`
+    : `  Fix the tier in ${shown(configFile)} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${again(hook)} again.`,
+];
 /** How the project runs gate-ladder's bin (`npx gate-ladder`, `pnpm exec gate-ladder`, ...). */
 type Exec = (command: string) => string;
 const npx: Exec = (command) => `npx ${command}`;
@@ -64,10 +73,14 @@ export const msg = {
   error: (ref: string, r: GateResult, configFile: string, hook?: Voice) =>
     [
       `gate-ladder: ${blocked(hook)}${shown(r.tier)} could not give a verdict on ${shown(ref)}: ${shown(r.reason ?? 'harness error')}.`,
-      '  This is not a verdict on the patch: the check itself did not complete.',
-      r.reason?.startsWith(LINT_STAGED_SAID)
-        ? `  Put the repository in order as lint-staged says above (\`git status\`; a backup it kept is in \`git stash list\`), then ${again(hook)} again.`
-        : `  Fix the tier in ${shown(configFile)} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${again(hook)} again.`,
+      ...(r.cause === 'patch' && r.causeFile !== undefined
+        ? [
+            r.causeScript !== undefined
+              ? `  The ${change(hook)} changed ${shown(r.causeFile)}, which no longer has the "${shown(r.causeScript)}" script the tier runs: the patch broke the harness.`
+              : `  The ${change(hook)} changed ${shown(r.causeFile)}, which cannot load: the patch broke the harness.`,
+            `  Fix ${shown(r.causeFile)}${isCommit(hook) ? ', stage it, and commit again' : isManual(hook) ? ', then run it again' : ', commit, and push again'}.`,
+          ]
+        : errorNext(r, configFile, hook)),
       ...(bypass(hook) ? [`  ${bypass(hook)}`] : []),
     ].join('\n'),
   interrupted: () => 'gate-ladder: interrupted; the gates were stopped and the rows so far are in the ledger.',
@@ -368,6 +381,8 @@ export const reportMsg = {
     r.first === null ? 'no dated rows: no monthly rate' : `${r.per_month} patch attempts a month (${r.attempts} from ${r.first} to ${r.last}, ${r.months} ${r.months === 1 ? 'month' : 'months'})`,
   excluded: (x: Report['excluded'], countedCalibration = 0) =>
     `not in the tier figures: ${x.calibration} calibration rows past their run's first non-pass (${countedCalibration} before it are counted as the ladder run), ${x.cached} cached, ${x.seed} seed, ${x.not_applied} not applied, ${x.not_applicable} not applicable, ${x.filtered} filtered out`,
+  errorCauses: (e: Report['errors']) =>
+    `errors: ${e.patch} caused by the patches (a file the patch changed cannot load, or the patch removed the tier's script), ${e.harness} of the harness (the tier, its config or what it needs); the tier figures count both as errors`,
   retired: (names: readonly string[]) =>
     `${names.join(', ')}: not in the config any more; listed apart and left out of the order and the advice`,
   orderMethod: (o: OrderFigures) =>

@@ -28,7 +28,8 @@ test('make test: a failing test is caught, a test file that cannot import is an 
     repo.commit('an import that fails');
     const broken = repo.cli(['run', '--base', 'HEAD~1']);
     assert.is(broken.code, 2, broken.out);
-    assert.match(broken.stderr, "pytest could not collect the tests: `ModuleNotFoundError: No module named 'nope_missing'`");
+    assert.match(broken.stderr, "pytest could not collect the tests (tests/test_a.py): `ModuleNotFoundError: No module named 'nope_missing'`");
+    assert.match(broken.stderr, '  The range changed tests/test_a.py, which cannot load: the patch broke the harness.');
 
     repo.write('gate-ladder.config.mjs', CONFIG.replace('make test', 'make tset'));
     repo.write('tests/test_a.py', PASSING);

@@ -60,7 +60,8 @@ if (withTox) test('tox: a failed test is caught, a test module that cannot impor
     repo.commit('an import that fails');
     const broken = repo.cli(['run', '--base', 'HEAD~1']);
     assert.is(broken.code, 2, broken.out);
-    assert.match(broken.stderr, "(exit 2): pytest could not collect the tests: `ModuleNotFoundError: No module named 'nope_missing'`");
+    assert.match(broken.stderr, "(exit 2): pytest could not collect the tests (tests/test_calc.py): `ModuleNotFoundError: No module named 'nope_missing'`");
+    assert.match(broken.stderr, '  The range changed tests/test_calc.py, which cannot load: the patch broke the harness.');
 
     repo.write('tests/test_calc.py', TEST);
     repo.write('tox.ini', repo.read('tox.ini').replace('sitepackages = true\n', 'sitepackages = true\ndeps = gl-no-such-package-anywhere==1.0\n'));

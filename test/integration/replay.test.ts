@@ -124,7 +124,7 @@ test('a range of ten commits: each judged against its parent, by today\'s ladder
     assertCleanedUp(repo, tmp);
   }));
 
-test('commits where the tier cannot run (its script or runner came later) are "not applicable", counted apart in the report', () =>
+test('commits where the tier cannot run (its script or runner came later) are "not applicable", counted apart in the report; a script the patch removed is its error', () =>
   corpus(
     (repo, tmp) => {
       const pkg = (scripts: Record<string, string>) => repo.write('package.json', `${JSON.stringify({ name: 'fixture', private: true, scripts }, null, 2)}\n`);
@@ -133,27 +133,34 @@ test('commits where the tier cannot run (its script or runner came later) are "n
         edit();
         c[name] = repo.commit(name);
       };
-      step('lab-era', () => pkg({ 'test:quick': 'lab test/*.js' }));
       step('no-script', () => pkg({ test: 'node check.js' }));
+      step('lab-era', () => pkg({ 'test:quick': 'lab test/*.js' }));
+      step('removed', () => pkg({ test: 'node check.js' }));
       step('node-era', () => pkg({ test: 'node check.js', 'test:quick': 'node check.js' }));
       step('bug', () => repo.write('src/value.txt', 'bug\n'));
-      const r = replay(repo, tmp, ['main~4..main', '--jobs', '1']);
+      const r = replay(repo, tmp, ['main~5..main', '--jobs', '1']);
       assert.is(r.code, 0, r.out);
       const rows = repo.ledger();
       const row = (name: string) => rows.find((x) => x.patch === c[name])!;
       assert.is(row('lab-era').verdict, 'error');
       assert.match(String(row('lab-era').reason), /^not applicable at this commit: command not found: lab: `sh: 1: lab: not found`/);
       assert.is(row('lab-era').applicable, false);
+      // Its base had no such script either: the command did not exist yet.
       assert.match(String(row('no-script').reason), /^not applicable at this commit: npm: missing script "test:quick"/);
       assert.is(row('no-script').applicable, false);
+      assert.is(row('no-script').error_cause, undefined);
+      // Its base had the script and the patch took it out of package.json: the patch's error, not "not applicable".
+      assert.equal([row('removed').verdict, row('removed').applicable, row('removed').error_cause, row('removed').error_file], ['error', undefined, 'patch', 'package.json']);
+      assert.match(String(row('removed').reason), /^npm: missing script "test:quick"/);
       assert.equal([row('node-era').verdict, row('node-era').applicable], ['pass', undefined]);
       assert.equal([row('bug').verdict, row('bug').applicable], ['caught', undefined]);
-      assert.match(r.stdout, /^t1\s+2\s+1\s+0\s+1\s/m, 'the replay figures leave them out');
+      assert.match(r.stdout, /^t1\s+3\s+1\s+1\s+1\s/m, 'the replay figures leave the not applicable ones out');
       assert.match(r.stdout, "not applicable at their commit (the tier's script or runner was absent there; counted apart): 2");
-      const rep = JSON.parse(repo.cli(['report', '--json']).stdout) as { tiers: { tier: string; runs: number; caught: number; errors: number; not_applicable: number }[]; excluded: Record<string, number> };
+      const rep = JSON.parse(repo.cli(['report', '--json']).stdout) as { tiers: { tier: string; runs: number; caught: number; errors: number; not_applicable: number }[]; excluded: Record<string, number>; errors: Record<string, number> };
       const t1 = rep.tiers.find((t) => t.tier === 't1')!;
-      assert.equal([t1.runs, t1.caught, t1.errors, t1.not_applicable], [2, 1, 0, 2]);
+      assert.equal([t1.runs, t1.caught, t1.errors, t1.not_applicable], [3, 1, 1, 2]);
       assert.is(rep.excluded.not_applicable, 2);
+      assert.equal(rep.errors, { patch: 1, harness: 0 });
       assertCleanedUp(repo, tmp);
     },
     {

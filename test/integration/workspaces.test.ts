@@ -75,8 +75,11 @@ test("one workspace's test file cannot load: an error naming it, not a catch", (
     assert.is.not(code, 0, out);
     const r = row(repo);
     assert.is(r.verdict, 'error', out);
-    assert.match(String(r.reason), /^workspace c: a test file could not run: `Cannot find module '\.\/nope' from 'c\.test\.js'`; `npm run test -w c` runs it alone/);
+    assert.match(String(r.reason), /^workspace c: a test file could not run \(c\.test\.js\): `Cannot find module '\.\/nope' from 'c\.test\.js'`; `npm run test -w c` runs it alone/);
     assert.match(out, 'unit could not give a verdict');
+    // The push changed that file: the patch's error, named from the root.
+    assert.equal([r.error_cause, r.error_file], ['patch', 'packages/c/c.test.js']);
+    assert.match(out, 'The push changed packages/c/c.test.js, which cannot load: the patch broke the harness.');
   }));
 
 test('one workspace runs no test: an error naming it (the others passed)', () =>

@@ -30,7 +30,7 @@ const PYTEST = 'tox ran `/x/.tox/py/bin/python -m pytest -q -p no:cacheprovider 
 const TOX: [string, number, 'pass' | 'caught' | 'error', string][] = [
   ['pass', 0, 'pass', ''],
   ['caught', 1, 'caught', `${PYTEST}\` (exit 1): pytest: \`1 failed, 2 passed in 0.02s\``],
-  ['import', 1, 'error', `${PYTEST}\` (exit 2): pytest could not collect the tests: \`ModuleNotFoundError: No module named 'nope'\``],
+  ['import', 1, 'error', `${PYTEST}\` (exit 2): pytest could not collect the tests (tests/test_imp.py): \`ModuleNotFoundError: No module named 'nope'\``],
   ['zero', 1, 'error', `${PYTEST} -k zzz\` (exit 5): no tests ran (exit 5: pytest collected no tests): \`2 deselected in 0.00s\``],
   ['deps', 1, 'error', 'tox could not make the test environment, so no test ran: `ERROR: could not install deps [nonexistent-pkg-zz==1.0]'],
   ['no-python', 1, 'error', 'tox could not make the test environment, so no test ran: `ERROR: InterpreterNotFound: python3.99`; run `tox` to see why'],

@@ -163,7 +163,7 @@ test('a real jest run: "Test suite failed to run", then 80 kB of passing tests, 
     assert.not.match(e.tail, '> 1 | const x', 'the suite\'s own lines fell out of the tail');
     const c = classify(e, [1], 120, { runner: 'jest', output: { detection: { runner: 'jest', words: [], managers: [] } } });
     assert.is(c.verdict, 'error');
-    assert.is(c.reason, "a test file could not run: `Cannot find module './nope' from 'a.test.js'`");
+    assert.is(c.reason, "a test file could not run (a.test.js): `Cannot find module './nope' from 'a.test.js'`");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

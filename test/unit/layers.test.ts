@@ -43,6 +43,7 @@ const POLICY = [
   'replay/shard.ts',
   'ledger/identity.ts',
   'ladder/ci-target.ts',
+  'ladder/fault.ts',
   'report/ci-summary.ts',
   'report/ci-annotations.ts',
 ];

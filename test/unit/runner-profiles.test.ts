@@ -14,7 +14,7 @@ import type { RunnerName } from '../../src/types.js';
 
 const cases: [string, RunnerName, string, Reading][] = [
   ['jest: failures counted, suites line ignored', 'jest', "FAIL src/a.test.js\n  ● adds › works\n\nTest Suites: 1 failed, 1 total\nTests:       1 failed, 2 passed, 3 total\nTime:        0.5 s\n", {"summary":{"line":"Tests:       1 failed, 2 passed, 3 total","failed":1,"passed":2,"total":3,"skipped":0}}],
-  ['jest: a suite that cannot run names the next line', 'jest', "FAIL src/b.test.js\n  ● Test suite failed to run\n\n    Cannot find module './missing' from 'src/b.test.js'\n\nTests:       0 total\n", {"cannotRun":{"what":"a test file could not run","line":"    Cannot find module './missing' from 'src/b.test.js'"},"summary":{"line":"Tests:       0 total","failed":0,"passed":0,"total":0,"skipped":0}}],
+  ['jest: a suite that cannot run names the next line', 'jest', "FAIL src/b.test.js\n  ● Test suite failed to run\n\n    Cannot find module './missing' from 'src/b.test.js'\n\nTests:       0 total\n", {"cannotRun":{"what":"a test file could not run (src/b.test.js)","line":"    Cannot find module './missing' from 'src/b.test.js'"},"summary":{"line":"Tests:       0 total","failed":0,"passed":0,"total":0,"skipped":0}}],
   ['jest: an empty suite is no tests', 'jest', "FAIL src/c.test.js\n  ● Test suite failed to run\n\n    Your test suite must contain at least one test.\n", {"noTests":{"line":"    Your test suite must contain at least one test."}}],
   ['jest: no tests found', 'jest', "No tests found, exiting with code 1\nRun with `--passWithNoTests` to exit with code 0\n", {"noTests":{"line":"No tests found, exiting with code 1"}}],
   ['jest: a validation error names the next line', 'jest', "● Validation Error:\n\n  Module ./setup.js in the setupFiles option was not found.\n", {"cannotRun":{"what":"a jest config error","line":"  Module ./setup.js in the setupFiles option was not found."}}],
@@ -88,6 +88,7 @@ const cases: [string, RunnerName, string, Reading][] = [
   ['pytest: a collection error names the exception', 'pytest', "E   ModuleNotFoundError: No module named 'x'\n!!!!!!! Interrupted: 1 error during collection !!!!!!!\n=========== 1 error in 0.10s ===========\n", {"summary":{"line":"1 error in 0.10s","failed":1,"passed":0,"total":1,"skipped":0},"cannotRun":{"what":"pytest could not collect the tests","line":"ModuleNotFoundError: No module named 'x'"}}],
   ['pytest: python -m pytest where that python has no pytest (real output of a python run with -S)', 'pytest', "/root/.pyenv/versions/3.11.7/bin/python3: No module named pytest\n", {"cannotRun":{"what":"this python cannot import pytest, so no test ran (push where the virtualenv that has pytest is active, or install pytest)","line":"/root/.pyenv/versions/3.11.7/bin/python3: No module named pytest"}}],
   ['pytest: a test that prints the same words does not hide its summary', 'pytest', "x: No module named pytest\n=========== 1 failed in 0.10s ===========\n", {"summary":{"line":"1 failed in 0.10s","failed":1,"passed":0,"total":1,"skipped":0}}],
+  ['pytest: a collection error names the file it could not collect', 'pytest', "E     File \"/w/tests/test_parse.py\", line 1\nE   SyntaxError: invalid syntax\n=========================== short test summary info ============================\nERROR tests/test_parse.py\n!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n1 error in 0.10s\n", {"summary":{"line":"1 error in 0.10s","failed":1,"passed":0,"total":1,"skipped":0},"cannotRun":{"what":"pytest could not collect the tests (tests/test_parse.py)","line":"SyntaxError: invalid syntax"}}],
   ['pytest: a collection error without an exception line', 'pytest', "!!!!!!! Interrupted: 2 errors during collection !!!!!!!\n", {"cannotRun":{"what":"pytest could not collect the tests","line":"!!!!!!! Interrupted: 2 errors during collection !!!!!!!"}}],
   ['go: packages ok and failed, tests passed and failed', 'go', "=== RUN   TestA\n--- PASS: TestA (0.00s)\n    --- FAIL: TestB/sub (0.00s)\n--- FAIL: TestB (0.00s)\nFAIL\nFAIL\texample.com/m\t0.002s\nok  \texample.com/n\t0.001s\n", {"summary":{"line":"--- FAIL: TestB/sub (0.00s)","failed":2,"passed":1,"total":3}}],
   ['go: packages ok, no -v', 'go', "ok  \texample.com/m\t0.002s\nok  \texample.com/n\t0.003s\n?   \texample.com/o\t[no test files]\n", {"summary":{"line":"ok  \texample.com/n\t0.003s","failed":0,"passed":2,"total":2}}],
@@ -123,7 +124,7 @@ test('every runner has a profile here', () => {
 
 test('jest: a reason more than five lines below "failed to run" is not taken for it', () => {
   const text = `FAIL src/b.test.js\n  ● Test suite failed to run\n${'\n'.repeat(5)}    far below\n`;
-  assert.equal(PROFILES.jest.read(outputLines(text)), { cannotRun: { what: 'a test file could not run', line: '  ● Test suite failed to run' } });
+  assert.equal(PROFILES.jest.read(outputLines(text)), { cannotRun: { what: 'a test file could not run (src/b.test.js)', line: '  ● Test suite failed to run' } });
   const near = `FAIL src/b.test.js\n  ● Test suite failed to run\n${'\n'.repeat(4)}    near enough\n`;
   assert.equal(PROFILES.jest.read(outputLines(near)).cannotRun?.line, '    near enough');
 });
@@ -156,7 +157,11 @@ const edges: [string, RunnerName, string, Reading][] = [
   ['jest: a config file error keeps its own line even when another follows', 'jest', 'Error: Could not find a config file based on provided values:\n  path: "/x"\n',
     { cannotRun: { what: 'a jest config error', line: 'Error: Could not find a config file based on provided values:' } }],
   ['jest: "failed to run" as the last line', 'jest', 'FAIL src/b.test.js\n  ● Test suite failed to run',
-    { cannotRun: { what: 'a test file could not run', line: '  ● Test suite failed to run' } }],
+    { cannotRun: { what: 'a test file could not run (src/b.test.js)', line: '  ● Test suite failed to run' } }],
+  ['jest: a config that cannot load names the file and its error', 'jest', '/w/jest.config.js:2\n\n\n\nSyntaxError: Unexpected end of input\n    at wrapSafe (node:internal/modules/cjs/loader:1464:18)\n',
+    { cannotRun: { what: 'jest could not load its config (jest.config.js)', line: 'SyntaxError: Unexpected end of input' } }],
+  ['jest: "Configuration error:" quotes what it says below, and the file', 'jest', 'FAIL ./test/ok.test.js\n  ● Test suite failed to run\n\n    Configuration error:\n\n    Could not locate module x mapped as:\n    /w/nope.js.\n',
+    { cannotRun: { what: 'a test file could not run (test/ok.test.js)', line: 'Configuration error: Could not locate module x mapped as:' } }],
   ['jest: a line of spaces is blank', 'jest', '  ● Test suite failed to run\n   \n    the reason\n',
     { cannotRun: { what: 'a test file could not run', line: '    the reason' } }],
   ['vitest: a config that cannot load keeps its line even with an error below', 'vitest', 'failed to load config from /x/vitest.config.ts\nError: Cannot find module \'vite\'\n',
@@ -246,7 +251,7 @@ test('long outputs: the lines a reading needs are kept wherever they fall (summa
 
 test('long outputs: jest\'s "Test suite failed to run" keeps the reason below it (a real jest 30 run, 80 kB of passing tests after the suite)', () => {
   const text = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners/jest/long-import.txt'), 'utf8');
-  assert.equal(longOutput('jest', text).cannotRun, { what: 'a test file could not run', line: "    Cannot find module './nope' from 'a.test.js'" });
+  assert.equal(longOutput('jest', text).cannotRun, { what: 'a test file could not run (a.test.js)', line: "    Cannot find module './nope' from 'a.test.js'" });
   // The reason is the first non-blank line within five below: one further down is not kept for it.
   const far = `  ● Test suite failed to run\n${'\n'.repeat(5)}    far below\n${details(2000, (i) => `  ✓ case ${i} ${'w'.repeat(40)}`)}\n`;
   assert.equal(longOutput('jest', far).cannotRun, { what: 'a test file could not run', line: '  ● Test suite failed to run' });

@@ -1,5 +1,5 @@
 /** jest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { anyOf, count, firstMatch, lastMatch, nextLine, type Reading, type RunnerProfile, type Summary } from './read.js';
+import { anyOf, count, firstMatch, jsErrorLine, lastMatch, nextLine, type Reading, type RunnerProfile, type Summary } from './read.js';
 import { defineRunner } from './record.js';
 
 /**
@@ -24,10 +24,14 @@ const JEST_FAILED_TO_RUN = /●\s+Test suite failed to run/;
 const JEST_VALIDATION = /●\s+Validation Error/;
 const JEST_EXIT = /^\s*●\s+process\.exit called with/;
 const JEST_SUMMARY = /^Tests:\s+(.*\d+ total.*)$/;
+/** The first line of node's crash in a jest config file: its path and line number. */
+const JEST_CONFIG_CRASH = /^\S*?([^/\s]*jest\.config\.[cm]?[jt]s):\d+$/;
+/** The file a suite's result is for (`FAIL test/a.test.js`): the one that could not run, named in the reason. */
+const JEST_FAIL_FILE = /^\s*FAIL\s+(\S+)/;
 
 const jest: RunnerProfile = {
   // `Tests:` too: jest prints its summary on stderr, which may be read before the last 64 kB of a test's own stdout.
-  keep: anyOf(JEST_FAILED_TO_RUN, JEST_JSON, JEST_EXIT, JEST_SUMMARY),
+  keep: anyOf(JEST_FAILED_TO_RUN, JEST_JSON, JEST_EXIT, JEST_SUMMARY, JEST_FAIL_FILE, JEST_CONFIG_CRASH),
   // The reason quoted is the line below these.
   keepNext: anyOf(JEST_FAILED_TO_RUN, JEST_VALIDATION),
   needsSummary: true,
@@ -40,7 +44,19 @@ const jest: RunnerProfile = {
     if (failedToRun) {
       const why = nextLine(lines, failedToRun.index) ?? failedToRun.line;
       if (/Your test suite must contain at least one test/.test(why)) out.noTests = { line: why };
-      else out.cannotRun = { what: 'a test file could not run', line: why };
+      else {
+        const file = lastMatch(lines.slice(0, failedToRun.index), JEST_FAIL_FILE)?.m[1]?.replace(/^\.\//, '');
+        // `Configuration error:` says what only on a line below it (the module a moduleNameMapper entry maps to).
+        const at = lines.indexOf(why, failedToRun.index);
+        const said = /^\s*Configuration error:\s*$/.test(why) && at >= 0 ? `${why.trim()} ${(nextLine(lines, at) ?? '').trim()}` : why;
+        out.cannotRun = { what: file ? `a test file could not run (${file})` : 'a test file could not run', line: said };
+      }
+    }
+    // A jest config that cannot load: node prints its path and line (`/repo/jest.config.js:2`), then the error.
+    const configCrash = firstMatch(lines, JEST_CONFIG_CRASH);
+    if (configCrash && !out.cannotRun) {
+      const name = JEST_CONFIG_CRASH.exec(configCrash.line)![1]!;
+      out.cannotRun = { what: `jest could not load its config (${name})`, line: jsErrorLine(lines.slice(configCrash.index)) ?? configCrash.line };
     }
     const config = firstMatch(lines, /●\s+Validation Error|^Error: Could not find a config file|^Error: Can't find a root directory|^Error: Jest: /);
     if (config) out.cannotRun = { what: 'a jest config error', line: config.line.includes('Validation Error') ? (nextLine(lines, config.index) ?? config.line) : config.line };

@@ -77,7 +77,9 @@ const pytest: RunnerProfile = {
     if (collection) {
       // The exception (`E   ModuleNotFoundError: ...`), else the short summary's reason (`ERROR test_a.py - Failed: 'slow' not found in `markers``).
       const why = firstMatch(lines, /^E\s+\w+Error: /)?.line.replace(/^E\s+/, '') ?? firstMatch(lines, /^ERROR \S+ - \S/)?.line;
-      out.cannotRun = { what: 'pytest could not collect the tests', line: why ?? collection.line };
+      // The file it could not collect: `ERROR tests/test_a.py` in the short summary, else its `ERROR collecting` banner.
+      const file = (lastMatch(lines, /^ERROR (\S+\.py)\b/) ?? lastMatch(lines, /^_+ ERROR collecting (\S+) _+$/))?.m[1];
+      out.cannotRun = { what: file ? `pytest could not collect the tests (${file})` : 'pytest could not collect the tests', line: why ?? collection.line };
     }
     // Exit 4: a bad option, or a conftest.py that cannot import; pytest then prints no summary (a test's own output may look alike).
     const usage = s ? undefined : firstMatch(lines, /^(?:\S+\.py|pytest|py\.test): error: /);

@@ -1,0 +1,96 @@
+/**
+ * Whose fault an `error` is (issue 35): the patch's, when the piece that failed is a file the pushed
+ * range (or the replayed patch) changed, or the tier's npm script the patch removed from package.json;
+ * else the harness's (the tier, its config, what it needs). Pure: the reason, the gate's output and
+ * the changed paths in, a cause and the file out.
+ */
+import type { ErrorCause } from '../types.js';
+
+export interface Fault {
+  cause: ErrorCause;
+  /** The changed file that cannot load, or the package.json that lost the tier's script. */
+  file?: string;
+  /** The npm script the patch removed (with `file` its package.json). */
+  script?: string;
+}
+
+export interface FaultInput {
+  /** The error's reason, as the ledger row keeps it. */
+  reason?: string;
+  /** The gate's kept output (its tail and the lines its runner reads). */
+  output: string;
+  /** The changed paths of the range or patch, relative to the repository's root. */
+  changed: readonly string[];
+  /** The tier's `cwd`, relative to the root ('' or '.' for the root). */
+  cwd?: string;
+  /** Folders the runners name files from, relative to the root (the tier's cwd, each workspace's folder): `c.test.js` in `packages/c` is `packages/c/c.test.js`. */
+  dirs?: readonly string[];
+  /** The gate ran and exited with a code: no timeout, signal, interrupt or spawn failure (those name no file). */
+  exited: boolean;
+  /** The script the tier's package.json lacks, when that is the error. */
+  missingScript?: string;
+  /** package.json's text at the base the range or patch starts from: `null` when it had none, `undefined` when not known. */
+  packageJsonAtBase?: string | null;
+}
+
+/** The cause of one `error` verdict. Pure. */
+export function errorFault(e: FaultInput): Fault {
+  if (e.missingScript !== undefined) return scriptFault(e, e.missingScript);
+  if (!e.exited || e.changed.length === 0) return { cause: 'harness' };
+  // The reason quotes the runner's own line, which names the file where the runner does; else the output around it.
+  const dirs = [e.cwd ?? '', ...(e.dirs ?? [])].map(folder).filter((d) => d !== '');
+  const file = namedIn(e.reason ?? '', e.changed, dirs) ?? namedIn(e.output, e.changed, dirs);
+  return file === undefined ? { cause: 'harness' } : { cause: 'patch', file };
+}
+
+/** A missing npm script is the patch's doing when the range changed its package.json and the script was there at the base. */
+function scriptFault(e: FaultInput, script: string): Fault {
+  const file = packageJsonIn(e.cwd);
+  if (!e.changed.includes(file)) return { cause: 'harness' };
+  // Not known at the base (no base, an unreadable file): the change to package.json is the best lead there is.
+  if (e.packageJsonAtBase === undefined) return { cause: 'patch', file, script };
+  return hadScript(e.packageJsonAtBase, script) ? { cause: 'patch', file, script } : { cause: 'harness' };
+}
+
+/** Whether a package.json text has the script. Pure. */
+export function hadScript(text: string | null, script: string): boolean {
+  if (text === null) return false;
+  try {
+    const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
+    return typeof scripts === 'object' && scripts !== null && Object.prototype.hasOwnProperty.call(scripts, script);
+  } catch {
+    return false;
+  }
+}
+
+/** The first changed path the text names as a path of its own (from the root or one of `dirs`, or the end of an absolute one), longest first. */
+function namedIn(text: string, changed: readonly string[], dirs: readonly string[]): string | undefined {
+  if (text === '') return undefined;
+  const hits = changed
+    .filter((p) => p !== '')
+    .map((p) => ({ p, at: Math.min(...[p, ...dirs.filter((d) => p.startsWith(`${d}/`)).map((d) => p.slice(d.length + 1))].map((n) => firstWhole(text, n)).map((at) => (at < 0 ? Infinity : at))) }))
+    .filter((h) => h.at !== Infinity)
+    .sort((a, b) => a.at - b.at || b.p.length - a.p.length);
+  return hits[0]?.p;
+}
+
+/** Where `path` first occurs as a whole path (not inside a longer name), else -1. */
+function firstWhole(text: string, path: string): number {
+  for (let at = text.indexOf(path); at >= 0; at = text.indexOf(path, at + 1)) {
+    const before = at === 0 ? '' : text[at - 1]!;
+    const after = text[at + path.length] ?? '';
+    if (!/[\w.@-]/.test(before) && !/[\w/@-]/.test(after) && !(after === '.' && /[\w]/.test(text[at + path.length + 1] ?? ''))) return at;
+  }
+  return -1;
+}
+
+/** The package.json of a tier's cwd, relative to the root. */
+export function packageJsonIn(cwd: string | undefined): string {
+  const dir = folder(cwd ?? '');
+  return dir === '' ? 'package.json' : `${dir}/package.json`;
+}
+
+/** A folder relative to the root, without `./` or a trailing slash ('' for the root). */
+function folder(dir: string): string {
+  return dir.replace(/^\.(?:\/|$)/, '').replace(/\/+$/, '');
+}
