@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeText } from '../util/cache-files.js';
@@ -85,7 +84,7 @@ const gitEnv = (scrub: boolean | 'root' = false, cwd = '') => ({
 /** Runs git synchronously. Every git call of gate-ladder goes through here. */
 export function git(cwd: string, args: readonly string[], opts: string | GitOptions = {}): GitResult {
   const { input, scrub } = typeof opts === 'string' ? { input: opts, scrub: false } : opts;
-  const r = spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub, cwd) });
+  const r = process.getBuiltinModule('node:child_process').spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub, cwd) });
   if (r.error) return { ok: false, code: null, stdout: '', stderr: r.error.message };
   return { ok: r.status === 0, code: r.status, stdout: decodeText(r.stdout), stderr: decodeText(r.stderr) };
 }
@@ -366,7 +365,7 @@ export function filesAt(cwd: string, treeish: string, paths: readonly string[]):
   const asked = [...new Set(paths)].filter((p) => p !== '' && !p.includes('\n'));
   const out = new Map<string, Buffer | null>();
   if (asked.length === 0) return out;
-  const r = spawnSync('git', ['cat-file', '--batch', '--follow-symlinks'], {
+  const r = process.getBuiltinModule('node:child_process').spawnSync('git', ['cat-file', '--batch', '--follow-symlinks'], {
     cwd,
     input: asked.map((p) => `${treeish}:${p}\n`).join(''),
     maxBuffer: 1024 * 1024 * 1024,
