@@ -4,7 +4,6 @@
  * checkout's folder (installMark), sealed (sealTime), and checked before each run (untouchedSince):
  * a copy a gate touched is thrown away and made again.
  */
-import { spawnSync } from 'node:child_process';
 import { constants, cpSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { hash } from '../util/hash.js';
@@ -89,7 +88,7 @@ export function untouchedSince(dir: string, ino: number, since: number, entries:
   // A big folder: GNU find walks it in about half the time (39,000 entries: 0.55 s against 0.87 s on a loaded machine); a
   // small one: no process to start. A find that cannot say (not GNU, an unreadable folder): the walk below.
   if (entries > FIND_ABOVE) {
-    const found = spawnSync('find', [dir, '-newerct', `@${(since / 1000).toFixed(3)}`, '-print', '-quit'], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const found = process.getBuiltinModule('node:child_process').spawnSync('find', [dir, '-newerct', `@${(since / 1000).toFixed(3)}`, '-print', '-quit'], { encoding: 'utf8', maxBuffer: 1 << 20 });
     if (found.status === 0 && found.error === undefined) return found.stdout === '';
   }
   const stack = [dir];
@@ -126,7 +125,7 @@ export function copyFolder(from: string, to: string, skip: ReadonlySet<string>):
   mkdirSync(to, { recursive: true });
   const names = safeReaddir(real).filter((n) => !skip.has(n));
   if (names.length === 0) return undefined;
-  const cp = spawnSync('cp', ['-a', '--reflink=auto', '--', ...names.map((n) => join(real, n)), `${to}${sep}`], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const cp = process.getBuiltinModule('node:child_process').spawnSync('cp', ['-a', '--reflink=auto', '--', ...names.map((n) => join(real, n)), `${to}${sep}`], { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (cp.status === 0) return undefined;
   try {
     for (const n of safeReaddir(to)) rmSync(join(to, n), { recursive: true, force: true });

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeText } from '../util/cache-files.js';
@@ -89,7 +88,7 @@ const gitEnv = (scrub: boolean | 'root' = false, cwd = '') => ({
 export function git(cwd: string, args: readonly string[], opts: string | GitOptions = {}): GitResult {
   const { input, scrub } = typeof opts === 'string' ? { input: opts, scrub: false } : opts;
   sayGit?.(`${argvLine('git', args)} (in ${cwd})`);
-  const r = spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub, cwd) });
+  const r = process.getBuiltinModule('node:child_process').spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub, cwd) });
   if (r.error) return { ok: false, code: null, stdout: '', stderr: r.error.message };
   return { ok: r.status === 0, code: r.status, stdout: decodeText(r.stdout), stderr: decodeText(r.stderr) };
 }
@@ -372,7 +371,7 @@ export function filesAt(cwd: string, treeish: string, paths: readonly string[]):
   const out = new Map<string, Buffer | null>();
   if (asked.length === 0) return out;
   sayGit?.(`git cat-file --batch --follow-symlinks (in ${cwd}): ${asked.length} path(s) at ${treeish}`);
-  const r = spawnSync('git', ['cat-file', '--batch', '--follow-symlinks'], {
+  const r = process.getBuiltinModule('node:child_process').spawnSync('git', ['cat-file', '--batch', '--follow-symlinks'], {
     cwd,
     input: asked.map((p) => `${treeish}:${p}\n`).join(''),
     maxBuffer: 1024 * 1024 * 1024,

@@ -16,7 +16,6 @@
  *   deps.json       the checkout's dependency folders, found once per install (dependency-links.ts)
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { hash } from '../util/hash.js';
 import { poolMsg } from '../util/messages.js';
@@ -58,7 +57,7 @@ export function poolDir(commonDir: string, env: NodeJS.ProcessEnv = process.env)
   } catch {
     // not there yet: as given
   }
-  const parents = env.GATE_LADDER_WORKTREES ? [resolve(env.GATE_LADDER_WORKTREES)] : ['/var/tmp', tmpdir()];
+  const parents = env.GATE_LADDER_WORKTREES ? [resolve(env.GATE_LADDER_WORKTREES)] : ['/var/tmp', process.getBuiltinModule('node:os').tmpdir()];
   for (const parent of parents) {
     const own = ownFolder(parent, env.GATE_LADDER_WORKTREES !== undefined && env.GATE_LADDER_WORKTREES !== '');
     if (own === undefined) continue;

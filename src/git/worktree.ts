@@ -1,5 +1,4 @@
 import { readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { isAlive } from '../util/pid-lock.js';
 import { processesIn } from '../util/proc.js';
@@ -31,7 +30,7 @@ function readOwner(file: string): string {
  * to prune, and another tool may be adding one at that moment.
  */
 export function sweepStale(root: string): number {
-  const tmp = realpathSync(tmpdir());
+  const tmp = realpathSync(process.getBuiltinModule('node:os').tmpdir());
   let removed = 0;
   for (const wt of listWorktrees(root)) {
     if (!isOurs(wt.path, tmp)) continue;

@@ -1,5 +1,4 @@
 /** The runner behind a tier, read where the gate runs: package.json there is the judged commit's. */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, resolve, sep } from 'node:path';
 import { git } from '../git/git.js';
@@ -188,7 +187,7 @@ export function makeDryRun(dir: string, args: readonly string[], makefile?: stri
   const env: NodeJS.ProcessEnv = { ...process.env, GATE_LADDER: '0' };
   // Flags of a make this run was started from would pass on to this one (a -j job server, -k, ...).
   for (const v of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEFILES', 'GNUMAKEFLAGS']) delete env[v];
-  const r = spawnSync('make', ['-n', '--no-print-directory', ...(makefile !== undefined ? ['-f', '-'] : []), ...args], {
+  const r = process.getBuiltinModule('node:child_process').spawnSync('make', ['-n', '--no-print-directory', ...(makefile !== undefined ? ['-f', '-'] : []), ...args], {
     cwd: dir,
     env,
     input: makefile ?? '',

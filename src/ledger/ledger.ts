@@ -1,6 +1,5 @@
 import { closeSync, constants, createReadStream, fstatSync, mkdirSync, openSync, readSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { faultMsg } from '../util/messages.js';
 import { hostName, isAlive, ownStartTime } from '../util/proc.js';
 import { createOwned } from '../util/pid-lock.js';
@@ -295,7 +294,8 @@ async function* lines(path: string): AsyncGenerator<string> {
   } catch {
     return;
   }
-  yield* createInterface({ input: stream, crlfDelay: Infinity });
+  // node:readline (and its streams) load on the first read, not on every push that only appends rows.
+  yield* process.getBuiltinModule('node:readline').createInterface({ input: stream, crlfDelay: Infinity });
 }
 
 /** Streams the ledger's rows; lines that cannot be read (blank ones too) are counted, not fatal. A missing file has no rows. */

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 
 /**
@@ -6,6 +6,8 @@ import type { Readable } from 'node:stream';
  * here, through node:child_process, and is signalled here. Public Node APIs only: an internal
  * binding can change its signature in any release (Node 24 changed the one child_process uses, and
  * the native assertion aborted every push before any message), so none is used anywhere.
+ * node:child_process (with node:net beneath it) loads on the first start, through
+ * process.getBuiltinModule (public since Node 20.16): a push whose tree already passed never loads it.
  */
 
 export interface StartSpec {
@@ -38,7 +40,7 @@ export interface Started {
 export function startProcess(spec: StartSpec): Started {
   let child: ChildProcess;
   try {
-    child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, detached: spec.detached, stdio: ['ignore', spec.stdout, spec.stderr] });
+    child = process.getBuiltinModule('node:child_process').spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, detached: spec.detached, stdio: ['ignore', spec.stdout, spec.stderr] });
   } catch (err) {
     return { pid: undefined, ended: Promise.resolve({ error: err as NodeJS.ErrnoException }), stdout: null, stderr: null, closePipes: () => {} };
   }

@@ -93,6 +93,9 @@ function graph(): Graph {
         add(n.moduleSpecifier.text, typeOnly);
       } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) {
         add(n.arguments[0].text, false);
+      } else if (ts.isCallExpression(n) && n.expression.getText(sf) === 'process.getBuiltinModule' && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) {
+        // A builtin loaded on first use (util/spawn.ts, util/colour.ts...) is an import all the same.
+        add(n.arguments[0].text, false);
       }
       ts.forEachChild(n, visit);
     };
