@@ -19,10 +19,18 @@ const LIMIT_MB = 500;
 const dir = tempDir('gate-ladder-bench-flaky-');
 const repo = join(dir, 'repo');
 run('git', ['init', '-q', '-b', 'main', repo], dir);
-for (const [k, v] of [['user.name', 'Bench'], ['user.email', 'bench@example.invalid'], ['commit.gpgSign', 'false'], ['gc.auto', '0']]) git(repo, 'config', k, v);
+for (const [k, v] of [
+  ['user.name', 'Bench'],
+  ['user.email', 'bench@example.invalid'],
+  ['commit.gpgSign', 'false'],
+  ['gc.auto', '0'],
+])
+  git(repo, 'config', k, v);
 
 // The gate: a report of TESTS cases in 500 files, each run failing about one in 5,000 at random; it times itself.
-writeFileSync(join(repo, 'gen.mjs'), `import { writeFileSync } from 'node:fs';
+writeFileSync(
+  join(repo, 'gen.mjs'),
+  `import { writeFileSync } from 'node:fs';
 const t0 = process.hrtime.bigint();
 const n = ${TESTS};
 const parts = ['<?xml version="1.0" encoding="utf-8"?>\\n<testsuites>\\n'];
@@ -37,8 +45,16 @@ parts.push('</testsuites>\\n');
 writeFileSync('junit.xml', parts.join(''));
 writeFileSync(process.env.GATE_SECONDS_FILE, String(Number(process.hrtime.bigint() - t0) / 1e9));
 process.exit(failed > 0 ? 1 : 0);
-`);
-writeFileSync(join(repo, '.gate-ladderrc.json'), JSON.stringify({ tiers: [{ name: 't1', run: 'node gen.mjs', runner: 'node', junit: 'junit.xml', timeout: 600 }], cache: false, isolation: 'none' }));
+`,
+);
+writeFileSync(
+  join(repo, '.gate-ladderrc.json'),
+  JSON.stringify({
+    tiers: [{ name: 't1', run: 'node gen.mjs', runner: 'node', junit: 'junit.xml', timeout: 600 }],
+    cache: false,
+    isolation: 'none',
+  }),
+);
 writeFileSync(join(repo, '.gitignore'), 'junit.xml\n');
 git(repo, 'add', '-A');
 git(repo, 'commit', '-q', '-m', 'base');
@@ -66,15 +82,27 @@ const recordMs = [];
 for (let i = 0; i < RUNS; i++) {
   const failed = new Set(ids.filter(() => Math.random() < 0.0002));
   const rec = {
-    ts: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(), run: `r${i}`, tier: 't1', hook: 'pre-push', patch: `c${Math.floor(i / 5)}`,
-    tree: `t${Math.floor(i / 5)}`, cmd: 'k', pass: ids.filter((id) => !failed.has(id)), fail: [...failed], skip: [],
+    ts: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+    run: `r${i}`,
+    tier: 't1',
+    hook: 'pre-push',
+    patch: `c${Math.floor(i / 5)}`,
+    tree: `t${Math.floor(i / 5)}`,
+    cmd: 'k',
+    pass: ids.filter((id) => !failed.has(id)),
+    fail: [...failed],
+    skip: [],
   };
   const r0 = performance.now();
   recordTests(testsFile, rec);
   recordMs.push(performance.now() - r0);
 }
-console.log(`bench-flaky: recorded ${RUNS} runs of ${TESTS} tests; recording one run (append, and compaction when due) median ${median(recordMs).toFixed(0)} ms, max ${Math.max(...recordMs).toFixed(0)} ms`);
-console.log(`bench-flaky: history on disk: tests-history.json ${size('tests-history.json').toFixed(1)} MB, tests.jsonl ${size('tests.jsonl').toFixed(1)} MB (the raw records would be ${((JSON.stringify(ids).length * RUNS) / 1e6).toFixed(0)} MB)`);
+console.log(
+  `bench-flaky: recorded ${RUNS} runs of ${TESTS} tests; recording one run (append, and compaction when due) median ${median(recordMs).toFixed(0)} ms, max ${Math.max(...recordMs).toFixed(0)} ms`,
+);
+console.log(
+  `bench-flaky: history on disk: tests-history.json ${size('tests-history.json').toFixed(1)} MB, tests.jsonl ${size('tests.jsonl').toFixed(1)} MB (the raw records would be ${((JSON.stringify(ids).length * RUNS) / 1e6).toFixed(0)} MB)`,
+);
 
 // One real run of the gate: its row's seconds include reading its ${TESTS}-case report.
 const secondsFile = join(dir, 'gate-seconds');
@@ -82,12 +110,20 @@ const r0 = performance.now();
 const real = run(process.execPath, [CLI, 'run', '--base', 'HEAD~1'], repo, { env: { GATE_SECONDS_FILE: secondsFile }, allowFail: true });
 if (real.status !== 0 && real.status !== 1) throw new Error(`the real run failed (${real.status}): ${real.stderr}`);
 const runWall = (performance.now() - r0) / 1000;
-const ledger = readFileSync(join(common, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-console.log(`bench-flaky: one real run: the tier's seconds ${ledger.at(-1).seconds.toFixed(2)} s include reading its report; the gate alone took ${Number(readFileSync(secondsFile, 'utf8')).toFixed(2)} s, the whole run ${runWall.toFixed(2)} s`);
+const ledger = readFileSync(join(common, 'ledger.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l));
+console.log(
+  `bench-flaky: one real run: the tier's seconds ${ledger.at(-1).seconds.toFixed(2)} s include reading its report; the gate alone took ${Number(readFileSync(secondsFile, 'utf8')).toFixed(2)} s, the whole run ${runWall.toFixed(2)} s`,
+);
 
 const usage = join(dir, 'usage.json');
 const preload = join(dir, 'rusage.cjs');
-writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(usage)}, JSON.stringify(process.resourceUsage())));\n`);
+writeFileSync(
+  preload,
+  `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(usage)}, JSON.stringify(process.resourceUsage())));\n`,
+);
 let t = 0;
 const walls = [];
 const cpu = [];
@@ -101,7 +137,9 @@ for (let i = 0; i < REPEATS; i++) {
   if (i === 0) {
     const json = JSON.parse(r.stdout);
     const flips = json.tests.filter((x) => x.flips > 0).length;
-    console.log(`bench-flaky: ${json.tests.length} tests listed, ${json.tests[0].runs} runs each, ${json.tests[0].same_code_runs} on a tree judged before; ${flips} with a same-code flip`);
+    console.log(
+      `bench-flaky: ${json.tests.length} tests listed, ${json.tests[0].runs} runs each, ${json.tests[0].same_code_runs} on a tree judged before; ${flips} with a same-code flip`,
+    );
   }
   const u = JSON.parse(readFileSync(usage, 'utf8'));
   rss.push(u.maxRSS / 1024);
@@ -110,7 +148,11 @@ for (let i = 0; i < REPEATS; i++) {
 const wall = median(walls);
 const peak = Math.max(...rss);
 const ok = wall <= LIMIT_S && peak <= LIMIT_MB;
-console.log(`bench-flaky: flaky --json wall ${walls.map((w) => w.toFixed(2)).join(' ')} s; median ${wall.toFixed(2)} s (limit ${LIMIT_S} s); CPU (user + sys) median ${median(cpu).toFixed(2)} s`);
-console.log(`bench-flaky: peak RSS ${peak.toFixed(0)} MB (limit ${LIMIT_MB} MB); load before each ${load.map((l) => l.toFixed(1)).join(' ')}; ${cpus().length} cores, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
+console.log(
+  `bench-flaky: flaky --json wall ${walls.map((w) => w.toFixed(2)).join(' ')} s; median ${wall.toFixed(2)} s (limit ${LIMIT_S} s); CPU (user + sys) median ${median(cpu).toFixed(2)} s`,
+);
+console.log(
+  `bench-flaky: peak RSS ${peak.toFixed(0)} MB (limit ${LIMIT_MB} MB); load before each ${load.map((l) => l.toFixed(1)).join(' ')}; ${cpus().length} cores, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+);
 console.log(`bench-flaky: ${ok ? 'within budget' : 'OVER BUDGET'}`);
 process.exitCode = ok ? 0 : 1;

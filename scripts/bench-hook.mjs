@@ -119,12 +119,30 @@ const cases = [
   },
   { name: 'run, tree cached', file: NODE, args: [...RUNNER, 'run', '--base', gl.a, '--head', gl.b], cwd: gl.dir },
   { name: 'run pre-push, tree cached', file: NODE, args: [...RUNNER, 'run', 'pre-push', 'origin', url(gl)], cwd: gl.dir, input: gl.stdin },
-  { name: 'husky hook as git runs it, cached', file: join(gl.dir, '.husky/_/pre-push'), args: ['origin', url(gl)], cwd: gl.dir, input: gl.stdin },
-  { name: 'husky hook as git runs it, gate runs', file: join(off.dir, '.husky/_/pre-push'), args: ['origin', url(off)], cwd: off.dir, input: off.stdin },
+  {
+    name: 'husky hook as git runs it, cached',
+    file: join(gl.dir, '.husky/_/pre-push'),
+    args: ['origin', url(gl)],
+    cwd: gl.dir,
+    input: gl.stdin,
+  },
+  {
+    name: 'husky hook as git runs it, gate runs',
+    file: join(off.dir, '.husky/_/pre-push'),
+    args: ['origin', url(off)],
+    cwd: off.dir,
+    input: off.stdin,
+  },
   ...(lh
     ? [
         { name: 'lefthook run pre-push (native)', file: lh.exe, args: ['run', 'pre-push'], cwd: lh.dir, input: lh.stdin },
-        { name: 'lefthook hook as git runs it', file: join(lh.dir, '.git/hooks/pre-push'), args: ['origin', 'x'], cwd: lh.dir, input: lh.stdin },
+        {
+          name: 'lefthook hook as git runs it',
+          file: join(lh.dir, '.git/hooks/pre-push'),
+          args: ['origin', 'x'],
+          cwd: lh.dir,
+          input: lh.stdin,
+        },
       ]
     : []),
 ];
@@ -158,9 +176,23 @@ if (WITHOUT_EXTRA_CA) {
   const f = measure(
     [
       { name: 'node -e 0, NODE_EXTRA_CA_CERTS unset', file: NODE, args: ['-e', '0'], cwd: gl.dir, env },
-      { name: 'run, gate runs, NODE_EXTRA_CA_CERTS unset', file: NODE, args: [...RUNNER, 'run', '--base', off.a, '--head', off.b], cwd: off.dir, env },
-      { name: 'run, tree cached, NODE_EXTRA_CA_CERTS unset', file: NODE, args: [...RUNNER, 'run', '--base', gl.a, '--head', gl.b], cwd: gl.dir, env },
-      ...(lh ? [{ name: 'lefthook run pre-push (native), same block', file: lh.exe, args: ['run', 'pre-push'], cwd: lh.dir, input: lh.stdin }] : []),
+      {
+        name: 'run, gate runs, NODE_EXTRA_CA_CERTS unset',
+        file: NODE,
+        args: [...RUNNER, 'run', '--base', off.a, '--head', off.b],
+        cwd: off.dir,
+        env,
+      },
+      {
+        name: 'run, tree cached, NODE_EXTRA_CA_CERTS unset',
+        file: NODE,
+        args: [...RUNNER, 'run', '--base', gl.a, '--head', gl.b],
+        cwd: gl.dir,
+        env,
+      },
+      ...(lh
+        ? [{ name: 'lefthook run pre-push (native), same block', file: lh.exe, args: ['run', 'pre-push'], cwd: lh.dir, input: lh.stdin }]
+        : []),
     ],
     { reps: FOCUS_REPS },
   );
@@ -168,8 +200,21 @@ if (WITHOUT_EXTRA_CA) {
   const gate = f['run, gate runs, NODE_EXTRA_CA_CERTS unset'].median;
   report(f, [
     { label: 'run, gate runs / node -e 0, both without NODE_EXTRA_CA_CERTS', num: gate, den: bare, target: 1.3 },
-    { label: 'run, tree cached / node -e 0, both without NODE_EXTRA_CA_CERTS', num: f['run, tree cached, NODE_EXTRA_CA_CERTS unset'].median, den: bare, target: 1.3 },
-    ...(lh ? [{ label: 'run, gate runs, without NODE_EXTRA_CA_CERTS / lefthook native', num: gate, den: f['lefthook run pre-push (native), same block'].median }] : []),
+    {
+      label: 'run, tree cached / node -e 0, both without NODE_EXTRA_CA_CERTS',
+      num: f['run, tree cached, NODE_EXTRA_CA_CERTS unset'].median,
+      den: bare,
+      target: 1.3,
+    },
+    ...(lh
+      ? [
+          {
+            label: 'run, gate runs, without NODE_EXTRA_CA_CERTS / lefthook native',
+            num: gate,
+            den: f['lefthook run pre-push (native), same block'].median,
+          },
+        ]
+      : []),
   ]);
 }
 
@@ -193,7 +238,10 @@ for (let i = 0; i < (QUICK ? 3 : 7); i++) {
   const head = commitAll(gl.dir, `tree ${i}`);
   cold.push(['first run of a new tree (gate runs, pass recorded)', [...RUNNER, 'run', '--base', gl.a, '--head', head]]);
   appendFileSync(join(gl.dir, 'gate-ladder.config.ts'), `// edit ${i}\n`);
-  cold.push(['config changed (config-cache miss: cosmiconfig, jiti, zod)', [...RUNNER, 'run', '--base', gl.a, '--head', head, '--no-cache']]);
+  cold.push([
+    'config changed (config-cache miss: cosmiconfig, jiti, zod)',
+    [...RUNNER, 'run', '--base', gl.a, '--head', head, '--no-cache'],
+  ]);
 }
 const coldSamples = {};
 for (const [name, args] of cold) {

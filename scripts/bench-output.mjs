@@ -22,7 +22,10 @@ function repoCase(name, command) {
   const dir = join(root, name.replace(/\W+/g, '-'));
   initRepo(dir);
   linkGateLadder(dir);
-  write(dir, { '.gitignore': 'node_modules\n', 'gate-ladder.config.ts': `export default { cache: false, tiers: [{ name: 't1', run: ${JSON.stringify(command)}, timeout: 600 }] };\n` });
+  write(dir, {
+    '.gitignore': 'node_modules\n',
+    'gate-ladder.config.ts': `export default { cache: false, tiers: [{ name: 't1', run: ${JSON.stringify(command)}, timeout: 600 }] };\n`,
+  });
   commitAll(dir, 'config');
   write(dir, { 'a.txt': 'a\n' });
   commitAll(dir, 'change');

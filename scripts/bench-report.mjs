@@ -40,12 +40,27 @@ function generate(path, rows) {
       const verdict = r < (tier === 't1-properties' ? 0.15 : 0.05) ? 'caught' : r > 0.98 ? 'error' : 'pass';
       const seconds = Math.round((tier === 't1-properties' ? 2 + rnd() * 6 : 60 + rnd() * 240) * 1000) / 1000;
       const files = routed ? ['src/app.py', 'tests/test_app.py'] : ['src/app.py', 'src/lib/util.py', 'README.md'];
-      lines.push(JSON.stringify({
-        ts: new Date((ts += 60_000)).toISOString(), run, hook: 'pre-push', patch, base: hex(40), ref: 'refs/heads/feature',
-        tier, verdict, seconds, exit: verdict === 'pass' ? 0 : verdict === 'caught' ? 1 : 2, files, files_count: files.length,
-        routed, ...(routed && { skipped: ['t1-properties'] }), isolation: 'none',
-        ...(calibration && { calibration: true }), ...(rnd() < 0.02 && { cached: true }),
-      }));
+      lines.push(
+        JSON.stringify({
+          ts: new Date((ts += 60_000)).toISOString(),
+          run,
+          hook: 'pre-push',
+          patch,
+          base: hex(40),
+          ref: 'refs/heads/feature',
+          tier,
+          verdict,
+          seconds,
+          exit: verdict === 'pass' ? 0 : verdict === 'caught' ? 1 : 2,
+          files,
+          files_count: files.length,
+          routed,
+          ...(routed && { skipped: ['t1-properties'] }),
+          isolation: 'none',
+          ...(calibration && { calibration: true }),
+          ...(rnd() < 0.02 && { cached: true }),
+        }),
+      );
       if (++written % 100_000 === 0) lines.push('{"ts":"2025-01-01T00:00:00.000Z","run":"cut-off mid-wri');
       if (written >= rows || (verdict !== 'pass' && !calibration)) break;
     }
@@ -65,8 +80,11 @@ try {
   const ledger = join(dir, 'ledger.jsonl');
   const usage = join(dir, 'usage.json');
   const preload = join(dir, 'rusage.cjs');
-  writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(usage)}, JSON.stringify(process.resourceUsage())));\n`);
-  let t = performance.now();
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(usage)}, JSON.stringify(process.resourceUsage())));\n`,
+  );
+  const t = performance.now();
   generate(ledger, ROWS);
   console.log(`bench-report: generated ${ROWS} rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const walls = [];
@@ -77,7 +95,11 @@ try {
   const html = join(dir, 'report.html');
   const timed = (args) => {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, ['--require', preload, cli, 'report', '--ledger', ledger, ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(process.execPath, ['--require', preload, cli, 'report', '--ledger', ledger, ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const wall = (performance.now() - t0) / 1000;
     if (r.status !== 0) throw new Error(`report ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
     return { r, wall, usage: JSON.parse(readFileSync(usage, 'utf8')) };
@@ -109,10 +131,16 @@ try {
   const ok = wall <= LIMIT_S && peak <= LIMIT_MB;
   const htmlOk = ratio <= HTML_RATIO && bytes < HTML_MAX_BYTES;
   console.log(`bench-report: wall ${walls.map((w) => w.toFixed(2)).join(' ')} s; median ${wall.toFixed(2)} s (limit ${LIMIT_S} s)`);
-  console.log(`bench-report: CPU (user + sys) median ${median(cpu).toFixed(2)} s; 1-minute load average before each run ${load.map((l) => l.toFixed(1)).join(' ')}`);
-  console.log(`bench-report: peak RSS ${peak.toFixed(0)} MB (limit ${LIMIT_MB} MB); ${cpus().length} cores, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
+  console.log(
+    `bench-report: CPU (user + sys) median ${median(cpu).toFixed(2)} s; 1-minute load average before each run ${load.map((l) => l.toFixed(1)).join(' ')}`,
+  );
+  console.log(
+    `bench-report: peak RSS ${peak.toFixed(0)} MB (limit ${LIMIT_MB} MB); ${cpus().length} cores, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+  );
   console.log(`bench-report: --json ${ok ? 'within budget' : 'OVER BUDGET'}`);
-  console.log(`bench-report: --html wall ${htmlWalls.map((w) => w.toFixed(2)).join(' ')} s; median ${htmlWall.toFixed(2)} s, ${ratio.toFixed(2)}x --json (limit ${HTML_RATIO}x); file ${(bytes / 1024).toFixed(0)} KB (limit ${HTML_MAX_BYTES / 1024} KB)`);
+  console.log(
+    `bench-report: --html wall ${htmlWalls.map((w) => w.toFixed(2)).join(' ')} s; median ${htmlWall.toFixed(2)} s, ${ratio.toFixed(2)}x --json (limit ${HTML_RATIO}x); file ${(bytes / 1024).toFixed(0)} KB (limit ${HTML_MAX_BYTES / 1024} KB)`,
+  );
   console.log(`bench-report: --html ${htmlOk ? 'within budget' : 'OVER BUDGET'}`);
   process.exitCode = ok && htmlOk ? 0 : 1;
 } finally {

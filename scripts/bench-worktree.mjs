@@ -24,7 +24,20 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, QUICK, git, header, hookRunner, initRepo, linkGateLadder, loadNote, measure, report, run, tempDir } from './lib/bench-utils.mjs';
+import {
+  CLI,
+  QUICK,
+  git,
+  header,
+  hookRunner,
+  initRepo,
+  linkGateLadder,
+  loadNote,
+  measure,
+  report,
+  run,
+  tempDir,
+} from './lib/bench-utils.mjs';
 
 const FILES = 50_000;
 const NODE = process.execPath;
@@ -49,7 +62,7 @@ initRepo(dir);
 git(dir, 'remote', 'add', 'origin', remote);
 
 // 50,000 files in 500 folders of 100, written into git by fast-import, then one checkout.
-let built = performance.now();
+const built = performance.now();
 const chunks = ['commit refs/heads/main\ncommitter Bench <bench@example.invalid> 1700000000 +0000\ndata 5\nfiles\n'];
 chunks.push('M 100644 inline .gitignore\ndata 13\nnode_modules\n\n');
 for (let n = 0; n < FILES; n++) {
@@ -71,14 +84,20 @@ git(dir, 'add', '-A');
 git(dir, 'commit', '-q', '-m', 'husky');
 // The config stays out of git: each case writes its own without making the checkout dirty.
 writeFileSync(join(dir, '.git', 'info', 'exclude'), 'gate-ladder.config.ts\n');
-const config = (cmd) => writeFileSync(join(dir, 'gate-ladder.config.ts'), `export default { cache: false, tiers: [{ name: 't1', run: '${cmd}', timeout: 120 }] };\n`);
+const config = (cmd) =>
+  writeFileSync(
+    join(dir, 'gate-ladder.config.ts'),
+    `export default { cache: false, tiers: [{ name: 't1', run: '${cmd}', timeout: 120 }] };\n`,
+  );
 config('true');
 // Files edited a while before the index was written, as a checkout made long ago: nothing racily clean.
 const past = new Date(Date.now() - 10_000);
 for (const f of git(dir, 'ls-files', '-z').split('\0').filter(Boolean)) utimesSync(join(dir, f), past, past);
 git(dir, 'update-index', '-q', '--refresh');
 git(dir, 'push', '-q', 'origin', 'main', '--no-verify');
-console.log(`  repository: ${FILES.toLocaleString('en')} files${MODULES ? `, node_modules of ${MODULES.toLocaleString('en')} files` : ''}, built in ${((performance.now() - built) / 1000).toFixed(1)} s`);
+console.log(
+  `  repository: ${FILES.toLocaleString('en')} files${MODULES ? `, node_modules of ${MODULES.toLocaleString('en')} files` : ''}, built in ${((performance.now() - built) / 1000).toFixed(1)} s`,
+);
 
 const RUNNER = hookRunner(dir);
 
@@ -137,7 +156,11 @@ if (wanted('push')) {
   // The pool's slot 1 (under GATE_LADDER_WORKTREES, see bench-utils.mjs), found once the warm-up pushes made it.
   const slot = () => {
     const own = join(process.env.GATE_LADDER_WORKTREES, `gate-ladder-${process.getuid()}`);
-    return join(own, readdirSync(own).find((n) => n.startsWith('big-')), 'slot-1');
+    return join(
+      own,
+      readdirSync(own).find((n) => n.startsWith('big-')),
+      'slot-1',
+    );
   };
   const inSlot = (c) => Object.assign(c, { before: () => (c.cwd = slot()) });
   // What an isolated push cannot do without, each alone, in the same rounds (--floor): the checkout's `git status`
@@ -145,13 +168,27 @@ if (wanted('push')) {
   // the slot costs), and the slot's `git checkout -f` to the commit it is at (that pass plus the checkout's own work).
   const floor = FLOOR
     ? [
-        { name: 'floor: git status in the checkout', file: 'git', args: ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=dirty'], cwd: dir },
+        {
+          name: 'floor: git status in the checkout',
+          file: 'git',
+          args: ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=dirty'],
+          cwd: dir,
+        },
         inSlot({ name: 'floor: slot, git diff-files --quiet', file: 'git', args: ['diff-files', '--quiet'] }),
-        inSlot({ name: 'floor: slot, git checkout -f (no move)', file: 'git', args: ['-c', 'core.splitIndex=true', 'checkout', '-q', '-f', '--detach', 'HEAD'] }),
+        inSlot({
+          name: 'floor: slot, git checkout -f (no move)',
+          file: 'git',
+          args: ['-c', 'core.splitIndex=true', 'checkout', '-q', '-f', '--detach', 'HEAD'],
+        }),
       ]
     : [];
   const pushes = measure(
-    [pushCase('push in place', false), pushCase('push isolated, slot kept', true), pushCase('push isolated, a changed path no push saw', 'fresh'), ...floor],
+    [
+      pushCase('push in place', false),
+      pushCase('push isolated, slot kept', true),
+      pushCase('push isolated, a changed path no push saw', 'fresh'),
+      ...floor,
+    ],
     { reps: PUSH_REPS, warmup: 2 },
   );
   const inPlace = pushes['push in place'];
@@ -160,14 +197,28 @@ if (wanted('push')) {
   const rounds = isolated.samples.map((ms, i) => ms / inPlace.samples[i]).sort((a, b) => a - b);
   const ratios = [
     { label: 'isolated push (slot kept) / push in place', num: isolated.median, den: inPlace.median, target: 1.5 },
-    { label: 'isolated, a changed path no push saw / in place', num: pushes['push isolated, a changed path no push saw'].median, den: inPlace.median },
+    {
+      label: 'isolated, a changed path no push saw / in place',
+      num: pushes['push isolated, a changed path no push saw'].median,
+      den: inPlace.median,
+    },
   ];
   if (FLOOR) {
-    ratios.push({ label: 'floor: (push in place + slot lstat pass) / push in place', num: inPlace.median + pushes['floor: slot, git diff-files --quiet'].median, den: inPlace.median });
-    ratios.push({ label: 'floor: (push in place + slot checkout) / push in place', num: inPlace.median + pushes['floor: slot, git checkout -f (no move)'].median, den: inPlace.median });
+    ratios.push({
+      label: 'floor: (push in place + slot lstat pass) / push in place',
+      num: inPlace.median + pushes['floor: slot, git diff-files --quiet'].median,
+      den: inPlace.median,
+    });
+    ratios.push({
+      label: 'floor: (push in place + slot checkout) / push in place',
+      num: inPlace.median + pushes['floor: slot, git checkout -f (no move)'].median,
+      den: inPlace.median,
+    });
   }
   report(pushes, ratios);
-  console.log(`  per-round ratios isolated / in place: median ${rounds[rounds.length >> 1].toFixed(2)}, range ${rounds[0].toFixed(2)}–${rounds.at(-1).toFixed(2)} (${rounds.map((r) => r.toFixed(2)).join(' ')})`);
+  console.log(
+    `  per-round ratios isolated / in place: median ${rounds[rounds.length >> 1].toFixed(2)}, range ${rounds[0].toFixed(2)}–${rounds.at(-1).toFixed(2)} (${rounds.map((r) => r.toFixed(2)).join(' ')})`,
+  );
 }
 
 // ── the first isolated push (empty pool) against `git worktree add` ─────────────────────────────────
@@ -197,7 +248,12 @@ if (wanted('first')) {
   );
   run('git', ['worktree', 'remove', '--force', wtDir], dir, { allowFail: true });
   report(first, [
-    { label: 'first isolated push / git worktree add', num: first['first isolated push (pool removed first)'].median, den: first['git worktree add --detach (the whole tree)'].median, target: 1 },
+    {
+      label: 'first isolated push / git worktree add',
+      num: first['first isolated push (pool removed first)'].median,
+      den: first['git worktree add --detach (the whole tree)'].median,
+      target: 1,
+    },
   ]);
 }
 
@@ -208,13 +264,30 @@ for (let i = 0; i < REPLAYED; i++) commitChange();
 if (wanted('replay')) {
   const replays = measure(
     [
-      { name: `replay of ${REPLAYED} commits (whole run)`, file: NODE, args: [CLI, 'replay', `${start}..HEAD`, '--force', '--jobs', '1'], cwd: dir },
-      { name: 'run --base HEAD~1 --head HEAD in place', file: NODE, args: [...RUNNER, 'run', '--base', 'HEAD~1', '--head', 'HEAD'], cwd: dir },
+      {
+        name: `replay of ${REPLAYED} commits (whole run)`,
+        file: NODE,
+        args: [CLI, 'replay', `${start}..HEAD`, '--force', '--jobs', '1'],
+        cwd: dir,
+      },
+      {
+        name: 'run --base HEAD~1 --head HEAD in place',
+        file: NODE,
+        args: [...RUNNER, 'run', '--base', 'HEAD~1', '--head', 'HEAD'],
+        cwd: dir,
+      },
     ],
     { reps: REPLAY_REPS, warmup: 1 },
   );
   const perCommit = replays[`replay of ${REPLAYED} commits (whole run)`].median / REPLAYED;
-  report(replays, [{ label: `replay per commit (${perCommit.toFixed(1)} ms) / run in place`, num: perCommit, den: replays['run --base HEAD~1 --head HEAD in place'].median, target: 1.5 }]);
+  report(replays, [
+    {
+      label: `replay per commit (${perCommit.toFixed(1)} ms) / run in place`,
+      num: perCommit,
+      den: replays['run --base HEAD~1 --head HEAD in place'].median,
+      target: 1.5,
+    },
+  ]);
 }
 
 // ── --jobs 2 against --jobs 1, a tier that sleeps 1 s ───────────────────────────────────────────────
@@ -222,12 +295,20 @@ if (wanted('jobs')) {
   config('sleep 1');
   const from = git(dir, 'rev-parse', `HEAD~${SLEPT}`);
   const jobs = measure(
-    [1, 2].map((j) => ({ name: `replay of ${SLEPT} commits, sleep 1, --jobs ${j}`, file: NODE, args: [CLI, 'replay', `${from}..HEAD`, '--force', '--jobs', String(j)], cwd: dir })),
+    [1, 2].map((j) => ({
+      name: `replay of ${SLEPT} commits, sleep 1, --jobs ${j}`,
+      file: NODE,
+      args: [CLI, 'replay', `${from}..HEAD`, '--force', '--jobs', String(j)],
+      cwd: dir,
+    })),
     { reps: JOBS_REPS, warmup: 1 },
   );
   report(jobs);
-  const throughput = jobs[`replay of ${SLEPT} commits, sleep 1, --jobs 1`].median / jobs[`replay of ${SLEPT} commits, sleep 1, --jobs 2`].median;
-  console.log(`  ratio throughput --jobs 2 / --jobs 1${' '.repeat(24)} ${throughput.toFixed(2)}${throughput >= 1.6 ? '  ≥ 1.6 ok' : '  < 1.6 UNDER TARGET'}`);
+  const throughput =
+    jobs[`replay of ${SLEPT} commits, sleep 1, --jobs 1`].median / jobs[`replay of ${SLEPT} commits, sleep 1, --jobs 2`].median;
+  console.log(
+    `  ratio throughput --jobs 2 / --jobs 1${' '.repeat(24)} ${throughput.toFixed(2)}${throughput >= 1.6 ? '  ≥ 1.6 ok' : '  < 1.6 UNDER TARGET'}`,
+  );
   config('true');
 }
 const note = loadNote();

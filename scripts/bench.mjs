@@ -4,7 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
-const benches = readdirSync('scripts').filter((f) => /^bench-.+\.mjs$/.test(f)).sort();
+const benches = readdirSync('scripts')
+  .filter((f) => /^bench-.+\.mjs$/.test(f))
+  .sort();
 console.log(`gate-ladder benchmarks · ${new Date().toISOString()} · ${availableParallelism()} cores · ${benches.join(', ')}`);
 let failed = 0;
 for (const file of benches) {

@@ -19,7 +19,9 @@ rmSync('dist', { recursive: true, force: true });
 rmSync('build', { recursive: true, force: true });
 
 // The config cache keys on this: a new build never trusts a config resolved by another one.
-const sources = readdirSync('src', { recursive: true }).filter((f) => f.endsWith('.ts')).sort();
+const sources = readdirSync('src', { recursive: true })
+  .filter((f) => f.endsWith('.ts'))
+  .sort();
 const hash = createHash('sha256').update(readFileSync('package.json'));
 for (const f of sources) hash.update(f).update(readFileSync(join('src', f)));
 const BUILD = JSON.stringify(hash.digest('hex').slice(0, 16));
@@ -51,6 +53,8 @@ const tsc = ['node_modules/typescript/bin/tsc'];
 // The test build and the declarations at once: two independent tsc processes, one per core here.
 const tscRun = (project) =>
   new Promise((resolve, reject) =>
-    spawn('node', [...tsc, '-p', project], { stdio: 'inherit' }).on('error', reject).on('close', (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p ${project} exited ${code}`)))),
+    spawn('node', [...tsc, '-p', project], { stdio: 'inherit' })
+      .on('error', reject)
+      .on('close', (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p ${project} exited ${code}`)))),
   );
 await Promise.all([tscRun('tsconfig.json'), tscRun('tsconfig.types.json')]);

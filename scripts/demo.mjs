@@ -60,7 +60,9 @@ function showRows() {
   if (fresh.length === 0) console.log('   ledger: no new rows');
   for (const line of fresh) {
     const r = JSON.parse(line);
-    console.log(`   ledger row: ${JSON.stringify({ tier: r.tier, verdict: r.verdict, seconds: r.seconds, exit: r.exit, routed: r.routed, files: r.files, ...(r.reason && { reason: r.reason }) })}`);
+    console.log(
+      `   ledger row: ${JSON.stringify({ tier: r.tier, verdict: r.verdict, seconds: r.seconds, exit: r.exit, routed: r.routed, files: r.files, ...(r.reason && { reason: r.reason }) })}`,
+    );
   }
 }
 function push(title, expect) {
@@ -101,7 +103,17 @@ for (let price = 0; price <= 500; price += 7) {
 console.log('properties hold');
 `,
   );
-  write('fixtures/cases.json', JSON.stringify([[100, 10, 90], [80, 25, 60]], null, 2) + '\n');
+  write(
+    'fixtures/cases.json',
+    `${JSON.stringify(
+      [
+        [100, 10, 90],
+        [80, 25, 60],
+      ],
+      null,
+      2,
+    )}\n`,
+  );
   write(
     'tests/discount.test.mjs',
     `import { test } from 'node:test';
@@ -124,7 +136,7 @@ export default {
 };
 `,
   );
-  console.log(bold('gate-ladder demo') + `: a throwaway repository in ${base}`);
+  console.log(`${bold('gate-ladder demo')}: a throwaway repository in ${base}`);
   console.log('\n$ gate-ladder install');
   run(process.execPath, [cli, 'install'], { must: true });
   git('add', '-A');
@@ -132,7 +144,13 @@ export default {
   run('git', ['push', '-q', 'origin', 'main'], { env: { GATE_LADDER: '0' }, quiet: true, must: true });
   git('remote', 'set-head', 'origin', 'main');
 
-  write('src/discount.js', readFileSync(join(work, 'src/discount.js'), 'utf8').replace('export function', '/** Price after a percentage discount. */\nexport function'));
+  write(
+    'src/discount.js',
+    readFileSync(join(work, 'src/discount.js'), 'utf8').replace(
+      'export function',
+      '/** Price after a percentage discount. */\nexport function',
+    ),
+  );
   git('commit', '-qam', 'document discount');
   const results = [push('1. a clean patch', 'pass: both tiers run and pass')];
 
@@ -141,17 +159,30 @@ export default {
   results.push(push('2. a buggy patch', 'caught by t1-properties: the push is blocked'));
   git('reset', '-q', '--hard', 'HEAD~1');
 
-  write('fixtures/cases.json', JSON.stringify([[100, 10, 90], [80, 25, 60], [50, 50, 25]], null, 2) + '\n');
+  write(
+    'fixtures/cases.json',
+    `${JSON.stringify(
+      [
+        [100, 10, 90],
+        [80, 25, 60],
+        [50, 50, 25],
+      ],
+      null,
+      2,
+    )}\n`,
+  );
   git('commit', '-qam', 'add a fixture case');
   results.push(push('3. a fixture edit', 't0-scope routes past t1 (it cannot vouch for a fixture change); t2 decides'));
 
   write('src/discount.js', 'export function discount(price, pct) {\n  while (pct > 0) {}\n  return price;\n}\n');
   git('commit', '-qam', 'a patch that hangs the harness');
-  results.push(push('4. a patch that hangs the harness', 'error: t1 times out; blocked, and the message says it is not a verdict on the patch'));
+  results.push(
+    push('4. a patch that hangs the harness', 'error: t1 times out; blocked, and the message says it is not a verdict on the patch'),
+  );
 
   const expected = [0, 1, 0, 1];
   const ok = results.every((s, i) => (s === 0) === (expected[i] === 0));
-  console.log(`\n${bold('summary')}: ${ok ? 'every push got the verdict it should' : 'UNEXPECTED verdicts: ' + JSON.stringify(results)}`);
+  console.log(`\n${bold('summary')}: ${ok ? 'every push got the verdict it should' : `UNEXPECTED verdicts: ${JSON.stringify(results)}`}`);
   console.log('The ledger is one JSON line per tier reached; `gate-ladder report` turns it into yield per second:');
   console.log('\n$ gate-ladder report');
   run(process.execPath, [cli, 'report']);

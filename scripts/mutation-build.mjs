@@ -8,7 +8,10 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 rmSync('build', { recursive: true, force: true });
-const ts = (dir) => readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => join(dir, f));
+const ts = (dir) =>
+  readdirSync(dir, { recursive: true })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => join(dir, f));
 const entryPoints = [...ts('src'), ...ts('test/unit'), ...ts('test/helpers')];
 await build({ entryPoints, outdir: 'build', outbase: '.', format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
 

@@ -26,7 +26,8 @@ if (active === undefined) names = [...new Set(Object.values(TESTS).flat())];
 else {
   const module = JSON.parse(readFileSync('build/mutants.json', 'utf8'))[active];
   names = TESTS[module];
-  if (names === undefined) throw new Error(`mutant ${active}: in ${module ?? 'no known module'}, which has no tests listed in scripts/mutation-tests.mjs`);
+  if (names === undefined)
+    throw new Error(`mutant ${active}: in ${module ?? 'no known module'}, which has no tests listed in scripts/mutation-tests.mjs`);
 }
 
 // A mutant that loops forever would cost a whole timeout (seconds): Stryker's instrumented code throws
@@ -44,6 +45,9 @@ if (active !== undefined) {
 process.env.GL_MUTATION = '1';
 process.env.NO_COLOR = '1';
 const { run } = await import('uvu/run');
-await run(names.map((n) => ({ name: `${n}.test.js`, file: resolve('build/test/unit', `${n}.test.js`) })), { bail: true });
+await run(
+  names.map((n) => ({ name: `${n}.test.js`, file: resolve('build/test/unit', `${n}.test.js`) })),
+  { bail: true },
+);
 
 if (active === undefined) writeFileSync('build/hits.json', JSON.stringify(ns.mutantCoverage?.static ?? {}));

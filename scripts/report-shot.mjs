@@ -14,7 +14,9 @@ const project = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const dark = args.includes('--dark');
 const htmlAt = args.includes('--html') ? resolve(args[args.indexOf('--html') + 1]) : undefined;
-const out = resolve(args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--html') ?? join(project, 'docs', dark ? 'report-dark.png' : 'report.png'));
+const out = resolve(
+  args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--html') ?? join(project, 'docs', dark ? 'report-dark.png' : 'report.png'),
+);
 
 /** Rows like the demo's pushes: t1-properties (cheap), t2-fixtures (dearer), fixture edits routed past t1. */
 function ledger() {
@@ -30,8 +32,21 @@ function ledger() {
     const calibration = kind === 'calibration';
     const seed = kind === 'seed';
     const improving = day / 84; // t1 gets sharper over the weeks: properties were added
-    const base = { ts, run, hook: seed ? 'seed' : calibration ? 'manual' : 'pre-push', patch: run.padEnd(40, '0'), base: null, files: ['src/discount.js'], files_count: 1, isolation: 'none' };
-    const extra = { ...(calibration && { calibration: true }), ...(seed && { source: 'seed' }), ...(routed && !seed && { routed: true, skipped: ['t1-properties'] }) };
+    const base = {
+      ts,
+      run,
+      hook: seed ? 'seed' : calibration ? 'manual' : 'pre-push',
+      patch: run.padEnd(40, '0'),
+      base: null,
+      files: ['src/discount.js'],
+      files_count: 1,
+      isolation: 'none',
+    };
+    const extra = {
+      ...(calibration && { calibration: true }),
+      ...(seed && { source: 'seed' }),
+      ...(routed && !seed && { routed: true, skipped: ['t1-properties'] }),
+    };
     const bug = seed || rnd() < 0.3;
     const t1Catches = bug && rnd() < 0.45 + 0.35 * improving;
     const t2Catches = bug && (t1Catches ? rnd() < 0.55 : rnd() < 0.75);
@@ -41,11 +56,30 @@ function ledger() {
     if (day < 9) tiers.splice(1, 0, ['t1-lint', rnd() < 0.05 ? 'caught' : 'pass', 4 + rnd() * 3]);
     for (const [tier, verdict, seconds] of tiers) {
       const reason = verdict === 'error' ? { reason: 'timed out after 3 s' } : {};
-      rows.push({ ...base, tier, verdict, seconds: Math.round(seconds * 1000) / 1000, exit: verdict === 'pass' ? 0 : verdict === 'caught' ? 1 : null, routed: routed && !seed, ...extra, ...reason });
+      rows.push({
+        ...base,
+        tier,
+        verdict,
+        seconds: Math.round(seconds * 1000) / 1000,
+        exit: verdict === 'pass' ? 0 : verdict === 'caught' ? 1 : null,
+        routed: routed && !seed,
+        ...extra,
+        ...reason,
+      });
       if (tier === 't2-fixtures') {
         const flaky = seed || rnd() < 0.12;
         const fail = verdict === 'caught' ? ['tests/discount.test.mjs::discount(100, 10)'] : [];
-        tests.push({ ts, run, tier, hook: base.hook, patch: base.patch, ...(seed && { source: 'seed' }), pass: ['tests/discount.test.mjs::discount(80, 25)', ...(flaky ? [] : ['tests/discount.test.mjs::rounds half cents'])], fail: [...fail, ...(flaky ? ['tests/discount.test.mjs::rounds half cents'] : [])], skip: [] });
+        tests.push({
+          ts,
+          run,
+          tier,
+          hook: base.hook,
+          patch: base.patch,
+          ...(seed && { source: 'seed' }),
+          pass: ['tests/discount.test.mjs::discount(80, 25)', ...(flaky ? [] : ['tests/discount.test.mjs::rounds half cents'])],
+          fail: [...fail, ...(flaky ? ['tests/discount.test.mjs::rounds half cents'] : [])],
+          skip: [],
+        });
       }
       if (verdict !== 'pass' && !calibration && !seed) break;
     }
@@ -71,7 +105,17 @@ try {
   writeFileSync(join(dir, '.git', 'gate-ladder', 'ledger.jsonl'), `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
   writeFileSync(join(dir, '.git', 'gate-ladder', 'tests.jsonl'), `${tests.map((r) => JSON.stringify(r)).join('\n')}\n`);
   mkdirSync(join(dir, '.gate-ladder'));
-  const freeze = { test: 'tests/discount.test.mjs::rounds half cents', flip_rate: 0.21, runs: 120, flips: 25, evidence: 3, by: 'Demo <demo@example.invalid>', at: '2026-11-20T10:00:00.000Z', expires: '2026-12-18', reentry: 'passes 50 runs in a row after the rounding fix' };
+  const freeze = {
+    test: 'tests/discount.test.mjs::rounds half cents',
+    flip_rate: 0.21,
+    runs: 120,
+    flips: 25,
+    evidence: 3,
+    by: 'Demo <demo@example.invalid>',
+    at: '2026-11-20T10:00:00.000Z',
+    expires: '2026-12-18',
+    reentry: 'passes 50 runs in a row after the rounding fix',
+  };
   writeFileSync(join(dir, '.gate-ladder', 'freezes.json'), `${JSON.stringify({ version: 1, freezes: [freeze] }, null, 2)}\n`);
   const html = join(dir, 'report.html');
   const r = spawnSync(process.execPath, [join(project, 'dist', 'cli.js'), 'report', '--html', html], { cwd: dir, env, encoding: 'utf8' });
@@ -79,10 +123,23 @@ try {
   if (htmlAt) copyFileSync(html, htmlAt);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 1020, height: 1500 }, colorScheme: dark ? 'dark' : 'light', deviceScaleFactor: 1 });
+    const page = await browser.newPage({
+      viewport: { width: 1020, height: 1500 },
+      colorScheme: dark ? 'dark' : 'light',
+      deviceScaleFactor: 1,
+    });
     await page.goto(pathToFileURL(html).href);
     await page.screenshot({ path: out, fullPage: args.includes('--full') });
   } finally {

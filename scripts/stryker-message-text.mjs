@@ -13,8 +13,10 @@ export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'message-text', {
     shouldIgnore(path) {
       const parent = path.parent;
-      if (parent?.type === 'ObjectProperty' && parent.value === path.node && !parent.computed && KEYS.has(name(parent.key))) return 'message text (a reason for people)';
-      if (parent?.type === 'VariableDeclarator' && parent.init === path.node && TABLES.has(name(parent.id))) return 'message text (a table of explanations)';
+      if (parent?.type === 'ObjectProperty' && parent.value === path.node && !parent.computed && KEYS.has(name(parent.key)))
+        return 'message text (a reason for people)';
+      if (parent?.type === 'VariableDeclarator' && parent.init === path.node && TABLES.has(name(parent.id)))
+        return 'message text (a table of explanations)';
       return undefined;
     },
   }),

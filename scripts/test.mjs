@@ -33,8 +33,13 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const suites = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['build/test/unit', 'build/test/integration', 'build/test/faults'];
-const words = (value) => (value ?? '').split(/\s+/).filter(Boolean).map((node) => resolve(node));
+const suites =
+  process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['build/test/unit', 'build/test/integration', 'build/test/faults'];
+const words = (value) =>
+  (value ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((node) => resolve(node));
 const some = words(process.env.GATE_LADDER_TEST_NODES_SOME);
 const nodes = [...new Set([process.execPath, ...words(process.env.GATE_LADDER_TEST_NODES), ...some].map((node) => resolve(node)))];
 
@@ -109,10 +114,14 @@ function alive(pid) {
 function sharedInstall() {
   if (!suites.some((s) => !s.endsWith('unit'))) return Promise.resolve(undefined);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', "const m = await import('./build/test/helpers/repo.js'); process.stdout.write(m.packInstall());"], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, ...(tmp && { TMPDIR: tmp }) },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', "const m = await import('./build/test/helpers/repo.js'); process.stdout.write(m.packInstall());"],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, ...(tmp && { TMPDIR: tmp }) },
+      },
+    );
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.on('error', () => resolve(undefined));
@@ -185,7 +194,12 @@ function uvu(node, env, dir, pattern) {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       running.delete(child.pid);
-      if (stopped) chunks.push(Buffer.from(`\n  ✘ ${stopped.file} › ${stopped.name}: did not end within ${TIMEOUT_S} s (GL_TEST_TIMEOUT_S); stopped with everything it started\n`));
+      if (stopped)
+        chunks.push(
+          Buffer.from(
+            `\n  ✘ ${stopped.file} › ${stopped.name}: did not end within ${TIMEOUT_S} s (GL_TEST_TIMEOUT_S); stopped with everything it started\n`,
+          ),
+        );
       resolve({ out: Buffer.concat(chunks).toString('utf8'), code: stopped ? 1 : (code ?? (signal ? 1 : 0)) });
     });
   });
@@ -246,7 +260,9 @@ try {
   for (const node of nodes) {
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' });
     if (version.status !== 0) {
-      process.stdout.write(`\n== ${node}: not a Node binary here (${(version.error?.message ?? version.stderr ?? '').trim()}); counted as one failure\n`);
+      process.stdout.write(
+        `\n== ${node}: not a Node binary here (${(version.error?.message ?? version.stderr ?? '').trim()}); counted as one failure\n`,
+      );
       failed += 1;
       status = 1;
       perNode.push({ label: `${node}: could not start`, passed: 0, failed: 1 });
@@ -269,7 +285,8 @@ try {
     const partial = some.includes(node) && !words(process.env.GATE_LADDER_TEST_NODES).includes(node) && node !== resolve(process.execPath);
     if (partial) line.label += ' (the Node-sensitive tests)';
     for (const dir of suites) {
-      for (const job of suiteJobs(dir, partial)) if (!partial || NODE_SENSITIVE.includes(job.key)) runs.push({ ...job, node, env, line, unit: dir.endsWith('unit') });
+      for (const job of suiteJobs(dir, partial))
+        if (!partial || NODE_SENSITIVE.includes(job.key)) runs.push({ ...job, node, env, line, unit: dir.endsWith('unit') });
     }
   }
   // The unit suites first (they start while the install is made), then the slowest first.
@@ -286,7 +303,8 @@ try {
       // The slowest of the Nodes' times, for this project's suites (a test of this script runs it on
       // suites of its own): the order is for the next run on all of them.
       if (job.key.startsWith('build/')) seen[job.key] = Math.max(seen[job.key] ?? 0, seconds);
-      const header = nodes.length > 1 ? `\n== ${job.line.label}: ${job.key} (${seconds.toFixed(1)} s)\n` : `\n== ${job.key} (${seconds.toFixed(1)} s)\n`;
+      const header =
+        nodes.length > 1 ? `\n== ${job.line.label}: ${job.key} (${seconds.toFixed(1)} s)\n` : `\n== ${job.key} (${seconds.toFixed(1)} s)\n`;
       process.stdout.write(header + r.out.replace(/\n*$/, '\n'));
       tally(r.out, r.code, job.line);
     }
@@ -304,6 +322,7 @@ try {
     // only the next run's order is at stake
   }
 }
-if (nodes.length > 1) process.stdout.write(`\n${perNode.map((n) => (n.node ? `${n.label}: ${n.passed} passed, ${n.failed} failed` : n.label)).join('\n')}\n`);
+if (nodes.length > 1)
+  process.stdout.write(`\n${perNode.map((n) => (n.node ? `${n.label}: ${n.passed} passed, ${n.failed} failed` : n.label)).join('\n')}\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exit(status || (failed > 0 ? 1 : 0));

@@ -18,7 +18,10 @@ export function cleanEnv(extra = {}) {
     env[k] = v;
   }
   // `npm run` puts node_modules/.bin directories first on PATH; a terminal (and git) would not have them.
-  const path = (env.PATH ?? '').split(':').filter((p) => !p.endsWith('node_modules/.bin') && !p.includes('/node-gyp-bin')).join(':');
+  const path = (env.PATH ?? '')
+    .split(':')
+    .filter((p) => !p.endsWith('node_modules/.bin') && !p.includes('/node-gyp-bin'))
+    .join(':');
   return { ...env, PATH: path, GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1', ...extra };
 }
 
@@ -46,7 +49,13 @@ process.env.GATE_LADDER_WORKTREES ??= tempDir('gl-bench-pools-');
 export function initRepo(dir) {
   mkdirSync(dir, { recursive: true });
   git(dir, 'init', '-q', '-b', 'main');
-  for (const [k, v] of [['user.name', 'Bench'], ['user.email', 'bench@example.invalid'], ['commit.gpgSign', 'false'], ['gc.auto', '0'], ['maintenance.auto', 'false']]) {
+  for (const [k, v] of [
+    ['user.name', 'Bench'],
+    ['user.email', 'bench@example.invalid'],
+    ['commit.gpgSign', 'false'],
+    ['gc.auto', '0'],
+    ['maintenance.auto', 'false'],
+  ]) {
     git(dir, 'config', k, v);
   }
 }
@@ -93,7 +102,9 @@ export function linkGateLadder(repo) {
  */
 export function hookRunner(dir) {
   // The line starts with a shell test for node_modules (a builtin); node's part follows it.
-  const found = readFileSync(join(dir, '.husky', 'pre-push'), 'utf8').split('\n').find((l) => l.includes('node --preserve-symlinks-main '));
+  const found = readFileSync(join(dir, '.husky', 'pre-push'), 'utf8')
+    .split('\n')
+    .find((l) => l.includes('node --preserve-symlinks-main '));
   const line = found?.slice(found.indexOf('node --preserve-symlinks-main '));
   const words = line?.split(' ') ?? [];
   const at = words.indexOf('run');
@@ -155,7 +166,9 @@ export function header(title) {
 export function report(results, ratios = []) {
   const width = Math.max(...Object.keys(results).map((k) => k.length));
   for (const [name, s] of Object.entries(results)) {
-    console.log(`  ${name.padEnd(width)}  median ${s.median.toFixed(1).padStart(7)} ms   (p25 ${s.p25.toFixed(1)}, p75 ${s.p75.toFixed(1)}, n ${s.n})`);
+    console.log(
+      `  ${name.padEnd(width)}  median ${s.median.toFixed(1).padStart(7)} ms   (p25 ${s.p25.toFixed(1)}, p75 ${s.p75.toFixed(1)}, n ${s.n})`,
+    );
   }
   for (const r of ratios) {
     const value = r.value ?? r.num / r.den;

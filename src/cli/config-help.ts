@@ -5,11 +5,19 @@ import { RECORDS, RUNNER_NAMES } from '../ladder/runners/index.js';
 const FIELDS: readonly (readonly [string, string])[] = [
   ['tiers', 'the gates, cheapest first (required); each tier:'],
   ['  name', 'unique name, stored in the ledger (required)'],
-  ['  run', 'a command string (run by /bin/sh -c, like an npm script) or an argv array (no shell); required unless lintStaged; {changed} or {changed:GLOB} in it: the changed paths, one argument each (docs/config.md)'],
+  [
+    '  run',
+    'a command string (run by /bin/sh -c, like an npm script) or an argv array (no shell); required unless lintStaged; {changed} or {changed:GLOB} in it: the changed paths, one argument each (docs/config.md)',
+  ],
   ['  lintStaged', 'instead of run: lint-staged on the staged files (pre-commit only); true, or lint-staged options'],
   ['  timeout', `seconds before the gate's process tree is killed and the tier is an error (default ${DEFAULT_TIMEOUT_S})`],
   ['  env, cwd', 'extra environment; working directory relative to the repository root'],
-  ['  caught', `exit codes that mean "a test failed" (default [1]; ${RECORDS.filter((r) => r.caught && r.caught().length === 1).map((r) => `${r.name} [${r.caught!().join(', ')}]`).join(', ')})`],
+  [
+    '  caught',
+    `exit codes that mean "a test failed" (default [1]; ${RECORDS.filter((r) => r.caught && r.caught().length === 1)
+      .map((r) => `${r.name} [${r.caught!().join(', ')}]`)
+      .join(', ')})`,
+  ],
   ['  skipWhenTestAdjacent', 'skip this tier when t0-scope finds a test-adjacent path (default false)'],
   ['  hooks', "pre-push, pre-commit, manual, replay, seed (default all but pre-commit; ['pre-commit'] for lintStaged)"],
   ['  runner', `${RUNNER_NAMES.join(', ')}: exit codes and reports`],

@@ -30,7 +30,9 @@ done.then(
       process.exitCode = 2;
       return;
     }
-    process.stderr.write(`gate-ladder: internal error: ${shownLines(err instanceof Error ? (err.stack ?? err.message) : String(err))}\nPlease report it with the command you ran.\n`);
+    process.stderr.write(
+      `gate-ladder: internal error: ${shownLines(err instanceof Error ? (err.stack ?? err.message) : String(err))}\nPlease report it with the command you ran.\n`,
+    );
     process.exitCode = 3;
   },
 );

@@ -26,7 +26,10 @@ export async function main(argv: string[]): Promise<number> {
     .usage('$0 <command> [options]\n\nRuns your checks before a push, cheapest first, and keeps a ledger of what each caught.');
   for (const commands of [judgeCommands, setupCommands, testCommands, corpusCommands, ledgerCommands]) commands(cli, cwd, set);
   cli
-    .demandCommand(1, 'Name a command: run, ci, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, gc, merge, sync, help (see --help).')
+    .demandCommand(
+      1,
+      'Name a command: run, ci, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, gc, merge, sync, help (see --help).',
+    )
     .strict()
     .version(VERSION)
     .recommendCommands()
@@ -61,7 +64,9 @@ function judgeCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
           .options(RUN_FLAGS)
           .example('$0 run --base origin/main --head HEAD', 'Judge the current branch as CI would')
           .example('$0 run --dry-run --base HEAD~1', 'Show what the last commit would run, and why')
-          .epilog('The config: its file names and every field: gate-ladder help config.\nFor one push: GATE_LADDER_SKIP=t2-full git push (a comma list of tiers), GATE_LADDER_NO_CACHE=1 git push, GATE_LADDER=0 git push.'),
+          .epilog(
+            'The config: its file names and every field: gate-ladder help config.\nFor one push: GATE_LADDER_SKIP=t2-full git push (a comma list of tiers), GATE_LADDER_NO_CACHE=1 git push, GATE_LADDER=0 git push.',
+          ),
       async (a) => {
         const { runCommand } = await import('../commands/run.js');
         set(await runCommand({ cwd, ...runOptionsOf(a) }));
@@ -72,12 +77,28 @@ function judgeCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
       "One CI step: judge what this pipeline's event changed (GitHub Actions' pull request or push, GitLab's merge request or push; else --base/--head), annotate failed tests, append the verdicts to the step summary; exit 0/1/2 as run",
       (y) =>
         y
-          .option('base', { type: 'string', describe: "Base revision: overrides the CI's event (outside CI: default the config base or the remote HEAD)" })
+          .option('base', {
+            type: 'string',
+            describe: "Base revision: overrides the CI's event (outside CI: default the config base or the remote HEAD)",
+          })
           .option('head', { type: 'string', describe: "Head revision: overrides the CI's event (default HEAD outside CI)" })
-          .option('calibrate', { type: 'boolean', describe: 'Run every planned tier whatever the verdicts (default: at the config `calibrate` rate)' })
-          .option('summary', { type: 'string', describe: 'Append the markdown summary to this file (default $GITHUB_STEP_SUMMARY when set)' })
-          .option('json', { type: 'boolean', describe: 'Print the range found, the verdicts, the annotations and the exit code as JSON on stdout (no annotation lines)' })
-          .option('cache', { type: 'boolean', default: true, describe: 'Reuse a pass of the same tree under the same config (--no-cache: run every planned gate)' })
+          .option('calibrate', {
+            type: 'boolean',
+            describe: 'Run every planned tier whatever the verdicts (default: at the config `calibrate` rate)',
+          })
+          .option('summary', {
+            type: 'string',
+            describe: 'Append the markdown summary to this file (default $GITHUB_STEP_SUMMARY when set)',
+          })
+          .option('json', {
+            type: 'boolean',
+            describe: 'Print the range found, the verdicts, the annotations and the exit code as JSON on stdout (no annotation lines)',
+          })
+          .option('cache', {
+            type: 'boolean',
+            default: true,
+            describe: 'Reuse a pass of the same tree under the same config (--no-cache: run every planned gate)',
+          })
           .epilog(
             `Reads GITHUB_EVENT_NAME and the payload at GITHUB_EVENT_PATH (pull_request, pull_request_target: head.sha against base.sha; push: after against before; merge_group), or GitLab's CI_MERGE_REQUEST_DIFF_BASE_SHA, CI_COMMIT_SHA and CI_COMMIT_BEFORE_SHA. A new branch is judged from its merge-base with the default branch; other events judge the last commit. The clone needs the history of the range: actions/checkout with fetch-depth: 0, GitLab GIT_DEPTH: 0 (a missing commit is exit 2, with the fix). Workflow files: docs/ci.md.`,
           )
@@ -85,15 +106,17 @@ function judgeCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
           .example('$0 ci --base origin/main --head HEAD --summary summary.md', 'Anywhere else, with a markdown summary'),
       async (a) => {
         const { ciCommand } = await import('../commands/ci.js');
-        set(await ciCommand({
-          cwd,
-          ...(a.base !== undefined && { base: a.base }),
-          ...(a.head !== undefined && { head: a.head }),
-          json: a.json === true,
-          calibrate: a.calibrate === true,
-          ...(a.cache === false && { noCache: true }),
-          ...(a.summary !== undefined && { summary: a.summary }),
-        }));
+        set(
+          await ciCommand({
+            cwd,
+            ...(a.base !== undefined && { base: a.base }),
+            ...(a.head !== undefined && { head: a.head }),
+            json: a.json === true,
+            calibrate: a.calibrate === true,
+            ...(a.cache === false && { noCache: true }),
+            ...(a.summary !== undefined && { summary: a.summary }),
+          }),
+        );
       },
     );
 }
@@ -107,7 +130,7 @@ function setupCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
       (y) =>
         y
           .option('pre-commit', { type: 'boolean', describe: 'Also install a pre-commit hook (staged changes)' })
-          .option('force', { type: 'boolean', describe: "Replace a core.hooksPath that another tool set (uninstall puts it back)" }),
+          .option('force', { type: 'boolean', describe: 'Replace a core.hooksPath that another tool set (uninstall puts it back)' }),
       async (a) => {
         const { installCommand } = await import('../commands/install.js');
         set(await installCommand({ cwd, preCommit: a['pre-commit'] === true, force: a.force === true }));
@@ -117,10 +140,15 @@ function setupCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
       const { uninstallCommand } = await import('../commands/install.js');
       set(await uninstallCommand({ cwd }));
     })
-    .command('gc', 'Remove the worktree pool: the kept worktrees isolated runs use, with their caches (the next isolated run makes one again)', {}, async () => {
-      const { gcCommand } = await import('../commands/gc.js');
-      set(gcCommand({ cwd }));
-    });
+    .command(
+      'gc',
+      'Remove the worktree pool: the kept worktrees isolated runs use, with their caches (the next isolated run makes one again)',
+      {},
+      async () => {
+        const { gcCommand } = await import('../commands/gc.js');
+        set(gcCommand({ cwd }));
+      },
+    );
 }
 
 /** `flaky`, `freeze`, `unfreeze` and `seed`: the evidence about tests. */
@@ -143,24 +171,33 @@ function testCommands(cli: Argv, cwd: string, set: (code: number) => void): Argv
       'Freeze a flaky test (only when `flaky` says it is eligible), with an expiry and a re-entry condition',
       (y) =>
         y
-          .positional('test', { type: 'string', demandOption: true, describe: 'Test id as `gate-ladder flaky` prints it (or as pytest prints it)' })
+          .positional('test', {
+            type: 'string',
+            demandOption: true,
+            describe: 'Test id as `gate-ladder flaky` prints it (or as pytest prints it)',
+          })
           .option('tier', { type: 'string', describe: 'The tier, when the test has history in more than one' })
-          .option('expires', { type: 'string', describe: 'YYYY-MM-DD (a UTC day): from this day on the freeze no longer counts (required)' })
+          .option('expires', {
+            type: 'string',
+            describe: 'YYYY-MM-DD (a UTC day): from this day on the freeze no longer counts (required)',
+          })
           .option('reentry', { type: 'string', describe: 'What must be true for the test to count again (required)' }),
       async (a) => {
         const { freezeCommand } = await import('../commands/flaky.js');
-        set(await freezeCommand({
-          cwd,
-          test: a.test,
-          ...(a.tier !== undefined && { tier: a.tier }),
-          ...(a.expires !== undefined && { expires: a.expires }),
-          ...(a.reentry !== undefined && { reentry: a.reentry }),
-        }));
+        set(
+          await freezeCommand({
+            cwd,
+            test: a.test,
+            ...(a.tier !== undefined && { tier: a.tier }),
+            ...(a.expires !== undefined && { expires: a.expires }),
+            ...(a.reentry !== undefined && { reentry: a.reentry }),
+          }),
+        );
       },
     )
     .command(
       'unfreeze <test>',
-      'Remove a freeze: the test\'s failures count again',
+      "Remove a freeze: the test's failures count again",
       (y) =>
         y
           .positional('test', { type: 'string', demandOption: true, describe: 'Test id as in .gate-ladder/freezes.json' })
@@ -174,12 +211,19 @@ function testCommands(cli: Argv, cwd: string, set: (code: number) => void): Argv
       'seed [target]',
       'Run a known-bad change (a commit, or a patch file on HEAD) through every tier in a throwaway worktree; failing tests gain sensitivity evidence',
       (y) =>
-        y
-          .positional('target', { type: 'string', describe: 'A commit that introduces a bug, or a patch file' })
-          .option('stryker', { type: 'string', describe: 'Import a Stryker mutation report (JSON) instead: Killed mutants credit the tests that killed them' }),
+        y.positional('target', { type: 'string', describe: 'A commit that introduces a bug, or a patch file' }).option('stryker', {
+          type: 'string',
+          describe: 'Import a Stryker mutation report (JSON) instead: Killed mutants credit the tests that killed them',
+        }),
       async (a) => {
         const { seedCommand } = await import('../commands/seed.js');
-        set(await seedCommand({ cwd, ...(a.target !== undefined && { target: a.target }), ...(a.stryker !== undefined && { stryker: a.stryker }) }));
+        set(
+          await seedCommand({
+            cwd,
+            ...(a.target !== undefined && { target: a.target }),
+            ...(a.stryker !== undefined && { stryker: a.stryker }),
+          }),
+        );
       },
     );
 }
@@ -192,30 +236,45 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
       'Replay a corpus through the ladder: commits of a range, or patch files, each in a throwaway worktree',
       (y) =>
         y
-          .positional('inputs', { type: 'string', array: true, describe: 'A revision range (main~50..main), a commit, a folder of .patch/.diff files, or patch files' })
+          .positional('inputs', {
+            type: 'string',
+            array: true,
+            describe: 'A revision range (main~50..main), a commit, a folder of .patch/.diff files, or patch files',
+          })
           .option('onto', { type: 'string', describe: 'The commit patch files apply onto (default HEAD)' })
           .option('jobs', { alias: 'j', type: 'number', describe: 'Patches replayed in parallel (default: the number of cores)' })
           .option('calibrate', { type: 'boolean', describe: 'Run every planned tier on every patch (rows flagged, not counted in yield)' })
           .option('force', { type: 'boolean', describe: 'Replay patches the ledger already has under this config' })
-          .option('isolate', { choices: ['network'] as const, describe: 'Run each gate without network access (Linux: unshare); fails rather than run unisolated' })
-          .option('first-parent', { type: 'boolean', describe: 'Walk ranges by first parent: a merge is one patch against its first parent' })
-          .option('shard', { type: 'string', describe: 'i/n: replay only this share of the corpus (CI matrix job i of n); merge the shard ledgers with `merge`' })
+          .option('isolate', {
+            choices: ['network'] as const,
+            describe: 'Run each gate without network access (Linux: unshare); fails rather than run unisolated',
+          })
+          .option('first-parent', {
+            type: 'boolean',
+            describe: 'Walk ranges by first parent: a merge is one patch against its first parent',
+          })
+          .option('shard', {
+            type: 'string',
+            describe: 'i/n: replay only this share of the corpus (CI matrix job i of n); merge the shard ledgers with `merge`',
+          })
           .example('$0 replay main~60..main --shard 2/3', 'Job 2 of a 3-job CI matrix (docs/ci.md)')
           .example('$0 replay main~50..main', 'Judge the last 50 commits, each against its parent, with the ladder configured today')
           .example('$0 replay candidates/ --onto v1.2 --isolate network', 'Judge a folder of agent-made patches without network'),
       async (a) => {
         const { replayCommand } = await import('../commands/replay.js');
-        set(await replayCommand({
-          cwd,
-          inputs: (a.inputs ?? []).map(String),
-          ...(a.onto && { onto: a.onto }),
-          ...(a.jobs !== undefined && { jobs: a.jobs }),
-          calibrate: a.calibrate === true,
-          force: a.force === true,
-          ...(a.isolate && { isolate: a.isolate }),
-          firstParent: a['first-parent'] === true,
-          ...(a.shard !== undefined && { shard: a.shard }),
-        }));
+        set(
+          await replayCommand({
+            cwd,
+            inputs: (a.inputs ?? []).map(String),
+            ...(a.onto && { onto: a.onto }),
+            ...(a.jobs !== undefined && { jobs: a.jobs }),
+            calibrate: a.calibrate === true,
+            force: a.force === true,
+            ...(a.isolate && { isolate: a.isolate }),
+            firstParent: a['first-parent'] === true,
+            ...(a.shard !== undefined && { shard: a.shard }),
+          }),
+        );
       },
     )
     .command(
@@ -225,31 +284,43 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
         y
           .option('ledger', { type: 'string', describe: "Ledger file (default: the repository's)" })
           .option('since', { type: 'string', describe: 'Only rows at or after this date (e.g. 2025-01-31)' })
-          .option('hook', { choices: ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const, describe: 'Only rows from this hook' })
+          .option('hook', {
+            choices: ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const,
+            describe: 'Only rows from this hook',
+          })
           .option('json', { type: 'boolean', describe: 'Print the report as JSON on stdout' })
           .option('markdown', { type: 'boolean', describe: 'Print the report as markdown (also for a CI job summary)' })
           .option('html', { type: 'string', describe: 'Write a self-contained HTML page to this file (default gate-ladder-report.html)' })
           .option('local', { type: 'boolean', describe: "This clone's rows only, not the team's fetched by `sync`" })
-          .option('by-origin', { type: 'boolean', describe: "Each origin's figures apart: this clone's and each synced clone's or CI job's" })
-          .option('exclude-origin', { type: 'string', array: true, describe: "Leave out an origin's rows (repeatable; its id as `--by-origin` names it)" })
+          .option('by-origin', {
+            type: 'boolean',
+            describe: "Each origin's figures apart: this clone's and each synced clone's or CI job's",
+          })
+          .option('exclude-origin', {
+            type: 'string',
+            array: true,
+            describe: "Leave out an origin's rows (repeatable; its id as `--by-origin` names it)",
+          })
           .conflicts('json', 'markdown')
           .conflicts('html', ['json', 'markdown'])
           .example('$0 report --since 2025-01-01 --markdown', 'This year, as markdown for a pull request')
           .example('$0 report --html report.html', 'Charts and tables in one file that loads nothing from the network'),
       async (a) => {
         const { reportCommand } = await import('../commands/report.js');
-        set(await reportCommand({
-          cwd,
-          ...(a.ledger !== undefined && { ledger: a.ledger }),
-          ...(a.since !== undefined && { since: a.since }),
-          ...(a.hook && { hook: a.hook }),
-          json: a.json === true,
-          markdown: a.markdown === true,
-          ...(a.html !== undefined && { html: a.html }),
-          local: a.local === true,
-          byOrigin: a.byOrigin === true,
-          ...(a.excludeOrigin !== undefined && { excludeOrigins: a.excludeOrigin.map(String) }),
-        }));
+        set(
+          await reportCommand({
+            cwd,
+            ...(a.ledger !== undefined && { ledger: a.ledger }),
+            ...(a.since !== undefined && { since: a.since }),
+            ...(a.hook && { hook: a.hook }),
+            json: a.json === true,
+            markdown: a.markdown === true,
+            ...(a.html !== undefined && { html: a.html }),
+            local: a.local === true,
+            byOrigin: a.byOrigin === true,
+            ...(a.excludeOrigin !== undefined && { excludeOrigins: a.excludeOrigin.map(String) }),
+          }),
+        );
       },
     );
 }
@@ -276,12 +347,25 @@ function ledgerCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
       (y) =>
         y
           .positional('remote', { type: 'string', describe: 'Remote name or URL (default: origin)' })
-          .option('origin', { type: 'string', describe: "This writer's id (default: GATE_LADDER_ORIGIN, the CI job, else this clone's stored id)" })
-          .option('restore', { type: 'boolean', describe: "Add the rows of this origin's ref that the local ledger lacks (a lost ledger); says how many" })
-          .example('$0 sync', 'Before `report`: the team\'s rows, this clone\'s shared'),
+          .option('origin', {
+            type: 'string',
+            describe: "This writer's id (default: GATE_LADDER_ORIGIN, the CI job, else this clone's stored id)",
+          })
+          .option('restore', {
+            type: 'boolean',
+            describe: "Add the rows of this origin's ref that the local ledger lacks (a lost ledger); says how many",
+          })
+          .example('$0 sync', "Before `report`: the team's rows, this clone's shared"),
       async (a) => {
         const { syncCommand } = await import('../commands/sync.js');
-        set(await syncCommand({ cwd, ...(a.remote !== undefined && { remote: a.remote }), ...(a.origin !== undefined && { origin: a.origin }), restore: a.restore === true }));
+        set(
+          await syncCommand({
+            cwd,
+            ...(a.remote !== undefined && { remote: a.remote }),
+            ...(a.origin !== undefined && { origin: a.origin }),
+            restore: a.restore === true,
+          }),
+        );
       },
     )
     .command(

@@ -21,7 +21,8 @@ export const RUN_FLAGS = {
   cache: {
     type: 'boolean',
     default: true,
-    describe: 'Reuse a pass of the same tree under the same config (--no-cache, or GATE_LADDER_NO_CACHE=1: run every planned gate and load the config afresh)',
+    describe:
+      'Reuse a pass of the same tree under the same config (--no-cache, or GATE_LADDER_NO_CACHE=1: run every planned gate and load the config afresh)',
   },
 } as const;
 
@@ -30,7 +31,9 @@ type NodeOptions = { [K in keyof Flags as Flags[K] extends { default: true } ? `
 
 /** `RUN_FLAGS` as node's parser takes them. */
 export const RUN_OPTIONS = Object.fromEntries(
-  Object.entries(RUN_FLAGS).map(([name, f]) => ('default' in f && f.default === true ? [`no-${name}`, { type: f.type }] : [name, { type: f.type }])),
+  Object.entries(RUN_FLAGS).map(([name, f]) =>
+    'default' in f && f.default === true ? [`no-${name}`, { type: f.type }] : [name, { type: f.type }],
+  ),
 ) as NodeOptions;
 
 /** What either parser read, as one record (yargs: `cache: false` for `--no-cache`). */

@@ -34,7 +34,10 @@ const err = (line: string) => writeErr(`${line}\n`);
 
 export async function ciCommand(opts: CiOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   // ── what to judge: the CI's event, its variables, or the flags ──
-  const target = ciTarget(env, readEvent(env), { ...(opts.base !== undefined && { base: opts.base }), ...(opts.head !== undefined && { head: opts.head }) });
+  const target = ciTarget(env, readEvent(env), {
+    ...(opts.base !== undefined && { base: opts.base }),
+    ...(opts.head !== undefined && { head: opts.head }),
+  });
   if (target.kind === 'problem') {
     err(ciMsg.problem(target.message));
     return done(opts, { exit: EXIT.error, ci: target });
@@ -93,7 +96,8 @@ export async function ciCommand(opts: CiOptions, env: NodeJS.ProcessEnv = proces
     } else err(ciMsg.summaryUnwritable(summaryFile, problem));
   }
 
-  if (judged.code !== EXIT.pass && judged.code !== EXIT.interrupted && target.base !== undefined && !opts.json) err(ciMsg.reproduce(target.base, target.head));
+  if (judged.code !== EXIT.pass && judged.code !== EXIT.interrupted && target.base !== undefined && !opts.json)
+    err(ciMsg.reproduce(target.base, target.head));
   return done(opts, { exit: judged.code, ci: target, judged, annotations: annotationsFor(results), summary });
 }
 
@@ -122,7 +126,10 @@ async function ciFacts(cwd: string, range: { base?: string; head: string }): Pro
 
 /** The line that says which commit of the range this clone lacks, and the fix; undefined when it has both. */
 function missingCommit(facts: GitFacts, t: CiRange): string | undefined {
-  const revs = [['head', t.head], ['base', t.base]] as const;
+  const revs = [
+    ['head', t.head],
+    ['base', t.base],
+  ] as const;
   for (const [what, rev] of revs) {
     if (rev === undefined || commitIn(facts, rev) !== null) continue;
     return ciMsg.missing(what, rev, t.ci, isShallow(facts.repo.root), what === 'base' && t.baseIsBranch === true);
@@ -153,7 +160,14 @@ interface Outcome {
 /** `--json`: the range found, the verdicts, the annotations and the exit code, on stdout. */
 function done(opts: CiOptions, o: Outcome): number {
   if (opts.json) {
-    const doc = { exit: o.exit, ci: o.ci, ledger: o.judged?.ledger ?? null, targets: o.judged?.targets ?? [], annotations: o.annotations ?? [], summary: o.summary ?? null };
+    const doc = {
+      exit: o.exit,
+      ci: o.ci,
+      ledger: o.judged?.ledger ?? null,
+      targets: o.judged?.targets ?? [],
+      annotations: o.annotations ?? [],
+      summary: o.summary ?? null,
+    };
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
   }
   return o.exit;

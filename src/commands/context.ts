@@ -26,7 +26,11 @@ export const out = (line: string) => process.stdout.write(`${line}\n`);
  * The repo and its config; an exit code (after saying why) when there is none to work with. With
  * `needConfig`, no config is such a case, and `noConfig` says so.
  */
-export async function loadContext(cwd: string, needConfig: boolean, noConfig: () => string = msg.noConfig): Promise<CommandContext | number> {
+export async function loadContext(
+  cwd: string,
+  needConfig: boolean,
+  noConfig: () => string = msg.noConfig,
+): Promise<CommandContext | number> {
   const info = repoInfo(cwd);
   if (info === null) {
     err(msg.notRepo(cwd));

@@ -23,7 +23,9 @@ import { EXIT } from './run.js';
  */
 export function history(ctx: CommandContext, local = false): HistoryState {
   const stats: ReadStats = { rows: 0, skipped: 0 };
-  const read: HistoryRead & Partial<TeamHistoryRead> = local ? readHistory(ctx.tests, stats) : readTeamHistory(ctx.tests, teamTestsPath(ctx.ledger), stats);
+  const read: HistoryRead & Partial<TeamHistoryRead> = local
+    ? readHistory(ctx.tests, stats)
+    : readTeamHistory(ctx.tests, teamTestsPath(ctx.ledger), stats);
   if (read.problem !== undefined) err(`gate-ladder: ${shown(read.problem)}; counting from ${shown(ctx.tests)} alone.`);
   if (read.team !== undefined && read.team > 0) err(teamMsg.teamRead(read.own ?? 0, read.team, read.origins ?? 0));
   if (read.order === 'team-after') err(teamMsg.teamAfter());
@@ -40,15 +42,22 @@ export async function flakyCommand(opts: { cwd: string; json?: boolean; local?: 
   if (freezes.problem !== undefined) err(freezes.problem);
   const now = today();
   if (opts.json) {
-    printJson(rows, freezes.freezes.map((f) => ({ ...f, active: isActive(f, now) })));
+    printJson(
+      rows,
+      freezes.freezes.map((f) => ({ ...f, active: isActive(f, now) })),
+    );
     return EXIT.pass;
   }
   if (rows.length === 0) err(testMsg.flakyEmpty(ctx.tests));
   else {
-    out(`${'runs'.padStart(5)} ${'same'.padStart(5)} ${'flips'.padStart(5)} ${'flip rate'.padStart(9)} ${'evidence'.padStart(8)}  tier  test  →  verdict`);
+    out(
+      `${'runs'.padStart(5)} ${'same'.padStart(5)} ${'flips'.padStart(5)} ${'flip rate'.padStart(9)} ${'evidence'.padStart(8)}  tier  test  →  verdict`,
+    );
     for (const r of rows) {
       const rate = r.flipRate === null ? '-' : fixed3(r.flipRate);
-      out(`${String(r.runs).padStart(5)} ${String(r.sameCodeRuns).padStart(5)} ${String(r.flips).padStart(5)} ${rate.padStart(9)} ${String(r.evidence).padStart(8)}  ${shown(r.tier)}  ${shown(r.id)}  →  ${r.reason}`);
+      out(
+        `${String(r.runs).padStart(5)} ${String(r.sameCodeRuns).padStart(5)} ${String(r.flips).padStart(5)} ${rate.padStart(9)} ${String(r.evidence).padStart(8)}  ${shown(r.tier)}  ${shown(r.id)}  →  ${r.reason}`,
+      );
     }
   }
   out('');
@@ -156,7 +165,13 @@ export async function freezeCommand(opts: FreezeOptions): Promise<number> {
     reentry: opts.reentry!.trim(),
   };
   const renewed = current.freezes.some((f) => f.test === id && (f.tier === undefined || f.tier === tier));
-  writeFreezes(ctx.root, upsertFreeze(current.freezes.filter((f) => !(f.test === id && f.tier === undefined)), freeze));
+  writeFreezes(
+    ctx.root,
+    upsertFreeze(
+      current.freezes.filter((f) => !(f.test === id && f.tier === undefined)),
+      freeze,
+    ),
+  );
   out(testMsg.frozen(id, tier, freeze.expires, FREEZES_FILE, renewed));
   return EXIT.pass;
 }
@@ -169,15 +184,25 @@ export async function unfreezeCommand(opts: { cwd: string; test: string; tier?: 
     err(current.problem);
     return EXIT.error;
   }
-  const found = resolveTestId(opts.test, current.freezes.map((f) => ({ tier: f.tier ?? '', id: f.test })), opts.tier);
-  if (found.kind !== 'one' && !(found.kind === 'many' && opts.tier === undefined && new Set(found.candidates.map((c) => c.id)).size === 1)) {
+  const found = resolveTestId(
+    opts.test,
+    current.freezes.map((f) => ({ tier: f.tier ?? '', id: f.test })),
+    opts.tier,
+  );
+  if (
+    found.kind !== 'one' &&
+    !(found.kind === 'many' && opts.tier === undefined && new Set(found.candidates.map((c) => c.id)).size === 1)
+  ) {
     err(found.kind === 'many' ? testMsg.ambiguousTest(opts.test, found.candidates) : testMsg.notFrozen(opts.test));
     return EXIT.caught;
   }
   // One id frozen in several tiers, no --tier given: unfreeze it everywhere.
   const id = found.kind === 'one' ? found.test.id : found.candidates[0]!.id;
   const tier = found.kind === 'one' && opts.tier !== undefined ? opts.tier : undefined;
-  writeFreezes(ctx.root, current.freezes.filter((f) => !(f.test === id && (tier === undefined || (f.tier ?? '') === tier))));
+  writeFreezes(
+    ctx.root,
+    current.freezes.filter((f) => !(f.test === id && (tier === undefined || (f.tier ?? '') === tier))),
+  );
   out(testMsg.unfrozen(id, FREEZES_FILE));
   return EXIT.pass;
 }

@@ -21,5 +21,9 @@ export function poolLines(root: string, commonDir: string): string[] {
   const r = removePool(root, commonDir, err);
   // The pools of repositories deleted or moved since: nothing else would ever remove them.
   const orphans = sweepOrphanPools(poolDir(commonDir));
-  return [poolMsg.gcDone(r.removed, r.legacy, poolDir(commonDir)), ...r.busy.map((b) => poolMsg.gcBusy(b.slot, b.pid)), ...(orphans > 0 ? [poolMsg.gcOrphans(orphans)] : [])];
+  return [
+    poolMsg.gcDone(r.removed, r.legacy, poolDir(commonDir)),
+    ...r.busy.map((b) => poolMsg.gcBusy(b.slot, b.pid)),
+    ...(orphans > 0 ? [poolMsg.gcOrphans(orphans)] : []),
+  ];
 }

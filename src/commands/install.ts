@@ -8,7 +8,15 @@ import { installMsg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
 import { poolLines } from './gc.js';
 import { type PackageManager, detectPackageManager, pmSays } from '../util/package-manager.js';
-import { type PrettierFacts, type ProjectLinter, type RootFacts, lintStagedLine, projectLinter, starterConfig, usesPrettier } from './starter.js';
+import {
+  type PrettierFacts,
+  type ProjectLinter,
+  type RootFacts,
+  lintStagedLine,
+  projectLinter,
+  starterConfig,
+  usesPrettier,
+} from './starter.js';
 
 type Hook = 'pre-push' | 'pre-commit';
 
@@ -58,7 +66,9 @@ const RUNNER = 'node_modules/gate-ladder/dist/cli.cjs';
  */
 function formatWithPrettier(root: string, packageDir: string, file: string): true | string | undefined {
   if (!usesPrettier(prettierFacts(root, packageDir))) return undefined;
-  const bin = [join(root, packageDir, 'node_modules', '.bin', 'prettier'), join(root, 'node_modules', '.bin', 'prettier')].find((b) => existsSync(b));
+  const bin = [join(root, packageDir, 'node_modules', '.bin', 'prettier'), join(root, 'node_modules', '.bin', 'prettier')].find((b) =>
+    existsSync(b),
+  );
   if (bin === undefined) return undefined;
   const r = spawnSync(bin, ['--write', file], { cwd: root, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status === 0) return true;
@@ -144,7 +154,10 @@ function onPath(name: string): boolean {
 }
 
 /** What the project's linter made of the starter config after `--fix`. */
-type LintOutcome = { kind: 'clean'; changed: boolean } | { kind: 'flagged'; count: number; first: string } | { kind: 'failed'; why: string };
+type LintOutcome =
+  | { kind: 'clean'; changed: boolean }
+  | { kind: 'flagged'; count: number; first: string }
+  | { kind: 'failed'; why: string };
 
 /**
  * Runs the project's eslint or xo with `--fix` on `file` (the starter config at the repository root), as
@@ -159,7 +172,9 @@ function fixWithLinter(root: string, file: string, found: ProjectLinter): LintOu
   if (found.linter === 'eslint') {
     let major = Number.NaN;
     try {
-      major = Number((JSON.parse(readFileSync(join(modules, 'eslint', 'package.json'), 'utf8')) as { version?: string }).version?.split('.')[0]);
+      major = Number(
+        (JSON.parse(readFileSync(join(modules, 'eslint', 'package.json'), 'utf8')) as { version?: string }).version?.split('.')[0],
+      );
     } catch {
       // An eslint without a readable version: read as today's.
     }
@@ -169,7 +184,13 @@ function fixWithLinter(root: string, file: string, found: ProjectLinter): LintOu
   }
   const before = readFileSync(file, 'utf8');
   const args = found.linter === 'eslint' ? ['--fix', '--format', 'json', file] : ['--fix', '--reporter=json', file];
-  const r = spawnSync(bin, args, { cwd: root, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 16 * 1024 * 1024 });
+  const r = spawnSync(bin, args, {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 16 * 1024 * 1024,
+  });
   type Message = { severity?: number; message?: string; line?: number; column?: number; ruleId?: string | null };
   let messages: Message[] | undefined;
   try {
@@ -184,7 +205,8 @@ function fixWithLinter(root: string, file: string, found: ProjectLinter): LintOu
   const errors = messages.filter((m) => m.severity === 2);
   if (errors.length > 0 || r.status === 1) {
     const e = errors[0];
-    const first = e === undefined ? 'no message' : `${e.line ? `line ${e.line}: ` : ''}${e.message ?? ''}${e.ruleId ? ` (${e.ruleId})` : ''}`;
+    const first =
+      e === undefined ? 'no message' : `${e.line ? `line ${e.line}: ` : ''}${e.message ?? ''}${e.ruleId ? ` (${e.ruleId})` : ''}`;
     return { kind: 'flagged', count: errors.length, first: first.split('\n')[0]! };
   }
   return { kind: 'clean', changed: readFileSync(file, 'utf8') !== before };
@@ -213,7 +235,11 @@ export function hookLine(hook: Hook, pm: PackageManager, runnerDir = '', install
   const runner = runnerPath(runnerDir);
   const install = installIn === '' ? pmSays.install(pm) : `${pmSays.install(pm)}\` in \`${installIn}`;
   // Inside the single-quoted message a quote closes, is escaped, and opens again.
-  const missing = `gate-ladder: ${runner} is missing, so the ${hook} checks cannot run: run \`${install}\` first (to ${verb} once without them: git ${verb} --no-verify).`.replace(/'/g, `'\\''`);
+  const missing =
+    `gate-ladder: ${runner} is missing, so the ${hook} checks cannot run: run \`${install}\` first (to ${verb} once without them: git ${verb} --no-verify).`.replace(
+      /'/g,
+      `'\\''`,
+    );
   return `if [ -f ${shellWord(runner)} ]; then ${hookCommand(hook, runnerDir)}; elif [ "\${GATE_LADDER-}" != 0 ]; then echo '${missing}' >&2; exit 1; fi`;
 }
 
@@ -228,7 +254,9 @@ function oldHookLines(hook: Hook, runnerDir = '', installIn = runnerDir): string
     `gate-ladder run ${args}`,
     `node node_modules/gate-ladder/dist/cli.cjs run ${args}`,
     `node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run ${args}`,
-    ...[...new Set(['', runnerDir])].flatMap((dir) => (['npm', 'pnpm', 'yarn', 'bun'] as const).map((pm) => hookLine(hook, pm, dir, dir === '' ? '' : installIn))),
+    ...[...new Set(['', runnerDir])].flatMap((dir) =>
+      (['npm', 'pnpm', 'yarn', 'bun'] as const).map((pm) => hookLine(hook, pm, dir, dir === '' ? '' : installIn)),
+    ),
   ];
 }
 
@@ -288,7 +316,12 @@ function huskyEight(root: string, hooksPath: string | null): boolean {
 /** The `prepare` command that sets husky up: husky 9's `husky`, or husky 8's `husky install`. */
 const huskyPrepare = (packageDir: string, husky8: boolean) => {
   const husky = husky8 ? 'husky install' : 'husky';
-  return packageDir === '' ? husky : `cd ${packageDir.split('/').map(() => '..').join('/')} && ${husky}`;
+  return packageDir === ''
+    ? husky
+    : `cd ${packageDir
+        .split('/')
+        .map(() => '..')
+        .join('/')} && ${husky}`;
 };
 
 /** A `prepare` script that already runs husky. */
@@ -354,7 +387,9 @@ function installPlace(opts: InstallOptions): InstallPlace | number {
   // config search look; the runner, the scripts and the `prepare` script are the package's.
   const packageDir = previous ? (previous.packageDir ?? '') : packageFolder(opts.cwd, root);
   if (/[\x00-\x1f\x7f]/.test(packageDir)) {
-    process.stderr.write(`gate-ladder: the package's folder ${shown(packageDir)} has a control character in its name, which a hook line cannot hold; rename it, or run install from the repository root.\n`);
+    process.stderr.write(
+      `gate-ladder: the package's folder ${shown(packageDir)} has a control character in its name, which a hook line cannot hold; rename it, or run install from the repository root.\n`,
+    );
     return 2;
   }
   const pkg = join(root, packageDir);
@@ -396,11 +431,18 @@ async function setUpHusky(place: InstallPlace): Promise<{ husky8: boolean } | nu
 }
 
 /** The config first: a pre-commit hook's lint-staged line is replaced only when a lintStaged tier runs lint-staged. Returns what the pre-commit hook will run. */
-async function writeStarterConfig(place: InstallPlace, opts: InstallOptions): Promise<{ lintStagedTier: boolean; anyTier: boolean } | undefined> {
+async function writeStarterConfig(
+  place: InstallPlace,
+  opts: InstallOptions,
+): Promise<{ lintStagedTier: boolean; anyTier: boolean } | undefined> {
   const { root, packageDir, pkg, pm, state } = place;
   const hasConfig = SEARCH_PLACES.some((p) => p !== 'package.json' && existsSync(join(root, p))) || packageHasKey(root);
   const hookText = (hook: Hook) => (existsSync(join(root, '.husky', hook)) ? readFileSync(join(root, '.husky', hook), 'utf8') : '');
-  const lintStagedInHook = opts.preCommit ? hookText('pre-commit').split('\n').find((l) => lintStagedLine(l)) : undefined;
+  const lintStagedInHook = opts.preCommit
+    ? hookText('pre-commit')
+        .split('\n')
+        .find((l) => lintStagedLine(l))
+    : undefined;
   let preCommit: { lintStagedTier: boolean; anyTier: boolean } | undefined;
   if (!hasConfig) {
     const starter = starterConfig({
@@ -437,7 +479,12 @@ async function writeStarterConfig(place: InstallPlace, opts: InstallOptions): Pr
 }
 
 /** The hook files: gate-ladder's line added or put in place of an older one (or of a bare lint-staged line), each said. */
-function writeHooks(place: InstallPlace, opts: InstallOptions, preCommit: { lintStagedTier: boolean; anyTier: boolean } | undefined, husky8: boolean): void {
+function writeHooks(
+  place: InstallPlace,
+  opts: InstallOptions,
+  preCommit: { lintStagedTier: boolean; anyTier: boolean } | undefined,
+  husky8: boolean,
+): void {
   const { root, packageDir, runnerDir, pm, state } = place;
   const hooks: Hook[] = ['pre-push', ...(opts.preCommit ? (['pre-commit'] as const) : [])];
   for (const hook of hooks) {
@@ -475,7 +522,8 @@ function writeHooks(place: InstallPlace, opts: InstallOptions, preCommit: { lint
     writeFileSync(file, next, { mode: 0o755 });
     state.hooks[hook] = { ...entry, line, after: next };
     say(`gate-ladder: .husky/${hook} runs \`${shown(hookCommand(hook, runnerDir))}\` (when node_modules has it)`);
-    if (lintStaged >= 0 && !replaceLintStaged) say(installMsg.lintStagedTwice(lines[lintStaged]!.trim(), preCommit?.lintStagedTier === true));
+    if (lintStaged >= 0 && !replaceLintStaged)
+      say(installMsg.lintStagedTwice(lines[lintStaged]!.trim(), preCommit?.lintStagedTier === true));
   }
   if (preCommit && !preCommit.anyTier) say(installMsg.noPreCommitTier());
 }
@@ -488,31 +536,44 @@ function addPrepare(place: InstallPlace, husky8: boolean): void {
   // husky must start at the root (it looks for .git there): from a package's folder, `cd ..` first, as husky's own docs say.
   const runHusky = huskyPrepare(packageDir, husky8);
   let composed: { before: string; after: string } | undefined;
-  if (editPackageJson(pkg, (pkgJson) => {
-    const scripts = (pkgJson.scripts ??= {}) as Record<string, string>;
-    if (scripts.prepare === undefined) {
-      scripts.prepare = runHusky;
+  if (
+    editPackageJson(pkg, (pkgJson) => {
+      const scripts = (pkgJson.scripts ??= {}) as Record<string, string>;
+      if (scripts.prepare === undefined) {
+        scripts.prepare = runHusky;
+        return true;
+      }
+      if (runsHusky(scripts.prepare)) return false;
+      // husky always exits 0 (it prints why it did nothing), so the project's own prepare still runs (in a subshell
+      // from a package's folder, so that it starts where it always did).
+      composed = {
+        before: scripts.prepare,
+        after: packageDir === '' ? `husky && ${scripts.prepare}` : `(${runHusky}) && ${scripts.prepare}`,
+      };
+      scripts.prepare = composed.after;
       return true;
-    }
-    if (runsHusky(scripts.prepare)) return false;
-    // husky always exits 0 (it prints why it did nothing), so the project's own prepare still runs (in a subshell
-    // from a package's folder, so that it starts where it always did).
-    composed = { before: scripts.prepare, after: packageDir === '' ? `husky && ${scripts.prepare}` : `(${runHusky}) && ${scripts.prepare}` };
-    scripts.prepare = composed.after;
-    return true;
-  })) {
+    })
+  ) {
     if (composed) state.composedPrepare = composed;
     else state.addedPrepare = true;
     state.packageJson = { before: state.packageJson?.before ?? pkgBefore ?? '', after: readFileSync(pkgFile, 'utf8') };
     if (packageDir !== '') state.packageDir = packageDir;
     const file = packageDir === '' ? 'package.json' : `${packageDir}/package.json`;
-    say(composed ? installMsg.composedPrepare(composed.before, composed.after, pmSays.install(pm), file) : installMsg.addedPrepare(pmSays.install(pm), file, runHusky));
+    say(
+      composed
+        ? installMsg.composedPrepare(composed.before, composed.after, pmSays.install(pm), file)
+        : installMsg.addedPrepare(pmSays.install(pm), file, runHusky),
+    );
   }
   // `prepare` finds husky in node_modules/.bin, where pnpm (and yarn's pnp) put only the project's own dependencies.
   const scripts = readScripts(pkg);
   // npm puts the .bin of the package and of every folder above it on a script's PATH.
   const binDirs = [packageDir, ...packageDir.split('/').map((_, i, parts) => parts.slice(0, parts.length - 1 - i).join('/'))];
-  if (scripts.prepare !== undefined && runsHusky(scripts.prepare) && !binDirs.some((d) => existsSync(join(root, d, 'node_modules', '.bin', 'husky')))) {
+  if (
+    scripts.prepare !== undefined &&
+    runsHusky(scripts.prepare) &&
+    !binDirs.some((d) => existsSync(join(root, d, 'node_modules', '.bin', 'husky')))
+  ) {
     say(installMsg.huskyNotOnPath(pmSays.addDev(pm, 'husky'), pmSays.install(pm)));
   }
 }
@@ -529,7 +590,20 @@ async function preCommitTiers(root: string): Promise<{ lintStagedTier: boolean; 
 
 /** lint-staged's own config files, or a "lint-staged" key in package.json. */
 function lintStagedConfigured(root: string): boolean {
-  const files = ['.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yaml', '.lintstagedrc.yml', '.lintstagedrc.mjs', '.lintstagedrc.cjs', '.lintstagedrc.js', 'lint-staged.config.js', 'lint-staged.config.mjs', 'lint-staged.config.cjs', 'lint-staged.config.ts', 'lint-staged.config.mts'];
+  const files = [
+    '.lintstagedrc',
+    '.lintstagedrc.json',
+    '.lintstagedrc.yaml',
+    '.lintstagedrc.yml',
+    '.lintstagedrc.mjs',
+    '.lintstagedrc.cjs',
+    '.lintstagedrc.js',
+    'lint-staged.config.js',
+    'lint-staged.config.mjs',
+    'lint-staged.config.cjs',
+    'lint-staged.config.ts',
+    'lint-staged.config.mts',
+  ];
   if (files.some((f) => existsSync(join(root, f)))) return true;
   try {
     return 'lint-staged' in (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as object);
@@ -540,10 +614,34 @@ function lintStagedConfigured(root: string): boolean {
 
 /** The hooks git runs (githooks(5)). */
 const GIT_HOOKS = new Set([
-  'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg',
-  'post-commit', 'pre-rebase', 'post-checkout', 'post-merge', 'pre-push', 'pre-receive', 'update', 'proc-receive', 'post-receive',
-  'post-update', 'reference-transaction', 'push-to-checkout', 'pre-auto-gc', 'post-rewrite', 'sendemail-validate', 'fsmonitor-watchman',
-  'p4-changelist', 'p4-prepare-changelist', 'p4-post-changelist', 'p4-pre-submit', 'post-index-change',
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-receive',
+  'update',
+  'proc-receive',
+  'post-receive',
+  'post-update',
+  'reference-transaction',
+  'push-to-checkout',
+  'pre-auto-gc',
+  'post-rewrite',
+  'sendemail-validate',
+  'fsmonitor-watchman',
+  'p4-changelist',
+  'p4-prepare-changelist',
+  'p4-post-changelist',
+  'p4-pre-submit',
+  'post-index-change',
 ]);
 
 /** Hooks git would run from its own hooks folder: executable files there named as git's hooks (its `.sample` files are not). */
@@ -660,18 +758,23 @@ export async function uninstallCommand(opts: { cwd: string }): Promise<number> {
     if (h.replaced !== undefined) lines[at] = h.replaced;
     else lines.splice(at, 1);
     let rest = lines.join('\n');
-    if (h.before !== undefined && h.before !== null && !h.before.endsWith('\n') && h.replaced === undefined && at === lines.length - 1) rest = rest.replace(/\n$/, '');
+    if (h.before !== undefined && h.before !== null && !h.before.endsWith('\n') && h.replaced === undefined && at === lines.length - 1)
+      rest = rest.replace(/\n$/, '');
     if (h.created && rest.replace(state.husky8 ? HUSKY8_HEAD : '', '').trim() === '') {
       rmSync(file);
       done.push(`${name}: removed (install created it)`);
     } else {
       writeFileSync(file, rest);
-      done.push(`${name}: took out gate-ladder's line${h.replaced !== undefined ? ` and put back \`${h.replaced.trim()}\`` : ''}; your edits since install are kept`);
+      done.push(
+        `${name}: took out gate-ladder's line${h.replaced !== undefined ? ` and put back \`${h.replaced.trim()}\`` : ''}; your edits since install are kept`,
+      );
     }
   }
   if (state.hooksPath === null) git(root, ['config', '--local', '--unset', 'core.hooksPath']);
   else git(root, ['config', '--local', 'core.hooksPath', state.hooksPath]);
-  done.push(state.hooksPath === null ? 'core.hooksPath: unset, as before install' : `core.hooksPath: ${state.hooksPath}, as before install`);
+  done.push(
+    state.hooksPath === null ? 'core.hooksPath: unset, as before install' : `core.hooksPath: ${state.hooksPath}, as before install`,
+  );
   // husky 8's folder holds the husky.sh the project's hooks source: it stays.
   if (state.hooksPath !== '.husky/_' && state.husky8 !== true) rmSync(join(root, '.husky', '_'), { recursive: true, force: true });
   const husky = join(root, '.husky');
@@ -698,15 +801,24 @@ export async function uninstallCommand(opts: { cwd: string }): Promise<number> {
       return true;
     });
     const name = shown(pkgName);
-    if (undone) done.push(composed ? `${name}: "prepare" is "${shown(composed.before)}" again; your other edits are kept` : `${name}: removed the "prepare": "${added}" install added; your other edits are kept`);
-    else kept.push(`${name}: "prepare" was edited since install, so it is left as it is${composed ? ` (install had made it "${shown(composed.after)}")` : ''}`);
+    if (undone)
+      done.push(
+        composed
+          ? `${name}: "prepare" is "${shown(composed.before)}" again; your other edits are kept`
+          : `${name}: removed the "prepare": "${added}" install added; your other edits are kept`,
+      );
+    else
+      kept.push(
+        `${name}: "prepare" was edited since install, so it is left as it is${composed ? ` (install had made it "${shown(composed.after)}")` : ''}`,
+      );
   }
   if (state.createdConfig) {
     const file = join(root, state.createdConfig.file);
     if (existsSync(file) && sha(readFileSync(file, 'utf8')) === state.createdConfig.sha) {
       rmSync(file);
       done.push(`${state.createdConfig.file}: removed (install wrote it)`);
-    } else if (existsSync(file)) kept.push(`${state.createdConfig.file}: kept, it was edited since install (delete it yourself if you no longer want it)`);
+    } else if (existsSync(file))
+      kept.push(`${state.createdConfig.file}: kept, it was edited since install (delete it yourself if you no longer want it)`);
   }
   rmSync(path);
   for (const line of poolLines(root, info.commonDir)) say(line);

@@ -39,7 +39,10 @@ export async function mergeCommand(opts: MergeOptions): Promise<number> {
     into = ctx.ledger;
   }
   try {
-    const result = await mergeLedgers(files.filter((f) => resolve(f) !== resolve(into)), into);
+    const result = await mergeLedgers(
+      files.filter((f) => resolve(f) !== resolve(into)),
+      into,
+    );
     for (const s of result.sources) err(teamMsg.mergeSource(shown(s.file), s.rows, s.added, s.duplicates, s.skipped));
     out(teamMsg.merged(result.added, shown(into)));
     return EXIT.pass;

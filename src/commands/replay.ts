@@ -173,7 +173,10 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   }
 
   const rows = [...kept.flatMap((p) => earlier.get(keyOf(p)) ?? []), ...outcomes.flatMap((o) => o.rows)];
-  const figures = replayFigures(rows, config.tiers.map((t) => t.name));
+  const figures = replayFigures(
+    rows,
+    config.tiers.map((t) => t.name),
+  );
   const notNow = outcomes.filter((o) => o.status === 'not-applied').length;
   out(replayMsg.summary(inputs.patches.length, outcomes.length, kept.length, notNow, formatSeconds((performance.now() - started) / 1000)));
   for (const line of figureLines(figures, calibrate)) out(line);

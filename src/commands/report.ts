@@ -100,7 +100,8 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     });
     if (counts.team > 0) err(teamMsg.teamRead(counts.local, counts.team, counts.origins));
     if (exclude.size > 0) err(teamMsg.reportExcluded([...exclude].map(shown), left));
-    for (const [from, r] of Object.entries(refused)) if (!exclude.has(from)) err(teamMsg.reportRefused(shown(from), r.rows, shown(mainReason(r))));
+    for (const [from, r] of Object.entries(refused))
+      if (!exclude.has(from)) err(teamMsg.reportRefused(shown(from), r.rows, shown(mainReason(r))));
   } catch (e) {
     err(reportMsg.unreadable(ledger, e instanceof Error ? e.message : String(e)));
     return EXIT.error;
@@ -113,7 +114,13 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
   if (stats.rows === 0) err(reportMsg.empty(ledger));
   else if (report.excluded.filtered === stats.rows) err(reportMsg.allFiltered(stats.rows));
 
-  const section = testsSection(tests, report.tiers.map((t) => t.tier), history, info?.root, config);
+  const section = testsSection(
+    tests,
+    report.tiers.map((t) => t.tier),
+    history,
+    info?.root,
+    config,
+  );
   if (opts.html !== undefined) {
     const file = resolve(opts.cwd, opts.html === '' ? DEFAULT_HTML : opts.html);
     const page = renderHtml(report, section, ledger, new Date().toISOString());
@@ -130,21 +137,33 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     );
   else {
     const format = opts.markdown ? 'markdown' : 'table';
-    process.stdout.write(renderReport(report, format, ledger) + (origins ? renderByOrigin(origins, format) : '') + renderTestsSection(section, opts.markdown === true));
+    process.stdout.write(
+      renderReport(report, format, ledger) +
+        (origins ? renderByOrigin(origins, format) : '') +
+        renderTestsSection(section, opts.markdown === true),
+    );
   }
   return EXIT.pass;
 }
 
 /** This clone's per-test history and, unless `local`, the team's synced records (in time order when they can be). */
 function testHistory(ledger: string, local: boolean): HistoryState {
-  const read: HistoryRead & { order?: TeamHistoryRead['order'] } = local ? readHistory(testsPath(ledger)) : readTeamHistory(testsPath(ledger), teamTestsPath(ledger));
+  const read: HistoryRead & { order?: TeamHistoryRead['order'] } = local
+    ? readHistory(testsPath(ledger))
+    : readTeamHistory(testsPath(ledger), teamTestsPath(ledger));
   if (read.problem !== undefined) err(`gate-ladder: ${shown(read.problem)}; counting from ${shown(testsPath(ledger))} alone.`);
   if (read.order === 'team-after') err(teamMsg.teamAfter());
   return read.state;
 }
 
 /** Flaky, broken and frozen tests: from the per-test history and the repository's freezes file. */
-function testsSection(fold: ReturnType<typeof testsFold>, tiers: string[], history: HistoryState, root: string | undefined, config: ResolvedConfig | undefined): TestsSection {
+function testsSection(
+  fold: ReturnType<typeof testsFold>,
+  tiers: string[],
+  history: HistoryState,
+  root: string | undefined,
+  config: ResolvedConfig | undefined,
+): TestsSection {
   const freezes = root === undefined ? { freezes: [] } : readFreezes(root);
   if (freezes.problem !== undefined) err(freezes.problem);
   return fold.finish(tiers, history, freezes.freezes, today(), config?.freeze ?? DEFAULT_FREEZE);

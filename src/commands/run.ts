@@ -3,7 +3,18 @@
  * with `gate-ladder ci`). Each step is a function of ladder/judge.ts; what is said goes through a
  * reporter (ladder/reporter.ts: text, json, ci).
  */
-import { type Judged, type RunOptions, EXIT, configLoader, envSwitches, finishRun, judgeTarget, planWithConfigs, readStdin, startRun } from '../ladder/judge.js';
+import {
+  type Judged,
+  type RunOptions,
+  EXIT,
+  configLoader,
+  envSwitches,
+  finishRun,
+  judgeTarget,
+  planWithConfigs,
+  readStdin,
+  startRun,
+} from '../ladder/judge.js';
 import { type Reporter, reporterFor } from '../ladder/reporter.js';
 import { gatherGitFacts, type GitFacts } from '../git/facts.js';
 import { revQuery } from '../git/rev-query.js';
@@ -55,7 +66,13 @@ export async function judge(opts: RunOptions, gathered?: GitFacts, reporter: Rep
   const working = await configs.loadAt(info);
   if (switches.noCache) reporter.noCacheSwitch();
   // What is judged, and under which config: each pushed ref, the staged tree, or --base/--head.
-  const planned = await planWithConfigs(facts, { ...opts, ...(stdin !== undefined && { stdin }) }, opts.hook ?? 'manual', working, reporter);
+  const planned = await planWithConfigs(
+    facts,
+    { ...opts, ...(stdin !== undefined && { stdin }) },
+    opts.hook ?? 'manual',
+    working,
+    reporter,
+  );
   if (typeof planned === 'number') return { code: planned };
   // Each target in turn, until one is interrupted.
   const run = startRun(facts, opts, reporter, configs, working, planned.choices);

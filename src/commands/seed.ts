@@ -83,8 +83,22 @@ function prepare(ctx: CommandContext, cwd: string, target: string): Seeded | str
     }
     const applied = git(wt.dir, ['apply', '--index', '--whitespace=nowarn', file]);
     const committed = applied.ok
-      ? git(wt.dir, ['-c', 'core.hooksPath=/dev/null', '-c', 'user.name=gate-ladder', '-c', 'user.email=gate-ladder@localhost', '-c', 'commit.gpgSign=false',
-          'commit', '--quiet', '--no-verify', '--allow-empty', '-m', `gate-ladder seed: ${basename(file)}`])
+      ? git(wt.dir, [
+          '-c',
+          'core.hooksPath=/dev/null',
+          '-c',
+          'user.name=gate-ladder',
+          '-c',
+          'user.email=gate-ladder@localhost',
+          '-c',
+          'commit.gpgSign=false',
+          'commit',
+          '--quiet',
+          '--no-verify',
+          '--allow-empty',
+          '-m',
+          `gate-ladder seed: ${basename(file)}`,
+        ])
       : applied;
     const patch = committed.ok ? resolveCommit(wt.dir, 'HEAD') : null;
     if (patch === null) {
@@ -97,7 +111,12 @@ function prepare(ctx: CommandContext, cwd: string, target: string): Seeded | str
   const commit = resolveCommit(ctx.root, target);
   if (commit === null) return testMsg.seedBadTarget(target);
   const base = resolveCommit(ctx.root, `${commit}^`) ?? EMPTY_TREE;
-  return { wt: acquireSlot(ctx.root, ctx.commonDir, commit, { log: err }), patch: commit, base, what: `${target} (${commit.slice(0, 12)})` };
+  return {
+    wt: acquireSlot(ctx.root, ctx.commonDir, commit, { log: err }),
+    patch: commit,
+    base,
+    what: `${target} (${commit.slice(0, 12)})`,
+  };
 }
 
 /** What one ladder run over the seed plan found, per tier. */
@@ -109,12 +128,31 @@ interface SeedRun {
   results: GateResult[];
 }
 
-async function ladderOn(ctx: CommandContext, plan: Plan, where: string, patch: string, base: string | null, interrupt: Interrupt, note?: string): Promise<SeedRun> {
+async function ladderOn(
+  ctx: CommandContext,
+  plan: Plan,
+  where: string,
+  patch: string,
+  base: string | null,
+  interrupt: Interrupt,
+  note?: string,
+): Promise<SeedRun> {
   const outcomes = new Map<string, TestRecord>();
   // Seeded runs are not history: their outcomes are held here, and only credited tests are recorded (as evidence).
   const reports = { ...reportDeps(ctx.ledger), record: (rec: TestRecord) => void outcomes.set(rec.tier, rec) };
   const outcome = await runLadder(
-    { plan, runId: newRunId(), hook: 'seed', patch, base, cwd: where, isolation: 'worktree', runAll: true, source: 'seed', ...(note && { note }) },
+    {
+      plan,
+      runId: newRunId(),
+      hook: 'seed',
+      patch,
+      base,
+      cwd: where,
+      isolation: 'worktree',
+      runAll: true,
+      source: 'seed',
+      ...(note && { note }),
+    },
     {
       runGate,
       appendRows: (rows) => appendRows(ctx.ledger, rows),
@@ -217,7 +255,19 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
       const already = ok.filter((id) => known.evidence.get(id)?.has(`seed:${change}`) === true);
       const fresh = ok.filter((id) => !already.includes(id));
       if (fresh.length > 0) {
-        const rec: TestRecord = { ts: new Date().toISOString(), run: newRunId(), tier, hook: 'seed', patch, source: 'seed', change, parent: base, pass: [], fail: fresh, skip: [] };
+        const rec: TestRecord = {
+          ts: new Date().toISOString(),
+          run: newRunId(),
+          tier,
+          hook: 'seed',
+          patch,
+          source: 'seed',
+          change,
+          parent: base,
+          pass: [],
+          fail: fresh,
+          skip: [],
+        };
         recordTests(ctx.tests, rec);
         err(testMsg.seedCaughtBy(fresh));
       }

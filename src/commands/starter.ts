@@ -54,13 +54,17 @@ function pytestSign(facts: RootFacts): string | undefined {
   const t = facts.texts;
   const pyproject = t['pyproject.toml'];
   // pytest's own table (`[tool.pytest.ini_options]`; pytest 9 also reads `[tool.pytest]`).
-  if (pyproject !== undefined && /^\s*\[tool\.pytest(?:\.ini_options)?\]/m.test(pyproject)) return 'pyproject.toml has pytest\'s [tool.pytest.ini_options]';
+  if (pyproject !== undefined && /^\s*\[tool\.pytest(?:\.ini_options)?\]/m.test(pyproject))
+    return "pyproject.toml has pytest's [tool.pytest.ini_options]";
   if (facts.files.includes('pytest.ini')) return 'pytest.ini';
   if (t['tox.ini'] !== undefined && /^\s*\[pytest\]/m.test(t['tox.ini'])) return 'tox.ini has a [pytest] section';
   if (t['setup.cfg'] !== undefined && /^\s*\[tool:pytest\]/m.test(t['setup.cfg'])) return 'setup.cfg has a [tool:pytest] section';
   // A requirement string (`"pytest>=8"`, `"pytest"`), or poetry's `pytest = "^8"`.
-  if (pyproject !== undefined && (/["']pytest\s*(?:[<>=!~;[]|["'])/.test(pyproject) || /^\s*pytest\s*=/m.test(pyproject))) return 'pyproject.toml names pytest among its dependencies';
-  const req = Object.keys(t).filter((f) => /^requirements[\w.-]*\.txt$/.test(f)).find((f) => /^\s*pytest\s*(?:[<>=!~;[]|$)/m.test(t[f]!));
+  if (pyproject !== undefined && (/["']pytest\s*(?:[<>=!~;[]|["'])/.test(pyproject) || /^\s*pytest\s*=/m.test(pyproject)))
+    return 'pyproject.toml names pytest among its dependencies';
+  const req = Object.keys(t)
+    .filter((f) => /^requirements[\w.-]*\.txt$/.test(f))
+    .find((f) => /^\s*pytest\s*(?:[<>=!~;[]|$)/m.test(t[f]!));
   if (req !== undefined) return `${req} names pytest`;
   if (facts.files.includes('conftest.py')) return 'conftest.py';
   const file = facts.testFiles.find((f) => /^tests?\/(?:.*\/)?(?:test_[^/]*|[^/]*_test)\.py$/.test(f));
@@ -165,7 +169,8 @@ interface ChainPart {
 }
 
 /** Commands a tier runs as they are: on PATH wherever the tier runs, or a package manager's script. */
-const ON_PATH = /^(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|node|nodejs|deno|python\d*(?:\.\d+)?|sh|bash|go|cargo|make|rm|rmdir|mkdir|cp|mv|touch|ln|chmod|cat|ls|find|test|git|docker|env|false)$/;
+const ON_PATH =
+  /^(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|node|nodejs|deno|python\d*(?:\.\d+)?|sh|bash|go|cargo|make|rm|rmdir|mkdir|cp|mv|touch|ln|chmod|cat|ls|find|test|git|docker|env|false)$/;
 /** Shell builtins whose effect lasts to the next command (`cd packages/core && jest`): in a tier of their own they change nothing, so the script stays one tier. */
 const SHELL_STATE = /^(?:cd|pushd|popd|export|unset|set|source|\.|umask|ulimit|alias|exec|exit|shopt|trap)$/;
 /** Commands that only print or wait: no tier of their own (`jest && echo done`). */
@@ -185,7 +190,11 @@ function chainParts(script: string, scripts: Record<string, string>): ChainPart[
   // Quotes it reads (`mocha 'test/**/*.ts' && tsc`): each command keeps its text as written.
   if (/[`$<>\\]/.test(script)) return undefined;
   const commands = shellCommands(script);
-  if (commands.length < 2 || commands.some((c, i) => c.words.length === 0 || c.then !== (i === commands.length - 1 ? '' : '&&') || /^\w+=/.test(c.words[0]!))) return undefined;
+  if (
+    commands.length < 2 ||
+    commands.some((c, i) => c.words.length === 0 || c.then !== (i === commands.length - 1 ? '' : '&&') || /^\w+=/.test(c.words[0]!))
+  )
+    return undefined;
   if (commands.some((c) => SHELL_STATE.test(c.words[0]!))) return undefined;
   const parts = commands.map(({ words, text: command }): ChainPart => {
     // `npm run x`, `pnpm x`, `yarn x`: the script x; `pnpm exec tsc`: tsc; `npm ci`: ci.
@@ -193,7 +202,13 @@ function chainParts(script: string, scripts: Record<string, string>): ChainPart[
     const script = pm?.script;
     const label = script ?? (pm?.rest[0] ?? (pm && words.slice(1).find((w) => !w.startsWith('-'))) ?? words[0]!).replace(/^.*\//, '');
     const runner = detectRunner(command, scripts);
-    return { command, label, ...(script !== undefined && { script }), ...(runner && { runner }), ...(NO_TIER.test(words[0]!) && { noTier: true }) };
+    return {
+      command,
+      label,
+      ...(script !== undefined && { script }),
+      ...(runner && { runner }),
+      ...(NO_TIER.test(words[0]!) && { noTier: true }),
+    };
   });
   const tiered = parts.filter((p) => !p.noTier);
   if (tiered.length < 2) return undefined;
@@ -260,7 +275,10 @@ export function starterConfig(input: StarterInput): Starter {
       `    { name: ${q(tierName('t1', quick))}, run: ${run(tierName('t1', quick), pmSays.script(pm, quick))}${cwdField}, timeout: 300, skipWhenTestAdjacent: true${runnerField(detectRunner(scripts[quick], scripts))} },`,
     );
   }
-  if (quickInTest) lines.push(`    // ${quick}: a quicker part of the tests, but "test" runs it too, so it has no tier of its own (it would run twice in a push).`);
+  if (quickInTest)
+    lines.push(
+      `    // ${quick}: a quicker part of the tests, but "test" runs it too, so it has no tier of its own (it would run twice in a push).`,
+    );
   const runner = full ? detectRunner(scripts.test, scripts) : undefined;
   const found = !full && input.root ? rootTests(input.root) : [];
   const makefile = input.root && makeTest(input.root);
@@ -270,11 +288,19 @@ export function starterConfig(input: StarterInput): Starter {
     const used = new Set<string>();
     const ran = new Set<string>();
     const oneRunner = parts.filter((p) => p.runner).length === 1;
-    lines.push(`    // package.json "test" runs ${parts.length} commands (${JSON.stringify(scripts.test).slice(1, -1)}): one tier each, in its order, so a failure of one beside the tests is not read as the test runner's.`);
+    lines.push(
+      `    // package.json "test" runs ${parts.length} commands (${JSON.stringify(scripts.test).slice(1, -1)}): one tier each, in its order, so a failure of one beside the tests is not read as the test runner's.`,
+    );
     for (const part of parts) {
       // `npm run lint && jest`: lint has its tier above.
       if (part.noTier) continue;
-      if (!part.runner && part.script !== undefined && (CHECKS as readonly string[]).includes(part.script) && scripts[part.script] !== undefined) continue;
+      if (
+        !part.runner &&
+        part.script !== undefined &&
+        (CHECKS as readonly string[]).includes(part.script) &&
+        scripts[part.script] !== undefined
+      )
+        continue;
       // `npm run unit && npm run unit`: once is enough for a push.
       const key = part.script !== undefined && scripts[part.script] !== undefined ? `script ${part.script}` : part.command;
       if (ran.has(key)) continue;
@@ -282,7 +308,9 @@ export function starterConfig(input: StarterInput): Starter {
       let name = part.runner && oneRunner ? 't2-tests' : tierName('t2', part.label);
       for (let i = 2; used.has(name); i++) name = `${tierName('t2', part.label)}-${i}`;
       used.add(name);
-      lines.push(`    { name: ${q(name)}, run: ${run(name, partCommand(pm, part.command))}${cwdField}, timeout: 900${runnerField(part.runner)} },`);
+      lines.push(
+        `    { name: ${q(name)}, run: ${run(name, partCommand(pm, part.command))}${cwdField}, timeout: 900${runnerField(part.runner)} },`,
+      );
     }
   } else if (!full && found.length > 0) {
     // No package.json test script, but the root says how the tests run: at the root, where the config is (no `cwd`).
@@ -299,23 +327,28 @@ export function starterConfig(input: StarterInput): Starter {
     } else if (pytest) {
       lines.push(
         '    // No tier of related tests: pytest cannot tell which tests a source change affects without a plugin',
-        "    // (pytest-testmon does); and the changed test files alone are what a test-adjacent push skips anyway.",
+        '    // (pytest-testmon does); and the changed test files alone are what a test-adjacent push skips anyway.',
       );
     }
     for (const f of found) {
-      const also = f.tool !== 'make' && makefile ? ` Your ${makefile} also has a \`test\` target: if \`make test\` is how you run them, put it here.` : '';
-      const python = f.tool === 'pytest' ? ` ${f.run.split(' ')[0]} must import pytest and your code: push where your virtualenv is active.` : '';
+      const also =
+        f.tool !== 'make' && makefile
+          ? ` Your ${makefile} also has a \`test\` target: if \`make test\` is how you run them, put it here.`
+          : '';
+      const python =
+        f.tool === 'pytest' ? ` ${f.run.split(' ')[0]} must import pytest and your code: push where your virtualenv is active.` : '';
       lines.push(
         `    // No "test" script in package.json; ${f.why}: ${f.tool === 'make' ? `\`make test\`` : f.tool} runs the tests.${python}${also}`,
         `    { name: ${q(found.length === 1 ? 't2-tests' : tierName('t2', f.tool))}, run: ${run(found.length === 1 ? 't2-tests' : tierName('t2', f.tool), f.run)}, timeout: 900${runnerField(f.runner)} },`,
       );
     }
-  } else lines.push(
-    full
-      ? `    // The whole suite (package.json "test": ${JSON.stringify(scripts.test).slice(1, -1)})${runner ? `; \`runner\` names its exit codes in messages` : ''}.`
-      : '    // No "test" script found in package.json, nor pytest, go.mod, Cargo.toml or a Makefile `test` target at the root: edit this command.',
-    `    { name: 't2-tests', run: ${run('t2-tests', pmSays.script(pm, 'test'))}${cwdField}, timeout: 900${runnerField(runner)} },`,
-  );
+  } else
+    lines.push(
+      full
+        ? `    // The whole suite (package.json "test": ${JSON.stringify(scripts.test).slice(1, -1)})${runner ? `; \`runner\` names its exit codes in messages` : ''}.`
+        : '    // No "test" script found in package.json, nor pytest, go.mod, Cargo.toml or a Makefile `test` target at the root: edit this command.',
+      `    { name: 't2-tests', run: ${run('t2-tests', pmSays.script(pm, 'test'))}${cwdField}, timeout: 900${runnerField(runner)} },`,
+    );
   const text = [
     "import { defineConfig } from 'gate-ladder';",
     '',
@@ -323,7 +356,11 @@ export function starterConfig(input: StarterInput): Starter {
     `// Every field, and where a config may live: \`${pmSays.exec(pm, 'gate-ladder help config')}\`. Check it with \`${pmSays.exec(pm, 'gate-ladder run --dry-run')}\`.`,
     '// The order is a first guess, not measured: lint is often slower than the tests (move it down if so). Once',
     '// pushes have run, `gate-ladder report` says which order pays, from the seconds and catches in its ledger.',
-    ...(input.packageDir ? ["// package.json is not at the repository root: each tier runs in the package's folder (`cwd`, relative to the root, where this file is)."] : []),
+    ...(input.packageDir
+      ? [
+          "// package.json is not at the repository root: each tier runs in the package's folder (`cwd`, relative to the root, where this file is).",
+        ]
+      : []),
     'export default defineConfig({',
     '  tiers: [',
     ...lines,
@@ -431,7 +468,10 @@ export function usesPrettier(facts: PrettierFacts): boolean {
  * `bare`: nothing else on the line, so gate-ladder's line can take its place. Pure.
  */
 export function lintStagedLine(line: string): { bare: boolean } | undefined {
-  const m = /^\s*(?:(?:npx|bunx|pnpx|pnpm(?:\s+exec)?|yarn(?:\s+run)?|bun\s+run|npm\s+exec)\s+(?:--?[\w-]*\s+)*)?(?:\.\/)?(?:node_modules\/\.bin\/)?lint-staged\b(.*)$/.exec(line);
+  const m =
+    /^\s*(?:(?:npx|bunx|pnpx|pnpm(?:\s+exec)?|yarn(?:\s+run)?|bun\s+run|npm\s+exec)\s+(?:--?[\w-]*\s+)*)?(?:\.\/)?(?:node_modules\/\.bin\/)?lint-staged\b(.*)$/.exec(
+      line,
+    );
   if (!m) return undefined;
   return { bare: m[1]!.trim() === '' };
 }

@@ -27,7 +27,10 @@ export async function syncCommand(opts: SyncOptions): Promise<number> {
   }
   const ref = `${LEDGER_REFS}${origin}`;
   const limits = { timeouts: new Map((ctx.config?.tiers ?? []).map((t) => [t.name, t.timeout] as const)), now: Date.now() };
-  const r = await syncLedger({ root: ctx.root, ledger: ctx.ledger, tests: ctx.tests, commonDir: ctx.commonDir }, remote, origin, { restore: opts.restore === true, limits });
+  const r = await syncLedger({ root: ctx.root, ledger: ctx.ledger, tests: ctx.tests, commonDir: ctx.commonDir }, remote, origin, {
+    restore: opts.restore === true,
+    limits,
+  });
   if (!r.ok) {
     const detail = shown(r.detail);
     err(

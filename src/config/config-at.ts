@@ -163,7 +163,8 @@ async function loadCommitted(
   if (!existsSync(join(dir, READY))) {
     const contents = got.contents ?? filesAt(root, treeish, got.facts.asked);
     if (contents === undefined) return unreadable(treeish);
-    if (!writeCopy(dir, root, contents)) return { kind: 'invalid', file: 'config', problems: [configMsg.cannotCopy(treeish, dirname(dir))] };
+    if (!writeCopy(dir, root, contents))
+      return { kind: 'invalid', file: 'config', problems: [configMsg.cannotCopy(treeish, dirname(dir))] };
   }
   const fetched = new Set<string>();
   for (;;) {

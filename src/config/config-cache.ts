@@ -160,11 +160,27 @@ export async function loadConfigCached(root: string, commonDir: string, fresh = 
   const { loadConfigLimited } = await import('./load-worker.js');
   const loaded = await loadConfigLimited(root);
   if (loaded.kind === 'none') return { kind: 'none' };
-  if (loaded.kind === 'invalid') return { kind: 'invalid', file: loaded.file, problems: loaded.problems, ...(loaded.missing && { missing: loaded.missing }), place };
+  if (loaded.kind === 'invalid')
+    return { kind: 'invalid', file: loaded.file, problems: loaded.problems, ...(loaded.missing && { missing: loaded.missing }), place };
   const hash = configHash(loaded.config);
   const deps = [...new Set([source.file, ...(loaded.deps ?? []), join(root, loaded.file)].map((d) => depFile(d, root)))];
-  const entry: ConfigEntry = { format: FORMAT, file: loaded.file, deps: deps.map((d) => [d, hashFile(d)]), config: loaded.config, hash, scopePlan: planScope(loaded.config.scope) };
+  const entry: ConfigEntry = {
+    format: FORMAT,
+    file: loaded.file,
+    deps: deps.map((d) => [d, hashFile(d)]),
+    config: loaded.config,
+    hash,
+    scopePlan: planScope(loaded.config.scope),
+  };
   // A file edited while it loaded: the answer may mix two versions, so it is not kept.
   if (entry.deps[0]?.[1] === source.sha) writeJsonAtomic(entryPath(commonDir, source.key), entry, { prefix: 'config-', keep: 32 });
-  return { kind: 'ok', file: loaded.file, config: loaded.config, hash, ...(entry.scopePlan && { scopePlan: entry.scopePlan }), place, deps: entry.deps };
+  return {
+    kind: 'ok',
+    file: loaded.file,
+    config: loaded.config,
+    hash,
+    ...(entry.scopePlan && { scopePlan: entry.scopePlan }),
+    place,
+    deps: entry.deps,
+  };
 }

@@ -17,7 +17,23 @@ import { fileURLToPath } from 'node:url';
  * way that patches nothing (a loader that can reach builtins) exists.
  */
 
-const PATCHED = ['readFileSync', 'readFile', 'existsSync', 'statSync', 'lstatSync', 'readdirSync', 'readdir', 'openSync', 'open', 'accessSync', 'access', 'stat', 'lstat', 'createReadStream', 'readlinkSync'] as const;
+const PATCHED = [
+  'readFileSync',
+  'readFile',
+  'existsSync',
+  'statSync',
+  'lstatSync',
+  'readdirSync',
+  'readdir',
+  'openSync',
+  'open',
+  'accessSync',
+  'access',
+  'stat',
+  'lstat',
+  'createReadStream',
+  'readlinkSync',
+] as const;
 const PROMISES = ['readFile', 'stat', 'lstat', 'readdir', 'open', 'access'] as const;
 
 function pathOf(arg: unknown): string | undefined {

@@ -94,7 +94,11 @@ export async function loadConfigLimited(root: string, limitS = loadLimit()): Pro
   }
   if ('ended' in answer) {
     const file = likelyFile(root);
-    return { kind: 'invalid', file, problems: [`${file}: ended the process while loading (process.exit(${answer.code})); a config must only describe the ladder`] };
+    return {
+      kind: 'invalid',
+      file,
+      problems: [`${file}: ended the process while loading (process.exit(${answer.code})); a config must only describe the ladder`],
+    };
   }
   if ('uncloneable' in answer) {
     const { loadConfig } = await import('./load.js');
@@ -156,7 +160,11 @@ function inWorker(root: string, limitMs: number, token: string): Promise<Answer 
     };
     let worker: Worker;
     try {
-      worker = new Worker(new URL(import.meta.url), { workerData: { [KEY]: root, [TOKEN]: markerValue(token) }, stdout: true, stderr: true });
+      worker = new Worker(new URL(import.meta.url), {
+        workerData: { [KEY]: root, [TOKEN]: markerValue(token) },
+        stdout: true,
+        stderr: true,
+      });
     } catch (err) {
       resolve({ problem: `could not be loaded: ${err instanceof Error ? err.message : String(err)}` });
       return;
@@ -169,7 +177,10 @@ function inWorker(root: string, limitMs: number, token: string): Promise<Answer 
     worker.once('message', (a: Answer) => settle(a));
     worker.once('error', (err) => settle({ problem: `could not be loaded: ${err.message.split('\n')[0]}` }));
     worker.once('exit', () =>
-      settle({ problem: 'never finished loading: it (or its default export) is a promise that never settles, e.g. a top-level await that never resolves; no gate ran' }),
+      settle({
+        problem:
+          'never finished loading: it (or its default export) is a promise that never settles, e.g. a top-level await that never resolves; no gate ran',
+      }),
     );
   });
 }

@@ -25,14 +25,15 @@ export interface MissingModule {
 
 const HOOKS = ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const;
 
-const exitCode = z.number({ error: 'must be an exit code (an integer from 1 to 255)' })
+const exitCode = z
+  .number({ error: 'must be an exit code (an integer from 1 to 255)' })
   .int({ error: 'must be an exit code (an integer from 1 to 255)' })
   .min(1, { error: 'must be an exit code (an integer from 1 to 255)' })
   .max(255, { error: 'must be an exit code (an integer from 1 to 255)' });
 
 const JUNIT_ERROR = 'must be a path to the JUnit XML report the gate writes';
 const REPORT_FORMATS = ['junit', 'jest-json', 'vitest-json', 'go-json'] as const;
-const REPORT_ERROR = 'must be the path (relative to the tier\'s cwd) of the report the gate writes';
+const REPORT_ERROR = "must be the path (relative to the tier's cwd) of the report the gate writes";
 const RETRIES_ERROR = 'must be 0 or 1: how many times a gate whose tests failed runs again on the same code';
 const RUN_ERROR = 'must be a command string or a non-empty argv array of strings';
 
@@ -40,56 +41,91 @@ const tierSchema = z.strictObject({
   name: z.string({ error: 'must be a non-empty string' }).regex(/^[\w.:-]+$/, {
     error: 'must be a non-empty name of letters, digits, ".", ":", "_" or "-"',
   }),
-  run: z.union([
-    z.string().trim().min(1, { error: RUN_ERROR }),
-    z.array(z.string(), { error: RUN_ERROR }).min(1, { error: RUN_ERROR }),
-  ], { error: RUN_ERROR }).optional(),
-  lintStaged: z.union([
-    z.literal(true),
-    z.strictObject({
-      configPath: z.string().min(1).optional(),
-      config: z.union([z.record(z.string(), z.unknown()), z.custom<(files: readonly string[]) => unknown>((v) => typeof v === 'function')]).optional(),
-      hideUnstaged: z.boolean().optional(),
-      concurrent: z.union([z.boolean(), z.number().int().positive()]).optional(),
-      continueOnError: z.boolean().optional(),
-      relative: z.boolean().optional(),
-      verbose: z.boolean().optional(),
-      failOnChanges: z.boolean().optional(),
-      allowEmpty: z.boolean().optional(),
-    }),
-  ], { error: 'must be true or an object of lint-staged options (configPath, config, hideUnstaged, concurrent, continueOnError, relative, verbose, failOnChanges, allowEmpty)' }).optional(),
-  timeout: z.number({ error: 'must be a positive number of seconds' })
+  run: z
+    .union([z.string().trim().min(1, { error: RUN_ERROR }), z.array(z.string(), { error: RUN_ERROR }).min(1, { error: RUN_ERROR })], {
+      error: RUN_ERROR,
+    })
+    .optional(),
+  lintStaged: z
+    .union(
+      [
+        z.literal(true),
+        z.strictObject({
+          configPath: z.string().min(1).optional(),
+          config: z
+            .union([z.record(z.string(), z.unknown()), z.custom<(files: readonly string[]) => unknown>((v) => typeof v === 'function')])
+            .optional(),
+          hideUnstaged: z.boolean().optional(),
+          concurrent: z.union([z.boolean(), z.number().int().positive()]).optional(),
+          continueOnError: z.boolean().optional(),
+          relative: z.boolean().optional(),
+          verbose: z.boolean().optional(),
+          failOnChanges: z.boolean().optional(),
+          allowEmpty: z.boolean().optional(),
+        }),
+      ],
+      {
+        error:
+          'must be true or an object of lint-staged options (configPath, config, hideUnstaged, concurrent, continueOnError, relative, verbose, failOnChanges, allowEmpty)',
+      },
+    )
+    .optional(),
+  timeout: z
+    .number({ error: 'must be a positive number of seconds' })
     .positive({ error: 'must be a positive number of seconds' })
-    .max(MAX_TIMEOUT_S, { error: `must be at most ${MAX_TIMEOUT_S} seconds (about 24 days): Node's timers cannot wait longer, and a longer timeout would fire at once` })
+    .max(MAX_TIMEOUT_S, {
+      error: `must be at most ${MAX_TIMEOUT_S} seconds (about 24 days): Node's timers cannot wait longer, and a longer timeout would fire at once`,
+    })
     .optional(),
   env: z.record(z.string(), z.string(), { error: 'must be an object of string values' }).optional(),
   cwd: z.string({ error: 'must be a path relative to the repository root' }).optional(),
-  caught: z.array(exitCode, { error: 'must be a list of exit codes, e.g. [1]' }).min(1, {
-    error: 'must list at least one exit code, e.g. [1]',
-  }).optional(),
+  caught: z
+    .array(exitCode, { error: 'must be a list of exit codes, e.g. [1]' })
+    .min(1, {
+      error: 'must list at least one exit code, e.g. [1]',
+    })
+    .optional(),
   skipWhenTestAdjacent: z.boolean({ error: 'must be true or false' }).optional(),
   hooks: z.array(z.enum(HOOKS, { error: `must name hooks among ${HOOKS.join(', ')}` })).optional(),
   runner: z.enum(RUNNER_NAMES, { error: `must be one of ${RUNNER_NAMES.join(', ')}` }).optional(),
   junit: z.string({ error: JUNIT_ERROR }).min(1, { error: JUNIT_ERROR }).optional(),
-  report: z.strictObject({
-    format: z.enum(REPORT_FORMATS, { error: `must be one of ${REPORT_FORMATS.join(', ')}` }),
-    path: z.string({ error: REPORT_ERROR }).min(1, { error: REPORT_ERROR }),
-  }, { error: `must be { format, path } with format one of ${REPORT_FORMATS.join(', ')}` }).optional(),
+  report: z
+    .strictObject(
+      {
+        format: z.enum(REPORT_FORMATS, { error: `must be one of ${REPORT_FORMATS.join(', ')}` }),
+        path: z.string({ error: REPORT_ERROR }).min(1, { error: REPORT_ERROR }),
+      },
+      { error: `must be { format, path } with format one of ${REPORT_FORMATS.join(', ')}` },
+    )
+    .optional(),
   allowNoTests: z.boolean({ error: 'must be true or false' }).optional(),
   cache: z.boolean({ error: 'must be true or false' }).optional(),
-  retries: z.number({ error: RETRIES_ERROR }).int({ error: RETRIES_ERROR }).min(0, { error: RETRIES_ERROR }).max(1, { error: RETRIES_ERROR }).optional(),
+  retries: z
+    .number({ error: RETRIES_ERROR })
+    .int({ error: RETRIES_ERROR })
+    .min(0, { error: RETRIES_ERROR })
+    .max(1, { error: RETRIES_ERROR })
+    .optional(),
 });
 
 const rate = (what: string) =>
-  z.number({ error: `must be ${what}` }).min(0, { error: `must be ${what}` }).max(1, { error: `must be ${what}` });
+  z
+    .number({ error: `must be ${what}` })
+    .min(0, { error: `must be ${what}` })
+    .max(1, { error: `must be ${what}` });
 
 const LEDGER_ERROR = 'must be a path relative to the repository root';
 const BASE_ERROR = 'must be a revision such as origin/main';
 const int = (what: string, min: number) =>
-  z.number({ error: `must be ${what}` }).int({ error: `must be ${what}` }).min(min, { error: `must be ${what}` });
+  z
+    .number({ error: `must be ${what}` })
+    .int({ error: `must be ${what}` })
+    .min(min, { error: `must be ${what}` });
 
 const configSchema = z.strictObject({
-  scope: z.array(z.string({ error: 'must be a glob' }).min(1, { error: 'must be a non-empty glob' }), { error: 'must be a list of globs' }).optional(),
+  scope: z
+    .array(z.string({ error: 'must be a glob' }).min(1, { error: 'must be a non-empty glob' }), { error: 'must be a list of globs' })
+    .optional(),
   tiers: z.array(tierSchema, { error: 'must be a list of tiers in cost order' }).min(1, {
     error: 'must list at least one tier',
   }),
@@ -101,14 +137,24 @@ const configSchema = z.strictObject({
   cache: z.boolean({ error: 'must be true or false' }).optional(),
   output: z.enum(['all', 'failures'], { error: 'must be "all" or "failures"' }).optional(),
   runOnEmpty: z.boolean({ error: 'must be true or false' }).optional(),
-  freeze: z.strictObject({
-    minRuns: int('an integer of at least 2', 2).optional(),
-    minFlipRate: rate('a fraction from 0 to 1').optional(),
-    maxExpiryDays: int('a positive number of days', 1).optional(),
-  }, { error: 'must be an object' }).optional(),
-  report: z.strictObject({
-    minAttempts: int('a positive integer', 1).optional(),
-  }, { error: 'must be an object' }).optional(),
+  freeze: z
+    .strictObject(
+      {
+        minRuns: int('an integer of at least 2', 2).optional(),
+        minFlipRate: rate('a fraction from 0 to 1').optional(),
+        maxExpiryDays: int('a positive number of days', 1).optional(),
+      },
+      { error: 'must be an object' },
+    )
+    .optional(),
+  report: z
+    .strictObject(
+      {
+        minAttempts: int('a positive integer', 1).optional(),
+      },
+      { error: 'must be an object' },
+    )
+    .optional(),
 });
 
 /** Fields a lintStaged tier cannot have: lint-staged runs and judges its own tasks. */
@@ -123,12 +169,16 @@ function tierKindProblems(raw: unknown, file: string): string[] {
     if (t === null || typeof t !== 'object') return;
     const tier = t as Record<string, unknown>;
     const has = (k: string) => tier[k] !== undefined;
-    if (has('junit') && has('report')) problems.push(`${file}: tiers[${i}] has both \`junit\` and \`report\`; keep one (\`junit: PATH\` is \`report: { format: 'junit', path: PATH }\`)`);
+    if (has('junit') && has('report'))
+      problems.push(
+        `${file}: tiers[${i}] has both \`junit\` and \`report\`; keep one (\`junit: PATH\` is \`report: { format: 'junit', path: PATH }\`)`,
+      );
     if (!has('run') && !has('lintStaged')) problems.push(`${file}: tiers[${i}].run ${RUN_ERROR} (or set \`lintStaged: true\` instead)`);
     if (!has('lintStaged')) return;
     if (has('run')) problems.push(`${file}: tiers[${i}] has both \`run\` and \`lintStaged\`; keep one`);
     for (const k of NOT_FOR_LINT_STAGED) {
-      if (has(k)) problems.push(`${file}: tiers[${i}].${k} does not apply to a lintStaged tier (lint-staged runs its own tasks); remove it`);
+      if (has(k))
+        problems.push(`${file}: tiers[${i}].${k} does not apply to a lintStaged tier (lint-staged runs its own tasks); remove it`);
     }
     const hooks = tier.hooks;
     if (Array.isArray(hooks) && hooks.some((h) => h !== 'pre-commit')) {
@@ -235,12 +285,19 @@ const EXPORTED = '__gateLadderExported';
 async function loadScript(filepath: string): Promise<unknown> {
   const { createJiti } = await import('jiti');
   const lib: Record<string, unknown> = { ...(await import('../index.js')) };
-  const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: false, interopDefault: false, virtualModules: { 'gate-ladder': lib } });
+  const jiti = createJiti(import.meta.url, {
+    moduleCache: true,
+    fsCache: false,
+    interopDefault: false,
+    virtualModules: { 'gate-ladder': lib },
+  });
   return recordReads(async () => {
     const mod = (await jiti.import(filepath)) as Record<string, unknown> | null | undefined;
-    const value = mod === null || typeof mod !== 'object' ? mod : 'default' in mod ? mod.default : Object.keys(mod).length > 0 ? { ...mod } : undefined;
+    const value =
+      mod === null || typeof mod !== 'object' ? mod : 'default' in mod ? mod.default : Object.keys(mod).length > 0 ? { ...mod } : undefined;
     // `export default someAsyncSetup()`: the config is what it settles to (one that never settles meets the worker's time limit).
-    const settled = value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function' ? await value : value;
+    const settled =
+      value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function' ? await value : value;
     return { [EXPORTED]: settled };
   });
 }
@@ -268,7 +325,12 @@ export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unk
   } catch (err) {
     const file = errorFile(err, root);
     const missing = missingModule(err);
-    return { kind: 'invalid', file, problems: [syntaxProblem(err, root) ?? `${file}: could not be loaded: ${firstLine(err)}`], ...(missing && { missing }) };
+    return {
+      kind: 'invalid',
+      file,
+      problems: [syntaxProblem(err, root) ?? `${file}: could not be loaded: ${firstLine(err)}`],
+      ...(missing && { missing }),
+    };
   }
   if (found === null) return { kind: 'none' };
   const loaded = Object.keys(moduleCache).filter((f) => !before.has(f) && !f.includes('/node_modules/jiti/'));
@@ -283,7 +345,9 @@ export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unk
     return {
       kind: 'invalid',
       file,
-      problems: [`${file}: exports nothing usable (${boxed ? 'its default export is' : 'it holds'} ${what}); it should ${boxed ? 'be `export default defineConfig({ tiers: [...] })`' : 'hold an object with `tiers`'}`],
+      problems: [
+        `${file}: exports nothing usable (${boxed ? 'its default export is' : 'it holds'} ${what}); it should ${boxed ? 'be `export default defineConfig({ tiers: [...] })`' : 'hold an object with `tiers`'}`,
+      ],
     };
   }
   const checked = validateConfig(raw, file);
@@ -311,7 +375,8 @@ function missingModule(err: unknown): MissingModule | undefined {
 }
 
 /** Control characters of a file's line, escaped before printing. */
-const visible = (line: string) => line.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+const visible = (line: string) =>
+  line.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
 /**
  * A syntax error as jiti reports it (`ParseError: Unexpected token, expected ","` then ` <file>:<line>:<column>`,

@@ -59,7 +59,15 @@ export function fixed3(x: number): string {
 export function freezeEligible(t: TallyInput, policy: Required<Pick<FreezePolicy, 'minRuns' | 'minFlipRate'>>): Eligibility {
   const flipRate = t.sameCodeRuns > 0 ? t.flips / t.sameCodeRuns : null;
   // One object, filled in below: `flaky` judges every test of a 150,000-test suite.
-  const out: Eligibility = { runs: t.runs, flips: t.flips, flipRate, sameCodeRuns: t.sameCodeRuns, broken: false, eligible: false, reason: '' };
+  const out: Eligibility = {
+    runs: t.runs,
+    flips: t.flips,
+    flipRate,
+    sameCodeRuns: t.sameCodeRuns,
+    broken: false,
+    eligible: false,
+    reason: '',
+  };
   if (t.ambiguous) out.reason = testMsg.ambiguousId();
   // One run is no history, whatever the policy asks (a flip needs two).
   else if (t.runs < Math.max(policy.minRuns, 2)) out.reason = testMsg.insufficientHistory();

@@ -197,7 +197,12 @@ export interface TeamHistoryRead extends HistoryRead {
  * are all there and small enough (TIME_ORDER_MAX_BYTES); otherwise the team's records are folded after
  * this clone's history, as the compact file allows, and `order` says so.
  */
-export function readTeamHistory(testsPath: string, teamPath: string, stats: ReadStats = { rows: 0, skipped: 0 }, maxBytes = TIME_ORDER_MAX_BYTES): TeamHistoryRead {
+export function readTeamHistory(
+  testsPath: string,
+  teamPath: string,
+  stats: ReadStats = { rows: 0, skipped: 0 },
+  maxBytes = TIME_ORDER_MAX_BYTES,
+): TeamHistoryRead {
   const size = (path: string) => {
     try {
       return statSync(path).size;
@@ -224,7 +229,14 @@ export function readTeamHistory(testsPath: string, teamPath: string, stats: Read
         records.push(rec);
       });
       // A stable sort: records of one time keep this clone's first, each file's in its order.
-      return { state: foldHistory(records), ...(read.problem && { problem: read.problem }), own, team, origins: origins.size, order: 'time' };
+      return {
+        state: foldHistory(records),
+        ...(read.problem && { problem: read.problem }),
+        own,
+        team,
+        origins: origins.size,
+        order: 'time',
+      };
     }
   }
   const team = foldRecordsFile(teamPath, read.state, stats);

@@ -201,9 +201,26 @@ interface HistoryFile {
 
 /** The history as the compact file's JSON text. Keys that left the window are dropped from the tallies. Pure. */
 export function serializeHistory(state: HistoryState, log?: { ino: number; bytes: number }): string {
-  const file: HistoryFile = { format: HISTORY_FORMAT, ...(log && { log_ino: log.ino, log_bytes: log.bytes }), records: state.records, legacy_seeds: state.legacySeeds, tiers: [], evidence: [] };
+  const file: HistoryFile = {
+    format: HISTORY_FORMAT,
+    ...(log && { log_ino: log.ino, log_bytes: log.bytes }),
+    records: state.records,
+    legacy_seeds: state.legacySeeds,
+    tiers: [],
+    evidence: [],
+  };
   for (const [name, tier] of state.tiers) {
-    const c: TierColumns = { tier: name, keys: [...tier.keys.keys()], ids: [], runs: [], fails: [], same: [], flips: [], fail_keys: [], ambiguous: [] };
+    const c: TierColumns = {
+      tier: name,
+      keys: [...tier.keys.keys()],
+      ids: [],
+      runs: [],
+      fails: [],
+      same: [],
+      flips: [],
+      fail_keys: [],
+      ambiguous: [],
+    };
     let i = 0;
     for (const [id, t] of tier.tests) {
       c.ids.push(id);
@@ -235,7 +252,8 @@ export function parseHistory(text: string): HistoryState | undefined {
   } catch {
     return undefined;
   }
-  if (f === null || typeof f !== 'object' || f.format !== HISTORY_FORMAT || !Array.isArray(f.tiers) || !Array.isArray(f.evidence)) return undefined;
+  if (f === null || typeof f !== 'object' || f.format !== HISTORY_FORMAT || !Array.isArray(f.tiers) || !Array.isArray(f.evidence))
+    return undefined;
   const state = emptyHistory();
   state.records = isNum(f.records) ? f.records : 0;
   state.legacySeeds = isNum(f.legacy_seeds) ? f.legacy_seeds : 0;
@@ -243,7 +261,15 @@ export function parseHistory(text: string): HistoryState | undefined {
   for (const c of f.tiers) {
     if (c === null || typeof c.tier !== 'string' || !isStrings(c.keys) || !Array.isArray(c.ids)) return undefined;
     const n = c.ids.length;
-    if (!isNums(c.runs, n) || !isNums(c.fails, n) || !isNums(c.same, n) || !isNums(c.flips, n) || !Array.isArray(c.fail_keys) || !Array.isArray(c.ambiguous)) return undefined;
+    if (
+      !isNums(c.runs, n) ||
+      !isNums(c.fails, n) ||
+      !isNums(c.same, n) ||
+      !isNums(c.flips, n) ||
+      !Array.isArray(c.fail_keys) ||
+      !Array.isArray(c.ambiguous)
+    )
+      return undefined;
     const list: TestTally[] = new Array(n);
     const tests = new Map<string, TestTally>();
     for (let i = 0; i < n; i++) {
@@ -293,8 +319,18 @@ export function flakyRows(state: HistoryState, policy: Required<FreezePolicy>): 
       const e = freezeEligible({ runs: t.runs, fails: t.fails, sameCodeRuns: t.sameCodeRuns, flips: t.flips, evidence, ambiguous }, policy);
       // One shape for every row (no spread): a 150,000-test suite sorts and prints these.
       rows.push({
-        tier, id, evidence, fails: t.fails, ambiguous,
-        runs: e.runs, flips: e.flips, flipRate: e.flipRate, sameCodeRuns: e.sameCodeRuns, broken: e.broken, eligible: e.eligible, reason: e.reason,
+        tier,
+        id,
+        evidence,
+        fails: t.fails,
+        ambiguous,
+        runs: e.runs,
+        flips: e.flips,
+        flipRate: e.flipRate,
+        sameCodeRuns: e.sameCodeRuns,
+        broken: e.broken,
+        eligible: e.eligible,
+        reason: e.reason,
       });
     }
   }

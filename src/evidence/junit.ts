@@ -143,12 +143,28 @@ function repoPathOf(file: string, ctx: IdContext): string {
  * default) the files that exist decide (`exists`, when the caller can look), else the trailing run of
  * CamelCase names are the classes (PEP 8: classes are CamelCase, modules are not).
  */
-export function pytestParts(classname: string, file: string | undefined, exists?: (path: string) => boolean): { file: string; classes: string[] } {
+export function pytestParts(
+  classname: string,
+  file: string | undefined,
+  exists?: (path: string) => boolean,
+): { file: string; classes: string[] } {
   const parts = classname.split('.').filter(Boolean);
   if (file) {
-    const mod = file.replace(/\\/g, '/').replace(/\.py$/, '').split('/').filter((s) => s !== '' && s !== '.').join('.');
+    const mod = file
+      .replace(/\\/g, '/')
+      .replace(/\.py$/, '')
+      .split('/')
+      .filter((s) => s !== '' && s !== '.')
+      .join('.');
     if (classname === mod) return { file, classes: [] };
-    if (mod !== '' && classname.startsWith(`${mod}.`)) return { file, classes: classname.slice(mod.length + 1).split('.').filter(Boolean) };
+    if (mod !== '' && classname.startsWith(`${mod}.`))
+      return {
+        file,
+        classes: classname
+          .slice(mod.length + 1)
+          .split('.')
+          .filter(Boolean),
+      };
     // A file attribute that is not the classname's module (a rootdir elsewhere): the classes are the CamelCase tail.
     return { file, classes: parts.slice(camelTail(parts)) };
   }
@@ -200,7 +216,10 @@ interface Named {
 }
 
 function split(name: string, separator: string): string[] {
-  return name.split(separator).map((s) => s.trim()).filter(Boolean);
+  return name
+    .split(separator)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Each runner spells identity differently; this brings them all to file + title path. */
@@ -325,7 +344,9 @@ export function normalizeCases(cases: readonly RawCase[], ctx: IdContext = {}): 
   return { cases: [...byId].map(([id, outcome]) => ({ id, outcome })), dup: [...dup] };
 }
 
-export type JUnitParse = { ok: true; cases: TestOutcome[]; dup: string[]; broken?: string[]; failures?: TestFailure[] } | { ok: false; why: string };
+export type JUnitParse =
+  | { ok: true; cases: TestOutcome[]; dup: string[]; broken?: string[]; failures?: TestFailure[] }
+  | { ok: false; why: string };
 
 /**
  * JUnit XML to normalized test outcomes; files that could not load are listed apart (`broken`); each
@@ -360,8 +381,20 @@ export function testFailures(cases: readonly RawCase[], ctx: IdContext = {}): Te
     const file = path !== undefined && !isAbsolute(path) && !path.startsWith('../') ? path : undefined;
     const text = c.failure?.text !== undefined ? xmlText(c.failure.text) : '';
     const line = lineOf(c.line, file, text);
-    const message = c.failure?.message ?? text.split('\n').find((l) => l.trim() !== '')?.trim() ?? 'failed';
-    out.push({ id, title: n.path.join(ctx.runner === 'pytest' ? '::' : ' > ') || id, ...(file && { file }), ...(line !== undefined && { line }), message });
+    const message =
+      c.failure?.message ??
+      text
+        .split('\n')
+        .find((l) => l.trim() !== '')
+        ?.trim() ??
+      'failed';
+    out.push({
+      id,
+      title: n.path.join(ctx.runner === 'pytest' ? '::' : ' > ') || id,
+      ...(file && { file }),
+      ...(line !== undefined && { line }),
+      message,
+    });
   }
   return out;
 }
@@ -379,14 +412,17 @@ const XML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot:
 
 /** A raw element text as its reader means it: CDATA unwrapped, entities decoded. Pure. */
 export function xmlText(raw: string): string {
-  return raw.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|quot|apos);/g, (_m, cdata: string | undefined, ent: string | undefined) => {
-    if (cdata !== undefined) return cdata;
-    if (ent!.startsWith('#')) {
-      const code = ent!.startsWith('#x') ? parseInt(ent!.slice(2), 16) : Number(ent!.slice(1));
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-    }
-    return XML_ENTITIES[ent!]!;
-  });
+  return raw.replace(
+    /<!\[CDATA\[([\s\S]*?)\]\]>|&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|quot|apos);/g,
+    (_m, cdata: string | undefined, ent: string | undefined) => {
+      if (cdata !== undefined) return cdata;
+      if (ent!.startsWith('#')) {
+        const code = ent!.startsWith('#x') ? parseInt(ent!.slice(2), 16) : Number(ent!.slice(1));
+        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+      }
+      return XML_ENTITIES[ent!]!;
+    },
+  );
 }
 
 /** What reading a tier's report after its gate found. */

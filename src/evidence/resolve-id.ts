@@ -24,7 +24,13 @@ function endsAt(known: string, typed: string): boolean {
   return before.endsWith('/') || before.endsWith('::');
 }
 
-const tokens = (s: string) => new Set(s.toLowerCase().split(/[^a-z0-9_]+/).filter(Boolean));
+const tokens = (s: string) =>
+  new Set(
+    s
+      .toLowerCase()
+      .split(/[^a-z0-9_]+/)
+      .filter(Boolean),
+  );
 
 /** How alike two ids are, 0 to 1: shared words, with a bonus when one contains the other. */
 function likeness(a: string, b: string): number {

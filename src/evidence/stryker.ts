@@ -24,7 +24,10 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 
 /** Titles compared without their separators: vitest's " > ", playwright's " › ", pytest's "::", jest's spaces. */
 function titleKey(title: string): string {
-  return title.replace(/\s*(?:›|>|::)\s*/g, ' ').replace(/\s+/g, ' ').trim();
+  return title
+    .replace(/\s*(?:›|>|::)\s*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function splitId(id: string): { file?: string; title: string } {
@@ -70,7 +73,10 @@ function matcher(knownIds: Iterable<string>, projectRoot: string | undefined) {
  * Reads a mutation-testing-report-schema document. `killedBy` holds test ids; `testFiles[*].tests[]`
  * gives their names, which are matched to the ids of tests with run history.
  */
-export function strykerEvidence(report: unknown, knownIds: Iterable<string>): { ok: true; evidence: StrykerEvidence } | { ok: false; why: string } {
+export function strykerEvidence(
+  report: unknown,
+  knownIds: Iterable<string>,
+): { ok: true; evidence: StrykerEvidence } | { ok: false; why: string } {
   if (!isObj(report) || !isObj(report.files)) return { ok: false, why: 'no "files" object (mutation-testing-report-schema)' };
   const projectRoot = typeof report.projectRoot === 'string' ? report.projectRoot : undefined;
   const tests = new Map<string, StrykerTest>();
@@ -95,7 +101,10 @@ export function strykerEvidence(report: unknown, knownIds: Iterable<string>): { 
       }
       evidence.killed++;
       const killers = Array.isArray(m.killedBy) ? m.killedBy.map(String) : [];
-      const key = hash(JSON.stringify([fileName, m.id ?? null, m.mutatorName ?? null, m.location ?? null, m.replacement ?? null])).slice(0, 16);
+      const key = hash(JSON.stringify([fileName, m.id ?? null, m.mutatorName ?? null, m.location ?? null, m.replacement ?? null])).slice(
+        0,
+        16,
+      );
       for (const testId of new Set(killers)) {
         const { id, matched } = match(tests.get(testId) ?? { name: testId });
         evidence.kills.set(id, (evidence.kills.get(id) ?? 0) + 1);

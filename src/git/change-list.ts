@@ -203,7 +203,9 @@ export class NameStatusReader {
         this.from = field;
         continue;
       }
-      this.changes.push(this.from === undefined ? { status: this.status, path: field } : { status: this.status, path: field, from: this.from });
+      this.changes.push(
+        this.from === undefined ? { status: this.status, path: field } : { status: this.status, path: field, from: this.from },
+      );
       this.status = undefined;
       this.from = undefined;
     }

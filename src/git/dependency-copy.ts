@@ -4,7 +4,21 @@
  * checkout's folder (installMark), sealed (sealTime), and checked before each run (untouchedSince):
  * a copy a gate touched is thrown away and made again.
  */
-import { constants, cpSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  constants,
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { hash } from '../util/hash.js';
 
@@ -88,7 +102,9 @@ export function untouchedSince(dir: string, ino: number, since: number, entries:
   // A big folder: GNU find walks it in about half the time (39,000 entries: 0.55 s against 0.87 s on a loaded machine); a
   // small one: no process to start. A find that cannot say (not GNU, an unreadable folder): the walk below.
   if (entries > FIND_ABOVE) {
-    const found = process.getBuiltinModule('node:child_process').spawnSync('find', [dir, '-newerct', `@${(since / 1000).toFixed(3)}`, '-print', '-quit'], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const found = process
+      .getBuiltinModule('node:child_process')
+      .spawnSync('find', [dir, '-newerct', `@${(since / 1000).toFixed(3)}`, '-print', '-quit'], { encoding: 'utf8', maxBuffer: 1 << 20 });
     if (found.status === 0 && found.error === undefined) return found.stdout === '';
   }
   const stack = [dir];
@@ -125,12 +141,22 @@ export function copyFolder(from: string, to: string, skip: ReadonlySet<string>):
   mkdirSync(to, { recursive: true });
   const names = safeReaddir(real).filter((n) => !skip.has(n));
   if (names.length === 0) return undefined;
-  const cp = process.getBuiltinModule('node:child_process').spawnSync('cp', ['-a', '--reflink=auto', '--', ...names.map((n) => join(real, n)), `${to}${sep}`], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const cp = process
+    .getBuiltinModule('node:child_process')
+    .spawnSync('cp', ['-a', '--reflink=auto', '--', ...names.map((n) => join(real, n)), `${to}${sep}`], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
   if (cp.status === 0) return undefined;
   try {
     for (const n of safeReaddir(to)) rmSync(join(to, n), { recursive: true, force: true });
     for (const n of names) {
-      cpSync(join(real, n), join(to, n), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, mode: constants.COPYFILE_FICLONE });
+      cpSync(join(real, n), join(to, n), {
+        recursive: true,
+        verbatimSymlinks: true,
+        preserveTimestamps: true,
+        mode: constants.COPYFILE_FICLONE,
+      });
     }
     return undefined;
   } catch (e) {

@@ -45,10 +45,15 @@ function fingerprint(root: string): string {
 
 /** Ignored dependency folders anywhere in the checkout (`node_modules`, `packages/a/node_modules`, `.venv`, ...). */
 function scan(root: string): string[] {
-  const r = git(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory', '--no-empty-directory'], { scrub: 'root' });
+  const r = git(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory', '--no-empty-directory'], {
+    scrub: 'root',
+  });
   const wanted = new Set<string>(DEPENDENCY_DIRS);
   const found = r.ok
-    ? r.stdout.split('\0').map((p) => p.replace(/\/$/, '')).filter((p) => p !== '' && wanted.has(basename(p)))
+    ? r.stdout
+        .split('\0')
+        .map((p) => p.replace(/\/$/, ''))
+        .filter((p) => p !== '' && wanted.has(basename(p)))
     : [];
   // Not ignored (or not a repo git can list): still the top-level ones that exist.
   for (const name of DEPENDENCY_DIRS) if (!found.includes(name) && existsSync(join(root, name))) found.push(name);
@@ -131,7 +136,12 @@ export function linkDependencies(
       notes.push(poolMsg.notCopied(rel, failed));
       continue;
     }
-    const moves = [[realOr(from), to], [from, to], [realOr(root), slot], [root, slot]] as const;
+    const moves = [
+      [realOr(from), to],
+      [from, to],
+      [realOr(root), slot],
+      [root, slot],
+    ] as const;
     repointLinks(to, moves);
     if (node) linkCaches(to, join(caches, rel));
     else repointScripts(to, moves.slice(0, 2));
@@ -152,7 +162,8 @@ export function linkDependencies(
 function readSeal(text: string): { ino: number; since: number; entries: number; mark: string } | undefined {
   const at = text.indexOf(' ');
   const [ino, since, entries] = text.slice(0, at).split(':').map(Number);
-  if (at < 0 || ino === undefined || since === undefined || entries === undefined || [ino, since, entries].some(Number.isNaN)) return undefined;
+  if (at < 0 || ino === undefined || since === undefined || entries === undefined || [ino, since, entries].some(Number.isNaN))
+    return undefined;
   return { ino, since, entries, mark: text.slice(at + 1) };
 }
 
@@ -181,4 +192,3 @@ export function slotEnv(dir: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   const rest = env.PYTHONPATH ? `:${env.PYTHONPATH}` : '';
   return { ...env, PYTHONPATH: `${src}${rest}` };
 }
-

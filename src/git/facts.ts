@@ -95,7 +95,11 @@ export function diffIn(f: GitFacts, base: string, head: string): ChangeList {
  * repo's paths; a range with several merge-bases holds no merge-base or diff: `commitIn`,
  * `mergeBaseIn` and the rest then ask git themselves, with their own messages.
  */
-export async function gatherGitFacts(cwd: string, q: RevQuery = {}, scope?: (info: RepoInfo) => Promise<ScopeMatcher | undefined>): Promise<GitFacts | null> {
+export async function gatherGitFacts(
+  cwd: string,
+  q: RevQuery = {},
+  scope?: (info: RepoInfo) => Promise<ScopeMatcher | undefined>,
+): Promise<GitFacts | null> {
   const commits = q.commits ?? [];
   const trees = q.trees ?? [];
   const ranges = q.ranges ?? [];
@@ -175,6 +179,6 @@ function readRevParse(
     const commit = p.commits.get(rev);
     if (commit !== undefined) p.trees.set(commit, tree);
   });
-  if (i !== lines.length || ![...p.commits.values(), ...p.trees.values(), ...pairs.flatMap(([mb, head]) => [mb, head])].every(isObjectId)) return undefined;
+  if (i !== lines.length || ![...p.commits.values(), ...p.trees.values(), ...pairs.flat()].every(isObjectId)) return undefined;
   return { facts: p, pairs };
 }

@@ -20,7 +20,10 @@ export interface GitResult {
 
 /** Thrown only for git failures the caller did not expect; expected ones are checked via `ok`. */
 export class GitError extends Error {
-  constructor(readonly args: readonly string[], readonly result: GitResult) {
+  constructor(
+    readonly args: readonly string[],
+    readonly result: GitResult,
+  ) {
     super(`git ${args.join(' ')} failed: ${result.stderr.trim() || `exit ${result.code}`}`);
     this.name = 'GitError';
   }
@@ -49,7 +52,13 @@ export const LOCAL_GIT_ENV = [
 ] as const;
 
 /** Of those, the ones that say where the repository itself is (not an index, a prefix or a config). */
-export const REPO_GIT_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES'] as const;
+export const REPO_GIT_ENV = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+] as const;
 
 /**
  * The environment without the variables above (and the GIT_CONFIG_KEY_n/VALUE_n pairs), for another
@@ -88,7 +97,9 @@ const gitEnv = (scrub: boolean | 'root' = false, cwd = '') => ({
 export function git(cwd: string, args: readonly string[], opts: string | GitOptions = {}): GitResult {
   const { input, scrub } = typeof opts === 'string' ? { input: opts, scrub: false } : opts;
   sayGit?.(`${argvLine('git', args)} (in ${cwd})`);
-  const r = process.getBuiltinModule('node:child_process').spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub, cwd) });
+  const r = process
+    .getBuiltinModule('node:child_process')
+    .spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub, cwd) });
   if (r.error) return { ok: false, code: null, stdout: '', stderr: r.error.message };
   return { ok: r.status === 0, code: r.status, stdout: decodeText(r.stdout), stderr: decodeText(r.stderr) };
 }
@@ -111,7 +122,12 @@ export function gitJob(cwd: string, args: readonly string[]): GitJob {
   proc.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
   // Piped output is whole once the pipe closes (after the exit, or with it when git could not start).
   const closed = proc.stdout ? new Promise<void>((resolve) => proc.stdout!.once('close', resolve)) : Promise.resolve();
-  return { done: Promise.all([proc.ended, closed]).then(([end]) => ({ ok: !('error' in end) && end.exitCode === 0, stdout: Buffer.concat(chunks) })) };
+  return {
+    done: Promise.all([proc.ended, closed]).then(([end]) => ({
+      ok: !('error' in end) && end.exitCode === 0,
+      stdout: Buffer.concat(chunks),
+    })),
+  };
 }
 
 /** Like `git`, but a failure is an exception. */
@@ -182,7 +198,17 @@ export function stashList(cwd: string): string {
 /** An unreferenced commit of `tree` (so a worktree can check it out); git's gc removes it in time. */
 export function commitTree(cwd: string, tree: string, parent: string | null): string {
   // Never signed (commit-tree honours commit.gpgSign): nobody should be asked for a passphrase for it.
-  const args = ['-c', 'user.name=gate-ladder', '-c', 'user.email=gate-ladder@localhost', 'commit-tree', '--no-gpg-sign', tree, '-m', 'gate-ladder: staged tree'];
+  const args = [
+    '-c',
+    'user.name=gate-ladder',
+    '-c',
+    'user.email=gate-ladder@localhost',
+    'commit-tree',
+    '--no-gpg-sign',
+    tree,
+    '-m',
+    'gate-ladder: staged tree',
+  ];
   return gitOk(cwd, parent ? [...args, '-p', parent] : args, { scrub: true }).trim();
 }
 

@@ -118,7 +118,10 @@ export function cleanDirs(slot: string, record: DirRecord, dirs: readonly string
   const listed = (d: string): string[] | undefined => (Object.hasOwn(names, d) ? names[d] : undefined);
   for (const d of dirs) for (const name of listed(d) ?? []) tracked.add(d === '' ? name : `${d}/${name}`);
   const nested = dirs.filter((d) => d !== '' && listed(d) === undefined);
-  for (const args of [dirs.includes('') && listed('') === undefined ? [] : undefined, nested.length > 0 ? ['--', ...nested.map((d) => `${d}/`)] : undefined]) {
+  for (const args of [
+    dirs.includes('') && listed('') === undefined ? [] : undefined,
+    nested.length > 0 ? ['--', ...nested.map((d) => `${d}/`)] : undefined,
+  ]) {
     if (args === undefined) continue;
     const r = git(slot, ['ls-tree', '-z', '--name-only', record.sha, ...args], { scrub: true });
     if (!r.ok) return false;

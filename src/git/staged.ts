@@ -13,7 +13,12 @@ export const STAGED_REF = 'the staged changes';
 export function stagedTarget(root: string): StagedTarget | Skip | RangeError {
   const tree = writeTree(root);
   if (!tree.ok) {
-    return { kind: 'error', ref: STAGED_REF, head: '', reason: `git write-tree failed (${tree.stderr.trim().split('\n')[0] || `exit ${tree.code}`}); resolve any conflicts and stage the files again` };
+    return {
+      kind: 'error',
+      ref: STAGED_REF,
+      head: '',
+      reason: `git write-tree failed (${tree.stderr.trim().split('\n')[0] || `exit ${tree.code}`}); resolve any conflicts and stage the files again`,
+    };
   }
   const changes = stagedPaths(root);
   if (changes.length === 0) return { kind: 'skip', ref: STAGED_REF, why: 'nothing staged: nothing to test' };

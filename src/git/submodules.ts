@@ -54,11 +54,18 @@ function isRepo(dir: string): boolean {
  * checkout's git dir (for `modules/<name>`). Returns the submodule paths filled (relative to `dir`) and
  * a note for each that could not be.
  */
-export function fillSubmodules(dir: string, checkout: string, gitDir: string | undefined, previous: readonly string[] = []): { paths: string[]; notes: string[] } {
+export function fillSubmodules(
+  dir: string,
+  checkout: string,
+  gitDir: string | undefined,
+  previous: readonly string[] = [],
+): { paths: string[]; notes: string[] } {
   const paths: string[] = [];
   const notes: string[] = [];
   if (!existsSync(join(dir, '.gitmodules'))) return { paths, notes };
-  const subs = parseSubmodulePaths(git(dir, ['config', '-z', '--file', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$'], { scrub: true }).stdout);
+  const subs = parseSubmodulePaths(
+    git(dir, ['config', '-z', '--file', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$'], { scrub: true }).stdout,
+  );
   if (subs.length === 0) return { paths, notes };
   const links = parseGitlinks(git(dir, ['ls-files', '-s', '-z', '--', ...subs.map((s) => `:(literal)${s.path}`)], { scrub: true }).stdout);
   for (const sub of subs) {
@@ -67,7 +74,9 @@ export function fillSubmodules(dir: string, checkout: string, gitDir: string | u
     const source = sourceOf(checkout, gitDir, sub);
     const to = join(dir, sub.path);
     if (source === undefined) {
-      notes.push(`submodule ${sub.path} is not initialised in your checkout, so it is empty here too (\`git submodule update --init\` fills it)`);
+      notes.push(
+        `submodule ${sub.path} is not initialised in your checkout, so it is empty here too (\`git submodule update --init\` fills it)`,
+      );
       continue;
     }
     let ok = false;
@@ -85,7 +94,9 @@ export function fillSubmodules(dir: string, checkout: string, gitDir: string | u
     }
     if (!ok) {
       rmSync(to, { recursive: true, force: true });
-      notes.push(`submodule ${sub.path}: commit ${sha.slice(0, 12)} is not in your checkout's copy (${source}), so it is empty here (\`git submodule update\` there fetches it)`);
+      notes.push(
+        `submodule ${sub.path}: commit ${sha.slice(0, 12)} is not in your checkout's copy (${source}), so it is empty here (\`git submodule update\` there fetches it)`,
+      );
       continue;
     }
     paths.push(sub.path);

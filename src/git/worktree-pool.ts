@@ -15,7 +15,19 @@
  *   git.lock        held around every `git worktree add/remove`, which race with each other
  *   deps.json       the checkout's dependency folders, found once per install (dependency-links.ts)
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { hash } from '../util/hash.js';
 import { poolMsg } from '../util/messages.js';
@@ -57,11 +69,17 @@ export function poolDir(commonDir: string, env: NodeJS.ProcessEnv = process.env)
   } catch {
     // not there yet: as given
   }
-  const parents = env.GATE_LADDER_WORKTREES ? [resolve(env.GATE_LADDER_WORKTREES)] : ['/var/tmp', process.getBuiltinModule('node:os').tmpdir()];
+  const parents = env.GATE_LADDER_WORKTREES
+    ? [resolve(env.GATE_LADDER_WORKTREES)]
+    : ['/var/tmp', process.getBuiltinModule('node:os').tmpdir()];
   for (const parent of parents) {
     const own = ownFolder(parent, env.GATE_LADDER_WORKTREES !== undefined && env.GATE_LADDER_WORKTREES !== '');
     if (own === undefined) continue;
-    const name = basename(dirname(common)).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+/, '').slice(0, 40) || 'repo';
+    const name =
+      basename(dirname(common))
+        .replace(/[^A-Za-z0-9_-]+/g, '-')
+        .replace(/^-+/, '')
+        .slice(0, 40) || 'repo';
     return join(own, `${name}-${hash(common).slice(0, 12)}`);
   }
   return legacyPoolDir(commonDir);
@@ -125,7 +143,22 @@ const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * No hooks (a post-checkout `npm install` has no business here); a split index: each move writes the
  * entries that changed, not the whole index again (about 20 ms of a 50,000-file move).
  */
-const CHECKOUT = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.sparseCheckout=false', '-c', 'advice.detachedHead=false', '-c', 'submodule.recurse=false', '-c', 'core.splitIndex=true', 'checkout', '-q', '-f', '--detach'];
+const CHECKOUT = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.sparseCheckout=false',
+  '-c',
+  'advice.detachedHead=false',
+  '-c',
+  'submodule.recurse=false',
+  '-c',
+  'core.splitIndex=true',
+  'checkout',
+  '-q',
+  '-f',
+  '--detach',
+];
 /** How long a run waits for another's `git worktree add/remove` before giving up. */
 const GIT_LOCK_TIMEOUT_MS = 120_000;
 
@@ -270,7 +303,8 @@ function unsparse(dir: string): void {
   rmSync(join(admin, 'info', 'sparse-checkout'), { force: true });
   const config = join(admin, 'config.worktree');
   if (!existsSync(config)) return;
-  for (const key of ['core.sparseCheckout', 'core.sparseCheckoutCone', 'index.sparse']) git(dir, ['config', '--file', config, '--unset-all', key]);
+  for (const key of ['core.sparseCheckout', 'core.sparseCheckoutCone', 'index.sparse'])
+    git(dir, ['config', '--file', config, '--unset-all', key]);
 }
 
 /** A slot made sparse by a version that copied the checkout's sparse patterns: remade, since its index skips files. */
@@ -316,9 +350,15 @@ function move(dir: string, sha: string, keep: readonly string[], subs: readonly 
 /** The slot is exactly `sha`: HEAD, every tracked file, and nothing untracked or ignored but `keep`. Asked of git. */
 function isExactly(dir: string, admin: string, sha: string, keep: readonly string[]): boolean {
   if (headOf(admin) !== sha) return false;
-  const r = git(dir, ['status', '--porcelain', '-z', '--ignored=traditional', '--untracked-files=normal', '--ignore-submodules=all', '--no-renames'], { scrub: true });
+  const r = git(
+    dir,
+    ['status', '--porcelain', '-z', '--ignored=traditional', '--untracked-files=normal', '--ignore-submodules=all', '--no-renames'],
+    { scrub: true },
+  );
   if (!r.ok) return false;
-  return r.stdout.split('\0').every((e) => e === '' || ((e.startsWith('!! ') || e.startsWith('?? ')) && keep.includes(e.slice(3).replace(/\/$/, ''))));
+  return r.stdout
+    .split('\0')
+    .every((e) => e === '' || ((e.startsWith('!! ') || e.startsWith('?? ')) && keep.includes(e.slice(3).replace(/\/$/, ''))));
 }
 
 /**
@@ -420,7 +460,13 @@ export function acquireSlot(root: string, commonDir: string, rev: string, opts: 
     const dirs = record && !doubt && admin ? updateRecord(dir, sha, record, movedAt, [...keep, ...subs.paths]) : recordDirs(dir, sha);
     // The copies' seals whatever happened: link() checks each copy against its seal before a gate runs.
     const copies = admin ? state.copies : undefined;
-    state = { links: keep.filter((p) => existsSync(join(dir, p))), subs: subs.paths, moving: null, ...(dirs && { dirs }), ...(copies && { copies }) };
+    state = {
+      links: keep.filter((p) => existsSync(join(dir, p))),
+      subs: subs.paths,
+      moving: null,
+      ...(dirs && { dirs }),
+      ...(copies && { copies }),
+    };
     // link() writes the state (one write of it, not two); until then `moving` stays set: a run that dies linking
     // leaves a slot the next run repairs.
     if (opts.link !== false) slot.link();
@@ -518,7 +564,8 @@ export function sweepOrphanPools(pool: string): number {
     }
   }
   // What an earlier sweep renamed aside and could not finish.
-  for (const name of names) if (/^\.gl-trash-\d+-/.test(name) && !isAliveOwner(name)) rmSync(join(own, name), { recursive: true, force: true });
+  for (const name of names)
+    if (/^\.gl-trash-\d+-/.test(name) && !isAliveOwner(name)) rmSync(join(own, name), { recursive: true, force: true });
   return removed;
 }
 

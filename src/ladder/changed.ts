@@ -105,7 +105,12 @@ export type Expansion = { run: string | string[] } | { empty: string | undefined
  * word, the words joined by spaces. A placeholder whose list is empty makes the whole command `empty`:
  * a tool handed no paths would check everything, or refuse.
  */
-export function expandChanged(run: string | readonly string[], present: readonly string[], cwd: string, glob: (g: string) => PathTest = compileGlob): Expansion {
+export function expandChanged(
+  run: string | readonly string[],
+  present: readonly string[],
+  cwd: string,
+  glob: (g: string) => PathTest = compileGlob,
+): Expansion {
   const lists = new Map<string | undefined, string[]>();
   const pathsFor = (g: string | undefined): string[] => {
     let l = lists.get(g);

@@ -6,7 +6,15 @@
 import { ciMsg } from '../util/messages.js';
 
 export type CiName = 'github' | 'gitlab' | 'none';
-export type CiSource = 'github-pr' | 'github-push' | 'github-merge-group' | 'github-other' | 'gitlab-mr' | 'gitlab-push' | 'gitlab-other' | 'flags';
+export type CiSource =
+  | 'github-pr'
+  | 'github-push'
+  | 'github-merge-group'
+  | 'github-other'
+  | 'gitlab-mr'
+  | 'gitlab-push'
+  | 'gitlab-other'
+  | 'flags';
 
 /** The event file as the caller found it. */
 export type CiEvent = { kind: 'ok'; payload: unknown } | { kind: 'none' } | { kind: 'unreadable'; path: string; why: string };
@@ -101,7 +109,15 @@ function githubTarget(env: Env, event: CiEvent): CiTarget {
     if (!isSha(base) || !isSha(head)) return malformed(name, 'pull_request.base.sha and pull_request.head.sha');
     const n = typeof pr.number === 'number' ? pr.number : typeof payload.number === 'number' ? payload.number : undefined;
     // The checkout is the test merge commit (refs/pull/N/merge) by default; the PR's own head is judged.
-    return { kind: 'range', ci, source: 'github-pr', base, head, ref: n === undefined ? 'pull request' : `refs/pull/${n}/head`, how: ciMsg.howPullRequest(name, n) };
+    return {
+      kind: 'range',
+      ci,
+      source: 'github-pr',
+      base,
+      head,
+      ref: n === undefined ? 'pull request' : `refs/pull/${n}/head`,
+      how: ciMsg.howPullRequest(name, n),
+    };
   }
   if (name === 'merge_group') {
     const group = obj(payload.merge_group);
@@ -114,7 +130,8 @@ function githubTarget(env: Env, event: CiEvent): CiTarget {
     const { before, after } = payload;
     if (isZeros(after) || payload.deleted === true) return { kind: 'nothing', ci, source: 'github-push', why: ciMsg.deleted(ref) };
     if (!isSha(after) || !(isSha(before) || isZeros(before))) return malformed(name, 'before and after');
-    if (isSha(before) && !isZeros(before)) return { kind: 'range', ci, source: 'github-push', base: before, head: after, ref, how: ciMsg.howGithubPush() };
+    if (isSha(before) && !isZeros(before))
+      return { kind: 'range', ci, source: 'github-push', base: before, head: after, ref, how: ciMsg.howGithubPush() };
     const main = str(obj(payload.repository).default_branch);
     return newBranch('github-push', ci, after, ref, main, 'GitHub push event');
   }
@@ -134,12 +151,21 @@ function gitlabTarget(env: Env): CiTarget {
       return { kind: 'problem', ci, message: ciMsg.gitlabMrVars() };
     }
     const iid = env.CI_MERGE_REQUEST_IID;
-    return { kind: 'range', ci, source: 'gitlab-mr', base, head: own, ref: iid ? `refs/merge-requests/${iid}/head` : 'merge request', how: ciMsg.howGitlabMr(iid) };
+    return {
+      kind: 'range',
+      ci,
+      source: 'gitlab-mr',
+      base,
+      head: own,
+      ref: iid ? `refs/merge-requests/${iid}/head` : 'merge request',
+      how: ciMsg.howGitlabMr(iid),
+    };
   }
   const ref = env.CI_COMMIT_BRANCH ? `refs/heads/${env.CI_COMMIT_BRANCH}` : env.CI_COMMIT_TAG ? `refs/tags/${env.CI_COMMIT_TAG}` : 'HEAD';
   if (env.CI_PIPELINE_SOURCE === 'push' && isSha(head)) {
     const before = env.CI_COMMIT_BEFORE_SHA;
-    if (isSha(before) && !isZeros(before)) return { kind: 'range', ci, source: 'gitlab-push', base: before, head, ref, how: ciMsg.howGitlabPush() };
+    if (isSha(before) && !isZeros(before))
+      return { kind: 'range', ci, source: 'gitlab-push', base: before, head, ref, how: ciMsg.howGitlabPush() };
     if (env.CI_COMMIT_BRANCH) return newBranch('gitlab-push', ci, head, ref, env.CI_DEFAULT_BRANCH, 'GitLab push pipeline');
   }
   return lastCommit('gitlab-other', ci, head, ref, `GitLab ${env.CI_PIPELINE_SOURCE ?? 'unknown'} pipeline`);
@@ -150,7 +176,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 /** The first push of a branch has no "before": it is judged from its merge-base with the default branch. */
 function newBranch(source: CiSource, ci: CiName, head: string, ref: string, main: string | undefined, what: string): CiTarget {
   const branch = ref.replace(/^refs\/heads\//, '');
-  if (main === undefined || main === branch) return lastCommit(source, ci, head, ref, `${what} of a new branch${main === undefined ? ' (no default branch named)' : ''}`);
+  if (main === undefined || main === branch)
+    return lastCommit(source, ci, head, ref, `${what} of a new branch${main === undefined ? ' (no default branch named)' : ''}`);
   return { kind: 'range', ci, source, base: `origin/${main}`, baseIsBranch: true, head, ref, how: ciMsg.howNewBranch(what, main) };
 }
 

@@ -41,7 +41,12 @@ function workspaceOf(dir: string, text: string): WorkspacePackage | undefined {
   const named = typeof pkg.name === 'string' && pkg.name !== '' ? pkg.name : undefined;
   // npm names a workspace without a name by its folder, and `name@version` (its banner's) only with both.
   const name = named ?? posix.basename(dir);
-  return { dir, name, ...(named !== undefined && typeof pkg.version === 'string' && pkg.version !== '' && { id: `${named}@${pkg.version}` }), scripts };
+  return {
+    dir,
+    name,
+    ...(named !== undefined && typeof pkg.version === 'string' && pkg.version !== '' && { id: `${named}@${pkg.version}` }),
+    scripts,
+  };
 }
 
 /** How deep below a glob's fixed folders its matches may lie (`**`: a few folders). */
@@ -49,7 +54,10 @@ const globDepth = (pattern: string) => (pattern.includes('**') ? 6 : pattern.spl
 
 /** The fixed folders a workspaces glob starts from (`packages` of `packages/*`). */
 function globBase(pattern: string): string {
-  const segs = pattern.replace(/^!+/, '').replace(/^\.?\/+/, '').split('/');
+  const segs = pattern
+    .replace(/^!+/, '')
+    .replace(/^\.?\/+/, '')
+    .split('/');
   const fixed: string[] = [];
   for (const s of segs) {
     if (/[*?[\]{}()!+@]/.test(s)) break;
@@ -67,7 +75,13 @@ type YamlParse = ((text: string) => unknown) | undefined;
  * pnpm-workspace.yaml's `packages` (read by `yaml`; without it, `wantYaml` is called and the answer
  * is `null`); `null` when it declares none.
  */
-function workspacesFrom(read: (path: string) => string | null, list: (base: string, depth: number) => string[], manager: WorkspaceManager, yaml: YamlParse, wantYaml: () => void): Workspaces {
+function workspacesFrom(
+  read: (path: string) => string | null,
+  list: (base: string, depth: number) => string[],
+  manager: WorkspaceManager,
+  yaml: YamlParse,
+  wantYaml: () => void,
+): Workspaces {
   const text = read('package.json');
   if (text === null) return null;
   let pkg: unknown;
@@ -115,7 +129,8 @@ function packageDirs(dir: string, base: string, depth: number): string[] {
     }
     for (const e of entries) {
       if (e.isFile() && e.name === 'package.json' && rel !== '') out.push(rel);
-      if (left > 0 && e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) walk(rel === '' ? e.name : `${rel}/${e.name}`, left - 1);
+      if (left > 0 && e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.'))
+        walk(rel === '' ? e.name : `${rel}/${e.name}`, left - 1);
     }
   };
   walk(base, depth);
@@ -166,7 +181,10 @@ async function withYaml<T>(detect: (yaml: YamlParse, wantYaml: () => void) => T)
   // A CommonJS package: bundled into a split chunk (dist/), its exports sit on `default` only, as node
   // would give them without its named-export detection; the tsc build (unit tests) gets both.
   const parse = mod.parse ?? (mod as unknown as { default: typeof mod }).default.parse;
-  return detect((text) => parse(text), () => {});
+  return detect(
+    (text) => parse(text),
+    () => {},
+  );
 }
 
 /** The names GNU make looks for, in its order. */
@@ -187,22 +205,29 @@ export function makeDryRun(dir: string, args: readonly string[], makefile?: stri
   const env: NodeJS.ProcessEnv = { ...process.env, GATE_LADDER: '0' };
   // Flags of a make this run was started from would pass on to this one (a -j job server, -k, ...).
   for (const v of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEFILES', 'GNUMAKEFLAGS']) delete env[v];
-  const r = process.getBuiltinModule('node:child_process').spawnSync('make', ['-n', '--no-print-directory', ...(makefile !== undefined ? ['-f', '-'] : []), ...args], {
-    cwd: dir,
-    env,
-    input: makefile ?? '',
-    encoding: 'utf8',
-    timeout: MAKE_DRY_RUN_MS,
-    killSignal: 'SIGKILL',
-    maxBuffer: 8 * 1024 * 1024,
-  });
+  const r = process
+    .getBuiltinModule('node:child_process')
+    .spawnSync('make', ['-n', '--no-print-directory', ...(makefile !== undefined ? ['-f', '-'] : []), ...args], {
+      cwd: dir,
+      env,
+      input: makefile ?? '',
+      encoding: 'utf8',
+      timeout: MAKE_DRY_RUN_MS,
+      killSignal: 'SIGKILL',
+      maxBuffer: 8 * 1024 * 1024,
+    });
   const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT') return { unread: 'make is not installed here' };
   if (code === 'ETIMEDOUT') return { unread: `make -n took longer than ${MAKE_DRY_RUN_MS / 1000} s` };
   if (r.error) return { unread: r.error.message };
   if (r.status !== 0) return { unread: `make -n failed: ${r.stderr.trim().split('\n').pop() || `exit ${r.status}`}` };
   // A recipe line continued with a backslash is printed as written: one command.
-  return { recipe: r.stdout.replace(/[ \t]*\\\n[ \t]*/g, ' ').split('\n').filter((l) => l.trim() !== '' && !/^g?make(?:\[\d+\])?: /.test(l)) };
+  return {
+    recipe: r.stdout
+      .replace(/[ \t]*\\\n[ \t]*/g, ' ')
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !/^g?make(?:\[\d+\])?: /.test(l)),
+  };
 }
 
 /** The same question asked once for each set of arguments. */
@@ -219,7 +244,15 @@ function askedOnce(make: (args: readonly string[]) => MakeDryRun): (args: readon
 export function detectTier(tier: ResolvedTier, root: string): Promise<Detection> {
   const dir = resolve(root, tier.cwd);
   const make = askedOnce((args) => makeDryRun(dir, args));
-  return withYaml((yaml, want) => detectRunner(tier.run, tier.runner, () => readScripts(dir), make, (manager) => workspacesIn(dir, manager, yaml, want)));
+  return withYaml((yaml, want) =>
+    detectRunner(
+      tier.run,
+      tier.runner,
+      () => readScripts(dir),
+      make,
+      (manager) => workspacesIn(dir, manager, yaml, want),
+    ),
+  );
 }
 
 /**
@@ -235,7 +268,8 @@ export function detectAtCommit(tier: ResolvedTier, root: string, rev: string): P
   };
   const make = askedOnce((args) => {
     // Another folder or Makefile than the tier's: not readable at this commit without a checkout.
-    if (args.some((w) => /^(?:-C|-f|--directory|--file|--makefile)/.test(w))) return { unread: 'the command names another folder or Makefile' };
+    if (args.some((w) => /^(?:-C|-f|--directory|--file|--makefile)/.test(w)))
+      return { unread: 'the command names another folder or Makefile' };
     const text = MAKEFILES.map(show).find((t) => t !== null);
     return text == null ? { unread: 'no Makefile at this commit' } : makeDryRun(resolve(root, tier.cwd), args, text);
   });
@@ -246,14 +280,26 @@ export function detectAtCommit(tier: ResolvedTier, root: string, rev: string): P
   const list = (base: string, depth: number) => {
     if (listed === undefined) {
       const r = git(root, ['ls-tree', '-r', '--name-only', '-z', rev, '--', here]);
-      listed = r.ok ? r.stdout.split('\0').filter((p) => p.endsWith('/package.json') && p.startsWith(prefix)).map((p) => p.slice(prefix.length, -'/package.json'.length)) : [];
+      listed = r.ok
+        ? r.stdout
+            .split('\0')
+            .filter((p) => p.endsWith('/package.json') && p.startsWith(prefix))
+            .map((p) => p.slice(prefix.length, -'/package.json'.length))
+        : [];
     }
     const under = base === '' ? '' : `${base}/`;
-    return listed.filter((d) => d.startsWith(under) && !d.split('/').includes('node_modules') && d.split('/').length - (base === '' ? 0 : base.split('/').length) <= depth);
+    return listed.filter(
+      (d) =>
+        d.startsWith(under) &&
+        !d.split('/').includes('node_modules') &&
+        d.split('/').length - (base === '' ? 0 : base.split('/').length) <= depth,
+    );
   };
   const scripts = () => {
     const text = show('package.json');
     return text === null ? null : scriptsOf(text);
   };
-  return withYaml((yaml, want) => detectRunner(tier.run, tier.runner, scripts, make, (manager) => workspacesFrom(show, list, manager, yaml, want)));
+  return withYaml((yaml, want) =>
+    detectRunner(tier.run, tier.runner, scripts, make, (manager) => workspacesFrom(show, list, manager, yaml, want)),
+  );
 }

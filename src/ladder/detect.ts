@@ -156,28 +156,111 @@ export function shellSegments(command: string): string[][] {
 }
 
 /** Words that only wrap the real command. */
-const WRAPPERS = new Set(['env', 'cross-env', 'npx', 'bunx', 'time', 'nice', 'exec', 'command', 'nohup', 'c8', 'nyc', 'xvfb-run', 'dotenv', 'uv', 'poetry', 'pipenv', 'hatch', 'pdm', 'rye']);
+const WRAPPERS = new Set([
+  'env',
+  'cross-env',
+  'npx',
+  'bunx',
+  'time',
+  'nice',
+  'exec',
+  'command',
+  'nohup',
+  'c8',
+  'nyc',
+  'xvfb-run',
+  'dotenv',
+  'uv',
+  'poetry',
+  'pipenv',
+  'hatch',
+  'pdm',
+  'rye',
+]);
 /**
  * A wrapper's options that take the next word as their value when written apart (`c8 -r lcov ava`,
  * `nyc --lines 90 mocha`, `nice -n 5 jest`), from each tool's own `--help`: that word is not the command.
  */
 const WRAPPER_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
-  c8: new Set(['-r', '--reporter', '-o', '--reports-dir', '--report-dir', '-x', '--exclude', '-n', '--include', '-e', '--extension', '--temp-directory', '--src', '--lines', '--functions', '--branches', '--statements', '--exclude-after-remap', '--merge-async', '--config', '--clean']),
-  nyc: new Set(['-r', '--reporter', '-x', '--exclude', '-n', '--include', '-e', '--extension', '-i', '--require', '-t', '--temp-dir', '--temp-directory', '--report-dir', '--cwd', '--lines', '--functions', '--branches', '--statements', '--nycrc-path', '--instrumenter']),
+  c8: new Set([
+    '-r',
+    '--reporter',
+    '-o',
+    '--reports-dir',
+    '--report-dir',
+    '-x',
+    '--exclude',
+    '-n',
+    '--include',
+    '-e',
+    '--extension',
+    '--temp-directory',
+    '--src',
+    '--lines',
+    '--functions',
+    '--branches',
+    '--statements',
+    '--exclude-after-remap',
+    '--merge-async',
+    '--config',
+    '--clean',
+  ]),
+  nyc: new Set([
+    '-r',
+    '--reporter',
+    '-x',
+    '--exclude',
+    '-n',
+    '--include',
+    '-e',
+    '--extension',
+    '-i',
+    '--require',
+    '-t',
+    '--temp-dir',
+    '--temp-directory',
+    '--report-dir',
+    '--cwd',
+    '--lines',
+    '--functions',
+    '--branches',
+    '--statements',
+    '--nycrc-path',
+    '--instrumenter',
+  ]),
   env: new Set(['-u', '--unset', '-C', '--chdir', '-S', '--split-string']),
   nice: new Set(['-n', '--adjustment']),
   time: new Set(['-f', '--format', '-o', '--output']),
-  'xvfb-run': new Set(['-n', '--server-num', '-e', '--error-file', '-f', '--auth-file', '-p', '--xauth-protocol', '-s', '--server-args', '-w', '--wait']),
+  'xvfb-run': new Set([
+    '-n',
+    '--server-num',
+    '-e',
+    '--error-file',
+    '-f',
+    '--auth-file',
+    '-p',
+    '--xauth-protocol',
+    '-s',
+    '--server-args',
+    '-w',
+    '--wait',
+  ]),
   dotenv: new Set(['-e', '-c', '-v', '-p']),
   npx: new Set(['-p', '--package', '-c', '--call']),
 };
 /** The test runners named by a word of the command, from their records' `words`. */
-const BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.check ? [] : (r.words ?? [])).map((w) => [w, r] as const)));
+const BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(
+  RECORDS.flatMap((r) => (r.check ? [] : (r.words ?? [])).map((w) => [w, r] as const)),
+);
 /** The linters, formatters and type checkers a command names, from their records: they decide a tier only when they are all it runs. */
-const CHECK_BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.check ? (r.words ?? []) : []).map((w) => [w, r] as const)));
+const CHECK_BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(
+  RECORDS.flatMap((r) => (r.check ? (r.words ?? []) : []).map((w) => [w, r] as const)),
+);
 /** The runners whose node_modules folder a path names, from their records' `packages`. */
 const BY_PACKAGE: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.packages ?? []).map((p) => [p, r] as const)));
-const PACKAGE_PATH = new RegExp(`(?:^|/)node_modules/(${[...BY_PACKAGE.keys()].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`);
+const PACKAGE_PATH = new RegExp(
+  `(?:^|/)node_modules/(${[...BY_PACKAGE.keys()].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`,
+);
 
 /**
  * The runner a word names: `jest`, `./node_modules/.bin/vitest`, `node_modules/mocha/bin/mocha.js`,
@@ -228,29 +311,87 @@ interface Sources {
 /** Commands beside a runner that cannot be what made it fail (they do not fail, or only prepare). */
 /** TypeScript's compiler and the checkers that print its diagnostics (`file(1,7): error TS2322: ...`). */
 
-const HARMLESS = new Set(['echo', 'printf', 'cd', 'true', ':', 'export', 'set', 'rm', 'mkdir', 'cp', 'mv', 'touch', 'sleep', 'clear', 'exit']);
+const HARMLESS = new Set([
+  'echo',
+  'printf',
+  'cd',
+  'true',
+  ':',
+  'export',
+  'set',
+  'rm',
+  'mkdir',
+  'cp',
+  'mv',
+  'touch',
+  'sleep',
+  'clear',
+  'exit',
+]);
 /** TAP reporters a runner's output is piped into (`tape test/*.js | tap-spec`): they fail when the tests do, so they are not a command beside the runner. */
-const TAP_REPORTERS = new Set(['tap-spec', 'faucet', 'tap-dot', 'tap-min', 'tap-summary', 'tap-difflet', 'tap-diff', 'tap-arc', 'tap-nyan', 'tap-colorize', 'tap-mocha-reporter', 'tap-pessimist']);
+const TAP_REPORTERS = new Set([
+  'tap-spec',
+  'faucet',
+  'tap-dot',
+  'tap-min',
+  'tap-summary',
+  'tap-difflet',
+  'tap-diff',
+  'tap-arc',
+  'tap-nyan',
+  'tap-colorize',
+  'tap-mocha-reporter',
+  'tap-pessimist',
+]);
 
 /** `npm init`'s test script: it fails without running anything. */
 const PLACEHOLDER = /^\s*echo\s+(["']?)Error: no test specified\1\s*&&\s*exit 1\s*$/;
 
 /** bun's own commands: any other word after `bun` is a script's name (`bun lint` runs the script lint). */
-const BUN_OWN = new Set(['test', 'install', 'i', 'add', 'a', 'remove', 'rm', 'update', 'link', 'unlink', 'pm', 'build', 'init', 'create', 'upgrade', 'repl', 'exec', 'outdated', 'publish', 'patch', 'why', 'audit', 'info', 'ci']);
+const BUN_OWN = new Set([
+  'test',
+  'install',
+  'i',
+  'add',
+  'a',
+  'remove',
+  'rm',
+  'update',
+  'link',
+  'unlink',
+  'pm',
+  'build',
+  'init',
+  'create',
+  'upgrade',
+  'repl',
+  'exec',
+  'outdated',
+  'publish',
+  'patch',
+  'why',
+  'audit',
+  'info',
+  'ci',
+]);
 
 /** A package-manager segment: the script it runs, or the command it runs instead (pnpm/yarn/bun run a binary when no script has the name). */
-export function managerTarget(words: readonly string[]): { manager: Manager; script?: string; strict: boolean; rest: string[] } | undefined {
+export function managerTarget(
+  words: readonly string[],
+): { manager: Manager; script?: string; strict: boolean; rest: string[] } | undefined {
   const m = base(words[0] ?? '');
   if (m !== 'npm' && m !== 'pnpm' && m !== 'yarn' && m !== 'bun') return undefined;
   const args = words.slice(1).filter((w) => !w.startsWith('-'));
   const sub = args[0];
   // Workspaces and recursive runs name no one package.json.
-  if (words.some((w) => /^(?:-r|--recursive|--filter|-F|--workspaces?|-w|--prefix|-C|--dir|--cwd)(?:=|$)/.test(w))) return { manager: m, strict: false, rest: [] };
+  if (words.some((w) => /^(?:-r|--recursive|--filter|-F|--workspaces?|-w|--prefix|-C|--dir|--cwd)(?:=|$)/.test(w)))
+    return { manager: m, strict: false, rest: [] };
   if (sub === undefined) return { manager: m, strict: false, rest: [] };
   const after = (i: number) => args.slice(i);
   if (m === 'npm') {
     if (sub === 'test' || sub === 't' || sub === 'tst') return { manager: m, script: 'test', strict: true, rest: [] };
-    if (sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn') return args[1] ? { manager: m, script: args[1], strict: true, rest: [] } : { manager: m, strict: false, rest: [] };
+    if (sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn')
+      return args[1] ? { manager: m, script: args[1], strict: true, rest: [] } : { manager: m, strict: false, rest: [] };
     if (sub === 'exec' || sub === 'x') return { manager: m, strict: false, rest: after(1) };
     return { manager: m, strict: false, rest: [] };
   }
@@ -260,7 +401,8 @@ export function managerTarget(words: readonly string[]): { manager: Manager; scr
     if (BUN_OWN.has(sub)) return { manager: m, strict: false, rest: [] };
     return { manager: m, script: sub, strict: false, rest: after(0) };
   }
-  if (sub === 'run') return args[1] ? { manager: m, script: args[1], strict: true, rest: after(2) } : { manager: m, strict: false, rest: [] };
+  if (sub === 'run')
+    return args[1] ? { manager: m, script: args[1], strict: true, rest: after(2) } : { manager: m, strict: false, rest: [] };
   if (sub === 'test' || sub === 't') return { manager: m, script: 'test', strict: true, rest: [] };
   if (sub === 'exec' || sub === 'dlx') return { manager: m, strict: false, rest: after(1) };
   if (['install', 'i', 'add', 'ci', 'build', 'rebuild', 'why', 'list', 'ls'].includes(sub)) return { manager: m, strict: false, rest: [] };
@@ -281,8 +423,10 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       words = words.slice(1);
       // `hatch test` runs pytest in hatch's own test environment, with pytest's output and exit code (hatch's docs).
       if (w === 'hatch' && words[0] === 'test') words = ['pytest', ...words.slice(1)];
-      else if (w === 'uv' || w === 'poetry' || w === 'pipenv' || w === 'hatch' || w === 'pdm' || w === 'rye') words = words[0] === 'run' ? words.slice(1) : [];
-      while (words.length > 0 && (words[0]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[0]!))) words = words.slice(WRAPPER_VALUES[w]?.has(words[0]!) ? 2 : 1);
+      else if (w === 'uv' || w === 'poetry' || w === 'pipenv' || w === 'hatch' || w === 'pdm' || w === 'rye')
+        words = words[0] === 'run' ? words.slice(1) : [];
+      while (words.length > 0 && (words[0]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[0]!)))
+        words = words.slice(WRAPPER_VALUES[w]?.has(words[0]!) ? 2 : 1);
     }
     for (const w of words) found.words.add(base(w));
     const first = words[0];
@@ -305,7 +449,12 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       found.managers.add('npm');
       const args = ws.rest.filter((w) => !w.startsWith('-'));
       const sub = args[0];
-      const event = sub === 'test' || sub === 't' || sub === 'tst' ? 'test' : sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn' ? args[1] : undefined;
+      const event =
+        sub === 'test' || sub === 't' || sub === 'tst'
+          ? 'test'
+          : sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn'
+            ? args[1]
+            : undefined;
       if (event === undefined || found.workspaces !== undefined || depth >= MAX_DEPTH) continue;
       const all = sources.workspaces('npm');
       if (all === null) {
@@ -320,7 +469,13 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       const members = chosen.map((w): WorkspaceRunMember => {
         const script = w.scripts[event];
         const detection = script === undefined ? undefined : detectRunner(script, undefined, () => w.scripts);
-        return { name: w.name, ...(w.id !== undefined && { id: w.id }), dir: w.dir, ...(script !== undefined && { script }), ...(detection && { detection }) };
+        return {
+          name: w.name,
+          ...(w.id !== undefined && { id: w.id }),
+          dir: w.dir,
+          ...(script !== undefined && { script }),
+          ...(detection && { detection }),
+        };
       });
       found.workspaces = { manager: 'npm', event, ifPresent: ws.ifPresent, members };
       continue;
@@ -329,7 +484,8 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
     if (pnpm) {
       found.managers.add('pnpm');
       if (found.workspaces !== undefined || depth >= MAX_DEPTH) continue;
-      const why = pnpm.elsewhere ?? (sources.workspaces('pnpm') === null ? 'no pnpm-workspace.yaml here lists the packages to read' : undefined);
+      const why =
+        pnpm.elsewhere ?? (sources.workspaces('pnpm') === null ? 'no pnpm-workspace.yaml here lists the packages to read' : undefined);
       if (why !== undefined) {
         if (found.unfollowed === undefined) Object.assign(found, { unfollowed: why, unfollowedBy: 'pnpm' });
         continue;
@@ -339,9 +495,21 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       const members = all.list.map((w): WorkspaceRunMember => {
         const script = w.scripts[pnpm.event];
         const detection = script === undefined ? undefined : detectRunner(script, undefined, () => w.scripts);
-        return { name: w.name, ...(w.id !== undefined && { id: w.id }), dir: w.dir, ...(script !== undefined && { script }), ...(detection && { detection }) };
+        return {
+          name: w.name,
+          ...(w.id !== undefined && { id: w.id }),
+          dir: w.dir,
+          ...(script !== undefined && { script }),
+          ...(detection && { detection }),
+        };
       });
-      found.workspaces = { manager: 'pnpm', event: pnpm.event, ifPresent: true, members, ...(pnpm.unprefixed !== undefined && { unprefixed: pnpm.unprefixed }) };
+      found.workspaces = {
+        manager: 'pnpm',
+        event: pnpm.event,
+        ifPresent: true,
+        members,
+        ...(pnpm.unprefixed !== undefined && { unprefixed: pnpm.unprefixed }),
+      };
       continue;
     }
     const pm = managerTarget(words);
@@ -364,7 +532,8 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       }
       if (PLACEHOLDER.test(body)) found.placeholderScript ??= pm.script;
       // npm runs a script's pre and post scripts around it (`pretest`: a lint, `posttest`: an audit): their output and exit code are the tier's too.
-      const around = pm.manager === 'npm' && !words.includes('--ignore-scripts') ? [`pre${pm.script}`, pm.script, `post${pm.script}`] : [pm.script];
+      const around =
+        pm.manager === 'npm' && !words.includes('--ignore-scripts') ? [`pre${pm.script}`, pm.script, `post${pm.script}`] : [pm.script];
       for (const name of around) {
         const text = all[name];
         if (text !== undefined && depth < MAX_DEPTH) scan(text, sources, found, depth + 1, `${pm.manager} script "${name}"`, fromMake);
@@ -385,7 +554,8 @@ function scan(command: string, sources: Sources, found: Found, depth: number, vi
       else if (!HARMLESS.has(b) && !TAP_REPORTERS.has(b)) {
         found.others.push(printable(words.join(' ')));
         const check = CHECK_BY_WORD.get(b);
-        if (check && (check.command === undefined || check.command.is(words))) found.checkers.push({ name: check.name as RunnerName, word: b });
+        if (check && (check.command === undefined || check.command.is(words)))
+          found.checkers.push({ name: check.name as RunnerName, word: b });
       }
     }
   }
@@ -434,25 +604,56 @@ export function detectRunner(
   // A workspaces run is read workspace by workspace, when it is all the command runs tests with.
   if (found.workspaces && runners.length === 0) {
     const w = found.workspaces;
-    const each = w.members.map((m) => `${printable(m.name)} (${m.script === undefined ? `no "${printable(w.event)}" script` : (configured ?? m.detection?.runner ?? 'no known runner')})`);
-    const where = w.manager === 'npm' ? `npm runs "${printable(w.event)}" in ${w.members.length} workspace${w.members.length === 1 ? '' : 's'}` : `pnpm runs "${printable(w.event)}" in the packages it selects of ${w.members.length}`;
+    const each = w.members.map(
+      (m) =>
+        `${printable(m.name)} (${m.script === undefined ? `no "${printable(w.event)}" script` : (configured ?? m.detection?.runner ?? 'no known runner')})`,
+    );
+    const where =
+      w.manager === 'npm'
+        ? `npm runs "${printable(w.event)}" in ${w.members.length} workspace${w.members.length === 1 ? '' : 's'}`
+        : `pnpm runs "${printable(w.event)}" in the packages it selects of ${w.members.length}`;
     const why = `each workspace read with its own runner: ${where}: ${each.join(', ')}`;
-    return { ...(configured !== undefined && { runner: configured }), why: configured !== undefined ? `\`runner: '${configured}'\` in the config, for each workspace; ${why}` : why, ...rest, workspaces: w };
+    return {
+      ...(configured !== undefined && { runner: configured }),
+      why: configured !== undefined ? `\`runner: '${configured}'\` in the config, for each workspace; ${why}` : why,
+      ...rest,
+      workspaces: w,
+    };
   }
   if (configured !== undefined) return { runner: configured, why: `\`runner: '${configured}'\` in the config`, ...rest };
   if (runners.length === 1) return { runner: runners[0]!, why: found.via[0]!, ...rest };
-  if (runners.length > 1) return { why: `several runners (${runners.join(', ')}): set \`runner\` on the tier to read one's output`, ...rest };
+  if (runners.length > 1)
+    return { why: `several runners (${runners.join(', ')}): set \`runner\` on the tier to read one's output`, ...rest };
   if (found.missingScript !== undefined) return { why: `package.json has no script "${printable(found.missingScript)}"`, ...rest };
   if (found.noPackageJson) return { why: 'no package.json to read the script from', ...rest };
-  if (found.placeholderScript !== undefined) return { why: `package.json's script "${printable(found.placeholderScript)}" is npm init's placeholder: it runs no test`, ...rest };
-  if (found.unfollowed !== undefined) return { why: `${found.unfollowedBy === 'pnpm' ? 'a pnpm recursive run' : 'an npm workspaces run'}, not followed (${found.unfollowed}): judged by exit code`, ...rest };
-  if (found.makeUnread !== undefined) return { why: `make could not say what it runs (${printable(found.makeUnread)}): judged by exit code; set \`runner\` on the tier to read its output`, ...rest };
-  if (found.envTool !== undefined) return { why: `${found.envTool} runs the tests: the command it says failed is read with its runner and its own exit code`, ...rest };
+  if (found.placeholderScript !== undefined)
+    return { why: `package.json's script "${printable(found.placeholderScript)}" is npm init's placeholder: it runs no test`, ...rest };
+  if (found.unfollowed !== undefined)
+    return {
+      why: `${found.unfollowedBy === 'pnpm' ? 'a pnpm recursive run' : 'an npm workspaces run'}, not followed (${found.unfollowed}): judged by exit code`,
+      ...rest,
+    };
+  if (found.makeUnread !== undefined)
+    return {
+      why: `make could not say what it runs (${printable(found.makeUnread)}): judged by exit code; set \`runner\` on the tier to read its output`,
+      ...rest,
+    };
+  if (found.envTool !== undefined)
+    return { why: `${found.envTool} runs the tests: the command it says failed is read with its runner and its own exit code`, ...rest };
   // Every command the tier runs is the same check (`tsc -p a && tsc -p b`, `eslint .`): its findings decide.
   const check = found.checkers[0];
   if (check && found.checkers.length === found.others.length && found.checkers.every((c) => c.name === check.name)) {
-    if (check.name === 'tsc') return { why: `a type check (${check.word}): its diagnostics decide, a type error is a catch and a config error an error`, ...rest, typeCheck: check.word };
-    return { runner: check.name, why: `a check (${check.word}): its findings decide, a finding is a catch and a config error or a crash of the tool an error`, ...rest };
+    if (check.name === 'tsc')
+      return {
+        why: `a type check (${check.word}): its diagnostics decide, a type error is a catch and a config error an error`,
+        ...rest,
+        typeCheck: check.word,
+      };
+    return {
+      runner: check.name,
+      why: `a check (${check.word}): its findings decide, a finding is a catch and a config error or a crash of the tool an error`,
+      ...rest,
+    };
   }
   return { why: 'no known test runner in the command: judged by exit code', ...rest };
 }

@@ -17,9 +17,11 @@ const TOX4_COMMAND = /^[\w.-]+: exit (\d+) \([\d.]+ seconds\) .*?> (.+?) pid=\d+
 // nox: `nox > Command python -m pytest failed with exit code 2`.
 const NOX_COMMAND = /^nox > Command (.+) failed with exit code (\d+):?$/;
 /** A command that installs or makes the environment, not tests: its failure is the environment's. */
-const INSTALL = /(?:^|\s|[\\/])(?:pip\d*(?:\.\d+)?|-m pip|uv(?:\.exe)? pip) install\b|(?:^|\s|[\\/])(?:poetry|pdm|uv(?:\.exe)?) (?:install|sync|venv)\b|(?:^|\s|[\\/])virtualenv\b/;
+const INSTALL =
+  /(?:^|\s|[\\/])(?:pip\d*(?:\.\d+)?|-m pip|uv(?:\.exe)? pip) install\b|(?:^|\s|[\\/])(?:poetry|pdm|uv(?:\.exe)?) (?:install|sync|venv)\b|(?:^|\s|[\\/])virtualenv\b/;
 // The environment could not be made: tox 3's deps or interpreter, tox 4's interpreter, nox's.
-const SETUP = /^ERROR: (?:could not install deps\b|.*\bInterpreterNotFound\b)|^\S+: skipped because could not find python interpreter|^nox > Session \S+ (?:skipped|failed): Python interpreter \S+ not found/;
+const SETUP =
+  /^ERROR: (?:could not install deps\b|.*\bInterpreterNotFound\b)|^\S+: skipped because could not find python interpreter|^nox > Session \S+ (?:skipped|failed): Python interpreter \S+ not found/;
 
 /** The first failure tox or nox reports in `lines`, or undefined when it names none. */
 export function envToolFailure(lines: readonly string[]): EnvToolFailure | undefined {

@@ -57,7 +57,7 @@ export function hadScript(text: string | null, script: string): boolean {
   if (text === null) return false;
   try {
     const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
-    return typeof scripts === 'object' && scripts !== null && Object.prototype.hasOwnProperty.call(scripts, script);
+    return typeof scripts === 'object' && scripts !== null && Object.hasOwn(scripts, script);
   } catch {
     return false;
   }
@@ -68,7 +68,14 @@ function namedIn(text: string, changed: readonly string[], dirs: readonly string
   if (text === '') return undefined;
   const hits = changed
     .filter((p) => p !== '')
-    .map((p) => ({ p, at: Math.min(...[p, ...dirs.filter((d) => p.startsWith(`${d}/`)).map((d) => p.slice(d.length + 1))].map((n) => firstWhole(text, n)).map((at) => (at < 0 ? Infinity : at))) }))
+    .map((p) => ({
+      p,
+      at: Math.min(
+        ...[p, ...dirs.filter((d) => p.startsWith(`${d}/`)).map((d) => p.slice(d.length + 1))]
+          .map((n) => firstWhole(text, n))
+          .map((at) => (at < 0 ? Infinity : at)),
+      ),
+    }))
     .filter((h) => h.at !== Infinity)
     .sort((a, b) => a.at - b.at || b.p.length - a.p.length);
   return hits[0]?.p;

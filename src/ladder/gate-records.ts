@@ -103,7 +103,12 @@ export function sweepLeftovers(dir: string): Leftover[] {
       // nothing to remove
     }
     if (found === undefined || found.killed > 0) {
-      out.push({ tier: String(rec.tier), owner: rec.owner, since: String(rec.since), ...(found && { killed: found.killed, ...(found.pgid !== undefined && { pgid: found.pgid }) }) });
+      out.push({
+        tier: String(rec.tier),
+        owner: rec.owner,
+        since: String(rec.since),
+        ...(found && { killed: found.killed, ...(found.pgid !== undefined && { pgid: found.pgid }) }),
+      });
     }
   }
   return out;
@@ -128,6 +133,10 @@ function stopLeftover(marker: string): { killed: number; pgid?: number } | undef
 /** Sweeps `<commonDir>/gate-ladder/gates` and says, through `say`, what it stopped (what commands call first). */
 export function stopLeftovers(commonDir: string, say: (line: string) => void): void {
   for (const l of sweepLeftovers(gatesDir(commonDir))) {
-    say(l.killed === undefined ? faultMsg.leftoverUnverified(l.tier, l.owner, l.since) : faultMsg.leftover(l.tier, l.owner, l.since, l.killed, l.pgid));
+    say(
+      l.killed === undefined
+        ? faultMsg.leftoverUnverified(l.tier, l.owner, l.since)
+        : faultMsg.leftover(l.tier, l.owner, l.since, l.killed, l.pgid),
+    );
   }
 }

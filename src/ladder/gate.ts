@@ -181,7 +181,15 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
     const release = io.tracker?.starting({ marker: token, tier: tier.name });
     // Output straight to fd 2 unless the caller reads it.
     sayGate?.(`${tier.name}: ${argvLine(file, args)} (in ${cwd})`);
-    const proc = startProcess({ file, args, cwd, env: { ...env, [GATE_MARKER]: marker }, stdout: write ? 'pipe' : 2, stderr: write ? 'pipe' : 2, detached: true });
+    const proc = startProcess({
+      file,
+      args,
+      cwd,
+      env: { ...env, [GATE_MARKER]: marker },
+      stdout: write ? 'pipe' : 2,
+      stderr: write ? 'pipe' : 2,
+      detached: true,
+    });
     const pid = proc.pid;
     const stop = (signal: NodeJS.Signals) => {
       killGroup(pid, signal);
@@ -204,11 +212,27 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
       release?.();
       const seconds = Math.round(nowMs() - started) / 1000;
       if ('error' in end) {
-        done({ exitCode: null, signal: null, timedOut, interrupted, seconds, tail: tail.text(), spawnError: startError(end.error, file, cwd) });
+        done({
+          exitCode: null,
+          signal: null,
+          timedOut,
+          interrupted,
+          seconds,
+          tail: tail.text(),
+          spawnError: startError(end.error, file, cwd),
+        });
         return;
       }
       const missing = !write && end.exitCode === 127 && typeof tier.run === 'string' ? notOnPath(tier.run, cwd, env) : undefined;
-      done({ exitCode: end.exitCode, signal: end.signal, timedOut, interrupted, seconds, tail: tail.text(), ...(missing && { notFound: missing }) });
+      done({
+        exitCode: end.exitCode,
+        signal: end.signal,
+        timedOut,
+        interrupted,
+        seconds,
+        tail: tail.text(),
+        ...(missing && { notFound: missing }),
+      });
     };
     const onData = (chunk: Buffer) => {
       tail.push(chunk);
@@ -255,7 +279,9 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
 let shellWords: Set<string> | undefined;
 const isShellWord = (word: string) =>
   (shellWords ??= new Set(
-    'exit return exec eval set unset export readonly shift trap wait cd command type read echo printf test times ulimit umask alias unalias getopts hash jobs fg bg kill pwd local source if then else elif fi for while until do done case esac'.split(' '),
+    'exit return exec eval set unset export readonly shift trap wait cd command type read echo printf test times ulimit umask alias unalias getopts hash jobs fg bg kill pwd local source if then else elif fi for while until do done case esac'.split(
+      ' ',
+    ),
   )).has(word);
 
 /**

@@ -28,8 +28,10 @@ export function chooseIsolation(mode: Isolation, state: { dirty: boolean; atTarg
 export function hiddenReason(counts: { skipWorktree: number; assumeValid: number } | undefined): string | undefined {
   if (counts === undefined) return 'git could not say which tracked files it compares with the commit';
   const paths = (n: number) => (n === 1 ? '1 tracked path is' : `${n} tracked paths are`);
-  if (counts.skipWorktree > 0) return `${paths(counts.skipWorktree)} skip-worktree (a sparse checkout, or \`git update-index --skip-worktree\`): git status does not compare them with the commit`;
-  if (counts.assumeValid > 0) return `${paths(counts.assumeValid)} marked assume-unchanged: git status does not compare them with the commit`;
+  if (counts.skipWorktree > 0)
+    return `${paths(counts.skipWorktree)} skip-worktree (a sparse checkout, or \`git update-index --skip-worktree\`): git status does not compare them with the commit`;
+  if (counts.assumeValid > 0)
+    return `${paths(counts.assumeValid)} marked assume-unchanged: git status does not compare them with the commit`;
   return undefined;
 }
 
@@ -45,7 +47,13 @@ export interface Placement {
  * in a slot of the repository's worktree pool (git/worktree-pool.ts). A lint-staged tier always runs in
  * the repo itself: it hides unstaged changes on its own.
  */
-export function placement(root: string, where: Where, rev: () => string, env: NodeJS.ProcessEnv, pool: { commonDir: string; log?: (line: string) => void }): Placement {
+export function placement(
+  root: string,
+  where: Where,
+  rev: () => string,
+  env: NodeJS.ProcessEnv,
+  pool: { commonDir: string; log?: (line: string) => void },
+): Placement {
   let slot: Slot | undefined;
   const inPlace: Place = { cwd: root, isolation: 'none', env };
   return {

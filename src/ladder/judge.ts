@@ -13,7 +13,21 @@ import { shouldCalibrate } from './calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
 import { EXIT } from '../config/defaults.js';
 import { type GateExit, type GateIo, runGate } from './gate.js';
-import { EMPTY_TREE, type RepoInfo, commitTree, git, stashList, writeTree, hasTrackedChanges, hasUnstagedChanges, remoteFor, remoteHead, textAt, uncomparedIn, workTreeState } from '../git/git.js';
+import {
+  EMPTY_TREE,
+  type RepoInfo,
+  commitTree,
+  git,
+  stashList,
+  writeTree,
+  hasTrackedChanges,
+  hasUnstagedChanges,
+  remoteFor,
+  remoteHead,
+  textAt,
+  uncomparedIn,
+  workTreeState,
+} from '../git/git.js';
 import { type GitFacts, commitIn, diffIn, mergeBaseIn } from '../git/facts.js';
 import { newRunId } from '../util/hash.js';
 import { type Where, chooseIsolation, hiddenReason, placement } from './isolation.js';
@@ -89,7 +103,10 @@ const sayIsolation = debugFor('isolation');
 
 /** The switches a push can carry (flags cannot pass through `git push`): tiers to skip, and the tree cache off. */
 export function envSwitches(env: NodeJS.ProcessEnv): { skip: string[]; noCache: boolean } {
-  const skip = (env.GATE_LADDER_SKIP ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const skip = (env.GATE_LADDER_SKIP ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const noCache = env.GATE_LADDER_NO_CACHE !== undefined && env.GATE_LADDER_NO_CACHE !== '' && env.GATE_LADDER_NO_CACHE !== '0';
   return { skip, noCache };
 }
@@ -110,7 +127,8 @@ export type ConfigLoader = ReturnType<typeof configLoader>;
 export function configLoader(noCache: boolean) {
   let configLoad: { root: string; load: Promise<CachedLoad> } | undefined;
   const loadAt = (at: RepoInfo) =>
-    (configLoad?.root === at.root ? configLoad : (configLoad = { root: at.root, load: loadConfigCached(at.root, at.commonDir, noCache) })).load;
+    (configLoad?.root === at.root ? configLoad : (configLoad = { root: at.root, load: loadConfigCached(at.root, at.commonDir, noCache) }))
+      .load;
   let early: { scope: readonly string[]; match: ScopeMatcher } | undefined;
   const scopeAt = async (at: RepoInfo) => {
     const l = await loadAt(at);
@@ -153,7 +171,14 @@ export interface Run {
 }
 
 /** The run's shared state, before its first target: Ctrl-C trapped, the ledger guarded, isolation ready to be asked. */
-export function startRun(facts: GitFacts, opts: RunOptions, reporter: Reporter, configs: ConfigLoader, working: CachedLoad, choices: Map<string, ConfigChoice>): Run {
+export function startRun(
+  facts: GitFacts,
+  opts: RunOptions,
+  reporter: Reporter,
+  configs: ConfigLoader,
+  working: CachedLoad,
+  choices: Map<string, ConfigChoice>,
+): Run {
   const hook: HookName = opts.hook ?? 'manual';
   const switches = envSwitches(process.env);
   const run: Run = {
@@ -230,14 +255,20 @@ export async function judgeTarget(run: Run, p: RefPlan): Promise<TargetJudged> {
 function configFor(run: Run, p: Target): Under | TargetJudged {
   const choice = run.choices.get(p.head) ?? { load: run.working, source: 'working-tree' };
   const loaded = choice.load;
-  const note = { file: loaded.kind === 'none' ? null : loaded.file, source: choice.source, ...(choice.workingTree && { working_tree: choice.workingTree }) };
+  const note = {
+    file: loaded.kind === 'none' ? null : loaded.file,
+    source: choice.source,
+    ...(choice.workingTree && { working_tree: choice.workingTree }),
+  };
   if (loaded.kind === 'none') {
     run.reporter.noConfig(run.exec);
     return { code: EXIT.pass, report: { ref: p.ref, head: p.head, base: p.base, files: 0, plan: [], skipped: 'no config', config: note } };
   }
   if (loaded.kind !== 'ok') {
     run.reporter.problem(
-      choice.source === 'commit' ? configMsg.invalidCommitted(p.ref, p.head, loaded.problems, run.hook) : msg.invalidConfig(loaded.problems, run.hook, run.exec),
+      choice.source === 'commit'
+        ? configMsg.invalidCommitted(p.ref, p.head, loaded.problems, run.hook)
+        : msg.invalidConfig(loaded.problems, run.hook, run.exec),
     );
     return { code: EXIT.error, report: { ref: p.ref, head: p.head, base: p.base, files: 0, plan: [], verdict: 'error', config: note } };
   }
@@ -250,16 +281,31 @@ async function planTarget(run: Run, p: Target, under: Under): Promise<Planned> {
   const config = under.loaded.config;
   const unknown = run.switches.skip.filter((name) => !config.tiers.some((t) => t.name === name) && !run.warnedSkip.has(name));
   for (const name of unknown) run.warnedSkip.add(name);
-  run.reporter.unknownSkip(unknown, config.tiers.map((t) => t.name));
+  run.reporter.unknownSkip(
+    unknown,
+    config.tiers.map((t) => t.name),
+  );
   const plan = skipTiers(route(p.changes, config.tiers, run.matchFor(under.loaded), run.hook), run.switches.skip, 'GATE_LADDER_SKIP');
   // Which runner profile reads each running tier, from the judged commit's package.json: said by --dry-run and --json.
-  const runners = run.reporter.wantsRunners ? await runnersAt(run.facts.repo.root, p.head, plan.tiers.filter((t) => t.run).map((t) => t.tier)) : undefined;
+  const runners = run.reporter.wantsRunners
+    ? await runnersAt(
+        run.facts.repo.root,
+        p.head,
+        plan.tiers.filter((t) => t.run).map((t) => t.tier),
+      )
+    : undefined;
   const report: TargetReport = {
     ref: p.ref,
     head: p.head,
     base: p.base,
     files: plan.fileCount,
-    plan: plan.tiers.map((t) => ({ tier: t.tier.name, run: t.run, ...(t.reason && { reason: t.reason }), ...(runners?.has(t.tier.name) && { runner: runners.get(t.tier.name)! }), ...(t.command !== undefined && { command: t.command }) })),
+    plan: plan.tiers.map((t) => ({
+      tier: t.tier.name,
+      run: t.run,
+      ...(t.reason && { reason: t.reason }),
+      ...(runners?.has(t.tier.name) && { runner: runners.get(t.tier.name)! }),
+      ...(t.command !== undefined && { command: t.command }),
+    })),
     config: under.note,
   };
   run.reporter.target(p, plan.fileCount, under.choice, under.loaded.file, run.hook);
@@ -277,7 +323,12 @@ interface Planned {
  * A planned target: nothing to judge (an empty change, a dry run, no tier running), the tree cache's
  * pass, or its gates run. Returns its exit code (the report is filled in).
  */
-async function judgePlan(run: Run, p: Target, under: Under, { plan, report, runners }: Planned): Promise<{ code: number; interrupted?: true }> {
+async function judgePlan(
+  run: Run,
+  p: Target,
+  under: Under,
+  { plan, report, runners }: Planned,
+): Promise<{ code: number; interrupted?: true }> {
   const config = under.loaded.config;
   const { opts, hook, reporter } = run;
   // An empty change: its tree is its base's, already there; nothing to judge (unless the config says run anyway).
@@ -296,7 +347,9 @@ async function judgePlan(run: Run, p: Target, under: Under, { plan, report, runn
     configHash: under.loaded.hash ?? configHash(config),
     plan,
   });
-  sayCache?.(`tree cache for ${p.ref}: ${cache === undefined ? 'not used' : cache.hit ? `hit (tree ${cache.tree}, run ${[...new Set(Object.values(cache.hit))].join(', ')})` : `miss (tree ${cache.tree})`}`);
+  sayCache?.(
+    `tree cache for ${p.ref}: ${cache === undefined ? 'not used' : cache.hit ? `hit (tree ${cache.tree}, run ${[...new Set(Object.values(cache.hit))].join(', ')})` : `miss (tree ${cache.tree})`}`,
+  );
   if (opts.dryRun) {
     reporter.plan(plan, runners, cache?.hit && Object.values(cache.hit));
     return { code: EXIT.pass };
@@ -327,7 +380,13 @@ async function judgePlan(run: Run, p: Target, under: Under, { plan, report, runn
     run.record(() => appendRows(under.ledger, rows));
     report.verdict = 'pass';
     report.results = results;
-    reporter.cached(p.ref, results.map((r) => r.tier), cache.tree, Object.values(cache.hit), hook);
+    reporter.cached(
+      p.ref,
+      results.map((r) => r.tier),
+      cache.tree,
+      Object.values(cache.hit),
+      hook,
+    );
     return { code: EXIT.pass };
   }
   const outcome = await runGates(run, p, under, input, report);
@@ -339,7 +398,13 @@ async function judgePlan(run: Run, p: Target, under: Under, { plan, report, runn
 }
 
 /** Where the gates run (in place or a worktree), then the ladder, the worktree given back and lint-staged's backups checked after. */
-async function runGates(run: Run, p: Target, under: Under, input: Omit<LadderInput, 'isolation'>, report: TargetReport): Promise<LadderOutcome> {
+async function runGates(
+  run: Run,
+  p: Target,
+  under: Under,
+  input: Omit<LadderInput, 'isolation'>,
+  report: TargetReport,
+): Promise<LadderOutcome> {
   const { facts, hook, reporter, interrupt } = run;
   const info = facts.repo;
   const config = under.loaded.config;
@@ -347,9 +412,16 @@ async function runGates(run: Run, p: Target, under: Under, input: Omit<LadderInp
   const staged = 'parent' in p ? (p as StagedTarget) : undefined;
   const running = plan.tiers.filter((t) => t.run).map((t) => t.tier);
   const { where, why } = await run.isolation(p, running, config);
-  sayIsolation?.(`${p.ref}: ${where === 'worktree' ? `in a worktree (${why ?? `isolation: '${config.isolation}'`})` : `in place (${inPlaceWhy(running, config)})`}`);
+  sayIsolation?.(
+    `${p.ref}: ${where === 'worktree' ? `in a worktree (${why ?? `isolation: '${config.isolation}'`})` : `in place (${inPlaceWhy(running, config)})`}`,
+  );
   report.isolation = where;
-  if (where === 'worktree' && why) reporter.isolated(p.head, why, running.some((t) => t.lintStaged));
+  if (where === 'worktree' && why)
+    reporter.isolated(
+      p.head,
+      why,
+      running.some((t) => t.lintStaged),
+    );
   // A worktree checks out a commit: for the staged tree, an unreferenced one made on demand.
   let judged = p.head;
   const rev = staged ? () => commitTree(info.root, judged, staged.parent) : () => p.head;
@@ -370,7 +442,12 @@ async function runGates(run: Run, p: Target, under: Under, input: Omit<LadderInp
     return now;
   };
   const backups = plan.tiers.some((t) => t.run && t.tier.lintStaged) ? lintStagedBackups(info.root) : undefined;
-  const testReports = reportDeps(under.ledger, process.env, hook === 'manual' ? undefined : { root: info.root, treeish: p.head }, facts.trees);
+  const testReports = reportDeps(
+    under.ledger,
+    process.env,
+    hook === 'manual' ? undefined : { root: info.root, treeish: p.head },
+    facts.trees,
+  );
   run.watch();
   try {
     return await runLadder(ladderInput, {
@@ -493,7 +570,8 @@ export async function planWithConfigs(
     plans = planPush(refs, { remote: remoteFor(info.root, opts.remote ?? 'origin'), base }, rangeGit(facts));
   }
   // No config anywhere: said once, and allowed, as before any commit carried one.
-  if ([...choices.values()].every((c) => c.load.kind === 'none') && (choices.size > 0 || working.kind === 'none')) return noConfig(info.root, reporter);
+  if ([...choices.values()].every((c) => c.load.kind === 'none') && (choices.size > 0 || working.kind === 'none'))
+    return noConfig(info.root, reporter);
   return { plans, choices };
 }
 
@@ -520,7 +598,8 @@ function isolationFor(facts: GitFacts, hook: HookName) {
   const hiddenWhy = () => (hidden ??= uncomparedIn(root).then(hiddenReason));
   return async (p: Target, tiers: ResolvedTier[], config: ResolvedConfig): Promise<{ where: Where; why?: string }> => {
     if (tiers.every((t) => t.lintStaged)) return { where: 'none' };
-    if (config.isolation !== 'auto') return { where: chooseIsolation(config.isolation, { dirty: false, atTarget: true }), why: `isolation: '${config.isolation}'` };
+    if (config.isolation !== 'auto')
+      return { where: chooseIsolation(config.isolation, { dirty: false, atTarget: true }), why: `isolation: '${config.isolation}'` };
     if (hook === 'pre-commit') {
       // ls-files runs while git diff does.
       if (dirty === undefined) {
@@ -555,7 +634,8 @@ async function runnersAt(root: string, rev: string, tiers: readonly ResolvedTier
   for (const t of tiers) {
     if (t.lintStaged) continue;
     const d = await detectAtCommit(t, root, rev);
-    const why = d.missingScript !== undefined && d.runner !== undefined ? `${d.why}; but package.json has no script "${d.missingScript}"` : d.why;
+    const why =
+      d.missingScript !== undefined && d.runner !== undefined ? `${d.why}; but package.json has no script "${d.missingScript}"` : d.why;
     out.set(t.name, { ...(d.runner && { runner: d.runner }), why });
   }
   return out;
@@ -566,7 +646,13 @@ async function runnersAt(root: string, rev: string, tiers: readonly ResolvedTier
  * does not exit: lint-staged is stopping its tasks and will restore the unstaged changes it hid, and
  * leaving before that would leave them only in its backup stash.
  */
-async function lintStagedTier(tier: ResolvedTier, cwd: string, env: NodeJS.ProcessEnv, io: GateIo, interrupt: Interruption): Promise<GateExit> {
+async function lintStagedTier(
+  tier: ResolvedTier,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  io: GateIo,
+  interrupt: Interruption,
+): Promise<GateExit> {
   const { runLintStaged } = await import('./lint-staged.js');
   let said = false;
   const release = interrupt.hold(() => {

@@ -128,7 +128,9 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       second = await attempt(input, deps, tier, where, placeError, held);
       if (second.exit.interrupted) {
         held?.show(heldTo);
-        deps.log(`gate-ladder: ${tier.name} interrupted after ${(first.seconds + second.exit.seconds).toFixed(1)} s; no row written for it`);
+        deps.log(
+          `gate-ladder: ${tier.name} interrupted after ${(first.seconds + second.exit.seconds).toFixed(1)} s; no row written for it`,
+        );
         break;
       }
     }
@@ -140,7 +142,8 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       ...(first.judged.failed && { failed: first.judged.failed.slice(0, MAX_FAILED_PER_ROW) }),
       seconds: first.seconds,
     };
-    const retryNote = second !== undefined && last === first ? testMsg.retryNoVerdict(tier.name, second.judged.reason ?? 'no verdict') : undefined;
+    const retryNote =
+      second !== undefined && last === first ? testMsg.retryNoVerdict(tier.name, second.judged.reason ?? 'no verdict') : undefined;
     const { exit, judged, detection } = last;
     const { verdict } = judged;
     const fault = verdict === 'error' && !tier.lintStaged ? faultOf(last, input.plan.files, tier, deps) : undefined;
@@ -148,7 +151,8 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     // a script the patch removed does.
     const notApplicable = input.hook === 'replay' && verdict === 'error' && last.inapplicable && fault?.cause !== 'patch';
     const said = notApplicable ? `not applicable at this commit: ${judged.reason ?? 'the command cannot run here'}` : judged.reason;
-    const reason = retried && verdict === 'pass' ? [testMsg.passedOnRetry(first.judged.failed ?? []), said].filter(Boolean).join('; ') : said;
+    const reason =
+      retried && verdict === 'pass' ? [testMsg.passedOnRetry(first.judged.failed ?? []), said].filter(Boolean).join('; ') : said;
     if (verdict !== 'pass') held?.show(heldTo);
     const result: GateResult = {
       tier: tier.name,
@@ -179,7 +183,11 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     if (deps.reports) {
       const cmd = commandKey(planned.tier);
       const keep = async (a: Attempt, n: number) => {
-        if (a.judged.tests) await deps.reports!.record(testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(n > 1 && { attempt: n }) }), where.cwd);
+        if (a.judged.tests)
+          await deps.reports!.record(
+            testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(n > 1 && { attempt: n }) }),
+            where.cwd,
+          );
       };
       await keep(first, 1);
       if (second) await keep(second, 2);
@@ -214,7 +222,11 @@ class Held {
   show(write: ((chunk: Buffer) => void) | undefined): void {
     if (this.size === 0) return;
     const last = this.chunks[this.chunks.length - 1]!;
-    const text = Buffer.concat([...(this.cut ? [Buffer.from('gate-ladder: (earlier output cut)\n')] : []), ...this.chunks, ...(last[last.length - 1] === 0x0a ? [] : [Buffer.from('\n')])]);
+    const text = Buffer.concat([
+      ...(this.cut ? [Buffer.from('gate-ladder: (earlier output cut)\n')] : []),
+      ...this.chunks,
+      ...(last[last.length - 1] === 0x0a ? [] : [Buffer.from('\n')]),
+    ]);
     (write ?? writeErr)(text);
     this.chunks = [];
     this.size = 0;
@@ -235,7 +247,14 @@ interface Attempt {
   inapplicable: boolean;
 }
 
-async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier, where: Place, placeError: string | undefined, held: Held | undefined): Promise<Attempt> {
+async function attempt(
+  input: LadderInput,
+  deps: LadderDeps,
+  tier: ResolvedTier,
+  where: Place,
+  placeError: string | undefined,
+  held: Held | undefined,
+): Promise<Attempt> {
   let exit: GateExit;
   let report: string | undefined;
   let since = 0;
@@ -259,12 +278,23 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
     const write = held ? (chunk: Buffer) => held.push(chunk) : shownTo;
     kept = write !== undefined;
     const colour = !deps.write && kept && deps.colour ? deps.colour() : false;
-    const env: NodeJS.ProcessEnv = { ...where.env, ...(colour && { FORCE_COLOR: '1' }), ...changedFor(input.plan, tier), ...tier.env, GATE_LADDER: '0' };
+    const env: NodeJS.ProcessEnv = {
+      ...where.env,
+      ...(colour && { FORCE_COLOR: '1' }),
+      ...changedFor(input.plan, tier),
+      ...tier.env,
+      GATE_LADDER: '0',
+    };
     if (env[CHANGED_ENV] === undefined) delete env[CHANGED_ENV];
     const named = detection?.runner ?? tier.runner;
     // No runner named: the summary lines any runner's reading needs, for a script that runs one itself.
     const keep = detection?.workspaces ? keepForWorkspaces(detection.workspaces, tier.runner) : named ? keepFor(named) : scriptKeep();
-    const io: GateIo = { ...(write && { write }), ...(keep && { keep }), ...(deps.interrupt && { interrupt: deps.interrupt }), ...(deps.tracker && { tracker: deps.tracker }) };
+    const io: GateIo = {
+      ...(write && { write }),
+      ...(keep && { keep }),
+      ...(deps.interrupt && { interrupt: deps.interrupt }),
+      ...(deps.tracker && { tracker: deps.tracker }),
+    };
     report = tier.report !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.report.path) : undefined;
     since = report !== undefined ? deps.reports!.prepare(report) : 0;
     exit = await deps.runGate(tier, where.cwd, env, io);
@@ -273,12 +303,28 @@ async function attempt(input: LadderInput, deps: LadderDeps, tier: ResolvedTier,
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
     report = undefined;
-    exit = { exitCode: null, signal: null, timedOut: false, interrupted: false, seconds: 0, tail: '', spawnError: `could not prepare the gate: ${text.split('\n')[0]}` };
+    exit = {
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      interrupted: false,
+      seconds: 0,
+      tail: '',
+      spawnError: `could not prepare the gate: ${text.split('\n')[0]}`,
+    };
   }
   const found = { ...(detection && { detection }) };
   if (exit.interrupted) return { exit, judged: { verdict: 'error', notes: [] }, seconds: exit.seconds, inapplicable: false, ...found };
   const runner = detection?.runner ?? tier.runner;
-  const output = kept && detection ? { detection, allowNoTests: tier.allowNoTests === true, reportDecides: report !== undefined, ...(tier.caughtByRunner && { caughtByRunner: true }) } : undefined;
+  const output =
+    kept && detection
+      ? {
+          detection,
+          allowNoTests: tier.allowNoTests === true,
+          reportDecides: report !== undefined,
+          ...(tier.caughtByRunner && { caughtByRunner: true }),
+        }
+      : undefined;
   // A tier that lists no `caught` takes the runner's codes, the detected runner's too (cargo's 101, nextest's 100, jasmine's 3, mocha's 1 to 255).
   const caught = tier.caughtByRunner && runner ? (runnerCaught(runner) ?? tier.caught) : tier.caught;
   const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
@@ -323,7 +369,9 @@ function changedFor(plan: Plan, tier: ResolvedTier): NodeJS.ProcessEnv {
  * and its prefixed lines' starts and ends), and each workspace's runner's (after pnpm's prefix).
  */
 function keepForWorkspaces(run: WorkspaceRun, configured: RunnerName | undefined): (line: string) => boolean {
-  const tests = [...new Set(run.members.map((m) => configured ?? m.detection?.runner))].map((r) => keepFor(r)).filter((k) => k !== undefined);
+  const tests = [...new Set(run.members.map((m) => configured ?? m.detection?.runner))]
+    .map((r) => keepFor(r))
+    .filter((k) => k !== undefined);
   const own = keepFor(undefined, run.manager === 'pnpm' ? PNPM_WORKSPACE_KEEP : NPM_WORKSPACE_KEEP)!;
   if (run.manager !== 'pnpm') return (line) => own(line) || tests.some((k) => k(line));
   return (line) => {

@@ -63,11 +63,14 @@ async function drop(root: string, saved: Saved, lintStaged: boolean): Promise<st
   for (;;) {
     const listed = await gitShielded(root, ['stash', 'list', '--format=%gd %H %gs']);
     if (!listed.ok) return listed.stderr.trim().split('\n')[0] || `git stash list exited ${listed.code}`;
-    const next = listed.stdout.trim().split('\n').find((line) => {
-      const [, sha = '', ...subject] = line.split(' ');
-      if (sha === saved.sha) return true;
-      return lintStaged && subject.join(' ').includes(BACKUP_STASH) && !saved.knownBackups.has(sha);
-    });
+    const next = listed.stdout
+      .trim()
+      .split('\n')
+      .find((line) => {
+        const [, sha = '', ...subject] = line.split(' ');
+        if (sha === saved.sha) return true;
+        return lintStaged && subject.join(' ').includes(BACKUP_STASH) && !saved.knownBackups.has(sha);
+      });
     if (next === undefined) return undefined;
     const r = await gitShielded(root, ['stash', 'drop', '-q', next.split(' ')[0]!]);
     if (!r.ok) return r.stderr.trim().split('\n')[0] || `git stash drop exited ${r.code}`;
@@ -142,4 +145,7 @@ function madeSince(path: string, since: number): boolean {
   }
 }
 
-const dropped = (kind: 'untouched' | 'restored' | 'kept-changes', why: string | undefined): Settled => ({ kind, ...(why !== undefined && { notDropped: why }) });
+const dropped = (kind: 'untouched' | 'restored' | 'kept-changes', why: string | undefined): Settled => ({
+  kind,
+  ...(why !== undefined && { notDropped: why }),
+});

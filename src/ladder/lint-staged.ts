@@ -10,19 +10,28 @@ import { writeErr } from '../util/stderr.js';
 import { LINT_STAGED_SAID, commitMsg, lintStagedConfigMsg } from '../util/messages.js';
 import { saveWork, settleWork } from './lint-staged-guard.js';
 
-type LintStaged = (options: Record<string, unknown>, logger: Record<'log' | 'warn' | 'error' | 'debug', (...a: unknown[]) => void>) => Promise<boolean>;
+type LintStaged = (
+  options: Record<string, unknown>,
+  logger: Record<'log' | 'warn' | 'error' | 'debug', (...a: unknown[]) => void>,
+) => Promise<boolean>;
 
 /**
  * What lint-staged printed when it returned `false` and it was not a task failing: lint-staged could not
  * do its job, which says nothing about the staged change. Its API answers only true or false.
  */
 const NOT_A_VERDICT: [RegExp, string][] = [
-  [/could not find any valid configuration/, 'no lint-staged configuration found (.lintstagedrc*, lint-staged.config.*, a "lint-staged" key in package.json, or the tier\'s lintStaged.config)'],
+  [
+    /could not find any valid configuration/,
+    'no lint-staged configuration found (.lintstagedrc*, lint-staged.config.*, a "lint-staged" key in package.json, or the tier\'s lintStaged.config)',
+  ],
   [/Failed to (?:read|parse) config/, 'its configuration could not be read (`npx lint-staged --debug` says why)'],
   [/Validation Error/, 'its configuration or options are invalid (see above)'],
   [/not a git directory/, 'it is not running in a git repository'],
   [/Failed to get staged files/, 'it could not list the staged files'],
-  [/Unstaged changes have been kept back in a patch file/, 'it could not restore the unstaged changes; they are kept in the patch file named above'],
+  [
+    /Unstaged changes have been kept back in a patch file/,
+    'it could not restore the unstaged changes; they are kept in the patch file named above',
+  ],
   [/prevented an empty git commit/, 'its tasks reverted every staged change, so lint-staged prevented an empty commit'],
 ];
 
@@ -51,11 +60,16 @@ export function configCause(file: string, err: { code?: unknown; message?: unkno
 }
 
 /** lint-staged's answer and what it said, as a gate exit: a task failure is exit 1, anything else a spawn error. Pure. */
-export function lintStagedExit(outcome: LintStagedOutcome, said: readonly string[], configWhy?: string): Pick<GateExit, 'exitCode' | 'interrupted' | 'spawnError'> {
+export function lintStagedExit(
+  outcome: LintStagedOutcome,
+  said: readonly string[],
+  configWhy?: string,
+): Pick<GateExit, 'exitCode' | 'interrupted' | 'spawnError'> {
   if ('threw' in outcome) return { exitCode: null, interrupted: false, spawnError: `lint-staged could not run: ${outcome.threw}` };
   if (outcome.ok) return { exitCode: 0, interrupted: false };
   const text = said.join('\n').replace(ANSI, '');
-  if (configWhy !== undefined && unreadableConfig(said) !== undefined) return { exitCode: null, interrupted: false, spawnError: `lint-staged could not run: ${configWhy}` };
+  if (configWhy !== undefined && unreadableConfig(said) !== undefined)
+    return { exitCode: null, interrupted: false, spawnError: `lint-staged could not run: ${configWhy}` };
   if (/failed due to a git error/.test(text)) return { exitCode: null, interrupted: false, spawnError: gitErrorReason(text) };
   for (const [pattern, reason] of NOT_A_VERDICT) {
     if (pattern.test(text)) return { exitCode: null, interrupted: false, spawnError: `lint-staged could not run: ${reason}` };
@@ -67,7 +81,8 @@ export function lintStagedExit(outcome: LintStagedOutcome, said: readonly string
 }
 
 /** lint-staged's own lines, when it printed some. */
-const GENERIC = /lint-staged failed due to a git error|Skipped because of|^Running tasks|^Applying modifications|^Cleaning up|^Backing up|^Preparing/;
+const GENERIC =
+  /lint-staged failed due to a git error|Skipped because of|^Running tasks|^Applying modifications|^Cleaning up|^Backing up|^Preparing/;
 
 /**
  * What lint-staged said when git stopped it (the repository's state, not the tier: `git add -N` files, a
@@ -80,7 +95,13 @@ export function gitErrorReason(text: string): string {
     const line = m?.[1]?.trim().replace(/[\u0000-\u001f\u007f]/g, '?');
     if (line && !GENERIC.test(line) && !quoted.includes(line)) quoted.push(line);
   }
-  const words = quoted.length > 0 ? quoted.slice(0, 3).map((l) => `"${l}"`).join(', ') : '"lint-staged failed due to a git error"';
+  const words =
+    quoted.length > 0
+      ? quoted
+          .slice(0, 3)
+          .map((l) => `"${l}"`)
+          .join(', ')
+      : '"lint-staged failed due to a git error"';
   return `${LINT_STAGED_SAID} ${words}`;
 }
 
@@ -191,7 +212,8 @@ export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJ
   if (backup !== undefined) {
     const settled = await settleWork(root, backup, !stopped && 'ok' in outcome && outcome.ok);
     if (settled.kind === 'restored') writeErr(Buffer.from(`${commitMsg.guardRestored()}\n`));
-    if (settled.kind !== 'stashed' && settled.notDropped !== undefined) writeErr(Buffer.from(`${commitMsg.guardNotDropped(backup.sha, settled.notDropped)}\n`));
+    if (settled.kind !== 'stashed' && settled.notDropped !== undefined)
+      writeErr(Buffer.from(`${commitMsg.guardNotDropped(backup.sha, settled.notDropped)}\n`));
     if (settled.kind === 'stashed') writeErr(Buffer.from(`${commitMsg.guardKept(settled.sha, settled.why)}\n`));
   }
   const unreadable = 'ok' in outcome && !outcome.ok ? unreadableConfig([...said, ...printed]) : undefined;

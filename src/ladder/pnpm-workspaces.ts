@@ -22,9 +22,74 @@ export interface PnpmRunArgs {
 }
 
 /** pnpm's options that take a value in the next word. */
-const VALUE_OPTIONS = new Set(['--filter', '-F', '--filter-prod', '--workspace-concurrency', '--reporter', '--resume-from', '--test-pattern', '--changed-files-ignore-pattern', '--loglevel', '-C', '--dir', '--config']);
+const VALUE_OPTIONS = new Set([
+  '--filter',
+  '-F',
+  '--filter-prod',
+  '--workspace-concurrency',
+  '--reporter',
+  '--resume-from',
+  '--test-pattern',
+  '--changed-files-ignore-pattern',
+  '--loglevel',
+  '-C',
+  '--dir',
+  '--config',
+]);
 /** pnpm's own commands: any other word is the name of a script to run. */
-const PNPM_OWN = new Set(['install', 'i', 'add', 'update', 'up', 'upgrade', 'remove', 'rm', 'uninstall', 'un', 'link', 'ln', 'unlink', 'exec', 'dlx', 'list', 'ls', 'll', 'why', 'outdated', 'publish', 'pack', 'rebuild', 'rb', 'deploy', 'audit', 'store', 'env', 'setup', 'import', 'fetch', 'prune', 'licenses', 'patch', 'patch-commit', 'create', 'init', 'server', 'bin', 'root', 'config', 'c', 'get', 'set', 'doctor', 'dedupe', 'install-test', 'it', 'approve-builds', 'self-update', 'help']);
+const PNPM_OWN = new Set([
+  'install',
+  'i',
+  'add',
+  'update',
+  'up',
+  'upgrade',
+  'remove',
+  'rm',
+  'uninstall',
+  'un',
+  'link',
+  'ln',
+  'unlink',
+  'exec',
+  'dlx',
+  'list',
+  'ls',
+  'll',
+  'why',
+  'outdated',
+  'publish',
+  'pack',
+  'rebuild',
+  'rb',
+  'deploy',
+  'audit',
+  'store',
+  'env',
+  'setup',
+  'import',
+  'fetch',
+  'prune',
+  'licenses',
+  'patch',
+  'patch-commit',
+  'create',
+  'init',
+  'server',
+  'bin',
+  'root',
+  'config',
+  'c',
+  'get',
+  'set',
+  'doctor',
+  'dedupe',
+  'install-test',
+  'it',
+  'approve-builds',
+  'self-update',
+  'help',
+]);
 
 /**
  * The recursive run a pnpm command's words (after `pnpm`) start: `-r`, `--recursive`, `--filter X`,
@@ -46,14 +111,30 @@ export function pnpmRunArgs(words: readonly string[]): PnpmRunArgs | undefined {
     const [opt, inline] = w.includes('=') ? [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)] : [w, undefined];
     const value = inline ?? (VALUE_OPTIONS.has(opt) ? words[++i] : undefined);
     if (opt === '-r' || opt === '--recursive' || opt === '--filter' || opt === '-F' || opt === '--filter-prod') recursive = true;
-    else if (opt === '--silent' || opt === '-s' || (opt === '--reporter' && value === 'silent') || (opt === '--loglevel' && value === 'silent')) unprefixed = '--silent: pnpm prints none of the scripts\' output';
-    else if (opt === '--reporter-hide-prefix') unprefixed = '--reporter-hide-prefix: pnpm prints the scripts\' lines without the package\'s prefix';
-    else if (opt === '--reporter' && value === 'ndjson') unprefixed = '--reporter=ndjson: pnpm prints its log as JSON, not the scripts\' lines';
-    else if (opt === '-C' || opt === '--dir') elsewhere = `${opt} ${value ?? ''}: pnpm runs in another folder than the tier's`.replace(/ :/, ':');
+    else if (
+      opt === '--silent' ||
+      opt === '-s' ||
+      (opt === '--reporter' && value === 'silent') ||
+      (opt === '--loglevel' && value === 'silent')
+    )
+      unprefixed = "--silent: pnpm prints none of the scripts' output";
+    else if (opt === '--reporter-hide-prefix')
+      unprefixed = "--reporter-hide-prefix: pnpm prints the scripts' lines without the package's prefix";
+    else if (opt === '--reporter' && value === 'ndjson')
+      unprefixed = "--reporter=ndjson: pnpm prints its log as JSON, not the scripts' lines";
+    else if (opt === '-C' || opt === '--dir')
+      elsewhere = `${opt} ${value ?? ''}: pnpm runs in another folder than the tier's`.replace(/ :/, ':');
   }
   if (!recursive) return undefined;
   const sub = args[0];
-  const event = sub === 'test' || sub === 't' || sub === 'tst' ? 'test' : sub === 'run' || sub === 'run-script' ? args[1] : sub !== undefined && !PNPM_OWN.has(sub) ? sub : undefined;
+  const event =
+    sub === 'test' || sub === 't' || sub === 'tst'
+      ? 'test'
+      : sub === 'run' || sub === 'run-script'
+        ? args[1]
+        : sub !== undefined && !PNPM_OWN.has(sub)
+          ? sub
+          : undefined;
   if (event === undefined) return undefined;
   return { event, ...(unprefixed !== undefined && { unprefixed }), ...(elsewhere !== undefined && { elsewhere }) };
 }
@@ -95,10 +176,12 @@ const RAN_NONE = /^None of the selected packages has an? "[^"]*" script|^No proj
 /** pnpm's error block for a package whose script failed. */
 const ERROR_HEAD = /^\s*(?:ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL|ERROR)\s+(\S+) (\S+): /;
 /** pnpm's own lines beside the scripts': kept out of a package's segment when it prints bare lines. */
-const PNPM_OWN_LINE = /^\s*(?:WARN|ERR_PNPM_\w+|ERROR)\s|^Exit status \d+|^Summary: \d+ fails?, |^Scope: |^(?:\/|[A-Za-z]:\\).*:$|^\s*ELIFECYCLE\s/;
+const PNPM_OWN_LINE =
+  /^\s*(?:WARN|ERR_PNPM_\w+|ERROR)\s|^Exit status \d+|^Summary: \d+ fails?, |^Scope: |^(?:\/|[A-Za-z]:\\).*:$|^\s*ELIFECYCLE\s/;
 
 /** Lines a reading of a pnpm run needs wherever they fall in a long output: its banners, error blocks and "ran none" lines (the prefixed ones are kept by `pnpmPrefixed`). */
-export const PNPM_WORKSPACE_KEEP = /^> \S|ERR_PNPM_|^\s*ERROR\s|^Exit status \d+|^None of the selected packages|^No projects matched the filters/;
+export const PNPM_WORKSPACE_KEEP =
+  /^> \S|ERR_PNPM_|^\s*ERROR\s|^Exit status \d+|^None of the selected packages|^No projects matched the filters/;
 
 /** A line's pnpm prefix for `event` (or its pre and post scripts) and the rest; undefined when it has none. */
 export function pnpmPrefixed(line: string, event: string): { prefix: string; start: boolean; text: string } | undefined {
@@ -130,7 +213,12 @@ function byId(members: readonly PnpmMember[], id: string): PnpmMember | undefine
  * printed bare (`--reporter-hide-prefix`), or pnpm saying it ran none. `code` is pnpm's exit code: a
  * lone package's, when one was selected. Pure.
  */
-export function splitPnpm(lines: readonly string[], event: string, members: readonly PnpmMember[], code: number): Map<string, PnpmSegment> | PnpmUnsplit {
+export function splitPnpm(
+  lines: readonly string[],
+  event: string,
+  members: readonly PnpmMember[],
+  code: number,
+): Map<string, PnpmSegment> | PnpmUnsplit {
   const out = new Map<string, PnpmSegment>();
   const seg = (m: PnpmMember) => {
     let s = out.get(m.name);
@@ -141,7 +229,7 @@ export function splitPnpm(lines: readonly string[], event: string, members: read
   const codes = new Map<string, { code?: number; signal?: string; line: string }>();
   const prefixed = lines.some((l) => {
     const p = pnpmPrefixed(l, event);
-    return p !== undefined && p.start && byPrefix(members, p.prefix) !== undefined;
+    return p?.start && byPrefix(members, p.prefix) !== undefined;
   });
   let bare = 0;
   let current: PnpmMember | undefined;
@@ -194,16 +282,21 @@ export function splitPnpm(lines: readonly string[], event: string, members: read
   if (ran.length === 0) {
     const none = lines.find((l) => RAN_NONE.test(l));
     if (none !== undefined) return { why: 'pnpm ran no script', ranNone: none };
-    return { why: `pnpm printed no \`DIR ${event}: \` prefix nor \`> NAME ${event}\` banner (quiet: --silent, --reporter-hide-prefix, another reporter?), so its output cannot be told apart by package` };
+    return {
+      why: `pnpm printed no \`DIR ${event}: \` prefix nor \`> NAME ${event}\` banner (quiet: --silent, --reporter-hide-prefix, another reporter?), so its output cannot be told apart by package`,
+    };
   }
   if (prefixed && bare > 0 && ran.every(([, s]) => s.lines.length === 0)) {
-    return { why: `pnpm printed the scripts' lines without their \`DIR ${event}: \` prefix (reporter-hide-prefix?), so its output cannot be told apart by package` };
+    return {
+      why: `pnpm printed the scripts' lines without their \`DIR ${event}: \` prefix (reporter-hide-prefix?), so its output cannot be told apart by package`,
+    };
   }
   const anyFailed = [...ended.values()].includes('Failed') || codes.size > 0;
   for (const [name, s] of ran) {
     const c = codes.get(name);
     const end = ended.get(name);
-    if (c !== undefined) s.failed = { ...(c.code !== undefined && { code: c.code }), ...(c.signal !== undefined && { signal: c.signal }), line: c.line };
+    if (c !== undefined)
+      s.failed = { ...(c.code !== undefined && { code: c.code }), ...(c.signal !== undefined && { signal: c.signal }), line: c.line };
     else if (end === 'Failed') s.failed = { line: `${name} ${event}: Failed` };
     else if (!prefixed && code !== 0) s.failed = { code, line: `exit ${code}` };
     else if (prefixed && end === undefined && anyFailed) s.stopped = true;

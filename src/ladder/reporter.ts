@@ -34,7 +34,13 @@ export interface Reporter {
   /** A target has no config to judge it under. */
   noConfig(exec: Exec): void;
   /** A target, planned: its range, the refs it stands for, and the config it is judged under. */
-  target(t: { ref: string; head: string; base: string; sameAs?: readonly string[] }, files: number, choice: ConfigChoice, file: string, hook: HookName): void;
+  target(
+    t: { ref: string; head: string; base: string; sameAs?: readonly string[] },
+    files: number,
+    choice: ConfigChoice,
+    file: string,
+    hook: HookName,
+  ): void;
   emptyDiff(ref: string): void;
   /** `--dry-run`: the plan and why, and whether the tree cache would answer. */
   plan(plan: Plan, runners: ReadonlyMap<string, RunnerInfo> | undefined, reuse: readonly string[] | undefined): void;

@@ -63,7 +63,13 @@ export function route(changes: Changes, tiers: readonly ResolvedTier[], match: M
     }
     if (!tier.lintStaged && usesChanged(tier.run)) {
       const x = expandChanged(tier.run, presentNow(), tier.cwd);
-      if ('empty' in x) return { tier, run: false, skip: 'changed', reason: x.empty === undefined ? 'no changed path left to check (every one was deleted)' : `no changed path matches ${x.empty}` };
+      if ('empty' in x)
+        return {
+          tier,
+          run: false,
+          skip: 'changed',
+          reason: x.empty === undefined ? 'no changed path left to check (every one was deleted)' : `no changed path matches ${x.empty}`,
+        };
       return { tier, run: true, command: x.run };
     }
     return { tier, run: true };
@@ -79,6 +85,8 @@ export function skipTiers(plan: Plan, names: readonly string[], why: string): Pl
   if (names.length === 0 || !plan.tiers.some((t) => t.run && names.includes(t.tier.name))) return plan;
   return {
     ...plan,
-    tiers: plan.tiers.map((t) => (t.run && names.includes(t.tier.name) ? { tier: t.tier, run: false, skip: 'env', reason: `${why} names it` } : t)),
+    tiers: plan.tiers.map((t) =>
+      t.run && names.includes(t.tier.name) ? { tier: t.tier, run: false, skip: 'env', reason: `${why} names it` } : t,
+    ),
   };
 }

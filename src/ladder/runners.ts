@@ -9,7 +9,9 @@ import { type RunnerProfile, outputLines } from './runners/read.js';
 export { type Reading, type RunnerProfile, type Summary, outputLines, stripAnsi } from './runners/read.js';
 
 /** Each test runner's profile, by name, from its record (a linter's or type checker's record reads its output with `check`, and is not here). */
-export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = Object.fromEntries(Object.values(RUNNERS).flatMap((r) => (r.profile ? [[r.name, r.profile]] : []))) as Record<RunnerName, RunnerProfile>;
+export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = Object.fromEntries(
+  Object.values(RUNNERS).flatMap((r) => (r.profile ? [[r.name, r.profile]] : [])),
+) as Record<RunnerName, RunnerProfile>;
 
 /** Whether a line of a gate's raw output (colours and progress redraws in it) is one the runner's reading needs kept (RunnerProfile.keep). */
 export function keepFor(runner: RunnerName | undefined, other?: RegExp): ((line: string) => boolean) | undefined {
@@ -46,9 +48,15 @@ export interface ManagerFailure {
 const MANAGER_FAILURES: readonly [RegExp, (m: RegExpExecArray) => string][] = [
   [/^npm (?:error|ERR!) Missing script: "?([^"\s]+)"?/, (m) => `npm: missing script "${m[1]}"`],
   [/^npm (?:error|ERR!) enoent Could not read package\.json/, () => 'npm: no package.json'],
-  [/^npm (?:error|ERR!) (?:npx canceled due to missing packages|could not determine executable to run)/, () => 'npx: the command is not installed'],
+  [
+    /^npm (?:error|ERR!) (?:npx canceled due to missing packages|could not determine executable to run)/,
+    () => 'npx: the command is not installed',
+  ],
   // npm's banner before a script it runs: npm init's placeholder (in a workspace, where package.json here does not say it).
-  [/^> echo (["']?)Error: no test specified\1 && exit 1$/, () => "npm: a test script is npm init's placeholder, which runs no test; put the test command in that package's \"test\" script"],
+  [
+    /^> echo (["']?)Error: no test specified\1 && exit 1$/,
+    () => 'npm: a test script is npm init\'s placeholder, which runs no test; put the test command in that package\'s "test" script',
+  ],
   [/ERR_PNPM_NO_SCRIPT\s+Missing script: (\S+)/, (m) => `pnpm: missing script "${m[1]}"`],
   [/ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL\s+Command "([^"]+)" not found/, (m) => `pnpm: no script or command "${m[1]}"`],
   [/ERR_PNPM_NO_IMPORTER_MANIFEST_FOUND/, () => 'pnpm: no package.json'],

@@ -31,7 +31,11 @@ export function failedSummary(lines: readonly string[]): { runner: RunnerName; l
  */
 export function scriptKeep(): (line: string) => boolean {
   // One pattern, not one test per runner: every line of the output is scanned.
-  const re = new RegExp(SUMMARIES.flatMap((r) => RUNNERS[r].profile!.keep?.source ?? []).map((s) => `(?:${s})`).join('|'));
+  const re = new RegExp(
+    SUMMARIES.flatMap((r) => RUNNERS[r].profile!.keep?.source ?? [])
+      .map((s) => `(?:${s})`)
+      .join('|'),
+  );
   return (line) => re.test(outputLines(line)[0]!);
 }
 

@@ -49,7 +49,8 @@ export function readFreezes(root: string): { freezes: Freeze[]; problem?: string
 export function readFreezesAt(root: string, treeish: string): { freezes: Freeze[]; problem?: string } {
   const path = FREEZES_FILE.split(sep).join('/');
   const got = filesAt(root, treeish, [path]);
-  if (got === undefined) return { freezes: [], problem: testMsg.freezesUnreadable(`${path} at ${treeish.slice(0, 12)}`, 'git cat-file failed') };
+  if (got === undefined)
+    return { freezes: [], problem: testMsg.freezesUnreadable(`${path} at ${treeish.slice(0, 12)}`, 'git cat-file failed') };
   const buf = got.get(path);
   return buf ? freezesFrom(buf.toString('utf8')) : { freezes: [] };
 }
@@ -96,13 +97,23 @@ export function reportDeps(
       if (format !== 'junit') {
         const { parseGoJson, parseJestJson } = await import('../evidence/json-report.js');
         const parsed = format === 'go-json' ? parseGoJson(text) : parseJestJson(text, ctx);
-        return parsed.ok ? { kind: 'ok', cases: parsed.cases, ...(parsed.broken.length > 0 && { broken: parsed.broken }) } : { kind: 'unreadable', why: parsed.why };
+        return parsed.ok
+          ? { kind: 'ok', cases: parsed.cases, ...(parsed.broken.length > 0 && { broken: parsed.broken }) }
+          : { kind: 'unreadable', why: parsed.why };
       }
       const { parseJUnit } = await import('../evidence/junit.js');
       // pytest's default report names no file: the files that exist tell where a module's path ends.
       const dir = join(ctx.root ?? '.', ctx.base ?? '.');
       const parsed = parseJUnit(text, { ...ctx, exists: (p) => existsSync(join(dir, p)) });
-      return parsed.ok ? { kind: 'ok', cases: parsed.cases, ...(parsed.broken && { broken: parsed.broken }), ...(parsed.dup.length > 0 && { dup: parsed.dup }), ...(parsed.failures && { failures: parsed.failures }) } : { kind: 'unreadable', why: parsed.why };
+      return parsed.ok
+        ? {
+            kind: 'ok',
+            cases: parsed.cases,
+            ...(parsed.broken && { broken: parsed.broken }),
+            ...(parsed.dup.length > 0 && { dup: parsed.dup }),
+            ...(parsed.failures && { failures: parsed.failures }),
+          }
+        : { kind: 'unreadable', why: parsed.why };
     },
     record: async (rec, cwd) => {
       // Flips count only between runs of the same tree: the record names it (one git call per commit).

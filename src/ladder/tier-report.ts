@@ -56,7 +56,12 @@ export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promi
   const rel = relative(cwd, input.path);
   const where = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : input.path;
   const runner = input.runner ?? tier.runner;
-  const report = await deps.read(input.path, input.since, { ...(runner && { runner }), base: tier.cwd, root: cwd }, tier.report?.format ?? 'junit');
+  const report = await deps.read(
+    input.path,
+    input.since,
+    { ...(runner && { runner }), base: tier.cwd, root: cwd },
+    tier.report?.format ?? 'junit',
+  );
   const j = judgeReport(input.base, input.exit.exitCode, report, where, runner, tier.allowNoTests === true);
   const out: TierJudgement = {
     verdict: j.verdict,

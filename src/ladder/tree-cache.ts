@@ -112,7 +112,15 @@ export function cachedRows(input: LadderInput, hit: Record<string, string>, now:
   const rows: LedgerRow[] = [];
   for (const planned of input.plan.tiers) {
     if (!planned.run) continue;
-    const result: GateResult = { tier: planned.tier.name, verdict: 'pass', exitCode: null, signal: null, seconds: 0, timedOut: false, tail: '' };
+    const result: GateResult = {
+      tier: planned.tier.name,
+      verdict: 'pass',
+      exitCode: null,
+      signal: null,
+      seconds: 0,
+      timedOut: false,
+      tail: '',
+    };
     results.push(result);
     const { isolation: _none, ...row } = toRow(input, result, skipped, now);
     rows.push({ ...row, cached: true, cache_run: hit[planned.tier.name] ?? '' });
@@ -135,7 +143,12 @@ export function recordTreeCache(step: TreeCacheStep, plan: Plan, patch: string, 
     const state = workTreeState(repo.root);
     if (state === null || !state.clean || state.head !== patch) return false;
   }
-  const entry: TreeEntry = readEntry(repo.commonDir, step.key, step.tree, step.config) ?? { format: FORMAT, tree: step.tree, config: step.config, tiers: {} };
+  const entry: TreeEntry = readEntry(repo.commonDir, step.key, step.tree, step.config) ?? {
+    format: FORMAT,
+    tree: step.tree,
+    config: step.config,
+    tiers: {},
+  };
   const ts = isoTime(Date.now());
   const forgave = new Set(outcome.results.filter((r) => r.frozen && r.frozen.length > 0).map((r) => r.tier));
   for (const t of planned) {

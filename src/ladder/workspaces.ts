@@ -62,12 +62,20 @@ export function npmWorkspaceArgs(words: readonly string[]): NpmWorkspaceArgs | u
 /** The root package.json's `workspaces` globs (an array, or yarn's `{ packages: [...] }`); undefined when it has none. */
 export function workspacePatterns(pkg: unknown): string[] | undefined {
   const ws = (pkg as { workspaces?: unknown } | null)?.workspaces;
-  const list = Array.isArray(ws) ? ws : Array.isArray((ws as { packages?: unknown } | null)?.packages) ? (ws as { packages: unknown[] }).packages : undefined;
+  const list = Array.isArray(ws)
+    ? ws
+    : Array.isArray((ws as { packages?: unknown } | null)?.packages)
+      ? (ws as { packages: unknown[] }).packages
+      : undefined;
   if (list === undefined) return undefined;
   return list.filter((p): p is string => typeof p === 'string');
 }
 
-const clean = (p: string) => p.replace(/\\/g, '/').replace(/^\.?\/+/, '').replace(/\/+$/, '');
+const clean = (p: string) =>
+  p
+    .replace(/\\/g, '/')
+    .replace(/^\.?\/+/, '')
+    .replace(/\/+$/, '');
 
 /**
  * The folders (holding a package.json, `dirs`) the workspaces globs match, in npm's order: sorted, then
@@ -81,7 +89,9 @@ export function orderWorkspaces(patterns: readonly string[], dirs: readonly stri
     (bang % 2 === 1 ? negated : positive).push(clean(p.slice(bang)));
   }
   const excluded = (d: string) => negated.some((n) => compileGlob(n)(d));
-  const sorted = [...new Set(dirs.map(clean))].filter((d) => !d.split('/').includes('node_modules') && !excluded(d)).sort((a, b) => a.localeCompare(b, 'en'));
+  const sorted = [...new Set(dirs.map(clean))]
+    .filter((d) => !d.split('/').includes('node_modules') && !excluded(d))
+    .sort((a, b) => a.localeCompare(b, 'en'));
   const out: string[] = [];
   for (const p of positive) {
     const match = compileGlob(p);
@@ -96,7 +106,9 @@ export function orderWorkspaces(patterns: readonly string[], dirs: readonly stri
  */
 export function selectWorkspaces<T extends WorkspacePackage>(all: readonly T[], filters: readonly string[]): T[] {
   if (filters.length === 0) return [...all];
-  return all.filter((w) => filters.some((f) => f === w.name || clean(f) === w.dir || (clean(f) !== '' && w.dir.startsWith(`${clean(f)}/`))));
+  return all.filter((w) =>
+    filters.some((f) => f === w.name || clean(f) === w.dir || (clean(f) !== '' && w.dir.startsWith(`${clean(f)}/`))),
+  );
 }
 
 /** One workspace of a run, as the output is cut for it. */
@@ -133,7 +145,11 @@ export const NPM_WORKSPACE_KEEP = /^> \S|^npm (?:error|ERR!) /;
  * A `{ why }` when it cannot be cut: npm printed no banner (`--silent`), or a banner or error block
  * names no workspace of the run. Pure.
  */
-export function splitWorkspaces(lines: readonly string[], event: string, members: readonly WorkspaceMember[]): Map<string, WorkspaceSegment> | { why: string } {
+export function splitWorkspaces(
+  lines: readonly string[],
+  event: string,
+  members: readonly WorkspaceMember[],
+): Map<string, WorkspaceSegment> | { why: string } {
   const out = new Map<string, WorkspaceSegment>(members.map((m) => [m.name, { lines: [], ran: false }]));
   const byId = (id: string) => members.find((m) => m.id === id || m.name === id);
   const running = members.filter((m) => m.hasScript);
@@ -155,7 +171,12 @@ export function splitWorkspaces(lines: readonly string[], event: string, members
       const code = block.map((b) => /^npm (?:error|ERR!) code (\d+)$/.exec(b)?.[1]).find((x) => x !== undefined);
       const signal = block.map((b) => /^npm (?:error|ERR!) signal (SIG[A-Z0-9]+)$/.exec(b)?.[1]).find((x) => x !== undefined);
       const missing = block.find((b) => /Missing script: /.test(b));
-      out.get(member.name)!.failed = { ...(code !== undefined && { code: Number(code) }), ...(signal !== undefined && { signal }), ...(missing !== undefined && { missingScript: true }), line: missing ?? l };
+      out.get(member.name)!.failed = {
+        ...(code !== undefined && { code: Number(code) }),
+        ...(signal !== undefined && { signal }),
+        ...(missing !== undefined && { missingScript: true }),
+        line: missing ?? l,
+      };
       i = end - 1;
       continue;
     }
@@ -165,7 +186,10 @@ export function splitWorkspaces(lines: readonly string[], event: string, members
       const id = banner[1];
       const ev = banner[2]!;
       // pretest, test and posttest of one workspace share its segment.
-      const same = current !== undefined && ((ev === event && lastEvent === `pre${event}`) || ev === `post${event}`) && (id === undefined || id === current.id || id === current.name);
+      const same =
+        current !== undefined &&
+        ((ev === event && lastEvent === `pre${event}`) || ev === `post${event}`) &&
+        (id === undefined || id === current.id || id === current.name);
       let member: WorkspaceMember | undefined = same ? current : undefined;
       if (member === undefined) {
         if (id !== undefined) {
@@ -197,8 +221,14 @@ export function splitWorkspaces(lines: readonly string[], event: string, members
     }
     if (current !== undefined) out.get(current.name)!.lines.push(l);
   }
-  if (running.length > 0 && running.every((m) => !out.get(m.name)!.ran) && [...out.values()].every((s) => s.failed === undefined || s.failed.missingScript)) {
-    return { why: `npm printed no \`> NAME ${event}\` banner (quiet: --silent or --loglevel silent?), so its output cannot be told apart by workspace` };
+  if (
+    running.length > 0 &&
+    running.every((m) => !out.get(m.name)!.ran) &&
+    [...out.values()].every((s) => s.failed === undefined || s.failed.missingScript)
+  ) {
+    return {
+      why: `npm printed no \`> NAME ${event}\` banner (quiet: --silent or --loglevel silent?), so its output cannot be told apart by workspace`,
+    };
   }
   return out;
 }

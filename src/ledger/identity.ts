@@ -57,7 +57,12 @@ export function validOrigin(id: string): boolean {
 
 /** A CI job's origin from its environment (`GATE_LADDER_ORIGIN` first); `undefined` outside CI. Pure. */
 export function ciOrigin(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const clean = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/\.{2,}/g, '.').replace(/^[^A-Za-z0-9]+/, '').slice(0, 100);
+  const clean = (s: string) =>
+    s
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/\.{2,}/g, '.')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 100);
   if (env.GATE_LADDER_ORIGIN) return clean(env.GATE_LADDER_ORIGIN);
   if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_RUN_ID)
     return clean(`gha-${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? '1'}-${env.GITHUB_JOB ?? 'job'}`);

@@ -1,4 +1,16 @@
-import { closeSync, constants, createReadStream, fstatSync, mkdirSync, openSync, readSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  createReadStream,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  readdirSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { faultMsg } from '../util/messages.js';
 import { hostName, isAlive, ownStartTime } from '../util/proc.js';
@@ -22,7 +34,10 @@ const sleep = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
 
 /** A ledger (or tests.jsonl) that cannot be written: its path and why, in words; never a stack. */
 export class LedgerError extends Error {
-  constructor(readonly path: string, readonly why: string) {
+  constructor(
+    readonly path: string,
+    readonly why: string,
+  ) {
     super(faultMsg.ledgerUnwritable(path, why));
     this.name = 'LedgerError';
   }
@@ -84,7 +99,13 @@ function readHolder(lock: string): Holder | null {
     const [pid, start, host] = line.trim().split(' ');
     // A whole line only (locks are linked into place whole): `12` with no newline is torn, not pid 12.
     const n = line.endsWith('\n') ? Number(pid) : Number.NaN;
-    return { line, mtimeMs, ...(Number.isInteger(n) && n > 0 && { pid: n }), ...(start && start !== '-' && { start }), ...(host && host !== '-' && { host }) };
+    return {
+      line,
+      mtimeMs,
+      ...(Number.isInteger(n) && n > 0 && { pid: n }),
+      ...(start && start !== '-' && { start }),
+      ...(host && host !== '-' && { host }),
+    };
   } catch {
     return null;
   } finally {
@@ -329,7 +350,11 @@ export function jsonLine<T>(line: string, parse: (value: unknown) => T | undefin
 }
 
 /** Streams any JSONL file through `parse`; lines it rejects are counted in `stats.skipped`. */
-export async function* readJsonl<T>(path: string, parse: (value: unknown) => T | undefined, stats: ReadStats = { rows: 0, skipped: 0 }): AsyncGenerator<T> {
+export async function* readJsonl<T>(
+  path: string,
+  parse: (value: unknown) => T | undefined,
+  stats: ReadStats = { rows: 0, skipped: 0 },
+): AsyncGenerator<T> {
   for await (const line of lines(path)) {
     const value = jsonLine(line, parse, stats);
     if (value !== undefined) yield value;

@@ -52,7 +52,8 @@ export function refuseRow(row: Record<string, unknown>, origin: string, limits: 
   if (!isText(row.tier, 200) || row.tier === '') return 'malformed tier';
   const s = row.seconds;
   if (typeof s !== 'number' || !Number.isFinite(s) || s < 0) return 'malformed seconds';
-  if (s > secondsBound(row.tier, limits, row.retried !== undefined ? 2 : 1)) return limits.timeouts.has(row.tier) ? "seconds beyond the tier's timeout" : 'seconds beyond a day';
+  if (s > secondsBound(row.tier, limits, row.retried !== undefined ? 2 : 1))
+    return limits.timeouts.has(row.tier) ? "seconds beyond the tier's timeout" : 'seconds beyond a day';
   if (typeof row.run !== 'string' || !RUN_ID.test(row.run)) return 'malformed run id';
   if (!isPatch(row.patch)) return 'malformed patch';
   if (!optional(row.base, (b) => b === null || (typeof b === 'string' && SHA.test(b)))) return 'malformed base';
@@ -60,11 +61,14 @@ export function refuseRow(row: Record<string, unknown>, origin: string, limits: 
   if (Date.parse(row.ts) > limits.now + FUTURE_SLACK_MS) return 'time in the future';
   if (!optional(row.hook, (h) => typeof h === 'string' && HOOKS.has(h))) return 'unknown hook';
   if (!optional(row.exit, (e) => e === null || (typeof e === 'number' && Number.isSafeInteger(e)))) return 'malformed exit';
-  if (!optional(row.files, isStrings) || !optional(row.skipped, isStrings) || !optional(row.skipped_by_env, isStrings)) return 'malformed path list';
+  if (!optional(row.files, isStrings) || !optional(row.skipped, isStrings) || !optional(row.skipped_by_env, isStrings))
+    return 'malformed path list';
   if (!optional(row.files_count, isCount)) return 'malformed files_count';
-  for (const f of ['routed', 'cached', 'calibration', 'applied', 'applicable'] as const) if (!optional(row[f], isBool)) return `malformed ${f}`;
+  for (const f of ['routed', 'cached', 'calibration', 'applied', 'applicable'] as const)
+    if (!optional(row[f], isBool)) return `malformed ${f}`;
   if (!optional(row.retried, (r) => r !== null && typeof r === 'object' && !Array.isArray(r))) return 'malformed retried';
-  for (const f of ['reason', 'runner', 'source', 'ref', 'isolation', 'isolate', 'cache_run', 'config_hash'] as const) if (!optional(row[f], isString)) return `malformed ${f}`;
+  for (const f of ['reason', 'runner', 'source', 'ref', 'isolation', 'isolate', 'cache_run', 'config_hash'] as const)
+    if (!optional(row[f], isString)) return `malformed ${f}`;
   return undefined;
 }
 

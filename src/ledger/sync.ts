@@ -87,11 +87,15 @@ function lines(text: string): string[] {
 /** Every line of the file as JSON (the caller keeps what its parser accepts). */
 async function jsonLines(path: string): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
-  for await (const v of readJsonl(path, (x) => (x !== null && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : undefined))) out.push(v);
+  for await (const v of readJsonl(path, (x) =>
+    x !== null && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : undefined,
+  ))
+    out.push(v);
   return out;
 }
 
-const isTestRecord = (v: Record<string, unknown>) => typeof v.run === 'string' && typeof v.tier === 'string' && Array.isArray(v.pass) && Array.isArray(v.fail);
+const isTestRecord = (v: Record<string, unknown>) =>
+  typeof v.run === 'string' && typeof v.tier === 'string' && Array.isArray(v.pass) && Array.isArray(v.fail);
 
 /** Writes a file whole or not at all. */
 function writeWhole(path: string, rows: readonly unknown[]): void {
@@ -135,7 +139,8 @@ function remoteSha(root: string, remote: string, ref: string): string | undefine
 }
 
 /** A push git refused because another push of the ref got there first (git's words for it). */
-const RACE = /non-fast-forward|fetch first|stale info|cannot lock ref|failed to lock|unable to (?:create|lock)|incorrect old value|reference already exists|but expected/i;
+const RACE =
+  /non-fast-forward|fetch first|stale info|cannot lock ref|failed to lock|unable to (?:create|lock)|incorrect old value|reference already exists|but expected/i;
 
 /**
  * One sync against `remote`. Refusals are data; nothing local changes before the fetch succeeds.
@@ -157,7 +162,11 @@ export async function syncLedger(p: SyncPaths, remote: string, origin: string, o
 
     // This origin's rows: what the remote holds first (so nothing pushed before is lost), then the local ones it lacks.
     const seen = new Set<string>();
-    const remoteRows = own ? lines(blob(p.root, own.sha, 'ledger.jsonl')).map(parseRow).filter((r): r is LedgerRow => r !== undefined) : [];
+    const remoteRows = own
+      ? lines(blob(p.root, own.sha, 'ledger.jsonl'))
+          .map(parseRow)
+          .filter((r): r is LedgerRow => r !== undefined)
+      : [];
     for (const r of remoteRows) seen.add(rowKey(r));
     const localKeys = new Set<string>();
     const localOwn: LedgerRow[] = [];
@@ -166,7 +175,11 @@ export async function syncLedger(p: SyncPaths, remote: string, origin: string, o
       if (row.origin === undefined || row.origin === origin) localOwn.push(row);
     });
     const lacking = remoteRows.filter((r) => !localKeys.has(rowKey(r)));
-    const fresh = newRows(localOwn.map((r) => stamp(r, origin)), seen, rowKey).added;
+    const fresh = newRows(
+      localOwn.map((r) => stamp(r, origin)),
+      seen,
+      rowKey,
+    ).added;
 
     const remoteTestRecs = (own ? lines(blob(p.root, own.sha, 'tests.jsonl')) : []).flatMap((l) => {
       const v = parseObject(l);
@@ -178,7 +191,11 @@ export async function syncLedger(p: SyncPaths, remote: string, origin: string, o
     const localTestKeys = new Set(localTests.map(testKey));
     const testsLacking = remoteTestRecs.filter((t) => !localTestKeys.has(testKey(t)));
     const ownTests = localTests.filter((t) => isTestRecord(t) && (t.origin === undefined || t.origin === origin));
-    const freshTests = newRows(ownTests.map((t) => stamp(t, origin)), testSeen, testKey).added;
+    const freshTests = newRows(
+      ownTests.map((t) => stamp(t, origin)),
+      testSeen,
+      testKey,
+    ).added;
 
     if (fresh.length > 0 || freshTests.length > 0) {
       const ledgerText = [...remoteRows, ...fresh].map((r) => `${JSON.stringify(r)}\n`).join('');
@@ -194,7 +211,12 @@ export async function syncLedger(p: SyncPaths, remote: string, origin: string, o
           await new Promise((done) => setTimeout(done, 20 * attempt + Math.floor(Math.random() * 100 * attempt)));
           continue;
         }
-        const detail = lastLine(said.split('\n').filter((l) => !/^(To |Done$)/.test(l)).join('\n'));
+        const detail = lastLine(
+          said
+            .split('\n')
+            .filter((l) => !/^(To |Done$)/.test(l))
+            .join('\n'),
+        );
         return { ok: false, stage: raced ? 'race' : 'push', detail };
       }
       git(p.root, ['update-ref', `${slot}${origin}`, commit]);

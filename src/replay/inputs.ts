@@ -79,7 +79,12 @@ function patchFilesIn(dir: string): string[] {
  * What the user named, as patches in replay order: a folder (its .patch/.diff files, by name), a patch
  * file, a revision range (`A..B`, oldest first) or one commit. Patch files apply onto `onto` (default HEAD).
  */
-export function resolveInputs(root: string, cwd: string, inputs: readonly string[], opts: { onto?: string; firstParent?: boolean } = {}): ReplayInputs {
+export function resolveInputs(
+  root: string,
+  cwd: string,
+  inputs: readonly string[],
+  opts: { onto?: string; firstParent?: boolean } = {},
+): ReplayInputs {
   const patches: ReplayPatch[] = [];
   const merges: string[] = [];
   const problems: string[] = [];

@@ -42,7 +42,9 @@ export function probeNetworkIsolation(platform: NodeJS.Platform = process.platfo
     const r = spawnSync(prefix[0]!, [...prefix.slice(1), 'cat', '/proc/net/dev'], { encoding: 'utf8', timeout: 10_000 });
     const tried = prefix.slice(0, -1).join(' ');
     if (r.error) {
-      failures.push(`${tried}: ${(r.error as NodeJS.ErrnoException).code === 'ENOENT' ? 'unshare is not installed (util-linux)' : r.error.message}`);
+      failures.push(
+        `${tried}: ${(r.error as NodeJS.ErrnoException).code === 'ENOENT' ? 'unshare is not installed (util-linux)' : r.error.message}`,
+      );
       continue;
     }
     if (r.status !== 0) {

@@ -75,7 +75,14 @@ export function notAppliedRow(
 }
 
 function firstLines(text: string): string {
-  return text.trim().split('\n').filter((l) => !/^(hint|warning):/.test(l)).slice(0, 2).join(' / ') || 'git apply failed';
+  return (
+    text
+      .trim()
+      .split('\n')
+      .filter((l) => !/^(hint|warning):/.test(l))
+      .slice(0, 2)
+      .join(' / ') || 'git apply failed'
+  );
 }
 
 /** Why a patch file must not be applied in `slot`: it writes where a dependency folder will be linked. Undefined when it may. */

@@ -79,7 +79,11 @@ export class Progress {
   private timer: NodeJS.Timeout | undefined;
   private readonly started: number;
 
-  constructor(total: number, private readonly out: ProgressOut, private readonly clock: () => number = () => performance.now()) {
+  constructor(
+    total: number,
+    private readonly out: ProgressOut,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
     this.tally = { total, done: 0, caught: 0, errors: 0, notApplied: 0 };
     this.started = clock();
     if (out.isTTY) {

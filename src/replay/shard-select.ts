@@ -8,7 +8,12 @@ import { patchDurations, type Shard, selectShard } from './shard.js';
  * This shard's patches. Durations come from rows not written under `hash` (the replay being sharded
  * adds only such rows), so shard jobs run one after another in one clone split the corpus the same way.
  */
-export async function shardPatches(patches: readonly ReplayPatch[], shard: Shard, ledger: string, hash: string): Promise<{ patches: ReplayPatch[]; balanced: boolean }> {
+export async function shardPatches(
+  patches: readonly ReplayPatch[],
+  shard: Shard,
+  ledger: string,
+  hash: string,
+): Promise<{ patches: ReplayPatch[]; balanced: boolean }> {
   const wanted = new Set(patches.map((p) => p.id));
   const rows: LedgerRow[] = [];
   const stats: ReadStats = { rows: 0, skipped: 0 };

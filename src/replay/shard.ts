@@ -26,7 +26,11 @@ export function parseShard(text: string): Shard | string {
  * first onto the least-loaded shard (ties: id order, then the lowest shard), unknown ones priced at
  * the mean of the known.
  */
-export function assignShards(ids: readonly string[], count: number, durations: ReadonlyMap<string, number> = new Map()): Map<string, number> {
+export function assignShards(
+  ids: readonly string[],
+  count: number,
+  durations: ReadonlyMap<string, number> = new Map(),
+): Map<string, number> {
   const out = new Map<string, number>();
   const unique = [...new Set(ids)];
   const known = unique.map((id) => durations.get(id)).filter((s): s is number => s !== undefined && Number.isFinite(s) && s >= 0);

@@ -80,6 +80,8 @@ export function figureLines(f: ReplayFigures, calibration: boolean): string[] {
     fmt(head),
     ...body.map(fmt),
     ...(f.notApplied.length > 0 ? [`did not apply (counted apart: not a catch, not an error): ${f.notApplied.length}`] : []),
-    ...(f.notApplicable > 0 ? [`not applicable at their commit (the tier's script or runner was absent there; counted apart): ${f.notApplicable}`] : []),
+    ...(f.notApplicable > 0
+      ? [`not applicable at their commit (the tier's script or runner was absent there; counted apart): ${f.notApplicable}`]
+      : []),
   ];
 }

@@ -85,7 +85,14 @@ function allAdvice(input: AdviceInput, policy: Partial<AdvicePolicy>): Advice[] 
   for (const pair of input.overlap.pairs) {
     // The same noise floor as for attempts: fewer calibration runs say nothing about overlap.
     if (pair.patches < p.minAttempts) continue;
-    const figures = { earlier: pair.earlier, later: pair.later, patches: pair.patches, both: pair.both, only_earlier: pair.only_earlier, only_later: pair.only_later };
+    const figures = {
+      earlier: pair.earlier,
+      later: pair.later,
+      patches: pair.patches,
+      both: pair.both,
+      only_earlier: pair.only_earlier,
+      only_later: pair.only_later,
+    };
     const union = pair.both + pair.only_earlier + pair.only_later;
     // The later tier makes every catch of the earlier one, and more.
     if (pair.only_earlier === 0 && pair.only_later > 0) {
@@ -94,7 +101,11 @@ function allAdvice(input: AdviceInput, policy: Partial<AdvicePolicy>): Advice[] 
     }
     // Integer comparison: only_later / union <= percent / 100, with the earlier tier catching something.
     if (pair.both + pair.only_earlier > 0 && pair.only_later * 100 <= p.newCatchPercent * union) {
-      add('contract-check', reportMsg.contractCheck(pair, p.newCatchPercent), { ...figures, limit_percent: p.newCatchPercent, from: 'calibration' });
+      add('contract-check', reportMsg.contractCheck(pair, p.newCatchPercent), {
+        ...figures,
+        limit_percent: p.newCatchPercent,
+        from: 'calibration',
+      });
     }
   }
   // From ladder rows: every catch of a later tier is new (the earlier ones passed), so a tier that, reached, almost

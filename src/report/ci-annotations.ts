@@ -28,7 +28,13 @@ export function annotationsFor(results: readonly Judged[]): Annotation[] {
   for (const r of results) {
     if (r.verdict === 'pass') continue;
     if (r.verdict === 'caught' && r.failures && r.failures.length > 0) {
-      for (const f of r.failures) out.push({ ...(f.file && { file: f.file }), ...(f.file && f.line !== undefined && { line: f.line }), title: `${r.tier}: ${f.title}`, message: f.message });
+      for (const f of r.failures)
+        out.push({
+          ...(f.file && { file: f.file }),
+          ...(f.file && f.line !== undefined && { line: f.line }),
+          title: `${r.tier}: ${f.title}`,
+          message: f.message,
+        });
       continue;
     }
     out.push(r.verdict === 'caught' ? ciMsg.caughtAnnotation(r.tier, r.exitCode, r.reason) : ciMsg.errorAnnotation(r.tier, r.reason));

@@ -52,14 +52,20 @@ export function ciSummary(input: SummaryInput): string {
       out.push(`${mdText(t.ref)}: ${mdText(t.skipped)}.`, '');
       continue;
     }
-    out.push(`${mdText(t.ref)} at ${code(short(t.head))} against ${code(short(t.base))}: ${t.files} changed path${t.files === 1 ? '' : 's'}.`, '');
+    out.push(
+      `${mdText(t.ref)} at ${code(short(t.head))} against ${code(short(t.base))}: ${t.files} changed path${t.files === 1 ? '' : 's'}.`,
+      '',
+    );
     if (t.plan.length === 0) continue;
     out.push('| tier | verdict | seconds | caught / error reason |', '| --- | --- | ---: | --- |');
     const results = new Map((t.results ?? []).map((r) => [r.tier, r]));
     for (const p of t.plan) {
       const r = results.get(p.tier);
       if (r) out.push(row([mdText(r.tier), r.verdict === 'pass' ? 'pass' : `**${r.verdict}**`, seconds(r.seconds), why(r)]));
-      else out.push(row([mdText(p.tier), 'not run', '', p.run ? 'not reached: an earlier tier stopped the ladder' : mdText(p.reason ?? 'skipped')]));
+      else
+        out.push(
+          row([mdText(p.tier), 'not run', '', p.run ? 'not reached: an earlier tier stopped the ladder' : mdText(p.reason ?? 'skipped')]),
+        );
     }
     out.push('');
     const failures = (t.results ?? []).flatMap((r) => (r.failures ?? []).map((f) => ({ tier: r.tier, f })));
@@ -71,8 +77,25 @@ export function ciSummary(input: SummaryInput): string {
     }
   }
   if (input.figures.length > 0) {
-    out.push('### Ledger figures per tier', '', '| tier | runs | caught | errors | median s | total s | yield (caught/s) | error rate |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-    for (const f of input.figures) out.push(row([mdText(f.tier), String(f.runs), String(f.caught), String(f.errors), fig(f.median_s), String(f.total_s), fig(f.yield), fig(f.error_rate)]));
+    out.push(
+      '### Ledger figures per tier',
+      '',
+      '| tier | runs | caught | errors | median s | total s | yield (caught/s) | error rate |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    );
+    for (const f of input.figures)
+      out.push(
+        row([
+          mdText(f.tier),
+          String(f.runs),
+          String(f.caught),
+          String(f.errors),
+          fig(f.median_s),
+          String(f.total_s),
+          fig(f.yield),
+          fig(f.error_rate),
+        ]),
+      );
     out.push('', 'Calibration, cached and seeded rows are not counted; `gate-ladder report` has the rest.', '');
   }
   return `${out.join('\n')}\n`;

@@ -1,10 +1,29 @@
 import { type AdvicePolicy, advise } from './advice.js';
 import { DistinctCounter } from './distinct.js';
 import { Seconds } from './seconds.js';
-import { MAX_EXACT_TIERS, bestOrder, bestReplayOrder, costRatio, expectedSeconds, replaySeconds, type PricedTier, type ReplayRun } from './order.js';
+import {
+  MAX_EXACT_TIERS,
+  bestOrder,
+  bestReplayOrder,
+  costRatio,
+  expectedSeconds,
+  replaySeconds,
+  type PricedTier,
+  type ReplayRun,
+} from './order.js';
 import { ms, sig } from './round.js';
 import { MONTH_DAYS, Trend, daysBetween } from './trend.js';
-import type { HookName, OrderFigures, PairOverlap, RateFigures, Report, ScopeFigures, SeedFigures, TierFigures, Verdict } from '../types.js';
+import type {
+  HookName,
+  OrderFigures,
+  PairOverlap,
+  RateFigures,
+  Report,
+  ScopeFigures,
+  SeedFigures,
+  TierFigures,
+  Verdict,
+} from '../types.js';
 
 export { ms, sig };
 
@@ -78,10 +97,17 @@ export function originFold(opts: ReportOptions, local: string) {
       f.fold.add(row);
     },
     finish(refused: Readonly<Record<string, { rows: number }>> = {}): OriginFigures[] {
-      const names = [...new Set([...folds.keys(), ...Object.keys(refused)])].sort((a, b) => (a === local ? -1 : b === local ? 1 : a < b ? -1 : a > b ? 1 : 0));
+      const names = [...new Set([...folds.keys(), ...Object.keys(refused)])].sort((a, b) =>
+        a === local ? -1 : b === local ? 1 : a < b ? -1 : a > b ? 1 : 0,
+      );
       return names.map((origin) => {
         const f = folds.get(origin);
-        return { origin, rows: f?.rows ?? 0, refused: refused[origin]?.rows ?? 0, tiers: f === undefined ? [] : f.fold.finish().tiers.filter((t) => t.runs > 0) };
+        return {
+          origin,
+          rows: f?.rows ?? 0,
+          refused: refused[origin]?.rows ?? 0,
+          tiers: f === undefined ? [] : f.fold.finish().tiers.filter((t) => t.runs > 0),
+        };
       });
     },
   };
@@ -121,7 +147,16 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
   const tier = (name: string): TierAcc => {
     let a = accs.get(name);
     if (a === undefined) {
-      a = { caught: 0, errors: 0, passes: 0, total: 0, seconds: new Seconds(), notApplied: 0, notApplicable: 0, routedPast: new DistinctCounter() };
+      a = {
+        caught: 0,
+        errors: 0,
+        passes: 0,
+        total: 0,
+        seconds: new Seconds(),
+        notApplied: 0,
+        notApplicable: 0,
+        routedPast: new DistinctCounter(),
+      };
       accs.set(name, a);
       order.push(name);
     }
@@ -153,7 +188,10 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
 
   const add = (row: FoldRow): void => {
     rows++;
-    if ((opts.hook !== undefined && row.hook !== opts.hook) || (since !== undefined && !(typeof row.ts === 'string' && Date.parse(row.ts) >= since))) {
+    if (
+      (opts.hook !== undefined && row.hook !== opts.hook) ||
+      (since !== undefined && !(typeof row.ts === 'string' && Date.parse(row.ts) >= since))
+    ) {
       excluded.filtered++;
       return;
     }
@@ -218,7 +256,10 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
     const tiers = all.filter((t) => current === undefined || current.has(t.tier));
     const retired = all.filter((t) => current !== undefined && !current.has(t.tier));
     const scope = scopeFigures(order, accs, all, routedRuns.size);
-    const pairs = overlap(tiers.map((t) => t.tier), calibration);
+    const pairs = overlap(
+      tiers.map((t) => t.tier),
+      calibration,
+    );
     const priced = priceOrder(tiers, calibration);
     const rate = rateFigures(attempts.size, trend.first, trend.latest);
     const overlapFigures = { runs: calibration.size, counted_rows: countedCalibration, pairs };
@@ -344,7 +385,9 @@ export function replayRuns(names: readonly string[], calibration: Iterable<Calib
  * assuming tiers fail independently.
  */
 function priceOrder(tiers: TierFigures[], calibration: Map<string, CalibrationRun>): OrderFigures {
-  const ranked: PricedTier[] = tiers.filter((t) => t.runs > 0).map((t) => ({ tier: t.tier, cost: t.total_s / t.runs, p: t.caught / t.runs }));
+  const ranked: PricedTier[] = tiers
+    .filter((t) => t.runs > 0)
+    .map((t) => ({ tier: t.tier, cost: t.total_s / t.runs, p: t.caught / t.runs }));
   const priced = ranked.map((t) => ({ tier: t.tier, mean_s: ms(t.cost), p: sig(t.p), ratio: t.p === 0 ? null : ms(costRatio(t)) }));
   const calibrated = new Set<string>();
   for (const c of calibration.values()) for (const name of c.verdicts.keys()) calibrated.add(name);

@@ -12,8 +12,7 @@ import type { TestsSection } from './tests-section.js';
 /** A figure in a tag the tests can find: `data-k` names the JSON key. */
 const fig = (k: string, v: string | number | null, tag = 'span') => `<${tag} data-k="${esc(k)}">${esc(cell(v))}</${tag}>`;
 
-const section = (id: keyof typeof SECTIONS, title: string, body: string) =>
-  `<section id="${id}"><h2>${esc(title)}</h2>${body}</section>`;
+const section = (id: keyof typeof SECTIONS, title: string, body: string) => `<section id="${id}"><h2>${esc(title)}</h2>${body}</section>`;
 
 const p = (text: string) => `<p>${esc(text)}</p>`;
 
@@ -38,7 +37,9 @@ function summary(r: Report, ledger?: string): string {
   return (
     `<dl class="summary">${items.map(([label, k, v]) => `<div><dt>${esc(label)}</dt>${fig(k, v, 'dd')}</div>`).join('')}</dl>` +
     p(reportMsg.excluded(x, r.overlap.counted_rows)) +
-    (ledger ? `<p class="muted">ledger: <code>${esc(ledger)}</code>${r.rate.first ? `, ${esc(r.rate.first)} to ${esc(r.rate.last)}` : ''}</p>` : '')
+    (ledger
+      ? `<p class="muted">ledger: <code>${esc(ledger)}</code>${r.rate.first ? `, ${esc(r.rate.first)} to ${esc(r.rate.last)}` : ''}</p>`
+      : '')
   );
 }
 
@@ -47,8 +48,16 @@ function trend(r: Report): string {
   if (t.periods.length === 0 || t.tiers.length === 0) return p('no dated rows yet');
   const charts =
     `<div class="charts">` +
-    lineChart(t.periods, t.tiers.map((s) => ({ name: s.tier, values: s.yield })), 'yield (caught per second)') +
-    lineChart(t.periods, t.tiers.map((s) => ({ name: s.tier, values: s.catch_rate })), 'catch rate (caught ÷ runs)') +
+    lineChart(
+      t.periods,
+      t.tiers.map((s) => ({ name: s.tier, values: s.yield })),
+      'yield (caught per second)',
+    ) +
+    lineChart(
+      t.periods,
+      t.tiers.map((s) => ({ name: s.tier, values: s.catch_rate })),
+      'catch rate (caught ÷ runs)',
+    ) +
     `</div>`;
   const head = `<tr><th>${esc(t.unit)}</th>${t.tiers.map((s) => `<th class="num">${esc(s.tier)}</th>`).join('')}</tr>`;
   const rows = t.periods.map(
@@ -71,7 +80,11 @@ function trend(r: Report): string {
 function cost(r: Report): string {
   const ran = r.tiers.filter((t) => t.runs > 0);
   if (ran.length === 0) return p('no runs yet');
-  return scatterChart(ran.map((t) => ({ name: t.tier, x: t.total_s, y: t.caught })), 'seconds (total)', 'caught');
+  return scatterChart(
+    ran.map((t) => ({ name: t.tier, x: t.total_s, y: t.caught })),
+    'seconds (total)',
+    'caught',
+  );
 }
 
 function scope(r: Report): string {
@@ -82,7 +95,8 @@ function scope(r: Report): string {
     'seconds saved by routing past each tier',
   );
   const rows = s.past.map(
-    (x) => `<tr data-tier="${esc(x.tier)}"><th>${esc(x.tier)}</th>${fig('patches', x.patches, 'td')}${fig('median_s', x.median_s, 'td')}${fig('saved_s', x.saved_s, 'td')}</tr>`,
+    (x) =>
+      `<tr data-tier="${esc(x.tier)}"><th>${esc(x.tier)}</th>${fig('patches', x.patches, 'td')}${fig('median_s', x.median_s, 'td')}${fig('saved_s', x.saved_s, 'td')}</tr>`,
   );
   return (
     `<p>${fig('patches', s.patches)} patches routed; ${fig('saved_s', s.saved_s)} s saved in all.</p>` +
@@ -111,10 +125,9 @@ function overlap(r: Report): string {
     });
     return `<tr><th>${esc(e)}</th>${cells.join('')}</tr>`;
   });
-  return (
-    p(`Over calibration runs (every tier ran on the same patch): how often both tiers of a pair caught it, only one, or neither. The darker a cell, the more of the pair's catches both made.`) +
-    `<table class="matrix">${head}${rows.join('')}</table>`
-  );
+  return `${p(
+    `Over calibration runs (every tier ran on the same patch): how often both tiers of a pair caught it, only one, or neither. The darker a cell, the more of the pair's catches both made.`,
+  )}<table class="matrix">${head}${rows.join('')}</table>`;
 }
 
 function order(r: Report): string {
@@ -123,7 +136,8 @@ function order(r: Report): string {
   const line = (k: string, label: string, tiers: readonly string[], s: number | null) =>
     `<tr data-order="${k}"><th>${esc(label)}</th><td>${esc(['t0-scope', ...tiers.filter((t) => t !== 't0-scope')].join(' → '))}</td>${fig(`${k}_s`, s, 'td')}</tr>`;
   const priced = o.priced.map(
-    (t) => `<tr data-tier="${esc(t.tier)}"><th>${esc(t.tier)}</th>${fig('mean_s', t.mean_s, 'td')}${fig('p', t.p, 'td')}${fig('ratio', t.ratio, 'td')}</tr>`,
+    (t) =>
+      `<tr data-tier="${esc(t.tier)}"><th>${esc(t.tier)}</th>${fig('mean_s', t.mean_s, 'td')}${fig('p', t.p, 'td')}${fig('ratio', t.ratio, 'td')}</tr>`,
   );
   return (
     `<table class="figures order"><tr><th></th><th>order</th><th class="num">expected s per patch</th></tr>${line('current', 'current', o.current, o.current_s)}${line('recommended', 'recommended', o.recommended, o.recommended_s)}</table>` +
@@ -144,7 +158,8 @@ function seeds(r: Report): string {
   const s = r.seeds;
   if (s.runs === 0) return p(reportMsg.noSeeds());
   const rows = s.tiers.map(
-    (t) => `<tr data-tier="${esc(t.tier)}"><th>${esc(t.tier)}</th>${fig('runs', t.runs, 'td')}${fig('caught', t.caught, 'td')}${fig('errors', t.errors, 'td')}</tr>`,
+    (t) =>
+      `<tr data-tier="${esc(t.tier)}"><th>${esc(t.tier)}</th>${fig('runs', t.runs, 'td')}${fig('caught', t.caught, 'td')}${fig('errors', t.errors, 'td')}</tr>`,
   );
   return (
     `<p>${fig('runs', s.runs)} seeded bugs: ${fig('caught', s.caught)} caught by some tier, ${esc(s.runs - s.caught)} escaped every tier.</p>` +
@@ -158,7 +173,10 @@ function tests(s: TestsSection): string {
       (f) =>
         `<tr data-test="${esc(f.id)}"><th><code>${esc(f.id)}</code></th>${fig('runs', f.runs, 'td')}${fig('flips', f.flips, 'td')}${fig('same_code_runs', f.same_code_runs, 'td')}${fig('flip_rate', f.flip_rate, 'td')}${fig('evidence', f.evidence, 'td')}<td data-eligible="${f.eligible}">${esc(f.reason)}</td></tr>`,
     );
-    const broken = t.broken.map((b) => `<tr data-test="${esc(b.id)}"><th><code>${esc(b.id)}</code></th>${fig('runs', b.runs, 'td')}<td>failed every run: fix it or delete it</td></tr>`);
+    const broken = t.broken.map(
+      (b) =>
+        `<tr data-test="${esc(b.id)}"><th><code>${esc(b.id)}</code></th>${fig('runs', b.runs, 'td')}<td>failed every run: fix it or delete it</td></tr>`,
+    );
     const more = (n: number, of: number) => (of > n ? p(`... and ${of - n} more (gate-ladder flaky)`) : '');
     return (
       `<div class="tier-tests" data-tier="${esc(t.tier)}"><h3>${esc(t.tier)}</h3>` +
@@ -167,7 +185,9 @@ function tests(s: TestsSection): string {
       (flaky.length > 0
         ? `<table class="figures" data-list="flaky"><tr><th>flaky test</th><th class="num">runs</th><th class="num">flips</th><th class="num">same-code runs</th><th class="num">flip rate</th><th class="num">evidence</th><th>freeze?</th></tr>${flaky.join('')}</table>${more(t.flaky.length, t.flaky_count)}`
         : '') +
-      (broken.length > 0 ? `<table class="figures" data-list="broken"><tr><th>broken test</th><th class="num">runs</th><th></th></tr>${broken.join('')}</table>${more(t.broken.length, t.broken_count)}` : '') +
+      (broken.length > 0
+        ? `<table class="figures" data-list="broken"><tr><th>broken test</th><th class="num">runs</th><th></th></tr>${broken.join('')}</table>${more(t.broken.length, t.broken_count)}`
+        : '') +
       '</div>'
     );
   });
@@ -200,7 +220,9 @@ function advice(r: Report): string {
 export function renderHtml(r: Report, testsSection?: TestsSection, ledger?: string, generated?: string): string {
   const parts = [
     section('tiers', SECTIONS.tiers, tierTable(r.tiers)),
-    r.retired.length > 0 ? section('retired', SECTIONS.retired, p(reportMsg.retired(r.retired.map((t) => t.tier))) + tierTable(r.retired)) : '',
+    r.retired.length > 0
+      ? section('retired', SECTIONS.retired, p(reportMsg.retired(r.retired.map((t) => t.tier))) + tierTable(r.retired))
+      : '',
     section('trend', `${SECTIONS.trend} (per ${r.trend.unit})`, trend(r)),
     section('cost', SECTIONS.cost, cost(r)),
     section('scope', SECTIONS.scope, scope(r)),
@@ -210,7 +232,9 @@ export function renderHtml(r: Report, testsSection?: TestsSection, ledger?: stri
     section('seeds', SECTIONS.seeds, seeds(r)),
     testsSection !== undefined ? section('tests', SECTIONS.tests, tests(testsSection)) : '',
   ];
-  const nav = [...parts.join('').matchAll(/<section id="([a-z]+)"><h2>([^<]*)<\/h2>/g)].map((m) => `<a href="#${m[1]}">${m[2]!.replace(/ \(.*$/, '')}</a>`);
+  const nav = [...parts.join('').matchAll(/<section id="([a-z]+)"><h2>([^<]*)<\/h2>/g)].map(
+    (m) => `<a href="#${m[1]}">${m[2]!.replace(/ \(.*$/, '')}</a>`,
+  );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">

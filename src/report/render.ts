@@ -57,7 +57,10 @@ export function renderReport(r: Report, format: ReportFormat, ledger?: string): 
   if (r.trend.periods.length === 0 || r.trend.tiers.length === 0) item('no dated rows');
   else {
     const head = [r.trend.unit, ...r.trend.tiers.map((t) => printable(t.tier))];
-    table(head, r.trend.periods.map((p, i) => [p, ...r.trend.tiers.map((t) => trendCell(t.caught[i]!, t.runs[i]!, t.yield[i]!))]));
+    table(
+      head,
+      r.trend.periods.map((p, i) => [p, ...r.trend.tiers.map((t) => trendCell(t.caught[i]!, t.runs[i]!, t.yield[i]!))]),
+    );
     if (r.trend.dropped > 0) item(`${r.trend.dropped} older ${r.trend.unit}s left out`);
   }
 
@@ -102,17 +105,26 @@ export function renderByOrigin(list: readonly OriginFigures[], format: ReportFor
   const head = ['origin', ...TIER_COLUMNS];
   const rows: string[][] = [];
   for (const o of list) {
-    if (o.tiers.length === 0) rows.push([printable(shown(o.origin)), ...TIER_COLUMNS.map((c) => (c === 'tier' ? '-' : c === 'runs' ? '0' : '-'))]);
+    if (o.tiers.length === 0)
+      rows.push([printable(shown(o.origin)), ...TIER_COLUMNS.map((c) => (c === 'tier' ? '-' : c === 'runs' ? '0' : '-'))]);
     for (const t of o.tiers) rows.push([printable(shown(o.origin)), ...TIER_COLUMNS.map((c) => printable(cell(t[c])))]);
   }
-  const notes = list.map((o) => `${shown(o.origin)}: ${o.rows} row${o.rows === 1 ? '' : 's'}${o.refused > 0 ? `, ${o.refused} refused by the last sync` : ''}`);
-  const out = ['', md ? '## by origin' : 'by origin:', ...notes.map((n) => (md ? `- ${mdHtml(n)}` : `  ${printable(n)}`)), ...(md ? markdownTable(head, rows) : textTable(head, rows))];
+  const notes = list.map(
+    (o) => `${shown(o.origin)}: ${o.rows} row${o.rows === 1 ? '' : 's'}${o.refused > 0 ? `, ${o.refused} refused by the last sync` : ''}`,
+  );
+  const out = [
+    '',
+    md ? '## by origin' : 'by origin:',
+    ...notes.map((n) => (md ? `- ${mdHtml(n)}` : `  ${printable(n)}`)),
+    ...(md ? markdownTable(head, rows) : textTable(head, rows)),
+  ];
   return `${out.join('\n')}\n`;
 }
 
 function textTable(head: string[], rows: string[][]): string[] {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`.trimEnd();
+  const line = (cells: string[]) =>
+    `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`.trimEnd();
   return [line(head), ...rows.map(line)];
 }
 

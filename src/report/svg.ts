@@ -73,11 +73,18 @@ export function lineChart(labels: readonly string[], series: readonly Series[], 
       }
       d += `${pen}${x(i).toFixed(1)},${y(v).toFixed(1)}`;
       pen = 'L';
-      dots.push(`<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3"><title>${esc(`${s.name} ${labels[i]}: ${v}`)}</title></circle>`);
+      dots.push(
+        `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3"><title>${esc(`${s.name} ${labels[i]}: ${v}`)}</title></circle>`,
+      );
     });
     body.push(`<g class="${color(k)}" data-series="${esc(s.name)}"><path class="line" d="${d}"/>${dots.join('')}</g>`);
   });
-  body.push(...legend(series.map((s) => s.name), height));
+  body.push(
+    ...legend(
+      series.map((s) => s.name),
+      height,
+    ),
+  );
   return frame(height, title, body);
 }
 
@@ -95,7 +102,10 @@ export function scatterChart(points: readonly Point[], xTitle: string, yTitle: s
   const x = (v: number) => PAD.left + (v / maxX) * (W - PAD.left - PAD.right - 90);
   const y = (v: number) => bottom - (v / maxY) * (bottom - PAD.top);
   const body = yAxis(height, maxY, yTitle);
-  for (const f of [0, 0.5, 1]) body.push(`<text class="tick" x="${x(maxX * f)}" y="${bottom + 16}" text-anchor="${f === 0 ? 'start' : 'middle'}">${esc(tick(maxX * f))}</text>`);
+  for (const f of [0, 0.5, 1])
+    body.push(
+      `<text class="tick" x="${x(maxX * f)}" y="${bottom + 16}" text-anchor="${f === 0 ? 'start' : 'middle'}">${esc(tick(maxX * f))}</text>`,
+    );
   body.push(`<text class="axis" x="${W - PAD.right}" y="${height - 4}" text-anchor="end">${esc(xTitle)}</text>`);
   points.forEach((p, i) => {
     body.push(

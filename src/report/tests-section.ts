@@ -102,10 +102,23 @@ export function testsFold(opts: TestsFoldOptions = {}) {
         if (t.runs === 0) continue;
         tests++;
         const evidence = history!.evidence.get(id)?.size ?? 0;
-        const e = freezeEligible({ runs: t.runs, fails: t.fails, sameCodeRuns: t.sameCodeRuns, flips: t.flips, evidence, ambiguous: t.ambiguous === true }, policy);
+        const e = freezeEligible(
+          { runs: t.runs, fails: t.fails, sameCodeRuns: t.sameCodeRuns, flips: t.flips, evidence, ambiguous: t.ambiguous === true },
+          policy,
+        );
         if (e.broken) broken.push({ id, runs: t.runs });
         else if (t.flips > 0 && e.flipRate !== null) {
-          flaky.push({ id, runs: t.runs, fails: t.fails, flips: t.flips, same_code_runs: t.sameCodeRuns, flip_rate: Number(fixed3(e.flipRate)), evidence, eligible: e.eligible, reason: e.reason });
+          flaky.push({
+            id,
+            runs: t.runs,
+            fails: t.fails,
+            flips: t.flips,
+            same_code_runs: t.sameCodeRuns,
+            flip_rate: Number(fixed3(e.flipRate)),
+            evidence,
+            eligible: e.eligible,
+            reason: e.reason,
+          });
         }
       }
       flaky.sort(byFlakiness);
@@ -142,13 +155,20 @@ const passes = (n: number) => `${n} ${n === 1 ? 'pass' : 'passes'}`;
 export function renderTestsSection(s: TestsSection, markdown: boolean): string {
   const out: string[] = [''];
   const heading = (text: string) => out.push(markdown ? `## ${mdHtml(text)}` : `${text}:`);
-  const item = (text: string, depth = 1) => out.push(markdown ? `${'  '.repeat(depth - 1)}- ${mdHtml(text)}` : `${'  '.repeat(depth)}${text}`);
+  const item = (text: string, depth = 1) =>
+    out.push(markdown ? `${'  '.repeat(depth - 1)}- ${mdHtml(text)}` : `${'  '.repeat(depth)}${text}`);
   heading('tests (flips count only between runs of the same code)');
   if (s.tiers.length === 0) item('no per-test history: give a tier `runner` and `junit` (docs/flaky.md)');
   for (const t of s.tiers) {
-    item(`${esc(t.tier)}: ${passes(t.passes)}: ${t.plain_passes} plain, ${t.frozen_passes} granted by a freeze, ${t.retried_passes} on a retry`);
-    item(`flaky (outcome changed on the same code): ${t.flaky_count === 0 ? 'none' : `${t.flaky_count}, ${t.eligible_count} of them may be frozen`}`, 2);
-    for (const f of t.flaky) item(`${esc(f.id)}: ${f.flips} flips in ${f.same_code_runs} same-code runs (${f.flip_rate}); ${esc(f.reason)}`, 3);
+    item(
+      `${esc(t.tier)}: ${passes(t.passes)}: ${t.plain_passes} plain, ${t.frozen_passes} granted by a freeze, ${t.retried_passes} on a retry`,
+    );
+    item(
+      `flaky (outcome changed on the same code): ${t.flaky_count === 0 ? 'none' : `${t.flaky_count}, ${t.eligible_count} of them may be frozen`}`,
+      2,
+    );
+    for (const f of t.flaky)
+      item(`${esc(f.id)}: ${f.flips} flips in ${f.same_code_runs} same-code runs (${f.flip_rate}); ${esc(f.reason)}`, 3);
     if (t.flaky_count > t.flaky.length) item(`... and ${t.flaky_count - t.flaky.length} more (gate-ladder flaky)`, 3);
     item(`broken (failed every run): ${t.broken_count === 0 ? 'none' : t.broken_count}`, 2);
     for (const b of t.broken) item(`${esc(b.id)}: failed all ${b.runs} runs; fix it or delete it`, 3);
@@ -157,7 +177,9 @@ export function renderTestsSection(s: TestsSection, markdown: boolean): string {
   heading('freezes (.gate-ladder/freezes.json)');
   if (s.freezes.length === 0) item('none');
   for (const f of s.freezes) {
-    const when = f.active ? `frozen through ${f.frozen_through} UTC, counts again from ${f.counts_again_from} UTC` : `EXPIRED: counts again since ${f.counts_again_from} UTC`;
+    const when = f.active
+      ? `frozen through ${f.frozen_through} UTC, counts again from ${f.counts_again_from} UTC`
+      : `EXPIRED: counts again since ${f.counts_again_from} UTC`;
     item(`${esc(f.test)}${f.tier ? ` [${esc(f.tier)}]` : ''}: ${when}; re-entry: ${esc(f.reentry)}`);
   }
   return `${out.join('\n')}\n`;

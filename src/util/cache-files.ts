@@ -80,7 +80,11 @@ export function adoptFile(tmp: string, path: string, opts: { prefix: string; kee
  * does next (a 3 MB diff listing takes tens of milliseconds to write here). Node waits for it
  * before exiting, and the bin does not exit early meanwhile (early-exit.ts).
  */
-export function writeFileAtomicLater(path: string, data: string | readonly Buffer[], opts: { prefix: string; keep: number; maxBytes?: number }): void {
+export function writeFileAtomicLater(
+  path: string,
+  data: string | readonly Buffer[],
+  opts: { prefix: string; keep: number; maxBytes?: number },
+): void {
   const dir = dirname(path);
   const tmp = join(dir, `.tmp-${process.pid}-${newRunId()}`);
   try {
@@ -98,10 +102,11 @@ export function writeFileAtomicLater(path: string, data: string | readonly Buffe
       settled();
     };
     if (fd === undefined) done();
-    else close(fd, (closeErr) => {
-      err ??= closeErr;
-      done();
-    });
+    else
+      close(fd, (closeErr) => {
+        err ??= closeErr;
+        done();
+      });
   };
   open(tmp, 'w', (err, fd) => {
     if (err) return finish(err);
@@ -136,7 +141,9 @@ const STALE_TMP_MS = 60 * 60 * 1000;
 function prune(dir: string, opts: { prefix: string; keep: number; maxBytes?: number }, fresh: string): void {
   const all = readdirSync(dir);
   // Temp files a run left behind when it was killed (a diff listing can be megabytes).
-  for (const n of all) if (n.startsWith('.tmp-') && (statSync(join(dir, n), { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < Date.now() - STALE_TMP_MS) unlinkQuiet(join(dir, n));
+  for (const n of all)
+    if (n.startsWith('.tmp-') && (statSync(join(dir, n), { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < Date.now() - STALE_TMP_MS)
+      unlinkQuiet(join(dir, n));
   const names = all.filter((n) => n.startsWith(opts.prefix) && n !== fresh);
   if (names.length < opts.keep && opts.maxBytes === undefined) return;
   const files = names

@@ -19,7 +19,10 @@ const wanted: ReadonlySet<string> | 'all' | undefined = parse(process.env.GATE_L
 
 function parse(value: string | undefined): ReadonlySet<string> | 'all' | undefined {
   if (value === undefined || value === '' || value === '0') return undefined;
-  const names = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (names.some((n) => n === '1' || n === '*' || n === 'all' || n === 'true')) return 'all';
   return names.length === 0 ? undefined : new Set(names);
 }

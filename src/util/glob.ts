@@ -168,8 +168,11 @@ export function isScopePlan(plan: unknown, scope: readonly string[]): plan is Sc
   if (plan === null || typeof plan !== 'object') return false;
   const { sources, literals } = plan as Partial<ScopePlan>;
   return (
-    Array.isArray(sources) && sources.length === scope.length && sources.every((s) => s === null || typeof s === 'string') &&
-    Array.isArray(literals) && literals.every((l) => typeof l === 'string')
+    Array.isArray(sources) &&
+    sources.length === scope.length &&
+    sources.every((s) => s === null || typeof s === 'string') &&
+    Array.isArray(literals) &&
+    literals.every((l) => typeof l === 'string')
   );
 }
 
@@ -185,7 +188,13 @@ export function compileScope(scope: readonly string[], plan: ScopePlan = planSco
   // A path that contains none of the shortcuts' literal texts matches none of them: two dozen
   // `includes` settle most paths before the combined expression is even compiled (about 1.5 ms).
   let anyRe: RegExp | undefined;
-  const any = fast.length === 0 ? undefined : { test: (path: string) => literals.some((l) => path.includes(l)) && (anyRe ??= new RegExp(fast.map((s) => `(?:${s})`).join('|'))).test(path) };
+  const any =
+    fast.length === 0
+      ? undefined
+      : {
+          test: (path: string) =>
+            literals.some((l) => path.includes(l)) && (anyRe ??= new RegExp(fast.map((s) => `(?:${s})`).join('|'))).test(path),
+        };
   let tests: PathTest[] | undefined;
   // Globs picomatch has to answer, in scope order; the only candidates when `any` says no.
   let slow: { g: string; t: PathTest }[] | undefined;

@@ -31,5 +31,7 @@ function finish(h1: number, h2: number): number {
 
 /** A run id: 12 hex digits from V8's CSPRNG-seeded Math.random, without loading node:crypto. */
 export function newRunId(): string {
-  return Math.floor(Math.random() * 2 ** 48).toString(16).padStart(12, '0');
+  return Math.floor(Math.random() * 2 ** 48)
+    .toString(16)
+    .padStart(12, '0');
 }

@@ -1,5 +1,17 @@
 /** Every sentence gate-ladder says to its users, in one place. Each says the next step. */
-import type { GateResult, HookName, OrderFigures, PairOverlap, Plan, RateFigures, Report, RunnerInfo, ScopeFigures, SeedFigures, TierFigures } from '../types.js';
+import type {
+  GateResult,
+  HookName,
+  OrderFigures,
+  PairOverlap,
+  Plan,
+  RateFigures,
+  Report,
+  RunnerInfo,
+  ScopeFigures,
+  SeedFigures,
+  TierFigures,
+} from '../types.js';
 import { shown, shownLines } from './escape.js';
 
 const BYPASS = 'To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.';
@@ -11,11 +23,13 @@ export type Voice = HookName | 'ci';
 const isCommit = (hook?: Voice) => hook === 'pre-commit';
 /** A manual run blocks nothing: it answers, and its exit code says how. */
 const isManual = (hook?: Voice) => hook === 'manual';
-const blocked = (hook?: Voice) => (hook === 'ci' ? 'check failed: ' : isCommit(hook) ? 'commit blocked: ' : isManual(hook) ? '' : 'push blocked: ');
+const blocked = (hook?: Voice) =>
+  hook === 'ci' ? 'check failed: ' : isCommit(hook) ? 'commit blocked: ' : isManual(hook) ? '' : 'push blocked: ';
 const bypass = (hook?: Voice) => (hook === 'ci' || isManual(hook) ? '' : isCommit(hook) ? BYPASS_COMMIT : BYPASS);
 const again = (hook?: Voice) => (isCommit(hook) ? 'commit' : isManual(hook) ? 'run it' : 'push');
 /** What brought the change being judged: a push, a commit, a replayed patch, or a manual run's range. */
-const change = (hook?: Voice) => (isCommit(hook) ? 'commit' : isManual(hook) || hook === 'ci' ? 'range' : hook === 'replay' ? 'patch' : 'push');
+const change = (hook?: Voice) =>
+  isCommit(hook) ? 'commit' : isManual(hook) || hook === 'ci' ? 'range' : hook === 'replay' ? 'patch' : 'push';
 /** An error the patch did not cause: not a verdict on it; fix the tier or what it needs. */
 const errorNext = (r: GateResult, configFile: string, hook?: Voice): string[] => [
   '  This is not a verdict on the patch: the check itself did not complete.',
@@ -55,7 +69,8 @@ export const msg = {
   /** `base` undefined: nothing to compare with (a first push of this history, a root commit): every file counts. */
   target: (ref: string, head: string, base: string | undefined, files: number) =>
     `gate-ladder: ${shown(ref)} at ${head.slice(0, 12)}: ${files} changed path${files === 1 ? '' : 's'} ${base === undefined ? '(nothing earlier to compare with: every file of the commit)' : `since ${base.slice(0, 12)}`}`,
-  sameAs: (refs: readonly string[]) => `gate-ladder: ${refs.map(shown).join(', ')} point${refs.length === 1 ? 's' : ''} at the same commit: tested once.`,
+  sameAs: (refs: readonly string[]) =>
+    `gate-ladder: ${refs.map(shown).join(', ')} point${refs.length === 1 ? 's' : ''} at the same commit: tested once.`,
   routed: (tier: string, reason: string) => `gate-ladder: t0-scope skips ${shown(tier)}: ${shown(reason)}`,
   /** A tier whose `{changed}` list is empty for this change: nothing for it to check (its rows say `skipped_no_changed`). */
   noChanged: (tier: string, reason: string) =>
@@ -84,8 +99,7 @@ export const msg = {
       ...(bypass(hook) ? [`  ${bypass(hook)}`] : []),
     ].join('\n'),
   interrupted: () => 'gate-ladder: interrupted; the gates were stopped and the rows so far are in the ledger.',
-  needBase: () =>
-    'gate-ladder: no base to compare with. Pass `--base <rev>` (e.g. `--base origin/main`), or set `base` in the config.',
+  needBase: () => 'gate-ladder: no base to compare with. Pass `--base <rev>` (e.g. `--base origin/main`), or set `base` in the config.',
   badRev: (rev: string) => `gate-ladder: ${shown(rev)} is not a commit in this repository. Check the revision and try again.`,
   noCommits: () =>
     'gate-ladder: this repository has no commits yet, so there is no change to judge. Make a first commit, then run it again (or `--base <rev> --head <rev>` to judge a range).',
@@ -100,7 +114,11 @@ export const msg = {
 
 /** How to skip the tree cache: a flag on the command line, the variable through a hook (`git push` passes no flags on). */
 const noCacheHint = (hook?: HookName) =>
-  hook === 'pre-push' ? '`GATE_LADDER_NO_CACHE=1 git push`' : hook === 'pre-commit' ? '`GATE_LADDER_NO_CACHE=1 git commit`' : '`gate-ladder run --no-cache`';
+  hook === 'pre-push'
+    ? '`GATE_LADDER_NO_CACHE=1 git push`'
+    : hook === 'pre-commit'
+      ? '`GATE_LADDER_NO_CACHE=1 git commit`'
+      : '`gate-ladder run --no-cache`';
 
 /** How an error reason quoting lint-staged's own words begins (ladder/lint-staged.ts). */
 export const LINT_STAGED_SAID = 'lint-staged stopped: it said';
@@ -124,7 +142,9 @@ export const installMsg = {
     `gate-ladder: note: ${tiers.map(shown).join(', ')} in gate-ladder.config.ts ${tiers.length === 1 ? 'runs' : 'run'} \`${shown(missing)}\`, which is not on PATH here: install it (for a package manager named by package.json's "packageManager", \`corepack enable\`), or edit ${tiers.length === 1 ? 'that tier' : 'those tiers'}; until then ${tiers.length === 1 ? 'it ends' : 'they end'} in \`error\` and block the push.`,
   formattedConfig: () => 'gate-ladder: formatted gate-ladder.config.ts with your prettier, in your style.',
   linterPasses: (linter: string, changed: boolean) =>
-    changed ? `gate-ladder: ran your ${linter} with --fix on gate-ladder.config.ts: it now passes, in your style.` : `gate-ladder: gate-ladder.config.ts passes your ${linter} as written.`,
+    changed
+      ? `gate-ladder: ran your ${linter} with --fix on gate-ladder.config.ts: it now passes, in your style.`
+      : `gate-ladder: gate-ladder.config.ts passes your ${linter} as written.`,
   linterFlags: (linter: string, count: number, first: string, run: string) =>
     `gate-ladder: your ${linter} still flags gate-ladder.config.ts after --fix (${count === 1 ? '1 error' : `${count} errors`}; ${shown(first)}), so your lint tier would block your first push; ${
       /project service|parserOptions\.project|not included in/i.test(first)
@@ -133,7 +153,8 @@ export const installMsg = {
     }, then check with \`${run}\`.`,
   linterFailed: (linter: string, why: string, run: string) =>
     `gate-ladder: your ${linter} could not check gate-ladder.config.ts (${shown(why)}); run \`${run}\` to see whether it flags the file before your first push.`,
-  notFormatted: (why: string) => `gate-ladder: your prettier could not format gate-ladder.config.ts (${shown(why)}); format it as your project does, or your format check may flag it.`,
+  notFormatted: (why: string) =>
+    `gate-ladder: your prettier could not format gate-ladder.config.ts (${shown(why)}); format it as your project does, or your format check may flag it.`,
   addedPrepare: (install: string, file = 'package.json', script = 'husky') =>
     `gate-ladder: ${shown(file)}: added "prepare": ${shown(JSON.stringify(script))} so a fresh clone gets the hooks on \`${install}\``,
   composedPrepare: (before: string, after: string, install: string, file = 'package.json') =>
@@ -148,15 +169,11 @@ export const installMsg = {
     "gate-ladder: no tier runs on pre-commit, so the pre-commit hook allows every commit. Give a quick tier `hooks: ['pre-commit', 'pre-push']`, or add `{ name: 'lint-staged', lintStaged: true }`.",
   installed: (uninstall: string) => `gate-ladder: installed. \`${uninstall}\` undoes it.`,
   husky8: () =>
-    'gate-ladder: this project runs husky 8 (core.hooksPath .husky, hooks that source .husky/_/husky.sh): install works within it. core.hooksPath and .husky/_ stay as they are; a hook gate-ladder creates starts with husky 8\'s two lines, and uninstall leaves husky 8 as it finds it.',
+    "gate-ladder: this project runs husky 8 (core.hooksPath .husky, hooks that source .husky/_/husky.sh): install works within it. core.hooksPath and .husky/_ stay as they are; a hook gate-ladder creates starts with husky 8's two lines, and uninstall leaves husky 8 as it finds it.",
   huskyNotOnPath: (add: string, install: string) =>
     `gate-ladder: note: node_modules/.bin has no husky (husky is gate-ladder's dependency, not the project's), so "prepare" would fail on \`${install}\`. Add it as your own: \`${add}\`.`,
   uninstalled: (done: readonly string[], kept: readonly string[]) =>
-    [
-      'gate-ladder: uninstalled:',
-      ...done.map((d) => `  - ${shown(d)}`),
-      ...kept.map((k) => `  - ${shown(k)}`),
-    ].join('\n'),
+    ['gate-ladder: uninstalled:', ...done.map((d) => `  - ${shown(d)}`), ...kept.map((k) => `  - ${shown(k)}`)].join('\n'),
   foreignHooksPath: (current: string, line: string, exec: Exec = npx) =>
     [
       `gate-ladder: not installed: git's core.hooksPath is already "${shown(current)}", another hook manager's folder; husky would replace it and the hooks in that folder would stop running. Nothing was changed.`,
@@ -180,7 +197,8 @@ export function planLines(plan: Plan, runners?: ReadonlyMap<string, RunnerInfo>)
   if (plan.hits.length > 10) lines.push(`  test-adjacent: … and ${plan.hits.length - 10} more`);
   for (const t of plan.tiers) {
     lines.push(`  ${t.run ? 'run ' : 'skip'} ${shown(t.tier.name)}${t.reason ? `: ${shown(t.reason)}` : ''}`);
-    if (t.run && t.command !== undefined) lines.push(`       command: ${shown(typeof t.command === 'string' ? t.command : JSON.stringify(t.command))}`);
+    if (t.run && t.command !== undefined)
+      lines.push(`       command: ${shown(typeof t.command === 'string' ? t.command : JSON.stringify(t.command))}`);
     const r = runners?.get(t.tier.name);
     if (r) lines.push(`       runner: ${r.runner ?? 'none'} (${r.why})`);
   }
@@ -201,7 +219,8 @@ const dayBefore = (day: string) => {
 /** JUnit reports, per-test history, the freeze predicate, seeded bugs and freezes. */
 export const testMsg = {
   reportMissing: (where: string) => `no JUnit report at ${shown(where)}`,
-  reportStale: (where: string, written: string) => `the JUnit report at ${shown(where)} is from an earlier run (written ${written}), not this one`,
+  reportStale: (where: string, written: string) =>
+    `the JUnit report at ${shown(where)} is from an earlier run (written ${written}), not this one`,
   reportUnreadable: (where: string, why: string) => `the JUnit report at ${shown(where)} is unreadable: ${shown(why)}`,
   reportHint: (how: string) => `; make the gate write it (e.g. ${how}) or drop \`junit\` from the tier`,
   reportNotRecorded: (what: string) => `${what}; per-test outcomes not recorded`,
@@ -224,7 +243,8 @@ export const testMsg = {
   frozenForgiven: (tier: string, ids: readonly string[]) =>
     `gate-ladder: ${shown(tier)}: only frozen tests failed, so the tier passes: ${list(ids, 10)} (see .gate-ladder/freezes.json)`,
   frozenReason: (ids: readonly string[]) => `only frozen tests failed: ${list(ids, 10)}`,
-  frozenAlsoFailed: (tier: string, ids: readonly string[]) => `gate-ladder: ${shown(tier)}: frozen tests that also failed (forgiven): ${list(ids, 10)}`,
+  frozenAlsoFailed: (tier: string, ids: readonly string[]) =>
+    `gate-ladder: ${shown(tier)}: frozen tests that also failed (forgiven): ${list(ids, 10)}`,
   freezeExpired: (tier: string, test: string, expires: string) =>
     `gate-ladder: ${shown(tier)}: ${shown(test)} failed and its freeze expired: frozen through ${dayBefore(expires)} UTC, it counts again from ${expires} UTC, so the failure counts. ` +
     `Renew it if it is still eligible: \`gate-ladder freeze ${q(test)} --expires <YYYY-MM-DD> --reentry "<condition>"\`; ` +
@@ -233,10 +253,12 @@ export const testMsg = {
     `gate-ladder: ${shown(tier)}: ${shown(id)} is frozen, but in this report that id names more than one test (the report names no file), so its failure counts: a freeze names one test. ` +
     'Make the ids unique (node: a `describe` named after each file, or a node whose JUnit reporter writes `file`; jest-junit: `addFileAttribute`).',
   retrying: (tier: string) => `gate-ladder: ${shown(tier)}: tests failed; running it once more on the same code (retries: 1).`,
-  retryNoVerdict: (tier: string, why: string) => `gate-ladder: ${shown(tier)}: the retry gave no verdict (${shown(why)}); the first attempt's failures stand.`,
+  retryNoVerdict: (tier: string, why: string) =>
+    `gate-ladder: ${shown(tier)}: the retry gave no verdict (${shown(why)}); the first attempt's failures stand.`,
   passedOnRetry: (failed: readonly string[]) =>
     `passed on retry: ${failed.length ? `${list(failed, 10)} failed, then passed` : 'failed, then passed'} on the same code (flaky; recorded, see \`gate-ladder flaky\`)`,
-  freezesUnreadable: (file: string, why: string) => `gate-ladder: ${shown(file)} is not a valid freezes file (${shown(why)}); no freeze applies. Fix it or remove it.`,
+  freezesUnreadable: (file: string, why: string) =>
+    `gate-ladder: ${shown(file)} is not a valid freezes file (${shown(why)}); no freeze applies. Fix it or remove it.`,
 
   // The seed's freeze predicate, word for word.
   insufficientHistory: () => 'insufficient history; keep observing',
@@ -244,7 +266,8 @@ export const testMsg = {
   noEvidence: () => 'no sensitivity evidence; rewrite or delete',
   eligible: (rate: string) => `freeze with expiry, flip_rate=${rate}`,
   // Around the predicate.
-  noRepeats: () => '(no run repeated on the same code yet: flips count only between runs of one tree; `retries: 1` on the tier adds such runs)',
+  noRepeats: () =>
+    '(no run repeated on the same code yet: flips count only between runs of one tree; `retries: 1` on the tier adds such runs)',
   broken: (runs: number) => `broken, not flaky: failed all ${runs} runs; fix it or delete it`,
   ambiguousId: () => 'ambiguous id: several tests in one report share it (the report names no file); make the ids unique before freezing',
   flakySeedHint: (n: number) =>
@@ -285,12 +308,16 @@ export const testMsg = {
   notFrozen: (id: string) => `gate-ladder: ${q(id)} is not frozen (see .gate-ladder/freezes.json).`,
   unfrozen: (id: string, file: string) => `gate-ladder: unfroze ${q(id)}; its failures count again. Commit ${shown(file)}.`,
 
-  seedNeedsTarget: () => 'gate-ladder: name a seeded bug: `gate-ladder seed <commit | patch file>`, or `gate-ladder seed --stryker <report.json>`.',
+  seedNeedsTarget: () =>
+    'gate-ladder: name a seeded bug: `gate-ladder seed <commit | patch file>`, or `gate-ladder seed --stryker <report.json>`.',
   seedBadTarget: (target: string) => `gate-ladder: ${q(target)} is neither a patch file nor a commit in this repository.`,
-  seedPatchFailed: (file: string, why: string) => `gate-ladder: could not apply ${shown(file)} to HEAD in a throwaway worktree: ${shown(why)}`,
+  seedPatchFailed: (file: string, why: string) =>
+    `gate-ladder: could not apply ${shown(file)} to HEAD in a throwaway worktree: ${shown(why)}`,
   seedNoTiers: () => 'gate-ladder: no tier is configured for the seed hook (`hooks` of each tier); nothing to run.',
-  seedStart: (what: string, dir: string) => `gate-ladder: seeding ${shown(what)} in a worktree of the pool (${shown(dir)}); every tier runs.`,
-  seedNoReport: (tier: string) => `gate-ladder: ${shown(tier)} has no \`junit\` report, so it cannot say which tests caught the seeded bug.`,
+  seedStart: (what: string, dir: string) =>
+    `gate-ladder: seeding ${shown(what)} in a worktree of the pool (${shown(dir)}); every tier runs.`,
+  seedNoReport: (tier: string) =>
+    `gate-ladder: ${shown(tier)} has no \`junit\` report, so it cannot say which tests caught the seeded bug.`,
   seedCaughtBy: (ids: readonly string[]) =>
     `gate-ladder: sensitivity evidence recorded for ${tests(ids.length)} (${ids.length === 1 ? 'it passes' : 'they pass'} without the seeded change and ${ids.length === 1 ? 'fails' : 'fail'} with it): ${list(ids, 20)}`,
   seedAlready: (ids: readonly string[]) =>
@@ -306,7 +333,8 @@ export const testMsg = {
   seedParentStart: (parent: string, tiers: readonly string[]) =>
     `gate-ladder: running ${tiers.map(shown).join(', ')} again on the parent ${parent.slice(0, 12)} (the same worktree and command, without the bug): only tests that pass there are credited.`,
   seedParentNote: (seeded: string) => `seed: the parent of ${seeded.slice(0, 12)}, without the bug`,
-  seedParentFailed: (parent: string, why: string) => `gate-ladder: could not check out the parent ${parent.slice(0, 12)} in the worktree: ${shown(why)}; no evidence recorded.`,
+  seedParentFailed: (parent: string, why: string) =>
+    `gate-ladder: could not check out the parent ${parent.slice(0, 12)} in the worktree: ${shown(why)}; no evidence recorded.`,
   seedParentNoVerdict: (tier: string, why: string) =>
     `gate-ladder: ${shown(tier)} gave no per-test outcomes on the parent (${shown(why)}), so its failing tests cannot be credited. Fix what stops it there and seed again.`,
   seedEscaped: () => 'gate-ladder: no test failed on the seeded bug: it escaped every tier, so no evidence was recorded.',
@@ -333,7 +361,8 @@ export const replayMsg = {
     ].join('\n'),
   noIsolation: (reason: string) =>
     `gate-ladder: --isolate network: cannot run gates without network on this machine (${reason}). Nothing was replayed. Run on Linux with util-linux \`unshare\` and user namespaces enabled (sysctl user.max_user_namespaces > 0), or as root; drop --isolate only for patches you trust.`,
-  badJobs: (value: string) => `gate-ladder: --jobs ${shown(value)}: give a whole number of patches to run at once, at least 1 (e.g. \`--jobs 2\`).`,
+  badJobs: (value: string) =>
+    `gate-ladder: --jobs ${shown(value)}: give a whole number of patches to run at once, at least 1 (e.g. \`--jobs 2\`).`,
   merges: (n: number) =>
     `gate-ladder: left out ${n} merge commit${n === 1 ? '' : 's'}: the commits of each merged branch are replayed one by one (\`--first-parent\` replays the mainline instead, a merge as one patch).`,
   resumed: (n: number) =>
@@ -365,11 +394,14 @@ export const reportMsg = {
     `gate-ladder: none of the ledger's ${plural(rows, 'row')} match --since/--hook. Widen or drop the filter and run it again.`,
   skippedLines: (n: number, path: string) =>
     `gate-ladder: skipped ${plural(n, 'line')} of ${shown(path)}: blank, cut off mid-write, not JSON, or missing patch/tier/verdict/seconds (or seconds no run could take: negative, or past 2^31). They are not counted; if the number grows, check what else writes to that file.`,
-  badSince: (value: string) => `gate-ladder: --since "${shown(value)}" is not a date. Use a date such as 2025-01-31 or 2025-01-31T12:00:00Z.`,
+  badSince: (value: string) =>
+    `gate-ladder: --since "${shown(value)}" is not a date. Use a date such as 2025-01-31 or 2025-01-31T12:00:00Z.`,
   noLedger: (cwd: string) =>
     `gate-ladder: ${cwd} is not inside a git repository, so there is no default ledger. Pass \`--ledger PATH\`, or run it from the repository.`,
-  unreadable: (path: string, why: string) => `gate-ladder: cannot read the ledger ${path}: ${why}. Check the path and its permissions, or pass another with --ledger.`,
-  noSuchLedger: (path: string) => `gate-ladder: --ledger ${path}: no such file. Check the path (without --ledger, the report reads the repository's own ledger).`,
+  unreadable: (path: string, why: string) =>
+    `gate-ladder: cannot read the ledger ${path}: ${why}. Check the path and its permissions, or pass another with --ledger.`,
+  noSuchLedger: (path: string) =>
+    `gate-ladder: --ledger ${path}: no such file. Check the path (without --ledger, the report reads the repository's own ledger).`,
   configIgnored: (file: string, problems: number) =>
     `gate-ladder: ${shown(file)} has ${plural(problems, 'problem')}; reporting tiers in ledger order with default thresholds. \`npx gate-ladder run --dry-run\` lists them.`,
   routedPast: (p: ScopeFigures['past'][number]) =>
@@ -378,7 +410,9 @@ export const reportMsg = {
   summary: (r: Report, ledger?: string) =>
     `${plural(r.rows, 'row')}${ledger ? ` from ${shown(ledger)}` : ''}; ${plural(r.attempts, 'patch attempt')} counted; ${plural(r.skipped_lines, 'line')} skipped`,
   rate: (r: RateFigures) =>
-    r.first === null ? 'no dated rows: no monthly rate' : `${r.per_month} patch attempts a month (${r.attempts} from ${r.first} to ${r.last}, ${r.months} ${r.months === 1 ? 'month' : 'months'})`,
+    r.first === null
+      ? 'no dated rows: no monthly rate'
+      : `${r.per_month} patch attempts a month (${r.attempts} from ${r.first} to ${r.last}, ${r.months} ${r.months === 1 ? 'month' : 'months'})`,
   excluded: (x: Report['excluded'], countedCalibration = 0) =>
     `not in the tier figures: ${x.calibration} calibration rows past their run's first non-pass (${countedCalibration} before it are counted as the ladder run), ${x.cached} cached, ${x.seed} seed, ${x.not_applied} not applied, ${x.not_applicable} not applicable, ${x.filtered} filtered out`,
   errorCauses: (e: Report['errors']) =>
@@ -388,16 +422,20 @@ export const reportMsg = {
   orderMethod: (o: OrderFigures) =>
     o.method === 'calibration'
       ? `exact: ${plural(o.calibration_runs, 'calibration run')} replayed under each order, each stopping at its first non-pass`
-      : 'estimated: each tier\'s mean seconds and catch rate, assuming tiers fail independently (no calibration run covers every tier; `gate-ladder run --calibrate` records one)',
-  orderLine: (label: string, tiers: readonly string[], seconds: number | null) => `${label}: ${chain(tiers)}: ${seconds ?? '-'} s per patch`,
+      : "estimated: each tier's mean seconds and catch rate, assuming tiers fail independently (no calibration run covers every tier; `gate-ladder run --calibrate` records one)",
+  orderLine: (label: string, tiers: readonly string[], seconds: number | null) =>
+    `${label}: ${chain(tiers)}: ${seconds ?? '-'} s per patch`,
   trendHeading: (unit: string) => `over time (per ${unit}: runs, caught, yield per second)`,
-  seedsLine: (s: SeedFigures) => `${plural(s.runs, 'seeded bug')}: ${s.caught} caught by some tier, ${s.runs - s.caught} escaped every tier`,
-  seedTier: (t: SeedFigures['tiers'][number]) => `${t.tier}: caught ${t.caught} of the ${plural(t.runs, 'seeded bug')} it ran on${t.errors ? ` (${plural(t.errors, 'error')})` : ''}`,
+  seedsLine: (s: SeedFigures) =>
+    `${plural(s.runs, 'seeded bug')}: ${s.caught} caught by some tier, ${s.runs - s.caught} escaped every tier`,
+  seedTier: (t: SeedFigures['tiers'][number]) =>
+    `${t.tier}: caught ${t.caught} of the ${plural(t.runs, 'seeded bug')} it ran on${t.errors ? ` (${plural(t.errors, 'error')})` : ''}`,
   seedCaughtByTiers: (tiers: readonly string[]) =>
     `gate-ladder: the seeded bug was caught by ${tiers.join(', ')}; no test was named (no \`junit\` report), so no per-test evidence was recorded. \`gate-ladder report\` counts the catch per tier; add \`junit\` to a tier to credit its tests.`,
   htmlWritten: (file: string, bytes: number) =>
     `gate-ladder: wrote ${file} (${Math.max(1, Math.round(bytes / 1024))} KB, self-contained: it loads nothing from the network). Open it in a browser, or keep it as a CI artifact.`,
-  htmlUnwritable: (file: string, why: string) => `gate-ladder: cannot write ${file}: ${why}. Pass another path: \`gate-ladder report --html PATH\`.`,
+  htmlUnwritable: (file: string, why: string) =>
+    `gate-ladder: cannot write ${file}: ${why}. Pass another path: \`gate-ladder report --html PATH\`.`,
   noSeeds: () => 'no seeded bugs yet: `gate-ladder seed <commit>` runs a known-bad change through every tier',
   overlapHeading: (runs: number) => `calibration overlap (${plural(runs, 'calibration run')})`,
   pair: (p: PairOverlap) =>
@@ -434,7 +472,8 @@ export const lintStagedConfigMsg = {
   unreadable: (file: string, cause: string, next: string) => `its configuration ${shown(file)} could not be read: ${shown(cause)}. ${next}`,
   tsUnsupported: (file: string) =>
     `Node ${process.version} cannot load a TypeScript file: rename ${shown(file)} to a .mjs file written in plain JavaScript, or commit with Node 22.18 or later (it loads .ts files)`,
-  tsSyntax: (file: string) => `Node loads ${shown(file)} by removing its types only: write it without enums, namespaces or parameter properties, or as a .mjs file in plain JavaScript`,
+  tsSyntax: (file: string) =>
+    `Node loads ${shown(file)} by removing its types only: write it without enums, namespaces or parameter properties, or as a .mjs file in plain JavaScript`,
   fixIt: (file: string) => `Fix ${shown(file)} so that Node can import it (lint-staged imports it and reads its default export)`,
 };
 
@@ -485,7 +524,8 @@ export const configMsg = {
       ...problems.map((p) => `  - ${shownLines(p)}`),
       `Fix ${problems.length === 1 ? 'it' : 'them'}, ${isCommit(hook) ? 'stage the fix, and commit again' : isManual(hook) ? 'then run it again' : 'commit the fix, and push again'}.${bypass(hook) ? ` ${bypass(hook)}` : ''}`,
     ].join('\n'),
-  unreadable: (treeish: string) => `could not read the config committed at ${short(treeish)} (git cat-file failed); check the repository with \`git fsck\``,
+  unreadable: (treeish: string) =>
+    `could not read the config committed at ${short(treeish)} (git cat-file failed); check the repository with \`git fsck\``,
   cannotCopy: (treeish: string, dir: string) =>
     `could not write the config committed at ${short(treeish)} under ${dir} to load it; check that folder's permissions and free space`,
   /** A config this run could not start loading: an earlier one used up the run's one time limit. */
@@ -499,7 +539,8 @@ export const faultMsg = {
     `gate-ladder: cannot write the ledger ${shown(path)}: ${shown(why)}. This run's rows are not recorded; the verdicts still decide. Fix the path (config \`ledger\`), its folder or the disk, and later runs record again.`,
   ledgerLockWait: (lock: string, holder: string, staleS: number) =>
     `gate-ladder: waiting for the ledger's lock ${shown(lock)}, held by ${holder}; it is taken over after ${staleS} s. If no gate-ladder is running, remove that file.`,
-  ledgerLockTaken: (lock: string, holder: string) => `gate-ladder: took over the ledger's lock ${shown(lock)}: ${holder}, which held it, is no longer running.`,
+  ledgerLockTaken: (lock: string, holder: string) =>
+    `gate-ladder: took over the ledger's lock ${shown(lock)}: ${holder}, which held it, is no longer running.`,
   leftover: (tier: string, owner: number, since: string, killed: number, pgid?: number) =>
     `gate-ladder: a run that was killed (pid ${owner}) left ${shown(tier)} running since ${shown(since)}${pgid !== undefined ? ` (process group ${pgid})` : ''}; stopped ${killed} process${killed === 1 ? '' : 'es'}.`,
   leftoverUnverified: (tier: string, owner: number, since: string) =>
@@ -525,7 +566,8 @@ export const poolMsg = {
     `gate-ladder: worktree slots of an earlier gate-ladder are still in ${shown(pool)} (under .git, a path some tools treat as hidden; slots are now made outside it): \`gate-ladder gc\` removes them.`,
   gcDone: (removed: number, legacy: number, pool: string) =>
     `gate-ladder: removed ${removed} worktree slot${removed === 1 ? '' : 's'} of the pool (${pool})${legacy > 0 ? ` and ${legacy} throwaway worktree${legacy === 1 ? '' : 's'} of an earlier version` : ''}. The next isolated run makes a slot again.`,
-  gcOrphans: (n: number) => `gate-ladder: also removed the worktree pool${n === 1 ? '' : 's'} of ${n} repositor${n === 1 ? 'y' : 'ies'} that no longer exist${n === 1 ? 's' : ''} (deleted or moved).`,
+  gcOrphans: (n: number) =>
+    `gate-ladder: also removed the worktree pool${n === 1 ? '' : 's'} of ${n} repositor${n === 1 ? 'y' : 'ies'} that no longer exist${n === 1 ? 's' : ''} (deleted or moved).`,
   gcBusy: (slot: string, pid: number) =>
     `gate-ladder: kept ${slot}: process ${pid} is using it. Run \`gate-ladder gc\` again once that run has finished.`,
 };
@@ -543,7 +585,8 @@ export const teamMsg = {
   mergeSource: (file: string, rows: number, added: number, duplicates: number, skipped: number) =>
     `  ${file}: ${plural(rows, 'row')}, ${added} added, ${duplicates} already there${skipped ? `, ${plural(skipped, 'malformed line')} skipped` : ''}`,
   merged: (added: number, into: string) => `gate-ladder: merged ${plural(added, 'new row')} into ${into}. \`gate-ladder report\` reads it.`,
-  mergeFailed: (into: string, why: string) => `gate-ladder: cannot write ${into}: ${why}. Check the folder and its permissions, or pass another with --into.`,
+  mergeFailed: (into: string, why: string) =>
+    `gate-ladder: cannot write ${into}: ${why}. Check the folder and its permissions, or pass another with --into.`,
   badOrigin: (id: string) =>
     `gate-ladder: "${id}" cannot name a ledger ref: use letters, digits, ".", "_" and "-" (set GATE_LADDER_ORIGIN to such an id).`,
   syncFetchFailed: (remote: string, detail: string) =>
@@ -564,7 +607,8 @@ export const teamMsg = {
     `gate-ladder: the last sync refused ${plural(n, 'row')} from ${origin} (${reason}); they are not counted. \`--exclude-origin ${origin}\` leaves out the rest of its rows too.`,
   reportExcluded: (origins: readonly string[], rows: number) =>
     `gate-ladder: left out ${plural(rows, 'row')} of ${origins.join(', ')} (--exclude-origin).`,
-  syncSkipped: (n: number) => `gate-ladder: sync: skipped ${plural(n, 'malformed row')} from other origins; they are not counted. Whoever wrote them should update gate-ladder.`,
+  syncSkipped: (n: number) =>
+    `gate-ladder: sync: skipped ${plural(n, 'malformed row')} from other origins; they are not counted. Whoever wrote them should update gate-ladder.`,
   teamAfter: () =>
     "gate-ladder: the team's test records are counted after this clone's, not in time order (this clone's raw records are too many to read again, or some were removed from tests-archive/): a flip between two clones' runs of the same code may be counted differently.",
   teamRead: (local: number, team: number, origins: number) =>
@@ -573,15 +617,18 @@ export const teamMsg = {
 
 /** `gate-ladder ci` (issue 18, point 3): the range a CI job judges, and what stops it from judging one. */
 export const ciMsg = {
-  howFlags: (ci: 'github' | 'gitlab' | 'none') => `--base/--head${ci === 'none' ? '' : ` (the ${ci === 'github' ? 'GitHub' : 'GitLab'} event is not read)`}`,
+  howFlags: (ci: 'github' | 'gitlab' | 'none') =>
+    `--base/--head${ci === 'none' ? '' : ` (the ${ci === 'github' ? 'GitHub' : 'GitLab'} event is not read)`}`,
   howNoCi: () => 'not in GitHub Actions or GitLab CI: HEAD against the config `base` (else the remote HEAD); pass --base/--head to choose',
-  howPullRequest: (event: string, n: number | undefined) => `GitHub ${event} event${n === undefined ? '' : ` #${n}`}: its head against its base`,
+  howPullRequest: (event: string, n: number | undefined) =>
+    `GitHub ${event} event${n === undefined ? '' : ` #${n}`}: its head against its base`,
   howMergeGroup: () => 'GitHub merge_group event: the queued merge against its base',
   howGithubPush: () => 'GitHub push event: after against before',
   howGitlabMr: (iid: string | undefined) => `GitLab merge request${iid ? ` !${iid}` : ''}: its head against its diff base`,
   howGitlabPush: () => 'GitLab push pipeline: CI_COMMIT_SHA against CI_COMMIT_BEFORE_SHA',
   howNewBranch: (what: string, main: string) => `${what} of a new branch: against its merge-base with origin/${main}`,
-  howLastCommit: (what: string, head: string) => `${what} names no range: the last commit (${head === 'HEAD' ? 'HEAD' : head.slice(0, 12)}~1..); pass --base/--head to choose`,
+  howLastCommit: (what: string, head: string) =>
+    `${what} names no range: the last commit (${head === 'HEAD' ? 'HEAD' : head.slice(0, 12)}~1..); pass --base/--head to choose`,
   noEvent: (event: string, where: string) =>
     `this is a ${event} event, but ${where}, so its range is unknown. Pass the range yourself: \`gate-ladder ci --base <sha> --head <sha>\`.`,
   malformed: (event: string, fields: string) =>
@@ -603,13 +650,14 @@ export const ciMsg = {
           ? ci === 'github'
             ? 'Give the actions/checkout step `with: fetch-depth: 0` (docs/ci.md), or run `git fetch --unshallow` before gate-ladder.'
             : ci === 'gitlab'
-              ? 'Set `GIT_DEPTH: 0` in the job\'s `variables:` (docs/ci.md), or run `git fetch --unshallow` (or `git fetch --deepen=<n>`) before gate-ladder.'
+              ? "Set `GIT_DEPTH: 0` in the job's `variables:` (docs/ci.md), or run `git fetch --unshallow` (or `git fetch --deepen=<n>`) before gate-ladder."
               : 'Run `git fetch --unshallow` (or `git fetch --deepen=<n>`) first.'
           : `A force push or a deleted branch can leave it unreachable: fetch it (\`git fetch origin ${shown(rev)}\`) or pass \`--base <rev>\` yourself.`
     } This is not a verdict on the patch.`,
   eventUnreadable: (path: string, why: string) => `${shown(path)} cannot be read (${shown(why)})`,
   noEventPath: () => 'GITHUB_EVENT_PATH is not set',
-  reproduce: (base: string, head: string) => `gate-ladder: ci: to see it on your machine: \`npx gate-ladder run --base ${shown(base)} --head ${shown(head)}\``,
+  reproduce: (base: string, head: string) =>
+    `gate-ladder: ci: to see it on your machine: \`npx gate-ladder run --base ${shown(base)} --head ${shown(head)}\``,
   annotationsLeft: (left: number, limit: number) =>
     `gate-ladder: ci: ${plural(left, 'more failed test')} not annotated (GitHub shows ${limit} error annotations a step); the step summary and the log above list them.`,
   /** Annotations (raw text: the annotation writer escapes it). */

@@ -171,7 +171,8 @@ export function withLock<T>(file: string, fn: () => T, opts: { timeoutMs: number
   let told = false;
   for (let attempt = 0; !tryLock(file); attempt++) {
     const waited = Date.now() - started;
-    if (waited > opts.timeoutMs) throw new Error(`${file} is held by process ${lockOwner(file) ?? '?'} for more than ${Math.round(opts.timeoutMs / 1000)} s`);
+    if (waited > opts.timeoutMs)
+      throw new Error(`${file} is held by process ${lockOwner(file) ?? '?'} for more than ${Math.round(opts.timeoutMs / 1000)} s`);
     if (!told && waited >= (opts.noticeMs ?? 2_000)) {
       told = true;
       opts.onWait?.(lockOwner(file) ?? 0);

@@ -41,7 +41,7 @@ export function isMarked(pid: number, name: string, token: string): boolean {
   if (!env.includes(token)) return false;
   const prefix = `${name}=`;
   const entry = env.split('\0').find((e) => e.startsWith(prefix));
-  return entry !== undefined && entry.slice(prefix.length).split(':').includes(token);
+  return entry?.slice(prefix.length).split(':').includes(token) === true;
 }
 
 /** The process's parent, process group and state letter (`Z`: exited, not yet reaped). */
@@ -80,7 +80,9 @@ const existsProc = () => (hasProc ??= statFields(process.pid) !== undefined);
 /** Every pid /proc lists (none without /proc). */
 function allPids(): number[] {
   try {
-    return readdirSync('/proc').filter((n) => n.charCodeAt(0) >= 48 && n.charCodeAt(0) <= 57).map(Number);
+    return readdirSync('/proc')
+      .filter((n) => n.charCodeAt(0) >= 48 && n.charCodeAt(0) <= 57)
+      .map(Number);
   } catch {
     return [];
   }

@@ -40,9 +40,17 @@ export interface Started {
 export function startProcess(spec: StartSpec): Started {
   let child: ChildProcess;
   try {
-    child = process.getBuiltinModule('node:child_process').spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, detached: spec.detached, stdio: ['ignore', spec.stdout, spec.stderr] });
+    child = process
+      .getBuiltinModule('node:child_process')
+      .spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, detached: spec.detached, stdio: ['ignore', spec.stdout, spec.stderr] });
   } catch (err) {
-    return { pid: undefined, ended: Promise.resolve({ error: err as NodeJS.ErrnoException }), stdout: null, stderr: null, closePipes: () => {} };
+    return {
+      pid: undefined,
+      ended: Promise.resolve({ error: err as NodeJS.ErrnoException }),
+      stdout: null,
+      stderr: null,
+      closePipes: () => {},
+    };
   }
   const ended = new Promise<ProcessEnd>((resolve) => {
     child.once('error', (error: NodeJS.ErrnoException) => resolve({ error }));

@@ -21,7 +21,7 @@ writeFileSync(process.env.GL_MARK, '');
 setInterval(() => {}, 1000);
 `;
 
-const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i}`).join('\n') + '\n';
+const lines = (n: number, word: string) => `${Array.from({ length: n }, (_, i) => `${word} ${i}`).join('\n')}\n`;
 
 /** Every file of the work tree (not .git, not the node_modules link) with its bytes and mode, and the index's entries. */
 function snapshot(repo: Repo): string {
@@ -73,7 +73,10 @@ test(`${TRIALS} commits each stopped by two Ctrl-Cs ${SPACINGS.join(', ')} ms ap
       // A file with staged and unstaged hunks, a staged new file, an unstaged deletion, an untracked file.
       repo.write('src/value.txt', lines(40, 'line').replace('line 1\n', 'line 1 staged\n'));
       repo.gitOk('add', 'src/value.txt', 'src/other.txt');
-      repo.write('src/value.txt', lines(40, 'line').replace('line 1\n', 'line 1 staged\n').replace('line 30\n', 'line 30 unstaged \u00e9\n'));
+      repo.write(
+        'src/value.txt',
+        lines(40, 'line').replace('line 1\n', 'line 1 staged\n').replace('line 30\n', 'line 30 unstaged \u00e9\n'),
+      );
       repo.write('src/new.txt', 'new and staged\n');
       repo.gitOk('add', 'src/new.txt');
       repo.write('src/new.txt', 'new and staged\nplus unstaged\n');
@@ -89,7 +92,12 @@ test(`${TRIALS} commits each stopped by two Ctrl-Cs ${SPACINGS.join(', ')} ms ap
           const spacing = SPACINGS[trial % SPACINGS.length]!;
           const mark = join(marks, String(trial));
           // Its own process group, as a terminal's foreground job: each Ctrl-C reaches every process in it.
-          const child = spawn('git', ['commit', '-m', 'attempt'], { cwd: repo.dir, env: cleanEnv({ GL_MARK: mark }), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+          const child = spawn('git', ['commit', '-m', 'attempt'], {
+            cwd: repo.dir,
+            env: cleanEnv({ GL_MARK: mark }),
+            detached: true,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
           let out = '';
           child.stdout.on('data', (d: Buffer) => (out += d));
           child.stderr.on('data', (d: Buffer) => (out += d));

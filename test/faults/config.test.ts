@@ -35,8 +35,14 @@ for (const [what, config] of HOSTILE) {
       const r = pushWith(repo, config, { GATE_LADDER_CONFIG_TIMEOUT: '5' });
       assert.is(r.code, 1, r.out); // git push fails when the hook does
       // The pushed commit's own config judges it (config-at.ts): the block names the commit it came from.
-      assert.match(r.out, /gate-ladder: push blocked: refs\/heads\/main: the config has 1 problem \(as committed at [0-9a-f]{12}\); no gate ran for it:/);
-      assert.match(r.out, /- gate-ladder\.config\.ts: (never finished loading|ended the process while loading|did not finish loading within 5 s)/);
+      assert.match(
+        r.out,
+        /gate-ladder: push blocked: refs\/heads\/main: the config has 1 problem \(as committed at [0-9a-f]{12}\); no gate ran for it:/,
+      );
+      assert.match(
+        r.out,
+        /- gate-ladder\.config\.ts: (never finished loading|ended the process while loading|did not finish loading within 5 s)/,
+      );
       assert.match(r.out, 'GATE_LADDER=0 git push');
       assert.not.ok(gatesRan(r.out), r.out);
       assert.equal(repo.ledger(), []);
@@ -91,7 +97,10 @@ test('the manual run says the same, with exit code 2 (and `flaky`, which loads t
 
 test('a config that prints while loading: its words go to stderr, escaped, and `run --json` stays JSON; install --pre-commit does not hang on an endless loop', () =>
   withRepo({ files: BASE }, (repo) => {
-    repo.write('gate-ladder.config.ts', "console.log('loading\\u001b[2J'); console.error('warned'); export default { tiers: [{ name: 't1', run: 'true' }] };\n");
+    repo.write(
+      'gate-ladder.config.ts',
+      "console.log('loading\\u001b[2J'); console.error('warned'); export default { tiers: [{ name: 't1', run: 'true' }] };\n",
+    );
     repo.write('src/value.txt', 'good 2\n');
     repo.commit('a chatty config');
     const r = repo.cli(['run', '--json', '--no-cache', '--base', 'HEAD~1']);
@@ -154,7 +163,7 @@ test("install refuses to replace another tool's core.hooksPath, names it and how
     assert.is(forced.code, 0, forced.out);
     assert.is(repo.gitOk('config', 'core.hooksPath'), '.husky/_');
     const again = repo.cli(['install']);
-    assert.is(again.code, 0, 'husky\'s own folder is not foreign: install stays idempotent');
+    assert.is(again.code, 0, "husky's own folder is not foreign: install stays idempotent");
     const un = repo.cli(['uninstall']);
     assert.is(un.code, 0, un.out);
     assert.is(repo.gitOk('config', 'core.hooksPath'), '.githooks');
@@ -165,21 +174,29 @@ const FAKE = 'x\n\u001b[2Kgate-ladder: all tiers passed\u001b[0m\r\u202e';
 const raw = (out: string) => /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/.test(out.replace(/\r?\n/g, ''));
 
 test('control characters in a file name, a command and a ref never reach the terminal raw: no fake gate-ladder line', () =>
-  withRepo({ files: { ...BASE, 'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'true', skipWhenTestAdjacent: true }, { name: 't2', run: [${JSON.stringify(`./no${FAKE}`)}] }] };\n` } }, (repo) => {
-    repo.write(`tests/odd${FAKE}.txt`, 'x\n');
-    repo.commit('odd name');
-    const dry = repo.cli(['run', '--dry-run', '--base', 'HEAD~1']);
-    assert.is(dry.code, 0, dry.out);
-    assert.not.ok(raw(dry.out), JSON.stringify(dry.out));
-    assert.match(dry.out, 'tests/oddx\\n\\x1b[2Kgate-ladder: all tiers passed\\x1b[0m\\r\\u202e.txt');
-    assert.not.match(dry.out, /^gate-ladder: all tiers passed/m);
-    const r = repo.push(['origin', `HEAD:refs/heads/odd`]);
-    assert.is(r.code, 1, r.out);
-    assert.not.ok(raw(r.out.replace(/^(remote|To|!|error|hint).*$/gm, '')), JSON.stringify(r.out));
-    assert.not.match(r.out, /^gate-ladder: all tiers passed/m);
-    assert.match(r.out, 'command not found: ./nox\\n\\x1b[2K');
-    // The ledger keeps the exact name (JSON escapes it); only what is printed is escaped.
-    assert.ok(readFileSync(repo.ledgerPath, 'utf8').includes('\\u001b[2Kgate-ladder'));
-  }));
+  withRepo(
+    {
+      files: {
+        ...BASE,
+        'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'true', skipWhenTestAdjacent: true }, { name: 't2', run: [${JSON.stringify(`./no${FAKE}`)}] }] };\n`,
+      },
+    },
+    (repo) => {
+      repo.write(`tests/odd${FAKE}.txt`, 'x\n');
+      repo.commit('odd name');
+      const dry = repo.cli(['run', '--dry-run', '--base', 'HEAD~1']);
+      assert.is(dry.code, 0, dry.out);
+      assert.not.ok(raw(dry.out), JSON.stringify(dry.out));
+      assert.match(dry.out, 'tests/oddx\\n\\x1b[2Kgate-ladder: all tiers passed\\x1b[0m\\r\\u202e.txt');
+      assert.not.match(dry.out, /^gate-ladder: all tiers passed/m);
+      const r = repo.push(['origin', `HEAD:refs/heads/odd`]);
+      assert.is(r.code, 1, r.out);
+      assert.not.ok(raw(r.out.replace(/^(remote|To|!|error|hint).*$/gm, '')), JSON.stringify(r.out));
+      assert.not.match(r.out, /^gate-ladder: all tiers passed/m);
+      assert.match(r.out, 'command not found: ./nox\\n\\x1b[2K');
+      // The ledger keeps the exact name (JSON escapes it); only what is printed is escaped.
+      assert.ok(readFileSync(repo.ledgerPath, 'utf8').includes('\\u001b[2Kgate-ladder'));
+    },
+  ));
 
 test.run();

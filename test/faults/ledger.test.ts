@@ -74,10 +74,15 @@ test('rows larger than a pipe buffer, from many writers at once, stay whole and 
 const w = process.argv[1];
 for (let i = 0; i < ${ROWS}; i++) appendRows(${JSON.stringify(ledger)}, [{ patch: w + '-' + i, tier: 't', verdict: 'pass', seconds: 0, pad: w.repeat(200000) }]);
 `;
-    const writers = Array.from({ length: WRITERS }, (_, w) => background(process.execPath, ['--input-type=module', '-e', script, String.fromCharCode(97 + w)], dir));
+    const writers = Array.from({ length: WRITERS }, (_, w) =>
+      background(process.execPath, ['--input-type=module', '-e', script, String.fromCharCode(97 + w)], dir),
+    );
     const codes = await Promise.all(writers.map((w) => w.done));
     assert.equal(codes, Array(WRITERS).fill(0), writers.map((w) => w.out()).join('\n'));
-    const rows = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { patch: string; pad: string });
+    const rows = readFileSync(ledger, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { patch: string; pad: string });
     assert.is(rows.length, WRITERS * ROWS);
     for (const r of rows) assert.is(r.pad, r.patch[0]!.repeat(200000));
     assert.is(new Set(rows.map((r) => r.patch)).size, WRITERS * ROWS);
@@ -113,7 +118,10 @@ for (const [what, make, why] of UNWRITABLE) {
   test(`a ledger that is ${what}: one clear line, no stack, and a passing push still passes; a caught one is still blocked`, () =>
     withRepo({ files: FILES }, (repo) => {
       const rel = what === 'a path through a file' ? 'ledger-file/ledger.jsonl' : 'the-ledger.jsonl';
-      repo.write('gate-ladder.config.ts', `export default { ledger: ${JSON.stringify(rel)}, tiers: [{ name: 't1-unit', run: 'sh check.sh unit' }] };\n`);
+      repo.write(
+        'gate-ladder.config.ts',
+        `export default { ledger: ${JSON.stringify(rel)}, tiers: [{ name: 't1-unit', run: 'sh check.sh unit' }] };\n`,
+      );
       repo.write('.gitignore', 'node_modules\nthe-ledger.jsonl*\nledger-file\n');
       repo.commit('config');
       make(repo, join(repo.dir, 'the-ledger.jsonl'));

@@ -43,16 +43,24 @@ for (const [what, content] of ORPHANS) {
 }
 
 test('an empty slot-1.lock (a disk-full run) does not keep the slot from use: the next isolated push takes slot 1', () =>
-  withRepo({ files: { ...FILES, 'gate-ladder.config.ts': "export default { isolation: 'worktree', cache: false, tiers: [{ name: 't1', run: 'true' }] };\n" } }, (repo) => {
-    repo.write('src/value.txt', 'good 2\n');
-    repo.commit('two');
-    const pool = poolDir(repo);
-    mkdirSync(pool, { recursive: true });
-    writeFileSync(join(pool, 'slot-1.lock'), '');
-    const r = repo.push();
-    assert.is(r.code, 0, r.out);
-    const slots = readdirSync(pool).filter((f) => /^slot-\d+$/.test(f));
-    assert.equal(slots, ['slot-1'], readdirSync(pool).join(' '));
-  }));
+  withRepo(
+    {
+      files: {
+        ...FILES,
+        'gate-ladder.config.ts': "export default { isolation: 'worktree', cache: false, tiers: [{ name: 't1', run: 'true' }] };\n",
+      },
+    },
+    (repo) => {
+      repo.write('src/value.txt', 'good 2\n');
+      repo.commit('two');
+      const pool = poolDir(repo);
+      mkdirSync(pool, { recursive: true });
+      writeFileSync(join(pool, 'slot-1.lock'), '');
+      const r = repo.push();
+      assert.is(r.code, 0, r.out);
+      const slots = readdirSync(pool).filter((f) => /^slot-\d+$/.test(f));
+      assert.equal(slots, ['slot-1'], readdirSync(pool).join(' '));
+    },
+  ));
 
 test.run();

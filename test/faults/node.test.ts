@@ -19,7 +19,8 @@ function files(dir: string, exts: readonly string[]): string[] {
   return out;
 }
 
-const INTERNALS = /process\s*\.\s*binding\b|process\s*\[\s*['"]binding['"]\s*\]|\binternalBinding\b|_linkedBinding|process\s*\.\s*_[A-Za-z]\w*|process_wrap|GATE_LADDER_NODE_INTERNALS/;
+const INTERNALS =
+  /process\s*\.\s*binding\b|process\s*\[\s*['"]binding['"]\s*\]|\binternalBinding\b|_linkedBinding|process\s*\.\s*_[A-Za-z]\w*|process_wrap|GATE_LADDER_NODE_INTERNALS/;
 
 test('no Node internal anywhere: src, scripts, and every shipped file (bundled packages included)', () => {
   const found: string[] = [];
@@ -30,10 +31,12 @@ test('no Node internal anywhere: src, scripts, and every shipped file (bundled p
   ];
   assert.ok(scan.length > 20, 'the build is there');
   for (const file of scan) {
-    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-      const m = INTERNALS.exec(line);
-      if (m) found.push(`${relative(PROJECT, file)}:${i + 1}: ${m[0]}`);
-    });
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const m = INTERNALS.exec(line);
+        if (m) found.push(`${relative(PROJECT, file)}:${i + 1}: ${m[0]}`);
+      });
   }
   assert.equal(found, []);
 });
@@ -51,7 +54,10 @@ test(`a real push through the installed hook runs on the Node under test (${proc
     // Every Node process the push starts says which Node it is.
     const probe = join(repo.dir, '.git', 'probe.cjs');
     const seen = join(repo.dir, '.git', 'versions.txt');
-    writeFileSync(probe, `require('fs').appendFileSync(${JSON.stringify(seen)}, process.version + ' ' + process.argv.slice(1, 4).join(' ') + '\\n');\n`);
+    writeFileSync(
+      probe,
+      `require('fs').appendFileSync(${JSON.stringify(seen)}, process.version + ' ' + process.argv.slice(1, 4).join(' ') + '\\n');\n`,
+    );
     const env = { NODE_OPTIONS: `--require ${probe}` };
     repo.write('src/value.txt', 'bug\n');
     repo.commit('bug');
@@ -68,7 +74,10 @@ test(`a real push through the installed hook runs on the Node under test (${proc
     const hooks = lines.filter((l) => l.includes('cli.cjs run pre-push'));
     assert.is(hooks.length, 2, lines.join('\n'));
     for (const l of hooks) assert.ok(l.startsWith(`${process.version} `), l);
-    assert.equal(repo.ledger().map((r) => r.verdict), ['caught', 'pass', 'pass']);
+    assert.equal(
+      repo.ledger().map((r) => r.verdict),
+      ['caught', 'pass', 'pass'],
+    );
   }));
 
 const DEPRECATION_ENVS: Record<string, string>[] = [

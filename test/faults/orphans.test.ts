@@ -19,7 +19,10 @@ const WAIT = (name: string) => `while [ ! -s "$GL_PIDS/${name}" ]; do sleep 0.05
 function setup(repo: Repo, run: string, timeout = 600): string {
   const pids = join(dirname(repo.dir), 'pids');
   mkdirSync(pids, { recursive: true });
-  repo.write('gate-ladder.config.ts', `export default { tiers: [{ name: 't1-slow', run: ${JSON.stringify(run)}, timeout: ${timeout} }] };\n`);
+  repo.write(
+    'gate-ladder.config.ts',
+    `export default { tiers: [{ name: 't1-slow', run: ${JSON.stringify(run)}, timeout: ${timeout} }] };\n`,
+  );
   repo.write('src/a.txt', `${Math.random()}\n`);
   repo.commit('change');
   return pids;
@@ -85,7 +88,11 @@ test('kill -9 of `git push`: the hook stops its gates, says the push no longer e
       const [g, c] = [gate, child];
       await waitFor('the gate and its child to be gone', () => !alive(g) && !alive(c));
       await push.closed;
-      assert.match(push.out(), `gate-ladder: git (pid ${push.pid}), which started this run, has exited: the push no longer exists.`, push.out());
+      assert.match(
+        push.out(),
+        `gate-ladder: git (pid ${push.pid}), which started this run, has exited: the push no longer exists.`,
+        push.out(),
+      );
       assert.equal(repo.ledger(), [], 'no row for a push that no longer exists');
     } finally {
       killQuietly(started.gate);
@@ -98,7 +105,11 @@ test('a timeout also kills what the gate started in a session of its own (setsid
     // A daemon as daemons are: its own session, its output elsewhere (so nothing waits on a pipe it
     // holds), living longer than any wait here. The gate waits until it has its own session (it
     // wrote its pid from there).
-    const pids = setup(repo, `setsid sh -c 'echo $$ > "$GL_PIDS/escaper.tmp" && mv "$GL_PIDS/escaper.tmp" "$GL_PIDS/escaper" && exec sleep 3000' </dev/null >/dev/null 2>&1 & ${WAIT('escaper')}; sleep 300`, 3);
+    const pids = setup(
+      repo,
+      `setsid sh -c 'echo $$ > "$GL_PIDS/escaper.tmp" && mv "$GL_PIDS/escaper.tmp" "$GL_PIDS/escaper" && exec sleep 3000' </dev/null >/dev/null 2>&1 & ${WAIT('escaper')}; sleep 300`,
+      3,
+    );
     let escaper: number | undefined;
     try {
       const r = repo.push(['origin', 'HEAD'], { GL_PIDS: pids });
@@ -113,9 +124,12 @@ test('a timeout also kills what the gate started in a session of its own (setsid
     }
   }));
 
-test('replay does not wait for a daemon that keeps its gate\'s pipe open: it ends when the gate does', () =>
+test("replay does not wait for a daemon that keeps its gate's pipe open: it ends when the gate does", () =>
   withRepo({}, (repo) => {
-    const pids = setup(repo, `setsid sh -c 'echo $$ > "$GL_PIDS/daemon.tmp" && mv "$GL_PIDS/daemon.tmp" "$GL_PIDS/daemon" && exec sleep 300' & ${WAIT('daemon')}; echo started`);
+    const pids = setup(
+      repo,
+      `setsid sh -c 'echo $$ > "$GL_PIDS/daemon.tmp" && mv "$GL_PIDS/daemon.tmp" "$GL_PIDS/daemon" && exec sleep 300' & ${WAIT('daemon')}; echo started`,
+    );
     let daemon: number | undefined;
     try {
       const r = repo.cli(['replay', 'HEAD~1..HEAD', '--jobs', '1'], { env: { GL_PIDS: pids }, timeoutMs: 120_000 });

@@ -26,7 +26,13 @@ function ownModules(repo: Repo): void {
 
 const GUARDED = ['node_modules/leftpad/index.js', 'node_modules/gate-ladder/dist/cli.cjs', '.venv/lib/python3.12/site-packages/pkg.py'];
 /** Each guarded file's path and sha256: equal means byte-identical. */
-const snapshot = (repo: Repo) => GUARDED.map((p) => `${p} ${createHash('sha256').update(readFileSync(join(repo.dir, p))).digest('hex')}`);
+const snapshot = (repo: Repo) =>
+  GUARDED.map(
+    (p) =>
+      `${p} ${createHash('sha256')
+        .update(readFileSync(join(repo.dir, p)))
+        .digest('hex')}`,
+  );
 
 /** What a hostile gate does: says whether an earlier run's writes are there, then writes into each dependency folder. */
 const HOSTILE = `for f in ${GUARDED.join(' ')}; do grep -c INJECTED "$f" >> "$GL_TRACE" || true; done
@@ -36,7 +42,7 @@ echo 'INJECTED = 1' >> .venv/lib/python3.12/site-packages/pkg.py
 sed -i 's/^/INJECTED /' node_modules/leftpad/index.js 2>/dev/null || true
 `;
 
-test('an isolated push whose tier appends to node_modules/<pkg>/index.js and a .venv file leaves the checkout\'s files byte-identical; the next run in that slot does not see the writes', () =>
+test("an isolated push whose tier appends to node_modules/<pkg>/index.js and a .venv file leaves the checkout's files byte-identical; the next run in that slot does not see the writes", () =>
   withRepo(
     {
       files: {
@@ -58,8 +64,18 @@ test('an isolated push whose tier appends to node_modules/<pkg>/index.js and a .
         assert.not.match(r.out, 'INJECTED', `push ${i} ran the checkout's hook as installed`);
         assert.equal(snapshot(repo), before, `push ${i}: the checkout's dependency files are byte-identical`);
       }
-      assert.equal(repo.ledger().map((x) => [x.verdict, x.isolation]), [['pass', 'worktree'], ['pass', 'worktree']]);
-      assert.equal(readFileSync(trace, 'utf8').trim().split('\n'), ['0', '0', '0', '0', '0', '0'], 'neither run saw a write of the run before it');
+      assert.equal(
+        repo.ledger().map((x) => [x.verdict, x.isolation]),
+        [
+          ['pass', 'worktree'],
+          ['pass', 'worktree'],
+        ],
+      );
+      assert.equal(
+        readFileSync(trace, 'utf8').trim().split('\n'),
+        ['0', '0', '0', '0', '0', '0'],
+        'neither run saw a write of the run before it',
+      );
     },
   ));
 

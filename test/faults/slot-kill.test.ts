@@ -50,7 +50,10 @@ test('kill -9 of the hook mid-checkout of a slot: the next push stops what it le
     }
     // The gate checks the slot's tracked files are exactly the commit's (what it shows of git status is for a failure's message).
     const run = `git status --porcelain | head -5; test -f many/${DIRS - 1}/${PER_DIR - 1}.txt && git diff --quiet HEAD && test -z "$(git status --porcelain --untracked-files=no)"`;
-    repo.write('gate-ladder.config.ts', `export default { isolation: 'worktree', cache: false, tiers: [{ name: 't1', run: ${JSON.stringify(run)}, timeout: 600 }] };\n`);
+    repo.write(
+      'gate-ladder.config.ts',
+      `export default { isolation: 'worktree', cache: false, tiers: [{ name: 't1', run: ${JSON.stringify(run)}, timeout: 600 }] };\n`,
+    );
     repo.commit('many files');
     repo.push(['origin', 'HEAD'], { GATE_LADDER: '0' });
     repo.write('src/a.txt', 'one\n');
@@ -80,7 +83,10 @@ test('kill -9 of the hook mid-checkout of a slot: the next push stops what it le
       assert.is(repo.ledger().at(-1)!.verdict, 'pass');
       for (const pid of left) assert.not.ok(alive(pid), `git (pid ${pid}) left by the killed run is still there`);
       assert.equal(gitIn(pool), []);
-      assert.equal(readdirSync(pool).filter((n) => n.startsWith('trash-')), []);
+      assert.equal(
+        readdirSync(pool).filter((n) => n.startsWith('trash-')),
+        [],
+      );
     } finally {
       for (const pid of [...left, ...gitIn(pool)]) killQuietly(pid);
     }

@@ -42,7 +42,6 @@ export function killQuietly(pid: number | undefined, signal: NodeJS.Signals = 'S
   }
 }
 
-
 /** A process started in the background, its output collected as it arrives. */
 export interface Background {
   pid: number;

@@ -19,12 +19,12 @@ export const userWorktrees = (repo: Repo): string[] => worktreePaths(repo).filte
 /** The pool's slots git knows. */
 export const poolSlots = (repo: Repo): string[] => worktreePaths(repo).filter((p) => inPool(repo, p));
 
-
 /** A slot no run holds: its lock file is gone. */
 export const slotFree = (dir: string): boolean => !existsSync(`${dir}.lock`);
 
 /** Lock files still in the pool folder. */
-export const poolLocks = (repo: Repo): string[] => (existsSync(poolDir(repo)) ? readdirSync(poolDir(repo)).filter((f) => f.endsWith('.lock')) : []);
+export const poolLocks = (repo: Repo): string[] =>
+  existsSync(poolDir(repo)) ? readdirSync(poolDir(repo)).filter((f) => f.endsWith('.lock')) : [];
 
 /** What `git status` finds in a slot, untracked and ignored files included, but the dependency links gate-ladder made (`node_modules`). */
 export const slotDirt = (dir: string): string[] =>

@@ -2,7 +2,19 @@
  * Real repositories for integration tests: a work clone and a bare remote in a temp dir, with the
  * packed gate-ladder installed into node_modules the way a user installs it.
  */
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +51,12 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   };
 }
 
-export function sh(cmd: string, args: readonly string[], cwd: string, opts: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Run {
+export function sh(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  opts: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {},
+): Run {
   // execa: a clean environment (no inherited one), the exit code as data, never a throw.
   const r = execaSync(cmd, args, {
     cwd,
@@ -91,10 +108,16 @@ export function packInstall(): string {
   const tarball = join(dir, pack.stdout.trim().split('\n').pop()!);
   writeFileSync(join(dir, 'package.json'), '{"name":"gl-install","private":true}\n');
   // lint-staged is an optional peer: installed next to gate-ladder, as a user who wants a lint-staged tier would.
-  const lintStaged = (JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['lint-staged'];
-  const inst = sh('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', tarball, `lint-staged@${lintStaged}`], dir, {
-    timeoutMs: 300_000,
-  });
+  const lintStaged = (JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
+    .devDependencies['lint-staged'];
+  const inst = sh(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', tarball, `lint-staged@${lintStaged}`],
+    dir,
+    {
+      timeoutMs: 300_000,
+    },
+  );
   if (inst.code !== 0) throw new Error(`npm install of the packed tarball failed: ${inst.out}`);
   return dir;
 }
@@ -180,7 +203,10 @@ function repoAt(dir: string, remote: string): Repo {
     cli: (args, o = {}) => sh(process.execPath, [join(dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), ...args], dir, o),
     ledger: () =>
       existsSync(ledgerPath)
-        ? readFileSync(ledgerPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
+        ? readFileSync(ledgerPath, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Record<string, unknown>)
         : [],
     ledgerPath,
     clone: (name, args = []) => {
@@ -384,7 +410,8 @@ export function normalize(text: string): string {
     .replace(/\b[0-9a-f]{40}\b/g, '<sha>')
     .replace(/\b[0-9a-f]{12}\b/g, '<short>')
     .replace(/\d+\.\d+ s\b/g, '<n> s')
-    .split(tmpdir()).join('/tmp')
+    .split(tmpdir())
+    .join('/tmp')
     .replace(/\/tmp\/gl-[\w-]+/g, '<tmp>');
 }
 

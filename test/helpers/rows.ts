@@ -3,7 +3,12 @@ import type { FoldRow } from '../../src/report/figures.js';
 
 let seq = 0;
 
-export const row = (tier: string, verdict: FoldRow['verdict'], seconds: number, extra: Partial<FoldRow> & Record<string, unknown> = {}): FoldRow => ({
+export const row = (
+  tier: string,
+  verdict: FoldRow['verdict'],
+  seconds: number,
+  extra: Partial<FoldRow> & Record<string, unknown> = {},
+): FoldRow => ({
   ts: '2025-03-01T10:00:00.000Z',
   run: `r${seq++}`,
   hook: 'pre-push',

@@ -22,17 +22,26 @@ test('a retried push reuses the pass: a cached row per tier, naming the run it r
     const first = repo.push();
     assert.is.not(first.code, 0, 'the remote refused it');
     const ran = repo.ledger();
-    assert.equal(ran.map((r) => [r.tier, r.verdict, r.cached]), [['t1-properties', 'pass', undefined], ['t2-fixtures', 'pass', undefined]]);
+    assert.equal(
+      ran.map((r) => [r.tier, r.verdict, r.cached]),
+      [
+        ['t1-properties', 'pass', undefined],
+        ['t2-fixtures', 'pass', undefined],
+      ],
+    );
 
     const retry = repo.push();
     assert.is(retry.code, 0, retry.out);
     assert.not.ok(gatesRan(retry.out), retry.out);
     assert.match(retry.out, 'already passed t1-properties, t2-fixtures under this config');
     const rows = repo.ledger().slice(2);
-    assert.equal(rows.map((r) => [r.tier, r.verdict, r.cached, r.cache_run]), [
-      ['t1-properties', 'pass', true, ran[0]!.run],
-      ['t2-fixtures', 'pass', true, ran[0]!.run],
-    ]);
+    assert.equal(
+      rows.map((r) => [r.tier, r.verdict, r.cached, r.cache_run]),
+      [
+        ['t1-properties', 'pass', true, ran[0]!.run],
+        ['t2-fixtures', 'pass', true, ran[0]!.run],
+      ],
+    );
     for (const r of rows) {
       assert.is(r.patch, head);
       assert.is(r.hook, 'pre-push');
@@ -57,7 +66,10 @@ test('the same commit pushed to a second remote reuses the passes its plan needs
     assert.is(r2.code, 0, r2.out);
     assert.not.ok(gatesRan(r2.out), r2.out);
     const rows = repo.ledger().slice(first.length);
-    assert.equal(rows.map((r) => [r.tier, r.verdict, r.cached, r.cache_run, r.routed]), [['t2-fixtures', 'pass', true, first[1]!.run, true]]);
+    assert.equal(
+      rows.map((r) => [r.tier, r.verdict, r.cached, r.cache_run, r.routed]),
+      [['t2-fixtures', 'pass', true, first[1]!.run, true]],
+    );
   }));
 
 test('a rebase that yields an identical tree (two commits squashed into one) is not tested again', () =>
@@ -76,10 +88,13 @@ test('a rebase that yields an identical tree (two commits squashed into one) is 
     assert.is(r2.code, 0, r2.out);
     assert.not.ok(gatesRan(r2.out), r2.out);
     const rows = repo.ledger().slice(first.length);
-    assert.equal(rows.map((r) => [r.tier, r.cached, r.cache_run, r.patch]), [
-      ['t1-properties', true, first[0]!.run, squashed],
-      ['t2-fixtures', true, first[0]!.run, squashed],
-    ]);
+    assert.equal(
+      rows.map((r) => [r.tier, r.cached, r.cache_run, r.patch]),
+      [
+        ['t1-properties', true, first[0]!.run, squashed],
+        ['t2-fixtures', true, first[0]!.run, squashed],
+      ],
+    );
   }));
 
 test('a caught is never cached: the retried push runs the gates again and is caught again', () =>
@@ -91,7 +106,13 @@ test('a caught is never cached: the retried push runs the gates again and is cau
       assert.is.not(r.code, 0);
       assert.match(r.out, 't1-properties caught a problem');
     }
-    assert.equal(repo.ledger().map((r) => [r.tier, r.verdict, r.cached]), [['t1-properties', 'caught', undefined], ['t1-properties', 'caught', undefined]]);
+    assert.equal(
+      repo.ledger().map((r) => [r.tier, r.verdict, r.cached]),
+      [
+        ['t1-properties', 'caught', undefined],
+        ['t1-properties', 'caught', undefined],
+      ],
+    );
     assert.equal(treeEntries(repo), []);
   }));
 
@@ -102,7 +123,13 @@ test('a harness error is never cached either', () =>
     repo.push();
     const r = repo.push();
     assert.match(r.out, 'could not give a verdict');
-    assert.equal(repo.ledger().map((x) => [x.verdict, x.cached]), [['error', undefined], ['error', undefined]]);
+    assert.equal(
+      repo.ledger().map((x) => [x.verdict, x.cached]),
+      [
+        ['error', undefined],
+        ['error', undefined],
+      ],
+    );
   }));
 
 test('a cached pass never hides a new catch: a bug after a cached tree is caught', () =>
@@ -138,7 +165,10 @@ test('with isolation auto, a dirty work tree sends the gates to a worktree at th
     repo.write('src/value.txt', 'bug, uncommitted\n');
     const r = repo.push(['--dry-run', 'origin', 'HEAD']);
     assert.is(r.code, 0, r.out);
-    assert.equal(repo.ledger().map((x) => x.isolation), ['worktree', 'worktree']);
+    assert.equal(
+      repo.ledger().map((x) => x.isolation),
+      ['worktree', 'worktree'],
+    );
     assert.is(treeEntries(repo).length, 1);
   }));
 
@@ -177,7 +207,10 @@ test('--no-cache runs every planned gate and leaves the cache as it was', () =>
     const forced = manual(repo, '--no-cache');
     assert.is(forced.code, 0, forced.out);
     assert.ok(gatesRan(forced.out), forced.out);
-    assert.equal(repo.ledger().map((r) => r.cached ?? false), [false, false, false, false]);
+    assert.equal(
+      repo.ledger().map((r) => r.cached ?? false),
+      [false, false, false, false],
+    );
     assert.equal(treeEntries(repo), entries);
     assert.not.ok(gatesRan(manual(repo).out), 'still cached');
   }));
@@ -229,7 +262,10 @@ test('the config cache notices edits: to the config (new verdicts) and to a file
       assert.is.not(r.code, 0, r.out);
       assert.match(r.out, 't1-unit caught a problem');
       repo.write('ladder/tiers.ts', "export const tiers = [{ name: 't1-unit', run: 'sh check.sh unit', timeout: 30 }];\n");
-      repo.write('gate-ladder.config.ts', "import { tiers } from './ladder/tiers.js';\nexport default { tiers: [...tiers, { name: 't2-more', run: 'exit 1' }] };\n");
+      repo.write(
+        'gate-ladder.config.ts',
+        "import { tiers } from './ladder/tiers.js';\nexport default { tiers: [...tiers, { name: 't2-more', run: 'exit 1' }] };\n",
+      );
       repo.commit('add a failing t2');
       const r2 = repo.push();
       assert.match(r2.out, 't2-more caught a problem');
@@ -249,14 +285,16 @@ test('routing a large diff prints a bounded plan, not every path', () =>
     assert.ok(r.out.split('\n').length < 20, r.out.slice(0, 500));
   }));
 
-
 test('a push whose tree already passed, as the hook runs it, starts no gate and one git process (rev-parse); the listing is kept', () =>
   outside((repo, setConfig) => {
     setConfig(LADDER_CONFIG.replace('tiers: [', "isolation: 'none',\n  tiers: ["));
     // Every git process started with GIT_TRACE set to a file appends to it.
     const trace = join(repo.dir, '.git', 'trace.txt');
     const env = { GIT_TRACE: trace };
-    const gitRan = () => (existsSync(trace) ? readFileSync(trace, 'utf8').match(/trace: (?:built-in|exec|run_command): git [a-z-]+/g) ?? [] : []).map((c) => c.replace(/^.*: /, ''));
+    const gitRan = () =>
+      (existsSync(trace) ? (readFileSync(trace, 'utf8').match(/trace: (?:built-in|exec|run_command): git [a-z-]+/g) ?? []) : []).map((c) =>
+        c.replace(/^.*: /, ''),
+      );
     // The hook's own command line and git's stdin line: full shas.
     const stdin = `refs/heads/main ${repo.gitOk('rev-parse', 'HEAD')} refs/heads/main ${repo.gitOk('rev-parse', 'origin/main')}\n`;
     const push = () => repo.cli(['run', 'pre-push', 'origin', repo.remote], { env, input: stdin });
@@ -271,14 +309,36 @@ test('a push whose tree already passed, as the hook runs it, starts no gate and 
     assert.match(again.out, 'already passed');
     assert.not.ok(gatesRan(again.out), again.out);
     assert.equal(gitRan(), ['git rev-parse'], 'one git process: the listing came from the range cache');
-    assert.equal(repo.ledger().slice(-2).map((r) => [r.hook, r.cached]), [['pre-push', true], ['pre-push', true]]);
+    assert.equal(
+      repo
+        .ledger()
+        .slice(-2)
+        .map((r) => [r.hook, r.cached]),
+      [
+        ['pre-push', true],
+        ['pre-push', true],
+      ],
+    );
     // A dry run, which ends as soon as the listing is routed, keeps it too, and leaves no temp file.
     for (const f of readdirSync(cacheDir)) if (f.startsWith('diff-')) unlinkSync(join(cacheDir, f));
     const dry = repo.cli(['run', '--base', 'HEAD~1', '--head', 'HEAD', '--dry-run']);
     assert.is(dry.code, 0, dry.out);
-    assert.ok(readdirSync(cacheDir).some((f) => f.startsWith('diff-')), 'the listing was kept');
-    assert.equal(readdirSync(cacheDir).filter((f) => f.startsWith('.tmp-')), [], 'no temp file left after a dry run');
-    assert.equal(repo.ledger().slice(-2).map((r) => r.verdict), ['pass', 'pass']);
+    assert.ok(
+      readdirSync(cacheDir).some((f) => f.startsWith('diff-')),
+      'the listing was kept',
+    );
+    assert.equal(
+      readdirSync(cacheDir).filter((f) => f.startsWith('.tmp-')),
+      [],
+      'no temp file left after a dry run',
+    );
+    assert.equal(
+      repo
+        .ledger()
+        .slice(-2)
+        .map((r) => r.verdict),
+      ['pass', 'pass'],
+    );
   }));
 
 test.run();

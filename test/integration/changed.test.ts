@@ -47,7 +47,13 @@ test('{changed:src/**}: the gate gets exactly the changed src/ paths still there
     const seen = JSON.parse(readFileSync(out, 'utf8')) as { argv: string[]; env: string };
     assert.equal([...seen.argv].sort(), [dollar, odd].sort());
     assert.equal(seen.env.split('\n').sort(), ['docs/a.md', dollar, odd].sort(), 'the variable holds every path still there, unfiltered');
-    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['t1-changed', 'pass'], ['t2-all', 'pass']]);
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.verdict]),
+      [
+        ['t1-changed', 'pass'],
+        ['t2-all', 'pass'],
+      ],
+    );
   }));
 
 test('a push that changes no src/ path skips the {changed:src/**} tier with the reason; the later tier runs and its row says so', () =>
@@ -59,7 +65,10 @@ test('a push that changes no src/ path skips the {changed:src/**} tier with the 
     assert.is(r.code, 0, r.out);
     assert.match(r.out, 't1-changed skipped: no changed path matches src/**');
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.tier, x.verdict]), [['t2-all', 'pass']]);
+    assert.equal(
+      rows.map((x) => [x.tier, x.verdict]),
+      [['t2-all', 'pass']],
+    );
     assert.equal(rows[0]!.skipped_no_changed, ['t1-changed']);
     assert.is(rows[0]!.routed, false, 'not t0-scope routing: the report does not count it as a route');
   }));

@@ -51,7 +51,15 @@ const FILES: Record<string, string> = {
 };
 
 /** No CI variable of the machine running the tests may leak in: each test names its own. */
-const NO_CI = { GITHUB_ACTIONS: '', GITHUB_EVENT_NAME: '', GITHUB_EVENT_PATH: '', GITHUB_STEP_SUMMARY: '', GITLAB_CI: '', CI_PIPELINE_SOURCE: '', CI_MERGE_REQUEST_IID: '' };
+const NO_CI = {
+  GITHUB_ACTIONS: '',
+  GITHUB_EVENT_NAME: '',
+  GITHUB_EVENT_PATH: '',
+  GITHUB_STEP_SUMMARY: '',
+  GITLAB_CI: '',
+  CI_PIPELINE_SOURCE: '',
+  CI_MERGE_REQUEST_IID: '',
+};
 
 /** Writes a recorded event payload next to the work clone; returns GitHub's environment for it. */
 function github(repo: Repo, event: string, payload: unknown, extra: Record<string, string> = {}): Record<string, string> {
@@ -72,7 +80,14 @@ function github(repo: Repo, event: string, payload: unknown, extra: Record<strin
   };
 }
 
-const repository = { id: 123456, name: 'widget', full_name: 'acme/widget', private: false, default_branch: 'main', html_url: 'https://github.com/acme/widget' };
+const repository = {
+  id: 123456,
+  name: 'widget',
+  full_name: 'acme/widget',
+  private: false,
+  default_branch: 'main',
+  html_url: 'https://github.com/acme/widget',
+};
 const sender = { login: 'dev', id: 42, type: 'User' };
 
 const errorLines = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith('::error'));
@@ -119,26 +134,37 @@ test('GitHub pull_request: the PR head is judged (not the merge checkout), the f
         repository,
         sender,
       },
-      { GITHUB_SHA: merge, GITHUB_REF: 'refs/pull/7/merge', GITHUB_HEAD_REF: 'feature', GITHUB_BASE_REF: 'main', GITHUB_STEP_SUMMARY: summary },
+      {
+        GITHUB_SHA: merge,
+        GITHUB_REF: 'refs/pull/7/merge',
+        GITHUB_HEAD_REF: 'feature',
+        GITHUB_BASE_REF: 'main',
+        GITHUB_STEP_SUMMARY: summary,
+      },
     );
 
     const r = repo.cli(['ci'], { env });
     assert.is(r.code, 1, r.out);
     // What is judged: the PR's own change since its merge-base with the base (not main's docs commit).
-    assert.match(r.stderr, `gate-ladder: ci: GitHub pull_request event #7: its head against its base: judging ${head.slice(0, 12)} against ${base.slice(0, 12)}.`);
+    assert.match(
+      r.stderr,
+      `gate-ladder: ci: GitHub pull_request event #7: its head against its base: judging ${head.slice(0, 12)} against ${base.slice(0, 12)}.`,
+    );
     assert.match(r.stderr, `refs/pull/7/head at ${head.slice(0, 12)}: 1 changed path since ${init.slice(0, 12)}`);
     assert.match(r.stderr, 'gate-ladder: check failed: t2-unit caught a problem in refs/pull/7/head');
     assert.not.match(r.out, 'push blocked');
     assert.not.match(r.out, '--no-verify');
     assert.match(r.stderr, `to see it on your machine: \`npx gate-ladder run --base ${base} --head ${head}\``);
     // One annotation, at the test file's line, escaped as GitHub reads it.
-    assert.equal(errorLines(r.stdout), ['::error file=test/value.test.js,line=3,title=t2-unit%3A value is good::Error: expected "good", got "bug, 100%25"']);
+    assert.equal(errorLines(r.stdout), [
+      '::error file=test/value.test.js,line=3,title=t2-unit%3A value is good::Error: expected "good", got "bug, 100%25"',
+    ]);
     // The step summary was appended to, not replaced.
     const md = readFileSync(summary, 'utf8');
     assert.ok(md.startsWith('# Build\n\nan earlier step wrote this\n'), md);
     assert.match(md, '## gate-ladder: check failed: a tier caught a problem (exit 1)');
     assert.match(md, `refs/pull/7/head at \`${head.slice(0, 12)}\` against \`${init.slice(0, 12)}\`: 1 changed path.`);
-    assert.match(md, /\| t1-lint \| pass \| \d+\.\d \|  \|/);
+    assert.match(md, /\| t1-lint \| pass \| \d+\.\d \| {2}\|/);
     assert.match(md, /\| t2-unit \| \*\*caught\*\* \| \d+\.\d \| 1 failed test: test\/value\.test\.js::value is good \|/);
     assert.match(md, '- `test/value.test.js:3` value is good (t2-unit): Error: expected "good", got "bug, 100%"');
     assert.match(md, '### Ledger figures per tier');
@@ -177,7 +203,13 @@ test('GitHub push events: a range passes (exit 0, --json), a new branch is judge
     });
     const summary = join(repo.dir, '..', 'push-summary.md');
 
-    const ok = repo.cli(['ci', '--json'], { env: github(repo, 'push', push('refs/heads/main', init, c1), { GITHUB_SHA: c1, GITHUB_REF: 'refs/heads/main', GITHUB_STEP_SUMMARY: summary }) });
+    const ok = repo.cli(['ci', '--json'], {
+      env: github(repo, 'push', push('refs/heads/main', init, c1), {
+        GITHUB_SHA: c1,
+        GITHUB_REF: 'refs/heads/main',
+        GITHUB_STEP_SUMMARY: summary,
+      }),
+    });
     assert.is(ok.code, 0, ok.out);
     const doc = JSON.parse(ok.stdout) as {
       exit: number;
@@ -187,7 +219,10 @@ test('GitHub push events: a range passes (exit 0, --json), a new branch is judge
       summary: string;
     };
     assert.equal([doc.exit, doc.ci.source, doc.ci.base, doc.ci.head, doc.ci.ref], [0, 'github-push', init, c1, 'refs/heads/main']);
-    assert.equal(doc.targets.map((t) => [t.verdict, t.files]), [['pass', 1]]);
+    assert.equal(
+      doc.targets.map((t) => [t.verdict, t.files]),
+      [['pass', 1]],
+    );
     assert.equal(doc.annotations, []);
     assert.is(doc.summary, summary);
     assert.match(readFileSync(summary, 'utf8'), '## gate-ladder: passed');
@@ -196,11 +231,16 @@ test('GitHub push events: a range passes (exit 0, --json), a new branch is judge
     repo.gitOk('checkout', '-q', '-b', 'topic');
     repo.write('src/topic.txt', 'y\n');
     const t1 = repo.commit('topic');
-    const fresh = repo.cli(['ci', '--json'], { env: github(repo, 'push', push('refs/heads/topic', ZERO, t1), { GITHUB_SHA: t1, GITHUB_REF: 'refs/heads/topic' }) });
+    const fresh = repo.cli(['ci', '--json'], {
+      env: github(repo, 'push', push('refs/heads/topic', ZERO, t1), { GITHUB_SHA: t1, GITHUB_REF: 'refs/heads/topic' }),
+    });
     assert.is(fresh.code, 0, fresh.out);
     const f = JSON.parse(fresh.stdout) as typeof doc;
     assert.equal([f.ci.source, f.ci.base, f.ci.head], ['github-push', 'origin/main', t1]);
-    assert.equal(f.targets.map((t) => [t.verdict, t.files, t.base]), [['pass', 1, c1]]);
+    assert.equal(
+      f.targets.map((t) => [t.verdict, t.files, t.base]),
+      [['pass', 1, c1]],
+    );
 
     const gone = repo.cli(['ci'], { env: github(repo, 'push', push('refs/heads/old', c1, ZERO)) });
     assert.is(gone.code, 0, gone.out);
@@ -244,7 +284,10 @@ test('GitLab: a merge request whose tier cannot give a verdict is exit 2 with no
       }),
     });
     assert.is(mr.code, 2, mr.out);
-    assert.match(mr.stderr, `gate-ladder: ci: GitLab merge request !3: its head against its diff base: judging ${head.slice(0, 12)} against ${init.slice(0, 12)}.`);
+    assert.match(
+      mr.stderr,
+      `gate-ladder: ci: GitLab merge request !3: its head against its diff base: judging ${head.slice(0, 12)} against ${init.slice(0, 12)}.`,
+    );
     assert.match(mr.stderr, 'gate-ladder: check failed: t1-lint could not give a verdict on refs/merge-requests/3/head');
     assert.not.match(mr.out, 'push blocked');
     assert.is(mr.stdout, '', 'GitLab has no annotation command: nothing on stdout');
@@ -255,7 +298,9 @@ test('GitLab: a merge request whose tier cannot give a verdict is exit 2 with no
 
     repo.gitOk('rm', '-q', 'harness.txt');
     const fixed = repo.commit('mend the harness');
-    const push = repo.cli(['ci'], { env: gitlab({ CI_PIPELINE_SOURCE: 'push', CI_COMMIT_BRANCH: 'feature', CI_COMMIT_SHA: fixed, CI_COMMIT_BEFORE_SHA: head }) });
+    const push = repo.cli(['ci'], {
+      env: gitlab({ CI_PIPELINE_SOURCE: 'push', CI_COMMIT_BRANCH: 'feature', CI_COMMIT_SHA: fixed, CI_COMMIT_BEFORE_SHA: head }),
+    });
     assert.is(push.code, 0, push.out);
     assert.match(push.stderr, 'GitLab push pipeline: CI_COMMIT_SHA against CI_COMMIT_BEFORE_SHA');
     assert.equal(
@@ -279,18 +324,33 @@ test('a shallow clone that lacks the base: exit 2 with the fix for each CI, no g
     const shallow = repo.clone('shallow', ['--depth', '1']);
     assert.is(shallow.gitOk('rev-parse', '--is-shallow-repository'), 'true');
 
-    const env = github(shallow, 'push', { ref: 'refs/heads/main', before: init, after: head, created: false, deleted: false, repository, sender }, { GITHUB_SHA: head });
+    const env = github(
+      shallow,
+      'push',
+      { ref: 'refs/heads/main', before: init, after: head, created: false, deleted: false, repository, sender },
+      { GITHUB_SHA: head },
+    );
     const gh = shallow.cli(['ci'], { env });
     assert.is(gh.code, 2, gh.out);
-    assert.match(gh.stderr, `gate-ladder: ci: cannot judge: the base ${init} is not in this clone (a shallow clone). Give the actions/checkout step \`with: fetch-depth: 0\``);
+    assert.match(
+      gh.stderr,
+      `gate-ladder: ci: cannot judge: the base ${init} is not in this clone (a shallow clone). Give the actions/checkout step \`with: fetch-depth: 0\``,
+    );
     assert.match(gh.stderr, 'This is not a verdict on the patch.');
     assert.not.match(gh.out, 'passed');
 
     const gl = shallow.cli(['ci'], {
-      env: { ...NO_CI, GITLAB_CI: 'true', CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_IID: '4', CI_MERGE_REQUEST_DIFF_BASE_SHA: init, CI_COMMIT_SHA: head },
+      env: {
+        ...NO_CI,
+        GITLAB_CI: 'true',
+        CI_PIPELINE_SOURCE: 'merge_request_event',
+        CI_MERGE_REQUEST_IID: '4',
+        CI_MERGE_REQUEST_DIFF_BASE_SHA: init,
+        CI_COMMIT_SHA: head,
+      },
     });
     assert.is(gl.code, 2, gl.out);
-    assert.match(gl.stderr, 'Set `GIT_DEPTH: 0` in the job\'s `variables:`');
+    assert.match(gl.stderr, "Set `GIT_DEPTH: 0` in the job's `variables:`");
     assert.equal(shallow.ledger(), [], 'no gate ran');
 
     shallow.gitOk('fetch', '-q', '--unshallow');

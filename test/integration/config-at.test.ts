@@ -14,7 +14,7 @@ const verdicts = (rows: Record<string, unknown>[]) => rows.map((x) => [x.tier, x
 /** A config whose only tier always passes: in the working tree, it would let any bug through. */
 const LENIENT = `export default { tiers: [{ name: 't1-lenient', run: 'true' }] };\n`;
 
-test('an uncommitted config edit does not change a push\'s verdict, and is mentioned', () =>
+test("an uncommitted config edit does not change a push's verdict, and is mentioned", () =>
   ladder((repo) => {
     repo.write('src/value.txt', 'bug\n');
     const bug = repo.commit('a bug');
@@ -35,7 +35,10 @@ test('an uncommitted config edit does not change a push\'s verdict, and is menti
     repo.write('gate-ladder.config.ts', `export default { tiers: [{ name: 't1-strict', run: 'exit 1' }] };\n`);
     const ok = repo.push();
     assert.is(ok.code, 0, ok.out);
-    assert.equal(verdicts(repo.ledger().slice(1)), [['t1-properties', 'pass'], ['t2-fixtures', 'pass']]);
+    assert.equal(verdicts(repo.ledger().slice(1)), [
+      ['t1-properties', 'pass'],
+      ['t2-fixtures', 'pass'],
+    ]);
     assert.match(ok.out, 'is not used for this push');
   }));
 
@@ -52,7 +55,7 @@ test('an uncommitted deletion of the config does not let a push through', () =>
     assert.equal(verdicts(repo.ledger()), [['t1-properties', 'caught']]);
   }));
 
-test('a pushed commit with no config is judged under the working tree\'s, and the push says so', () =>
+test("a pushed commit with no config is judged under the working tree's, and the push says so", () =>
   withRepo({ install: false, files: { 'check.sh': CHECK_SH, 'src/value.txt': 'good\n', 'tests/fixture.txt': 'fixture v1\n' } }, (repo) => {
     // The config exists only in the working tree (git never sees it), as when a repository adopts gate-ladder.
     writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), 'gate-ladder.config.ts\n');
@@ -63,13 +66,20 @@ test('a pushed commit with no config is judged under the working tree\'s, and th
     const bug = repo.commit('a bug, and the hook');
     const r = repo.push();
     assert.is(r.code, 1, r.out);
-    assert.match(r.out, `refs/heads/main at ${bug.slice(0, 12)} has no committed config: judged under the working tree's gate-ladder.config.ts`);
+    assert.match(
+      r.out,
+      `refs/heads/main at ${bug.slice(0, 12)} has no committed config: judged under the working tree's gate-ladder.config.ts`,
+    );
     assert.equal(verdicts(repo.ledger()), [['t1-properties', 'caught']]);
-    const json = JSON.parse(repo.cli(['run', 'pre-push', 'origin', '--json', '--dry-run'], { input: `refs/heads/main ${bug} refs/heads/main ${repo.gitOk('rev-parse', 'origin/main')}\n` }).stdout);
+    const json = JSON.parse(
+      repo.cli(['run', 'pre-push', 'origin', '--json', '--dry-run'], {
+        input: `refs/heads/main ${bug} refs/heads/main ${repo.gitOk('rev-parse', 'origin/main')}\n`,
+      }).stdout,
+    );
     assert.equal(json.targets[0].config, { file: 'gate-ladder.config.ts', source: 'working-tree' });
   }));
 
-test('two refs with different configs in one push: each is judged under its own commit\'s config', () =>
+test("two refs with different configs in one push: each is judged under its own commit's config", () =>
   ladder((repo) => {
     // Branch a: a config whose tier passes everything, and a bug. Branch b: a config that fails everything, and no bug.
     repo.gitOk('checkout', '-q', '-b', 'a');
@@ -112,17 +122,26 @@ test('a committed config that is a symlink (to conf/ladder.ts) is read through i
     const s = repo.push(['origin', 'side']);
     assert.is(s.code, 0, s.out);
     assert.match(s.out, 'refs/heads/side is judged under gate-ladder.config.ts as committed at');
-    assert.equal(repo.ledger().map((x) => [x.patch, x.tier, x.verdict]), [[bug, 't1-properties', 'caught'], [side, 't1-lenient', 'pass']]);
+    assert.equal(
+      repo.ledger().map((x) => [x.patch, x.tier, x.verdict]),
+      [
+        [bug, 't1-properties', 'caught'],
+        [side, 't1-lenient', 'pass'],
+      ],
+    );
   }));
 
-test('a manual run uses the working tree\'s config (today\'s) and says so', () =>
+test("a manual run uses the working tree's config (today's) and says so", () =>
   ladder((repo) => {
     repo.write('src/other.txt', 'x\n');
     repo.commit('clean');
     repo.write('gate-ladder.config.ts', `export default { tiers: [{ name: 't1-today', run: 'exit 1' }] };\n`);
     const r = repo.cli(['run', '--base', 'HEAD~1']);
     assert.is(r.code, 1, r.out);
-    assert.match(r.out, "judged under the working tree's gate-ladder.config.ts (today's config; a push is judged under the pushed commit's own");
+    assert.match(
+      r.out,
+      "judged under the working tree's gate-ladder.config.ts (today's config; a push is judged under the pushed commit's own",
+    );
     assert.match(r.out, 't1-today caught a problem');
     const json = JSON.parse(repo.cli(['run', '--base', 'HEAD~1', '--json', '--dry-run']).stdout);
     assert.equal(json.targets[0].config, { file: 'gate-ladder.config.ts', source: 'working-tree' });
@@ -168,7 +187,10 @@ test('a committed config that imports a file the commit lacks blocks the push wi
     const r = repo.push();
     assert.is.not(r.code, 0, r.out);
     assert.match(r.out, 'pre-push script failed (code 2)');
-    assert.match(r.out, `push blocked: refs/heads/main: the config has 1 problem (as committed at ${head.slice(0, 12)}); no gate ran for it`);
+    assert.match(
+      r.out,
+      `push blocked: refs/heads/main: the config has 1 problem (as committed at ${head.slice(0, 12)}); no gate ran for it`,
+    );
     assert.match(r.out, "Cannot find module './ladder/tiers.js'");
     assert.match(r.out, 'commit the fix, and push again');
     assert.equal(repo.ledger(), []);
@@ -186,7 +208,10 @@ test('the package.json "gate-ladder" key and .gate-ladderrc forms are read from 
     (repo) => {
       repo.write('src/value.txt', 'bug\n');
       repo.commit('a bug');
-      repo.write('package.json', `${JSON.stringify({ name: 'fixture', private: true, 'gate-ladder': { tiers: [{ name: 't1-pkg', run: 'true' }] } }, null, 2)}\n`);
+      repo.write(
+        'package.json',
+        `${JSON.stringify({ name: 'fixture', private: true, 'gate-ladder': { tiers: [{ name: 't1-pkg', run: 'true' }] } }, null, 2)}\n`,
+      );
       const r = repo.push();
       assert.is(r.code, 1, r.out);
       assert.match(r.out, 't1-pkg caught a problem');
@@ -232,14 +257,35 @@ test('an uncommitted freezes.json does not forgive a failing test on push; the c
       assert.is(r0.code, 1, r0.out);
       const id = (repo.ledger()[0]!.failed as string[])[0]!;
       assert.ok(id, r0.out);
-      const freezes = JSON.stringify({ version: 1, freezes: [{ test: id, flip_rate: 0.5, runs: 20, flips: 10, evidence: 1, by: 'T <t@x>', at: '2026-01-01T00:00:00Z', expires: '2999-01-01', reentry: 'never' }] });
+      const freezes = JSON.stringify({
+        version: 1,
+        freezes: [
+          {
+            test: id,
+            flip_rate: 0.5,
+            runs: 20,
+            flips: 10,
+            evidence: 1,
+            by: 'T <t@x>',
+            at: '2026-01-01T00:00:00Z',
+            expires: '2999-01-01',
+            reentry: 'never',
+          },
+        ],
+      });
       // Untracked: the working tree is otherwise the pushed commit, so the gate runs in place, beside this file.
       repo.write('.gate-ladder/freezes.json', freezes);
       const r = repo.push(['--dry-run', 'origin', 'HEAD']);
       assert.is(r.code, 1, r.out);
       assert.match(r.out, 't1-junit caught a problem');
       assert.not.match(r.out, 'only frozen tests failed');
-      assert.equal(repo.ledger().map((x) => [x.verdict, x.isolation]), [['caught', 'none'], ['caught', 'none']]);
+      assert.equal(
+        repo.ledger().map((x) => [x.verdict, x.isolation]),
+        [
+          ['caught', 'none'],
+          ['caught', 'none'],
+        ],
+      );
       // Committed, the freeze applies.
       repo.gitOk('add', '.gate-ladder/freezes.json');
       repo.gitOk('commit', '-q', '-m', 'freeze the test');
@@ -263,23 +309,30 @@ function withPreCommit(repo: Repo): void {
   assert.is(c.code, 0, c.out);
 }
 
-const PRE_COMMIT_CONFIG = (run: string) => `export default { tiers: [{ name: 't1-staged', run: '${run}', timeout: 30, hooks: ['pre-commit'] }] };\n`;
+const PRE_COMMIT_CONFIG = (run: string) =>
+  `export default { tiers: [{ name: 't1-staged', run: '${run}', timeout: 30, hooks: ['pre-commit'] }] };\n`;
 
 test('pre-commit judges the staged tree under the staged config, not an unstaged edit of it', () =>
-  withRepo({ files: { 'gate-ladder.config.ts': PRE_COMMIT_CONFIG('sh check.sh staged'), 'check.sh': CHECK_SH, 'src/value.txt': 'good\n' } }, (repo) => {
-    withPreCommit(repo);
-    repo.write('src/value.txt', 'bug\n');
-    repo.gitOk('add', 'src/value.txt');
-    repo.write('gate-ladder.config.ts', PRE_COMMIT_CONFIG('true'));
-    const r = sh('git', ['commit', '-m', 'a bug'], repo.dir);
-    assert.is(r.code, 1, r.out);
-    assert.match(r.out, 't1-staged caught a problem in the staged changes');
-    assert.match(r.out, "the commit is judged under the staged gate-ladder.config.ts; the working tree's config differs (unstaged changes)");
-    // Staged, the new config judges the commit.
-    repo.gitOk('add', 'gate-ladder.config.ts');
-    const ok = sh('git', ['commit', '-m', 'a bug, under a lenient config'], repo.dir);
-    assert.is(ok.code, 0, ok.out);
-    assert.not.match(ok.out, 'is not used');
-  }));
+  withRepo(
+    { files: { 'gate-ladder.config.ts': PRE_COMMIT_CONFIG('sh check.sh staged'), 'check.sh': CHECK_SH, 'src/value.txt': 'good\n' } },
+    (repo) => {
+      withPreCommit(repo);
+      repo.write('src/value.txt', 'bug\n');
+      repo.gitOk('add', 'src/value.txt');
+      repo.write('gate-ladder.config.ts', PRE_COMMIT_CONFIG('true'));
+      const r = sh('git', ['commit', '-m', 'a bug'], repo.dir);
+      assert.is(r.code, 1, r.out);
+      assert.match(r.out, 't1-staged caught a problem in the staged changes');
+      assert.match(
+        r.out,
+        "the commit is judged under the staged gate-ladder.config.ts; the working tree's config differs (unstaged changes)",
+      );
+      // Staged, the new config judges the commit.
+      repo.gitOk('add', 'gate-ladder.config.ts');
+      const ok = sh('git', ['commit', '-m', 'a bug, under a lenient config'], repo.dir);
+      assert.is(ok.code, 0, ok.out);
+      assert.not.match(ok.out, 'is not used');
+    },
+  ));
 
 test.run();

@@ -23,7 +23,11 @@ function debugLines(stderr: string): string[] {
     });
 }
 
-const has = (lines: string[], pattern: RegExp) => assert.ok(lines.some((l) => pattern.test(l)), `${pattern} in:\n${lines.join('\n')}`);
+const has = (lines: string[], pattern: RegExp) =>
+  assert.ok(
+    lines.some((l) => pattern.test(l)),
+    `${pattern} in:\n${lines.join('\n')}`,
+  );
 
 test('GATE_LADDER_DEBUG=1: the caches and their answers, where gates run and why, each git and gate process; none without it', () =>
   ladder((repo) => {
@@ -50,7 +54,10 @@ test('GATE_LADDER_DEBUG=1: the caches and their answers, where gates run and why
     const cached = debugLines(second.stderr);
     has(cached, /^cache: config cache for \S*gate-ladder\.config\.ts: hit$/);
     has(cached, /^cache: tree cache for refs\/heads\/main: hit \(tree [0-9a-f]{40}, run \S+\)$/);
-    assert.ok(cached.every((l) => l.startsWith('cache: ')), cached.join('\n'));
+    assert.ok(
+      cached.every((l) => l.startsWith('cache: ')),
+      cached.join('\n'),
+    );
 
     // Uncommitted changes: the gates run in a slot of the worktree pool, made, then reused.
     repo.write('src/value.txt', 'good, and more\n');

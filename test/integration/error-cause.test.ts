@@ -20,7 +20,7 @@ const FILES: Record<string, string> = {
   'test/parse.test.js': "const sum = require('../src/sum');\ntest('adds', () => { expect(sum(1, 2)).toBe(3); });\n",
 };
 
-test("a test file the push broke: the error names it and says the push changed it; one the push did not touch points at the tier; the report counts them apart", () =>
+test('a test file the push broke: the error names it and says the push changed it; one the push did not touch points at the tier; the report counts them apart', () =>
   withRepo({ files: FILES }, (repo) => {
     // The patch's error: a syntax error in the test file it changed.
     repo.write('test/parse.test.js', "const sum = require('../src/sum');\ntest('adds', () => { expect(sum(1, 2)).toBe(3);\n");
@@ -45,17 +45,24 @@ test("a test file the push broke: the error names it and says the push changed i
     repo.commit('an innocent change');
     const theirs = repo.push();
     assert.is.not(theirs.code, 0, theirs.out);
-    assert.match(theirs.stderr, 'unit could not give a verdict on refs/heads/main: jest could not load its config (jest.config.js): `SyntaxError: Unexpected end of input`');
+    assert.match(
+      theirs.stderr,
+      'unit could not give a verdict on refs/heads/main: jest could not load its config (jest.config.js): `SyntaxError: Unexpected end of input`',
+    );
     assert.match(theirs.stderr, 'This is not a verdict on the patch');
     assert.match(theirs.stderr, 'Fix the tier in gate-ladder.config.mjs');
     assert.not.match(theirs.stderr, 'the patch broke the harness');
     const second = repo.ledger().at(-1)!;
     assert.equal([second.verdict, second.error_cause, second.error_file], ['error', 'harness', undefined], JSON.stringify(second));
 
-    const json = JSON.parse(repo.cli(['report', '--json']).stdout) as { errors: { patch: number; harness: number }; tiers: { tier: string; errors: number }[] };
+    const json = JSON.parse(repo.cli(['report', '--json']).stdout) as {
+      errors: { patch: number; harness: number };
+      tiers: { tier: string; errors: number }[];
+    };
     assert.equal(json.errors, { patch: 1, harness: 1 });
     assert.is(json.tiers.find((t) => t.tier === 'unit')!.errors, 2, 'the tier figures count both as errors');
-    const line = 'errors: 1 caused by the patches (a file the patch changed cannot load, or the patch removed the tier\'s script), 1 of the harness';
+    const line =
+      "errors: 1 caused by the patches (a file the patch changed cannot load, or the patch removed the tier's script), 1 of the harness";
     assert.match(repo.cli(['report']).stdout, `  ${line}`);
     assert.match(repo.cli(['report', '--markdown']).stdout, `- ${line}`);
   }));

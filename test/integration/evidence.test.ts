@@ -19,7 +19,19 @@ const FLAKY_TOP = nodeTestId('test/value.test.mjs', 'flaky sometimes');
 const GOOD_TOP = nodeTestId('test/value.test.mjs', 'value is good');
 const fileNamed = Number(process.versions.node.split('.')[0]) >= 23;
 
-interface Row { id: string; tier: string; runs: number; flips: number; same_code_runs: number; flip_rate: number | null; evidence: number; eligible: boolean; broken: boolean; ambiguous: boolean; reason: string }
+interface Row {
+  id: string;
+  tier: string;
+  runs: number;
+  flips: number;
+  same_code_runs: number;
+  flip_rate: number | null;
+  evidence: number;
+  eligible: boolean;
+  broken: boolean;
+  ambiguous: boolean;
+  reason: string;
+}
 const flaky = (repo: Repo, env: Record<string, string> = {}): Row[] => {
   const r = repo.cli(['flaky', '--json'], { env });
   assert.is(r.code, 0, r.out);
@@ -70,9 +82,15 @@ test('seed credits only tests that pass on the parent and fail with the change; 
     // History: three runs of the same tree.
     for (const f of ['0', '1', '0']) run(repo, { FLAKY: f });
     const rows = flaky(repo);
-    assert.ok(rows.every((t) => t.evidence === 0), JSON.stringify(rows));
+    assert.ok(
+      rows.every((t) => t.evidence === 0),
+      JSON.stringify(rows),
+    );
     const broken = rows.find((t) => t.id === BROKEN)!;
-    assert.equal([broken.broken, broken.eligible, broken.reason], [true, false, 'broken, not flaky: failed all 3 runs; fix it or delete it']);
+    assert.equal(
+      [broken.broken, broken.eligible, broken.reason],
+      [true, false, 'broken, not flaky: failed all 3 runs; fix it or delete it'],
+    );
     assert.is(rows.find((t) => t.id === FLAKY)!.reason, 'no sensitivity evidence; rewrite or delete');
     const report = repo.cli(['report']).stdout;
     assert.match(report, 'broken (failed every run): 1');
@@ -127,7 +145,10 @@ test('flaky sometimes', () => {
       repo.commit('fix');
       assert.is(run(repo).code, 0);
       const stable = row(repo, GOOD_TOP)!;
-      assert.equal([stable.runs, stable.same_code_runs, stable.flips, stable.flip_rate, stable.reason], [3, 1, 0, 0, 'not actually flaky (0.000)']);
+      assert.equal(
+        [stable.runs, stable.same_code_runs, stable.flips, stable.flip_rate, stable.reason],
+        [3, 1, 0, 0, 'not actually flaky (0.000)'],
+      );
 
       // A flaky failure on a real push: the retry passes, the push goes through, the flip is recorded.
       const dir = mkdtempSync(join(tmpdir(), 'gl-counter-'));
@@ -140,7 +161,15 @@ test('flaky sometimes', () => {
         assert.match(pushed.out, 't1 pass in');
         assert.match(pushed.out, `passed on retry: ${FLAKY_TOP} failed, then passed on the same code`);
         const rows = repo.ledger().slice(before);
-        assert.equal(rows.map((r) => [r.tier, r.verdict, (r.retried as { verdict: string; failed: string[] }).verdict, (r.retried as { failed: string[] }).failed]), [['t1', 'pass', 'caught', [FLAKY_TOP]]]);
+        assert.equal(
+          rows.map((r) => [
+            r.tier,
+            r.verdict,
+            (r.retried as { verdict: string; failed: string[] }).verdict,
+            (r.retried as { failed: string[] }).failed,
+          ]),
+          [['t1', 'pass', 'caught', [FLAKY_TOP]]],
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -148,7 +177,10 @@ test('flaky sometimes', () => {
       assert.equal([f.runs, f.same_code_runs, f.flips, f.flip_rate], [5, 2, 1, 0.5]);
       const report = JSON.parse(repo.cli(['report', '--json']).stdout);
       assert.is(report.tests.tiers[0].retried_passes, 1);
-      assert.equal(report.tests.tiers[0].flaky.map((x: { id: string }) => x.id), [FLAKY_TOP]);
+      assert.equal(
+        report.tests.tiers[0].flaky.map((x: { id: string }) => x.id),
+        [FLAKY_TOP],
+      );
     },
   ));
 
@@ -178,7 +210,10 @@ test('vitest: a stable test that caught a bug and then passed once it was fixed 
       for (let i = 0; i < 2; i++) assert.is(run(repo).code, 0);
       // The fix restores the first tree: its two runs are repeats of it (three same-code runs, all passes); the bug's tree ran once.
       const t = row(repo, id)!;
-      assert.equal([t.runs, t.same_code_runs, t.flips, t.flip_rate, t.eligible, t.reason], [5, 3, 0, 0, false, 'not actually flaky (0.000)']);
+      assert.equal(
+        [t.runs, t.same_code_runs, t.flips, t.flip_rate, t.eligible, t.reason],
+        [5, 3, 0, 0, false, 'not actually flaky (0.000)'],
+      );
     },
   ));
 
@@ -201,12 +236,17 @@ test('ids name one test: node tests of one title in two files share an id that n
       repo.write('src/x.txt', 'x\n');
       repo.commit('change');
       for (const f of ['0', '1', '0']) run(repo, { FAIL_A: f });
-      const refused = repo.cli(['freeze', 'flaky multiplies', '--expires', '2025-02-01', '--reentry', 'x'], { env: { GATE_LADDER_NOW: '2025-01-01' } });
+      const refused = repo.cli(['freeze', 'flaky multiplies', '--expires', '2025-02-01', '--reentry', 'x'], {
+        env: { GATE_LADDER_NOW: '2025-01-01' },
+      });
       assert.is(refused.code, 1, refused.out);
       if (fileNamed) {
         // Node 23 and later name the file: two ids, and the title alone lists both.
         const ids = flaky(repo).filter((t) => t.id.endsWith('::flaky multiplies'));
-        assert.equal(ids.map((t) => [t.id, t.ambiguous]).sort(), [['test/a.test.mjs::flaky multiplies', false], ['test/b.test.mjs::flaky multiplies', false]]);
+        assert.equal(ids.map((t) => [t.id, t.ambiguous]).sort(), [
+          ['test/a.test.mjs::flaky multiplies', false],
+          ['test/b.test.mjs::flaky multiplies', false],
+        ]);
         assert.match(refused.out, '"flaky multiplies" names more than one test; a freeze names one. Candidates:');
         assert.match(refused.out, 'gate-ladder freeze "test/a.test.mjs::flaky multiplies" --tier t1');
       } else {
@@ -231,8 +271,10 @@ test('pytest ids for folders with capitals and dots are the ids pytest prints; f
         '.gitignore': 'node_modules\nreport.xml\n__pycache__/\n',
         'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'python3 -m pytest -p no:cacheprovider -rf --junitxml=report.xml tests', cwd: 'py', runner: 'pytest', junit: 'report.xml', timeout: 120 }], freeze: { minRuns: 2 }, cache: false };\n`,
         'py/pytest.ini': '[pytest]\n',
-        'py/tests/Integration/test_dup.py': 'import os\n\nclass TestK:\n    def test_x(self):\n        assert os.environ.get("FLAKY") != "1"\n',
-        'py/tests/v1.2/test_dot.py': 'import pytest\n\n@pytest.mark.parametrize("a", [1, "x.y"])\ndef test_p(a):\n    assert a in (1, "x.y")\n',
+        'py/tests/Integration/test_dup.py':
+          'import os\n\nclass TestK:\n    def test_x(self):\n        assert os.environ.get("FLAKY") != "1"\n',
+        'py/tests/v1.2/test_dot.py':
+          'import pytest\n\n@pytest.mark.parametrize("a", [1, "x.y"])\ndef test_p(a):\n    assert a in (1, "x.y")\n',
       },
     },
     (repo) => {
@@ -245,8 +287,14 @@ test('pytest ids for folders with capitals and dots are the ids pytest prints; f
         if (m) printed = m[1]!;
       }
       assert.is(printed, 'tests/Integration/test_dup.py::TestK::test_x', 'the id pytest printed');
-      const ids = flaky(repo).map((t) => t.id).sort();
-      assert.equal(ids, ['py/tests/Integration/test_dup.py::TestK::test_x', 'py/tests/v1.2/test_dot.py::test_p[1]', 'py/tests/v1.2/test_dot.py::test_p[x.y]']);
+      const ids = flaky(repo)
+        .map((t) => t.id)
+        .sort();
+      assert.equal(ids, [
+        'py/tests/Integration/test_dup.py::TestK::test_x',
+        'py/tests/v1.2/test_dot.py::test_p[1]',
+        'py/tests/v1.2/test_dot.py::test_p[x.y]',
+      ]);
       // The id pytest printed is found (the tier runs in py/), and refused only for want of evidence.
       const r = repo.cli(['freeze', printed, '--expires', '2025-02-01', '--reentry', 'x'], { env: { GATE_LADDER_NOW: '2025-01-01' } });
       assert.is(r.code, 1, r.out);
@@ -265,11 +313,19 @@ test('a reader that goes away (`| true`, `| head -1`) makes no command crash wit
     const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js');
     for (const args of ['flaky', 'flaky --json', 'report', 'report --json', 'run --json --dry-run --base HEAD~1', '--help']) {
       // `true` exits before the command writes: every write meets a closed pipe. pipefail gives the command's own status.
-      const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(cli)} ${args} | true`], { cwd: repo.dir, env: cleanEnv(), encoding: 'utf8' });
+      const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(cli)} ${args} | true`], {
+        cwd: repo.dir,
+        env: cleanEnv(),
+        encoding: 'utf8',
+      });
       assert.is(r.status, 0, `${args}: ${r.stderr}`);
       assert.not.match(r.stderr, 'EPIPE', args);
       assert.not.match(r.stderr, 'internal error', args);
-      const head = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(cli)} ${args} | head -1`], { cwd: repo.dir, env: cleanEnv(), encoding: 'utf8' });
+      const head = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(cli)} ${args} | head -1`], {
+        cwd: repo.dir,
+        env: cleanEnv(),
+        encoding: 'utf8',
+      });
       assert.is(head.stdout.split('\n').length, 2, args);
       assert.not.match(head.stderr, 'EPIPE', args);
     }

@@ -40,7 +40,7 @@ test('install composes an existing prepare script (a fresh clone gets the hooks 
       assert.is(r.code, 0, r.out);
       assert.match(r.stdout, '"prepare" was "node build.js"; it is now "husky && node build.js"');
       assert.is((JSON.parse(repo.read('package.json')) as { scripts: Record<string, string> }).scripts.prepare, 'husky && node build.js');
-      assert.ok(repo.read('.husky/pre-push').startsWith('echo "my own check"\n'), 'the hook\'s own line is kept');
+      assert.ok(repo.read('.husky/pre-push').startsWith('echo "my own check"\n'), "the hook's own line is kept");
 
       // A fresh clone: `npm install` runs prepare. The hooks are set up and the project's own build still runs.
       repo.commit('adopt gate-ladder');
@@ -99,7 +99,10 @@ test('config mistakes: a syntax error shows file, line, column and the line; nul
     assert.match(nul.stderr, 'gate-ladder.config.ts: exports nothing usable (its default export is null)');
     assert.not.match(nul.stderr, 'reading');
 
-    repo.write('gate-ladder.config.ts', "export default { tiers: [{ name: 't1', run: 'true' }, { name: 't1', run: 'true', tmeout: 5 }] };\n");
+    repo.write(
+      'gate-ladder.config.ts',
+      "export default { tiers: [{ name: 't1', run: 'true' }, { name: 't1', run: 'true', tmeout: 5 }] };\n",
+    );
     const dup = repo.cli(['run', '--dry-run', '--base', 'HEAD']);
     assert.is(dup.code, 2, dup.out);
     assert.match(dup.stderr, 'the config has 2 problems');
@@ -180,21 +183,43 @@ test("the starter config is run through the project's eslint or xo with --fix, a
     assert.match(repo.read('gate-ladder.config.ts'), '{ name: "t1-lint", run: "npm run lint", timeout: 300 },');
     assert.match(repo.cli(['uninstall']).out, 'gate-ladder.config.ts: removed (install wrote it)');
     // Typed linting whose tsconfig leaves the file out: what no --fix can mend, with the step that does.
-    const projectService = 'Parsing error: /r/gate-ladder.config.ts was not found by the project service. Consider either including it in the tsconfig.json or including it in allowDefaultProject';
+    const projectService =
+      'Parsing error: /r/gate-ladder.config.ts was not found by the project service. Consider either including it in the tsconfig.json or including it in allowDefaultProject';
     linter('eslint', `${json([{ severity: 2, message: projectService, line: 0, column: 0, ruleId: null }])}\nexit 1`);
     const typed = repo.cli(['install']);
     assert.is(typed.code, 0, typed.out);
-    assert.match(typed.stdout, `your eslint still flags gate-ladder.config.ts after --fix (1 error; ${projectService}), so your lint tier would block your first push; add the file to your tsconfig.json "include" (or to typescript-eslint's allowDefaultProject), then check with \`npm run lint\`.`);
+    assert.match(
+      typed.stdout,
+      `your eslint still flags gate-ladder.config.ts after --fix (1 error; ${projectService}), so your lint tier would block your first push; add the file to your tsconfig.json "include" (or to typescript-eslint's allowDefaultProject), then check with \`npm run lint\`.`,
+    );
     repo.cli(['uninstall']);
     // A rule it cannot fix; a file its config does not lint (said nothing); a linter that crashes.
-    linter('eslint', `${json([{ severity: 2, message: 'Unsafe call of an \`any\` typed value.', line: 6, column: 16, ruleId: '@typescript-eslint/no-unsafe-call' }, { severity: 2, message: 'b', line: 7 }])}\nexit 1`);
-    assert.match(repo.cli(['install']).stdout, "(2 errors; line 6: Unsafe call of an `any` typed value. (@typescript-eslint/no-unsafe-call)), so your lint tier would block your first push; add the file to your eslint ignores, or fix what it names, then check with `npm run lint`.");
+    linter(
+      'eslint',
+      `${json([
+        {
+          severity: 2,
+          message: 'Unsafe call of an `any` typed value.',
+          line: 6,
+          column: 16,
+          ruleId: '@typescript-eslint/no-unsafe-call',
+        },
+        { severity: 2, message: 'b', line: 7 },
+      ])}\nexit 1`,
+    );
+    assert.match(
+      repo.cli(['install']).stdout,
+      '(2 errors; line 6: Unsafe call of an `any` typed value. (@typescript-eslint/no-unsafe-call)), so your lint tier would block your first push; add the file to your eslint ignores, or fix what it names, then check with `npm run lint`.',
+    );
     repo.cli(['uninstall']);
     linter('eslint', json([{ severity: 1, message: 'File ignored because no matching configuration was supplied.' }]));
     assert.not.match(repo.cli(['install']).stdout, 'eslint');
     repo.cli(['uninstall']);
     linter('eslint', 'echo "Oops! Something went wrong! :(" >&2\nexit 2');
-    assert.match(repo.cli(['install']).stdout, 'your eslint could not check gate-ladder.config.ts (Oops! Something went wrong! :(); run `npm run lint` to see whether it flags the file before your first push.');
+    assert.match(
+      repo.cli(['install']).stdout,
+      'your eslint could not check gate-ladder.config.ts (Oops! Something went wrong! :(); run `npm run lint` to see whether it flags the file before your first push.',
+    );
     repo.cli(['uninstall']);
     // eslint 8 lints a .ts file under `eslint .` only with `--ext .ts`: without it, not run.
     mkdirSync(join(repo.dir, 'node_modules', 'eslint'));
@@ -245,7 +270,17 @@ test('the starter config: the runner from the test script, a quicker test script
 
       const help = repo.cli(['help', 'config']);
       assert.is(help.code, 0, help.out);
-      for (const word of ['gate-ladder.config.ts', '.gate-ladderrc', '"gate-ladder" key in package.json', 'skipWhenTestAdjacent', 'runner', 'output', 'runOnEmpty', 'GATE_LADDER_SKIP', 'GATE_LADDER_NO_CACHE']) {
+      for (const word of [
+        'gate-ladder.config.ts',
+        '.gate-ladderrc',
+        '"gate-ladder" key in package.json',
+        'skipWhenTestAdjacent',
+        'runner',
+        'output',
+        'runOnEmpty',
+        'GATE_LADDER_SKIP',
+        'GATE_LADDER_NO_CACHE',
+      ]) {
         assert.match(help.stdout, word);
       }
       const runHelp = repo.cli(['run', '--help']);
@@ -264,7 +299,10 @@ test('with node_modules missing, the hook says in one line what is missing, what
     repo.commit('a change');
     const r = repo.push();
     assert.is.not(r.code, 0, r.out);
-    assert.match(r.stderr, 'gate-ladder: node_modules/gate-ladder/dist/cli.cjs is missing, so the pre-push checks cannot run: run `yarn install` first (to push once without them: git push --no-verify).');
+    assert.match(
+      r.stderr,
+      'gate-ladder: node_modules/gate-ladder/dist/cli.cjs is missing, so the pre-push checks cannot run: run `yarn install` first (to push once without them: git push --no-verify).',
+    );
     assert.not.match(r.out, 'MODULE_NOT_FOUND');
     assert.not.match(r.out, /\n\s+at /, 'no stack');
     const bypass = repo.push(['origin', 'HEAD'], { GATE_LADDER: '0' });
@@ -295,7 +333,8 @@ test('a package in a folder of the repository (its name has a space): install fr
         '.gitignore': 'node_modules\n',
         'web app/package.json': pkg({ test: 'node --test' }),
         'web app/v.mjs': 'export const v = 1;\n',
-        'web app/test/v.test.mjs': "import test from 'node:test';\nimport assert from 'node:assert';\nimport { v } from '../v.mjs';\ntest('v', () => assert.equal(v, 1));\n",
+        'web app/test/v.test.mjs':
+          "import test from 'node:test';\nimport assert from 'node:assert';\nimport { v } from '../v.mjs';\ntest('v', () => assert.equal(v, 1));\n",
       },
     },
     (repo) => {
@@ -306,10 +345,16 @@ test('a package in a folder of the repository (its name has a space): install fr
       const before = repo.read('web app/package.json');
       const r = sh(process.execPath, [join(app, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'install'], app);
       assert.is(r.code, 0, r.out);
-      assert.match(r.stdout, "web app/package.json: added \"prepare\": \"cd .. && husky\"");
+      assert.match(r.stdout, 'web app/package.json: added "prepare": "cd .. && husky"');
       assert.is((JSON.parse(repo.read('web app/package.json')) as { scripts: Record<string, string> }).scripts.prepare, 'cd .. && husky');
-      assert.match(repo.read('.husky/pre-push'), "node --preserve-symlinks-main 'web app/node_modules/gate-ladder/dist/cli.cjs' run pre-push \"$@\"");
-      assert.match(repo.read('gate-ladder.config.ts'), "{ name: 't2-tests', run: 'npm test', cwd: 'web app', timeout: 900, runner: 'node' }");
+      assert.match(
+        repo.read('.husky/pre-push'),
+        'node --preserve-symlinks-main \'web app/node_modules/gate-ladder/dist/cli.cjs\' run pre-push "$@"',
+      );
+      assert.match(
+        repo.read('gate-ladder.config.ts'),
+        "{ name: 't2-tests', run: 'npm test', cwd: 'web app', timeout: 900, runner: 'node' }",
+      );
       assert.is(sh('git', ['config', 'core.hooksPath'], repo.dir).stdout.trim(), '.husky/_');
 
       repo.commit('adopt gate-ladder');
@@ -321,12 +366,21 @@ test('a package in a folder of the repository (its name has a space): install fr
       const blocked = repo.push(['origin', 'HEAD']);
       assert.is.not(blocked.code, 0, blocked.out);
       assert.match(blocked.stderr, 't2-tests caught');
-      assert.equal(repo.ledger().map((row) => [row.tier, row.verdict]), [['t2-tests', 'pass'], ['t2-tests', 'caught']]);
+      assert.equal(
+        repo.ledger().map((row) => [row.tier, row.verdict]),
+        [
+          ['t2-tests', 'pass'],
+          ['t2-tests', 'caught'],
+        ],
+      );
 
       // Without the package's node_modules, the hook names the folder to install in.
       rmSync(join(app, 'node_modules'));
       const missing = repo.push(['origin', 'HEAD']);
-      assert.match(missing.stderr, 'gate-ladder: web app/node_modules/gate-ladder/dist/cli.cjs is missing, so the pre-push checks cannot run: run `npm install` in `web app` first');
+      assert.match(
+        missing.stderr,
+        'gate-ladder: web app/node_modules/gate-ladder/dist/cli.cjs is missing, so the pre-push checks cannot run: run `npm install` in `web app` first',
+      );
       symlinkSync(installedModules(), join(app, 'node_modules'), 'dir');
 
       const u = sh(process.execPath, [join(app, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'uninstall'], app);
@@ -356,7 +410,10 @@ test('a Python project with no package.json test script (gate-ladder added with 
       // Before: `npm test` and "No \"test\" script found", so the first push failed on npm's missing script.
       const config = repo.read('gate-ladder.config.ts');
       assert.match(config, "{ name: 't2-tests', run: 'python3 -m pytest -q', timeout: 900, runner: 'pytest' },");
-      assert.match(config, '// No "test" script in package.json; pyproject.toml names pytest among its dependencies: pytest runs the tests.');
+      assert.match(
+        config,
+        '// No "test" script in package.json; pyproject.toml names pytest among its dependencies: pytest runs the tests.',
+      );
       assert.not.match(config, 'edit this command');
       assert.not.match(config, 'npm test');
 
@@ -388,7 +445,14 @@ test('a Python project with no package.json test script (gate-ladder added with 
       assert.match(bare.stderr, 'this python cannot import pytest, so no test ran');
       assert.match(bare.stderr, 'No module named pytest');
       // The fix's tree is the first push's: its pass is reused, with no row of its own.
-      assert.equal(repo.ledger().map((row) => [row.tier, row.verdict]), [['t2-tests', 'pass'], ['t2-tests', 'caught'], ['t2-tests', 'error']]);
+      assert.equal(
+        repo.ledger().map((row) => [row.tier, row.verdict]),
+        [
+          ['t2-tests', 'pass'],
+          ['t2-tests', 'caught'],
+          ['t2-tests', 'error'],
+        ],
+      );
     },
   ));
 
@@ -408,10 +472,16 @@ test("a workspace's package, gate-ladder hoisted to the root's node_modules: ins
       const web = join(repo.dir, 'packages', 'web');
       const r = sh(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'install'], web);
       assert.is(r.code, 0, r.out);
-      assert.match(repo.read('.husky/pre-push'), 'if [ -f node_modules/gate-ladder/dist/cli.cjs ]; then node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push');
+      assert.match(
+        repo.read('.husky/pre-push'),
+        'if [ -f node_modules/gate-ladder/dist/cli.cjs ]; then node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push',
+      );
       assert.match(repo.read('.husky/pre-push'), 'run `npm install` in `packages/web` first');
       assert.match(repo.read('gate-ladder.config.ts'), "cwd: 'packages/web'");
-      assert.is((JSON.parse(repo.read('packages/web/package.json')) as { scripts: Record<string, string> }).scripts.prepare, 'cd ../.. && husky');
+      assert.is(
+        (JSON.parse(repo.read('packages/web/package.json')) as { scripts: Record<string, string> }).scripts.prepare,
+        'cd ../.. && husky',
+      );
       assert.not.match(r.stdout, 'has no husky', "the root's .bin is on the package's PATH");
       repo.commit('adopt gate-ladder');
       const pushed = repo.push(['origin', 'HEAD']);
@@ -421,26 +491,32 @@ test("a workspace's package, gate-ladder hoisted to the root's node_modules: ins
   ));
 
 test("install says which of git's own hooks stop running (the pre-commit framework's, a hand-made one) and how to keep each; a hook kept that way still runs", () =>
-  withRepo({ install: false, pushInitial: false, files: { 'package.json': pkg({ test: 'node check.js' }), 'check.js': 'process.exit(0)\n' } }, (repo) => {
-    const hooks = join(repo.dir, '.git', 'hooks');
-    mkdirSync(hooks, { recursive: true });
-    writeFileSync(join(hooks, 'pre-commit'), '#!/bin/sh\necho own-pre-commit-ran >> ../own.log\n', { mode: 0o755 });
-    writeFileSync(join(hooks, 'commit-msg'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    writeFileSync(join(hooks, 'notes.txt'), 'not a hook\n', { mode: 0o755 });
-    writeFileSync(join(hooks, 'pre-push.sample'), '#!/bin/sh\n', { mode: 0o755 });
-    const r = repo.cli(['install']);
-    assert.is(r.code, 0, r.out);
-    assert.match(r.stdout, 'gate-ladder: git now takes hooks from .husky/_ (core.hooksPath), so these hooks in .git/hooks no longer run: commit-msg, pre-commit.');
-    assert.match(r.stdout, 'in .husky/commit-msg: ".git/hooks/commit-msg" "$@"');
-    // The way the message gives keeps the hook running.
-    repo.write('.husky/pre-commit', '".git/hooks/pre-commit" "$@"\n');
-    sh('chmod', ['+x', '.husky/pre-commit'], repo.dir);
-    repo.write('a.txt', 'a\n');
-    repo.commit('a commit');
-    assert.is(readFileSync(join(repo.dir, '..', 'own.log'), 'utf8'), 'own-pre-commit-ran\n');
-    // Run again: nothing more to say.
-    assert.not.match(repo.cli(['install']).stdout, 'no longer run');
-  }));
+  withRepo(
+    { install: false, pushInitial: false, files: { 'package.json': pkg({ test: 'node check.js' }), 'check.js': 'process.exit(0)\n' } },
+    (repo) => {
+      const hooks = join(repo.dir, '.git', 'hooks');
+      mkdirSync(hooks, { recursive: true });
+      writeFileSync(join(hooks, 'pre-commit'), '#!/bin/sh\necho own-pre-commit-ran >> ../own.log\n', { mode: 0o755 });
+      writeFileSync(join(hooks, 'commit-msg'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+      writeFileSync(join(hooks, 'notes.txt'), 'not a hook\n', { mode: 0o755 });
+      writeFileSync(join(hooks, 'pre-push.sample'), '#!/bin/sh\n', { mode: 0o755 });
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.match(
+        r.stdout,
+        'gate-ladder: git now takes hooks from .husky/_ (core.hooksPath), so these hooks in .git/hooks no longer run: commit-msg, pre-commit.',
+      );
+      assert.match(r.stdout, 'in .husky/commit-msg: ".git/hooks/commit-msg" "$@"');
+      // The way the message gives keeps the hook running.
+      repo.write('.husky/pre-commit', '".git/hooks/pre-commit" "$@"\n');
+      sh('chmod', ['+x', '.husky/pre-commit'], repo.dir);
+      repo.write('a.txt', 'a\n');
+      repo.commit('a commit');
+      assert.is(readFileSync(join(repo.dir, '..', 'own.log'), 'utf8'), 'own-pre-commit-ran\n');
+      // Run again: nothing more to say.
+      assert.not.match(repo.cli(['install']).stdout, 'no longer run');
+    },
+  ));
 
 /** lint-staged's task appends a line to ../lint-staged-runs.log each time it runs. */
 const COUNTING = {
@@ -450,7 +526,9 @@ const COUNTING = {
 };
 const runs = (repo: Repo) => {
   try {
-    return readFileSync(join(repo.dir, '..', 'lint-staged-runs.log'), 'utf8').split('\n').filter(Boolean).length;
+    return readFileSync(join(repo.dir, '..', 'lint-staged-runs.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean).length;
   } catch {
     return 0;
   }
@@ -469,28 +547,47 @@ test('install --pre-commit replaces `npx lint-staged` with a lint-staged tier (o
     const c = sh('git', ['commit', '-m', 'a change'], repo.dir);
     assert.is(c.code, 0, c.out);
     assert.is(runs(repo), 1, 'lint-staged ran once');
-    assert.equal(repo.ledger().map((x) => [x.hook, x.tier, x.verdict]), [['pre-commit', 'lint-staged', 'pass']]);
+    assert.equal(
+      repo.ledger().map((x) => [x.hook, x.tier, x.verdict]),
+      [['pre-commit', 'lint-staged', 'pass']],
+    );
     const u = repo.cli(['uninstall']);
     assert.is(u.code, 0, u.out);
     assert.is(repo.read('.husky/pre-commit'), 'npx lint-staged\n');
   }));
 
 test('install --pre-commit with a config that has no pre-commit tier: the lint-staged line is kept and the user is told what to do; with nothing for pre-commit, says no tier runs', () =>
-  withRepo({ install: false, pushInitial: false, files: { ...COUNTING, 'gate-ladder.config.ts': "export default { tiers: [{ name: 't1', run: 'true' }] };\n" } }, (repo) => {
-    const r = repo.cli(['install', '--pre-commit']);
-    assert.is(r.code, 0, r.out);
-    assert.match(repo.read('.husky/pre-commit'), /^npx lint-staged\n/);
-    assert.match(r.stdout, ".husky/pre-commit runs `npx lint-staged` on its own, before gate-ladder. To have lint-staged judged as a tier (a verdict and a row in the ledger), add `{ name: 'lint-staged', lintStaged: true }`");
-    assert.match(r.stdout, 'no tier runs on pre-commit, so the pre-commit hook allows every commit');
-  }));
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: { ...COUNTING, 'gate-ladder.config.ts': "export default { tiers: [{ name: 't1', run: 'true' }] };\n" },
+    },
+    (repo) => {
+      const r = repo.cli(['install', '--pre-commit']);
+      assert.is(r.code, 0, r.out);
+      assert.match(repo.read('.husky/pre-commit'), /^npx lint-staged\n/);
+      assert.match(
+        r.stdout,
+        ".husky/pre-commit runs `npx lint-staged` on its own, before gate-ladder. To have lint-staged judged as a tier (a verdict and a row in the ledger), add `{ name: 'lint-staged', lintStaged: true }`",
+      );
+      assert.match(r.stdout, 'no tier runs on pre-commit, so the pre-commit hook allows every commit');
+    },
+  ));
 
 test('a starter pre-commit tier without lint-staged: the first quick check runs on pre-commit too', () =>
-  withRepo({ install: false, pushInitial: false, files: { 'package.json': pkg({ test: 'node check.js', lint: 'node lint.js' }) } }, (repo) => {
-    const r = repo.cli(['install', '--pre-commit']);
-    assert.is(r.code, 0, r.out);
-    assert.match(repo.read('gate-ladder.config.ts'), "{ name: 't1-lint', run: 'npm run lint', timeout: 300, hooks: ['pre-commit', 'pre-push', 'manual', 'replay', 'seed'] },");
-    assert.not.match(r.stdout, 'no tier runs on pre-commit');
-  }));
+  withRepo(
+    { install: false, pushInitial: false, files: { 'package.json': pkg({ test: 'node check.js', lint: 'node lint.js' }) } },
+    (repo) => {
+      const r = repo.cli(['install', '--pre-commit']);
+      assert.is(r.code, 0, r.out);
+      assert.match(
+        repo.read('gate-ladder.config.ts'),
+        "{ name: 't1-lint', run: 'npm run lint', timeout: 300, hooks: ['pre-commit', 'pre-push', 'manual', 'replay', 'seed'] },",
+      );
+      assert.not.match(r.stdout, 'no tier runs on pre-commit');
+    },
+  ));
 
 test('the packed package.json carries no prepare script, and the package ships its LICENSE', () =>
   withRepo({ install: false, pushInitial: false }, (repo) => {
@@ -506,7 +603,10 @@ test('report --ledger of a file that is not there exits 2 with one clear line', 
   withRepo({ install: false, pushInitial: false }, (repo) => {
     const r = repo.cli(['report', '--ledger', '/nonexistent/ledger.jsonl']);
     assert.is(r.code, 2, r.out);
-    assert.is(r.stderr.trim(), 'gate-ladder: --ledger /nonexistent/ledger.jsonl: no such file. Check the path (without --ledger, the report reads the repository\'s own ledger).');
+    assert.is(
+      r.stderr.trim(),
+      "gate-ladder: --ledger /nonexistent/ledger.jsonl: no such file. Check the path (without --ledger, the report reads the repository's own ledger).",
+    );
   }));
 
 test('a repository without commits gets a sentence a person understands', () => {

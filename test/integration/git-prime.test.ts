@@ -62,60 +62,87 @@ function facts(dir: string, base: string, head: string, gathered?: GitFacts) {
   const h = commitIn(gathered, head)!;
   const b = commitIn(gathered, base)!;
   const mb = mergeBaseIn(gathered, b, h);
-  return { info: gathered.repo, h, b, mb, tree: treeIn(gathered, h), treeByRev: treeIn(gathered, head), diff: diffIn(gathered, mb ?? b, h).changes() };
+  return {
+    info: gathered.repo,
+    h,
+    b,
+    mb,
+    tree: treeIn(gathered, h),
+    treeByRev: treeIn(gathered, head),
+    diff: diffIn(gathered, mb ?? b, h).changes(),
+  };
 }
 
 /** The repo's paths the gathering found; null outside a repository. */
 const repoOf = (f: GitFacts | null) => (f === null ? null : f.repo);
 
-test('primed answers equal the one-call-per-fact answers', repo(async (dir) => {
-  const plain = facts(dir, 'main~1', 'main');
-  const gathered = await gatherGitFacts(dir, { ranges: [['main~1', 'main']], trees: ['main'] });
-  assert.equal(repoOf(gathered), plain.info);
-  assert.equal(facts(dir, 'main~1', 'main', gathered!), plain);
-  assert.equal(plain.diff, [{ status: 'A', path: 'b with space.txt' }]);
-}));
+test(
+  'primed answers equal the one-call-per-fact answers',
+  repo(async (dir) => {
+    const plain = facts(dir, 'main~1', 'main');
+    const gathered = await gatherGitFacts(dir, { ranges: [['main~1', 'main']], trees: ['main'] });
+    assert.equal(repoOf(gathered), plain.info);
+    assert.equal(facts(dir, 'main~1', 'main', gathered!), plain);
+    assert.equal(plain.diff, [{ status: 'A', path: 'b with space.txt' }]);
+  }),
+);
 
-test('several merge-bases: the choice is left to git merge-base, as without priming', repo(async (dir, git) => {
-  const plain = facts(dir, 'x', 'y');
-  assert.ok(git('merge-base', '--all', 'x', 'y').split('\n').length > 1, 'a criss-cross has two merge-bases');
-  const gathered = await gatherGitFacts(dir, { ranges: [['x', 'y']], trees: ['y'] });
-  assert.equal(facts(dir, 'x', 'y', gathered!), plain);
-}));
+test(
+  'several merge-bases: the choice is left to git merge-base, as without priming',
+  repo(async (dir, git) => {
+    const plain = facts(dir, 'x', 'y');
+    assert.ok(git('merge-base', '--all', 'x', 'y').split('\n').length > 1, 'a criss-cross has two merge-bases');
+    const gathered = await gatherGitFacts(dir, { ranges: [['x', 'y']], trees: ['y'] });
+    assert.equal(facts(dir, 'x', 'y', gathered!), plain);
+  }),
+);
 
-test('a revision that does not resolve primes nothing: each call asks git and says which one failed', repo(async (dir) => {
-  const gathered = await gatherGitFacts(dir, { ranges: [['nope', 'main']], trees: ['main'] });
-  assert.equal(repoOf(gathered), repoInfo(dir));
-  assert.is(commitIn(gathered!, 'nope'), null);
-  assert.is(commitIn(gathered!, 'main'), sha(dir, 'main'));
-}));
+test(
+  'a revision that does not resolve primes nothing: each call asks git and says which one failed',
+  repo(async (dir) => {
+    const gathered = await gatherGitFacts(dir, { ranges: [['nope', 'main']], trees: ['main'] });
+    assert.equal(repoOf(gathered), repoInfo(dir));
+    assert.is(commitIn(gathered!, 'nope'), null);
+    assert.is(commitIn(gathered!, 'main'), sha(dir, 'main'));
+  }),
+);
 
-test('the changed paths of a commit pair are kept: the next run starts one git process, not two', repo(async (dir) => {
-  const plain = facts(dir, 'main~1', 'main');
-  await gatherGitFacts(dir, { ranges: [['main~1', 'main']] });
-  const cache = join(dir, '.git', 'gate-ladder', 'cache');
-  await diffWritten(dir);
-  const [file] = readdirSync(cache).filter((f) => f.startsWith('diff-'));
-  assert.ok(file, 'a diff entry');
-  const text = readFileSync(join(cache, file!), 'utf8');
-  const trailer = `\n${plain.mb} ${plain.h}\n`;
-  // git's own listing, as it wrote it, then the line naming the pair.
-  assert.ok(text.endsWith(trailer), JSON.stringify(text));
-  assert.is(text.slice(0, -trailer.length), 'A\0b with space.txt\0');
-  // Proof the entry is read: a doctored body is what the next run sees...
-  writeFileSync(join(cache, file!), `M\0doctored.txt\0${trailer}`);
-  const doctored = await gatherGitFacts(dir, { ranges: [['main~1', 'main']] });
-  assert.equal(diffIn(doctored!, plain.mb!, plain.h).changes(), [{ status: 'M', path: 'doctored.txt' }]);
-  // ...and an entry naming another pair is not, nor one cut short, nor one in the older header-first form.
-  for (const bad of [`M\0doctored.txt\0\n${plain.h} ${plain.mb}\n`, `M\0doctored.txt${trailer}`, `${plain.mb} ${plain.h}\nM\0doctored.txt\0`]) {
-    writeFileSync(join(cache, file!), bad);
-    const gathered = await gatherGitFacts(dir, { ranges: [['main~1', 'main']] });
-    assert.equal(diffIn(gathered!, plain.mb!, plain.h).changes(), plain.diff, JSON.stringify(bad));
-  }
-  // No temp file is left behind by the runs above, once their entries are written (in the background).
-  await tempsGone(cache);
-  assert.equal(readdirSync(cache).filter((f) => f.startsWith('.tmp-')), []);
-}));
+test(
+  'the changed paths of a commit pair are kept: the next run starts one git process, not two',
+  repo(async (dir) => {
+    const plain = facts(dir, 'main~1', 'main');
+    await gatherGitFacts(dir, { ranges: [['main~1', 'main']] });
+    const cache = join(dir, '.git', 'gate-ladder', 'cache');
+    await diffWritten(dir);
+    const [file] = readdirSync(cache).filter((f) => f.startsWith('diff-'));
+    assert.ok(file, 'a diff entry');
+    const text = readFileSync(join(cache, file!), 'utf8');
+    const trailer = `\n${plain.mb} ${plain.h}\n`;
+    // git's own listing, as it wrote it, then the line naming the pair.
+    assert.ok(text.endsWith(trailer), JSON.stringify(text));
+    assert.is(text.slice(0, -trailer.length), 'A\0b with space.txt\0');
+    // Proof the entry is read: a doctored body is what the next run sees...
+    writeFileSync(join(cache, file!), `M\0doctored.txt\0${trailer}`);
+    const doctored = await gatherGitFacts(dir, { ranges: [['main~1', 'main']] });
+    assert.equal(diffIn(doctored!, plain.mb!, plain.h).changes(), [{ status: 'M', path: 'doctored.txt' }]);
+    // ...and an entry naming another pair is not, nor one cut short, nor one in the older header-first form.
+    for (const bad of [
+      `M\0doctored.txt\0\n${plain.h} ${plain.mb}\n`,
+      `M\0doctored.txt${trailer}`,
+      `${plain.mb} ${plain.h}\nM\0doctored.txt\0`,
+    ]) {
+      writeFileSync(join(cache, file!), bad);
+      const gathered = await gatherGitFacts(dir, { ranges: [['main~1', 'main']] });
+      assert.equal(diffIn(gathered!, plain.mb!, plain.h).changes(), plain.diff, JSON.stringify(bad));
+    }
+    // No temp file is left behind by the runs above, once their entries are written (in the background).
+    await tempsGone(cache);
+    assert.equal(
+      readdirSync(cache).filter((f) => f.startsWith('.tmp-')),
+      [],
+    );
+  }),
+);
 
 /** Runs fn with no git on PATH: any git process it starts fails. */
 /** The git commands run while `fn` runs (git traces every git process that inherits GIT_TRACE). */
@@ -147,17 +174,27 @@ async function diffWritten(dir: string): Promise<void> {
   for (let i = 0; i < 200 && diffs().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
-test('a range seen before: one git rev-parse, and its changed paths from the range cache (no diff-tree)', repo(async (dir) => {
-  const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
-  const plain = facts(dir, a, b);
-  const first = await traced(dir, () => gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] }));
-  assert.ok(first.commands.some((c) => c.endsWith('git diff-tree')), first.commands.join('\n'));
-  await diffWritten(dir);
-  const again = await traced(dir, () => gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] }));
-  assert.equal(again.commands.map((c) => c.replace(/^.*: /, '')), ['git rev-parse'], again.commands.join('\n'));
-  assert.equal(repoOf(again.value), plain.info);
-  assert.equal(facts(dir, a, b, again.value!), plain);
-}));
+test(
+  'a range seen before: one git rev-parse, and its changed paths from the range cache (no diff-tree)',
+  repo(async (dir) => {
+    const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
+    const plain = facts(dir, a, b);
+    const first = await traced(dir, () => gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] }));
+    assert.ok(
+      first.commands.some((c) => c.endsWith('git diff-tree')),
+      first.commands.join('\n'),
+    );
+    await diffWritten(dir);
+    const again = await traced(dir, () => gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] }));
+    assert.equal(
+      again.commands.map((c) => c.replace(/^.*: /, '')),
+      ['git rev-parse'],
+      again.commands.join('\n'),
+    );
+    assert.equal(repoOf(again.value), plain.info);
+    assert.equal(facts(dir, a, b, again.value!), plain);
+  }),
+);
 
 test('outside a repository: null', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gl-norepo-'));
@@ -168,37 +205,44 @@ test('outside a repository: null', async () => {
   }
 });
 
-test('a new range: the config loads while git lists it, the listing routes as git\'s own does, and is kept', repo(async (dir, git) => {
-  // 6,000 changed paths, about 200 KB of listing: several pieces; a few test-adjacent ones among them.
-  mkdirSync(join(dir, 'pkg', 'tests'), { recursive: true });
-  for (let i = 0; i < 6000; i++) writeFileSync(join(dir, 'pkg', i % 997 === 0 ? 'tests' : '', `file-with-a-longish-name-${i}.ts`), `${i}\n`);
-  git('add', '-A');
-  git('commit', '-q', '-m', 'many');
-  const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
-  const match = scopeMatcher(defaultScope);
-  let asked = 0;
-  const info = await gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] }, async (at) => {
-    asked++;
-    assert.is(at.root, realpathSync(dir));
-    return match;
-  });
-  assert.ok(info);
-  assert.is(asked, 1);
-  const mb = mergeBaseIn(info!, a, b)!;
-  const streamed = diffIn(info!, mb, b);
-  const plain = new ChangeList(git('diff-tree', '-r', '--name-status', '-z', '--no-renames', mb, b, '--') + '\0');
-  assert.is(streamed.count, 6000);
-  assert.is(streamed.count, plain.count);
-  assert.equal(streamed.paths(1000), plain.paths(1000));
-  assert.equal(streamed.hits(match), plain.hits(match));
-  assert.is(streamed.hits(match).length, 7);
-  // Everything else about the listing comes from the entry it became.
-  assert.equal(streamed.changes(), plain.changes());
-  const cache = join(dir, '.git', 'gate-ladder', 'cache');
-  await tempsGone(cache);
-  assert.equal(readdirSync(cache).filter((f) => f.startsWith('.tmp-')), []);
-  assert.is(readdirSync(cache).filter((f) => f.startsWith('diff-')).length, 1);
-}));
+test(
+  "a new range: the config loads while git lists it, the listing routes as git's own does, and is kept",
+  repo(async (dir, git) => {
+    // 6,000 changed paths, about 200 KB of listing: several pieces; a few test-adjacent ones among them.
+    mkdirSync(join(dir, 'pkg', 'tests'), { recursive: true });
+    for (let i = 0; i < 6000; i++)
+      writeFileSync(join(dir, 'pkg', i % 997 === 0 ? 'tests' : '', `file-with-a-longish-name-${i}.ts`), `${i}\n`);
+    git('add', '-A');
+    git('commit', '-q', '-m', 'many');
+    const [a, b] = [sha(dir, 'main~1'), sha(dir, 'main')];
+    const match = scopeMatcher(defaultScope);
+    let asked = 0;
+    const info = await gatherGitFacts(dir, { ranges: [[a, b]], trees: [b] }, async (at) => {
+      asked++;
+      assert.is(at.root, realpathSync(dir));
+      return match;
+    });
+    assert.ok(info);
+    assert.is(asked, 1);
+    const mb = mergeBaseIn(info!, a, b)!;
+    const streamed = diffIn(info!, mb, b);
+    const plain = new ChangeList(`${git('diff-tree', '-r', '--name-status', '-z', '--no-renames', mb, b, '--')}\0`);
+    assert.is(streamed.count, 6000);
+    assert.is(streamed.count, plain.count);
+    assert.equal(streamed.paths(1000), plain.paths(1000));
+    assert.equal(streamed.hits(match), plain.hits(match));
+    assert.is(streamed.hits(match).length, 7);
+    // Everything else about the listing comes from the entry it became.
+    assert.equal(streamed.changes(), plain.changes());
+    const cache = join(dir, '.git', 'gate-ladder', 'cache');
+    await tempsGone(cache);
+    assert.equal(
+      readdirSync(cache).filter((f) => f.startsWith('.tmp-')),
+      [],
+    );
+    assert.is(readdirSync(cache).filter((f) => f.startsWith('diff-')).length, 1);
+  }),
+);
 
 function sha(dir: string, rev: string): string {
   return sh('git', ['rev-parse', rev], dir).stdout.trim();

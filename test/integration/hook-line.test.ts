@@ -1,32 +1,37 @@
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LADDER_FILES, installedModules, withRepo, linkGateLadderAlone } from '../helpers/repo.js';
+import { LADDER_FILES, withRepo, linkGateLadderAlone } from '../helpers/repo.js';
 import { hookLine } from '../../src/commands/install.js';
 
 const LINE = hookLine('pre-push', 'npm');
 
 test('install replaces the line an earlier version wrote, in place; the push runs through it; uninstall removes it', () =>
-  withRepo({ install: false, files: { ...LADDER_FILES, '.husky/pre-push': 'echo before\ngate-ladder run pre-push "$@"\necho after\n' } }, (repo) => {
-    const r = repo.cli(['install']);
-    assert.is(r.code, 0, r.out);
-    assert.is(repo.read('.husky/pre-push'), `echo before\n${LINE}\necho after\n`);
-    assert.is(repo.cli(['install']).code, 0);
-    assert.is(repo.read('.husky/pre-push'), `echo before\n${LINE}\necho after\n`, 'idempotent');
-    repo.write('src/other.txt', 'fine\n');
-    repo.commit('clean');
-    const push = repo.push();
-    assert.is(push.code, 0, push.out);
-    assert.match(push.out, 'before');
-    assert.match(push.out, '2 tiers passed');
-    assert.match(push.out, 'after');
-    assert.is(repo.cli(['uninstall']).code, 0);
-    assert.is(repo.read('.husky/pre-push'), 'echo before\necho after\n');
-  }));
+  withRepo(
+    { install: false, files: { ...LADDER_FILES, '.husky/pre-push': 'echo before\ngate-ladder run pre-push "$@"\necho after\n' } },
+    (repo) => {
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.is(repo.read('.husky/pre-push'), `echo before\n${LINE}\necho after\n`);
+      assert.is(repo.cli(['install']).code, 0);
+      assert.is(repo.read('.husky/pre-push'), `echo before\n${LINE}\necho after\n`, 'idempotent');
+      repo.write('src/other.txt', 'fine\n');
+      repo.commit('clean');
+      const push = repo.push();
+      assert.is(push.code, 0, push.out);
+      assert.match(push.out, 'before');
+      assert.match(push.out, '2 tiers passed');
+      assert.match(push.out, 'after');
+      assert.is(repo.cli(['uninstall']).code, 0);
+      assert.is(repo.read('.husky/pre-push'), 'echo before\necho after\n');
+    },
+  ));
 
 test('install upgrades the node lines of previous versions (no --preserve-symlinks-main; no check for node_modules) in place', async () => {
-  for (const old of ['node node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"', 'node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"', hookLine('pre-push', 'pnpm')]) {
+  for (const old of [
+    'node node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"',
+    'node --preserve-symlinks-main node_modules/gate-ladder/dist/cli.cjs run pre-push "$@"',
+    hookLine('pre-push', 'pnpm'),
+  ]) {
     await withRepo({ install: false, pushInitial: false, files: { ...LADDER_FILES, '.husky/pre-push': `${old}\n` } }, (repo) => {
       const r = repo.cli(['install']);
       assert.is(r.code, 0, r.out);
@@ -49,7 +54,10 @@ test("a linked package with its dependencies only beside its real folder (pnpm's
     const push = repo.push(['origin', 'main']);
     assert.is(push.code, 0, push.out);
     assert.match(push.out, 't2-fixtures pass');
-    assert.equal(repo.ledger().map((row) => [row.tier, row.verdict]), [['t2-fixtures', 'pass']]);
+    assert.equal(
+      repo.ledger().map((row) => [row.tier, row.verdict]),
+      [['t2-fixtures', 'pass']],
+    );
   }));
 
 test.run();

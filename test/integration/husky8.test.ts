@@ -64,7 +64,8 @@ function husky8Install(repo: Repo): void {
   repo.gitOk('config', 'core.hooksPath', '.husky');
 }
 
-const PACKAGE = '{\n  "name": "fixture",\n  "private": true,\n  "scripts": {\n    "prepare": "husky install",\n    "test": "node check.js"\n  }\n}\n';
+const PACKAGE =
+  '{\n  "name": "fixture",\n  "private": true,\n  "scripts": {\n    "prepare": "husky install",\n    "test": "node check.js"\n  }\n}\n';
 
 /** A commit through the project's own pre-commit hook, which says it ran. */
 function commitRuns(repo: Repo, when: string): void {
@@ -93,13 +94,13 @@ test('husky 8: install keeps its hooks path and husky.sh, writes pre-push in its
     const inst = repo.cli(['install']);
     assert.is(inst.code, 0, inst.out);
     assert.match(inst.out, 'this project runs husky 8');
-    assert.is(repo.gitOk('config', 'core.hooksPath'), '.husky', 'core.hooksPath stays husky 8\'s');
-    assert.is(repo.read('.husky/_/husky.sh'), sh8, 'husky 8\'s husky.sh is untouched');
+    assert.is(repo.gitOk('config', 'core.hooksPath'), '.husky', "core.hooksPath stays husky 8's");
+    assert.is(repo.read('.husky/_/husky.sh'), sh8, "husky 8's husky.sh is untouched");
     const prePush = repo.read('.husky/pre-push');
     assert.ok(prePush.startsWith(husky8Hook('').trimEnd()), prePush);
     assert.match(prePush, 'run pre-push "$@"');
     assert.ok((statSync(join(repo.dir, '.husky/pre-push')).mode & 0o111) !== 0, 'the new hook is executable');
-    assert.match(repo.read('package.json'), '"prepare": "husky install"', 'husky 8\'s prepare is left as it is');
+    assert.match(repo.read('package.json'), '"prepare": "husky install"', "husky 8's prepare is left as it is");
     repo.gitOk('add', '.husky/pre-push');
     repo.gitOk('commit', '-q', '-m', 'gate-ladder hook');
 
@@ -125,14 +126,14 @@ test('husky 8: install keeps its hooks path and husky.sh, writes pre-push in its
     assert.is(repo.ledger().length, rows, 'no gate ran');
   }));
 
-test('husky 8 with install --pre-commit: the project\'s pre-commit hook keeps its husky 8 lines and gains gate-ladder\'s; uninstall gives it back byte for byte', () =>
+test("husky 8 with install --pre-commit: the project's pre-commit hook keeps its husky 8 lines and gains gate-ladder's; uninstall gives it back byte for byte", () =>
   withRepo({ install: false, files: { ...LADDER_FILES, 'package.json': PACKAGE } }, (repo) => {
     husky8Install(repo);
     const hook = husky8Hook('echo "the project pre-commit hook ran"');
     addHook(repo, 'pre-commit', hook);
     const inst = repo.cli(['install', '--pre-commit']);
     assert.is(inst.code, 0, inst.out);
-    assert.ok(repo.read('.husky/pre-commit').startsWith(hook), 'the project\'s lines stay first');
+    assert.ok(repo.read('.husky/pre-commit').startsWith(hook), "the project's lines stay first");
     assert.match(repo.read('.husky/pre-commit'), 'run pre-commit');
     commitRuns(repo, 'with gate-ladder');
     const un = repo.cli(['uninstall']);

@@ -1,6 +1,18 @@
 /** The pushed commit decides, not the working tree: gates run in a temporary worktree when they differ. */
 import { spawn } from 'node:child_process';
-import { existsSync, lutimesSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lutimesSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -42,7 +54,10 @@ test('committed bug, uncommitted fix: the pushed commit decides, and the bug is 
     assert.match(r.out, 'the working tree has uncommitted changes');
     assert.match(r.out, 't1-properties caught a problem');
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.tier, x.verdict, x.isolation]), [['t1-properties', 'caught', 'worktree']]);
+    assert.equal(
+      rows.map((x) => [x.tier, x.verdict, x.isolation]),
+      [['t1-properties', 'caught', 'worktree']],
+    );
     assert.is(rows[0]!.patch, head);
     const [dir] = ranIn(trace);
     assert.ok(dir && isSlot(repo, dir), `ran in ${dir}`);
@@ -61,10 +76,13 @@ test('committed fix, uncommitted bug: the pushed commit decides, and the push pa
     const r = repo.push(['origin', 'main'], { GL_TRACE: trace });
     assert.is(r.code, 0, r.out);
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.tier, x.verdict, x.isolation]), [
-      ['t1-properties', 'pass', 'worktree'],
-      ['t2-fixtures', 'pass', 'worktree'],
-    ]);
+    assert.equal(
+      rows.map((x) => [x.tier, x.verdict, x.isolation]),
+      [
+        ['t1-properties', 'pass', 'worktree'],
+        ['t2-fixtures', 'pass', 'worktree'],
+      ],
+    );
     assert.is(rows[0]!.patch, head);
     assert.is(repo.gitOk('--git-dir', repo.remote, 'rev-parse', 'main'), head);
     assert.ok(slotFree(ranIn(trace)[0]!));
@@ -80,7 +98,10 @@ test('a clean checkout of the pushed commit runs in place; untracked files do no
     const r = repo.push(['origin', 'main'], { GL_TRACE: trace });
     assert.is(r.code, 0, r.out);
     assert.not.match(r.out, 'temporary worktree');
-    assert.equal(repo.ledger().map((x) => x.isolation), ['none', 'none']);
+    assert.equal(
+      repo.ledger().map((x) => x.isolation),
+      ['none', 'none'],
+    );
     assert.equal(ranIn(trace), [realpathSync(repo.dir)]);
   }));
 
@@ -92,7 +113,8 @@ function settle(repo: Repo): void {
 }
 
 /** The git commands a push ran, hook included (git traces every git process that inherits GIT_TRACE). */
-const gitCommands = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').match(/trace: (?:built-in|exec|run_command): git [a-z-]+/g) ?? [] : []);
+const gitCommands = (file: string) =>
+  existsSync(file) ? (readFileSync(file, 'utf8').match(/trace: (?:built-in|exec|run_command): git [a-z-]+/g) ?? []) : [];
 
 test('a clean checkout of the pushed commit, as git status says: in place, and the pass is recorded', () =>
   traced((repo, trace) => {
@@ -102,11 +124,20 @@ test('a clean checkout of the pushed commit, as git status says: in place, and t
     const gitTrace = join(repo.dir, '..', 'git-trace.log');
     const r = repo.push(['origin', 'main'], { GL_TRACE: trace, GIT_TRACE: gitTrace });
     assert.is(r.code, 0, r.out);
-    assert.equal(repo.ledger().map((x) => x.isolation), ['none', 'none']);
+    assert.equal(
+      repo.ledger().map((x) => x.isolation),
+      ['none', 'none'],
+    );
     assert.equal(ranIn(trace), [realpathSync(repo.dir)]);
     const cmds = gitCommands(gitTrace);
-    assert.ok(cmds.some((c) => c.endsWith('git push')), cmds.join('\n'));
-    assert.ok(cmds.some((c) => c.endsWith('git status')), cmds.join('\n'));
+    assert.ok(
+      cmds.some((c) => c.endsWith('git push')),
+      cmds.join('\n'),
+    );
+    assert.ok(
+      cmds.some((c) => c.endsWith('git status')),
+      cmds.join('\n'),
+    );
     // The pass was recorded: git status vouched that the gates saw the pushed tree.
     const cache = join(repo.dir, '.git', 'gate-ladder', 'cache');
     assert.is(readdirSync(cache).filter((f) => f.startsWith('tree-')).length, 1);
@@ -121,7 +152,10 @@ test('another commit checked out: a worktree', () =>
     const r = repo.push(['origin', 'main'], { GL_TRACE: trace, GIT_TRACE: gitTrace });
     assert.is.not(r.code, 0, r.out);
     assert.match(r.out, `the checked-out commit is not refs/heads/main`);
-    assert.equal(repo.ledger().map((x) => [x.verdict, x.isolation, x.patch]), [['caught', 'worktree', head]]);
+    assert.equal(
+      repo.ledger().map((x) => [x.verdict, x.isolation, x.patch]),
+      [['caught', 'worktree', head]],
+    );
   }));
 
 test('a modified file: git status decides, and the pushed commit still decides', () =>
@@ -147,7 +181,10 @@ test('a committed bug hidden by an assume-unchanged fix: git status calls the tr
     const r = repo.push(['origin', 'main'], { GL_TRACE: trace });
     assert.is.not(r.code, 0, r.out);
     assert.match(r.out, '1 tracked path is marked assume-unchanged');
-    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict, x.isolation, x.patch]), [['t1-properties', 'caught', 'worktree', head]]);
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.verdict, x.isolation, x.patch]),
+      [['t1-properties', 'caught', 'worktree', head]],
+    );
     assert.is(repo.read('src/value.txt'), 'good\n');
   }));
 
@@ -162,7 +199,10 @@ test('a sparse checkout without the changed folder: the commit is judged in a fu
     const r = repo.push(['origin', 'main'], { GL_TRACE: trace });
     assert.is.not(r.code, 0, r.out);
     assert.match(r.out, 'skip-worktree (a sparse checkout');
-    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict, x.isolation, x.patch]), [['t1-properties', 'caught', 'worktree', head]]);
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.verdict, x.isolation, x.patch]),
+      [['t1-properties', 'caught', 'worktree', head]],
+    );
     const [dir] = ranIn(trace);
     assert.ok(dir && isSlot(repo, dir) && existsSync(join(dir, 'src', 'value.txt')), `the slot holds every file: ${dir}`);
   }));
@@ -174,11 +214,14 @@ test('isolation: "none" runs in place even when the working tree differs (the es
     repo.write('src/value.txt', 'good\n');
     const r = repo.push(['origin', 'main'], { GL_TRACE: trace });
     assert.is(r.code, 0, r.out);
-    assert.equal(repo.ledger().map((x) => x.isolation), ['none', 'none']);
+    assert.equal(
+      repo.ledger().map((x) => x.isolation),
+      ['none', 'none'],
+    );
     assert.equal(ranIn(trace), [realpathSync(repo.dir)]);
   }, "isolation: 'none',"));
 
-test('a push from a linked worktree: gates see none of the hook\'s GIT_DIR/GIT_INDEX_FILE, and dependency folders are there', () =>
+test("a push from a linked worktree: gates see none of the hook's GIT_DIR/GIT_INDEX_FILE, and dependency folders are there", () =>
   withRepo(
     {
       files: {
@@ -243,8 +286,14 @@ test('a repository whose git dir is elsewhere (GIT_DIR and GIT_WORK_TREE set, as
       const slot = readFileSync(trace, 'utf8').trim();
       assert.is(slot, join(poolDir(realpathSync(gitDir)), 'slot-1'));
       assert.not.match(slot, /\/\./);
-      const rows = readFileSync(join(gitDir, 'gate-ladder', 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-      assert.equal(rows.map((x) => [x.patch, x.verdict, x.isolation]), [[head, 'caught', 'worktree']]);
+      const rows = readFileSync(join(gitDir, 'gate-ladder', 'ledger.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      assert.equal(
+        rows.map((x) => [x.patch, x.verdict, x.isolation]),
+        [[head, 'caught', 'worktree']],
+      );
       assert.is(readFileSync(join(repo.dir, 'src/value.txt'), 'utf8'), 'good\n', 'the uncommitted fix is untouched');
     },
   ));
@@ -265,11 +314,15 @@ test('Ctrl-C during a gate in a worktree: the gate is stopped, the slot given ba
       const head = repo.commit('change');
       const base = repo.gitOk('rev-parse', 'HEAD~1');
       const trace = join(repo.dir, '..', 'trace');
-      const child = spawn(process.execPath, [join(repo.dir, 'node_modules/gate-ladder/dist/cli.js'), 'run', 'pre-push', 'origin', repo.remote], {
-        cwd: repo.dir,
-        env: cleanEnv({ GL_TRACE: trace }),
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [join(repo.dir, 'node_modules/gate-ladder/dist/cli.js'), 'run', 'pre-push', 'origin', repo.remote],
+        {
+          cwd: repo.dir,
+          env: cleanEnv({ GL_TRACE: trace }),
+          stdio: ['pipe', 'pipe', 'pipe'],
+        },
+      );
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));
@@ -291,38 +344,44 @@ test('Ctrl-C during a gate in a worktree: the gate is stopped, the slot given ba
   ));
 
 test('a worktree left behind by a run that was killed outright is swept by the next run', () =>
-  withRepo({ files: { 'gate-ladder.config.ts': `export default { isolation: 'worktree', tiers: [{ name: 't1', run: 'true' }] };\n` } }, (repo) => {
-    // A dead owner: a process that has exited.
-    const dead = sh('sh', ['-c', 'echo $$'], repo.dir).stdout.trim();
-    const parent = mkdtempSync(join(realpathSync(tmpdir()), 'gate-ladder-'));
-    writeFileSync(join(parent, 'owner.pid'), `${dead}\n`);
-    repo.gitOk('worktree', 'add', '--detach', '--lock', '-q', join(parent, 'wt'), 'HEAD');
-    assert.is(worktrees(repo).length, 2);
-    repo.write('src/a.txt', 'x\n');
-    repo.commit('change');
-    const r = repo.push();
-    assert.is(r.code, 0, r.out);
-    assert.is(worktrees(repo).length, 1);
-    assert.not.ok(existsSync(parent));
-  }));
+  withRepo(
+    { files: { 'gate-ladder.config.ts': `export default { isolation: 'worktree', tiers: [{ name: 't1', run: 'true' }] };\n` } },
+    (repo) => {
+      // A dead owner: a process that has exited.
+      const dead = sh('sh', ['-c', 'echo $$'], repo.dir).stdout.trim();
+      const parent = mkdtempSync(join(realpathSync(tmpdir()), 'gate-ladder-'));
+      writeFileSync(join(parent, 'owner.pid'), `${dead}\n`);
+      repo.gitOk('worktree', 'add', '--detach', '--lock', '-q', join(parent, 'wt'), 'HEAD');
+      assert.is(worktrees(repo).length, 2);
+      repo.write('src/a.txt', 'x\n');
+      repo.commit('change');
+      const r = repo.push();
+      assert.is(r.code, 0, r.out);
+      assert.is(worktrees(repo).length, 1);
+      assert.not.ok(existsSync(parent));
+    },
+  ));
 
 test('a worktree another process is adding is left alone (no git worktree prune); ours whose folder is gone is removed', () =>
-  withRepo({ files: { 'gate-ladder.config.ts': `export default { isolation: 'worktree', tiers: [{ name: 't1', run: 'true' }] };\n` } }, (repo) => {
-    // What \`git worktree add\` has made before it writes its lock: an admin folder, nothing in it yet.
-    const adding = join(repo.dir, '.git', 'worktrees', 'adding');
-    mkdirSync(adding, { recursive: true });
-    // One of ours whose temp folder was wiped (a reboot), owner file and all.
-    const gone = mkdtempSync(join(realpathSync(tmpdir()), 'gate-ladder-'));
-    repo.gitOk('worktree', 'add', '--detach', '--lock', '-q', join(gone, 'wt'), 'HEAD');
-    rmSync(gone, { recursive: true, force: true });
-    assert.is(worktrees(repo).length, 2);
-    repo.write('src/a.txt', 'x\n');
-    repo.commit('change');
-    const r = repo.push();
-    assert.is(r.code, 0, r.out);
-    assert.match(r.out, 'gates run in a temporary worktree');
-    assert.ok(existsSync(adding), 'a half-made admin folder was pruned: a concurrent worktree add would fail');
-    assert.is(worktrees(repo).length, 1, 'the wiped worktree of ours is still recorded');
-  }));
+  withRepo(
+    { files: { 'gate-ladder.config.ts': `export default { isolation: 'worktree', tiers: [{ name: 't1', run: 'true' }] };\n` } },
+    (repo) => {
+      // What \`git worktree add\` has made before it writes its lock: an admin folder, nothing in it yet.
+      const adding = join(repo.dir, '.git', 'worktrees', 'adding');
+      mkdirSync(adding, { recursive: true });
+      // One of ours whose temp folder was wiped (a reboot), owner file and all.
+      const gone = mkdtempSync(join(realpathSync(tmpdir()), 'gate-ladder-'));
+      repo.gitOk('worktree', 'add', '--detach', '--lock', '-q', join(gone, 'wt'), 'HEAD');
+      rmSync(gone, { recursive: true, force: true });
+      assert.is(worktrees(repo).length, 2);
+      repo.write('src/a.txt', 'x\n');
+      repo.commit('change');
+      const r = repo.push();
+      assert.is(r.code, 0, r.out);
+      assert.match(r.out, 'gates run in a temporary worktree');
+      assert.ok(existsSync(adding), 'a half-made admin folder was pruned: a concurrent worktree add would fail');
+      assert.is(worktrees(repo).length, 1, 'the wiped worktree of ours is still recorded');
+    },
+  ));
 
 test.run();

@@ -15,16 +15,30 @@ const config: GateLadderConfig = defineConfig({ scope: [...defaultScope, 'e2e/**
 export default config;
 `,
     );
-    repo.write('bad.config.ts', `import { defineConfig } from 'gate-ladder';\nexport default defineConfig({ tiers: [{ name: 't1', run: 'x', timeout: '5' }] });\n`);
+    repo.write(
+      'bad.config.ts',
+      `import { defineConfig } from 'gate-ladder';\nexport default defineConfig({ tiers: [{ name: 't1', run: 'x', timeout: '5' }] });\n`,
+    );
     const typeRoots = JSON.stringify([join(PROJECT, 'node_modules', '@types')]);
-    repo.write('tsconfig.json', `{"compilerOptions":{"strict":true,"module":"nodenext","moduleResolution":"nodenext","noEmit":true,"types":["node"],"typeRoots":${typeRoots}}}\n`);
+    repo.write(
+      'tsconfig.json',
+      `{"compilerOptions":{"strict":true,"module":"nodenext","moduleResolution":"nodenext","noEmit":true,"types":["node"],"typeRoots":${typeRoots}}}\n`,
+    );
     const tsc = join(PROJECT, 'node_modules', 'typescript', 'bin', 'tsc');
     const good = sh(process.execPath, [tsc, '-p', '.'], repo.dir);
     assert.is(good.code, 2, 'the bad config fails to type-check');
     assert.match(good.stdout, "bad.config.ts(2,63): error TS2322: Type 'string' is not assignable to type 'number'");
     assert.not.match(good.stdout, 'gate-ladder.config.ts(');
     assert.is(good.stdout.split('\n').filter((l) => l.includes('error TS')).length, 1, good.stdout);
-    const lib = sh(process.execPath, ['--input-type=module', '-e', `import { defineConfig, defaultScope } from 'gate-ladder'; console.log(typeof defineConfig, defaultScope.length > 5)`], repo.dir);
+    const lib = sh(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { defineConfig, defaultScope } from 'gate-ladder'; console.log(typeof defineConfig, defaultScope.length > 5)`,
+      ],
+      repo.dir,
+    );
     assert.is(lib.stdout.trim(), 'function true', lib.out);
   }));
 
@@ -41,7 +55,11 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
 test('the library exports defineConfig, defaultScope and the config types, nothing else, and importing it loads a few kilobytes, not the CLI; a run writes nothing into the package', () =>
   withRepo({}, (repo) => {
     const pkg = join(repo.dir, 'node_modules', 'gate-ladder');
-    const lib = sh(process.execPath, ['--input-type=module', '-e', "const m = await import('gate-ladder'); console.log(Object.keys(m).sort().join(' '))"], repo.dir);
+    const lib = sh(
+      process.execPath,
+      ['--input-type=module', '-e', "const m = await import('gate-ladder'); console.log(Object.keys(m).sort().join(' '))"],
+      repo.dir,
+    );
     assert.is(lib.stdout.trim(), 'defaultScope defineConfig', lib.out);
     const types = readFileSync(join(pkg, 'dist', 'types', 'index.d.ts'), 'utf8');
     for (const name of ['GateLadderConfig', 'TierConfig', 'defineConfig', 'defaultScope']) assert.match(types, name);

@@ -18,7 +18,8 @@ const FILES: Record<string, string> = {
   'pnpm-workspace.yaml': 'packages:\n  - "packages/*"\n',
   'gate-ladder.config.mjs': "export default { tiers: [{ name: 'unit', run: 'npm test', timeout: 120 }] };\n",
   'packages/a/package.json': `${JSON.stringify({ name: 'a', version: '1.0.0', scripts: { test: 'node --test' } }, null, 2)}\n`,
-  'packages/a/a.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => { assert.equal(1 + 1, 2); });\n",
+  'packages/a/a.test.js':
+    "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => { assert.equal(1 + 1, 2); });\n",
   'packages/b/package.json': `${JSON.stringify({ name: 'b', version: '1.0.0', scripts: { test: `node ${MOCHA} b.test.js` } }, null, 2)}\n`,
   'packages/b/b.test.js': "const assert = require('node:assert');\nit('doubles', () => { assert.equal(2 * 2, 4); });\n",
 };
@@ -45,13 +46,16 @@ test('every package passes: pass', () =>
   }));
 
 test("one package's test fails: caught, named, with its runner's line", () =>
-  pushed({ 'packages/b/b.test.js': "const assert = require('node:assert');\nit('doubles', () => { assert.equal(2 * 2, 5); });\n" }, (repo, out, code) => {
-    assert.is.not(code, 0, out);
-    const r = row(repo);
-    assert.is(r.verdict, 'caught', out);
-    // pnpm runs the packages at once and stops the others at the first failure: a may or may not have finished.
-    assert.match(String(r.reason), /^workspace b: mocha: `1 failing`(?:; pnpm stopped a at the first failure)?$/);
-  }));
+  pushed(
+    { 'packages/b/b.test.js': "const assert = require('node:assert');\nit('doubles', () => { assert.equal(2 * 2, 5); });\n" },
+    (repo, out, code) => {
+      assert.is.not(code, 0, out);
+      const r = row(repo);
+      assert.is(r.verdict, 'caught', out);
+      // pnpm runs the packages at once and stops the others at the first failure: a may or may not have finished.
+      assert.match(String(r.reason), /^workspace b: mocha: `1 failing`(?:; pnpm stopped a at the first failure)?$/);
+    },
+  ));
 
 test("one package's test file cannot load: an error naming it, not a catch", () =>
   pushed({ 'packages/a/a.test.js': "require('./nope');\n" }, (repo, out, code) => {

@@ -64,7 +64,10 @@ test('a staged bug is caught by lint-staged, and the unstaged fix in the same fi
     assert.is(show(repo, ':src/value.txt'), 'bug', 'the index still holds what was staged');
     assert.is(repo.gitOk('stash', 'list'), '', 'lint-staged dropped its backup stash');
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.hook, x.tier, x.verdict, x.isolation, x.exit]), [['pre-commit', 'lint', 'caught', 'none', 1]]);
+    assert.equal(
+      rows.map((x) => [x.hook, x.tier, x.verdict, x.isolation, x.exit]),
+      [['pre-commit', 'lint', 'caught', 'none', 1]],
+    );
     assert.is(rows[0]!.patch, staged, 'the patch id is the staged tree');
     assert.is(rows[0]!.base, before);
     assert.is(rows[0]!.ref, undefined);
@@ -82,10 +85,13 @@ test('a staged fix passes, the unstaged bug stays unstaged, and the command tier
     assert.is(show(repo, 'HEAD:src/value.txt'), 'fixed');
     assert.is(repo.read('src/value.txt'), 'bug again, not staged\n');
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.tier, x.verdict, x.isolation]), [
-      ['lint', 'pass', 'none'],
-      ['t1-properties', 'pass', 'worktree'],
-    ]);
+    assert.equal(
+      rows.map((x) => [x.tier, x.verdict, x.isolation]),
+      [
+        ['lint', 'pass', 'none'],
+        ['t1-properties', 'pass', 'worktree'],
+      ],
+    );
     assert.is(rows[0]!.patch, repo.gitOk('rev-parse', 'HEAD^{tree}'));
     assert.is(userWorktrees(repo).length, 1);
     assert.equal(poolLocks(repo), [], 'the slot is given back');
@@ -102,7 +108,10 @@ test('a command tier on pre-commit judges what is committed: `git commit <path>`
     assert.is.not(r.code, 0, r.out);
     assert.match(r.out, 't1-properties caught a problem in the staged changes');
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.tier, x.verdict, x.isolation]), [['t1-properties', 'caught', 'worktree']]);
+    assert.equal(
+      rows.map((x) => [x.tier, x.verdict, x.isolation]),
+      [['t1-properties', 'caught', 'worktree']],
+    );
     assert.equal(rows[0]!.files, ['src/value.txt']);
     assert.is(repo.gitOk('status', '--porcelain'), 'M  src/other.txt\n M src/value.txt', 'the index and the working tree are as before');
   }));
@@ -119,7 +128,10 @@ test('the first commit of a branch (no HEAD yet): judged on the staged tree, bas
     const r = commit(repo, ['--no-gpg-sign']);
     assert.is(r.code, 0, r.out);
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.tier, x.verdict, x.isolation, x.base]), [['t1-properties', 'pass', 'worktree', null]]);
+    assert.equal(
+      rows.map((x) => [x.tier, x.verdict, x.isolation, x.base]),
+      [['t1-properties', 'pass', 'worktree', null]],
+    );
     assert.is(rows[0]!.patch, staged);
     assert.is(repo.read('src/value.txt'), 'bug, not staged\n');
   }));
@@ -131,45 +143,76 @@ test('lint-staged that cannot run is an error, not a catch', () =>
     repo.gitOk('add', 'src/value.txt');
     const r = commit(repo);
     assert.is.not(r.code, 0, r.out);
-    assert.match(r.out, 'lint could not give a verdict on the staged changes: lint-staged could not run: no lint-staged configuration found');
+    assert.match(
+      r.out,
+      'lint could not give a verdict on the staged changes: lint-staged could not run: no lint-staged configuration found',
+    );
     assert.match(r.out, 'This is not a verdict on the patch');
     assert.match(r.out, 'then commit again');
     assert.not.match(r.out, 'caught a problem');
-    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['lint', 'error']]);
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.verdict]),
+      [['lint', 'error']],
+    );
   }));
 
 test('a lint-staged config that cannot load: the cause is quoted (escaped) with the next step, not "see above"', () =>
-  withRepo({ files: { ...withoutRc(files(LINT)), 'lint-staged.config.mjs': "throw new Error('no config here\\u001b[31m, sorry');\nexport default {};\n" } }, (repo) => {
-    withPreCommit(repo);
-    repo.write('src/value.txt', 'good, changed\n');
-    repo.gitOk('add', 'src/value.txt');
-    const r = commit(repo);
-    assert.is.not(r.code, 0, r.out);
-    assert.match(r.out, 'lint-staged could not run: its configuration lint-staged.config.mjs could not be read: no config here\\x1b[31m, sorry.');
-    assert.match(r.out, 'Fix lint-staged.config.mjs so that Node can import it');
-    assert.not.match(r.out, 'see above');
-    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['lint', 'error']]);
-  }));
+  withRepo(
+    {
+      files: {
+        ...withoutRc(files(LINT)),
+        'lint-staged.config.mjs': "throw new Error('no config here\\u001b[31m, sorry');\nexport default {};\n",
+      },
+    },
+    (repo) => {
+      withPreCommit(repo);
+      repo.write('src/value.txt', 'good, changed\n');
+      repo.gitOk('add', 'src/value.txt');
+      const r = commit(repo);
+      assert.is.not(r.code, 0, r.out);
+      assert.match(
+        r.out,
+        'lint-staged could not run: its configuration lint-staged.config.mjs could not be read: no config here\\x1b[31m, sorry.',
+      );
+      assert.match(r.out, 'Fix lint-staged.config.mjs so that Node can import it');
+      assert.not.match(r.out, 'see above');
+      assert.equal(
+        repo.ledger().map((x) => [x.tier, x.verdict]),
+        [['lint', 'error']],
+      );
+    },
+  ));
 
 test('a lint-staged.config.ts this Node cannot load: the cause Node gave and what to do about it', () =>
   // An enum: Node 20 loads no .ts file at all; a Node that strips types refuses an enum. Fails on every Node.
-  withRepo({ files: { ...withoutRc(files(LINT)), 'lint-staged.config.ts': "enum Kind { Text = 'sh check-file.sh' }\nexport default { 'src/*.txt': Kind.Text };\n" } }, (repo) => {
-    withPreCommit(repo);
-    repo.write('src/value.txt', 'good, changed\n');
-    repo.gitOk('add', 'src/value.txt');
-    const r = commit(repo);
-    assert.is.not(r.code, 0, r.out);
-    assert.match(r.out, 'lint-staged could not run: its configuration lint-staged.config.ts could not be read: ');
-    if ((process.features as { typescript?: unknown }).typescript) {
-      assert.match(r.out, 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX');
-      assert.match(r.out, 'write it without enums');
-    } else {
-      assert.match(r.out, 'ERR_UNKNOWN_FILE_EXTENSION');
-      assert.match(r.out, `Node ${process.version} cannot load a TypeScript file: rename lint-staged.config.ts to a .mjs file`);
-    }
-    assert.not.match(r.out, 'see above');
-    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['lint', 'error']]);
-  }));
+  withRepo(
+    {
+      files: {
+        ...withoutRc(files(LINT)),
+        'lint-staged.config.ts': "enum Kind { Text = 'sh check-file.sh' }\nexport default { 'src/*.txt': Kind.Text };\n",
+      },
+    },
+    (repo) => {
+      withPreCommit(repo);
+      repo.write('src/value.txt', 'good, changed\n');
+      repo.gitOk('add', 'src/value.txt');
+      const r = commit(repo);
+      assert.is.not(r.code, 0, r.out);
+      assert.match(r.out, 'lint-staged could not run: its configuration lint-staged.config.ts could not be read: ');
+      if ((process.features as { typescript?: unknown }).typescript) {
+        assert.match(r.out, 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX');
+        assert.match(r.out, 'write it without enums');
+      } else {
+        assert.match(r.out, 'ERR_UNKNOWN_FILE_EXTENSION');
+        assert.match(r.out, `Node ${process.version} cannot load a TypeScript file: rename lint-staged.config.ts to a .mjs file`);
+      }
+      assert.not.match(r.out, 'see above');
+      assert.equal(
+        repo.ledger().map((x) => [x.tier, x.verdict]),
+        [['lint', 'error']],
+      );
+    },
+  ));
 
 test('pre-commit with no tier for it, or nothing staged: allowed, no rows', () =>
   withRepo({ files: files(`    { name: 't1-properties', run: 'sh check.sh properties' },`) }, (repo) => {
@@ -207,68 +250,74 @@ async function until(what: string, check: () => boolean, ms = 60_000): Promise<v
 }
 
 test('a second Ctrl-C while a lint-staged task stops: gate-ladder waits, lint-staged restores the unstaged changes byte for byte', () =>
-  withRepo({ files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "node slow-task.mjs" }\n', 'slow-task.mjs': SLOW_TASK }) }, async (repo) => {
-    const marks = mkdtempSync(join(tmpdir(), 'gl-marks-'));
-    try {
-      repo.write('src/value.txt', 'staged\n');
-      repo.gitOk('add', 'src/value.txt');
-      const unstaged = 'staged\nand an unstaged line \u00e9\n\u0000binary-ish\n';
-      repo.write('src/value.txt', unstaged);
-      const staged = repo.gitOk('write-tree');
-      // Its own process group, as a terminal's foreground job: Ctrl-C reaches the hook and the task alike.
-      const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'run', 'pre-commit'], {
-        cwd: repo.dir,
-        env: cleanEnv({ GL_MARKS: marks }),
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d));
-      child.stderr.on('data', (d: Buffer) => (out += d));
-      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      await until('the task to start', () => existsSync(join(marks, 'started')));
-      process.kill(-child.pid!, 'SIGINT');
-      // gate-ladder has seen the first Ctrl-C (it says it waits for lint-staged), and so has the task.
-      await until('gate-ladder to wait for lint-staged', () => out.includes('waiting for it to finish'));
-      await until('the task to see Ctrl-C', () => existsSync(join(marks, 'sigint')));
-      process.kill(-child.pid!, 'SIGINT');
-      const code = await exited;
-      assert.is(code, 130, out);
-      assert.match(out, 'waiting for it to finish');
-      assert.is(repo.read('src/value.txt'), unstaged, 'the unstaged changes are back in the working tree');
-      assert.is(repo.gitOk('write-tree'), staged, 'the index holds what was staged');
-      assert.is(repo.gitOk('stash', 'list'), '', 'no backup left behind');
-      assert.equal(repo.ledger(), [], 'an interrupted tier writes no row');
-    } finally {
-      rmSync(marks, { recursive: true, force: true });
-    }
-  }));
+  withRepo(
+    { files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "node slow-task.mjs" }\n', 'slow-task.mjs': SLOW_TASK }) },
+    async (repo) => {
+      const marks = mkdtempSync(join(tmpdir(), 'gl-marks-'));
+      try {
+        repo.write('src/value.txt', 'staged\n');
+        repo.gitOk('add', 'src/value.txt');
+        const unstaged = 'staged\nand an unstaged line \u00e9\n\u0000binary-ish\n';
+        repo.write('src/value.txt', unstaged);
+        const staged = repo.gitOk('write-tree');
+        // Its own process group, as a terminal's foreground job: Ctrl-C reaches the hook and the task alike.
+        const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'run', 'pre-commit'], {
+          cwd: repo.dir,
+          env: cleanEnv({ GL_MARKS: marks }),
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d));
+        child.stderr.on('data', (d: Buffer) => (out += d));
+        const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+        await until('the task to start', () => existsSync(join(marks, 'started')));
+        process.kill(-child.pid!, 'SIGINT');
+        // gate-ladder has seen the first Ctrl-C (it says it waits for lint-staged), and so has the task.
+        await until('gate-ladder to wait for lint-staged', () => out.includes('waiting for it to finish'));
+        await until('the task to see Ctrl-C', () => existsSync(join(marks, 'sigint')));
+        process.kill(-child.pid!, 'SIGINT');
+        const code = await exited;
+        assert.is(code, 130, out);
+        assert.match(out, 'waiting for it to finish');
+        assert.is(repo.read('src/value.txt'), unstaged, 'the unstaged changes are back in the working tree');
+        assert.is(repo.gitOk('write-tree'), staged, 'the index holds what was staged');
+        assert.is(repo.gitOk('stash', 'list'), '', 'no backup left behind');
+        assert.equal(repo.ledger(), [], 'an interrupted tier writes no row');
+      } finally {
+        rmSync(marks, { recursive: true, force: true });
+      }
+    },
+  ));
 
 test('SIGTERM during a lint-staged tier: interrupted, no row', () =>
-  withRepo({ files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "node slow-task.mjs" }\n', 'slow-task.mjs': SLOW_TASK }) }, async (repo) => {
-    const marks = mkdtempSync(join(tmpdir(), 'gl-marks-'));
-    try {
-      repo.write('src/value.txt', 'staged\n');
-      repo.gitOk('add', 'src/value.txt');
-      const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'run', 'pre-commit'], {
-        cwd: repo.dir,
-        env: cleanEnv({ GL_MARKS: marks }),
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      child.stderr.on('data', (d: Buffer) => (out += d));
-      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      await until('the task to start', () => existsSync(join(marks, 'started')));
-      process.kill(-child.pid!, 'SIGTERM');
-      const code = await exited;
-      assert.is(code, 130, out);
-      assert.not.match(out, 'could not start');
-      assert.equal(repo.ledger(), [], 'an interrupted tier writes no row');
-    } finally {
-      rmSync(marks, { recursive: true, force: true });
-    }
-  }));
+  withRepo(
+    { files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "node slow-task.mjs" }\n', 'slow-task.mjs': SLOW_TASK }) },
+    async (repo) => {
+      const marks = mkdtempSync(join(tmpdir(), 'gl-marks-'));
+      try {
+        repo.write('src/value.txt', 'staged\n');
+        repo.gitOk('add', 'src/value.txt');
+        const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'run', 'pre-commit'], {
+          cwd: repo.dir,
+          env: cleanEnv({ GL_MARKS: marks }),
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stderr.on('data', (d: Buffer) => (out += d));
+        const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+        await until('the task to start', () => existsSync(join(marks, 'started')));
+        process.kill(-child.pid!, 'SIGTERM');
+        const code = await exited;
+        assert.is(code, 130, out);
+        assert.not.match(out, 'could not start');
+        assert.equal(repo.ledger(), [], 'an interrupted tier writes no row');
+      } finally {
+        rmSync(marks, { recursive: true, force: true });
+      }
+    },
+  ));
 
 test('a lint-staged backup left by a killed run is named before the tiers run', () =>
   withRepo({ files: files(LINT) }, (repo) => {
@@ -305,7 +354,13 @@ test('after a lint-staged tier re-stages files, a command tier judges the tree t
       assert.is(show(repo, 'HEAD:src/value.txt'), 'fixed');
       const committed = repo.gitOk('rev-parse', 'HEAD^{tree}');
       const rows = repo.ledger();
-      assert.equal(rows.map((x) => [x.tier, x.verdict, x.isolation]), [['lint', 'pass', 'none'], ['t1-properties', 'pass', 'worktree']]);
+      assert.equal(
+        rows.map((x) => [x.tier, x.verdict, x.isolation]),
+        [
+          ['lint', 'pass', 'none'],
+          ['t1-properties', 'pass', 'worktree'],
+        ],
+      );
       assert.is(rows[0]!.patch, before, 'the lint row names the tree it was given');
       assert.is(rows[1]!.patch, committed, 'the command tier row names the tree it judged: the committed one');
     },

@@ -9,7 +9,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHECK_SH, LADDER_CONFIG, LADDER_FILES, type Repo, sh, withRepo } from '../helpers/repo.js';
 
-const ladder = <T>(fn: (repo: Repo) => Promise<T> | T, files: Record<string, string> = {}) => withRepo({ files: { ...LADDER_FILES, ...files } }, fn);
+const ladder = <T>(fn: (repo: Repo) => Promise<T> | T, files: Record<string, string> = {}) =>
+  withRepo({ files: { ...LADDER_FILES, ...files } }, fn);
 const ESC = '\u001b[';
 
 test('a blocked push ends with a short block of its own: what stopped it, the next step, the bypass; each tier has its start and verdict lines', () =>
@@ -26,7 +27,10 @@ test('a blocked push ends with a short block of its own: what stopped it, the ne
     assert.is(lines[at + 2], '  To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.');
     for (const l of lines.slice(at, at + 3)) assert.ok(l.length <= 120, `short line: ${l}`);
     assert.ok(lines.includes('gate-ladder: t1-properties running (timeout 30 s)'), r.stderr);
-    assert.ok(lines.some((l) => /^gate-ladder: t1-properties caught in \d+\.\d s$/.test(l)), r.stderr);
+    assert.ok(
+      lines.some((l) => /^gate-ladder: t1-properties caught in \d+\.\d s$/.test(l)),
+      r.stderr,
+    );
     assert.not.match(r.out, ESC, 'NO_COLOR: plain');
   }));
 
@@ -99,22 +103,37 @@ test('GATE_LADDER_SKIP keeps the named tiers from running for one push; the push
     const r = repo.push(['origin', 'HEAD'], { GATE_LADDER_SKIP: 't2-fixtures, nope' });
     assert.is(r.code, 0, r.out);
     assert.match(r.stderr, 'GATE_LADDER_SKIP: not running t2-fixtures for this run');
-    assert.match(r.stderr, 'GATE_LADDER_SKIP names "nope", which is not a tier of this config (tiers: t1-properties, t2-fixtures); ignored.');
+    assert.match(
+      r.stderr,
+      'GATE_LADDER_SKIP names "nope", which is not a tier of this config (tiers: t1-properties, t2-fixtures); ignored.',
+    );
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.tier, x.verdict, x.skipped_by_env, x.routed, x.skipped]), [['t1-properties', 'pass', ['t2-fixtures'], false, undefined]]);
+    assert.equal(
+      rows.map((x) => [x.tier, x.verdict, x.skipped_by_env, x.routed, x.skipped]),
+      [['t1-properties', 'pass', ['t2-fixtures'], false, undefined]],
+    );
     repo.write('src/value.txt', 'bug\n');
     repo.commit('a bug');
     const bug = repo.push(['origin', 'HEAD'], { GATE_LADDER_SKIP: 't1-properties' });
     assert.is.not(bug.code, 0);
     assert.match(bug.stderr, 't2-fixtures caught a problem');
-    assert.equal(repo.ledger().slice(1).map((x) => [x.tier, x.skipped_by_env]), [['t2-fixtures', ['t1-properties']]]);
+    assert.equal(
+      repo
+        .ledger()
+        .slice(1)
+        .map((x) => [x.tier, x.skipped_by_env]),
+      [['t2-fixtures', ['t1-properties']]],
+    );
   }));
 
 test('GATE_LADDER_NO_CACHE runs the gates on a tree that already passed; a cached push names the variable, not a flag git cannot pass', () =>
   ladder((repo) => {
     // The remote turns the first two pushes away after the hook has passed.
     const hook = join(repo.remote, 'hooks', 'pre-receive');
-    writeFileSync(hook, '#!/bin/sh\nn=$(cat refused 2>/dev/null || echo 0)\nif [ "$n" -lt 2 ]; then echo $((n + 1)) > refused; echo "remote busy"; exit 1; fi\n');
+    writeFileSync(
+      hook,
+      '#!/bin/sh\nn=$(cat refused 2>/dev/null || echo 0)\nif [ "$n" -lt 2 ]; then echo $((n + 1)) > refused; echo "remote busy"; exit 1; fi\n',
+    );
     chmodSync(hook, 0o755);
     repo.write('src/other.txt', 'fine\n');
     repo.commit('clean');
@@ -125,14 +144,17 @@ test('GATE_LADDER_NO_CACHE runs the gates on a tree that already passed; a cache
     const again = repo.push(['origin', 'HEAD'], { GATE_LADDER_NO_CACHE: '1' });
     assert.is(again.code, 0, again.out);
     assert.match(again.stderr, 'gate-ladder: t1-properties running');
-    assert.equal(repo.ledger().map((x) => [x.tier, x.cached]), [
-      ['t1-properties', undefined],
-      ['t2-fixtures', undefined],
-      ['t1-properties', true],
-      ['t2-fixtures', true],
-      ['t1-properties', undefined],
-      ['t2-fixtures', undefined],
-    ]);
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.cached]),
+      [
+        ['t1-properties', undefined],
+        ['t2-fixtures', undefined],
+        ['t1-properties', true],
+        ['t2-fixtures', true],
+        ['t1-properties', undefined],
+        ['t2-fixtures', undefined],
+      ],
+    );
   }));
 
 test('--dry-run prints its answer on stdout', () =>
@@ -160,7 +182,10 @@ test('an empty change has nothing to judge: no tier runs and no row is written, 
     repo.write('gate-ladder.config.ts', LADDER_CONFIG.replace('tiers: [', 'runOnEmpty: true,\n  tiers: ['));
     const on = repo.cli(['run', '--base', 'HEAD', '--head', 'HEAD']);
     assert.is(on.code, 0, on.out);
-    assert.equal(repo.ledger().map((x) => x.tier), ['t1-properties', 't2-fixtures']);
+    assert.equal(
+      repo.ledger().map((x) => x.tier),
+      ['t1-properties', 't2-fixtures'],
+    );
   }));
 
 test('the default scope on a real push: e2e_tests/ is test-adjacent, latest/ is not', () =>
@@ -175,7 +200,10 @@ test('the default scope on a real push: e2e_tests/ is test-adjacent, latest/ is 
     const n = repo.push();
     assert.is(n.code, 0, n.out);
     assert.not.match(n.stderr, 't0-scope skips');
-    assert.equal(repo.ledger().map((x) => x.tier), ['t2-fixtures', 't1-properties', 't2-fixtures']);
+    assert.equal(
+      repo.ledger().map((x) => x.tier),
+      ['t2-fixtures', 't1-properties', 't2-fixtures'],
+    );
   }));
 
 const LINT_FIRST = `export default {
@@ -196,27 +224,41 @@ function withPreCommit(repo: Repo): void {
 }
 
 test('the pre-commit path speaks of a commit: no "your working tree is not touched" before a lint-staged tier; lint-staged\'s own git error is quoted', () =>
-  withRepo({ files: { 'gate-ladder.config.ts': LINT_FIRST, 'check.sh': CHECK_SH, '.lintstagedrc.json': '{ "src/*.txt": "true" }\n', 'src/value.txt': 'good\n', 'src/other.txt': 'o\n' } }, (repo) => {
-    withPreCommit(repo);
-    repo.write('src/value.txt', 'fixed\n');
-    repo.gitOk('add', 'src/value.txt');
-    repo.write('src/other.txt', 'unstaged\n');
-    const ok = sh('git', ['commit', '-m', 'a fix'], repo.dir);
-    assert.is(ok.code, 0, ok.out);
-    assert.match(ok.stderr, 'lint-staged tiers run in your working tree');
-    assert.not.match(ok.stderr, 'your working tree is not touched');
+  withRepo(
+    {
+      files: {
+        'gate-ladder.config.ts': LINT_FIRST,
+        'check.sh': CHECK_SH,
+        '.lintstagedrc.json': '{ "src/*.txt": "true" }\n',
+        'src/value.txt': 'good\n',
+        'src/other.txt': 'o\n',
+      },
+    },
+    (repo) => {
+      withPreCommit(repo);
+      repo.write('src/value.txt', 'fixed\n');
+      repo.gitOk('add', 'src/value.txt');
+      repo.write('src/other.txt', 'unstaged\n');
+      const ok = sh('git', ['commit', '-m', 'a fix'], repo.dir);
+      assert.is(ok.code, 0, ok.out);
+      assert.match(ok.stderr, 'lint-staged tiers run in your working tree');
+      assert.not.match(ok.stderr, 'your working tree is not touched');
 
-    // An intent-to-add file: lint-staged cannot make its backup. Its words, not "fix the tier".
-    repo.write('src/value.txt', 'again\n');
-    repo.gitOk('add', 'src/value.txt');
-    repo.write('src/new.txt', 'n\n');
-    repo.gitOk('add', '-N', 'src/new.txt');
-    const r = sh('git', ['commit', '-m', 'with an intent-to-add file'], repo.dir);
-    assert.is.not(r.code, 0, r.out);
-    assert.match(r.stderr, "lint could not give a verdict on the staged changes: lint-staged stopped: it said \"error: Entry 'src/new.txt' not uptodate. Cannot merge.\"");
-    assert.match(r.stderr, 'Put the repository in order as lint-staged says above');
-    assert.not.match(r.stderr, 'Fix the tier in');
-    assert.match(r.stderr, 'To commit anyway: `git commit --no-verify`');
-  }));
+      // An intent-to-add file: lint-staged cannot make its backup. Its words, not "fix the tier".
+      repo.write('src/value.txt', 'again\n');
+      repo.gitOk('add', 'src/value.txt');
+      repo.write('src/new.txt', 'n\n');
+      repo.gitOk('add', '-N', 'src/new.txt');
+      const r = sh('git', ['commit', '-m', 'with an intent-to-add file'], repo.dir);
+      assert.is.not(r.code, 0, r.out);
+      assert.match(
+        r.stderr,
+        'lint could not give a verdict on the staged changes: lint-staged stopped: it said "error: Entry \'src/new.txt\' not uptodate. Cannot merge."',
+      );
+      assert.match(r.stderr, 'Put the repository in order as lint-staged says above');
+      assert.not.match(r.stderr, 'Fix the tier in');
+      assert.match(r.stderr, 'To commit anyway: `git commit --no-verify`');
+    },
+  ));
 
 test.run();

@@ -24,9 +24,20 @@ test('new branch to an empty remote: every file of the pushed tree is routed; ro
     assert.is(row.base, null);
     assert.match(String(row.reason), 'first push of this history: every file of the pushed tree');
     // The empty tree is no commit of the user's: the line says there was nothing to compare with, not its sha.
-    assert.match(r.out, `refs/heads/main at ${head.slice(0, 12)}: 7 changed paths (nothing earlier to compare with: every file of the commit)`);
+    assert.match(
+      r.out,
+      `refs/heads/main at ${head.slice(0, 12)}: 7 changed paths (nothing earlier to compare with: every file of the commit)`,
+    );
     assert.not.match(r.out, '4b825dc642cb');
-    assert.equal(row.files, ['.gitignore', '.husky/pre-push', 'check.sh', 'gate-ladder.config.ts', 'package.json', 'src/value.txt', 'tests/fixture.txt']);
+    assert.equal(row.files, [
+      '.gitignore',
+      '.husky/pre-push',
+      'check.sh',
+      'gate-ladder.config.ts',
+      'package.json',
+      'src/value.txt',
+      'tests/fixture.txt',
+    ]);
     assert.is(row.isolation, 'none');
     assert.is(onRemote(repo, 'main'), head);
   }));
@@ -118,7 +129,10 @@ test('two branches in one push, one good and one bad: rejected, with rows for bo
       ['refs/heads/good', 't2-fixtures', 'pass'],
       ['refs/heads/bad', 't1-properties', 'caught'],
     ]);
-    assert.equal(rows.map((x) => x.patch), [good, good, bad]);
+    assert.equal(
+      rows.map((x) => x.patch),
+      [good, good, bad],
+    );
     assert.is(rows[0]!.run, rows[1]!.run);
     assert.is.not(rows[0]!.run, rows[2]!.run, 'each ref has its own ladder run');
     assert.is(onRemote(repo, 'good'), '', 'git rejects the whole push');
@@ -177,7 +191,10 @@ test('forced push over a commit this clone never fetched: the base falls back to
     assert.is(rows.length, 2);
     assert.is(rows[0]!.base, fork);
     assert.equal(rows[0]!.files, ['src/mine.txt']);
-    assert.match(String(rows[0]!.reason), `remote sha ${theirs.slice(0, 12)} is not in this clone (forced push?); base is the merge-base with refs/remotes/origin/main`);
+    assert.match(
+      String(rows[0]!.reason),
+      `remote sha ${theirs.slice(0, 12)} is not in this clone (forced push?); base is the merge-base with refs/remotes/origin/main`,
+    );
   }));
 
 test('pushing a branch that is not checked out: its commit is tested, not the checkout', () =>
@@ -194,7 +211,7 @@ test('pushing a branch that is not checked out: its commit is tested, not the ch
     assert.equal(verdicts(rows), [['refs/heads/elsewhere', 't1-properties', 'caught']]);
     assert.is(rows[0]!.patch, bad);
     assert.is(rows[0]!.isolation, 'worktree');
-    assert.is(userWorktrees(repo).length, 1, 'no worktree but the pool\'s');
+    assert.is(userWorktrees(repo).length, 1, "no worktree but the pool's");
     assert.equal(poolLocks(repo), [], 'the slot is given back');
   }));
 
@@ -302,7 +319,10 @@ test('a new branch with a configured `base`: judged from its merge-base with tha
     {
       files: {
         ...LADDER_FILES,
-        'gate-ladder.config.ts': LADDER_FILES['gate-ladder.config.ts']!.replace('export default {', "export default {\n  base: 'origin/develop',"),
+        'gate-ladder.config.ts': LADDER_FILES['gate-ladder.config.ts']!.replace(
+          'export default {',
+          "export default {\n  base: 'origin/develop',",
+        ),
       },
     },
     (repo) => {

@@ -14,7 +14,13 @@ test('a clean patch passes both tiers, writes two rows, and reaches the remote',
     const r = repo.push();
     assert.is(r.code, 0, r.out);
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.tier, x.verdict]), [['t1-properties', 'pass'], ['t2-fixtures', 'pass']]);
+    assert.equal(
+      rows.map((x) => [x.tier, x.verdict]),
+      [
+        ['t1-properties', 'pass'],
+        ['t2-fixtures', 'pass'],
+      ],
+    );
     for (const row of rows) {
       assert.is(row.patch, head);
       assert.is(row.hook, 'pre-push');
@@ -42,7 +48,10 @@ test('a bug is caught at t1: one row, the push is rejected with the caught messa
     assert.match(r.out, 'GATE_LADDER=0');
     assert.not.match(r.out, 'could not give a verdict');
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.tier, x.verdict, x.exit]), [['t1-properties', 'caught', 1]]);
+    assert.equal(
+      rows.map((x) => [x.tier, x.verdict, x.exit]),
+      [['t1-properties', 'caught', 1]],
+    );
     assert.is(repo.gitOk('--git-dir', repo.remote, 'rev-parse', 'main'), before, 'the remote did not move');
   }));
 
@@ -54,7 +63,10 @@ test('a test-adjacent change skips t1: only a t2 row, flagged as routed', () =>
     assert.is(r.code, 0, r.out);
     assert.match(r.out, 't0-scope skips t1-properties: test-adjacent: tests/fixture.txt matches **/tests/**');
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.tier, x.verdict]), [['t2-fixtures', 'pass']]);
+    assert.equal(
+      rows.map((x) => [x.tier, x.verdict]),
+      [['t2-fixtures', 'pass']],
+    );
     assert.is(rows[0]!.routed, true);
     assert.equal(rows[0]!.skipped, ['t1-properties']);
   }));
@@ -67,7 +79,10 @@ test('a fixture edit that hides a bug is still caught, by t2', () =>
     const r = repo.push();
     assert.is.not(r.code, 0);
     assert.match(r.out, 't2-fixtures caught a problem');
-    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['t2-fixtures', 'caught']]);
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.verdict]),
+      [['t2-fixtures', 'caught']],
+    );
   }));
 
 test('a harness exit 4 is an error: the push is rejected with the error message, not a catch', () =>
@@ -82,7 +97,10 @@ test('a harness exit 4 is an error: the push is rejected with the error message,
     assert.match(r.out, 'gate-ladder.config.ts');
     assert.not.match(r.out, 'caught a problem');
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.tier, x.verdict, x.exit]), [['t1-properties', 'error', 4]]);
+    assert.equal(
+      rows.map((x) => [x.tier, x.verdict, x.exit]),
+      [['t1-properties', 'error', 4]],
+    );
     assert.match(String(rows[0]!.reason), 'exit 4');
   }));
 
@@ -103,14 +121,24 @@ test('pytest-style exit codes are named when the tier says its runner is pytest'
   ));
 
 test('a command that does not exist is an error naming it', () =>
-  withRepo({ files: { 'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'pytestt -q' }, { name: 't2', run: ['pytestt', '-q'] }] };\n` } }, (repo) => {
-    repo.write('src/a.txt', 'x\n');
-    repo.commit('change');
-    const r = repo.push();
-    assert.is.not(r.code, 0);
-    assert.match(r.out, 'command not found: pytestt');
-    assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['t1', 'error']]);
-  }));
+  withRepo(
+    {
+      files: {
+        'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'pytestt -q' }, { name: 't2', run: ['pytestt', '-q'] }] };\n`,
+      },
+    },
+    (repo) => {
+      repo.write('src/a.txt', 'x\n');
+      repo.commit('change');
+      const r = repo.push();
+      assert.is.not(r.code, 0);
+      assert.match(r.out, 'command not found: pytestt');
+      assert.equal(
+        repo.ledger().map((x) => [x.tier, x.verdict]),
+        [['t1', 'error']],
+      );
+    },
+  ));
 
 test('a timeout is an error, and kills the whole process tree', () =>
   withRepo(
@@ -126,7 +154,10 @@ test('a timeout is an error, and kills the whole process tree', () =>
       assert.is.not(r.code, 0);
       assert.match(r.out, 'timed out after 1 s');
       const rows = repo.ledger();
-      assert.equal(rows.map((x) => [x.tier, x.verdict]), [['t1-slow', 'error']]);
+      assert.equal(
+        rows.map((x) => [x.tier, x.verdict]),
+        [['t1-slow', 'error']],
+      );
       assert.match(String(rows[0]!.reason), 'timed out after 1 s');
       assert.equal(leftAfter(/sleep 311[78]/), [], 'processes left behind');
     },
@@ -142,11 +173,14 @@ test('GATE_LADDER=0 bypasses every gate and writes no row', () =>
   }));
 
 test('gates run with GATE_LADDER=0, so a gate that pushes does not re-enter the hook', () =>
-  withRepo({ files: { 'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'test "$GATE_LADDER" = 0' }] };\n` } }, (repo) => {
-    repo.write('src/a.txt', 'x\n');
-    repo.commit('change');
-    assert.is(repo.push().code, 0);
-  }));
+  withRepo(
+    { files: { 'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'test "$GATE_LADDER" = 0' }] };\n` } },
+    (repo) => {
+      repo.write('src/a.txt', 'x\n');
+      repo.commit('change');
+      assert.is(repo.push().code, 0);
+    },
+  ));
 
 test('an invalid config rejects the push with every problem and writes no row', () =>
   ladder((repo) => {
@@ -233,13 +267,16 @@ test('install keeps other lines of .husky/pre-push; uninstall leaves the repo as
   }));
 
 test('the starter config runs on a real push', () =>
-  withRepo({ files: { 'check.js': 'process.exit(require("fs").readFileSync("src/a.txt","utf8").includes("bug") ? 1 : 0)\n', 'src/a.txt': 'x\n' } }, (repo) => {
-    assert.match(repo.read('gate-ladder.config.ts'), "import { defineConfig } from 'gate-ladder'");
-    repo.write('src/a.txt', 'bug\n');
-    repo.commit('bug');
-    const r = repo.push();
-    assert.is.not(r.code, 0);
-    assert.match(r.out, 't2-tests caught a problem');
-  }));
+  withRepo(
+    { files: { 'check.js': 'process.exit(require("fs").readFileSync("src/a.txt","utf8").includes("bug") ? 1 : 0)\n', 'src/a.txt': 'x\n' } },
+    (repo) => {
+      assert.match(repo.read('gate-ladder.config.ts'), "import { defineConfig } from 'gate-ladder'");
+      repo.write('src/a.txt', 'bug\n');
+      repo.commit('bug');
+      const r = repo.push();
+      assert.is.not(r.code, 0);
+      assert.match(r.out, 't2-tests caught a problem');
+    },
+  ));
 
 test.run();

@@ -15,15 +15,18 @@ import { withRepo } from '../helpers/repo.js';
 const GOOD = 'def add(a, b):\n    return a + b\n';
 const files = {
   '.gitignore': '.venv/\n__pycache__/\n',
-  'gate-ladder.config.mjs': "export default { tiers: [{ name: 't2-tests', run: '.venv/bin/python -m pytest -q -p no:cacheprovider tests', timeout: 120, runner: 'pytest' }] };\n",
+  'gate-ladder.config.mjs':
+    "export default { tiers: [{ name: 't2-tests', run: '.venv/bin/python -m pytest -q -p no:cacheprovider tests', timeout: 120, runner: 'pytest' }] };\n",
   'src/pkg/__init__.py': GOOD,
   'tests/test_add.py': 'from pkg import add\n\ndef test_add():\n    assert add(2, 1) == 3\n',
 };
 
-test('an editable install in .venv: an isolated push judges the pushed src, not the checkout\'s uncommitted one', () =>
+test("an editable install in .venv: an isolated push judges the pushed src, not the checkout's uncommitted one", () =>
   withRepo({ files }, (repo) => {
     // A venv that sees the system's pytest, and the editable install's .pth naming the checkout's src.
-    const made = spawnSync('python3', ['-m', 'venv', '--without-pip', '--system-site-packages', join(repo.dir, '.venv')], { encoding: 'utf8' });
+    const made = spawnSync('python3', ['-m', 'venv', '--without-pip', '--system-site-packages', join(repo.dir, '.venv')], {
+      encoding: 'utf8',
+    });
     assert.is(made.status, 0, made.stderr);
     const lib = join(repo.dir, '.venv', 'lib');
     const site = join(lib, readdirSync(lib).find((d) => d.startsWith('python'))!, 'site-packages');

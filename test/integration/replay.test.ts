@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CHECK_SH, LADDER_FILES, type Repo, type Run, cleanEnv, sh, withRepo, leftAfter } from '../helpers/repo.js';
+import { CHECK_SH, LADDER_FILES, type Repo, type Run, cleanEnv, withRepo, leftAfter } from '../helpers/repo.js';
 import { poolLocks, userWorktrees } from '../helpers/pool.js';
 
 type Row = Record<string, unknown>;
@@ -32,18 +32,20 @@ function spawnReplay(repo: Repo, tmp: string, args: string[], env: Record<string
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const done = new Promise<Run>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr, out: stdout + stderr })),
-  );
+  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, out: stdout + stderr })));
   return { child, done };
 }
 
 /** No worktree but the repo's own and the pool's, every slot given back, and nothing left in the private TMPDIR. */
 function assertCleanedUp(repo: Repo, tmp: string): void {
-  assert.equal(userWorktrees(repo), [repo.dir], 'no worktree but the pool\'s');
+  assert.equal(userWorktrees(repo), [repo.dir], "no worktree but the pool's");
   assert.equal(poolLocks(repo), [], 'every slot is given back');
   // node-compile-cache: Node's own module cache, made in TMPDIR by tools the gates run (npm on Node 22 and later).
-  assert.equal(readdirSync(tmp).filter((f) => f !== 'node-compile-cache'), [], 'no stray temp folder');
+  assert.equal(
+    readdirSync(tmp).filter((f) => f !== 'node-compile-cache'),
+    [],
+    'no stray temp folder',
+  );
   assert.is(repo.gitOk('status', '--porcelain'), '', "the user's working tree is untouched");
 }
 
@@ -60,7 +62,7 @@ test('no config: replay says it needs one and how to make it, and writes nothing
     assert.equal(repo.ledger(), []);
   }));
 
-test('a range of ten commits: each judged against its parent, by today\'s ladder, with the expected rows', () =>
+test("a range of ten commits: each judged against its parent, by today's ladder, with the expected rows", () =>
   corpus((repo, tmp) => {
     const c: Record<string, string> = {};
     const step = (name: string, edit: () => void) => {
@@ -127,7 +129,8 @@ test('a range of ten commits: each judged against its parent, by today\'s ladder
 test('commits where the tier cannot run (its script or runner came later) are "not applicable", counted apart in the report; a script the patch removed is its error', () =>
   corpus(
     (repo, tmp) => {
-      const pkg = (scripts: Record<string, string>) => repo.write('package.json', `${JSON.stringify({ name: 'fixture', private: true, scripts }, null, 2)}\n`);
+      const pkg = (scripts: Record<string, string>) =>
+        repo.write('package.json', `${JSON.stringify({ name: 'fixture', private: true, scripts }, null, 2)}\n`);
       const c: Record<string, string> = {};
       const step = (name: string, edit: () => void) => {
         edit();
@@ -150,13 +153,20 @@ test('commits where the tier cannot run (its script or runner came later) are "n
       assert.is(row('no-script').applicable, false);
       assert.is(row('no-script').error_cause, undefined);
       // Its base had the script and the patch took it out of package.json: the patch's error, not "not applicable".
-      assert.equal([row('removed').verdict, row('removed').applicable, row('removed').error_cause, row('removed').error_file], ['error', undefined, 'patch', 'package.json']);
+      assert.equal(
+        [row('removed').verdict, row('removed').applicable, row('removed').error_cause, row('removed').error_file],
+        ['error', undefined, 'patch', 'package.json'],
+      );
       assert.match(String(row('removed').reason), /^npm: missing script "test:quick"/);
       assert.equal([row('node-era').verdict, row('node-era').applicable], ['pass', undefined]);
       assert.equal([row('bug').verdict, row('bug').applicable], ['caught', undefined]);
       assert.match(r.stdout, /^t1\s+3\s+1\s+1\s+1\s/m, 'the replay figures leave the not applicable ones out');
       assert.match(r.stdout, "not applicable at their commit (the tier's script or runner was absent there; counted apart): 2");
-      const rep = JSON.parse(repo.cli(['report', '--json']).stdout) as { tiers: { tier: string; runs: number; caught: number; errors: number; not_applicable: number }[]; excluded: Record<string, number>; errors: Record<string, number> };
+      const rep = JSON.parse(repo.cli(['report', '--json']).stdout) as {
+        tiers: { tier: string; runs: number; caught: number; errors: number; not_applicable: number }[];
+        excluded: Record<string, number>;
+        errors: Record<string, number>;
+      };
       const t1 = rep.tiers.find((t) => t.tier === 't1')!;
       assert.equal([t1.runs, t1.caught, t1.errors, t1.not_applicable], [3, 1, 1, 2]);
       assert.is(rep.excluded.not_applicable, 2);
@@ -165,7 +175,8 @@ test('commits where the tier cannot run (its script or runner came later) are "n
     },
     {
       'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'npm run test:quick', timeout: 60 }] };\n`,
-      'check.js': "if (require('fs').readFileSync('src/value.txt', 'utf8').includes('bug')) { console.log('value is buggy'); process.exit(1); }\n",
+      'check.js':
+        "if (require('fs').readFileSync('src/value.txt', 'utf8').includes('bug')) { console.log('value is buggy'); process.exit(1); }\n",
       'src/value.txt': 'good\n',
     },
   ));
@@ -176,19 +187,25 @@ printf '<?xml version="1.0"?><testsuites><testsuite name="value" tests="1"><test
 exit $code
 `;
 
-test('JUnit tiers as on a push: per-test records land beside the rows; freezes are today\'s, not the patch\'s own', () =>
+test("JUnit tiers as on a push: per-test records land beside the rows; freezes are today's, not the patch's own", () =>
   corpus(
     (repo, tmp) => {
       const tests = () =>
         existsSync(join(dirname(repo.ledgerPath), 'tests.jsonl'))
-          ? readFileSync(join(dirname(repo.ledgerPath), 'tests.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row)
+          ? readFileSync(join(dirname(repo.ledgerPath), 'tests.jsonl'), 'utf8')
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => JSON.parse(l) as Row)
           : [];
       repo.write('src/value.txt', 'bug\n');
       const bug = repo.commit('bug');
       const r = replay(repo, tmp, ['main~1..main']);
       assert.is(r.code, 0, r.out);
       const rows = repo.ledger();
-      assert.equal(rows.map((x) => [x.tier, x.verdict]), [['t1-junit', 'caught']]);
+      assert.equal(
+        rows.map((x) => [x.tier, x.verdict]),
+        [['t1-junit', 'caught']],
+      );
       const recs = tests();
       assert.is(recs.length, 1);
       assert.is(recs[0]!.run, rows[0]!.run, 'joinable with the row on run + tier');
@@ -197,7 +214,22 @@ test('JUnit tiers as on a push: per-test records land beside the rows; freezes a
       const id = (recs[0]!.fail as string[])[0]!;
       assert.ok(id, 'the failing test is named');
 
-      const freeze = { version: 1, freezes: [{ test: id, flip_rate: 0.5, runs: 20, flips: 10, evidence: 1, by: 'T <t@x>', at: '2026-01-01T00:00:00Z', expires: '2999-01-01', reentry: 'never' }] };
+      const freeze = {
+        version: 1,
+        freezes: [
+          {
+            test: id,
+            flip_rate: 0.5,
+            runs: 20,
+            flips: 10,
+            evidence: 1,
+            by: 'T <t@x>',
+            at: '2026-01-01T00:00:00Z',
+            expires: '2999-01-01',
+            reentry: 'never',
+          },
+        ],
+      };
       repo.write('.gate-ladder/freezes.json', JSON.stringify(freeze));
       repo.write('src/value.txt', 'bug\n');
       const selfFreeze = repo.commit('keep the bug, and freeze the test that sees it');
@@ -205,12 +237,26 @@ test('JUnit tiers as on a push: per-test records land beside the rows; freezes a
       repo.write('.gate-ladder/freezes.json', '{"version":1,"freezes":[]}');
       const own = replay(repo, tmp, [`${selfFreeze}~1..${selfFreeze}`]);
       assert.is(own.code, 0, own.out);
-      assert.equal(repo.ledger().slice(1).map((x) => [x.patch, x.verdict]), [[selfFreeze, 'caught']], "the patch's own freeze does not count");
+      assert.equal(
+        repo
+          .ledger()
+          .slice(1)
+          .map((x) => [x.patch, x.verdict]),
+        [[selfFreeze, 'caught']],
+        "the patch's own freeze does not count",
+      );
 
       repo.gitOk('checkout', '-q', '--', '.gate-ladder/freezes.json');
       const today = replay(repo, tmp, [`${selfFreeze}~1..${selfFreeze}`, '--force']);
       assert.is(today.code, 0, today.out);
-      assert.equal(repo.ledger().slice(2).map((x) => [x.patch, x.verdict]), [[selfFreeze, 'pass']], "today's freeze (the working tree's) does");
+      assert.equal(
+        repo
+          .ledger()
+          .slice(2)
+          .map((x) => [x.patch, x.verdict]),
+        [[selfFreeze, 'pass']],
+        "today's freeze (the working tree's) does",
+      );
       assertCleanedUp(repo, tmp);
     },
     {
@@ -260,7 +306,7 @@ test('a folder of patches onto HEAD: ids are name@hash, other files ignored, one
     mkdirSync(dir);
     repo.write('src/b.txt', 'b\n');
     repo.commit('add b');
-    writeFileSync(join(dir, 'good.patch'), repo.gitOk('format-patch', '-1', '--stdout') + '\n');
+    writeFileSync(join(dir, 'good.patch'), `${repo.gitOk('format-patch', '-1', '--stdout')}\n`);
     repo.gitOk('reset', '-q', '--hard', base);
     repo.write('src/value.txt', 'bug\n');
     writeFileSync(join(dir, 'bug.diff'), `${repo.gitOk('diff')}\n`);
@@ -268,7 +314,8 @@ test('a folder of patches onto HEAD: ids are name@hash, other files ignored, one
     repo.write('tests/fixture.txt', 'fixture v2\n');
     writeFileSync(join(dir, 'fixture.patch'), `${repo.gitOk('diff')}\n`);
     repo.gitOk('checkout', '-q', '--', '.');
-    const stale = 'diff --git a/src/value.txt b/src/value.txt\n--- a/src/value.txt\n+++ b/src/value.txt\n@@ -1 +1 @@\n-not what is there\n+bug\n';
+    const stale =
+      'diff --git a/src/value.txt b/src/value.txt\n--- a/src/value.txt\n+++ b/src/value.txt\n@@ -1 +1 @@\n-not what is there\n+bug\n';
     writeFileSync(join(dir, 'stale.patch'), stale);
     writeFileSync(join(dir, 'notes.txt'), 'not a patch\n');
 
@@ -305,11 +352,18 @@ test('patch files named on the command line apply onto --onto', () =>
     repo.commit('the bug is in HEAD now');
     const onHead = replay(repo, tmp, [patch]);
     assert.is(onHead.code, 0, onHead.out);
-    assert.equal(repo.ledger().map((x) => [x.tier, x.applied]), [['(apply)', false]], 'HEAD has the change already');
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.applied]),
+      [['(apply)', false]],
+      'HEAD has the change already',
+    );
     const onFirst = replay(repo, tmp, [patch, '--onto', first]);
     assert.is(onFirst.code, 0, onFirst.out);
     const rows = repo.ledger().slice(1);
-    assert.equal(rows.map((x) => [x.tier, x.verdict, x.base]), [['t1-properties', 'caught', first]]);
+    assert.equal(
+      rows.map((x) => [x.tier, x.verdict, x.base]),
+      [['t1-properties', 'caught', first]],
+    );
     assertCleanedUp(repo, tmp);
   }));
 
@@ -330,7 +384,10 @@ test('--jobs 2: two patches at a time, never more; two replays at once share the
     const dir = join(dirname(repo.dir), 'patches');
     mkdirSync(dir);
     for (let i = 0; i < 4; i++) {
-      writeFileSync(join(dir, `p${i}.patch`), `diff --git a/src/p${i}.txt b/src/p${i}.txt\nnew file mode 100644\n--- /dev/null\n+++ b/src/p${i}.txt\n@@ -0,0 +1 @@\n+${i}\n`);
+      writeFileSync(
+        join(dir, `p${i}.patch`),
+        `diff --git a/src/p${i}.txt b/src/p${i}.txt\nnew file mode 100644\n--- /dev/null\n+++ b/src/p${i}.txt\n@@ -0,0 +1 @@\n+${i}\n`,
+      );
     }
     const a = spawnReplay(repo, tmp, [`${start}..main`, '--jobs', '2'], { TAG: 'a' });
     const b = spawnReplay(repo, tmp, [dir, '--jobs', '2'], { TAG: 'b' });
@@ -346,14 +403,19 @@ test('--jobs 2: two patches at a time, never more; two replays at once share the
     rows.forEach((row, i) => byPatch.set(row.patch, [...(byPatch.get(row.patch) ?? []), i]));
     assert.is(byPatch.size, 10);
     for (const [patch, at] of byPatch) {
-      assert.equal(rows.filter((x) => x.patch === patch).map((x) => x.tier), ['t1-properties', 't2-fixtures']);
+      assert.equal(
+        rows.filter((x) => x.patch === patch).map((x) => x.tier),
+        ['t1-properties', 't2-fixtures'],
+      );
       assert.is(at[1]! - at[0]!, 1, `the rows of ${String(patch)} are adjacent`);
     }
 
     for (const tag of ['a', 'b']) {
       let running = 0;
       let peak = 0;
-      const events = readFileSync(log, 'utf8').split('\n').filter((l) => l.split(' ')[1] === tag)
+      const events = readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.split(' ')[1] === tag)
         .map((l) => l.split(' '))
         .sort((x, y) => Number(BigInt(x[2]!) - BigInt(y[2]!)) || (x[0] === 'end' ? -1 : 1));
       for (const [kind] of events) {
@@ -404,7 +466,10 @@ test('Ctrl-C in the middle: gates stopped, no worktree held, no stray folder, no
   corpus(async (repo, tmp) => {
     const marks = join(dirname(repo.dir), 'marks');
     mkdirSync(marks);
-    repo.write('gate-ladder.config.ts', `export default { tiers: [{ name: 't1-slow', run: 'touch ${marks}/$$; sleep 3131 & sleep 3132', timeout: 60 }] };\n`);
+    repo.write(
+      'gate-ladder.config.ts',
+      `export default { tiers: [{ name: 't1-slow', run: 'touch ${marks}/$$; sleep 3131 & sleep 3132', timeout: 60 }] };\n`,
+    );
     const start = repo.commit('slow gate');
     for (let i = 0; i < 4; i++) {
       repo.write(`src/f${i}.txt`, `${i}\n`);
@@ -426,7 +491,10 @@ test('Ctrl-C in the middle: gates stopped, no worktree held, no stray folder, no
 
 test('a failure mid-replay (the ledger cannot be written) still gives every worktree back', () =>
   corpus((repo, tmp) => {
-    repo.write('gate-ladder.config.ts', `export default { ledger: '/dev/null/nope/ledger.jsonl', tiers: [{ name: 't1', run: 'true' }] };\n`);
+    repo.write(
+      'gate-ladder.config.ts',
+      `export default { ledger: '/dev/null/nope/ledger.jsonl', tiers: [{ name: 't1', run: 'true' }] };\n`,
+    );
     const start = repo.commit('unwritable ledger');
     repo.write('src/x.txt', 'x\n');
     repo.commit('x');
@@ -465,7 +533,10 @@ test('--isolate network: a gate that connects to a listener on 127.0.0.1 fails; 
     try {
       const port = (server.address() as { port: number }).port;
       const probe = `require('net').connect(${port}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', (e) => { console.error(e.code); process.exit(1); })`;
-      repo.write('gate-ladder.config.ts', `export default { tiers: [{ name: 't1-net', run: ${JSON.stringify([process.execPath, '-e', probe])}, timeout: 20 }] };\n`);
+      repo.write(
+        'gate-ladder.config.ts',
+        `export default { tiers: [{ name: 't1-net', run: ${JSON.stringify([process.execPath, '-e', probe])}, timeout: 20 }] };\n`,
+      );
       const start = repo.commit('a gate that needs the network');
       repo.write('src/x.txt', 'x\n');
       const patch = repo.commit('x');
@@ -474,12 +545,21 @@ test('--isolate network: a gate that connects to a listener on 127.0.0.1 fails; 
       assert.is(isolated.code, 0, isolated.out);
       assert.match(isolated.stderr, 'gates without network');
       const rows = repo.ledger();
-      assert.equal(rows.map((x) => [x.patch, x.tier, x.verdict, x.isolate]), [[patch, 't1-net', 'caught', 'network']]);
+      assert.equal(
+        rows.map((x) => [x.patch, x.tier, x.verdict, x.isolate]),
+        [[patch, 't1-net', 'caught', 'network']],
+      );
       assert.is(connections, 0);
 
       const open = await spawnReplay(repo, tmp, [`${start}..main`]).done;
       assert.is(open.code, 0, open.out);
-      assert.equal(repo.ledger().slice(1).map((x) => [x.tier, x.verdict, x.isolate]), [['t1-net', 'pass', undefined]]);
+      assert.equal(
+        repo
+          .ledger()
+          .slice(1)
+          .map((x) => [x.tier, x.verdict, x.isolate]),
+        [['t1-net', 'pass', undefined]],
+      );
       assert.is(connections, 1);
       assertCleanedUp(repo, tmp);
     } finally {
@@ -491,7 +571,9 @@ test('--isolate network where the platform cannot isolate: a clear error, and no
   corpus((repo, tmp) => {
     const bin = join(dirname(repo.dir), 'bin');
     mkdirSync(bin);
-    writeFileSync(join(bin, 'unshare'), '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(join(bin, 'unshare'), '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n', {
+      mode: 0o755,
+    });
     repo.write('src/x.txt', 'x\n');
     repo.commit('x');
     const r = replay(repo, tmp, ['main~1..main', '--isolate', 'network'], { PATH: `${bin}:${process.env.PATH ?? ''}` });

@@ -30,7 +30,21 @@ async function withDir(fn: (dir: string) => Promise<void> | void): Promise<void>
 
 let seq = 0;
 const line = (tier: string, verdict: string, seconds: number, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ ts: '2025-03-01T10:00:00.000Z', run: `r${seq++}`, hook: 'pre-push', patch: 'abc', base: null, tier, verdict, seconds, exit: 0, files: ['a.py'], files_count: 1, routed: false, ...extra });
+  JSON.stringify({
+    ts: '2025-03-01T10:00:00.000Z',
+    run: `r${seq++}`,
+    hook: 'pre-push',
+    patch: 'abc',
+    base: null,
+    tier,
+    verdict,
+    seconds,
+    exit: 0,
+    files: ['a.py'],
+    files_count: 1,
+    routed: false,
+    ...extra,
+  });
 
 const LEDGER = [
   line('t1', 'caught', 1),
@@ -55,7 +69,14 @@ function tableRows(out: string, markdown: boolean): string[][] {
   const rows: string[][] = [];
   for (const l of lines.slice(head + (markdown ? 2 : 1))) {
     if (l.trim() === '') break;
-    rows.push(markdown ? l.slice(1, -1).split('|').map((c) => c.trim()) : l.trim().split(/\s+/));
+    rows.push(
+      markdown
+        ? l
+            .slice(1, -1)
+            .split('|')
+            .map((c) => c.trim())
+        : l.trim().split(/\s+/),
+    );
   }
   return rows;
 }
@@ -68,10 +89,46 @@ test('--json: exact figures; corrupt lines skipped, counted and warned about', (
     const json = JSON.parse(r.stdout) as Report;
     assert.equal(Object.keys(json).slice(0, 4), ['tiers', 'scope', 'advice', 'skipped_lines']);
     assert.equal(json.tiers, [
-      { tier: 't1', runs: 4, caught: 1, errors: 1, passes: 2, median_s: 2.5, total_s: 16, yield: 0.0625, error_rate: 0.25, not_applied: 0, not_applicable: 0 },
+      {
+        tier: 't1',
+        runs: 4,
+        caught: 1,
+        errors: 1,
+        passes: 2,
+        median_s: 2.5,
+        total_s: 16,
+        yield: 0.0625,
+        error_rate: 0.25,
+        not_applied: 0,
+        not_applicable: 0,
+      },
       // The calibration row is its own run's ladder prefix: it counts as t2's catch.
-      { tier: 't2', runs: 3, caught: 1, errors: 0, passes: 2, median_s: 90, total_s: 270, yield: 0.003704, error_rate: 0, not_applied: 0, not_applicable: 0 },
-      { tier: 't3', runs: 1, caught: 0, errors: 1, passes: 0, median_s: 0, total_s: 0, yield: null, error_rate: 1, not_applied: 0, not_applicable: 0 },
+      {
+        tier: 't2',
+        runs: 3,
+        caught: 1,
+        errors: 0,
+        passes: 2,
+        median_s: 90,
+        total_s: 270,
+        yield: 0.003704,
+        error_rate: 0,
+        not_applied: 0,
+        not_applicable: 0,
+      },
+      {
+        tier: 't3',
+        runs: 1,
+        caught: 0,
+        errors: 1,
+        passes: 0,
+        median_s: 0,
+        total_s: 0,
+        yield: null,
+        error_rate: 1,
+        not_applied: 0,
+        not_applicable: 0,
+      },
     ]);
     assert.is(json.skipped_lines, 4);
     assert.equal(json.scope, { patches: 1, past: [{ tier: 't1', patches: 1, median_s: 2.5, saved_s: 2.5 }], saved_s: 2.5 });
@@ -79,7 +136,10 @@ test('--json: exact figures; corrupt lines skipped, counted and warned about', (
     assert.is(json.overlap.counted_rows, 1);
     // One recommendation for the ladder's shape and order (too few attempts outranks a reorder, which
     // it names as set aside), beside the error advice.
-    assert.equal(json.advice.map((a) => a.kind), ['too-few-attempts', 'errors', 'errors']);
+    assert.equal(
+      json.advice.map((a) => a.kind),
+      ['too-few-attempts', 'errors', 'errors'],
+    );
     assert.match(JSON.stringify(json.advice[0]), 'order');
     assert.match(r.stderr, /skipped 4 lines of .*ledger\.jsonl/);
   }));
@@ -91,7 +151,10 @@ for (const markdown of [false, true]) {
       const json = JSON.parse(cli(['report', '--ledger', 'ledger.jsonl', '--json'], dir).stdout) as Report;
       const r = cli(['report', '--ledger', 'ledger.jsonl', ...(markdown ? ['--markdown'] : [])], dir);
       assert.is(r.code, 0, r.stderr);
-      assert.equal(tableRows(r.stdout, markdown), json.tiers.map((t) => TIER_COLUMNS.map((c) => cell(t[c]))));
+      assert.equal(
+        tableRows(r.stdout, markdown),
+        json.tiers.map((t) => TIER_COLUMNS.map((c) => cell(t[c]))),
+      );
       for (const a of json.advice) assert.ok(r.stdout.includes(a.text), a.kind);
       assert.ok(r.stdout.includes(`routed 1 patch past t1: saved 2.5 s (median 2.5 s × 1)`));
     }));
@@ -101,9 +164,15 @@ test('--hook and --since filter rows', () =>
   withDir((dir) => {
     writeFileSync(join(dir, 'ledger.jsonl'), LEDGER);
     const hook = JSON.parse(cli(['report', '--ledger', 'ledger.jsonl', '--json', '--hook', 'manual'], dir).stdout) as Report;
-    assert.equal(hook.tiers.filter((t) => t.runs > 0).map((t) => t.tier), ['t3']);
+    assert.equal(
+      hook.tiers.filter((t) => t.runs > 0).map((t) => t.tier),
+      ['t3'],
+    );
     const since = JSON.parse(cli(['report', '--ledger', 'ledger.jsonl', '--json', '--since', '2025-03-15'], dir).stdout) as Report;
-    assert.equal(since.tiers.filter((t) => t.runs > 0).map((t) => t.tier), ['t3']);
+    assert.equal(
+      since.tiers.filter((t) => t.runs > 0).map((t) => t.tier),
+      ['t3'],
+    );
     assert.is(since.excluded.filtered, 7);
   }));
 
@@ -149,7 +218,15 @@ test('usage problems exit 2 and say what to do', () =>
 test("in a repository: the config's ledger, ladder order (a tier never reached included) and minAttempts", () =>
   withDir((dir) => {
     spawnSync('git', ['init', '-q', dir]);
-    const config = { tiers: [{ name: 't1', run: 'true' }, { name: 't2', run: 'true' }, { name: 't9', run: 'true' }], ledger: 'var/ledger.jsonl', report: { minAttempts: 3 } };
+    const config = {
+      tiers: [
+        { name: 't1', run: 'true' },
+        { name: 't2', run: 'true' },
+        { name: 't9', run: 'true' },
+      ],
+      ledger: 'var/ledger.jsonl',
+      report: { minAttempts: 3 },
+    };
     writeFileSync(join(dir, '.gate-ladderrc.json'), JSON.stringify(config));
     mkdirSync(join(dir, 'var'));
     writeFileSync(join(dir, 'var/ledger.jsonl'), `${[line('t2', 'pass', 5), line('t1', 'pass', 1), line('t1', 'caught', 1)].join('\n')}\n`);
@@ -157,7 +234,14 @@ test("in a repository: the config's ledger, ladder order (a tier never reached i
     const r = cli(['report', '--json'], join(dir, 'sub'));
     assert.is(r.code, 0, r.stderr);
     const json = JSON.parse(r.stdout) as Report;
-    assert.equal(json.tiers.map((t) => [t.tier, t.runs]), [['t1', 2], ['t2', 1], ['t9', 0]]);
+    assert.equal(
+      json.tiers.map((t) => [t.tier, t.runs]),
+      [
+        ['t1', 2],
+        ['t2', 1],
+        ['t9', 0],
+      ],
+    );
     assert.not.ok(json.advice.some((a) => a.kind === 'too-few-attempts'));
   }));
 
@@ -167,7 +251,10 @@ test('in a repository without a ledger setting: <git common dir>/gate-ladder/led
     mkdirSync(join(dir, '.git/gate-ladder'));
     writeFileSync(join(dir, '.git/gate-ladder/ledger.jsonl'), `${line('only', 'pass', 7)}\n`);
     const json = JSON.parse(cli(['report', '--json'], dir).stdout) as Report;
-    assert.equal(json.tiers.map((t) => t.tier), ['only']);
+    assert.equal(
+      json.tiers.map((t) => t.tier),
+      ['only'],
+    );
   }));
 
 test.run();

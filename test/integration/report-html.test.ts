@@ -18,7 +18,16 @@ import type { TestsSection } from '../../src/report/tests-section.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const CLI = join(ROOT, 'dist/cli.js');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let browser: Browser;
 /** The rich repository's reports, made once for the cases that read them. */
@@ -30,7 +39,8 @@ test.before(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gl-html-rich-'));
   richRepo(dir);
   rich = { dir, ...both(dir) };
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: \`apt-get install -y chromium\` (.ci/run does), or set CHROMIUM to a chromium binary`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: \`apt-get install -y chromium\` (.ci/run does), or set CHROMIUM to a chromium binary`);
   // One launch for every case; playwright gives it a fresh user-data-dir of its own and removes it on close.
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 });
@@ -41,7 +51,11 @@ test.after(async () => {
 });
 
 function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', GIT_CONFIG_NOSYSTEM: '1', ...env } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', GIT_CONFIG_NOSYSTEM: '1', ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -109,13 +123,35 @@ async function figuresOf(page: Page): Promise<(key: string) => string> {
 
 let seq = 0;
 const line = (tier: string, verdict: string, seconds: number, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ ts: '2025-03-03T10:00:00.000Z', run: `r${seq++}`, hook: 'pre-push', patch: 'abc', base: null, tier, verdict, seconds, exit: 0, files: ['a.py'], files_count: 1, routed: false, ...extra });
+  JSON.stringify({
+    ts: '2025-03-03T10:00:00.000Z',
+    run: `r${seq++}`,
+    hook: 'pre-push',
+    patch: 'abc',
+    base: null,
+    tier,
+    verdict,
+    seconds,
+    exit: 0,
+    files: ['a.py'],
+    files_count: 1,
+    routed: false,
+    ...extra,
+  });
 
 /** A repository whose config has t1, t2, t3; its ledger has every kind of row the report counts apart. */
 function richRepo(dir: string): void {
   spawnSync('git', ['init', '-q', dir]);
-  writeFileSync(join(dir, '.gate-ladderrc.json'), JSON.stringify({ tiers: ['t1', 't2', 't3'].map((name) => ({ name, run: 'true' })), report: { minAttempts: 3 }, freeze: { minRuns: 3 } }));
-  const cal = (run: string, ts: string, verdicts: [string, string, number][]) => verdicts.map(([t, v, s]) => line(t, v, s, { run, ts, hook: 'manual', calibration: true }));
+  writeFileSync(
+    join(dir, '.gate-ladderrc.json'),
+    JSON.stringify({
+      tiers: ['t1', 't2', 't3'].map((name) => ({ name, run: 'true' })),
+      report: { minAttempts: 3 },
+      freeze: { minRuns: 3 },
+    }),
+  );
+  const cal = (run: string, ts: string, verdicts: [string, string, number][]) =>
+    verdicts.map(([t, v, s]) => line(t, v, s, { run, ts, hook: 'manual', calibration: true }));
   const rows = [
     line('t1', 'caught', 1),
     line('t1', 'pass', 10, { ts: '2025-03-11T09:00:00.000Z' }),
@@ -125,9 +161,21 @@ function richRepo(dir: string): void {
     line('t2', 'pass', 60, { skipped: ['t1'], routed: true, ts: '2025-03-18T09:00:00.000Z' }),
     line('t2', 'caught', 120, { ts: '2025-03-25T09:00:00.000Z' }),
     line('old-tier', 'caught', 4),
-    ...cal('c1', '2025-03-20T09:00:00.000Z', [['t1', 'pass', 1], ['t2', 'caught', 90], ['t3', 'caught', 30]]),
-    ...cal('c2', '2025-03-21T09:00:00.000Z', [['t1', 'caught', 2], ['t2', 'caught', 80], ['t3', 'pass', 20]]),
-    ...cal('c3', '2025-03-22T09:00:00.000Z', [['t1', 'pass', 1], ['t2', 'pass', 70], ['t3', 'pass', 25]]),
+    ...cal('c1', '2025-03-20T09:00:00.000Z', [
+      ['t1', 'pass', 1],
+      ['t2', 'caught', 90],
+      ['t3', 'caught', 30],
+    ]),
+    ...cal('c2', '2025-03-21T09:00:00.000Z', [
+      ['t1', 'caught', 2],
+      ['t2', 'caught', 80],
+      ['t3', 'pass', 20],
+    ]),
+    ...cal('c3', '2025-03-22T09:00:00.000Z', [
+      ['t1', 'pass', 1],
+      ['t2', 'pass', 70],
+      ['t3', 'pass', 25],
+    ]),
     line('t1', 'caught', 1, { run: 's1', hook: 'seed', source: 'seed' }),
     line('t2', 'caught', 50, { run: 's1', hook: 'seed', source: 'seed' }),
     line('t1', 'pass', 1, { run: 's2', hook: 'seed', source: 'seed' }),
@@ -136,10 +184,29 @@ function richRepo(dir: string): void {
   mkdirSync(join(dir, '.git/gate-ladder'), { recursive: true });
   writeFileSync(join(dir, '.git/gate-ladder/ledger.jsonl'), `${rows.join('\n')}\n`);
   const outcome = (i: number, fail: boolean) =>
-    JSON.stringify({ ts: `2025-03-0${1 + (i % 9)}T10:00:00.000Z`, run: `t${i}`, tier: 't2', hook: 'pre-push', patch: 'abc', pass: fail ? [] : ['a.test::flips'], fail: fail ? ['a.test::flips', 'a.test::broken'] : ['a.test::broken'], skip: [] });
+    JSON.stringify({
+      ts: `2025-03-0${1 + (i % 9)}T10:00:00.000Z`,
+      run: `t${i}`,
+      tier: 't2',
+      hook: 'pre-push',
+      patch: 'abc',
+      pass: fail ? [] : ['a.test::flips'],
+      fail: fail ? ['a.test::flips', 'a.test::broken'] : ['a.test::broken'],
+      skip: [],
+    });
   writeFileSync(join(dir, '.git/gate-ladder/tests.jsonl'), `${Array.from({ length: 6 }, (_, i) => outcome(i, i % 2 === 0)).join('\n')}\n`);
   mkdirSync(join(dir, '.gate-ladder'));
-  const freeze = { test: 'a.test::flips', flip_rate: 1, runs: 6, flips: 5, evidence: 1, by: 'T <t@example.invalid>', at: '2025-03-01T00:00:00.000Z', expires: '2025-03-20', reentry: 'passes <50> runs' };
+  const freeze = {
+    test: 'a.test::flips',
+    flip_rate: 1,
+    runs: 6,
+    flips: 5,
+    evidence: 1,
+    by: 'T <t@example.invalid>',
+    at: '2025-03-01T00:00:00.000Z',
+    expires: '2025-03-20',
+    reentry: 'passes <50> runs',
+  };
   writeFileSync(join(dir, '.gate-ladder/freezes.json'), JSON.stringify({ version: 1, freezes: [freeze] }));
 }
 
@@ -172,15 +239,32 @@ test('every section renders with the ledger numbers of report --json; nothing re
   try {
     // Sanity of the fixture: every section has something to show.
     assert.ok(json.retired.length === 1 && json.overlap.pairs.length > 0 && json.seeds.runs === 2 && json.tests.freezes.length === 1);
-    assert.ok(json.tests.tiers.some((t) => t.flaky.length === 1 && t.broken.length === 1), JSON.stringify(json.tests));
+    assert.ok(
+      json.tests.tiers.some((t) => t.flaky.length === 1 && t.broken.length === 1),
+      JSON.stringify(json.tests),
+    );
     assert.is(json.order.method, 'calibration');
 
     const dom = await figuresOf(page);
-    for (const [k, v] of [['rows', json.rows], ['attempts', json.attempts], ['per_month', json.rate.per_month], ['months', json.rate.months], ['calibration_runs', json.overlap.runs], ['skipped_lines', json.skipped_lines]] as const) {
+    for (const [k, v] of [
+      ['rows', json.rows],
+      ['attempts', json.attempts],
+      ['per_month', json.rate.per_month],
+      ['months', json.rate.months],
+      ['calibration_runs', json.overlap.runs],
+      ['skipped_lines', json.skipped_lines],
+    ] as const) {
       assert.is(dom(`header ${k}`), cell(v), k);
     }
-    for (const [id, tiers] of [['tiers', json.tiers], ['retired', json.retired]] as const) {
-      assert.equal(await texts(page, `#${id} tr[data-tier] th[data-k=tier]`), tiers.map((t) => t.tier), id);
+    for (const [id, tiers] of [
+      ['tiers', json.tiers],
+      ['retired', json.retired],
+    ] as const) {
+      assert.equal(
+        await texts(page, `#${id} tr[data-tier] th[data-k=tier]`),
+        tiers.map((t) => t.tier),
+        id,
+      );
       for (const t of tiers) for (const c of TIER_COLUMNS) assert.is(dom(`${id} tier=${t.tier} ${c}`), cell(t[c]), `${id} ${t.tier} ${c}`);
     }
 
@@ -189,16 +273,24 @@ test('every section renders with the ledger numbers of report --json; nothing re
     for (const [i, period] of json.trend.periods.entries()) {
       for (const t of json.trend.tiers) {
         if (t.runs[i] === 0) assert.is(await text(page, `#trend tr[data-period=${css(period)}] td[data-tier=${css(t.tier)}]`), '-');
-        else for (const k of ['caught', 'runs', 'yield'] as const) assert.is(dom(`trend period=${period} tier=${t.tier} ${k}`), cell(t[k][i]!), `${period} ${t.tier} ${k}`);
+        else
+          for (const k of ['caught', 'runs', 'yield'] as const)
+            assert.is(dom(`trend period=${period} tier=${t.tier} ${k}`), cell(t[k][i]!), `${period} ${t.tier} ${k}`);
       }
     }
 
-    const dots = await page.locator('#cost svg [data-tier]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-tier'), e.getAttribute('data-x'), e.getAttribute('data-y')]));
-    assert.equal(dots, json.tiers.filter((x) => x.runs > 0).map((t) => [t.tier, String(t.total_s), String(t.caught)]));
+    const dots = await page
+      .locator('#cost svg [data-tier]')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-tier'), e.getAttribute('data-x'), e.getAttribute('data-y')]));
+    assert.equal(
+      dots,
+      json.tiers.filter((x) => x.runs > 0).map((t) => [t.tier, String(t.total_s), String(t.caught)]),
+    );
 
     assert.is(dom('scope patches'), cell(json.scope.patches));
     assert.is(dom('scope saved_s'), cell(json.scope.saved_s));
-    for (const x of json.scope.past) for (const k of ['patches', 'median_s', 'saved_s'] as const) assert.is(dom(`scope tier=${x.tier} ${k}`), cell(x[k]));
+    for (const x of json.scope.past)
+      for (const k of ['patches', 'median_s', 'saved_s'] as const) assert.is(dom(`scope tier=${x.tier} ${k}`), cell(x[k]));
 
     assert.is(await text(page, '#overlap h2'), `calibration overlap (${json.overlap.runs} calibration runs)`);
     for (const x of json.overlap.pairs) {
@@ -212,7 +304,10 @@ test('every section renders with the ledger numbers of report --json; nothing re
     assert.is(await text(page, '#order [data-order=recommended] td:nth-child(2)'), ['t0-scope', ...json.order.recommended].join(' → '));
     assert.is(await page.locator('#order [data-k=method]').getAttribute('data-method'), json.order.method);
 
-    assert.equal(await page.locator('#advice li[data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))), json.advice.map((a) => a.kind));
+    assert.equal(
+      await page.locator('#advice li[data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))),
+      json.advice.map((a) => a.kind),
+    );
     for (const [i, a] of json.advice.entries()) {
       assert.is(dom(`advice advice=${i} text`), a.text);
       for (const [k, v] of Object.entries(a.figures)) assert.is(dom(`advice advice=${i} ${k}`), cell(v), `${a.kind} ${k}`);
@@ -220,13 +315,25 @@ test('every section renders with the ledger numbers of report --json; nothing re
 
     assert.is(dom('seeds runs'), cell(json.seeds.runs));
     assert.is(dom('seeds caught'), cell(json.seeds.caught));
-    for (const t of json.seeds.tiers) for (const k of ['runs', 'caught', 'errors'] as const) assert.is(dom(`seeds tier=${t.tier} ${k}`), cell(t[k]));
+    for (const t of json.seeds.tiers)
+      for (const k of ['runs', 'caught', 'errors'] as const) assert.is(dom(`seeds tier=${t.tier} ${k}`), cell(t[k]));
 
     assert.is(dom('tests today'), json.tests.today);
     for (const t of json.tests.tiers) {
-      for (const k of ['passes', 'plain_passes', 'frozen_passes', 'retried_passes', 'tests', 'flaky_count', 'eligible_count', 'broken_count'] as const) assert.is(dom(`tests tier=${t.tier} ${k}`), cell(t[k]), `${t.tier} ${k}`);
+      for (const k of [
+        'passes',
+        'plain_passes',
+        'frozen_passes',
+        'retried_passes',
+        'tests',
+        'flaky_count',
+        'eligible_count',
+        'broken_count',
+      ] as const)
+        assert.is(dom(`tests tier=${t.tier} ${k}`), cell(t[k]), `${t.tier} ${k}`);
       for (const f of t.flaky) {
-        for (const k of ['runs', 'flips', 'same_code_runs', 'flip_rate', 'evidence'] as const) assert.is(dom(`tests tier=${t.tier} test=${f.id} ${k}`), cell(f[k]));
+        for (const k of ['runs', 'flips', 'same_code_runs', 'flip_rate', 'evidence'] as const)
+          assert.is(dom(`tests tier=${t.tier} test=${f.id} ${k}`), cell(f[k]));
         const row = await text(page, `#tests [data-tier=${css(t.tier)}] [data-list=flaky] tr[data-test=${css(f.id)}]`);
         assert.ok(row.endsWith(f.reason), row);
       }
@@ -258,7 +365,10 @@ test('dark mode and print: the page follows prefers-color-scheme, and prints wit
     await dark.page.emulateMedia({ media: 'print' });
     assert.is(await background(dark.page), 'rgb(255, 255, 255)');
     assert.is(await dark.page.locator('nav').evaluate((e) => getComputedStyle(e).display), 'none');
-    assert.ok((await dark.page.locator('#trend table').boundingBox()) !== null, 'the per-week table prints even though it is folded on screen');
+    assert.ok(
+      (await dark.page.locator('#trend table').boundingBox()) !== null,
+      'the per-week table prints even though it is folded on screen',
+    );
     const pdf = await light.page.pdf();
     assert.ok(pdf.length > 10_000);
     assert.equal([...light.errors, ...dark.errors], []);
@@ -311,14 +421,20 @@ test('the checks can fail: a page that reaches for the network is seen by the re
     const bare = join(dir, 'bare.html');
     writeFileSync(bare, '<!doctype html><img src="http://example.invalid/x.png">');
     const a = await open(bare);
-    assert.ok(a.requests.some((u) => u.startsWith('http://example.invalid/')), a.requests.join());
+    assert.ok(
+      a.requests.some((u) => u.startsWith('http://example.invalid/')),
+      a.requests.join(),
+    );
     await a.close();
     // The report's own Content-Security-Policy refuses such a load, and says so on the console.
     const { file } = rich;
     const guarded = join(dir, 'guarded.html');
     writeFileSync(guarded, readFileSync(file, 'utf8').replace('<main>', '<main><img src="http://example.invalid/y.png">'));
     const b = await open(guarded);
-    assert.ok(b.errors.some((e) => /Content Security Policy/i.test(e)), b.errors.join());
+    assert.ok(
+      b.errors.some((e) => /Content Security Policy/i.test(e)),
+      b.errors.join(),
+    );
     await b.close();
   }));
 

@@ -13,7 +13,10 @@ test('run --base/--head judges a range without a push, as CI does', () =>
     assert.is(r.code, 1, r.out);
     assert.match(r.stderr, 't1-properties caught a problem');
     const rows = repo.ledger();
-    assert.equal(rows.map((x) => [x.hook, x.tier, x.verdict, x.patch]), [['manual', 't1-properties', 'caught', head]]);
+    assert.equal(
+      rows.map((x) => [x.hook, x.tier, x.verdict, x.patch]),
+      [['manual', 't1-properties', 'caught', head]],
+    );
     // A commit named by a search of messages (`:/text`, which takes no `^{commit}` suffix): the same commit.
     const searched = repo.cli(['run', '--base', 'HEAD~1', '--head', ':/^bug', '--dry-run']);
     assert.is(searched.code, 0, searched.out);
@@ -41,12 +44,21 @@ test('run --json prints targets, plan and verdicts on stdout', () =>
     repo.commit('change');
     const r = repo.cli(['run', '--json', '--base', 'HEAD~1']);
     assert.is(r.code, 0, r.out);
-    const json = JSON.parse(r.stdout) as { exit: number; targets: { verdict: string; files: number; plan: { tier: string; run: boolean }[]; results: { verdict: string }[] }[] };
+    const json = JSON.parse(r.stdout) as {
+      exit: number;
+      targets: { verdict: string; files: number; plan: { tier: string; run: boolean }[]; results: { verdict: string }[] }[];
+    };
     assert.is(json.exit, 0);
     assert.is(json.targets[0]!.verdict, 'pass');
     assert.is(json.targets[0]!.files, 1);
-    assert.equal(json.targets[0]!.plan.map((p) => p.run), [true, true]);
-    assert.equal(json.targets[0]!.results.map((x) => x.verdict), ['pass', 'pass']);
+    assert.equal(
+      json.targets[0]!.plan.map((p) => p.run),
+      [true, true],
+    );
+    assert.equal(
+      json.targets[0]!.results.map((x) => x.verdict),
+      ['pass', 'pass'],
+    );
   }));
 
 test('run --json into a pipe read late: the whole document arrives (more than a pipe holds)', () => {
@@ -58,7 +70,11 @@ test('run --json into a pipe read late: the whole document arrives (more than a 
     repo.commit('change');
     const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.cjs');
     const out = join(repo.dir, '..', 'plan.json');
-    const r = sh('sh', ['-c', `"$0" "$1" run --dry-run --json --base HEAD~1 | (sleep 1; cat > "$2")`, process.execPath, cli, out], repo.dir);
+    const r = sh(
+      'sh',
+      ['-c', `"$0" "$1" run --dry-run --json --base HEAD~1 | (sleep 1; cat > "$2")`, process.execPath, cli, out],
+      repo.dir,
+    );
     assert.is(r.code, 0, r.out);
     const text = readFileSync(out, 'utf8');
     assert.ok(text.length > 70_000, `only ${text.length} bytes of JSON`);
@@ -106,7 +122,10 @@ test('Ctrl-C stops the gate tree, keeps earlier rows, writes none for the interr
       });
       assert.is(code, 130, out);
       assert.match(out, 'interrupted');
-      assert.equal(repo.ledger().map((x) => [x.tier, x.verdict]), [['t1', 'pass']]);
+      assert.equal(
+        repo.ledger().map((x) => [x.tier, x.verdict]),
+        [['t1', 'pass']],
+      );
       assert.equal(leftAfter(/sleep 321[78]/), [], 'processes left behind');
     },
   ));

@@ -19,10 +19,40 @@ import { execa } from 'execa';
 import { PROJECT, cleanEnv, installedModules, withRepo } from '../helpers/repo.js';
 
 const hasPytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
-if (!hasPytest) process.stderr.write('runners.test: python3 -m pytest is not available (apt-get install python3-pytest); the pytest cases will fail\n');
+if (!hasPytest)
+  process.stderr.write('runners.test: python3 -m pytest is not available (apt-get install python3-pytest); the pytest cases will fail\n');
 
-type Case = 'pass' | 'caught' | 'import' | 'no-files' | 'zero' | 'no-script' | 'timeout' | 'allowed' | 'mixed' | 'skipped' | 'exit' | 'pass-no-tests' | 'placeholder' | 'config';
-const CASES: readonly Case[] = ['pass', 'caught', 'import', 'no-files', 'zero', 'no-script', 'timeout', 'allowed', 'mixed', 'skipped', 'exit', 'pass-no-tests', 'placeholder', 'config'];
+type Case =
+  | 'pass'
+  | 'caught'
+  | 'import'
+  | 'no-files'
+  | 'zero'
+  | 'no-script'
+  | 'timeout'
+  | 'allowed'
+  | 'mixed'
+  | 'skipped'
+  | 'exit'
+  | 'pass-no-tests'
+  | 'placeholder'
+  | 'config';
+const CASES: readonly Case[] = [
+  'pass',
+  'caught',
+  'import',
+  'no-files',
+  'zero',
+  'no-script',
+  'timeout',
+  'allowed',
+  'mixed',
+  'skipped',
+  'exit',
+  'pass-no-tests',
+  'placeholder',
+  'config',
+];
 /** Cases a scenario runs only when it gives them files: where they show something its runner does. */
 const OPTIONAL: ReadonlySet<Case> = new Set(['allowed', 'mixed', 'skipped', 'exit', 'pass-no-tests', 'config']);
 /** Cases whose command runs no runner: a missing script, npm init's placeholder test script. */
@@ -95,10 +125,14 @@ const VITEST: Scenario = {
   runner: 'vitest',
   run: (f, c) => `npx vitest run${c === 'pass-no-tests' ? ' --passWithNoTests' : ''} --root ${f}`,
   files: {
-    skipped: { 'a.test.js': "import { test, expect } from 'vitest';\ntest.skip('a', () => { expect(1).toBe(2); });\ntest.skip('b', () => {});\n" },
+    skipped: {
+      'a.test.js': "import { test, expect } from 'vitest';\ntest.skip('a', () => { expect(1).toBe(2); });\ntest.skip('b', () => {});\n",
+    },
     'pass-no-tests': { 'README.md': 'no tests here\n' },
     pass: { 'a.test.js': "import { test, expect } from 'vitest';\ntest('adds', () => { expect(1 + 1).toBe(2); });\n" },
-    caught: { 'a.test.js': "import { test, expect } from 'vitest';\ntest('adds', () => { expect(1 + 1).toBe(3); });\ntest('ok', () => {});\n" },
+    caught: {
+      'a.test.js': "import { test, expect } from 'vitest';\ntest('adds', () => { expect(1 + 1).toBe(3); });\ntest('ok', () => {});\n",
+    },
     import: { 'a.test.js': "import { test } from 'vitest';\nimport x from './nope.js';\ntest('adds', () => {});\n" },
     'no-files': { 'README.md': 'no tests here\n' },
     zero: { 'a.test.js': '// no tests yet\n' },
@@ -125,9 +159,15 @@ const MOCHA: Scenario = {
   scripts: (f) => `mocha ${f}`,
   files: {
     // Two failures: mocha exits 2, which a detected mocha (the tier's caught left at [1]) must still read as a catch.
-    mixed: { 'a.test.js': "const assert = require('assert');\nit('a', () => { assert.equal(1, 2); });\nit('b', () => { assert.equal(1, 3); });\nit.skip('c', () => {});\n" },
+    mixed: {
+      'a.test.js':
+        "const assert = require('assert');\nit('a', () => { assert.equal(1, 2); });\nit('b', () => { assert.equal(1, 3); });\nit.skip('c', () => {});\n",
+    },
     skipped: { 'a.test.js': "const assert = require('assert');\nit.skip('a', () => { assert.equal(1, 2); });\nit.skip('b', () => {});\n" },
-    exit: { 'a.test.js': "const assert = require('assert');\nit('a', () => {});\nit('b', () => { process.exit(0); });\nit('c', () => { assert.equal(1, 2); });\n" },
+    exit: {
+      'a.test.js':
+        "const assert = require('assert');\nit('a', () => {});\nit('b', () => { process.exit(0); });\nit('c', () => { assert.equal(1, 2); });\n",
+    },
     pass: { 'a.test.js': "const assert = require('assert');\nit('adds', () => { assert.equal(1 + 1, 2); });\n" },
     caught: { 'a.test.js': "const assert = require('assert');\nit('adds', () => { assert.equal(1 + 1, 3); });\nit('ok', () => {});\n" },
     import: { 'a.test.js': "const x = require('./nope');\nit('adds', () => {});\n" },
@@ -155,14 +195,25 @@ const UVU: Scenario = {
   runner: 'uvu',
   run: (f) => `node node_modules/uvu/bin.js ${f}`,
   files: {
-    mixed: { 'a.test.js': "const { test } = require('uvu');\nconst assert = require('uvu/assert');\ntest('a', () => { assert.is(1, 2); });\ntest('b', () => { assert.is(1, 3); });\ntest.skip('c', () => {});\ntest.run();\n" },
+    mixed: {
+      'a.test.js':
+        "const { test } = require('uvu');\nconst assert = require('uvu/assert');\ntest('a', () => { assert.is(1, 2); });\ntest('b', () => { assert.is(1, 3); });\ntest.skip('c', () => {});\ntest.run();\n",
+    },
     skipped: { 'a.test.js': "const { test } = require('uvu');\ntest.skip('a', () => {});\ntest.skip('b', () => {});\ntest.run();\n" },
-    pass: { 'a.test.js': "const { test } = require('uvu');\nconst assert = require('uvu/assert');\ntest('adds', () => { assert.is(1 + 1, 2); });\ntest.run();\n" },
-    caught: { 'a.test.js': "const { test } = require('uvu');\nconst assert = require('uvu/assert');\ntest('adds', () => { assert.is(1 + 1, 3); });\ntest('ok', () => {});\ntest.run();\n" },
+    pass: {
+      'a.test.js':
+        "const { test } = require('uvu');\nconst assert = require('uvu/assert');\ntest('adds', () => { assert.is(1 + 1, 2); });\ntest.run();\n",
+    },
+    caught: {
+      'a.test.js':
+        "const { test } = require('uvu');\nconst assert = require('uvu/assert');\ntest('adds', () => { assert.is(1 + 1, 3); });\ntest('ok', () => {});\ntest.run();\n",
+    },
     import: { 'a.test.js': "const { test } = require('uvu');\nconst x = require('./nope');\ntest('adds', () => {});\ntest.run();\n" },
     'no-files': { 'README.md': 'no tests here\n' },
     zero: { 'a.test.js': '// no tests yet\n' },
-    timeout: { 'a.test.js': "const { test } = require('uvu');\ntest('hangs', () => new Promise(() => setInterval(() => {}, 1000)));\ntest.run();\n" },
+    timeout: {
+      'a.test.js': "const { test } = require('uvu');\ntest('hangs', () => new Promise(() => setInterval(() => {}, 1000)));\ntest.run();\n",
+    },
     allowed: { 'README.md': 'no tests here\n' },
   },
   expect: {
@@ -188,11 +239,21 @@ const NODE: Scenario = {
   inFolder: true,
   run: () => 'node --test --test-reporter=tap',
   files: {
-    pass: { 'a.test.js': "const test = require('node:test');\nconst assert = require('assert');\ntest('adds', () => { assert.equal(1 + 1, 2); });\n" },
+    pass: {
+      'a.test.js':
+        "const test = require('node:test');\nconst assert = require('assert');\ntest('adds', () => { assert.equal(1 + 1, 2); });\n",
+    },
     skipped: { 'a.test.js': "const test = require('node:test');\ntest('a', { skip: true }, () => {});\ntest.skip('b', () => {});\n" },
     // Beside another file: the file that exits reads as a passed "test" of its own, its tests lost.
-    exit: { 'a.test.js': "const test = require('node:test');\nconst assert = require('assert');\ntest('a', () => {});\ntest('b', () => { process.exit(0); });\ntest('c', () => { assert.equal(1, 2); });\n", 'b.test.js': "const test = require('node:test');\ntest('other', () => {});\n" },
-    caught: { 'a.test.js': "const test = require('node:test');\nconst assert = require('assert');\ntest('adds', () => { assert.equal(1 + 1, 3); });\ntest('ok', () => {});\n" },
+    exit: {
+      'a.test.js':
+        "const test = require('node:test');\nconst assert = require('assert');\ntest('a', () => {});\ntest('b', () => { process.exit(0); });\ntest('c', () => { assert.equal(1, 2); });\n",
+      'b.test.js': "const test = require('node:test');\ntest('other', () => {});\n",
+    },
+    caught: {
+      'a.test.js':
+        "const test = require('node:test');\nconst assert = require('assert');\ntest('adds', () => { assert.equal(1 + 1, 3); });\ntest('ok', () => {});\n",
+    },
     import: { 'a.test.js': "const test = require('node:test');\nconst x = require('./nope');\ntest('adds', () => {});\n" },
     'no-files': { 'README.md': 'no tests here\n' },
     zero: { 'a.test.js': '// no tests yet\n' },
@@ -218,7 +279,8 @@ const NODE: Scenario = {
  * apart from a passing test (a file without tests, a file that exited 0 in a test, a skipped test)
  * passes, and the pass says so.
  */
-const DOT_UNSEEN = "node's dot reporter names no test: a test file without tests, one that exited early (process.exit(0) in a test) and a skipped test each pass as a dot";
+const DOT_UNSEEN =
+  "node's dot reporter names no test: a test file without tests, one that exited early (process.exit(0) in a test) and a skipped test each pass as a dot";
 const NODE_DOT: Scenario = {
   ...NODE,
   runner: 'node (dot)',
@@ -227,7 +289,11 @@ const NODE_DOT: Scenario = {
   expect: {
     pass: { verdict: 'pass', quotes: DOT_UNSEEN },
     caught: { verdict: 'caught', quotes: 'node: `✖ adds (' },
-    import: { verdict: 'error', quotes: "a test file failed outside any test (it cannot load, or it exited non-zero; node's dot reporter does not say why, --test-reporter=spec does): `✖ " },
+    import: {
+      verdict: 'error',
+      quotes:
+        "a test file failed outside any test (it cannot load, or it exited non-zero; node's dot reporter does not say why, --test-reporter=spec does): `✖ ",
+    },
     'no-files': { verdict: 'error', quotes: 'exit 0 without a node summary' },
     zero: { verdict: 'pass', quotes: DOT_UNSEEN },
     'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
@@ -264,7 +330,10 @@ const PYTEST: Scenario = {
     timeout: { verdict: 'error', quotes: 'timed out after' },
     allowed: { verdict: 'pass', quotes: 'no tests ran' },
     skipped: { verdict: 'error', quotes: `${SKIPPED}: \`2 skipped in` },
-    exit: { verdict: 'error', quotes: 'exit 0 without a pytest summary, so nothing shows the tests ran to the end (a test that called os._exit); last output: `.`' },
+    exit: {
+      verdict: 'error',
+      quotes: 'exit 0 without a pytest summary, so nothing shows the tests ran to the end (a test that called os._exit); last output: `.`',
+    },
     placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
@@ -279,13 +348,19 @@ const UNITTEST: Scenario = {
   run: (c) => `python3 -m unittest discover -s ${c}`,
   files: {
     pass: { 'test_a.py': UNITTEST_CASE('    def test_adds(self):\n        self.assertEqual(1 + 1, 2)\n') },
-    caught: { 'test_a.py': UNITTEST_CASE('    def test_adds(self):\n        self.assertEqual(1 + 1, 3)\n\n    def test_ok(self):\n        pass\n') },
+    caught: {
+      'test_a.py': UNITTEST_CASE('    def test_adds(self):\n        self.assertEqual(1 + 1, 3)\n\n    def test_ok(self):\n        pass\n'),
+    },
     import: { 'test_a.py': `import nope\n${UNITTEST_CASE('    def test_adds(self):\n        pass\n')}` },
     'no-files': { 'README.md': 'no tests here\n' },
     zero: { 'test_a.py': '# no tests yet\n' },
     timeout: { 'test_a.py': UNITTEST_CASE('    def test_hangs(self):\n        import time\n        time.sleep(1000)\n') },
     allowed: { 'test_a.py': '# no tests yet\n' },
-    skipped: { 'test_a.py': UNITTEST_CASE("    @unittest.skip('later')\n    def test_a(self):\n        pass\n\n    @unittest.skip('later')\n    def test_b(self):\n        pass\n") },
+    skipped: {
+      'test_a.py': UNITTEST_CASE(
+        "    @unittest.skip('later')\n    def test_a(self):\n        pass\n\n    @unittest.skip('later')\n    def test_b(self):\n        pass\n",
+      ),
+    },
   },
   expect: {
     pass: { verdict: 'pass' },
@@ -312,14 +387,25 @@ const AVA: Scenario = {
     zero: { 'a.test.js': '// no tests yet\n' },
     timeout: { 'a.test.js': "const test = require('ava');\ntest('hangs', () => new Promise(() => setInterval(() => {}, 1000)));\n" },
     allowed: { 'README.md': 'no tests here\n' },
-    mixed: { 'a.test.js': "const test = require('ava');\ntest('a', (t) => { t.is(1, 2); });\ntest('b', (t) => { t.is(1, 3); });\ntest.skip('c', (t) => { t.pass(); });\n" },
-    skipped: { 'a.test.js': "const test = require('ava');\ntest.skip('a', (t) => { t.is(1, 2); });\ntest.skip('b', (t) => { t.pass(); });\n" },
-    exit: { 'a.test.js': "const test = require('ava');\ntest.serial('a', (t) => { t.pass(); });\ntest.serial('b', () => { process.exit(0); });\ntest.serial('c', (t) => { t.is(1, 2); });\n" },
+    mixed: {
+      'a.test.js':
+        "const test = require('ava');\ntest('a', (t) => { t.is(1, 2); });\ntest('b', (t) => { t.is(1, 3); });\ntest.skip('c', (t) => { t.pass(); });\n",
+    },
+    skipped: {
+      'a.test.js': "const test = require('ava');\ntest.skip('a', (t) => { t.is(1, 2); });\ntest.skip('b', (t) => { t.pass(); });\n",
+    },
+    exit: {
+      'a.test.js':
+        "const test = require('ava');\ntest.serial('a', (t) => { t.pass(); });\ntest.serial('b', () => { process.exit(0); });\ntest.serial('c', (t) => { t.is(1, 2); });\n",
+    },
   },
   expect: {
     pass: { verdict: 'pass' },
     caught: { verdict: 'caught', quotes: 'ava: `1 test failed`' },
-    import: { verdict: 'error', quotes: "an uncaught exception in cases/import/a.test.js, outside any test: `Error: Cannot find module './nope'`" },
+    import: {
+      verdict: 'error',
+      quotes: "an uncaught exception in cases/import/a.test.js, outside any test: `Error: Cannot find module './nope'`",
+    },
     'no-files': { verdict: 'error', quotes: 'no tests ran: `✘ Based on your configuration,' },
     zero: { verdict: 'error', quotes: 'no tests ran: `✘ No tests found in cases/zero/a.test.js' },
     'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
@@ -327,7 +413,10 @@ const AVA: Scenario = {
     allowed: { verdict: 'pass', quotes: 'no tests ran (allowed by `allowNoTests`): `✘ Based on your configuration,' },
     mixed: { verdict: 'caught', quotes: 'ava: `2 tests failed`' },
     skipped: { verdict: 'error', quotes: `${SKIPPED}: \`2 tests skipped\`` },
-    exit: { verdict: 'error', quotes: 'process.exit was called (in a test, or by the file itself), so ava stopped before the file\'s tests finished' },
+    exit: {
+      verdict: 'error',
+      quotes: "process.exit was called (in a test, or by the file itself), so ava stopped before the file's tests finished",
+    },
     placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
@@ -345,22 +434,37 @@ const JASMINE: Scenario = {
     zero: { 'a.spec.js': '// no specs yet\n' },
     timeout: { 'a.spec.js': "describe('s', () => { it('hangs', () => new Promise(() => setInterval(() => {}, 1000)), 1e6); });\n" },
     allowed: { 'README.md': 'no tests here\n' },
-    mixed: { 'a.spec.js': "describe('s', () => {\n  it('a', () => { expect(1).toBe(2); });\n  it('b', () => { expect(1).toBe(3); });\n  xit('c', () => {});\n});\n" },
+    mixed: {
+      'a.spec.js':
+        "describe('s', () => {\n  it('a', () => { expect(1).toBe(2); });\n  it('b', () => { expect(1).toBe(3); });\n  xit('c', () => {});\n});\n",
+    },
     skipped: { 'a.spec.js': "describe('s', () => { xit('a', () => { expect(1).toBe(2); }); xit('b', () => {}); });\n" },
-    exit: { 'a.spec.js': "describe('s', () => {\n  it('a', () => {});\n  it('b', () => { process.exit(0); });\n  it('c', () => { expect(1).toBe(2); });\n});\n" },
+    exit: {
+      'a.spec.js':
+        "describe('s', () => {\n  it('a', () => {});\n  it('b', () => { process.exit(0); });\n  it('c', () => { expect(1).toBe(2); });\n});\n",
+    },
   },
   expect: {
     pass: { verdict: 'pass' },
     caught: { verdict: 'caught', quotes: 'jasmine: `2 specs, 1 failure`' },
-    import: { verdict: 'error', quotes: "jasmine could not load a spec file, a helper or its config: `Error: Cannot find module './nope'`" },
-    'no-files': { verdict: 'error', quotes: 'no tests ran (exit 2: jasmine called the run incomplete (no specs found, or a focused fit/fdescribe)): `No specs found`' },
+    import: {
+      verdict: 'error',
+      quotes: "jasmine could not load a spec file, a helper or its config: `Error: Cannot find module './nope'`",
+    },
+    'no-files': {
+      verdict: 'error',
+      quotes: 'no tests ran (exit 2: jasmine called the run incomplete (no specs found, or a focused fit/fdescribe)): `No specs found`',
+    },
     zero: { verdict: 'error', quotes: '`No specs found`' },
     'no-script': { verdict: 'error', quotes: QUIET_MISSING },
     timeout: { verdict: 'error', quotes: 'timed out after' },
     allowed: { verdict: 'pass', quotes: 'no tests ran (allowed by `allowNoTests`): `No specs found`' },
     mixed: { verdict: 'caught', quotes: 'jasmine: `3 specs, 2 failures, 1 pending spec`' },
     skipped: { verdict: 'error', quotes: `${SKIPPED}: \`2 specs, 0 failures, 2 pending specs\`` },
-    exit: { verdict: 'error', quotes: 'exit 4 (jasmine exited early: process.exit was called while the specs ran) without a jasmine summary' },
+    exit: {
+      verdict: 'error',
+      quotes: 'exit 4 (jasmine exited early: process.exit was called while the specs ran) without a jasmine summary',
+    },
     placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
@@ -371,20 +475,35 @@ const TAP: Scenario = {
   run: (f) => `npx tap --disable-coverage ${f}`,
   files: {
     pass: { 'a.test.js': "const t = require('tap');\nt.test('adds', async (t) => { t.equal(1 + 1, 2); });\n" },
-    caught: { 'a.test.js': "const t = require('tap');\nt.test('adds', async (t) => { t.equal(1 + 1, 3); });\nt.test('ok', async (t) => { t.pass('fine'); });\n" },
+    caught: {
+      'a.test.js':
+        "const t = require('tap');\nt.test('adds', async (t) => { t.equal(1 + 1, 3); });\nt.test('ok', async (t) => { t.pass('fine'); });\n",
+    },
     import: { 'a.test.js': "const t = require('tap');\nconst x = require('./nope');\nt.test('adds', async (t) => { t.pass('fine'); });\n" },
     'no-files': { 'README.md': 'no tests here\n' },
     zero: { 'a.test.js': '// no tests yet\n' },
     timeout: { 'a.test.js': "const t = require('tap');\nt.test('hangs', () => new Promise(() => setInterval(() => {}, 1000)));\n" },
     allowed: { 'README.md': 'no tests here\n' },
-    mixed: { 'a.test.js': "const t = require('tap');\nt.test('a', async (t) => { t.equal(1, 2); });\nt.test('b', async (t) => { t.equal(1, 3); });\nt.skip('c', async (t) => { t.pass('x'); });\n" },
-    skipped: { 'a.test.js': "const t = require('tap');\nt.skip('a', async (t) => { t.equal(1, 2); });\nt.skip('b', async (t) => { t.pass('x'); });\n" },
-    exit: { 'a.test.js': "const t = require('tap');\nt.test('a', async (t) => { t.pass('x'); });\nt.test('b', async () => { process.exit(0); });\nt.test('c', async (t) => { t.equal(1, 2); });\n" },
+    mixed: {
+      'a.test.js':
+        "const t = require('tap');\nt.test('a', async (t) => { t.equal(1, 2); });\nt.test('b', async (t) => { t.equal(1, 3); });\nt.skip('c', async (t) => { t.pass('x'); });\n",
+    },
+    skipped: {
+      'a.test.js':
+        "const t = require('tap');\nt.skip('a', async (t) => { t.equal(1, 2); });\nt.skip('b', async (t) => { t.pass('x'); });\n",
+    },
+    exit: {
+      'a.test.js':
+        "const t = require('tap');\nt.test('a', async (t) => { t.pass('x'); });\nt.test('b', async () => { process.exit(0); });\nt.test('c', async (t) => { t.equal(1, 2); });\n",
+    },
   },
   expect: {
     pass: { verdict: 'pass' },
     caught: { verdict: 'caught', quotes: 'tap: `# { total: 2, pass: 1, fail: 1 }`' },
-    import: { verdict: 'error', quotes: "a test file failed before any test (it cannot load, or it threw before its tests): `Error: Cannot find module './nope'`" },
+    import: {
+      verdict: 'error',
+      quotes: "a test file failed before any test (it cannot load, or it threw before its tests): `Error: Cannot find module './nope'`",
+    },
     'no-files': { verdict: 'error', quotes: 'no tests ran: `No valid test files found matching "cases/no-files"`' },
     zero: { verdict: 'error', quotes: 'no tests ran: `ok 1 - cases/zero/a.test.js # SKIP no tests found`' },
     'no-script': { verdict: 'error', quotes: 'npm error Missing script: "no-script"' },
@@ -392,7 +511,10 @@ const TAP: Scenario = {
     allowed: { verdict: 'pass', quotes: 'no tests ran (allowed by `allowNoTests`): `No valid test files found matching "cases/allowed"`' },
     mixed: { verdict: 'caught', quotes: 'tap: `# { total: 3, pass: 0, fail: 2, skip: 1 }`' },
     skipped: { verdict: 'error', quotes: `${SKIPPED}: \`# { total: 2, pass: 0, skip: 2 }\`` },
-    exit: { verdict: 'error', quotes: 'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles)' },
+    exit: {
+      verdict: 'error',
+      quotes: 'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles)',
+    },
     placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
@@ -410,15 +532,29 @@ const TAPE: Scenario = {
   scripts: (f) => `tape '${f}/*.js'`,
   files: {
     pass: { 'a.test.js': "const test = require('tape');\ntest('adds', (t) => { t.equal(1 + 1, 2); t.end(); });\n" },
-    caught: { 'a.test.js': "const test = require('tape');\ntest('adds', (t) => { t.equal(1 + 1, 3); t.end(); });\ntest('ok', (t) => { t.pass('fine'); t.end(); });\n" },
-    import: { 'a.test.js': "const test = require('tape');\nconst x = require('./nope');\ntest('adds', (t) => { t.pass('fine'); t.end(); });\n" },
+    caught: {
+      'a.test.js':
+        "const test = require('tape');\ntest('adds', (t) => { t.equal(1 + 1, 3); t.end(); });\ntest('ok', (t) => { t.pass('fine'); t.end(); });\n",
+    },
+    import: {
+      'a.test.js': "const test = require('tape');\nconst x = require('./nope');\ntest('adds', (t) => { t.pass('fine'); t.end(); });\n",
+    },
     'no-files': { 'README.md': 'no tests here\n' },
     zero: { 'a.test.js': '// no tests yet\n' },
     timeout: { 'a.test.js': "const test = require('tape');\ntest('hangs', () => { setInterval(() => {}, 1000); });\n" },
     allowed: { 'README.md': 'no tests here\n' },
-    mixed: { 'a.test.js': "const test = require('tape');\ntest('a', (t) => { t.equal(1, 2); t.end(); });\ntest('b', (t) => { t.equal(1, 3); t.end(); });\ntest.skip('c', (t) => { t.pass('x'); t.end(); });\n" },
-    skipped: { 'a.test.js': "const test = require('tape');\ntest.skip('a', (t) => { t.equal(1, 2); t.end(); });\ntest.skip('b', (t) => { t.pass('x'); t.end(); });\n" },
-    exit: { 'a.test.js': "const test = require('tape');\ntest('a', (t) => { t.pass('x'); t.end(); });\ntest('b', () => { process.exit(0); });\ntest('c', (t) => { t.equal(1, 2); t.end(); });\n" },
+    mixed: {
+      'a.test.js':
+        "const test = require('tape');\ntest('a', (t) => { t.equal(1, 2); t.end(); });\ntest('b', (t) => { t.equal(1, 3); t.end(); });\ntest.skip('c', (t) => { t.pass('x'); t.end(); });\n",
+    },
+    skipped: {
+      'a.test.js':
+        "const test = require('tape');\ntest.skip('a', (t) => { t.equal(1, 2); t.end(); });\ntest.skip('b', (t) => { t.pass('x'); t.end(); });\n",
+    },
+    exit: {
+      'a.test.js':
+        "const test = require('tape');\ntest('a', (t) => { t.pass('x'); t.end(); });\ntest('b', () => { process.exit(0); });\ntest('c', (t) => { t.equal(1, 2); t.end(); });\n",
+    },
   },
   expect: {
     pass: { verdict: 'pass' },
@@ -431,7 +567,11 @@ const TAPE: Scenario = {
     allowed: { verdict: 'pass', quotes: 'no tests ran (allowed by `allowNoTests`): `# tests 0`' },
     mixed: { verdict: 'caught', quotes: 'tape: `not ok 1 should be strictly equal`' },
     skipped: { verdict: 'error', quotes: 'no tests ran: `# tests 0`' },
-    exit: { verdict: 'error', quotes: 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `not ok 2 test exited without ending: b`' },
+    exit: {
+      verdict: 'error',
+      quotes:
+        'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `not ok 2 test exited without ending: b`',
+    },
     placeholder: { verdict: 'error', quotes: PLACEHOLDER_SAYS },
   },
 };
@@ -459,7 +599,10 @@ const ESLINT: Scenario = {
   expect: {
     pass: { verdict: 'pass' },
     caught: { verdict: 'caught', quotes: "a.js:2:7 no-unused-vars: 'unused' is assigned a value but never used`" },
-    config: { verdict: 'error', quotes: 'eslint could not lint the code, so nothing was checked: `SyntaxError: Unexpected end of input`; fix its config' },
+    config: {
+      verdict: 'error',
+      quotes: 'eslint could not lint the code, so nothing was checked: `SyntaxError: Unexpected end of input`; fix its config',
+    },
     'no-files': { verdict: 'error', quotes: '`No files matching the pattern "nothere" were found.`' },
   },
 };
@@ -520,7 +663,24 @@ const FLAKE8: Scenario = {
 };
 
 const hasFlake8 = toolPresent('the flake8 column', spawnSync('flake8', ['--version']).status === 0, 'apt-get install flake8');
-const SCENARIOS: readonly Scenario[] = [JEST, VITEST, MOCHA, UVU, NODE, NODE_DOT, AVA, JASMINE, TAP, TAPE, PYTEST, UNITTEST, ESLINT, PRETTIER, BIOME, ...(hasFlake8 ? [FLAKE8] : [])];
+const SCENARIOS: readonly Scenario[] = [
+  JEST,
+  VITEST,
+  MOCHA,
+  UVU,
+  NODE,
+  NODE_DOT,
+  AVA,
+  JASMINE,
+  TAP,
+  TAPE,
+  PYTEST,
+  UNITTEST,
+  ESLINT,
+  PRETTIER,
+  BIOME,
+  ...(hasFlake8 ? [FLAKE8] : []),
+];
 const TIMEOUT_S = 2;
 
 let modules: string | undefined;
@@ -578,7 +738,7 @@ function scenario(s: Scenario): Promise<Outcome> {
     if (s.scripts && !NO_RUNNER.has(c)) scripts[c] = s.scripts(`cases/${c}`, c);
   }
   // npm init's placeholder: quiet (`--silent`) where the cases are scripts, so package.json must say it; else npm's banner does.
-  scripts['placeholder'] = PLACEHOLDER;
+  scripts.placeholder = PLACEHOLDER;
   files['package.json'] = `${JSON.stringify({ name: `scenario-${s.runner.replace(/\W+/g, '-')}`, private: true, scripts }, null, 2)}\n`;
   files['gate-ladder.config.mjs'] = `export default ${JSON.stringify({ tiers: casesOf(s).map((c) => tierOf(s, c)) }, null, 2)};\n`;
   return withRepo({ files, install: false, pushInitial: false }, async (repo) => {
@@ -588,7 +748,12 @@ function scenario(s: Scenario): Promise<Outcome> {
     repo.commit('change');
     const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js');
     const r = await execa(process.execPath, [cli, 'run', '--base', 'HEAD~1', '--calibrate', '--json'], {
-      cwd: repo.dir, env: cleanEnv(), extendEnv: false, reject: false, timeout: 300_000, stdin: 'ignore',
+      cwd: repo.dir,
+      env: cleanEnv(),
+      extendEnv: false,
+      reject: false,
+      timeout: 300_000,
+      stdin: 'ignore',
     });
     const out = JSON.parse(String(r.stdout)) as { targets: { plan: Outcome['plan']; results: Outcome['results'] }[] };
     return { stderr: String(r.stderr), results: out.targets[0]!.results, plan: out.targets[0]!.plan, rows: repo.ledger() };
@@ -608,9 +773,17 @@ SCENARIOS.forEach((s, i) => {
       const plan = o.plan.find((x) => x.tier === c)!;
       const want = s.expect[c]!;
       const reason = res.reason ?? '';
-      observed.push({ runner: s.runner, case: c, verdict: res.verdict, reason, detected: plan.runner?.runner ?? '', why: plan.runner?.why ?? '' });
+      observed.push({
+        runner: s.runner,
+        case: c,
+        verdict: res.verdict,
+        reason,
+        detected: plan.runner?.runner ?? '',
+        why: plan.runner?.why ?? '',
+      });
       assert.is(res.verdict, want.verdict, `${s.runner}/${c}: ${reason}\n${o.stderr.slice(-3000)}`);
-      if (want.quotes) assert.ok(reason.includes(want.quotes), `${s.runner}/${c}: the reason should quote "${want.quotes}", it is: ${reason}`);
+      if (want.quotes)
+        assert.ok(reason.includes(want.quotes), `${s.runner}/${c}: the reason should quote "${want.quotes}", it is: ${reason}`);
       if (!NO_RUNNER.has(c)) {
         assert.is(plan.runner?.runner, s.profile ?? s.runner, `${s.runner}/${c}: detected ${JSON.stringify(plan.runner)}`);
         assert.is(o.rows.find((x) => x.tier === c)?.runner, s.profile ?? s.runner, `${s.runner}/${c}: the row names the runner`);

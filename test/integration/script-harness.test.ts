@@ -55,9 +55,12 @@ test('a script harness: a pass, two failed tests (exit 2, read off mocha) caught
     const broken = repo.push();
     assert.is.not(broken.code, 0);
     assert.match(broken.out, 't2-tests error');
-    assert.match(broken.out, "node could not load the code in `");
+    assert.match(broken.out, 'node could not load the code in `');
     assert.match(broken.out, "lib.js:2`, so no test ran to give a verdict: `SyntaxError: Unexpected identifier 'is'`");
-    assert.equal(repo.ledger().map((r) => r.verdict), ['pass', 'caught', 'error']);
+    assert.equal(
+      repo.ledger().map((r) => r.verdict),
+      ['pass', 'caught', 'error'],
+    );
   }));
 
 const C8 = join(PROJECT, 'node_modules', '.bin', 'c8');
@@ -65,7 +68,8 @@ const c8Files = {
   'package.json': JSON.stringify({ name: 'covered', private: true, scripts: { test: `${C8} --100 node --test` } }, null, 2),
   'gate-ladder.config.mjs': "export default { tiers: [{ name: 't2-tests', run: 'npm test', timeout: 120 }] };\n",
   'lib.js': 'exports.add = (a, b) => a + b;\n',
-  'test/add.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../lib.js');\ntest('adds', () => assert.strictEqual(add(1, 1), 2));\n",
+  'test/add.test.js':
+    "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../lib.js');\ntest('adds', () => assert.strictEqual(add(1, 1), 2));\n",
 };
 
 test('c8 --100 around node --test: code the tests do not cover is an error that quotes c8 (no test failed), a failed test is caught', () =>
@@ -83,7 +87,10 @@ test('c8 --100 around node --test: code the tests do not cover is an error that 
     const caught = repo.push();
     assert.is.not(caught.code, 0);
     assert.match(caught.out, 't2-tests caught in');
-    assert.equal(repo.ledger().map((r) => r.verdict), ['error', 'caught']);
+    assert.equal(
+      repo.ledger().map((r) => r.verdict),
+      ['error', 'caught'],
+    );
   }));
 
 const TSC = join(PROJECT, 'node_modules', '.bin', 'tsc');
@@ -101,12 +108,16 @@ test('a type check tier (tsc --noEmit, exit 2 on type errors): a type error is c
     const pass = repo.push();
     assert.is(pass.code, 0, pass.out);
 
-    repo.write('src/add.ts', "export const add = (a: number, b: number): number => `${a}${b}`;\n");
+    repo.write('src/add.ts', 'export const add = (a: number, b: number): number => `${a}${b}`;\n');
     repo.commit('a type error');
     const caught = repo.push();
     assert.is.not(caught.code, 0);
     assert.match(caught.out, 't1-typecheck caught in', caught.out);
-    assert.match(caught.out, "(tsc: 1 type error: `src/add.ts(1,54): error TS2322: Type 'string' is not assignable to type 'number'.`)", caught.out);
+    assert.match(
+      caught.out,
+      "(tsc: 1 type error: `src/add.ts(1,54): error TS2322: Type 'string' is not assignable to type 'number'.`)",
+      caught.out,
+    );
 
     repo.write('src/add.ts', 'export const add = (a: number, b: number): number => a + b;\n');
     repo.write('tsconfig.json', JSON.stringify({ compilerOptions: { strictt: true }, include: ['src'] }));
@@ -114,8 +125,14 @@ test('a type check tier (tsc --noEmit, exit 2 on type errors): a type error is c
     const broken = repo.push();
     assert.is.not(broken.code, 0);
     assert.match(broken.out, 't1-typecheck error');
-    assert.match(broken.out, "tsc could not check the code as configured: `tsconfig.json(1,21): error TS5025: Unknown compiler option 'strictt'.");
-    assert.equal(repo.ledger().map((r) => r.verdict), ['pass', 'caught', 'error']);
+    assert.match(
+      broken.out,
+      "tsc could not check the code as configured: `tsconfig.json(1,21): error TS5025: Unknown compiler option 'strictt'.",
+    );
+    assert.equal(
+      repo.ledger().map((r) => r.verdict),
+      ['pass', 'caught', 'error'],
+    );
   }));
 
 test.run();

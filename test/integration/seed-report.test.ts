@@ -47,7 +47,10 @@ test('seed <commit> with two command tiers: both caught the seeded bug, exit 0, 
         { tier: 't2-sh', runs: 2, caught: 1, errors: 0 },
       ],
     });
-    assert.ok(json.tiers.every((t) => t.runs === 0), 'seeded bugs are not patch attempts');
+    assert.ok(
+      json.tiers.every((t) => t.runs === 0),
+      'seeded bugs are not patch attempts',
+    );
     const text = repo.cli(['report']);
     assert.match(text.stdout, /2 seeded bugs: 1 caught by some tier, 1 escaped every tier/);
     assert.match(text.stdout, /t2-sh: caught 1 of the 2 seeded bugs it ran on/);

@@ -7,7 +7,10 @@ import { LADDER_FILES, type Repo, withRepo } from '../helpers/repo.js';
 type Row = Record<string, unknown>;
 
 const rowsOf = (file: string): Row[] =>
-  readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row);
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Row);
 
 /** patch → "tier:verdict ..." in ledger order: what a replay concluded, whatever its run ids. */
 const verdicts = (rows: Row[]) => {

@@ -27,7 +27,8 @@ const FILES: Record<string, string> = {
   'package.json': `${JSON.stringify({ name: 'fixture', private: true, type: 'module', scripts: { test: 'vitest run' } }, null, 2)}\n`,
   'src/math.js': 'export const add = (a, b) => a + b;\n',
   'src/other.js': 'export const two = 2;\n',
-  'src/math.test.js': "import { test, expect } from 'vitest';\nimport { add } from './math.js';\ntest('adds', () => { expect(add(1, 2)).toBe(3); });\n",
+  'src/math.test.js':
+    "import { test, expect } from 'vitest';\nimport { add } from './math.js';\ntest('adds', () => { expect(add(1, 2)).toBe(3); });\n",
 };
 
 test('install on a vitest project: the first push of a src/ change runs t1-related, a push that changes a test file skips it', () =>
@@ -46,22 +47,37 @@ test('install on a vitest project: the first push of a src/ change runs t1-relat
     repo.commit('src only');
     const src = repo.push(['origin', 'main']);
     assert.is(src.code, 0, src.out);
-    assert.equal(repo.ledger().map((r) => [r.tier, r.verdict, r.runner]), [['t1-related', 'pass', 'vitest'], ['t2-tests', 'pass', 'vitest']]);
+    assert.equal(
+      repo.ledger().map((r) => [r.tier, r.verdict, r.runner]),
+      [
+        ['t1-related', 'pass', 'vitest'],
+        ['t2-tests', 'pass', 'vitest'],
+      ],
+    );
 
-    repo.write('src/math.test.js', "import { test, expect } from 'vitest';\nimport { add } from './math.js';\ntest('adds', () => { expect(add(2, 2)).toBe(4); });\n");
+    repo.write(
+      'src/math.test.js',
+      "import { test, expect } from 'vitest';\nimport { add } from './math.js';\ntest('adds', () => { expect(add(2, 2)).toBe(4); });\n",
+    );
     repo.commit('a test file');
     const adjacent = repo.push(['origin', 'main']);
     assert.is(adjacent.code, 0, adjacent.out);
     assert.match(adjacent.out, 't0-scope skips t1-related: test-adjacent: src/math.test.js matches **/*.test.*');
     const last = repo.ledger().slice(2);
-    assert.equal(last.map((r) => [r.tier, r.verdict]), [['t2-tests', 'pass']]);
+    assert.equal(
+      last.map((r) => [r.tier, r.verdict]),
+      [['t2-tests', 'pass']],
+    );
     assert.equal(last[0]!.skipped, ['t1-related']);
   }));
 
 test('install says when a command the config runs is not on PATH: pnpm named by packageManager', () =>
   withRepo(
     {
-      files: { '.gitignore': 'node_modules\n', 'package.json': `${JSON.stringify({ name: 'fixture', private: true, packageManager: 'pnpm@9.15.9', scripts: { test: 'node --test' } }, null, 2)}\n` },
+      files: {
+        '.gitignore': 'node_modules\n',
+        'package.json': `${JSON.stringify({ name: 'fixture', private: true, packageManager: 'pnpm@9.15.9', scripts: { test: 'node --test' } }, null, 2)}\n`,
+      },
       install: false,
       pushInitial: false,
     },

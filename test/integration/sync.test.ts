@@ -16,7 +16,12 @@ const PUSHES = 12;
 
 const key = (r: Row) => `${r.run}|${r.tier}|${r.patch}|${r.hook}|${r.calibration === true}|${r.cached === true}`;
 const readRows = (file: string): Row[] =>
-  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row) : [];
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Row)
+    : [];
 const teamFile = (repo: Repo) => join(dirname(repo.ledgerPath), 'team', 'ledger.jsonl');
 
 /** The CLI as a child, so two clones can sync at the same moment. */
@@ -46,7 +51,8 @@ function pushOne(repo: Repo, branch: string, i: number): void {
   }
 }
 
-const remoteRefs = (repo: Repo, pattern: string) => sh('git', ['for-each-ref', '--format=%(refname) %(objectname)', pattern], repo.remote).stdout.trim();
+const remoteRefs = (repo: Repo, pattern: string) =>
+  sh('git', ['for-each-ref', '--format=%(refname) %(objectname)', pattern], repo.remote).stdout.trim();
 
 test(`two clones, ${PUSHES} pushes each, interleaved and simultaneous syncs: equal reports, exact row counts, no branch or tag touched`, () =>
   withRepo({ files: LADDER_FILES }, async (repo) => {
@@ -72,7 +78,10 @@ test(`two clones, ${PUSHES} pushes each, interleaved and simultaneous syncs: equ
     const bLocal = b.ledger();
     const total = new Set([...aLocal, ...bLocal].map(key)).size;
     assert.is(total, aLocal.length + bLocal.length, 'no row is in both clones');
-    for (const [c, own] of [[a, aLocal], [b, bLocal]] as const) {
+    for (const [c, own] of [
+      [a, aLocal],
+      [b, bLocal],
+    ] as const) {
       const team = readRows(teamFile(c));
       assert.is(own.length + team.length, total, 'this clone reads every row once');
       assert.is(new Set([...own, ...team].map(key)).size, total, 'no duplicates');
@@ -94,7 +103,13 @@ test(`two clones, ${PUSHES} pushes each, interleaved and simultaneous syncs: equ
     assert.is(before.split('\n').length, 2, 'one ref per clone');
     assert.is(remoteRefs(repo, 'refs/heads'), heads);
     assert.is(remoteRefs(repo, 'refs/tags'), tags);
-    assert.is(a.gitOk('for-each-ref', 'refs/heads', 'refs/tags', 'refs/remotes', '--format=%(refname)').split('\n').filter((r) => r.includes('gate-ladder')).length, 0);
+    assert.is(
+      a
+        .gitOk('for-each-ref', 'refs/heads', 'refs/tags', 'refs/remotes', '--format=%(refname)')
+        .split('\n')
+        .filter((r) => r.includes('gate-ladder')).length,
+      0,
+    );
 
     // a clone whose ledger was deleted: sync names the rows its ref holds, --restore adds them
     rmSync(a.ledgerPath);
@@ -108,16 +123,20 @@ test(`two clones, ${PUSHES} pushes each, interleaved and simultaneous syncs: equ
     assert.equal(a.ledger().map(key).sort(), aLocal.map(key).sort());
   }));
 
-test("a malformed row from another clone is skipped and counted; report and flaky still run", () =>
+test('a malformed row from another clone is skipped and counted; report and flaky still run', () =>
   withRepo({ files: LADDER_FILES }, (repo) => {
     const a = repo.clone('a');
     a.gitOk('checkout', '-q', '-b', 'a');
     pushOne(a, 'a', 0);
     // another origin's ref, written by hand: one good row, two bad lines
     const good = { ...a.ledger()[0], run: 'other-run', origin: 'someone' };
-    const blob = sh('git', ['hash-object', '-w', '--stdin'], repo.remote, { input: `${JSON.stringify(good)}\n{"patch":\nnot json at all\n` }).stdout.trim();
+    const blob = sh('git', ['hash-object', '-w', '--stdin'], repo.remote, {
+      input: `${JSON.stringify(good)}\n{"patch":\nnot json at all\n`,
+    }).stdout.trim();
     const empty = sh('git', ['hash-object', '-w', '--stdin'], repo.remote, { input: '' }).stdout.trim();
-    const tree = sh('git', ['mktree'], repo.remote, { input: `100644 blob ${blob}\tledger.jsonl\n100644 blob ${empty}\ttests.jsonl\n` }).stdout.trim();
+    const tree = sh('git', ['mktree'], repo.remote, {
+      input: `100644 blob ${blob}\tledger.jsonl\n100644 blob ${empty}\ttests.jsonl\n`,
+    }).stdout.trim();
     const commit = sh('git', ['commit-tree', tree, '-m', 'by hand'], repo.remote).stdout.trim();
     sh('git', ['update-ref', 'refs/gate-ladder/ledgers/someone', commit], repo.remote);
     const s = a.cli(['sync']);
@@ -134,7 +153,11 @@ test('a remote that refuses the refs: one clear line, exit 2, nothing written th
     const a = repo.clone('a');
     a.gitOk('checkout', '-q', '-b', 'a');
     pushOne(a, 'a', 0);
-    writeFileSync(join(repo.remote, 'hooks', 'update'), '#!/bin/sh\ncase "$1" in refs/gate-ladder/*) echo "refs/gate-ladder is not allowed here" >&2; exit 1;; esac\n', { mode: 0o755 });
+    writeFileSync(
+      join(repo.remote, 'hooks', 'update'),
+      '#!/bin/sh\ncase "$1" in refs/gate-ladder/*) echo "refs/gate-ladder is not allowed here" >&2; exit 1;; esac\n',
+      { mode: 0o755 },
+    );
     const before = readFileSync(a.ledgerPath, 'utf8');
     const s = a.cli(['sync']);
     assert.is(s.code, 2, s.out);
@@ -153,12 +176,15 @@ test('a remote that refuses the refs: one clear line, exit 2, nothing written th
 function forgeRef(repo: Repo, ref: string, rows: readonly Row[], parent?: string): void {
   const put = (text: string) => sh('git', ['hash-object', '-w', '--stdin'], repo.remote, { input: text }).stdout.trim();
   const blob = put(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-  const tree = sh('git', ['mktree'], repo.remote, { input: `100644 blob ${blob}\tledger.jsonl\n100644 blob ${put('')}\ttests.jsonl\n` }).stdout.trim();
+  const tree = sh('git', ['mktree'], repo.remote, {
+    input: `100644 blob ${blob}\tledger.jsonl\n100644 blob ${put('')}\ttests.jsonl\n`,
+  }).stdout.trim();
   const commit = sh('git', ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', 'forged'], repo.remote).stdout.trim();
   sh('git', ['update-ref', ref, commit], repo.remote);
 }
 
-const ownRef = (repo: Repo) => sh('git', ['for-each-ref', '--format=%(refname)', 'refs/gate-ladder/ledgers/'], repo.remote).stdout.trim().split('\n')[0]!;
+const ownRef = (repo: Repo) =>
+  sh('git', ['for-each-ref', '--format=%(refname)', 'refs/gate-ladder/ledgers/'], repo.remote).stdout.trim().split('\n')[0]!;
 
 test("rows force-pushed into this clone's own ref never enter its ledger through sync; --restore adds them and says so", () =>
   withRepo({ files: LADDER_FILES }, (repo) => {
@@ -206,14 +232,22 @@ test("another origin's rows with absurd seconds, an unknown verdict or a malform
     assert.match(s.stderr, '--exclude-origin mallory');
     assert.match(s.stderr, '2 rows from 1 other origin');
 
-    type Doc = { rows: number; tiers: { tier: string; caught: number; total_s: number; yield: number | null }[]; refused_by_origin: Record<string, { rows: number; reasons: Record<string, number> }>; by_origin?: { origin: string; rows: number; refused: number; tiers: { tier: string; caught: number }[] }[] };
+    type Doc = {
+      rows: number;
+      tiers: { tier: string; caught: number; total_s: number; yield: number | null }[];
+      refused_by_origin: Record<string, { rows: number; reasons: Record<string, number> }>;
+      by_origin?: { origin: string; rows: number; refused: number; tiers: { tier: string; caught: number }[] }[];
+    };
     const all = a.cli(['report', '--json', '--by-origin']);
     assert.is(all.code, 0, all.out);
     const doc = JSON.parse(all.stdout) as Doc;
     assert.is(doc.rows, a.ledger().length + 2);
     assert.is(doc.refused_by_origin.mallory?.rows, 5);
     assert.is(doc.refused_by_origin.mallory?.reasons['unknown verdict'], 1);
-    assert.ok(doc.tiers.every((t) => t.total_s < 1000), 'the absurd seconds are not counted');
+    assert.ok(
+      doc.tiers.every((t) => t.total_s < 1000),
+      'the absurd seconds are not counted',
+    );
     assert.match(all.stderr, 'the last sync refused 5 rows from mallory');
     const mallory = doc.by_origin?.find((o) => o.origin === 'mallory');
     assert.equal([mallory?.rows, mallory?.refused, mallory?.tiers.map((t) => t.caught)], [2, 5, [2]]);
@@ -255,7 +289,12 @@ test('syncs of one origin from several clones at the same moment all succeed: a 
       }
     }
     const held = sh('git', ['cat-file', 'blob', 'refs/gate-ladder/ledgers/shared-job:ledger.jsonl'], repo.remote).stdout;
-    const runs = new Set(held.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as Row).run));
+    const runs = new Set(
+      held
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as Row).run),
+    );
     for (const run of written) assert.ok(runs.has(run), `the remote holds ${run}`);
   }));
 

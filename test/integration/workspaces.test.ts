@@ -18,9 +18,11 @@ const FILES: Record<string, string> = {
   'package.json': `${JSON.stringify({ name: 'mono', version: '1.0.0', private: true, workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }, null, 2)}\n`,
   'gate-ladder.config.mjs': "export default { tiers: [{ name: 'unit', run: 'npm test', timeout: 120 }] };\n",
   'packages/a/package.json': `${JSON.stringify({ name: 'a', version: '1.0.0', scripts: { test: 'node --test' } }, null, 2)}\n`,
-  'packages/a/a.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => { assert.equal(1 + 1, 2); });\n",
+  'packages/a/a.test.js':
+    "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => { assert.equal(1 + 1, 2); });\n",
   'packages/b/package.json': `${JSON.stringify({ name: 'b', version: '1.0.0', scripts: { test: `node ${MOCHA} b.test.js` } }, null, 2)}\n`,
-  'packages/b/b.test.js': "const assert = require('node:assert');\nit('doubles', () => { assert.equal(2 * 2, 4); });\nit('halves', () => { assert.equal(4 / 2, 2); });\n",
+  'packages/b/b.test.js':
+    "const assert = require('node:assert');\nit('doubles', () => { assert.equal(2 * 2, 4); });\nit('halves', () => { assert.equal(4 / 2, 2); });\n",
   'packages/c/package.json': `${JSON.stringify({ name: 'c', version: '1.0.0', scripts: { test: `node ${JEST} --ci` }, jest: { testEnvironment: 'node' } }, null, 2)}\n`,
   'packages/c/c.test.js': "test('joins', () => { expect(['a', 'b'].join('')).toBe('ab'); });\n",
 };
@@ -48,15 +50,21 @@ test('every workspace passes: the push goes through, one pass row', () =>
   }));
 
 test("one workspace's test fails: caught, named, with its runner's line", () =>
-  pushed({ 'packages/b/b.test.js': "const assert = require('node:assert');\nit('doubles', () => { assert.equal(2 * 2, 5); });\nit('halves', () => { assert.equal(4 / 2, 2); });\n" }, (repo, out, code) => {
-    assert.is.not(code, 0, out);
-    const r = row(repo);
-    assert.is(r.verdict, 'caught', out);
-    assert.is(r.reason, 'workspace b: mocha: `1 failing`');
-    assert.match(out, 'unit caught a problem');
-  }));
+  pushed(
+    {
+      'packages/b/b.test.js':
+        "const assert = require('node:assert');\nit('doubles', () => { assert.equal(2 * 2, 5); });\nit('halves', () => { assert.equal(4 / 2, 2); });\n",
+    },
+    (repo, out, code) => {
+      assert.is.not(code, 0, out);
+      const r = row(repo);
+      assert.is(r.verdict, 'caught', out);
+      assert.is(r.reason, 'workspace b: mocha: `1 failing`');
+      assert.match(out, 'unit caught a problem');
+    },
+  ));
 
-test("a long output (the last workspace prints 150 kB): the failed test of an earlier one still caught and named", () =>
+test('a long output (the last workspace prints 150 kB): the failed test of an earlier one still caught and named', () =>
   pushed(
     {
       'packages/b/b.test.js': "const assert = require('node:assert');\nit('doubles', () => { assert.equal(2 * 2, 5); });\n",
@@ -71,19 +79,25 @@ test("a long output (the last workspace prints 150 kB): the failed test of an ea
   ));
 
 test("one workspace's test file cannot load: an error naming it, not a catch", () =>
-  pushed({ 'packages/c/c.test.js': "const nope = require('./nope');\ntest('joins', () => { expect(nope).toBe(1); });\n" }, (repo, out, code) => {
-    assert.is.not(code, 0, out);
-    const r = row(repo);
-    assert.is(r.verdict, 'error', out);
-    assert.match(String(r.reason), /^workspace c: a test file could not run \(c\.test\.js\): `Cannot find module '\.\/nope' from 'c\.test\.js'`; `npm run test -w c` runs it alone/);
-    assert.match(out, 'unit could not give a verdict');
-    // The push changed that file: the patch's error, named from the root.
-    assert.equal([r.error_cause, r.error_file], ['patch', 'packages/c/c.test.js']);
-    assert.match(out, 'The push changed packages/c/c.test.js, which cannot load: the patch broke the harness.');
-  }));
+  pushed(
+    { 'packages/c/c.test.js': "const nope = require('./nope');\ntest('joins', () => { expect(nope).toBe(1); });\n" },
+    (repo, out, code) => {
+      assert.is.not(code, 0, out);
+      const r = row(repo);
+      assert.is(r.verdict, 'error', out);
+      assert.match(
+        String(r.reason),
+        /^workspace c: a test file could not run \(c\.test\.js\): `Cannot find module '\.\/nope' from 'c\.test\.js'`; `npm run test -w c` runs it alone/,
+      );
+      assert.match(out, 'unit could not give a verdict');
+      // The push changed that file: the patch's error, named from the root.
+      assert.equal([r.error_cause, r.error_file], ['patch', 'packages/c/c.test.js']);
+      assert.match(out, 'The push changed packages/c/c.test.js, which cannot load: the patch broke the harness.');
+    },
+  ));
 
 test('one workspace runs no test: an error naming it (the others passed)', () =>
-  pushed({ 'packages/a/a.test.js': "// the tests moved away\n" }, (repo, out, code) => {
+  pushed({ 'packages/a/a.test.js': '// the tests moved away\n' }, (repo, out, code) => {
     assert.is.not(code, 0, out);
     const r = row(repo);
     assert.is(r.verdict, 'error', out);
@@ -97,10 +111,13 @@ test('a workspace without a test script: npm fails the run for it, so an error n
     assert.is.not(code, 0, out);
     const r = row(repo);
     assert.is(r.verdict, 'error', out);
-    assert.match(String(r.reason), /^workspace d: it has no "test" script, and npm fails the run for it: add one to its package\.json, or run npm with --if-present/);
+    assert.match(
+      String(r.reason),
+      /^workspace d: it has no "test" script, and npm fails the run for it: add one to its package\.json, or run npm with --if-present/,
+    );
   });
   const root = JSON.parse(FILES['package.json']!) as { scripts: Record<string, string> };
-  root.scripts['test'] = 'npm test --workspaces --if-present';
+  root.scripts.test = 'npm test --workspaces --if-present';
   await pushed({ ...noScript, 'package.json': `${JSON.stringify(root, null, 2)}\n` }, (repo, out, code) => {
     assert.is(code, 0, out);
     assert.is(row(repo).verdict, 'pass', out);

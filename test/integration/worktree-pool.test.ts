@@ -4,7 +4,18 @@
  * the checkout's dependency folders; submodules filled from the checkout's copies.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -12,7 +23,8 @@ import { type Repo, type Run, cleanEnv, sh, withRepo } from '../helpers/repo.js'
 import { poolDir as srcPoolDir } from '../../src/git/worktree-pool.js';
 import { isSlot, poolDir, poolLocks, poolSlots, slotDirt, slotFree, userWorktrees } from '../helpers/pool.js';
 
-const WORKTREE = (run: string, extra = '') => `export default { isolation: 'worktree', cache: false,${extra} tiers: [{ name: 't1', run: ${JSON.stringify(run)}, timeout: 60 }] };\n`;
+const WORKTREE = (run: string, extra = '') =>
+  `export default { isolation: 'worktree', cache: false,${extra} tiers: [{ name: 't1', run: ${JSON.stringify(run)}, timeout: 60 }] };\n`;
 
 /** Checks that nothing an earlier gate did is here, then does all of it. */
 const PROBE = `fail() { echo "leaked into this run: $1"; exit 1; }
@@ -43,7 +55,7 @@ wc -l < node_modules/.cache/probe/runs | tr -d ' ' >> "$GL_TRACE.runs"
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : []);
 
-test('nothing a gate leaves in a slot reaches the next run of that slot; the slot\'s own cache does, the checkout\'s is never touched', () =>
+test("nothing a gate leaves in a slot reaches the next run of that slot; the slot's own cache does, the checkout's is never touched", () =>
   withRepo(
     {
       files: {
@@ -79,11 +91,14 @@ test('nothing a gate leaves in a slot reaches the next run of that slot; the slo
       // The same commit again, from the command line.
       const again = repo.cli(['run', '--base', 'HEAD~1', '--head', 'HEAD'], { env: { GL_TRACE: trace } });
       assert.is(again.code, 0, again.out);
-      assert.equal(repo.ledger().map((x) => [x.verdict, x.isolation]), Array(4).fill(['pass', 'worktree']));
+      assert.equal(
+        repo.ledger().map((x) => [x.verdict, x.isolation]),
+        Array(4).fill(['pass', 'worktree']),
+      );
       const dirs = lines(trace);
       assert.is(new Set(dirs).size, 1, `one slot, reused: ${dirs.join(', ')}`);
       assert.ok(isSlot(repo, dirs[0]!), dirs[0]);
-      assert.equal(lines(`${trace}.runs`), ['1', '2', '3', '4'], 'the slot\'s node_modules/.cache survives its cleaning');
+      assert.equal(lines(`${trace}.runs`), ['1', '2', '3', '4'], "the slot's node_modules/.cache survives its cleaning");
       assert.equal(readdirSync(join(repo.dir, 'node_modules', '.cache')), ['esm'], "the checkout's node_modules/.cache is not the slot's");
       assert.ok(slotFree(dirs[0]!));
       assert.is(repo.gitOk('status', '--porcelain'), '', "the user's working tree is untouched");
@@ -96,7 +111,8 @@ test("a slot's node_modules copy, kept while untouched and the install unchanged
       files: {
         '.gitignore': 'node_modules\n',
         'gate-ladder.config.ts': WORKTREE('sh gate.sh'),
-        'gate.sh': 'ls -A node_modules | tr "\\n" " " >> "$GL_TRACE"; echo >> "$GL_TRACE"; test -z "$GL_JUNK" || echo j > node_modules/junk.js\n',
+        'gate.sh':
+          'ls -A node_modules | tr "\\n" " " >> "$GL_TRACE"; echo >> "$GL_TRACE"; test -z "$GL_JUNK" || echo j > node_modules/junk.js\n',
       },
       pushInitial: false,
     },
@@ -128,7 +144,11 @@ test("a slot's node_modules copy, kept while untouched and the install unchanged
       push(3);
       const copy = lstatSync(join(slot, 'node_modules'));
       push(4);
-      assert.is(lstatSync(join(slot, 'node_modules')).ctimeMs, copy.ctimeMs, 'push 4: nothing touched it, nothing installed: the same copy');
+      assert.is(
+        lstatSync(join(slot, 'node_modules')).ctimeMs,
+        copy.ctimeMs,
+        'push 4: nothing touched it, nothing installed: the same copy',
+      );
       mkdirSync(join(repo.dir, 'node_modules', 'newpkg'));
       push(5);
       const seen = lines(trace).map((l) => l.trim().split(' '));
@@ -154,45 +174,56 @@ function assertExactly(slot: string, sha: string): void {
 }
 
 test('a slot whose run died mid-checkout is repaired; one git no longer knows is made anew; neither is lost', () =>
-  withRepo({ files: { 'gate-ladder.config.ts': WORKTREE('git status --porcelain --untracked-files=all | grep -v node_modules && exit 1; exit 0') } }, (repo) => {
-    repo.write('src/a.txt', '1\n');
-    repo.commit('one');
-    assert.is(repo.push().code, 0);
-    const [slot] = poolSlots(repo);
-    assert.ok(slot, 'a slot was made');
-    // What a run killed (kill -9) in the middle of `git checkout` leaves: its lock, the state saying
-    // where it was going, git's own index.lock, and files half moved.
-    repo.write('src/a.txt', '2\n');
-    repo.write('src/b.txt', 'new\n');
-    const two = repo.commit('two');
-    writeFileSync(`${slot}.lock`, `${deadPid(repo.dir)}\n`);
-    const state = JSON.parse(readFileSync(`${slot}.json`, 'utf8'));
-    writeFileSync(`${slot}.json`, JSON.stringify({ ...state, moving: two }));
-    writeFileSync(join(adminOf(slot!), 'index.lock'), '');
-    writeFileSync(join(slot!, 'src/a.txt'), 'half\n');
-    writeFileSync(join(slot!, 'src/b.txt'), 'half\n');
-    const repaired = repo.push();
-    assert.is(repaired.code, 0, repaired.out);
-    assert.match(repaired.out, 'was left mid-checkout by a run that died; it was set right');
-    assert.equal(poolSlots(repo), [slot], 'the same slot, taken over from its dead owner');
-    assert.not.ok(existsSync(join(adminOf(slot!), 'index.lock')));
-    assertExactly(slot!, two);
-    assert.ok(slotFree(slot!));
+  withRepo(
+    {
+      files: { 'gate-ladder.config.ts': WORKTREE('git status --porcelain --untracked-files=all | grep -v node_modules && exit 1; exit 0') },
+    },
+    (repo) => {
+      repo.write('src/a.txt', '1\n');
+      repo.commit('one');
+      assert.is(repo.push().code, 0);
+      const [slot] = poolSlots(repo);
+      assert.ok(slot, 'a slot was made');
+      // What a run killed (kill -9) in the middle of `git checkout` leaves: its lock, the state saying
+      // where it was going, git's own index.lock, and files half moved.
+      repo.write('src/a.txt', '2\n');
+      repo.write('src/b.txt', 'new\n');
+      const two = repo.commit('two');
+      writeFileSync(`${slot}.lock`, `${deadPid(repo.dir)}\n`);
+      const state = JSON.parse(readFileSync(`${slot}.json`, 'utf8'));
+      writeFileSync(`${slot}.json`, JSON.stringify({ ...state, moving: two }));
+      writeFileSync(join(adminOf(slot!), 'index.lock'), '');
+      writeFileSync(join(slot!, 'src/a.txt'), 'half\n');
+      writeFileSync(join(slot!, 'src/b.txt'), 'half\n');
+      const repaired = repo.push();
+      assert.is(repaired.code, 0, repaired.out);
+      assert.match(repaired.out, 'was left mid-checkout by a run that died; it was set right');
+      assert.equal(poolSlots(repo), [slot], 'the same slot, taken over from its dead owner');
+      assert.not.ok(existsSync(join(adminOf(slot!), 'index.lock')));
+      assertExactly(slot!, two);
+      assert.ok(slotFree(slot!));
 
-    // A slot git cannot use any more (its .git file broken): removed and made again at the same place.
-    repo.write('src/a.txt', '3\n');
-    const three = repo.commit('three');
-    writeFileSync(`${slot}.lock`, `${deadPid(repo.dir)}\n`);
-    writeFileSync(`${slot}.json`, JSON.stringify({ ...state, moving: three }));
-    writeFileSync(join(slot!, '.git'), 'gitdir: /nowhere\n');
-    const remade = repo.push();
-    assert.is(remade.code, 0, remade.out);
-    assert.match(remade.out, 'it was made anew before any gate ran');
-    assert.equal(poolSlots(repo), [slot], 'one slot, made anew; the broken one is not left registered');
-    assertExactly(slot!, three);
-    assert.equal(readdirSync(poolDir(repo)).filter((f) => f.startsWith('trash-')), []);
-    assert.equal(repo.ledger().map((x) => x.verdict), ['pass', 'pass', 'pass']);
-  }));
+      // A slot git cannot use any more (its .git file broken): removed and made again at the same place.
+      repo.write('src/a.txt', '3\n');
+      const three = repo.commit('three');
+      writeFileSync(`${slot}.lock`, `${deadPid(repo.dir)}\n`);
+      writeFileSync(`${slot}.json`, JSON.stringify({ ...state, moving: three }));
+      writeFileSync(join(slot!, '.git'), 'gitdir: /nowhere\n');
+      const remade = repo.push();
+      assert.is(remade.code, 0, remade.out);
+      assert.match(remade.out, 'it was made anew before any gate ran');
+      assert.equal(poolSlots(repo), [slot], 'one slot, made anew; the broken one is not left registered');
+      assertExactly(slot!, three);
+      assert.equal(
+        readdirSync(poolDir(repo)).filter((f) => f.startsWith('trash-')),
+        [],
+      );
+      assert.equal(
+        repo.ledger().map((x) => x.verdict),
+        ['pass', 'pass', 'pass'],
+      );
+    },
+  ));
 
 /** The CLI as a child that can be killed, with its output. */
 function spawnCli(repo: Repo, args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run> } {
@@ -238,7 +269,9 @@ test('concurrent runs take different slots; worktree add and remove never race (
     {
       files: {
         // mkdir is atomic: a second run in the same folder at once fails it, and the row says so.
-        'gate-ladder.config.ts': WORKTREE('mkdir "$GL_MARKS/$(basename "$PWD")" || { echo "two runs in $PWD at once"; exit 1; }; sleep 0.1; rmdir "$GL_MARKS/$(basename "$PWD")"'),
+        'gate-ladder.config.ts': WORKTREE(
+          'mkdir "$GL_MARKS/$(basename "$PWD")" || { echo "two runs in $PWD at once"; exit 1; }; sleep 0.1; rmdir "$GL_MARKS/$(basename "$PWD")"',
+        ),
       },
     },
     async (repo) => {
@@ -251,7 +284,10 @@ test('concurrent runs take different slots; worktree add and remove never race (
       const failures: string[] = [];
       const loop = async () => {
         for (let i = 0; i < RUNS; i++) {
-          const r = await spawnCli(repo, ['run', '--base', 'HEAD~1', '--head', 'HEAD'], { GL_MARKS: marks, GATE_LADDER_WORKTREE_SLOTS: '2' }).done;
+          const r = await spawnCli(repo, ['run', '--base', 'HEAD~1', '--head', 'HEAD'], {
+            GL_MARKS: marks,
+            GATE_LADDER_WORKTREE_SLOTS: '2',
+          }).done;
           if (r.code !== 0) failures.push(r.out);
         }
       };
@@ -259,10 +295,17 @@ test('concurrent runs take different slots; worktree add and remove never race (
       assert.equal(failures, [], failures[0]);
       const rows = repo.ledger();
       assert.is(rows.length, LOOPS * RUNS);
-      assert.equal(rows.filter((x) => x.verdict !== 'pass'), []);
+      assert.equal(
+        rows.filter((x) => x.verdict !== 'pass'),
+        [],
+      );
       assert.ok(poolSlots(repo).length <= 2, `the pool keeps 2 slots: ${poolSlots(repo).join(', ')}`);
       assert.equal(poolLocks(repo), [], 'every slot given back');
-      assert.equal(readdirSync(poolDir(repo)).filter((f) => /^(trash-|slot-[3-9])/.test(f)), [], 'one-off slots removed');
+      assert.equal(
+        readdirSync(poolDir(repo)).filter((f) => /^(trash-|slot-[3-9])/.test(f)),
+        [],
+        'one-off slots removed',
+      );
       assert.is(repo.git('worktree', 'prune', '--dry-run', '--verbose').out.trim(), '', 'no worktree record is left without its folder');
     },
   ));
@@ -328,10 +371,15 @@ test('the pools of repositories that are gone are removed when a slot is made an
     assert.match(gc.out, 'also removed the worktree pool of 1 repository that no longer exists');
     assert.not.ok(existsSync(again));
     assert.ok(existsSync(busy) && existsSync(alive));
-    assert.equal(readdirSync(own).filter((n) => n.includes('trash')), [], 'nothing left renamed aside');
+    assert.equal(
+      readdirSync(own).filter((n) => n.includes('trash')),
+      [],
+      'nothing left renamed aside',
+    );
   }));
 
-const newFilePatch = (path: string, text: string) => `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+${text}\n`;
+const newFilePatch = (path: string, text: string) =>
+  `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+${text}\n`;
 
 test('a patch that writes into a linked dependency folder is refused, never applied: replay and seed, with and without --isolate network', () =>
   withRepo(
@@ -363,9 +411,16 @@ test('a patch that writes into a linked dependency folder is refused, never appl
         assert.is(refused.length, 2, JSON.stringify(rows));
         const pth = refused.find((x) => String(x.reason).includes('zz.pth'));
         const dep = refused.find((x) => String(x.reason).includes('evil.js'));
-        assert.match(String(pth?.reason), /^not applied onto [0-9a-f]{12}: it touches \.venv\/lib\/python3\.11\/site-packages\/zz\.pth, inside \.venv, a dependency folder/);
+        assert.match(
+          String(pth?.reason),
+          /^not applied onto [0-9a-f]{12}: it touches \.venv\/lib\/python3\.11\/site-packages\/zz\.pth, inside \.venv, a dependency folder/,
+        );
         assert.match(String(dep?.reason), 'it touches packages/app/node_modules/dep/evil.js, inside packages/app/node_modules');
-        assert.equal(rows.filter((x) => x.applied !== false).map((x) => [x.tier, x.verdict]), [['t1', 'pass']], 'an ordinary patch still applies');
+        assert.equal(
+          rows.filter((x) => x.applied !== false).map((x) => [x.tier, x.verdict]),
+          [['t1', 'pass']],
+          'an ordinary patch still applies',
+        );
         for (const f of evil) assert.not.ok(existsSync(f), `${f} was written into the checkout`);
       }
       for (const p of ['1-pth.patch', '2-dep.patch']) {
@@ -380,7 +435,13 @@ test('a patch that writes into a linked dependency folder is refused, never appl
 
 test("submodules are filled in the slot from the checkout's copies, at the commit the superproject records, without the network", () =>
   withRepo(
-    { files: { 'gate-ladder.config.ts': WORKTREE('if grep -q libsub .gitmodules 2>/dev/null; then grep -q "lib v2" libsub/value.txt; else test ! -e libsub; fi') } },
+    {
+      files: {
+        'gate-ladder.config.ts': WORKTREE(
+          'if grep -q libsub .gitmodules 2>/dev/null; then grep -q "lib v2" libsub/value.txt; else test ! -e libsub; fi',
+        ),
+      },
+    },
     (repo) => {
       const lib = join(dirname(repo.dir), 'lib');
       mkdirSync(lib);
@@ -413,7 +474,10 @@ test("submodules are filled in the slot from the checkout's copies, at the commi
       const gone = repo.push();
       assert.is(gone.code, 0, gone.out);
       assert.not.ok(existsSync(join(slot!, 'libsub')));
-      assert.equal(repo.ledger().map((x) => x.verdict), ['pass', 'pass']);
+      assert.equal(
+        repo.ledger().map((x) => x.verdict),
+        ['pass', 'pass'],
+      );
     },
   ));
 

@@ -49,12 +49,23 @@ const config = resolveConfig({
   ],
 });
 const match = scopeMatcher(config.scope);
-const plan = (...paths: string[]) => route(paths.map((path) => ({ status: 'M', path })), config.tiers, match, 'pre-push');
+const plan = (...paths: string[]) =>
+  route(
+    paths.map((path) => ({ status: 'M', path })),
+    config.tiers,
+    match,
+    'pre-push',
+  );
 const entry = (tiers: Record<string, string>): TreeEntry => ({
   format: 1,
   tree: 't',
   config: 'c',
-  tiers: Object.fromEntries(Object.entries(tiers).map(([name, run]) => [name, { fp: tierFingerprint(config.tiers.find((t) => t.name === name)!), run, patch: 'p', ts: '' }])),
+  tiers: Object.fromEntries(
+    Object.entries(tiers).map(([name, run]) => [
+      name,
+      { fp: tierFingerprint(config.tiers.find((t) => t.name === name)!), run, patch: 'p', ts: '' },
+    ]),
+  ),
 });
 
 test('a plan is covered when every tier it runs passed on the tree; a plan that routes past a tier needs less', () => {
@@ -73,12 +84,27 @@ test('a changed command is not covered by the old pass', () => {
 
 test('cached rows: one pass per planned tier, cached, with the run each reuses, no isolation', () => {
   const p = plan('tests/a.ts', 'src/b.ts');
-  const input: LadderInput = { plan: p, runId: 'now', hook: 'pre-push', patch: 'c'.repeat(40), base: 'd'.repeat(40), ref: 'refs/heads/main', cwd: '/x', isolation: 'none' };
+  const input: LadderInput = {
+    plan: p,
+    runId: 'now',
+    hook: 'pre-push',
+    patch: 'c'.repeat(40),
+    base: 'd'.repeat(40),
+    ref: 'refs/heads/main',
+    cwd: '/x',
+    isolation: 'none',
+  };
   const { rows, results } = cachedRows(input, { t2: 'then' }, new Date('2026-01-01T00:00:00Z'));
-  assert.equal(results.map((r) => [r.tier, r.verdict]), [['t2', 'pass']]);
+  assert.equal(
+    results.map((r) => [r.tier, r.verdict]),
+    [['t2', 'pass']],
+  );
   assert.is(rows.length, 1);
   const row = rows[0]!;
-  assert.equal([row.tier, row.verdict, row.cached, row.cache_run, row.run, row.seconds, row.exit], ['t2', 'pass', true, 'then', 'now', 0, null]);
+  assert.equal(
+    [row.tier, row.verdict, row.cached, row.cache_run, row.run, row.seconds, row.exit],
+    ['t2', 'pass', true, 'then', 'now', 0, null],
+  );
   assert.equal(row.files, ['tests/a.ts', 'src/b.ts']);
   assert.equal(row.skipped, ['t1']);
   assert.is(row.routed, true);
@@ -121,10 +147,18 @@ test('cache files: written whole, the newest kept by count and by bytes', () => 
     writeFileAtomic(join(dir, 'y-1'), 'b'.repeat(10), { prefix: 'y-', keep: 10, maxBytes: 25 });
     utimesSync(join(dir, 'y-1'), 2, 2);
     writeFileAtomic(join(dir, 'y-2'), 'b'.repeat(10), { prefix: 'y-', keep: 10, maxBytes: 25 });
-    assert.equal(readdirSync(dir).filter((n) => n.startsWith('y-')).sort(), ['y-1', 'y-2']);
+    assert.equal(
+      readdirSync(dir)
+        .filter((n) => n.startsWith('y-'))
+        .sort(),
+      ['y-1', 'y-2'],
+    );
     assert.is(readText(join(dir, 'y-2')), 'b'.repeat(10));
     assert.is(readJson(join(dir, 'missing.json')), undefined);
-    assert.equal(readdirSync(dir).filter((n) => n.startsWith('.tmp')), []);
+    assert.equal(
+      readdirSync(dir).filter((n) => n.startsWith('.tmp')),
+      [],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -17,7 +17,10 @@ const cases: [string, number, boolean, HookName, boolean, number, boolean][] = [
 ];
 for (const [title, calibrate, calibrateHooks, hook, explicit, draw, expected] of cases) {
   test(`calibrate: ${title}`, () => {
-    assert.is(shouldCalibrate({ calibrate, calibrateHooks }, hook, explicit, () => draw), expected);
+    assert.is(
+      shouldCalibrate({ calibrate, calibrateHooks }, hook, explicit, () => draw),
+      expected,
+    );
   });
 }
 

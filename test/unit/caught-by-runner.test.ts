@@ -29,18 +29,15 @@ async function judge(tier: TierConfig, detected: RunnerName | undefined, code: n
   const config = resolveConfig({ tiers: [tier] });
   const plan: Plan = { files: ['src/a.rs'], fileCount: 1, hits: [], tiers: config.tiers.map((t) => ({ tier: t, run: true })) };
   const detection: Detection = { ...(detected && { runner: detected }), why: 'test', managers: [], words: [] };
-  const out = await runLadder(
-    { plan, runId: 'r', hook: 'manual', patch: 'abc', base: 'def', cwd: '/repo', isolation: 'none' },
-    {
-      runGate: async () => ({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 0.1, tail }),
-      appendRows: (_: LedgerRow[]) => {},
-      now: () => new Date('2025-01-15T10:00:00Z'),
-      log: () => {},
-      write: () => {},
-      env: {},
-      detect: () => detection,
-    } as never,
-  );
+  const out = await runLadder({ plan, runId: 'r', hook: 'manual', patch: 'abc', base: 'def', cwd: '/repo', isolation: 'none' }, {
+    runGate: async () => ({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 0.1, tail }),
+    appendRows: (_: LedgerRow[]) => {},
+    now: () => new Date('2025-01-15T10:00:00Z'),
+    log: () => {},
+    write: () => {},
+    env: {},
+    detect: () => detection,
+  } as never);
   return out.results[0]!;
 }
 
@@ -59,7 +56,7 @@ test('mocha detected: exit 2 for two failures is caught', async () => {
   assert.is(r.verdict, 'caught', r.reason);
 });
 
-test('a tier\'s own `caught` still wins over the detected runner\'s', async () => {
+test("a tier's own `caught` still wins over the detected runner's", async () => {
   const r = await judge({ name: 't', run: 'cargo test', caught: [1] }, 'cargo', 101, CARGO_FAILED);
   assert.is(r.verdict, 'error', r.reason);
 });
@@ -69,7 +66,7 @@ test('no runner detected: exit 101 is not a catch by its code alone', async () =
   assert.is(r.verdict, 'error', r.reason);
 });
 
-test('the configured runner\'s codes, as before', async () => {
+test("the configured runner's codes, as before", async () => {
   const r = await judge({ name: 't', run: 'cargo test', runner: 'cargo' }, 'cargo', 101, CARGO_FAILED);
   assert.is(r.verdict, 'caught', r.reason);
 });

@@ -6,8 +6,31 @@ import { route, scopeHits, scopeMatcher, touchedPaths } from '../../src/ladder/r
 import type { ResolvedTier } from '../../src/types.js';
 
 /** Paths on the edges of the default markers and of the status letters git prints. */
-const names = ['a', 'M', 'A', 'D', 'R100', 'tests', 'test', 'fixtures', '__tests__', 'conftest.py', 'test_x.py', 'a.test.js', '.test.',
-  'a.spec.ts', 'vitest.config.ts', 'jest.setup.js', 'xjest.setup.js', 'tests.txt', 'a b', 'ümlaut.test.ts', 'src', 'x\ny', 'README.md'];
+const names = [
+  'a',
+  'M',
+  'A',
+  'D',
+  'R100',
+  'tests',
+  'test',
+  'fixtures',
+  '__tests__',
+  'conftest.py',
+  'test_x.py',
+  'a.test.js',
+  '.test.',
+  'a.spec.ts',
+  'vitest.config.ts',
+  'jest.setup.js',
+  'xjest.setup.js',
+  'tests.txt',
+  'a b',
+  'ümlaut.test.ts',
+  'src',
+  'x\ny',
+  'README.md',
+];
 const paths: string[] = [];
 for (const a of names) {
   paths.push(a);
@@ -37,17 +60,21 @@ const scopes: string[][] = [
   ['**/[ab]', '**/tests/**'],
 ];
 
-for (const [size, text] of [['short', small], ['long', big]] as const) for (const scope of scopes) {
-  test(`${size} listing: hits, count and paths agree with the split listing: ${scope.slice(0, 3).join(' ')}`, () => {
-    const match = scopeMatcher(scope);
-    const list = new ChangeList(text);
-    const all = touchedPaths(parseNameStatusZ(text));
-    assert.is(list.count, all.length);
-    assert.equal(list.paths(), all);
-    assert.equal(list.paths(5), all.slice(0, 5));
-    assert.equal(list.hits(match), scopeHits(all, match));
-  });
-}
+for (const [size, text] of [
+  ['short', small],
+  ['long', big],
+] as const)
+  for (const scope of scopes) {
+    test(`${size} listing: hits, count and paths agree with the split listing: ${scope.slice(0, 3).join(' ')}`, () => {
+      const match = scopeMatcher(scope);
+      const list = new ChangeList(text);
+      const all = touchedPaths(parseNameStatusZ(text));
+      assert.is(list.count, all.length);
+      assert.equal(list.paths(), all);
+      assert.equal(list.paths(5), all.slice(0, 5));
+      assert.equal(list.hits(match), scopeHits(all, match));
+    });
+  }
 
 test('a scope whose globs all have shortcuts scans the listing; one with a picomatch glob does not', () => {
   assert.ok(scopeMatcher(defaultScope).scanner() instanceof RegExp);
@@ -56,7 +83,15 @@ test('a scope whose globs all have shortcuts scans the listing; one with a picom
 
 test('a status letter that a glob matches is not a hit; the path with that name is', () => {
   const match = scopeMatcher(['M']);
-  assert.equal(new ChangeList(listing([['M', 'src/a.ts'], ['A', 'M']])).hits(match), [{ path: 'M', marker: 'M' }]);
+  assert.equal(
+    new ChangeList(
+      listing([
+        ['M', 'src/a.ts'],
+        ['A', 'M'],
+      ]),
+    ).hits(match),
+    [{ path: 'M', marker: 'M' }],
+  );
   assert.equal(new ChangeList(listing([['M', 'src/a.ts']])).hits(match), []);
 });
 
@@ -75,7 +110,9 @@ test('route gives the same plan from a listing as from its objects, and keeps at
     { name: 't2', run: 'true', hooks: ['pre-push'] },
   ] as unknown as ResolvedTier[];
   const match = scopeMatcher(defaultScope);
-  const big = listing(Array.from({ length: 2500 }, (_, i) => ['M', i === 2400 ? 'pkg/tests/late.py' : `pkg/src/f${i}.ts`] as [string, string]));
+  const big = listing(
+    Array.from({ length: 2500 }, (_, i) => ['M', i === 2400 ? 'pkg/tests/late.py' : `pkg/src/f${i}.ts`] as [string, string]),
+  );
   const fromList = route(new ChangeList(big), tiers, match, 'pre-push');
   const fromObjects = route(parseNameStatusZ(big), tiers, match, 'pre-push');
   // `present` is a function (the paths still there, listed when asked): compared by what it gives.
@@ -88,6 +125,5 @@ test('route gives the same plan from a listing as from its objects, and keeps at
   assert.equal(fromList.hits, [{ path: 'pkg/tests/late.py', marker: '**/tests/**' }]);
   assert.is(fromList.tiers[0]!.run, false);
 });
-
 
 test.run();

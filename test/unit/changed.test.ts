@@ -47,18 +47,27 @@ test('a string command: each path one shell-quoted word, read back by /bin/sh ex
   const x = expandChanged(`node -e 'process.stdout.write(JSON.stringify(process.argv.slice(1)))' {changed}`, odd, '.');
   assert.ok('run' in x);
   const argv = JSON.parse(execFileSync('/bin/sh', ['-c', x.run as string], { encoding: 'utf8' })) as string[];
-  assert.equal(argv, odd.map((p) => (p.startsWith('-') ? `./${p}` : p)));
+  assert.equal(
+    argv,
+    odd.map((p) => (p.startsWith('-') ? `./${p}` : p)),
+  );
   for (const p of odd) assert.ok(!shellArg(p).startsWith('-'), p);
 });
 
 test('an array command: an element holding the placeholder becomes one element per path', () => {
-  const x = expandChanged(['jest', '--findRelatedTests', '{changed:src/**}', '--file={changed:**/*.md}'], ['src/a.ts', 'README.md', 'src/b c.ts', 'src/-d.ts'], '.');
+  const x = expandChanged(
+    ['jest', '--findRelatedTests', '{changed:src/**}', '--file={changed:**/*.md}'],
+    ['src/a.ts', 'README.md', 'src/b c.ts', 'src/-d.ts'],
+    '.',
+  );
   assert.equal(x, { run: ['jest', '--findRelatedTests', 'src/a.ts', 'src/b c.ts', 'src/-d.ts', '--file=README.md'] });
 });
 
 test('a glob filters with the config glob semantics (dot files too); an empty list names its glob', () => {
   const paths = ['src/a.ts', 'src/.hidden.ts', 'src/deep/b.tsx', 'lib/c.ts', 'docs/x.md'];
-  assert.equal(expandChanged(['x', '{changed:src/**/*.{ts,tsx}}'], paths, '.'), { run: ['x', 'src/a.ts', 'src/.hidden.ts', 'src/deep/b.tsx'] });
+  assert.equal(expandChanged(['x', '{changed:src/**/*.{ts,tsx}}'], paths, '.'), {
+    run: ['x', 'src/a.ts', 'src/.hidden.ts', 'src/deep/b.tsx'],
+  });
   assert.equal(expandChanged('x {changed:**/*.py}', paths, '.'), { empty: '**/*.py' });
   assert.equal(expandChanged('x {changed}', [], '.'), { empty: undefined });
   // Several placeholders: any empty one makes the command empty (a tool handed no path checks everything).
@@ -68,7 +77,13 @@ test('a glob filters with the config glob semantics (dot files too); an empty li
 test('GATE_LADDER_CHANGED: one path a line, relative to the cwd; unset when past what an environment string may hold', () => {
   assert.is(changedEnv(['src/a.ts', '-x', 'b c'], '.'), 'src/a.ts\n./-x\nb c');
   assert.is(changedEnv([], '.'), '');
-  assert.is(changedEnv(Array.from({ length: 20_000 }, (_, i) => `src/file-${i}.ts`), '.'), undefined);
+  assert.is(
+    changedEnv(
+      Array.from({ length: 20_000 }, (_, i) => `src/file-${i}.ts`),
+      '.',
+    ),
+    undefined,
+  );
 });
 
 const tiers = resolveConfig({
@@ -80,11 +95,22 @@ const tiers = resolveConfig({
 const match = scopeMatcher(defaultScope);
 
 test('route: a tier whose filtered list is empty is skipped with that reason; the others run', () => {
-  const plan = route([{ status: 'M', path: 'docs/a.md' }, { status: 'D', path: 'src/gone.ts' }], tiers, match, 'pre-push');
-  assert.equal(plan.tiers.map((t) => [t.tier.name, t.run, t.skip, t.reason]), [
-    ['t1-related', false, 'changed', 'no changed path matches src/**'],
-    ['t2-all', true, undefined, undefined],
-  ]);
+  const plan = route(
+    [
+      { status: 'M', path: 'docs/a.md' },
+      { status: 'D', path: 'src/gone.ts' },
+    ],
+    tiers,
+    match,
+    'pre-push',
+  );
+  assert.equal(
+    plan.tiers.map((t) => [t.tier.name, t.run, t.skip, t.reason]),
+    [
+      ['t1-related', false, 'changed', 'no changed path matches src/**'],
+      ['t2-all', true, undefined, undefined],
+    ],
+  );
 });
 
 test('route: the running tier carries its expanded command; the configured one is kept; --dry-run shows it', () => {

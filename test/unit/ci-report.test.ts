@@ -6,7 +6,16 @@ import { ciSummary, type SummaryTarget } from '../../src/report/ci-summary.js';
 import { mdText } from '../../src/report/escape.js';
 import type { GateResult, TierFigures } from '../../src/types.js';
 
-const result = (over: Partial<GateResult>): GateResult => ({ tier: 't1', verdict: 'pass', exitCode: 0, signal: null, seconds: 0.25, timedOut: false, tail: '', ...over });
+const result = (over: Partial<GateResult>): GateResult => ({
+  tier: 't1',
+  verdict: 'pass',
+  exitCode: 0,
+  signal: null,
+  seconds: 0.25,
+  timedOut: false,
+  tail: '',
+  ...over,
+});
 
 test('escaping follows @actions/core: data escapes % CR LF; properties also : and ,', () => {
   assert.is(escapeData('50% done\r\nnext: a, b'), '50%25 done%0D%0Anext: a, b');
@@ -14,7 +23,12 @@ test('escaping follows @actions/core: data escapes % CR LF; properties also : an
 });
 
 test('a failed test with file and line: one ::error at that line, title escaped as a property', () => {
-  const line = githubCommand({ file: 'test/math, v2.test.js', line: 5, title: 't2: math > adds: 1+1', message: 'expected 2\nreceived 3 (100%)' });
+  const line = githubCommand({
+    file: 'test/math, v2.test.js',
+    line: 5,
+    title: 't2: math > adds: 1+1',
+    message: 'expected 2\nreceived 3 (100%)',
+  });
   assert.is(line, '::error file=test/math%2C v2.test.js,line=5,title=t2%3A math > adds%3A 1+1::expected 2%0Areceived 3 (100%25)');
 });
 
@@ -64,13 +78,40 @@ test('at most 10 annotations (GitHub shows 10 errors a step); the rest are count
 });
 
 test('mdText: markdown and HTML cannot act, a table cell cannot be broken', () => {
-  assert.is(mdText('a|b <img src=x> *bold* [l](u) `c` \\ &amp;'), 'a\\|b &lt;img src=x&gt; \\*bold\\* \\[l\\]\\(u\\) \\`c\\` \\\\ &amp;amp;');
+  assert.is(
+    mdText('a|b <img src=x> *bold* [l](u) `c` \\ &amp;'),
+    'a\\|b &lt;img src=x&gt; \\*bold\\* \\[l\\]\\(u\\) \\`c\\` \\\\ &amp;amp;',
+  );
   assert.is(mdText('line1\nline2\u001b'), 'line1\\\\nline2\\\\x1b');
 });
 
 const figures: TierFigures[] = [
-  { tier: 't1', runs: 4, caught: 1, errors: 0, passes: 3, median_s: 0.2, total_s: 1, yield: 1, error_rate: 0, not_applied: 0, not_applicable: 0 },
-  { tier: 't2|x', runs: 2, caught: 1, errors: 1, passes: 0, median_s: 3, total_s: 6, yield: 0.167, error_rate: 0.5, not_applied: 0, not_applicable: 0 },
+  {
+    tier: 't1',
+    runs: 4,
+    caught: 1,
+    errors: 0,
+    passes: 3,
+    median_s: 0.2,
+    total_s: 1,
+    yield: 1,
+    error_rate: 0,
+    not_applied: 0,
+    not_applicable: 0,
+  },
+  {
+    tier: 't2|x',
+    runs: 2,
+    caught: 1,
+    errors: 1,
+    passes: 0,
+    median_s: 3,
+    total_s: 6,
+    yield: 0.167,
+    error_rate: 0.5,
+    not_applied: 0,
+    not_applicable: 0,
+  },
 ];
 
 test('summary: headline by exit code, the range, one row per planned tier, failed tests, ledger figures', () => {
@@ -114,8 +155,16 @@ test('summary: headline by exit code, the range, one row per planned tier, faile
 
 test('summary headlines for a pass, an error and a skipped target', () => {
   assert.match(ciSummary({ exit: 0, how: 'x', targets: [], figures: [] }), '## gate-ladder: passed');
-  assert.match(ciSummary({ exit: 2, how: 'x', targets: [], figures: [] }), 'check failed: no verdict, the check itself did not complete (exit 2)');
-  const skipped = ciSummary({ exit: 0, how: 'x', targets: [{ ref: 'HEAD', head: '', base: '', files: 0, plan: [], skipped: 'no config' }], figures: [] });
+  assert.match(
+    ciSummary({ exit: 2, how: 'x', targets: [], figures: [] }),
+    'check failed: no verdict, the check itself did not complete (exit 2)',
+  );
+  const skipped = ciSummary({
+    exit: 0,
+    how: 'x',
+    targets: [{ ref: 'HEAD', head: '', base: '', files: 0, plan: [], skipped: 'no config' }],
+    figures: [],
+  });
   assert.match(skipped, 'HEAD: no config.');
   assert.not.match(skipped, 'Ledger figures');
 });

@@ -5,12 +5,22 @@ import { validateConfig } from '../../src/config/load.js';
 const F = 'gate-ladder.config.ts';
 
 const invalid: { title: string; tiers: unknown[]; problems: string[] }[] = [
-  { title: 'neither run nor lintStaged', tiers: [{ name: 't1' }], problems: [`${F}: tiers[0].run must be a command string or a non-empty argv array of strings (or set \`lintStaged: true\` instead)`] },
-  { title: 'both run and lintStaged', tiers: [{ name: 't1', run: 'x', lintStaged: true }], problems: [`${F}: tiers[0] has both \`run\` and \`lintStaged\`; keep one`] },
+  {
+    title: 'neither run nor lintStaged',
+    tiers: [{ name: 't1' }],
+    problems: [`${F}: tiers[0].run must be a command string or a non-empty argv array of strings (or set \`lintStaged: true\` instead)`],
+  },
+  {
+    title: 'both run and lintStaged',
+    tiers: [{ name: 't1', run: 'x', lintStaged: true }],
+    problems: [`${F}: tiers[0] has both \`run\` and \`lintStaged\`; keep one`],
+  },
   {
     title: 'fields lint-staged does not take',
     tiers: [{ name: 'lint', lintStaged: true, timeout: 5, caught: [1], runner: 'jest', junit: 'r.xml' }],
-    problems: ['timeout', 'caught', 'runner', 'junit'].map((k) => `${F}: tiers[0].${k} does not apply to a lintStaged tier (lint-staged runs its own tasks); remove it`),
+    problems: ['timeout', 'caught', 'runner', 'junit'].map(
+      (k) => `${F}: tiers[0].${k} does not apply to a lintStaged tier (lint-staged runs its own tasks); remove it`,
+    ),
   },
   {
     title: 'lint-staged on pre-push',
@@ -20,7 +30,9 @@ const invalid: { title: string; tiers: unknown[]; problems: string[] }[] = [
   {
     title: 'lintStaged of the wrong type',
     tiers: [{ name: 'lint', lintStaged: 'yes' }],
-    problems: [`${F}: tiers[0].lintStaged must be true or an object of lint-staged options (configPath, config, hideUnstaged, concurrent, continueOnError, relative, verbose, failOnChanges, allowEmpty)`],
+    problems: [
+      `${F}: tiers[0].lintStaged must be true or an object of lint-staged options (configPath, config, hideUnstaged, concurrent, continueOnError, relative, verbose, failOnChanges, allowEmpty)`,
+    ],
   },
   {
     title: 'an unknown lint-staged option (stash cannot be turned off)',
@@ -30,7 +42,10 @@ const invalid: { title: string; tiers: unknown[]; problems: string[] }[] = [
   {
     title: 'tier-kind problems are reported with the other problems, in one pass',
     tiers: [{ name: 't1', timeout: -1 }],
-    problems: [`${F}: tiers[0].timeout must be a positive number of seconds`, `${F}: tiers[0].run must be a command string or a non-empty argv array of strings (or set \`lintStaged: true\` instead)`],
+    problems: [
+      `${F}: tiers[0].timeout must be a positive number of seconds`,
+      `${F}: tiers[0].run must be a command string or a non-empty argv array of strings (or set \`lintStaged: true\` instead)`,
+    ],
   },
 ];
 for (const c of invalid) {
@@ -42,7 +57,15 @@ for (const c of invalid) {
 }
 
 test('config: a lintStaged tier defaults to pre-commit only, with run "lint-staged" for display', () => {
-  const r = validateConfig({ tiers: [{ name: 'lint', lintStaged: true }, { name: 't1', run: 'npm test' }] }, F);
+  const r = validateConfig(
+    {
+      tiers: [
+        { name: 'lint', lintStaged: true },
+        { name: 't1', run: 'npm test' },
+      ],
+    },
+    F,
+  );
   assert.ok(r.ok);
   if (!r.ok) return;
   const [lint, t1] = r.config.tiers;

@@ -27,7 +27,11 @@ const bad: [string, unknown, string][] = [
   ['caught 256', { tiers: [{ ...tier, caught: [256] }] }, `${F}: tiers[0].caught[0] must be an exit code`],
   ['caught empty', { tiers: [{ ...tier, caught: [] }] }, `${F}: tiers[0].caught must list at least one exit code`],
   ['caught not a list', { tiers: [{ ...tier, caught: 1 }] }, `${F}: tiers[0].caught must be a list of exit codes`],
-  ['skipWhenTestAdjacent not boolean', { tiers: [{ ...tier, skipWhenTestAdjacent: 'yes' }] }, `${F}: tiers[0].skipWhenTestAdjacent must be true or false`],
+  [
+    'skipWhenTestAdjacent not boolean',
+    { tiers: [{ ...tier, skipWhenTestAdjacent: 'yes' }] },
+    `${F}: tiers[0].skipWhenTestAdjacent must be true or false`,
+  ],
   ['hooks unknown', { tiers: [{ ...tier, hooks: ['post-merge'] }] }, `${F}: tiers[0].hooks[0] must name hooks among`],
   ['runner unknown', { tiers: [{ ...tier, runner: 'rspec' }] }, `${F}: tiers[0].runner must be one of pytest`],
   ['junit empty', { tiers: [{ ...tier, junit: 5 }] }, `${F}: tiers[0].junit must be a path`],
@@ -41,8 +45,16 @@ const bad: [string, unknown, string][] = [
   ['calibrateHooks not boolean', { tiers: [tier], calibrateHooks: 1 }, `${F}: calibrateHooks must be true or false`],
   ['cache not boolean', { tiers: [tier], cache: 'no' }, `${F}: cache must be true or false`],
   ['freeze.minRuns too small', { tiers: [tier], freeze: { minRuns: 1 } }, `${F}: freeze.minRuns must be an integer of at least 2`],
-  ['freeze.minFlipRate above 1', { tiers: [tier], freeze: { minFlipRate: 1.5 } }, `${F}: freeze.minFlipRate must be a fraction from 0 to 1`],
-  ['freeze.maxExpiryDays zero', { tiers: [tier], freeze: { maxExpiryDays: 0 } }, `${F}: freeze.maxExpiryDays must be a positive number of days`],
+  [
+    'freeze.minFlipRate above 1',
+    { tiers: [tier], freeze: { minFlipRate: 1.5 } },
+    `${F}: freeze.minFlipRate must be a fraction from 0 to 1`,
+  ],
+  [
+    'freeze.maxExpiryDays zero',
+    { tiers: [tier], freeze: { maxExpiryDays: 0 } },
+    `${F}: freeze.maxExpiryDays must be a positive number of days`,
+  ],
   ['report.minAttempts zero', { tiers: [tier], report: { minAttempts: 0 } }, `${F}: report.minAttempts must be a positive integer`],
 ];
 
@@ -51,18 +63,38 @@ for (const [title, raw, expected] of bad) {
     const r = validateConfig(raw, F);
     assert.is(r.ok, false);
     if (r.ok) return;
-    assert.ok(r.problems.some((p) => p.startsWith(expected)), `expected "${expected}…" in:\n${r.problems.join('\n')}`);
+    assert.ok(
+      r.problems.some((p) => p.startsWith(expected)),
+      `expected "${expected}…" in:\n${r.problems.join('\n')}`,
+    );
   });
 }
 
 test('every problem is reported at once', () => {
-  const r = validateConfig({ tiers: [{ name: 't1', run: 'x', timeout: -1 }, { name: 't2', run: 1, caught: [0] }], isolation: 'x' }, F);
+  const r = validateConfig(
+    {
+      tiers: [
+        { name: 't1', run: 'x', timeout: -1 },
+        { name: 't2', run: 1, caught: [0] },
+      ],
+      isolation: 'x',
+    },
+    F,
+  );
   assert.is(r.ok, false);
   if (!r.ok) assert.is(r.problems.length, 4, r.problems.join('\n'));
 });
 
 test('defaults are filled in', () => {
-  const r = validateConfig({ tiers: [{ name: 't1', run: 'true' }, { name: 't2', run: ['cargo', 'test'], runner: 'cargo' }] }, F);
+  const r = validateConfig(
+    {
+      tiers: [
+        { name: 't1', run: 'true' },
+        { name: 't2', run: ['cargo', 'test'], runner: 'cargo' },
+      ],
+    },
+    F,
+  );
   assert.ok(r.ok);
   if (!r.ok) return;
   const [t1, t2] = r.config.tiers;
@@ -89,7 +121,20 @@ test('a full valid config is accepted as written', () => {
   const r = validateConfig(
     {
       scope: ['e2e/**'],
-      tiers: [{ name: 't1', run: 'x', timeout: 5, env: { A: 'b' }, cwd: 'pkg', caught: [1, 2], skipWhenTestAdjacent: true, hooks: ['pre-commit'], runner: 'pytest', junit: 'r.xml' }],
+      tiers: [
+        {
+          name: 't1',
+          run: 'x',
+          timeout: 5,
+          env: { A: 'b' },
+          cwd: 'pkg',
+          caught: [1, 2],
+          skipWhenTestAdjacent: true,
+          hooks: ['pre-commit'],
+          runner: 'pytest',
+          junit: 'r.xml',
+        },
+      ],
       ledger: 'ledger.jsonl',
       base: 'origin/main',
       isolation: 'none',

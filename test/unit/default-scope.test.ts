@@ -37,10 +37,34 @@ const MARKERS: [string, string[]][] = [
 
 /** Paths with "test" or "spec" in them that are not tests: no marker may match them. */
 const NOT_TESTS = [
-  'latest/a.txt', 'src/latest/b.js', 'contests/a.py', 'src/contests/b.ts', 'protest.py', 'src/protest.py', 'attestation.ts',
-  'src/attestation.ts', 'testing.md', 'src/testimonial.js', 'specs.md', 'spectral/a.ts', 'inspect/a.py', 'src/respec.rb',
-  'latest_tests.md', 'tests.md', 'mytests.txt', 'test.js', 'src/test.ts', 'tests-list.txt', 'datatest/a.txt', 'mocks/a.js',
-  'setup.py', 'pyproject.lock', 'src/setup.cfg.example', 'pytest.ini.bak', 'a_test', 'README.md',
+  'latest/a.txt',
+  'src/latest/b.js',
+  'contests/a.py',
+  'src/contests/b.ts',
+  'protest.py',
+  'src/protest.py',
+  'attestation.ts',
+  'src/attestation.ts',
+  'testing.md',
+  'src/testimonial.js',
+  'specs.md',
+  'spectral/a.ts',
+  'inspect/a.py',
+  'src/respec.rb',
+  'latest_tests.md',
+  'tests.md',
+  'mytests.txt',
+  'test.js',
+  'src/test.ts',
+  'tests-list.txt',
+  'datatest/a.txt',
+  'mocks/a.js',
+  'setup.py',
+  'pyproject.lock',
+  'src/setup.cfg.example',
+  'pytest.ini.bak',
+  'a_test',
+  'README.md',
 ];
 
 const match = scopeMatcher(defaultScope);
@@ -53,11 +77,17 @@ for (const [marker, paths] of MARKERS) {
 }
 
 test('every default marker has a test here', () => {
-  assert.equal(defaultScope.filter((g) => !MARKERS.some(([m]) => m === g)), []);
+  assert.equal(
+    defaultScope.filter((g) => !MARKERS.some(([m]) => m === g)),
+    [],
+  );
 });
 
 test('paths that only look like tests match no default marker (a marker names whole path segments, not a substring)', () => {
-  assert.equal(NOT_TESTS.filter((p) => match(p) !== undefined).map((p) => `${p} (${match(p)})`), []);
+  assert.equal(
+    NOT_TESTS.filter((p) => match(p) !== undefined).map((p) => `${p} (${match(p)})`),
+    [],
+  );
 });
 
 test('the new markers give picomatch`s answers, through their shortcuts (no picomatch on a push)', () => {
@@ -66,7 +96,11 @@ test('the new markers give picomatch`s answers, through their shortcuts (no pico
     assert.ok(shortcut(glob) !== undefined, `${glob} has a shortcut`);
     const theirs = picomatch(glob, { dot: true });
     const ours = scopeMatcher([glob]);
-    assert.equal(all.filter((p) => (ours(p) !== undefined) !== theirs(p)), [], glob);
+    assert.equal(
+      all.filter((p) => (ours(p) !== undefined) !== theirs(p)),
+      [],
+      glob,
+    );
   }
 });
 

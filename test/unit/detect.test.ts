@@ -102,7 +102,13 @@ const cases: [string | string[], Scripts | undefined, string | undefined, string
   ['./node_modules/.bin/tape -r @babel/register test/*.js', undefined, undefined, 'tape', 'tape'],
   ["nyc tape 'test/**/*.js'", undefined, undefined, 'tape', 'the command runs `nyc tape test/**/*.js`'],
   ['c8 --reporter text tape test', undefined, undefined, 'tape', 'tape'],
-  ['npm test', { test: 'npm run tests-only', 'tests-only': "nyc tape 'test/**/*.js'" }, undefined, 'tape', 'npm script "tests-only" runs `nyc tape test/**/*.js`'],
+  [
+    'npm test',
+    { test: 'npm run tests-only', 'tests-only': "nyc tape 'test/**/*.js'" },
+    undefined,
+    'tape',
+    'npm script "tests-only" runs `nyc tape test/**/*.js`',
+  ],
   ['tape test/*.js | tap-spec', undefined, undefined, 'tape', 'tape'],
   // Not tape: another tool of its family, and the word as an argument.
   ['browserify test/a.js | tape-run', undefined, undefined, undefined, 'no known test runner'],
@@ -118,7 +124,13 @@ for (const [run, scripts, configured, runner, why] of cases) {
 }
 
 test("npm's pre and post scripts run around a script: what they run is beside the runner; a TAP reporter the output is piped into is not", () => {
-  const scripts = { pretest: 'npm run lint', lint: 'eslint .', test: 'npm run tests-only', 'tests-only': "nyc tape 'test/**/*.js' | tap-spec", posttest: 'aud --production' };
+  const scripts = {
+    pretest: 'npm run lint',
+    lint: 'eslint .',
+    test: 'npm run tests-only',
+    'tests-only': "nyc tape 'test/**/*.js' | tap-spec",
+    posttest: 'aud --production',
+  };
   const d = detectRunner('npm test', undefined, () => scripts);
   assert.is(d.runner, 'tape', d.why);
   assert.equal(d.besides, ['eslint .', 'aud --production']);
@@ -153,7 +165,8 @@ test('a missing script, no package.json, and the words a shell "not found" may n
   assert.is(detectRunner('yarn run nope', undefined, () => ({})).missingScript, 'nope');
   assert.equal(detectRunner('npx whatever', undefined, () => ({})).managers, ['npm']);
   // A wrapper the shell cannot find (`uv run pytest` without uv) is the command's own word too.
-  for (const w of ['uv', 'poetry', 'pipenv', 'hatch']) assert.ok(detectRunner(`${w} run pytest`, undefined, () => null).words.includes(w), w);
+  for (const w of ['uv', 'poetry', 'pipenv', 'hatch'])
+    assert.ok(detectRunner(`${w} run pytest`, undefined, () => null).words.includes(w), w);
   assert.is(detectRunner('tox -e py', undefined, () => null).envTool, 'tox');
   assert.is(detectRunner('cd py && nox', undefined, () => null).envTool, 'nox');
   assert.is(detectRunner('pytest', undefined, () => null).envTool, undefined);
@@ -173,7 +186,10 @@ test("npm init's placeholder test script, through any script that runs it", () =
     assert.match(d.why, "is npm init's placeholder");
   }
   assert.is(detectRunner('npm test', undefined, () => ({ test: "echo 'Error: no test specified' && exit 1" })).placeholderScript, 'test');
-  assert.is(detectRunner('npm test', undefined, () => ({ test: 'echo "Error: no test specified" && exit 1 || jest' })).placeholderScript, undefined);
+  assert.is(
+    detectRunner('npm test', undefined, () => ({ test: 'echo "Error: no test specified" && exit 1 || jest' })).placeholderScript,
+    undefined,
+  );
   assert.is(detectRunner('npm test', undefined, () => ({ test: 'jest' })).placeholderScript, undefined);
 });
 
@@ -264,7 +280,11 @@ test('make -n says what a target runs: variables (the last definition wins, as m
     assert.equal(makeDryRun(dir, ['-j', '4', 'js']), { recipe: ['npx jest --ci'] });
     assert.match((makeDryRun(dir, ['nope']) as { unread: string }).unread, 'No rule to make target');
     // A variable defined twice: make takes the last definition.
-    assert.equal(makeDryRun(dir, ['test'], 'RUN = jest\nRUN = vitest run\ntest:\n\t$(RUN)\n'), { recipe: ['vitest run'] }, 'the text on stdin');
+    assert.equal(
+      makeDryRun(dir, ['test'], 'RUN = jest\nRUN = vitest run\ntest:\n\t$(RUN)\n'),
+      { recipe: ['vitest run'] },
+      'the text on stdin',
+    );
     // Each target once, as make makes it: a prerequisite cycle (which make drops) ends.
     const cycle = ['a: b', '\t@echo a', 'b: a c', '\t@npx jest', 'c:', '\t@echo c'].join('\n');
     assert.equal(makeDryRun(dir, ['a'], cycle), { recipe: ['echo c', 'npx jest', 'echo a'] });
@@ -286,7 +306,12 @@ test('make: the runner read from what make -n prints; a make line in it is not a
   asked.length = 0;
   assert.is(detectRunner('make sub', undefined, () => null, make(['make -C sub test', 'npx vitest run'])).runner, 'vitest');
   assert.equal(asked, [['sub']]);
-  const unread = detectRunner('make test', undefined, () => null, () => ({ unread: 'make is not installed here' }));
+  const unread = detectRunner(
+    'make test',
+    undefined,
+    () => null,
+    () => ({ unread: 'make is not installed here' }),
+  );
   assert.is(unread.runner, undefined);
   assert.is(unread.make, true);
   assert.match(unread.why, 'make could not say what it runs (make is not installed here): judged by exit code; set `runner` on the tier');
@@ -294,7 +319,13 @@ test('make: the runner read from what make -n prints; a make line in it is not a
 });
 
 test("Django's test command is read as unittest (its runner prints unittest's output); other manage.py commands are not", () => {
-  for (const cmd of ['python manage.py test', 'python3 -W error manage.py test app', './manage.py test --parallel 2', 'django-admin test', 'uv run python manage.py test']) {
+  for (const cmd of [
+    'python manage.py test',
+    'python3 -W error manage.py test app',
+    './manage.py test --parallel 2',
+    'django-admin test',
+    'uv run python manage.py test',
+  ]) {
     assert.is(detectRunner(cmd, undefined, () => null).runner, 'unittest', cmd);
   }
   for (const cmd of ['python manage.py migrate', 'python manage.py runserver test', 'python script.py', './manage.py check']) {

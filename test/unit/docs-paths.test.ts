@@ -30,16 +30,29 @@ export function namedPaths(text: string): string[] {
   return [...text.matchAll(/(?<![\w./:-])(?:src|scripts|test)\/[\w./*{},-]*[\w*}]/g)].map((m) => m[0]);
 }
 
-const files = ['src', 'scripts', 'test'].flatMap((top) => readdirSync(join(PROJECT, top), { recursive: true }).map((f) => `${top}/${String(f)}`));
+const files = ['src', 'scripts', 'test'].flatMap((top) =>
+  readdirSync(join(PROJECT, top), { recursive: true }).map((f) => `${top}/${String(f)}`),
+);
 
 /** Whether a file or folder of the project answers to this path (a glob: `*` within a name, `**` across folders). */
 function exists(path: string): boolean {
   if (!path.includes('*')) return files.includes(path) || files.some((f) => f.startsWith(`${path}/`));
-  const re = new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\/?/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '(?:.*/)?')}$`);
+  const re = new RegExp(
+    `^${path
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*\/?/g, '\u0000')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\u0000/g, '(?:.*/)?')}$`,
+  );
   return files.some((f) => re.test(f));
 }
 
-const docs = ['README.md', ...readdirSync(join(PROJECT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docs = [
+  'README.md',
+  ...readdirSync(join(PROJECT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 test('the path reader finds project paths and leaves the test build and longer paths alone', () => {
   assert.equal(namedPaths('see `src/ladder/judge.ts`, `scripts/bench-*.mjs` and build/test/unit/glob.test.js; node_modules/x/src/y.ts'), [
@@ -56,7 +69,11 @@ test('every src/, scripts/ and test/ path named in README.md and docs/*.md exist
       for (const path of namedPaths(line)) if (!EXAMPLES.has(path) && !exists(path)) missing.push(`${doc}:${i + 1}: ${path}`);
     });
   }
-  assert.equal(missing, [], `paths named in the docs that do not exist (fix the name, or add a user's example path to EXAMPLES):\n${missing.join('\n')}`);
+  assert.equal(
+    missing,
+    [],
+    `paths named in the docs that do not exist (fix the name, or add a user's example path to EXAMPLES):\n${missing.join('\n')}`,
+  );
 });
 
 test.run();

@@ -17,7 +17,10 @@ test('a file written in the background holds the early exit until it is in place
     for (let i = 0; i < 200 && !mayExitNow(); i++) await new Promise((r) => setTimeout(r, 5));
     assert.ok(mayExitNow(), 'released once written');
     assert.is(readFileSync(file, 'utf8'), 'a\0b\0');
-    assert.equal(readdirSync(dir).filter((f) => f.startsWith('.tmp-')), []);
+    assert.equal(
+      readdirSync(dir).filter((f) => f.startsWith('.tmp-')),
+      [],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

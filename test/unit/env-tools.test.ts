@@ -30,10 +30,20 @@ const PYTEST = 'tox ran `/x/.tox/py/bin/python -m pytest -q -p no:cacheprovider 
 const TOX: [string, number, 'pass' | 'caught' | 'error', string][] = [
   ['pass', 0, 'pass', ''],
   ['caught', 1, 'caught', `${PYTEST}\` (exit 1): pytest: \`1 failed, 2 passed in 0.02s\``],
-  ['import', 1, 'error', `${PYTEST}\` (exit 2): pytest could not collect the tests (tests/test_imp.py): \`ModuleNotFoundError: No module named 'nope'\``],
+  [
+    'import',
+    1,
+    'error',
+    `${PYTEST}\` (exit 2): pytest could not collect the tests (tests/test_imp.py): \`ModuleNotFoundError: No module named 'nope'\``,
+  ],
   ['zero', 1, 'error', `${PYTEST} -k zzz\` (exit 5): no tests ran (exit 5: pytest collected no tests): \`2 deselected in 0.00s\``],
   ['deps', 1, 'error', 'tox could not make the test environment, so no test ran: `ERROR: could not install deps [nonexistent-pkg-zz==1.0]'],
-  ['no-python', 1, 'error', 'tox could not make the test environment, so no test ran: `ERROR: InterpreterNotFound: python3.99`; run `tox` to see why'],
+  [
+    'no-python',
+    1,
+    'error',
+    'tox could not make the test environment, so no test ran: `ERROR: InterpreterNotFound: python3.99`; run `tox` to see why',
+  ],
 ];
 
 for (const [name, code, verdict, reason] of TOX) {
@@ -55,16 +65,40 @@ test('tox 3: no tests with allowNoTests is a pass that says so', () => {
 // [lines, what envToolFailure reads]
 const LINES: [string, ReturnType<typeof envToolFailure>][] = [
   // tox 4: `ENV: exit CODE (T seconds) DIR> COMMAND pid=N`, then `ENV: FAIL code CODE (...)`.
-  ['1 failed, 2 passed in 0.04s\npy311: exit 1 (0.29 seconds) /p> pytest pid=935973\n  py311: FAIL code 1 (0.32=setup[0.03]+cmd[0.29] seconds)', { command: 'pytest', code: 1 }],
+  [
+    '1 failed, 2 passed in 0.04s\npy311: exit 1 (0.29 seconds) /p> pytest pid=935973\n  py311: FAIL code 1 (0.32=setup[0.03]+cmd[0.29] seconds)',
+    { command: 'pytest', code: 1 },
+  ],
   ['py: exit 5 (0.10 seconds) /p> python -m pytest -q tests pid=12\n  py: FAIL code 5', { command: 'python -m pytest -q tests', code: 5 }],
-  ['format: exit 1 (0.32 seconds) /p> poetry install --only format --no-root pid=2877', { setup: 'format: exit 1 (0.32 seconds) /p> poetry install --only format --no-root pid=2877' }],
-  ['py: exit 1 (1.20 seconds) /p> python -I -m pip install nope pid=7', { setup: 'py: exit 1 (1.20 seconds) /p> python -I -m pip install nope pid=7' }],
-  ['py39: skipped because could not find python interpreter with spec(s): py39', { setup: 'py39: skipped because could not find python interpreter with spec(s): py39' }],
+  [
+    'format: exit 1 (0.32 seconds) /p> poetry install --only format --no-root pid=2877',
+    { setup: 'format: exit 1 (0.32 seconds) /p> poetry install --only format --no-root pid=2877' },
+  ],
+  [
+    'py: exit 1 (1.20 seconds) /p> python -I -m pip install nope pid=7',
+    { setup: 'py: exit 1 (1.20 seconds) /p> python -I -m pip install nope pid=7' },
+  ],
+  [
+    'py39: skipped because could not find python interpreter with spec(s): py39',
+    { setup: 'py39: skipped because could not find python interpreter with spec(s): py39' },
+  ],
   // nox: `nox > Command COMMAND failed with exit code CODE` (a colon after it when the output was silenced).
-  ['no tests ran in 0.01s\nnox > Command pytest -q failed with exit code 5\nnox > Session tests-3.14 failed.', { command: 'pytest -q', code: 5 }],
-  ['nox > Command python -m pip install . failed with exit code 1:', { setup: 'nox > Command python -m pip install . failed with exit code 1:' }],
-  ['nox > Command /usr/bin/uv venv -p python3.7 /p/.nox/t failed with exit code 1:', { setup: 'nox > Command /usr/bin/uv venv -p python3.7 /p/.nox/t failed with exit code 1:' }],
-  ['nox > Session tests-3.99 skipped: Python interpreter 3.99 not found.', { setup: 'nox > Session tests-3.99 skipped: Python interpreter 3.99 not found.' }],
+  [
+    'no tests ran in 0.01s\nnox > Command pytest -q failed with exit code 5\nnox > Session tests-3.14 failed.',
+    { command: 'pytest -q', code: 5 },
+  ],
+  [
+    'nox > Command python -m pip install . failed with exit code 1:',
+    { setup: 'nox > Command python -m pip install . failed with exit code 1:' },
+  ],
+  [
+    'nox > Command /usr/bin/uv venv -p python3.7 /p/.nox/t failed with exit code 1:',
+    { setup: 'nox > Command /usr/bin/uv venv -p python3.7 /p/.nox/t failed with exit code 1:' },
+  ],
+  [
+    'nox > Session tests-3.99 skipped: Python interpreter 3.99 not found.',
+    { setup: 'nox > Session tests-3.99 skipped: Python interpreter 3.99 not found.' },
+  ],
   ['2 passed in 0.01s\n  py: commands succeeded', undefined],
 ];
 
@@ -73,10 +107,18 @@ test('envToolFailure: the command tox or nox says failed and its code, or the en
 });
 
 test('tox 4 and nox: the failed command is read with its runner', () => {
-  const tox4 = judge('tox', 1, '\nERROR tests/test_a.py\n!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n1 error in 0.09s\npy: exit 2 (0.30 seconds) /p> pytest tests pid=9\n  py: FAIL code 2 (0.31 seconds)\n  evaluation failed :( (0.40 seconds)\n');
+  const tox4 = judge(
+    'tox',
+    1,
+    '\nERROR tests/test_a.py\n!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n1 error in 0.09s\npy: exit 2 (0.30 seconds) /p> pytest tests pid=9\n  py: FAIL code 2 (0.31 seconds)\n  evaluation failed :( (0.40 seconds)\n',
+  );
   assert.is(tox4.verdict, 'error', tox4.reason);
   assert.match(tox4.reason ?? '', 'tox ran `pytest tests` (exit 2): pytest could not collect the tests');
-  const nox = judge('nox -s tests', 1, 'F.\n1 failed, 1 passed in 0.02s\nnox > Command pytest failed with exit code 1\nnox > Session tests failed.\n');
+  const nox = judge(
+    'nox -s tests',
+    1,
+    'F.\n1 failed, 1 passed in 0.02s\nnox > Command pytest failed with exit code 1\nnox > Session tests failed.\n',
+  );
   assert.is(nox.verdict, 'caught', nox.reason);
   assert.match(nox.reason ?? '', 'nox ran `pytest` (exit 1): pytest: `1 failed, 1 passed in 0.02s`');
   // A failure that names no command and no failing test: no catch.
@@ -88,7 +130,11 @@ test('tox 4 and nox: the failed command is read with its runner', () => {
 });
 
 test('a wrapper the shell cannot find is an error naming it and what to do, never a catch', () => {
-  for (const [cmd, tail] of [['uv run pytest -q', '/bin/sh: 1: uv: not found\n'], ['poetry run python -m unittest', 'sh: 1: poetry: not found\n'], ['tox', 'sh: 1: tox: not found\n']] as const) {
+  for (const [cmd, tail] of [
+    ['uv run pytest -q', '/bin/sh: 1: uv: not found\n'],
+    ['poetry run python -m unittest', 'sh: 1: poetry: not found\n'],
+    ['tox', 'sh: 1: tox: not found\n'],
+  ] as const) {
     const c = judge(cmd, 127, tail);
     assert.is(c.verdict, 'error', cmd);
     assert.is(c.inapplicable, true, cmd);

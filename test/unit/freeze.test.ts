@@ -1,7 +1,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  addDays, checkFreezeRequest, fixed3, flipStats, forgive, freezeEligible, lastFrozenDay, parseDay, parseFreezes, serializeFreezes, upsertFreeze,
+  addDays,
+  checkFreezeRequest,
+  fixed3,
+  flipStats,
+  forgive,
+  freezeEligible,
+  lastFrozenDay,
+  parseDay,
+  parseFreezes,
+  serializeFreezes,
+  upsertFreeze,
 } from '../../src/evidence/freeze.js';
 import type { Freeze } from '../../src/types.js';
 import { testMsg } from '../../src/util/messages.js';
@@ -35,9 +45,21 @@ const cases: [string, boolean[], boolean, boolean, string][] = [
   ['19 runs is insufficient, however flaky', series(19, 9), true, false, 'insufficient history; keep observing'],
   ['20 runs is enough', series(20, 2), true, true, 'freeze with expiry, flip_rate=0.105'],
   ['no runs at all', [], true, false, 'insufficient history; keep observing'],
-  ['flip rate exactly at the threshold (1 flip in 51 runs = 0.02) is flaky', series(51, 1), true, true, 'freeze with expiry, flip_rate=0.020'],
+  [
+    'flip rate exactly at the threshold (1 flip in 51 runs = 0.02) is flaky',
+    series(51, 1),
+    true,
+    true,
+    'freeze with expiry, flip_rate=0.020',
+  ],
   ['flip rate just below the threshold (1 flip in 52 runs) is not', series(52, 1), true, false, 'not actually flaky (0.020)'],
-  ['an always-failing test is broken, not flaky', Array(25).fill(false), true, false, 'broken, not flaky: failed all 25 runs; fix it or delete it'],
+  [
+    'an always-failing test is broken, not flaky',
+    Array(25).fill(false),
+    true,
+    false,
+    'broken, not flaky: failed all 25 runs; fix it or delete it',
+  ],
   ['an always-passing test', Array(25).fill(true), true, false, 'not actually flaky (0.000)'],
   ['history but no sensitivity evidence', series(30, 10), false, false, 'no sensitivity evidence; rewrite or delete'],
   ['flip rate is checked before evidence', [true, ...Array(59).fill(false)], false, false, 'not actually flaky (0.017)'],
@@ -75,11 +97,24 @@ test('predicate: an id that named several tests is never eligible, whatever its 
 
 test("three decimals round exact ties to even, as Python's :.3f does (toFixed rounds them up)", () => {
   const want: [number, string][] = [
-    [1 / 16, '0.062'], [3 / 16, '0.188'], [5 / 16, '0.312'], [7 / 16, '0.438'], [9 / 16, '0.562'],
-    [1 / 19, '0.053'], [2 / 19, '0.105'], [1 / 51, '0.020'], [0, '0.000'], [1, '1.000'], [0.0005, '0.001'], [2 / 3, '0.667'],
+    [1 / 16, '0.062'],
+    [3 / 16, '0.188'],
+    [5 / 16, '0.312'],
+    [7 / 16, '0.438'],
+    [9 / 16, '0.562'],
+    [1 / 19, '0.053'],
+    [2 / 19, '0.105'],
+    [1 / 51, '0.020'],
+    [0, '0.000'],
+    [1, '1.000'],
+    [0.0005, '0.001'],
+    [2 / 3, '0.667'],
   ];
   for (const [x, s] of want) assert.is(fixed3(x), s, String(x));
-  assert.is(freezeEligible(onOneTree(series(33, 2), true), { minRuns: 20, minFlipRate: 0.02 }).reason, 'freeze with expiry, flip_rate=0.062');
+  assert.is(
+    freezeEligible(onOneTree(series(33, 2), true), { minRuns: 20, minFlipRate: 0.02 }).reason,
+    'freeze with expiry, flip_rate=0.062',
+  );
 });
 
 test('dates: only real YYYY-MM-DD days; adding days crosses months and leap years', () => {
@@ -111,7 +146,15 @@ for (const [title, expires, reentry, problems] of request) {
 }
 
 const freeze = (test: string, expires: string): Freeze => ({
-  test, flip_rate: 0.1, runs: 20, flips: 2, evidence: 1, by: 'T <t@x>', at: '2025-01-01T00:00:00.000Z', expires, reentry: 'fixed',
+  test,
+  flip_rate: 0.1,
+  runs: 20,
+  flips: 2,
+  evidence: 1,
+  by: 'T <t@x>',
+  at: '2025-01-01T00:00:00.000Z',
+  expires,
+  reentry: 'fixed',
 });
 
 test('forgive: a freeze counts before its expiry day, not on or after it', () => {
@@ -119,7 +162,10 @@ test('forgive: a freeze counts before its expiry day, not on or after it', () =>
   assert.equal(forgive(['a', 'b', 'c'], freezes, '2025-01-09'), { frozen: ['a', 'b'], expired: [], ambiguous: [], unfrozen: ['c'] });
   const onDay = forgive(['a', 'b'], freezes, '2025-01-10');
   assert.equal(onDay.frozen, ['a']);
-  assert.equal(onDay.expired.map((f) => f.test), ['b']);
+  assert.equal(
+    onDay.expired.map((f) => f.test),
+    ['b'],
+  );
   assert.equal(forgive([], freezes, '2025-01-01'), { frozen: [], expired: [], ambiguous: [], unfrozen: [] });
 });
 
@@ -127,16 +173,32 @@ test('forgive: a freeze names one test in one tier; an id several test cases sha
   const inT1 = { ...freeze('a', '2025-02-01'), tier: 't1' };
   assert.equal(forgive(['a'], [inT1], '2025-01-09', { tier: 't1' }).frozen, ['a']);
   assert.equal(forgive(['a'], [inT1], '2025-01-09', { tier: 't2' }).unfrozen, ['a'], 'frozen in t1 only');
-  assert.equal(forgive(['a'], [freeze('a', '2025-02-01')], '2025-01-09', { tier: 't2' }).frozen, ['a'], 'an older freeze without a tier applies in every tier');
-  assert.equal(forgive(['a'], [inT1], '2025-01-09', { tier: 't1', dup: ['a'] }), { frozen: [], expired: [], ambiguous: ['a'], unfrozen: [] });
+  assert.equal(
+    forgive(['a'], [freeze('a', '2025-02-01')], '2025-01-09', { tier: 't2' }).frozen,
+    ['a'],
+    'an older freeze without a tier applies in every tier',
+  );
+  assert.equal(forgive(['a'], [inT1], '2025-01-09', { tier: 't1', dup: ['a'] }), {
+    frozen: [],
+    expired: [],
+    ambiguous: ['a'],
+    unfrozen: [],
+  });
 });
 
 test('the freezes file round-trips sorted, and a broken one names every problem', () => {
   const text = serializeFreezes(upsertFreeze([freeze('b', '2025-02-01'), freeze('a', '2025-02-01')], freeze('b', '2025-03-01')));
   const back = parseFreezes(text);
   assert.ok(back.ok);
-  if (back.ok) assert.equal(back.freezes.map((f) => [f.test, f.expires]), [['a', '2025-02-01'], ['b', '2025-03-01']]);
-  assert.match(text, /^\{\n  "version": 1,\n  "freezes": \[/);
+  if (back.ok)
+    assert.equal(
+      back.freezes.map((f) => [f.test, f.expires]),
+      [
+        ['a', '2025-02-01'],
+        ['b', '2025-03-01'],
+      ],
+    );
+  assert.match(text, /^\{\n {2}"version": 1,\n {2}"freezes": \[/);
   const bad = parseFreezes('{"freezes":[{"test":"a","expires":"soon"}]}');
   assert.is(bad.ok, false);
   if (!bad.ok) {
@@ -162,7 +224,10 @@ test('fixed3: only odd sixteenths are ties; even ones print as toFixed does', ()
 });
 
 test('freezeEligible: one run is not history, even when the policy asks for fewer', () => {
-  for (const p of [{ minRuns: 1, minFlipRate: 0.02 }, { minRuns: 0, minFlipRate: 0 }]) {
+  for (const p of [
+    { minRuns: 1, minFlipRate: 0.02 },
+    { minRuns: 0, minFlipRate: 0 },
+  ]) {
     for (const runs of [0, 1]) {
       const r = freezeEligible({ runs, fails: runs, sameCodeRuns: 0, flips: 0, evidence: 1 }, p);
       assert.equal([r.eligible, r.broken, r.reason], [false, false, testMsg.insufficientHistory()], JSON.stringify([p, runs]));
@@ -183,13 +248,30 @@ test('freeze request: a blank expiry is a missing one, and a good expiry is retu
 });
 
 test('the freezes file: unsorted freezes are written sorted by test; odd JSON is a problem, not a crash', () => {
-  const text = serializeFreezes([freeze('m', '2025-02-01'), freeze('z', '2025-02-01'), freeze('a', '2025-02-01'), freeze('b', '2025-02-01')]);
+  const text = serializeFreezes([
+    freeze('m', '2025-02-01'),
+    freeze('z', '2025-02-01'),
+    freeze('a', '2025-02-01'),
+    freeze('b', '2025-02-01'),
+  ]);
   const back = parseFreezes(text);
   assert.ok(back.ok);
-  if (back.ok) assert.equal(back.freezes.map((f) => f.test), ['a', 'b', 'm', 'z']);
+  if (back.ok)
+    assert.equal(
+      back.freezes.map((f) => f.test),
+      ['a', 'b', 'm', 'z'],
+    );
   const twice = serializeFreezes([freeze('b', '2025-03-01'), freeze('a', '2025-01-05'), freeze('b', '2025-02-01')]);
   const again = parseFreezes(twice);
-  if (again.ok) assert.equal(again.freezes.map((f) => [f.test, f.expires]), [['a', '2025-01-05'], ['b', '2025-03-01'], ['b', '2025-02-01']]);
+  if (again.ok)
+    assert.equal(
+      again.freezes.map((f) => [f.test, f.expires]),
+      [
+        ['a', '2025-01-05'],
+        ['b', '2025-03-01'],
+        ['b', '2025-02-01'],
+      ],
+    );
   const broken = parseFreezes('{"version": 1');
   assert.ok(!broken.ok && broken.why.startsWith('not JSON: '));
   assert.is(parseFreezes('null').ok, false);
@@ -203,7 +285,11 @@ test('the freezes file is sorted however many freezes it holds (past the sizes a
   const tests = Array.from({ length: 60 }, (_, i) => `t${String((i * 37) % 60).padStart(2, '0')}`);
   const back = parseFreezes(serializeFreezes(tests.map((t) => freeze(t, '2025-02-01'))));
   assert.ok(back.ok);
-  if (back.ok) assert.equal(back.freezes.map((f) => f.test), [...tests].sort());
+  if (back.ok)
+    assert.equal(
+      back.freezes.map((f) => f.test),
+      [...tests].sort(),
+    );
 });
 
 test('freezeEligible: a test that failed every run is marked broken (flaky --json prints it); a flaky one, or one without enough runs, is not', () => {
@@ -224,7 +310,14 @@ test('forgive: without a list of shared ids, no id is shared, whatever its text'
 test('the freezes file: a tier, when a freeze has one, is a string', () => {
   const back = parseFreezes(serializeFreezes([{ ...freeze('a', '2025-02-01'), tier: 't1' }, freeze('b', '2025-02-01')]));
   assert.ok(back.ok, back.ok ? '' : back.why);
-  if (back.ok) assert.equal(back.freezes.map((f) => [f.test, f.tier ?? null]), [['a', 't1'], ['b', null]]);
+  if (back.ok)
+    assert.equal(
+      back.freezes.map((f) => [f.test, f.tier ?? null]),
+      [
+        ['a', 't1'],
+        ['b', null],
+      ],
+    );
   for (const tier of [3, null, true, ['t1'], {}]) {
     const bad = parseFreezes(JSON.stringify({ version: 1, freezes: [freeze('a', '2025-02-01'), { ...freeze('b', '2025-02-01'), tier }] }));
     assert.equal(bad, { ok: false, why: 'freezes[1].tier must be a string' }, JSON.stringify(tier));
@@ -233,11 +326,28 @@ test('the freezes file: a tier, when a freeze has one, is a string', () => {
 
 test("the freezes file: one test's freezes are written by tier, the one for every tier first", () => {
   const inTier = (test: string, tier: string): Freeze => ({ ...freeze(test, '2025-02-01'), tier });
-  const text = serializeFreezes([inTier('a', 't2'), inTier('b', 'E2E'), inTier('a', 'E2E'), freeze('a', '2025-02-01'), inTier('a', 't1'), freeze('b', '2025-02-01')]);
+  const text = serializeFreezes([
+    inTier('a', 't2'),
+    inTier('b', 'E2E'),
+    inTier('a', 'E2E'),
+    freeze('a', '2025-02-01'),
+    inTier('a', 't1'),
+    freeze('b', '2025-02-01'),
+  ]);
   const back = parseFreezes(text);
   assert.ok(back.ok);
   if (back.ok) {
-    assert.equal(back.freezes.map((f) => [f.test, f.tier ?? null]), [['a', null], ['a', 'E2E'], ['a', 't1'], ['a', 't2'], ['b', null], ['b', 'E2E']]);
+    assert.equal(
+      back.freezes.map((f) => [f.test, f.tier ?? null]),
+      [
+        ['a', null],
+        ['a', 'E2E'],
+        ['a', 't1'],
+        ['a', 't2'],
+        ['b', null],
+        ['b', 'E2E'],
+      ],
+    );
   }
 });
 

@@ -5,7 +5,10 @@ import { safeGateOutput } from '../../src/util/gate-output.js';
 const out = (text: string) => safeGateOutput(Buffer.from(text, 'utf8')).toString('utf8');
 
 test("a runner's ordinary output passes as it is, the same bytes: text, newlines, tabs, CRLF, non-ASCII letters, colours", () => {
-  const plain = Buffer.from('  ✓ adds (2 ms)\n\tTests:  1 passed\r\nÉtat: prêt 測試\n\x1b[32mPASS\x1b[0m \x1b[1;31;4mFAIL\x1b[39;22m \x1b[38;2;255;0;0mred\x1b[m\n', 'utf8');
+  const plain = Buffer.from(
+    '  ✓ adds (2 ms)\n\tTests:  1 passed\r\nÉtat: prêt 測試\n\x1b[32mPASS\x1b[0m \x1b[1;31;4mFAIL\x1b[39;22m \x1b[38;2;255;0;0mred\x1b[m\n',
+    'utf8',
+  );
   assert.ok(safeGateOutput(plain) === plain, 'no copy when nothing needs an escape');
 });
 

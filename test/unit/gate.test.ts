@@ -10,10 +10,15 @@ import { classify } from '../../src/ladder/verdict.js';
 import type { ResolvedTier } from '../../src/types.js';
 import { PROJECT, processesMatching } from '../helpers/repo.js';
 
-const tier = (run: string | string[], timeout = 30): ResolvedTier => ({ ...resolveConfig({ tiers: [{ name: 'g', run, timeout }] }).tiers[0]! });
+const tier = (run: string | string[], timeout = 30): ResolvedTier => ({
+  ...resolveConfig({ tiers: [{ name: 'g', run, timeout }] }).tiers[0]!,
+});
 
 /** Runs the gate in a fresh folder (holding a non-executable file `noexec`). */
-async function gateIn(run: string | string[], opts: { timeout?: number; io?: () => GateIo; env?: Record<string, string> } = {}): Promise<GateExit> {
+async function gateIn(
+  run: string | string[],
+  opts: { timeout?: number; io?: () => GateIo; env?: Record<string, string> } = {},
+): Promise<GateExit> {
   const dir = mkdtempSync(join(tmpdir(), 'gl-gate-'));
   try {
     writeFileSync(join(dir, 'noexec'), '#!/bin/sh\n');
@@ -33,7 +38,14 @@ function gone(pid: number): boolean {
   }
 }
 
-const pick = (e: GateExit) => ({ exitCode: e.exitCode, signal: e.signal, timedOut: e.timedOut, interrupted: e.interrupted, spawnError: e.spawnError, notFound: e.notFound });
+const pick = (e: GateExit) => ({
+  exitCode: e.exitCode,
+  signal: e.signal,
+  timedOut: e.timedOut,
+  interrupted: e.interrupted,
+  spawnError: e.spawnError,
+  notFound: e.notFound,
+});
 
 /** Waits until `pid` is gone (or a zombie), polling /proc, for at most `ms`. */
 async function waitGone(pid: number, ms = 20_000): Promise<boolean> {
@@ -48,7 +60,14 @@ async function waitGone(pid: number, ms = 20_000): Promise<boolean> {
 test('exit codes: 0, 1 and 3 arrive as they are', async () => {
   for (const code of [0, 1, 3]) {
     const e = await gateIn(`exit ${code}`);
-    assert.equal(pick(e), { exitCode: code, signal: null, timedOut: false, interrupted: false, spawnError: undefined, notFound: undefined });
+    assert.equal(pick(e), {
+      exitCode: code,
+      signal: null,
+      timedOut: false,
+      interrupted: false,
+      spawnError: undefined,
+      notFound: undefined,
+    });
   }
 });
 
@@ -152,15 +171,29 @@ test('a real jest run: "Test suite failed to run", then 80 kB of passing tests, 
   try {
     writeFileSync(join(dir, 'package.json'), '{"name":"j","private":true}\n');
     // The larger file runs first (jest orders new files by size): the failing suite, then the passing tests' verbose lines.
-    writeFileSync(join(dir, 'a.test.js'), `const x = require('./nope');\ntest('adds', () => {});\n${Array.from({ length: 15000 }, (_, i) => `// pad ${i}`).join('\n')}\n`);
-    writeFileSync(join(dir, 'b.test.js'), Array.from({ length: 1000 }, (_, i) => `test('case number ${i} with a rather long name to fill the verbose output of jest', () => {});\n`).join(''));
+    writeFileSync(
+      join(dir, 'a.test.js'),
+      `const x = require('./nope');\ntest('adds', () => {});\n${Array.from({ length: 15000 }, (_, i) => `// pad ${i}`).join('\n')}\n`,
+    );
+    writeFileSync(
+      join(dir, 'b.test.js'),
+      Array.from(
+        { length: 1000 },
+        (_, i) => `test('case number ${i} with a rather long name to fill the verbose output of jest', () => {});\n`,
+      ).join(''),
+    );
     const jest = join(PROJECT, 'node_modules', 'jest', 'bin', 'jest.js');
     const run = [process.execPath, jest, '--rootDir', dir, '--no-cache', '--ci', '-i', '--verbose'];
     let bytes = 0;
-    const e = await runGate(tier(run, 120), dir, { PATH: process.env.PATH ?? '/usr/bin:/bin' }, { write: (chunk) => (bytes += chunk.length), keep: keepFor('jest')! });
+    const e = await runGate(
+      tier(run, 120),
+      dir,
+      { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      { write: (chunk) => (bytes += chunk.length), keep: keepFor('jest')! },
+    );
     assert.is(e.exitCode, 1, e.tail.slice(-2000));
     assert.ok(bytes > 64 * 1024 + 8 * 1024, `the output (${bytes} bytes) is longer than the tail`);
-    assert.not.match(e.tail, '> 1 | const x', 'the suite\'s own lines fell out of the tail');
+    assert.not.match(e.tail, '> 1 | const x', "the suite's own lines fell out of the tail");
     const c = classify(e, [1], 120, { runner: 'jest', output: { detection: { runner: 'jest', words: [], managers: [] } } });
     assert.is(c.verdict, 'error');
     assert.is(c.reason, "a test file could not run (a.test.js): `Cannot find module './nope' from 'a.test.js'`");

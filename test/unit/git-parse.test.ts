@@ -1,6 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseBoundary, parseCatFileBatch, parseNameStatusZ, parseStatusV2, parseWorktreeList, withoutLocalGitEnv } from '../../src/git/git.js';
+import {
+  parseBoundary,
+  parseCatFileBatch,
+  parseNameStatusZ,
+  parseStatusV2,
+  parseWorktreeList,
+  withoutLocalGitEnv,
+} from '../../src/git/git.js';
 import { importCandidates } from '../../src/config/config-at.js';
 import type { ChangedPath } from '../../src/types.js';
 
@@ -8,28 +15,46 @@ const z = (...fields: string[]) => `${fields.join('\0')}\0`;
 
 const nameStatus: { title: string; out: string; changes: ChangedPath[] }[] = [
   { title: 'empty', out: '', changes: [] },
-  { title: 'plain statuses', out: z('M', 'a.txt', 'A', 'b.txt', 'D', 'c.txt', 'T', 'd'), changes: [
-    { status: 'M', path: 'a.txt' },
-    { status: 'A', path: 'b.txt' },
-    { status: 'D', path: 'c.txt' },
-    { status: 'T', path: 'd' },
-  ] },
-  { title: 'a rename gives both paths', out: z('R100', 'tests/helper.py', 'src/helper.py'), changes: [
-    { status: 'R100', from: 'tests/helper.py', path: 'src/helper.py' },
-  ] },
-  { title: 'a copy gives both paths', out: z('C075', 'tests/fixture.json', 'src/data.json', 'M', 'x'), changes: [
-    { status: 'C075', from: 'tests/fixture.json', path: 'src/data.json' },
-    { status: 'M', path: 'x' },
-  ] },
-  { title: 'spaces, quotes, tabs, newlines and non-ASCII stay verbatim', out: z('A', 'dir with space/a "b".txt', 'A', 'new\nline\tand tab.txt', 'R090', 'tests/ünï cödé.py', 'src/日本.py'), changes: [
-    { status: 'A', path: 'dir with space/a "b".txt' },
-    { status: 'A', path: 'new\nline\tand tab.txt' },
-    { status: 'R090', from: 'tests/ünï cödé.py', path: 'src/日本.py' },
-  ] },
-  { title: 'a path that looks like a status letter', out: z('M', 'R', 'A', 'M'), changes: [
-    { status: 'M', path: 'R' },
-    { status: 'A', path: 'M' },
-  ] },
+  {
+    title: 'plain statuses',
+    out: z('M', 'a.txt', 'A', 'b.txt', 'D', 'c.txt', 'T', 'd'),
+    changes: [
+      { status: 'M', path: 'a.txt' },
+      { status: 'A', path: 'b.txt' },
+      { status: 'D', path: 'c.txt' },
+      { status: 'T', path: 'd' },
+    ],
+  },
+  {
+    title: 'a rename gives both paths',
+    out: z('R100', 'tests/helper.py', 'src/helper.py'),
+    changes: [{ status: 'R100', from: 'tests/helper.py', path: 'src/helper.py' }],
+  },
+  {
+    title: 'a copy gives both paths',
+    out: z('C075', 'tests/fixture.json', 'src/data.json', 'M', 'x'),
+    changes: [
+      { status: 'C075', from: 'tests/fixture.json', path: 'src/data.json' },
+      { status: 'M', path: 'x' },
+    ],
+  },
+  {
+    title: 'spaces, quotes, tabs, newlines and non-ASCII stay verbatim',
+    out: z('A', 'dir with space/a "b".txt', 'A', 'new\nline\tand tab.txt', 'R090', 'tests/ünï cödé.py', 'src/日本.py'),
+    changes: [
+      { status: 'A', path: 'dir with space/a "b".txt' },
+      { status: 'A', path: 'new\nline\tand tab.txt' },
+      { status: 'R090', from: 'tests/ünï cödé.py', path: 'src/日本.py' },
+    ],
+  },
+  {
+    title: 'a path that looks like a status letter',
+    out: z('M', 'R', 'A', 'M'),
+    changes: [
+      { status: 'M', path: 'R' },
+      { status: 'A', path: 'M' },
+    ],
+  },
 ];
 for (const c of nameStatus) test(`parseNameStatusZ: ${c.title}`, () => assert.equal(parseNameStatusZ(c.out), c.changes));
 
@@ -44,7 +69,22 @@ for (const c of boundaries) {
 }
 
 test('parseWorktreeList: paths (with spaces), heads and locks', () => {
-  const out = z('worktree /repo', 'HEAD aaaa', 'branch refs/heads/main', '', 'worktree /tmp/gate-ladder-x/wt', 'HEAD bbbb', 'detached', 'locked', '', 'worktree /a b/c', 'HEAD cccc', 'detached', 'locked why not', '');
+  const out = z(
+    'worktree /repo',
+    'HEAD aaaa',
+    'branch refs/heads/main',
+    '',
+    'worktree /tmp/gate-ladder-x/wt',
+    'HEAD bbbb',
+    'detached',
+    'locked',
+    '',
+    'worktree /a b/c',
+    'HEAD cccc',
+    'detached',
+    'locked why not',
+    '',
+  );
   assert.equal(parseWorktreeList(out), [
     { path: '/repo', head: 'aaaa' },
     { path: '/tmp/gate-ladder-x/wt', head: 'bbbb', locked: '' },
@@ -70,13 +110,21 @@ test('withoutLocalGitEnv drops what ties a process to one repository, keeps the 
     PATH: '/bin',
     GATE_LADDER: '0',
   });
-  assert.equal(env, { GIT_AUTHOR_NAME: 'A', GIT_EXEC_PATH: '/usr/lib/git-core', GIT_SSL_CAINFO: '/etc/ssl/x', PATH: '/bin', GATE_LADDER: '0' });
+  assert.equal(env, {
+    GIT_AUTHOR_NAME: 'A',
+    GIT_EXEC_PATH: '/usr/lib/git-core',
+    GIT_SSL_CAINFO: '/etc/ssl/x',
+    PATH: '/bin',
+    GATE_LADDER: '0',
+  });
 });
 
 test('parseCatFileBatch: files, missing paths, trees, and contents with newlines or non-ASCII bytes', () => {
   const body = Buffer.from('line one\nzwei: ü\n');
   const out = Buffer.concat([
-    Buffer.from(`${'a'.repeat(40)} blob ${body.length}\n`), body, Buffer.from('\n'),
+    Buffer.from(`${'a'.repeat(40)} blob ${body.length}\n`),
+    body,
+    Buffer.from('\n'),
     Buffer.from('HEAD:nope.ts missing\n'),
     Buffer.from(`${'b'.repeat(40)} tree 3\nabc\n`),
     Buffer.from(`${'c'.repeat(40)} blob 0\n\n`),
@@ -99,7 +147,10 @@ test('parseCatFileBatch: what --follow-symlinks says of a link leading outside t
 });
 
 test('withoutLocalGitEnv keepRepo: the variables that name the repository stay, the index and the prefix go', () => {
-  const env = withoutLocalGitEnv({ GIT_DIR: '/d', GIT_WORK_TREE: '/w', GIT_INDEX_FILE: '/d/index.lock', GIT_PREFIX: 'sub/', GIT_CONFIG_PARAMETERS: 'x', PATH: '/bin' }, true);
+  const env = withoutLocalGitEnv(
+    { GIT_DIR: '/d', GIT_WORK_TREE: '/w', GIT_INDEX_FILE: '/d/index.lock', GIT_PREFIX: 'sub/', GIT_CONFIG_PARAMETERS: 'x', PATH: '/bin' },
+    true,
+  );
   assert.equal(env, { GIT_DIR: '/d', GIT_WORK_TREE: '/w', PATH: '/bin' });
 });
 
@@ -113,7 +164,7 @@ test('importCandidates: as written, with extensions, a folder index, and .ts for
 
 test.run();
 
-test('parseStatusV2: the head, whether clean, and each changed path (spaces kept, a rename\'s original path skipped, unmerged)', () => {
+test("parseStatusV2: the head, whether clean, and each changed path (spaces kept, a rename's original path skipped, unmerged)", () => {
   const oid = 'a'.repeat(40);
   const out = [
     `# branch.oid ${oid}`,

@@ -6,12 +6,65 @@ import { compileGlob, isScopePlan, parts, planScope, shortcut } from '../../src/
 import { scopeMatcher } from '../../src/ladder/route.js';
 
 /** Paths as git prints them, chosen to sit on every edge of the shortcut shapes. */
-const names = ['a', 'tests', 'test', 'fixtures', '__tests__', '__snapshots__', 'conftest.py', 'pytest.ini', 'tox.ini', 'test_x.py',
-  'test_', 'x_test_y', 'a.test.js', '.test.', 'a.test', 'test.a', 'a.spec.ts', 'spec', 'vitest.config.ts', 'vite.config.mjs',
-  'jest.config.', 'jest.config', 'vitest.workspace.js', 'vitest.setup.ts', 'jest.setup.js', 'xjest.setup.js', '.hidden',
-  '.tests', 'tests.txt', 'fixtures.json', 'a b', 'ümlaut.test.ts', 'src', 'pkg', 'node_modules', 'x.py', '.py', 'README.md',
-  'integration_tests', '_tests', 'e2e-tests', '-tests', 'tests_', 'tests_e2e', 'testdata', '__mocks__', 'a_test.go', 'a_test', 'b_spec.rb',
-  '_spec.rb', 'pyproject.toml', 'setup.cfg', 'latest', 'contests', 'protest.py', 'attestation.ts', 'tests-x'];
+const names = [
+  'a',
+  'tests',
+  'test',
+  'fixtures',
+  '__tests__',
+  '__snapshots__',
+  'conftest.py',
+  'pytest.ini',
+  'tox.ini',
+  'test_x.py',
+  'test_',
+  'x_test_y',
+  'a.test.js',
+  '.test.',
+  'a.test',
+  'test.a',
+  'a.spec.ts',
+  'spec',
+  'vitest.config.ts',
+  'vite.config.mjs',
+  'jest.config.',
+  'jest.config',
+  'vitest.workspace.js',
+  'vitest.setup.ts',
+  'jest.setup.js',
+  'xjest.setup.js',
+  '.hidden',
+  '.tests',
+  'tests.txt',
+  'fixtures.json',
+  'a b',
+  'ümlaut.test.ts',
+  'src',
+  'pkg',
+  'node_modules',
+  'x.py',
+  '.py',
+  'README.md',
+  'integration_tests',
+  '_tests',
+  'e2e-tests',
+  '-tests',
+  'tests_',
+  'tests_e2e',
+  'testdata',
+  '__mocks__',
+  'a_test.go',
+  'a_test',
+  'b_spec.rb',
+  '_spec.rb',
+  'pyproject.toml',
+  'setup.cfg',
+  'latest',
+  'contests',
+  'protest.py',
+  'attestation.ts',
+  'tests-x',
+];
 const paths = new Set<string>();
 for (const a of names) {
   paths.add(a);
@@ -24,13 +77,59 @@ for (const a of names) {
 // Under mutation testing (scripts/mutation-tests.mjs) a fifteenth of the paths: each mutant runs every test.
 if (process.env.GL_MUTATION === '1') for (const [i, p] of [...paths].entries()) if (i % 15 !== 0 && p.includes('/')) paths.delete(p);
 
-const extra = ['tests/**', 'src/test/**', 'README.md', '**/src/tests', '*.py', 'test_*', '*test*', '**/*.py', 'docs/**', '**/*test*/**',
-  '**/{tests,fixtures}/**', '{a,b}.txt', 'src/*.ts', '**/*', '**/[abc].txt', '!**/x', '**/a?b', '**/{vitest,jest}.config.{js,ts}',
+const extra = [
+  'tests/**',
+  'src/test/**',
+  'README.md',
+  '**/src/tests',
+  '*.py',
+  'test_*',
+  '*test*',
+  '**/*.py',
+  'docs/**',
+  '**/*test*/**',
+  '**/{tests,fixtures}/**',
+  '{a,b}.txt',
+  'src/*.ts',
+  '**/*',
+  '**/[abc].txt',
+  '!**/x',
+  '**/a?b',
+  '**/{vitest,jest}.config.{js,ts}',
   // The edges of each shortcut shape: path-anchored directories, prefixes and suffixes; one-character
   // stars; braces that are not one plain group.
-  'src/**', 'tests/**', 'test*', '*.py', '*.md', '*test', '**/*test', '**/test*', '*', '**', '**/*', '*/**', '**/**',
-  '{a}', '{tests}/**', '{,tests}/**', '{tests,}/**', '{a..c}.txt', '}{a,b}', '{a,b}{c,d}', '{a,b', 'a,b}', '**/{a,b}',
-  '**/{tests,src}/**', '{src,tests}/**', '{test_*,*.py}', '**/{*.spec.*,x}', 'src/tests', 'test', '**/te*st/**', '**/*/a'];
+  'src/**',
+  'tests/**',
+  'test*',
+  '*.py',
+  '*.md',
+  '*test',
+  '**/*test',
+  '**/test*',
+  '*',
+  '**',
+  '**/*',
+  '*/**',
+  '**/**',
+  '{a}',
+  '{tests}/**',
+  '{,tests}/**',
+  '{tests,}/**',
+  '{a..c}.txt',
+  '}{a,b}',
+  '{a,b}{c,d}',
+  '{a,b',
+  'a,b}',
+  '**/{a,b}',
+  '**/{tests,src}/**',
+  '{src,tests}/**',
+  '{test_*,*.py}',
+  '**/{*.spec.*,x}',
+  'src/tests',
+  'test',
+  '**/te*st/**',
+  '**/*/a',
+];
 
 for (const glob of [...defaultScope, ...extra]) {
   test(`${glob}: the same answers as picomatch on ${paths.size} paths`, () => {
@@ -63,11 +162,15 @@ test('a brace group answers like its alternatives alone, where picomatch differs
 });
 
 test('every default scope glob has a string shortcut, so a push never loads picomatch for them', () => {
-  assert.equal(defaultScope.filter((g) => shortcut(g) === undefined), []);
+  assert.equal(
+    defaultScope.filter((g) => shortcut(g) === undefined),
+    [],
+  );
 });
 
 test('globs with character classes, extglobs, negation or nested braces fall back to picomatch', () => {
-  for (const g of ['**/[abc].txt', '**/a?b', '!**/x', '**/*.+(js|ts)', '**/{a,{b,c}}/**', 'src/*.ts', '**/*']) assert.is(shortcut(g), undefined, g);
+  for (const g of ['**/[abc].txt', '**/a?b', '!**/x', '**/*.+(js|ts)', '**/{a,{b,c}}/**', 'src/*.ts', '**/*'])
+    assert.is(shortcut(g), undefined, g);
 });
 
 /**
@@ -170,12 +273,60 @@ test('a scope plan: one shortcut per glob that has one (null for picomatch), and
 });
 
 test('the shapes docs/performance.md promises a shortcut for have one; other shapes, and braces that are not one plain group, do not', () => {
-  const shaped = ['**/conftest.py', '**/tests/**', '**/test_*', '**/*test*', '**/*.py', 'tests/**', 'test_*', '*test*', '*.py', 'README.md',
-    'src/tests', '{a,b}.txt', '**/{tests,fixtures}/**', 'a*', '*a', '**/a*', '**/*a', '*ab*'];
-  assert.equal(shaped.filter((g) => shortcut(g) === undefined), []);
-  const other = ['', '**/', '*', '**', '**/*', '*/**', 'a}', 'a,b}', '{a,b', '}{a,b}', '{a,b}}', '{{a,b}}', '{a}', '{,a}', '{a,}', '{a..c}.txt', '{a..c,d}.txt',
-    'src/*.ts', '**/src/*.ts', '**/*/a', '**/te*st/**', '**/[ab]', '**//**', 'a/**/b'];
-  assert.equal(other.filter((g) => shortcut(g) !== undefined), []);
+  const shaped = [
+    '**/conftest.py',
+    '**/tests/**',
+    '**/test_*',
+    '**/*test*',
+    '**/*.py',
+    'tests/**',
+    'test_*',
+    '*test*',
+    '*.py',
+    'README.md',
+    'src/tests',
+    '{a,b}.txt',
+    '**/{tests,fixtures}/**',
+    'a*',
+    '*a',
+    '**/a*',
+    '**/*a',
+    '*ab*',
+  ];
+  assert.equal(
+    shaped.filter((g) => shortcut(g) === undefined),
+    [],
+  );
+  const other = [
+    '',
+    '**/',
+    '*',
+    '**',
+    '**/*',
+    '*/**',
+    'a}',
+    'a,b}',
+    '{a,b',
+    '}{a,b}',
+    '{a,b}}',
+    '{{a,b}}',
+    '{a}',
+    '{,a}',
+    '{a,}',
+    '{a..c}.txt',
+    '{a..c,d}.txt',
+    'src/*.ts',
+    '**/src/*.ts',
+    '**/*/a',
+    '**/te*st/**',
+    '**/[ab]',
+    '**//**',
+    'a/**/b',
+  ];
+  assert.equal(
+    other.filter((g) => shortcut(g) !== undefined),
+    [],
+  );
   // The alternatives of a group keep their place: a top-level name, or any segment.
   assert.is(shortcut('{a,b}.txt'), '^a\\.txt$|^b\\.txt$');
   assert.is(shortcut('**/*.{py,pyi}'), '(?:^|/)[^/]*\\.py$|(?:^|/)[^/]*\\.pyi$');

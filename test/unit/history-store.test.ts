@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { COMPACT_AT_BYTES, compactHistory, foldRecordsFile, historyPath, readHistory, readTeamHistory, recordTests } from '../../src/evidence/history-store.js';
+import {
+  COMPACT_AT_BYTES,
+  compactHistory,
+  foldRecordsFile,
+  historyPath,
+  readHistory,
+  readTeamHistory,
+  recordTests,
+} from '../../src/evidence/history-store.js';
 import { testLogFiles } from '../../src/ledger/ledger.js';
 import { emptyHistory, serializeHistory } from '../../src/evidence/history.js';
 import { resolveTestId } from '../../src/evidence/resolve-id.js';
@@ -11,7 +19,16 @@ import { today } from '../../src/ladder/tier-report-io.js';
 import type { TestRecord } from '../../src/types.js';
 
 const rec = (i: number, tree: string, pass: string[], fail: string[]): TestRecord => ({
-  ts: `2025-01-01T00:00:${String(i).padStart(2, '0')}Z`, run: `r${i}`, tier: 't1', hook: 'pre-push', patch: tree, tree, cmd: 'c', pass, fail, skip: [],
+  ts: `2025-01-01T00:00:${String(i).padStart(2, '0')}Z`,
+  run: `r${i}`,
+  tier: 't1',
+  hook: 'pre-push',
+  patch: tree,
+  tree,
+  cmd: 'c',
+  pass,
+  fail,
+  skip: [],
 });
 
 function withDir(fn: (tests: string) => void): void {
@@ -48,7 +65,12 @@ test('compaction keeps the folded log (tests-archive/): every record this clone 
     const files = testLogFiles(tests);
     assert.is(files.length, 3, 'two archived logs, then the live one');
     assert.is(files[2], tests);
-    const runs = files.flatMap((f) => readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as TestRecord).run));
+    const runs = files.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as TestRecord).run),
+    );
     assert.equal(runs, ['r1', 'r2', 'r3', 'r4', 'r5']);
     assert.is(readHistory(tests).state.records, 5, 'reading the history does not count the archive again');
   }));
@@ -56,7 +78,11 @@ test('compaction keeps the folded log (tests-archive/): every record this clone 
 test("another file of records (the team's) folds into a history, counting its records and origins; a missing one adds nothing", () =>
   withDir((tests) => {
     const team = join(tests, '..', 'team.jsonl');
-    const lines = [{ ...rec(1, 'A', ['a'], []), origin: 'x' }, { ...rec(2, 'A', [], ['a']), origin: 'y' }, { ...rec(3, 'A', ['a'], []), origin: 'x' }];
+    const lines = [
+      { ...rec(1, 'A', ['a'], []), origin: 'x' },
+      { ...rec(2, 'A', [], ['a']), origin: 'y' },
+      { ...rec(3, 'A', ['a'], []), origin: 'x' },
+    ];
     writeFileSync(team, `${lines.map((l) => JSON.stringify(l)).join('\n')}\nnot json\n`);
     const state = emptyHistory();
     const stats = { rows: 0, skipped: 0 };

@@ -1,13 +1,32 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  KEY_WINDOW, addRecord, emptyHistory, evidenceOf, flakyRows, foldHistory, orphanEvidence, parseHistory, serializeHistory, testRecord,
+  KEY_WINDOW,
+  addRecord,
+  emptyHistory,
+  evidenceOf,
+  flakyRows,
+  foldHistory,
+  orphanEvidence,
+  parseHistory,
+  serializeHistory,
+  testRecord,
 } from '../../src/evidence/history.js';
 import type { LedgerRow, TestRecord } from '../../src/types.js';
 
 /** A record of tier t1 on tree `tree` (the same command throughout). */
 const rec = (ts: string, tree: string, pass: string[], fail: string[], extra: Partial<TestRecord> = {}): TestRecord => ({
-  ts, run: ts, tier: 't1', hook: 'pre-push', patch: `commit-${tree}`, tree, cmd: 'c1', pass, fail, skip: [], ...extra,
+  ts,
+  run: ts,
+  tier: 't1',
+  hook: 'pre-push',
+  patch: `commit-${tree}`,
+  tree,
+  cmd: 'c1',
+  pass,
+  fail,
+  skip: [],
+  ...extra,
 });
 const policy = { minRuns: 3, minFlipRate: 0.02, maxExpiryDays: 90 };
 const tally = (state: ReturnType<typeof emptyHistory>, id: string, tier = 't1') => {
@@ -84,13 +103,16 @@ test('flaky rows: eligible first, then by flip rate; broken and ambiguous tests 
     rec('4', 'S', [], ['flaky', 'twin'], { source: 'seed', change: 'x' }),
   ]);
   const rows = flakyRows(h, policy);
-  assert.equal(rows.map((r) => [r.id, r.runs, r.sameCodeRuns, r.flips, r.evidence, r.eligible, r.broken, r.reason.split(':')[0]]), [
-    ['flaky', 3, 2, 2, 1, true, false, 'freeze with expiry, flip_rate=1.000'],
-    ['noisy', 3, 2, 2, 0, false, false, 'no sensitivity evidence; rewrite or delete'],
-    ['twin', 3, 2, 2, 1, false, false, 'ambiguous id'],
-    ['dead', 3, 2, 0, 0, false, true, 'broken, not flaky'],
-    ['steady', 3, 2, 0, 0, false, false, 'not actually flaky (0.000)'],
-  ]);
+  assert.equal(
+    rows.map((r) => [r.id, r.runs, r.sameCodeRuns, r.flips, r.evidence, r.eligible, r.broken, r.reason.split(':')[0]]),
+    [
+      ['flaky', 3, 2, 2, 1, true, false, 'freeze with expiry, flip_rate=1.000'],
+      ['noisy', 3, 2, 2, 0, false, false, 'no sensitivity evidence; rewrite or delete'],
+      ['twin', 3, 2, 2, 1, false, false, 'ambiguous id'],
+      ['dead', 3, 2, 0, 0, false, true, 'broken, not flaky'],
+      ['steady', 3, 2, 0, 0, false, false, 'not actually flaky (0.000)'],
+    ],
+  );
 });
 
 test('the compact file round-trips, keeps ids such as __proto__ as plain strings, and folding on from it equals folding all at once', () => {
@@ -124,9 +146,30 @@ test('each tier remembers a window of trees; a run on a tree older than that is 
 
 test('a record joins its ledger row on run and tier, and keeps the source and the extras', () => {
   const row = { ts: 'T', run: 'r1', hook: 'seed', patch: 'abc', tier: 't2', source: 'seed' } as LedgerRow;
-  assert.equal(testRecord(row, [{ id: 'a', outcome: 'pass' }, { id: 'b', outcome: 'fail' }, { id: 'c', outcome: 'skip' }], { cmd: 'k', attempt: 2 }), {
-    ts: 'T', run: 'r1', tier: 't2', hook: 'seed', patch: 'abc', source: 'seed', cmd: 'k', attempt: 2, pass: ['a'], fail: ['b'], skip: ['c'],
-  });
+  assert.equal(
+    testRecord(
+      row,
+      [
+        { id: 'a', outcome: 'pass' },
+        { id: 'b', outcome: 'fail' },
+        { id: 'c', outcome: 'skip' },
+      ],
+      { cmd: 'k', attempt: 2 },
+    ),
+    {
+      ts: 'T',
+      run: 'r1',
+      tier: 't2',
+      hook: 'seed',
+      patch: 'abc',
+      source: 'seed',
+      cmd: 'k',
+      attempt: 2,
+      pass: ['a'],
+      fail: ['b'],
+      skip: ['c'],
+    },
+  );
 });
 
 test.run();

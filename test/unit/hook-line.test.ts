@@ -7,7 +7,8 @@ import * as assert from 'uvu/assert';
 import { hookLine, shellWord } from '../../src/commands/install.js';
 
 /** The hook line as git's hook runs it: sh, from the repository root, with the hook's arguments. */
-const runLine = (line: string, cwd: string) => spawnSync('sh', ['-c', line, 'pre-push', 'origin', 'file:///r.git'], { cwd, encoding: 'utf8', env: { ...process.env, GATE_LADDER: '' } });
+const runLine = (line: string, cwd: string) =>
+  spawnSync('sh', ['-c', line, 'pre-push', 'origin', 'file:///r.git'], { cwd, encoding: 'utf8', env: { ...process.env, GATE_LADDER: '' } });
 
 test('the hook line from a package in a folder: the runner found under it, whatever the folder is called; a missing one names the folder to install in', () => {
   const root = mkdtempSync(join(tmpdir(), 'gl-hook-line-'));
@@ -18,7 +19,10 @@ test('the hook line from a package in a folder: the runner found under it, whate
       const missing = runLine(line, root);
       assert.is(missing.status, 1, dir);
       const where = dir === '' ? '' : `${dir}/`;
-      assert.is(missing.stderr, `gate-ladder: ${where}node_modules/gate-ladder/dist/cli.cjs is missing, so the pre-push checks cannot run: run \`npm install\`${dir === '' ? '' : ` in \`${dir}\``} first (to push once without them: git push --no-verify).\n`);
+      assert.is(
+        missing.stderr,
+        `gate-ladder: ${where}node_modules/gate-ladder/dist/cli.cjs is missing, so the pre-push checks cannot run: run \`npm install\`${dir === '' ? '' : ` in \`${dir}\``} first (to push once without them: git push --no-verify).\n`,
+      );
       mkdirSync(runner, { recursive: true });
       writeFileSync(join(runner, 'cli.cjs'), 'console.log(JSON.stringify(process.argv.slice(2)))\n');
       const ran = runLine(line, root);

@@ -34,7 +34,7 @@ for (const [path, ours] of paths) test(`isOurs(${path}) is ${ours}`, () => asser
 const addFailures: [string, boolean][] = [
   ["fatal: could not open '.git/worktrees/wt2/locked' for writing: No such file or directory", true],
   ["fatal: could not open '/r/.git/worktrees/wt/gitdir' for writing: No such file or directory", true],
-  ["fatal: invalid reference: c5b4e010", false],
+  ['fatal: invalid reference: c5b4e010', false],
   ["fatal: '/tmp/x/wt' already exists", false],
   ["fatal: could not open '.git/worktrees/wt/locked' for writing: Permission denied", false],
 ];

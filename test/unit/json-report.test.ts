@@ -68,7 +68,10 @@ test('go test -json: the last pass/fail/skip of each test; a package that failed
 });
 
 test('config: report and allowNoTests are validated; junit and report are one or the other', () => {
-  const ok = validateConfig({ tiers: [{ name: 't', run: 'jest --json --outputFile=r.json', report: { format: 'jest-json', path: 'r.json' }, allowNoTests: true }] }, 'c.ts');
+  const ok = validateConfig(
+    { tiers: [{ name: 't', run: 'jest --json --outputFile=r.json', report: { format: 'jest-json', path: 'r.json' }, allowNoTests: true }] },
+    'c.ts',
+  );
   assert.ok(ok.ok);
   if (ok.ok) assert.equal([ok.config.tiers[0]!.report, ok.config.tiers[0]!.allowNoTests], [{ format: 'jest-json', path: 'r.json' }, true]);
   const junit = validateConfig({ tiers: [{ name: 't', run: 'x', junit: 'j.xml' }] }, 'c.ts');
@@ -76,8 +79,14 @@ test('config: report and allowNoTests are validated; junit and report are one or
   const bad = validateConfig({ tiers: [{ name: 't', run: 'x', report: { format: 'tap', path: '' }, allowNoTests: 'yes' }] }, 'c.ts');
   assert.not.ok(bad.ok);
   if (!bad.ok) {
-    assert.ok(bad.problems.some((p) => p.includes('tiers[0].report.format must be one of junit, jest-json, vitest-json, go-json')), bad.problems.join('\n'));
-    assert.ok(bad.problems.some((p) => p.includes('tiers[0].allowNoTests must be true or false')), bad.problems.join('\n'));
+    assert.ok(
+      bad.problems.some((p) => p.includes('tiers[0].report.format must be one of junit, jest-json, vitest-json, go-json')),
+      bad.problems.join('\n'),
+    );
+    assert.ok(
+      bad.problems.some((p) => p.includes('tiers[0].allowNoTests must be true or false')),
+      bad.problems.join('\n'),
+    );
   }
   const both = validateConfig({ tiers: [{ name: 't', run: 'x', junit: 'j.xml', report: { format: 'junit', path: 'j.xml' } }] }, 'c.ts');
   assert.ok(!both.ok && both.problems.some((p) => p.includes('has both `junit` and `report`')));

@@ -31,8 +31,19 @@ const NODE = `<?xml version="1.0" encoding="utf-8"?>
 </testsuites>`;
 
 test('node:test: the message attribute, and the line of the first stack frame in the test file', () => {
-  const got = failures(NODE.replace(/classname="test"/g, 'classname="test" file="/home/ci/work/test/math.test.mjs"'), { runner: 'node', root: '/home/ci/work' });
-  assert.equal(got, [{ id: 'test/math.test.mjs::math > subtracts', title: 'math > subtracts', file: 'test/math.test.mjs', line: 7, message: 'Expected values to be strictly equal:\n\n1 !== 2\n' }]);
+  const got = failures(NODE.replace(/classname="test"/g, 'classname="test" file="/home/ci/work/test/math.test.mjs"'), {
+    runner: 'node',
+    root: '/home/ci/work',
+  });
+  assert.equal(got, [
+    {
+      id: 'test/math.test.mjs::math > subtracts',
+      title: 'math > subtracts',
+      file: 'test/math.test.mjs',
+      line: 7,
+      message: 'Expected values to be strictly equal:\n\n1 !== 2\n',
+    },
+  ]);
 });
 
 test('no file in the report (Node 20, 22): the test is named, with no file or line', () => {
@@ -57,7 +68,13 @@ Received: 100
 
 test('jest-junit: no message attribute, so the first line of the text; the line from the stack', () => {
   assert.equal(failures(JEST, { runner: 'jest', root: '/builds/shop' }), [
-    { id: 'src/cart.test.ts::cart totals adds tax', title: 'cart totals adds tax', file: 'src/cart.test.ts', line: 14, message: 'Error: expect(received).toBe(expected) // Object.is equality' },
+    {
+      id: 'src/cart.test.ts::cart totals adds tax',
+      title: 'cart totals adds tax',
+      file: 'src/cart.test.ts',
+      line: 14,
+      message: 'Error: expect(received).toBe(expected) // Object.is equality',
+    },
   ]);
 });
 
@@ -73,7 +90,10 @@ test('a testcase line attribute wins; a tier cwd joins the file; a file outside 
 test('a retried test that failed twice is one failure; passes and skips are none', () => {
   const xml = `<testsuite name="s"><testcase name="flaky"><failure message="first"/></testcase><testcase name="flaky"><failure message="second"/></testcase>
 <testcase name="ok"/><testcase name="later"><skipped/></testcase></testsuite>`;
-  assert.equal(failures(xml).map((f) => [f.id, f.message]), [['flaky', 'first']]);
+  assert.equal(
+    failures(xml).map((f) => [f.id, f.message]),
+    [['flaky', 'first']],
+  );
 });
 
 test('a report with no failure has no failures list', () => {

@@ -7,7 +7,10 @@ import type { TestOutcome } from '../../src/types.js';
 const ids = (xml: string, ctx: IdContext = {}): [string, TestOutcome['outcome'] | 'broken'][] => {
   const r = parseJUnit(xml, ctx);
   if (!r.ok) throw new Error(r.why);
-  return [...r.cases.map((c): [string, TestOutcome['outcome']] => [c.id, c.outcome]), ...(r.broken ?? []).map((id): [string, 'broken'] => [id, 'broken'])];
+  return [
+    ...r.cases.map((c): [string, TestOutcome['outcome']] => [c.id, c.outcome]),
+    ...(r.broken ?? []).map((id): [string, 'broken'] => [id, 'broken']),
+  ];
 };
 
 // Trimmed from a real `node --test --test-reporter=junit` run (Node 20).
@@ -99,7 +102,11 @@ const cases: [string, IdContext, string, [string, TestOutcome['outcome'] | 'brok
     { runner: 'jest' },
     `<testsuites name="jest tests"><testsuite name="math"><testcase classname="math adds" name="math adds" time="0.1"/><testcase classname="math fails" name="math fails"><failure>x</failure></testcase></testsuite>
      <testsuite name="src/b.test.js" errors="1"><testcase classname="Test suite failed to run" name="src/b.test.js"><error>SyntaxError</error></testcase></testsuite></testsuites>`,
-    [['math adds', 'pass'], ['math fails', 'fail'], ['src/b.test.js', 'broken']],
+    [
+      ['math adds', 'pass'],
+      ['math fails', 'fail'],
+      ['src/b.test.js', 'broken'],
+    ],
   ],
   [
     'jest with addFileAttribute',
@@ -111,7 +118,11 @@ const cases: [string, IdContext, string, [string, TestOutcome['outcome'] | 'brok
     'vitest: the file in classname, the title path joined by " > "',
     { runner: 'vitest', base: 'packages/a' },
     `<testsuites name="vitest tests"><testsuite name="src/a.test.ts"><testcase classname="src/a.test.ts" name="math &gt; adds"/><testcase classname="src/a.test.ts" name="math &gt; deep &gt; fails"><failure message="boom"/></testcase><testcase classname="src/a.test.ts" name="later"><skipped/></testcase></testsuite></testsuites>`,
-    [['packages/a/src/a.test.ts::math > adds', 'pass'], ['packages/a/src/a.test.ts::math > deep > fails', 'fail'], ['packages/a/src/a.test.ts::later', 'skip']],
+    [
+      ['packages/a/src/a.test.ts::math > adds', 'pass'],
+      ['packages/a/src/a.test.ts::math > deep > fails', 'fail'],
+      ['packages/a/src/a.test.ts::later', 'skip'],
+    ],
   ],
   [
     'playwright: the file in classname, the title path joined by " › "',
@@ -123,7 +134,10 @@ const cases: [string, IdContext, string, [string, TestOutcome['outcome'] | 'brok
     'mocha (mocha-junit-reporter): name is the full title, classname the own title, the file on the suite',
     { runner: 'mocha', root: '/repo' },
     `<testsuites name="Mocha Tests"><testsuite name="Root Suite" tests="0"/><testsuite name="math" file="/repo/test/a.spec.js"><testcase name="math adds one" classname="adds one"/><testcase name="math fails" classname="fails"><failure message="x"/></testcase></testsuite></testsuites>`,
-    [['test/a.spec.js::math > adds one', 'pass'], ['test/a.spec.js::math > fails', 'fail']],
+    [
+      ['test/a.spec.js::math > adds one', 'pass'],
+      ['test/a.spec.js::math > fails', 'fail'],
+    ],
   ],
   [
     'mocha in jenkins mode swaps the two back',
@@ -153,13 +167,21 @@ const cases: [string, IdContext, string, [string, TestOutcome['outcome'] | 'brok
      <testcase id="1" name="adds" classname="cases/caught/a.test.js" file="cases/caught/a.test.js" line="2" column="3"><failure><![CDATA[x]]></failure></testcase>
      <testcase id="2" name="ok" classname="cases/caught/a.test.js" /></testsuite>
      <testsuite name="cases/import/a.test.js" tests="1" failures="0" assertions="0" skipped="1"></testsuite></testsuites>`,
-    [['pkg/cases/caught/a.test.js::adds', 'fail'], ['pkg/cases/caught/a.test.js::ok', 'pass'], ['pkg/cases/caught/a.test.js::adds > should be equal', 'fail'], ['pkg/cases/caught/a.test.js::ok > fine', 'pass']],
+    [
+      ['pkg/cases/caught/a.test.js::adds', 'fail'],
+      ['pkg/cases/caught/a.test.js::ok', 'pass'],
+      ['pkg/cases/caught/a.test.js::adds > should be equal', 'fail'],
+      ['pkg/cases/caught/a.test.js::ok > fine', 'pass'],
+    ],
   ],
   [
     'unknown runner: file attribute, then classname > name',
     {},
     `<testsuite name="s"><testcase classname="Calc" name="adds" file="t/calc.t"/><testcase name="bare"/></testsuite>`,
-    [['t/calc.t::Calc > adds', 'pass'], ['bare', 'pass']],
+    [
+      ['t/calc.t::Calc > adds', 'pass'],
+      ['bare', 'pass'],
+    ],
   ],
 ];
 
@@ -167,49 +189,63 @@ for (const [title, ctx, xml, want] of cases) test(title, () => assert.equal(ids(
 
 test('a test listed twice (two files node cannot tell apart) failed if either listing failed, and its id is ambiguous', () => {
   const xml = `<testsuites><testcase name="a" classname="test"/><testcase name="a" classname="test"><failure/></testcase><testcase name="b" classname="test"><skipped/></testcase><testcase name="b" classname="test"/><testcase name="c" classname="test"/></testsuites>`;
-  assert.equal(ids(xml, { runner: 'node' }), [['a', 'fail'], ['b', 'pass'], ['c', 'pass']]);
+  assert.equal(ids(xml, { runner: 'node' }), [
+    ['a', 'fail'],
+    ['b', 'pass'],
+    ['c', 'pass'],
+  ]);
   const r = parseJUnit(xml, { runner: 'node' });
   assert.equal(r.ok && r.dup, ['a', 'b']);
 });
 
-test('node: a testcase file attribute (newer node) makes two files\' tests with one title two ids', () => {
+test("node: a testcase file attribute (newer node) makes two files' tests with one title two ids", () => {
   const xml = `<testsuites><testcase name="flaky multiplies" classname="test" file="/repo/test/a.test.mjs"/><testcase name="flaky multiplies" classname="test" file="/repo/test/b.test.mjs"><failure/></testcase></testsuites>`;
   const r = parseJUnit(xml, { runner: 'node', root: '/repo' });
   assert.ok(r.ok);
   if (r.ok) {
-    assert.equal(r.cases.map((c) => [c.id, c.outcome]), [['test/a.test.mjs::flaky multiplies', 'pass'], ['test/b.test.mjs::flaky multiplies', 'fail']]);
+    assert.equal(
+      r.cases.map((c) => [c.id, c.outcome]),
+      [
+        ['test/a.test.mjs::flaky multiplies', 'pass'],
+        ['test/b.test.mjs::flaky multiplies', 'fail'],
+      ],
+    );
     assert.equal(r.dup, []);
   }
 });
 
 // Real pytest 9 output for folders with capitals and dots (tests/Integration/test_dup.py, tests/v1.2/test_dot.py).
 const PY_XUNIT2 = `<testsuites name="pytest tests"><testsuite name="pytest"><testcase classname="tests.Integration.test_dup.TestK" name="test_x" time="0.001"><failure message="assert False">x</failure></testcase><testcase classname="tests.v1.2.test_dot" name="test_p[1]" time="0.001" /><testcase classname="tests.v1.2.test_dot" name="test_p[x.y]" time="0.001"><failure message="no">x</failure></testcase></testsuite></testsuites>`;
-const PY_XUNIT1 = PY_XUNIT2.replace('name="test_x"', 'name="test_x" file="tests/Integration/test_dup.py" line="1"').replaceAll('name="test_p[', 'file="tests/v1.2/test_dot.py" line="1" name="test_p[');
+const PY_XUNIT1 = PY_XUNIT2.replace('name="test_x"', 'name="test_x" file="tests/Integration/test_dup.py" line="1"').replaceAll(
+  'name="test_p[',
+  'file="tests/v1.2/test_dot.py" line="1" name="test_p[',
+);
 
 test('pytest: folders with capitals or dots: the file attribute decides, as pytest prints the id', () => {
-  assert.equal(ids(PY_XUNIT1, { runner: 'pytest' }).map(([id]) => id), [
-    'tests/Integration/test_dup.py::TestK::test_x',
-    'tests/v1.2/test_dot.py::test_p[1]',
-    'tests/v1.2/test_dot.py::test_p[x.y]',
-  ]);
+  assert.equal(
+    ids(PY_XUNIT1, { runner: 'pytest' }).map(([id]) => id),
+    ['tests/Integration/test_dup.py::TestK::test_x', 'tests/v1.2/test_dot.py::test_p[1]', 'tests/v1.2/test_dot.py::test_p[x.y]'],
+  );
 });
 
 test('pytest without a file attribute: the files that exist decide; without a look, capitals end at the module', () => {
   const files = new Set(['tests', 'tests/Integration', 'tests/Integration/test_dup.py', 'tests/v1.2', 'tests/v1.2/test_dot.py']);
   const looked: string[] = [];
   const exists = (p: string) => (looked.push(p), files.has(p));
-  assert.equal(ids(PY_XUNIT2, { runner: 'pytest', exists }).map(([id]) => id), [
-    'tests/Integration/test_dup.py::TestK::test_x',
-    'tests/v1.2/test_dot.py::test_p[1]',
-    'tests/v1.2/test_dot.py::test_p[x.y]',
-  ]);
+  assert.equal(
+    ids(PY_XUNIT2, { runner: 'pytest', exists }).map(([id]) => id),
+    ['tests/Integration/test_dup.py::TestK::test_x', 'tests/v1.2/test_dot.py::test_p[1]', 'tests/v1.2/test_dot.py::test_p[x.y]'],
+  );
   assert.is(looked.filter((p) => p === 'tests/v1.2/test_dot.py').length, 1, 'a classname is looked up once per report');
   assert.equal(ids(PY_XUNIT2, { runner: 'pytest' })[0]![0], 'tests/Integration/test_dup.py::TestK::test_x');
 });
 
 test('absolute paths outside the root stay absolute; file:// urls are paths', () => {
   const xml = `<testsuites><testcase name="x" classname="c" file="file:///repo/t/a.js"/><testcase name="y" classname="c" file="/elsewhere/b.js"/></testsuites>`;
-  assert.equal(ids(xml, { root: '/repo' }), [['t/a.js::c > x', 'pass'], ['/elsewhere/b.js::c > y', 'pass']]);
+  assert.equal(ids(xml, { root: '/repo' }), [
+    ['t/a.js::c > x', 'pass'],
+    ['/elsewhere/b.js::c > y', 'pass'],
+  ]);
 });
 
 test('an empty <testsuites/> and a suite with no cases are readable reports with zero cases', () => {

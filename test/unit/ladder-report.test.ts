@@ -17,9 +17,24 @@ const config = resolveConfig({
 const plan: Plan = { files: ['src/a.ts'], fileCount: 1, hits: [], tiers: config.tiers.map((tier) => ({ tier, run: true })) };
 // t2 has no report: its jest output is read, and jest always prints its summary (exit 0 without one is no pass).
 const JEST_PASSED = 'Tests:       1 passed, 1 total\n';
-const exit = (code: number, tail = ''): GateExit => ({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 0.5, tail });
+const exit = (code: number, tail = ''): GateExit => ({
+  exitCode: code,
+  signal: null,
+  timedOut: false,
+  interrupted: false,
+  seconds: 0.5,
+  tail,
+});
 const freeze = (test: string, expires: string): Freeze => ({
-  test, flip_rate: 0.2, runs: 20, flips: 4, evidence: 1, by: 'T', at: '2025-01-01T00:00:00Z', expires, reentry: 'fixed',
+  test,
+  flip_rate: 0.2,
+  runs: 20,
+  flips: 4,
+  evidence: 1,
+  by: 'T',
+  at: '2025-01-01T00:00:00Z',
+  expires,
+  reentry: 'fixed',
 });
 
 interface World {
@@ -73,12 +88,25 @@ function fakes(world: World) {
 }
 
 const input = (hook: HookName = 'pre-push', extra: Partial<LadderInput> = {}): LadderInput => ({
-  plan, runId: 'run1', hook, patch: 'abc', base: 'def', cwd: '/repo', isolation: 'none', ...extra,
+  plan,
+  runId: 'run1',
+  hook,
+  patch: 'abc',
+  base: 'def',
+  cwd: '/repo',
+  isolation: 'none',
+  ...extra,
 });
-const cases = (...c: [string, 'pass' | 'fail' | 'skip'][]): ReportRead => ({ kind: 'ok', cases: c.map(([id, outcome]) => ({ id, outcome })) });
+const cases = (...c: [string, 'pass' | 'fail' | 'skip'][]): ReportRead => ({
+  kind: 'ok',
+  cases: c.map(([id, outcome]) => ({ id, outcome })),
+});
 
 test('the report is cleared before the gate and read after it; outcomes are recorded with the run id', async () => {
-  const f = fakes({ exits: {}, reports: { '/repo/out/junit.xml': cases(['a', 'pass'], ['b', 'skip']), '/repo/py/report.xml': cases(['p', 'pass']) } });
+  const f = fakes({
+    exits: {},
+    reports: { '/repo/out/junit.xml': cases(['a', 'pass'], ['b', 'skip']), '/repo/py/report.xml': cases(['p', 'pass']) },
+  });
   const out = await runLadder(input(), f.deps);
   assert.is(out.verdict, 'pass');
   assert.equal(f.events, [
@@ -90,7 +118,13 @@ test('the report is cleared before the gate and read after it; outcomes are reco
     'gate t3',
     'read /repo/py/report.xml since 1000 base py runner pytest',
   ]);
-  assert.equal(f.records.map((r) => [r.run, r.tier, r.pass, r.skip]), [['run1', 't1', ['a'], ['b']], ['run1', 't3', ['p'], []]]);
+  assert.equal(
+    f.records.map((r) => [r.run, r.tier, r.pass, r.skip]),
+    [
+      ['run1', 't1', ['a'], ['b']],
+      ['run1', 't3', ['p'], []],
+    ],
+  );
   assert.is(f.rows[0]!.tests, undefined, 'outcomes live in tests.jsonl, not in the ledger row');
 });
 
@@ -98,7 +132,10 @@ test('a failed case is caught; the row lists it; no freezes file when nothing is
   const f = fakes({ exits: { t1: 1 }, reports: { '/repo/out/junit.xml': cases(['a', 'pass'], ['b', 'fail']) } });
   const out = await runLadder(input(), f.deps);
   assert.is(out.verdict, 'caught');
-  assert.equal(f.rows.map((r) => [r.tier, r.verdict, r.failed]), [['t1', 'caught', ['b']]]);
+  assert.equal(
+    f.rows.map((r) => [r.tier, r.verdict, r.failed]),
+    [['t1', 'caught', ['b']]],
+  );
   assert.ok(f.logs.some((l) => l.includes('t1: 1 test failed: b')));
   assert.equal(f.records[0]!.fail, ['b']);
 });
@@ -115,7 +152,14 @@ test('a tier whose only failures are frozen passes; the row and the output list 
   const f = fakes({ exits: { t1: 1 }, reports: { '/repo/out/junit.xml': cases(['a', 'fail']) }, freezes: [freeze('a', '2025-02-01')] });
   const out = await runLadder(input(), f.deps);
   assert.is(out.verdict, 'pass');
-  assert.equal(f.rows.map((r) => [r.tier, r.verdict]), [['t1', 'pass'], ['t2', 'pass'], ['t3', 'pass']]);
+  assert.equal(
+    f.rows.map((r) => [r.tier, r.verdict]),
+    [
+      ['t1', 'pass'],
+      ['t2', 'pass'],
+      ['t3', 'pass'],
+    ],
+  );
   assert.equal(f.rows[0]!.frozen, ['a']);
   assert.match(f.rows[0]!.reason ?? '', 'only frozen tests failed: a');
   assert.ok(f.logs.some((l) => l.includes('only frozen tests failed, so the tier passes: a')));
@@ -133,7 +177,11 @@ test('an expired freeze no longer counts: caught, naming the test and how to ren
 });
 
 test('a frozen failure next to an unfrozen one is still caught', async () => {
-  const f = fakes({ exits: { t1: 1 }, reports: { '/repo/out/junit.xml': cases(['a', 'fail'], ['b', 'fail']) }, freezes: [freeze('a', '2025-02-01')] });
+  const f = fakes({
+    exits: { t1: 1 },
+    reports: { '/repo/out/junit.xml': cases(['a', 'fail'], ['b', 'fail']) },
+    freezes: [freeze('a', '2025-02-01')],
+  });
   const out = await runLadder(input(), f.deps);
   assert.is(out.verdict, 'caught');
   assert.equal(f.rows[0]!.frozen, ['a']);
@@ -148,14 +196,23 @@ test('seeded runs: every tier runs, rows carry source seed, freezes never forgiv
     freezes: [freeze('a', '2025-02-01')],
   });
   const out = await runLadder(input('seed', { runAll: true, source: 'seed' }), f.deps);
-  assert.equal(f.rows.map((r) => [r.tier, r.verdict, r.hook, r.source, r.calibration]), [
-    ['t1', 'caught', 'seed', 'seed', undefined],
-    ['t2', 'caught', 'seed', 'seed', undefined],
-    ['t3', 'caught', 'seed', 'seed', undefined],
-  ]);
+  assert.equal(
+    f.rows.map((r) => [r.tier, r.verdict, r.hook, r.source, r.calibration]),
+    [
+      ['t1', 'caught', 'seed', 'seed', undefined],
+      ['t2', 'caught', 'seed', 'seed', undefined],
+      ['t3', 'caught', 'seed', 'seed', undefined],
+    ],
+  );
   assert.is(out.results.length, 3);
   assert.not.ok(f.events.some((e) => e.startsWith('freezes')));
-  assert.equal(f.records.map((r) => [r.source, r.fail]), [['seed', ['a']], ['seed', ['p']]]);
+  assert.equal(
+    f.records.map((r) => [r.source, r.fail]),
+    [
+      ['seed', ['a']],
+      ['seed', ['p']],
+    ],
+  );
 });
 
 test('a catch from an ambiguous runner whose output is not read says the exit code cannot tell', async () => {
@@ -166,57 +223,107 @@ test('a catch from an ambiguous runner whose output is not read says the exit co
 });
 
 test('with its output read, jest exit 1 is caught only when its summary counts a failed test', async () => {
-  const f = fakes({ exits: { t2: 1 }, tails: { t2: 'FAIL a.test.js\nTests:       1 failed, 2 passed, 3 total\n' }, reports: { '/repo/out/junit.xml': cases(['a', 'pass']) } });
+  const f = fakes({
+    exits: { t2: 1 },
+    tails: { t2: 'FAIL a.test.js\nTests:       1 failed, 2 passed, 3 total\n' },
+    reports: { '/repo/out/junit.xml': cases(['a', 'pass']) },
+  });
   const out = await runLadder(input(), f.deps);
   assert.is(out.verdict, 'caught');
   assert.is(f.rows[1]!.reason, 'jest: `Tests:       1 failed, 2 passed, 3 total`');
-  assert.not.ok(f.logs.some((l) => l.includes('note:')), 'a proven catch needs no note');
-  const g = fakes({ exits: { t2: 1 }, tails: { t2: 'Error: Could not find a config file based on provided values\n' }, reports: { '/repo/out/junit.xml': cases(['a', 'pass']) } });
+  assert.not.ok(
+    f.logs.some((l) => l.includes('note:')),
+    'a proven catch needs no note',
+  );
+  const g = fakes({
+    exits: { t2: 1 },
+    tails: { t2: 'Error: Could not find a config file based on provided values\n' },
+    reports: { '/repo/out/junit.xml': cases(['a', 'pass']) },
+  });
   const bad = await runLadder(input(), g.deps);
   assert.is(bad.verdict, 'error');
   assert.match(String(g.rows[1]!.reason), 'a jest config error: `Error: Could not find a config file');
 });
 
-const retrying = resolveConfig({ tiers: [{ name: 't1', run: 'x', runner: 'node', junit: 'junit.xml', retries: 1 }, { name: 't2', run: 'y' }] });
+const retrying = resolveConfig({
+  tiers: [
+    { name: 't1', run: 'x', runner: 'node', junit: 'junit.xml', retries: 1 },
+    { name: 't2', run: 'y' },
+  ],
+});
 const retryPlan: Plan = { ...plan, tiers: retrying.tiers.map((tier) => ({ tier, run: true })) };
 
 test('retries: 1: a gate whose tests failed runs once more on the same code; a pass then is a pass, both attempts are history', async () => {
-  const f = fakes({ exits: { t1: [1, 0] }, reports: { '/repo/junit.xml': [cases(['a', 'fail'], ['b', 'pass']), cases(['a', 'pass'], ['b', 'pass'])] } });
+  const f = fakes({
+    exits: { t1: [1, 0] },
+    reports: { '/repo/junit.xml': [cases(['a', 'fail'], ['b', 'pass']), cases(['a', 'pass'], ['b', 'pass'])] },
+  });
   const out = await runLadder(input('pre-push', { plan: retryPlan }), f.deps);
   assert.is(out.verdict, 'pass');
-  assert.equal(f.events.filter((e) => e.startsWith('gate')), ['gate t1', 'gate t1', 'gate t2']);
+  assert.equal(
+    f.events.filter((e) => e.startsWith('gate')),
+    ['gate t1', 'gate t1', 'gate t2'],
+  );
   const row = f.rows[0]!;
   assert.equal([row.tier, row.verdict, row.exit, row.retried?.verdict, row.retried?.failed], ['t1', 'pass', 0, 'caught', ['a']]);
-  assert.ok(row.seconds >= 1 && row.retried!.seconds >= 0.5 && row.retried!.seconds < row.seconds, 'both attempts (0.5 s each, and reading their reports) are what the tier cost');
+  assert.ok(
+    row.seconds >= 1 && row.retried!.seconds >= 0.5 && row.retried!.seconds < row.seconds,
+    'both attempts (0.5 s each, and reading their reports) are what the tier cost',
+  );
   assert.match(row.reason ?? '', 'passed on retry: a failed, then passed on the same code');
-  assert.equal(f.records.map((r) => [r.attempt, r.fail, r.pass]), [[undefined, ['a'], ['b']], [2, [], ['a', 'b']]]);
-  assert.ok(f.records.every((r) => typeof r.cmd === 'string' && r.cmd === f.records[0]!.cmd), 'each record names the command');
+  assert.equal(
+    f.records.map((r) => [r.attempt, r.fail, r.pass]),
+    [
+      [undefined, ['a'], ['b']],
+      [2, [], ['a', 'b']],
+    ],
+  );
+  assert.ok(
+    f.records.every((r) => typeof r.cmd === 'string' && r.cmd === f.records[0]!.cmd),
+    'each record names the command',
+  );
   assert.ok(f.logs.some((l) => l.includes('tests failed; running it once more on the same code (retries: 1)')));
 });
 
-test('retries: 1: failing again is caught with the retry\'s failures; a retry that gives no verdict leaves the catch standing', async () => {
-  const again = fakes({ exits: { t1: [1, 1] }, reports: { '/repo/junit.xml': [cases(['a', 'fail']), cases(['a', 'fail'], ['b', 'fail'])] } });
+test("retries: 1: failing again is caught with the retry's failures; a retry that gives no verdict leaves the catch standing", async () => {
+  const again = fakes({
+    exits: { t1: [1, 1] },
+    reports: { '/repo/junit.xml': [cases(['a', 'fail']), cases(['a', 'fail'], ['b', 'fail'])] },
+  });
   const out = await runLadder(input('pre-push', { plan: retryPlan }), again.deps);
   assert.is(out.verdict, 'caught');
-  assert.equal(again.rows.map((r) => [r.tier, r.verdict, r.failed]), [['t1', 'caught', ['a', 'b']]]);
+  assert.equal(
+    again.rows.map((r) => [r.tier, r.verdict, r.failed]),
+    [['t1', 'caught', ['a', 'b']]],
+  );
   const broken = fakes({ exits: { t1: [1, 1] }, reports: { '/repo/junit.xml': [cases(['a', 'fail'])] } });
   const out2 = await runLadder(input('pre-push', { plan: retryPlan }), broken.deps);
   assert.is(out2.verdict, 'caught');
   assert.equal(broken.rows[0]!.failed, ['a']);
-  assert.ok(broken.logs.some((l) => l.includes("the retry gave no verdict (exit 1 and no JUnit report at junit.xml")));
+  assert.ok(broken.logs.some((l) => l.includes('the retry gave no verdict (exit 1 and no JUnit report at junit.xml')));
 });
 
 test('retries: seeded runs and passing gates are never retried', async () => {
   const seeded = fakes({ exits: { t1: [1, 0] }, reports: { '/repo/junit.xml': [cases(['a', 'fail']), cases(['a', 'pass'])] } });
   await runLadder(input('seed', { plan: retryPlan, runAll: true, source: 'seed' }), seeded.deps);
-  assert.equal(seeded.events.filter((e) => e === 'gate t1'), ['gate t1']);
+  assert.equal(
+    seeded.events.filter((e) => e === 'gate t1'),
+    ['gate t1'],
+  );
   const passing = fakes({ exits: {}, reports: { '/repo/junit.xml': cases(['a', 'pass']) } });
   await runLadder(input('pre-push', { plan: retryPlan }), passing.deps);
-  assert.equal(passing.events.filter((e) => e === 'gate t1'), ['gate t1']);
+  assert.equal(
+    passing.events.filter((e) => e === 'gate t1'),
+    ['gate t1'],
+  );
 });
 
 test('an id several test cases share is not forgiven by its freeze', async () => {
-  const f = fakes({ exits: { t1: 1 }, reports: { '/repo/out/junit.xml': { kind: 'ok', cases: [{ id: 'a', outcome: 'fail' }], dup: ['a'] } }, freezes: [freeze('a', '2025-02-01')] });
+  const f = fakes({
+    exits: { t1: 1 },
+    reports: { '/repo/out/junit.xml': { kind: 'ok', cases: [{ id: 'a', outcome: 'fail' }], dup: ['a'] } },
+    freezes: [freeze('a', '2025-02-01')],
+  });
   const out = await runLadder(input(), f.deps);
   assert.is(out.verdict, 'caught');
   assert.ok(f.logs.some((l) => l.includes('t1: a is frozen, but in this report that id names more than one test')));
@@ -231,8 +338,14 @@ test('without report deps, junit paths are ignored and the output decides', asyn
   assert.equal(f.events, ['gate t1']);
 });
 
-test('every gate\'s output is read and shown through us, keeping its colours on a terminal (FORCE_COLOR=1), unless the tier or replay says otherwise', async () => {
-  const one = resolveConfig({ tiers: [{ name: 'v', run: 'npx vitest run' }, { name: 'plain', run: 'make test' }, { name: 'nc', run: 'npx jest', env: { FORCE_COLOR: '0' } }] });
+test("every gate's output is read and shown through us, keeping its colours on a terminal (FORCE_COLOR=1), unless the tier or replay says otherwise", async () => {
+  const one = resolveConfig({
+    tiers: [
+      { name: 'v', run: 'npx vitest run' },
+      { name: 'plain', run: 'make test' },
+      { name: 'nc', run: 'npx jest', env: { FORCE_COLOR: '0' } },
+    ],
+  });
   const p: Plan = { files: ['a'], fileCount: 1, hits: [], tiers: one.tiers.map((tier) => ({ tier, run: true })) };
   const seen: Record<string, { env: NodeJS.ProcessEnv; piped: boolean }> = {};
   const gate = async (tier: { name: string }, _cwd: string, env: NodeJS.ProcessEnv, io: { write?: unknown }) => {
@@ -265,7 +378,10 @@ test("a gate's last line without a newline is ended before our next line, shown 
   assert.is(shown, 'line one\n  ✖  1:2  no newline\n');
   const held = resolveConfig({ output: 'failures', tiers: [{ name: 'a', run: 'tsd' }] });
   shown = '';
-  await runLadder({ ...input(), plan: { ...p, tiers: held.tiers.map((tier) => ({ tier, run: true })) } }, { ...base, echo: (c) => (shown += c.toString()) });
+  await runLadder(
+    { ...input(), plan: { ...p, tiers: held.tiers.map((tier) => ({ tier, run: true })) } },
+    { ...base, echo: (c) => (shown += c.toString()) },
+  );
   assert.is(shown, 'line one\n  ✖  1:2  no newline\n');
 });
 

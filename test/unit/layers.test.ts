@@ -12,7 +12,18 @@ import { PROJECT } from '../helpers/repo.js';
 const SRC = join(PROJECT, 'src');
 
 /** Lower ranks are lower layers; a module may import its own folder and any lower rank. */
-const RANK: Record<string, number> = { util: 0, git: 1, config: 1, ledger: 1, evidence: 2, ladder: 3, report: 3, replay: 4, commands: 5, cli: 6 };
+const RANK: Record<string, number> = {
+  util: 0,
+  git: 1,
+  config: 1,
+  ledger: 1,
+  evidence: 2,
+  ladder: 3,
+  report: 3,
+  replay: 4,
+  commands: 5,
+  cli: 6,
+};
 /** src/types.ts holds the public types: anyone may import it, and it imports types only. */
 const TOP: Record<string, number> = { 'types.ts': -1, 'bin.ts': 7, 'index.ts': 7 };
 
@@ -36,7 +47,7 @@ const POLICY = [
   'report/advice.ts',
   'report/order.ts',
   'report/trend.ts',
-  
+
   'report/render.ts',
   'report/html.ts',
   'report/svg.ts',
@@ -91,9 +102,19 @@ function graph(): Graph {
       if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
         const typeOnly = ts.isImportDeclaration(n) ? n.importClause?.isTypeOnly === true : n.isTypeOnly;
         add(n.moduleSpecifier.text, typeOnly);
-      } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) {
+      } else if (
+        ts.isCallExpression(n) &&
+        n.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        n.arguments[0] &&
+        ts.isStringLiteral(n.arguments[0])
+      ) {
         add(n.arguments[0].text, false);
-      } else if (ts.isCallExpression(n) && n.expression.getText(sf) === 'process.getBuiltinModule' && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) {
+      } else if (
+        ts.isCallExpression(n) &&
+        n.expression.getText(sf) === 'process.getBuiltinModule' &&
+        n.arguments[0] &&
+        ts.isStringLiteral(n.arguments[0])
+      ) {
         // A builtin loaded on first use (util/spawn.ts, util/colour.ts...) is an import all the same.
         add(n.arguments[0].text, false);
       }
@@ -168,7 +189,8 @@ export function impure(g: Graph, policy: readonly string[]): string[] {
   return bad;
 }
 
-const edges = (...to: (string | [string, boolean])[]): Edge[] => to.map((t) => (typeof t === 'string' ? { to: t, typeOnly: false } : { to: t[0], typeOnly: t[1] }));
+const edges = (...to: (string | [string, boolean])[]): Edge[] =>
+  to.map((t) => (typeof t === 'string' ? { to: t, typeOnly: false } : { to: t[0], typeOnly: t[1] }));
 
 test('the checks catch what they claim to (a made-up graph)', () => {
   const g: Graph = new Map([
@@ -200,7 +222,9 @@ test('pure policy modules reach no file, process or network module', () => {
 });
 
 test('src/ keeps only the entry points and the public types at its top', () => {
-  const top = readdirSync(SRC).filter((f) => f.endsWith('.ts')).sort();
+  const top = readdirSync(SRC)
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
   assert.equal(top, ['bin.ts', 'index.ts', 'types.ts']);
 });
 

@@ -60,7 +60,11 @@ test('lines split across read chunks, multi-byte characters included', async () 
   const lines = Array.from({ length: 50 }, (_, i) => good(`tier-ü€😀-${i}`));
   for (const chunk of [1, 2, 3, 7, 64]) {
     const { tiers, stats } = await read(`${lines.join('\n')}\n`, chunk);
-    assert.equal(tiers, lines.map((_, i) => `tier-ü€😀-${i}`), `chunk ${chunk}`);
+    assert.equal(
+      tiers,
+      lines.map((_, i) => `tier-ü€😀-${i}`),
+      `chunk ${chunk}`,
+    );
     assert.equal(stats, { rows: 50, skipped: 0 });
   }
 });

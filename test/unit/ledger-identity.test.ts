@@ -4,8 +4,19 @@ import { newRows, rowKey, stamp, validOrigin } from '../../src/ledger/identity.j
 import type { LedgerRow } from '../../src/types.js';
 
 const row = (over: Partial<LedgerRow> = {}): LedgerRow => ({
-  ts: '2026-01-01T00:00:00.000Z', run: 'r1', hook: 'replay', patch: 'p1', base: null, tier: 't1', verdict: 'pass',
-  seconds: 1, exit: 0, files: [], files_count: 0, routed: false, ...over,
+  ts: '2026-01-01T00:00:00.000Z',
+  run: 'r1',
+  hook: 'replay',
+  patch: 'p1',
+  base: null,
+  tier: 't1',
+  verdict: 'pass',
+  seconds: 1,
+  exit: 0,
+  files: [],
+  files_count: 0,
+  routed: false,
+  ...over,
 });
 
 const cases: [string, Partial<LedgerRow>, Partial<LedgerRow>, boolean][] = [
@@ -28,7 +39,10 @@ for (const [title, a, b, same] of cases) {
 test('newRows: each identity once, duplicates counted, order kept', () => {
   const seen = new Set([rowKey(row({ run: 'r0' }))]);
   const r = newRows([row({ run: 'r0' }), row(), row({ origin: 'x' }), row({ tier: 't2' })], seen, rowKey);
-  assert.equal(r.added.map((x) => `${x.run}/${x.tier}`), ['r1/t1', 'r1/t2']);
+  assert.equal(
+    r.added.map((x) => `${x.run}/${x.tier}`),
+    ['r1/t1', 'r1/t2'],
+  );
   assert.is(r.duplicates, 2);
 });
 

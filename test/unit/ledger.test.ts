@@ -33,17 +33,22 @@ test('parseRow keeps unknown fields and rejects incomplete or partial lines', ()
   assert.is(parseRow('{"patch":"a","tier":"t1","verdict":"maybe","seconds":1}'), undefined);
   assert.is(parseRow('{"tier":"t1","verdict":"pass","seconds":1}'), undefined);
   // seconds no gate run could have taken: skipped, so that no sum of the report turns Infinity or goes down
-  for (const seconds of ['-5', '1e308', '"12"', 'null', '1e400']) assert.is(parseRow(`{"patch":"a","tier":"t1","verdict":"pass","seconds":${seconds}}`), undefined, seconds);
-  for (const seconds of ['0', '0.004', '2147483']) assert.is(parseRow(`{"patch":"a","tier":"t1","verdict":"pass","seconds":${seconds}}`)?.seconds, Number(seconds));
+  for (const seconds of ['-5', '1e308', '"12"', 'null', '1e400'])
+    assert.is(parseRow(`{"patch":"a","tier":"t1","verdict":"pass","seconds":${seconds}}`), undefined, seconds);
+  for (const seconds of ['0', '0.004', '2147483'])
+    assert.is(parseRow(`{"patch":"a","tier":"t1","verdict":"pass","seconds":${seconds}}`)?.seconds, Number(seconds));
 });
 
 test('a ledger whose folder takes no new file (/proc) is one line saying so, not the error code twice', () => {
   if (process.platform !== 'linux') return;
-  assert.throws(() => appendRows('/proc/gl-test-ledger.jsonl', [row(1)]), (e: Error) => {
-    assert.match(e.message, 'cannot write the ledger /proc/gl-test-ledger.jsonl: no file can be created in its folder');
-    assert.not.match(e.message, 'ENOENT');
-    return true;
-  });
+  assert.throws(
+    () => appendRows('/proc/gl-test-ledger.jsonl', [row(1)]),
+    (e: Error) => {
+      assert.match(e.message, 'cannot write the ledger /proc/gl-test-ledger.jsonl: no file can be created in its folder');
+      assert.not.match(e.message, 'ENOENT');
+      return true;
+    },
+  );
 });
 
 test('readRows streams rows and counts what it skipped', async () => {
@@ -54,7 +59,10 @@ test('readRows streams rows and counts what it skipped', async () => {
     const stats: ReadStats = { rows: 0, skipped: 0 };
     const rows: LedgerRow[] = [];
     for await (const r of readRows(file, stats)) rows.push(r);
-    assert.equal(rows.map((r) => r.patch), ['p1', 'p2']);
+    assert.equal(
+      rows.map((r) => r.patch),
+      ['p1', 'p2'],
+    );
     assert.equal(stats, { rows: 2, skipped: 3 });
     const none: LedgerRow[] = [];
     for await (const r of readRows(join(dir, 'missing.jsonl'))) none.push(r);

@@ -2,7 +2,21 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NameStatusReader, parseNameStatusZ } from '../../src/git/git.js';
 
-const out = ['M', 'src/a.ts', 'R100', 'tests/old name.py', 'src/new\nname.py', 'A', 'ümlaut/ä.txt', 'C75', 'a', 'b', 'D', 'gone.txt', ''].join('\0');
+const out = [
+  'M',
+  'src/a.ts',
+  'R100',
+  'tests/old name.py',
+  'src/new\nname.py',
+  'A',
+  'ümlaut/ä.txt',
+  'C75',
+  'a',
+  'b',
+  'D',
+  'gone.txt',
+  '',
+].join('\0');
 
 test('parses statuses, paths, and both paths of renames and copies', () => {
   assert.equal(parseNameStatusZ(out), [

@@ -15,7 +15,10 @@ const cases: [string, PricedTier[], string[], number][] = [
 for (const [title, tiers, order, seconds] of cases) {
   test(`order: ${title}`, () => {
     const best = bestOrder(tiers);
-    assert.equal(best.map((x) => x.tier), order);
+    assert.equal(
+      best.map((x) => x.tier),
+      order,
+    );
     assert.is(expectedSeconds(best), seconds);
     for (const perm of [tiers, [...tiers].reverse()]) assert.ok(expectedSeconds(best) <= expectedSeconds(perm));
   });
@@ -34,10 +37,19 @@ test('expectedSeconds of no tiers is 0', () => {
 
 test('ties keep their given order, however many and wherever they sit', () => {
   const tied = [t('c', 4, 0.25), t('a', 8, 0.5), t('b', 2, 0.125), t('d', 16, 1)];
-  assert.equal(bestOrder(tied).map((x) => x.tier), ['c', 'a', 'b', 'd']);
-  assert.equal(bestOrder([...tied].reverse()).map((x) => x.tier), ['d', 'b', 'a', 'c']);
+  assert.equal(
+    bestOrder(tied).map((x) => x.tier),
+    ['c', 'a', 'b', 'd'],
+  );
+  assert.equal(
+    bestOrder([...tied].reverse()).map((x) => x.tier),
+    ['d', 'b', 'a', 'c'],
+  );
   const mixed = [t('z', 30, 0.5), t('y', 4, 0.25), t('first', 1, 0.5), t('x', 16, 1), t('never', 1, 0), t('w', 2, 0.125)];
-  assert.equal(bestOrder(mixed).map((x) => x.tier), ['first', 'y', 'x', 'w', 'z', 'never']);
+  assert.equal(
+    bestOrder(mixed).map((x) => x.tier),
+    ['first', 'y', 'x', 'w', 'z', 'never'],
+  );
 });
 
 test('replaySeconds of no runs is 0, not NaN', () => {

@@ -42,11 +42,20 @@ const ROOT: WorkspacePackage = { dir: '.', name: 'root', id: 'root@1.0.0', scrip
 const WORKSPACES: Workspaces = { root: ROOT, list: PACKAGES };
 
 /** pnpm's packages for pnpm; npm's workspaces are none (the root declares none). */
-const detect = (run: string, ws: Workspaces = WORKSPACES) => detectRunner(run, undefined, () => ROOT.scripts, undefined, (m) => (m === 'pnpm' ? ws : null));
+const detect = (run: string, ws: Workspaces = WORKSPACES) =>
+  detectRunner(
+    run,
+    undefined,
+    () => ROOT.scripts,
+    undefined,
+    (m) => (m === 'pnpm' ? ws : null),
+  );
 
 function judge(run: string, code: number, fixture: string, allowNoTests = false) {
   const detection = detect(run);
-  return classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: capture(fixture) }, [1], 30, { output: { detection, allowNoTests, caughtByRunner: true } });
+  return classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: capture(fixture) }, [1], 30, {
+    output: { detection, allowNoTests, caughtByRunner: true },
+  });
 }
 
 test('pnpmRunArgs: the recursive forms pnpm takes, and what is not one', () => {
@@ -71,7 +80,12 @@ test('pnpmRunArgs: the recursive forms pnpm takes, and what is not one', () => {
 
 test("pnpmWorkspacePatterns: pnpm-workspace.yaml's packages as the yaml package reads them: block list, flow list, a flow list over several lines", () => {
   const patterns = (text: string) => pnpmWorkspacePatterns(parseYaml(text));
-  assert.equal(patterns('packages:\n  - "packages/*"\n  - \'apps/**\' # apps\n  - tools/x\n  - "!**/test/**"\ncatalog:\n  react: ^18\n'), ['packages/*', 'apps/**', 'tools/x', '!**/test/**']);
+  assert.equal(patterns('packages:\n  - "packages/*"\n  - \'apps/**\' # apps\n  - tools/x\n  - "!**/test/**"\ncatalog:\n  react: ^18\n'), [
+    'packages/*',
+    'apps/**',
+    'tools/x',
+    '!**/test/**',
+  ]);
   assert.equal(patterns('# a comment\npackages: ["packages/*", \'apps/*\']\n'), ['packages/*', 'apps/*']);
   assert.equal(patterns("packages: [\n  'a/*',\n  'b/*'\n]\n"), ['a/*', 'b/*']);
   assert.equal(patterns('packages:\n\n  # the libraries\n  - libs/*\nonlyBuiltDependencies: []\n'), ['libs/*']);
@@ -91,7 +105,10 @@ test('readWorkspaces: a multi-line flow list in pnpm-workspace.yaml lists its pa
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     }
-    assert.equal((await readWorkspaces(dir, 'pnpm'))?.list.map((w) => w.name), ['one', 'two']);
+    assert.equal(
+      (await readWorkspaces(dir, 'pnpm'))?.list.map((w) => w.name),
+      ['one', 'two'],
+    );
     writeFileSync(join(dir, 'pnpm-workspace.yaml'), 'packages: [a/*\n');
     assert.is(await readWorkspaces(dir, 'pnpm'), null, 'YAML that does not parse declares nothing');
   } finally {
@@ -103,14 +120,39 @@ test("detectRunner: the root script's pnpm -r run, each package's runner from it
   const d = detect('pnpm test');
   assert.is(d.runner, undefined);
   assert.is(d.workspaces?.manager, 'pnpm');
-  assert.equal(d.workspaces?.members.map((m) => [m.name, m.detection?.runner]), [['a', 'node'], ['b', 'mocha'], ['c', 'node'], ['d', undefined], ['@s/e', 'node'], ['long', 'node']]);
-  assert.is(d.why, 'each workspace read with its own runner: pnpm runs "test" in the packages it selects of 6: a (node), b (mocha), c (node), d (no "test" script), @s/e (node), long (node)');
+  assert.equal(
+    d.workspaces?.members.map((m) => [m.name, m.detection?.runner]),
+    [
+      ['a', 'node'],
+      ['b', 'mocha'],
+      ['c', 'node'],
+      ['d', undefined],
+      ['@s/e', 'node'],
+      ['long', 'node'],
+    ],
+  );
+  assert.is(
+    d.why,
+    'each workspace read with its own runner: pnpm runs "test" in the packages it selects of 6: a (node), b (mocha), c (node), d (no "test" script), @s/e (node), long (node)',
+  );
   assert.is(detect('pnpm --filter b test').workspaces?.manager, 'pnpm');
   // No pnpm-workspace.yaml: as before, the exit code decides (and says so).
-  assert.match(detect('pnpm -r test', null).why, /^a pnpm recursive run, not followed \(no pnpm-workspace\.yaml here lists the packages to read\): judged by exit code/);
+  assert.match(
+    detect('pnpm -r test', null).why,
+    /^a pnpm recursive run, not followed \(no pnpm-workspace\.yaml here lists the packages to read\): judged by exit code/,
+  );
   assert.match(detect('pnpm -C sub -r test').why, /not followed \(-C sub: pnpm runs in another folder/);
   // npm's workspaces run is npm's still.
-  assert.is(detectRunner('npm test -ws', undefined, () => ({}), undefined, (m) => (m === 'npm' ? WORKSPACES : null)).workspaces?.manager, 'npm');
+  assert.is(
+    detectRunner(
+      'npm test -ws',
+      undefined,
+      () => ({}),
+      undefined,
+      (m) => (m === 'npm' ? WORKSPACES : null),
+    ).workspaces?.manager,
+    'npm',
+  );
 });
 
 const MEMBERS = PACKAGES.map((p) => ({ name: p.name, ...(p.id && { id: p.id }), dir: p.dir }));
@@ -137,7 +179,10 @@ for (const fixture of ['pnpm9-all-nobail', 'pnpm10-all-nobail', 'pnpm9-colour'])
     assert.is(c.verdict, 'caught');
     assert.ok(c.proven);
     assert.ok(c.reason!.startsWith('workspace b: mocha: `2 failing`; besides, '), c.reason);
-    assert.match(c.reason!, /workspace c: a test file failed outside any test: `Error: Cannot find module '\.\/nope'`; `pnpm --filter c test` runs it alone/);
+    assert.match(
+      c.reason!,
+      /workspace c: a test file failed outside any test: `Error: Cannot find module '\.\/nope'`; `pnpm --filter c test` runs it alone/,
+    );
     assert.match(c.reason!, /workspace @s\/e: no tests ran: `# tests 0`/);
     assert.not.match(c.reason!, /workspace (?:a|d|long):/);
   });
@@ -154,17 +199,34 @@ test('classify: a package that cannot load and one that runs no test, without a 
   const failing = outputLines(capture('pnpm9-all-nobail')).filter((l) => /^packages\/(?:c|e) test/.test(l));
   const passing = outputLines(capture('pnpm9-pass')).filter((l) => /^(?:packages\/a|\.\.\.)/.test(l));
   const tail = [...passing, ...failing, '/repo/packages/c:', ' ERROR  c@1.0.0 test: `node --test`', 'Exit status 1'].join('\n');
-  const c = classify({ exitCode: 1, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, { output: { detection: detect('pnpm -r test'), caughtByRunner: true } });
+  const c = classify({ exitCode: 1, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, {
+    output: { detection: detect('pnpm -r test'), caughtByRunner: true },
+  });
   assert.is(c.verdict, 'error');
   assert.match(c.reason!, /^workspace c: a test file failed outside any test/);
   assert.match(c.reason!, /; workspace @s\/e: no tests ran: `# tests 0`; .*; `pnpm --filter @s\/e test` runs it alone$/);
   // Exit 0 with a package that ran no test (its segment alone): still an error.
-  const zero = classify({ exitCode: 0, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: [...passing, ...failing.filter((l) => l.startsWith('packages/e'))].join('\n') }, [1], 30, { output: { detection: detect('pnpm -r test') } });
+  const zero = classify(
+    {
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      interrupted: false,
+      seconds: 1,
+      tail: [...passing, ...failing.filter((l) => l.startsWith('packages/e'))].join('\n'),
+    },
+    [1],
+    30,
+    { output: { detection: detect('pnpm -r test') } },
+  );
   assert.is(zero.verdict, 'error');
   assert.match(zero.reason!, /^workspace @s\/e: no tests ran/);
 });
 
-for (const [fixture, code] of [['pnpm9-bail', 2], ['pnpm9-parallel', 1]] as const) {
+for (const [fixture, code] of [
+  ['pnpm9-bail', 2],
+  ['pnpm9-parallel', 1],
+] as const) {
   test(`classify (${fixture}): pnpm stops at the first failure: the catch named, the package it stopped said, not an error`, () => {
     const split = splitPnpm(outputLines(capture(fixture)), 'test', MEMBERS, code);
     const seg = split as Exclude<typeof split, { why: string }>;
@@ -182,14 +244,20 @@ test("classify: one package selected (pnpm's banner, bare lines): read with its 
   assert.is(b.reason, 'workspace b: mocha: `2 failing`');
   const e = judge('pnpm --filter @s/e test', 0, 'pnpm9-filter-e');
   assert.is(e.verdict, 'error');
-  assert.is(e.reason, 'workspace @s/e: no tests ran: `# tests 0`; if that is expected, set `allowNoTests: true` on the tier; `pnpm --filter @s/e test` runs it alone');
+  assert.is(
+    e.reason,
+    'workspace @s/e: no tests ran: `# tests 0`; if that is expected, set `allowNoTests: true` on the tier; `pnpm --filter @s/e test` runs it alone',
+  );
   assert.is(judge('pnpm --filter @s/e test', 0, 'pnpm9-filter-e', true).verdict, 'pass');
 });
 
 test('classify: pnpm ran no script (a filter matching nothing, no package with the script): an error at exit 0', () => {
   const nope = judge('pnpm --filter nope test', 0, 'pnpm9-filter-nope');
   assert.is(nope.verdict, 'error');
-  assert.is(nope.reason, 'pnpm ran no "test" script: `No projects matched the filters in "/repo"`; check the --filter, or add the script to the packages (set `allowNoTests: true` on the tier if that is expected)');
+  assert.is(
+    nope.reason,
+    'pnpm ran no "test" script: `No projects matched the filters in "/repo"`; check the --filter, or add the script to the packages (set `allowNoTests: true` on the tier if that is expected)',
+  );
   const none = judge('pnpm -r nosuch', 0, 'pnpm9-no-script');
   assert.is(none.verdict, 'error');
   assert.match(none.reason!, /^pnpm ran no "nosuch" script: `None of the selected packages has a "nosuch" script`/);
@@ -199,7 +267,10 @@ test('classify: pnpm ran no script (a filter matching nothing, no package with t
 test('classify: lines without the prefix (--reporter-hide-prefix, as an option or in .npmrc): not cut, the exit code decides and the reason says so', () => {
   const opt = judge('pnpm -r --no-bail --reporter-hide-prefix test', 1, 'pnpm9-hide-prefix');
   assert.is(opt.verdict, 'error');
-  assert.match(opt.reason!, /^exit 1, and no workspace is known to have failed a test: --reporter-hide-prefix: .*; drop the option so pnpm prefixes each line/);
+  assert.match(
+    opt.reason!,
+    /^exit 1, and no workspace is known to have failed a test: --reporter-hide-prefix: .*; drop the option so pnpm prefixes each line/,
+  );
   // Set in .npmrc, the command does not say it: told from the output.
   const rc = judge('pnpm -r --no-bail test', 1, 'pnpm9-hide-prefix');
   assert.is(rc.verdict, 'error');

@@ -14,7 +14,10 @@ test('a live process is found, and is gone once killed', () => {
     }
     return [];
   })();
-  assert.equal(seen.map((l) => l.split(' ')[0]), [String(child.pid)]);
+  assert.equal(
+    seen.map((l) => l.split(' ')[0]),
+    [String(child.pid)],
+  );
   child.kill('SIGKILL');
   return new Promise<void>((done) =>
     child.on('exit', () => {

@@ -9,7 +9,12 @@ const Z = '0'.repeat(40);
 const A256 = 'a'.repeat(64);
 const Z256 = '0'.repeat(64);
 
-const ref = (localRef: string, localSha: string, remoteRef: string, remoteSha: string): PushRef => ({ localRef, localSha, remoteRef, remoteSha });
+const ref = (localRef: string, localSha: string, remoteRef: string, remoteSha: string): PushRef => ({
+  localRef,
+  localSha,
+  remoteRef,
+  remoteSha,
+});
 
 const cases: { title: string; stdin: string; refs: PushRef[]; kinds?: string[]; bad?: string[] }[] = [
   {

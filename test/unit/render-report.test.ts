@@ -35,7 +35,17 @@ test('every section is there, in text and markdown, with the figures of the repo
   for (const format of ['table', 'markdown'] as const) {
     const out = renderReport(withRetired, format);
     const md = format === 'markdown';
-    for (const h of ['tiers (ladder order', 'retired tiers', 'over time (per week', 'seconds against catches', 't0-scope', 'calibration overlap', 'order', 'seeded bugs per tier', 'advice']) {
+    for (const h of [
+      'tiers (ladder order',
+      'retired tiers',
+      'over time (per week',
+      'seconds against catches',
+      't0-scope',
+      'calibration overlap',
+      'order',
+      'seeded bugs per tier',
+      'advice',
+    ]) {
       assert.ok(out.includes(md ? `## ${h}` : `\n${h}`), `${format}: ${h}`);
     }
     assert.match(out, /odd\|name, gone: not in the config any more/);

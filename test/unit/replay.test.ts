@@ -44,14 +44,27 @@ const commits = [
 
 test('commitPatches: each commit against its parent, a root against the empty tree, merges left out', () => {
   const { patches, merges } = commitPatches(commits, false);
-  assert.equal(patches.map((p) => [p.id, p.base]), [[A, EMPTY_TREE], [B, A]]);
+  assert.equal(
+    patches.map((p) => [p.id, p.base]),
+    [
+      [A, EMPTY_TREE],
+      [B, A],
+    ],
+  );
   assert.equal(merges, [M]);
   assert.is(patches[1]!.label, `${B.slice(0, 12)} two`);
 });
 
 test('commitPatches with firstParent: a merge is one patch against its first parent', () => {
   const { patches, merges } = commitPatches(commits, true);
-  assert.equal(patches.map((p) => [p.id, p.base]), [[A, EMPTY_TREE], [B, A], [M, B]]);
+  assert.equal(
+    patches.map((p) => [p.id, p.base]),
+    [
+      [A, EMPTY_TREE],
+      [B, A],
+      [M, B],
+    ],
+  );
   assert.equal(merges, []);
 });
 
@@ -70,11 +83,23 @@ test('stableStringify sorts keys at every depth and drops undefined', () => {
 
 const hashCases: [string, () => string, boolean][] = [
   ['same config again', () => configHash(resolveConfig(structuredClone(raw)), mode), true],
-  ['a caught list written out, the same as the default', () => configHash(resolveConfig({ tiers: raw.tiers.map((t) => ({ ...t, caught: [1] })) }), mode), false],
-  ['env keys in another order', () => configHash({ ...config, tiers: [{ ...config.tiers[0]!, env: { B: '2', A: '1' } }, config.tiers[1]!] }, mode), true],
+  [
+    'a caught list written out, the same as the default',
+    () => configHash(resolveConfig({ tiers: raw.tiers.map((t) => ({ ...t, caught: [1] })) }), mode),
+    false,
+  ],
+  [
+    'env keys in another order',
+    () => configHash({ ...config, tiers: [{ ...config.tiers[0]!, env: { B: '2', A: '1' } }, config.tiers[1]!] }, mode),
+    true,
+  ],
   ['another ledger path', () => configHash({ ...config, ledger: 'elsewhere.jsonl' }, mode), true],
   ['a timeout changed', () => configHash({ ...config, tiers: [{ ...config.tiers[0]!, timeout: 31 }, config.tiers[1]!] }, mode), false],
-  ['a command changed', () => configHash({ ...config, tiers: [config.tiers[0]!, { ...config.tiers[1]!, run: 'sh other.sh' }] }, mode), false],
+  [
+    'a command changed',
+    () => configHash({ ...config, tiers: [config.tiers[0]!, { ...config.tiers[1]!, run: 'sh other.sh' }] }, mode),
+    false,
+  ],
   ['tiers reordered', () => configHash({ ...config, tiers: [config.tiers[1]!, config.tiers[0]!] }, mode), false],
   ['the scope changed', () => configHash({ ...config, scope: ['**/spec/**'] }, mode), false],
   ['--calibrate', () => configHash(config, { calibrate: true }), false],
@@ -125,7 +150,10 @@ test('isolateTier: a command string keeps its shell; an argv is prefixed as is',
 });
 
 test('unsharePrefixes: root tries a plain namespace first, others a user namespace', () => {
-  assert.equal(unsharePrefixes(true), [['unshare', '--net', '--'], ['unshare', '--net', '--map-root-user', '--']]);
+  assert.equal(unsharePrefixes(true), [
+    ['unshare', '--net', '--'],
+    ['unshare', '--net', '--map-root-user', '--'],
+  ]);
   assert.equal(unsharePrefixes(false), [['unshare', '--net', '--map-root-user', '--']]);
 });
 
@@ -158,11 +186,16 @@ test('runPool runs every item, never more than `jobs` at a time, and starts them
 test('runPool: once stopped, no new item starts; running ones finish', async () => {
   let stop = false;
   const done: number[] = [];
-  await runPool([0, 1, 2, 3, 4], 2, async (n) => {
-    if (n === 1) stop = true;
-    await new Promise((r) => setTimeout(r, n === 0 ? 20 : 5));
-    done.push(n);
-  }, () => stop);
+  await runPool(
+    [0, 1, 2, 3, 4],
+    2,
+    async (n) => {
+      if (n === 1) stop = true;
+      await new Promise((r) => setTimeout(r, n === 0 ? 20 : 5));
+      done.push(n);
+    },
+    () => stop,
+  );
   assert.equal(done.sort(), [0, 1]);
 });
 
@@ -220,7 +253,11 @@ const texts: [string, PatchOutcome, string][] = [
     outcome({ results: [result('t2', 'pass')], rows: [row({ skipped: ['t1'] })] }),
     'pass (1 tier, 0.5 s; t0-scope skipped t1)',
   ],
-  ['caught', outcome({ status: 'caught', results: [result('t1', 'caught')], stoppedBy: result('t1', 'caught') }), 'caught by t1 (exit 1, 0.5 s)'],
+  [
+    'caught',
+    outcome({ status: 'caught', results: [result('t1', 'caught')], stoppedBy: result('t1', 'caught') }),
+    'caught by t1 (exit 1, 0.5 s)',
+  ],
   [
     'error',
     outcome({ status: 'error', stoppedBy: result('t1', 'error', { exitCode: 4, reason: 'exit 4: usage error' }) }),
@@ -229,7 +266,12 @@ const texts: [string, PatchOutcome, string][] = [
   ['not applied', outcome({ status: 'not-applied', reason: 'patch failed: a.txt:1' }), 'did not apply: patch failed: a.txt:1'],
   [
     'calibration',
-    outcome({ status: 'caught', results: [result('t1', 'caught'), result('t2', 'caught')], rows: [row({ calibration: true })], stoppedBy: result('t1', 'caught') }),
+    outcome({
+      status: 'caught',
+      results: [result('t1', 'caught'), result('t2', 'caught')],
+      rows: [row({ calibration: true })],
+      stoppedBy: result('t1', 'caught'),
+    }),
     'calibration: t1 caught, t2 caught',
   ],
   ['no tier', outcome({}), 'no tier runs for this change'],
@@ -262,10 +304,37 @@ test('Progress on a terminal redraws one status line below the patch lines', () 
 });
 
 test('notAppliedRow: one (apply) row flagged applied: false, stamped with the config hash', () => {
-  const r = notAppliedRow(patch, 'patch failed: a.txt:1', 0.2, { configHash: 'h1', calibrate: false, isolate: 'network' }, 'run1', new Date(0));
+  const r = notAppliedRow(
+    patch,
+    'patch failed: a.txt:1',
+    0.2,
+    { configHash: 'h1', calibrate: false, isolate: 'network' },
+    'run1',
+    new Date(0),
+  );
   assert.equal(
-    { tier: r.tier, applied: r.applied, patch: r.patch, base: r.base, source: r.source, hook: r.hook, config_hash: r.config_hash, isolate: r.isolate, files_count: r.files_count },
-    { tier: APPLY_TIER, applied: false, patch: patch.id, base: B, source: 'replay', hook: 'replay', config_hash: 'h1', isolate: 'network', files_count: 0 },
+    {
+      tier: r.tier,
+      applied: r.applied,
+      patch: r.patch,
+      base: r.base,
+      source: r.source,
+      hook: r.hook,
+      config_hash: r.config_hash,
+      isolate: r.isolate,
+      files_count: r.files_count,
+    },
+    {
+      tier: APPLY_TIER,
+      applied: false,
+      patch: patch.id,
+      base: B,
+      source: 'replay',
+      hook: 'replay',
+      config_hash: 'h1',
+      isolate: 'network',
+      files_count: 0,
+    },
   );
   assert.match(String(r.reason), `does not apply onto ${B.slice(0, 12)}: patch failed: a.txt:1`);
   assert.is(r.calibration, undefined);

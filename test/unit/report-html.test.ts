@@ -19,7 +19,15 @@ test('printable leaves text alone but makes control characters visible', () => {
   assert.is(printable('a\nb'), 'a\\u000ab');
 });
 
-const ceilings: [number, number][] = [[0, 1], [0.07, 0.08], [1, 1], [53, 60], [14809, 15000], [0.0027, 0.003], [101, 120]];
+const ceilings: [number, number][] = [
+  [0, 1],
+  [0.07, 0.08],
+  [1, 1],
+  [53, 60],
+  [14809, 15000],
+  [0.0027, 0.003],
+  [101, 120],
+];
 for (const [x, want] of ceilings) test(`niceCeil(${x}) = ${want}`, () => assert.is(niceCeil(x), want));
 
 test('tick: three significant digits', () => {
@@ -32,7 +40,14 @@ test('charts: one series, point or bar per figure, names escaped, a gap for null
   assert.match(line, /d="M[\d.,]+M[\d.,]+"/);
   assert.ok(line.includes('data-series="&lt;t1&gt;"'));
   assert.not.ok(line.includes('<t1>'));
-  const dots = scatterChart([{ name: 'a', x: 10, y: 2 }, { name: 'b', x: 0, y: 0 }], 's', 'caught');
+  const dots = scatterChart(
+    [
+      { name: 'a', x: 10, y: 2 },
+      { name: 'b', x: 0, y: 0 },
+    ],
+    's',
+    'caught',
+  );
   assert.is(dots.match(/data-tier=/g)!.length, 2);
   assert.is(barChart([{ name: 'x', value: 3 }], 'saved').match(/<rect/g)!.length, 1);
 });
@@ -40,7 +55,10 @@ test('charts: one series, point or bar per figure, names escaped, a gap for null
 test('the page: every section in order, no script, nothing to fetch, a policy that forbids fetching', () => {
   const r = report([{ run: 'a', patch: 'p', tier: 't1', verdict: 'caught', seconds: 1, ts: '2025-03-03T10:00:00Z' }], { tiers: ['t1'] });
   const page = renderHtml(r, { tiers: [], freezes: [], today: '2025-03-04' }, '/x/ledger.jsonl');
-  assert.equal([...page.matchAll(/<section id="([a-z]+)"/g)].map((m) => m[1]), ['tiers', 'trend', 'cost', 'scope', 'overlap', 'order', 'advice', 'seeds', 'tests']);
+  assert.equal(
+    [...page.matchAll(/<section id="([a-z]+)"/g)].map((m) => m[1]),
+    ['tiers', 'trend', 'cost', 'scope', 'overlap', 'order', 'advice', 'seeds', 'tests'],
+  );
   assert.not.match(page, /<script|<link|@import|url\(|src="http/);
   // The only address in the page is SVG's namespace name, which is never fetched.
   assert.equal([...new Set(page.match(/https?:\/\/[^\s"'<)]+/g))], ['http://www.w3.org/2000/svg']);

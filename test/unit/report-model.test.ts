@@ -72,9 +72,21 @@ test('exact order: the search over sets of tiers finds the cheapest of every per
 test('report: with calibration runs the order is exact, and the advice says so; without, it says it assumes independence', () => {
   // t1 and t2 catch the same patches; t3 catches others. Independence would price them apart.
   const rows = [
-    ...cal('a', [['t1', 'caught', 2], ['t2', 'caught', 20], ['t3', 'pass', 4]]),
-    ...cal('b', [['t1', 'pass', 2], ['t2', 'pass', 20], ['t3', 'caught', 4]]),
-    ...cal('c', [['t1', 'pass', 2], ['t2', 'pass', 20], ['t3', 'pass', 4]]),
+    ...cal('a', [
+      ['t1', 'caught', 2],
+      ['t2', 'caught', 20],
+      ['t3', 'pass', 4],
+    ]),
+    ...cal('b', [
+      ['t1', 'pass', 2],
+      ['t2', 'pass', 20],
+      ['t3', 'caught', 4],
+    ]),
+    ...cal('c', [
+      ['t1', 'pass', 2],
+      ['t2', 'pass', 20],
+      ['t3', 'pass', 4],
+    ]),
   ];
   // Quick tiers and three patches: the order advice is asked for alone (else one gate, or too few attempts, outranks it: advice.ts).
   const r = report(rows, { tiers: ['t1', 't2', 't3'], shortFeedbackS: 0, minAttempts: 0 });
@@ -92,18 +104,33 @@ test('report: with calibration runs the order is exact, and the advice says so; 
 
   const ladder = report([row('t1', 'pass', 2), row('t2', 'caught', 20)], { tiers: ['t1', 't2'], shortFeedbackS: 0, minAttempts: 0 });
   assert.is(ladder.order.method, 'independence');
-  assert.match(ladder.advice.find((a) => a.kind === 'order')!.text, /assumes tiers fail independently \(no calibration run covers every tier\)/);
+  assert.match(
+    ladder.advice.find((a) => a.kind === 'order')!.text,
+    /assumes tiers fail independently \(no calibration run covers every tier\)/,
+  );
 });
 
 test('report: calibration runs that miss a ranked tier cannot be replayed; the estimate falls back to independence', () => {
-  const rows = [...cal('a', [['t1', 'pass', 1], ['t2', 'caught', 5]]), row('t3', 'pass', 9)];
+  const rows = [
+    ...cal('a', [
+      ['t1', 'pass', 1],
+      ['t2', 'caught', 5],
+    ]),
+    row('t3', 'pass', 9),
+  ];
   const r = report(rows, { tiers: ['t1', 't2', 't3'] });
   assert.is(r.order.method, 'independence');
   assert.is(r.order.calibration_runs, 0);
 });
 
 test('report: a tier routed past in a calibration run is replayed as a free pass', () => {
-  const rows = [...cal('a', [['t2', 'caught', 5]], { skipped: ['t1'] }), ...cal('b', [['t1', 'pass', 1], ['t2', 'pass', 5]])];
+  const rows = [
+    ...cal('a', [['t2', 'caught', 5]], { skipped: ['t1'] }),
+    ...cal('b', [
+      ['t1', 'pass', 1],
+      ['t2', 'pass', 5],
+    ]),
+  ];
   const r = report(rows, { tiers: ['t1', 't2'] });
   assert.is(r.order.method, 'calibration');
   assert.is(r.order.calibration_runs, 2);
@@ -114,15 +141,64 @@ test('report: a tier routed past in a calibration run is replayed as a free pass
 
 const prefixCases: [string, [string, Verdict, number][], [string, number, number][], number][] = [
   // [title, verdicts in ladder order, counted [tier, runs, caught], rows past the prefix]
-  ['all pass: every row counts', [['t1', 'pass', 1], ['t2', 'pass', 2]], [['t1', 1, 0], ['t2', 1, 0]], 0],
-  ['t1 catches: only t1 counts', [['t1', 'caught', 1], ['t2', 'caught', 2]], [['t1', 1, 1], ['t2', 0, 0]], 1],
-  ['t2 catches: t1 and t2 count, t3 does not', [['t1', 'pass', 1], ['t2', 'caught', 2], ['t3', 'pass', 3]], [['t1', 1, 0], ['t2', 1, 1], ['t3', 0, 0]], 1],
-  ['an error also ends the ladder run', [['t1', 'error', 1], ['t2', 'caught', 2]], [['t1', 1, 0], ['t2', 0, 0]], 1],
+  [
+    'all pass: every row counts',
+    [
+      ['t1', 'pass', 1],
+      ['t2', 'pass', 2],
+    ],
+    [
+      ['t1', 1, 0],
+      ['t2', 1, 0],
+    ],
+    0,
+  ],
+  [
+    't1 catches: only t1 counts',
+    [
+      ['t1', 'caught', 1],
+      ['t2', 'caught', 2],
+    ],
+    [
+      ['t1', 1, 1],
+      ['t2', 0, 0],
+    ],
+    1,
+  ],
+  [
+    't2 catches: t1 and t2 count, t3 does not',
+    [
+      ['t1', 'pass', 1],
+      ['t2', 'caught', 2],
+      ['t3', 'pass', 3],
+    ],
+    [
+      ['t1', 1, 0],
+      ['t2', 1, 1],
+      ['t3', 0, 0],
+    ],
+    1,
+  ],
+  [
+    'an error also ends the ladder run',
+    [
+      ['t1', 'error', 1],
+      ['t2', 'caught', 2],
+    ],
+    [
+      ['t1', 1, 0],
+      ['t2', 0, 0],
+    ],
+    1,
+  ],
 ];
 for (const [title, verdicts, counted, past] of prefixCases) {
   test(`calibration prefix: ${title}`, () => {
     const r = report(cal('x', verdicts), { tiers: verdicts.map((v) => v[0]) });
-    assert.equal(r.tiers.map((t) => [t.tier, t.runs, t.caught]), counted);
+    assert.equal(
+      r.tiers.map((t) => [t.tier, t.runs, t.caught]),
+      counted,
+    );
     assert.is(r.excluded.calibration, past);
     assert.is(r.overlap.counted_rows, verdicts.length - past);
     assert.is(r.attempts, 1);
@@ -131,14 +207,26 @@ for (const [title, verdicts, counted, past] of prefixCases) {
 
 test('40 calibrated commits fill the tier table (the replay --calibrate case of the issue)', () => {
   const rows = Array.from({ length: 40 }, (_, i) =>
-    cal(`c${i}`, i % 3 === 0 ? [['t2', 'pass', 10]] : [['t1', i % 5 === 0 ? 'caught' : 'pass', 1], ['t2', 'pass', 10]], i % 3 === 0 ? { skipped: ['t1'] } : {}),
+    cal(
+      `c${i}`,
+      i % 3 === 0
+        ? [['t2', 'pass', 10]]
+        : [
+            ['t1', i % 5 === 0 ? 'caught' : 'pass', 1],
+            ['t2', 'pass', 10],
+          ],
+      i % 3 === 0 ? { skipped: ['t1'] } : {},
+    ),
   ).flat();
   const r = report(rows, { tiers: ['t1', 't2'] });
   assert.is(r.attempts, 40);
   assert.ok(r.tiers.every((t) => t.runs > 0));
   // 14 of 40 were routed past t1 (i = 0, 3, …, 39): t0-scope's routing counts from calibration rows.
   assert.is(r.scope.patches, 14);
-  assert.equal(r.scope.past.map((p) => [p.tier, p.patches]), [['t1', 14]]);
+  assert.equal(
+    r.scope.past.map((p) => [p.tier, p.patches]),
+    [['t1', 14]],
+  );
   assert.not.match(reportMsg.noRoutes(), /14/);
 });
 
@@ -161,7 +249,9 @@ for (const [title, days, months, perMonth] of rateCases) {
 }
 
 test('too-few-attempts reads the monthly rate: 40 attempts in four months is 10 a month', () => {
-  const rows = Array.from({ length: 40 }, (_, i) => row('t1', 'pass', 1, { ts: new Date(Date.UTC(2025, 0, 1) + i * 3 * 86_400_000).toISOString() }));
+  const rows = Array.from({ length: 40 }, (_, i) =>
+    row('t1', 'pass', 1, { ts: new Date(Date.UTC(2025, 0, 1) + i * 3 * 86_400_000).toISOString() }),
+  );
   // One-second tiers: short feedback would outrank it (advice.ts), so it is asked for alone.
   const r = report(rows, { shortFeedbackS: 0 });
   const a = r.advice.find((x) => x.kind === 'too-few-attempts')!;
@@ -193,13 +283,21 @@ for (const [title, runs, caught, fires] of contractCases) {
     assert.is(advice.length, fires ? 1 : 0);
     if (fires) {
       assert.equal(advice[0]!.figures, { later: 't2', runs, caught, limit_percent: 5, from: 'ladder' });
-      assert.match(advice[0]!.text, new RegExp(`^t2: buying a contract check, not bug detection: keep it, but it does not earn its minutes\\. Reached by ${runs} patches, it caught ${caught}`));
+      assert.match(
+        advice[0]!.text,
+        new RegExp(
+          `^t2: buying a contract check, not bug detection: keep it, but it does not earn its minutes\\. Reached by ${runs} patches, it caught ${caught}`,
+        ),
+      );
     }
   });
 }
 
 test('contract check from ladder rows: never for the first tier, whatever it catches', () => {
-  const r = report(Array.from({ length: 50 }, () => row('t1', 'pass', 1)), { tiers: ['t1'] });
+  const r = report(
+    Array.from({ length: 50 }, () => row('t1', 'pass', 1)),
+    { tiers: ['t1'] },
+  );
   assert.not.ok(r.advice.some((a) => a.kind === 'contract-check'));
 });
 
@@ -208,8 +306,14 @@ test('contract check from ladder rows: never for the first tier, whatever it cat
 test('tiers no longer in the config are listed apart as retired, out of the order and the advice', () => {
   const rows = [row('t1', 'pass', 1), row('old', 'error', 1), row('old', 'caught', 0.1), row('t2', 'caught', 5)];
   const r = report(rows, { tiers: ['t1', 't2'] });
-  assert.equal(r.tiers.map((t) => t.tier), ['t1', 't2']);
-  assert.equal(r.retired.map((t) => [t.tier, t.runs, t.caught, t.errors]), [['old', 2, 1, 1]]);
+  assert.equal(
+    r.tiers.map((t) => t.tier),
+    ['t1', 't2'],
+  );
+  assert.equal(
+    r.retired.map((t) => [t.tier, t.runs, t.caught, t.errors]),
+    [['old', 2, 1, 1]],
+  );
   assert.not.ok([...r.order.current, ...r.order.recommended, ...r.order.unranked].includes('old'));
   assert.not.ok(r.advice.some((a) => JSON.stringify(a.figures).includes('old')));
   // Without a config every tier seen is current.
@@ -217,12 +321,25 @@ test('tiers no longer in the config are listed apart as retired, out of the orde
 });
 
 test('seeded bugs per tier: how many each tier caught, and how many escaped every tier', () => {
-  const seed = (run: string, verdicts: [string, Verdict][]) => verdicts.map(([tier, v]) => row(tier, v, 1, { run, hook: 'seed', source: 'seed' }));
+  const seed = (run: string, verdicts: [string, Verdict][]) =>
+    verdicts.map(([tier, v]) => row(tier, v, 1, { run, hook: 'seed', source: 'seed' }));
   const rows = [
-    ...seed('s1', [['t1', 'caught'], ['t2', 'caught']]),
-    ...seed('s2', [['t1', 'pass'], ['t2', 'caught']]),
-    ...seed('s3', [['t1', 'pass'], ['t2', 'pass']]),
-    ...seed('s4', [['t1', 'error'], ['t2', 'pass']]),
+    ...seed('s1', [
+      ['t1', 'caught'],
+      ['t2', 'caught'],
+    ]),
+    ...seed('s2', [
+      ['t1', 'pass'],
+      ['t2', 'caught'],
+    ]),
+    ...seed('s3', [
+      ['t1', 'pass'],
+      ['t2', 'pass'],
+    ]),
+    ...seed('s4', [
+      ['t1', 'error'],
+      ['t2', 'pass'],
+    ]),
     row('t1', 'pass', 1),
   ];
   const r = report(rows, { tiers: ['t1', 't2'] });
@@ -243,7 +360,9 @@ test(`error rows whose reason starts "${NOT_APPLICABLE_PREFIX}" are counted apar
   assert.ok(isNotApplicable({ verdict: 'error', reason: na.reason }));
   assert.not.ok(isNotApplicable({ verdict: 'error', reason: 'timed out after 3 s' }));
   assert.not.ok(isNotApplicable({ verdict: 'pass', reason: na.reason }));
-  const r = report([row('t1', 'error', 2, na), row('t1', 'error', 2, { reason: 'exit 4: usage error' }), row('t1', 'pass', 1)], { tiers: ['t1'] });
+  const r = report([row('t1', 'error', 2, na), row('t1', 'error', 2, { reason: 'exit 4: usage error' }), row('t1', 'pass', 1)], {
+    tiers: ['t1'],
+  });
   assert.equal([r.tiers[0]!.runs, r.tiers[0]!.errors, r.tiers[0]!.not_applicable], [2, 1, 1]);
   assert.is(r.excluded.not_applicable, 1);
 });
@@ -257,7 +376,12 @@ test('a tier named t0-scope appears once in the order text', () => {
 // --- trend -------------------------------------------------------------------------------------
 
 test('weekStart: the Monday of the ISO week', () => {
-  for (const [day, monday] of [['2025-03-03', '2025-03-03'], ['2025-03-09', '2025-03-03'], ['2025-03-10', '2025-03-10'], ['2025-01-01', '2024-12-30']]) {
+  for (const [day, monday] of [
+    ['2025-03-03', '2025-03-03'],
+    ['2025-03-09', '2025-03-03'],
+    ['2025-03-10', '2025-03-10'],
+    ['2025-01-01', '2024-12-30'],
+  ]) {
     assert.is(weekStart(day!), monday);
   }
   assert.equal(periods('month', '2024-11-20', '2025-02-02'), ['2024-11-01', '2024-12-01', '2025-01-01', '2025-02-01']);
@@ -265,10 +389,19 @@ test('weekStart: the Monday of the ISO week', () => {
 
 test('trend: per week for a short span (gaps as zeros), per month for a long one', () => {
   const at = (day: string, verdict: Verdict, tier = 't1') => row(tier, verdict, 2, { ts: `${day}T08:00:00.000Z` });
-  const short = report([at('2025-03-03', 'caught'), at('2025-03-04', 'pass'), at('2025-03-19', 'pass'), at('2025-03-19', 'caught', 't2')], { tiers: ['t1', 't2'] });
+  const short = report([at('2025-03-03', 'caught'), at('2025-03-04', 'pass'), at('2025-03-19', 'pass'), at('2025-03-19', 'caught', 't2')], {
+    tiers: ['t1', 't2'],
+  });
   assert.is(short.trend.unit, 'week');
   assert.equal(short.trend.periods, ['2025-03-03', '2025-03-10', '2025-03-17']);
-  assert.equal(short.trend.tiers[0], { tier: 't1', runs: [2, 0, 1], caught: [1, 0, 0], total_s: [4, 0, 2], yield: [0.25, null, 0], catch_rate: [0.5, null, 0] });
+  assert.equal(short.trend.tiers[0], {
+    tier: 't1',
+    runs: [2, 0, 1],
+    caught: [1, 0, 0],
+    total_s: [4, 0, 2],
+    yield: [0.25, null, 0],
+    catch_rate: [0.5, null, 0],
+  });
   const long = report([at('2025-01-15', 'caught'), at('2025-09-01', 'pass')]);
   assert.is(long.trend.unit, 'month');
   assert.is(long.trend.periods.length, 9);
@@ -284,38 +417,63 @@ test('a row marked applicable: false is not applicable whatever its verdict; app
 });
 
 test('rows without a run id count their patch as the attempt', () => {
-  const r = report([row('t1', 'pass', 1, { run: undefined, patch: 'a' }), row('t1', 'pass', 1, { run: 3, patch: 'b' }), row('t1', 'caught', 1, { run: undefined, patch: 'a' })]);
+  const r = report([
+    row('t1', 'pass', 1, { run: undefined, patch: 'a' }),
+    row('t1', 'pass', 1, { run: 3, patch: 'b' }),
+    row('t1', 'caught', 1, { run: undefined, patch: 'a' }),
+  ]);
   assert.is(r.attempts, 2);
 });
 
 test('an unapplied patch of a tier never seen makes no tier line; of a known tier it is counted on that line', () => {
   const r = report([row('new', 'error', 1, { applied: false }), row('t1', 'pass', 1), row('t1', 'error', 1, { applied: false })]);
-  assert.equal(r.tiers.map((t) => [t.tier, t.runs, t.not_applied]), [['t1', 1, 1]]);
+  assert.equal(
+    r.tiers.map((t) => [t.tier, t.runs, t.not_applied]),
+    [['t1', 1, 1]],
+  );
   assert.is(r.excluded.not_applied, 2);
 });
 
 test('routed-past lists: only strings name tiers', () => {
   const r = report([row('t2', 'pass', 1, { run: 'a', skipped: ['t1', 3, null] }), row('t2', 'pass', 1, { run: 'b', skipped: 't1' })]);
-  assert.equal(r.tiers.map((t) => t.tier), ['t2', 't1']);
-  assert.equal(r.scope.past.map((p) => [p.tier, p.patches]), [['t1', 1]]);
+  assert.equal(
+    r.tiers.map((t) => t.tier),
+    ['t2', 't1'],
+  );
+  assert.equal(
+    r.scope.past.map((p) => [p.tier, p.patches]),
+    [['t1', 1]],
+  );
   assert.is(r.scope.patches, 1);
 });
 
 test('the trend leaves out configured tiers without runs; an empty ledger is one month with no rate', () => {
   const r = report([row('t1', 'pass', 1)], { tiers: ['t1', 't2'] });
-  assert.equal(r.trend.tiers.map((t) => t.tier), ['t1']);
+  assert.equal(
+    r.trend.tiers.map((t) => t.tier),
+    ['t1'],
+  );
   assert.equal(report([]).rate, { attempts: 0, first: null, last: null, months: 1, per_month: 0 });
 });
 
 test('a tier that never catches has no ratio in the priced list', () => {
   const r = report([row('t1', 'pass', 2), row('t2', 'caught', 4), row('t2', 'pass', 4)]);
-  assert.equal(r.order.priced.map((p) => [p.tier, p.ratio]), [['t1', null], ['t2', 8]]);
+  assert.equal(
+    r.order.priced.map((p) => [p.tier, p.ratio]),
+    [
+      ['t1', null],
+      ['t2', 8],
+    ],
+  );
 });
 
 test('exact order: a calibration run that routed past a tier replays it as a free pass; tiers with neither runs nor calibration stay unranked', () => {
   const rows = [
     ...cal('c1', [['t2', 'caught', 10]], { skipped: ['t1'] }),
-    ...cal('c2', [['t1', 'caught', 1], ['t2', 'pass', 10]]),
+    ...cal('c2', [
+      ['t1', 'caught', 1],
+      ['t2', 'pass', 10],
+    ]),
   ];
   const r = report(rows, { tiers: ['t1', 't2', 'unused'] });
   assert.is(r.order.method, 'calibration');
@@ -328,25 +486,52 @@ test('exact order: a calibration run that routed past a tier replays it as a fre
 
 test('exact order: up to MAX_EXACT_TIERS tiers from calibration runs; more are estimated', () => {
   const names = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
-  const runOf = (n: number, run: string) => cal(run, names(n).map((t, i) => [t, i === n - 1 ? 'caught' : 'pass', 1] as [string, Verdict, number]));
+  const runOf = (n: number, run: string) =>
+    cal(
+      run,
+      names(n).map((t, i) => [t, i === n - 1 ? 'caught' : 'pass', 1] as [string, Verdict, number]),
+    );
   assert.is(report([...runOf(12, 'a'), ...runOf(12, 'b')]).order.method, 'calibration');
   assert.is(report([...runOf(13, 'a'), ...runOf(13, 'b')]).order.method, 'independence');
 });
 
 test('seeded bugs: a run counts as caught when any of its rows caught it; tiers seen only in seed rows come after the ladder', () => {
   const seed = (run: string, tier: string, v: Verdict) => row(tier, v, 1, { run, hook: 'seed', source: 'seed' });
-  const r = report([seed('s1', 'extra', 'pass'), seed('s1', 't2', 'caught'), seed('s1', 't1', 'pass'), seed('s2', 't1', 'pass'), seed('s3', 't1', 'pass')], { tiers: ['t1', 't2', 't3'] });
+  const r = report(
+    [seed('s1', 'extra', 'pass'), seed('s1', 't2', 'caught'), seed('s1', 't1', 'pass'), seed('s2', 't1', 'pass'), seed('s3', 't1', 'pass')],
+    { tiers: ['t1', 't2', 't3'] },
+  );
   assert.equal(r.seeds.runs, 3);
   assert.equal(r.seeds.caught, 1);
-  assert.equal(r.seeds.tiers.map((t) => t.tier), ['t1', 't2', 'extra']);
+  assert.equal(
+    r.seeds.tiers.map((t) => t.tier),
+    ['t1', 't2', 'extra'],
+  );
 });
 
 test('replayRuns: a tier routed past is a free pass; a run missing a tier is left out', () => {
-  const run = (verdicts: [string, Verdict, number][], skipped: string[] = []) => ({ verdicts: new Map(verdicts.map(([t, verdict, seconds]) => [t, { verdict, seconds }])), skipped, stopped: false });
-  assert.equal(replayRuns(['t1', 't2'], [run([['t2', 'pass', 10]], ['t1']), run([['t1', 'caught', 1], ['t2', 'pass', 10]]), run([['t1', 'pass', 1]])]), [
-    { pass: 0b11, seconds: [0, 10] },
-    { pass: 0b10, seconds: [1, 10] },
-  ]);
+  const run = (verdicts: [string, Verdict, number][], skipped: string[] = []) => ({
+    verdicts: new Map(verdicts.map(([t, verdict, seconds]) => [t, { verdict, seconds }])),
+    skipped,
+    stopped: false,
+  });
+  assert.equal(
+    replayRuns(
+      ['t1', 't2'],
+      [
+        run([['t2', 'pass', 10]], ['t1']),
+        run([
+          ['t1', 'caught', 1],
+          ['t2', 'pass', 10],
+        ]),
+        run([['t1', 'pass', 1]]),
+      ],
+    ),
+    [
+      { pass: 0b11, seconds: [0, 10] },
+      { pass: 0b10, seconds: [1, 10] },
+    ],
+  );
 });
 
 test('calibration runs of retired tiers only: the order is estimated from the current tiers', () => {

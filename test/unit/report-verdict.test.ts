@@ -4,7 +4,10 @@ import * as assert from 'uvu/assert';
 import type { ReportRead } from '../../src/evidence/junit.js';
 import { type Classified, judgeReport } from '../../src/ladder/verdict.js';
 
-const ok = (...outcomes: ('pass' | 'fail' | 'skip')[]): ReportRead => ({ kind: 'ok', cases: outcomes.map((outcome, i) => ({ id: `t${i}`, outcome })) });
+const ok = (...outcomes: ('pass' | 'fail' | 'skip')[]): ReportRead => ({
+  kind: 'ok',
+  cases: outcomes.map((outcome, i) => ({ id: `t${i}`, outcome })),
+});
 const PASS: Classified = { verdict: 'pass' };
 const CAUGHT: Classified = { verdict: 'caught' };
 const HARNESS: Classified = { verdict: 'error', reason: 'exit 4: pytest usage error' };
@@ -13,16 +16,88 @@ const HARNESS: Classified = { verdict: 'error', reason: 'exit 4: pytest usage er
 const cases: [string, Classified, number, ReportRead, string, string | undefined, string[], boolean][] = [
   ['test failure exit and a failed case: caught', CAUGHT, 1, ok('pass', 'fail'), 'caught', undefined, ['t1'], true],
   ['an errored case counts as failed', CAUGHT, 1, ok('fail', 'fail'), 'caught', undefined, ['t0', 't1'], true],
-  ['test failure exit, no report: error saying so', CAUGHT, 1, { kind: 'missing' }, 'error', 'exit 1 and no JUnit report at junit.xml: cannot tell', [], false],
-  ['test failure exit, unreadable report', CAUGHT, 1, { kind: 'unreadable', why: 'not well-formed XML' }, 'error', 'is unreadable: not well-formed XML', [], false],
-  ['test failure exit, stale report', CAUGHT, 1, { kind: 'stale', written: '2020-01-01T00:00:00.000Z' }, 'error', 'from an earlier run (written 2020-01-01', [], false],
+  [
+    'test failure exit, no report: error saying so',
+    CAUGHT,
+    1,
+    { kind: 'missing' },
+    'error',
+    'exit 1 and no JUnit report at junit.xml: cannot tell',
+    [],
+    false,
+  ],
+  [
+    'test failure exit, unreadable report',
+    CAUGHT,
+    1,
+    { kind: 'unreadable', why: 'not well-formed XML' },
+    'error',
+    'is unreadable: not well-formed XML',
+    [],
+    false,
+  ],
+  [
+    'test failure exit, stale report',
+    CAUGHT,
+    1,
+    { kind: 'stale', written: '2020-01-01T00:00:00.000Z' },
+    'error',
+    'from an earlier run (written 2020-01-01',
+    [],
+    false,
+  ],
   ['test failure exit, zero cases', CAUGHT, 1, ok(), 'error', 'lists no test cases: the harness failed before any test ran', [], true],
-  ['test failure exit but every case passed', CAUGHT, 1, ok('pass', 'skip'), 'error', 'every test in the JUnit report at junit.xml passed', [], true],
-  ['exit 0 with failures: inconsistent', PASS, 0, ok('pass', 'fail'), 'error', 'exit 0 but the JUnit report at junit.xml lists 1 test as failed (t1)', ['t1'], false],
+  [
+    'test failure exit but every case passed',
+    CAUGHT,
+    1,
+    ok('pass', 'skip'),
+    'error',
+    'every test in the JUnit report at junit.xml passed',
+    [],
+    true,
+  ],
+  [
+    'exit 0 with failures: inconsistent',
+    PASS,
+    0,
+    ok('pass', 'fail'),
+    'error',
+    'exit 0 but the JUnit report at junit.xml lists 1 test as failed (t1)',
+    ['t1'],
+    false,
+  ],
   ['exit 0, all passed', PASS, 0, ok('pass', 'skip'), 'pass', undefined, [], true],
-  ['exit 0, zero cases: no tests ran, an error', PASS, 0, ok(), 'error', 'no tests ran: the report at junit.xml lists no test cases; if that is expected, set `allowNoTests: true`', [], true],
-  ['a test file that could not load and no failed test: an error', CAUGHT, 1, { kind: 'ok', cases: [{ id: 'a', outcome: 'pass' }], broken: ['t/b.test.js'] }, 'error', 'lists a test file that could not run (t/b.test.js) and no failed test', [], false],
-  ['a file that could not load beside a failed test: still caught', CAUGHT, 1, { kind: 'ok', cases: [{ id: 'a', outcome: 'fail' }], broken: ['t/b.test.js'] }, 'caught', undefined, ['a'], true],
+  [
+    'exit 0, zero cases: no tests ran, an error',
+    PASS,
+    0,
+    ok(),
+    'error',
+    'no tests ran: the report at junit.xml lists no test cases; if that is expected, set `allowNoTests: true`',
+    [],
+    true,
+  ],
+  [
+    'a test file that could not load and no failed test: an error',
+    CAUGHT,
+    1,
+    { kind: 'ok', cases: [{ id: 'a', outcome: 'pass' }], broken: ['t/b.test.js'] },
+    'error',
+    'lists a test file that could not run (t/b.test.js) and no failed test',
+    [],
+    false,
+  ],
+  [
+    'a file that could not load beside a failed test: still caught',
+    CAUGHT,
+    1,
+    { kind: 'ok', cases: [{ id: 'a', outcome: 'fail' }], broken: ['t/b.test.js'] },
+    'caught',
+    undefined,
+    ['a'],
+    true,
+  ],
   ['exit 0, no report: a pass, outcomes not recorded', PASS, 0, { kind: 'missing' }, 'pass', 'per-test outcomes not recorded', [], false],
   ['a harness exit code stays an error whatever the report says', HARNESS, 4, ok('fail'), 'error', 'exit 4: pytest usage error', [], false],
 ];
@@ -56,10 +131,19 @@ test('allowNoTests: the empty report is trusted; a caught verdict from the repor
 
 test('only a missing report, not a stale or unreadable one, gets the hint on writing one', () => {
   const stale = { kind: 'stale', written: '2020-01-01T00:00:00.000Z' } as const;
-  assert.is(judgeReport(CAUGHT, 1, stale, 'r.xml', 'pytest').reason, testMsg.reportCannotTell(1, testMsg.reportStale('r.xml', stale.written), ''));
-  assert.not.match(judgeReport(CAUGHT, 1, { kind: 'stale', written: '2020-01-01T00:00:00.000Z' }, 'r.xml', 'pytest').reason ?? '', '--junitxml');
+  assert.is(
+    judgeReport(CAUGHT, 1, stale, 'r.xml', 'pytest').reason,
+    testMsg.reportCannotTell(1, testMsg.reportStale('r.xml', stale.written), ''),
+  );
+  assert.not.match(
+    judgeReport(CAUGHT, 1, { kind: 'stale', written: '2020-01-01T00:00:00.000Z' }, 'r.xml', 'pytest').reason ?? '',
+    '--junitxml',
+  );
   assert.not.match(judgeReport(CAUGHT, 1, { kind: 'unreadable', why: 'bad' }, 'r.xml', 'pytest').reason ?? '', '--junitxml');
-  assert.is(judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml').reason, judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml', undefined).reason);
+  assert.is(
+    judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml').reason,
+    judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml', undefined).reason,
+  );
   assert.not.match(judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml').reason ?? '', 'PATH');
 });
 

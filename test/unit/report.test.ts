@@ -24,12 +24,63 @@ test('exact figures: even median, zero catches, only errors, zero-second rows, a
     row('stray', 'caught', 0),
   ];
   const r = report(rows, { tiers: ['t1', 't2', 't3', 't4'] });
-  assert.equal(r.tiers.map((t) => t.tier), ['t1', 't2', 't3', 't4']);
+  assert.equal(
+    r.tiers.map((t) => t.tier),
+    ['t1', 't2', 't3', 't4'],
+  );
   const t = byTier([...r.tiers, ...r.retired]);
-  assert.equal(t.t1, { tier: 't1', runs: 4, caught: 1, errors: 1, passes: 2, median_s: 2.5, total_s: 16, yield: 0.0625, error_rate: 0.25, not_applied: 0, not_applicable: 0 });
-  assert.equal(t.t2, { tier: 't2', runs: 3, caught: 0, errors: 0, passes: 3, median_s: 90, total_s: 270, yield: 0, error_rate: 0, not_applied: 0, not_applicable: 0 });
-  assert.equal(t.t3, { tier: 't3', runs: 2, caught: 0, errors: 2, passes: 0, median_s: 0, total_s: 0, yield: null, error_rate: 1, not_applied: 0, not_applicable: 0 });
-  assert.equal(t.t4, { tier: 't4', runs: 0, caught: 0, errors: 0, passes: 0, median_s: null, total_s: 0, yield: null, error_rate: null, not_applied: 0, not_applicable: 0 });
+  assert.equal(t.t1, {
+    tier: 't1',
+    runs: 4,
+    caught: 1,
+    errors: 1,
+    passes: 2,
+    median_s: 2.5,
+    total_s: 16,
+    yield: 0.0625,
+    error_rate: 0.25,
+    not_applied: 0,
+    not_applicable: 0,
+  });
+  assert.equal(t.t2, {
+    tier: 't2',
+    runs: 3,
+    caught: 0,
+    errors: 0,
+    passes: 3,
+    median_s: 90,
+    total_s: 270,
+    yield: 0,
+    error_rate: 0,
+    not_applied: 0,
+    not_applicable: 0,
+  });
+  assert.equal(t.t3, {
+    tier: 't3',
+    runs: 2,
+    caught: 0,
+    errors: 2,
+    passes: 0,
+    median_s: 0,
+    total_s: 0,
+    yield: null,
+    error_rate: 1,
+    not_applied: 0,
+    not_applicable: 0,
+  });
+  assert.equal(t.t4, {
+    tier: 't4',
+    runs: 0,
+    caught: 0,
+    errors: 0,
+    passes: 0,
+    median_s: null,
+    total_s: 0,
+    yield: null,
+    error_rate: null,
+    not_applied: 0,
+    not_applicable: 0,
+  });
   // Caught in zero seconds: the yield is undefined, not zero.
   assert.is(t.stray!.yield, null);
   assert.is(r.attempts, 10);
@@ -56,7 +107,19 @@ test('cached, seed, unapplied and not-applicable rows stay out of the tier figur
     row('t1', 'pass', 6, { hook: 'replay', applied: true }),
   ];
   const r = report(rows);
-  assert.equal(r.tiers[0], { tier: 't1', runs: 2, caught: 0, errors: 0, passes: 2, median_s: 5, total_s: 10, yield: 0, error_rate: 0, not_applied: 1, not_applicable: 1 });
+  assert.equal(r.tiers[0], {
+    tier: 't1',
+    runs: 2,
+    caught: 0,
+    errors: 0,
+    passes: 2,
+    median_s: 5,
+    total_s: 10,
+    yield: 0,
+    error_rate: 0,
+    not_applied: 1,
+    not_applicable: 1,
+  });
   assert.equal(r.excluded, { filtered: 0, calibration: 0, cached: 2, seed: 2, not_applied: 1, not_applicable: 1 });
   assert.is(r.attempts, 2);
 });
@@ -124,7 +187,14 @@ test('calibration overlap per pair, from runs grouped by run; errors leave a tie
     { earlier: 't2', later: 't3', patches: 3, both: 1, only_earlier: 1, only_later: 1, neither: 0 },
   ]);
   // Each run counts as the ladder run it extends, up to its first non-pass: a, b and e stop at t1, c at t2, d at t3.
-  assert.equal(r.tiers.map((t) => [t.tier, t.runs, t.caught, t.errors, t.passes]), [['t1', 5, 2, 1, 2], ['t2', 2, 1, 0, 1], ['t3', 1, 0, 1, 0]]);
+  assert.equal(
+    r.tiers.map((t) => [t.tier, t.runs, t.caught, t.errors, t.passes]),
+    [
+      ['t1', 5, 2, 1, 2],
+      ['t2', 2, 1, 0, 1],
+      ['t3', 1, 0, 1, 0],
+    ],
+  );
   assert.is(r.overlap.counted_rows, 8);
   assert.is(r.excluded.calibration, 6);
   assert.is(r.attempts, 5);
@@ -172,21 +242,64 @@ test('median of an odd and an even count, with duplicates, matches a sort', () =
 
 // Advice thresholds: each case sits exactly at a threshold or just past it.
 const tier = (name: string, over: Partial<TierFigures> = {}): TierFigures => ({
-  tier: name, runs: 40, caught: 4, errors: 0, passes: 36, median_s: 60, total_s: 2400, yield: 0.001667, error_rate: 0, not_applied: 0, not_applicable: 0, ...over,
+  tier: name,
+  runs: 40,
+  caught: 4,
+  errors: 0,
+  passes: 36,
+  median_s: 60,
+  total_s: 2400,
+  yield: 0.001667,
+  error_rate: 0,
+  not_applied: 0,
+  not_applicable: 0,
+  ...over,
 });
 const pair = (both: number, onlyEarlier: number, onlyLater: number, neither = 30): PairOverlap => ({
-  earlier: 't1', later: 't2', patches: both + onlyEarlier + onlyLater + neither, both, only_earlier: onlyEarlier, only_later: onlyLater, neither,
+  earlier: 't1',
+  later: 't2',
+  patches: both + onlyEarlier + onlyLater + neither,
+  both,
+  only_earlier: onlyEarlier,
+  only_later: onlyLater,
+  neither,
 });
-const noOrder: OrderFigures = { current: [], recommended: [], current_s: null, recommended_s: null, unranked: [], priced: [], method: 'independence', calibration_runs: 0 };
-const rate = (attempts: number, months = 1): RateFigures => ({ attempts, first: '2025-01-01', last: '2025-01-31', months, per_month: Number((attempts / months).toPrecision(4)) });
-const base = { tiers: [tier('t1', { median_s: 5 }), tier('t2')], overlap: { pairs: [] as PairOverlap[] }, order: noOrder, attempts: 30, rate: rate(30) };
+const noOrder: OrderFigures = {
+  current: [],
+  recommended: [],
+  current_s: null,
+  recommended_s: null,
+  unranked: [],
+  priced: [],
+  method: 'independence',
+  calibration_runs: 0,
+};
+const rate = (attempts: number, months = 1): RateFigures => ({
+  attempts,
+  first: '2025-01-01',
+  last: '2025-01-31',
+  months,
+  per_month: Number((attempts / months).toPrecision(4)),
+});
+const base = {
+  tiers: [tier('t1', { median_s: 5 }), tier('t2')],
+  overlap: { pairs: [] as PairOverlap[] },
+  order: noOrder,
+  attempts: 30,
+  rate: rate(30),
+};
 
 const thresholds: [string, Partial<typeof base>, Advice['kind'], boolean][] = [
   ['29 attempts a month: too few', { rate: rate(29) }, 'too-few-attempts', true],
   ['30 attempts a month: enough', { rate: rate(30) }, 'too-few-attempts', false],
   ['300 attempts over 12 months (25 a month): too few', { attempts: 300, rate: rate(300, 12) }, 'too-few-attempts', true],
   ['360 attempts over 12 months (30 a month): enough', { attempts: 360, rate: rate(360, 12) }, 'too-few-attempts', false],
-  ['dearest median 29.999 s: short feedback', { tiers: [tier('t1', { median_s: 5 }), tier('t2', { median_s: 29.999 })] }, 'short-feedback', true],
+  [
+    'dearest median 29.999 s: short feedback',
+    { tiers: [tier('t1', { median_s: 5 }), tier('t2', { median_s: 29.999 })] },
+    'short-feedback',
+    true,
+  ],
   ['dearest median 30 s: not short', { tiers: [tier('t1', { median_s: 5 }), tier('t2', { median_s: 30 })] }, 'short-feedback', false],
   ['one error: error rate shown', { tiers: [tier('t1', { errors: 1, error_rate: 0.025 }), tier('t2')] }, 'errors', true],
   ['no error: nothing', {}, 'errors', false],
@@ -219,13 +332,34 @@ test('advice: the numbers behind each piece are in its text and figures', () => 
   const by = Object.fromEntries(advice.map((a) => [a.kind, a]));
   // A short suite outranks too few attempts (one recommendation, see advice.test.ts): asked alone.
   const few = advise({ ...base, attempts: 12, rate: rate(12) }).find((a) => a.kind === 'too-few-attempts')!;
-  assert.match(few.text, /^too few attempts: ratios are noise; choose the order by judgment and revisit\. 12 patch attempts a month \(12 in 1 month\), fewer than 30 a month/);
-  assert.match(by['short-feedback']!.text, /^short-feedback suite: the ladder's overhead likely exceeds what ordering saves\. The most expensive tier, t2, has a median of 20 s, under 30 s/);
+  assert.match(
+    few.text,
+    /^too few attempts: ratios are noise; choose the order by judgment and revisit\. 12 patch attempts a month \(12 in 1 month\), fewer than 30 a month/,
+  );
+  assert.match(
+    by['short-feedback']!.text,
+    /^short-feedback suite: the ladder's overhead likely exceeds what ordering saves\. The most expensive tier, t2, has a median of 20 s, under 30 s/,
+  );
   assert.match(by.errors!.text, /^t1: 3 errors in 40 runs, error rate 7\.5 %, apart from its 4 catches/);
-  assert.match(by['contract-check']!.text, /^t2: buying a contract check, not bug detection: keep it, but it does not earn its minutes\. In 70 calibration runs it caught 2 that t1 missed, of 40 caught by either/);
-  assert.equal(by['contract-check']!.figures, { earlier: 't1', later: 't2', patches: 70, both: 37, only_earlier: 1, only_later: 2, limit_percent: 5, from: 'calibration' });
+  assert.match(
+    by['contract-check']!.text,
+    /^t2: buying a contract check, not bug detection: keep it, but it does not earn its minutes\. In 70 calibration runs it caught 2 that t1 missed, of 40 caught by either/,
+  );
+  assert.equal(by['contract-check']!.figures, {
+    earlier: 't1',
+    later: 't2',
+    patches: 70,
+    both: 37,
+    only_earlier: 1,
+    only_later: 2,
+    limit_percent: 5,
+    from: 'calibration',
+  });
   const deco = advise({ ...base, overlap: { pairs: [pair(10, 0, 3)] } }).find((a) => a.kind === 'decorative')!;
-  assert.match(deco.text, /^t1: decorative: delete it rather than reorder\. In 43 calibration runs, t2 caught every patch t1 caught \(10\) and 3 more/);
+  assert.match(
+    deco.text,
+    /^t1: decorative: delete it rather than reorder\. In 43 calibration runs, t2 caught every patch t1 caught \(10\) and 3 more/,
+  );
 });
 
 test('advice: short feedback names the dearest priced tier (the first of equals) with its figures; no priced tier, no such advice', () => {
@@ -238,33 +372,68 @@ test('advice: short feedback names the dearest priced tier (the first of equals)
 });
 
 test('advice: errors carry their figures', () => {
-  const errors = advise({ ...base, tiers: [tier('t1', { errors: 3, runs: 40, error_rate: 0.075, caught: 4 }), tier('t2')] }).filter((a) => a.kind === 'errors');
-  assert.equal(errors.map((a) => a.figures), [{ tier: 't1', errors: 3, runs: 40, error_rate: 0.075, caught: 4 }]);
+  const errors = advise({ ...base, tiers: [tier('t1', { errors: 3, runs: 40, error_rate: 0.075, caught: 4 }), tier('t2')] }).filter(
+    (a) => a.kind === 'errors',
+  );
+  assert.equal(
+    errors.map((a) => a.figures),
+    [{ tier: 't1', errors: 3, runs: 40, error_rate: 0.075, caught: 4 }],
+  );
 });
 
 test('advice: a tier calibration already calls a contract check is not called one again from ladder rows', () => {
   // t2 from ladder rows alone: 40 runs, 2 catches (5 %), a contract check.
   const ladderOnly = advise({ ...base, tiers: [tier('t1'), tier('t2', { caught: 2 })] }).filter((a) => a.kind === 'contract-check');
-  assert.equal(ladderOnly.map((a) => [a.figures.later, a.figures.from]), [['t2', 'ladder']]);
-  const both = advise({ ...base, tiers: [tier('t1'), tier('t2', { caught: 2 })], overlap: { pairs: [pair(37, 1, 2)] } }).filter((a) => a.kind === 'contract-check');
-  assert.equal(both.map((a) => [a.figures.later, a.figures.from]), [['t2', 'calibration']]);
+  assert.equal(
+    ladderOnly.map((a) => [a.figures.later, a.figures.from]),
+    [['t2', 'ladder']],
+  );
+  const both = advise({ ...base, tiers: [tier('t1'), tier('t2', { caught: 2 })], overlap: { pairs: [pair(37, 1, 2)] } }).filter(
+    (a) => a.kind === 'contract-check',
+  );
+  assert.equal(
+    both.map((a) => [a.figures.later, a.figures.from]),
+    [['t2', 'calibration']],
+  );
   // A decorative pair does not stand for a contract check.
   const deco = advise({ ...base, tiers: [tier('t1'), tier('t2', { caught: 2 })], overlap: { pairs: [pair(10, 0, 1)] } });
-  assert.equal(deco.filter((a) => a.kind === 'contract-check').map((a) => a.figures.from), ['ladder']);
+  assert.equal(
+    deco.filter((a) => a.kind === 'contract-check').map((a) => a.figures.from),
+    ['ladder'],
+  );
 });
 
 test('advice: ladder rows never call the first tier that ran a contract check, even after tiers that never ran', () => {
-  const advice = advise({ ...base, tiers: [tier('never', { runs: 0, caught: 0, passes: 0, median_s: null }), tier('first', { caught: 1 }), tier('second', { caught: 1 })] });
-  assert.equal(advice.filter((a) => a.kind === 'contract-check').map((a) => a.figures.later), ['second']);
+  const advice = advise({
+    ...base,
+    tiers: [tier('never', { runs: 0, caught: 0, passes: 0, median_s: null }), tier('first', { caught: 1 }), tier('second', { caught: 1 })],
+  });
+  assert.equal(
+    advice.filter((a) => a.kind === 'contract-check').map((a) => a.figures.later),
+    ['second'],
+  );
 });
 
 test('advice: order advice only when both orders are priced, with the orders as words', () => {
-  const order = (current_s: number | null, recommended_s: number | null): OrderFigures => ({ ...noOrder, current: ['a', 'b'], recommended: ['b', 'a'], current_s, recommended_s });
+  const order = (current_s: number | null, recommended_s: number | null): OrderFigures => ({
+    ...noOrder,
+    current: ['a', 'b'],
+    recommended: ['b', 'a'],
+    current_s,
+    recommended_s,
+  });
   assert.not.ok(kinds(advise(base)).includes('order'));
   assert.not.ok(kinds(advise({ ...base, order: order(10, null) })).includes('order'));
   assert.not.ok(kinds(advise({ ...base, order: order(null, 8) })).includes('order'));
   const figures = advise({ ...base, order: order(10, 8) }).find((a) => a.kind === 'order')?.figures;
-  assert.equal(figures, { current: 'a b', recommended: 'b a', current_s: 10, recommended_s: 8, method: 'independence', calibration_runs: 0 });
+  assert.equal(figures, {
+    current: 'a b',
+    recommended: 'b a',
+    current_s: 10,
+    recommended_s: 8,
+    method: 'independence',
+    calibration_runs: 0,
+  });
 });
 
 test('advice: minAttempts is configurable', () => {
@@ -275,10 +444,16 @@ test('advice: minAttempts is configurable', () => {
 test('order advice: equal ratios keep the order; a strictly cheaper order is recommended', () => {
   // The order advice alone: these tiers are quick and the patches few (one gate, or too few attempts, would outrank it).
   const alone = { shortFeedbackS: 0, minAttempts: 0 };
-  const equal = report([...repeat(4, (i) => row('a', i < 1 ? 'caught' : 'pass', 4)), ...repeat(4, (i) => row('b', i < 2 ? 'caught' : 'pass', 8))], alone);
+  const equal = report(
+    [...repeat(4, (i) => row('a', i < 1 ? 'caught' : 'pass', 4)), ...repeat(4, (i) => row('b', i < 2 ? 'caught' : 'pass', 8))],
+    alone,
+  );
   assert.equal(equal.order.recommended, ['a', 'b']);
   assert.match(equal.advice.find((a) => a.kind === 'order')!.text, /^keep the order t0-scope → a → b: expected 10 s per patch/);
-  const better = report([...repeat(4, (i) => row('a', i < 1 ? 'caught' : 'pass', 4)), ...repeat(4, (i) => row('b', i < 2 ? 'caught' : 'pass', 7.996))], alone);
+  const better = report(
+    [...repeat(4, (i) => row('a', i < 1 ? 'caught' : 'pass', 4)), ...repeat(4, (i) => row('b', i < 2 ? 'caught' : 'pass', 7.996))],
+    alone,
+  );
   assert.equal(better.order.recommended, ['b', 'a']);
   assert.is(better.advice.find((a) => a.kind === 'order')!.figures.recommended_s, 9.996);
 });

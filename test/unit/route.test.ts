@@ -45,7 +45,10 @@ for (const [path, marker] of adjacent) {
   test(`test-adjacent: ${path}`, () => {
     const plan = route([m(path)], config.tiers, match, 'pre-push');
     assert.equal(plan.hits, [{ path, marker }]);
-    assert.equal(plan.tiers.map((t) => t.run), [false, true]);
+    assert.equal(
+      plan.tiers.map((t) => t.run),
+      [false, true],
+    );
     assert.is(plan.tiers[0]!.skip, 'scope');
   });
 }
@@ -55,7 +58,10 @@ for (const path of plain) {
   test(`not test-adjacent: ${path}`, () => {
     const plan = route([m(path)], config.tiers, match, 'pre-push');
     assert.equal(plan.hits, []);
-    assert.equal(plan.tiers.map((t) => t.run), [true, true]);
+    assert.equal(
+      plan.tiers.map((t) => t.run),
+      [true, true],
+    );
   });
 }
 
@@ -68,7 +74,10 @@ test('a rename out of tests/ is still test-adjacent (old path counts)', () => {
 
 test('a rename into tests/ is test-adjacent (new path counts)', () => {
   const plan = route([{ status: 'R090', from: 'src/a.py', path: 'tests/a.py' }], config.tiers, match, 'pre-push');
-  assert.equal(plan.hits.map((h) => h.path), ['tests/a.py']);
+  assert.equal(
+    plan.hits.map((h) => h.path),
+    ['tests/a.py'],
+  );
 });
 
 test('the skip reason names the path, the marker and how many more', () => {
@@ -77,9 +86,20 @@ test('the skip reason names the path, the marker and how many more', () => {
 });
 
 test('a tier not configured for the hook is skipped for that reason, not by scope', () => {
-  const cfg = resolveConfig({ tiers: [{ name: 'lint', run: 'true', hooks: ['pre-commit'] }, { name: 'full', run: 'true' }] });
+  const cfg = resolveConfig({
+    tiers: [
+      { name: 'lint', run: 'true', hooks: ['pre-commit'] },
+      { name: 'full', run: 'true' },
+    ],
+  });
   const plan = route([m('src/a.ts')], cfg.tiers, match, 'pre-push');
-  assert.equal(plan.tiers.map((t) => [t.run, t.skip]), [[false, 'hook'], [true, undefined]]);
+  assert.equal(
+    plan.tiers.map((t) => [t.run, t.skip]),
+    [
+      [false, 'hook'],
+      [true, undefined],
+    ],
+  );
 });
 
 test('custom scope replaces the defaults', () => {
@@ -91,7 +111,10 @@ test('custom scope replaces the defaults', () => {
 test('an empty change runs every tier and has no hits', () => {
   const plan = route([], config.tiers, match, 'manual');
   assert.equal(plan.files, []);
-  assert.equal(plan.tiers.map((t) => t.run), [true, true]);
+  assert.equal(
+    plan.tiers.map((t) => t.run),
+    [true, true],
+  );
 });
 
 test('one hit: the skip reason names it and no more', () => {
@@ -120,20 +143,34 @@ test('a listing (ChangeList) routes as its parsed changes do', () => {
   const plan = route(new ChangeList(text), config.tiers, match, 'pre-push');
   assert.equal(plan.files, ['src/a.py', 'tests/old.py', 'src/new.py', 'conftest.py']);
   assert.is(plan.fileCount, 4);
-  assert.equal(plan.hits, [{ path: 'tests/old.py', marker: '**/tests/**' }, { path: 'conftest.py', marker: '**/conftest.py' }]);
-  assert.equal(plan.tiers.map((t) => t.run), [false, true]);
+  assert.equal(plan.hits, [
+    { path: 'tests/old.py', marker: '**/tests/**' },
+    { path: 'conftest.py', marker: '**/conftest.py' },
+  ]);
+  assert.equal(
+    plan.tiers.map((t) => t.run),
+    [false, true],
+  );
 });
-
 
 test('skipTiers (GATE_LADDER_SKIP): a named tier that would run does not, with its own reason; others, and tiers already skipped, are as they were', () => {
   const plan = route([m('tests/x.py')], config.tiers, match, 'pre-push');
   // t1 is already skipped by t0-scope (test-adjacent); t2 runs.
-  assert.equal(plan.tiers.map((t) => [t.tier.name, t.run]), [['t1-properties', false], ['t2-fixtures', true]]);
+  assert.equal(
+    plan.tiers.map((t) => [t.tier.name, t.run]),
+    [
+      ['t1-properties', false],
+      ['t2-fixtures', true],
+    ],
+  );
   const skipped = skipTiers(plan, ['t2-fixtures', 't1-properties'], 'GATE_LADDER_SKIP');
-  assert.equal(skipped.tiers.map((t) => [t.tier.name, t.run, t.skip, t.reason]), [
-    ['t1-properties', false, plan.tiers[0]!.skip, plan.tiers[0]!.reason],
-    ['t2-fixtures', false, 'env', 'GATE_LADDER_SKIP names it'],
-  ]);
+  assert.equal(
+    skipped.tiers.map((t) => [t.tier.name, t.run, t.skip, t.reason]),
+    [
+      ['t1-properties', false, plan.tiers[0]!.skip, plan.tiers[0]!.reason],
+      ['t2-fixtures', false, 'env', 'GATE_LADDER_SKIP names it'],
+    ],
+  );
   assert.is(skipped.tiers[1]!.tier, plan.tiers[1]!.tier);
   assert.equal([skipped.files, skipped.fileCount, skipped.hits], [plan.files, plan.fileCount, plan.hits], 'the rest of the plan is kept');
   // Nothing named, or only names of tiers that would not run: the same plan.
@@ -141,7 +178,13 @@ test('skipTiers (GATE_LADDER_SKIP): a named tier that would run does not, with i
   assert.is(skipTiers(plan, ['t1-properties', 'nope'], 'X'), plan);
   const clean = route([m('src/a.py')], config.tiers, match, 'pre-push');
   const one = skipTiers(clean, ['t1-properties'], 'X');
-  assert.equal(one.tiers.map((t) => [t.tier.name, t.run, t.skip ?? null]), [['t1-properties', false, 'env'], ['t2-fixtures', true, null]]);
+  assert.equal(
+    one.tiers.map((t) => [t.tier.name, t.run, t.skip ?? null]),
+    [
+      ['t1-properties', false, 'env'],
+      ['t2-fixtures', true, null],
+    ],
+  );
   assert.is(one.tiers[1], clean.tiers[1], 'an unnamed tier is the same entry');
 });
 

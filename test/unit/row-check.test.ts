@@ -30,7 +30,11 @@ const cases: [string, Record<string, unknown>, string | undefined][] = [
   ['seconds 2^31-1', { ...row, seconds: 2147483647 }, "seconds beyond the tier's timeout"],
   ['seconds past the timeout and its grace', { ...row, seconds: 91 }, "seconds beyond the tier's timeout"],
   ['a tier run twice (retries: 1): twice the bound', { ...row, seconds: 180, retried: { verdict: 'caught', seconds: 90 } }, undefined],
-  ['a retried row past twice the bound', { ...row, seconds: 181, retried: { verdict: 'caught', seconds: 90 } }, "seconds beyond the tier's timeout"],
+  [
+    'a retried row past twice the bound',
+    { ...row, seconds: 181, retried: { verdict: 'caught', seconds: 90 } },
+    "seconds beyond the tier's timeout",
+  ],
   ['retried as text', { ...row, retried: 'yes' }, 'malformed retried'],
   ['an unknown tier past a day', { ...row, tier: 'retired', seconds: UNKNOWN_TIER_MAX_S + 1 }, 'seconds beyond a day'],
   ['negative seconds', { ...row, seconds: -1 }, 'malformed seconds'],

@@ -31,7 +31,6 @@ for (const [argv, want] of cases) {
   });
 }
 
-
 /** node's parser on the same arguments, as written out here: the oracle parseRunArgs must agree with. */
 function oracle(args: string[]) {
   try {
@@ -57,7 +56,7 @@ function meaning(parsed: { values: Record<string, string | boolean | undefined>;
   return out;
 }
 
-test('node\'s options are the flags defined for yargs: a boolean that defaults to true is --no-<name>', () => {
+test("node's options are the flags defined for yargs: a boolean that defaults to true is --no-<name>", () => {
   assert.equal(Object.keys(RUN_OPTIONS), ['base', 'head', 'dry-run', 'calibrate', 'json', 'no-cache']);
   assert.equal(Object.keys(RUN_FLAGS), ['base', 'head', 'dry-run', 'calibrate', 'json', 'cache']);
   // yargs reads --no-cache as cache: false: the same run options as node's parser.
@@ -65,16 +64,42 @@ test('node\'s options are the flags defined for yargs: a boolean that defaults t
   assert.equal(runOptionsOf({ cache: true, hook: 'pre-push', remote: 'origin' }), parseRunArgs(['run', 'pre-push', 'origin', 'url']));
 });
 
-test('the run options are what node\'s parse means, or undefined where it refuses (20,000 generated argument lists)', () => {
-  const tokens = ['pre-push', 'pre-commit', 'origin', 'u', 'A', '', '-', '--', '-x', '-h', '--base', '--head', '--base=A', '--head=', '--base=-x', '--base=a=b',
-    '--dry-run', '--json', '--json=1', '--calibrate', '--no-cache', '--no-cache=true', '--bogus', '--help', '--dry-run=', '---base'];
+test("the run options are what node's parse means, or undefined where it refuses (20,000 generated argument lists)", () => {
+  const tokens = [
+    'pre-push',
+    'pre-commit',
+    'origin',
+    'u',
+    'A',
+    '',
+    '-',
+    '--',
+    '-x',
+    '-h',
+    '--base',
+    '--head',
+    '--base=A',
+    '--head=',
+    '--base=-x',
+    '--base=a=b',
+    '--dry-run',
+    '--json',
+    '--json=1',
+    '--calibrate',
+    '--no-cache',
+    '--no-cache=true',
+    '--bogus',
+    '--help',
+    '--dry-run=',
+    '---base',
+  ];
   // mulberry32: every token in every position (an LCG's low bits, used before, repeat in short cycles)
   let seed = 7;
   const rand = (n: number) => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return (((t ^ (t >>> 14)) >>> 0) % n);
+    return ((t ^ (t >>> 14)) >>> 0) % n;
   };
   for (let i = 0; i < 20_000; i++) {
     const args = Array.from({ length: rand(6) }, () => tokens[rand(tokens.length)]!);

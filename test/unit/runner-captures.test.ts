@@ -50,8 +50,18 @@ const AVA: Row[] = [
   ['toplevel', 1, 'error', 'outside any test: `Error: top boom`'],
   ['late', 1, 'error', 'an uncaught exception in cases/late/a.test.js, outside any test: `Error: late boom`'],
   ['reject', 1, 'error', 'an unhandled rejection in cases/reject/a.test.js, outside any test: `Error: unhandled boom`'],
-  ['exit', 1, 'error', 'process.exit was called (in a test, or by the file itself), so ava stopped before the file\'s tests finished: `✘ Exiting due to process.exit() when running cases/exit/a.test.js`'],
-  ['timeout', 1, 'error', "ava's timeout ended the run: a test never finished (ava --timeout, 10 s by default): `1 test remained pending after a timeout`"],
+  [
+    'exit',
+    1,
+    'error',
+    "process.exit was called (in a test, or by the file itself), so ava stopped before the file's tests finished: `✘ Exiting due to process.exit() when running cases/exit/a.test.js`",
+  ],
+  [
+    'timeout',
+    1,
+    'error',
+    "ava's timeout ended the run: a test never finished (ava --timeout, 10 s by default): `1 test remained pending after a timeout`",
+  ],
   ['abort', 1, 'error', "a test file's process died: `✘ cases/abort/a.test.js exited due to SIGABRT`"],
   ['no-files', 1, 'error', 'no tests ran: `✘ Couldn’t find any files to test`; if that is expected, set `allowNoTests: true` on the tier'],
   ['filtered', 1, 'error', 'no tests ran: `✘ Based on your configuration, 24 test files were found, but did not match the filters:`'],
@@ -90,19 +100,49 @@ const JASMINE: Row[] = [
   ['uncaught', 3, 'caught', 'jasmine: `2 specs, 1 failure`'],
   ['reject', 3, 'caught', 'jasmine: `2 specs, 1 failure`'],
   ['import', 1, 'error', "jasmine could not load a spec file, a helper or its config: `Error: Cannot find module './nope'`"],
-  ['esm', 1, 'error', "jasmine could not load a spec file, a helper or its config: `Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/x/cases/esm/nope.js'"],
+  [
+    'esm',
+    1,
+    'error',
+    "jasmine could not load a spec file, a helper or its config: `Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/x/cases/esm/nope.js'",
+  ],
   ['syntax', 1, 'error', '`SyntaxError: Unexpected end of input`'],
   ['toplevel', 1, 'error', '`Error: top boom`'],
   ['config', 1, 'error', 'jasmine could not load a spec file, a helper or its config: `SyntaxError: /x/spec/support/jasmine.json:'],
   ['usage', 1, 'error', 'a jasmine usage error: `Unknown options: --bogus`'],
   // Counted among the failures, yet no spec failed.
-  ['after-all', 3, 'error', 'an error outside any spec (a describe body that throws, an afterAll that fails, a spec file that cannot load): `Error: teardown broke`'],
-  ['describe-throws', 3, 'error', 'an error outside any spec (a describe body that throws, an afterAll that fails, a spec file that cannot load): `Error: describe boom`'],
-  ['parallel-import', 3, 'error', "an error outside any spec (a describe body that throws, an afterAll that fails, a spec file that cannot load): `Error loading /x/cases/import/a.spec.js: Cannot find module './nope'`"],
-  ['no-specs', 2, 'error', 'no tests ran (exit 2: jasmine called the run incomplete (no specs found, or a focused fit/fdescribe)): `No specs found`'],
+  [
+    'after-all',
+    3,
+    'error',
+    'an error outside any spec (a describe body that throws, an afterAll that fails, a spec file that cannot load): `Error: teardown broke`',
+  ],
+  [
+    'describe-throws',
+    3,
+    'error',
+    'an error outside any spec (a describe body that throws, an afterAll that fails, a spec file that cannot load): `Error: describe boom`',
+  ],
+  [
+    'parallel-import',
+    3,
+    'error',
+    "an error outside any spec (a describe body that throws, an afterAll that fails, a spec file that cannot load): `Error loading /x/cases/import/a.spec.js: Cannot find module './nope'`",
+  ],
+  [
+    'no-specs',
+    2,
+    'error',
+    'no tests ran (exit 2: jasmine called the run incomplete (no specs found, or a focused fit/fdescribe)): `No specs found`',
+  ],
   ['filter-none', 0, 'error', 'no tests ran: `0 specs, 0 failures`'],
   ['pending', 0, 'error', 'no tests ran (every test was skipped): `2 specs, 0 failures, 2 pending specs`'],
-  ['focused', 2, 'error', 'exit 2: jasmine says a focused spec (fit or fdescribe) makes the run incomplete (make it it or describe again): `Incomplete: fit() or fdescribe() was found`; no test failed (`1 spec, 0 failures`)'],
+  [
+    'focused',
+    2,
+    'error',
+    'exit 2: jasmine says a focused spec (fit or fdescribe) makes the run incomplete (make it it or describe again): `Incomplete: fit() or fdescribe() was found`; no test failed (`1 spec, 0 failures`)',
+  ],
   ['exit', 4, 'error', 'exit 4 (jasmine exited early: process.exit was called while the specs ran) without a jasmine summary'],
   ['abort', 134, 'error', 'exit 134 (aborted (SIGABRT): a crash, process.abort(), or node out of memory) without a jasmine summary'],
 ];
@@ -117,16 +157,46 @@ const TAP: Row[] = [
   ['bail', 1, 'caught', 'tap: `# { total: 1, pass: 0, fail: 1 }`'],
   // A failed assertion beside a file that cannot load: the failure is a catch.
   ['two-files', 1, 'caught', 'tap: `# { total: 2, pass: 0, fail: 2 }`'],
-  ['import', 1, 'error', "a test file failed before any test (it cannot load, or it threw before its tests): `Error: Cannot find module './nope'`"],
-  ['esm', 1, 'error', "a test file failed before any test (it cannot load, or it threw before its tests): `Error: Cannot find module '/x/cases/esm/nope.js'"],
-  ['syntax', 1, 'error', 'a test file failed before any test (it cannot load, or it threw before its tests): `SyntaxError: Unexpected end of input`'],
+  [
+    'import',
+    1,
+    'error',
+    "a test file failed before any test (it cannot load, or it threw before its tests): `Error: Cannot find module './nope'`",
+  ],
+  [
+    'esm',
+    1,
+    'error',
+    "a test file failed before any test (it cannot load, or it threw before its tests): `Error: Cannot find module '/x/cases/esm/nope.js'",
+  ],
+  [
+    'syntax',
+    1,
+    'error',
+    'a test file failed before any test (it cannot load, or it threw before its tests): `SyntaxError: Unexpected end of input`',
+  ],
   // t.before's throw ends the process before any test: tap reports the file with no tests.
   ['hook', 1, 'error', 'a test file failed before any test (it cannot load, or it threw before its tests): `Error: setup broke`'],
   ['toplevel', 1, 'error', 'an error thrown outside any test: `not ok 2 - top boom`'],
-  ['exit', 1, 'error', 'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles): `not ok 1 - test unfinished`'],
+  [
+    'exit',
+    1,
+    'error',
+    'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles): `not ok 1 - test unfinished`',
+  ],
   ['never', 1, 'error', 'a test file ended while a test was unfinished'],
-  ['late', 1, 'error', 'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles): `Error: late boom`'],
-  ['reject', 1, 'error', 'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles): `Error: unhandled boom`'],
+  [
+    'late',
+    1,
+    'error',
+    'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles): `Error: late boom`',
+  ],
+  [
+    'reject',
+    1,
+    'error',
+    'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles): `Error: unhandled boom`',
+  ],
   ['timeout', 1, 'error', "tap's timeout ended a test file: a test never finished (tap --timeout, 30 s by default): `not ok 1 - timeout!`"],
   ['abort', 1, 'error', 'a test file was killed by SIGABRT: `not ok 1 - cases/abort/a.test.js # time=1488.093ms`'],
   ['no-files', 1, 'error', 'no tests ran: `No valid test files found matching "cases/no-files"`'],
@@ -137,13 +207,33 @@ const TAP: Row[] = [
   ['usage', 1, 'error', "a tap usage error: `Error: Unknown option '--bogus'."],
   ['bad-value', 1, 'error', "a tap usage error: `Error: Invalid value 'abc' provided for '--jobs' option, expected number`"],
   // Every test passed, yet tap failed the run on coverage: no catch.
-  ['no-coverage', 1, 'error', 'exit 1: tap says no coverage was generated (tap fails such a run unless --allow-empty-coverage or --disable-coverage): `# No coverage generated`; no test failed (`# { total: 1, pass: 1 }`)'],
-  ['partial-coverage', 1, 'error', 'exit 1: tap says coverage is below its threshold (tap wants 100% unless --allow-incomplete-coverage): `All files |     100 |      100 |      50 |     100 |`'],
+  [
+    'no-coverage',
+    1,
+    'error',
+    'exit 1: tap says no coverage was generated (tap fails such a run unless --allow-empty-coverage or --disable-coverage): `# No coverage generated`; no test failed (`# { total: 1, pass: 1 }`)',
+  ],
+  [
+    'partial-coverage',
+    1,
+    'error',
+    'exit 1: tap says coverage is below its threshold (tap wants 100% unless --allow-incomplete-coverage): `All files |     100 |      100 |      50 |     100 |`',
+  ],
   // The base reporter (colours), its frames redrawn one below the other once the cursor moves are stripped.
   ['base-caught', 1, 'caught', 'tap: `# { total: 2, pass: 1, fail: 1 }`'],
   ['base-mixed', 1, 'caught', 'tap: `# { total: 4, pass: 1, fail: 2, skip: 1 }`'],
-  ['base-import', 1, 'error', "a test file failed before any test (it cannot load, or it threw before its tests): `Error: Cannot find module './nope'`"],
-  ['base-exit', 1, 'error', 'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles): `✖ b > test unfinished`'],
+  [
+    'base-import',
+    1,
+    'error',
+    "a test file failed before any test (it cannot load, or it threw before its tests): `Error: Cannot find module './nope'`",
+  ],
+  [
+    'base-exit',
+    1,
+    'error',
+    'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles): `✖ b > test unfinished`',
+  ],
   ['base-toplevel', 1, 'error', 'an error thrown outside any test: `✖ TAP > top boom`'],
   ['base-abort', 1, 'error', 'a test file was killed by SIGABRT: `✖  SIGABRT`'],
   ['base-zero', 0, 'error', 'no tests ran: `# { total: 1, pass: 0, skip: 1 }`'],
@@ -171,15 +261,30 @@ const TAPE: Row[] = [
   ['late', 1, 'caught', 'tape: `Error: late boom`'],
   ['nyc-caught', 1, 'caught', 'tape: `not ok 1 should be strictly equal`'],
   ['import', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error: Cannot find module './nope'`"],
-  ['esm', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/x/c/esm/nope.mjs'"],
+  [
+    'esm',
+    1,
+    'error',
+    "tape could not load a test file (or it threw before any test ran): `Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/x/c/esm/nope.mjs'",
+  ],
   ['syntax', 1, 'error', 'tape could not load a test file (or it threw before any test ran): `SyntaxError: Unexpected end of input`'],
   ['toplevel', 1, 'error', 'tape could not load a test file (or it threw before any test ran): `Error: top boom`'],
   // A failed assertion in one file, a file that cannot load beside it: tape loads every file first, so no test ran.
   ['two', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error: Cannot find module './nope'`"],
-  ['exit', 1, 'error', 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `not ok 2 test exited without ending: b`'],
+  [
+    'exit',
+    1,
+    'error',
+    'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `not ok 2 test exited without ending: b`',
+  ],
   // A real run (resolve's suite under nyc, through a pipe as a hook runs it): process.exit cut tape's output short of its summary,
   // the last test's report with it; every test after the one that called process.exit is reported as never ended.
-  ['nyc-exit-cut', 1, 'error', 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `not ok 10 test exited without ending: exits`'],
+  [
+    'nyc-exit-cut',
+    1,
+    'error',
+    'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `not ok 10 test exited without ending: exits`',
+  ],
   ['zero', 0, 'error', 'no tests ran: `# tests 0`'],
   ['no-files', 0, 'error', 'no tests ran: `# tests 0`'],
   ['skipped', 0, 'error', 'no tests ran: `# tests 0`'],
@@ -188,10 +293,20 @@ const TAPE: Row[] = [
   ['tap-spec-caught', 1, 'caught', 'tape: `✖ should be strictly equal`'],
   ['tap-spec-never', 1, 'caught', 'tape: `✖ test exited without ending: never`'],
   ['tap-spec-throw', 1, 'caught', "tape: `TypeError: Cannot read properties of null (reading 'x')`"],
-  ['tap-spec-import', 1, 'error', "tape could not load a test file (or it threw before any test ran): `Error: Cannot find module './nope'`"],
+  [
+    'tap-spec-import',
+    1,
+    'error',
+    "tape could not load a test file (or it threw before any test ran): `Error: Cannot find module './nope'`",
+  ],
   ['tap-spec-zero', 1, 'error', 'no tests ran: `✖ No tests found`'],
   // A real run (can-merge's `nyc tape 'test/**/*.js' | tap-spec`): tap-spec shows the stack that passes through process.exit.
-  ['tap-spec-nyc-exit', 1, 'error', 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `✖ test exited without ending: exits`'],
+  [
+    'tap-spec-nyc-exit',
+    1,
+    'error',
+    'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended): `✖ test exited without ending: exits`',
+  ],
   // faucet redraws its lines: what is left on screen is tape's own counts.
   ['faucet-pass', 0, 'pass', ''],
   ['faucet-caught', 1, 'caught', 'tape: `not ok 1 should be strictly equal`'],
@@ -216,7 +331,12 @@ const NODE: Row[] = [
     [`dot-mixed-${v}`, 1, 'caught', 'node: `✖ adds ('],
     // A failing test inside a describe: the suite's own `X` is no test.
     [`dot-suite-${v}`, 1, 'caught', 'node: `✖ x ('],
-    [`dot-import-${v}`, 1, 'error', "a test file failed outside any test (it cannot load, or it exited non-zero; node's dot reporter does not say why, --test-reporter=spec does): `✖ "],
+    [
+      `dot-import-${v}`,
+      1,
+      'error',
+      "a test file failed outside any test (it cannot load, or it exited non-zero; node's dot reporter does not say why, --test-reporter=spec does): `✖ ",
+    ],
     [`dot-syntax-${v}`, 1, 'error', 'a test file failed outside any test'],
     // A failed todo is an `X` too, and no failure.
     [`dot-todo-${v}`, 0, 'pass', UNSEEN],
@@ -224,7 +344,12 @@ const NODE: Row[] = [
     [`dot-zero-${v}`, 0, 'pass', UNSEEN],
     [`dot-exit-${v}`, 0, 'pass', UNSEEN],
     // No test file: the dot reporter prints nothing, as a reporter writing elsewhere would.
-    [`dot-nofiles-${v}`, 0, 'error', 'exit 0 without a node summary, so nothing shows the tests ran to the end (a test that called process.exit, or a reporter that prints no counts); last output: (none); run node --test with a reporter that writes its results to stdout (spec, tap, dot or junit; not a custom module), or write a JUnit report'],
+    [
+      `dot-nofiles-${v}`,
+      0,
+      'error',
+      'exit 0 without a node summary, so nothing shows the tests ran to the end (a test that called process.exit, or a reporter that prints no counts); last output: (none); run node --test with a reporter that writes its results to stdout (spec, tap, dot or junit; not a custom module), or write a JUnit report',
+    ],
     [`junit-pass-${v}`, 0, 'pass', ''],
     [`junit-caught-${v}`, 1, 'caught', 'node: `<!-- fail 1 -->`'],
     [`junit-mixed-${v}`, 1, 'caught', 'node: `<!-- fail 2 -->`'],
@@ -232,7 +357,12 @@ const NODE: Row[] = [
     [`junit-zero-${v}`, 0, 'error', 'no tests ran: `<testcase name="'],
     [`dot-spec-mixed-${v}`, 1, 'caught', 'node: `ℹ fail 2`'],
   ]),
-  ['dot-import-22', 1, 'error', 'a test file failed outside any test (it cannot load, or it exited non-zero; node\'s dot reporter does not say why, --test-reporter=spec does): `✖ a.test.js ('],
+  [
+    'dot-import-22',
+    1,
+    'error',
+    "a test file failed outside any test (it cannot load, or it exited non-zero; node's dot reporter does not say why, --test-reporter=spec does): `✖ a.test.js (",
+  ],
   ['spec-mixed-22', 1, 'caught', 'node: `ℹ fail 2`'],
   ['tap-mixed-22', 1, 'caught', 'node: `# fail 2`'],
   // process.exit(0) in a test without process isolation: nothing printed at all.
@@ -262,11 +392,26 @@ const PYTEST: Row[] = [
   // Nothing printed: nothing to tell a run cut short from one that ended.
   ['exit-no-terminal', 0, 'pass', ''],
   // pytest 7.2 (Debian's) with its plugins. os._exit(1) in a test: exit 1 mid-line, no summary (was `caught`).
-  ['exit1-q', 1, 'error', 'exit 1 without a pytest summary, so no test is known to have failed (the run was cut short: a test that called os._exit); last output: `..`; run pytest -v'],
+  [
+    'exit1-q',
+    1,
+    'error',
+    'exit 1 without a pytest summary, so no test is known to have failed (the run was cut short: a test that called os._exit); last output: `..`; run pytest -v',
+  ],
   // pytest-cov's --cov-fail-under not met, every test passed (was `caught`: exit 1 alone).
-  ['cov-under', 1, 'error', "exit 1: pytest says coverage is below its threshold (pytest-cov's --cov-fail-under): `FAIL Required test coverage of 100% not reached. Total coverage: 50.00%`; no test failed (`2 passed in 0.04s`): cover the new code with a test"],
+  [
+    'cov-under',
+    1,
+    'error',
+    "exit 1: pytest says coverage is below its threshold (pytest-cov's --cov-fail-under): `FAIL Required test coverage of 100% not reached. Total coverage: 50.00%`; no test failed (`2 passed in 0.04s`): cover the new code with a test",
+  ],
   // pytest-xdist: a worker that died in a test is counted failed; a crash is no failed assertion (was `caught`).
-  ['xdist-crash', 1, 'error', "a pytest-xdist worker died while running a test (os._exit, a segfault, out of memory), so that test gave no verdict (run it alone, without -n, to see why): `worker 'gw0' crashed while running 'tests/test_crash.py::test_crash'`"],
+  [
+    'xdist-crash',
+    1,
+    'error',
+    "a pytest-xdist worker died while running a test (os._exit, a segfault, out of memory), so that test gave no verdict (run it alone, without -n, to see why): `worker 'gw0' crashed while running 'tests/test_crash.py::test_crash'`",
+  ],
   ['xdist-crash-and-fail', 1, 'caught', 'pytest: `2 failed, 2 passed in 1.99s`'],
   ['xdist-caught', 1, 'caught', 'pytest: `1 failed, 2 passed in 1.67s`'],
   ['xdist-pass', 0, 'pass', ''],
@@ -276,7 +421,14 @@ const PYTEST: Row[] = [
   ['timeout-thread', 1, 'caught', 'pytest: `pytest-timeout stopped the run in File "/x/tests/test_slow.py", line 3, in test_slow`'],
 ];
 
-for (const [runner, rows] of [['ava', AVA], ['jasmine', JASMINE], ['tap', TAP], ['tape', TAPE], ['node', NODE], ['pytest', PYTEST]] as const) {
+for (const [runner, rows] of [
+  ['ava', AVA],
+  ['jasmine', JASMINE],
+  ['tap', TAP],
+  ['tape', TAPE],
+  ['node', NODE],
+  ['pytest', PYTEST],
+] as const) {
   for (const [name, code, verdict, reason] of rows) {
     test(`${runner}: ${name} (exit ${code}) is ${verdict}`, () => {
       const c = judge(runner, code, output(runner, name));
@@ -289,7 +441,14 @@ for (const [runner, rows] of [['ava', AVA], ['jasmine', JASMINE], ['tap', TAP], 
 }
 
 test('no tests, with allowNoTests: a pass that says so', () => {
-  for (const [runner, name, code] of [['ava', 'zero', 1], ['jasmine', 'no-specs', 2], ['tap', 'zero', 0], ['tap', 'no-files', 1], ['tape', 'zero', 0], ['tape', 'tap-spec-zero', 1]] as const) {
+  for (const [runner, name, code] of [
+    ['ava', 'zero', 1],
+    ['jasmine', 'no-specs', 2],
+    ['tap', 'zero', 0],
+    ['tap', 'no-files', 1],
+    ['tape', 'zero', 0],
+    ['tape', 'tap-spec-zero', 1],
+  ] as const) {
     const c = judge(runner, code, output(runner, name), true);
     assert.is(c.verdict, 'pass', `${runner}/${name}: ${c.reason}`);
     assert.match(c.reason ?? '', 'allowed by `allowNoTests`');
@@ -297,12 +456,20 @@ test('no tests, with allowNoTests: a pass that says so', () => {
 });
 
 test('jasmine: a failure exit the tier does not count (caught [1]) says how to count it', () => {
-  const c = classify({ exitCode: 3, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: output('jasmine', 'caught') }, [1], 30, {
-    runner: 'jasmine',
-    output: { detection: { runner: 'jasmine', words: [], managers: [] } },
-  });
+  const c = classify(
+    { exitCode: 3, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: output('jasmine', 'caught') },
+    [1],
+    30,
+    {
+      runner: 'jasmine',
+      output: { detection: { runner: 'jasmine', words: [], managers: [] } },
+    },
+  );
   assert.is(c.verdict, 'error');
-  assert.match(c.reason ?? '', "exit 3, which this tier does not count as a test failure (`caught`: 1), though jasmine counts failed tests: `2 specs, 1 failure`; if exit 3 means a test failed, add it to the tier's `caught`");
+  assert.match(
+    c.reason ?? '',
+    "exit 3, which this tier does not count as a test failure (`caught`: 1), though jasmine counts failed tests: `2 specs, 1 failure`; if exit 3 means a test failed, add it to the tier's `caught`",
+  );
 });
 
 test('the summary is what a run that ends prints: exit 0 without one is no pass (ava --tap cut short, tap -R dot, a jasmine --reporter, tape piped into a reporter that prints no counts)', () => {
@@ -317,10 +484,16 @@ test('node with a reporter it cannot read (a custom module): the error says whic
   for (const code of [0, 1]) {
     const c = judge('node', code, 'my reporter: 3 ok\n');
     assert.is(c.verdict, 'error');
-    assert.match(c.reason ?? '', 'run node --test with a reporter that writes its results to stdout (spec, tap, dot or junit; not a custom module), or write a JUnit report (--test-reporter=junit --test-reporter-destination=PATH)');
+    assert.match(
+      c.reason ?? '',
+      'run node --test with a reporter that writes its results to stdout (spec, tap, dot or junit; not a custom module), or write a JUnit report (--test-reporter=junit --test-reporter-destination=PATH)',
+    );
   }
   // pytest's next step is its own, and only where its exit 0 was cut short.
-  assert.match(judge('pytest', 0, output('pytest', 'exit-q')).reason ?? '', '; run pytest -v to see the test that was running when it stopped');
+  assert.match(
+    judge('pytest', 0, output('pytest', 'exit-q')).reason ?? '',
+    '; run pytest -v to see the test that was running when it stopped',
+  );
   assert.not.match(judge('pytest', 3, 'INTERNALERROR> boom\n').reason ?? '', 'pytest -v');
 });
 

@@ -14,25 +14,99 @@ import type { RunnerName } from '../../src/types.js';
 const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/checks/${name}.txt`, import.meta.url), 'utf8');
 
 const judged = (runner: RunnerName, code: number, tail: string) =>
-  classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, { runner, output: { detection: { runner, words: [runner], managers: [] } } });
+  classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, {
+    runner,
+    output: { detection: { runner, words: [runner], managers: [] } },
+  });
 
 const RUFF_CONCISE = 'bad.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.\n[*] 1 fixable with the `--fix` option.\n';
-const RUFF_FULL = 'F401 [*] `os` imported but unused\n --> bad.py:1:8\n  |\n1 | import os\n  |        ^^\n  |\nhelp: Remove unused import: `os`\n\nFound 1 error.\n';
+const RUFF_FULL =
+  'F401 [*] `os` imported but unused\n --> bad.py:1:8\n  |\n1 | import os\n  |        ^^\n  |\nhelp: Remove unused import: `os`\n\nFound 1 error.\n';
 const RUFF_FAILED = 'ruff failed\n  Cause: Failed to parse /repo/pyproject.toml\n  Cause: TOML parse error at line 2, column 1\n';
 
 const cases: [string, RunnerName, number, string, 'caught' | 'error', string][] = [
-  ['eslint: a rule finds a problem', 'eslint', 1, fixture('eslint-finding'), 'caught', "eslint: `✖ 1 problem (1 error, 0 warnings)`, the first: `/repo/a.js:2:7 no-unused-vars: 'unused' is assigned a value but never used`"],
-  ['eslint: no eslint.config', 'eslint', 2, fixture('eslint-no-config'), 'error', "exit 2: eslint could not lint the code, so nothing was checked: `ESLint couldn't find an eslint.config.* file.`; fix its config (eslint.config.*, and what it imports) or the tier's command, then push again"],
-  ['eslint: a syntax error in eslint.config.mjs', 'eslint', 2, fixture('eslint-config-syntax'), 'error', "exit 2: eslint could not lint the code, so nothing was checked: `SyntaxError: Unexpected end of input`; fix its config (eslint.config.*, and what it imports) or the tier's command, then push again"],
-  ['prettier --check: a file not formatted', 'prettier', 1, fixture('prettier-finding'), 'caught', 'prettier: `bad.js` is not formatted (`[warn] Code style issues found in the above file. Run Prettier with --write to fix.`)'],
-  ['prettier: a config that does not parse', 'prettier', 2, fixture('prettier-config'), 'error', 'exit 2: prettier could not check the formatting: `[error] Invalid configuration for file "/repo/ok.js":`; fix the file or config it names, or the tier\'s command, then push again'],
-  ['biome lint: a rule finds an error', 'biome', 1, fixture('biome-finding'), 'caught', 'biome: `bad.js:1:5 lint/correctness/noUnusedVariables: This variable unused is unused.`'],
-  ['biome: a biome.json that does not parse', 'biome', 1, fixture('biome-config'), 'error', "exit 1: biome could not check the code as configured: `/repo/biome.json:2:1 parse: Expected an array, an object, or a literal but instead found the end of the file.`; fix its config (biome.json) or the tier's command, then push again"],
-  ['flake8: a finding', 'flake8', 1, fixture('flake8-finding'), 'caught', "flake8: 1 finding, the first: `bad.py:1:1: F401 'os' imported but unused`"],
-  ['flake8: a config value it cannot read (a traceback)', 'flake8', 1, fixture('flake8-config'), 'error', "exit 1: flake8 could not check the code: `ValueError: invalid literal for int() with base 10: 'abc'`; fix its config ([flake8] in setup.cfg, tox.ini or .flake8) or the tier's command, then push again"],
+  [
+    'eslint: a rule finds a problem',
+    'eslint',
+    1,
+    fixture('eslint-finding'),
+    'caught',
+    "eslint: `✖ 1 problem (1 error, 0 warnings)`, the first: `/repo/a.js:2:7 no-unused-vars: 'unused' is assigned a value but never used`",
+  ],
+  [
+    'eslint: no eslint.config',
+    'eslint',
+    2,
+    fixture('eslint-no-config'),
+    'error',
+    "exit 2: eslint could not lint the code, so nothing was checked: `ESLint couldn't find an eslint.config.* file.`; fix its config (eslint.config.*, and what it imports) or the tier's command, then push again",
+  ],
+  [
+    'eslint: a syntax error in eslint.config.mjs',
+    'eslint',
+    2,
+    fixture('eslint-config-syntax'),
+    'error',
+    "exit 2: eslint could not lint the code, so nothing was checked: `SyntaxError: Unexpected end of input`; fix its config (eslint.config.*, and what it imports) or the tier's command, then push again",
+  ],
+  [
+    'prettier --check: a file not formatted',
+    'prettier',
+    1,
+    fixture('prettier-finding'),
+    'caught',
+    'prettier: `bad.js` is not formatted (`[warn] Code style issues found in the above file. Run Prettier with --write to fix.`)',
+  ],
+  [
+    'prettier: a config that does not parse',
+    'prettier',
+    2,
+    fixture('prettier-config'),
+    'error',
+    'exit 2: prettier could not check the formatting: `[error] Invalid configuration for file "/repo/ok.js":`; fix the file or config it names, or the tier\'s command, then push again',
+  ],
+  [
+    'biome lint: a rule finds an error',
+    'biome',
+    1,
+    fixture('biome-finding'),
+    'caught',
+    'biome: `bad.js:1:5 lint/correctness/noUnusedVariables: This variable unused is unused.`',
+  ],
+  [
+    'biome: a biome.json that does not parse',
+    'biome',
+    1,
+    fixture('biome-config'),
+    'error',
+    "exit 1: biome could not check the code as configured: `/repo/biome.json:2:1 parse: Expected an array, an object, or a literal but instead found the end of the file.`; fix its config (biome.json) or the tier's command, then push again",
+  ],
+  [
+    'flake8: a finding',
+    'flake8',
+    1,
+    fixture('flake8-finding'),
+    'caught',
+    "flake8: 1 finding, the first: `bad.py:1:1: F401 'os' imported but unused`",
+  ],
+  [
+    'flake8: a config value it cannot read (a traceback)',
+    'flake8',
+    1,
+    fixture('flake8-config'),
+    'error',
+    "exit 1: flake8 could not check the code: `ValueError: invalid literal for int() with base 10: 'abc'`; fix its config ([flake8] in setup.cfg, tox.ini or .flake8) or the tier's command, then push again",
+  ],
   ['ruff check: a finding (concise)', 'ruff', 1, RUFF_CONCISE, 'caught', 'ruff: `bad.py:1:8: F401 [*] `os` imported but unused`'],
   ['ruff check: a finding (full)', 'ruff', 1, RUFF_FULL, 'caught', 'ruff: `bad.py:1:8: F401 `os` imported but unused`'],
-  ['ruff: a pyproject.toml that does not parse', 'ruff', 2, RUFF_FAILED, 'error', "exit 2: ruff could not check the code: `Cause: Failed to parse /repo/pyproject.toml`; fix its config ([tool.ruff] in pyproject.toml, or ruff.toml) or the tier's command, then push again"],
+  [
+    'ruff: a pyproject.toml that does not parse',
+    'ruff',
+    2,
+    RUFF_FAILED,
+    'error',
+    "exit 2: ruff could not check the code: `Cause: Failed to parse /repo/pyproject.toml`; fix its config ([tool.ruff] in pyproject.toml, or ruff.toml) or the tier's command, then push again",
+  ],
 ];
 
 for (const [title, runner, code, tail, verdict, reason] of cases) {

@@ -29,7 +29,11 @@ const NODE_LOAD: [string, string, string | undefined][] = [
   ['syn-mjs', "SyntaxError: Unexpected identifier 'is'", '/home/dev/proj/syn.mjs:2'],
   ['exp-mjs', "SyntaxError: The requested module './ok.mjs' does not provide an export named 'nothere'", '/home/dev/proj/exp.mjs:1'],
   ['miss-js', "Error: Cannot find module './nope-missing.js'", undefined],
-  ['miss-mjs', "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/home/dev/proj/nope.mjs' imported from /home/dev/proj/miss.mjs", undefined],
+  [
+    'miss-mjs',
+    "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/home/dev/proj/nope.mjs' imported from /home/dev/proj/miss.mjs",
+    undefined,
+  ],
 ];
 
 for (const version of ['20', '24']) {
@@ -39,7 +43,10 @@ for (const version of ['20', '24']) {
       assert.equal(nodeLoadCrash(outputLines(tail)), { language: 'node', line, ...(where && { where }) });
       const v = judge(1, tail);
       assert.is(v.verdict, 'error');
-      assert.match(v.reason!, `node could not load the code${where ? ` in \`${where}\`` : ''}, so no test ran to give a verdict: \`${line.slice(0, 60)}`);
+      assert.match(
+        v.reason!,
+        `node could not load the code${where ? ` in \`${where}\`` : ''}, so no test ran to give a verdict: \`${line.slice(0, 60)}`,
+      );
     });
   }
   for (const name of ['assertfail-js', 'json-js']) {
@@ -94,7 +101,11 @@ test('a runner that is known, an exit 0, and a report that decides are not read 
 });
 
 test("a coverage tool's threshold line (c8, nyc, vitest's coverage) is found; jest's own is its profile's", () => {
-  for (const line of ['ERROR: Coverage for branches (96.77%) does not meet global threshold (100%)', 'ERROR: Coverage for lines (50%) does not meet threshold (90%) for /home/dev/proj/lib.js', 'ERROR: Coverage for lines (50%) does not meet "src/**" threshold (80%)']) {
+  for (const line of [
+    'ERROR: Coverage for branches (96.77%) does not meet global threshold (100%)',
+    'ERROR: Coverage for lines (50%) does not meet threshold (90%) for /home/dev/proj/lib.js',
+    'ERROR: Coverage for lines (50%) does not meet "src/**" threshold (80%)',
+  ]) {
     assert.is(coverageShortfall(['# tests 3', line, '']), line);
   }
   assert.is(coverageShortfall(['Jest: "global" coverage threshold for lines (90%) not met: 50%', 'ERROR: something else']), undefined);
@@ -102,8 +113,15 @@ test("a coverage tool's threshold line (c8, nyc, vitest's coverage) is found; je
 
 test("the summary lines any runner's reading needs are kept from a long output of a tier with no runner named", () => {
   const keep = scriptKeep();
-  for (const line of ['  55 failing', '  672 passing (1m)', '\x1b[31m  2 failing\x1b[39m', 'test result: FAILED. 1 passed; 2 failed; 0 ignored']) assert.ok(keep(line), line);
-  for (const line of ['      AssertionError [ERR_ASSERTION]: 1 == 2', '  1) s', '      at Context.<anonymous> (m.spec.js:2:44)', '']) assert.not.ok(keep(line), line);
+  for (const line of [
+    '  55 failing',
+    '  672 passing (1m)',
+    '\x1b[31m  2 failing\x1b[39m',
+    'test result: FAILED. 1 passed; 2 failed; 0 ignored',
+  ])
+    assert.ok(keep(line), line);
+  for (const line of ['      AssertionError [ERR_ASSERTION]: 1 == 2', '  1) s', '      at Context.<anonymous> (m.spec.js:2:44)', ''])
+    assert.not.ok(keep(line), line);
 });
 
 /** As a tier whose command is a type check judges it (`npm run typecheck` running `tsc --noEmit`). */
@@ -118,12 +136,37 @@ function judgeTypeCheck(code: number, tail: string) {
 // missing tsconfig's exit 1 was a `caught`.
 const TSC: [string, number, 'caught' | 'error', string][] = [
   ['tsc-type-errors', 2, 'caught', "tsc: 2 type errors: `src/a.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'.`"],
-  ['tsc-type-errors-pretty', 2, 'caught', "tsc: 2 type errors: `src/a.ts:1:7 - error TS2322: Type 'string' is not assignable to type 'number'.`"],
-  ['tsc-unknown-option', 2, 'error', "tsc could not check the code as configured: `tsconfig.json(1,21): error TS5025: Unknown compiler option 'strictx'. Did you mean 'strict'?`"],
-  ['tsc-no-project', 1, 'error', "tsc could not check the code as configured: `error TS5058: The specified path does not exist: 'nothere.json'.`"],
+  [
+    'tsc-type-errors-pretty',
+    2,
+    'caught',
+    "tsc: 2 type errors: `src/a.ts:1:7 - error TS2322: Type 'string' is not assignable to type 'number'.`",
+  ],
+  [
+    'tsc-unknown-option',
+    2,
+    'error',
+    "tsc could not check the code as configured: `tsconfig.json(1,21): error TS5025: Unknown compiler option 'strictx'. Did you mean 'strict'?`",
+  ],
+  [
+    'tsc-no-project',
+    1,
+    'error',
+    "tsc could not check the code as configured: `error TS5058: The specified path does not exist: 'nothere.json'.`",
+  ],
   ['tsc-no-inputs', 2, 'error', 'tsc could not check the code as configured: `error TS18003: No inputs were found'],
-  ['tsc-dependency-types', 2, 'error', "tsc found type errors only in installed dependencies, whose versions disagree (the code itself type-checks): `node_modules/@types/node/globals.d.ts("],
-  ['tsc-missing-types', 2, 'error', "tsc could not check the code as configured: `error TS2688: Cannot find type definition file for 'nothere'.`"],
+  [
+    'tsc-dependency-types',
+    2,
+    'error',
+    'tsc found type errors only in installed dependencies, whose versions disagree (the code itself type-checks): `node_modules/@types/node/globals.d.ts(',
+  ],
+  [
+    'tsc-missing-types',
+    2,
+    'error',
+    "tsc could not check the code as configured: `error TS2688: Cannot find type definition file for 'nothere'.`",
+  ],
 ];
 for (const [name, code, verdict, reason] of TSC) {
   test(`a type check, ${name}: ${verdict}`, () => {

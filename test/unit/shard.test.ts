@@ -11,7 +11,7 @@ test('parseShard: i/n, and a sentence for anything else', () => {
 
 for (const n of [1, 2, 3, 5, 12, 13]) {
   test(`every patch in exactly one of ${n} shards, without durations (round-robin) and with`, () => {
-    const durations = new Map(ids.map((id, i) => [id, (i * 7) % 5 + 0.5] as const));
+    const durations = new Map(ids.map((id, i) => [id, ((i * 7) % 5) + 0.5] as const));
     for (const d of [undefined, durations]) {
       const seen: string[] = [];
       for (let i = 1; i <= n; i++) seen.push(...selectShard(ids, (x) => x, { index: i, count: n }, d));
@@ -21,12 +21,25 @@ for (const n of [1, 2, 3, 5, 12, 13]) {
 }
 
 test('round-robin: shard sizes differ by at most one, in list order', () => {
-  assert.equal(selectShard(ids, (x) => x, { index: 1, count: 5 }), ['c00', 'c05', 'c10']);
-  assert.equal(selectShard(ids, (x) => x, { index: 5, count: 5 }), ['c04', 'c09']);
+  assert.equal(
+    selectShard(ids, (x) => x, { index: 1, count: 5 }),
+    ['c00', 'c05', 'c10'],
+  );
+  assert.equal(
+    selectShard(ids, (x) => x, { index: 5, count: 5 }),
+    ['c04', 'c09'],
+  );
 });
 
 test('with durations: longest first onto the least-loaded shard, so loads balance', () => {
-  const d = new Map([['a', 10], ['b', 1], ['c', 1], ['d', 1], ['e', 9], ['f', 2]]);
+  const d = new Map([
+    ['a', 10],
+    ['b', 1],
+    ['c', 1],
+    ['d', 1],
+    ['e', 9],
+    ['f', 2],
+  ]);
   const a = assignShards(['a', 'b', 'c', 'd', 'e', 'f'], 2, d);
   const load = [0, 0];
   for (const [id, s] of a) load[s]! += d.get(id)!;
@@ -36,7 +49,14 @@ test('with durations: longest first onto the least-loaded shard, so loads balanc
 });
 
 test('unknown durations are priced at the mean of the known', () => {
-  const a = assignShards(['x', 'y', 'z', 'w'], 2, new Map([['x', 4], ['y', 4]]));
+  const a = assignShards(
+    ['x', 'y', 'z', 'w'],
+    2,
+    new Map([
+      ['x', 4],
+      ['y', 4],
+    ]),
+  );
   assert.equal([...a.values()].filter((s) => s === 0).length, 2);
 });
 
@@ -47,7 +67,13 @@ test('patchDurations: the first run of each patch, its tiers summed', () => {
     { patch: 'p', run: 'r2', seconds: 50 },
     { patch: 'q', run: 'r3', seconds: 0.5 },
   ]);
-  assert.equal([...d], [['p', 3], ['q', 0.5]]);
+  assert.equal(
+    [...d],
+    [
+      ['p', 3],
+      ['q', 0.5],
+    ],
+  );
 });
 
 test.run();

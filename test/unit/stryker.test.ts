@@ -10,32 +10,57 @@ const report = (mutants: object[], testFiles?: object) => ({
   ...(testFiles && { testFiles }),
 });
 const mutant = (id: string, status: string, killedBy?: string[]) => ({
-  id, mutatorName: 'ArithmeticOperator', location: { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } }, status, ...(killedBy && { killedBy }),
+  id,
+  mutatorName: 'ArithmeticOperator',
+  location: { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } },
+  status,
+  ...(killedBy && { killedBy }),
 });
 const testFiles = {
-  'test/math.test.js': { tests: [{ id: '0', name: 'math adds' }, { id: '1', name: 'math subtracts' }] },
+  'test/math.test.js': {
+    tests: [
+      { id: '0', name: 'math adds' },
+      { id: '1', name: 'math subtracts' },
+    ],
+  },
   '/repo/test/other.test.ts': { tests: [{ id: '2', name: 'other > works' }] },
 };
 
 test('only Killed mutants are evidence; Timeout, RuntimeError, Survived and the rest are not', () => {
-  const r = strykerEvidence(report([
-    mutant('1', 'Killed', ['0']),
-    mutant('2', 'Killed', ['0', '1']),
-    mutant('3', 'Timeout', ['1']),
-    mutant('4', 'RuntimeError', ['1']),
-    mutant('5', 'Survived'),
-    mutant('6', 'NoCoverage'),
-  ], testFiles), ['math adds', 'math subtracts']);
+  const r = strykerEvidence(
+    report(
+      [
+        mutant('1', 'Killed', ['0']),
+        mutant('2', 'Killed', ['0', '1']),
+        mutant('3', 'Timeout', ['1']),
+        mutant('4', 'RuntimeError', ['1']),
+        mutant('5', 'Survived'),
+        mutant('6', 'NoCoverage'),
+      ],
+      testFiles,
+    ),
+    ['math adds', 'math subtracts'],
+  );
   assert.ok(r.ok);
   if (!r.ok) return;
   assert.is(r.evidence.killed, 2);
   assert.is(r.evidence.ignored, 4);
-  assert.equal([...r.evidence.kills], [['math adds', 2], ['math subtracts', 1]]);
+  assert.equal(
+    [...r.evidence.kills],
+    [
+      ['math adds', 2],
+      ['math subtracts', 1],
+    ],
+  );
   assert.equal(r.evidence.unmatched, []);
 });
 
 test('killedBy ids map through testFiles to the ids in our history (file + title path)', () => {
-  const r = strykerEvidence(report([mutant('1', 'Killed', ['2', '0'])], testFiles), ['test/other.test.ts::other > works', 'test/math.test.js::math adds', 'test/zzz.test.js::math adds']);
+  const r = strykerEvidence(report([mutant('1', 'Killed', ['2', '0'])], testFiles), [
+    'test/other.test.ts::other > works',
+    'test/math.test.js::math adds',
+    'test/zzz.test.js::math adds',
+  ]);
   assert.ok(r.ok);
   if (r.ok) assert.equal([...r.evidence.kills.keys()].sort(), ['test/math.test.js::math adds', 'test/other.test.ts::other > works']);
 });

@@ -48,7 +48,11 @@ function fakeGit(h: History): RangeGit {
     mergeBase,
     shallow: () => h.shallow === true,
     newCommits: (head, remote) => {
-      const known = new Set(Object.entries(refs).filter(([k]) => k.startsWith(`refs/remotes/${remote}/`)).flatMap(([, v]) => ancestors(v)));
+      const known = new Set(
+        Object.entries(refs)
+          .filter(([k]) => k.startsWith(`refs/remotes/${remote}/`))
+          .flatMap(([, v]) => ancestors(v)),
+      );
       const commits = ancestors(head).filter((c) => !known.has(c));
       const boundary = [...new Set(commits.flatMap((c) => h.parents[c]!).filter((p) => known.has(p)))];
       return { commits, boundary };
@@ -59,7 +63,12 @@ function fakeGit(h: History): RangeGit {
 }
 
 const ctx: RangeContext = { remote: 'origin' };
-const push = (localRef: string, localSha: string, remoteRef: string, remoteSha: string): PushRef => ({ localRef, localSha, remoteRef, remoteSha });
+const push = (localRef: string, localSha: string, remoteRef: string, remoteSha: string): PushRef => ({
+  localRef,
+  localSha,
+  remoteRef,
+  remoteSha,
+});
 const branch = (name: string, local: string, remote: string) => push(`refs/heads/${name}`, local, `refs/heads/${name}`, remote);
 
 /** main: c1 ← c2 on the remote (origin/main, origin/HEAD), as after a clone. */
@@ -75,10 +84,7 @@ const extend = (h: History, more: Partial<History>): History => ({
   refs: { ...h.refs, ...more.refs },
 });
 
-type Expect =
-  | { test: string; note?: RegExp | undefined }
-  | { skip: RegExp }
-  | { error: string };
+type Expect = { test: string; note?: RegExp | undefined } | { skip: RegExp } | { error: string };
 
 const cases: { title: string; history: History; ref: PushRef; ctx?: RangeContext; expect: Expect }[] = [
   {
@@ -109,7 +115,10 @@ const cases: { title: string; history: History; ref: PushRef; ctx?: RangeContext
     title: 'forced push over a commit this clone never fetched: merge-base with the tracking ref, noted',
     history: extend(cloned, { parents: { c3x: ['c2'] } }),
     ref: branch('main', 'c3x', 'f'.repeat(40)),
-    expect: { test: 'c2', note: /remote sha ffffffffffff is not in this clone \(forced push\?\); base is the merge-base with refs\/remotes\/origin\/main/ },
+    expect: {
+      test: 'c2',
+      note: /remote sha ffffffffffff is not in this clone \(forced push\?\); base is the merge-base with refs\/remotes\/origin\/main/,
+    },
   },
   {
     title: 'forced push, unknown remote sha, no tracking ref (a tag): the new-branch rule, noted',
@@ -187,19 +196,34 @@ const cases: { title: string; history: History; ref: PushRef; ctx?: RangeContext
   {
     title: 'shallow clone, new branch whose base is cut off: an error saying to fetch more',
     // origin/main was fetched at depth 1 (c4 without parents); the branch grew from c3, also cut off.
-    history: { parents: { c3: [], n: ['c3'], c4: [] }, refs: { 'refs/remotes/origin/main': 'c4' }, remoteHead: 'refs/remotes/origin/main', shallow: true },
+    history: {
+      parents: { c3: [], n: ['c3'], c4: [] },
+      refs: { 'refs/remotes/origin/main': 'c4' },
+      remoteHead: 'refs/remotes/origin/main',
+      shallow: true,
+    },
     ref: branch('topic', 'n', Z),
     expect: { error: SHALLOW_REASON },
   },
   {
     title: 'shallow clone, forced update whose merge-base is cut off: an error',
-    history: { parents: { c3: [], n: ['c3'], c4: [] }, refs: { 'refs/remotes/origin/main': 'c4' }, remoteHead: 'refs/remotes/origin/main', shallow: true },
+    history: {
+      parents: { c3: [], n: ['c3'], c4: [] },
+      refs: { 'refs/remotes/origin/main': 'c4' },
+      remoteHead: 'refs/remotes/origin/main',
+      shallow: true,
+    },
     ref: branch('main', 'n', 'c4'),
     expect: { error: SHALLOW_REASON },
   },
   {
     title: 'shallow clone whose base is present: tested as usual',
-    history: { parents: { c2: [], c3: ['c2'] }, refs: { 'refs/remotes/origin/main': 'c2' }, remoteHead: 'refs/remotes/origin/main', shallow: true },
+    history: {
+      parents: { c2: [], c3: ['c2'] },
+      refs: { 'refs/remotes/origin/main': 'c2' },
+      remoteHead: 'refs/remotes/origin/main',
+      shallow: true,
+    },
     ref: branch('main', 'c3', 'c2'),
     expect: { test: 'c2' },
   },
@@ -233,7 +257,11 @@ for (const c of cases) {
 }
 
 test('the annotated tag is tested at its commit, not its tag object', () => {
-  const plan = planRef(push('refs/tags/v3', 't3', 'refs/tags/v3', Z), ctx, fakeGit(extend(cloned, { parents: { c3: ['c2'] }, tags: { t3: 'c3' } })));
+  const plan = planRef(
+    push('refs/tags/v3', 't3', 'refs/tags/v3', Z),
+    ctx,
+    fakeGit(extend(cloned, { parents: { c3: ['c2'] }, tags: { t3: 'c3' } })),
+  );
   assert.is(plan.kind === 'test' && plan.head, 'c3');
 });
 

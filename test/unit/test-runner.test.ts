@@ -34,13 +34,19 @@ test.run();
 `,
   });
   try {
-    const one = sh(process.execPath, ['scripts/test.mjs', s.dir], PROJECT, { env: { GL_TEST_TIMEOUT_S: '2', NO_COLOR: '1' }, timeoutMs: 120_000 });
+    const one = sh(process.execPath, ['scripts/test.mjs', s.dir], PROJECT, {
+      env: { GL_TEST_TIMEOUT_S: '2', NO_COLOR: '1' },
+      timeoutMs: 120_000,
+    });
     assert.is(one.code, 1, one.out);
     assert.match(one.stdout, 'a.test.js › waits forever: did not end within 2 s (GL_TEST_TIMEOUT_S)');
     assert.match(one.stdout, '0 passed, 1 failed');
     assert.equal(leftAfter(/^sleep 4253$/), []);
     rmSync(join(s.dir, 'a.test.js'));
-    const two = sh(process.execPath, ['scripts/test.mjs', s.dir], PROJECT, { env: { GL_TEST_TIMEOUT_S: '2', NO_COLOR: '1' }, timeoutMs: 120_000 });
+    const two = sh(process.execPath, ['scripts/test.mjs', s.dir], PROJECT, {
+      env: { GL_TEST_TIMEOUT_S: '2', NO_COLOR: '1' },
+      timeoutMs: 120_000,
+    });
     assert.is(two.code, 1, two.out);
     assert.match(two.stdout, 'b.test.js › blocked in a child: did not end within 2 s');
     assert.equal(leftAfter(/^sleep 4253$/), [], 'the sleep it started was stopped with it');

@@ -25,7 +25,14 @@ function history() {
   const records: TestRecord[] = [];
   for (let i = 0; i < 6; i++) {
     const odd = i % 2 === 1;
-    records.push(rec('t1', 'T', ['steady', ...(odd ? [] : ['flip', 'seeded']), ...(i === 5 ? [] : ['rare'])], ['broken', ...(odd ? ['flip', 'seeded'] : []), ...(i === 5 ? ['rare'] : [])]));
+    records.push(
+      rec(
+        't1',
+        'T',
+        ['steady', ...(odd ? [] : ['flip', 'seeded']), ...(i === 5 ? [] : ['rare'])],
+        ['broken', ...(odd ? ['flip', 'seeded'] : []), ...(i === 5 ? ['rare'] : [])],
+      ),
+    );
   }
   records.push(rec('t1', 'S', ['x'], ['seeded'], { source: 'seed', change: 'P:S' }));
   // t2: one run per tree: no flip rate at all.
@@ -66,11 +73,38 @@ test('one model: each flaky test judged by the freeze predicate, may-freeze firs
 
 test('the text says what the JSON says: flip figures, the predicate reason, and freezes in expiry order', () => {
   const freezes: Freeze[] = [
-    { test: 'b', tier: 't1', flip_rate: 0.5, runs: 20, flips: 10, evidence: 1, by: 'x', at: '2025-01-01T00:00:00Z', expires: '2025-04-01', reentry: 'fixed' },
-    { test: 'a', flip_rate: 0.5, runs: 20, flips: 10, evidence: 1, by: 'x', at: '2025-01-01T00:00:00Z', expires: '2025-03-01', reentry: 'r\u001b[31m' },
+    {
+      test: 'b',
+      tier: 't1',
+      flip_rate: 0.5,
+      runs: 20,
+      flips: 10,
+      evidence: 1,
+      by: 'x',
+      at: '2025-01-01T00:00:00Z',
+      expires: '2025-04-01',
+      reentry: 'fixed',
+    },
+    {
+      test: 'a',
+      flip_rate: 0.5,
+      runs: 20,
+      flips: 10,
+      evidence: 1,
+      by: 'x',
+      at: '2025-01-01T00:00:00Z',
+      expires: '2025-03-01',
+      reentry: 'r\u001b[31m',
+    },
   ];
   const s = testsFold().finish(['t1'], history(), freezes, '2025-03-02', policy, 2);
-  assert.equal(s.freezes.map((f) => [f.test, f.active]), [['a', false], ['b', true]]);
+  assert.equal(
+    s.freezes.map((f) => [f.test, f.active]),
+    [
+      ['a', false],
+      ['b', true],
+    ],
+  );
   assert.is(s.today, '2025-03-02');
   const text = renderTestsSection(s, false);
   assert.match(text, '    flaky (outcome changed on the same code): 3, 1 of them may be frozen\n');
@@ -82,7 +116,18 @@ test('the text says what the JSON says: flip figures, the predicate reason, and 
 
 test('markdown: a test id or freeze note carrying HTML is text on the page', () => {
   const freezes: Freeze[] = [
-    { test: '<svg onload=alert(1)>', tier: '<script>x</script>', flip_rate: 0.5, runs: 20, flips: 10, evidence: 1, by: 'x', at: '2025-01-01T00:00:00Z', expires: '2025-04-01', reentry: '<img src=x onerror=alert(1)>' },
+    {
+      test: '<svg onload=alert(1)>',
+      tier: '<script>x</script>',
+      flip_rate: 0.5,
+      runs: 20,
+      flips: 10,
+      evidence: 1,
+      by: 'x',
+      at: '2025-01-01T00:00:00Z',
+      expires: '2025-04-01',
+      reentry: '<img src=x onerror=alert(1)>',
+    },
   ];
   const md = renderTestsSection(testsFold().finish(['t1'], history(), freezes, '2025-03-02', policy, 2), true);
   assert.not.match(md, /<svg|<script|<img/i);

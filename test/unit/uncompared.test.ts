@@ -20,7 +20,12 @@ function withGit(fn: (git: (...args: string[]) => string, dir: string) => Promis
       git('init', '-q', '-b', 'main');
       git('config', 'user.name', 'T');
       git('config', 'user.email', 't@example.invalid');
-      for (const [path, text] of [['a.txt', 'a\n'], ['src/b.txt', 'b\n'], ['src/deep/c.txt', 'c\n'], ['docs/d.txt', 'd\n']] as const) {
+      for (const [path, text] of [
+        ['a.txt', 'a\n'],
+        ['src/b.txt', 'b\n'],
+        ['src/deep/c.txt', 'c\n'],
+        ['docs/d.txt', 'd\n'],
+      ] as const) {
         mkdirSync(dirname(join(dir, path)), { recursive: true });
         writeFileSync(join(dir, path), text);
       }
@@ -33,37 +38,53 @@ function withGit(fn: (git: (...args: string[]) => string, dir: string) => Promis
   };
 }
 
-const CASES: { name: string; setup: (git: (...args: string[]) => string) => void; want: { skipWorktree: number; assumeValid: number } }[] = [
-  { name: 'nothing marked', setup: () => {}, want: { skipWorktree: 0, assumeValid: 0 } },
-  { name: 'assume-unchanged', setup: (git) => git('update-index', '--assume-unchanged', 'a.txt'), want: { skipWorktree: 0, assumeValid: 1 } },
-  { name: 'skip-worktree', setup: (git) => git('update-index', '--skip-worktree', 'src/b.txt'), want: { skipWorktree: 1, assumeValid: 0 } },
-  { name: 'a cone sparse checkout', setup: (git) => git('sparse-checkout', 'set', 'docs'), want: { skipWorktree: 2, assumeValid: 0 } },
-  { name: 'a non-cone sparse checkout', setup: (git) => git('sparse-checkout', 'set', '--no-cone', '/a.txt'), want: { skipWorktree: 3, assumeValid: 0 } },
-  {
-    name: 'both, index version 4',
-    setup: (git) => {
-      git('update-index', '--skip-worktree', 'src/b.txt');
-      git('update-index', '--assume-unchanged', 'a.txt', 'src/deep/c.txt');
-      git('update-index', '--index-version', '4');
+const CASES: { name: string; setup: (git: (...args: string[]) => string) => void; want: { skipWorktree: number; assumeValid: number } }[] =
+  [
+    { name: 'nothing marked', setup: () => {}, want: { skipWorktree: 0, assumeValid: 0 } },
+    {
+      name: 'assume-unchanged',
+      setup: (git) => git('update-index', '--assume-unchanged', 'a.txt'),
+      want: { skipWorktree: 0, assumeValid: 1 },
     },
-    want: { skipWorktree: 1, assumeValid: 2 },
-  },
-  {
-    name: 'a split index',
-    setup: (git) => {
-      git('update-index', '--split-index');
-      git('update-index', '--assume-unchanged', 'a.txt');
+    {
+      name: 'skip-worktree',
+      setup: (git) => git('update-index', '--skip-worktree', 'src/b.txt'),
+      want: { skipWorktree: 1, assumeValid: 0 },
     },
-    want: { skipWorktree: 0, assumeValid: 1 },
-  },
-];
+    { name: 'a cone sparse checkout', setup: (git) => git('sparse-checkout', 'set', 'docs'), want: { skipWorktree: 2, assumeValid: 0 } },
+    {
+      name: 'a non-cone sparse checkout',
+      setup: (git) => git('sparse-checkout', 'set', '--no-cone', '/a.txt'),
+      want: { skipWorktree: 3, assumeValid: 0 },
+    },
+    {
+      name: 'both, index version 4',
+      setup: (git) => {
+        git('update-index', '--skip-worktree', 'src/b.txt');
+        git('update-index', '--assume-unchanged', 'a.txt', 'src/deep/c.txt');
+        git('update-index', '--index-version', '4');
+      },
+      want: { skipWorktree: 1, assumeValid: 2 },
+    },
+    {
+      name: 'a split index',
+      setup: (git) => {
+        git('update-index', '--split-index');
+        git('update-index', '--assume-unchanged', 'a.txt');
+      },
+      want: { skipWorktree: 0, assumeValid: 1 },
+    },
+  ];
 
 for (const c of CASES) {
-  test(`entries git status does not compare: ${c.name}`, withGit(async (git, dir) => {
-    c.setup(git);
-    assert.equal(await uncomparedIn(dir), c.want);
-    assert.is(hiddenReason(c.want) === undefined, c.want.skipWorktree + c.want.assumeValid === 0);
-  }));
+  test(
+    `entries git status does not compare: ${c.name}`,
+    withGit(async (git, dir) => {
+      c.setup(git);
+      assert.equal(await uncomparedIn(dir), c.want);
+      assert.is(hiddenReason(c.want) === undefined, c.want.skipWorktree + c.want.assumeValid === 0);
+    }),
+  );
 }
 
 test('outside a repository: undefined, which isolates', async () => {

@@ -17,13 +17,27 @@ const exit = (over: Partial<GateExit>): GateExit => ({
 const cases: [string, Partial<GateExit>, number[], RunnerName | undefined, string, string | undefined][] = [
   ['exit 0 passes', { exitCode: 0 }, [1], undefined, 'pass', undefined],
   ['exit 1 is caught by default', { exitCode: 1 }, [1], undefined, 'caught', undefined],
-  ['exit 2 without a runner says how to count it (npm test --workspaces: mocha exits 2 for two failures)', { exitCode: 2 }, [1], undefined, 'error', "exit 2: usage error; if exit 2 means a test failed, add it to the tier's `caught`, or set the tier's `runner` so its output is read"],
+  [
+    'exit 2 without a runner says how to count it (npm test --workspaces: mocha exits 2 for two failures)',
+    { exitCode: 2 },
+    [1],
+    undefined,
+    'error',
+    "exit 2: usage error; if exit 2 means a test failed, add it to the tier's `caught`, or set the tier's `runner` so its output is read",
+  ],
   ['pytest 2', { exitCode: 2 }, [1], 'pytest', 'error', 'exit 2: pytest was interrupted or hit collection errors'],
   ['pytest 3', { exitCode: 3 }, [1], 'pytest', 'error', 'exit 3: pytest internal error'],
   ['pytest 4', { exitCode: 4 }, [1], 'pytest', 'error', 'exit 4: pytest usage error (bad option, or a conftest.py that fails to import)'],
   ['pytest 5', { exitCode: 5 }, [1], 'pytest', 'error', 'exit 5: pytest collected no tests'],
   ['pytest 6', { exitCode: 6 }, [1], 'pytest', 'error', 'exit 6: pytest stopped at its --max-warnings (pytest 9.2 and later)'],
-  ['an unknown code', { exitCode: 42 }, [1], undefined, 'error', "exit 42, which this tier does not count as a test failure; if exit 42 means a test failed, add it to the tier's `caught`, or set the tier's `runner` so its output is read"],
+  [
+    'an unknown code',
+    { exitCode: 42 },
+    [1],
+    undefined,
+    'error',
+    "exit 42, which this tier does not count as a test failure; if exit 42 means a test failed, add it to the tier's `caught`, or set the tier's `runner` so its output is read",
+  ],
   ['a listed code is caught', { exitCode: 101 }, [101], 'cargo', 'caught', undefined],
   ['exit 1 is not caught when the tier lists 101', { exitCode: 1 }, [101], 'cargo', 'error', 'exit 1: cargo usage error'],
   ['nextest 4 is no tests', { exitCode: 4 }, [100], 'nextest', 'error', 'exit 4: nextest found no tests'],
@@ -31,8 +45,22 @@ const cases: [string, Partial<GateExit>, number[], RunnerName | undefined, strin
   ['a signal', { exitCode: null, signal: 'SIGSEGV' }, [1], undefined, 'error', 'killed by SIGSEGV'],
   ['interrupted', { exitCode: null, signal: 'SIGINT', interrupted: true }, [1], undefined, 'error', 'interrupted (Ctrl-C)'],
   ['spawn failure', { exitCode: null, spawnError: 'command not found: pytestt' }, [1], undefined, 'error', 'command not found: pytestt'],
-  ['shell 127 names the command', { exitCode: 127, tail: 'sh: 1: pytestt: not found\n' }, [1], undefined, 'error', 'command not found: pytestt; install it (or fix its name in the tier), or push from a shell whose PATH has it'],
-  ['shell 127 without a message', { exitCode: 127 }, [1], undefined, 'error', 'exit 127: command not found; install it (or fix its name in the tier), or push from a shell whose PATH has it'],
+  [
+    'shell 127 names the command',
+    { exitCode: 127, tail: 'sh: 1: pytestt: not found\n' },
+    [1],
+    undefined,
+    'error',
+    'command not found: pytestt; install it (or fix its name in the tier), or push from a shell whose PATH has it',
+  ],
+  [
+    'shell 127 without a message',
+    { exitCode: 127 },
+    [1],
+    undefined,
+    'error',
+    'exit 127: command not found; install it (or fix its name in the tier), or push from a shell whose PATH has it',
+  ],
   ['126', { exitCode: 126 }, [1], undefined, 'error', 'exit 126: command found but not executable'],
   ['a timeout wins over exit 1', { exitCode: 1, timedOut: true }, [1], undefined, 'error', 'timed out after 30 s'],
 ];
@@ -58,8 +86,15 @@ const out = (over: Partial<OutputContext['detection']> = {}, extra: Partial<Outp
 });
 
 test('classify: a command that is not found cannot apply here; other spawn failures and exits can', () => {
-  assert.equal(classify(exit({ exitCode: null, spawnError: 'command not found: pytestt' }), [1], 30), { verdict: 'error', reason: 'command not found: pytestt', inapplicable: true });
-  assert.equal(classify(exit({ exitCode: null, spawnError: 'spawn EACCES, command not found' }), [1], 30), { verdict: 'error', reason: 'spawn EACCES, command not found' });
+  assert.equal(classify(exit({ exitCode: null, spawnError: 'command not found: pytestt' }), [1], 30), {
+    verdict: 'error',
+    reason: 'command not found: pytestt',
+    inapplicable: true,
+  });
+  assert.equal(classify(exit({ exitCode: null, spawnError: 'spawn EACCES, command not found' }), [1], 30), {
+    verdict: 'error',
+    reason: 'spawn EACCES, command not found',
+  });
   assert.equal(classify(exit({ exitCode: 127 }), [1], 30).inapplicable, true);
   assert.equal(classify(exit({ exitCode: null }), [1], 30), { verdict: 'error', reason: 'exited without a code' });
 });
@@ -72,11 +107,17 @@ test('classify: a missing script or package.json is an error that cannot apply h
   assert.equal([noPkg.verdict, noPkg.inapplicable], ['error', true]);
   assert.ok(noPkg.reason?.startsWith('npm: no package.json'), noPkg.reason);
   // Exit 0 passes whatever the output says about package managers.
-  assert.equal(classify(exit({ exitCode: 0, tail: 'npm error Missing script: "x"\n' }), [1], 30, { output: out({ missingScript: 'x' }) }), { verdict: 'pass' });
+  assert.equal(classify(exit({ exitCode: 0, tail: 'npm error Missing script: "x"\n' }), [1], 30, { output: out({ missingScript: 'x' }) }), {
+    verdict: 'pass',
+  });
 });
 
 test('classify: the runner summary proves a catch; a failure exit that is neither listed nor 0 is no catch even with failures counted', () => {
-  const jest = (code: number) => classify(exit({ exitCode: code, tail: 'Tests:       1 failed, 1 passed, 2 total\n' }), [1], 30, { runner: 'jest', output: out({ runner: 'jest' }) });
+  const jest = (code: number) =>
+    classify(exit({ exitCode: code, tail: 'Tests:       1 failed, 1 passed, 2 total\n' }), [1], 30, {
+      runner: 'jest',
+      output: out({ runner: 'jest' }),
+    });
   assert.equal([jest(1).verdict, jest(1).proven], ['caught', true]);
   assert.is(jest(2).verdict, 'error');
   const pytest = classify(exit({ exitCode: 1 }), [1], 30, { runner: 'pytest', output: out({ runner: 'pytest' }) });
@@ -95,13 +136,19 @@ test('classify: with a report deciding, pytest 5 and nextest 4 pass when no test
   assert.is(judge('jest', 4, true), 'error');
 });
 
-test('classify: no tests ran, with the exit code\'s meaning when it is not 0', () => {
-  const c = classify(exit({ exitCode: 5, tail: '\nno tests ran in 0.01s\n' }), [1], 30, { runner: 'pytest', output: out({ runner: 'pytest' }) });
+test("classify: no tests ran, with the exit code's meaning when it is not 0", () => {
+  const c = classify(exit({ exitCode: 5, tail: '\nno tests ran in 0.01s\n' }), [1], 30, {
+    runner: 'pytest',
+    output: out({ runner: 'pytest' }),
+  });
   assert.ok(c.reason?.startsWith('no tests ran (exit 5: pytest collected no tests): `no tests ran in 0.01s`'), c.reason);
 });
 
 test('classify: without a summary, the last line that is not blank is quoted', () => {
-  const c = classify(exit({ exitCode: 1, tail: 'Segmentation fault\n   \n\t\n' }), [1], 30, { runner: 'jest', output: out({ runner: 'jest' }) });
+  const c = classify(exit({ exitCode: 1, tail: 'Segmentation fault\n   \n\t\n' }), [1], 30, {
+    runner: 'jest',
+    output: out({ runner: 'jest' }),
+  });
   assert.ok(c.reason?.endsWith('last output: `Segmentation fault`'), c.reason);
 });
 
@@ -111,7 +158,7 @@ test('quoteLine: at most 200 characters', () => {
   assert.is(quoteLine('  a\tb  '), '`a\\tb`');
 });
 
-test('quoteLine: escapes C1 controls and bidirectional overrides from a gate\'s output (src/util/escape.ts)', () => {
+test("quoteLine: escapes C1 controls and bidirectional overrides from a gate's output (src/util/escape.ts)", () => {
   assert.is(quoteLine('a\u009bb\u202ec\x1b'), '`a\\x9bb\\u202ec\\x1b`');
 });
 
@@ -122,28 +169,51 @@ test('notFoundCommand: the name without surrounding blanks', () => {
 
 test('tests that pass in a command that fails: the commands beside the runner are named as what may have failed', () => {
   const tail = '# tests 1373\n# pass 1373\n# fail 0\n';
-  const c = classify(exit({ exitCode: 1, tail }), [1], 30, { runner: 'node', output: out({ runner: 'node', besides: ['tsd', 'tsc -p tsconfig.ts.json'] }) });
+  const c = classify(exit({ exitCode: 1, tail }), [1], 30, {
+    runner: 'node',
+    output: out({ runner: 'node', besides: ['tsd', 'tsc -p tsconfig.ts.json'] }),
+  });
   assert.is(c.verdict, 'error');
-  assert.is(c.reason, "exit 1 but node reports no failed test: `# tests 1373`; the command runs more than node (`tsd`, `tsc -p tsconfig.ts.json`): if one of those failed, give it a tier of its own, so its failure is read as one");
+  assert.is(
+    c.reason,
+    'exit 1 but node reports no failed test: `# tests 1373`; the command runs more than node (`tsd`, `tsc -p tsconfig.ts.json`): if one of those failed, give it a tier of its own, so its failure is read as one',
+  );
   const alone = classify(exit({ exitCode: 1, tail }), [1], 30, { runner: 'node', output: out({ runner: 'node' }) });
   assert.is(alone.reason, 'exit 1 but node reports no failed test: `# tests 1373`');
 });
 
-test('make: its exit 2 is read as the failed recipe line\'s own code; a target it has no rule for is an error', () => {
-  const made = (tail: string, runner?: 'pytest') => classify(exit({ exitCode: 2, tail }), [1], 30, { ...(runner && { runner }), output: out({ managers: [], make: true, ...(runner && { runner }) }) });
-  const failed = made('FAILED tests/test_a.py::test_a - assert 1 == 2\n1 failed, 1 passed in 0.54s\nmake: *** [Makefile:5: test] Error 1\n', 'pytest');
+test("make: its exit 2 is read as the failed recipe line's own code; a target it has no rule for is an error", () => {
+  const made = (tail: string, runner?: 'pytest') =>
+    classify(exit({ exitCode: 2, tail }), [1], 30, {
+      ...(runner && { runner }),
+      output: out({ managers: [], make: true, ...(runner && { runner }) }),
+    });
+  const failed = made(
+    'FAILED tests/test_a.py::test_a - assert 1 == 2\n1 failed, 1 passed in 0.54s\nmake: *** [Makefile:5: test] Error 1\n',
+    'pytest',
+  );
   assert.equal([failed.verdict, failed.reason], ['caught', 'pytest: `1 failed, 1 passed in 0.54s`']);
-  const collection = made('!!!!! Interrupted: 1 error during collection !!!!!\n1 error in 0.1s\nmake: *** [Makefile:5: test] Error 2\n', 'pytest');
+  const collection = made(
+    '!!!!! Interrupted: 1 error during collection !!!!!\n1 error in 0.1s\nmake: *** [Makefile:5: test] Error 2\n',
+    'pytest',
+  );
   assert.is(collection.verdict, 'error');
   // A recipe without a known runner: its exit 1 counts as the tier's `caught`; make's own usage error does not.
   assert.is(made('make[1]: *** [Makefile:2: unit] Error 1\nmake: *** [Makefile:9: test] Error 2\n').verdict, 'caught');
   const noRule = made("make: *** No rule to make target 'tset'.  Stop.\n");
-  assert.equal([noRule.verdict, noRule.reason, noRule.inapplicable], ['error', "make: `make: *** No rule to make target 'tset'.  Stop.`", true]);
+  assert.equal(
+    [noRule.verdict, noRule.reason, noRule.inapplicable],
+    ['error', "make: `make: *** No rule to make target 'tset'.  Stop.`", true],
+  );
   assert.is(made('make: *** [Makefile:5: test] Interrupt\n').verdict, 'error');
 });
 
 test('make: exit 0 with "Nothing to be done" for a target (a .PHONY line left without its rule) ran no test: an error', () => {
-  const done = (tail: string, runner?: 'pytest') => classify(exit({ exitCode: 0, tail }), [1], 30, { ...(runner && { runner }), output: out({ managers: [], make: true, ...(runner && { runner }) }) });
+  const done = (tail: string, runner?: 'pytest') =>
+    classify(exit({ exitCode: 0, tail }), [1], 30, {
+      ...(runner && { runner }),
+      output: out({ managers: [], make: true, ...(runner && { runner }) }),
+    });
   const idle = done("make: Nothing to be done for 'test'.\n");
   assert.equal([idle.verdict, idle.inapplicable], ['error', true]);
   assert.match(idle.reason ?? '', "make ran no command, so no test ran: `make: Nothing to be done for 'test'.`");

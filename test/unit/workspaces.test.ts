@@ -15,7 +15,13 @@ import * as assert from 'uvu/assert';
 import { type Workspaces, detectRunner } from '../../src/ladder/detect.js';
 import { outputLines } from '../../src/ladder/runners.js';
 import { classify } from '../../src/ladder/verdict.js';
-import { type WorkspacePackage, npmWorkspaceArgs, orderWorkspaces, selectWorkspaces, splitWorkspaces } from '../../src/ladder/workspaces.js';
+import {
+  type WorkspacePackage,
+  npmWorkspaceArgs,
+  orderWorkspaces,
+  selectWorkspaces,
+  splitWorkspaces,
+} from '../../src/ladder/workspaces.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners/npm-workspaces');
 const capture = (name: string) => readFileSync(resolve(FIXTURES, `${name}.txt`), 'utf8');
@@ -27,13 +33,25 @@ const PACKAGES: WorkspacePackage[] = [
   { dir: 'packages/d', name: 'd', id: 'd@1.0.0', scripts: {} },
   { dir: 'packages/e', name: '@s/e', scripts: { test: 'node --test' } },
 ];
-const WORKSPACES: Workspaces = { root: { dir: '.', name: 'root', id: 'root@1.0.0', scripts: { test: 'npm test --workspaces' } }, list: PACKAGES };
+const WORKSPACES: Workspaces = {
+  root: { dir: '.', name: 'root', id: 'root@1.0.0', scripts: { test: 'npm test --workspaces' } },
+  list: PACKAGES,
+};
 
-const detect = (run: string, ws: Workspaces = WORKSPACES) => detectRunner(run, undefined, () => ws?.root.scripts ?? null, undefined, () => ws);
+const detect = (run: string, ws: Workspaces = WORKSPACES) =>
+  detectRunner(
+    run,
+    undefined,
+    () => ws?.root.scripts ?? null,
+    undefined,
+    () => ws,
+  );
 
 function judge(run: string, code: number, tail: string, allowNoTests = false) {
   const detection = detect(run);
-  return classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, { output: { detection, allowNoTests, caughtByRunner: true } });
+  return classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, {
+    output: { detection, allowNoTests, caughtByRunner: true },
+  });
 }
 
 test('npmWorkspaceArgs: the forms npm takes', () => {
@@ -69,9 +87,24 @@ test('selectWorkspaces: by name, by folder, by a folder holding them', () => {
 test("detectRunner: the root script's workspaces run, each workspace's runner from its own script", () => {
   const d = detect('npm test');
   assert.is(d.runner, undefined);
-  assert.equal(d.workspaces?.members.map((m) => [m.name, m.detection?.runner]), [['a', 'node'], ['b', 'mocha'], ['c', 'node'], ['d', undefined], ['@s/e', 'node']]);
-  assert.is(d.why, 'each workspace read with its own runner: npm runs "test" in 5 workspaces: a (node), b (mocha), c (node), d (no "test" script), @s/e (node)');
-  assert.equal(detect('npm run test -w b').workspaces?.members.map((m) => m.name), ['b']);
+  assert.equal(
+    d.workspaces?.members.map((m) => [m.name, m.detection?.runner]),
+    [
+      ['a', 'node'],
+      ['b', 'mocha'],
+      ['c', 'node'],
+      ['d', undefined],
+      ['@s/e', 'node'],
+    ],
+  );
+  assert.is(
+    d.why,
+    'each workspace read with its own runner: npm runs "test" in 5 workspaces: a (node), b (mocha), c (node), d (no "test" script), @s/e (node)',
+  );
+  assert.equal(
+    detect('npm run test -w b').workspaces?.members.map((m) => m.name),
+    ['b'],
+  );
   assert.equal(detect('npm test --workspace=packages/a --workspace c --if-present').workspaces?.ifPresent, true);
   // Without workspaces declared: as before, the exit code decides (and says so).
   assert.match(detect('npm test -ws', null).why, /an npm workspaces run, not followed/);
@@ -82,7 +115,16 @@ test("detectRunner: the root script's workspaces run, each workspace's runner fr
 
 for (const npm of ['npm11', 'npm10']) {
   test(`splitWorkspaces (${npm}): a segment per workspace, npm's error blocks named`, () => {
-    const split = splitWorkspaces(outputLines(capture(`${npm}-workspaces`)), 'test', PACKAGES.map((p) => ({ name: p.name, ...(p.id && { id: p.id }), hasScript: p.scripts['test'] !== undefined, ...(p.scripts['test'] !== undefined && { script: p.scripts['test'] }) })));
+    const split = splitWorkspaces(
+      outputLines(capture(`${npm}-workspaces`)),
+      'test',
+      PACKAGES.map((p) => ({
+        name: p.name,
+        ...(p.id && { id: p.id }),
+        hasScript: p.scripts.test !== undefined,
+        ...(p.scripts.test !== undefined && { script: p.scripts.test }),
+      })),
+    );
     assert.ok(!('why' in split));
     const seg = split as Exclude<typeof split, { why: string }>;
     assert.ok(seg.get('a')!.ran && seg.get('a')!.failed === undefined);
@@ -104,8 +146,14 @@ for (const npm of ['npm11', 'npm10']) {
     assert.is(c.verdict, 'caught');
     assert.ok(c.proven);
     assert.ok(c.reason!.startsWith('workspace b: mocha: `2 failing`'), c.reason);
-    assert.match(c.reason!, /workspace c: a test file failed outside any test: `Error: Cannot find module '\.\/nope'`; `npm run test -w c` runs it alone/);
-    assert.match(c.reason!, /workspace d: it has no "test" script, and npm fails the run for it: add one to its package.json, or run npm with --if-present/);
+    assert.match(
+      c.reason!,
+      /workspace c: a test file failed outside any test: `Error: Cannot find module '\.\/nope'`; `npm run test -w c` runs it alone/,
+    );
+    assert.match(
+      c.reason!,
+      /workspace d: it has no "test" script, and npm fails the run for it: add one to its package.json, or run npm with --if-present/,
+    );
     assert.match(c.reason!, /workspace @s\/e: no tests ran: `# tests 0`/);
   });
 }
@@ -123,17 +171,33 @@ test("splitWorkspaces: packages without a version (npm's banner is `> test`): th
   assert.is(seg.get('y')!.failed?.code, 1);
   const ws: Workspaces = {
     root: { dir: '.', name: 'root', scripts: { test: 'npm test --workspaces' } },
-    list: [{ dir: 'packages/x', name: 'x', scripts: { test: 'node --test' } }, { dir: 'packages/y', name: 'y', scripts: { test: 'node --test' } }],
+    list: [
+      { dir: 'packages/x', name: 'x', scripts: { test: 'node --test' } },
+      { dir: 'packages/y', name: 'y', scripts: { test: 'node --test' } },
+    ],
   };
   const detection = detect('npm test', ws);
-  const c = classify({ exitCode: 1, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: capture('npm11-no-versions') }, [1], 30, { output: { detection } });
+  const c = classify(
+    { exitCode: 1, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: capture('npm11-no-versions') },
+    [1],
+    30,
+    { output: { detection } },
+  );
   assert.is(c.verdict, 'caught');
   assert.is(c.reason, 'workspace y: node: `# fail 1`');
 });
 
 test("classify: a workspace's script killed (npm's `npm error code 137`): an error naming it", () => {
-  const ws: Workspaces = { root: { dir: '.', name: 'root', scripts: {} }, list: [{ dir: 'packages/k', name: 'k', id: 'k@1.0.0', scripts: { test: 'node -e "process.kill(process.pid, 9)"' } }] };
-  const c = classify({ exitCode: 137, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: capture('npm11-killed') }, [1], 30, { output: { detection: detect('npm test -ws', ws) } });
+  const ws: Workspaces = {
+    root: { dir: '.', name: 'root', scripts: {} },
+    list: [{ dir: 'packages/k', name: 'k', id: 'k@1.0.0', scripts: { test: 'node -e "process.kill(process.pid, 9)"' } }],
+  };
+  const c = classify(
+    { exitCode: 137, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: capture('npm11-killed') },
+    [1],
+    30,
+    { output: { detection: detect('npm test -ws', ws) } },
+  );
   assert.is(c.verdict, 'error');
   assert.match(c.reason!, /^workspace k: exit 137: killed \(SIGKILL\), often out of memory/);
 });
@@ -141,7 +205,10 @@ test("classify: a workspace's script killed (npm's `npm error code 137`): an err
 test('classify: a workspace whose file cannot load is an error named by workspace, not a catch', () => {
   const c = judge('npm test -w a -w c', 1, capture('npm11-a-c'));
   assert.is(c.verdict, 'error');
-  assert.is(c.reason, "workspace c: a test file failed outside any test: `Error: Cannot find module './nope'`; `npm run test -w c` runs it alone");
+  assert.is(
+    c.reason,
+    "workspace c: a test file failed outside any test: `Error: Cannot find module './nope'`; `npm run test -w c` runs it alone",
+  );
 });
 
 test('classify: a workspace that ran no test is an error (allowNoTests makes it a pass)', () => {

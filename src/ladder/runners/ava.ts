@@ -13,10 +13,18 @@ import { defineRunner } from './record.js';
  * timeout, a worker that died and a file without tests (`No tests found in`) are no test failing.
  * `N tests passed` is printed only when nothing failed; otherwise the `✔` lines are the passes.
  */
-const AVA_COUNT = /^\s*(\d+) (tests? failed|hooks? failed|tests? passed|known failures?|tests? skipped|tests? todo|unhandled rejections?|uncaught exceptions?|tests? remained pending after a timeout)\b/;
+const AVA_COUNT =
+  /^\s*(\d+) (tests? failed|hooks? failed|tests? passed|known failures?|tests? skipped|tests? todo|unhandled rejections?|uncaught exceptions?|tests? remained pending after a timeout)\b/;
 const AVA_KINDS: readonly [RegExp, string][] = [
-  [/^tests? failed/, 'failed'], [/^hooks? failed/, 'hooks'], [/^tests? passed/, 'passed'], [/^known/, 'known'],
-  [/^tests? skipped/, 'skipped'], [/^tests? todo/, 'todo'], [/^unhandled/, 'rejections'], [/^uncaught/, 'exceptions'], [/^tests? remained/, 'pending'],
+  [/^tests? failed/, 'failed'],
+  [/^hooks? failed/, 'hooks'],
+  [/^tests? passed/, 'passed'],
+  [/^known/, 'known'],
+  [/^tests? skipped/, 'skipped'],
+  [/^tests? todo/, 'todo'],
+  [/^unhandled/, 'rejections'],
+  [/^uncaught/, 'exceptions'],
+  [/^tests? remained/, 'pending'],
 ];
 
 /** Every line of ava's own that the reading looks for outside its summary starts with a cross (`✘ Exiting due to process.exit()`, `✘ No tests found in`). */
@@ -35,9 +43,12 @@ function avaOutsideTests(lines: readonly string[], pending: string | undefined):
     return { what: `an ${m[1]!.toLowerCase()} in ${shown(m[2]!)}, outside any test`, line: why ?? lines[i]! };
   }
   const rules: readonly [RegExp, string][] = [
-    [/^\s*✘ Exiting due to process\.exit\(\) when running /, 'process.exit was called (in a test, or by the file itself), so ava stopped before the file\'s tests finished'],
-    [/^\s*✘ Timed out while running tests/, 'ava\'s timeout ended the run: a test never finished (ava --timeout, 10 s by default)'],
-    [/^\s*✘ .* exited due to (?:SIG[A-Z0-9]+|an error:)/, 'a test file\'s process died'],
+    [
+      /^\s*✘ Exiting due to process\.exit\(\) when running /,
+      "process.exit was called (in a test, or by the file itself), so ava stopped before the file's tests finished",
+    ],
+    [/^\s*✘ Timed out while running tests/, "ava's timeout ended the run: a test never finished (ava --timeout, 10 s by default)"],
+    [/^\s*✘ .* exited due to (?:SIG[A-Z0-9]+|an error:)/, "a test file's process died"],
     [/^\s*✘ Internal error/, 'ava failed internally'],
     [/^\s*✘ Error in shared worker/, 'an ava shared worker failed'],
     [/^\s*✘ .* exited with a non-zero exit code: \d+$/, 'a test file exited outside any test'],
@@ -55,7 +66,10 @@ function avaTap(lines: readonly string[]): Reading {
   const out: Reading = {};
   const num = (k: string) => lastMatch(lines, new RegExp(`^# ${k} (\\d+)$`));
   const tests = num('tests');
-  const crash = firstMatch(lines, /^not ok \d+ - (?:.* exited (?:with a non-zero exit code: \d+|due to SIG[A-Z0-9]+)|No tests found in |Line numbers for )|^# \d+ tests? remaining in /);
+  const crash = firstMatch(
+    lines,
+    /^not ok \d+ - (?:.* exited (?:with a non-zero exit code: \d+|due to SIG[A-Z0-9]+)|No tests found in |Line numbers for )|^# \d+ tests? remaining in /,
+  );
   let failed = 0;
   let firstFailed: string | undefined;
   let todo = 0;
@@ -72,12 +86,18 @@ function avaTap(lines: readonly string[]): Reading {
     // Beside a crash, an uncaught exception is a `not ok` too: only ava's own test failures (an
     // assertion, or an error thrown in a test, both AssertionError) count then.
     const yaml = lines.slice(i + 1, i + 6);
-    const name = yaml.find((y) => /^\s+name: /.test(y))?.trim().slice('name: '.length);
+    const name = yaml
+      .find((y) => /^\s+name: /.test(y))
+      ?.trim()
+      .slice('name: '.length);
     if (!crash || name === 'AssertionError') {
       failed++;
       firstFailed ??= lines[i]!;
     } else {
-      const message = yaml.find((y) => /^\s+message: \S/.test(y) && !/: [|>]-?$/.test(y))?.trim().slice('message: '.length);
+      const message = yaml
+        .find((y) => /^\s+message: \S/.test(y) && !/: [|>]-?$/.test(y))
+        ?.trim()
+        .slice('message: '.length);
       thrown ??= ANY_ERROR.test(m[1]!) ? m[1]! : name && message ? `${name}: ${message} (${m[1]!})` : lines[i]!;
     }
   }
@@ -95,7 +115,11 @@ function avaTap(lines: readonly string[]): Reading {
   if (crash) {
     const none = /No tests found in |Line numbers for /.test(crash.line);
     if (none && (out.summary?.total ?? 0) === 0) out.noTests = { line: crash.line };
-    else out.cannotRun = { what: none ? 'a test file declares no test (ava fails the run for it)' : 'a test file failed outside any test', line: (none ? undefined : thrown) ?? crash.line };
+    else
+      out.cannotRun = {
+        what: none ? 'a test file declares no test (ava fails the run for it)' : 'a test file failed outside any test',
+        line: (none ? undefined : thrown) ?? crash.line,
+      };
   }
   return out;
 }
@@ -121,7 +145,13 @@ const ava: RunnerProfile = {
       if (kind) counts.set(kind, { n: Number(m[1]), line: lines[i]! });
     }
     const n = (k: string) => counts.get(k)?.n ?? 0;
-    const said = counts.get('failed') ?? counts.get('hooks') ?? counts.get('passed') ?? counts.get('known') ?? counts.get('skipped') ?? counts.get('todo');
+    const said =
+      counts.get('failed') ??
+      counts.get('hooks') ??
+      counts.get('passed') ??
+      counts.get('known') ??
+      counts.get('skipped') ??
+      counts.get('todo');
     if (said) {
       const failed = n('failed') + n('hooks');
       // `N tests passed` is left out when anything failed: the `✔` lines are the passes then (known failures among them).
@@ -129,7 +159,10 @@ const ava: RunnerProfile = {
       const skipped = n('skipped') + n('todo');
       out.summary = { line: said.line, failed, passed, total: failed + passed + skipped, skipped };
     }
-    const noFiles = firstMatch(lines, /^\s*✘ (?:Couldn.t find any (?:files to test|matching tests)|Based on your configuration, \d+ test files? (?:was|were) found, but did not match the filters)/);
+    const noFiles = firstMatch(
+      lines,
+      /^\s*✘ (?:Couldn.t find any (?:files to test|matching tests)|Based on your configuration, \d+ test files? (?:was|were) found, but did not match the filters)/,
+    );
     if (noFiles) out.noTests = { line: noFiles.line };
     const empty = firstMatch(lines, /^\s*✘ (?:No tests found in |Line numbers for .* did not match any tests)/);
     if (empty && (out.summary?.total ?? 0) === 0) out.noTests ??= { line: empty.line };

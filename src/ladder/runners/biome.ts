@@ -17,10 +17,15 @@ function check(tool: string, lines: readonly string[], code: number): Checked {
   for (let i = 0; i < lines.length; i++) {
     const m = HEADER.exec(lines[i]!);
     if (!m) continue;
-    const marker = lines.slice(i + 1, i + 4).find((l) => l.trim() !== '')?.trim() ?? '';
+    const marker =
+      lines
+        .slice(i + 1, i + 4)
+        .find((l) => l.trim() !== '')
+        ?.trim() ?? '';
     if (!marker.startsWith('×')) continue;
     const where = `${m[1]}${m[2] ? `:${m[2]}:${m[3]}` : ''}`;
-    if (FINDING.test(m[4]!)) return { verdict: 'caught', reason: `${tool}: ${quoteLine(`${where} ${m[4]}: ${marker.replace(/^×\s*/, '')}`)}` };
+    if (FINDING.test(m[4]!))
+      return { verdict: 'caught', reason: `${tool}: ${quoteLine(`${where} ${m[4]}: ${marker.replace(/^×\s*/, '')}`)}` };
     firstError ??= m[2] ? `${where} ${m[4]}: ${marker.replace(/^×\s*/, '')}` : marker.replace(/^×\s*/, '');
   }
   const line = firstError ?? lastLine(lines);
@@ -34,7 +39,10 @@ export const record = defineRunner({
   name: 'biome',
   words: ['biome'],
   commandOnly: true,
-  command: { looks: '`biome check`, `biome lint`, `biome format`, `biome ci`', is: (words) => ['check', 'lint', 'format', 'ci'].includes(words[1] ?? '') },
+  command: {
+    looks: '`biome check`, `biome lint`, `biome format`, `biome ci`',
+    is: (words) => ['check', 'lint', 'format', 'ci'].includes(words[1] ?? ''),
+  },
   exits: { 1: 'biome found errors, or could not check (its diagnostics say which)' },
   check,
 });

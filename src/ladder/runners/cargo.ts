@@ -50,10 +50,20 @@ const cargo: RunnerProfile = {
         passed += count(r, 'passed');
         ignored += count(r, 'ignored');
       }
-      out.summary = { line: results.find((r) => r.includes('FAILED')) ?? results[results.length - 1]!, failed, passed, total: failed + passed + ignored, skipped: ignored };
+      out.summary = {
+        line: results.find((r) => r.includes('FAILED')) ?? results[results.length - 1]!,
+        failed,
+        passed,
+        total: failed + passed + ignored,
+        skipped: ignored,
+      };
     }
     const compile = firstMatch(lines, /^error: could not compile/);
-    if (compile) out.cannotRun = { what: 'a compile error', line: firstMatch(lines, /^error(?:\[E\d+\])?: (?!could not compile)/)?.line ?? compile.line };
+    if (compile)
+      out.cannotRun = {
+        what: 'a compile error',
+        line: firstMatch(lines, /^error(?:\[E\d+\])?: (?!could not compile)/)?.line ?? compile.line,
+      };
     const usage = firstMatch(lines, /^error: no (?:test|bin|example|bench) target named|^error: could not find `Cargo\.toml`/);
     if (usage) out.cannotRun = { what: 'a cargo usage error', line: usage.line };
     const outside = cargoBinaryOutsideTests(lines);

@@ -17,7 +17,8 @@ export function pythonModule(words: readonly string[]): string | undefined {
   } else if (!/^python[\d.]*$/.test(b)) return undefined;
   for (; i < words.length; i++) {
     const w = words[i]!;
-    if (w === '-m') return words[i + 1] === 'coverage' && b !== 'coverage' ? pythonModule(['coverage', ...words.slice(i + 2)]) : words[i + 1];
+    if (w === '-m')
+      return words[i + 1] === 'coverage' && b !== 'coverage' ? pythonModule(['coverage', ...words.slice(i + 2)]) : words[i + 1];
     if (/^-m\w/.test(w)) return w.slice(2);
     if (w === '-c' || !w.startsWith('-')) return undefined;
     // Options that take the next word (python's -W and -X; coverage's, when written apart from their value).

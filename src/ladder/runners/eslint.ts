@@ -50,6 +50,9 @@ export const record = defineRunner({
   name: 'eslint',
   words: ['eslint'],
   commandOnly: true,
-  exits: { 1: 'eslint found problems', 2: 'eslint could not lint: a missing or broken config, an unknown rule or option, or no files matching' },
+  exits: {
+    1: 'eslint found problems',
+    2: 'eslint could not lint: a missing or broken config, an unknown rule or option, or no files matching',
+  },
   check,
 });

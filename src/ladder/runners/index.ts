@@ -26,14 +26,39 @@ import { record as uvu } from './uvu.js';
 import { record as vitest } from './vitest.js';
 import type { RunnerRecord } from './record.js';
 
-export const RECORDS = [pytest, jest, vitest, mocha, node, uvu, go, cargo, nextest, playwright, unittest, ava, jasmine, tap, tape, tsc, eslint, prettier, biome, ruff, flake8] as const;
+export const RECORDS = [
+  pytest,
+  jest,
+  vitest,
+  mocha,
+  node,
+  uvu,
+  go,
+  cargo,
+  nextest,
+  playwright,
+  unittest,
+  ava,
+  jasmine,
+  tap,
+  tape,
+  tsc,
+  eslint,
+  prettier,
+  biome,
+  ruff,
+  flake8,
+] as const;
 
 /** Runners whose exit codes, output and reports gate-ladder knows how to read. */
 export type RunnerName = (typeof RECORDS)[number]['name'];
 
 export const RUNNER_NAMES = RECORDS.map((r) => r.name) as unknown as readonly [RunnerName, ...RunnerName[]];
 
-export const RUNNERS: Readonly<Record<RunnerName, RunnerRecord>> = Object.fromEntries(RECORDS.map((r) => [r.name, r])) as Record<RunnerName, RunnerRecord>;
+export const RUNNERS: Readonly<Record<RunnerName, RunnerRecord>> = Object.fromEntries(RECORDS.map((r) => [r.name, r])) as Record<
+  RunnerName,
+  RunnerRecord
+>;
 
 /** The record of a config's or a detection's runner name. */
 export function runnerRecord(name: RunnerName): RunnerRecord {

@@ -22,7 +22,9 @@ const jasmine: RunnerProfile = {
     const out: Reading = {};
     const s = lastMatch(lines, /^(\d+) specs?, (\d+) failures?(?:, (\d+) pending specs?)?/);
     const suiteErrors: number[] = [];
-    lines.forEach((l, i) => { if (JASMINE_SUITE_ERROR.test(l)) suiteErrors.push(i); });
+    lines.forEach((l, i) => {
+      if (JASMINE_SUITE_ERROR.test(l)) suiteErrors.push(i);
+    });
     if (s) {
       const failed = Math.max(0, Number(s.m[2]) - suiteErrors.length);
       const skipped = Number(s.m[3] ?? 0);
@@ -36,10 +38,19 @@ const jasmine: RunnerProfile = {
       const at = suiteErrors[0]!;
       const message = firstMatch(lines.slice(at + 1, at + 4), /^\s+Message:$/);
       const why = message ? nextLine(lines, at + 1 + message.index) : undefined;
-      out.cannotRun = { what: 'an error outside any spec (a describe body that throws, an afterAll that fails, a spec file that cannot load)', line: why ?? lines[at]! };
+      out.cannotRun = {
+        what: 'an error outside any spec (a describe body that throws, an afterAll that fails, a spec file that cannot load)',
+        line: why ?? lines[at]!,
+      };
     }
     const incomplete = firstMatch(lines, /^Incomplete: (?!No specs found)/);
-    if (incomplete) out.failedBesides = { what: /fit\(\) or fdescribe\(\)/.test(incomplete.line) ? 'a focused spec (fit or fdescribe) makes the run incomplete (make it it or describe again)' : 'the run is incomplete', line: incomplete.line };
+    if (incomplete)
+      out.failedBesides = {
+        what: /fit\(\) or fdescribe\(\)/.test(incomplete.line)
+          ? 'a focused spec (fit or fdescribe) makes the run incomplete (make it it or describe again)'
+          : 'the run is incomplete',
+        line: incomplete.line,
+      };
     if (!s && !none) {
       const usage = firstMatch(lines, /^Unknown options?: /);
       const err = usage ? undefined : jsErrorLine(lines);

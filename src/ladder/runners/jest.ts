@@ -17,7 +17,13 @@ export function jestJson(lines: readonly string[]): Summary | undefined {
   if (!total) return undefined;
   const failed = field('numFailedTests');
   const n = (m: RegExpExecArray | null) => Number(m?.[1] ?? 0);
-  return { line: n(failed) > 0 ? failed![0] : total[0], failed: n(failed), passed: n(field('numPassedTests')), total: n(total), skipped: n(field('numPendingTests')) + n(field('numTodoTests')) };
+  return {
+    line: n(failed) > 0 ? failed![0] : total[0],
+    failed: n(failed),
+    passed: n(field('numPassedTests')),
+    total: n(total),
+    skipped: n(field('numPendingTests')) + n(field('numTodoTests')),
+  };
 }
 
 const JEST_FAILED_TO_RUN = /●\s+Test suite failed to run/;
@@ -56,14 +62,30 @@ const jest: RunnerProfile = {
     const configCrash = firstMatch(lines, JEST_CONFIG_CRASH);
     if (configCrash && !out.cannotRun) {
       const name = JEST_CONFIG_CRASH.exec(configCrash.line)![1]!;
-      out.cannotRun = { what: `jest could not load its config (${name})`, line: jsErrorLine(lines.slice(configCrash.index)) ?? configCrash.line };
+      out.cannotRun = {
+        what: `jest could not load its config (${name})`,
+        line: jsErrorLine(lines.slice(configCrash.index)) ?? configCrash.line,
+      };
     }
-    const config = firstMatch(lines, /●\s+Validation Error|^Error: Could not find a config file|^Error: Can't find a root directory|^Error: Jest: /);
-    if (config) out.cannotRun = { what: 'a jest config error', line: config.line.includes('Validation Error') ? (nextLine(lines, config.index) ?? config.line) : config.line };
+    const config = firstMatch(
+      lines,
+      /●\s+Validation Error|^Error: Could not find a config file|^Error: Can't find a root directory|^Error: Jest: /,
+    );
+    if (config)
+      out.cannotRun = {
+        what: 'a jest config error',
+        line: config.line.includes('Validation Error') ? (nextLine(lines, config.index) ?? config.line) : config.line,
+      };
     const tests = lastMatch(lines, JEST_SUMMARY);
     if (tests) {
       const t = tests.m[1]!;
-      out.summary = { line: tests.line, failed: count(t, 'failed'), passed: count(t, 'passed'), total: count(t, 'total'), skipped: count(t, 'skipped') + count(t, 'todo') };
+      out.summary = {
+        line: tests.line,
+        failed: count(t, 'failed'),
+        passed: count(t, 'passed'),
+        total: count(t, 'total'),
+        skipped: count(t, 'skipped') + count(t, 'todo'),
+      };
     } else if (jestJson(lines)) {
       out.summary = jestJson(lines)!;
     } else {

@@ -9,7 +9,13 @@ const MOCHA_JSON_STATS = /^\s*"stats": \{$/;
 const MOCHA_NO_FILES = /^\s*Error: No test files found/;
 
 const mocha: RunnerProfile = {
-  keep: anyOf(mochaCount('(?:passing|failing|pending)'), MOCHA_NO_FILES, mochaTap('(?:tests|pass|fail)'), MOCHA_JSON_STATS, mochaJson('(?:tests|passes|pending|failures)')),
+  keep: anyOf(
+    mochaCount('(?:passing|failing|pending)'),
+    MOCHA_NO_FILES,
+    mochaTap('(?:tests|pass|fail)'),
+    MOCHA_JSON_STATS,
+    mochaJson('(?:tests|passes|pending|failures)'),
+  ),
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
@@ -22,7 +28,12 @@ const mocha: RunnerProfile = {
     if (tap) {
       const failLine = lastMatch(lines, mochaTap('fail'));
       const failed = Number(failLine?.m[1] ?? 0);
-      out.summary = { line: failed > 0 && failLine ? failLine.line : tap.line, failed, passed: Number(lastMatch(lines, mochaTap('pass'))?.m[1] ?? 0), total: Number(tap.m[1]) };
+      out.summary = {
+        line: failed > 0 && failLine ? failLine.line : tap.line,
+        failed,
+        passed: Number(lastMatch(lines, mochaTap('pass'))?.m[1] ?? 0),
+        total: Number(tap.m[1]),
+      };
     } else if (json && firstMatch(lines, MOCHA_JSON_STATS)) {
       const stat = (k: string) => Number(lastMatch(lines, mochaJson(k))?.m[1] ?? 0);
       const failed = Number(json.m[1]);

@@ -1,5 +1,5 @@
 /** nextest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { count, firstMatch, lastMatch, type Reading, type RunnerProfile, type Summary } from './read.js';
+import { count, firstMatch, lastMatch, type Reading, type RunnerProfile } from './read.js';
 import { base } from './command-words.js';
 import { defineRunner } from './record.js';
 
@@ -8,11 +8,21 @@ const nextest: RunnerProfile = {
   read(lines) {
     const out: Reading = {};
     const s = lastMatch(lines, /^\s*Summary \[.*\] (\d+) tests? run: (.*)$/);
-    if (s) out.summary = { line: s.line.trim(), failed: count(s.m[2]!, 'failed') + count(s.m[2]!, 'timed out'), passed: count(s.m[2]!, 'passed'), total: Number(s.m[1]) };
+    if (s)
+      out.summary = {
+        line: s.line.trim(),
+        failed: count(s.m[2]!, 'failed') + count(s.m[2]!, 'timed out'),
+        passed: count(s.m[2]!, 'passed'),
+        total: Number(s.m[1]),
+      };
     const none = firstMatch(lines, /error: no tests to run/);
     if (none) out.noTests = { line: none.line };
     const compile = firstMatch(lines, /^error: could not compile/);
-    if (compile) out.cannotRun = { what: 'a compile error', line: firstMatch(lines, /^error(?:\[E\d+\])?: (?!could not compile)/)?.line ?? compile.line };
+    if (compile)
+      out.cannotRun = {
+        what: 'a compile error',
+        line: firstMatch(lines, /^error(?:\[E\d+\])?: (?!could not compile)/)?.line ?? compile.line,
+      };
     return out;
   },
 };

@@ -15,7 +15,13 @@ const playwright: RunnerProfile = {
       const t = counts.join('\n');
       const failed = count(t, 'failed') + count(t, 'interrupted');
       const passed = count(t, 'passed') + count(t, 'flaky');
-      out.summary = { line: (counts.find((l) => /failed/.test(l)) ?? counts[counts.length - 1]!).trim(), failed, passed, total: failed + passed + count(t, 'skipped') + count(t, 'did not run'), skipped: count(t, 'skipped') + count(t, 'did not run') };
+      out.summary = {
+        line: (counts.find((l) => /failed/.test(l)) ?? counts[counts.length - 1]!).trim(),
+        failed,
+        passed,
+        total: failed + passed + count(t, 'skipped') + count(t, 'did not run'),
+        skipped: count(t, 'skipped') + count(t, 'did not run'),
+      };
     }
     return out;
   },
@@ -25,7 +31,9 @@ export const record = defineRunner({
   name: 'playwright',
   command: {
     looks: '`playwright test`',
-    is: (words) => (base(words[0] ?? '') === 'playwright' || words.some((w) => /node_modules\/(?:@playwright\/test|playwright)\//.test(w))) && words.includes('test'),
+    is: (words) =>
+      (base(words[0] ?? '') === 'playwright' || words.some((w) => /node_modules\/(?:@playwright\/test|playwright)\//.test(w))) &&
+      words.includes('test'),
   },
   packages: ['@playwright/test', 'playwright'],
   exits: {

@@ -18,7 +18,10 @@ function check(tool: string, lines: readonly string[], code: number): Checked {
     const listed = file ?? lines.find((l) => l.trim() !== '' && !/^(?:Checking formatting\.\.\.|\[\w+\] )/.test(l));
     if (listed !== undefined) {
       const summary = lines.find((l) => WARN_SUMMARY.test(l));
-      return { verdict: 'caught', reason: `${tool}: ${quoteLine(listed.trim())} is not formatted${summary ? ` (${quoteLine(summary)})` : ''}` };
+      return {
+        verdict: 'caught',
+        reason: `${tool}: ${quoteLine(listed.trim())} is not formatted${summary ? ` (${quoteLine(summary)})` : ''}`,
+      };
     }
   }
   const error = lines.find((l) => ERROR.test(l));
@@ -34,7 +37,13 @@ export const record = defineRunner({
   words: ['prettier'],
   commandOnly: true,
   // `prettier --write` fixes and exits 0: a check only with --check or --list-different.
-  command: { looks: '`prettier --check`, `prettier --list-different`', is: (words) => words.some((w) => w === '--check' || w === '-c' || w === '--list-different' || w === '-l') },
-  exits: { 1: 'prettier found files not formatted', 2: 'prettier could not check: a config or file that does not parse, or no files matching' },
+  command: {
+    looks: '`prettier --check`, `prettier --list-different`',
+    is: (words) => words.some((w) => w === '--check' || w === '-c' || w === '--list-different' || w === '-l'),
+  },
+  exits: {
+    1: 'prettier found files not formatted',
+    2: 'prettier could not check: a config or file that does not parse, or no files matching',
+  },
   check,
 });

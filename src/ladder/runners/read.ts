@@ -80,11 +80,13 @@ export function stripAnsi(text: string): string {
 
 /** Output to lines: ANSI stripped, carriage-return progress redraws reduced to what was left on screen. */
 export function outputLines(text: string): string[] {
-  return stripAnsi(text).split('\n').map((l) => {
-    const line = l.endsWith('\r') ? l.slice(0, -1) : l;
-    const cr = line.lastIndexOf('\r');
-    return cr === -1 ? line : line.slice(cr + 1);
-  });
+  return stripAnsi(text)
+    .split('\n')
+    .map((l) => {
+      const line = l.endsWith('\r') ? l.slice(0, -1) : l;
+      const cr = line.lastIndexOf('\r');
+      return cr === -1 ? line : line.slice(cr + 1);
+    });
 }
 
 export const count = (text: string, word: string): number => {

@@ -15,8 +15,11 @@ import { defineRunner } from './record.js';
  * whose tests all passed when coverage is missing or below its thresholds (100% by default).
  */
 const TAP_HARNESS: readonly [RegExp, string][] = [
-  [/(?:^| > )timeout!$/, 'tap\'s timeout ended a test file: a test never finished (tap --timeout, 30 s by default)'],
-  [/(?:^| > )test unfinished$|^child test left in queue: /, 'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles)'],
+  [/(?:^| > )timeout!$/, "tap's timeout ended a test file: a test never finished (tap --timeout, 30 s by default)"],
+  [
+    /(?:^| > )test unfinished$|^child test left in queue: /,
+    'a test file ended while a test was unfinished (process.exit in a test, a crash, or a promise that never settles)',
+  ],
 ];
 
 interface TapFailures {
@@ -68,7 +71,8 @@ function tapRawFailures(lines: readonly string[]): TapFailures {
     const failed = r[2] === 'not ok' && !/^TODO/.test(r[4] ?? '');
     // The YAML block after a result (until `...` at its indent + 2).
     const yaml: string[] = [];
-    if (TAP_YAML_START.test(lines[i + 1] ?? '')) for (let j = i + 2; j < lines.length && j < i + 80 && !TAP_YAML_END.test(lines[j]!); j++) yaml.push(lines[j]!);
+    if (TAP_YAML_START.test(lines[i + 1] ?? ''))
+      for (let j = i + 2; j < lines.length && j < i + 80 && !TAP_YAML_END.test(lines[j]!); j++) yaml.push(lines[j]!);
     if (indent === 0) {
       // A test file's result (or tap's own timeout of a file).
       if (planNone) (failed ? out.failedFiles : out.empty).push(name);
@@ -78,7 +82,8 @@ function tapRawFailures(lines: readonly string[]): TapFailures {
     if (!failed) continue;
     const known = TAP_HARNESS.find(([re]) => re.test(name));
     if (known) harness({ what: known[1], line: l });
-    else if (indent > 0 && yaml.some((y) => TAP_TEST_TAP.test(y)) && yaml.some((y) => TAP_CAUGHT.test(y))) harness({ what: 'an error thrown outside any test', line: l });
+    else if (indent > 0 && yaml.some((y) => TAP_TEST_TAP.test(y)) && yaml.some((y) => TAP_CAUGHT.test(y)))
+      harness({ what: 'an error thrown outside any test', line: l });
     else if (indent > 0 && !closes) out.genuine++;
   }
   return out;
@@ -100,7 +105,12 @@ function tapBaseFailures(lines: readonly string[]): TapFailures {
     const skip = TAP_BASE_NONE.test(l) ? TAP_BASE_SKIP.exec(lines[i - 1] ?? '') : null;
     if (skip) none.add(skip[1]!);
   });
-  const failedNone = new Set(lines.slice(from).map((l) => / FAIL {2}(\S.*?) 0 [\d.]+m?s$/.exec(l)?.[1]).filter((f): f is string => f !== undefined && none.has(f)));
+  const failedNone = new Set(
+    lines
+      .slice(from)
+      .map((l) => / FAIL {2}(\S.*?) 0 [\d.]+m?s$/.exec(l)?.[1])
+      .filter((f): f is string => f !== undefined && none.has(f)),
+  );
   for (const f of none) (failedNone.has(f) ? out.failedFiles : out.empty).push(f);
   for (const l of lines.slice(from)) {
     const signal = /^\s+✖\s+(SIG[A-Z0-9]+)$/.exec(l);
@@ -117,7 +127,20 @@ function tapBaseFailures(lines: readonly string[]): TapFailures {
 
 const tap: RunnerProfile = {
   // Raw TAP is read by its nesting: every subtest, result and plan line, and the YAML keys read after a result.
-  keep: anyOf(TAP_VERSION, TAP_SUBTEST, TAP_RESULT, TAP_NO_TESTS_PLAN, TAP_YAML_START, TAP_YAML_END, TAP_SIGNAL, TAP_TEST_TAP, TAP_CAUGHT, TAP_NO_FILES, TAP_BASE_SKIP, TAP_BASE_NONE),
+  keep: anyOf(
+    TAP_VERSION,
+    TAP_SUBTEST,
+    TAP_RESULT,
+    TAP_NO_TESTS_PLAN,
+    TAP_YAML_START,
+    TAP_YAML_END,
+    TAP_SIGNAL,
+    TAP_TEST_TAP,
+    TAP_CAUGHT,
+    TAP_NO_FILES,
+    TAP_BASE_SKIP,
+    TAP_BASE_NONE,
+  ),
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
@@ -141,15 +164,36 @@ const tap: RunnerProfile = {
     const total = Math.max(0, Number(s.m[1]) - files);
     const skipped = Math.max(0, field('skip') + field('todo') - f.empty.length);
     out.summary = { line: s.line, failed, passed: field('pass'), total, skipped };
-    if (total === 0 && f.empty.length > 0 && !noFiles) out.noTests = { line: lines.find((l) => /^ok \d+ - .* # SKIP no tests found$/.test(l)) ?? s.line };
-    if (f.failedFiles.length > 0) out.cannotRun = { what: 'a test file failed before any test (it cannot load, or it threw before its tests)', line: jsErrorLine(lines) ?? `${f.failedFiles[0]} failed before any test` };
-    else if (f.harness) out.cannotRun = { ...f.harness, line: f.harness.what.startsWith('a test file ended') ? (jsErrorLine(lines) ?? f.harness.line) : f.harness.line };
-    else if (fail > failed) out.cannotRun = { what: 'tap counts a failure that is no failed assertion (a test file that could not run?)', line: jsErrorLine(lines) ?? s.line };
+    if (total === 0 && f.empty.length > 0 && !noFiles)
+      out.noTests = { line: lines.find((l) => /^ok \d+ - .* # SKIP no tests found$/.test(l)) ?? s.line };
+    if (f.failedFiles.length > 0)
+      out.cannotRun = {
+        what: 'a test file failed before any test (it cannot load, or it threw before its tests)',
+        line: jsErrorLine(lines) ?? `${f.failedFiles[0]} failed before any test`,
+      };
+    else if (f.harness)
+      out.cannotRun = {
+        ...f.harness,
+        line: f.harness.what.startsWith('a test file ended') ? (jsErrorLine(lines) ?? f.harness.line) : f.harness.line,
+      };
+    else if (fail > failed)
+      out.cannotRun = {
+        what: 'tap counts a failure that is no failed assertion (a test file that could not run?)',
+        line: jsErrorLine(lines) ?? s.line,
+      };
     // Coverage: tap fails a run that covers nothing, or less than its thresholds (100% by default).
     const noCoverage = firstMatch(lines, /^# No coverage generated$/);
     const incomplete = firstMatch(lines, /^# ERROR: incomplete \w+ coverage/) ?? firstMatch(lines, /^All files\s*\|(?!(?:\s*100\s*\|){4})/);
-    if (noCoverage) out.failedBesides = { what: 'no coverage was generated (tap fails such a run unless --allow-empty-coverage or --disable-coverage)', line: noCoverage.line };
-    else if (incomplete) out.failedBesides = { what: 'coverage is below its threshold (tap wants 100% unless --allow-incomplete-coverage)', line: incomplete.line };
+    if (noCoverage)
+      out.failedBesides = {
+        what: 'no coverage was generated (tap fails such a run unless --allow-empty-coverage or --disable-coverage)',
+        line: noCoverage.line,
+      };
+    else if (incomplete)
+      out.failedBesides = {
+        what: 'coverage is below its threshold (tap wants 100% unless --allow-incomplete-coverage)',
+        line: incomplete.line,
+      };
     return out;
   },
 };

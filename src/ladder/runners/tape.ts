@@ -54,7 +54,8 @@ function tapeCrash(lines: readonly string[]): { line: string; loading: boolean }
     // Thrown by node's module loader: its first stack frame is `node:internal/modules/...`.
     let frame = i + 1;
     while (frame < lines.length && frame <= i + 20 && !/^\s+at /.test(lines[frame]!)) frame++;
-    if (frame < lines.length && frame <= i + 20 && /^\s+at (?:.*\()?node:internal\/modules\//.test(lines[frame]!)) return { line: lines[i]!, loading: true };
+    if (frame < lines.length && frame <= i + 20 && /^\s+at (?:.*\()?node:internal\/modules\//.test(lines[frame]!))
+      return { line: lines[i]!, loading: true };
   }
   if (err === undefined) return undefined;
   // Tests start only once every file has loaded: no test header, no test ran.
@@ -86,8 +87,11 @@ const tape: RunnerProfile = {
   // Counts at the end, and from anywhere before: each failure (and the process.exit frame below it), each test's header (a crash's test).
   keep: anyOf(TAPE_VERSION, TAPE_COUNT, TAPE_NOT_OK, TAPE_EXIT_FRAME, TAPE_HEADER, TAP_SPEC_COUNT, TAP_SPEC_NONE, TAP_SPEC_FAILED),
   needsSummary: true,
-  reporterHint: "run tape without a reporter pipe, or pipe its TAP into tap-spec or faucet (whose counts gate-ladder reads)",
-  cutShort: { cause: 'a test file that called process.exit, or a reporter pipe that prints no counts', next: 'run tape without a reporter pipe, or pipe its TAP into tap-spec or faucet' },
+  reporterHint: 'run tape without a reporter pipe, or pipe its TAP into tap-spec or faucet (whose counts gate-ladder reads)',
+  cutShort: {
+    cause: 'a test file that called process.exit, or a reporter pipe that prints no counts',
+    next: 'run tape without a reporter pipe, or pipe its TAP into tap-spec or faucet',
+  },
   read(lines) {
     const out: Reading = {};
     const tests = lastMatch(lines, tapeCount('tests'));
@@ -98,7 +102,13 @@ const tape: RunnerProfile = {
       const todo = Number(lastMatch(lines, tapeCount('todo'))?.m[1] ?? 0);
       const failed = Math.max(0, Number(fail?.m[1] ?? 0) - f.exited);
       // The line quoted for a failure names the first test that failed (tape counts the tests a never-ending one kept from starting too).
-      out.summary = { line: failed > 0 ? (f.firstFailed ?? fail?.line ?? tests.line) : tests.line, failed, passed: Number(lastMatch(lines, tapeCount('pass'))?.m[1] ?? 0), total: Number(tests.m[1]), skipped: todo };
+      out.summary = {
+        line: failed > 0 ? (f.firstFailed ?? fail?.line ?? tests.line) : tests.line,
+        failed,
+        passed: Number(lastMatch(lines, tapeCount('pass'))?.m[1] ?? 0),
+        total: Number(tests.m[1]),
+        skipped: todo,
+      };
       return out;
     }
     const spec = new Map<string, { line: string; n: number }>();
@@ -108,7 +118,12 @@ const tape: RunnerProfile = {
     }
     if (spec.has('total')) {
       const failed = Math.max(0, (spec.get('failing')?.n ?? 0) - f.exited);
-      out.summary = { line: failed > 0 ? (f.firstFailed ?? spec.get('failing')!.line) : spec.get('total')!.line, failed, passed: spec.get('passing')?.n ?? 0, total: spec.get('total')!.n };
+      out.summary = {
+        line: failed > 0 ? (f.firstFailed ?? spec.get('failing')!.line) : spec.get('total')!.line,
+        failed,
+        passed: spec.get('passing')?.n ?? 0,
+        total: spec.get('total')!.n,
+      };
       return out;
     }
     // No summary: node's crash ended the run, or the output was cut (process.exit can lose what a pipe had not taken yet).

@@ -44,18 +44,28 @@ function check(checker: string, lines: readonly string[], code: number): Checked
   const d = typeDiagnostics(lines);
   const setup = d.setupErrors[0];
   if (setup !== undefined) {
-    return { verdict: 'error', reason: `exit ${code}: ${checker} could not check the code as configured: ${quoteLine(setup)}; fix its tsconfig or the tier's command, then push again` };
+    return {
+      verdict: 'error',
+      reason: `exit ${code}: ${checker} could not check the code as configured: ${quoteLine(setup)}; fix its tsconfig or the tier's command, then push again`,
+    };
   }
   // `--pretty` ends with `Found 3 errors in 2 files.`: the whole count, where a long output's kept tail may hold only the last ones.
   const found = lines.map((l) => /^Found (\d+) errors?\b/.exec(l)).find((m) => m !== null);
   const n = found ? Number(found[1]) : d.typeErrors.length;
-  if (d.typeErrors.length > 0) return { verdict: 'caught', reason: `${checker}: ${n} type error${n === 1 ? '' : 's'}: ${quoteLine(d.typeErrors[0]!)}` };
+  if (d.typeErrors.length > 0)
+    return { verdict: 'caught', reason: `${checker}: ${n} type error${n === 1 ? '' : 's'}: ${quoteLine(d.typeErrors[0]!)}` };
   const dep = d.dependencyErrors[0];
   if (dep !== undefined) {
-    return { verdict: 'error', reason: `exit ${code}: ${checker} found type errors only in installed dependencies, whose versions disagree (the code itself type-checks): ${quoteLine(dep)}; align those packages' versions, or set \`skipLibCheck\` in tsconfig, then push again` };
+    return {
+      verdict: 'error',
+      reason: `exit ${code}: ${checker} found type errors only in installed dependencies, whose versions disagree (the code itself type-checks): ${quoteLine(dep)}; align those packages' versions, or set \`skipLibCheck\` in tsconfig, then push again`,
+    };
   }
   const last = lastLine(lines);
-  return { verdict: 'error', reason: `exit ${code} without a diagnostic from ${checker}, so no type error shows the code is wrong; last output: ${last ? quoteLine(last) : '(none)'}` };
+  return {
+    verdict: 'error',
+    reason: `exit ${code} without a diagnostic from ${checker}, so no type error shows the code is wrong; last output: ${last ? quoteLine(last) : '(none)'}`,
+  };
 }
 
 export const record = defineRunner({

@@ -35,9 +35,15 @@ const unittest: RunnerProfile = {
   read(lines) {
     const out: Reading = {};
     let ranAt = -1;
-    for (let i = lines.length - 1; i >= 0; i--) if (/^Ran \d+ tests? in [\d.]+s$/.test(lines[i]!)) { ranAt = i; break; }
+    for (let i = lines.length - 1; i >= 0; i--)
+      if (/^Ran \d+ tests? in [\d.]+s$/.test(lines[i]!)) {
+        ranAt = i;
+        break;
+      }
     const loads: number[] = [];
-    lines.forEach((l, i) => { if (UNITTEST_LOAD_FAILURE.test(l)) loads.push(i); });
+    lines.forEach((l, i) => {
+      if (UNITTEST_LOAD_FAILURE.test(l)) loads.push(i);
+    });
     if (loads.length > 0) {
       out.cannotRun = { what: 'unittest could not load a test module', line: pythonException(lines, loads[0]!) ?? lines[loads[0]!]! };
     }

@@ -22,12 +22,22 @@ const vitest: RunnerProfile = {
       else out.cannotRun = { what: 'a test file could not run', line: why };
     } else if (noSuite) out.noTests = { line: noSuite.line };
     const config = firstMatch(lines, /failed to load config from|Startup Error/);
-    if (config) out.cannotRun = { what: 'a vitest config error', line: config.line.includes('Startup Error') ? (jsErrorLine(lines.slice(config.index)) ?? config.line) : config.line };
+    if (config)
+      out.cannotRun = {
+        what: 'a vitest config error',
+        line: config.line.includes('Startup Error') ? (jsErrorLine(lines.slice(config.index)) ?? config.line) : config.line,
+      };
     const tests = lastMatch(lines, /^\s*Tests\s{2,}(.+)$/);
     if (tests) {
       const t = tests.m[1]!;
       const total = /no tests/.test(t) ? 0 : Number(/\((\d+)\)/.exec(t)?.[1] ?? 0);
-      out.summary = { line: tests.line, failed: count(t, 'failed'), passed: count(t, 'passed'), total, skipped: count(t, 'skipped') + count(t, 'todo') };
+      out.summary = {
+        line: tests.line,
+        failed: count(t, 'failed'),
+        passed: count(t, 'passed'),
+        total,
+        skipped: count(t, 'skipped') + count(t, 'todo'),
+      };
     } else {
       const json = jestJson(lines);
       if (json) out.summary = json;
