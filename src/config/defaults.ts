@@ -62,6 +62,3 @@ export const SEARCH_PLACES = [
   '.gate-ladderrc.yml',
   'package.json',
 ] as const;
-
-/** Exit codes that mean "a test failed" for a runner, when the tier does not list its own: its record's. */
-export { runnerCaught } from '../ladder/runners/index.js';

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, relative } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, SEARCH_PLACES, defaultScope, runnerCaught } from './defaults.js';
+import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, SEARCH_PLACES, defaultScope } from './defaults.js';
+import { runnerCaught } from '../ladder/runners/index.js';
 import type { GateLadderConfig, ResolvedConfig } from '../types.js';
 import { recordReads } from './fs-reads.js';
 // The runners' records are pure data and reading: the schema's `runner` values come from them.

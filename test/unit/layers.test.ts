@@ -68,7 +68,6 @@ const ALLOWED = new Set([
   'config/load.ts -> index.ts',
   // The runners' records (pure, reaching only util/) are the one source of the config's `runner` values and default `caught` codes.
   'config/load.ts -> ladder/runners/index.ts',
-  'config/defaults.ts -> ladder/runners/index.ts',
 ]);
 
 interface Edge {

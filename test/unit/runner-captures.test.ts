@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runnerCaught } from '../../src/config/defaults.js';
+import { runnerCaught } from '../../src/ladder/runners/index.js';
 import { PROFILES, outputLines } from '../../src/ladder/runners.js';
 import { classify } from '../../src/ladder/verdict.js';
 import type { RunnerName } from '../../src/types.js';

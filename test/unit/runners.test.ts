@@ -5,7 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runnerCaught } from '../../src/config/defaults.js';
+import { runnerCaught } from '../../src/ladder/runners/index.js';
 import type { GateExit } from '../../src/ladder/gate.js';
 import { PROFILES, managerFailure, outputLines, stripAnsi } from '../../src/ladder/runners.js';
 import { classify } from '../../src/ladder/verdict.js';
