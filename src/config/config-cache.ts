@@ -172,8 +172,10 @@ export async function loadConfigCached(root: string, commonDir: string, fresh = 
     hash,
     scopePlan: planScope(loaded.config.scope),
   };
-  // A file edited while it loaded: the answer may mix two versions, so it is not kept.
-  if (entry.deps[0]?.[1] === source.sha) writeJsonAtomic(entryPath(commonDir, source.key), entry, { prefix: 'config-', keep: 32 });
+  // A file edited while it loaded: the answer may mix two versions, so it is not kept; nor is a config
+  // that may read files by hand, whose answer depends on what the cache cannot see.
+  if (!loaded.readsFiles && entry.deps[0]?.[1] === source.sha)
+    writeJsonAtomic(entryPath(commonDir, source.key), entry, { prefix: 'config-', keep: 32 });
   return {
     kind: 'ok',
     file: loaded.file,

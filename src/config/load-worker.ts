@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { SEARCH_PLACES } from './defaults.js';
-import { takeReads } from './fs-reads.js';
 import type { ConfigLoad } from './load.js';
 import { shownLines } from '../util/escape.js';
 import { hash, newRunId } from '../util/hash.js';
@@ -19,8 +18,8 @@ import { writeErr } from '../util/stderr.js';
  * or does not answer within the limit (it is then terminated, loop or not), is an `invalid` load
  * naming the file, which blocks the push. Only a config-cache miss pays for the worker (about 30 ms).
  *
- * The worker also records every file the config's code read through `node:fs` while it loaded
- * (fs-reads.ts), so the config cache re-loads it when one of them changes.
+ * A config whose own files import `node:fs` may read files the cache cannot see (fs-reads.ts): the
+ * load says so (`readsFiles`), and the config cache then does not keep it.
  *
  * A config holding a function (a lint-staged `config` can) cannot be copied out of the worker; once
  * the worker has shown it loads within the limit, it is loaded again in this thread.
@@ -47,8 +46,8 @@ let spentMs = 0;
 /** Hashes of config texts that did not finish loading in time in this run: not loaded again. */
 const timedOut = new Set<string>();
 
-type Loaded = ConfigLoad & { deps?: string[] };
-type Answer = { result: Loaded; reads: string[] } | { uncloneable: true; reads: string[] } | { ended: 'exit'; code: number };
+type Loaded = ConfigLoad & { deps?: string[]; readsFiles?: boolean };
+type Answer = { result: Loaded } | { uncloneable: true } | { ended: 'exit'; code: number };
 
 /** The limit in seconds: GATE_LADDER_CONFIG_TIMEOUT when it is a positive number, else 30. */
 export function loadLimit(env: NodeJS.ProcessEnv = process.env): number {
@@ -103,10 +102,9 @@ export async function loadConfigLimited(root: string, limitS = loadLimit()): Pro
   if ('uncloneable' in answer) {
     const { loadConfig } = await import('./load.js');
     const here = await marked(token, () => stdoutToStderr(() => loadConfig(root)));
-    return here.kind === 'ok' ? { ...here, deps: [...new Set([...(here.deps ?? []), ...answer.reads])] } : here;
+    return here;
   }
-  const r = answer.result;
-  return r.kind === 'ok' ? { ...r, deps: [...new Set([...(r.deps ?? []), ...answer.reads])] } : r;
+  return answer.result;
 }
 
 /** Runs `load` with whatever it writes to stdout sent to stderr, escaped (a config loaded in this thread). */
@@ -199,11 +197,10 @@ async function serve(root: string, marker: string): Promise<void> {
   // Loaded here only: the hook's own thread never loads cosmiconfig, jiti or zod for the config.
   const { loadConfig } = await import('./load.js');
   const { raw: _raw, ...result } = await loadConfig(root);
-  const reads = takeReads();
   try {
-    port.postMessage({ result, reads } satisfies Answer);
+    port.postMessage({ result } satisfies Answer);
   } catch {
-    port.postMessage({ uncloneable: true, reads } satisfies Answer);
+    port.postMessage({ uncloneable: true } satisfies Answer);
   }
 }
 

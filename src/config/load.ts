@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, SEARCH_PLACES, defaultScope } from './defaults.js';
 import { runnerCaught } from '../ladder/runners/index.js';
 import type { GateLadderConfig, ResolvedConfig } from '../types.js';
-import { recordReads } from './fs-reads.js';
+import { readsFilesByHand } from './fs-reads.js';
 // The runners' records are pure data and reading: the schema's `runner` values come from them.
 import { RUNNER_NAMES } from '../ladder/runners/index.js';
 
@@ -292,15 +292,13 @@ async function loadScript(filepath: string): Promise<unknown> {
     interopDefault: false,
     virtualModules: { 'gate-ladder': lib },
   });
-  return recordReads(async () => {
-    const mod = (await jiti.import(filepath)) as Record<string, unknown> | null | undefined;
-    const value =
-      mod === null || typeof mod !== 'object' ? mod : 'default' in mod ? mod.default : Object.keys(mod).length > 0 ? { ...mod } : undefined;
-    // `export default someAsyncSetup()`: the config is what it settles to (one that never settles meets the worker's time limit).
-    const settled =
-      value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function' ? await value : value;
-    return { [EXPORTED]: settled };
-  });
+  const mod = (await jiti.import(filepath)) as Record<string, unknown> | null | undefined;
+  const value =
+    mod === null || typeof mod !== 'object' ? mod : 'default' in mod ? mod.default : Object.keys(mod).length > 0 ? { ...mod } : undefined;
+  // `export default someAsyncSetup()`: the config is what it settles to (one that never settles meets the worker's time limit).
+  const settled =
+    value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function' ? await value : value;
+  return { [EXPORTED]: settled };
 }
 
 const SCRIPT_LOADERS = { '.ts': loadScript, '.mts': loadScript, '.js': loadScript, '.mjs': loadScript, '.cjs': loadScript };
@@ -309,7 +307,7 @@ const SCRIPT_LOADERS = { '.ts': loadScript, '.mts': loadScript, '.js': loadScrip
  * Finds and loads the repo's config with cosmiconfig. Never throws: failures are `invalid`.
  * `deps` lists every file the config read (itself included), for the config cache.
  */
-export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unknown; deps?: string[] }> {
+export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unknown; deps?: string[]; readsFiles?: boolean }> {
   const mod = await import('cosmiconfig');
   // A CommonJS package: bundled into a split chunk, its exports sit on `default`.
   const cosmiconfig = mod.cosmiconfig ?? mod.default.cosmiconfig;
@@ -352,7 +350,8 @@ export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unk
     };
   }
   const checked = validateConfig(raw, file);
-  return checked.ok ? { kind: 'ok', file, config: checked.config, raw, deps } : { kind: 'invalid', file, problems: checked.problems };
+  if (!checked.ok) return { kind: 'invalid', file, problems: checked.problems };
+  return { kind: 'ok', file, config: checked.config, raw, deps, ...(readsFilesByHand(deps) && { readsFiles: true }) };
 }
 
 function unwrapDefault(value: unknown): unknown {
