@@ -1,4 +1,4 @@
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { commitMsg } from '../util/messages.js';
 import type { GitResult } from '../git/git.js';
 import { gitShielded } from '../git/shielded-git.js';
@@ -11,6 +11,8 @@ import { BACKUP_STASH, GUARD_STASH, backupStashes } from './lint-staged-stash.js
  * Before it runs, the work tree and index are saved as a named stash; after it, they are compared with
  * the saved ones and, when they differ, put back from it, every git command in a process group of its
  * own (git/shielded-git.ts). The stash is dropped only once the tree and index are verified back.
+ * A merge in progress is saved too: lint-staged's `git reset --hard` ends it, and its own restore of
+ * the merge files comes after, so a stop between them would make the next commit a one-parent one.
  */
 
 /** The saved state: the stash commit, and the trees of its index and work tree. */
@@ -22,6 +24,8 @@ export interface Saved {
   at: number;
   /** lint-staged's backups before the run: one made during it is dropped with ours once the work is back. */
   knownBackups: Set<string>;
+  /** A merge in progress: git's files that say so (MERGE_HEAD, MERGE_MODE, MERGE_MSG), with their bytes. */
+  merge: { path: string; bytes: Buffer }[];
 }
 
 /** What became of the saved work after lint-staged. */
@@ -52,7 +56,24 @@ export async function saveWork(root: string, label: string): Promise<Saved | und
   if (!stored.ok) return undefined;
   const at = Date.now();
   const list = await ok(root, ['stash', 'list', '--format=%gd %H %gs']);
-  return { sha: now.sha, index: now.index, work: now.work, at, knownBackups: new Set(backupStashes(list ?? '').map((s) => s.sha)) };
+  const knownBackups = new Set(backupStashes(list ?? '').map((s) => s.sha));
+  return { sha: now.sha, index: now.index, work: now.work, at, knownBackups, merge: await mergeState(root) };
+}
+
+/** git's files of a merge in progress, read before lint-staged runs; none when no merge is. */
+async function mergeState(root: string): Promise<Saved['merge']> {
+  const paths = (await ok(root, ['rev-parse', '--path-format=absolute', ...MERGE_FILES.flatMap((f) => ['--git-path', f])]))?.split('\n');
+  if (paths === undefined || !existsSync(paths[0]!)) return [];
+  return paths.flatMap((path) => (existsSync(path) ? [{ path, bytes: readFileSync(path) }] : []));
+}
+
+const MERGE_FILES = ['MERGE_HEAD', 'MERGE_MODE', 'MERGE_MSG'] as const;
+
+/** Puts back the merge files lint-staged's reset removed (never over one written since). */
+function restoreMerge(saved: Saved): void {
+  for (const { path, bytes } of saved.merge) {
+    if (!existsSync(path)) writeFileSync(path, bytes, { flag: 'wx' });
+  }
 }
 
 /**
@@ -91,6 +112,7 @@ export async function settleWork(root: string, saved: Saved, keepChanges: boolea
   if (keepChanges) {
     return dropped('kept-changes', await drop(root, saved, false));
   }
+  restoreMerge(saved);
   if (await isBack(root, saved)) {
     return dropped('untouched', await drop(root, saved, true));
   }
