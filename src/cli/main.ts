@@ -290,7 +290,16 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
           })
           .option('json', { type: 'boolean', describe: 'Print the report as JSON on stdout' })
           .option('markdown', { type: 'boolean', describe: 'Print the report as markdown (also for a CI job summary)' })
-          .option('html', { type: 'string', describe: 'Write a self-contained HTML page to this file (default gate-ladder-report.html)' })
+          .option('html', {
+            type: 'string',
+            describe:
+              'Write a self-contained HTML page to this file (relative to here); without a file, to <git dir>/gate-ladder/report.html (never the work tree), and print where',
+          })
+          .option('open', {
+            type: 'boolean',
+            describe:
+              'Open the HTML page in a browser ($BROWSER, else xdg-open, open or start); implies --html; says where the page is when none opens it',
+          })
           .option('local', { type: 'boolean', describe: "This clone's rows only, not the team's fetched by `sync`" })
           .option('by-origin', {
             type: 'boolean',
@@ -303,8 +312,10 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
           })
           .conflicts('json', 'markdown')
           .conflicts('html', ['json', 'markdown'])
+          .conflicts('open', ['json', 'markdown'])
           .example('$0 report --since 2025-01-01 --markdown', 'This year, as markdown for a pull request')
-          .example('$0 report --html report.html', 'Charts and tables in one file that loads nothing from the network'),
+          .example('$0 report --html report.html', 'Charts and tables in one file that loads nothing from the network')
+          .example('$0 report --open', 'The same page, written under the git dir and opened in your browser'),
       async (a) => {
         const { reportCommand } = await import('../commands/report.js');
         set(
@@ -316,6 +327,7 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
             json: a.json === true,
             markdown: a.markdown === true,
             ...(a.html !== undefined && { html: a.html }),
+            open: a.open === true,
             local: a.local === true,
             byOrigin: a.byOrigin === true,
             ...(a.excludeOrigin !== undefined && { excludeOrigins: a.excludeOrigin.map(String) }),

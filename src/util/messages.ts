@@ -432,10 +432,16 @@ export const reportMsg = {
     `${t.tier}: caught ${t.caught} of the ${plural(t.runs, 'seeded bug')} it ran on${t.errors ? ` (${plural(t.errors, 'error')})` : ''}`,
   seedCaughtByTiers: (tiers: readonly string[]) =>
     `gate-ladder: the seeded bug was caught by ${tiers.join(', ')}; no test was named (no \`junit\` report), so no per-test evidence was recorded. \`gate-ladder report\` counts the catch per tier; add \`junit\` to a tier to credit its tests.`,
-  htmlWritten: (file: string, bytes: number) =>
-    `gate-ladder: wrote ${file} (${Math.max(1, Math.round(bytes / 1024))} KB, self-contained: it loads nothing from the network). Open it in a browser, or keep it as a CI artifact.`,
+  htmlWritten: (file: string, bytes: number, opening = false) =>
+    `gate-ladder: wrote ${shown(file)} (${Math.max(1, Math.round(bytes / 1024))} KB, self-contained: it loads nothing from the network).${opening ? '' : ' Open it in a browser (`gate-ladder report --open` does), or keep it as a CI artifact.'}`,
   htmlUnwritable: (file: string, why: string) =>
-    `gate-ladder: cannot write ${file}: ${why}. Pass another path: \`gate-ladder report --html PATH\`.`,
+    `gate-ladder: cannot write ${shown(file)}: ${shown(why)}. Pass another path: \`gate-ladder report --html PATH\`.`,
+  htmlOpened: (file: string, by: string) => `gate-ladder: opened ${shown(file)} with ${shown(by)}.`,
+  /** `--open` found no browser: the page is written all the same. */
+  noBrowser: (file: string, browser?: string) =>
+    `gate-ladder: no browser to open the page: ${browser === undefined ? 'BROWSER is not set and no xdg-open, open or start was found' : `$BROWSER (${shown(browser)}) names no command found here`}. Open ${shown(file)} in a browser yourself, or set BROWSER to one (e.g. \`BROWSER=firefox gate-ladder report --open\`).`,
+  openFailed: (file: string, by: string, why: string) =>
+    `gate-ladder: ${shown(by)} could not open the page (${shown(why)}). Open ${shown(file)} in a browser yourself, or set BROWSER to one (e.g. \`BROWSER=firefox gate-ladder report --open\`).`,
   noSeeds: () => 'no seeded bugs yet: `gate-ladder seed <commit>` runs a known-bad change through every tier',
   overlapHeading: (runs: number) => `calibration overlap (${plural(runs, 'calibration run')})`,
   pair: (p: PairOverlap) =>
