@@ -130,16 +130,46 @@ function setupCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
       (y) =>
         y
           .option('pre-commit', { type: 'boolean', describe: 'Also install a pre-commit hook (staged changes)' })
-          .option('force', { type: 'boolean', describe: 'Replace a core.hooksPath that another tool set (uninstall puts it back)' }),
+          .option('force', { type: 'boolean', describe: 'Replace a core.hooksPath that another tool set (uninstall puts it back)' })
+          .option('gitignore', {
+            type: 'boolean',
+            describe:
+              'When git does not ignore node_modules (a repository without package.json), add node_modules/ to .gitignore without asking',
+          })
+          .option('yes', {
+            alias: 'y',
+            type: 'boolean',
+            describe: "Yes to install's questions (the .gitignore line); without a terminal, none is asked",
+          }),
       async (a) => {
         const { installCommand } = await import('../commands/install.js');
-        set(await installCommand({ cwd, preCommit: a['pre-commit'] === true, force: a.force === true }));
+        set(
+          await installCommand({
+            cwd,
+            preCommit: a['pre-commit'] === true,
+            force: a.force === true,
+            gitignore: a.gitignore === true,
+            yes: a.yes === true,
+          }),
+        );
       },
     )
-    .command('uninstall', 'Undo exactly what install did', {}, async () => {
-      const { uninstallCommand } = await import('../commands/install.js');
-      set(await uninstallCommand({ cwd }));
-    })
+    .command(
+      'uninstall',
+      'Undo exactly what install did and remove the worktree pool; say what stays under the git dir (the ledger, caches, logs), with --purge remove it too',
+      (y) =>
+        y
+          .option('purge', {
+            type: 'boolean',
+            describe:
+              'Also remove the ledger (your verdicts: this is the only way it goes), the per-test history, caches and logs under the git dir',
+          })
+          .example('$0 uninstall --purge', "Leave nothing of gate-ladder's in the repository"),
+      async (a) => {
+        const { uninstallCommand } = await import('../commands/install.js');
+        set(await uninstallCommand({ cwd, purge: a.purge === true }));
+      },
+    )
     .command(
       'gc',
       'Remove the worktree pool: the kept worktrees isolated runs use, with their caches (the next isolated run makes one again)',
