@@ -9,7 +9,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Repo, linkGateLadderAlone, withRepo } from '../helpers/repo.js';
+import { type Repo, linkGateLadderAlone, sh, withRepo } from '../helpers/repo.js';
+import { toolPresent } from '../helpers/system-tool.js';
 import { poolSlots, worktreePaths } from '../helpers/pool.js';
 
 const CONFIG = `export default { isolation: 'worktree', tiers: [{ name: 't1', run: 'sh check.sh', timeout: 60 }] };\n`;
@@ -147,6 +148,27 @@ test('install --yes in a repository without package.json or .gitignore, node_mod
     assert.not.match(repo.gitOk('status', '--porcelain', '--untracked-files=all'), 'node_modules');
     assert.is(repo.cli(['install', '--yes']).code, 0);
     assert.is(repo.read('.gitignore'), 'node_modules/\n');
+  }));
+
+/** util-linux's `script` gives the command a terminal: install's question is asked there. */
+const hasScript = toolPresent('install asking on a terminal', existsSync('/usr/bin/script'), 'apt-get install bsdutils (util-linux)');
+
+test('install on a terminal asks whether to add the line (default yes); "n" leaves .gitignore as it is and says the step', () =>
+  withRepo({ install: false, pushInitial: false }, (repo) => {
+    if (!hasScript) return;
+    pythonRepo(repo, '__pycache__/\n');
+    const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js');
+    const onTerminal = (answer: string) =>
+      sh('script', ['-qec', `'${process.execPath}' '${cli}' install`, '/dev/null'], repo.dir, { input: answer });
+    const no = onTerminal('n\n');
+    assert.is(no.code, 0, no.out);
+    assert.match(no.out, 'Add `node_modules` to .gitignore? [Y/n]');
+    assert.match(no.out, 'add the line `node_modules` to .gitignore (or run `npx gate-ladder install --gitignore`');
+    assert.is(repo.read('.gitignore'), '__pycache__/\n');
+    const yes = onTerminal('\n');
+    assert.is(yes.code, 0, yes.out);
+    assert.match(yes.out, 'added `node_modules` to .gitignore');
+    assert.is(repo.read('.gitignore'), '__pycache__/\nnode_modules\n');
   }));
 
 test.run();
