@@ -162,7 +162,7 @@ function setupCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
           .option('purge', {
             type: 'boolean',
             describe:
-              'Also remove the ledger (your verdicts: this is the only way it goes), the per-test history, caches and logs under the git dir',
+              "Also remove the ledger (your verdicts: this is the only way it goes), the per-test history, caches and logs under the git dir, and sync's refs (refs/gate-ladder/; the remote keeps its copies)",
           })
           .example('$0 uninstall --purge', "Leave nothing of gate-ladder's in the repository"),
       async (a) => {

@@ -7,6 +7,7 @@ import { type RepoInfo, git, repoInfo } from '../git/git.js';
 import { installMsg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
 import { poolLines } from './gc.js';
+import { poolDir } from '../git/worktree-pool.js';
 import { dataDir, deleteSyncRefs, leftovers, purge, syncRefs } from './leftovers.js';
 import { type PackageManager, detectPackageManager, pmSays } from '../util/package-manager.js';
 import {
@@ -798,7 +799,8 @@ export async function uninstallCommand(opts: { cwd: string; purge?: boolean }): 
   if (state === null) say('gate-ladder: nothing to uninstall (no record of an install in this repository).');
   const undone = state === null ? undefined : undoInstall(root, state);
   if (state !== null) rmSync(path);
-  if (state !== null || opts.purge === true) for (const line of poolLines(root, commonDir)) say(line);
+  // After a plain uninstall the pool is gone already: --purge then says nothing of it.
+  if (state !== null || (opts.purge === true && existsSync(poolDir(commonDir)))) for (const line of poolLines(root, commonDir)) say(line);
   if (undone) say(installMsg.uninstalled(undone.done, undone.kept));
   const pm = detectPackageManager(join(root, state?.packageDir ?? ''));
   const refs = syncRefs(root);

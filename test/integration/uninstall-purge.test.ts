@@ -77,6 +77,7 @@ test('uninstall names what it leaves under the git dir and leaves it; uninstall 
     const purge = repo.cli(['uninstall', '--purge']);
     assert.is(purge.code, 0, purge.out);
     assert.match(purge.out, `--purge removed from ${data(repo)}:`);
+    assert.not.match(purge.out, 'worktree slot', 'the pool went with the plain uninstall');
     assert.match(purge.out, / {2}- ledger\.jsonl \(.+\): the ledger/);
     assert.match(purge.out, '`uninstall --purge` is the only command that removes it');
     assert.match(purge.out, '--purge deleted 1 ref under refs/gate-ladder/');
