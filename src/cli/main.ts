@@ -130,16 +130,46 @@ function setupCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
       (y) =>
         y
           .option('pre-commit', { type: 'boolean', describe: 'Also install a pre-commit hook (staged changes)' })
-          .option('force', { type: 'boolean', describe: 'Replace a core.hooksPath that another tool set (uninstall puts it back)' }),
+          .option('force', { type: 'boolean', describe: 'Replace a core.hooksPath that another tool set (uninstall puts it back)' })
+          .option('gitignore', {
+            type: 'boolean',
+            describe:
+              'When git does not ignore node_modules (a repository without package.json), add node_modules/ to .gitignore without asking',
+          })
+          .option('yes', {
+            alias: 'y',
+            type: 'boolean',
+            describe: "Yes to install's questions (the .gitignore line); without a terminal, none is asked",
+          }),
       async (a) => {
         const { installCommand } = await import('../commands/install.js');
-        set(await installCommand({ cwd, preCommit: a['pre-commit'] === true, force: a.force === true }));
+        set(
+          await installCommand({
+            cwd,
+            preCommit: a['pre-commit'] === true,
+            force: a.force === true,
+            gitignore: a.gitignore === true,
+            yes: a.yes === true,
+          }),
+        );
       },
     )
-    .command('uninstall', 'Undo exactly what install did', {}, async () => {
-      const { uninstallCommand } = await import('../commands/install.js');
-      set(await uninstallCommand({ cwd }));
-    })
+    .command(
+      'uninstall',
+      'Undo exactly what install did and remove the worktree pool; say what stays under the git dir (the ledger, caches, logs), with --purge remove it too',
+      (y) =>
+        y
+          .option('purge', {
+            type: 'boolean',
+            describe:
+              "Also remove the ledger (your verdicts: this is the only way it goes), the per-test history, caches and logs under the git dir, and sync's refs (refs/gate-ladder/; the remote keeps its copies)",
+          })
+          .example('$0 uninstall --purge', "Leave nothing of gate-ladder's in the repository"),
+      async (a) => {
+        const { uninstallCommand } = await import('../commands/install.js');
+        set(await uninstallCommand({ cwd, purge: a.purge === true }));
+      },
+    )
     .command(
       'gc',
       'Remove the worktree pool: the kept worktrees isolated runs use, with their caches (the next isolated run makes one again)',
@@ -290,7 +320,16 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
           })
           .option('json', { type: 'boolean', describe: 'Print the report as JSON on stdout' })
           .option('markdown', { type: 'boolean', describe: 'Print the report as markdown (also for a CI job summary)' })
-          .option('html', { type: 'string', describe: 'Write a self-contained HTML page to this file (default gate-ladder-report.html)' })
+          .option('html', {
+            type: 'string',
+            describe:
+              'Write a self-contained HTML page to this file (relative to here); without a file, to <git dir>/gate-ladder/report.html (never the work tree), and print where',
+          })
+          .option('open', {
+            type: 'boolean',
+            describe:
+              'Open the HTML page in a browser ($BROWSER, else xdg-open, open or start); implies --html; says where the page is when none opens it',
+          })
           .option('local', { type: 'boolean', describe: "This clone's rows only, not the team's fetched by `sync`" })
           .option('by-origin', {
             type: 'boolean',
@@ -303,8 +342,10 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
           })
           .conflicts('json', 'markdown')
           .conflicts('html', ['json', 'markdown'])
+          .conflicts('open', ['json', 'markdown'])
           .example('$0 report --since 2025-01-01 --markdown', 'This year, as markdown for a pull request')
-          .example('$0 report --html report.html', 'Charts and tables in one file that loads nothing from the network'),
+          .example('$0 report --html report.html', 'Charts and tables in one file that loads nothing from the network')
+          .example('$0 report --open', 'The same page, written under the git dir and opened in your browser'),
       async (a) => {
         const { reportCommand } = await import('../commands/report.js');
         set(
@@ -316,6 +357,7 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
             json: a.json === true,
             markdown: a.markdown === true,
             ...(a.html !== undefined && { html: a.html }),
+            open: a.open === true,
             local: a.local === true,
             byOrigin: a.byOrigin === true,
             ...(a.excludeOrigin !== undefined && { excludeOrigins: a.excludeOrigin.map(String) }),

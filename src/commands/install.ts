@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { type RepoInfo, git, repoInfo } from '../git/git.js';
 import { installMsg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
 import { poolLines } from './gc.js';
+import { poolDir } from '../git/worktree-pool.js';
+import { dataDir, deleteSyncRefs, leftovers, purge, syncRefs } from './leftovers.js';
 import { type PackageManager, detectPackageManager, pmSays } from '../util/package-manager.js';
 import {
   type PrettierFacts,
@@ -47,6 +49,8 @@ interface InstallState {
   createdConfig: { file: string; sha: string } | null;
   /** The project runs husky 8 (core.hooksPath .husky, hooks sourcing .husky/_/husky.sh): install worked within it. */
   husky8?: boolean;
+  /** The line install added to .gitignore so git ignores node_modules (uninstall keeps it: node_modules is still there). */
+  addedGitignore?: string;
 }
 
 export interface InstallOptions {
@@ -54,6 +58,10 @@ export interface InstallOptions {
   preCommit?: boolean;
   /** Replace a core.hooksPath that another tool set. */
   force?: boolean;
+  /** Add `node_modules/` to .gitignore, when git does not ignore it, without asking. */
+  gitignore?: boolean;
+  /** Yes to install's questions (the .gitignore line). */
+  yes?: boolean;
 }
 
 const RUNNER = 'node_modules/gate-ladder/dist/cli.cjs';
@@ -364,6 +372,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   const preCommit = await writeStarterConfig(place, opts);
   writeHooks(place, opts, preCommit, husky.husky8);
   addPrepare(place, husky.husky8);
+  await ignoreNodeModules(place, opts);
 
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(state, null, 2)}\n`);
@@ -578,6 +587,58 @@ function addPrepare(place: InstallPlace, husky8: boolean): void {
   }
 }
 
+/**
+ * node_modules, where gate-ladder and its hook's runner live, ignored by git: in a repository without
+ * package.json (Python, Go) nothing may ignore it yet, and `git add -A` would commit it. When git does
+ * not (`git check-ignore`), the line is added to .gitignore with `--gitignore` or `--yes`, asked on a
+ * terminal (default yes), else the step said. A line already there is never added twice; the file's
+ * last line keeps its newline or its lack of one.
+ */
+async function ignoreNodeModules(place: InstallPlace, opts: InstallOptions): Promise<void> {
+  const { root, runnerDir, pm, state } = place;
+  const rel = runnerDir === '' ? 'node_modules' : `${runnerDir}/node_modules`;
+  let link = false;
+  let there = false;
+  try {
+    const st = lstatSync(join(root, rel));
+    there = true;
+    link = st.isSymbolicLink();
+  } catch {
+    // not installed here yet: asked as a folder
+  }
+  // git reads the path's type from the work tree: a folder's pattern (`node_modules/`) does not match a link.
+  const asked = git(root, ['check-ignore', '-q', '--', there ? rel : `${rel}/`]);
+  if (asked.code !== 1) return; // 0: ignored; anything else: git cannot say (a path beyond a link), so nothing is offered
+  const line = link ? 'node_modules' : 'node_modules/';
+  const file = join(root, '.gitignore');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  if (text.split(/\r?\n/).some((l) => l.trim() === line)) {
+    say(installMsg.gitignoreLineInEffect(line));
+    return;
+  }
+  let add = opts.gitignore === true || opts.yes === true;
+  if (!add && process.stdin.isTTY === true && process.stdout.isTTY === true) add = await askYes(installMsg.gitignoreAsk(rel, line));
+  if (!add) {
+    say(installMsg.gitignoreStep(rel, line, pmSays.exec(pm, 'gate-ladder install --gitignore')));
+    return;
+  }
+  writeFileSync(file, text === '' ? `${line}\n` : text.endsWith('\n') ? `${text}${line}\n` : `${text}\n${line}`);
+  state.addedGitignore = line;
+  say(installMsg.gitignoreAdded(rel, line));
+}
+
+/** A yes-or-no question on the terminal; an empty answer is yes. */
+async function askYes(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = (await rl.question(`${question} [Y/n] `)).trim().toLowerCase();
+    return answer === '' || answer === 'y' || answer === 'yes';
+  } finally {
+    rl.close();
+  }
+}
+
 /** Whether the existing config has a lintStaged tier, and any tier for pre-commit (unknown when it does not load: assumed yes). */
 async function preCommitTiers(root: string): Promise<{ lintStagedTier: boolean; anyTier: boolean }> {
   // In a worker with the time limit, as every other command loads it: a config that loops must not hang install.
@@ -721,19 +782,45 @@ function packageHasKey(root: string): boolean {
   }
 }
 
-export async function uninstallCommand(opts: { cwd: string }): Promise<number> {
+/**
+ * `gate-ladder uninstall`: what install changed, undone (`undoInstall`), and the worktree pool removed;
+ * then what stays under the git dir (the ledger, caches, logs) is named with its size, or, with
+ * `purge`, removed too. `purge` works without an install record as well (after a plain uninstall).
+ */
+export async function uninstallCommand(opts: { cwd: string; purge?: boolean }): Promise<number> {
   const info = repoInfo(opts.cwd);
   if (info === null) {
     process.stderr.write(`gate-ladder: ${shown(opts.cwd)} is not inside a git work tree.\n`);
     return 2;
   }
-  const { root } = info;
-  const path = statePath(info.commonDir);
+  const { root, commonDir } = info;
+  const path = statePath(commonDir);
   const state = readState(path);
-  if (state === null) {
-    say('gate-ladder: nothing to uninstall (no record of an install in this repository).');
-    return 0;
+  if (state === null) say('gate-ladder: nothing to uninstall (no record of an install in this repository).');
+  const undone = state === null ? undefined : undoInstall(root, state);
+  if (state !== null) rmSync(path);
+  // After a plain uninstall the pool is gone already: --purge then says nothing of it.
+  if (state !== null || (opts.purge === true && existsSync(poolDir(commonDir)))) for (const line of poolLines(root, commonDir)) say(line);
+  if (undone) say(installMsg.uninstalled(undone.done, undone.kept));
+  const pm = detectPackageManager(join(root, state?.packageDir ?? ''));
+  const refs = syncRefs(root);
+  if (opts.purge === true) {
+    const { removed, failed } = purge(commonDir);
+    const refsGone = deleteSyncRefs(root, refs);
+    if (removed.length > 0 || failed.length > 0) say(installMsg.purged(dataDir(commonDir), removed, failed));
+    else if (refs.length === 0) say(installMsg.nothingToPurge(dataDir(commonDir)));
+    if (refs.length > 0) say(installMsg.syncRefsPurged(refs.length, refsGone));
+  } else {
+    const left = leftovers(commonDir);
+    const purgeCmd = pmSays.exec(pm, 'gate-ladder uninstall --purge');
+    if (left.length > 0) say(installMsg.leftBehind(dataDir(commonDir), left, purgeCmd));
+    if (refs.length > 0) say(installMsg.syncRefsLeft(refs.length, purgeCmd));
   }
+  return 0;
+}
+
+/** Puts back each thing install changed (hooks, core.hooksPath, package.json, the starter config): one line each, done or kept. */
+function undoInstall(root: string, state: InstallState): { done: string[]; kept: string[] } {
   /** One line per thing install changed: what uninstall made of it. */
   const done: string[] = [];
   const kept: string[] = [];
@@ -820,8 +907,6 @@ export async function uninstallCommand(opts: { cwd: string }): Promise<number> {
     } else if (existsSync(file))
       kept.push(`${state.createdConfig.file}: kept, it was edited since install (delete it yourself if you no longer want it)`);
   }
-  rmSync(path);
-  for (const line of poolLines(root, info.commonDir)) say(line);
-  say(installMsg.uninstalled(done, kept));
-  return 0;
+  if (state.addedGitignore !== undefined) kept.push(installMsg.gitignoreKept(state.addedGitignore));
+  return { done, kept };
 }

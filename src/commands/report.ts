@@ -1,5 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { loadConfigLimited as loadConfig } from '../config/load-worker.js';
 import { repoInfo } from '../git/git.js';
 import { defaultLedgerPath, type ReadStats } from '../ledger/ledger.js';
@@ -27,8 +27,10 @@ export interface ReportCommandOptions {
   hook?: HookName;
   json?: boolean;
   markdown?: boolean;
-  /** Write a self-contained HTML page to this file; `''` for the default, `gate-ladder-report.html`. */
+  /** Write a self-contained HTML page to this file (relative to `cwd`); `''` for the default, `<git common dir>/gate-ladder/report.html`. */
   html?: string;
+  /** Open the page in a browser (`$BROWSER`, else the platform's opener); implies `html`. */
+  open?: boolean;
   /** This clone's rows only, not the team's fetched by `sync` (ignored with --ledger). */
   local?: boolean;
   /** Each origin's figures apart (this clone's, and each synced one's). */
@@ -37,7 +39,11 @@ export interface ReportCommandOptions {
   excludeOrigins?: readonly string[];
 }
 
+/** Where `--html` without a path writes outside a repository (with `--ledger`): the current folder. */
 export const DEFAULT_HTML = 'gate-ladder-report.html';
+
+/** Where `--html` without a path writes in a repository: beside the ledger under the git dir, never in the work tree. */
+export const defaultHtmlPath = (commonDir: string) => join(commonDir, 'gate-ladder', 'report.html');
 const DEFAULT_FREEZE: Required<FreezePolicy> = { minRuns: 20, minFlipRate: 0.02, maxExpiryDays: 90 };
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -121,16 +127,30 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     info?.root,
     config,
   );
-  if (opts.html !== undefined) {
-    const file = resolve(opts.cwd, opts.html === '' ? DEFAULT_HTML : opts.html);
+  if (opts.html !== undefined || opts.open === true) {
+    const named = opts.html !== undefined && opts.html !== '';
+    const file = named ? resolve(opts.cwd, opts.html!) : info === null ? resolve(opts.cwd, DEFAULT_HTML) : defaultHtmlPath(info.commonDir);
     const page = renderHtml(report, section, ledger, new Date().toISOString());
     try {
+      if (!named) mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, page);
     } catch (e) {
       err(reportMsg.htmlUnwritable(file, e instanceof Error ? e.message : String(e)));
       return EXIT.error;
     }
-    err(reportMsg.htmlWritten(file, Buffer.byteLength(page)));
+    err(reportMsg.htmlWritten(file, Buffer.byteLength(page), opts.open === true));
+    if (opts.open === true) {
+      // The page is written: whatever the browser does, the report did its part (exit 0).
+      const { openPage } = await import('./open-page.js');
+      const opened = await openPage(file, opts.cwd);
+      err(
+        opened.kind === 'opened'
+          ? reportMsg.htmlOpened(file, opened.by)
+          : opened.kind === 'none'
+            ? reportMsg.noBrowser(file, process.env.BROWSER?.trim() ? process.env.BROWSER : undefined)
+            : reportMsg.openFailed(file, opened.by, opened.why),
+      );
+    }
   } else if (opts.json)
     process.stdout.write(
       `${JSON.stringify({ ...jsonReport(report, ledger), tests: section, ...(origins && { by_origin: origins }), ...(!local && { refused_by_origin: refused }), ...(exclude.size > 0 && { excluded_origins: [...exclude], excluded_origin_rows: left }) }, null, 2)}\n`,

@@ -135,6 +135,19 @@ export const runMsg = {
 };
 
 /** What `gate-ladder install` and `uninstall` say. */
+/** A file or folder gate-ladder keeps under the git dir (src/commands/leftovers.ts). */
+interface Leftover {
+  name: string;
+  path: string;
+  bytes: number;
+  what: string;
+  data: boolean;
+}
+/** A size in B, KB or MB. */
+const size = (bytes: number) =>
+  bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const leftoverLine = (i: Leftover) => `  - ${shown(i.name)} (${size(i.bytes)}): ${i.what}`;
+
 export const installMsg = {
   wroteConfig: (dryRun: string) => `gate-ladder: wrote gate-ladder.config.ts; check its tiers, then \`${dryRun}\``,
   /** A command the starter config runs is not on PATH here: its tiers would end in `error` on every push. */
@@ -172,6 +185,40 @@ export const installMsg = {
     "gate-ladder: this project runs husky 8 (core.hooksPath .husky, hooks that source .husky/_/husky.sh): install works within it. core.hooksPath and .husky/_ stay as they are; a hook gate-ladder creates starts with husky 8's two lines, and uninstall leaves husky 8 as it finds it.",
   huskyNotOnPath: (add: string, install: string) =>
     `gate-ladder: note: node_modules/.bin has no husky (husky is gate-ladder's dependency, not the project's), so "prepare" would fail on \`${install}\`. Add it as your own: \`${add}\`.`,
+  /** What uninstall leaves under the git dir, each with its size, and how to remove it. */
+  leftBehind: (dir: string, items: readonly Leftover[], purge: string) =>
+    [
+      `gate-ladder: left under ${shown(dir)} (${size(items.reduce((n, i) => n + i.bytes, 0))} in all): \`${purge}\` removes ${items.length === 1 ? 'it' : 'them'}${items.some((i) => i.data) ? ' (the ledger is your data: that is the only way it goes)' : ''}.`,
+      ...items.map(leftoverLine),
+    ].join('\n'),
+  purged: (dir: string, removed: readonly Leftover[], failed: readonly { item: Leftover; why: string }[]) =>
+    [
+      `gate-ladder: --purge removed from ${shown(dir)}:`,
+      ...removed.map(leftoverLine),
+      ...failed.map((f) => `  - ${shown(f.item.name)}: could not be removed (${shown(f.why)}); remove ${shown(f.item.path)} yourself`),
+      ...(removed.some((i) => i.name === 'ledger.jsonl')
+        ? [
+            "The ledger is gone with them: its verdicts were your data, and `uninstall --purge` is the only command that removes it (a report reads nothing now; the team's copy, if you ran `gate-ladder sync`, stays on the remote).",
+          ]
+        : []),
+    ].join('\n'),
+  syncRefsLeft: (n: number, purge: string) =>
+    `gate-ladder: left ${plural(n, 'ref')} under refs/gate-ladder/ (the ledgers \`gate-ladder sync\` fetched and shares); \`${purge}\` deletes them here (the remote keeps its copies).`,
+  syncRefsPurged: (n: number, done: boolean) =>
+    done
+      ? `gate-ladder: --purge deleted ${plural(n, 'ref')} under refs/gate-ladder/ (sync's ledgers; the remote keeps its copies).`
+      : `gate-ladder: --purge could not delete the refs under refs/gate-ladder/: \`git for-each-ref refs/gate-ladder/\` lists them; delete each with \`git update-ref -d REF\`.`,
+  nothingToPurge: (dir: string) => `gate-ladder: --purge: nothing of gate-ladder's is left under ${shown(dir)}.`,
+  gitignoreAsk: (rel: string, line: string) =>
+    `gate-ladder: git does not ignore ${shown(rel)}, where gate-ladder is installed; \`git add -A\` would commit it. Add \`${line}\` to .gitignore?`,
+  gitignoreStep: (rel: string, line: string, rerun: string) =>
+    `gate-ladder: note: git does not ignore ${shown(rel)}, where gate-ladder is installed, so \`git add -A\` would commit it: add the line \`${line}\` to .gitignore (or run \`${rerun}\`, which adds it).`,
+  gitignoreAdded: (rel: string, line: string) =>
+    `gate-ladder: added \`${line}\` to .gitignore, so git ignores ${shown(rel)} (uninstall keeps the line).`,
+  gitignoreLineInEffect: (line: string) =>
+    `gate-ladder: note: .gitignore has \`${line}\`, yet git does not ignore node_modules: a later line (\`!node_modules\`) or a nested .gitignore undoes it; \`git check-ignore -v node_modules\` shows which.`,
+  gitignoreKept: (line: string) =>
+    `.gitignore: kept the line \`${line}\` install added (node_modules is still here; take the line out once you remove it)`,
   uninstalled: (done: readonly string[], kept: readonly string[]) =>
     ['gate-ladder: uninstalled:', ...done.map((d) => `  - ${shown(d)}`), ...kept.map((k) => `  - ${shown(k)}`)].join('\n'),
   foreignHooksPath: (current: string, line: string, exec: Exec = npx) =>
@@ -432,10 +479,16 @@ export const reportMsg = {
     `${t.tier}: caught ${t.caught} of the ${plural(t.runs, 'seeded bug')} it ran on${t.errors ? ` (${plural(t.errors, 'error')})` : ''}`,
   seedCaughtByTiers: (tiers: readonly string[]) =>
     `gate-ladder: the seeded bug was caught by ${tiers.join(', ')}; no test was named (no \`junit\` report), so no per-test evidence was recorded. \`gate-ladder report\` counts the catch per tier; add \`junit\` to a tier to credit its tests.`,
-  htmlWritten: (file: string, bytes: number) =>
-    `gate-ladder: wrote ${file} (${Math.max(1, Math.round(bytes / 1024))} KB, self-contained: it loads nothing from the network). Open it in a browser, or keep it as a CI artifact.`,
+  htmlWritten: (file: string, bytes: number, opening = false) =>
+    `gate-ladder: wrote ${shown(file)} (${Math.max(1, Math.round(bytes / 1024))} KB, self-contained: it loads nothing from the network).${opening ? '' : ' Open it in a browser (`gate-ladder report --open` does), or keep it as a CI artifact.'}`,
   htmlUnwritable: (file: string, why: string) =>
-    `gate-ladder: cannot write ${file}: ${why}. Pass another path: \`gate-ladder report --html PATH\`.`,
+    `gate-ladder: cannot write ${shown(file)}: ${shown(why)}. Pass another path: \`gate-ladder report --html PATH\`.`,
+  htmlOpened: (file: string, by: string) => `gate-ladder: opened ${shown(file)} with ${shown(by)}.`,
+  /** `--open` found no browser: the page is written all the same. */
+  noBrowser: (file: string, browser?: string) =>
+    `gate-ladder: no browser to open the page: ${browser === undefined ? 'BROWSER is not set and no xdg-open, open or start was found' : `$BROWSER (${shown(browser)}) names no command found here`}. Open ${shown(file)} in a browser yourself, or set BROWSER to one (e.g. \`BROWSER=firefox gate-ladder report --open\`).`,
+  openFailed: (file: string, by: string, why: string) =>
+    `gate-ladder: ${shown(by)} could not open the page (${shown(why)}). Open ${shown(file)} in a browser yourself, or set BROWSER to one (e.g. \`BROWSER=firefox gate-ladder report --open\`).`,
   noSeeds: () => 'no seeded bugs yet: `gate-ladder seed <commit>` runs a known-bad change through every tier',
   overlapHeading: (runs: number) => `calibration overlap (${plural(runs, 'calibration run')})`,
   pair: (p: PairOverlap) =>

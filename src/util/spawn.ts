@@ -34,6 +34,8 @@ export interface Started {
   stderr: Readable | null;
   /** Closes our ends of its pipes: whatever the process left behind can no longer keep us waiting. */
   closePipes: () => void;
+  /** Lets node exit while the process still runs (a browser left open). */
+  unref: () => void;
 }
 
 /** Starts a process; never throws (a start refused outright, e.g. a NUL in an argument, is an `ended` error too). */
@@ -50,6 +52,7 @@ export function startProcess(spec: StartSpec): Started {
       stdout: null,
       stderr: null,
       closePipes: () => {},
+      unref: () => {},
     };
   }
   const ended = new Promise<ProcessEnd>((resolve) => {
@@ -65,6 +68,7 @@ export function startProcess(spec: StartSpec): Started {
       child.stdout?.destroy();
       child.stderr?.destroy();
     },
+    unref: () => child.unref(),
   };
 }
 
