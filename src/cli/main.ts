@@ -21,7 +21,11 @@ export async function main(argv: string[]): Promise<number> {
   const set = (c: number) => {
     code = c;
   };
-  const cli = yargs(argv)
+  // yargs reads a lone `-` as no value at all: judge's `--patch -` (standard input) goes to it as `--patch=-`.
+  const args = argv.flatMap((a, i) =>
+    a === '-' && argv[i - 1] === '--patch' ? [] : a === '--patch' && argv[i + 1] === '-' ? ['--patch=-'] : [a],
+  );
+  const cli = yargs(args)
     .scriptName('gate-ladder')
     .usage('$0 <command> [options]\n\nRuns your checks before a push, cheapest first, and keeps a ledger of what each caught.');
   for (const commands of [judgeCommands, setupCommands, testCommands, corpusCommands, agentCommands, ledgerCommands])
