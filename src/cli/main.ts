@@ -358,7 +358,7 @@ function agentCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
           .option('json', {
             type: 'boolean',
             describe:
-              'Print one JSON object on stdout: exit, verdict, tier (the deciding one), reason, failed_tests (id, file, line, message), tiers (verdict, seconds), skipped, error_cause, ledger rows, next; for several patches { exit, verdict, patches: [one such object per patch] }',
+              'Print one JSON object on stdout: exit, verdict, tier (the deciding one), reason, failed_tests (id, file, line, message), tiers (verdict, seconds), skipped, error_cause, ledger rows, next; for several patches { exit, verdict, patches: [one such object per patch] }; nothing judged: { exit, judged: false, message }',
           })
           .conflicts('commit', ['base', 'worktree'])
           .conflicts('worktree', 'base')

@@ -74,6 +74,7 @@ export interface PatchAnswer {
 
 export type JudgeOutcome =
   | { kind: 'judged'; code: number; answers: PatchAnswer[] }
+  /** Nothing was judged: the message says why (exit 0 for nothing to judge, 2 for trouble). */
   | { kind: 'problem'; code: number; message: string }
   | { kind: 'interrupted'; code: number; answers: PatchAnswer[] };
 
@@ -88,7 +89,7 @@ export async function judgeCommand(opts: JudgeOptions & { json?: boolean }): Pro
   const outcome = await judgePatches(opts, err);
   if (outcome.kind === 'problem') {
     err(outcome.message);
-    if (opts.json) out(JSON.stringify({ exit: outcome.code, problem: outcome.message }, null, 2));
+    if (opts.json) out(JSON.stringify({ exit: outcome.code, judged: false, message: outcome.message }, null, 2));
     return outcome.code;
   }
   if (outcome.kind === 'interrupted') err(judgeMsg.interrupted());
@@ -124,12 +125,14 @@ export async function judgePatches(opts: JudgeOptions, say: (line: string) => vo
   try {
     const patches = patchesOf(opts, info, temp);
     if (typeof patches === 'string') return problem(patches);
+    // No change to judge is no failure (as a push with nothing to test): exit 0, and said.
+    if (!Array.isArray(patches)) return problem(patches.empty, EXIT.pass);
     const ctxs = await contexts(patches, info, opts, say);
     if (typeof ctxs === 'string') return problem(ctxs);
     let gate: LadderDeps['runGate'] = runGate;
     if (opts.isolate === 'network') {
       const probe = probeNetworkIsolation();
-      if (!probe.ok) return problem(replayMsg.noIsolation(probe.reason));
+      if (!probe.ok) return problem(judgeMsg.noIsolation(probe.reason));
       gate = (tier, cwd, env, io) => runGate(isolateTier(tier, probe.prefix), cwd, env, io);
     }
     stopLeftovers(info.commonDir, say);
@@ -174,7 +177,7 @@ export async function judgePatches(opts: JudgeOptions, say: (line: string) => vo
 }
 
 /** The patches named, each with its base; a message saying what could not be read. */
-function patchesOf(opts: JudgeOptions, info: RepoInfo, temp: string): ReplayPatch[] | string {
+function patchesOf(opts: JudgeOptions, info: RepoInfo, temp: string): ReplayPatch[] | string | { empty: string } {
   const problems: string[] = [];
   const patches: ReplayPatch[] = [];
   const files: { name: string; file: string; content: Buffer }[] = [];
@@ -218,7 +221,7 @@ function patchesOf(opts: JudgeOptions, info: RepoInfo, temp: string): ReplayPatc
   if (opts.worktree) {
     const snap = worktreeSnapshot(info.root, info.gitDir);
     if (snap.kind === 'no-head') return judgeMsg.noHead();
-    if (snap.kind === 'empty') return judgeMsg.emptyWorktree();
+    if (snap.kind === 'empty') return { empty: judgeMsg.emptyWorktree() };
     if (snap.kind === 'failed') return judgeMsg.worktreeFailed(snap.why);
     patches.push({ kind: 'commit', id: snap.commit, base: snap.head, label: 'the working tree' });
   }

@@ -62,7 +62,7 @@ export async function mcpCommand(opts: { cwd: string }): Promise<number> {
       const child = await cli(opts.cwd, ['judge', '--patch', '-', '--json', ...(base !== undefined ? ['--base', base] : [])], patch);
       const doc = parsed(child);
       if (doc === undefined) return failure(child);
-      if (typeof doc.problem === 'string') return errorResult(doc.problem, doc);
+      if (doc.judged === false) return errorResult(String(doc.message), doc);
       // A patch that does not apply says nothing of the code: an error the agent must act on.
       if (doc.applied === false) return errorResult(`${String(doc.reason)} ${String(doc.next)}`, doc);
       return result(doc);

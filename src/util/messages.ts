@@ -704,6 +704,8 @@ export const judgeMsg = {
   /** The base's config is not the working tree's: said, since an agent may have edited it. */
   configAt: (base: string, file: string, working: 'differs' | 'missing') =>
     `gate-ladder: judged under ${shown(file)} as committed at ${short(base)}; the working tree's config ${working === 'missing' ? 'is missing' : 'differs'} and is not used (a patch cannot change the ladder that judges it).`,
+  noIsolation: (reason: string) =>
+    `gate-ladder: --isolate network: cannot run gates without network on this machine (${reason}). Nothing was judged. Run on Linux with util-linux \`unshare\` and user namespaces enabled (sysctl user.max_user_namespaces > 0), or as root; drop --isolate only for patches you trust.`,
   start: (n: number, jobs: number, isolate: boolean) =>
     `gate-ladder: judging ${plural(n, 'patch', 'patches')}${n > 1 ? `, ${jobs} at a time` : ''}${isolate ? ', gates without network' : ''}, each in a worktree of the pool.`,
   interrupted: () =>

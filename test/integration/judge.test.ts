@@ -3,7 +3,9 @@
  * them, by the packed CLI in a real repository whose tier is a real runner (node --test, with a JUnit
  * report), and the MCP server driven by the SDK's own client in a real subprocess.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:net';
 import { lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -149,6 +151,10 @@ function tree(dir: string, skip: (name: string) => boolean = () => false): Map<s
 
 test("--worktree judges the uncommitted change with its untracked file; the user's working tree, index and node_modules are byte-identical after", () =>
   repoWith((repo) => {
+    const none = judge(repo, ['--worktree', '--json']);
+    assert.is(none.code, 0, none.out);
+    assert.equal(JSON.parse(none.stdout), { exit: 0, judged: false, message: none.stderr.trim() });
+    assert.match(none.stderr, 'the working tree has no change against HEAD');
     BUG(repo)();
     // A test of the patch's own that writes into node_modules: it reaches the slot's copy only.
     repo.write(
@@ -241,6 +247,53 @@ test('mcp: the SDK client lists the tools; judge_patch answers caught and pass a
       ],
     );
     assertSlotsBack(repo);
+  }));
+
+/** The CLI as a child, with this process's event loop free (a listener of the test may answer meanwhile). */
+function judgeAsync(repo: Repo, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'judge', ...args], {
+    cwd: repo.dir,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+test('--isolate network: a gate that connects to a listener on 127.0.0.1 is cut off (caught, isolate on the row); without it the same patch passes', () =>
+  repoWith(async (repo) => {
+    let connections = 0;
+    const server = createServer((s) => {
+      connections++;
+      s.end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const probe = `require('net').connect(${port}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', (e) => { console.error(e.code); process.exit(1); })`;
+      repo.write(
+        'gate-ladder.config.ts',
+        `export default { tiers: [{ name: 't1-net', run: ${JSON.stringify([process.execPath, '-e', probe])}, timeout: 20 }] };\n`,
+      );
+      repo.commit('a gate that needs the network');
+      const x = patchOf(repo, 'x.diff', () => repo.write('src/x.txt', 'x\n'));
+      const isolated = await judgeAsync(repo, ['--patch', x, '--isolate', 'network', '--json']);
+      assert.is(isolated.code, 1, isolated.stdout + isolated.stderr);
+      assert.match(isolated.stderr, 'gates without network');
+      assert.is(connections, 0);
+      assert.equal(
+        repo.ledger().map((r) => [r.tier, r.verdict, r.isolate, r.hook]),
+        [['t1-net', 'caught', 'network', 'judge']],
+      );
+      const open = await judgeAsync(repo, ['--patch', x, '--json']);
+      assert.is(open.code, 0, open.stdout + open.stderr);
+      assert.is(connections, 1, 'the listener answered once isolation was off');
+    } finally {
+      server.close();
+    }
   }));
 
 test.run();
