@@ -279,7 +279,7 @@ test('--isolate network: a gate that connects to a listener on 127.0.0.1 is cut 
         `export default { tiers: [{ name: 't1-net', run: ${JSON.stringify([process.execPath, '-e', probe])}, timeout: 20 }] };\n`,
       );
       repo.commit('a gate that needs the network');
-      const x = patchOf(repo, 'x.diff', () => repo.write('src/x.txt', 'x\n'));
+      const x = patchOf(repo, 'x.diff', () => repo.write('src/math.js', '// x\nexports.add = (a, b) => a + b;\n'));
       const isolated = await judgeAsync(repo, ['--patch', x, '--isolate', 'network', '--json']);
       assert.is(isolated.code, 1, isolated.stdout + isolated.stderr);
       assert.match(isolated.stderr, 'gates without network');
