@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type Repo, cleanEnv, withRepo } from '../helpers/repo.js';
+import { PROJECT, type Repo, cleanEnv, sh, withRepo } from '../helpers/repo.js';
 import { poolLocks, userWorktrees } from '../helpers/pool.js';
 
 type Doc = Record<string, unknown>;
@@ -81,6 +81,12 @@ test('a caught patch: exit 1, the JSON names the failed test with its file and l
     assert.is(text.code, 1, text.out);
     assert.match(text.stdout, /^caught: bug\.diff: caught by t1-unit/);
     assert.match(text.stdout, 'failed: test/math.test.js:6 ');
+    // A commit, against its parent.
+    BUG(repo)();
+    const parent = repo.gitOk('rev-parse', 'HEAD');
+    const commit = repo.commit('a bug');
+    const byCommit = JSON.parse(judge(repo, ['--commit', 'HEAD', '--json']).stdout) as Doc;
+    assert.equal([byCommit.verdict, byCommit.patch, byCommit.base], ['caught', commit, parent]);
     assertSlotsBack(repo);
   }));
 
@@ -247,6 +253,24 @@ test('mcp: the SDK client lists the tools; judge_patch answers caught and pass a
       ],
     );
     assertSlotsBack(repo);
+  }));
+
+test("docs/agents.md's hook script: exit 0 on a clean tree, exit 2 with the reason, the failed test's file and the next step on stderr for a caught edit", () =>
+  repoWith((repo) => {
+    const doc = readFileSync(join(PROJECT, 'docs', 'agents.md'), 'utf8');
+    const script = /## An agent's hook[\s\S]*?```js\n([\s\S]*?)```/.exec(doc)?.[1];
+    assert.ok(script, 'the script is in docs/agents.md');
+    const hook = join(dirname(repo.dir), 'agent-hook.mjs');
+    writeFileSync(hook, script!);
+    const env = { PATH: `${join(repo.dir, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
+    const clean = sh(process.execPath, [hook], repo.dir, { env, timeoutMs: 240_000 });
+    assert.is(clean.code, 0, clean.out);
+    BUG(repo)();
+    const blocked = sh(process.execPath, [hook], repo.dir, { env, timeoutMs: 240_000 });
+    assert.is(blocked.code, 2, blocked.out);
+    assert.match(blocked.stderr, 'gate-ladder: caught at t1-unit');
+    assert.match(blocked.stderr, 'test/math.test.js:6 ');
+    assert.match(blocked.stderr, 'The patch is wrong');
   }));
 
 /** The CLI as a child, with this process's event loop free (a listener of the test may answer meanwhile). */
