@@ -362,7 +362,8 @@ function agentCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
           })
           .conflicts('commit', ['base', 'worktree'])
           .conflicts('worktree', 'base')
-          .example('git diff | $0 judge --patch - --json', 'Judge an uncommitted change as JSON (or: $0 judge --worktree --json)')
+          .example('git diff | $0 judge --patch - --json', 'Judge an uncommitted change, as JSON')
+          .example('$0 judge --worktree', 'The same, untracked files included, as text (verdict first)')
           .example('$0 judge --patch a.diff --patch b.diff --jobs 2', 'Two candidate patches at once')
           .epilog(
             'Never touches your working tree, index or dependency folders: each patch runs in a slot of the worktree pool with its own copies. Gates still run as you, with your network unless --isolate network (docs/agents.md says what is and is not sandboxed). Rows go to the ledger with hook `judge`.',
