@@ -6,8 +6,8 @@ export type { ChangedPath, ScopeHit } from './git/change-list.js';
 /** What a gate concluded. `caught`: the patch is wrong. `error`: the harness could not give a verdict. */
 export type Verdict = 'pass' | 'caught' | 'error';
 
-/** Which entry point produced a run. `manual` covers `gate-ladder run --base/--head` (also CI). */
-export type HookName = 'pre-push' | 'pre-commit' | 'manual' | 'replay' | 'seed';
+/** Which entry point produced a run. `manual` covers `gate-ladder run --base/--head` (also CI); `judge` a candidate patch judged by `gate-ladder judge` or the MCP server. */
+export type HookName = 'pre-push' | 'pre-commit' | 'manual' | 'replay' | 'seed' | 'judge';
 
 /** Runners whose exit codes, output and reports gate-ladder knows how to read: one record each in src/ladder/runners/. */
 import type { RunnerName } from './ladder/runners/index.js';

@@ -21,14 +21,19 @@ export async function main(argv: string[]): Promise<number> {
   const set = (c: number) => {
     code = c;
   };
-  const cli = yargs(argv)
+  // yargs reads a lone `-` as no value at all: judge's `--patch -` (standard input) goes to it as `--patch=-`.
+  const args = argv.flatMap((a, i) =>
+    a === '-' && argv[i - 1] === '--patch' ? [] : a === '--patch' && argv[i + 1] === '-' ? ['--patch=-'] : [a],
+  );
+  const cli = yargs(args)
     .scriptName('gate-ladder')
     .usage('$0 <command> [options]\n\nRuns your checks before a push, cheapest first, and keeps a ledger of what each caught.');
-  for (const commands of [judgeCommands, setupCommands, testCommands, corpusCommands, ledgerCommands]) commands(cli, cwd, set);
+  for (const commands of [judgeCommands, setupCommands, testCommands, corpusCommands, agentCommands, ledgerCommands])
+    commands(cli, cwd, set);
   cli
     .demandCommand(
       1,
-      'Name a command: run, ci, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, gc, merge, sync, help (see --help).',
+      'Name a command: run, ci, install, uninstall, report, flaky, freeze, unfreeze, seed, replay, judge, mcp, gc, merge, sync, help (see --help).',
     )
     .strict()
     .version(VERSION)
@@ -315,7 +320,7 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
           .option('ledger', { type: 'string', describe: "Ledger file (default: the repository's)" })
           .option('since', { type: 'string', describe: 'Only rows at or after this date (e.g. 2025-01-31)' })
           .option('hook', {
-            choices: ['pre-push', 'pre-commit', 'manual', 'replay', 'seed'] as const,
+            choices: ['pre-push', 'pre-commit', 'manual', 'replay', 'seed', 'judge'] as const,
             describe: 'Only rows from this hook',
           })
           .option('json', { type: 'boolean', describe: 'Print the report as JSON on stdout' })
@@ -363,6 +368,74 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
             ...(a.excludeOrigin !== undefined && { excludeOrigins: a.excludeOrigin.map(String) }),
           }),
         );
+      },
+    );
+}
+
+/** `judge` and `mcp`: candidate patches judged for a coding agent, from the shell or over the Model Context Protocol (docs/agents.md). */
+function agentCommands(cli: Argv, cwd: string, set: (code: number) => void): Argv {
+  return cli
+    .command(
+      'judge',
+      "Judge candidate patches as a push would, without a push: each applied in a worktree slot at its base, under the base's committed config; exit 0 pass, 1 caught, 2 error (several: the worst)",
+      (y) =>
+        y
+          .option('patch', {
+            type: 'string',
+            array: true,
+            describe: 'A patch file (git diff or git format-patch); `-` reads standard input; repeatable (run in parallel slots)',
+          })
+          .option('base', { type: 'string', describe: 'The commit patches apply onto (default HEAD)' })
+          .option('commit', { type: 'string', describe: 'Judge this commit against its first parent' })
+          .option('worktree', {
+            type: 'boolean',
+            describe:
+              "Judge the working tree's change against HEAD: what `git add -A` would commit (untracked files too, ignored ones not); your index is not touched",
+          })
+          .option('jobs', { alias: 'j', type: 'number', describe: 'Patches judged in parallel (default: the number of cores)' })
+          .option('isolate', {
+            choices: ['network'] as const,
+            describe: 'Run each gate without network access (Linux: unshare); fails rather than run unisolated',
+          })
+          .option('json', {
+            type: 'boolean',
+            describe:
+              'Print one JSON object on stdout: exit, verdict, tier (the deciding one), reason, failed_tests (id, file, line, message), tiers (verdict, seconds), skipped, error_cause, ledger rows, next; for several patches { exit, verdict, patches: [one such object per patch] }; nothing judged: { exit, judged: false, message }',
+          })
+          .conflicts('commit', ['base', 'worktree'])
+          .conflicts('worktree', 'base')
+          .example('git diff | $0 judge --patch - --json', 'Judge an uncommitted change, as JSON')
+          .example('$0 judge --worktree', 'The same, untracked files included, as text (verdict first)')
+          .example('$0 judge --patch a.diff --patch b.diff --jobs 2', 'Two candidate patches at once')
+          .epilog(
+            'Never touches your working tree, index or dependency folders: each patch runs in a slot of the worktree pool with its own copies. Gates still run as you, with your network unless --isolate network (docs/agents.md says what is and is not sandboxed). Rows go to the ledger with hook `judge`.',
+          ),
+      async (a) => {
+        const { judgeCommand } = await import('../commands/judge.js');
+        set(
+          await judgeCommand({
+            cwd,
+            ...(a.patch !== undefined && { patches: a.patch.map(String) }),
+            ...(a.base !== undefined && { base: a.base }),
+            ...(a.commit !== undefined && { commit: a.commit }),
+            worktree: a.worktree === true,
+            ...(a.jobs !== undefined && { jobs: a.jobs }),
+            ...(a.isolate && { isolate: a.isolate }),
+            json: a.json === true,
+          }),
+        );
+      },
+    )
+    .command(
+      'mcp',
+      'A Model Context Protocol server on stdin/stdout for coding agents: tools judge_patch, explain_order and report (docs/agents.md)',
+      (y) =>
+        y.epilog(
+          'An agent starts it itself: in its config, { "mcpServers": { "gate-ladder": { "command": "npx", "args": ["gate-ladder", "mcp"] } } }, run from the repository. stdout carries only the protocol; everything else goes to stderr.',
+        ),
+      async () => {
+        const { mcpCommand } = await import('../commands/mcp.js');
+        set(await mcpCommand({ cwd }));
       },
     );
 }

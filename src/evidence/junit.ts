@@ -378,9 +378,12 @@ export function testFailures(cases: readonly RawCase[], ctx: IdContext = {}): Te
     seen.add(id);
     const n = nameOf(c, ctx.runner);
     const path = n.file !== undefined && n.file !== '' && n.fileIsPath ? repoPath(n.file, ctx) : undefined;
-    const file = path !== undefined && !isAbsolute(path) && !path.startsWith('../') ? path : undefined;
     const text = c.failure?.text !== undefined ? xmlText(c.failure.text) : '';
-    const line = lineOf(c.line, file, text);
+    // A report that names no file (node 20 and 22): the first stack frame in the repository, outside its dependencies.
+    const framed = path === undefined ? frameIn(text, ctx) : undefined;
+    const named = path !== undefined && !isAbsolute(path) && !path.startsWith('../') ? path : undefined;
+    const file = named ?? framed?.file;
+    const line = framed?.line ?? lineOf(c.line, file, text);
     const message =
       c.failure?.message ??
       text
@@ -397,6 +400,17 @@ export function testFailures(cases: readonly RawCase[], ctx: IdContext = {}): Te
     });
   }
   return out;
+}
+
+/** The first stack frame of `text` (`/abs/path:line:col`, or a file:// URL) inside `ctx.root` and not under node_modules. */
+function frameIn(text: string, ctx: IdContext): { file: string; line: number } | undefined {
+  if (!ctx.root || text === '') return undefined;
+  for (const m of text.matchAll(/(?:file:\/\/)?(\/[^\s():'"]+):(\d+):\d+/g)) {
+    const p = repoPath(m[1]!, ctx);
+    if (isAbsolute(p) || p.startsWith('../') || p.split('/').includes('node_modules')) continue;
+    return { file: p, line: Number(m[2]) };
+  }
+  return undefined;
 }
 
 /** The testcase's `line`, else the first `<file>:<line>` of the failure's text (a stack frame in the test's own file). */

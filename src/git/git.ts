@@ -85,21 +85,24 @@ export interface GitOptions {
    * name the repository stay: without them git finds no repository there.
    */
   scrub?: boolean | 'root';
+  /** An index of our own (GIT_INDEX_FILE), so that the user's is never written (`judge --worktree`). */
+  indexFile?: string;
 }
 
-const gitEnv = (scrub: boolean | 'root' = false, cwd = '') => ({
+const gitEnv = (scrub: boolean | 'root' = false, cwd = '', indexFile?: string) => ({
   ...(scrub ? withoutLocalGitEnv(process.env, scrub === 'root' && !existsSync(join(cwd, '.git'))) : process.env),
   GATE_LADDER: '0',
   GIT_OPTIONAL_LOCKS: '0',
+  ...(indexFile !== undefined && { GIT_INDEX_FILE: indexFile }),
 });
 
 /** Runs git synchronously. Every git call of gate-ladder goes through here. */
 export function git(cwd: string, args: readonly string[], opts: string | GitOptions = {}): GitResult {
-  const { input, scrub } = typeof opts === 'string' ? { input: opts, scrub: false } : opts;
+  const { input, scrub, indexFile } = typeof opts === 'string' ? { input: opts, scrub: false, indexFile: undefined } : opts;
   sayGit?.(`${argvLine('git', args)} (in ${cwd})`);
   const r = process
     .getBuiltinModule('node:child_process')
-    .spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub, cwd) });
+    .spawnSync('git', args, { cwd, input, maxBuffer: 1024 * 1024 * 1024, env: gitEnv(scrub, cwd, indexFile) });
   if (r.error) return { ok: false, code: null, stdout: '', stderr: r.error.message };
   return { ok: r.status === 0, code: r.status, stdout: decodeText(r.stdout), stderr: decodeText(r.stderr) };
 }

@@ -19,7 +19,7 @@ export interface RowLimits {
   now: number;
 }
 
-const HOOKS = new Set(['pre-push', 'pre-commit', 'manual', 'replay', 'seed']);
+const HOOKS = new Set(['pre-push', 'pre-commit', 'manual', 'replay', 'seed', 'judge']);
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;

@@ -3,7 +3,7 @@ import { diffList, git, stagedPaths, textAt } from '../git/git.js';
 import { type LadderDeps, runLadder } from '../ladder/ladder.js';
 import type { ReplayPatch } from './inputs.js';
 import { type Matcher, route } from '../ladder/route.js';
-import type { Changes, GateResult, LedgerRow, ResolvedConfig, TestRecord } from '../types.js';
+import type { Changes, GateResult, LedgerRow, Plan, ResolvedConfig, TestRecord } from '../types.js';
 import { type Slot, acquireSlot } from '../git/worktree-pool.js';
 import { pathIntoLinks, slotEnv } from '../git/dependency-links.js';
 import { patchPaths } from '../git/patch-paths.js';
@@ -23,6 +23,8 @@ export interface PatchOutcome {
   stoppedBy?: GateResult;
   /** Why the patch did not apply. */
   reason?: string;
+  /** The ladder's plan for it (which tiers run, which t0-scope skipped and why), once it applied. */
+  plan?: Plan;
   seconds: number;
 }
 
@@ -36,6 +38,11 @@ export interface ReplayContext {
   configHash: string;
   calibrate: boolean;
   isolate?: 'network';
+  /**
+   * The rows' hook and source (default `replay`). `judge`: one candidate patch judged as a push would judge
+   * it (routed by the tiers a push runs, `pre-push`), its rows told apart from a replayed corpus's.
+   */
+  hook?: 'replay' | 'judge';
   /** The ladder's dependencies; `appendRows` receives one patch's rows in one call, then `reports.record` its tests. */
   deps: LadderDeps;
   interrupted: () => boolean;
@@ -46,7 +53,7 @@ export function notAppliedRow(
   patch: ReplayPatch,
   reason: string,
   seconds: number,
-  ctx: Pick<ReplayContext, 'configHash' | 'calibrate' | 'isolate'>,
+  ctx: Pick<ReplayContext, 'configHash' | 'calibrate' | 'isolate' | 'hook'>,
   run: string,
   now: Date,
   refused = false,
@@ -54,7 +61,7 @@ export function notAppliedRow(
   return {
     ts: now.toISOString(),
     run,
-    hook: 'replay',
+    hook: ctx.hook ?? 'replay',
     patch: patch.id,
     base: patch.base,
     tier: APPLY_TIER,
@@ -66,7 +73,7 @@ export function notAppliedRow(
     files: [],
     files_count: 0,
     routed: false,
-    source: 'replay',
+    source: ctx.hook ?? 'replay',
     isolation: 'worktree',
     config_hash: ctx.configHash,
     ...(ctx.isolate && { isolate: ctx.isolate }),
@@ -130,7 +137,8 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
     }
     if (ctx.interrupted()) return { ...empty, status: 'interrupted', seconds: elapsed() };
 
-    const plan = route(changes, ctx.config.tiers, ctx.match, 'replay');
+    const hook = ctx.hook ?? 'replay';
+    const plan = route(changes, ctx.config.tiers, ctx.match, hook === 'judge' ? 'pre-push' : 'replay');
     const held: LedgerRow[] = [];
     const heldTests: [TestRecord, string][] = [];
     const reports = ctx.deps.reports && { ...ctx.deps.reports, record: (rec: TestRecord, cwd: string) => void heldTests.push([rec, cwd]) };
@@ -138,12 +146,12 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
       {
         plan,
         runId,
-        hook: 'replay',
+        hook,
         patch: patch.id,
         base: patch.base,
         cwd: slot.dir,
         isolation: 'worktree',
-        source: 'replay',
+        source: hook,
         ...(ctx.calibrate && { calibration: true }),
       },
       {
@@ -155,7 +163,7 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
         atBase: (path) => textAt(ctx.root, patch.base, path),
       },
     );
-    if (ctx.interrupted()) return { ...empty, status: 'interrupted', results: outcome.results, seconds: elapsed() };
+    if (ctx.interrupted()) return { ...empty, status: 'interrupted', results: outcome.results, plan, seconds: elapsed() };
     const rows = held.map((row) => ({ ...row, config_hash: ctx.configHash, ...(ctx.isolate && { isolate: ctx.isolate }) }));
     ctx.deps.appendRows(rows);
     for (const [rec, cwd] of heldTests) await ctx.deps.reports?.record(rec, cwd);
@@ -165,6 +173,7 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
       rows,
       results: outcome.results,
       ...(outcome.stoppedBy && { stoppedBy: outcome.stoppedBy }),
+      plan,
       seconds: elapsed(),
     };
   } finally {

@@ -51,6 +51,21 @@ test('no file in the report (Node 20, 22): the test is named, with no file or li
   assert.equal(got, [{ id: 'math > subtracts', title: 'math > subtracts', message: 'Expected values to be strictly equal:\n\n1 !== 2\n' }]);
 });
 
+test('no file in the report (Node 20, 22) but the gate ran in the repository: the file and line of the first stack frame there', () => {
+  const got = failures(NODE, { runner: 'node', root: '/home/ci/work' });
+  assert.equal(got, [
+    {
+      id: 'math > subtracts',
+      title: 'math > subtracts',
+      file: 'test/math.test.mjs',
+      line: 7,
+      message: 'Expected values to be strictly equal:\n\n1 !== 2\n',
+    },
+  ]);
+  const deps = NODE.replace('/home/ci/work/test/math.test.mjs:7:12', '/home/ci/work/node_modules/lib/index.js:3:1');
+  assert.equal(failures(deps, { runner: 'node', root: '/home/ci/work' })[0]!.file, undefined, 'a dependency is not the test');
+});
+
 // jest-junit with addFileAttribute; the body is the stack, in CDATA.
 const JEST = `<testsuites name="jest tests" tests="2" failures="1">
   <testsuite name="cart" tests="2" failures="1">

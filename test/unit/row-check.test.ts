@@ -25,6 +25,16 @@ const cases: [string, Record<string, unknown>, string | undefined][] = [
   ['a row a run writes', row, undefined],
   ['a first push (base null), a timeout (exit null)', { ...row, base: null, exit: null, seconds: 90 }, undefined],
   ['a replayed patch file', { ...row, hook: 'replay', patch: 'fix-1.patch@0123456789ab', source: 'replay', config_hash: 'abc' }, undefined],
+  [
+    'a patch gate-ladder judge judged',
+    { ...row, hook: 'judge', patch: 'stdin@0123456789ab', source: 'judge', config_hash: 'abc' },
+    undefined,
+  ],
+  [
+    'a judged patch that did not apply',
+    { ...row, hook: 'judge', patch: 'bug.diff@0123456789ab', tier: '(apply)', verdict: 'error', applied: false, source: 'judge' },
+    undefined,
+  ],
   ['stamped with its own origin', { ...row, origin: 'them' }, undefined],
   ['a tier this config does not name: up to a day', { ...row, tier: 'retired', seconds: UNKNOWN_TIER_MAX_S }, undefined],
   ['seconds 2^31-1', { ...row, seconds: 2147483647 }, "seconds beyond the tier's timeout"],
