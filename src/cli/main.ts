@@ -1,4 +1,5 @@
 import { shown } from '../util/escape.js';
+import { replayMsg } from '../util/messages.js';
 import yargs, { type Argv } from 'yargs';
 import { EXIT } from '../config/defaults.js';
 import { configHelp } from './config-help.js';
@@ -267,7 +268,7 @@ function testCommands(cli: Argv, cwd: string, set: (code: number) => void): Argv
 function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Argv {
   return cli
     .command(
-      'replay <inputs..>',
+      'replay [inputs..]',
       'Replay a corpus through the ladder: commits of a range, or patch files, each in a throwaway worktree',
       (y) =>
         y
@@ -275,6 +276,15 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
             type: 'string',
             array: true,
             describe: 'A revision range (main~50..main), a commit, a folder of .patch/.diff files, or patch files',
+          })
+          .option('patches', {
+            type: 'string',
+            array: true,
+            describe: "A folder of .patch/.diff files (or one patch file): candidate patches, e.g. an agent's for one failing test",
+          })
+          .check((a) => {
+            if ((a.inputs ?? []).length + (a.patches ?? []).length > 0) return true;
+            throw new UsageError(replayMsg.noInputs);
           })
           .option('onto', { type: 'string', describe: 'The commit patch files apply onto (default HEAD)' })
           .option('jobs', { alias: 'j', type: 'number', describe: 'Patches replayed in parallel (default: the number of cores)' })
@@ -294,13 +304,13 @@ function corpusCommands(cli: Argv, cwd: string, set: (code: number) => void): Ar
           })
           .example('$0 replay main~60..main --shard 2/3', 'Job 2 of a 3-job CI matrix (docs/ci.md)')
           .example('$0 replay main~50..main', 'Judge the last 50 commits, each against its parent, with the ladder configured today')
-          .example('$0 replay candidates/ --onto v1.2 --isolate network', 'Judge a folder of agent-made patches without network'),
+          .example('$0 replay --patches candidates/ --onto v1.2 --isolate network', 'Judge a folder of agent-made patches without network'),
       async (a) => {
         const { replayCommand } = await import('../commands/replay.js');
         set(
           await replayCommand({
             cwd,
-            inputs: (a.inputs ?? []).map(String),
+            inputs: [...(a.inputs ?? []), ...(a.patches ?? [])].map(String),
             ...(a.onto && { onto: a.onto }),
             ...(a.jobs !== undefined && { jobs: a.jobs }),
             calibrate: a.calibrate === true,

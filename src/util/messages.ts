@@ -400,6 +400,7 @@ export const testMsg = {
 
 /** What `gate-ladder replay` says. */
 export const replayMsg = {
+  noInputs: 'Name what to replay: a revision range (`main~50..main`), a commit, or patch files or a folder of them (`--patches DIR`).',
   needConfig: () =>
     'gate-ladder: replay judges patches by the ladder configured here, and there is no config. Create one with `npx gate-ladder install`, then replay again.',
   badInputs: (problems: readonly string[]) =>

@@ -343,7 +343,7 @@ test('a folder of patches onto HEAD: ids are name@hash, other files ignored, one
     assertCleanedUp(repo, tmp);
   }));
 
-test('patch files named on the command line apply onto --onto', () =>
+test('patch files named on the command line (or with --patches) apply onto --onto; nothing named is a usage error', () =>
   corpus((repo, tmp) => {
     const first = repo.gitOk('rev-parse', 'HEAD');
     repo.write('src/value.txt', 'bug\n');
@@ -357,7 +357,10 @@ test('patch files named on the command line apply onto --onto', () =>
       [['(apply)', false]],
       'HEAD has the change already',
     );
-    const onFirst = replay(repo, tmp, [patch, '--onto', first]);
+    const none = replay(repo, tmp, []);
+    assert.is(none.code, 2, none.out);
+    assert.match(none.stderr, '`--patches DIR`');
+    const onFirst = replay(repo, tmp, ['--patches', patch, '--onto', first]);
     assert.is(onFirst.code, 0, onFirst.out);
     const rows = repo.ledger().slice(1);
     assert.equal(
