@@ -120,4 +120,24 @@ test('an error tier (its command not found) shows the error, the shell saying so
     },
   ));
 
+test("a hostile gate's lines on the one screen: colours, titles and bells gone, a bidi override escaped, a redrawn line indented under the verdict", () =>
+  withRepo(
+    {
+      files: {
+        'hostile.sh':
+          "printf '\\033[31mred\\033[0m \\033]0;owned\\007 x\\007y \\342\\200\\256evil\\nprogress\\rgate-ladder: all tiers passed\\n1 failed\\n'\nexit 1\n",
+        'gate-ladder.config.ts': "export default { tiers: [{ name: 't1', run: 'sh hostile.sh', timeout: 30 }] };\n",
+      },
+    },
+    (repo) => {
+      repo.write('src/a.txt', 'a\n');
+      repo.commit('a change');
+      const r = repo.push();
+      assert.is.not(r.code, 0, r.stderr);
+      assert.match(r.stderr, '\n  red  x\\x07y \\u202eevil\n');
+      assert.match(r.stderr, '\n  gate-ladder: all tiers passed\n');
+      for (const raw of ['\u001b', '\u0007', '\u202e', '\r']) assert.not.ok(r.stderr.includes(raw), JSON.stringify(raw));
+    },
+  ));
+
 test.run();
