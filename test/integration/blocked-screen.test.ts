@@ -95,6 +95,18 @@ test('GATE_LADDER_OUTPUT=all streams everything for one push, and `run --output 
     assert.ok(noiseIn(bad.stderr) < 10, bad.stderr);
   }));
 
+test('a CI job streams everything under the default (its job log is the full log); GATE_LADDER_OUTPUT=summary gives it the one screen', () =>
+  noisy((repo) => {
+    const ci = repo.cli(['ci', '--base', 'HEAD~1', '--head', 'HEAD']);
+    assert.is(ci.code, 1, ci.stderr.slice(-3000));
+    assert.match(ci.stderr, 'check failed: t1-unit caught a problem');
+    assert.is(noiseIn(ci.stderr), 2000);
+    const one = repo.cli(['ci', '--base', 'HEAD~1', '--head', 'HEAD'], { env: { GATE_LADDER_OUTPUT: 'summary' } });
+    assert.is(one.code, 1);
+    assert.ok(noiseIn(one.stderr) < 10, one.stderr);
+    assert.match(one.stderr, / output lines left out; all of them: \S+\/\.git\/gate-ladder\/logs\//);
+  }));
+
 test('an error tier (its command not found) shows the error, the shell saying so, and the log path', () =>
   withRepo(
     {
