@@ -3,7 +3,7 @@ import { MAX_FILES_PER_ROW } from '../config/defaults.js';
 import type { GateExit, GateIo, GateTracker } from './gate.js';
 import type { GateLog } from './gate-log.js';
 import { commandKey, testRecord } from '../evidence/history.js';
-import { testMsg } from '../util/messages.js';
+import { outputMsg, testMsg } from '../util/messages.js';
 import { isoTime } from '../util/iso-time.js';
 import { shown } from '../util/escape.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
@@ -126,6 +126,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     if (first.exit.interrupted) {
       held?.show(heldTo);
       log?.close();
+      if (log?.path !== undefined) deps.log(outputMsg.soFar(tier.name, log.path));
       deps.log(`gate-ladder: ${tier.name} interrupted after ${first.exit.seconds.toFixed(1)} s; no row written for it`);
       break;
     }
@@ -138,6 +139,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       if (second.exit.interrupted) {
         held?.show(heldTo);
         log?.close();
+        if (log?.path !== undefined) deps.log(outputMsg.soFar(tier.name, log.path));
         deps.log(
           `gate-ladder: ${tier.name} interrupted after ${(first.seconds + second.exit.seconds).toFixed(1)} s; no row written for it`,
         );

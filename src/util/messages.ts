@@ -138,6 +138,8 @@ export const runMsg = {
 
 /** config `output: 'summary'`: the lines around a blocked tier's one screen of output. */
 export const outputMsg = {
+  /** A tier interrupted under `output: 'summary'`: what it printed until then is in its log. */
+  soFar: (tier: string, log: string) => `gate-ladder: ${shown(tier)}'s output until it was stopped: ${shown(log)}`,
   /** After the chosen lines: how much was left out, and where the whole output is. */
   leftOut: (tier: string, shownLines: number, total: number, log: string | undefined) =>
     log === undefined
