@@ -2,7 +2,9 @@
 // off) whose one tier prints N MB of NUL bytes, or N MB of ordinary text lines, beside a tier that
 // prints nothing (the run's own cost) and the same bytes piped straight to a reader (`| cat`). Every
 // byte passes through the reading of the output and the escaping of control characters
-// (src/ladder/gate.ts, src/util/gate-output.ts); the figure is MB/s once the empty run is taken off.
+// (src/ladder/gate.ts, src/util/gate-output.ts) under `output: 'all'`; one more case runs the text under the
+// default `output: 'summary'` (the bytes written to a log under the git dir, up to its 64 MB cap, nothing
+// shown for a passing tier); the figure is MB/s once the empty run is taken off.
 //
 //   node scripts/bench-output.mjs [--quick]     (--quick: 64 MB, fewer runs)
 import { join } from 'node:path';
@@ -18,13 +20,13 @@ header(`bench-output: ${MB} MB of a gate's output through gate-ladder`);
 const root = tempDir('gl-bench-output-');
 
 /** A repo whose one tier runs `command`; returns the case that runs it as a user's manual run does. */
-function repoCase(name, command) {
+function repoCase(name, command, output = 'all') {
   const dir = join(root, name.replace(/\W+/g, '-'));
   initRepo(dir);
   linkGateLadder(dir);
   write(dir, {
     '.gitignore': 'node_modules\n',
-    'gate-ladder.config.ts': `export default { cache: false, tiers: [{ name: 't1', run: ${JSON.stringify(command)}, timeout: 600 }] };\n`,
+    'gate-ladder.config.ts': `export default { cache: false, output: '${output}', tiers: [{ name: 't1', run: ${JSON.stringify(command)}, timeout: 600 }] };\n`,
   });
   commitAll(dir, 'config');
   write(dir, { 'a.txt': 'a\n' });
@@ -36,15 +38,16 @@ const cases = [
   repoCase('gate-ladder, empty tier', 'true'),
   repoCase(`gate-ladder, ${MB} MB of NULs`, NULS),
   repoCase(`gate-ladder, ${MB} MB of text`, TEXT),
+  repoCase(`gate-ladder, ${MB} MB of text, output: summary`, TEXT, 'summary'),
   { name: `raw: ${MB} MB of NULs | cat`, file: 'sh', args: ['-c', `${NULS} | cat > /dev/null`], cwd: root },
   { name: `raw: ${MB} MB of text | cat`, file: 'sh', args: ['-c', `${TEXT} | cat > /dev/null`], cwd: root },
 ];
 const results = measure(cases, { reps: REPS, warmup: 1 });
 report(results);
 const floor = results[cases[0].name].median;
-for (const c of cases.slice(1, 3)) {
+for (const c of cases.slice(1, 4)) {
   const ms = results[c.name].median - floor;
   console.log(`  ${c.name}: ${(MB / (ms / 1000)).toFixed(0)} MB/s through gate-ladder (median, the empty tier's run taken off)`);
 }
-for (const c of cases.slice(3)) console.log(`  ${c.name}: ${(MB / (results[c.name].median / 1000)).toFixed(0)} MB/s`);
+for (const c of cases.slice(4)) console.log(`  ${c.name}: ${(MB / (results[c.name].median / 1000)).toFixed(0)} MB/s`);
 loadNote();

@@ -135,15 +135,22 @@ export interface GateLadderConfig {
   /** Reuse a pass for a tree that already passed under the same config. Default true. */
   cache?: boolean;
   /**
-   * Gates' own output during a run. `all` (default): as it comes. `failures`: held back, and shown only for a
-   * tier that does not pass (like lefthook's `output` setting); held output is piped, so runners see no terminal.
+   * Gates' own output during a run (a push, a commit, a manual run; `run --output` or GATE_LADDER_OUTPUT
+   * override it for one run). `summary` (default): held, written whole to a log file under the git dir, and for a
+   * tier that does not pass one screen is shown: the verdict, at most about 40 lines chosen from the output (the
+   * runner's summary, the failures, each failed test named), the log's path, the verdict again. `all`: as it
+   * comes. `failures`: held back, and shown whole only for a tier that does not pass (like lefthook's `output`
+   * setting). Held output is piped, so runners see no terminal.
    */
-  output?: 'all' | 'failures';
+  output?: OutputMode;
   /** Run the tiers on an empty change (no path differs from its base). Default false: nothing to judge, nothing runs. */
   runOnEmpty?: boolean;
   freeze?: FreezePolicy;
   report?: ReportPolicy;
 }
+
+/** How gates' output is shown during a run (config `output`). */
+export type OutputMode = 'summary' | 'all' | 'failures';
 
 /** A tier with every default filled in. */
 export interface ResolvedTier
@@ -180,7 +187,7 @@ export interface ResolvedConfig {
   calibrate: number;
   calibrateHooks: boolean;
   cache: boolean;
-  output: 'all' | 'failures';
+  output: OutputMode;
   runOnEmpty: boolean;
   freeze: Required<FreezePolicy>;
   report: Required<ReportPolicy>;
@@ -223,6 +230,10 @@ export interface GateResult {
   reason?: string;
   /** Last part of the gate's output, for messages. */
   tail: string;
+  /** `output: 'summary'`: the file holding the gate's whole output (under the git dir). */
+  log?: string;
+  /** `output: 'summary'`: how many lines the gate printed (the log's lines). */
+  outputLines?: number;
   /** Frozen tests whose failures were forgiven, if any. */
   frozen?: string[];
   /** Per-test outcomes from a JUnit report, if the tier has one. */

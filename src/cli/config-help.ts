@@ -23,7 +23,7 @@ const FIELDS: readonly (readonly [string, string])[] = [
   ['  runner', `${RUNNER_NAMES.join(', ')}: exit codes and reports`],
   ['  junit', 'where the gate writes a JUnit XML report (relative to cwd)'],
   ['scope', 'test-adjacent path globs; replaces the defaults (spread defaultScope to extend them)'],
-  ['output', "'all' (default) or 'failures': show a tier's own output only when it does not pass"],
+  ['output', "'summary' (default: one screen of a failing tier's output, all of it in a log under the git dir), 'all' or 'failures'"],
   ['runOnEmpty', 'run the tiers on an empty change (default false: nothing to judge, nothing runs)'],
   ['isolation', "'auto' (default), 'worktree' or 'none': where gates run"],
   ['cache', 'reuse a pass for a tree that already passed under this config (default true)'],
@@ -38,6 +38,7 @@ const ENV: readonly (readonly [string, string])[] = [
   ['GATE_LADDER=0', 'skip every gate (as git push --no-verify)'],
   ['GATE_LADDER_SKIP=t2-full,t3', 'do not run these tiers this time (rows say skipped_by_env)'],
   ['GATE_LADDER_NO_CACHE=1', 'run every planned gate, even on a tree that already passed'],
+  ['GATE_LADDER_OUTPUT=all', "show gates' output as it comes this time (summary, all, failures: over the config's output)"],
 ];
 
 const table = (rows: readonly (readonly [string, string])[]) => {

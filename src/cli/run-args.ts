@@ -18,6 +18,12 @@ export const RUN_FLAGS = {
   'dry-run': { type: 'boolean', describe: 'Print the plan and why, run nothing' },
   calibrate: { type: 'boolean', describe: 'Run every planned tier whatever the verdicts (rows flagged, not counted in yield)' },
   json: { type: 'boolean', describe: 'Print the targets, plans and verdicts as JSON on stdout' },
+  output: {
+    type: 'string',
+    choices: ['summary', 'all', 'failures'],
+    describe:
+      "How gates' output is shown, over the config's `output` (for a push: GATE_LADDER_OUTPUT=all git push): summary (one screen for a tier that does not pass, the whole output in a log under the git dir), all (as it comes), failures (a failing tier's whole output)",
+  },
   cache: {
     type: 'boolean',
     default: true,
@@ -46,6 +52,7 @@ export interface RunArgs {
   calibrate?: boolean | undefined;
   json?: boolean | undefined;
   cache?: boolean | undefined;
+  output?: string | undefined;
 }
 
 /** The run options the arguments mean, from node's parser or yargs. Pure. */
@@ -59,6 +66,7 @@ export function runOptionsOf(a: RunArgs): Omit<RunOptions, 'cwd'> {
     json: a.json === true,
     calibrate: a.calibrate === true,
     ...(a.cache === false && { noCache: true }),
+    ...(a.output !== undefined && { output: a.output as NonNullable<RunOptions['output']> }),
   };
 }
 
@@ -80,5 +88,6 @@ export function parseRunArgs(argv: readonly string[]): Omit<RunOptions, 'cwd'> |
   if (rest.length > 0) return undefined;
   if (hook !== undefined && !(RUN_POSITIONALS.hook.choices as readonly string[]).includes(hook)) return undefined;
   if (v.base === '' || v.head === '') return undefined;
+  if (v.output !== undefined && !(RUN_FLAGS.output.choices as readonly string[]).includes(v.output)) return undefined;
   return runOptionsOf({ ...v, hook, remote, ...(v['no-cache'] && { cache: false }) });
 }

@@ -136,7 +136,7 @@ const configSchema = z.strictObject({
   calibrate: rate('a fraction from 0 to 1').optional(),
   calibrateHooks: z.boolean({ error: 'must be true or false' }).optional(),
   cache: z.boolean({ error: 'must be true or false' }).optional(),
-  output: z.enum(['all', 'failures'], { error: 'must be "all" or "failures"' }).optional(),
+  output: z.enum(['summary', 'all', 'failures'], { error: 'must be "summary", "all" or "failures"' }).optional(),
   runOnEmpty: z.boolean({ error: 'must be true or false' }).optional(),
   freeze: z
     .strictObject(
@@ -260,7 +260,7 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
     calibrate: cfg.calibrate ?? 0,
     calibrateHooks: cfg.calibrateHooks ?? false,
     cache: cfg.cache ?? true,
-    output: cfg.output ?? 'all',
+    output: cfg.output ?? 'summary',
     runOnEmpty: cfg.runOnEmpty ?? false,
     freeze: {
       minRuns: cfg.freeze?.minRuns ?? 20,

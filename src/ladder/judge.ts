@@ -33,7 +33,7 @@ import { newRunId } from '../util/hash.js';
 import { type Where, chooseIsolation, hiddenReason, placement } from './isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from './ladder.js';
 import { appendRows, ledgerGuard, ledgerPathFor } from '../ledger/ledger.js';
-import { commitMsg, configMsg, faultMsg, msg } from '../util/messages.js';
+import { commitMsg, configMsg, faultMsg, msg, runMsg } from '../util/messages.js';
 import { watchLauncher } from '../util/launcher.js';
 import { gateTracker, gatesDir } from './gate-records.js';
 import { parsePushRefs, pushKind } from '../git/push-refs.js';
@@ -48,7 +48,8 @@ import { scopeMatcher, route, skipTiers } from './route.js';
 import { reportDeps } from './tier-report-io.js';
 import { type StagedTarget, stagedTarget } from '../git/staged.js';
 import { type RefPlan, type Target, planPush, rangeGit } from '../git/targets.js';
-import type { HookName, Plan, ResolvedConfig, ResolvedTier, RunnerInfo, Verdict } from '../types.js';
+import type { HookName, OutputMode, Plan, ResolvedConfig, ResolvedTier, RunnerInfo, Verdict } from '../types.js';
+import { logsDir, openGateLog } from './gate-log.js';
 import { detectAtCommit } from './detect-io.js';
 import type { Reporter } from './reporter.js';
 
@@ -71,6 +72,8 @@ export interface RunOptions {
   ref?: string;
   /** Judged for a CI job (`gate-ladder ci`): verdicts say "check failed", never "push blocked", and offer no bypass. */
   ci?: boolean;
+  /** `run --output`: how gates' output is shown for this run, over GATE_LADDER_OUTPUT and the config's `output`. */
+  output?: OutputMode;
   /**
    * The caller exits as soon as this returns, unless something is still under way (the bin, see
    * early-exit.ts): the Ctrl-C handlers are left for the exit to drop, since removing them costs
@@ -412,6 +415,7 @@ async function runGates(
   const staged = 'parent' in p ? (p as StagedTarget) : undefined;
   const running = plan.tiers.filter((t) => t.run).map((t) => t.tier);
   const { where, why } = await run.isolation(p, running, config);
+  const output = outputFor(run, config);
   sayIsolation?.(
     `${p.ref}: ${where === 'worktree' ? `in a worktree (${why ?? `isolation: '${config.isolation}'`})` : `in place (${inPlaceWhy(running, config)})`}`,
   );
@@ -456,7 +460,8 @@ async function runGates(
       appendRows: (rows) => run.record(() => appendRows(under.ledger, rows)),
       now: () => new Date(),
       log: reporter.log ?? (() => {}),
-      ...(config.output === 'failures' && { hold: true }),
+      ...(output === 'failures' && { hold: true }),
+      ...(output === 'summary' && { openLog: (tier: ResolvedTier) => openGateLog(logsDir(info.commonDir), tier.name) }),
       env: process.env,
       interrupt: interrupt.promise,
       place: (tier) => placed.place(tier),
@@ -473,6 +478,27 @@ async function runGates(
     placed.dispose();
     backups?.after();
   }
+}
+
+/** The values GATE_LADDER_OUTPUT and `run --output` take. */
+export const OUTPUT_MODES: readonly OutputMode[] = ['summary', 'all', 'failures'];
+
+/**
+ * How this run shows gates' output: `run --output`, else GATE_LADDER_OUTPUT (a push cannot pass a flag), else the
+ * config's `output`, except that a CI job streams everything for `summary` (its job log is the full log, and a
+ * file under a CI clone's git dir is gone with the job) unless the flag or the variable asks for `summary`.
+ */
+function outputFor(run: Run, config: ResolvedConfig): OutputMode {
+  if (run.opts.output) return run.opts.output;
+  const env = process.env.GATE_LADDER_OUTPUT?.trim();
+  if (env !== undefined && env !== '') {
+    if ((OUTPUT_MODES as readonly string[]).includes(env)) return env as OutputMode;
+    if (!run.warnedSkip.has('\0output')) {
+      run.warnedSkip.add('\0output');
+      run.reporter.problem(runMsg.envOutputUnknown(env, OUTPUT_MODES));
+    }
+  }
+  return run.opts.ci && config.output === 'summary' ? 'all' : config.output;
 }
 
 /** Why gates run in the working tree itself, for GATE_LADDER_DEBUG. */

@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
 import type { GateExit, GateIo, GateTracker } from './gate.js';
+import type { GateLog } from './gate-log.js';
 import { commandKey, testRecord } from '../evidence/history.js';
-import { testMsg } from '../util/messages.js';
+import { outputMsg, testMsg } from '../util/messages.js';
 import { isoTime } from '../util/iso-time.js';
 import { shown } from '../util/escape.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
@@ -30,6 +31,11 @@ export interface LadderDeps {
   write?: (chunk: Buffer) => void;
   /** config `output: 'failures'`: each tier's output is held, and shown (through `write`, else stderr) only when it does not pass. */
   hold?: boolean;
+  /**
+   * config `output: 'summary'`: each tier's output goes, whole, to the log this opens (ladder/gate-log.ts), and
+   * nothing of it is shown as it comes; the result names the log, and the reporter shows one screen of it.
+   */
+  openLog?: (tier: ResolvedTier) => GateLog;
   env: NodeJS.ProcessEnv;
   interrupt?: Promise<void>;
   /** JUnit reports, per-test history and freezes. Without it, `junit` paths are not read. */
@@ -113,10 +119,14 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     // config `output: 'failures'`: the tier's output (both attempts, when retried) is shown only when it does not pass.
     const held = deps.hold ? new Held() : undefined;
     const heldTo = deps.write ?? deps.echo;
-    const first = await attempt(input, deps, tier, where, placeError, held);
+    // config `output: 'summary'`: the tier's whole output (both attempts, when retried) in a log under the git dir.
+    const log = !held && !deps.write ? deps.openLog?.(tier) : undefined;
+    const first = await attempt(input, deps, tier, where, placeError, held, log);
     // An interrupted gate reached no verdict, through no fault of the patch or the harness: no row.
     if (first.exit.interrupted) {
       held?.show(heldTo);
+      log?.close();
+      if (log?.path !== undefined) deps.log(outputMsg.soFar(tier.name, log.path));
       deps.log(`gate-ladder: ${tier.name} interrupted after ${first.exit.seconds.toFixed(1)} s; no row written for it`);
       break;
     }
@@ -125,9 +135,11 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     if (first.judged.verdict === 'caught' && (tier.retries ?? 0) > 0 && input.hook !== 'seed') {
       for (const note of first.judged.notes) deps.log(note);
       deps.log(testMsg.retrying(tier.name));
-      second = await attempt(input, deps, tier, where, placeError, held);
+      second = await attempt(input, deps, tier, where, placeError, held, log);
       if (second.exit.interrupted) {
         held?.show(heldTo);
+        log?.close();
+        if (log?.path !== undefined) deps.log(outputMsg.soFar(tier.name, log.path));
         deps.log(
           `gate-ladder: ${tier.name} interrupted after ${(first.seconds + second.exit.seconds).toFixed(1)} s; no row written for it`,
         );
@@ -154,6 +166,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     const reason =
       retried && verdict === 'pass' ? [testMsg.passedOnRetry(first.judged.failed ?? []), said].filter(Boolean).join('; ') : said;
     if (verdict !== 'pass') held?.show(heldTo);
+    log?.close();
     const result: GateResult = {
       tier: tier.name,
       verdict,
@@ -162,6 +175,8 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       seconds,
       timedOut: exit.timedOut,
       tail: exit.tail,
+      ...(log && { outputLines: log.lines() }),
+      ...(log?.path !== undefined && { log: log.path }),
       ...(reason !== undefined && { reason }),
       ...(judged.tests && { tests: judged.tests }),
       ...(judged.failed && { failed: judged.failed }),
@@ -254,6 +269,7 @@ async function attempt(
   where: Place,
   placeError: string | undefined,
   held: Held | undefined,
+  log?: GateLog,
 ): Promise<Attempt> {
   let exit: GateExit;
   let report: string | undefined;
@@ -275,9 +291,10 @@ async function attempt(
           if (chunk.length > 0) midLine = chunk[chunk.length - 1] !== 0x0a;
           echo(chunk);
         }));
-    const write = held ? (chunk: Buffer) => held.push(chunk) : shownTo;
+    const write = held ? (chunk: Buffer) => held.push(chunk) : log ? (chunk: Buffer) => log.write(chunk) : shownTo;
     kept = write !== undefined;
-    const colour = !deps.write && kept && deps.colour ? deps.colour() : false;
+    // Output read only through a log and a summary: no colours asked for (the summary shows none).
+    const colour = !deps.write && !log && kept && deps.colour ? deps.colour() : false;
     const env: NodeJS.ProcessEnv = {
       ...where.env,
       ...(colour && { FORCE_COLOR: '1' }),

@@ -7,7 +7,10 @@
  */
 import { EMPTY_TREE } from '../git/git.js';
 import type { ConfigChoice } from '../config/config-at.js';
-import { type Voice, commitMsg, configMsg, msg, planLines, runMsg } from '../util/messages.js';
+import { type Voice, commitMsg, configMsg, msg, outputMsg, planLines, runMsg } from '../util/messages.js';
+import { shown } from '../util/escape.js';
+import { summarizeOutput } from './output-summary.js';
+import { keepFor } from './runners.js';
 import { writeErr, writeOut } from '../util/stderr.js';
 import { colourWanted, paint } from '../util/colour.js';
 import type { GateResult, HookName, Plan, RunnerInfo } from '../types.js';
@@ -66,6 +69,31 @@ function block(text: string, colour: 'red' | 'yellow'): string {
   return `\n${paint(text, colour, on)}`;
 }
 
+/**
+ * A blocked tier's one screen (config `output: 'summary'`, its output held in a log): the verdict's first line, at
+ * most about 40 lines chosen from the output (output-summary.ts), escaped, how many were left out and the log's
+ * path, then the verdict's block again, last. Without a log (output shown as it came): the block alone.
+ */
+function blockedScreen(text: string, r: GateResult, colour: 'red' | 'yellow'): string {
+  if (r.outputLines === undefined || r.outputLines === 0) return block(text, colour);
+  const summary = summarizeOutput({
+    text: r.tail,
+    ...(r.failed && { failed: r.failed }),
+    ...(keepOf(r) && { keep: keepOf(r)! }),
+  });
+  return [
+    block(text.split('\n')[0]!, colour),
+    ...summary.lines.map((l) => `  ${shown(l)}`),
+    outputMsg.leftOut(r.tier, summary.shown, Math.max(r.outputLines, summary.shown), r.log),
+    block(text, colour),
+  ].join('\n');
+}
+
+/** The runner's own "this line matters" test, for the lines of its output worth a screen. */
+function keepOf(r: GateResult): ((line: string) => boolean) | undefined {
+  return r.runner?.runner ? keepFor(r.runner.runner) : undefined;
+}
+
 /** A hook's or a manual run's words. A dry run's plan is the command's answer: stdout; everything else is said on stderr (git shows it during a push). */
 export function textReporter(o: { voice: Voice; dryRun?: boolean }): Reporter {
   const tell = o.dryRun ? out : err;
@@ -107,8 +135,8 @@ export function textReporter(o: { voice: Voice; dryRun?: boolean }): Reporter {
     isolated: (head, why, lintStaged) => err(msg.isolated(head, why, lintStaged)),
     restaged: (before, after) => err(commitMsg.restaged(before, after)),
     passed: (ref, tiers, seconds) => err(msg.passed(ref, tiers, seconds)),
-    caught: (ref, stopped) => err(block(msg.caught(ref, stopped, o.voice), 'red')),
-    error: (ref, stopped, file) => err(block(msg.error(ref, stopped, file, o.voice), 'yellow')),
+    caught: (ref, stopped) => err(blockedScreen(msg.caught(ref, stopped, o.voice), stopped, 'red')),
+    error: (ref, stopped, file) => err(blockedScreen(msg.error(ref, stopped, file, o.voice), stopped, 'yellow')),
   };
 }
 

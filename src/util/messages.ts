@@ -132,8 +132,23 @@ export const runMsg = {
   envSkipUnknown: (names: readonly string[], known: readonly string[]) =>
     `gate-ladder: GATE_LADDER_SKIP names ${names.map((n) => shown(JSON.stringify(n))).join(', ')}, which ${names.length === 1 ? 'is' : 'are'} not a tier of this config (tiers: ${known.map(shown).join(', ')}); ignored.`,
   noCache: () => 'gate-ladder: GATE_LADDER_NO_CACHE: every planned gate runs; the tree cache is neither read nor written.',
+  envOutputUnknown: (value: string, modes: readonly string[]) =>
+    `gate-ladder: GATE_LADDER_OUTPUT is ${shown(JSON.stringify(value))}, which is not one of ${modes.join(', ')}; ignored (the config's \`output\` applies).`,
   emptyDiff: (ref: string) =>
     `gate-ladder: ${shown(ref)}: the change is empty (no path differs from its base), so there is nothing to judge; no tier ran. Set \`runOnEmpty: true\` in the config to run the tiers anyway.`,
+};
+
+/** config `output: 'summary'`: the lines around a blocked tier's one screen of output. */
+export const outputMsg = {
+  /** A tier interrupted under `output: 'summary'`: what it printed until then is in its log. */
+  soFar: (tier: string, log: string) => `gate-ladder: ${shown(tier)}'s output until it was stopped: ${shown(log)}`,
+  /** After the chosen lines: how much was left out, and where the whole output is. */
+  leftOut: (tier: string, shownLines: number, total: number, log: string | undefined) =>
+    log === undefined
+      ? `gate-ladder: ${total - shownLines} of ${shown(tier)}'s ${total} output lines left out; the whole output could not be kept in a log (the git dir is not writable): run the tier's command to see it, or set GATE_LADDER_OUTPUT=all.`
+      : total > shownLines
+        ? `gate-ladder: ${total - shownLines} of ${shown(tier)}'s ${total} output lines left out; all of them: ${shown(log)} (or GATE_LADDER_OUTPUT=all to see them as they come).`
+        : `gate-ladder: ${shown(tier)}'s whole output (${total} line${total === 1 ? '' : 's'}) is also in ${shown(log)}.`,
 };
 
 /** What `gate-ladder install` and `uninstall` say. */

@@ -20,8 +20,16 @@ test('a blocked push ends with a short block of its own: what stopped it, the ne
     const r = repo.push();
     assert.is.not(r.code, 0);
     const lines = r.stderr.split('\n');
-    const at = lines.indexOf('gate-ladder: push blocked: t1-properties caught a problem in refs/heads/main (exit 1: the check failed).');
-    assert.ok(at > 0, r.stderr);
+    const verdict = 'gate-ladder: push blocked: t1-properties caught a problem in refs/heads/main (exit 1: the check failed).';
+    // The verdict first, the gate's output (one screen of it), the log's path, then the block, last.
+    const first = lines.indexOf(verdict);
+    const at = lines.lastIndexOf(verdict);
+    assert.ok(first > 0 && at > first, r.stderr);
+    assert.is(lines[first + 1], '  properties: assertion failed: value is buggy');
+    assert.match(
+      lines[first + 2]!,
+      /^gate-ladder: t1-properties's whole output \(1 line\) is also in \S+\/\.git\/gate-ladder\/logs\/\S+-t1-properties\.log\.$/,
+    );
     assert.is(lines[at - 1], '', 'a blank line sets it apart from the runner output');
     assert.is(lines[at + 1], '  The patch is wrong: fix it, commit, and push again.');
     assert.is(lines[at + 2], '  To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.');

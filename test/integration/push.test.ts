@@ -43,7 +43,7 @@ test('a bug is caught at t1: one row, the push is rejected with the caught messa
     const r = repo.push();
     assert.is.not(r.code, 0);
     assert.match(r.out, 't1-properties caught a problem');
-    assert.match(r.out, 'assertion failed: value is buggy', 'the gate output is streamed');
+    assert.match(r.out, 'assertion failed: value is buggy', "the gate's output is shown");
     assert.match(r.out, 'git push --no-verify');
     assert.match(r.out, 'GATE_LADDER=0');
     assert.not.match(r.out, 'could not give a verdict');

@@ -365,6 +365,58 @@ test("every gate's output is read and shown through us, keeping its colours on a
   assert.is(seen.v!.env.FORCE_COLOR, undefined, 'output that is not shown (replay) is not coloured');
 });
 
+test("output: 'summary': a tier's output goes to its log only (both attempts of a retry), uncoloured; the result names the log and counts its lines; an interrupted tier says where its output is", async () => {
+  const one = resolveConfig({
+    tiers: [
+      { name: 'u', run: 'npx jest', retries: 1 },
+      { name: 'w', run: 'sh w.sh' },
+    ],
+  });
+  const p: Plan = { files: ['a'], fileCount: 1, hits: [], tiers: one.tiers.map((tier) => ({ tier, run: true })) };
+  const written: Record<string, string> = {};
+  const opened: string[] = [];
+  const openLog = (tier: { name: string }) => {
+    opened.push(tier.name);
+    written[tier.name] = '';
+    return {
+      path: `/git/gate-ladder/logs/${tier.name}.log`,
+      write: (chunk: Buffer) => void (written[tier.name] += chunk.toString()),
+      lines: () => written[tier.name]!.split('\n').length - 1,
+      close: () => {},
+    };
+  };
+  const echoed: string[] = [];
+  const logs: string[] = [];
+  let env: NodeJS.ProcessEnv = {};
+  const gate = async (tier: { name: string }, _cwd: string, e: NodeJS.ProcessEnv, io: { write?: (c: Buffer) => void }) => {
+    env = e;
+    const out = 'FAIL a.test.js\nTests:       1 failed, 1 total\n';
+    io.write?.(Buffer.from(out));
+    return tier.name === 'w' ? { ...exit(130, ''), interrupted: true } : exit(1, out);
+  };
+  const deps = {
+    runGate: gate,
+    appendRows: () => {},
+    now: () => new Date(),
+    log: (l: string) => logs.push(l),
+    env: {},
+    echo: (c: Buffer) => void echoed.push(c.toString()),
+    colour: () => true,
+    openLog,
+  };
+  const out = await runLadder({ ...input(), plan: p }, deps);
+  assert.is(out.verdict, 'caught');
+  assert.equal(opened, ['u'], 'one log per tier, the retry in it too');
+  assert.is(written.u, 'FAIL a.test.js\nTests:       1 failed, 1 total\n'.repeat(2));
+  assert.equal(echoed, [], 'nothing shown as it comes');
+  assert.is(env.FORCE_COLOR, undefined, 'no colours asked for');
+  assert.is(out.results[0]!.log, '/git/gate-ladder/logs/u.log');
+  assert.is(out.results[0]!.outputLines, 4);
+  const two = resolveConfig({ tiers: [{ name: 'w', run: 'sh w.sh' }] });
+  await runLadder({ ...input(), plan: { ...p, tiers: two.tiers.map((tier) => ({ tier, run: true })) } }, deps);
+  assert.ok(logs.includes("gate-ladder: w's output until it was stopped: /git/gate-ladder/logs/w.log"), logs.join('\n'));
+});
+
 test("a gate's last line without a newline is ended before our next line, shown or held", async () => {
   const one = resolveConfig({ tiers: [{ name: 'a', run: 'tsd' }] });
   const p: Plan = { files: ['a'], fileCount: 1, hits: [], tiers: one.tiers.map((tier) => ({ tier, run: true })) };

@@ -55,6 +55,7 @@ const POLICY = [
   'ledger/identity.ts',
   'ladder/ci-target.ts',
   'ladder/fault.ts',
+  'ladder/output-summary.ts',
   'report/ci-summary.ts',
   'report/ci-annotations.ts',
 ];

@@ -11,6 +11,9 @@ const cases: [string[], ReturnType<typeof parseRunArgs>][] = [
   [['run', '--base', 'A', '--head', 'B'], { ...base, base: 'A', head: 'B' }],
   [['run', '--base=A', '--dry-run', '--json'], { ...base, base: 'A', dryRun: true, json: true }],
   [['run', '--calibrate', '--no-cache'], { ...base, calibrate: true, noCache: true }],
+  [['run', '--output', 'all'], { ...base, output: 'all' }],
+  [['run', '--output=summary'], { ...base, output: 'summary' }],
+  [['run', '--output', 'everything'], undefined],
   // Anything else goes to yargs, which explains or rejects it.
   [['run', '--help'], undefined],
   [['run', '-h'], undefined],
@@ -47,18 +50,20 @@ function meaning(parsed: { values: Record<string, string | boolean | undefined>;
   if (p.length > 3) return undefined;
   if (p[0] !== undefined && p[0] !== 'pre-push' && p[0] !== 'pre-commit') return undefined;
   if (v.base === '' || v.head === '') return undefined;
+  if (typeof v.output === 'string' && !['summary', 'all', 'failures'].includes(v.output)) return undefined;
   const out: Record<string, unknown> = { dryRun: v['dry-run'] === true, json: v.json === true, calibrate: v.calibrate === true };
   if (p[0]) out.hook = p[0];
   if (p[1]) out.remote = p[1];
   if (typeof v.base === 'string') out.base = v.base;
   if (typeof v.head === 'string') out.head = v.head;
   if (v['no-cache'] === true) out.noCache = true;
+  if (typeof v.output === 'string') out.output = v.output;
   return out;
 }
 
 test("node's options are the flags defined for yargs: a boolean that defaults to true is --no-<name>", () => {
-  assert.equal(Object.keys(RUN_OPTIONS), ['base', 'head', 'dry-run', 'calibrate', 'json', 'no-cache']);
-  assert.equal(Object.keys(RUN_FLAGS), ['base', 'head', 'dry-run', 'calibrate', 'json', 'cache']);
+  assert.equal(Object.keys(RUN_OPTIONS), ['base', 'head', 'dry-run', 'calibrate', 'json', 'output', 'no-cache']);
+  assert.equal(Object.keys(RUN_FLAGS), ['base', 'head', 'dry-run', 'calibrate', 'json', 'output', 'cache']);
   // yargs reads --no-cache as cache: false: the same run options as node's parser.
   assert.equal(runOptionsOf({ cache: false }), parseRunArgs(['run', '--no-cache']));
   assert.equal(runOptionsOf({ cache: true, hook: 'pre-push', remote: 'origin' }), parseRunArgs(['run', 'pre-push', 'origin', 'url']));
@@ -92,6 +97,10 @@ test("the run options are what node's parse means, or undefined where it refuses
     '--help',
     '--dry-run=',
     '---base',
+    '--output',
+    '--output=all',
+    '--output=nope',
+    'failures',
   ];
   // mulberry32: every token in every position (an LCG's low bits, used before, repeat in short cycles)
   let seed = 7;

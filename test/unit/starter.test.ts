@@ -105,6 +105,21 @@ test('starterConfig: a quick test script as t1 with skipWhenTestAdjacent and a c
   );
 });
 
+test("starterConfig never sets `output`: a blocked push shows one screen of the failing tier's output (the default, 'summary'), never the whole stream", () => {
+  const shapes: Record<string, string>[] = [
+    { test: 'jest', lint: 'eslint .' },
+    { test: 'vitest', 'test:unit': 'vitest unit' },
+    { test: 'node --test' },
+    {},
+  ];
+  for (const scripts of shapes) {
+    for (const preCommit of [false, true]) {
+      const { text } = starterConfig({ scripts, pm: 'npm', preCommit, lintStaged: preCommit });
+      assert.not.match(text, /\boutput\s*:/, text);
+    }
+  }
+});
+
 test('starterConfig: test:quick is preferred to test:unit; no test script says so; bun runs scripts with `bun run`', () => {
   const quick = starterConfig({
     scripts: { test: 'vitest', 'test:unit': 'vitest unit', 'test:quick': 'vitest --changed' },
@@ -476,6 +491,8 @@ test('the starter config is a valid config once its import is resolved', () => {
   const raw = new Function(`return (${body});`)() as unknown;
   const r = validateConfig(raw, 'gate-ladder.config.ts');
   assert.ok(r.ok, r.ok ? '' : r.problems.join('\n'));
+  // No `output` written: the default, one screen of a blocked tier's output with all of it in a log.
+  if (r.ok) assert.is(r.config.output, 'summary');
 });
 
 test('pickPackageManager: packageManager field, then lockfile, then npm; each manager says its commands', () => {

@@ -1,0 +1,124 @@
+/**
+ * The one screen of a blocked tier's output (ladder/output-summary.ts, pure) and the log that holds all of
+ * it (ladder/gate-log.ts): the summary at the end, every failure's first lines before any gets more, each
+ * failed test named, dependency stack frames and blank lines left out, gaps marked, at most 40 lines.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { summarizeOutput } from '../../src/ladder/output-summary.js';
+import { LOGS_KEPT, openGateLog } from '../../src/ladder/gate-log.js';
+import { keepFor } from '../../src/ladder/runners.js';
+
+const noise = (n: number) => Array.from({ length: n }, (_, i) => `noise line ${i}`);
+
+/** mocha's spec reporter: counts before the failures' details. */
+const mocha = [
+  ...noise(1500),
+  '  120 passing (2s)',
+  '  3 failing',
+  '',
+  '  1) math',
+  '       adds numbers:',
+  '     AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+  '',
+  '3 !== 2',
+  '',
+  '      at Context.<anonymous> (test/math.test.js:5:12)',
+  '      at process.processImmediate (node:internal/timers:476:21)',
+  ...Array.from({ length: 30 }, (_, i) => `      extra detail ${i} of the first failure`),
+  '',
+  '  2) math',
+  '       parses dates:',
+  '     Error: boom',
+  '      at parse (node_modules/dates/index.js:1:1)',
+  '',
+  '  3) math',
+  '       rounds down:',
+  '     AssertionError: 1 == 2',
+  '',
+].join('\n');
+
+test('mocha: the counts, each of the three failures with its message, within 40 lines; no noise, no dependency frame', () => {
+  const s = summarizeOutput({ text: mocha, keep: keepFor('mocha') });
+  assert.ok(s.lines.length <= 40, s.lines.join('\n'));
+  const text = s.lines.join('\n');
+  for (const want of [
+    '120 passing',
+    '3 failing',
+    'adds numbers:',
+    'Expected values to be strictly equal',
+    'parses dates:',
+    'Error: boom',
+    'rounds down:',
+    'AssertionError: 1 == 2',
+  ])
+    assert.match(text, want, text);
+  assert.not.match(text, 'noise line');
+  assert.not.match(text, 'node_modules');
+  assert.not.match(text, 'node:internal');
+  assert.ok(s.lines.includes('…'), 'the gap above is marked');
+  assert.is(s.shown, s.lines.filter((l) => l !== '…').length);
+  // The third failure is reached before the first's 30 lines of detail run out the screen.
+  assert.ok(text.indexOf('rounds down') > text.indexOf('adds numbers'));
+});
+
+test('a failed test the chosen lines do not name (known from its JUnit report) is listed on a line of its own', () => {
+  const s = summarizeOutput({ text: `${noise(100).join('\n')}\n1 failed\n`, failed: ['test/a.test.js > suite > handles empty input'] });
+  assert.equal(s.lines.at(-1), 'failed: handles empty input');
+  assert.match(s.lines.join('\n'), '1 failed');
+});
+
+test('colours stripped, a redrawn line shown as drawn last, a long line cut, and nothing that says a failure: the end', () => {
+  const text = `${noise(100).join('\n')}\n\u001b[31mprogress 10%\rprogress 100%\u001b[0m\n${'x'.repeat(500)}\n`;
+  const s = summarizeOutput({ text, max: 5, width: 50 });
+  assert.is(s.lines.length, 5);
+  assert.is(s.lines.at(-2), 'progress 100%');
+  assert.is(s.lines.at(-1), `${'x'.repeat(49)}…`);
+  assert.is(s.lines[0], '…');
+});
+
+test('nothing to show: no lines', () => {
+  assert.equal(summarizeOutput({ text: '' }), { lines: [], shown: 0 });
+});
+
+test('a gate log holds every byte as it comes, counts its lines, and only the newest logs are kept', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-logs-'));
+  try {
+    for (let i = 0; i < LOGS_KEPT + 3; i++) writeFileSync(join(dir, `20200101-000000-${String(i).padStart(3, '0')}-old.log`), 'old\n');
+    const log = openGateLog(dir, 't1 unit/fast', new Date('2026-12-06T08:22:13.123Z'));
+    assert.is(log.path, join(dir, '20261206-082213-123-t1_unit_fast.log'));
+    log.write(Buffer.from('one\ntw'));
+    assert.is(readFileSync(log.path!, 'utf8'), 'one\ntw', 'written as it comes, before the gate ends');
+    log.write(Buffer.from('o\nthree'));
+    assert.is(log.lines(), 3);
+    log.close();
+    const kept = readdirSync(dir).sort();
+    assert.is(kept.length, LOGS_KEPT);
+    assert.is(kept.at(-1), '20261206-082213-123-t1_unit_fast.log');
+    assert.not.ok(kept.includes('20200101-000000-000-old.log'), 'the oldest went');
+    const again = openGateLog(dir, 't1 unit/fast', new Date('2026-12-06T08:22:13.123Z'));
+    assert.is(again.path, join(dir, '20261206-082213-123-t1_unit_fast-2.log'));
+    again.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a log that cannot be written costs the log, not the count', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-logs-'));
+  try {
+    writeFileSync(join(dir, 'file'), '');
+    const log = openGateLog(join(dir, 'file', 'logs'), 't1');
+    assert.is(log.path, undefined);
+    log.write(Buffer.from('a\nb\n'));
+    assert.is(log.lines(), 2);
+    log.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
