@@ -5,12 +5,14 @@ import type {
   OrderFigures,
   PairOverlap,
   Plan,
+  PlanOrder,
   RateFigures,
   Report,
   RunnerInfo,
   ScopeFigures,
   SeedFigures,
   TierFigures,
+  TierPrediction,
 } from '../types.js';
 import { shown, shownLines } from './escape.js';
 
@@ -202,6 +204,43 @@ export function planLines(plan: Plan, runners?: ReadonlyMap<string, RunnerInfo>)
     const r = runners?.get(t.tier.name);
     if (r) lines.push(`       runner: ${r.runner ?? 'none'} (${r.why})`);
   }
+  return lines;
+}
+
+/** Config `order: 'predicted'` and `select`: the order chosen, each tier's prediction, what selection skipped (ledger/predict.ts). */
+export const orderMsg = {
+  /** The order's headline: which, and why; when the history is too thin, how to thicken it. */
+  head: (order: PlanOrder) =>
+    `gate-ladder: order ${order.order}: ${order.why}${order.order === 'fixed' && order.predictions === undefined && order.why.includes('calibration run') ? ' (each `gate-ladder run --calibrate` or `gate-ladder replay --calibrate` adds calibration runs)' : ''}`,
+  /** One running tier: its place, its predicted catch, its expected seconds and what the prediction rests on. */
+  tier: (position: number, tier: string, x: TierPrediction | undefined) => {
+    if (x === undefined) return `gate-ladder:   ${position}. ${shown(tier)}`;
+    const e = x.evidence;
+    const named = (what: string, l: { trials: number; keys: string[] }) =>
+      l.keys.length === 0 ? [] : [`${what} ${l.keys.map(shown).join(', ')} (${l.trials} trials)`];
+    const from = [...named('paths', e.paths), ...named('folders', e.folders), ...named('kinds', e.kinds)];
+    return `gate-ladder:   ${position}. ${shown(tier)}: catch ${fmtProbability(x.p)}, ${x.seconds === null ? 'no passing run yet' : `${x.seconds.toFixed(1)} s expected`}; from ${e.rows} trials of this tier${from.length > 0 ? `, ${from.join('; ')}` : ', none on these paths'}`;
+  },
+  /** `select` skipped tiers: which, the summed residual risk, and where every tier still runs. */
+  selected: (skipped: readonly string[], residual: number, risk: number) =>
+    skipped.length === 0
+      ? `gate-ladder: select (risk ${risk}): every tier's predicted catch is at or above it; none skipped`
+      : `gate-ladder: select (risk ${risk}) skips ${skipped.map(shown).join(', ')}: residual risk ${fmtProbability(residual)} (their predicted catches summed); \`gate-ladder ci\` and calibration runs run every tier (remove \`select\` from the config to run them on every push)`,
+  selectOff: (why: string) => `gate-ladder: select skips nothing on this run: ${why}`,
+};
+
+/** A probability, 4 significant digits at most. */
+const fmtProbability = (p: number) => String(Number(p.toPrecision(4)));
+
+/** The order lines of a plan: the headline, one line per running tier, then what selection did. */
+export function orderLines(plan: Plan): string[] {
+  const o = plan.order;
+  if (o === undefined) return [];
+  const preds = new Map((o.predictions ?? []).map((x) => [x.tier, x]));
+  const lines = [orderMsg.head(o)];
+  plan.tiers.filter((t) => t.run).forEach((t, i) => lines.push(orderMsg.tier(i + 1, t.tier.name, preds.get(t.tier.name))));
+  if (o.selected) lines.push(orderMsg.selected(o.selected.skipped, o.selected.residual, o.selected.risk));
+  if (o.selectOff !== undefined) lines.push(orderMsg.selectOff(o.selectOff));
   return lines;
 }
 
