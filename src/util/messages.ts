@@ -427,6 +427,35 @@ const chain = (tiers: readonly string[]) => (tiers.includes('t0-scope') ? tiers 
 
 /** What `gate-ladder report` says: warnings on stderr, advice in the report. */
 export const reportMsg = {
+  /** The report's section on the order: predicted against fixed on the calibration runs (report/order-eval.ts; fields as `order_evaluation`). */
+  orderEvaluation: (e: {
+    patches: number;
+    catching_patches: number;
+    reason?: string;
+    fixed?: { median_seconds_to_first_catch: number | null; mean_apfdc: number | null; missed: number };
+    predicted?: { median_seconds_to_first_catch: number | null; mean_apfdc: number | null; missed: number };
+    ratio?: number | null;
+    select?: { risk: number; missed: number; seconds_saved: number; tiers_skipped: number } | null;
+    left_out_errors?: number;
+  }): string[] => {
+    const head = 'Order: predicted against fixed, on the calibration runs in time order (each predicted from the rows before it)';
+    if (e.patches === 0) return [head, `  not evaluated: ${e.reason ?? 'no calibration run'}`];
+    const secs = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${x} s`);
+    const side = (name: string, x: NonNullable<typeof e.fixed>) =>
+      `  ${name.padEnd(9)} median to first catch ${secs(x.median_seconds_to_first_catch)}, mean APFDc ${x.mean_apfdc ?? '-'}, catches missed ${x.missed}`;
+    const lines = [
+      head,
+      `  ${plural(e.patches, 'patch', 'patches')} evaluated, ${e.catching_patches} caught${e.left_out_errors ? ` (${plural(e.left_out_errors, 'run')} with an error left out)` : ''}`,
+      side('fixed', e.fixed!),
+      side('predicted', e.predicted!),
+      `  ratio (predicted ÷ fixed median): ${e.ratio ?? '-'}${e.ratio !== null && e.ratio !== undefined && e.ratio < 1 ? " (set `order: 'predicted'` in the config to run it)" : ''}`,
+    ];
+    if (e.select)
+      lines.push(
+        `  select (risk ${e.select.risk}): ${plural(e.select.tiers_skipped, 'tier run')} skipped, ${e.select.seconds_saved} s saved, catches missed ${e.select.missed}${e.select.missed > 0 ? ' (lower the risk, or remove `select`)' : ''}`,
+      );
+    return lines;
+  },
   empty: (path: string) =>
     `gate-ladder: the ledger ${shown(path)} has no rows yet. Every push writes rows once the hook is installed (\`npx gate-ladder install\`); \`npx gate-ladder run --base origin/main\` writes some now. Then run \`gate-ladder report\` again.`,
   allFiltered: (rows: number) =>
