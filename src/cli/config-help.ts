@@ -36,7 +36,10 @@ const FIELDS: readonly (readonly [string, string])[] = [
     'order',
     "'fixed' (default) or 'predicted': per patch, tiers by predicted catch per expected second from the ledger's history of its paths (after 20 calibration runs)",
   ],
-  ['select', '{ risk: 0.001 }: opt in to skipping a tier whose predicted catch is under the risk (never in gate-ladder ci, never calibrating)'],
+  [
+    'select',
+    '{ risk: 0.001 }: opt in to skipping a tier whose predicted catch is under the risk (never in gate-ladder ci, never calibrating)',
+  ],
 ];
 
 const ENV: readonly (readonly [string, string])[] = [

@@ -159,7 +159,12 @@ const configSchema = z.strictObject({
   order: z.enum(['fixed', 'predicted'], { error: 'must be "fixed" or "predicted"' }).optional(),
   select: z
     .strictObject(
-      { risk: z.number({ error: 'must be a probability from 0 to 0.5' }).gt(0, { error: 'must be above 0' }).max(0.5, { error: 'must be at most 0.5' }) },
+      {
+        risk: z
+          .number({ error: 'must be a probability from 0 to 0.5' })
+          .gt(0, { error: 'must be above 0' })
+          .max(0.5, { error: 'must be at most 0.5' }),
+      },
       { error: 'must be an object: { risk: 0.001 }' },
     )
     .optional(),

@@ -30,7 +30,32 @@ export interface TierStats {
   secs: number[];
 }
 
-/** The fold of the ledger's rows, as the index beside the ledger keeps it (JSON). */
+/** Each key's cells (tier → counts): a map in memory, or the index's lines parsed only as they are asked for (ledger/order-index.ts). */
+export interface KeyStore {
+  get(key: string): Record<string, Cell> | undefined;
+  /** The key's cells, made when missing; the caller changes them. */
+  edit(key: string): Record<string, Cell>;
+  /** Every key and its cells (all parsed), in no set order. */
+  entries(): Iterable<[string, Record<string, Cell>]>;
+}
+
+/** A KeyStore in memory. */
+export class MapKeys implements KeyStore {
+  readonly map = new Map<string, Record<string, Cell>>();
+  get(key: string): Record<string, Cell> | undefined {
+    return this.map.get(key);
+  }
+  edit(key: string): Record<string, Cell> {
+    let cells = this.map.get(key);
+    if (cells === undefined) this.map.set(key, (cells = {}));
+    return cells;
+  }
+  entries(): Iterable<[string, Record<string, Cell>]> {
+    return this.map.entries();
+  }
+}
+
+/** The fold of the ledger's rows, as the index beside the ledger keeps it. */
 export interface OrderStats {
   /** Runs folded (a new run id is a new run): the clock the decay counts in. */
   seq: number;
@@ -42,7 +67,7 @@ export interface OrderStats {
   rows: number;
   tiers: Record<string, TierStats>;
   /** Key (`p:path`, `d:folder`, `k:kind`) → tier → its counts. */
-  keys: Record<string, Record<string, Cell>>;
+  keys: KeyStore;
 }
 
 /** Counts halve every this many runs. */
@@ -58,8 +83,14 @@ export const SECONDS_KEPT = 51;
 /** At most this many of a row's paths give keys (a row holds up to 1000). */
 export const PATHS_PER_ROW = 200;
 
-export function emptyStats(): OrderStats {
-  return { seq: 0, lastRun: '', calRuns: 0, lastCal: '', rows: 0, tiers: {}, keys: {} };
+export function emptyStats(keys: KeyStore = new MapKeys()): OrderStats {
+  return { seq: 0, lastRun: '', calRuns: 0, lastCal: '', rows: 0, tiers: {}, keys };
+}
+
+/** The stats as plain data, keys sorted (comparing two folds). */
+export function statsData(stats: OrderStats): Omit<OrderStats, 'keys'> & { keys: Record<string, Record<string, Cell>> } {
+  const keys = [...stats.keys.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { ...stats, keys: Object.fromEntries(keys) };
 }
 
 /** The keys of a patch's paths: each path, each parent folder, each file kind; deduplicated. Pure. */
@@ -138,7 +169,7 @@ export function foldRow(stats: OrderStats, row: OrderRow): void {
     if (t.secs.length > SECONDS_KEPT) t.secs.shift();
   }
   for (const key of pathKeys(row.files ?? [])) {
-    const cells = (stats.keys[key] ??= {});
+    const cells = stats.keys.edit(key);
     bump((cells[row.tier] ??= [0, 0, stats.seq]), stats.seq, caught, weight);
   }
 }
@@ -203,7 +234,12 @@ export function predictTiers(stats: OrderStats, tiers: readonly string[], files:
   }
   const allRate = (allC + 0.5) / (allN + 1);
   // The patch's keys, by level: kinds, folders by depth (shallowest first), paths.
-  const keys = pathKeys(files).filter((k) => stats.keys[k] !== undefined);
+  const found = new Map<string, Record<string, Cell>>();
+  for (const k of pathKeys(files)) {
+    const cells = stats.keys.get(k);
+    if (cells !== undefined) found.set(k, cells);
+  }
+  const keys = [...found.keys()];
   const kinds = keys.filter((k) => k.startsWith('k:'));
   const paths = keys.filter((k) => k.startsWith('p:'));
   const byDepth = new Map<number, string[]>();
@@ -226,7 +262,7 @@ export function predictTiers(stats: OrderStats, tiers: readonly string[], files:
       let n = 0;
       const named: string[] = [];
       for (const k of list) {
-        const cell = stats.keys[k]![tier];
+        const cell = found.get(k)![tier];
         if (cell === undefined) continue;
         const [kc, kn] = read(cell, seq);
         c += kc;

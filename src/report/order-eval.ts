@@ -14,7 +14,16 @@
  * reaches the catch behind it), as are runs with fewer than MIN_CALIBRATION_RUNS calibration runs before
  * them (the predicted order is the fixed one then).
  */
-import { type OrderRow, type OrderStats, MIN_CALIBRATION_RUNS, emptyStats, foldRow, median, predictOrder, selectSkips } from '../ledger/predict.js';
+import {
+  type OrderRow,
+  type OrderStats,
+  MIN_CALIBRATION_RUNS,
+  emptyStats,
+  foldRow,
+  median,
+  predictOrder,
+  selectSkips,
+} from '../ledger/predict.js';
 
 export interface OrderSide {
   median_seconds_to_first_catch: number | null;

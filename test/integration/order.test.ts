@@ -70,7 +70,10 @@ test("order: 'predicted' runs a parse patch's parse tier first on a push, --dry-
     // The text says it too, one line per tier.
     const text = repo.cli(['run', '--dry-run', '--base', 'origin/main']);
     assert.is(text.code, 0, text.out);
-    assert.match(text.stdout, /order predicted: predicted catch per expected second, highest first\n.*1\. t2-parse: catch [0-9.]+, [0-9.]+ s expected; from [0-9.]+ trials of this tier, paths src\/parse\/value\.txt/);
+    assert.match(
+      text.stdout,
+      /order predicted: predicted catch per expected second, highest first\n.*1\. t2-parse: catch [0-9.]+, [0-9.]+ s expected; from [0-9.]+ trials of this tier, paths src\/parse\/value\.txt/,
+    );
     assert.match(text.stdout, /2\. t1-cli: catch /);
 
     // A real push: the rows show the order the ladder ran in.
