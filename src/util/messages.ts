@@ -219,7 +219,7 @@ export const orderMsg = {
     const named = (what: string, l: { trials: number; keys: string[] }) =>
       l.keys.length === 0 ? [] : [`${what} ${l.keys.map(shown).join(', ')} (${l.trials} trials)`];
     const from = [...named('paths', e.paths), ...named('folders', e.folders), ...named('kinds', e.kinds)];
-    return `gate-ladder:   ${position}. ${shown(tier)}: catch ${fmtProbability(x.p)}, ${x.seconds === null ? 'no passing run yet' : `${x.seconds.toFixed(1)} s expected`}; from ${e.rows} trials of this tier${from.length > 0 ? `, ${from.join('; ')}` : ', none on these paths'}`;
+    return `gate-ladder:   ${position}. ${shown(tier)}: catch ${fmtProbability(x.p)}, ${x.seconds === null ? 'no passing run yet' : `${x.seconds >= 10 ? x.seconds.toFixed(0) : Number(x.seconds.toPrecision(2))} s expected`}; from ${e.rows} trials of this tier${from.length > 0 ? `, ${from.join('; ')}` : ', none on these paths'}`;
   },
   /** `select` skipped tiers: which, the summed residual risk, and where every tier still runs. */
   selected: (skipped: readonly string[], residual: number, risk: number) =>
@@ -448,7 +448,7 @@ export const reportMsg = {
       `  ${plural(e.patches, 'patch', 'patches')} evaluated, ${e.catching_patches} caught${e.left_out_errors ? ` (${plural(e.left_out_errors, 'run')} with an error left out)` : ''}`,
       side('fixed', e.fixed!),
       side('predicted', e.predicted!),
-      `  ratio (predicted ÷ fixed median): ${e.ratio ?? '-'}${e.ratio !== null && e.ratio !== undefined && e.ratio < 1 ? " (set `order: 'predicted'` in the config to run it)" : ''}`,
+      `  ratio (predicted ÷ fixed median): ${e.ratio ?? '-'}${e.ratio !== null && e.ratio !== undefined && e.ratio < 1 ? " (below 1: the predicted order reaches catches sooner; config `order: 'predicted'` runs it)" : ''}`,
     ];
     if (e.select)
       lines.push(
