@@ -18,6 +18,8 @@ import {
 } from '../../src/ledger/predict.js';
 import { loadOrderStats, orderIndexPath } from '../../src/ledger/order-index.js';
 import { evaluateOrder, replayOrder } from '../../src/report/order-eval.js';
+import { orderPlan } from '../../src/ladder/order-plan.js';
+import type { Plan, ResolvedTier } from '../../src/types.js';
 
 const NOW = { write: 'now' } as const;
 /** A value with every number to 5 significant digits. */
@@ -236,6 +238,61 @@ test('order index: an incremental update equals a rebuild; a shrunk or rewritten
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** A plan of two running tiers and one t0-scope skipped, for order-plan. */
+function plan(files: string[]): Plan {
+  const tier = (name: string) => ({ name }) as ResolvedTier;
+  return {
+    files,
+    fileCount: files.length,
+    hits: [],
+    tiers: [
+      { tier: tier('unit'), run: true },
+      { tier: tier('props'), run: true },
+      { tier: tier('slow'), run: false, skip: 'scope', reason: 'test-adjacent' },
+    ],
+  };
+}
+
+test('orderPlan: predicted reorders the running tiers only; a calibration run keeps the listed order; select never skips on ci or calibration runs', () => {
+  const stats = emptyStats();
+  for (const r of parseHistory(40)) foldRow(stats, r);
+  const names = (p: Plan) => p.tiers.map((t) => [t.tier.name, t.run, t.skip ?? null]);
+  const push = orderPlan(plan(['src/parse/a.ts']), { order: 'predicted' }, stats, { ci: false, calibration: false });
+  assert.equal(names(push), [
+    ['props', true, null],
+    ['unit', true, null],
+    ['slow', false, 'scope'],
+  ]);
+  assert.is(push.order!.order, 'predicted');
+  assert.ok(push.tiers[0]!.p! > push.tiers[1]!.p!);
+  const cal = orderPlan(plan(['src/parse/a.ts']), { order: 'predicted', select: { risk: 0.2 } }, stats, { ci: false, calibration: true });
+  assert.equal(names(cal).slice(0, 2), [
+    ['unit', true, null],
+    ['props', true, null],
+  ]);
+  assert.is(cal.order!.why, 'a calibration run runs every tier in the listed order');
+  assert.is(cal.order!.selectOff, 'a calibration run runs every tier');
+  const selected = orderPlan(plan(['src/parse/a.ts']), { order: 'predicted', select: { risk: 0.2 } }, stats, {
+    ci: false,
+    calibration: false,
+  });
+  assert.equal(names(selected).slice(0, 2), [
+    ['props', true, null],
+    ['unit', false, 'select'],
+  ]);
+  assert.equal(selected.order!.selected!.skipped, ['unit']);
+  const ci = orderPlan(plan(['src/parse/a.ts']), { order: 'predicted', select: { risk: 0.2 } }, stats, { ci: true, calibration: false });
+  assert.ok(ci.tiers.filter((t) => t.tier.name !== 'slow').every((t) => t.run));
+  assert.is(ci.order!.selectOff, '`gate-ladder ci` runs every tier');
+  // select with the listed order: the order stays, the unlikely tier is skipped.
+  const fixed = orderPlan(plan(['src/parse/a.ts']), { select: { risk: 0.2 } }, stats, { ci: false, calibration: false });
+  assert.equal(names(fixed).slice(0, 2), [
+    ['unit', false, 'select'],
+    ['props', true, null],
+  ]);
+  assert.is(fixed.order!.order, 'fixed');
 });
 
 test.run();
