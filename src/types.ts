@@ -236,6 +236,8 @@ export interface Plan {
 export interface PlanOrder {
   order: 'fixed' | 'predicted';
   why: string;
+  /** Why the listed order ran: the config asks for it, a calibration run, or too little history to predict from. */
+  because?: 'config' | 'calibration' | 'history';
   /** Each running tier's predicted catch, expected seconds and evidence (absent while the history is too thin). */
   predictions?: TierPrediction[];
   /** Tiers `select` skipped, and their predicted catch chances summed. */
@@ -399,6 +401,8 @@ export interface LedgerRow {
   error_file?: string;
   /** Config `order: 'predicted'` or `select`: the order the run's tiers ran in (`fixed` when the history was too thin). */
   order?: 'fixed' | 'predicted';
+  /** Why the listed order ran (`order: 'fixed'`): `config`, `calibration` or `history` (too few calibration runs). */
+  order_why?: 'config' | 'calibration' | 'history';
   /** This tier's place in that order (1: first). */
   position?: number;
   /** This tier's predicted catch chance for the patch. */

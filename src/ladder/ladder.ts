@@ -431,6 +431,7 @@ function orderFields(plan: Plan, tier: string): Partial<LedgerRow> {
   const p = running[at]?.p;
   return {
     order: o.order,
+    ...(o.because !== undefined && { order_why: o.because }),
     ...(at >= 0 && { position: at + 1 }),
     ...(p !== undefined && { p: Number(p.toPrecision(4)) }),
     ...(o.selected && o.selected.skipped.length > 0 && { skipped_by_select: o.selected.skipped, residual_risk: o.selected.residual }),

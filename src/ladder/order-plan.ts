@@ -28,13 +28,22 @@ export function orderPlan(plan: Plan, config: Pick<ResolvedConfig, 'order' | 'se
   const decision = predictOrder(stats, names, plan.files);
   const predicted = decision.order === 'predicted' && config.order === 'predicted' && !ctx.calibration;
   const order = predicted ? decision.tiers : names;
-  const why = predicted
-    ? decision.why
+  // Why the listed order runs, when it does: the config, a calibration run, or too little history.
+  const because = predicted
+    ? undefined
     : config.order !== 'predicted'
-      ? 'config order: fixed'
+      ? 'config'
       : ctx.calibration && decision.order === 'predicted'
-        ? 'a calibration run runs every tier in the listed order'
-        : decision.why;
+        ? 'calibration'
+        : 'history';
+  const why =
+    because === undefined
+      ? decision.why
+      : because === 'config'
+        ? 'config order: fixed'
+        : because === 'calibration'
+          ? 'a calibration run runs every tier in the listed order'
+          : decision.why;
   const p = new Map((decision.predictions ?? []).map((x) => [x.tier, x.p]));
   let skipped: string[] = [];
   let residual = 0;
@@ -60,6 +69,7 @@ export function orderPlan(plan: Plan, config: Pick<ResolvedConfig, 'order' | 'se
     order: {
       order: predicted ? 'predicted' : 'fixed',
       why,
+      ...(because !== undefined && { because }),
       ...(decision.predictions && { predictions: decision.predictions }),
       ...(config.select !== undefined &&
         selectOff === undefined && { selected: { risk: config.select.risk, skipped, residual: roundP(residual) } }),

@@ -70,6 +70,7 @@ export function refuseRow(row: Record<string, unknown>, origin: string, limits: 
   )
     return 'malformed path list';
   if (!optional(row.order, (o) => o === 'fixed' || o === 'predicted')) return 'malformed order';
+  if (!optional(row.order_why, (o) => o === 'config' || o === 'calibration' || o === 'history')) return 'malformed order_why';
   if (!optional(row.position, (x) => isCount(x) && (x as number) >= 1)) return 'malformed position';
   if (!optional(row.p, (x) => isFraction(x, 1))) return 'malformed p';
   // A sum of the skipped tiers' chances, each under a risk of at most 0.5.

@@ -273,6 +273,8 @@ test('orderPlan: predicted reorders the running tiers only; a calibration run ke
     ['props', true, null],
   ]);
   assert.is(cal.order!.why, 'a calibration run runs every tier in the listed order');
+  assert.is(cal.order!.because, 'calibration');
+  assert.is(push.order!.because, undefined);
   assert.is(cal.order!.selectOff, 'a calibration run runs every tier');
   const selected = orderPlan(plan(['src/parse/a.ts']), { order: 'predicted', select: { risk: 0.2 } }, stats, {
     ci: false,
@@ -293,6 +295,14 @@ test('orderPlan: predicted reorders the running tiers only; a calibration run ke
     ['props', true, null],
   ]);
   assert.is(fixed.order!.order, 'fixed');
+  assert.is(fixed.order!.because, 'config');
+  // Too little history: the listed order, said, and select off.
+  const thin = emptyStats();
+  for (const r of parseHistory(3)) foldRow(thin, r);
+  const early = orderPlan(plan(['src/parse/a.ts']), { order: 'predicted', select: { risk: 0.2 } }, thin, { ci: false, calibration: false });
+  assert.is(early.order!.because, 'history');
+  assert.match(early.order!.selectOff!, '3 calibration runs; the predicted order needs 20');
+  assert.ok(early.tiers.slice(0, 2).every((t) => t.run));
 });
 
 test.run();

@@ -56,6 +56,8 @@ const cases: [string, Record<string, unknown>, string | undefined][] = [
     undefined,
   ],
   ['an unknown order', { ...row, order: 'random' }, 'malformed order'],
+  ['the listed order for too little history', { ...row, order: 'fixed', order_why: 'history', position: 1 }, undefined],
+  ['an unknown order_why', { ...row, order: 'fixed', order_why: 'mood' }, 'malformed order_why'],
   ['position 0', { ...row, position: 0 }, 'malformed position'],
   ['a p above 1', { ...row, p: 2 }, 'malformed p'],
   ['skipped_by_select not strings', { ...row, skipped_by_select: [3] }, 'malformed path list'],
