@@ -1,5 +1,8 @@
 /** Public types of gate-ladder: the config a repo writes, the plan, the verdicts and the ledger row. */
 import type { ChangeList, ChangedPath, ScopeHit } from './git/change-list.js';
+import type { TierPrediction } from './ledger/predict.js';
+
+export type { TierPrediction } from './ledger/predict.js';
 
 export type { ChangedPath, ScopeHit } from './git/change-list.js';
 
@@ -147,6 +150,17 @@ export interface GateLadderConfig {
   runOnEmpty?: boolean;
   freeze?: FreezePolicy;
   report?: ReportPolicy;
+  /**
+   * The order tiers run in. `fixed` (default): as listed. `predicted`: per patch, by each tier's predicted catch
+   * per expected second, from the ledger's history of the paths it touches (docs/config.md); the listed order until
+   * the ledger holds 20 calibration runs. Ordering only: no tier is skipped.
+   */
+  order?: 'fixed' | 'predicted';
+  /**
+   * Opt-in selection: a tier whose predicted catch for this patch is under `risk` may be skipped (never on
+   * `gate-ladder ci` runs, never on calibration runs). Needs the same 20 calibration runs.
+   */
+  select?: { risk: number };
 }
 
 /** How gates' output is shown during a run (config `output`). */
@@ -191,6 +205,9 @@ export interface ResolvedConfig {
   runOnEmpty: boolean;
   freeze: Required<FreezePolicy>;
   report: Required<ReportPolicy>;
+  /** Absent: `fixed`. */
+  order?: 'fixed' | 'predicted';
+  select?: { risk: number };
 }
 
 /** A diff's changes: as objects, or as git's listing (large diffs are routed without splitting it). */
@@ -199,8 +216,10 @@ export type Changes = readonly ChangedPath[] | ChangeList;
 export interface PlannedTier {
   tier: ResolvedTier;
   run: boolean;
-  /** Why it does not run: t0-scope routed past it, the tier is not configured for this hook, GATE_LADDER_SKIP names it, or its `{changed}` list is empty. */
-  skip?: 'scope' | 'hook' | 'env' | 'changed';
+  /** Why it does not run: t0-scope routed past it, the tier is not configured for this hook, GATE_LADDER_SKIP names it, its `{changed}` list is empty, or `select` skipped it. */
+  skip?: 'scope' | 'hook' | 'env' | 'changed' | 'select';
+  /** The tier's predicted catch chance for this patch (config `order: 'predicted'` or `select`). */
+  p?: number;
   /** Human reason when skipped (e.g. `test-adjacent: tests/x.py matches **\/tests/**`). */
   reason?: string;
   /** The tier's `run` with its `{changed}` placeholders expanded for this change (ladder/changed.ts); absent when it has none. */
@@ -216,6 +235,22 @@ export interface Plan {
   tiers: PlannedTier[];
   /** The changed paths the judged commit still has (no deleted ones), worked out when first asked: `{changed}` and GATE_LADDER_CHANGED. */
   present?: () => readonly string[];
+  /** Config `order: 'predicted'` or `select`: the order chosen and why, and what selection skipped (ledger/predict.ts). */
+  order?: PlanOrder;
+}
+
+/** The order a plan's tiers run in, as the ledger rows and `--json` record it. */
+export interface PlanOrder {
+  order: 'fixed' | 'predicted';
+  why: string;
+  /** Why the listed order ran: the config asks for it, a calibration run, or too little history to predict from. */
+  because?: 'config' | 'calibration' | 'history';
+  /** Each running tier's predicted catch, expected seconds and evidence (absent while the history is too thin). */
+  predictions?: TierPrediction[];
+  /** Tiers `select` skipped, and their predicted catch chances summed. */
+  selected?: { risk: number; skipped: string[]; residual: number };
+  /** Why `select` did not act on this run (a CI run, a calibration run, thin history). */
+  selectOff?: string;
 }
 
 /** The record one gate run produces. Always filled in; only the CLI turns it into an exit code. */
@@ -375,6 +410,17 @@ export interface LedgerRow {
   error_cause?: ErrorCause;
   /** With `error_cause: 'patch'`: the changed file that failed (a test file, a config, package.json). */
   error_file?: string;
+  /** Config `order: 'predicted'` or `select`: the order the run's tiers ran in (`fixed` when the history was too thin). */
+  order?: 'fixed' | 'predicted';
+  /** Why the listed order ran (`order: 'fixed'`): `config`, `calibration` or `history` (too few calibration runs). */
+  order_why?: 'config' | 'calibration' | 'history';
+  /** This tier's place in that order (1: first). */
+  position?: number;
+  /** This tier's predicted catch chance for the patch. */
+  p?: number;
+  /** Tiers `select` skipped in this run, and their predicted catches summed. */
+  skipped_by_select?: string[];
+  residual_risk?: number;
   [extra: string]: unknown;
 }
 

@@ -32,6 +32,14 @@ const FIELDS: readonly (readonly [string, string])[] = [
   ['calibrate, calibrateHooks', 'fraction of manual/CI runs that run every tier (default 0); let hooks calibrate too'],
   ['freeze', '{ minRuns: 20, minFlipRate: 0.02, maxExpiryDays: 90 }'],
   ['report', '{ minAttempts: 30 }'],
+  [
+    'order',
+    "'fixed' (default) or 'predicted': per patch, tiers by predicted catch per expected second from the ledger's history of its paths (after 20 calibration runs)",
+  ],
+  [
+    'select',
+    '{ risk: 0.001 }: opt in to skipping a tier whose predicted catch is under the risk (never in gate-ladder ci, never calibrating)',
+  ],
 ];
 
 const ENV: readonly (readonly [string, string])[] = [

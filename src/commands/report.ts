@@ -13,6 +13,7 @@ import { renderByOrigin, renderReport } from '../report/render.js';
 import { renderHtml } from '../report/html.js';
 import { type OriginFigures, originFold, reportFold, rowOrigin } from '../report/figures.js';
 import { renderTestsSection, testsFold, type TestsSection } from '../report/tests-section.js';
+import { type OrderEvaluation, orderEvalFold } from '../report/order-eval.js';
 import { type HistoryState, testsPath } from '../evidence/history.js';
 import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } from '../evidence/history-store.js';
 import { readFreezes, today } from '../ladder/tier-report-io.js';
@@ -85,6 +86,11 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     ...(opts.hook && { hook: opts.hook }),
   });
   const tests = testsFold({ ...(since && { since }), ...(opts.hook && { hook: opts.hook }) });
+  // The predicted order against the fixed one, on the calibration runs in ledger order (report/order-eval.ts).
+  const orderEval = orderEvalFold({
+    ...(config && { tiers: config.tiers.map((t) => t.name) }),
+    ...(config?.select && { select: config.select }),
+  });
   const stats: ReadStats = { rows: 0, skipped: 0 };
   // An explicit --ledger is that file alone; --local is this clone's rows, not the team's synced ones.
   const local = opts.local === true || opts.ledger !== undefined;
@@ -102,6 +108,7 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
       }
       fold.add(row);
       tests.add(row);
+      if (inWindow(row, since, opts.hook)) orderEval.add(row);
       split?.add(row);
     });
     if (counts.team > 0) err(teamMsg.teamRead(counts.local, counts.team, counts.origins));
@@ -113,6 +120,7 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     return EXIT.error;
   }
   const report = fold.finish(stats.skipped);
+  const evaluation = orderEval.finish();
   const origins: OriginFigures[] | undefined = split?.finish(Object.fromEntries(Object.entries(refused).filter(([o]) => !exclude.has(o))));
   // Per-test history beside the ledger (and the team's, once synced): the tests section, one model for every format.
   const history = testHistory(ledger, local);
@@ -153,17 +161,29 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     }
   } else if (opts.json)
     process.stdout.write(
-      `${JSON.stringify({ ...jsonReport(report, ledger), tests: section, ...(origins && { by_origin: origins }), ...(!local && { refused_by_origin: refused }), ...(exclude.size > 0 && { excluded_origins: [...exclude], excluded_origin_rows: left }) }, null, 2)}\n`,
+      `${JSON.stringify({ ...jsonReport(report, ledger), order_evaluation: evaluation, tests: section, ...(origins && { by_origin: origins }), ...(!local && { refused_by_origin: refused }), ...(exclude.size > 0 && { excluded_origins: [...exclude], excluded_origin_rows: left }) }, null, 2)}\n`,
     );
   else {
     const format = opts.markdown ? 'markdown' : 'table';
     process.stdout.write(
       renderReport(report, format, ledger) +
         (origins ? renderByOrigin(origins, format) : '') +
+        orderEvalText(evaluation) +
         renderTestsSection(section, opts.markdown === true),
     );
   }
   return EXIT.pass;
+}
+
+/** Whether a row is inside `--since` and `--hook` (the report's own filter, for the order evaluation). */
+function inWindow(row: { ts: string; hook: HookName }, since: Date | undefined, hook: HookName | undefined): boolean {
+  if (hook !== undefined && row.hook !== hook) return false;
+  return since === undefined || Date.parse(row.ts) >= since.getTime();
+}
+
+/** The order evaluation's short section of the text report. */
+function orderEvalText(e: OrderEvaluation): string {
+  return `\n${reportMsg.orderEvaluation(e).join('\n')}\n`;
 }
 
 /** This clone's per-test history and, unless `local`, the team's synced records (in time order when they can be). */

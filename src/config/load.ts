@@ -156,6 +156,18 @@ const configSchema = z.strictObject({
       { error: 'must be an object' },
     )
     .optional(),
+  order: z.enum(['fixed', 'predicted'], { error: 'must be "fixed" or "predicted"' }).optional(),
+  select: z
+    .strictObject(
+      {
+        risk: z
+          .number({ error: 'must be a probability from 0 to 0.5' })
+          .gt(0, { error: 'must be above 0' })
+          .max(0.5, { error: 'must be at most 0.5' }),
+      },
+      { error: 'must be an object: { risk: 0.001 }' },
+    )
+    .optional(),
 });
 
 /** Fields a lintStaged tier cannot have: lint-staged runs and judges its own tasks. */
@@ -268,6 +280,9 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
       maxExpiryDays: cfg.freeze?.maxExpiryDays ?? 90,
     },
     report: { minAttempts: cfg.report?.minAttempts ?? 30 },
+    // Set only when written: the default leaves the resolved config (and its hash: the tree cache, replay keys) as before.
+    ...(cfg.order !== undefined && { order: cfg.order }),
+    ...(cfg.select !== undefined && { select: { risk: cfg.select.risk } }),
   };
 }
 

@@ -48,8 +48,11 @@ import { scopeMatcher, route, skipTiers } from './route.js';
 import { reportDeps } from './tier-report-io.js';
 import { type StagedTarget, stagedTarget } from '../git/staged.js';
 import { type RefPlan, type Target, planPush, rangeGit } from '../git/targets.js';
-import type { HookName, OutputMode, Plan, ResolvedConfig, ResolvedTier, RunnerInfo, Verdict } from '../types.js';
+import type { HookName, OutputMode, Plan, PlanOrder, ResolvedConfig, ResolvedTier, RunnerInfo, Verdict } from '../types.js';
 import { logsDir, openGateLog } from './gate-log.js';
+import type { TierPrediction } from '../ledger/predict.js';
+import { loadOrderStats } from '../ledger/order-index.js';
+import { orderPlan, ordersPlans, roundP } from './order-plan.js';
 import { detectAtCommit } from './detect-io.js';
 import type { Reporter } from './reporter.js';
 
@@ -90,12 +93,21 @@ export interface TargetReport {
   head: string;
   base: string;
   files: number;
-  plan: { tier: string; run: boolean; reason?: string; runner?: RunnerInfo; command?: string | string[] }[];
+  plan: { tier: string; run: boolean; reason?: string; runner?: RunnerInfo; command?: string | string[]; p?: number }[];
   verdict?: Verdict;
   results?: LadderOutcome['results'];
   skipped?: string;
   /** Where the gates ran (a lint-staged tier always runs in place). */
   isolation?: Where;
+  /** Config `order: 'predicted'` or `select`: the order run, why, each tier's prediction and its evidence, what selection skipped. */
+  order?: {
+    order: 'fixed' | 'predicted';
+    why: string;
+    tiers: string[];
+    predictions?: TierPrediction[];
+    select?: NonNullable<PlanOrder['selected']>;
+    select_off?: string;
+  };
   /** The config it was judged under: its file, whose it is, and how the working tree's stands against it when not used. */
   config?: { file: string | null; source: ConfigChoice['source']; working_tree?: 'differs' | 'missing' };
 }
@@ -288,7 +300,13 @@ async function planTarget(run: Run, p: Target, under: Under): Promise<Planned> {
     unknown,
     config.tiers.map((t) => t.name),
   );
-  const plan = skipTiers(route(p.changes, config.tiers, run.matchFor(under.loaded), run.hook), run.switches.skip, 'GATE_LADDER_SKIP');
+  const routed = skipTiers(route(p.changes, config.tiers, run.matchFor(under.loaded), run.hook), run.switches.skip, 'GATE_LADDER_SKIP');
+  // Decided here, before the order: a calibration run keeps the listed order and is never thinned by `select`.
+  const calibration = shouldCalibrate(config, run.hook, run.opts.calibrate === true, Math.random);
+  // config `order: 'predicted'` / `select`: the ledger's history of these paths, from the index beside it (ledger/order-index.ts).
+  const plan = ordersPlans(config)
+    ? orderPlan(routed, config, loadOrderStats(under.ledger).stats, { ci: run.opts.ci === true, calibration })
+    : routed;
   // Which runner profile reads each running tier, from the judged commit's package.json: said by --dry-run and --json.
   const runners = run.reporter.wantsRunners
     ? await runnersAt(
@@ -308,11 +326,26 @@ async function planTarget(run: Run, p: Target, under: Under): Promise<Planned> {
       ...(t.reason && { reason: t.reason }),
       ...(runners?.has(t.tier.name) && { runner: runners.get(t.tier.name)! }),
       ...(t.command !== undefined && { command: t.command }),
+      ...(t.p !== undefined && { p: roundP(t.p) }),
     })),
+    ...(plan.order && { order: orderReport(plan) }),
     config: under.note,
   };
   run.reporter.target(p, plan.fileCount, under.choice, under.loaded.file, run.hook);
-  return { plan, report, runners };
+  return { plan, report, runners, calibration };
+}
+
+/** `--json`'s account of the order: the order run, why, and each tier's prediction and evidence. */
+function orderReport(plan: Plan): NonNullable<TargetReport['order']> {
+  const o = plan.order!;
+  return {
+    order: o.order,
+    why: o.why,
+    tiers: plan.tiers.filter((t) => t.run).map((t) => t.tier.name),
+    ...(o.predictions && { predictions: o.predictions.map((x) => ({ ...x, p: roundP(x.p) })) }),
+    ...(o.selected && { select: o.selected }),
+    ...(o.selectOff !== undefined && { select_off: o.selectOff }),
+  };
 }
 
 /** A target's plan, its report (filled in as it is judged) and the runner profiles shown with the plan. */
@@ -320,6 +353,7 @@ interface Planned {
   plan: Plan;
   report: TargetReport;
   runners: Map<string, RunnerInfo> | undefined;
+  calibration: boolean;
 }
 
 /**
@@ -330,7 +364,7 @@ async function judgePlan(
   run: Run,
   p: Target,
   under: Under,
-  { plan, report, runners }: Planned,
+  { plan, report, runners, calibration }: Planned,
 ): Promise<{ code: number; interrupted?: true }> {
   const config = under.loaded.config;
   const { opts, hook, reporter } = run;
@@ -340,7 +374,6 @@ async function judgePlan(
     report.verdict = 'pass';
     return { code: EXIT.pass };
   }
-  const calibration = shouldCalibrate(config, hook, opts.calibrate === true, Math.random);
   // ── tree cache: has this tree passed this plan under this config before? ──
   const cache = treeCacheStep({
     enabled: config.cache && !run.noCache && hook !== 'pre-commit',
@@ -358,6 +391,7 @@ async function judgePlan(
     return { code: EXIT.pass };
   }
   reporter.skips(plan);
+  if (plan.order) reporter.order(plan);
   if (!plan.tiers.some((t) => t.run)) {
     reporter.noTiers();
     report.verdict = 'pass';

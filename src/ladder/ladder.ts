@@ -435,5 +435,22 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     ...(result.inapplicable && { applicable: false }),
     ...(result.verdict === 'error' && result.cause !== undefined && { error_cause: result.cause }),
     ...(result.verdict === 'error' && result.causeFile !== undefined && { error_file: result.causeFile }),
+    ...orderFields(input.plan, result.tier),
+  };
+}
+
+/** Config `order: 'predicted'` or `select`: the order the ladder ran in, this tier's place in it and predicted catch, what selection skipped. */
+function orderFields(plan: Plan, tier: string): Partial<LedgerRow> {
+  const o = plan.order;
+  if (o === undefined) return {};
+  const running = plan.tiers.filter((t) => t.run);
+  const at = running.findIndex((t) => t.tier.name === tier);
+  const p = running[at]?.p;
+  return {
+    order: o.order,
+    ...(o.because !== undefined && { order_why: o.because }),
+    ...(at >= 0 && { position: at + 1 }),
+    ...(p !== undefined && { p: Number(p.toPrecision(4)) }),
+    ...(o.selected && o.selected.skipped.length > 0 && { skipped_by_select: o.selected.skipped, residual_risk: o.selected.residual }),
   };
 }

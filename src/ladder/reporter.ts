@@ -7,7 +7,7 @@
  */
 import { EMPTY_TREE } from '../git/git.js';
 import type { ConfigChoice } from '../config/config-at.js';
-import { type Voice, commitMsg, configMsg, msg, outputMsg, planLines, runMsg } from '../util/messages.js';
+import { type Voice, commitMsg, configMsg, msg, orderLines, outputMsg, planLines, runMsg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
 import { summarizeOutput } from './output-summary.js';
 import { keepFor } from './runners.js';
@@ -49,6 +49,8 @@ export interface Reporter {
   plan(plan: Plan, runners: ReadonlyMap<string, RunnerInfo> | undefined, reuse: readonly string[] | undefined): void;
   /** Tiers t0-scope, a `changed` list with nothing in it, or GATE_LADDER_SKIP leave out. */
   skips(plan: Plan): void;
+  /** Config `order: 'predicted'` or `select`: the order chosen and why, one line per tier, and what selection skipped. */
+  order(plan: Plan): void;
   noTiers(): void;
   calibrating(rate: number): void;
   cached(ref: string, tiers: readonly string[], tree: string, runs: readonly string[], hook: HookName): void;
@@ -121,6 +123,7 @@ export function textReporter(o: { voice: Voice; dryRun?: boolean }): Reporter {
     emptyDiff: (ref) => tell(runMsg.emptyDiff(ref)),
     plan: (plan, runners, reuse) => {
       for (const line of planLines(plan, runners)) out(line);
+      for (const line of orderLines(plan)) out(line);
       if (reuse) out(msg.wouldReuse(reuse));
     },
     skips: (plan) => {
@@ -128,6 +131,9 @@ export function textReporter(o: { voice: Voice; dryRun?: boolean }): Reporter {
       for (const t of plan.tiers) if (t.skip === 'changed') err(msg.noChanged(t.tier.name, t.reason ?? ''));
       const byEnv = plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
       if (byEnv.length > 0) err(runMsg.envSkipped(byEnv));
+    },
+    order: (plan) => {
+      for (const line of orderLines(plan)) err(line);
     },
     noTiers: () => err(msg.noTiers()),
     calibrating: (rate) => err(msg.calibrating(rate)),
@@ -157,6 +163,7 @@ export function jsonReporter(voice: Voice): Reporter {
     emptyDiff: quiet,
     plan: quiet,
     skips: quiet,
+    order: quiet,
     noTiers: quiet,
     calibrating: quiet,
     cached: quiet,

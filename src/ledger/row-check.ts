@@ -31,6 +31,7 @@ const optional = (v: unknown, ok: (x: unknown) => boolean) => v === undefined ||
 const isBool = (v: unknown) => typeof v === 'boolean';
 const isString = (v: unknown) => typeof v === 'string';
 const isCount = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isFraction = (v: unknown, max: number) => typeof v === 'number' && v >= 0 && v <= max;
 const isStrings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /** A pushed commit, a staged tree, or a replayed patch file (`<name>@<12 hex>`). */
@@ -61,8 +62,19 @@ export function refuseRow(row: Record<string, unknown>, origin: string, limits: 
   if (Date.parse(row.ts) > limits.now + FUTURE_SLACK_MS) return 'time in the future';
   if (!optional(row.hook, (h) => typeof h === 'string' && HOOKS.has(h))) return 'unknown hook';
   if (!optional(row.exit, (e) => e === null || (typeof e === 'number' && Number.isSafeInteger(e)))) return 'malformed exit';
-  if (!optional(row.files, isStrings) || !optional(row.skipped, isStrings) || !optional(row.skipped_by_env, isStrings))
+  if (
+    !optional(row.files, isStrings) ||
+    !optional(row.skipped, isStrings) ||
+    !optional(row.skipped_by_env, isStrings) ||
+    !optional(row.skipped_by_select, isStrings)
+  )
     return 'malformed path list';
+  if (!optional(row.order, (o) => o === 'fixed' || o === 'predicted')) return 'malformed order';
+  if (!optional(row.order_why, (o) => o === 'config' || o === 'calibration' || o === 'history')) return 'malformed order_why';
+  if (!optional(row.position, (x) => isCount(x) && (x as number) >= 1)) return 'malformed position';
+  if (!optional(row.p, (x) => isFraction(x, 1))) return 'malformed p';
+  // A sum of the skipped tiers' chances, each under a risk of at most 0.5.
+  if (!optional(row.residual_risk, (x) => isFraction(x, 1000))) return 'malformed residual_risk';
   if (!optional(row.files_count, isCount)) return 'malformed files_count';
   for (const f of ['routed', 'cached', 'calibration', 'applied', 'applicable'] as const)
     if (!optional(row[f], isBool)) return `malformed ${f}`;

@@ -6,6 +6,7 @@ import type {
   OrderFigures,
   PairOverlap,
   Plan,
+  PlanOrder,
   RateFigures,
   Report,
   RunnerInfo,
@@ -13,6 +14,7 @@ import type {
   SeedFigures,
   TierFigures,
   Verdict,
+  TierPrediction,
 } from '../types.js';
 import { shown, shownLines } from './escape.js';
 
@@ -269,6 +271,43 @@ export function planLines(plan: Plan, runners?: ReadonlyMap<string, RunnerInfo>)
   return lines;
 }
 
+/** Config `order: 'predicted'` and `select`: the order chosen, each tier's prediction, what selection skipped (ledger/predict.ts). */
+export const orderMsg = {
+  /** The order's headline: which, and why; when the history is too thin, how to thicken it. */
+  head: (order: PlanOrder) =>
+    `gate-ladder: order ${order.order}: ${order.why}${order.order === 'fixed' && order.predictions === undefined && order.why.includes('calibration run') ? ' (each `gate-ladder run --calibrate` or `gate-ladder replay --calibrate` adds calibration runs)' : ''}`,
+  /** One running tier: its place, its predicted catch, its expected seconds and what the prediction rests on. */
+  tier: (position: number, tier: string, x: TierPrediction | undefined) => {
+    if (x === undefined) return `gate-ladder:   ${position}. ${shown(tier)}`;
+    const e = x.evidence;
+    const named = (what: string, l: { trials: number; keys: string[] }) =>
+      l.keys.length === 0 ? [] : [`${what} ${l.keys.map(shown).join(', ')} (${l.trials} trials)`];
+    const from = [...named('paths', e.paths), ...named('folders', e.folders), ...named('kinds', e.kinds)];
+    return `gate-ladder:   ${position}. ${shown(tier)}: catch ${fmtProbability(x.p)}, ${x.seconds === null ? 'no passing run yet' : `${x.seconds >= 10 ? x.seconds.toFixed(0) : Number(x.seconds.toPrecision(2))} s expected`}; from ${e.rows} trials of this tier${from.length > 0 ? `, ${from.join('; ')}` : ', none on these paths'}`;
+  },
+  /** `select` skipped tiers: which, the summed residual risk, and where every tier still runs. */
+  selected: (skipped: readonly string[], residual: number, risk: number) =>
+    skipped.length === 0
+      ? `gate-ladder: select (risk ${risk}): every tier's predicted catch is at or above it; none skipped`
+      : `gate-ladder: select (risk ${risk}) skips ${skipped.map(shown).join(', ')}: residual risk ${fmtProbability(residual)} (their predicted catches summed); \`gate-ladder ci\` and calibration runs run every tier (remove \`select\` from the config to run them on every push)`,
+  selectOff: (why: string) => `gate-ladder: select skips nothing on this run: ${why}`,
+};
+
+/** A probability, 4 significant digits at most. */
+const fmtProbability = (p: number) => String(Number(p.toPrecision(4)));
+
+/** The order lines of a plan: the headline, one line per running tier, then what selection did. */
+export function orderLines(plan: Plan): string[] {
+  const o = plan.order;
+  if (o === undefined) return [];
+  const preds = new Map((o.predictions ?? []).map((x) => [x.tier, x]));
+  const lines = [orderMsg.head(o)];
+  plan.tiers.filter((t) => t.run).forEach((t, i) => lines.push(orderMsg.tier(i + 1, t.tier.name, preds.get(t.tier.name))));
+  if (o.selected) lines.push(orderMsg.selected(o.selected.skipped, o.selected.residual, o.selected.risk));
+  if (o.selectOff !== undefined) lines.push(orderMsg.selectOff(o.selectOff));
+  return lines;
+}
+
 /** Test ids come from reports: control characters in them are shown escaped, never sent to the terminal. */
 const list = (ids: readonly string[], max = 5) =>
   ids.slice(0, max).map(shown).join(', ') + (ids.length > max ? ` and ${ids.length - max} more` : '');
@@ -453,6 +492,35 @@ const chain = (tiers: readonly string[]) => (tiers.includes('t0-scope') ? tiers 
 
 /** What `gate-ladder report` says: warnings on stderr, advice in the report. */
 export const reportMsg = {
+  /** The report's section on the order: predicted against fixed on the calibration runs (report/order-eval.ts; fields as `order_evaluation`). */
+  orderEvaluation: (e: {
+    patches: number;
+    catching_patches: number;
+    reason?: string;
+    fixed?: { median_seconds_to_first_catch: number | null; mean_apfdc: number | null; missed: number };
+    predicted?: { median_seconds_to_first_catch: number | null; mean_apfdc: number | null; missed: number };
+    ratio?: number | null;
+    select?: { risk: number; missed: number; seconds_saved: number; tiers_skipped: number } | null;
+    left_out_errors?: number;
+  }): string[] => {
+    const head = 'Order: predicted against fixed, on the calibration runs in time order (each predicted from the rows before it)';
+    if (e.patches === 0) return [head, `  not evaluated: ${e.reason ?? 'no calibration run'}`];
+    const secs = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${x} s`);
+    const side = (name: string, x: NonNullable<typeof e.fixed>) =>
+      `  ${name.padEnd(9)} median to first catch ${secs(x.median_seconds_to_first_catch)}, mean APFDc ${x.mean_apfdc ?? '-'}, catches missed ${x.missed}`;
+    const lines = [
+      head,
+      `  ${plural(e.patches, 'patch', 'patches')} evaluated, ${e.catching_patches} caught${e.left_out_errors ? ` (${plural(e.left_out_errors, 'run')} with an error left out)` : ''}`,
+      side('fixed', e.fixed!),
+      side('predicted', e.predicted!),
+      `  ratio (predicted ÷ fixed median): ${e.ratio ?? '-'}${e.ratio !== null && e.ratio !== undefined && e.ratio < 1 ? " (below 1: the predicted order reaches catches sooner; config `order: 'predicted'` runs it)" : ''}`,
+    ];
+    if (e.select)
+      lines.push(
+        `  select (risk ${e.select.risk}): ${plural(e.select.tiers_skipped, 'tier run')} skipped, ${e.select.seconds_saved} s saved, catches missed ${e.select.missed}${e.select.missed > 0 ? ' (lower the risk, or remove `select`)' : ''}`,
+      );
+    return lines;
+  },
   empty: (path: string) =>
     `gate-ladder: the ledger ${shown(path)} has no rows yet. Every push writes rows once the hook is installed (\`npx gate-ladder install\`); \`npx gate-ladder run --base origin/main\` writes some now. Then run \`gate-ladder report\` again.`,
   allFiltered: (rows: number) =>

@@ -56,6 +56,10 @@ const bad: [string, unknown, string][] = [
     `${F}: freeze.maxExpiryDays must be a positive number of days`,
   ],
   ['report.minAttempts zero', { tiers: [tier], report: { minAttempts: 0 } }, `${F}: report.minAttempts must be a positive integer`],
+  ['order unknown', { tiers: [tier], order: 'random' }, `${F}: order must be "fixed" or "predicted"`],
+  ['select.risk zero', { tiers: [tier], select: { risk: 0 } }, `${F}: select.risk must be above 0`],
+  ['select.risk above 0.5', { tiers: [tier], select: { risk: 0.9 } }, `${F}: select.risk must be at most 0.5`],
+  ['select a number', { tiers: [tier], select: 0.001 }, `${F}: select must be an object: { risk: 0.001 }`],
 ];
 
 for (const [title, raw, expected] of bad) {
@@ -152,6 +156,13 @@ test('a full valid config is accepted as written', () => {
     assert.equal(r.config.tiers[0]!.caught, [1, 2]);
     assert.is(r.config.calibrate, 0.1);
   }
+});
+
+test("order and select: 'predicted' and the risk resolved; the default leaves the resolved config without them", () => {
+  const r = validateConfig({ tiers: [tier], order: 'predicted', select: { risk: 0.001 } }, F);
+  assert.ok(r.ok && r.config.order === 'predicted' && r.config.select?.risk === 0.001);
+  const d = validateConfig({ tiers: [tier] }, F);
+  assert.ok(d.ok && !('order' in d.config) && !('select' in d.config));
 });
 
 test.run();

@@ -58,6 +58,9 @@ const POLICY = [
   'ladder/output-summary.ts',
   'report/ci-summary.ts',
   'report/ci-annotations.ts',
+  'ledger/predict.ts',
+  'ladder/order-plan.ts',
+  'report/order-eval.ts',
 ];
 const IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads|cluster)$/;
 

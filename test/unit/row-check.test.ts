@@ -60,6 +60,17 @@ const cases: [string, Record<string, unknown>, string | undefined][] = [
   ['files not strings', { ...row, files: [1] }, 'malformed path list'],
   ['a negative files_count', { ...row, files_count: -3 }, 'malformed files_count'],
   ['calibration as text', { ...row, calibration: 'yes' }, 'malformed calibration'],
+  [
+    'a row of the predicted order, select having skipped a tier',
+    { ...row, order: 'predicted', position: 2, p: 0.031, skipped_by_select: ['t3'], residual_risk: 0.0004 },
+    undefined,
+  ],
+  ['an unknown order', { ...row, order: 'random' }, 'malformed order'],
+  ['the listed order for too little history', { ...row, order: 'fixed', order_why: 'history', position: 1 }, undefined],
+  ['an unknown order_why', { ...row, order: 'fixed', order_why: 'mood' }, 'malformed order_why'],
+  ['position 0', { ...row, position: 0 }, 'malformed position'],
+  ['a p above 1', { ...row, p: 2 }, 'malformed p'],
+  ['skipped_by_select not strings', { ...row, skipped_by_select: [3] }, 'malformed path list'],
   ['a tier with a control character', { ...row, tier: 't1\u001b[2J' }, 'malformed tier'],
 ];
 for (const [title, r, why] of cases) test(`refuseRow: ${title}`, () => assert.is(refuseRow(r, 'them', limits), why));
