@@ -370,7 +370,7 @@ function summary(results) {
   for (const r of results) {
     const e = r.evaluation;
     const c = r.facts?.count;
-    const has = e && e.patches;
+    const has = e?.patches;
     const missed = has ? `${e.predicted?.missed ?? '-'}` : '-';
     const ratio = r.problems
       ? 'not measured'
