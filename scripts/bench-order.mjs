@@ -9,9 +9,11 @@
 // (scripts/lib/order-corpus.mjs: planted bugs clustered in files, some clean patches). One repository's
 // tiers all run the whole suite (they catch the same bugs): there the predicted order must not be worse.
 //
-//   node scripts/bench-order.mjs [--quick] [--repo NAME]... [--seed N] [--patches N] [--jobs N] [--keep]
+//   node scripts/bench-order.mjs [--quick] [--repo NAME]... [--seed N] [--patches N] [--jobs N] [--risk R] [--cli PATH] [--keep]
 //
-// --quick: fewer patches per repository. --keep: keep the temp repositories, patches and ledgers (the
+// --quick: 32 patches per repository instead of 60 (the first 20 are history the prediction learns from,
+// the rest are measured). --jobs: patches at once (default 2). --risk: `select`'s risk, when the build has
+// selection (default 0.001). --cli: the gate-ladder bin to measure (default dist/cli.cjs). --keep: keep the temp repositories, patches and ledgers (the
 // path is printed). Needs `npm run build` first (`npm run bench:order` does it).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { generateCorpus } from './lib/order-corpus.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(PROJECT, 'dist', 'cli.cjs');
+const cliAt = process.argv.indexOf('--cli');
+// --cli: another build's bin (a branch built elsewhere); default this checkout's.
+const CLI = cliAt > 0 ? resolve(process.argv[cliAt + 1]) : join(PROJECT, 'dist', 'cli.cjs');
 const MODULES = join(PROJECT, 'node_modules');
 const TAPE = join(MODULES, 'tape', 'bin', 'tape');
 
@@ -99,7 +103,15 @@ const REPOS = [
 const LEAVE_OUT = new Set(['node_modules', 'benchmark', 'dist', 'types', 'bin', 'example', 'examples', '.github']);
 
 function parseArgs(argv) {
-  const opts = { quick: false, keep: false, repos: [], seed: 37, patches: undefined, jobs: Math.min(2, availableParallelism()) };
+  const opts = {
+    quick: false,
+    keep: false,
+    repos: [],
+    seed: 37,
+    patches: undefined,
+    jobs: Math.min(2, availableParallelism()),
+    risk: 0.001,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') opts.quick = true;
@@ -108,6 +120,8 @@ function parseArgs(argv) {
     else if (a === '--seed') opts.seed = Number(argv[++i]);
     else if (a === '--patches') opts.patches = Number(argv[++i]);
     else if (a === '--jobs') opts.jobs = Number(argv[++i]);
+    else if (a === '--risk') opts.risk = Number(argv[++i]);
+    else if (a === '--cli') i++;
     else if (a === '--help' || a === '-h') {
       console.log(
         readFileSync(fileURLToPath(import.meta.url), 'utf8')
@@ -120,7 +134,9 @@ function parseArgs(argv) {
       process.exit(2);
     }
   }
-  opts.patches ??= opts.quick ? 16 : 48;
+  // The report evaluates a calibration run only once 20 others came before it (the predictor's least
+  // history): the first 20 patches of each corpus are history, the rest are measured.
+  opts.patches ??= opts.quick ? 32 : 60;
   const known = new Set(REPOS.map((r) => r.name));
   for (const r of opts.repos) {
     if (!known.has(r)) {
@@ -161,7 +177,7 @@ function tierRun(repo, files, all) {
 }
 
 /** The temp repository: the package's files as the base commit, and its config. Returns { dir, base, all }. */
-function makeRepo(repo, root) {
+function makeRepo(repo, root, opts) {
   const from = join(MODULES, repo.name);
   const dir = join(root, repo.name);
   mkdirSync(dir, { recursive: true });
@@ -181,9 +197,11 @@ function makeRepo(repo, root) {
     timeout: 120,
     env: { NODE_PATH: MODULES },
   }));
+  // With a build that has selection (issue 37 point 5), its misses are measured too: `select` in the config.
+  const config = { tiers, ...(opts.select !== null && { select: { risk: opts.select } }) };
   writeFileSync(
     join(dir, 'gate-ladder.config.ts'),
-    `// Written by scripts/bench-order.mjs: tiers in cost order, each a group of ${repo.name}'s own tests.\nexport default ${JSON.stringify({ tiers }, null, 2)};\n`,
+    `// Written by scripts/bench-order.mjs: tiers in cost order, each a group of ${repo.name}'s own tests.\nexport default ${JSON.stringify(config, null, 2)};\n`,
   );
   git(dir, 'init', '-q', '-b', 'main');
   for (const [k, v] of [
@@ -277,7 +295,7 @@ function ledgerFacts(ledger, corpus) {
 
 function benchRepo(repo, root, opts) {
   const started = performance.now();
-  const made = makeRepo(repo, root);
+  const made = makeRepo(repo, root, opts);
   const problems = baseline(made);
   if (problems.length > 0) return { repo, problems, seconds: (performance.now() - started) / 1000 };
 
@@ -347,7 +365,9 @@ function printRepo(r) {
     console.log(`  order_evaluation: 0 patches evaluated: ${e.reason ?? 'no reason given'}`);
     return;
   }
-  console.log(`  order_evaluation: ${e.patches} patches, ${e.catching_patches} with a catch`);
+  console.log(
+    `  order_evaluation: ${e.patches} patches evaluated, ${e.catching_patches} with a catch${e.left_out_errors ? `, ${e.left_out_errors} left out (an error row)` : ''}`,
+  );
   for (const k of ['fixed', 'predicted']) {
     const o = e[k] ?? {};
     console.log(
@@ -390,6 +410,8 @@ if (!existsSync(CLI)) {
   console.error('bench-order: dist/cli.cjs is missing: run `npm run build` first (or `npm run bench:order`)');
   process.exit(2);
 }
+// `select` goes into the configs only when this build's config knows it (`help config` lists it).
+opts.select = /^\s+select\b/m.test(run(process.execPath, [CLI, 'help', 'config'], PROJECT).stdout) ? opts.risk : null;
 const chosen = opts.repos.length > 0 ? REPOS.filter((r) => opts.repos.includes(r.name)) : REPOS;
 const root = mkdtempSync(join(tmpdir(), 'gl-bench-order-'));
 // The worktree pool beside the repositories, removed with them (by default it lives in /var/tmp).
