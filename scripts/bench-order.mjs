@@ -428,7 +428,7 @@ console.log(
   `== order bench · ${new Date().toISOString()} · ${availableParallelism()} cores · node ${process.version} · ${gitVersion} · load ${l1.toFixed(2)} ${l5.toFixed(2)}`,
 );
 console.log(
-  `   seed ${opts.seed}, ${opts.patches} patches per repository, replay --jobs ${opts.jobs}, repositories ${chosen.map((r) => r.name).join(', ')}`,
+  `   seed ${opts.seed}, ${opts.patches} patches per repository, replay --jobs ${opts.jobs}, select ${opts.select === null ? 'not in this build' : `risk ${opts.select}`}, repositories ${chosen.map((r) => r.name).join(', ')}`,
 );
 const started = performance.now();
 const results = [];
