@@ -285,7 +285,9 @@ function ledgerFacts(ledger, corpus) {
       if (caught || error) count.cleanFailed++;
     } else {
       count.mutants++;
-      if (error && !caught) count.loadErrors++;
+      // A patch with an error row (a mutant that does not load) counts as an error whatever else caught it:
+      // the evaluation leaves such runs out, since the ladder stops at the error.
+      if (error) count.loadErrors++;
       else if (caught) count.caught++;
       else count.uncaught++;
     }
@@ -343,9 +345,11 @@ function printRepo(r) {
   }
   const c = r.facts.count;
   console.log(
-    `  ${r.corpus.length} patches: ${c.mutants} planted bugs (${c.caught} caught, ${c.uncaught} caught by no tier, ${c.loadErrors} broke loading: errors), ${c.clean} clean (${c.cleanFailed} failed)${c.notApplied ? `, ${c.notApplied} did not apply` : ''}`,
+    `  ${r.corpus.length} patches: ${c.mutants} planted bugs (${c.caught} caught, ${c.uncaught} caught by no tier, ${c.loadErrors} with an error row: broke loading), ${c.clean} clean (${c.cleanFailed} failed)${c.notApplied ? `, ${c.notApplied} did not apply` : ''}`,
   );
-  console.log(`  replay --calibrate: ${fmt(r.replaySeconds, 1)} s, ${r.facts.rows} ledger rows`);
+  console.log(
+    `  replay --calibrate: ${fmt(r.replaySeconds, 1)} s, ${r.facts.rows} ledger rows; the repository in all ${fmt(r.seconds, 1)} s`,
+  );
   for (const t of r.made.tiers) {
     const f = r.facts.tiers.get(t.name) ?? { runs: 0, caught: 0, errors: 0, seconds: [] };
     console.log(
