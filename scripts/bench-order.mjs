@@ -28,6 +28,7 @@ const cliAt = process.argv.indexOf('--cli');
 const CLI = cliAt > 0 ? resolve(process.argv[cliAt + 1]) : join(PROJECT, 'dist', 'cli.cjs');
 const MODULES = join(PROJECT, 'node_modules');
 const TAPE = join(MODULES, 'tape', 'bin', 'tape');
+const C8 = join(MODULES, 'c8', 'bin', 'c8.js');
 
 /**
  * The repositories. `differ`: whether the tiers differ in what they catch (the 0.7x target) or not
@@ -40,9 +41,9 @@ const REPOS = [
     differ: true,
     sources: ['index.js', 'lib/schemes.js', 'lib/utils.js'],
     tiers: [
-      ['t1-schemes', ['scheme-validation', 'malformed-urn', 'urn-full-input', 'websocket-query-preservation']],
-      ['t2-hosts', ['ipv6-canonical', 'ipv6-validation', 'host-delimiter-security', 'util']],
-      ['t3-full', null],
+      ['schemes', ['scheme-validation', 'malformed-urn', 'urn-full-input', 'websocket-query-preservation']],
+      ['hosts', ['ipv6-canonical', 'ipv6-validation', 'host-delimiter-security', 'util']],
+      ['full', null],
     ],
     suffix: '.test.js',
   },
@@ -51,13 +52,10 @@ const REPOS = [
     differ: true,
     sources: ['lib/async.js', 'lib/sync.js', 'lib/node-modules-paths.js', 'lib/homedir.js', 'lib/normalize-options.js', 'lib/caller.js'],
     tiers: [
-      ['t1-sync', ['filter_sync', 'mock_sync']],
-      ['t2-paths', ['node-modules-paths', 'homedir']],
-      [
-        't3-async',
-        ['filter', 'mock', 'dotdot', 'faulty_basedir', 'module_dir', 'precedence', 'nonstring', 'default_paths', 'shadowed_core'],
-      ],
-      ['t4-full', null],
+      ['sync', ['filter_sync', 'mock_sync']],
+      ['paths', ['node-modules-paths', 'homedir']],
+      ['async', ['filter', 'mock', 'dotdot', 'faulty_basedir', 'module_dir', 'precedence', 'nonstring', 'default_paths', 'shadowed_core']],
+      ['full', null],
     ],
     // The package as npm ships it lacks some fixtures and dev dependencies (mv, tap, array.prototype.map):
     // the test files that need them are left out of every tier.
@@ -78,24 +76,54 @@ const REPOS = [
     ],
   },
   {
+    name: 'node-exports-info',
+    differ: true,
+    sources: [
+      'getCategoriesForRange.js',
+      'getCategory.js',
+      'getCategoryFlags.js',
+      'getCategoryInfo.js',
+      'getConditionsForCategory.js',
+      'getRange.js',
+      'isCategory.js',
+    ],
+    tiers: [
+      ['ranges', ['getRange', 'getRangePairs', 'getCategoriesForRange']],
+      ['category', ['getCategory', 'versions']],
+      ['conditions', ['getConditionsForCategory', 'getCategoryFlags', 'getCategoryInfo']],
+      ['full', null],
+    ],
+    // isCategory's own test needs es-value-fixtures, which is not installed: left out.
+    suite: [
+      'getRange',
+      'getRangePairs',
+      'getCategoriesForRange',
+      'getCategory',
+      'versions',
+      'getConditionsForCategory',
+      'getCategoryFlags',
+      'getCategoryInfo',
+    ],
+  },
+  {
     name: 'jsonparse',
     differ: true,
     sources: ['jsonparse.js'],
     tiers: [
-      ['t1-values', ['primitives', 'offset', 'boundary']],
-      ['t2-text', ['utf8', 'surrogate', 'unvalid']],
-      ['t3-full', null],
+      ['values', ['primitives', 'offset', 'boundary']],
+      ['text', ['utf8', 'surrogate', 'unvalid']],
+      ['full', null],
     ],
   },
   {
     name: 'minimist',
     differ: false,
     sources: ['index.js'],
-    // Both tiers run the whole suite (the second a file per process, as a suite isolated per file does):
-    // they catch the same bugs at different costs.
+    // Both tiers run the whole suite, the second under c8 (coverage measured, no threshold): they catch
+    // the same bugs at different costs.
     tiers: [
-      ['t1-suite', null],
-      ['t2-per-file', 'per-file'],
+      ['suite', null],
+      ['coverage', 'coverage'],
     ],
   },
 ];
@@ -167,13 +195,11 @@ function git(cwd, ...args) {
   return r.stdout.trim();
 }
 
-/** A tier's argv: tape on its test files (all of them when null), or a loop over the files, a process each. */
+/** A tier's argv: tape on its test files (all of them when null), or the whole suite under c8. */
 function tierRun(repo, files, all) {
-  if (files === 'per-file') {
-    const quoted = all.map((n) => `'${testFile(repo, n)}'`).join(' ');
-    return `set -e; for f in ${quoted}; do '${process.execPath}' '${TAPE}' "$f"; done`;
-  }
-  return [process.execPath, TAPE, ...(files ?? all).map((n) => testFile(repo, n))];
+  const tests = (files === null || files === 'coverage' ? all : files).map((n) => testFile(repo, n));
+  if (files === 'coverage') return [process.execPath, C8, '--reporter=text-summary', process.execPath, TAPE, ...tests];
+  return [process.execPath, TAPE, ...tests];
 }
 
 /** The temp repository: the package's files as the base commit, and its config. Returns { dir, base, all }. */
@@ -194,15 +220,24 @@ function makeRepo(repo, root, opts) {
     name,
     run: tierRun(repo, files, all),
     runner: 'tape',
-    timeout: 120,
+    // A mutant can loop forever: its tier times out (an error) well before the default 600 s.
+    timeout: 40,
     env: { NODE_PATH: MODULES },
   }));
+  const { problems, cost } = baseline(dir, tiers);
+  if (problems.length > 0) return { dir, problems };
+  // The fixed order is the one a config states: cheapest first, as measured here at the base; the
+  // whole suite (a tier naming no group) last, as the backstop.
+  const whole = new Set(repo.tiers.filter(([, files]) => files === null).map(([name]) => name));
+  const ordered = [...tiers].sort((a, b) => Number(whole.has(a.name)) - Number(whole.has(b.name)) || cost.get(a.name) - cost.get(b.name));
   // With a build that has selection (issue 37 point 5), its misses are measured too: `select` in the config.
-  const config = { tiers, ...(opts.select !== null && { select: { risk: opts.select } }) };
+  const config = { tiers: ordered, ...(opts.select !== null && { select: { risk: opts.select } }) };
   writeFileSync(
     join(dir, 'gate-ladder.config.ts'),
-    `// Written by scripts/bench-order.mjs: tiers in cost order, each a group of ${repo.name}'s own tests.\nexport default ${JSON.stringify(config, null, 2)};\n`,
+    `// Written by scripts/bench-order.mjs: each tier a group of ${repo.name}'s own tests, cheapest first as measured at the base.\nexport default ${JSON.stringify(config, null, 2)};\n`,
   );
+  // c8 keeps its raw coverage under coverage/ in the work tree.
+  writeFileSync(join(dir, '.gitignore'), 'coverage/\n');
   git(dir, 'init', '-q', '-b', 'main');
   for (const [k, v] of [
     ['user.name', 'Bench'],
@@ -214,7 +249,7 @@ function makeRepo(repo, root, opts) {
   }
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', `${repo.name} as npm ships it, with its tests`);
-  return { dir, base: git(dir, 'rev-parse', 'HEAD'), all, tiers };
+  return { dir, base: git(dir, 'rev-parse', 'HEAD'), all, tiers: ordered, cost };
 }
 
 /** Every test file's name (without `test/` and the suffix). */
@@ -228,15 +263,23 @@ function listTests(dir, repo) {
 
 const testFile = (repo, name) => `test/${name}${repo.suffix ?? '.js'}`;
 
-/** Each tier at the base must pass: otherwise its suite does not run here and the figures would mean nothing. */
-function baseline(made) {
+/**
+ * Each tier at the base, three times, interleaved: every one must pass (otherwise the suite does not run
+ * here and the figures would mean nothing), and its median seconds give the fixed order.
+ */
+function baseline(dir, tiers) {
   const problems = [];
-  for (const t of made.tiers) {
-    const r = Array.isArray(t.run) ? run(t.run[0], t.run.slice(1), made.dir, t.env) : run('/bin/sh', ['-c', t.run], made.dir, t.env);
-    if (r.status !== 0)
-      problems.push(`${t.name} fails at the base (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' / ')}`);
+  const times = new Map(tiers.map((t) => [t.name, []]));
+  for (let round = 0; round < 3 && problems.length === 0; round++) {
+    for (const t of tiers) {
+      const started = performance.now();
+      const r = run(t.run[0], t.run.slice(1), dir, t.env);
+      times.get(t.name).push((performance.now() - started) / 1000);
+      if (r.status !== 0)
+        problems.push(`${t.name} fails at the base (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' / ')}`);
+    }
   }
-  return problems;
+  return { problems, cost: new Map([...times].map(([name, xs]) => [name, median(xs)])) };
 }
 
 const median = (xs) => {
@@ -298,8 +341,7 @@ function ledgerFacts(ledger, corpus) {
 function benchRepo(repo, root, opts) {
   const started = performance.now();
   const made = makeRepo(repo, root, opts);
-  const problems = baseline(made);
-  if (problems.length > 0) return { repo, problems, seconds: (performance.now() - started) / 1000 };
+  if (made.problems) return { repo, problems: made.problems, seconds: (performance.now() - started) / 1000 };
 
   const files = Object.fromEntries(repo.sources.map((p) => [p, readFileSync(join(made.dir, p), 'utf8')]));
   const corpus = generateCorpus({ files, seed: opts.seed, count: opts.patches });
@@ -347,13 +389,14 @@ function printRepo(r) {
   console.log(
     `  ${r.corpus.length} patches: ${c.mutants} planted bugs (${c.caught} caught, ${c.uncaught} caught by no tier, ${c.loadErrors} with an error row: broke loading), ${c.clean} clean (${c.cleanFailed} failed)${c.notApplied ? `, ${c.notApplied} did not apply` : ''}`,
   );
+  console.log(`  fixed order (cheapest first at the base, the whole suite last): ${r.made.tiers.map((t) => t.name).join(', ')}`);
   console.log(
     `  replay --calibrate: ${fmt(r.replaySeconds, 1)} s, ${r.facts.rows} ledger rows; the repository in all ${fmt(r.seconds, 1)} s`,
   );
   for (const t of r.made.tiers) {
     const f = r.facts.tiers.get(t.name) ?? { runs: 0, caught: 0, errors: 0, seconds: [] };
     console.log(
-      `  ${t.name.padEnd(12)} runs ${String(f.runs).padStart(3)}  caught ${String(f.caught).padStart(3)}  errors ${String(f.errors).padStart(3)}  median ${fmt(median(f.seconds))} s`,
+      `  ${t.name.padEnd(14)} at the base ${fmt(r.made.cost.get(t.name))} s · runs ${String(f.runs).padStart(3)}  caught ${String(f.caught).padStart(3)}  errors ${String(f.errors).padStart(3)}  median ${fmt(median(f.seconds))} s`,
     );
   }
   if (r.reportProblem) {
