@@ -227,8 +227,9 @@ function makeRepo(repo, root, opts) {
   const { problems, cost } = baseline(dir, tiers);
   if (problems.length > 0) return { dir, problems };
   // The fixed order is the one a config states: cheapest first, as measured here at the base; the
-  // whole suite (a tier naming no group) last, as the backstop.
-  const whole = new Set(repo.tiers.filter(([, files]) => files === null).map(([name]) => name));
+  // whole suite (a tier naming no group) last, as the backstop; where every tier runs the whole suite, by cost alone.
+  const grouped = repo.tiers.some(([, files]) => Array.isArray(files));
+  const whole = new Set(grouped ? repo.tiers.filter(([, files]) => files === null).map(([name]) => name) : []);
   const ordered = [...tiers].sort((a, b) => Number(whole.has(a.name)) - Number(whole.has(b.name)) || cost.get(a.name) - cost.get(b.name));
   // With a build that has selection (issue 37 point 5), its misses are measured too: `select` in the config.
   const config = { tiers: ordered, ...(opts.select !== null && { select: { risk: opts.select } }) };
