@@ -433,8 +433,10 @@ function printRepo(r) {
 }
 
 function summary(results) {
-  console.log('\n| repository | tiers | patches | caught | no tier | load errors | fixed s | predicted s | ratio | target | missed |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    '\n| repository | tiers | patches | caught | no tier | load errors | fixed s | predicted s | ratio | target | missed | select missed, tiers skipped |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const e = r.evaluation;
     const c = r.facts?.count;
@@ -448,7 +450,7 @@ function summary(results) {
           ? fmt(e.ratio)
           : `0 patches: ${e.reason ?? ''}`;
     console.log(
-      `| ${r.repo.name} | ${r.repo.differ ? 'differ' : 'same'} | ${r.corpus?.length ?? '-'} | ${c?.caught ?? '-'} | ${c?.uncaught ?? '-'} | ${c?.loadErrors ?? '-'} | ${has ? fmt(e.fixed?.median_seconds_to_first_catch) : '-'} | ${has ? fmt(e.predicted?.median_seconds_to_first_catch) : '-'} | ${ratio} | ${r.repo.differ ? '≤ 0.7' : '≤ 1.1'} | ${missed} |`,
+      `| ${r.repo.name} | ${r.repo.differ ? 'differ' : 'same'} | ${r.corpus?.length ?? '-'} | ${c?.caught ?? '-'} | ${c?.uncaught ?? '-'} | ${c?.loadErrors ?? '-'} | ${has ? fmt(e.fixed?.median_seconds_to_first_catch) : '-'} | ${has ? fmt(e.predicted?.median_seconds_to_first_catch) : '-'} | ${ratio} | ${r.repo.differ ? '≤ 0.7' : '≤ 1.1'} | ${missed} | ${e?.select ? `${e.select.missed}, ${e.select.tiers_skipped}` : '-'} |`,
     );
   }
 }
