@@ -102,7 +102,10 @@ test('every patch applies onto the base and changes one line (a bug) or adds a c
   try {
     // More patches than the files have places: every site is used, the file's last line too.
     const patches = corpus.generateCorpus({ files: FILES, seed: 5, count: 60, clean: 0.3 });
-    assert.ok(patches.some((p) => p.file === 'lib/count.js' && p.line === 11), 'the last line, without a newline');
+    assert.ok(
+      patches.some((p) => p.file === 'lib/count.js' && p.line === 11),
+      'the last line, without a newline',
+    );
     assert.ok(patches.some((p) => p.kind === 'clean'));
     assert.ok(patches.some((p) => p.kind === 'mutant'));
     for (const p of patches) {
