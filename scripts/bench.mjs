@@ -1,11 +1,13 @@
 // Runs every scripts/bench-*.mjs in turn (after `npm run build`, see package.json), passing its
 // arguments on (`npm run bench -- --quick` for fewer repetitions). Each prints its own figures.
+// bench-order.mjs (calibrated replays of five libraries, about 15 minutes) runs on its own:
+// `npm run bench:order`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
 const benches = readdirSync('scripts')
-  .filter((f) => /^bench-.+\.mjs$/.test(f))
+  .filter((f) => /^bench-.+\.mjs$/.test(f) && f !== 'bench-order.mjs')
   .sort();
 console.log(`gate-ladder benchmarks · ${new Date().toISOString()} · ${availableParallelism()} cores · ${benches.join(', ')}`);
 let failed = 0;
