@@ -97,7 +97,8 @@ test('Ctrl-C stops the gate tree, keeps earlier rows, writes none for the interr
   withRepo(
     {
       files: {
-        'gate-ladder.config.ts': `export default { tiers: [{ name: 't1', run: 'true' }, { name: 't2', run: 'echo started; sleep 3217 & sleep 3218' }] };\n`,
+        // output 'all': the gate's "started" streams through, so the test knows when to press Ctrl-C.
+        'gate-ladder.config.ts': `export default { output: 'all', tiers: [{ name: 't1', run: 'true' }, { name: 't2', run: 'echo started; sleep 3217 & sleep 3218' }] };\n`,
       },
     },
     async (repo) => {
