@@ -199,7 +199,14 @@ export function stashList(cwd: string): string {
 }
 
 /** An unreferenced commit of `tree` (so a worktree can check it out); git's gc removes it in time. */
-export function commitTree(cwd: string, tree: string, parent: string | null): string {
+export function commitTree(cwd: string, tree: string, parent: string | null, message = 'gate-ladder: staged tree'): string {
+  const r = commitTreeRun(cwd, tree, parent, message);
+  if (!r.ok) throw new GitError(r.args, r);
+  return r.stdout.trim();
+}
+
+/** `commitTree` with git's answer as data. */
+export function commitTreeRun(cwd: string, tree: string, parent: string | null, message: string): GitResult & { args: string[] } {
   // Never signed (commit-tree honours commit.gpgSign): nobody should be asked for a passphrase for it.
   const args = [
     '-c',
@@ -210,9 +217,10 @@ export function commitTree(cwd: string, tree: string, parent: string | null): st
     '--no-gpg-sign',
     tree,
     '-m',
-    'gate-ladder: staged tree',
+    message,
   ];
-  return gitOk(cwd, parent ? [...args, '-p', parent] : args, { scrub: true }).trim();
+  if (parent) args.push('-p', parent);
+  return { ...git(cwd, args, { scrub: true }), args };
 }
 
 export function isShallow(cwd: string): boolean {

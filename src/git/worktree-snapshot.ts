@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { git, resolveCommit } from './git.js';
+import { commitTreeRun, git, resolveCommit } from './git.js';
 
 export type WorktreeSnapshot =
   | { kind: 'ok'; commit: string; head: string }
@@ -33,7 +33,7 @@ export function worktreeSnapshot(root: string, gitDir: string): WorktreeSnapshot
     if (!tree.ok) return { kind: 'failed', why: firstLine(tree.stderr) };
     const headTree = git(root, ['rev-parse', `${head}^{tree}`]).stdout.trim();
     if (tree.stdout.trim() === headTree) return { kind: 'empty' };
-    const commit = commitOf(root, tree.stdout.trim(), head, 'gate-ladder judge: the working tree');
+    const commit = commitTreeRun(root, tree.stdout.trim(), head, 'gate-ladder judge: the working tree');
     if (!commit.ok) return { kind: 'failed', why: firstLine(commit.stderr) };
     return { kind: 'ok', commit: commit.stdout.trim(), head };
   } finally {
@@ -62,26 +62,9 @@ export function patchSnapshot(root: string, base: string, file: string): { kind:
     }
     const tree = git(root, ['write-tree'], { indexFile });
     if (!tree.ok) return { kind: 'failed', why: firstLine(tree.stderr) };
-    const commit = commitOf(root, tree.stdout.trim(), base, 'gate-ladder: a patch, planned');
+    const commit = commitTreeRun(root, tree.stdout.trim(), base, 'gate-ladder: a patch, planned');
     return commit.ok ? { kind: 'ok', commit: commit.stdout.trim() } : { kind: 'failed', why: firstLine(commit.stderr) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** An unreferenced, unsigned commit of `tree` on `parent`. */
-function commitOf(root: string, tree: string, parent: string, message: string) {
-  return git(root, [
-    '-c',
-    'user.name=gate-ladder',
-    '-c',
-    'user.email=gate-ladder@localhost',
-    'commit-tree',
-    '--no-gpg-sign',
-    tree,
-    '-p',
-    parent,
-    '-m',
-    message,
-  ]);
 }
