@@ -15,11 +15,11 @@
 // the rest are measured). --jobs: patches at once (default 2). --risk: `select`'s risk, when the build has
 // selection (default 0.001). --cli: the gate-ladder bin to measure (default dist/cli.cjs). --keep: keep the temp repositories, patches and ledgers (the
 // path is printed). Needs `npm run build` first (`npm run bench:order` does it).
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { git, initRepo, run as runChecked } from './lib/bench-utils.mjs';
 import { generateCorpus } from './lib/order-corpus.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -175,25 +175,8 @@ function parseArgs(argv) {
   return opts;
 }
 
-/** An environment free of the caller's git and hook variables, as a fresh terminal would have. */
-function cleanEnv(extra = {}) {
-  const env = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('GIT_') || k === 'GATE_LADDER' || k === 'HUSKY' || k.startsWith('npm_')) continue;
-    env[k] = v;
-  }
-  return { ...env, GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1', ...extra };
-}
-
-function run(file, args, cwd, env = {}) {
-  return spawnSync(file, args, { cwd, env: cleanEnv(env), encoding: 'utf8', maxBuffer: 1 << 30 });
-}
-
-function git(cwd, ...args) {
-  const r = run('git', args, cwd);
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')} in ${cwd}: ${r.stderr}`);
-  return r.stdout.trim();
-}
+/** A process's answer as data: the callers read its status (bench-utils' `run` throws unless told not to). */
+const run = (file, args, cwd, env = {}) => runChecked(file, args, cwd, { env, allowFail: true });
 
 /** A tier's argv: tape on its test files (all of them when null), or the whole suite under c8. */
 function tierRun(repo, files, all) {
@@ -239,15 +222,7 @@ function makeRepo(repo, root, opts) {
   );
   // c8 keeps its raw coverage under coverage/ in the work tree.
   writeFileSync(join(dir, '.gitignore'), 'coverage/\n');
-  git(dir, 'init', '-q', '-b', 'main');
-  for (const [k, v] of [
-    ['user.name', 'Bench'],
-    ['user.email', 'bench@example.invalid'],
-    ['commit.gpgSign', 'false'],
-    ['gc.auto', '0'],
-  ]) {
-    git(dir, 'config', k, v);
-  }
+  initRepo(dir);
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', `${repo.name} as npm ships it, with its tests`);
   return { dir, base: git(dir, 'rev-parse', 'HEAD'), all, tiers: ordered, cost };
