@@ -171,7 +171,7 @@ async function tempsGone(cache: string): Promise<void> {
 async function diffWritten(dir: string): Promise<void> {
   const cache = join(dir, '.git', 'gate-ladder', 'cache');
   const diffs = () => (existsSync(cache) ? readdirSync(cache).filter((f) => f.startsWith('diff-')) : []);
-  for (let i = 0; i < 200 && diffs().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 1000 && diffs().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
 test(
@@ -235,6 +235,8 @@ test(
     // Everything else about the listing comes from the entry it became.
     assert.equal(streamed.changes(), plain.changes());
     const cache = join(dir, '.git', 'gate-ladder', 'cache');
+    // Written in the background: wait for the entry, then for its temporary file to be renamed away.
+    await diffWritten(dir);
     await tempsGone(cache);
     assert.equal(
       readdirSync(cache).filter((f) => f.startsWith('.tmp-')),
