@@ -434,6 +434,16 @@ export function processesMatching(pattern: RegExp): string[] {
   return found;
 }
 
+/**
+ * A `sleep` length of this test process's own, so a check for what a test left running never sees
+ * another test process's gate: each test file runs on several Nodes at once under .ci/run.
+ * `k` (0..7) tells apart the sleeps of one test.
+ */
+export function ownSleep(k = 0): number {
+  return 100_000 + (OWN_SLEEP_BASE % 100_000) * 8 + k;
+}
+const OWN_SLEEP_BASE = (process.pid * 7919 + Math.floor(Math.random() * 100_000)) >>> 0;
+
 /** The processes matching `pattern` that are still there after `ms` of polling (empty: all gone). */
 export function leftAfter(pattern: RegExp, ms = 10_000): string[] {
   const end = Date.now() + ms;

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type Repo, cleanEnv, leftAfter, nodeTestId, processesMatching, withRepo } from '../helpers/repo.js';
+import { type Repo, cleanEnv, leftAfter, nodeTestId, ownSleep, processesMatching, withRepo } from '../helpers/repo.js';
 import { poolLocks, slotFree, userWorktrees } from '../helpers/pool.js';
 
 const CONFIG = `export default {
@@ -250,7 +250,7 @@ test('seed on a commit: Ctrl-C stops the gates and gives the worktree back to th
     {
       files: {
         ...FILES,
-        'gate-ladder.config.ts': `export default { tiers: [{ name: 't1-slow', run: 'sleep 3119; echo never', timeout: 120 }] };\n`,
+        'gate-ladder.config.ts': `export default { tiers: [{ name: 't1-slow', run: 'sleep ${ownSleep()}; echo never', timeout: 120 }] };\n`,
       },
     },
     async (repo) => {
@@ -266,7 +266,7 @@ test('seed on a commit: Ctrl-C stops the gates and gives the worktree back to th
       const code = await new Promise<number | null>((done) => {
         const poll = setInterval(() => {
           // Once the gate's process is there (not a fixed wait after the line that announces it).
-          if (out.includes('t1-slow running') && processesMatching(/^sleep 3119$/).length > 0) {
+          if (out.includes('t1-slow running') && processesMatching(new RegExp(`^sleep ${ownSleep()}$`)).length > 0) {
             clearInterval(poll);
             child.kill('SIGINT');
           }
@@ -282,7 +282,7 @@ test('seed on a commit: Ctrl-C stops the gates and gives the worktree back to th
       assert.ok(dir, out);
       assert.ok(slotFree(dir!), `${dir} is still held`);
       assert.is(worktrees(repo), 1);
-      assert.equal(leftAfter(/sleep 3119/), [], 'the gate was stopped');
+      assert.equal(leftAfter(new RegExp(`^sleep ${ownSleep()}$`)), [], 'the gate was stopped');
     },
   ));
 

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CHECK_SH, type Repo, cleanEnv, sh, withRepo, leftAfter } from '../helpers/repo.js';
+import { CHECK_SH, type Repo, cleanEnv, sh, withRepo, leftAfter, ownSleep } from '../helpers/repo.js';
 import { isSlot, poolSlots, slotDirt, slotFree, userWorktrees } from '../helpers/pool.js';
 import { poolDir } from '../../src/git/worktree-pool.js';
 
@@ -304,7 +304,7 @@ test('Ctrl-C during a gate in a worktree: the gate is stopped, the slot given ba
       files: {
         'gate-ladder.config.ts': `export default {
   isolation: 'worktree',
-  tiers: [{ name: 't1-slow', run: 'pwd > "$GL_TRACE"; sleep 3127', timeout: 60 }],
+  tiers: [{ name: 't1-slow', run: 'pwd > "$GL_TRACE"; sleep ${ownSleep()}', timeout: 60 }],
 };
 `,
       },
@@ -338,7 +338,7 @@ test('Ctrl-C during a gate in a worktree: the gate is stopped, the slot given ba
       assert.ok(slotFree(dir), 'the slot is given back');
       assert.is(worktrees(repo).length, 1);
       assert.equal(poolSlots(repo), [dir], 'and kept for the next run');
-      assert.equal(leftAfter(/sleep 3127/), [], 'the gate is stopped');
+      assert.equal(leftAfter(new RegExp(`sleep ${ownSleep()}$`)), [], 'the gate is stopped');
       assert.equal(repo.ledger(), [], 'an interrupted gate reached no verdict: no row');
     },
   ));

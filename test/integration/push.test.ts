@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LADDER_FILES, type Repo, sh, withRepo, leftAfter } from '../helpers/repo.js';
+import { LADDER_FILES, type Repo, sh, withRepo, leftAfter, ownSleep } from '../helpers/repo.js';
 import { hookLine } from '../../src/commands/install.js';
 
 const ladder = <T>(fn: (repo: Repo) => Promise<T> | T) => withRepo({ files: LADDER_FILES }, fn);
@@ -144,7 +144,7 @@ test('a timeout is an error, and kills the whole process tree', () =>
   withRepo(
     {
       files: {
-        'gate-ladder.config.ts': `export default { tiers: [{ name: 't1-slow', run: 'sleep 3117 & sleep 3118; echo never', timeout: 1 }] };\n`,
+        'gate-ladder.config.ts': `export default { tiers: [{ name: 't1-slow', run: 'sleep ${ownSleep(0)} & sleep ${ownSleep(1)}; echo never', timeout: 1 }] };\n`,
       },
     },
     (repo) => {
@@ -159,7 +159,7 @@ test('a timeout is an error, and kills the whole process tree', () =>
         [['t1-slow', 'error']],
       );
       assert.match(String(rows[0]!.reason), 'timed out after 1 s');
-      assert.equal(leftAfter(/sleep 311[78]/), [], 'processes left behind');
+      assert.equal(leftAfter(new RegExp(`^sleep (${ownSleep(0)}|${ownSleep(1)})$`)), [], 'processes left behind');
     },
   ));
 

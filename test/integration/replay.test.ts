@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CHECK_SH, LADDER_FILES, type Repo, type Run, cleanEnv, withRepo, leftAfter } from '../helpers/repo.js';
+import { CHECK_SH, LADDER_FILES, type Repo, type Run, cleanEnv, withRepo, leftAfter, ownSleep } from '../helpers/repo.js';
 import { poolLocks, userWorktrees } from '../helpers/pool.js';
 
 type Row = Record<string, unknown>;
@@ -471,7 +471,7 @@ test('Ctrl-C in the middle: gates stopped, no worktree held, no stray folder, no
     mkdirSync(marks);
     repo.write(
       'gate-ladder.config.ts',
-      `export default { tiers: [{ name: 't1-slow', run: 'touch ${marks}/$$; sleep 3131 & sleep 3132', timeout: 60 }] };\n`,
+      `export default { tiers: [{ name: 't1-slow', run: 'touch ${marks}/$$; sleep ${ownSleep(0)} & sleep ${ownSleep(1)}', timeout: 60 }] };\n`,
     );
     const start = repo.commit('slow gate');
     for (let i = 0; i < 4; i++) {
@@ -488,7 +488,7 @@ test('Ctrl-C in the middle: gates stopped, no worktree held, no stray folder, no
     assert.is(r.code, 130, r.out);
     assert.match(r.stderr, 'replay interrupted');
     assert.equal(repo.ledger(), [], 'an interrupted patch leaves no rows: it is replayed next time');
-    assert.equal(leftAfter(/sleep 313[12]/), [], 'processes left behind');
+    assert.equal(leftAfter(new RegExp(`^sleep (${ownSleep(0)}|${ownSleep(1)})$`)), [], 'processes left behind');
     assertCleanedUp(repo, tmp);
   }));
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LADDER_FILES, cleanEnv, sh, withRepo, leftAfter } from '../helpers/repo.js';
+import { LADDER_FILES, cleanEnv, sh, withRepo, leftAfter, ownSleep } from '../helpers/repo.js';
 
 test('run --base/--head judges a range without a push, as CI does', () =>
   withRepo({ files: LADDER_FILES }, (repo) => {
@@ -93,8 +93,7 @@ test('a bad revision and an unknown command say what to do', () =>
     assert.match(unknown.stderr, 'gate-ladder --help');
   }));
 
-/** Sleeps of this test process's own: the same file runs on several Nodes at once under .ci/run. */
-const SLEEP = 100_000 + (process.pid % 50_000) * 2;
+const SLEEP = ownSleep(0);
 
 test('Ctrl-C stops the gate tree, keeps earlier rows, writes none for the interrupted tier, exits 130', () =>
   withRepo(

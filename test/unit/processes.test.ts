@@ -2,14 +2,14 @@
 import { spawn } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { leftAfter, processesMatching } from '../helpers/repo.js';
+import { leftAfter, ownSleep, processesMatching } from '../helpers/repo.js';
 
 test('a live process is found, and is gone once killed', () => {
-  const child = spawn('sleep', ['4247'], { stdio: 'ignore' });
+  const child = spawn('sleep', [String(ownSleep())], { stdio: 'ignore' });
   const seen = (() => {
     const end = Date.now() + 10_000;
     while (Date.now() < end) {
-      const found = processesMatching(/^sleep 4247$/);
+      const found = processesMatching(new RegExp(`^sleep ${ownSleep()}$`));
       if (found.length > 0) return found;
     }
     return [];
@@ -21,7 +21,7 @@ test('a live process is found, and is gone once killed', () => {
   child.kill('SIGKILL');
   return new Promise<void>((done) =>
     child.on('exit', () => {
-      assert.equal(leftAfter(/^sleep 4247$/), []);
+      assert.equal(leftAfter(new RegExp(`^sleep ${ownSleep()}$`)), []);
       done();
     }),
   );

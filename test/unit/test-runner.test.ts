@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PROJECT, leftAfter, sh } from '../helpers/repo.js';
+import { PROJECT, leftAfter, ownSleep, sh } from '../helpers/repo.js';
 
 const UVU = `${PROJECT}/node_modules/uvu/dist/index.mjs`;
 
@@ -29,7 +29,7 @@ test.run();
 `,
     'b.test.js': `import { spawnSync } from 'node:child_process';
 import { test } from '${UVU}';
-test('blocked in a child', () => { spawnSync('sleep', ['4253']); });
+test('blocked in a child', () => { spawnSync('sleep', ['${ownSleep()}']); });
 test.run();
 `,
   });
@@ -41,7 +41,7 @@ test.run();
     assert.is(one.code, 1, one.out);
     assert.match(one.stdout, 'a.test.js › waits forever: did not end within 2 s (GL_TEST_TIMEOUT_S)');
     assert.match(one.stdout, '0 passed, 1 failed');
-    assert.equal(leftAfter(/^sleep 4253$/), []);
+    assert.equal(leftAfter(new RegExp(`^sleep ${ownSleep()}$`)), []);
     rmSync(join(s.dir, 'a.test.js'));
     const two = sh(process.execPath, ['scripts/test.mjs', s.dir], PROJECT, {
       env: { GL_TEST_TIMEOUT_S: '2', NO_COLOR: '1' },
@@ -49,7 +49,7 @@ test.run();
     });
     assert.is(two.code, 1, two.out);
     assert.match(two.stdout, 'b.test.js › blocked in a child: did not end within 2 s');
-    assert.equal(leftAfter(/^sleep 4253$/), [], 'the sleep it started was stopped with it');
+    assert.equal(leftAfter(new RegExp(`^sleep ${ownSleep()}$`)), [], 'the sleep it started was stopped with it');
   } finally {
     s.done();
   }
