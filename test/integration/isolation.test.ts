@@ -328,8 +328,10 @@ test('Ctrl-C during a gate in a worktree: the gate is stopped, the slot given ba
       child.stderr.on('data', (d) => (out += d));
       child.stdin.end(`refs/heads/main ${head} refs/heads/main ${base}\n`);
       const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-      for (let i = 0; i < 300 && !existsSync(trace); i++) await new Promise((r) => setTimeout(r, 100));
-      const dir = readFileSync(trace, 'utf8').trim();
+      // The shell makes the file before pwd writes its line: wait for the whole line.
+      const written = () => (existsSync(trace) ? readFileSync(trace, 'utf8') : '');
+      for (let i = 0; i < 300 && !written().endsWith('\n'); i++) await new Promise((r) => setTimeout(r, 100));
+      const dir = written().trim();
       assert.ok(existsSync(dir) && !slotFree(dir), 'the slot is held while the gate runs');
       child.kill('SIGINT');
       const code = await exited;
