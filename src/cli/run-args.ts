@@ -77,7 +77,7 @@ export function runOptionsOf(a: RunArgs): Omit<RunOptions, 'cwd'> {
  */
 export function parseRunArgs(argv: readonly string[]): Omit<RunOptions, 'cwd'> | undefined {
   if (argv[0] !== 'run') return undefined;
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; strict: true; allowPositionals: true; options: typeof RUN_OPTIONS }>>;
   try {
     parsed = parseArgs({ args: argv.slice(1), strict: true, allowPositionals: true, options: RUN_OPTIONS });
   } catch {

@@ -23,9 +23,8 @@ export function worktreeSnapshot(root: string, gitDir: string): WorktreeSnapshot
     const indexFile = join(dir, 'index');
     const own = join(gitDir, 'index');
     // A copy keeps the index's file stats: `add -A` then hashes only what changed.
-    const seeded = existsSync(own)
-      ? (copyFileSync(own, indexFile), { ok: true, stderr: '' })
-      : git(root, ['read-tree', 'HEAD'], { indexFile });
+    if (existsSync(own)) copyFileSync(own, indexFile);
+    const seeded = existsSync(own) ? { ok: true, stderr: '' } : git(root, ['read-tree', 'HEAD'], { indexFile });
     if (!seeded.ok) return { kind: 'failed', why: firstLine(seeded.stderr) };
     const added = git(root, ['add', '-A', '--', '.'], { indexFile });
     if (!added.ok) return { kind: 'failed', why: firstLine(added.stderr) };

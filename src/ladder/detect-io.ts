@@ -1,5 +1,5 @@
 /** The runner behind a tier, read where the gate runs: package.json there is the judged commit's. */
-import { readFileSync, readdirSync } from 'node:fs';
+import { type Dirent, readFileSync, readdirSync } from 'node:fs';
 import { join, posix, resolve, sep } from 'node:path';
 import { git } from '../git/git.js';
 import { type Detection, type MakeDryRun, type Scripts, type WorkspaceManager, type Workspaces, detectRunner } from './detect.js';
@@ -121,7 +121,7 @@ function workspacesFrom(
 function packageDirs(dir: string, base: string, depth: number): string[] {
   const out: string[] = [];
   const walk = (rel: string, left: number) => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(join(dir, rel), { withFileTypes: true });
     } catch {

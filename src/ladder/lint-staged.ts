@@ -118,7 +118,9 @@ function copyOutput(into: string[]): () => void {
       return (originals[i] as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
     } as typeof s.write;
   });
-  return () => streams.forEach((s, i) => (s.write = originals[i]!));
+  return () => {
+    for (const [i, s] of streams.entries()) s.write = originals[i]!;
+  };
 }
 
 /** The tier's lintStaged field as lint-staged's options; stash and hiding of unstaged changes stay lint-staged's defaults. Pure. */

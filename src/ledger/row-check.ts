@@ -23,7 +23,6 @@ const HOOKS = new Set(['pre-push', 'pre-commit', 'manual', 'replay', 'seed', 'ju
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max && !CONTROL.test(v);

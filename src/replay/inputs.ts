@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { type Stats, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { EMPTY_TREE, git, resolveCommit } from '../git/git.js';
 
@@ -105,7 +105,7 @@ export function resolveInputs(
 
   for (const input of inputs) {
     const path = resolve(cwd, input);
-    let stat;
+    let stat: Stats | undefined;
     try {
       stat = statSync(path);
     } catch {

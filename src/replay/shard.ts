@@ -35,7 +35,7 @@ export function assignShards(
   const unique = [...new Set(ids)];
   const known = unique.map((id) => durations.get(id)).filter((s): s is number => s !== undefined && Number.isFinite(s) && s >= 0);
   if (known.length === 0) {
-    unique.forEach((id, i) => out.set(id, i % count));
+    for (const [i, id] of unique.entries()) out.set(id, i % count);
     return out;
   }
   const mean = known.reduce((a, b) => a + b, 0) / known.length;

@@ -302,7 +302,7 @@ export function orderLines(plan: Plan): string[] {
   if (o === undefined) return [];
   const preds = new Map((o.predictions ?? []).map((x) => [x.tier, x]));
   const lines = [orderMsg.head(o)];
-  plan.tiers.filter((t) => t.run).forEach((t, i) => lines.push(orderMsg.tier(i + 1, t.tier.name, preds.get(t.tier.name))));
+  for (const [i, t] of plan.tiers.filter((t) => t.run).entries()) lines.push(orderMsg.tier(i + 1, t.tier.name, preds.get(t.tier.name)));
   if (o.selected) lines.push(orderMsg.selected(o.selected.skipped, o.selected.residual, o.selected.risk));
   if (o.selectOff !== undefined) lines.push(orderMsg.selectOff(o.selectOff));
   return lines;

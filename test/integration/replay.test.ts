@@ -403,7 +403,7 @@ test('--jobs 2: two patches at a time, never more; two replays at once share the
     assert.is(lines.length, 20, '10 patches, two tiers each');
     const rows = lines.map((l) => JSON.parse(l) as Row);
     const byPatch = new Map<unknown, number[]>();
-    rows.forEach((row, i) => byPatch.set(row.patch, [...(byPatch.get(row.patch) ?? []), i]));
+    for (const [i, row] of rows.entries()) byPatch.set(row.patch, [...(byPatch.get(row.patch) ?? []), i]);
     assert.is(byPatch.size, 10);
     for (const [patch, at] of byPatch) {
       assert.equal(

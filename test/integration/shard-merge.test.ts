@@ -27,7 +27,10 @@ function twelveCommits(repo: Repo): string {
     () => repo.write('src/value.txt', 'bug\n'),
     () => repo.write('src/value.txt', 'good\n'),
     () => repo.write('tests/fixture.txt', 'fixture v2\n'),
-    () => (repo.write('src/value.txt', 'bug\n'), repo.write('tests/fixture.txt', 'v3\n')),
+    () => {
+      repo.write('src/value.txt', 'bug\n');
+      repo.write('tests/fixture.txt', 'v3\n');
+    },
     () => repo.write('src/value.txt', 'good\n'),
     () => repo.write('harness.txt', '4\n'),
     () => repo.gitOk('rm', '-q', 'harness.txt'),
@@ -36,7 +39,10 @@ function twelveCommits(repo: Repo): string {
     () => repo.write('src/value.txt', 'good\n'),
     () => repo.write('src/c.txt', 'c\n'),
   ];
-  edits.forEach((edit, i) => (edit(), repo.commit(`c${i + 1}`)));
+  for (const [i, edit] of edits.entries()) {
+    edit();
+    repo.commit(`c${i + 1}`);
+  }
   const p = repo.push(['-q', 'origin', 'main'], { GATE_LADDER: '0' });
   assert.is(p.code, 0, p.out);
   return `${first}..main`;

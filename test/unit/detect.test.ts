@@ -144,9 +144,15 @@ test("npm's pre and post scripts run around a script: what they run is beside th
 
 test('package.json is read only when a package manager is named', () => {
   let reads = 0;
-  detectRunner('vitest run && node x.js', undefined, () => (reads++, {}));
+  detectRunner('vitest run && node x.js', undefined, () => {
+    reads++;
+    return {};
+  });
   assert.is(reads, 0);
-  detectRunner('npm test && npm run build', undefined, () => (reads++, { test: 'jest' }));
+  detectRunner('npm test && npm run build', undefined, () => {
+    reads++;
+    return { test: 'jest' };
+  });
   assert.is(reads, 1, 'read once per detection');
 });
 

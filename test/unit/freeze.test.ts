@@ -140,7 +140,7 @@ for (const [title, expires, reentry, problems] of request) {
   test(`freeze request: ${title}`, () => {
     const r = checkFreezeRequest(expires, reentry, '2025-01-01', 90);
     assert.is(r.problems.length, problems.length, r.problems.join(' | '));
-    problems.forEach((p, i) => assert.match(r.problems[i]!, p));
+    for (const [i, p] of problems.entries()) assert.match(r.problems[i]!, p);
     if (problems.length === 0) assert.is(r.expires, expires);
   });
 }

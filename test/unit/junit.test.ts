@@ -231,7 +231,10 @@ test('pytest: folders with capitals or dots: the file attribute decides, as pyte
 test('pytest without a file attribute: the files that exist decide; without a look, capitals end at the module', () => {
   const files = new Set(['tests', 'tests/Integration', 'tests/Integration/test_dup.py', 'tests/v1.2', 'tests/v1.2/test_dot.py']);
   const looked: string[] = [];
-  const exists = (p: string) => (looked.push(p), files.has(p));
+  const exists = (p: string) => {
+    looked.push(p);
+    return files.has(p);
+  };
   assert.equal(
     ids(PY_XUNIT2, { runner: 'pytest', exists }).map(([id]) => id),
     ['tests/Integration/test_dup.py::TestK::test_x', 'tests/v1.2/test_dot.py::test_p[1]', 'tests/v1.2/test_dot.py::test_p[x.y]'],
