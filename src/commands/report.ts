@@ -138,7 +138,7 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
   if (opts.html !== undefined || opts.open === true) {
     const named = opts.html !== undefined && opts.html !== '';
     const file = named ? resolve(opts.cwd, opts.html!) : info === null ? resolve(opts.cwd, DEFAULT_HTML) : defaultHtmlPath(info.commonDir);
-    const page = renderHtml(report, section, ledger, new Date().toISOString());
+    const page = renderHtml(report, section, ledger, new Date().toISOString(), evaluation);
     try {
       if (!named) mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, page);

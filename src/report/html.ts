@@ -7,6 +7,7 @@ import { esc } from './escape.js';
 import { SECTIONS, TIER_COLUMNS, cell } from './render.js';
 import { barChart, lineChart, scatterChart } from './svg.js';
 import type { Report, TierFigures } from '../types.js';
+import type { OrderEvaluation } from './order-eval.js';
 import type { TestsSection } from './tests-section.js';
 
 /** A figure in a tag the tests can find: `data-k` names the JSON key. */
@@ -154,6 +155,26 @@ function order(r: Report): string {
   );
 }
 
+/**
+ * Predicted against fixed order on the calibration runs (`order_evaluation` of the JSON): the same
+ * lines as the text report, the two orders side by side in a table.
+ */
+function orderEvaluation(e: OrderEvaluation): string {
+  const [head, ...rest] = reportMsg.orderEvaluation(e);
+  const title = `<h3>${esc(head!)}</h3>`;
+  if (e.patches === 0 || e.fixed === undefined || e.predicted === undefined)
+    return `<div data-order-eval="none">${title}${rest.map((l) => p(l.trim())).join('')}</div>`;
+  const row = (k: 'fixed' | 'predicted', side: NonNullable<OrderEvaluation['fixed']>) =>
+    `<tr data-order-eval="${k}"><th>${k}</th>${fig('median_seconds_to_first_catch', side.median_seconds_to_first_catch, 'td')}${fig('mean_apfdc', side.mean_apfdc, 'td')}${fig('missed', side.missed, 'td')}</tr>`;
+  // The lines after the two orders' own (patches evaluated, ratio, select), as the text report says them.
+  const words = rest.filter((l) => !/^\s+(fixed|predicted)\s/.test(l)).map((l) => p(l.trim()));
+  return (
+    `<div data-order-eval="evaluated" data-ratio="${esc(cell(e.ratio ?? null))}">${title}` +
+    `<table class="figures"><tr><th>order</th><th class="num">median s to first catch</th><th class="num">mean APFDc</th><th class="num">catches missed</th></tr>${row('fixed', e.fixed)}${row('predicted', e.predicted)}</table>` +
+    `${words.join('')}</div>`
+  );
+}
+
 function seeds(r: Report): string {
   const s = r.seeds;
   if (s.runs === 0) return p(reportMsg.noSeeds());
@@ -217,7 +238,13 @@ function advice(r: Report): string {
 }
 
 /** The whole page. `tests`: the tests section (absent: not shown); `ledger` is shown as given; `generated` is the time printed in the footer. */
-export function renderHtml(r: Report, testsSection?: TestsSection, ledger?: string, generated?: string): string {
+export function renderHtml(
+  r: Report,
+  testsSection?: TestsSection,
+  ledger?: string,
+  generated?: string,
+  evaluation?: OrderEvaluation,
+): string {
   const parts = [
     section('tiers', SECTIONS.tiers, tierTable(r.tiers)),
     r.retired.length > 0
@@ -227,7 +254,7 @@ export function renderHtml(r: Report, testsSection?: TestsSection, ledger?: stri
     section('cost', SECTIONS.cost, cost(r)),
     section('scope', SECTIONS.scope, scope(r)),
     section('overlap', reportMsg.overlapHeading(r.overlap.runs), overlap(r)),
-    section('order', SECTIONS.order, order(r)),
+    section('order', SECTIONS.order, order(r) + (evaluation !== undefined ? orderEvaluation(evaluation) : '')),
     section('advice', SECTIONS.advice, advice(r)),
     section('seeds', SECTIONS.seeds, seeds(r)),
     testsSection !== undefined ? section('tests', SECTIONS.tests, tests(testsSection)) : '',

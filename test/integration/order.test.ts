@@ -5,6 +5,8 @@
  * `git push` whose ledger rows show the predicted order, a push where `select` skips a tier, and
  * `gate-ladder ci`, which runs every tier; `report --json`'s `order_evaluation` over the same history.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type Repo, withRepo } from '../helpers/repo.js';
@@ -132,6 +134,18 @@ test("order: 'predicted' runs a parse patch's parse tier first on a push, --dry-
     assert.is(e.select.missed, 0);
     const textReport = repo.cli(['report']);
     assert.match(textReport.stdout, 'Order: predicted against fixed');
+    // report --html: the same evaluation in the page's order section, the two orders side by side.
+    const html = repo.cli(['report', '--html', 'report.html']);
+    assert.is(html.code, 0, html.out);
+    const page = readFileSync(join(repo.dir, 'report.html'), 'utf8');
+    const orderSection = /<section id="order">[\s\S]*?<\/section>/.exec(page)?.[0] ?? '';
+    assert.match(orderSection, `data-order-eval="evaluated" data-ratio="${e.ratio ?? '-'}"`);
+    for (const side of ['fixed', 'predicted'] as const) {
+      const row = new RegExp(`<tr data-order-eval="${side}">.*?</tr>`).exec(orderSection)?.[0] ?? '';
+      assert.match(row, `<td data-k="missed">${e[side].missed}</td>`);
+      assert.match(row, `<td data-k="median_seconds_to_first_catch">${e[side].median_seconds_to_first_catch ?? '-'}</td>`);
+    }
+    assert.match(orderSection, /select \(risk 0\.2\)/);
   }));
 
 test.run();

@@ -67,4 +67,30 @@ test('the page: every section in order, no script, nothing to fetch, a policy th
   assert.match(page, /@media print/);
 });
 
+test('the order section: the predicted-against-fixed evaluation, or why there is none', () => {
+  const r = report([{ run: 'a', patch: 'p', tier: 't1', verdict: 'caught', seconds: 1, ts: '2025-03-03T10:00:00Z' }], { tiers: ['t1'] });
+  const orderOf = (page: string) => /<section id="order">[\s\S]*?<\/section>/.exec(page)?.[0] ?? '';
+  assert.not.match(orderOf(renderHtml(r)), 'data-order-eval');
+  const none = orderOf(renderHtml(r, undefined, undefined, undefined, { patches: 0, catching_patches: 0, reason: 'no <calibration> run' }));
+  assert.match(none, '<div data-order-eval="none">');
+  assert.match(none, 'not evaluated: no &lt;calibration&gt; run');
+  const side = (median: number | null, missed: number) => ({ median_seconds_to_first_catch: median, mean_apfdc: 0.5, missed });
+  const done = orderOf(
+    renderHtml(r, undefined, undefined, undefined, {
+      patches: 6,
+      catching_patches: 3,
+      fixed: side(12, 0),
+      predicted: side(6, 0),
+      ratio: 0.5,
+      select: null,
+    }),
+  );
+  assert.match(done, 'data-order-eval="evaluated" data-ratio="0.5"');
+  assert.match(done, /<tr data-order-eval="fixed"><th>fixed<\/th><td data-k="median_seconds_to_first_catch">12<\/td>/);
+  assert.match(done, /<tr data-order-eval="predicted"><th>predicted<\/th><td data-k="median_seconds_to_first_catch">6<\/td>/);
+  assert.match(done, '6 patches evaluated, 3 caught');
+  assert.match(done, 'ratio (predicted ÷ fixed median): 0.5');
+  assert.is(done.match(/median to first catch/g), null, 'the two orders are in the table, not said twice');
+});
+
 test.run();
