@@ -179,6 +179,7 @@ function readRevParse(
     const commit = p.commits.get(rev);
     if (commit !== undefined) p.trees.set(commit, tree);
   });
-  if (i !== lines.length || ![...p.commits.values(), ...p.trees.values(), ...pairs.flatMap((pair) => pair.slice(0, 2))].every(isObjectId)) return undefined;
+  if (i !== lines.length || ![...p.commits.values(), ...p.trees.values(), ...pairs.flatMap((pair) => pair.slice(0, 2))].every(isObjectId))
+    return undefined;
   return { facts: p, pairs };
 }
