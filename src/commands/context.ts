@@ -1,5 +1,5 @@
 /** What the flaky, freeze and seed commands share: the repo, its config, and where history lives. */
-import { loadConfigLimited as loadConfig } from '../config/load-worker.js';
+import { loadConfigCached } from '../config/config-cache.js';
 import { repoInfo } from '../git/git.js';
 import { testsPath } from '../evidence/history.js';
 import { ledgerPathFor } from '../ledger/ledger.js';
@@ -36,7 +36,8 @@ export async function loadContext(
     err(msg.notRepo(cwd));
     return EXIT.error;
   }
-  const loaded = await loadConfig(info.root);
+  // From the config cache when every file the config read is unchanged (as a push does), else loaded.
+  const loaded = await loadConfigCached(info.root, info.commonDir);
   if (loaded.kind === 'invalid') {
     err(msg.invalidConfig(loaded.problems, 'manual'));
     return EXIT.error;

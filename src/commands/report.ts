@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { loadConfigLimited as loadConfig } from '../config/load-worker.js';
+import { loadConfigCached } from '../config/config-cache.js';
 import { repoInfo } from '../git/git.js';
 import { defaultLedgerPath, type ReadStats } from '../ledger/ledger.js';
 import { forEachTeamRow, readRefusals, teamTestsPath } from '../ledger/team.js';
@@ -62,7 +62,7 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
   const info = repoInfo(opts.cwd);
   let config: ResolvedConfig | undefined;
   if (info !== null) {
-    const loaded = await loadConfig(info.root);
+    const loaded = await loadConfigCached(info.root, info.commonDir);
     if (loaded.kind === 'ok') config = loaded.config;
     if (loaded.kind === 'invalid') err(reportMsg.configIgnored(loaded.file, loaded.problems.length));
   }

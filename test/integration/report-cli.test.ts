@@ -12,8 +12,8 @@ import type { Report } from '../../src/types.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const CLI = join(ROOT, 'dist/cli.js');
 
-function cli(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -243,6 +243,13 @@ test("in a repository: the config's ledger, ladder order (a tier never reached i
       ],
     );
     assert.not.ok(json.advice.some((a) => a.kind === 'too-few-attempts'));
+    // The config comes from the config cache, as on a push, while no file it read has changed; an edit is seen.
+    const again = cli(['report', '--json'], dir, { GATE_LADDER_DEBUG: '1' });
+    assert.match(again.stderr, /config cache for \S+\.gate-ladderrc\.json: hit/);
+    writeFileSync(join(dir, '.gate-ladderrc.json'), JSON.stringify({ ...config, report: { minAttempts: 4 } }));
+    const edited = cli(['report', '--json'], dir, { GATE_LADDER_DEBUG: '1' });
+    assert.match(edited.stderr, 'miss: loading it');
+    assert.is((JSON.parse(edited.stdout) as Report).tiers.length, 3);
   }));
 
 test('in a repository without a ledger setting: <git common dir>/gate-ladder/ledger.jsonl', () =>
