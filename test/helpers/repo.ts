@@ -333,7 +333,7 @@ function copyOf(from: Template, base: string): Repo {
 }
 
 /** The template for `key`, made by `make` in a new folder of the templates' root on first use. */
-function templateFor(key: string, make: (base: string) => void): Template | null {
+function templateFor(key: string, make: (base: string) => void, prepared = false): Template | null {
   if (templates.has(key)) return templates.get(key)!;
   if (templateRoot === undefined) {
     const root = mkdtempSync(join(tmpdir(), 'gl-tmpl-'));
@@ -343,16 +343,17 @@ function templateFor(key: string, make: (base: string) => void): Template | null
   const base = join(templateRoot, String(templateCount++));
   mkdirSync(base);
   make(base);
-  // Only files in the .git of a clone in it (work, and those `withPrepared` made) may name the folder, and are
-  // rewritten in each copy: the remote's URL in its config, `clone: from <url>` in its reflogs, gate-ladder's
-  // config cache entries (keyed by the root, so a copy's first run misses them, as a new clone's would). The
-  // remote names no path; a clone with worktrees (gate-ladder's pool slots, made outside the folder) is not
-  // copied: copies would share them.
+  // The files naming the folder are rewritten in each copy. A starting point of `withRepo`: only the work
+  // clone's git config may (the remote's URL). A set-up of `withPrepared`: files in the .git of any clone in it
+  // (the URL, `clone: from <url>` in its reflogs, gate-ladder's config cache entries, keyed by the root, so a
+  // copy's first run misses them as a new clone's would). The remote never; nor is a clone with worktrees
+  // copied (gate-ladder's pool slots are made outside the folder: copies would share them).
   const clones = readdirSync(base).filter((name) => existsSync(join(base, name, '.git')));
   const pathFiles = filesNaming(base, base);
-  const ok =
-    pathFiles.every((f) => clones.some((c) => f.startsWith(join(base, c, '.git') + sep))) &&
-    clones.every((c) => !existsSync(join(base, c, '.git', 'worktrees')));
+  const ok = prepared
+    ? pathFiles.every((f) => clones.some((c) => f.startsWith(join(base, c, '.git') + sep))) &&
+      clones.every((c) => !existsSync(join(base, c, '.git', 'worktrees')))
+    : pathFiles.every((f) => f === join(base, 'work', '.git', 'config'));
   const made = ok ? { base, pathFiles } : null;
   templates.set(key, made);
   return made;
@@ -383,12 +384,16 @@ export async function withPrepared<T>(
   prepare: (repo: Repo) => void,
   fn: (repo: Repo) => Promise<T> | T,
 ): Promise<T> {
-  const made = templateFor(JSON.stringify(['prepared', key, opts]), (base) => {
-    const from = template(opts);
-    const repo = from === null ? buildRepo(base, opts) : copyOf(from, base);
-    if (from !== null) repo.git('update-index', '-q', '--refresh');
-    prepare(repo);
-  });
+  const made = templateFor(
+    JSON.stringify(['prepared', key, opts]),
+    (base) => {
+      const from = template(opts);
+      const repo = from === null ? buildRepo(base, opts) : copyOf(from, base);
+      if (from !== null) repo.git('update-index', '-q', '--refresh');
+      prepare(repo);
+    },
+    true,
+  );
   if (made === null)
     return withRepo(opts, (repo) => {
       prepare(repo);
