@@ -309,8 +309,9 @@ function filesNaming(dir: string, text: string): string[] {
  * (the packed CLI's `install` alone is a Node start with yargs, 0.5 to 1 s on this machine); a copy
  * costs a few milliseconds. Two stages are kept: the installed clone before its first commit, by the
  * files `install` may read (most tests of a file share it), and the finished one, by all the options
- * (many tests share that too). A template whose copy would still point at it (a path other than the
- * remote's URL in .git/config) is not used: those tests build their repositories themselves.
+ * (many tests share that too); and the set-ups `withPrepared` names. A template whose copy would still
+ * point at it (a path other than the remote's URL in .git/config; for a set-up, a path outside its
+ * clones' .git folders) is not used: those tests build their repositories themselves.
  */
 interface Template {
   base: string;
