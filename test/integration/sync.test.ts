@@ -273,15 +273,10 @@ test("another origin's rows with absurd seconds, an unknown verdict or a malform
   }));
 
 test('syncs of one origin from several clones at the same moment all succeed: a lost race is fetched, merged and pushed again', () =>
-  withRepo({ files: LADDER_FILES }, async (repo) => {
-    const clones = ['a', 'b', 'c', 'd'].map((n) => repo.clone(n));
+  withOnePush(async (repo) => {
+    const clones = [cloneOf(repo, 'a'), ...['b', 'c', 'd'].map((n) => repo.clone(n))];
     const env = { GATE_LADDER_ORIGIN: 'shared-job' };
-    const template = (() => {
-      const a = clones[0]!;
-      a.gitOk('checkout', '-q', '-b', 'a');
-      pushOne(a, 'a', 0);
-      return a.ledger()[0]!;
-    })();
+    const template = clones[0]!.ledger()[0]!;
     const written: string[] = [];
     for (let round = 0; round < 6; round++) {
       clones.forEach((c, i) => {
