@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execaSync } from 'execa';
 
@@ -309,8 +309,9 @@ function filesNaming(dir: string, text: string): string[] {
  * (the packed CLI's `install` alone is a Node start with yargs, 0.5 to 1 s on this machine); a copy
  * costs a few milliseconds. Two stages are kept: the installed clone before its first commit, by the
  * files `install` may read (most tests of a file share it), and the finished one, by all the options
- * (many tests share that too). A template whose copy would still point at it (a path other than the
- * remote's URL in .git/config) is not used: those tests build their repositories themselves.
+ * (many tests share that too); and the set-ups `withPrepared` names. A template whose copy would still
+ * point at it (a path other than the remote's URL in .git/config; for a set-up, a path outside its
+ * clones' .git folders) is not used: those tests build their repositories themselves.
  */
 interface Template {
   base: string;
@@ -327,13 +328,13 @@ function copyOf(from: Template, base: string): Repo {
   cpSync(from.base, base, { recursive: true, verbatimSymlinks: true });
   for (const f of from.pathFiles) {
     const to = join(base, f.slice(from.base.length));
-    writeFileSync(to, readFileSync(to, 'utf8').split(from.base).join(base));
+    writeFileSync(to, readFileSync(to, 'latin1').split(from.base).join(base), 'latin1'); // byte for byte beside the path
   }
   return repoAt(join(base, 'work'), join(base, 'remote.git'));
 }
 
 /** The template for `key`, made by `make` in a new folder of the templates' root on first use. */
-function templateFor(key: string, make: (base: string) => void): Template | null {
+function templateFor(key: string, make: (base: string) => void, prepared = false): Template | null {
   if (templates.has(key)) return templates.get(key)!;
   if (templateRoot === undefined) {
     const root = mkdtempSync(join(tmpdir(), 'gl-tmpl-'));
@@ -343,8 +344,17 @@ function templateFor(key: string, make: (base: string) => void): Template | null
   const base = join(templateRoot, String(templateCount++));
   mkdirSync(base);
   make(base);
-  const pathFiles = filesNaming(join(base, 'work'), base);
-  const ok = pathFiles.every((f) => f === join(base, 'work', '.git', 'config')) && filesNaming(join(base, 'remote.git'), base).length === 0;
+  // The files naming the folder are rewritten in each copy. A starting point of `withRepo`: only the work
+  // clone's git config may (the remote's URL). A set-up of `withPrepared`: files in the .git of any clone in it
+  // (the URL, `clone: from <url>` in its reflogs, gate-ladder's config cache entries, keyed by the root, so a
+  // copy's first run misses them as a new clone's would). The remote never; nor is a clone with worktrees
+  // copied (gate-ladder's pool slots are made outside the folder: copies would share them).
+  const clones = readdirSync(base).filter((name) => existsSync(join(base, name, '.git')));
+  const pathFiles = filesNaming(base, base);
+  const ok = prepared
+    ? pathFiles.every((f) => clones.some((c) => f.startsWith(join(base, c, '.git') + sep))) &&
+      clones.every((c) => !existsSync(join(base, c, '.git', 'worktrees')))
+    : pathFiles.every((f) => f === join(base, 'work', '.git', 'config'));
   const made = ok ? { base, pathFiles } : null;
   templates.set(key, made);
   return made;
@@ -359,6 +369,52 @@ function template(opts: RepoOptions): Template | null {
     const from = installed();
     finishRepo(from === null ? initRepo(base, early, install) : copyOf(from, base), late, pushInitial);
   });
+}
+
+/**
+ * Like `withRepo`, from a set-up several tests of a file share: `withRepo(opts)` and then `prepare`
+ * (clones made with `repo.clone`, commits, pushes, runs: anything inside the test's folder) done once
+ * per process under `key` (unique in the file), kept as a template and copied for each test. A copy is
+ * what `prepare` would have left: its clones are reached with `cloneOf(repo, name)`. Where a file the
+ * set-up wrote names its folder (other than a clone's remote URL, rewritten in each copy), it cannot be
+ * copied, and each test prepares its own.
+ */
+export async function withPrepared<T>(
+  opts: RepoOptions,
+  key: string,
+  prepare: (repo: Repo) => void,
+  fn: (repo: Repo) => Promise<T> | T,
+): Promise<T> {
+  const made = templateFor(
+    JSON.stringify(['prepared', key, opts]),
+    (base) => {
+      const from = template(opts);
+      const repo = from === null ? buildRepo(base, opts) : copyOf(from, base);
+      if (from !== null) repo.git('update-index', '-q', '--refresh');
+      prepare(repo);
+    },
+    true,
+  );
+  if (made === null)
+    return withRepo(opts, (repo) => {
+      prepare(repo);
+      return fn(repo);
+    });
+  const base = mkdtempSync(join(tmpdir(), 'gl-repo-'));
+  try {
+    const repo = copyOf(made, base);
+    // Every clone in the copy: new inodes and change times, as in `withRepo`.
+    for (const name of readdirSync(base))
+      if (existsSync(join(base, name, '.git'))) sh('git', ['update-index', '-q', '--refresh'], join(base, name));
+    return await fn(repo);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/** The helpers of the clone `name` that `repo.clone(name)` made (in a copy `withPrepared` gave). */
+export function cloneOf(repo: Repo, name: string): Repo {
+  return repoAt(join(dirname(repo.dir), name), repo.remote);
 }
 
 /** A real repo with a bare remote in a temp dir; removed in `finally`. */

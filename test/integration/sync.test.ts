@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LADDER_FILES, type Repo, type Run, cleanEnv, sh, withRepo } from '../helpers/repo.js';
+import { LADDER_FILES, type Repo, type Run, cleanEnv, cloneOf, sh, withPrepared, withRepo } from '../helpers/repo.js';
 
 type Row = Record<string, unknown>;
 
@@ -50,6 +50,22 @@ function pushOne(repo: Repo, branch: string, i: number): void {
     assert.is(repo.push(['-q', 'origin', `HEAD:refs/heads/${branch}`]).code, 0);
   }
 }
+
+/**
+ * What most tests here start from: a clone `a` on a branch of its own, one change pushed from it (a real
+ * row in its ledger). Made once for the file and copied for each test (test/helpers/repo.ts withPrepared).
+ */
+const withOnePush = <T>(fn: (repo: Repo) => Promise<T> | T) =>
+  withPrepared(
+    { files: LADDER_FILES },
+    'clone a, one push',
+    (repo) => {
+      const a = repo.clone('a');
+      a.gitOk('checkout', '-q', '-b', 'a');
+      pushOne(a, 'a', 0);
+    },
+    fn,
+  );
 
 const remoteRefs = (repo: Repo, pattern: string) =>
   sh('git', ['for-each-ref', '--format=%(refname) %(objectname)', pattern], repo.remote).stdout.trim();
@@ -124,10 +140,8 @@ test(`two clones, ${PUSHES} pushes each, interleaved and simultaneous syncs: equ
   }));
 
 test('a malformed row from another clone is skipped and counted; report and flaky still run', () =>
-  withRepo({ files: LADDER_FILES }, (repo) => {
-    const a = repo.clone('a');
-    a.gitOk('checkout', '-q', '-b', 'a');
-    pushOne(a, 'a', 0);
+  withOnePush((repo) => {
+    const a = cloneOf(repo, 'a');
     // another origin's ref, written by hand: one good row, two bad lines
     const good = { ...a.ledger()[0], run: 'other-run', origin: 'someone' };
     const blob = sh('git', ['hash-object', '-w', '--stdin'], repo.remote, {
@@ -149,10 +163,8 @@ test('a malformed row from another clone is skipped and counted; report and flak
   }));
 
 test('a remote that refuses the refs: one clear line, exit 2, nothing written there or here', () =>
-  withRepo({ files: LADDER_FILES }, (repo) => {
-    const a = repo.clone('a');
-    a.gitOk('checkout', '-q', '-b', 'a');
-    pushOne(a, 'a', 0);
+  withOnePush((repo) => {
+    const a = cloneOf(repo, 'a');
     writeFileSync(
       join(repo.remote, 'hooks', 'update'),
       '#!/bin/sh\ncase "$1" in refs/gate-ladder/*) echo "refs/gate-ladder is not allowed here" >&2; exit 1;; esac\n',
@@ -187,10 +199,8 @@ const ownRef = (repo: Repo) =>
   sh('git', ['for-each-ref', '--format=%(refname)', 'refs/gate-ladder/ledgers/'], repo.remote).stdout.trim().split('\n')[0]!;
 
 test("rows force-pushed into this clone's own ref never enter its ledger through sync; --restore adds them and says so", () =>
-  withRepo({ files: LADDER_FILES }, (repo) => {
-    const a = repo.clone('a');
-    a.gitOk('checkout', '-q', '-b', 'a');
-    pushOne(a, 'a', 0);
+  withOnePush((repo) => {
+    const a = cloneOf(repo, 'a');
     assert.is(a.cli(['sync']).code, 0);
     const mine = a.ledger();
     const ref = ownRef(repo);
@@ -211,10 +221,8 @@ test("rows force-pushed into this clone's own ref never enter its ledger through
   }));
 
 test("another origin's rows with absurd seconds, an unknown verdict or a malformed id are refused and counted; --by-origin names each origin's figures; --exclude-origin leaves one out", () =>
-  withRepo({ files: LADDER_FILES }, (repo) => {
-    const a = repo.clone('a');
-    a.gitOk('checkout', '-q', '-b', 'a');
-    pushOne(a, 'a', 0);
+  withOnePush((repo) => {
+    const a = cloneOf(repo, 'a');
     const base = a.ledger()[0]!;
     const good = (i: number) => ({ ...base, run: `good${i}`, verdict: 'caught', seconds: 1, origin: undefined });
     forgeRef(repo, 'refs/gate-ladder/ledgers/mallory', [
@@ -265,15 +273,10 @@ test("another origin's rows with absurd seconds, an unknown verdict or a malform
   }));
 
 test('syncs of one origin from several clones at the same moment all succeed: a lost race is fetched, merged and pushed again', () =>
-  withRepo({ files: LADDER_FILES }, async (repo) => {
-    const clones = ['a', 'b', 'c', 'd'].map((n) => repo.clone(n));
+  withOnePush(async (repo) => {
+    const clones = [cloneOf(repo, 'a'), ...['b', 'c', 'd'].map((n) => repo.clone(n))];
     const env = { GATE_LADDER_ORIGIN: 'shared-job' };
-    const template = (() => {
-      const a = clones[0]!;
-      a.gitOk('checkout', '-q', '-b', 'a');
-      pushOne(a, 'a', 0);
-      return a.ledger()[0]!;
-    })();
+    const template = clones[0]!.ledger()[0]!;
     const written: string[] = [];
     for (let round = 0; round < 6; round++) {
       clones.forEach((c, i) => {

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PROJECT, leftAfter, ownSleep, sh } from '../helpers/repo.js';
+import { execa } from 'execa';
+import { PROJECT, cleanEnv, leftAfter, ownSleep, sh } from '../helpers/repo.js';
 
 const UVU = `${PROJECT}/node_modules/uvu/dist/index.mjs`;
 
@@ -20,38 +21,43 @@ function suite(files: Record<string, string>): { dir: string; done: () => void }
   return { dir, done: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-test('a test that never ends fails, named with its file, and what it started is stopped; a test that waits in spawnSync too', () => {
-  const s = suite({
+test('a test that never ends fails, named with its file, and what it started is stopped; a test that waits in spawnSync too', async () => {
+  const blocked = (k: number) => `import { spawnSync } from 'node:child_process';
+import { test } from '${UVU}';
+test('blocked in a child', () => { spawnSync('sleep', ['${ownSleep(k)}']); });
+test.run();
+`;
+  // Two suites at once (each run waits out its limit): one whose first file waits forever, one whose only file waits in a child.
+  const one = suite({
     'a.test.js': `import { test } from '${UVU}';
 test('ends', () => {});
 test('waits forever', () => new Promise(() => setInterval(() => {}, 1000)));
 test.run();
 `,
-    'b.test.js': `import { spawnSync } from 'node:child_process';
-import { test } from '${UVU}';
-test('blocked in a child', () => { spawnSync('sleep', ['${ownSleep()}']); });
-test.run();
-`,
+    'b.test.js': blocked(0),
   });
+  const two = suite({ 'b.test.js': blocked(1) });
+  const runner = (dir: string) =>
+    execa(process.execPath, ['scripts/test.mjs', dir], {
+      cwd: PROJECT,
+      env: cleanEnv({ GL_TEST_TIMEOUT_S: '2', NO_COLOR: '1' }),
+      extendEnv: false,
+      timeout: 120_000,
+      reject: false,
+    });
   try {
-    const one = sh(process.execPath, ['scripts/test.mjs', s.dir], PROJECT, {
-      env: { GL_TEST_TIMEOUT_S: '2', NO_COLOR: '1' },
-      timeoutMs: 120_000,
-    });
-    assert.is(one.code, 1, one.out);
-    assert.match(one.stdout, 'a.test.js › waits forever: did not end within 2 s (GL_TEST_TIMEOUT_S)');
-    assert.match(one.stdout, '0 passed, 1 failed');
-    assert.equal(leftAfter(new RegExp(`^sleep ${ownSleep()}$`)), []);
-    rmSync(join(s.dir, 'a.test.js'));
-    const two = sh(process.execPath, ['scripts/test.mjs', s.dir], PROJECT, {
-      env: { GL_TEST_TIMEOUT_S: '2', NO_COLOR: '1' },
-      timeoutMs: 120_000,
-    });
-    assert.is(two.code, 1, two.out);
-    assert.match(two.stdout, 'b.test.js › blocked in a child: did not end within 2 s');
-    assert.equal(leftAfter(new RegExp(`^sleep ${ownSleep()}$`)), [], 'the sleep it started was stopped with it');
+    const [first, second] = await Promise.all([runner(one.dir), runner(two.dir)]);
+    const out = (r: typeof first) => `${r.stdout}\n${r.stderr}`;
+    assert.is(first.exitCode, 1, out(first));
+    assert.match(String(first.stdout), 'a.test.js › waits forever: did not end within 2 s (GL_TEST_TIMEOUT_S)');
+    assert.match(String(first.stdout), '0 passed, 1 failed');
+    assert.equal(leftAfter(new RegExp(`^sleep ${ownSleep(0)}$`)), []);
+    assert.is(second.exitCode, 1, out(second));
+    assert.match(String(second.stdout), 'b.test.js › blocked in a child: did not end within 2 s');
+    assert.equal(leftAfter(new RegExp(`^sleep ${ownSleep(1)}$`)), [], 'the sleep it started was stopped with it');
   } finally {
-    s.done();
+    one.done();
+    two.done();
   }
 });
 
