@@ -758,7 +758,8 @@ export const teamMsg = {
 export const ciMsg = {
   howFlags: (ci: 'github' | 'gitlab' | 'none') =>
     `--base/--head${ci === 'none' ? '' : ` (the ${ci === 'github' ? 'GitHub' : 'GitLab'} event is not read)`}`,
-  howNoCi: () => 'not in GitHub Actions or GitLab CI: HEAD against the config `base` (else the remote HEAD); pass --base/--head to choose',
+  howNoCi: () =>
+    'not in GitHub Actions or GitLab CI: HEAD against the config `base` (else origin/HEAD, origin/main or origin/master, else the upstream of the branch); pass --base/--head to choose',
   howPullRequest: (event: string, n: number | undefined) =>
     `GitHub ${event} event${n === undefined ? '' : ` #${n}`}: its head against its base`,
   howMergeGroup: () => 'GitHub merge_group event: the queued merge against its base',
