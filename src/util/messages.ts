@@ -236,6 +236,13 @@ export const installMsg = {
     `gate-ladder: added \`${line}\` to .gitignore, so git ignores ${shown(rel)} (uninstall keeps the line).`,
   gitignoreLineInEffect: (line: string) =>
     `gate-ladder: note: .gitignore has \`${line}\`, yet git does not ignore node_modules: a later line (\`!node_modules\`) or a nested .gitignore undoes it; \`git check-ignore -v node_modules\` shows which.`,
+  /** Uninstall leaves husky set up: the project's own hooks in .husky/ would stop running without it. */
+  huskyKept: (hooks: readonly string[], pkgName: string, addHusky: string | undefined) =>
+    `core.hooksPath (.husky/_) and "prepare" in ${shown(pkgName)} kept: husky still runs your own ${hooks.map((h) => `.husky/${shown(h)}`).join(', ')}${
+      addHusky === undefined
+        ? ''
+        : `; husky came with gate-ladder, so add it to your own dependencies before removing gate-ladder: \`${addHusky}\``
+    }`,
   gitignoreKept: (line: string) =>
     `.gitignore: kept the line \`${line}\` install added (node_modules is still here; take the line out once you remove it)`,
   uninstalled: (done: readonly string[], kept: readonly string[]) =>

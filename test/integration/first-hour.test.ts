@@ -75,7 +75,8 @@ test('uninstall gives one truthful summary: what it undid, and what it kept beca
     assert.not.match(u.stdout, 'as they were before install');
     assert.match(u.stdout, 'gate-ladder.config.ts: kept, it was edited since install');
     assert.match(u.stdout, ".husky/pre-push: took out gate-ladder's line; your edits since install are kept");
-    assert.match(u.stdout, 'package.json: restored as it was before install');
+    // The hook's own line still runs: husky stays set up for it.
+    assert.match(u.stdout, 'core.hooksPath (.husky/_) and "prepare" in package.json kept: husky still runs your own .husky/pre-push');
     assert.is(repo.read('.husky/pre-push'), 'echo after\n');
     assert.match(repo.read('gate-ladder.config.ts'), '// my edit');
   }));
@@ -515,6 +516,15 @@ test("install says which of git's own hooks stop running (the pre-commit framewo
       assert.is(readFileSync(join(repo.dir, '..', 'own.log'), 'utf8'), 'own-pre-commit-ran\n');
       // Run again: nothing more to say.
       assert.not.match(repo.cli(['install']).stdout, 'no longer run');
+      // uninstall keeps husky set up for that hook (install set husky up): it still runs, and husky is named as the project's to add.
+      const u = repo.cli(['uninstall']);
+      assert.is(u.code, 0, u.out);
+      assert.match(u.stdout, 'core.hooksPath (.husky/_) and "prepare" in package.json kept: husky still runs your own .husky/pre-commit');
+      assert.match(u.stdout, '`npm i -D husky`');
+      assert.is(repo.gitOk('config', 'core.hooksPath').trim(), '.husky/_');
+      repo.write('b.txt', 'b\n');
+      repo.commit('b commit');
+      assert.is(readFileSync(join(repo.dir, '..', 'own.log'), 'utf8'), 'own-pre-commit-ran\nown-pre-commit-ran\n');
     },
   ));
 
