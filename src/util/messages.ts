@@ -593,7 +593,7 @@ export const reportMsg = {
   shortFeedback: (tier: string, median: number, limit: number) =>
     `short-feedback suite: the ladder's overhead likely exceeds what ordering saves. The most expensive tier, ${shown(tier)}, has a median of ${median} s, under ${limit} s; consider one gate that runs everything.`,
   errors: (t: TierFigures) =>
-    `${shown(t.tier)}: ${plural(t.errors, 'error')} in ${plural(t.runs, 'run')}, error rate ${percent(t.error_rate ?? 0)}, apart from its ${plural(t.caught, 'catch', 'catches')}: errors are harness trouble, not the patch. Read those rows' "reason" in the ledger and fix the tier's command or environment.`,
+    `${shown(t.tier)}: ${plural(t.errors, 'error')} in ${plural(t.runs, 'run')}${(t.patch_errors ?? 0) > 0 ? ` (${t.errors - t.patch_errors!} of the harness, ${t.patch_errors} caused by the patches)` : ''}, error rate ${percent(t.error_rate ?? 0)}, apart from its ${plural(t.caught, 'catch', 'catches')}: errors of the harness are trouble with the tier, not the patch. Read those rows' "reason" in the ledger and fix the tier's command or environment.`,
   decorative: (p: PairOverlap) =>
     `${shown(p.earlier)}: decorative: delete it rather than reorder. In ${plural(p.patches, 'calibration run')}, ${shown(p.later)} caught every patch ${shown(p.earlier)} caught (${p.both}) and ${p.only_later} more; ${shown(p.earlier)} caught none alone.`,
   contractCheck: (p: PairOverlap, limit: number) =>
