@@ -17,6 +17,7 @@ import {
   lintStagedLine,
   projectLinter,
   starterConfig,
+  usesBiome,
   usesPrettier,
 } from './starter.js';
 
@@ -83,6 +84,33 @@ function formatWithPrettier(root: string, packageDir: string, file: string): tru
   const r = spawnSync(bin, ['--write', file], { cwd: root, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status === 0) return true;
   return (r.error?.message ?? `${r.stderr ?? ''}`.trim().split('\n')[0]) || `exit ${r.status ?? r.signal}`;
+}
+
+/**
+ * Runs the project's biome (`biome check --write`: its safe fixes and its formatter, never `--unsafe`) on
+ * `file`, so its lint tier's `biome check` does not fail on gate-ladder's own file: true when the file
+ * passes after it, the first thing biome still reports when not, undefined when the project does not use
+ * biome (a biome.json(c), or @biomejs/biome among its own dependencies) or has none installed.
+ */
+function fixWithBiome(root: string, packageDir: string, file: string): true | string | undefined {
+  if (!usesBiome(prettierFacts(root, packageDir))) return undefined;
+  const bin = [join(root, packageDir, 'node_modules', '.bin', 'biome'), join(root, 'node_modules', '.bin', 'biome')].find((b) =>
+    existsSync(b),
+  );
+  if (bin === undefined) return undefined;
+  const r = spawnSync(bin, ['check', '--write', file], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  if (r.status === 0) return true;
+  const first = `${r.stderr ?? ''}\n${r.stdout ?? ''}`
+    .split('\n')
+    .map((l) => l.replace(/[\s━]+$/, '').trim())
+    .find((l) => l !== '');
+  return (r.error?.message ?? first) || `exit ${r.status ?? r.signal}`;
 }
 
 /** The files in the root and the package's folder, and their package.json (and package.yaml): what says the project formats with prettier. */
@@ -473,10 +501,14 @@ async function writeStarterConfig(
     // Then its eslint or xo, when one lints the repository's TypeScript (not a package folder's: its lint does not reach the root).
     const linter = packageDir === '' ? projectLinter(readScripts(pkg)) : undefined;
     const linted = linter && fixWithLinter(root, configFile, linter);
+    // And its biome, whose `biome check` a lint tier runs (formatting included).
+    const biome = fixWithBiome(root, packageDir, configFile);
     state.createdConfig = { file: 'gate-ladder.config.ts', sha: sha(readFileSync(configFile, 'utf8')) };
     say(installMsg.wroteConfig(pmSays.exec(pm, 'gate-ladder run --dry-run')));
     for (const w of starter.warnings) say(installMsg.cannotRunHere(w.missing, w.tiers));
     if (formatted !== undefined) say(formatted === true ? installMsg.formattedConfig() : installMsg.notFormatted(formatted));
+    if (biome !== undefined)
+      say(biome === true ? installMsg.biomePasses() : installMsg.biomeFlags(biome, pmSays.exec(pm, 'biome check gate-ladder.config.ts')));
     if (linter && linted) {
       const run = pmSays.script(pm, linter.script);
       if (linted.kind === 'clean') say(installMsg.linterPasses(linter.linter, linted.changed));

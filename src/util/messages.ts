@@ -173,6 +173,9 @@ export const installMsg = {
   cannotRunHere: (missing: string, tiers: readonly string[]) =>
     `gate-ladder: note: ${tiers.map(shown).join(', ')} in gate-ladder.config.ts ${tiers.length === 1 ? 'runs' : 'run'} \`${shown(missing)}\`, which is not on PATH here: install it (for a package manager named by package.json's "packageManager", \`corepack enable\`), or edit ${tiers.length === 1 ? 'that tier' : 'those tiers'}; until then ${tiers.length === 1 ? 'it ends' : 'they end'} in \`error\` and block the push.`,
   formattedConfig: () => 'gate-ladder: formatted gate-ladder.config.ts with your prettier, in your style.',
+  biomePasses: () => 'gate-ladder: ran your biome (`biome check --write`) on gate-ladder.config.ts: it passes, in your style.',
+  biomeFlags: (first: string, check: string) =>
+    `gate-ladder: your biome still reports gate-ladder.config.ts after \`biome check --write\` (${shown(first)}), so a lint tier that runs biome would block your first push; run \`${check}\` and fix what it says (or have biome ignore the file).`,
   linterPasses: (linter: string, changed: boolean) =>
     changed
       ? `gate-ladder: ran your ${linter} with --fix on gate-ladder.config.ts: it now passes, in your style.`

@@ -2,7 +2,7 @@
  * A new user's first hour, through the packed CLI: install into a project (an existing prepare script,
  * a lint-staged hook, pnpm), the starter config, config mistakes, the messages, and uninstall.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -163,6 +163,23 @@ test("the starter config is formatted with the project's prettier, in its style,
     assert.is(failed.code, 0, failed.out);
     assert.match(failed.out, 'your prettier could not format gate-ladder.config.ts ([error] No parser could be inferred)');
     assert.match(repo.read('gate-ladder.config.ts'), "{ name: 't2-tests'");
+  }));
+
+test("the starter config is put through the project's biome (`biome check --write`), so a lint tier running `biome check` passes it on the first push", () =>
+  withRepo({ install: false, files: { 'package.json': pkg({ lint: 'biome check .', test: 'node --test' }) } }, (repo) => {
+    linkGateLadderAlone(repo);
+    const bin = join(repo.dir, 'node_modules', '.bin');
+    mkdirSync(bin);
+    // The real biome (this project's own devDependency), in a style that differs from the starter's: tabs, double quotes.
+    symlinkSync(realpathSync(join(PROJECT, 'node_modules', '.bin', 'biome')), join(bin, 'biome'));
+    repo.write('biome.json', '{ "formatter": { "indentStyle": "tab" }, "javascript": { "formatter": { "quoteStyle": "double" } } }\n');
+    const r = repo.cli(['install']);
+    assert.is(r.code, 0, r.out);
+    assert.match(r.stdout, 'ran your biome (`biome check --write`) on gate-ladder.config.ts: it passes, in your style.');
+    assert.match(repo.read('gate-ladder.config.ts'), '\t\t{ name: "t2-tests", run: "npm test"');
+    const check = sh(join(bin, 'biome'), ['check', 'gate-ladder.config.ts'], repo.dir);
+    assert.is(check.code, 0, check.out);
+    assert.match(repo.cli(['uninstall']).out, 'gate-ladder.config.ts: removed (install wrote it)');
   }));
 
 test("the starter config is run through the project's eslint or xo with --fix, and install says what is left for the first push's lint tier", () =>
