@@ -107,7 +107,19 @@ test('config mistakes: a syntax error shows file, line, column and the line; nul
     const dup = repo.cli(['run', '--dry-run', '--base', 'HEAD']);
     assert.is(dup.code, 2, dup.out);
     assert.match(dup.stderr, 'the config has 2 problems');
-    assert.match(dup.stderr, 'tiers[1].tmeout is not a known field');
+    assert.match(dup.stderr, 'tiers[1].tmeout is not a known field (did you mean timeout?)');
+
+    // A typo'd field names the one it most likely meant (top level, a tier, a nested object); a word near none names none.
+    repo.write(
+      'gate-ladder.config.ts',
+      "export default { ouptut: 'all', banana: 1, report: { minAttempt: 3 }, tiers: [{ name: 't1', run: 'true', skipWhenTestAdjacant: true }] };\n",
+    );
+    const typo = repo.cli(['run', '--dry-run', '--base', 'HEAD']);
+    assert.is(typo.code, 2, typo.out);
+    assert.match(typo.stderr, 'ouptut is not a known field (did you mean output?)');
+    assert.match(typo.stderr, 'report.minAttempt is not a known field (did you mean minAttempts?)');
+    assert.match(typo.stderr, 'tiers[0].skipWhenTestAdjacant is not a known field (did you mean skipWhenTestAdjacent?)');
+    assert.match(typo.stderr, /banana is not a known field\n/);
     assert.match(dup.stderr, 'tiers[1].name "t1" is used by an earlier tier (tiers[0])');
     assert.not.match(dup.stderr, 'To push anyway', 'a manual run blocks no push');
 
