@@ -439,6 +439,8 @@ export interface TierFigures {
   yield: number | null;
   /** errors ÷ runs; `null` when the tier has no runs. */
   error_rate: number | null;
+  /** Of `errors`, those the patch caused (a file it changed cannot load, or it removed the tier's script): not the tier's trouble. */
+  patch_errors?: number;
   /** Replay rows whose patch did not apply: neither catches nor errors. */
   not_applied: number;
   /** Rows where the tier's command could not run at that commit (`applicable: false`, reason `not applicable at this commit: ...`): neither catches nor errors. */

@@ -85,7 +85,8 @@ function judgeCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
         y
           .option('base', {
             type: 'string',
-            describe: "Base revision: overrides the CI's event (outside CI: default the config base or the remote HEAD)",
+            describe:
+              "Base revision: overrides the CI's event (outside CI: default the config base, else the remote's HEAD, main or master, else the branch's upstream)",
           })
           .option('head', { type: 'string', describe: "Head revision: overrides the CI's event (default HEAD outside CI)" })
           .option('calibrate', {

@@ -13,7 +13,10 @@ export const RUN_POSITIONALS = {
 } as const;
 
 export const RUN_FLAGS = {
-  base: { type: 'string', describe: 'Base revision (manual runs; default: config base or the remote HEAD)' },
+  base: {
+    type: 'string',
+    describe: "Base revision (manual runs; default: config base, else the remote's HEAD, main or master, else the branch's upstream)",
+  },
   head: { type: 'string', describe: 'Head revision (manual runs)' },
   'dry-run': { type: 'boolean', describe: 'Print the plan and why, run nothing' },
   calibrate: { type: 'boolean', describe: 'Run every planned tier whatever the verdicts (rows flagged, not counted in yield)' },

@@ -17,6 +17,7 @@ import {
   lintStagedLine,
   projectLinter,
   starterConfig,
+  usesBiome,
   usesPrettier,
 } from './starter.js';
 
@@ -51,6 +52,8 @@ interface InstallState {
   husky8?: boolean;
   /** The line install added to .gitignore so git ignores node_modules (uninstall keeps it: node_modules is still there). */
   addedGitignore?: string;
+  /** The hooks `.husky/` held before install (absent in records of older installs). */
+  huskyHooksBefore?: string[];
 }
 
 export interface InstallOptions {
@@ -81,6 +84,33 @@ function formatWithPrettier(root: string, packageDir: string, file: string): tru
   const r = spawnSync(bin, ['--write', file], { cwd: root, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status === 0) return true;
   return (r.error?.message ?? `${r.stderr ?? ''}`.trim().split('\n')[0]) || `exit ${r.status ?? r.signal}`;
+}
+
+/**
+ * Runs the project's biome (`biome check --write`: its safe fixes and its formatter, never `--unsafe`) on
+ * `file`, so its lint tier's `biome check` does not fail on gate-ladder's own file: true when the file
+ * passes after it, the first thing biome still reports when not, undefined when the project does not use
+ * biome (a biome.json(c), or @biomejs/biome among its own dependencies) or has none installed.
+ */
+function fixWithBiome(root: string, packageDir: string, file: string): true | string | undefined {
+  if (!usesBiome(prettierFacts(root, packageDir))) return undefined;
+  const bin = [join(root, packageDir, 'node_modules', '.bin', 'biome'), join(root, 'node_modules', '.bin', 'biome')].find((b) =>
+    existsSync(b),
+  );
+  if (bin === undefined) return undefined;
+  const r = spawnSync(bin, ['check', '--write', file], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  if (r.status === 0) return true;
+  const first = `${r.stderr ?? ''}\n${r.stdout ?? ''}`
+    .split('\n')
+    .map((l) => l.replace(/[\s━]+$/, '').trim())
+    .find((l) => l !== '');
+  return (r.error?.message ?? first) || `exit ${r.status ?? r.signal}`;
 }
 
 /** The files in the root and the package's folder, and their package.json (and package.yaml): what says the project formats with prettier. */
@@ -412,6 +442,7 @@ function installPlace(opts: InstallOptions): InstallPlace | number {
     hooks: {},
     addedPrepare: false,
     createdConfig: null,
+    huskyHooksBefore: projectHuskyHooks(root),
   };
   return { info, root, path, previous, packageDir, pkg, runnerDir, pm, state };
 }
@@ -470,10 +501,14 @@ async function writeStarterConfig(
     // Then its eslint or xo, when one lints the repository's TypeScript (not a package folder's: its lint does not reach the root).
     const linter = packageDir === '' ? projectLinter(readScripts(pkg)) : undefined;
     const linted = linter && fixWithLinter(root, configFile, linter);
+    // And its biome, whose `biome check` a lint tier runs (formatting included).
+    const biome = fixWithBiome(root, packageDir, configFile);
     state.createdConfig = { file: 'gate-ladder.config.ts', sha: sha(readFileSync(configFile, 'utf8')) };
     say(installMsg.wroteConfig(pmSays.exec(pm, 'gate-ladder run --dry-run')));
     for (const w of starter.warnings) say(installMsg.cannotRunHere(w.missing, w.tiers));
     if (formatted !== undefined) say(formatted === true ? installMsg.formattedConfig() : installMsg.notFormatted(formatted));
+    if (biome !== undefined)
+      say(biome === true ? installMsg.biomePasses() : installMsg.biomeFlags(biome, pmSays.exec(pm, 'biome check gate-ladder.config.ts')));
     if (linter && linted) {
       const run = pmSays.script(pm, linter.script);
       if (linted.kind === 'clean') say(installMsg.linterPasses(linter.linter, linted.changed));
@@ -819,6 +854,41 @@ export async function uninstallCommand(opts: { cwd: string; purge?: boolean }): 
   return 0;
 }
 
+/** core.hooksPath as before install, husky's `.husky/_` removed when install made it, and `.husky/` when it is empty. */
+function undoHusky(root: string, state: InstallState, done: string[]): void {
+  if (state.hooksPath === null) git(root, ['config', '--local', '--unset', 'core.hooksPath']);
+  else git(root, ['config', '--local', 'core.hooksPath', state.hooksPath]);
+  done.push(
+    state.hooksPath === null ? 'core.hooksPath: unset, as before install' : `core.hooksPath: ${state.hooksPath}, as before install`,
+  );
+  // husky 8's folder holds the husky.sh the project's hooks source: it stays.
+  if (state.hooksPath !== '.husky/_' && state.husky8 !== true) rmSync(join(root, '.husky', '_'), { recursive: true, force: true });
+  const husky = join(root, '.husky');
+  if (state.createdHuskyDir && existsSync(husky) && readdirSync(husky).length === 0) rmSync(husky, { recursive: true });
+}
+
+/** The hooks in `.husky/` (files named as git's hooks), once gate-ladder's own lines are out of them. */
+function projectHuskyHooks(root: string): string[] {
+  try {
+    return readdirSync(join(root, '.husky'), { withFileTypes: true })
+      .filter((e) => GIT_HOOKS.has(e.name) && e.isFile())
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Whether package.json lists husky among its own dependencies (else it is there only as gate-ladder's). */
+function dependsOnHusky(pkgFile: string): boolean {
+  try {
+    const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as Record<string, Record<string, string> | undefined>;
+    return ['dependencies', 'devDependencies', 'optionalDependencies'].some((k) => pkg[k]?.husky !== undefined);
+  } catch {
+    return false;
+  }
+}
+
 /** Puts back each thing install changed (hooks, core.hooksPath, package.json, the starter config): one line each, done or kept. */
 function undoInstall(root: string, state: InstallState): { done: string[]; kept: string[] } {
   /** One line per thing install changed: what uninstall made of it. */
@@ -857,47 +927,50 @@ function undoInstall(root: string, state: InstallState): { done: string[]; kept:
       );
     }
   }
-  if (state.hooksPath === null) git(root, ['config', '--local', '--unset', 'core.hooksPath']);
-  else git(root, ['config', '--local', 'core.hooksPath', state.hooksPath]);
-  done.push(
-    state.hooksPath === null ? 'core.hooksPath: unset, as before install' : `core.hooksPath: ${state.hooksPath}, as before install`,
-  );
-  // husky 8's folder holds the husky.sh the project's hooks source: it stays.
-  if (state.hooksPath !== '.husky/_' && state.husky8 !== true) rmSync(join(root, '.husky', '_'), { recursive: true, force: true });
-  const husky = join(root, '.husky');
-  if (state.createdHuskyDir && existsSync(husky) && readdirSync(husky).length === 0) rmSync(husky, { recursive: true });
   const pkgDir = join(root, state.packageDir ?? '');
   const pkgFile = join(pkgDir, 'package.json');
   const pkgName = state.packageDir ? `${state.packageDir}/package.json` : 'package.json';
-  if (state.packageJson && existsSync(pkgFile) && readFileSync(pkgFile, 'utf8') === state.packageJson.after) {
-    writeFileSync(pkgFile, state.packageJson.before);
-    done.push(`${shown(pkgName)}: restored as it was before install`);
-  } else if (state.addedPrepare || state.composedPrepare) {
-    const composed = state.composedPrepare;
-    const added = huskyPrepare(state.packageDir ?? '', state.husky8 === true);
-    const undone = editPackageJson(pkgDir, (pkgJson) => {
-      const scripts = pkgJson.scripts as Record<string, string> | undefined;
-      if (composed) {
-        if (scripts?.prepare !== composed.after) return false;
-        scripts.prepare = composed.before;
+  // install set husky up (no core.hooksPath before), and .husky/ holds hooks of the project's own that were not there
+  // before (added since, a line added to the hook install created, or moved there from git's folder as install
+  // advised): unsetting core.hooksPath or `prepare` would silently stop them. Hooks there before install did not run.
+  const before = state.huskyHooksBefore ?? Object.keys(state.hooks).filter((h) => typeof state.hooks[h]?.before === 'string');
+  const own = state.hooksPath === null ? projectHuskyHooks(root).filter((h) => !before.includes(h)) : [];
+  if (own.length > 0) {
+    const pm = detectPackageManager(pkgDir);
+    kept.push(installMsg.huskyKept(own, pkgName, dependsOnHusky(pkgFile) ? undefined : pmSays.addDev(pm, 'husky')));
+  } else undoHusky(root, state, done);
+  // With husky kept, package.json stays as it is: install's only edit there is husky's `prepare`.
+  if (own.length === 0) {
+    if (state.packageJson && existsSync(pkgFile) && readFileSync(pkgFile, 'utf8') === state.packageJson.after) {
+      writeFileSync(pkgFile, state.packageJson.before);
+      done.push(`${shown(pkgName)}: restored as it was before install`);
+    } else if (state.addedPrepare || state.composedPrepare) {
+      const composed = state.composedPrepare;
+      const added = huskyPrepare(state.packageDir ?? '', state.husky8 === true);
+      const undone = editPackageJson(pkgDir, (pkgJson) => {
+        const scripts = pkgJson.scripts as Record<string, string> | undefined;
+        if (composed) {
+          if (scripts?.prepare !== composed.after) return false;
+          scripts.prepare = composed.before;
+          return true;
+        }
+        if (scripts?.prepare !== added) return false;
+        delete scripts.prepare;
+        if (Object.keys(scripts).length === 0) delete pkgJson.scripts;
         return true;
-      }
-      if (scripts?.prepare !== added) return false;
-      delete scripts.prepare;
-      if (Object.keys(scripts).length === 0) delete pkgJson.scripts;
-      return true;
-    });
-    const name = shown(pkgName);
-    if (undone)
-      done.push(
-        composed
-          ? `${name}: "prepare" is "${shown(composed.before)}" again; your other edits are kept`
-          : `${name}: removed the "prepare": "${added}" install added; your other edits are kept`,
-      );
-    else
-      kept.push(
-        `${name}: "prepare" was edited since install, so it is left as it is${composed ? ` (install had made it "${shown(composed.after)}")` : ''}`,
-      );
+      });
+      const name = shown(pkgName);
+      if (undone)
+        done.push(
+          composed
+            ? `${name}: "prepare" is "${shown(composed.before)}" again; your other edits are kept`
+            : `${name}: removed the "prepare": "${added}" install added; your other edits are kept`,
+        );
+      else
+        kept.push(
+          `${name}: "prepare" was edited since install, so it is left as it is${composed ? ` (install had made it "${shown(composed.after)}")` : ''}`,
+        );
+    }
   }
   if (state.createdConfig) {
     const file = join(root, state.createdConfig.file);

@@ -445,6 +445,17 @@ export interface PrettierFacts {
 /** prettier's own config files (prettier.io/docs/configuration): `.prettierrc` (JSON or YAML), with an extension, or `prettier.config.*`. */
 const PRETTIER_CONFIG = /^(?:\.prettierrc(?:\.(?:json5?|ya?ml|toml|[cm]?[jt]s))?|prettier\.config\.[cm]?[jt]s)$/;
 
+/** Whether the project checks with biome: a biome.json(c), or @biomejs/biome among a package.json's own dependencies. Pure. */
+export function usesBiome(facts: PrettierFacts): boolean {
+  if (facts.files.some((f) => f === 'biome.json' || f === 'biome.jsonc')) return true;
+  return facts.packageJsons.some((pkg) => {
+    if (pkg === null || typeof pkg !== 'object') return false;
+    const p = pkg as Record<string, unknown>;
+    const has = (deps: unknown) => deps !== null && typeof deps === 'object' && '@biomejs/biome' in deps;
+    return has(p.dependencies) || has(p.devDependencies);
+  });
+}
+
 /**
  * Whether the project formats with prettier: prettier in a package.json's dependencies or
  * devDependencies, a "prettier" key in package.json (or package.yaml), or a prettier config file. Not

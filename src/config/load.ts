@@ -223,6 +223,50 @@ function duplicateNames(raw: unknown, file: string): string[] {
   return problems;
 }
 
+/** The fields the schema knows for the object at `path` (through optional fields, lists and unions). Pure. */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  const unwrap = (t: unknown): unknown => {
+    if (t instanceof z.ZodOptional || t instanceof z.ZodNullable || t instanceof z.ZodDefault) return unwrap(t.unwrap());
+    if (t instanceof z.ZodUnion) return (t.options as unknown[]).map(unwrap).find((o) => o instanceof z.ZodObject);
+    return t;
+  };
+  let at = unwrap(schema);
+  for (const key of path) {
+    if (at instanceof z.ZodArray) at = unwrap(at.element);
+    else if (at instanceof z.ZodObject && typeof key === 'string') at = unwrap(at.shape[key]);
+    else return [];
+  }
+  return at instanceof z.ZodObject ? Object.keys(at.shape) : [];
+}
+
+/** The known field a typo most likely meant: the same but for case, or one or two edits away (one for short names). Pure. */
+function nearest(key: string, known: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  const same = known.find((k) => k.toLowerCase() === lower);
+  if (same !== undefined) return same;
+  const limit = key.length < 5 ? 1 : 2;
+  let best: { k: string; d: number } | undefined;
+  for (const k of known) {
+    const d = editDistance(lower, k.toLowerCase());
+    if (d <= limit && (best === undefined || d < best.d)) best = { k, d };
+  }
+  return best?.k;
+}
+
+/** Levenshtein distance, an adjacent swap counting as one edit. Pure. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  return d[a.length]![b.length]!;
+}
+
 /** Checks a raw config and lists every problem at once, each with its file and field. Pure. */
 export function validateConfig(raw: unknown, file: string): { ok: true; config: ResolvedConfig } | { ok: false; problems: string[] } {
   const parsed = configSchema.safeParse(raw);
@@ -232,7 +276,11 @@ export function validateConfig(raw: unknown, file: string): { ok: true; config: 
     for (const issue of parsed.error.issues) {
       const at = pathText(issue.path);
       if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) problems.push(`${file}: ${at ? `${at}.` : ''}${key} is not a known field`);
+        const known = keysAt(configSchema, issue.path);
+        for (const key of issue.keys) {
+          const near = nearest(key, known);
+          problems.push(`${file}: ${at ? `${at}.` : ''}${key} is not a known field${near === undefined ? '' : ` (did you mean ${near}?)`}`);
+        }
       } else {
         problems.push(`${file}: ${at || '(config)'} ${issue.message}`);
       }

@@ -304,6 +304,21 @@ export function remoteHead(cwd: string, remote: string): string | null {
   return r.ok ? r.stdout.trim() : null;
 }
 
+/**
+ * The base a manual run compares with when none is given: the remote's HEAD, else its `main` or `master` (a
+ * remote this clone pushed to but never cloned from has no HEAD ref), else the upstream of HEAD's branch.
+ */
+export function defaultBase(cwd: string, remote: string): string | null {
+  const head = remoteHead(cwd, remote);
+  if (head !== null) return head;
+  for (const branch of ['main', 'master']) {
+    const ref = `refs/remotes/${remote}/${branch}`;
+    if (git(cwd, ['rev-parse', '--verify', '--quiet', ref]).ok) return ref;
+  }
+  const up = git(cwd, ['rev-parse', '--symbolic-full-name', '@{upstream}']);
+  return up.ok && up.stdout.trim() !== '' ? up.stdout.trim() : null;
+}
+
 export interface WorktreeEntry {
   path: string;
   head?: string;

@@ -23,7 +23,7 @@ import {
   hasTrackedChanges,
   hasUnstagedChanges,
   remoteFor,
-  remoteHead,
+  defaultBase,
   textAt,
   uncomparedIn,
   workTreeState,
@@ -755,7 +755,7 @@ function manualTarget(facts: GitFacts, opts: RunOptions, config: ResolvedConfig)
   const headRev = opts.head ?? 'HEAD';
   const head = commitIn(facts, headRev);
   if (head === null) return headRev === 'HEAD' && !hasCommits(root) ? msg.noCommits() : msg.badRev(headRev);
-  const baseRev = opts.base ?? config.base ?? remoteHead(root, 'origin') ?? undefined;
+  const baseRev = opts.base ?? config.base ?? defaultBase(root, 'origin') ?? undefined;
   if (baseRev === undefined) return msg.needBase();
   const baseSha = commitIn(facts, baseRev);
   if (baseSha === null) return msg.badRev(baseRev);

@@ -78,8 +78,17 @@ function allAdvice(input: AdviceInput, policy: Partial<AdvicePolicy>): Advice[] 
     });
   }
   for (const t of input.tiers) {
-    if (t.errors > 0) {
-      add('errors', reportMsg.errors(t), { tier: t.tier, errors: t.errors, runs: t.runs, error_rate: t.error_rate, caught: t.caught });
+    // An error the patch caused (it broke a file the tier loads) is no trouble of the tier's: only the harness's are advised on.
+    const patchErrors = t.patch_errors ?? 0;
+    if (t.errors > patchErrors) {
+      add('errors', reportMsg.errors(t), {
+        tier: t.tier,
+        errors: t.errors,
+        patch_errors: patchErrors,
+        runs: t.runs,
+        error_rate: t.error_rate,
+        caught: t.caught,
+      });
     }
   }
   for (const pair of input.overlap.pairs) {

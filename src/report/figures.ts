@@ -122,6 +122,7 @@ export interface ReportFold {
 interface TierAcc {
   caught: number;
   errors: number;
+  patchErrors: number;
   passes: number;
   total: number;
   seconds: Seconds;
@@ -155,6 +156,7 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
         seconds: new Seconds(),
         notApplied: 0,
         notApplicable: 0,
+        patchErrors: 0,
         routedPast: new DistinctCounter(),
       };
       accs.set(name, a);
@@ -242,8 +244,10 @@ export function reportFold(opts: ReportOptions = {}): ReportFold {
     if (row.verdict === 'caught') a.caught++;
     else if (row.verdict === 'error') {
       a.errors++;
-      if (row.error_cause === 'patch') errors.patch++;
-      else errors.harness++;
+      if (row.error_cause === 'patch') {
+        errors.patch++;
+        a.patchErrors++;
+      } else errors.harness++;
     } else a.passes++;
     a.total += row.seconds;
     a.seconds.push(row.seconds);
@@ -306,6 +310,7 @@ function figures(name: string, a: TierAcc): TierFigures {
     total_s: total,
     yield: total === 0 ? null : sig(a.caught / total),
     error_rate: runs === 0 ? null : sig(a.errors / runs),
+    patch_errors: a.patchErrors,
     not_applied: a.notApplied,
     not_applicable: a.notApplicable,
   };

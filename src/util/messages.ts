@@ -173,6 +173,9 @@ export const installMsg = {
   cannotRunHere: (missing: string, tiers: readonly string[]) =>
     `gate-ladder: note: ${tiers.map(shown).join(', ')} in gate-ladder.config.ts ${tiers.length === 1 ? 'runs' : 'run'} \`${shown(missing)}\`, which is not on PATH here: install it (for a package manager named by package.json's "packageManager", \`corepack enable\`), or edit ${tiers.length === 1 ? 'that tier' : 'those tiers'}; until then ${tiers.length === 1 ? 'it ends' : 'they end'} in \`error\` and block the push.`,
   formattedConfig: () => 'gate-ladder: formatted gate-ladder.config.ts with your prettier, in your style.',
+  biomePasses: () => 'gate-ladder: ran your biome (`biome check --write`) on gate-ladder.config.ts: it passes, in your style.',
+  biomeFlags: (first: string, check: string) =>
+    `gate-ladder: your biome still reports gate-ladder.config.ts after \`biome check --write\` (${shown(first)}), so a lint tier that runs biome would block your first push; run \`${check}\` and fix what it says (or have biome ignore the file).`,
   linterPasses: (linter: string, changed: boolean) =>
     changed
       ? `gate-ladder: ran your ${linter} with --fix on gate-ladder.config.ts: it now passes, in your style.`
@@ -236,6 +239,13 @@ export const installMsg = {
     `gate-ladder: added \`${line}\` to .gitignore, so git ignores ${shown(rel)} (uninstall keeps the line).`,
   gitignoreLineInEffect: (line: string) =>
     `gate-ladder: note: .gitignore has \`${line}\`, yet git does not ignore node_modules: a later line (\`!node_modules\`) or a nested .gitignore undoes it; \`git check-ignore -v node_modules\` shows which.`,
+  /** Uninstall leaves husky set up: the project's own hooks in .husky/ would stop running without it. */
+  huskyKept: (hooks: readonly string[], pkgName: string, addHusky: string | undefined) =>
+    `core.hooksPath (.husky/_) and "prepare" in ${shown(pkgName)} kept: husky still runs your own ${hooks.map((h) => `.husky/${shown(h)}`).join(', ')}${
+      addHusky === undefined
+        ? ''
+        : `; husky came with gate-ladder, so add it to your own dependencies before removing gate-ladder: \`${addHusky}\``
+    }`,
   gitignoreKept: (line: string) =>
     `.gitignore: kept the line \`${line}\` install added (node_modules is still here; take the line out once you remove it)`,
   uninstalled: (done: readonly string[], kept: readonly string[]) =>
@@ -586,7 +596,7 @@ export const reportMsg = {
   shortFeedback: (tier: string, median: number, limit: number) =>
     `short-feedback suite: the ladder's overhead likely exceeds what ordering saves. The most expensive tier, ${shown(tier)}, has a median of ${median} s, under ${limit} s; consider one gate that runs everything.`,
   errors: (t: TierFigures) =>
-    `${shown(t.tier)}: ${plural(t.errors, 'error')} in ${plural(t.runs, 'run')}, error rate ${percent(t.error_rate ?? 0)}, apart from its ${plural(t.caught, 'catch', 'catches')}: errors are harness trouble, not the patch. Read those rows' "reason" in the ledger and fix the tier's command or environment.`,
+    `${shown(t.tier)}: ${plural(t.errors, 'error')} in ${plural(t.runs, 'run')}${(t.patch_errors ?? 0) > 0 ? ` (${t.errors - t.patch_errors!} of the harness, ${t.patch_errors} caused by the patches)` : ''}, error rate ${percent(t.error_rate ?? 0)}, apart from its ${plural(t.caught, 'catch', 'catches')}: errors of the harness are trouble with the tier, not the patch. Read those rows' "reason" in the ledger and fix the tier's command or environment.`,
   decorative: (p: PairOverlap) =>
     `${shown(p.earlier)}: decorative: delete it rather than reorder. In ${plural(p.patches, 'calibration run')}, ${shown(p.later)} caught every patch ${shown(p.earlier)} caught (${p.both}) and ${p.only_later} more; ${shown(p.earlier)} caught none alone.`,
   contractCheck: (p: PairOverlap, limit: number) =>
@@ -758,7 +768,8 @@ export const teamMsg = {
 export const ciMsg = {
   howFlags: (ci: 'github' | 'gitlab' | 'none') =>
     `--base/--head${ci === 'none' ? '' : ` (the ${ci === 'github' ? 'GitHub' : 'GitLab'} event is not read)`}`,
-  howNoCi: () => 'not in GitHub Actions or GitLab CI: HEAD against the config `base` (else the remote HEAD); pass --base/--head to choose',
+  howNoCi: () =>
+    'not in GitHub Actions or GitLab CI: HEAD against the config `base` (else origin/HEAD, origin/main or origin/master, else the upstream of the branch); pass --base/--head to choose',
   howPullRequest: (event: string, n: number | undefined) =>
     `GitHub ${event} event${n === undefined ? '' : ` #${n}`}: its head against its base`,
   howMergeGroup: () => 'GitHub merge_group event: the queued merge against its base',

@@ -2,7 +2,7 @@
  * A new user's first hour, through the packed CLI: install into a project (an existing prepare script,
  * a lint-staged hook, pnpm), the starter config, config mistakes, the messages, and uninstall.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -75,7 +75,8 @@ test('uninstall gives one truthful summary: what it undid, and what it kept beca
     assert.not.match(u.stdout, 'as they were before install');
     assert.match(u.stdout, 'gate-ladder.config.ts: kept, it was edited since install');
     assert.match(u.stdout, ".husky/pre-push: took out gate-ladder's line; your edits since install are kept");
-    assert.match(u.stdout, 'package.json: restored as it was before install');
+    // The hook's own line still runs: husky stays set up for it.
+    assert.match(u.stdout, 'core.hooksPath (.husky/_) and "prepare" in package.json kept: husky still runs your own .husky/pre-push');
     assert.is(repo.read('.husky/pre-push'), 'echo after\n');
     assert.match(repo.read('gate-ladder.config.ts'), '// my edit');
   }));
@@ -106,7 +107,19 @@ test('config mistakes: a syntax error shows file, line, column and the line; nul
     const dup = repo.cli(['run', '--dry-run', '--base', 'HEAD']);
     assert.is(dup.code, 2, dup.out);
     assert.match(dup.stderr, 'the config has 2 problems');
-    assert.match(dup.stderr, 'tiers[1].tmeout is not a known field');
+    assert.match(dup.stderr, 'tiers[1].tmeout is not a known field (did you mean timeout?)');
+
+    // A typo'd field names the one it most likely meant (top level, a tier, a nested object); a word near none names none.
+    repo.write(
+      'gate-ladder.config.ts',
+      "export default { ouptut: 'all', banana: 1, report: { minAttempt: 3 }, tiers: [{ name: 't1', run: 'true', skipWhenTestAdjacant: true }] };\n",
+    );
+    const typo = repo.cli(['run', '--dry-run', '--base', 'HEAD']);
+    assert.is(typo.code, 2, typo.out);
+    assert.match(typo.stderr, 'ouptut is not a known field (did you mean output?)');
+    assert.match(typo.stderr, 'report.minAttempt is not a known field (did you mean minAttempts?)');
+    assert.match(typo.stderr, 'tiers[0].skipWhenTestAdjacant is not a known field (did you mean skipWhenTestAdjacent?)');
+    assert.match(typo.stderr, /banana is not a known field\n/);
     assert.match(dup.stderr, 'tiers[1].name "t1" is used by an earlier tier (tiers[0])');
     assert.not.match(dup.stderr, 'To push anyway', 'a manual run blocks no push');
 
@@ -162,6 +175,23 @@ test("the starter config is formatted with the project's prettier, in its style,
     assert.is(failed.code, 0, failed.out);
     assert.match(failed.out, 'your prettier could not format gate-ladder.config.ts ([error] No parser could be inferred)');
     assert.match(repo.read('gate-ladder.config.ts'), "{ name: 't2-tests'");
+  }));
+
+test("the starter config is put through the project's biome (`biome check --write`), so a lint tier running `biome check` passes it on the first push", () =>
+  withRepo({ install: false, files: { 'package.json': pkg({ lint: 'biome check .', test: 'node --test' }) } }, (repo) => {
+    linkGateLadderAlone(repo);
+    const bin = join(repo.dir, 'node_modules', '.bin');
+    mkdirSync(bin);
+    // The real biome (this project's own devDependency), in a style that differs from the starter's: tabs, double quotes.
+    symlinkSync(realpathSync(join(PROJECT, 'node_modules', '.bin', 'biome')), join(bin, 'biome'));
+    repo.write('biome.json', '{ "formatter": { "indentStyle": "tab" }, "javascript": { "formatter": { "quoteStyle": "double" } } }\n');
+    const r = repo.cli(['install']);
+    assert.is(r.code, 0, r.out);
+    assert.match(r.stdout, 'ran your biome (`biome check --write`) on gate-ladder.config.ts: it passes, in your style.');
+    assert.match(repo.read('gate-ladder.config.ts'), '\t\t{ name: "t2-tests", run: "npm test"');
+    const check = sh(join(bin, 'biome'), ['check', 'gate-ladder.config.ts'], repo.dir);
+    assert.is(check.code, 0, check.out);
+    assert.match(repo.cli(['uninstall']).out, 'gate-ladder.config.ts: removed (install wrote it)');
   }));
 
 test("the starter config is run through the project's eslint or xo with --fix, and install says what is left for the first push's lint tier", () =>
@@ -515,6 +545,15 @@ test("install says which of git's own hooks stop running (the pre-commit framewo
       assert.is(readFileSync(join(repo.dir, '..', 'own.log'), 'utf8'), 'own-pre-commit-ran\n');
       // Run again: nothing more to say.
       assert.not.match(repo.cli(['install']).stdout, 'no longer run');
+      // uninstall keeps husky set up for that hook (install set husky up): it still runs, and husky is named as the project's to add.
+      const u = repo.cli(['uninstall']);
+      assert.is(u.code, 0, u.out);
+      assert.match(u.stdout, 'core.hooksPath (.husky/_) and "prepare" in package.json kept: husky still runs your own .husky/pre-commit');
+      assert.match(u.stdout, '`npm i -D husky`');
+      assert.is(repo.gitOk('config', 'core.hooksPath').trim(), '.husky/_');
+      repo.write('b.txt', 'b\n');
+      repo.commit('b commit');
+      assert.is(readFileSync(join(repo.dir, '..', 'own.log'), 'utf8'), 'own-pre-commit-ran\nown-pre-commit-ran\n');
     },
   ));
 

@@ -99,6 +99,7 @@ test('--json: exact figures; corrupt lines skipped, counted and warned about', (
         total_s: 16,
         yield: 0.0625,
         error_rate: 0.25,
+        patch_errors: 0,
         not_applied: 0,
         not_applicable: 0,
       },
@@ -113,6 +114,7 @@ test('--json: exact figures; corrupt lines skipped, counted and warned about', (
         total_s: 270,
         yield: 0.003704,
         error_rate: 0,
+        patch_errors: 0,
         not_applied: 0,
         not_applicable: 0,
       },
@@ -126,6 +128,7 @@ test('--json: exact figures; corrupt lines skipped, counted and warned about', (
         total_s: 0,
         yield: null,
         error_rate: 1,
+        patch_errors: 0,
         not_applied: 0,
         not_applicable: 0,
       },
@@ -174,6 +177,25 @@ test('--hook and --since filter rows', () =>
       ['t3'],
     );
     assert.is(since.excluded.filtered, 7);
+  }));
+
+test("errors the patches caused (a file the push changed cannot load) are not called the harness's trouble in the advice", () =>
+  withDir((dir) => {
+    const patchError = (extra: Record<string, unknown> = {}) =>
+      line('t1', 'error', 1, { reason: 'cannot load src/a.py', error_cause: 'patch', error_file: 'src/a.py', ...extra });
+    writeFileSync(join(dir, 'ledger.jsonl'), `${[patchError(), patchError(), line('t1', 'pass', 1)].join('\n')}\n`);
+    const text = cli(['report', '--ledger', 'ledger.jsonl'], dir);
+    assert.is(text.code, 0, text.stderr);
+    assert.match(text.stdout, 'errors: 2 caused by the patches');
+    assert.not.match(text.stdout, 'trouble', 'no advice to fix the tier: the patches broke it');
+    const json = JSON.parse(cli(['report', '--ledger', 'ledger.jsonl', '--json'], dir).stdout) as Report;
+    assert.is(json.tiers.find((t) => t.tier === 't1')!.patch_errors, 2);
+    assert.not.ok(json.advice.some((a) => a.kind === 'errors'));
+
+    // One of the harness beside them: advised on, and the sentence tells the two apart.
+    writeFileSync(join(dir, 'ledger.jsonl'), `${[patchError(), patchError(), line('t1', 'error', 1, { reason: 'exit 4' })].join('\n')}\n`);
+    const mixed = cli(['report', '--ledger', 'ledger.jsonl'], dir);
+    assert.match(mixed.stdout, 't1: 3 errors in 3 runs (1 of the harness, 2 caused by the patches)');
   }));
 
 test('an empty ledger: zero figures, and stderr says how to fill it; a --ledger that is not there exits 2', () =>

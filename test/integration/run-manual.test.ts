@@ -38,6 +38,28 @@ test('run --dry-run prints the plan with reasons and runs nothing', () =>
     assert.equal(repo.ledger(), []);
   }));
 
+test("run --dry-run without --base in a repository that pushed to its remote but never cloned it (no origin/HEAD): origin's main, else the branch's upstream", () =>
+  withRepo({ files: LADDER_FILES }, (repo) => {
+    // `git init` + `git remote add` + `git push -u`: the README's first steps; only a clone sets origin/HEAD.
+    repo.gitOk('remote', 'set-head', 'origin', '-d');
+    repo.write('src/value.txt', 'one\n');
+    repo.commit('one');
+    const r = repo.cli(['run', '--dry-run']);
+    assert.is(r.code, 0, r.out);
+    assert.match(r.stdout, 'changed paths: 1');
+
+    // A branch already pushed with -u, and no origin/main known here: its upstream is the base.
+    repo.gitOk('checkout', '-q', '-b', 'feat');
+    assert.is(repo.push(['-q', '--no-verify', '-u', 'origin', 'feat']).code, 0);
+    repo.gitOk('update-ref', '-d', 'refs/remotes/origin/main');
+    repo.write('src/value.txt', 'two\n');
+    repo.write('src/other.txt', 'two\n');
+    repo.commit('two');
+    const u = repo.cli(['run', '--dry-run']);
+    assert.is(u.code, 0, u.out);
+    assert.match(u.stdout, 'changed paths: 2');
+  }));
+
 test('run --json prints targets, plan and verdicts on stdout', () =>
   withRepo({ files: LADDER_FILES }, (repo) => {
     repo.write('src/other.txt', 'x\n');

@@ -35,7 +35,7 @@ const bad: [string, unknown, string][] = [
   ['hooks unknown', { tiers: [{ ...tier, hooks: ['post-merge'] }] }, `${F}: tiers[0].hooks[0] must name hooks among`],
   ['runner unknown', { tiers: [{ ...tier, runner: 'rspec' }] }, `${F}: tiers[0].runner must be one of pytest`],
   ['junit empty', { tiers: [{ ...tier, junit: 5 }] }, `${F}: tiers[0].junit must be a path`],
-  ['unknown tier field', { tiers: [{ ...tier, tmeout: 5 }] }, `${F}: tiers[0].tmeout is not a known field`],
+  ['unknown tier field', { tiers: [{ ...tier, tmeout: 5 }] }, `${F}: tiers[0].tmeout is not a known field (did you mean timeout?)`],
   ['unknown top field', { tiers: [tier], ladder: 1 }, `${F}: ladder is not a known field`],
   ['scope not a list', { tiers: [tier], scope: 'tests/**' }, `${F}: scope must be a list of globs`],
   ['ledger not a string', { tiers: [tier], ledger: 1 }, `${F}: ledger must be a path relative to the repository root`],

@@ -39,6 +39,7 @@ test('exact figures: even median, zero catches, only errors, zero-second rows, a
     total_s: 16,
     yield: 0.0625,
     error_rate: 0.25,
+    patch_errors: 0,
     not_applied: 0,
     not_applicable: 0,
   });
@@ -52,6 +53,7 @@ test('exact figures: even median, zero catches, only errors, zero-second rows, a
     total_s: 270,
     yield: 0,
     error_rate: 0,
+    patch_errors: 0,
     not_applied: 0,
     not_applicable: 0,
   });
@@ -65,6 +67,7 @@ test('exact figures: even median, zero catches, only errors, zero-second rows, a
     total_s: 0,
     yield: null,
     error_rate: 1,
+    patch_errors: 0,
     not_applied: 0,
     not_applicable: 0,
   });
@@ -78,6 +81,7 @@ test('exact figures: even median, zero catches, only errors, zero-second rows, a
     total_s: 0,
     yield: null,
     error_rate: null,
+    patch_errors: 0,
     not_applied: 0,
     not_applicable: 0,
   });
@@ -117,6 +121,7 @@ test('cached, seed, unapplied and not-applicable rows stay out of the tier figur
     total_s: 10,
     yield: 0,
     error_rate: 0,
+    patch_errors: 0,
     not_applied: 1,
     not_applicable: 1,
   });
@@ -377,7 +382,7 @@ test('advice: errors carry their figures', () => {
   );
   assert.equal(
     errors.map((a) => a.figures),
-    [{ tier: 't1', errors: 3, runs: 40, error_rate: 0.075, caught: 4 }],
+    [{ tier: 't1', errors: 3, patch_errors: 0, runs: 40, error_rate: 0.075, caught: 4 }],
   );
 });
 
