@@ -39,8 +39,15 @@ const errorNext = (r: GateResult, configFile: string, hook?: Voice): string[] =>
   '  This is not a verdict on the patch: the check itself did not complete.',
   r.reason?.startsWith(LINT_STAGED_SAID)
     ? `  Put the repository in order as lint-staged says above (\`git status\`; a backup it kept is in \`git stash list\`), then ${again(hook)} again.`
-    : `  Fix the tier in ${shown(configFile)} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${again(hook)} again.`,
+    : r.reason?.startsWith(TOO_LONG_SAID)
+      ? `  Its \`{changed}\` paths make it that long: narrow the tier's GLOB in ${shown(configFile)} (\`{changed:src/**}\`), or leave the tier out this once: ${skipOnce(r.tier, hook)}.`
+      : `  Fix the tier in ${shown(configFile)} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${again(hook)} again.`,
 ];
+/** GATE_LADDER_SKIP for one tier, as the hook's user types it. */
+const skipOnce = (tier: string, hook?: Voice): string => {
+  const env = `GATE_LADDER_SKIP=${shown(tier)}`;
+  return isCommit(hook) ? `\`${env} git commit\`` : hook === 'pre-push' ? `\`${env} git push\`` : `${env} in the environment`;
+};
 /** How the project runs gate-ladder's bin (`npx gate-ladder`, `pnpm exec gate-ladder`, ...). */
 type Exec = (command: string) => string;
 const npx: Exec = (command) => `npx ${command}`;
@@ -123,6 +130,12 @@ const noCacheHint = (hook?: HookName) =>
     : hook === 'pre-commit'
       ? '`GATE_LADDER_NO_CACHE=1 git commit`'
       : '`gate-ladder run --no-cache`';
+
+/** How the reason of a gate whose command the kernel refused as too long (E2BIG) begins (ladder/gate.ts). */
+export const TOO_LONG_SAID = 'its command is too long to start';
+/** Why a gate could not start when its command and arguments were too long for the kernel (E2BIG). */
+export const tooLongToStart = (bytes: number) =>
+  `${TOO_LONG_SAID}: ${Math.ceil(bytes / 1024)} KiB of arguments, over Linux's 128 KiB for one argument (a /bin/sh command is one) or about 2 MiB in all`;
 
 /** How an error reason quoting lint-staged's own words begins (ladder/lint-staged.ts). */
 export const LINT_STAGED_SAID = 'lint-staged stopped: it said';
