@@ -36,4 +36,38 @@ test('a {changed} list too long to start a command is an error that says why and
     assert.is(skipped.code, 0, skipped.out);
   }));
 
+const BYTES = {
+  'gate-ladder.config.ts': `export default {
+  tiers: [
+    { name: 'cheap', run: 'node -e "process.exit(0)"', timeout: 30, skipWhenTestAdjacent: true },
+    { name: 'exists', run: 'sh exists.sh {changed:src/**}', timeout: 30 },
+  ],
+};
+`,
+  // Each argument must name a file that is there: a name handed with U+FFFD in place of its bytes is not.
+  'exists.sh': 'for f; do [ -e "$f" ] || { echo "missing: $f"; exit 1; }; done\necho "$# present"\n',
+};
+
+test('a file name that is not UTF-8 reaches a {changed} gate as its own bytes, and is shown escaped', () =>
+  withRepo({ files: BYTES }, (repo) => {
+    const named = (dir: string, name: number[], tail: string) =>
+      Buffer.concat([Buffer.from(join(repo.dir, dir, '/')), Buffer.from(name), Buffer.from(tail)]);
+    mkdirSync(join(repo.dir, 'src'));
+    mkdirSync(join(repo.dir, 'tests'));
+    writeFileSync(named('src', [0x63, 0x61, 0x66, 0xe9], '.ts'), 'latin1\n');
+    writeFileSync(named('src', [0xff, 0xfe, 0x27], ' q.ts'), 'bytes and a quote\n');
+    writeFileSync(named('tests', [0xe9, 0x1b], '[2J.test.ts'), 'a test\n');
+    repo.write('src/plain.ts', 'plain\n');
+    repo.commit('names from a latin1 system');
+    const r = repo.push();
+    assert.is(r.code, 0, r.out);
+    assert.match(r.out, /t0-scope skips cheap: test-adjacent: tests\/\\xe9\\x1b\[2J\.test\.ts matches/);
+    assert.ok(!r.out.includes('\u001b'), 'an escape byte of a name reached the terminal');
+    assert.ok(!r.out.includes('\ufffd'), r.out);
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.verdict]),
+      [['exists', 'pass']],
+    );
+  }));
+
 test.run();
