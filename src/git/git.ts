@@ -161,6 +161,16 @@ const NAME_STATUS = ['--name-status', '-z', '--no-renames', '--no-ext-diff', '--
  */
 export const DIFF_NAMES = ['diff-tree', '-r', ...NAME_STATUS] as const;
 
+/**
+ * The repository git refuses at `cwd` because another user owns it (its `safe.directory` check), as
+ * git names it; `undefined` when git does not refuse one. Asked only once `repoInfo` found no repository.
+ */
+export function refusedRepo(cwd: string): string | undefined {
+  const r = git(cwd, ['rev-parse', '--git-dir']);
+  if (r.ok) return undefined;
+  return /dubious ownership in repository at '(.*)'/.exec(r.stderr)?.[1];
+}
+
 /** One git call for the three paths the runner needs; `null` outside a work tree. */
 export function repoInfo(cwd: string): RepoInfo | null {
   const r = git(cwd, REPO_PATHS);

@@ -59,7 +59,10 @@ function clipped(line: string): string {
 
 export const msg = {
   bypassed: () => 'gate-ladder: GATE_LADDER=0, skipping every gate.',
-  notRepo: (cwd: string) => `gate-ladder: ${shown(cwd)} is not inside a git work tree. Run it from a repository.`,
+  notRepo: (cwd: string, refused?: string) =>
+    refused === undefined
+      ? `gate-ladder: ${shown(cwd)} is not inside a git work tree. Run it from a repository.`
+      : `gate-ladder: git refuses the repository at ${shown(refused)}: another user owns it (git's safe.directory check), so nothing was checked. If you trust it: \`git config --global --add safe.directory '${shown(refused.split("'").join("'\\''"))}'\`, then run it again.`,
   noConfig: (exec: Exec = npx) =>
     `gate-ladder: no config found (gate-ladder.config.ts, .gate-ladderrc, or a "gate-ladder" key in package.json); nothing was checked. Create one with \`${exec('gate-ladder install')}\`.`,
   invalidConfig: (problems: readonly string[], hook?: HookName, exec: Exec = npx) =>

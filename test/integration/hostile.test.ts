@@ -70,4 +70,18 @@ test('a file name that is not UTF-8 reaches a {changed} gate as its own bytes, a
     );
   }));
 
+test("a repository git refuses as another user's (safe.directory) is named as such, with git's own fix, not as no repository", () =>
+  withRepo({}, (repo) => {
+    // git's own switch for its ownership check: the repository looks owned by someone else.
+    const env = { GIT_TEST_ASSUME_DIFFERENT_OWNER: '1' };
+    const fix = `\`git config --global --add safe.directory '${repo.dir}'\``;
+    for (const args of [['run', '--base', 'HEAD', '--head', 'HEAD'], ['install'], ['gc']]) {
+      const r = repo.cli(args, { env });
+      assert.is(r.code, 2, `${args[0]}: ${r.out}`);
+      assert.ok(!r.out.includes('not inside a git'), `${args[0]}: ${r.out}`);
+      assert.ok(r.out.includes(`git refuses the repository at ${repo.dir}: another user owns it`), `${args[0]}: ${r.out}`);
+      assert.ok(r.out.includes(fix), `${args[0]}: ${r.out}`);
+    }
+  }));
+
 test.run();
