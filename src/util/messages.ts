@@ -710,9 +710,9 @@ export const poolMsg = {
     `gate-ladder: waiting for process ${pid}, which is adding or removing a worktree of this repository (${pool}); if it is stuck, stop it, or run \`gate-ladder gc\` once it has gone.`,
   note: (note: string) => `gate-ladder: ${note}.`,
   repaired: (dir: string) =>
-    `gate-ladder: ${dir} was left mid-checkout by a run that died; it was set right, and git status agrees, before any gate ran.`,
+    `gate-ladder: ${shown(dir)} was left mid-checkout by a run that died; it was set right, and git status agrees, before any gate ran.`,
   remade: (dir: string) =>
-    `gate-ladder: ${dir} could not be set right (left broken by a run that died, or changed by hand); it was made anew before any gate ran.`,
+    `gate-ladder: ${shown(dir)} could not be set right (left broken by a run that died, or changed by hand); it was made anew before any gate ran.`,
   intoLinks: (path: string, link: string) =>
     `it touches ${path}, inside ${link}, a dependency folder the worktree copies from your checkout's: refused, so a patch never changes the dependencies it is judged with`,
   notCopied: (rel: string, why: string) =>

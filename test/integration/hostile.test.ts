@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { withRepo } from '../helpers/repo.js';
+import { installedModules, sh, withRepo } from '../helpers/repo.js';
 
 // Odd and hostile inputs through real pushes: what a push is made of (names, sizes) and what the
 // gates are handed.
@@ -81,6 +82,41 @@ test("a repository git refuses as another user's (safe.directory) is named as su
       assert.ok(!r.out.includes('not inside a git'), `${args[0]}: ${r.out}`);
       assert.ok(r.out.includes(`git refuses the repository at ${repo.dir}: another user owns it`), `${args[0]}: ${r.out}`);
       assert.ok(r.out.includes(fix), `${args[0]}: ${r.out}`);
+    }
+  }));
+
+test('a repository in a folder whose name holds a newline, an escape sequence and a quote: install works, a kept slot is reused, nothing raw is printed', () =>
+  withRepo({ files: { 'check.js': 'process.exit(0);\n' } }, (repo) => {
+    const base = mkdtempSync(join(tmpdir(), 'gl-odd-'));
+    try {
+      const dir = join(base, "a\nb \u001b[31m'q");
+      const ok = (cmd: string, args: string[], env: Record<string, string> = {}) => {
+        const r = sh(cmd, args, dir, { env });
+        assert.is(r.code, 0, `${cmd} ${args.join(' ')}: ${r.out}`);
+        return r.out;
+      };
+      assert.is(sh('git', ['clone', '-q', `file://${repo.remote}`, dir], base).code, 0);
+      symlinkSync(installedModules(), join(dir, 'node_modules'), 'dir');
+      ok(process.execPath, [join(dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'install']);
+      // A branch that is not checked out: judged in a slot of the pool, twice.
+      ok('git', ['checkout', '-qb', 'side']);
+      writeFileSync(join(dir, 'side.txt'), 'side\n');
+      ok('git', ['add', '-A']);
+      ok('git', ['commit', '-qm', 'side']);
+      ok('git', ['checkout', '-q', 'main']);
+      const first = ok('git', ['push', 'origin', 'side']);
+      ok('git', ['checkout', '-q', 'side']);
+      writeFileSync(join(dir, 'side.txt'), 'side, again\n');
+      ok('git', ['commit', '-qam', 'again']);
+      ok('git', ['checkout', '-q', 'main']);
+      const again = ok('git', ['push', 'origin', 'side']);
+      for (const out of [first, again]) {
+        assert.match(out, /gates run in a temporary worktree/);
+        assert.ok(!out.includes('\u001b'), out);
+      }
+      assert.ok(!again.includes('made anew'), `the kept slot was remade: ${again}`);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
     }
   }));
 
