@@ -62,6 +62,7 @@ test('a file name that is not UTF-8 reaches a {changed} gate as its own bytes, a
     repo.commit('names from a latin1 system');
     const r = repo.push();
     assert.is(r.code, 0, r.out);
+    assert.match(r.out, /refs\/heads\/main at /);
     assert.match(r.out, /t0-scope skips cheap: test-adjacent: tests\/\\xe9\\x1b\[2J\.test\.ts matches/);
     assert.ok(!r.out.includes('\u001b'), 'an escape byte of a name reached the terminal');
     assert.ok(!r.out.includes('\ufffd'), r.out);
@@ -69,6 +70,15 @@ test('a file name that is not UTF-8 reaches a {changed} gate as its own bytes, a
       repo.ledger().map((x) => [x.tier, x.verdict]),
       [['exists', 'pass']],
     );
+    // A branch whose name is not UTF-8 either: named by its bytes.
+    assert.is(sh('sh', ['-c', `git checkout -qb "$(printf 'b\\377x')"`], repo.dir).code, 0);
+    repo.write('src/plain.ts', 'plainer\n');
+    repo.commit('on an odd branch');
+    const odd = repo.push(['origin', 'HEAD']);
+    assert.is(odd.code, 0, odd.out);
+    assert.match(odd.out, /refs\/heads\/b\\xffx at /);
+    // (git's own `HEAD -> b?x` line is git's to print.)
+    assert.ok(!odd.out.split('\n').some((l) => l.startsWith('gate-ladder') && l.includes('\ufffd')), odd.out);
   }));
 
 test("a repository git refuses as another user's (safe.directory) is named as such, with git's own fix, not as no repository", () =>
