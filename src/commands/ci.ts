@@ -10,7 +10,7 @@ import { ciTarget, type CiEvent, type CiRange } from '../ladder/ci-target.js';
 import { githubAnnotations, annotationsFor } from '../report/ci-annotations.js';
 import { ciSummary } from '../report/ci-summary.js';
 import { reportFold } from '../report/figures.js';
-import { isShallow, repoInfo } from '../git/git.js';
+import { isShallow, refusedRepo, repoInfo } from '../git/git.js';
 import { type GitFacts, commitIn, gatherGitFacts, repoOnly } from '../git/facts.js';
 import { revQuery } from '../git/rev-query.js';
 import { forEachTeamRow } from '../ledger/team.js';
@@ -50,7 +50,7 @@ export async function ciCommand(opts: CiOptions, env: NodeJS.ProcessEnv = proces
   const range = { ...(target.base !== undefined && { base: target.base }), head: target.head };
   const facts = await ciFacts(opts.cwd, range);
   if (facts === null) {
-    err(msg.notRepo(opts.cwd));
+    err(msg.notRepo(opts.cwd, refusedRepo(opts.cwd)));
     return done(opts, { exit: EXIT.error, ci: target });
   }
   // ── every commit of the range in this clone (a CI checkout is shallow by default) ──

@@ -1,6 +1,6 @@
 /** What the flaky, freeze and seed commands share: the repo, its config, and where history lives. */
 import { loadConfigCached } from '../config/config-cache.js';
-import { repoInfo } from '../git/git.js';
+import { refusedRepo, repoInfo } from '../git/git.js';
 import { testsPath } from '../evidence/history.js';
 import { ledgerPathFor } from '../ledger/ledger.js';
 import { msg } from '../util/messages.js';
@@ -33,7 +33,7 @@ export async function loadContext(
 ): Promise<CommandContext | number> {
   const info = repoInfo(cwd);
   if (info === null) {
-    err(msg.notRepo(cwd));
+    err(msg.notRepo(cwd, refusedRepo(cwd)));
     return EXIT.error;
   }
   // From the config cache when every file the config read is unchanged (as a push does), else loaded.

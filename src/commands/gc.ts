@@ -1,5 +1,5 @@
 /** `gate-ladder gc`: removes the repository's worktree pool (slots, their caches), earlier versions' throwaway worktrees, and the pools of repositories that are gone. */
-import { repoInfo } from '../git/git.js';
+import { refusedRepo, repoInfo } from '../git/git.js';
 import { poolDir, removePool, sweepOrphanPools } from '../git/worktree-pool.js';
 import { msg, poolMsg } from '../util/messages.js';
 import { err, out } from './context.js';
@@ -9,7 +9,7 @@ import { EXIT } from '../config/defaults.js';
 export function gcCommand(opts: { cwd: string }): number {
   const info = repoInfo(opts.cwd);
   if (info === null) {
-    err(msg.notRepo(opts.cwd));
+    err(msg.notRepo(opts.cwd, refusedRepo(opts.cwd)));
     return EXIT.error;
   }
   out(poolLines(info.root, info.commonDir).join('\n'));

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
-import { type RepoInfo, git, repoInfo } from '../git/git.js';
-import { installMsg } from '../util/messages.js';
+import { type RepoInfo, git, refusedRepo, repoInfo } from '../git/git.js';
+import { installMsg, msg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
 import { poolLines } from './gc.js';
 import { poolDir } from '../git/worktree-pool.js';
@@ -415,7 +415,10 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
 function installPlace(opts: InstallOptions): InstallPlace | number {
   const info = repoInfo(opts.cwd);
   if (info === null) {
-    process.stderr.write(`gate-ladder: ${shown(opts.cwd)} is not inside a git work tree. Run install from your repository.\n`);
+    const refused = refusedRepo(opts.cwd);
+    process.stderr.write(
+      `${refused === undefined ? `gate-ladder: ${shown(opts.cwd)} is not inside a git work tree. Run install from your repository.` : msg.notRepo(opts.cwd, refused)}\n`,
+    );
     return 2;
   }
   const { root } = info;

@@ -20,7 +20,7 @@ import { APPLY_TIER, type PatchOutcome, type ReplayContext, replayPatch } from '
 import { runPool } from '../replay/pool.js';
 import { configAtTree } from '../config/config-at.js';
 import { loadConfigCached } from '../config/config-cache.js';
-import { EMPTY_TREE, type RepoInfo, repoInfo, resolveCommit } from '../git/git.js';
+import { EMPTY_TREE, type RepoInfo, refusedRepo, repoInfo, resolveCommit } from '../git/git.js';
 import { worktreeSnapshot } from '../git/worktree-snapshot.js';
 import { appendRows, ledgerPathFor } from '../ledger/ledger.js';
 import { trapInterrupt } from '../util/interrupt.js';
@@ -120,7 +120,7 @@ export async function judgePatches(opts: JudgeOptions, say: (line: string) => vo
   if (opts.jobs !== undefined && !(Number.isInteger(opts.jobs) && opts.jobs > 0)) return problem(replayMsg.badJobs(String(opts.jobs)));
   if (process.env.GATE_LADDER === '0') return problem(msg.bypassed(), EXIT.pass);
   const info = repoInfo(opts.cwd);
-  if (info === null) return problem(msg.notRepo(opts.cwd));
+  if (info === null) return problem(msg.notRepo(opts.cwd, refusedRepo(opts.cwd)));
   const temp = mkdtempSync(join(tmpdir(), 'gl-judge-'));
   try {
     const patches = patchesOf(opts, info, temp);

@@ -17,6 +17,7 @@ import {
 } from '../ladder/judge.js';
 import { type Reporter, reporterFor } from '../ladder/reporter.js';
 import { gatherGitFacts, type GitFacts } from '../git/facts.js';
+import { refusedRepo } from '../git/git.js';
 import { revQuery } from '../git/rev-query.js';
 import { ledgerPathFor } from '../ledger/ledger.js';
 import { stopLeftovers } from '../ladder/gate-records.js';
@@ -55,7 +56,7 @@ export async function judge(opts: RunOptions, gathered?: GitFacts, reporter: Rep
   // cache, isolation and the per-test records. The config loads while git lists a range.
   const facts = gathered ?? (await gatherGitFacts(opts.cwd, revQuery(opts, stdin), configs.scopeAt));
   if (facts === null) {
-    reporter.problem(msg.notRepo(opts.cwd));
+    reporter.problem(msg.notRepo(opts.cwd, refusedRepo(opts.cwd)));
     return { code: EXIT.error };
   }
   const info = facts.repo;

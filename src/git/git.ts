@@ -161,13 +161,33 @@ const NAME_STATUS = ['--name-status', '-z', '--no-renames', '--no-ext-diff', '--
  */
 export const DIFF_NAMES = ['diff-tree', '-r', ...NAME_STATUS] as const;
 
-/** One git call for the three paths the runner needs; `null` outside a work tree. */
+/**
+ * The repository git refuses at `cwd` because another user owns it (its `safe.directory` check), as
+ * git names it; `undefined` when git does not refuse one. Asked only once `repoInfo` found no repository.
+ */
+export function refusedRepo(cwd: string): string | undefined {
+  const r = git(cwd, ['rev-parse', '--git-dir']);
+  if (r.ok) return undefined;
+  return /dubious ownership in repository at '(.*)'/.exec(r.stderr)?.[1];
+}
+
+/**
+ * One git call for the three paths the runner needs; `null` outside a work tree. git prints them one a
+ * line, unquoted: a path with a newline in it (three lines no longer add up) is asked for on its own.
+ */
 export function repoInfo(cwd: string): RepoInfo | null {
   const r = git(cwd, REPO_PATHS);
   if (!r.ok) return null;
-  const [root, commonDir, gitDir] = r.stdout.trim().split('\n');
+  const lines = r.stdout.replace(/\n$/, '').split('\n');
+  const [root, commonDir, gitDir] = lines.length === 3 ? lines : REPO_PATHS.slice(2).map((flag) => onePath(cwd, flag));
   if (!root || !commonDir || !gitDir) return null;
   return { root, commonDir, gitDir };
+}
+
+/** One of REPO_PATHS's paths, by itself: git's whole line, newlines in it included; '' when git cannot say. */
+function onePath(cwd: string, flag: string): string {
+  const r = git(cwd, ['rev-parse', '--path-format=absolute', flag]);
+  return r.ok ? r.stdout.replace(/\n$/, '') : '';
 }
 
 export { NameStatusReader, parseNameStatusZ } from './change-list.js';

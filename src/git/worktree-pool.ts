@@ -220,13 +220,18 @@ function unlinkQuiet(path: string): void {
 /** The slot's git dir (`.git/worktrees/<id>`), when the slot is a worktree git still knows. */
 function adminDir(dir: string): string | undefined {
   try {
-    const gitdir = /^gitdir: (.+)$/m.exec(readFileSync(join(dir, '.git'), 'utf8'))?.[1]?.trim();
+    const gitdir = gitdirIn(readFileSync(join(dir, '.git'), 'utf8'));
     if (gitdir === undefined) return undefined;
     const admin = resolve(dir, gitdir);
     return existsSync(join(admin, 'HEAD')) && existsSync(join(admin, 'commondir')) ? admin : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The path a worktree's `.git` file names: `gitdir: <path>` and a newline, the path being the rest (a newline in it included: a repository in a folder named so). */
+function gitdirIn(text: string): string | undefined {
+  return text.startsWith('gitdir: ') ? text.slice('gitdir: '.length).replace(/\r?\n$/, '') : undefined;
 }
 
 function headOf(admin: string): string {
@@ -577,7 +582,7 @@ function repoExists(slot: string): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code !== 'ENOENT';
   }
-  const gitdir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  const gitdir = gitdirIn(text);
   // <common dir>/worktrees/<name>: the repository is its common dir.
   return gitdir === undefined || existsSync(dirname(dirname(resolve(slot, gitdir))));
 }

@@ -7,6 +7,7 @@ import { processesMarked } from '../util/proc.js';
 import { type ProcessEnd, signalQuietly, startProcess } from '../util/spawn.js';
 import type { ResolvedTier } from '../types.js';
 import { argvLine, debugFor } from '../util/debug.js';
+import { tooLongToStart } from '../util/messages.js';
 
 const sayGate = debugFor('gate');
 
@@ -149,7 +150,8 @@ export function killMarked(marker: string, signal: NodeJS.Signals): number {
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 /** Why a gate could not start, in words that name what is missing. */
-function startError(err: NodeJS.ErrnoException, file: string, cwd: string): string {
+function startError(err: NodeJS.ErrnoException, file: string, args: readonly string[], cwd: string): string {
+  if (err.code === 'E2BIG') return tooLongToStart([file, ...args].reduce((n, a) => n + Buffer.byteLength(a) + 1, 0));
   if (err.code !== 'ENOENT') return err.message;
   try {
     if (statSync(cwd).isDirectory()) return `command not found: ${file}`;
@@ -219,7 +221,7 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
           interrupted,
           seconds,
           tail: tail.text(),
-          spawnError: startError(end.error, file, cwd),
+          spawnError: startError(end.error, file, args, cwd),
         });
         return;
       }

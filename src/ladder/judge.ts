@@ -29,6 +29,7 @@ import {
   workTreeState,
 } from '../git/git.js';
 import { type GitFacts, commitIn, diffIn, mergeBaseIn } from '../git/facts.js';
+import { decodeText } from '../util/cache-files.js';
 import { newRunId } from '../util/hash.js';
 import { type Where, chooseIsolation, hiddenReason, placement } from './isolation.js';
 import { type LadderInput, type LadderOutcome, runLadder } from './ladder.js';
@@ -568,7 +569,8 @@ function sum(xs: number[]): number {
 /** git's pre-push stdin: the ref lines of the push. */
 export function readStdin(): string {
   try {
-    return readFileSync(0, 'utf8');
+    // A ref name may hold bytes that are not UTF-8: kept as themselves, shown as \xNN (util/cache-files.ts).
+    return decodeText(readFileSync(0));
   } catch {
     return '';
   }

@@ -1,6 +1,7 @@
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { close, mkdirSync, open, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writev } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { RAW_BYTE } from './escape.js';
 import { newRunId } from './hash.js';
 import { backgroundWork } from './early-exit.js';
 
@@ -41,9 +42,45 @@ export function writeJsonAtomic(path: string, value: unknown, opts: { prefix: st
   writeFileAtomic(path, `${JSON.stringify(value)}\n`, opts);
 }
 
-/** UTF-8 text; ASCII (most of git's output) is decoded as latin1, which skips validation: a 3 MB diff listing decodes several times faster. */
+/**
+ * UTF-8 text; ASCII (most of git's output) is decoded as latin1, which skips validation: a 3 MB diff
+ * listing decodes several times faster. A byte that is not part of valid UTF-8 (a file name made on a
+ * latin1 system) becomes U+DC80 + its value, a lone surrogate no valid text holds, not U+FFFD: the name
+ * stays itself, so `{changed}` can hand the gate its exact bytes (ladder/changed.ts `shellArg`) and
+ * util/escape.ts shows them as `\xNN`.
+ */
 export function decodeText(buf: Buffer): string {
-  return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
+  if (isAscii(buf)) return buf.toString('latin1');
+  return isUtf8(buf) ? buf.toString('utf8') : decodeKeepingBytes(buf);
+}
+
+/** decodeText for a buffer that is not valid UTF-8: the valid sequences decoded, each other byte kept as RAW_BYTE | byte. */
+function decodeKeepingBytes(buf: Buffer): string {
+  let out = '';
+  let from = 0;
+  let i = 0;
+  while (i < buf.length) {
+    const n = utf8At(buf, i);
+    if (n > 0) {
+      i += n;
+      continue;
+    }
+    out += buf.toString('utf8', from, i) + String.fromCharCode(RAW_BYTE | buf[i]!);
+    from = ++i;
+  }
+  return out + buf.toString('utf8', from);
+}
+
+/** The length of the valid UTF-8 sequence at `i` (no overlong form, surrogate or code point past U+10FFFF), 0 when there is none. */
+function utf8At(b: Buffer, i: number): number {
+  const c = b[i]!;
+  if (c < 0x80) return 1;
+  const len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  if (len === 0 || i + len > b.length) return 0;
+  for (let k = 1; k < len; k++) if ((b[i + k]! & 0xc0) !== 0x80) return 0;
+  const c1 = b[i + 1]!;
+  if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 >= 0xa0) || (c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 >= 0x90)) return 0;
+  return len;
 }
 
 /** A file's UTF-8 text (ASCII decoded the fast way); `undefined` when it is missing or unreadable. */

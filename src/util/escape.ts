@@ -15,11 +15,27 @@ export function shown(text: string): string {
   let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (!unsafe(c)) continue;
-    out = (out ?? '') + text.slice(from, i) + escapeOf(c);
+    const raw = isRawByteAt(text, i);
+    if (!raw && !unsafe(c)) continue;
+    out = (out ?? '') + text.slice(from, i) + escapeOf(raw ? c & 0xff : c);
     from = i + 1;
   }
   return out === undefined ? text : out + text.slice(from);
+}
+
+/**
+ * A byte of outside text that was not UTF-8, as util/cache-files.ts `decodeText` keeps it: the code unit
+ * RAW_BYTE | byte (U+DC80..U+DCFF, a lone surrogate no valid text holds). Shown as `\xNN`; handed to a
+ * gate's shell as that byte (ladder/changed.ts).
+ */
+export const RAW_BYTE = 0xdc00;
+
+/** Whether the code unit at `i` of `text` is such a byte: U+DC80..U+DCFF alone, not the second half of a surrogate pair. */
+export function isRawByteAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 0xdc80 || c > 0xdcff) return false;
+  const before = i > 0 ? text.charCodeAt(i - 1) : 0;
+  return before < 0xd800 || before > 0xdbff;
 }
 
 /** C0, DEL, C1, the Arabic letter mark, the left/right marks, embeddings and overrides, isolates. */

@@ -39,8 +39,15 @@ const errorNext = (r: GateResult, configFile: string, hook?: Voice): string[] =>
   '  This is not a verdict on the patch: the check itself did not complete.',
   r.reason?.startsWith(LINT_STAGED_SAID)
     ? `  Put the repository in order as lint-staged says above (\`git status\`; a backup it kept is in \`git stash list\`), then ${again(hook)} again.`
-    : `  Fix the tier in ${shown(configFile)} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${again(hook)} again.`,
+    : r.reason?.startsWith(TOO_LONG_SAID)
+      ? `  Its \`{changed}\` paths make it that long: narrow the tier's GLOB in ${shown(configFile)} (\`{changed:src/**}\`), or leave the tier out this once: ${skipOnce(r.tier, hook)}.`
+      : `  Fix the tier in ${shown(configFile)} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${again(hook)} again.`,
 ];
+/** GATE_LADDER_SKIP for one tier, as the hook's user types it. */
+const skipOnce = (tier: string, hook?: Voice): string => {
+  const env = `GATE_LADDER_SKIP=${shown(tier)}`;
+  return isCommit(hook) ? `\`${env} git commit\`` : hook === 'pre-push' ? `\`${env} git push\`` : `${env} in the environment`;
+};
 /** How the project runs gate-ladder's bin (`npx gate-ladder`, `pnpm exec gate-ladder`, ...). */
 type Exec = (command: string) => string;
 const npx: Exec = (command) => `npx ${command}`;
@@ -52,7 +59,10 @@ function clipped(line: string): string {
 
 export const msg = {
   bypassed: () => 'gate-ladder: GATE_LADDER=0, skipping every gate.',
-  notRepo: (cwd: string) => `gate-ladder: ${shown(cwd)} is not inside a git work tree. Run it from a repository.`,
+  notRepo: (cwd: string, refused?: string) =>
+    refused === undefined
+      ? `gate-ladder: ${shown(cwd)} is not inside a git work tree. Run it from a repository.`
+      : `gate-ladder: git refuses the repository at ${shown(refused)}: another user owns it (git's safe.directory check), so nothing was checked. If you trust it: \`git config --global --add safe.directory '${shown(refused.split("'").join("'\\''"))}'\`, then run it again.`,
   noConfig: (exec: Exec = npx) =>
     `gate-ladder: no config found (gate-ladder.config.ts, .gate-ladderrc, or a "gate-ladder" key in package.json); nothing was checked. Create one with \`${exec('gate-ladder install')}\`.`,
   invalidConfig: (problems: readonly string[], hook?: HookName, exec: Exec = npx) =>
@@ -123,6 +133,12 @@ const noCacheHint = (hook?: HookName) =>
     : hook === 'pre-commit'
       ? '`GATE_LADDER_NO_CACHE=1 git commit`'
       : '`gate-ladder run --no-cache`';
+
+/** How the reason of a gate whose command the kernel refused as too long (E2BIG) begins (ladder/gate.ts). */
+export const TOO_LONG_SAID = 'its command is too long to start';
+/** Why a gate could not start when its command and arguments were too long for the kernel (E2BIG). */
+export const tooLongToStart = (bytes: number) =>
+  `${TOO_LONG_SAID}: ${Math.ceil(bytes / 1024)} KiB of arguments, over Linux's 128 KiB for one argument (a /bin/sh command is one) or about 2 MiB in all`;
 
 /** How an error reason quoting lint-staged's own words begins (ladder/lint-staged.ts). */
 export const LINT_STAGED_SAID = 'lint-staged stopped: it said';
@@ -704,9 +720,9 @@ export const poolMsg = {
     `gate-ladder: waiting for process ${pid}, which is adding or removing a worktree of this repository (${pool}); if it is stuck, stop it, or run \`gate-ladder gc\` once it has gone.`,
   note: (note: string) => `gate-ladder: ${note}.`,
   repaired: (dir: string) =>
-    `gate-ladder: ${dir} was left mid-checkout by a run that died; it was set right, and git status agrees, before any gate ran.`,
+    `gate-ladder: ${shown(dir)} was left mid-checkout by a run that died; it was set right, and git status agrees, before any gate ran.`,
   remade: (dir: string) =>
-    `gate-ladder: ${dir} could not be set right (left broken by a run that died, or changed by hand); it was made anew before any gate ran.`,
+    `gate-ladder: ${shown(dir)} could not be set right (left broken by a run that died, or changed by hand); it was made anew before any gate ran.`,
   intoLinks: (path: string, link: string) =>
     `it touches ${path}, inside ${link}, a dependency folder the worktree copies from your checkout's: refused, so a patch never changes the dependencies it is judged with`,
   notCopied: (rel: string, why: string) =>
