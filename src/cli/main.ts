@@ -50,7 +50,10 @@ export async function main(argv: string[]): Promise<number> {
     await cli.parseAsync();
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`gate-ladder: ${shown(e.message)}\nRun \`gate-ladder --help\` for the commands and options.\n`);
+    // Line by line: yargs' own line breaks stay breaks, anything else unprintable is escaped.
+    process.stderr.write(
+      `gate-ladder: ${e.message.split('\n').map(shown).join('\n')}\nRun \`gate-ladder --help\` for the commands and options.\n`,
+    );
     return EXIT.error;
   }
   return code;

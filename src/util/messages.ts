@@ -730,7 +730,9 @@ export const poolMsg = {
   legacyPool: (pool: string) =>
     `gate-ladder: worktree slots of an earlier gate-ladder are still in ${shown(pool)} (under .git, a path some tools treat as hidden; slots are now made outside it): \`gate-ladder gc\` removes them.`,
   gcDone: (removed: number, legacy: number, pool: string) =>
-    `gate-ladder: removed ${removed} worktree slot${removed === 1 ? '' : 's'} of the pool (${pool})${legacy > 0 ? ` and ${legacy} throwaway worktree${legacy === 1 ? '' : 's'} of an earlier version` : ''}. The next isolated run makes a slot again.`,
+    removed === 0 && legacy === 0
+      ? `gate-ladder: no worktree slot to remove (the pool ${shown(pool)} is empty or not made yet).`
+      : `gate-ladder: removed ${removed} worktree slot${removed === 1 ? '' : 's'} of the pool (${shown(pool)})${legacy > 0 ? ` and ${legacy} throwaway worktree${legacy === 1 ? '' : 's'} of an earlier version` : ''}. The next isolated run makes a slot again.`,
   gcOrphans: (n: number) =>
     `gate-ladder: also removed the worktree pool${n === 1 ? '' : 's'} of ${n} repositor${n === 1 ? 'y' : 'ies'} that no longer exist${n === 1 ? 's' : ''} (deleted or moved).`,
   gcBusy: (slot: string, pid: number) =>

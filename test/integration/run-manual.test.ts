@@ -113,6 +113,11 @@ test('a bad revision and an unknown command say what to do', () =>
     const unknown = repo.cli(['frobnicate']);
     assert.is(unknown.code, 2);
     assert.match(unknown.stderr, 'gate-ladder --help');
+    // yargs' message keeps its line breaks; the value given is escaped.
+    const choice = repo.cli(['run', '--output', 'no\u001b[2Jpe']);
+    assert.is(choice.code, 2);
+    assert.match(choice.stderr, 'Invalid values:\n  Argument: output');
+    assert.not.match(choice.stderr, '\u001b');
   }));
 
 const SLEEP = ownSleep(0);

@@ -327,6 +327,7 @@ test('gate-ladder gc removes the pool, keeps a slot a live run holds and says wh
     assert.match(gc.out, 'removed 1 worktree slot of the pool');
     assert.equal(poolSlots(repo), []);
     assert.not.ok(existsSync(poolDir(repo)));
+    assert.match(repo.cli(['gc']).out, 'no worktree slot to remove');
     assert.equal(userWorktrees(repo), [realpathSync(repo.dir)]);
 
     repo.write('src/a.txt', '2\n');
