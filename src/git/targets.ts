@@ -15,6 +15,8 @@ export interface Target {
   note?: string;
   /** Other refs of this push that point at the same commit, tested once with this one. */
   sameAs?: string[];
+  /** A manual run's base as named (`--base`, the config's `base`, or origin/HEAD's branch), and whether `base` is its commit or the merge-base with the head. */
+  baseName?: { rev: string; mergeBase: boolean };
 }
 
 /** A ref with nothing to test (a delete, or commits the remote already has). */

@@ -762,5 +762,6 @@ function manualTarget(facts: GitFacts, opts: RunOptions, config: ResolvedConfig)
   const baseSha = commitIn(facts, baseRev);
   if (baseSha === null) return msg.badRev(baseRev);
   const base = mergeBaseIn(facts, baseSha, head) ?? baseSha;
-  return { kind: 'test', ref: opts.ref ?? headRev, head, base, changes: diffIn(facts, base, head) };
+  const baseName = { rev: baseRev, mergeBase: base !== baseSha };
+  return { kind: 'test', ref: opts.ref ?? headRev, head, base, changes: diffIn(facts, base, head), baseName };
 }

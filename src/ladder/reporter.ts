@@ -38,7 +38,7 @@ export interface Reporter {
   noConfig(exec: Exec): void;
   /** A target, planned: its range, the refs it stands for, and the config it is judged under. */
   target(
-    t: { ref: string; head: string; base: string; sameAs?: readonly string[] },
+    t: { ref: string; head: string; base: string; sameAs?: readonly string[]; baseName?: { rev: string; mergeBase: boolean } },
     files: number,
     choice: ConfigChoice,
     file: string,
@@ -115,7 +115,7 @@ export function textReporter(o: { voice: Voice; dryRun?: boolean }): Reporter {
     },
     noConfig: (exec) => err(msg.noConfig(exec)),
     target: (t, files, choice, file, hook) => {
-      tell(msg.target(t.ref, t.head, t.base === EMPTY_TREE ? undefined : t.base, files));
+      tell(msg.target(t.ref, t.head, t.base === EMPTY_TREE ? undefined : t.base, files, t.baseName));
       if (t.sameAs) tell(msg.sameAs(t.sameAs));
       if (choice.workingTree) tell(configMsg.workingTreeIgnored(t.ref, t.head, file, choice.workingTree, hook));
       else if (choice.source === 'working-tree' && hook !== 'manual') tell(configMsg.noCommittedConfig(t.ref, t.head, file, hook));

@@ -57,6 +57,9 @@ function clipped(line: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}… (${line.length} characters)` : line;
 }
 
+/** A ref as people write it: `origin/main`, `main`, not refs/remotes/origin/main. */
+const shortRef = (ref: string) => ref.replace(/^refs\/(?:remotes|heads)\//, '');
+
 export const msg = {
   bypassed: () => 'gate-ladder: GATE_LADDER=0, skipping every gate.',
   notRepo: (cwd: string, refused?: string) =>
@@ -81,8 +84,8 @@ export const msg = {
       ? `gate-ladder: command tiers run in a temporary worktree at ${head.slice(0, 12)} (${shown(why)}); lint-staged tiers run in your working tree (lint-staged hides unstaged changes, may fix and stage files, and restores the rest).`
       : `gate-ladder: gates run in a temporary worktree at ${head.slice(0, 12)} (${shown(why)}); your working tree is not touched.`,
   /** `base` undefined: nothing to compare with (a first push of this history, a root commit): every file counts. */
-  target: (ref: string, head: string, base: string | undefined, files: number) =>
-    `gate-ladder: ${shown(ref)} at ${head.slice(0, 12)}: ${files} changed path${files === 1 ? '' : 's'} ${base === undefined ? '(nothing earlier to compare with: every file of the commit)' : `since ${base.slice(0, 12)}`}`,
+  target: (ref: string, head: string, base: string | undefined, files: number, named?: { rev: string; mergeBase: boolean }) =>
+    `gate-ladder: ${shown(ref)} at ${head.slice(0, 12)}: ${files} changed path${files === 1 ? '' : 's'} ${base === undefined ? '(nothing earlier to compare with: every file of the commit)' : `since ${base.slice(0, 12)}${named === undefined || named.rev === base ? '' : named.mergeBase ? ` (where it meets ${shown(shortRef(named.rev))})` : ` (${shown(shortRef(named.rev))})`}`}`,
   sameAs: (refs: readonly string[]) =>
     `gate-ladder: ${refs.map(shown).join(', ')} point${refs.length === 1 ? 's' : ''} at the same commit: tested once.`,
   routed: (tier: string, reason: string) => `gate-ladder: t0-scope skips ${shown(tier)}: ${shown(reason)}`,

@@ -47,6 +47,8 @@ test("run --dry-run without --base in a repository that pushed to its remote but
     const r = repo.cli(['run', '--dry-run']);
     assert.is(r.code, 0, r.out);
     assert.match(r.stdout, 'changed paths: 1');
+    // The base is named as well as given by its commit.
+    assert.match(r.out, /1 changed path since [0-9a-f]{12} \(origin\/main\)/);
 
     // A branch already pushed with -u, and no origin/main known here: its upstream is the base.
     repo.gitOk('checkout', '-q', '-b', 'feat');
@@ -58,6 +60,7 @@ test("run --dry-run without --base in a repository that pushed to its remote but
     const u = repo.cli(['run', '--dry-run']);
     assert.is(u.code, 0, u.out);
     assert.match(u.stdout, 'changed paths: 2');
+    assert.match(u.out, /2 changed paths since [0-9a-f]{12} \(origin\/feat\)/);
   }));
 
 test('run --json prints targets, plan and verdicts on stdout', () =>
