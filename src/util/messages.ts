@@ -162,14 +162,14 @@ export const runMsg = {
 /** config `output: 'summary'`: the lines around a blocked tier's one screen of output. */
 export const outputMsg = {
   /** A tier interrupted under `output: 'summary'`: what it printed until then is in its log. */
-  soFar: (tier: string, log: string) => `gate-ladder: ${shown(tier)}'s output until it was stopped: ${shown(log)}`,
+  soFar: (tier: string, log: string) => `gate-ladder: the output of ${shown(tier)} until it was stopped: ${shown(log)}`,
   /** After the chosen lines: how much was left out, and where the whole output is. */
   leftOut: (tier: string, shownLines: number, total: number, log: string | undefined) =>
     log === undefined
-      ? `gate-ladder: ${total - shownLines} of ${shown(tier)}'s ${total} output lines left out; the whole output could not be kept in a log (the git dir is not writable): run the tier's command to see it, or set GATE_LADDER_OUTPUT=all.`
+      ? `gate-ladder: ${total - shownLines} of the ${total} output lines of ${shown(tier)} left out; the whole output could not be kept in a log (the git dir is not writable): run the tier's command to see it, or set GATE_LADDER_OUTPUT=all.`
       : total > shownLines
-        ? `gate-ladder: ${total - shownLines} of ${shown(tier)}'s ${total} output lines left out; all of them: ${shown(log)} (or GATE_LADDER_OUTPUT=all to see them as they come).`
-        : `gate-ladder: ${shown(tier)}'s whole output (${total} line${total === 1 ? '' : 's'}) is also in ${shown(log)}.`,
+        ? `gate-ladder: ${total - shownLines} of the ${total} output lines of ${shown(tier)} left out; all of them: ${shown(log)} (or GATE_LADDER_OUTPUT=all to see them as they come).`
+        : `gate-ladder: the whole output of ${shown(tier)} (${total} line${total === 1 ? '' : 's'}) is also in ${shown(log)}.`,
 };
 
 /** What `gate-ladder install` and `uninstall` say. */

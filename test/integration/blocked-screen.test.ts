@@ -53,7 +53,7 @@ test('a caught push of a runner printing 2,000 lines shows one screen: the verdi
     }
     assert.match(r.stderr, 'Total:');
     assert.ok(noiseIn(r.stderr) < 10, `the noise is left out:\n${r.stderr}`);
-    const said = lines.find((l) => / output lines left out; all of them: /.test(l));
+    const said = lines.find((l) => / output lines of \S+ left out; all of them: /.test(l));
     assert.ok(said, r.stderr);
     const log = / all of them: (\S+\.log) /.exec(said!)![1]!;
     assert.ok(log.startsWith(join(repo.dir, '.git', 'gate-ladder', 'logs')), log);
@@ -61,7 +61,7 @@ test('a caught push of a runner printing 2,000 lines shows one screen: the verdi
     const whole = readFileSync(log, 'utf8');
     assert.is(noiseIn(whole), 2000);
     for (const name of FAILING) assert.match(whole, name);
-    assert.match(said!, new RegExp(`^gate-ladder: \\d+ of t1-unit's ${whole.split('\n').length - 1} output lines left out`));
+    assert.match(said!, new RegExp(`^gate-ladder: \\d+ of the ${whole.split('\n').length - 1} output lines of t1-unit left out`));
     const row = repo.ledger().at(-1)!;
     assert.is(row.verdict, 'caught');
     // --json names the log in the blocked tier's result.
@@ -78,7 +78,7 @@ test("output: 'all' still streams every line, and writes no log", () =>
     const r = repo.push();
     assert.is(r.code, 1, r.stderr.slice(-3000));
     assert.is(noiseIn(r.stderr), 2000);
-    assert.not.match(r.stderr, 'output lines left out');
+    assert.not.match(r.stderr, / output lines of \S+ left out/);
     assert.not.ok(existsSync(join(repo.dir, '.git', 'gate-ladder', 'logs')));
   }, "\n  output: 'all',"));
 
@@ -104,7 +104,7 @@ test('a CI job streams everything under the default (its job log is the full log
     const one = repo.cli(['ci', '--base', 'HEAD~1', '--head', 'HEAD'], { env: { GATE_LADDER_OUTPUT: 'summary' } });
     assert.is(one.code, 1);
     assert.ok(noiseIn(one.stderr) < 10, one.stderr);
-    assert.match(one.stderr, / output lines left out; all of them: \S+\/\.git\/gate-ladder\/logs\//);
+    assert.match(one.stderr, / output lines of \S+ left out; all of them: \S+\/\.git\/gate-ladder\/logs\//);
   }));
 
 test('an error tier (its command not found) shows the error, the shell saying so, and the log path', () =>
@@ -125,7 +125,7 @@ test('an error tier (its command not found) shows the error, the shell saying so
       assert.is(verdicts.length, 2, r.stderr);
       for (const v of verdicts) assert.match(v, 't1-lint could not give a verdict', r.stderr);
       assert.match(r.stderr, /\n {2}(?:\/bin\/)?sh: (?:\d+: )?no-such-linter: (?:command )?not found\n/);
-      const log = /whole output \(2 lines\) is also in (\S+\.log)\./.exec(r.stderr)?.[1];
+      const log = /whole output of t1-lint \(2 lines\) is also in (\S+\.log)\./.exec(r.stderr)?.[1];
       assert.ok(log, r.stderr);
       assert.match(readFileSync(log!, 'utf8'), 'linting\n');
       assert.equal(readdirSync(join(repo.dir, '.git', 'gate-ladder', 'logs')).length, 1);

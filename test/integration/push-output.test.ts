@@ -28,7 +28,7 @@ test('a blocked push ends with a short block of its own: what stopped it, the ne
     assert.is(lines[first + 1], '  properties: assertion failed: value is buggy');
     assert.match(
       lines[first + 2]!,
-      /^gate-ladder: t1-properties's whole output \(1 line\) is also in \S+\/\.git\/gate-ladder\/logs\/\S+-t1-properties\.log\.$/,
+      /^gate-ladder: the whole output of t1-properties \(1 line\) is also in \S+\/\.git\/gate-ladder\/logs\/\S+-t1-properties\.log\.$/,
     );
     assert.is(lines[at - 1], '', 'a blank line sets it apart from the runner output');
     assert.is(lines[at + 1], '  The patch is wrong: fix it, commit, and push again.');

@@ -414,7 +414,7 @@ test("output: 'summary': a tier's output goes to its log only (both attempts of 
   assert.is(out.results[0]!.outputLines, 4);
   const two = resolveConfig({ tiers: [{ name: 'w', run: 'sh w.sh' }] });
   await runLadder({ ...input(), plan: { ...p, tiers: two.tiers.map((tier) => ({ tier, run: true })) } }, deps);
-  assert.ok(logs.includes("gate-ladder: w's output until it was stopped: /git/gate-ladder/logs/w.log"), logs.join('\n'));
+  assert.ok(logs.includes('gate-ladder: the output of w until it was stopped: /git/gate-ladder/logs/w.log'), logs.join('\n'));
 });
 
 test("a gate's last line without a newline is ended before our next line, shown or held", async () => {
