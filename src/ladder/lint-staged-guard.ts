@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { commitMsg } from '../util/messages.js';
 import type { GitResult } from '../git/git.js';
-import { gitShielded } from '../git/shielded-git.js';
+import { gitShielded, gitShieldedAgain } from '../git/shielded-git.js';
 import { BACKUP_STASH, GUARD_STASH, backupStashes } from './lint-staged-stash.js';
 
 /**
@@ -33,8 +33,9 @@ export type Settled =
   | { kind: 'untouched' | 'restored' | 'kept-changes'; notDropped?: string }
   | { kind: 'stashed'; sha: string; why: string };
 
+/** A lookup's answer (run again if a signal from outside stopped it); undefined when git failed. */
 const ok = async (root: string, args: readonly string[]): Promise<string | undefined> => {
-  const r = await gitShielded(root, args);
+  const r = await gitShieldedAgain(root, args);
   return r.ok ? r.stdout.trim() : undefined;
 };
 
@@ -81,9 +82,10 @@ function restoreMerge(saved: Saved): void {
  * save), found by commit since stash@{N} shifts. Returns why one could not be dropped, if so.
  */
 async function drop(root: string, saved: Saved, lintStaged: boolean): Promise<string | undefined> {
+  let killed = 0;
   for (;;) {
-    const listed = await gitShielded(root, ['stash', 'list', '--format=%gd %H %gs']);
-    if (!listed.ok) return listed.stderr.trim().split('\n')[0] || `git stash list exited ${listed.code}`;
+    const listed = await gitShieldedAgain(root, ['stash', 'list', '--format=%gd %H %gs']);
+    if (!listed.ok) return listed.stderr.trim().split('\n')[0] || ended('git stash list', listed);
     const next = listed.stdout
       .trim()
       .split('\n')
@@ -94,9 +96,14 @@ async function drop(root: string, saved: Saved, lintStaged: boolean): Promise<st
       });
     if (next === undefined) return undefined;
     const r = await gitShielded(root, ['stash', 'drop', '-q', next.split(' ')[0]!]);
-    if (!r.ok) return r.stderr.trim().split('\n')[0] || `git stash drop exited ${r.code}`;
+    // Stopped by a signal: the next turn looks the stash up again by its commit (stash@{N} may have moved).
+    if (!r.ok && (r.signal === undefined || ++killed === 3)) return r.stderr.trim().split('\n')[0] || ended('git stash drop', r);
   }
 }
+
+/** How a git command that failed without a word ended. */
+const ended = (what: string, r: { code: number | null; signal?: NodeJS.Signals }) =>
+  r.signal !== undefined ? `${what} was stopped by ${r.signal}` : `${what} exited ${r.code}`;
 
 /** Whether the index and work tree are the saved ones. */
 async function isBack(root: string, saved: Saved): Promise<boolean> {
