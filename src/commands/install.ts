@@ -4,7 +4,8 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSy
 import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { type RepoInfo, git, refusedRepo, repoInfo } from '../git/git.js';
-import { installMsg, msg } from '../util/messages.js';
+import { installMsg } from '../install/messages.js';
+import { msg } from '../run/messages.js';
 import { shown } from '../util/escape.js';
 import { poolLines } from './gc.js';
 import { poolDir } from '../slots/worktree-pool.js';

@@ -24,7 +24,9 @@ import { EMPTY_TREE, type RepoInfo, refusedRepo, repoInfo, resolveCommit } from 
 import { worktreeSnapshot } from '../git/worktree-snapshot.js';
 import { appendRows, ledgerPathFor } from '../ledger/ledger.js';
 import { trapInterrupt } from '../util/interrupt.js';
-import { faultMsg, judgeMsg, msg, replayMsg } from '../util/messages.js';
+import { faultMsg } from '../ledger/messages.js';
+import { judgeMsg, replayMsg } from '../replay/messages.js';
+import { msg } from '../run/messages.js';
 import type { ErrorCause, LedgerRow, ResolvedConfig, Verdict } from '../types.js';
 
 export interface JudgeOptions {

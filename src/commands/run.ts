@@ -21,7 +21,7 @@ import { refusedRepo } from '../git/git.js';
 import { revQuery } from '../git/rev-query.js';
 import { ledgerPathFor } from '../ledger/ledger.js';
 import { stopLeftovers } from '../gates/gate-records.js';
-import { msg } from '../util/messages.js';
+import { msg } from '../run/messages.js';
 import { wroteToStream } from '../util/early-exit.js';
 
 export { EXIT, type Judged, type RunOptions, type TargetReport } from '../run/steps.js';

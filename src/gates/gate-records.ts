@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { GATE_MARKER, type GateTracker } from './gate.js';
 import { groupMembers, isAlive, ownStartTime, procStat, processesMarked } from '../util/proc.js';
 import { signalQuietly } from '../util/spawn.js';
-import { faultMsg } from '../util/messages.js';
+import { faultMsg } from '../ledger/messages.js';
 
 /**
  * The gates running now, one small file each in `<git common dir>/gate-ladder/gates/`: the run that

@@ -7,7 +7,7 @@ import type { Changes, GateResult, LedgerRow, Plan, ResolvedConfig, TestRecord }
 import { type Slot, acquireSlot } from '../slots/worktree-pool.js';
 import { pathIntoLinks, slotEnv } from '../slots/dependency-links.js';
 import { patchPaths } from '../git/patch-paths.js';
-import { poolMsg } from '../util/messages.js';
+import { poolMsg } from '../slots/messages.js';
 
 /** The tier name of the one row a patch that does not apply gets (see docs/replay.md). */
 export const APPLY_TIER = '(apply)';

@@ -1,6 +1,6 @@
 import { slotEnv } from '../slots/dependency-links.js';
 import { withoutLocalGitEnv } from '../git/git.js';
-import { poolMsg } from '../util/messages.js';
+import { poolMsg } from '../slots/messages.js';
 import type { Place } from './ladder.js';
 import type { Isolation, ResolvedTier } from '../types.js';
 import { type Slot, acquireSlot } from '../slots/worktree-pool.js';

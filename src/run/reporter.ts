@@ -7,7 +7,10 @@
  */
 import { EMPTY_TREE } from '../git/git.js';
 import type { ConfigChoice } from '../config/config-at.js';
-import { type Voice, commitMsg, configMsg, msg, orderLines, outputMsg, planLines, runMsg } from '../util/messages.js';
+import type { Voice } from '../util/messages.js';
+import { commitMsg } from '../lint-staged/messages.js';
+import { configMsg } from '../config/messages.js';
+import { msg, orderLines, outputMsg, planLines, runMsg } from './messages.js';
 import { shown } from '../util/escape.js';
 import { summarizeOutput } from '../verdict/output-summary.js';
 import { keepFor } from '../verdict/runner-output.js';

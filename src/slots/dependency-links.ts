@@ -8,7 +8,7 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../util/cache-files.js';
-import { poolMsg } from '../util/messages.js';
+import { poolMsg } from './messages.js';
 import { copyFolder, countEntries, installMark, repointLinks, repointScripts, sealTime, untouchedSince } from './dependency-copy.js';
 import { git } from '../git/git.js';
 

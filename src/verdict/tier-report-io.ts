@@ -5,7 +5,7 @@ import { parseFreezes } from '../evidence/freeze.js';
 import { filesAt } from '../git/git.js';
 import { testsPath } from '../evidence/history.js';
 import { treeOf } from '../git/git.js';
-import { testMsg } from '../util/messages.js';
+import { testMsg } from '../evidence/messages.js';
 import type { ReportDeps } from './tier-report.js';
 import type { Freeze } from '../types.js';
 

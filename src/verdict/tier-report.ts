@@ -3,7 +3,7 @@ import { isAbsolute, relative } from 'node:path';
 import { forgive } from '../evidence/freeze.js';
 import type { GateExit } from '../gates/gate.js';
 import type { IdContext, ReportRead } from '../evidence/junit.js';
-import { testMsg } from '../util/messages.js';
+import { testMsg } from '../evidence/messages.js';
 import type { Freeze, ReportFormat, ResolvedTier, TestFailure, TestOutcome, TestRecord, Verdict } from '../types.js';
 import { type Classified, judgeReport } from './verdict.js';
 import { RUNNERS } from '../runners/index.js';

@@ -4,7 +4,7 @@ import { shown } from '../util/escape.js';
 import { lastLine, quoteLine } from '../runners/read.js';
 
 export { quoteLine };
-import { testMsg as msg } from '../util/messages.js';
+import { testMsg as msg } from '../evidence/messages.js';
 import { type Detection, type WorkspaceRun, detectRunner } from '../runners/detect.js';
 import { envToolFailure } from '../runners/env-tools.js';
 import { nodeLoadCrash, pythonLoadCrash, failedSummary } from './script-output.js';
