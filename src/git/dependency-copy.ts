@@ -22,6 +22,9 @@ import {
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { hash } from '../util/hash.js';
 
+/** How copies are made: changed when a copy an earlier version made must be made again. */
+const COPY_FORMAT = 'links-2';
+
 /** Files an install writes inside the folder: npm, pnpm, yarn 1 and yarn 2+, a venv's own config. */
 const INSTALL_FILES = ['.package-lock.json', '.modules.yaml', '.yarn-integrity', '.yarn-state.yml', 'pyvenv.cfg', 'bin'];
 
@@ -38,7 +41,8 @@ export function installMark(from: string, node: boolean): string {
   } catch {
     return '-';
   }
-  const parts = [real];
+  // COPY_FORMAT first: a copy an earlier version made (its links not yet re-pointed as repointLinks does now) is made again.
+  const parts = [COPY_FORMAT, real];
   const add = (p: string) => {
     const st = lstatQuiet(p);
     parts.push(st ? `${st.ino}:${st.mtimeMs}` : '-');
