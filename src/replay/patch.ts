@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { diffList, git, stagedPaths, textAt } from '../git/git.js';
-import { type LadderDeps, runLadder } from '../ladder/ladder.js';
+import { type LadderDeps, runLadder } from '../run/ladder.js';
 import type { ReplayPatch } from './inputs.js';
-import { type Matcher, route } from '../ladder/route.js';
+import { type Matcher, route } from '../route/route.js';
 import type { Changes, ErrorCause, GateResult, LedgerRow, Plan, ResolvedConfig, TestRecord } from '../types.js';
-import { type Slot, acquireSlot } from '../git/worktree-pool.js';
-import { pathIntoLinks, slotEnv } from '../git/dependency-links.js';
+import { type Slot, acquireSlot } from '../slots/worktree-pool.js';
+import { pathIntoLinks, slotEnv } from '../slots/dependency-links.js';
 import { patchPaths } from '../git/patch-paths.js';
 import { patchLinkOut } from '../git/patch-links.js';
-import { poolMsg } from '../util/messages.js';
+import { poolMsg } from '../slots/messages.js';
 
 /** The tier name of the one row a patch that does not apply gets (see docs/replay.md). */
 export const APPLY_TIER = '(apply)';
@@ -120,7 +120,7 @@ function linkRefusal(dir: string, base: string): { reason: string; cause: ErrorC
  * (files) or checked out (commits), routed and run through the same ladder with hook `replay`. A patch
  * file that writes into a dependency folder is refused (`applied: false`), and so is a patch (file or
  * commit) that adds a symlink leading out of the work tree, before any gate runs; the slot's dependency folders
- * are its own copies (git/dependency-links.ts), checked and copied again if need be after the patch is
+ * are its own copies (slots/dependency-links.ts), checked and copied again if need be after the patch is
  * applied, so neither a patch nor its tests reach the checkout's real `node_modules` or `.venv`. Its rows reach the ledger in one append after the ladder, and its
  * per-test records after them: a patch interrupted half-way leaves neither, and is replayed again next
  * time. The slot is given back whatever happens.
@@ -183,7 +183,7 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
         env: slotEnv(slot.dir, ctx.deps.env),
         appendRows: (rows) => held.push(...rows),
         ...(reports && { reports }),
-        // A script the patch removed is its error; one the base never had is "not applicable" (ladder/fault.ts).
+        // A script the patch removed is its error; one the base never had is "not applicable" (verdict/fault.ts).
         atBase: (path) => textAt(ctx.root, patch.base, path),
       },
     );
