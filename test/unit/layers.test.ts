@@ -21,6 +21,7 @@ const RANK: Record<string, number> = {
   ladder: 3,
   report: 3,
   replay: 4,
+  install: 5,
   commands: 5,
   cli: 6,
 };
@@ -61,6 +62,7 @@ const POLICY = [
   'ledger/predict.ts',
   'ladder/order-plan.ts',
   'report/order-eval.ts',
+  'install/hook-managers.ts',
 ];
 const IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads|cluster)$/;
 
