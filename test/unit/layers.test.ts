@@ -63,6 +63,7 @@ const POLICY = [
   'ladder/order-plan.ts',
   'report/order-eval.ts',
   'install/hook-managers.ts',
+  'install/check-twin.ts',
 ];
 const IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads|cluster)$/;
 
