@@ -242,4 +242,24 @@ test('a hand-written pre-push in .git/hooks reading its refs on stdin: after ins
     },
   ));
 
+test('run --dry-run right after install says it judged commits only and that the uncommitted install is not in it; once committed it says nothing of it', () =>
+  withRepo({ install: false, files: { 'package.json': pkg({ test: 'node -e 0' }) } }, (repo) => {
+    const i = repo.cli(['install']);
+    assert.is(i.code, 0, i.out);
+    const dry = repo.cli(['run', '--dry-run']);
+    assert.is(dry.code, 0, dry.out);
+    // package.json ("prepare"), gate-ladder.config.ts and .husky/pre-push.
+    assert.match(
+      dry.stdout,
+      'gate-ladder: --dry-run judged commits only; 3 paths have uncommitted changes (`git status` lists them), which are not in it: commit them, then run it again',
+    );
+    const json = repo.cli(['run', '--dry-run', '--json']);
+    assert.is(json.code, 0, json.out);
+    JSON.parse(json.stdout);
+    repo.commit('adopt gate-ladder');
+    const clean = repo.cli(['run', '--dry-run']);
+    assert.is(clean.code, 0, clean.out);
+    assert.not.match(clean.out, 'uncommitted');
+  }));
+
 test.run();
