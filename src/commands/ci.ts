@@ -6,7 +6,7 @@
  * exit code `run` gives (0 pass, 1 caught, 2 error).
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { ciTarget, type CiEvent, type CiRange } from '../ladder/ci-target.js';
+import { ciTarget, type CiEvent, type CiRange } from '../run/ci-target.js';
 import { githubAnnotations, annotationsFor } from '../report/ci-annotations.js';
 import { ciSummary } from '../report/ci-summary.js';
 import { reportFold } from '../report/figures.js';
@@ -14,7 +14,8 @@ import { isShallow, refusedRepo, repoInfo } from '../git/git.js';
 import { type GitFacts, commitIn, gatherGitFacts, repoOnly } from '../git/facts.js';
 import { revQuery } from '../git/rev-query.js';
 import { forEachTeamRow } from '../ledger/team.js';
-import { ciMsg, msg } from '../util/messages.js';
+import { ciMsg } from '../report/messages.js';
+import { msg } from '../run/messages.js';
 import { writeErr } from '../util/stderr.js';
 import { EXIT, type Judged, judge } from './run.js';
 import type { TierFigures } from '../types.js';

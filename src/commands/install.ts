@@ -4,12 +4,13 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSy
 import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { type RepoInfo, git, refusedRepo, repoInfo } from '../git/git.js';
-import { installMsg, msg } from '../util/messages.js';
+import { installMsg } from '../install/messages.js';
+import { msg } from '../run/messages.js';
 import { shown } from '../util/escape.js';
 import { poolLines } from './gc.js';
-import { poolDir } from '../git/worktree-pool.js';
-import { dataDir, deleteSyncRefs, leftovers, purge, syncRefs } from './leftovers.js';
-import { type PackageManager, detectPackageManager, pmSays } from '../util/package-manager.js';
+import { poolDir } from '../slots/worktree-pool.js';
+import { dataDir, deleteSyncRefs, leftovers, purge, syncRefs } from '../install/leftovers.js';
+import { type PackageManager, detectPackageManager, pmSays } from '../runners/package-manager.js';
 import {
   type PrettierFacts,
   type ProjectLinter,
@@ -19,7 +20,7 @@ import {
   starterConfig,
   usesBiome,
   usesPrettier,
-} from './starter.js';
+} from '../install/starter.js';
 import { CARRIED_END, GIT_HOOKS, type HookSetup, carriedBlock, hookSetup, withoutCarried } from '../install/hook-managers.js';
 import { readHookFacts } from '../install/hook-managers-io.js';
 

@@ -1,11 +1,13 @@
 import { availableParallelism } from 'node:os';
-import { runGate } from '../ladder/gate.js';
+import { runGate } from '../gates/gate.js';
 import { trapInterrupt } from '../util/interrupt.js';
 import { isolateTier, probeNetworkIsolation } from '../replay/isolate.js';
-import type { LadderDeps } from '../ladder/ladder.js';
+import type { LadderDeps } from '../run/ladder.js';
 import { LedgerError, appendRows, readRows } from '../ledger/ledger.js';
-import { configMsg, msg, replayMsg } from '../util/messages.js';
-import { gateTracker, gatesDir, stopLeftovers } from '../ladder/gate-records.js';
+import { configMsg } from '../config/messages.js';
+import { msg } from '../run/messages.js';
+import { replayMsg } from '../replay/messages.js';
+import { gateTracker, gatesDir, stopLeftovers } from '../gates/gate-records.js';
 import { runPool } from '../replay/pool.js';
 import { type ReplayPatch, resolveInputs } from '../replay/inputs.js';
 import { configHash, isReplayRow, replayKey } from '../replay/key.js';
@@ -14,14 +16,14 @@ import { Progress, formatSeconds } from '../replay/progress.js';
 import { figureLines, replayFigures } from '../replay/summary.js';
 import { report } from '../report/figures.js';
 import { renderReport } from '../report/render.js';
-import { scopeMatcher } from '../ladder/route.js';
-import type { ReportDeps } from '../ladder/tier-report.js';
-import { reportDeps } from '../ladder/tier-report-io.js';
+import { scopeMatcher } from '../route/route.js';
+import type { ReportDeps } from '../verdict/tier-report.js';
+import { reportDeps } from '../verdict/tier-report-io.js';
 import type { LedgerRow } from '../types.js';
 import { loadContext } from './context.js';
 import { parseShard } from '../replay/shard.js';
 import { shardPatches } from '../replay/shard-select.js';
-import { teamMsg } from '../util/messages.js';
+import { teamMsg } from '../ledger/messages.js';
 
 export interface ReplayOptions {
   cwd: string;

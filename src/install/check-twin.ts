@@ -4,7 +4,7 @@
  * starter config gates on instead. A gate that rewrites the files it judges passes on code that was never
  * pushed, and leaves the work tree changed after the push. Pure.
  */
-import { managerTarget, shellCommands } from '../ladder/detect.js';
+import { managerTarget, shellCommands } from '../runners/detect.js';
 
 /** What a command does to files: nothing, or it writes them (with the command that only checks, when the tool has one). */
 export type CheckReading = { writes: false } | { writes: true; why: string; twin?: string };

@@ -6,8 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readCheckCommand, readCheckScript } from '../../src/install/check-twin.js';
-import { starterConfig } from '../../src/commands/starter.js';
-import type { PackageManager } from '../../src/util/package-manager.js';
+import { starterConfig } from '../../src/install/starter.js';
+import type { PackageManager } from '../../src/runners/package-manager.js';
 
 const words = (s: string) => s.split(' ');
 

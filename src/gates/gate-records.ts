@@ -1,0 +1,142 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GATE_MARKER, type GateTracker } from './gate.js';
+import { groupMembers, isAlive, ownStartTime, procStat, processesMarked } from '../util/proc.js';
+import { signalQuietly } from '../util/spawn.js';
+import { faultMsg } from '../ledger/messages.js';
+
+/**
+ * The gates running now, one small file each in `<git common dir>/gate-ladder/gates/`: the run that
+ * started it, its tier, and its marker (the token every process of the gate carries in
+ * GATE_LADDER_GATE). A run that ends removes its files; a run killed outright (`kill -9`) cannot, so
+ * the next run finds them, and when their run is gone, kills what is left of those gates and says so.
+ */
+
+interface GateRecord {
+  owner: number;
+  ownerStart?: string;
+  tier: string;
+  marker: string;
+  since: string;
+}
+
+export function gatesDir(commonDir: string): string {
+  return join(commonDir, 'gate-ladder', 'gates');
+}
+
+/** Records each gate before it starts; best effort: a folder that cannot be written costs only the clean-up after a kill -9. */
+export function gateTracker(dir: string): GateTracker {
+  return {
+    starting: ({ marker, tier }) => {
+      const file = join(dir, `${marker}.json`);
+      const rec: GateRecord = { owner: process.pid, tier, marker, since: new Date().toISOString() };
+      const ownerStart = ownStartTime();
+      if (ownerStart !== undefined) rec.ownerStart = ownerStart;
+      const text = JSON.stringify(rec);
+      try {
+        writeFileSync(file, text);
+      } catch {
+        try {
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(file, text);
+        } catch {
+          return () => {};
+        }
+      }
+      return () => {
+        try {
+          unlinkSync(file);
+        } catch {
+          // removed by a sweep, or never written
+        }
+      };
+    },
+  };
+}
+
+export interface Leftover {
+  tier: string;
+  /** The gate's process group, when its leader was still there. */
+  pgid?: number;
+  owner: number;
+  since: string;
+  /** Processes killed; undefined when this system cannot tell (no /proc). */
+  killed?: number;
+}
+
+/**
+ * Kills what gates of runs that no longer exist left running: every process carrying their marker,
+ * and the whole process group of each one that leads a group (the gate's own, with what in it cleaned
+ * its environment). Returns one entry per gate that had something left (or could not be checked).
+ */
+export function sweepLeftovers(dir: string): Leftover[] {
+  if (!existsSync(dir)) return [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: Leftover[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const file = join(dir, name);
+    let rec: GateRecord;
+    try {
+      rec = JSON.parse(readFileSync(file, 'utf8')) as GateRecord;
+    } catch {
+      continue; // being written, or removed meanwhile
+    }
+    if (typeof rec?.owner !== 'number' || typeof rec.marker !== 'string') continue;
+    if (isAlive(rec.owner, rec.ownerStart)) continue;
+    // Claimed by renaming: of two runs sweeping at once, one stops it and says so.
+    const claimed = `${file}.${process.pid}.sweep`;
+    try {
+      renameSync(file, claimed);
+    } catch {
+      continue;
+    }
+    const found = stopLeftover(rec.marker);
+    try {
+      unlinkSync(claimed);
+    } catch {
+      // nothing to remove
+    }
+    if (found === undefined || found.killed > 0) {
+      out.push({
+        tier: String(rec.tier),
+        owner: rec.owner,
+        since: String(rec.since),
+        ...(found && { killed: found.killed, ...(found.pgid !== undefined && { pgid: found.pgid }) }),
+      });
+    }
+  }
+  return out;
+}
+
+/** Kills what is left of one gate; how many processes, and its group; undefined when it cannot be told (no /proc). */
+function stopLeftover(marker: string): { killed: number; pgid?: number } | undefined {
+  if (procStat(process.pid) === undefined) return undefined;
+  const killed = new Set<number>();
+  let pgid: number | undefined;
+  const marked = processesMarked(GATE_MARKER, marker);
+  for (const pid of marked) {
+    if (procStat(pid)?.pgid !== pid) continue;
+    pgid ??= pid;
+    const members = groupMembers(pid);
+    if (signalQuietly(-pid, 'SIGKILL')) for (const m of members) killed.add(m);
+  }
+  for (const pid of marked) if (!killed.has(pid) && signalQuietly(pid, 'SIGKILL')) killed.add(pid);
+  return { killed: killed.size, ...(pgid !== undefined && { pgid }) };
+}
+
+/** Sweeps `<commonDir>/gate-ladder/gates` and says, through `say`, what it stopped (what commands call first). */
+export function stopLeftovers(commonDir: string, say: (line: string) => void): void {
+  for (const l of sweepLeftovers(gatesDir(commonDir))) {
+    say(
+      l.killed === undefined
+        ? faultMsg.leftoverUnverified(l.tier, l.owner, l.since)
+        : faultMsg.leftover(l.tier, l.owner, l.since, l.killed, l.pgid),
+    );
+  }
+}

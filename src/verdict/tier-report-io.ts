@@ -1,0 +1,137 @@
+/** The real ReportDeps: report files, tests.jsonl, the committed freezes file, and today's date. */
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { parseFreezes } from '../evidence/freeze.js';
+import { filesAt } from '../git/git.js';
+import { testsPath } from '../evidence/history.js';
+import { treeOf } from '../git/git.js';
+import { testMsg } from '../evidence/messages.js';
+import type { ReportDeps } from './tier-report.js';
+import type { Freeze } from '../types.js';
+
+/** Coarse file-system clocks (some round mtimes to a second or two) must not make a fresh report stale. */
+const MTIME_SLACK_MS = 2000;
+
+export const FREEZES_FILE = join('.gate-ladder', 'freezes.json');
+
+/**
+ * Today as `YYYY-MM-DD`, the UTC day: a freeze expires at the same moment for every clone and CI,
+ * whatever their time zones. `GATE_LADDER_NOW` (a day `YYYY-MM-DD`, or a time such as
+ * `2025-01-31T23:30:00-05:00`, which counts as its UTC day) replaces now: for tests of freeze expiry
+ * only, so a hook run can be made to happen "after" an expiry date.
+ */
+export function today(env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): string {
+  const fake = env.GATE_LADDER_NOW;
+  if (fake) {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(fake)) return fake;
+    const t = Date.parse(fake);
+    if (!Number.isNaN(t)) return new Date(t).toISOString().slice(0, 10);
+  }
+  return now.toISOString().slice(0, 10);
+}
+
+/** The freezes in the folder `root`; a missing file is no freezes, a broken one is a problem to report. */
+export function readFreezes(root: string): { freezes: Freeze[]; problem?: string } {
+  let text: string;
+  try {
+    text = readFileSync(join(root, FREEZES_FILE), 'utf8');
+  } catch {
+    return { freezes: [] };
+  }
+  return freezesFrom(text);
+}
+
+/**
+ * The freezes committed in `treeish` (a pushed commit, or the staged tree), read from git (one
+ * `git cat-file`, only when a failing test may be frozen): what the working tree holds, committed or
+ * not, does not count. Git failing to answer is a problem to report, and no freeze applies.
+ */
+export function readFreezesAt(root: string, treeish: string): { freezes: Freeze[]; problem?: string } {
+  const path = FREEZES_FILE.split(sep).join('/');
+  const got = filesAt(root, treeish, [path]);
+  if (got === undefined)
+    return { freezes: [], problem: testMsg.freezesUnreadable(`${path} at ${treeish.slice(0, 12)}`, 'git cat-file failed') };
+  const buf = got.get(path);
+  return buf ? freezesFrom(buf.toString('utf8')) : { freezes: [] };
+}
+
+function freezesFrom(text: string): { freezes: Freeze[]; problem?: string } {
+  const parsed = parseFreezes(text);
+  return parsed.ok ? { freezes: parsed.freezes } : { freezes: [], problem: testMsg.freezesUnreadable(FREEZES_FILE, parsed.why) };
+}
+
+/**
+ * `freezesAt`: the commit (or staged tree) a push or a commit is judged at, whose committed freezes
+ * apply wherever its gates ran; without it, the freezes file in the folder where they ran.
+ * `knownTrees`: commit → tree, as the run's git facts hold them (git is asked for any other).
+ */
+export function reportDeps(
+  ledgerPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+  freezesAt?: { root: string; treeish: string },
+  knownTrees?: ReadonlyMap<string, string>,
+): ReportDeps {
+  const freezeCache = new Map<string, ReturnType<typeof readFreezes>>();
+  const trees = new Map<string, string | null>(knownTrees);
+  return {
+    prepare: (path) => {
+      try {
+        rmSync(path, { force: true });
+      } catch {
+        // Cannot remove it (a directory, no permission): the mtime check still refuses it as stale.
+      }
+      return Date.now();
+    },
+    read: async (path, since, ctx, format = 'junit') => {
+      let text: string;
+      let mtime: number;
+      try {
+        mtime = statSync(path).mtimeMs;
+        text = readFileSync(path, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+        return { kind: 'unreadable', why: (err as Error).message };
+      }
+      if (mtime < since - MTIME_SLACK_MS) return { kind: 'stale', written: new Date(mtime).toISOString() };
+      // The parsers load only when a tier has a report, keeping them off the plain hook path.
+      if (format !== 'junit') {
+        const { parseGoJson, parseJestJson } = await import('../evidence/json-report.js');
+        const parsed = format === 'go-json' ? parseGoJson(text) : parseJestJson(text, ctx);
+        return parsed.ok
+          ? { kind: 'ok', cases: parsed.cases, ...(parsed.broken.length > 0 && { broken: parsed.broken }) }
+          : { kind: 'unreadable', why: parsed.why };
+      }
+      const { parseJUnit } = await import('../evidence/junit.js');
+      // pytest's default report names no file: the files that exist tell where a module's path ends.
+      const dir = join(ctx.root ?? '.', ctx.base ?? '.');
+      const parsed = parseJUnit(text, { ...ctx, exists: (p) => existsSync(join(dir, p)) });
+      return parsed.ok
+        ? {
+            kind: 'ok',
+            cases: parsed.cases,
+            ...(parsed.broken && { broken: parsed.broken }),
+            ...(parsed.dup.length > 0 && { dup: parsed.dup }),
+            ...(parsed.failures && { failures: parsed.failures }),
+          }
+        : { kind: 'unreadable', why: parsed.why };
+    },
+    record: async (rec, cwd) => {
+      // Flips count only between runs of the same tree: the record names it (one git call per commit).
+      if (rec.tree === undefined) {
+        let tree = trees.get(rec.patch);
+        if (tree === undefined) trees.set(rec.patch, (tree = treeOf(cwd, rec.patch)));
+        if (tree !== null) rec = { ...rec, tree };
+      }
+      // Loaded only when a tier has a report, like the parser: the history's code stays off the plain hook path.
+      const { recordTests } = await import('../evidence/history-store.js');
+      recordTests(testsPath(ledgerPath), rec);
+    },
+    freezes: (cwd) => {
+      const key = freezesAt ? `${freezesAt.root}\0${freezesAt.treeish}` : cwd;
+      let f = freezeCache.get(key);
+      if (f === undefined) freezeCache.set(key, (f = freezesAt ? readFreezesAt(freezesAt.root, freezesAt.treeish) : readFreezes(cwd)));
+      return f;
+    },
+    today: () => today(env),
+  };
+}
