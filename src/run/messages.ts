@@ -101,6 +101,8 @@ export const msg = {
     `gate-ladder: calibration run (config calibrate: ${rate}): every planned tier runs whatever the verdicts; its rows are flagged and never count in yield. Set calibrate to 0 to stop.`,
   cachedPass: (ref: string, tiers: readonly string[], tree: string, runs: readonly string[], hook?: HookName) =>
     `gate-ladder: ${shown(ref)}: tree ${tree.slice(0, 12)} already passed ${tiers.map(shown).join(', ')} under this config (run ${[...new Set(runs)].join(', ')}); no gate ran. ${noCacheHint(hook)} runs them anyway.`,
+  uncommittedNotJudged: (paths: number) =>
+    `gate-ladder: --dry-run judged commits only; ${paths === 1 ? '1 path has' : `${paths} paths have`} uncommitted changes (\`git status\` lists ${paths === 1 ? 'it' : 'them'}), which ${paths === 1 ? 'is' : 'are'} not in it: commit them, then run it again to see them judged.`,
   wouldReuse: (runs: readonly string[]) =>
     `  cached: this tree already passed every planned tier (run ${[...new Set(runs)].join(', ')}); no gate would run (--no-cache to force)`,
 };

@@ -46,6 +46,8 @@ export interface Reporter {
     hook: HookName,
   ): void;
   emptyDiff(ref: string): void;
+  /** `--dry-run` of a manual run with uncommitted work: what it judged (commits) and that the work is not in it. */
+  uncommitted(paths: number): void;
   /** `--dry-run`: the plan and why, and whether the tree cache would answer. */
   plan(plan: Plan, runners: ReadonlyMap<string, RunnerInfo> | undefined, reuse: readonly string[] | undefined): void;
   /** Tiers t0-scope, a `changed` list with nothing in it, or GATE_LADDER_SKIP leave out. */
@@ -113,6 +115,7 @@ export function textReporter(o: { voice: Voice; dryRun?: boolean }): Reporter {
       else if (choice.source === 'working-tree' && hook !== 'manual') tell(configMsg.noCommittedConfig(t.ref, t.head, file, hook));
     },
     emptyDiff: (ref) => tell(runMsg.emptyDiff(ref)),
+    uncommitted: (paths) => tell(msg.uncommittedNotJudged(paths)),
     plan: (plan, runners, reuse) => {
       for (const line of planLines(plan, runners)) out(line);
       for (const line of orderLines(plan)) out(line);
@@ -153,6 +156,7 @@ export function jsonReporter(voice: Voice): Reporter {
     noConfig: quiet,
     target: quiet,
     emptyDiff: quiet,
+    uncommitted: quiet,
     plan: quiet,
     skips: quiet,
     order: quiet,
