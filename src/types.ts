@@ -400,6 +400,11 @@ export interface LedgerRow {
   retried?: { verdict: Verdict; failed?: string[]; seconds: number };
   /** Failed tests of this tier (at most the first 100); the full outcomes are in tests.jsonl. */
   failed?: string[];
+  /**
+   * A `caught` row: the failed tests that made it, where and what (from the JUnit report, else the runner's
+   * output): at most the first 10, each message's first line cut to 200 characters.
+   */
+  failed_tests?: { id: string; file?: string; line?: number; message: string }[];
   /** Not written: per-test outcomes live in `tests.jsonl` beside the ledger (see TestRecord). */
   tests?: TestOutcome[];
   /** The runner profile that read the gate's output (the config's, or detected from the command). */

@@ -7,14 +7,14 @@ import { outputMsg, testMsg } from '../util/messages.js';
 import { isoTime } from '../util/iso-time.js';
 import { shown } from '../util/escape.js';
 import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from './tier-report.js';
-import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, RunnerName, Verdict } from '../types.js';
+import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, RunnerName, TestFailure, Verdict } from '../types.js';
 import { classify } from './verdict.js';
-import { keepFor, outputLines } from './runners.js';
+import { failedTestsOf, keepFor, outputLines } from './runners.js';
 import { scriptKeep } from './script-output.js';
 import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from './pnpm-workspaces.js';
 import { NPM_WORKSPACE_KEEP } from './workspaces.js';
 import type { Detection, WorkspaceRun } from './detect.js';
-import { detectTier } from './detect-io.js';
+import { detectTier, goPackageDirs } from './detect-io.js';
 import { runnerCaught } from './runners/index.js';
 import { writeErr } from '../util/stderr.js';
 import { CHANGED_ENV, changedEnv } from './changed.js';
@@ -346,8 +346,18 @@ async function attempt(
   const caught = tier.caughtByRunner && runner ? (runnerCaught(runner) ?? tier.caught) : tier.caught;
   const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
   const inapplicable = classified.inapplicable === true;
+  // A catch's failed tests, as the runner's output names them (a JUnit report's, when it has them, stand instead).
+  const fromOutput = (j: TierJudgement): TierJudgement => {
+    if (j.verdict !== 'caught' || (j.failures?.length ?? 0) > 0 || !output || !runner || detection?.workspaces) return j;
+    const failures = failedTestsOf(runner, exit.tail, {
+      root: where.cwd,
+      base: tier.cwd,
+      ...(runner === 'go' && { packageDir: goPackageDirs(where.cwd, tier.cwd) }),
+    });
+    return failures.length > 0 ? { ...j, failures } : j;
+  };
   if (report === undefined) {
-    const judged = { ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) };
+    const judged = fromOutput({ ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) });
     return { exit, judged, seconds: exit.seconds, inapplicable, ...found };
   }
   // Reading a large report takes time too: it is part of what the tier costs.
@@ -356,7 +366,7 @@ async function attempt(
     { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...(runner && { runner }) },
     deps.reports!,
   );
-  return { exit, judged, seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
+  return { exit, judged: fromOutput(judged), seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
 }
 
 /** Whose fault a tier's `error` is: a file of the change that cannot load, or its script the change removed (fault.ts). */
@@ -431,12 +441,30 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     ...(result.retried && { retried: result.retried }),
     // Per-test outcomes go to tests.jsonl (joined on run + tier), keeping the ledger small.
     ...(result.failed && result.failed.length > 0 && { failed: result.failed.slice(0, MAX_FAILED_PER_ROW) }),
+    ...(result.verdict === 'caught' && result.failures && result.failures.length > 0 && { failed_tests: rowFailures(result.failures) }),
     ...(result.runner?.runner && { runner: result.runner.runner }),
     ...(result.inapplicable && { applicable: false }),
     ...(result.verdict === 'error' && result.cause !== undefined && { error_cause: result.cause }),
     ...(result.verdict === 'error' && result.causeFile !== undefined && { error_file: result.causeFile }),
     ...orderFields(input.plan, result.tier),
   };
+}
+
+/** The most failed tests a row names with their place and message (`failed` lists more ids). */
+const MAX_FAILED_TESTS_PER_ROW = 10;
+const MAX_ROW_MESSAGE = 200;
+
+/** A row's `failed_tests`: the first few, each message's first line, cut. Pure. */
+function rowFailures(failures: readonly TestFailure[]): NonNullable<LedgerRow['failed_tests']> {
+  return failures.slice(0, MAX_FAILED_TESTS_PER_ROW).map((f) => {
+    const first = (f.message.split('\n')[0] ?? '').trim();
+    return {
+      id: f.id,
+      ...(f.file !== undefined && { file: f.file }),
+      ...(f.line !== undefined && { line: f.line }),
+      message: first.length > MAX_ROW_MESSAGE ? `${first.slice(0, MAX_ROW_MESSAGE - 1)}…` : first,
+    };
+  });
 }
 
 /** Config `order: 'predicted'` or `select`: the order the ladder ran in, this tier's place in it and predicted catch, what selection skipped. */
