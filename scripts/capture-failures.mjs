@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Captures what each real test runner prints when tests fail, for the failure readers of
- * src/ladder/runners/ (`profile.failures`): one small project per runner in a temporary folder (a
+ * src/runners/tests/ (`profile.failures`): one small project per runner in a temporary folder (a
  * suite `math` whose `adds` fails an equality, whose `ok` passes, and a test `throws` that throws
  * `Error('boom')`), run through a pipe as a gate runs it, its output written to
  * test/fixtures/failures/<runner>/<case>.txt with the temporary folder's path replaced by `/x` and

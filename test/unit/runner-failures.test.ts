@@ -11,7 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { failedTestsOf } from '../../src/ladder/runners.js';
+import { failedTestsOf } from '../../src/verdict/runner-output.js';
 import type { RunnerName } from '../../src/types.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/failures');

@@ -1,0 +1,277 @@
+/**
+ * Reading a runner's output: what each test runner prints when it ran tests (its summary line and counts), when
+ * it could not run them (a module that cannot load, a syntax error before any test, no test files, a
+ * config or compile error), and when it ran none. Pure: text in, a reading out. The signatures were
+ * read off the runners themselves (docs/verdicts.md lists the cases the tests run).
+ */
+import { shown } from '../util/escape.js';
+
+/** The runner's own count, and the line that says it. */
+export interface Summary {
+  line: string;
+  failed: number;
+  passed: number;
+  total: number;
+  /** Of `total`, how many the runner skipped (skip, todo, pending, ignored), when it says. */
+  skipped?: number;
+}
+
+export interface Reading {
+  /** Proof that tests ran: the summary line and its counts (absent: the runner printed none). */
+  summary?: Summary;
+  /** The harness failed before or outside the tests: what, and the line that says so. */
+  cannotRun?: { what: string; line: string };
+  /** The runner said it found no test at all. */
+  noTests?: { line: string };
+  /**
+   * Why the runner exits non-zero when no test failed (coverage below its threshold, obsolete
+   * snapshots under `--ci`): read only for a failure exit, never to spoil an exit 0.
+   */
+  failedBesides?: { what: string; line: string; next?: string };
+  /** On a pass: what this output cannot show (a reporter that names no test), said beside the pass. */
+  passUnseen?: string;
+}
+
+/**
+ * A failed test as its runner's output names it: the title path, the file and line its failure points at
+ * (the frame in the test's own code, else where the runner says the test is), and the first line of its
+ * message. `file` is as printed: relative to where the runner ran, absolute, or a file:// URL (made
+ * repository-relative by the caller, who knows where the gate ran).
+ */
+export interface FailedTest {
+  /** The suites and the test, outermost first (`['math', 'adds']`); pytest's and cargo's one part (`TestMath::test_adds`). */
+  title: string[];
+  file?: string;
+  line?: number;
+  message: string;
+  /** go: the package the test is in (its file is printed relative to the package's folder). */
+  package?: string;
+}
+
+export interface RunnerProfile {
+  /** Reads a gate's output (ANSI codes already stripped), split into lines. */
+  read: (lines: readonly string[]) => Reading;
+  /**
+   * The failed tests the output names (ANSI codes already stripped), in the order printed, each once:
+   * read from the runner's own failure report (its summary, its failure blocks and their stack frames).
+   */
+  failures?: (lines: readonly string[]) => FailedTest[];
+  /**
+   * The runner's failure exit code means a test failed and nothing else (pytest's 1, nextest's 100), so
+   * a missing summary (a quiet flag, a cut output) does not make a catch an error.
+   */
+  exitProves?: boolean;
+  /**
+   * Exit codes, beyond the tier's `caught`, with which the runner also ends a run whose tests failed: a
+   * catch only when the summary counts a failed test (unittest's 5 on Python 3.12 and later, when a
+   * setUpClass or setUpModule failed before any test ran).
+   */
+  failedExits?: readonly number[];
+  /**
+   * The runner prints its summary whenever its run reaches the end, so an exit 0 without one is no
+   * pass: the run was cut short (a test that called `process.exit(0)`) or the reporter prints no
+   * counts, and nothing shows that the tests ran.
+   */
+  needsSummary?: boolean | ((lines: readonly string[]) => boolean);
+  /** What to run instead when the output is none `read` knows (a custom reporter): the next step of the error. */
+  reporterHint?: string;
+  /** An exit 0 that `needsSummary` refuses: what most likely cut the run short, and the next step (default: process.exit, a reporter). */
+  cutShort?: { cause: string; next: string };
+  /**
+   * The lines `read` needs that may be printed far from the end of a long output (a summary printed
+   * before the failures' details, counts spread over the run): kept however long the output is (the
+   * rest is read from its last TAIL_BYTES).
+   */
+  keep?: RegExp;
+  /**
+   * Lines whose next non-blank line (within five) `read` quotes as the reason (jest's `● Test suite
+   * failed to run`, its error below it): kept with that line however long the output, so a long
+   * output's reading does not quote whatever kept line happens to follow.
+   */
+  keepNext?: RegExp;
+}
+
+// CSI sequences (colours, cursor moves), OSC sequences (links, titles) and lone escapes.
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
+/** Removes terminal colour and cursor codes. */
+export function stripAnsi(text: string): string {
+  return text.includes('\x1b') ? text.replace(ANSI, '') : text;
+}
+
+/** Output to lines: ANSI stripped, carriage-return progress redraws reduced to what was left on screen. */
+export function outputLines(text: string): string[] {
+  return stripAnsi(text)
+    .split('\n')
+    .map((l) => {
+      const line = l.endsWith('\r') ? l.slice(0, -1) : l;
+      const cr = line.lastIndexOf('\r');
+      return cr === -1 ? line : line.slice(cr + 1);
+    });
+}
+
+export const count = (text: string, word: string): number => {
+  const m = new RegExp(`(\\d+) ${word}\\b`).exec(text);
+  return m ? Number(m[1]) : 0;
+};
+
+export function lastMatch(lines: readonly string[], re: RegExp): { line: string; m: RegExpExecArray } | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = re.exec(lines[i]!);
+    if (m) return { line: lines[i]!, m };
+  }
+  return undefined;
+}
+
+export function firstMatch(lines: readonly string[], re: RegExp, from = 0): { line: string; index: number } | undefined {
+  for (let i = from; i < lines.length; i++) if (re.test(lines[i]!)) return { line: lines[i]!, index: i };
+  return undefined;
+}
+
+/** One pattern that matches where any of `res` does (a profile's `keep`, from the patterns its `read` uses). */
+export function anyOf(...res: RegExp[]): RegExp {
+  return new RegExp(res.map((r) => `(?:${r.source})`).join('|'));
+}
+
+/** The first non-blank line after `index`. */
+export function nextLine(lines: readonly string[], index: number): string | undefined {
+  for (let i = index + 1; i < lines.length && i < index + 6; i++) if (lines[i]!.trim() !== '') return lines[i]!;
+  return undefined;
+}
+
+/** A JavaScript error that stops a file from loading: a module not found, a syntax error, and the like. */
+export const JS_LOAD_ERROR =
+  /^\s*(?:#\s*)?(?:Exception during run: )?(?:(?:Syntax|Reference|Type)Error|Error(?: \[ERR_[A-Z_]+\])?): (?:Cannot find (?:module|package)|Unexpected|Invalid or unexpected|missing \) after|Identifier '|Cannot use import|require\(\) of ES Module|Named export|The requested module|.*is not defined|.*is not a function|.*of undefined)/;
+export const ANY_ERROR = /^\s*(?:#\s*)?(?:Exception during run: )?(?:[A-Z]\w*)?Error(?: \[[A-Z_]+\])?: \S/;
+
+/** The line that best says why a JavaScript harness failed: a load error, else any error line. */
+export function jsErrorLine(lines: readonly string[]): string | undefined {
+  return (firstMatch(lines, JS_LOAD_ERROR) ?? firstMatch(lines, ANY_ERROR))?.line;
+}
+
+/** A line of a gate's output inside a reason: trimmed, control characters escaped, at most 200 characters. */
+export function quoteLine(line: string): string {
+  let t = shown(line.trim());
+  if (t.length > 200) t = `${t.slice(0, 199)}…`;
+  return `\`${t}\``;
+}
+
+/** The last line worth quoting when nothing else decides (npm's log-file pointer is not). */
+export function lastLine(lines: readonly string[]): string | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!.trim();
+    if (l !== '' && !/A complete log of this run can be found in|^npm (?:error|ERR!)\s*$/.test(l)) return l;
+  }
+  return undefined;
+}
+
+/** A stack frame's file and line: `at f (/abs/a.test.js:3:9)`, `at /abs/a.test.js:3:9`, `at f (file:///abs/a.js:3:9)`, `(test/a.js:3:9)`. */
+const FRAME_AT = /(?:^|[\s(])((?:file:\/\/)?[^\s():'"]+?\.[A-Za-z]\w*):(\d+):\d+\)?\s*$/;
+
+/** The file and line of a stack frame or `file:line:col` position, when it is in the project's own code (not a dependency nor node's). */
+export function frameOf(line: string): { file: string; line: number } | undefined {
+  const m = FRAME_AT.exec(line);
+  if (!m) return undefined;
+  const file = m[1]!;
+  if (/(?:^|\/)node_modules\/|^node:|^internal\/|<anonymous>/.test(file)) return undefined;
+  return { file, line: Number(m[2]) };
+}
+
+/** The first frame of the project's own code in `lines[from..to)`. */
+export function firstFrame(lines: readonly string[], from: number, to: number): { file: string; line: number } | undefined {
+  for (let i = from; i < to && i < lines.length; i++) {
+    if (!/^\s*(?:at\s|❯\s|›\s|\S+\s\()/.test(lines[i]!) && !/^\s*[\w.<>$]+ \(/.test(lines[i]!)) continue;
+    const f = frameOf(lines[i]!);
+    if (f) return f;
+  }
+  return undefined;
+}
+
+/** The first line of a message: trimmed, at most 300 characters. */
+export function firstMessageLine(text: string): string {
+  const t = text.trim();
+  return t.length > 300 ? `${t.slice(0, 299)}…` : t;
+}
+
+/** The failures of a TAP stream (node's TAP reporter, node-tap, ava --tap, tape, mocha --reporter tap), each leaf `not ok` once. */
+export function tapFailures(lines: readonly string[], opts: { dropFile?: boolean } = {}): FailedTest[] {
+  const out: FailedTest[] = [];
+  const open: { indent: number; name: string; failures: number }[] = [];
+  /** tape: `# name` comments name the test its assertions belong to. */
+  let comment: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const sub = /^(\s*)# Subtest: (.*)$/.exec(l);
+    if (sub) {
+      const indent = sub[1]!.length;
+      while (open.length > 0 && open[open.length - 1]!.indent >= indent) open.pop();
+      open.push({ indent, name: sub[2]!.trim(), failures: out.length });
+      continue;
+    }
+    const c = /^# (?!Subtest:|tests?\b|pass\b|fail\b|skip\b|todo\b|time=|cancelled\b|suites\b|duration_ms\b|No coverage|\{)(.+)$/.exec(l);
+    if (c) comment = c[1]!.trim();
+    const r = /^(\s*)(not ok|ok) \d+(?: -)? ?(.*?)(?: # (?:time=|TODO|SKIP).*)?$/.exec(l);
+    if (!r) continue;
+    const indent = r[1]!.length;
+    const desc = r[3]!.trim();
+    // The result that closes an open subtest (`not ok 1 - adds` after `# Subtest: adds`, at its indent).
+    while (open.length > 0 && open[open.length - 1]!.indent > indent) open.pop();
+    const top = open[open.length - 1];
+    const closes = top !== undefined && top.indent === indent && top.name === desc;
+    if (closes) open.pop();
+    if (r[2] === 'ok' || / # (?:TODO|SKIP)\b/i.test(l)) continue;
+    // A subtest whose own tests failed: its failure is theirs.
+    if (closes && out.length > top.failures) continue;
+    const path = [...open.map((o) => o.name), ...(closes ? [desc] : [])];
+    if (opts.dropFile && path.length > 0 && /\.[cm]?[jt]sx?$/.test(path[0]!)) path.shift();
+    const yaml = tapYaml(lines, i + 1, indent);
+    const title = path.length > 0 ? path : comment !== undefined ? [comment] : [desc];
+    const message = yaml.message ?? (closes || desc === '' ? 'failed' : desc);
+    out.push({ title, ...(yaml.where && { file: yaml.where.file, line: yaml.where.line }), message: firstMessageLine(message) });
+  }
+  return out;
+}
+
+/** What a `not ok`'s YAML block says: where (a stack frame in the project's code, node-tap's `at:` fields, node's `location:`), and the message. */
+function tapYaml(lines: readonly string[], from: number, indent: number): { where?: { file: string; line: number }; message?: string } {
+  if (!/^\s*---\s*$/.test(lines[from] ?? '') || lines[from]!.length - lines[from]!.trimStart().length < indent) return {};
+  let end = from + 1;
+  while (end < lines.length && !/^\s*\.\.\.\s*$/.test(lines[end]!)) end++;
+  const block = lines.slice(from + 1, end);
+  let message: string | undefined;
+  let location: { file: string; line: number } | undefined;
+  let fileName: string | undefined;
+  let lineNumber: number | undefined;
+  let assertion: string | undefined;
+  // The block's own keys are the least indented (a value's lines, such as ava's `details:`, are deeper); node-tap's `at:` nests its fileName.
+  const top = Math.min(...block.filter((b) => b.trim() !== '').map((b) => b.length - b.trimStart().length));
+  for (let k = 0; k < block.length; k++) {
+    const b = block[k]!;
+    const field = /^\s*(error|message|assertion|fileName|lineNumber|location|at):\s*(.*)$/.exec(b);
+    if (!field) continue;
+    const [, key, raw] = field;
+    if (key !== 'fileName' && key !== 'lineNumber' && b.length - b.trimStart().length !== top) continue;
+    const value = raw!.replace(/^(['"])(.*)\1$/, '$2').trim();
+    if ((key === 'error' || key === 'message') && message === undefined) {
+      // `error: |-` and `>-`: the text is on the lines below.
+      const text = /^[|>][-+]?$/.test(value) ? block.slice(k + 1).find((x) => x.trim() !== '') : value;
+      if (text !== undefined && text.trim() !== '') message = text.trim();
+    } else if (key === 'assertion') assertion = value;
+    else if (key === 'fileName') fileName = value;
+    else if (key === 'lineNumber') lineNumber = Number(value);
+    else if (key === 'location') {
+      const m = /^(.*):(\d+):\d+$/.exec(value);
+      if (m) location = { file: m[1]!, line: Number(m[2]) };
+    } else if (key === 'at' && value !== '' && !/^[|>][-+]?$/.test(value))
+      location ??= frameOf(value.includes(':') && !value.includes('(') ? `(${value})` : value);
+  }
+  const framed = firstFrame(
+    block.map((b) => b.replace(/^\s*/, ' at ')),
+    0,
+    block.length,
+  );
+  const where = fileName !== undefined && lineNumber !== undefined ? { file: fileName, line: lineNumber } : (framed ?? location);
+  // ava's assertion with an empty message: the assertion (`t.is()`) failed.
+  if (message === undefined && assertion !== undefined) message = `${assertion} failed`;
+  return { ...(where && { where }), ...(message !== undefined && { message }) };
+}
