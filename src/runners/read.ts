@@ -4,7 +4,7 @@
  * config or compile error), and when it ran none. Pure: text in, a reading out. The signatures were
  * read off the runners themselves (docs/verdicts.md lists the cases the tests run).
  */
-import { shown } from '../util/escape.js';
+import { shown, stripAnsi } from '../util/escape.js';
 
 /** The runner's own count, and the line that says it. */
 export interface Summary {
@@ -91,13 +91,7 @@ export interface RunnerProfile {
   keepNext?: RegExp;
 }
 
-// CSI sequences (colours, cursor moves), OSC sequences (links, titles) and lone escapes.
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
-
-/** Removes terminal colour and cursor codes. */
-export function stripAnsi(text: string): string {
-  return text.includes('\x1b') ? text.replace(ANSI, '') : text;
-}
+export { stripAnsi };
 
 /** Output to lines: ANSI stripped, carriage-return progress redraws reduced to what was left on screen. */
 export function outputLines(text: string): string[] {

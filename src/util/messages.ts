@@ -16,7 +16,7 @@ import type {
   Verdict,
   TierPrediction,
 } from '../types.js';
-import { shown, shownLines } from './escape.js';
+import { shown, shownLines, stripAnsi } from './escape.js';
 
 const BYPASS = 'To push anyway: `git push --no-verify`, or `GATE_LADDER=0 git push`.';
 const BYPASS_COMMIT = 'To commit anyway: `git commit --no-verify`, or `GATE_LADDER=0 git commit`.';
@@ -164,6 +164,16 @@ export const outputMsg = {
   /** A tier interrupted under `output: 'summary'`: what it printed until then is in its log. */
   soFar: (tier: string, log: string) => `gate-ladder: the output of ${shown(tier)} until it was stopped: ${shown(log)}`,
   /** After the chosen lines: how much was left out, and where the whole output is. */
+  /** A blocked tier's failed tests, one a line (at most 10): where, which, and the first line of what it said. */
+  failedTests: (failures: readonly { id: string; title?: string; file?: string; line?: number; message: string }[]) => [
+    ...failures
+      .slice(0, 10)
+      .map(
+        (f) =>
+          `  failed: ${f.file !== undefined ? `${shown(f.file)}${f.line !== undefined ? `:${f.line}` : ''} ${shown(f.title ?? f.id)}` : shown(f.id)}: ${shown(clipped(stripAnsi(f.message).split('\n')[0] ?? ''))}`,
+      ),
+    ...(failures.length > 10 ? [`  ... and ${failures.length - 10} more failed tests (\`run --json\` lists them)`] : []),
+  ],
   leftOut: (tier: string, shownLines: number, total: number, log: string | undefined) =>
     log === undefined
       ? `gate-ladder: ${total - shownLines} of the ${total} output lines of ${shown(tier)} left out; the whole output could not be kept in a log (the git dir is not writable): run the tier's command to see it, or set GATE_LADDER_OUTPUT=all.`
