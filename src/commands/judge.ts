@@ -331,7 +331,13 @@ function answerOf(o: PatchOutcome, ctx: BaseContext): PatchAnswer {
       skipped: [],
       error_cause: 'patch',
       applied: false,
-      next: judgeMsg.next({ verdict: 'error', applied: false, base: o.patch.base, configFile: ctx.configFile }),
+      next: judgeMsg.next({
+        verdict: 'error',
+        applied: false,
+        ...(o.baseLikely !== undefined && { baseLikely: o.baseLikely }),
+        base: o.patch.base,
+        configFile: ctx.configFile,
+      }),
     };
   }
   const verdict: Verdict = o.status === 'caught' || o.status === 'error' ? o.status : 'pass';

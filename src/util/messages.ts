@@ -892,13 +892,24 @@ export const judgeMsg = {
   failed: (err: unknown) =>
     `gate-ladder: judge stopped: ${shown((err instanceof Error ? err.message : String(err)).replace(/^gate-ladder: /, '').replace(/\.+$/, ''))}. Every worktree was given back to the pool; judge again once that is fixed.`,
   /** The next step an agent or a person takes after a verdict. */
-  next: (v: { verdict: Verdict; applied: boolean; cause?: ErrorCause; file?: string; base: string; configFile: string }) =>
+  next: (v: {
+    verdict: Verdict;
+    applied: boolean;
+    /** A patch that did not apply: because of its base (else it is malformed, whatever its base). */
+    baseLikely?: boolean;
+    cause?: ErrorCause;
+    file?: string;
+    base: string;
+    configFile: string;
+  }) =>
     v.verdict === 'pass'
       ? 'Every tier that runs for this change passed: propose it.'
       : v.verdict === 'caught'
         ? 'The patch is wrong: fix it (the failed tests say where), then judge it again.'
         : !v.applied
-          ? `Make the patch against ${short(v.base)} (\`git diff\` there), or pass \`--base\` the commit it was made on, then judge it again.`
+          ? v.baseLikely === false
+            ? 'The patch itself is malformed, whatever its base: make it again with `git diff` (whole, as git prints it), then judge it again.'
+            : `Make the patch against ${short(v.base)} (\`git diff\` there), or pass \`--base\` the commit it was made on, then judge it again.`
           : v.cause === 'patch'
             ? `The patch broke the harness${v.file ? ` (${shown(v.file)})` : ''}: fix that, then judge it again.`
             : `This is not a verdict on the patch: the check itself did not complete. Fix the tier in ${shown(v.configFile)} or what it needs, then judge again.`,
