@@ -932,6 +932,8 @@ export const mcpMsg = {
     `gate-ladder: MCP server on stdin/stdout for ${shown(cwd)}: tools judge_patch, explain_order, report. An agent starts it; close its stdin to stop it.`,
   failed: (code: number | null, stderr: string) =>
     `gate-ladder could not answer (exit ${code ?? 'none'})${stderr.trim() ? `: ${shownLines(stderr.trim().split('\n').slice(-8).join('\n'))}` : ''}. Run the same command in the repository's shell to see why.`,
+  parseError: (why: string) => `Parse error: the line is not JSON (${shown(why)}); send one JSON-RPC message per line.`,
+  invalidRequest: () => 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message; send one JSON-RPC message per line.',
   badBase: (rev: string) => `base ${shown(rev)}: not a commit in this repository. Give a commit, a branch or a tag.`,
   notApplied: (base: string, why: string) =>
     `the patch does not apply onto ${short(base)}: ${shown(why)}. Make it against that commit (\`git diff\` there), or give the base it was made on.`,

@@ -9,13 +9,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type Repo, useRunnerModules, withRepo } from '../helpers/repo.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type Repo, cleanEnv, useRunnerModules, withRepo } from '../helpers/repo.js';
 
 type Failed = { id: string; title?: string; file?: string; line?: number; message: string };
 
 /** Whether any string of a decoded JSON value (keys too) holds a control character other than newline and tab. */
 function controlIn(v: unknown): boolean {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
   if (typeof v === 'string') return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(v);
   if (Array.isArray(v)) return v.some(controlIn);
   if (v !== null && typeof v === 'object') return Object.entries(v).some(([k, x]) => controlIn(k) || controlIn(x));
@@ -62,9 +63,10 @@ function bugPatch(repo: Repo, runner: 'vitest' | 'jest' | 'mocha'): string {
   return file;
 }
 
-test('vitest, no JUnit report: judge --json names the failed test with its file, line and message; no control code; the summary and the log instead of a raw tail; the row carries it', () =>
-  repoWith('vitest', (repo) => {
-    const r = repo.cli(['judge', '--patch', bugPatch(repo, 'vitest'), '--json'], { timeoutMs: 240_000 });
+test('vitest, no JUnit report: judge --json names the failed test with its file, line and message; no control code; the summary and the log instead of a raw tail; the row and the MCP tool carry it', () =>
+  repoWith('vitest', async (repo) => {
+    const patch = bugPatch(repo, 'vitest');
+    const r = repo.cli(['judge', '--patch', patch, '--json'], { timeoutMs: 240_000 });
     assert.is(r.code, 1, r.out);
     const doc = JSON.parse(r.stdout) as Record<string, unknown> & { failed_tests: Failed[]; summary?: string[]; log?: string };
     assert.not.ok(controlIn(doc), 'no control character in any string of the JSON');
@@ -84,6 +86,26 @@ test('vitest, no JUnit report: judge --json names the failed test with its file,
     assert.ok(readFileSync(doc.log!, 'utf8').includes('Failed Tests 1'), 'the log holds the whole output');
     const row = repo.ledger().find((x) => x.verdict === 'caught')!;
     assert.equal(row.failed_tests, [{ id: 'test/math.test.js::math > adds', file: 'test/math.test.js', line: 5, message: f.message }]);
+    // The MCP tool's structured result: the same failed test, as an agent receives it.
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'mcp'],
+      cwd: repo.dir,
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'gate-ladder-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const got = await client.callTool({ name: 'judge_patch', arguments: { patch: readFileSync(patch, 'utf8') } }, undefined, {
+        timeout: 240_000,
+      });
+      const sc = got.structuredContent as { verdict: string; failed_tests: Failed[] };
+      assert.is(sc.verdict, 'caught');
+      assert.equal(sc.failed_tests, doc.failed_tests);
+    } finally {
+      await client.close();
+    }
   }));
 
 test('jest, no JUnit report: run --json names the failed test; the blocked screen of a manual run lists it with file:line', () =>
