@@ -7,14 +7,14 @@ import { testMsg } from '../evidence/messages.js';
 import { type LadderInput, MAX_FAILED_PER_ROW, toRow } from './rows.js';
 import { shown } from '../util/escape.js';
 import type { ReportDeps, TierJudgement } from '../verdict/tier-report.js';
-import type { GateResult, LedgerRow, Plan, ResolvedTier, RunnerName, Verdict } from '../types.js';
+import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, RunnerName, Verdict } from '../types.js';
 import { ambiguityNotes, classify } from '../verdict/verdict.js';
-import { keepFor, outputLines } from '../verdict/runner-output.js';
+import { failedTestsOf, keepFor, outputLines } from '../verdict/runner-output.js';
 import { scriptKeep } from '../verdict/script-output.js';
 import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from '../runners/pnpm-workspaces.js';
 import { NPM_WORKSPACE_KEEP } from '../runners/workspaces.js';
 import type { Detection, WorkspaceRun } from '../runners/detect.js';
-import { detectTier } from '../runners/detect-io.js';
+import { detectTier, goPackageDirs } from '../runners/detect-io.js';
 import { runnerCaught } from '../runners/index.js';
 import { writeErr } from '../util/stderr.js';
 import { CHANGED_ENV, changedEnv } from '../route/changed.js';
@@ -328,8 +328,18 @@ async function attempt(
   const caught = tier.caughtByRunner && runner ? (runnerCaught(runner) ?? tier.caught) : tier.caught;
   const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
   const inapplicable = classified.inapplicable === true;
+  // A catch's failed tests, as the runner's output names them (a JUnit report's, when it has them, stand instead).
+  const fromOutput = (j: TierJudgement): TierJudgement => {
+    if (j.verdict !== 'caught' || (j.failures?.length ?? 0) > 0 || !output || !runner || detection?.workspaces) return j;
+    const failures = failedTestsOf(runner, exit.tail, {
+      root: where.cwd,
+      base: tier.cwd,
+      ...(runner === 'go' && { packageDir: goPackageDirs(where.cwd, tier.cwd) }),
+    });
+    return failures.length > 0 ? { ...j, failures } : j;
+  };
   if (report === undefined) {
-    const judged = { ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) };
+    const judged = fromOutput({ ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) });
     return { exit, judged, seconds: exit.seconds, inapplicable, ...found };
   }
   // Reading a large report takes time too: it is part of what the tier costs.
@@ -340,7 +350,7 @@ async function attempt(
     { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...(runner && { runner }) },
     deps.reports!,
   );
-  return { exit, judged, seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
+  return { exit, judged: fromOutput(judged), seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
 }
 
 /** Whose fault a tier's `error` is: a file of the change that cannot load, or its script the change removed (fault.ts). */
