@@ -126,7 +126,18 @@ export function summarizeOutput(input: SummaryInput): OutputSummary {
     if (chosen.has(i) || skip[i] || frame[i]) continue;
     if (!take(i)) break;
   }
-  const order = [...chosen].sort((a, b) => a - b);
+  return rendered([...chosen], lines, gapBetween, width, failed);
+}
+
+/** The chosen lines in order, each cut to `width`, a gap mark where lines were left out, and the failed tests no chosen line names. */
+function rendered(
+  chosen: number[],
+  lines: readonly string[],
+  gapBetween: (from: number, to: number) => boolean,
+  width: number,
+  failed: readonly string[],
+): OutputSummary {
+  const order = chosen.sort((a, b) => a - b);
   const out: string[] = [];
   let prev = -1;
   for (const i of order) {
