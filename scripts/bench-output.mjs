@@ -2,7 +2,7 @@
 // off) whose one tier prints N MB of NUL bytes, or N MB of ordinary text lines, beside a tier that
 // prints nothing (the run's own cost) and the same bytes piped straight to a reader (`| cat`). Every
 // byte passes through the reading of the output and the escaping of control characters
-// (src/ladder/gate.ts, src/util/gate-output.ts) under `output: 'all'`; one more case runs the text under the
+// (src/gates/gate.ts, src/gates/gate-output.ts) under `output: 'all'`; one more case runs the text under the
 // default `output: 'summary'` (the bytes written to a log under the git dir, up to its 64 MB cap, nothing
 // shown for a passing tier); the figure is MB/s once the empty run is taken off.
 //

@@ -145,7 +145,7 @@ report(r, [
 // for the markers), then the listing split into objects and routed path by path, with our string
 // tests and with picomatch.
 const { ChangeList, parseNameStatusZ } = await import(pathToFileURL(join(PROJECT, 'build/src/git/change-list.js')).href);
-const { scopeMatcher, route, touchedPaths } = await import(pathToFileURL(join(PROJECT, 'build/src/ladder/route.js')).href);
+const { scopeMatcher, route, touchedPaths } = await import(pathToFileURL(join(PROJECT, 'build/src/route/route.js')).href);
 const { defaultScope } = await import(pathToFileURL(join(PROJECT, 'build/src/config/defaults.js')).href);
 const { resolveConfig } = await import(pathToFileURL(join(PROJECT, 'build/src/config/load.js')).href);
 const out = spawnSync('git', ['diff', '--name-status', '-z', '-M', `${a}...${b}`], {

@@ -1,6 +1,6 @@
 // A StrykerJS ignorer for `npm run test:mutation` (stryker.config.json `ignorers`): no mutants in the
 // text of messages meant for people, that is the value of a `reason`, `what` or `why` property and the
-// exit-code meanings and JUnit hints of src/ladder/verdict.ts and the runners' records. An emptied or reworded
+// exit-code meanings and JUnit hints of src/verdict/verdict.ts and the runners' records. An emptied or reworded
 // message changes what a person reads, not which verdict, plan or figure the code reaches; the tests
 // that do pin messages check them anyway. Stryker reports these mutants as "Ignored" with this reason.
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';

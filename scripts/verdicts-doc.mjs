@@ -2,7 +2,7 @@
 // with what the real runners did. Run `npm run build && node scripts/test.mjs build/test/integration`
 // (or only runners.test.js), then `npm run docs:verdicts`.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { RECORDS } from '../build/src/ladder/runners/index.js';
+import { RECORDS } from '../build/src/runners/index.js';
 
 const { cases, observed } = JSON.parse(readFileSync('build/verdicts-matrix.json', 'utf8'));
 const runners = [...new Set(observed.map((o) => o.runner))];
@@ -30,7 +30,7 @@ const clean = (s) =>
     .replace(/\(\d+(?:\.\d+)?m?s\)/g, '(…)')
     .replace(/; if that is expected, set `allowNoTests: true` on the tier/, '')
     .replace(/\|/g, '\\|');
-// The runners gate-ladder knows, from their records (src/ladder/runners/).
+// The runners gate-ladder knows, from their records (src/runners/).
 const code = (t) => `\`${t.replace(/\|/g, '\\|')}\``;
 const caughtOf = (r) => {
   const c = r.caught?.() ?? [1];
@@ -78,7 +78,7 @@ const lines = [
   "scripts running `tape '<folder>/*.js'` (tape 5.10);",
   'unittest as `python3 -m unittest discover -s <folder>` (Python before 3.12 exits 0 with no tests, 3.12',
   'and later 5: both are "no tests ran").',
-  "Playwright, go, cargo and nextest are read by their records' profiles (`src/ladder/runners/`) and",
+  "Playwright, go, cargo and nextest are read by their records' profiles (`src/runners/`) and",
   'unit-tested on their printed formats (`test/unit/runners.test.ts`), not run here.',
   'eslint (10.16), prettier (3.10, `--check`), biome (2.6, `biome lint`) and flake8 (5.0) run each case in its own folder',
   'with its own config: `npx eslint .`, `npx prettier --check .`, `npx biome lint .`, `flake8 .` (a path with no files: `nothere`).',
@@ -87,7 +87,7 @@ const lines = [
   '',
   '## The runners',
   '',
-  'What gate-ladder knows of each runner is one record in `src/ladder/runners/` (listed in its',
+  'What gate-ladder knows of each runner is one record in `src/runners/` (listed in its',
   "`index.ts`); the config's `runner` values, `gate-ladder help config` and this table come from them.",
   '',
   ...records,

@@ -12,8 +12,8 @@ export type Verdict = 'pass' | 'caught' | 'error';
 /** Which entry point produced a run. `manual` covers `gate-ladder run --base/--head` (also CI); `judge` a candidate patch judged by `gate-ladder judge` or the MCP server. */
 export type HookName = 'pre-push' | 'pre-commit' | 'manual' | 'replay' | 'seed' | 'judge';
 
-/** Runners whose exit codes, output and reports gate-ladder knows how to read: one record each in src/ladder/runners/. */
-import type { RunnerName } from './ladder/runners/index.js';
+/** Runners whose exit codes, output and reports gate-ladder knows how to read: one record each in src/runners/. */
+import type { RunnerName } from './runners/index.js';
 
 export type { RunnerName };
 
@@ -48,7 +48,7 @@ export interface TierConfig {
   /**
    * A command string, run by the shell like an npm script, or an argv array, run without a shell. Required unless `lintStaged`.
    * `{changed}` (or `{changed:GLOB}`) in it stands for the changed paths still at the judged commit, each one argument;
-   * a tier whose list is empty is skipped (ladder/changed.ts).
+   * a tier whose list is empty is skipped (route/changed.ts).
    */
   run?: string | string[];
   /**
@@ -222,7 +222,7 @@ export interface PlannedTier {
   p?: number;
   /** Human reason when skipped (e.g. `test-adjacent: tests/x.py matches **\/tests/**`). */
   reason?: string;
-  /** The tier's `run` with its `{changed}` placeholders expanded for this change (ladder/changed.ts); absent when it has none. */
+  /** The tier's `run` with its `{changed}` placeholders expanded for this change (route/changed.ts); absent when it has none. */
   command?: string | string[];
 }
 
@@ -283,7 +283,7 @@ export interface GateResult {
   runner?: RunnerInfo;
   /** The command could not run at this commit (missing script, package.json or command). */
   inapplicable?: boolean;
-  /** An `error`'s cause (ladder/fault.ts): the patch's when the failing file or removed script is one it changed. */
+  /** An `error`'s cause (verdict/fault.ts): the patch's when the failing file or removed script is one it changed. */
   cause?: ErrorCause;
   /** The changed file that cannot load, or the package.json that lost the tier's script (`cause: 'patch'`). */
   causeFile?: string;

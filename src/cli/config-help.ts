@@ -1,5 +1,5 @@
 import { DEFAULT_TIMEOUT_S, SEARCH_PLACES, defaultScope } from '../config/defaults.js';
-import { RECORDS, RUNNER_NAMES } from '../ladder/runners/index.js';
+import { RECORDS, RUNNER_NAMES } from '../runners/index.js';
 
 /** Every config field, one line each (the README's table, for the terminal). */
 const FIELDS: readonly (readonly [string, string])[] = [

@@ -6,7 +6,7 @@
  * exit code `run` gives (0 pass, 1 caught, 2 error).
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { ciTarget, type CiEvent, type CiRange } from '../ladder/ci-target.js';
+import { ciTarget, type CiEvent, type CiRange } from '../run/ci-target.js';
 import { githubAnnotations, annotationsFor } from '../report/ci-annotations.js';
 import { ciSummary } from '../report/ci-summary.js';
 import { reportFold } from '../report/figures.js';

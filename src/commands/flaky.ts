@@ -11,7 +11,7 @@ import { teamMsg, testMsg } from '../util/messages.js';
 import { teamTestsPath } from '../ledger/team.js';
 import { shown } from '../util/escape.js';
 import { writeOutBlocking } from '../util/stdout.js';
-import { FREEZES_FILE, readFreezes, today } from '../ladder/tier-report-io.js';
+import { FREEZES_FILE, readFreezes, today } from '../verdict/tier-report-io.js';
 import type { Freeze } from '../types.js';
 import { type CommandContext, err, loadContext, out } from './context.js';
 import { EXIT } from './run.js';

@@ -1,6 +1,6 @@
 /** `gate-ladder gc`: removes the repository's worktree pool (slots, their caches), earlier versions' throwaway worktrees, and the pools of repositories that are gone. */
 import { refusedRepo, repoInfo } from '../git/git.js';
-import { poolDir, removePool, sweepOrphanPools } from '../git/worktree-pool.js';
+import { poolDir, removePool, sweepOrphanPools } from '../slots/worktree-pool.js';
 import { msg, poolMsg } from '../util/messages.js';
 import { err, out } from './context.js';
 import { EXIT } from '../config/defaults.js';

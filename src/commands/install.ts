@@ -7,9 +7,9 @@ import { type RepoInfo, git, refusedRepo, repoInfo } from '../git/git.js';
 import { installMsg, msg } from '../util/messages.js';
 import { shown } from '../util/escape.js';
 import { poolLines } from './gc.js';
-import { poolDir } from '../git/worktree-pool.js';
-import { dataDir, deleteSyncRefs, leftovers, purge, syncRefs } from './leftovers.js';
-import { type PackageManager, detectPackageManager, pmSays } from '../util/package-manager.js';
+import { poolDir } from '../slots/worktree-pool.js';
+import { dataDir, deleteSyncRefs, leftovers, purge, syncRefs } from '../install/leftovers.js';
+import { type PackageManager, detectPackageManager, pmSays } from '../runners/package-manager.js';
 import {
   type PrettierFacts,
   type ProjectLinter,
@@ -19,7 +19,7 @@ import {
   starterConfig,
   usesBiome,
   usesPrettier,
-} from './starter.js';
+} from '../install/starter.js';
 
 type Hook = 'pre-push' | 'pre-commit';
 

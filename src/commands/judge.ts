@@ -8,11 +8,11 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { runGate } from '../ladder/gate.js';
-import type { LadderDeps } from '../ladder/ladder.js';
-import { gateTracker, gatesDir, stopLeftovers } from '../ladder/gate-records.js';
-import { scopeMatcher } from '../ladder/route.js';
-import { reportDeps } from '../ladder/tier-report-io.js';
+import { runGate } from '../gates/gate.js';
+import type { LadderDeps } from '../run/ladder.js';
+import { gateTracker, gatesDir, stopLeftovers } from '../gates/gate-records.js';
+import { scopeMatcher } from '../route/route.js';
+import { reportDeps } from '../verdict/tier-report-io.js';
 import { isolateTier, probeNetworkIsolation } from '../replay/isolate.js';
 import { type ReplayPatch, patchFileId } from '../replay/inputs.js';
 import { configHash } from '../replay/key.js';

@@ -16,7 +16,7 @@ import { renderTestsSection, testsFold, type TestsSection } from '../report/test
 import { type OrderEvaluation, orderEvalFold } from '../report/order-eval.js';
 import { type HistoryState, testsPath } from '../evidence/history.js';
 import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } from '../evidence/history-store.js';
-import { readFreezes, today } from '../ladder/tier-report-io.js';
+import { readFreezes, today } from '../verdict/tier-report-io.js';
 import type { FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
 import { EXIT } from './run.js';
 

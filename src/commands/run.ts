@@ -1,7 +1,7 @@
 /**
  * `gate-ladder run`: a push, a commit or a manual run, judged as a list of steps (`judge`, shared
- * with `gate-ladder ci`). Each step is a function of ladder/judge.ts; what is said goes through a
- * reporter (ladder/reporter.ts: text, json, ci).
+ * with `gate-ladder ci`). Each step is a function of run/steps.ts; what is said goes through a
+ * reporter (run/reporter.ts: text, json, ci).
  */
 import {
   type Judged,
@@ -14,17 +14,17 @@ import {
   planWithConfigs,
   readStdin,
   startRun,
-} from '../ladder/judge.js';
-import { type Reporter, reporterFor } from '../ladder/reporter.js';
+} from '../run/steps.js';
+import { type Reporter, reporterFor } from '../run/reporter.js';
 import { gatherGitFacts, type GitFacts } from '../git/facts.js';
 import { refusedRepo } from '../git/git.js';
 import { revQuery } from '../git/rev-query.js';
 import { ledgerPathFor } from '../ledger/ledger.js';
-import { stopLeftovers } from '../ladder/gate-records.js';
+import { stopLeftovers } from '../gates/gate-records.js';
 import { msg } from '../util/messages.js';
 import { wroteToStream } from '../util/early-exit.js';
 
-export { EXIT, type Judged, type RunOptions, type TargetReport } from '../ladder/judge.js';
+export { EXIT, type Judged, type RunOptions, type TargetReport } from '../run/steps.js';
 
 /** The hook and manual entry point: the judgement, then `--json`'s document on stdout; resolves to the exit code. */
 export async function runCommand(opts: RunOptions): Promise<number> {

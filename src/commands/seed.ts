@@ -7,27 +7,27 @@
 import { trapInterrupt } from '../util/interrupt.js';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { runGate } from '../ladder/gate.js';
+import { runGate } from '../gates/gate.js';
 import { gateColourWanted } from '../util/colour.js';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
 import { EMPTY_TREE, GitError, diffList, git, resolveCommit, treeOf } from '../git/git.js';
 import { knownTests } from '../evidence/history.js';
 import { recordTests } from '../evidence/history-store.js';
 import { newRunId } from '../util/hash.js';
-import { runLadder } from '../ladder/ladder.js';
+import { runLadder } from '../run/ladder.js';
 import { appendRows } from '../ledger/ledger.js';
 import { poolMsg, reportMsg, testMsg } from '../util/messages.js';
 import { strykerEvidence } from '../evidence/stryker.js';
-import { reportDeps } from '../ladder/tier-report-io.js';
-import { gateTracker, gatesDir } from '../ladder/gate-records.js';
+import { reportDeps } from '../verdict/tier-report-io.js';
+import { gateTracker, gatesDir } from '../gates/gate-records.js';
 import type { GateResult, Plan, ResolvedConfig, TestRecord } from '../types.js';
-import { type Slot, acquireSlot } from '../git/worktree-pool.js';
-import { pathIntoLinks } from '../git/dependency-links.js';
+import { type Slot, acquireSlot } from '../slots/worktree-pool.js';
+import { pathIntoLinks } from '../slots/dependency-links.js';
 import { patchPaths } from '../git/patch-paths.js';
 import { type CommandContext, err, loadContext } from './context.js';
 import { EXIT } from './run.js';
 import { history } from './flaky.js';
-import { safeGateOutput } from '../util/gate-output.js';
+import { safeGateOutput } from '../gates/gate-output.js';
 
 export interface SeedOptions {
   cwd: string;

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { diffList, git, stagedPaths, textAt } from '../git/git.js';
-import { type LadderDeps, runLadder } from '../ladder/ladder.js';
+import { type LadderDeps, runLadder } from '../run/ladder.js';
 import type { ReplayPatch } from './inputs.js';
-import { type Matcher, route } from '../ladder/route.js';
+import { type Matcher, route } from '../route/route.js';
 import type { Changes, GateResult, LedgerRow, Plan, ResolvedConfig, TestRecord } from '../types.js';
-import { type Slot, acquireSlot } from '../git/worktree-pool.js';
-import { pathIntoLinks, slotEnv } from '../git/dependency-links.js';
+import { type Slot, acquireSlot } from '../slots/worktree-pool.js';
+import { pathIntoLinks, slotEnv } from '../slots/dependency-links.js';
 import { patchPaths } from '../git/patch-paths.js';
 import { poolMsg } from '../util/messages.js';
 
@@ -106,7 +106,7 @@ function refusal(slot: Slot, file: string): string | undefined {
  * One patch, as a push would judge it: a slot of the worktree pool at its base, the patch applied
  * (files) or checked out (commits), routed and run through the same ladder with hook `replay`. A patch
  * file that writes into a dependency folder is refused (`applied: false`); the slot's dependency folders
- * are its own copies (git/dependency-links.ts), checked and copied again if need be after the patch is
+ * are its own copies (slots/dependency-links.ts), checked and copied again if need be after the patch is
  * applied, so neither a patch nor its tests reach the checkout's real `node_modules` or `.venv`. Its rows reach the ledger in one append after the ladder, and its
  * per-test records after them: a patch interrupted half-way leaves neither, and is replayed again next
  * time. The slot is given back whatever happens.
@@ -159,7 +159,7 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
         env: slotEnv(slot.dir, ctx.deps.env),
         appendRows: (rows) => held.push(...rows),
         ...(reports && { reports }),
-        // A script the patch removed is its error; one the base never had is "not applicable" (ladder/fault.ts).
+        // A script the patch removed is its error; one the base never had is "not applicable" (verdict/fault.ts).
         atBase: (path) => textAt(ctx.root, patch.base, path),
       },
     );

@@ -26,7 +26,7 @@ export function shown(text: string): string {
 /**
  * A byte of outside text that was not UTF-8, as util/cache-files.ts `decodeText` keeps it: the code unit
  * RAW_BYTE | byte (U+DC80..U+DCFF, a lone surrogate no valid text holds). Shown as `\xNN`; handed to a
- * gate's shell as that byte (ladder/changed.ts).
+ * gate's shell as that byte (route/changed.ts).
  */
 export const RAW_BYTE = 0xdc00;
 

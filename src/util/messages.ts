@@ -137,13 +137,13 @@ const noCacheHint = (hook?: HookName) =>
       ? '`GATE_LADDER_NO_CACHE=1 git commit`'
       : '`gate-ladder run --no-cache`';
 
-/** How the reason of a gate whose command the kernel refused as too long (E2BIG) begins (ladder/gate.ts). */
+/** How the reason of a gate whose command the kernel refused as too long (E2BIG) begins (gates/gate.ts). */
 export const TOO_LONG_SAID = 'its command is too long to start';
 /** Why a gate could not start when its command and arguments were too long for the kernel (E2BIG). */
 export const tooLongToStart = (bytes: number) =>
   `${TOO_LONG_SAID}: ${Math.ceil(bytes / 1024)} KiB of arguments, over Linux's 128 KiB for one argument (a /bin/sh command is one) or about 2 MiB in all`;
 
-/** How an error reason quoting lint-staged's own words begins (ladder/lint-staged.ts). */
+/** How an error reason quoting lint-staged's own words begins (lint-staged/tier.ts). */
 export const LINT_STAGED_SAID = 'lint-staged stopped: it said';
 
 /** The run's switches for one push (environment variables, since `git push` passes no flags to the hook) and its empty diffs. */
@@ -173,7 +173,7 @@ export const outputMsg = {
 };
 
 /** What `gate-ladder install` and `uninstall` say. */
-/** A file or folder gate-ladder keeps under the git dir (src/commands/leftovers.ts). */
+/** A file or folder gate-ladder keeps under the git dir (src/install/leftovers.ts). */
 interface Leftover {
   name: string;
   path: string;
@@ -717,7 +717,7 @@ export const faultMsg = {
     `gate-ladder: ${shown(name)} (pid ${pid}), which started this run, has exited: the push no longer exists. The gates were stopped, and the gate that was running has no row.`,
 };
 
-/** The worktree pool (git/worktree-pool.ts), `gate-ladder gc`, and patches refused before they are applied. */
+/** The worktree pool (slots/worktree-pool.ts), `gate-ladder gc`, and patches refused before they are applied. */
 export const poolMsg = {
   waiting: (pid: number, pool: string) =>
     `gate-ladder: waiting for process ${pid}, which is adding or removing a worktree of this repository (${pool}); if it is stuck, stop it, or run \`gate-ladder gc\` once it has gone.`,

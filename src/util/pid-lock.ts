@@ -4,7 +4,7 @@
  * seen half-written. A lock whose owner is gone (kill -9, a crash, a power loss, a reused pid whose
  * start time differs) or that names no owner at all (empty, torn, garbage: left by a disk-full write
  * or an earlier version) is taken over at once rather than waited on. Used for the worktree pool: one
- * lock per slot, and one for `git worktree add/remove` (see git/worktree-pool.ts), and for the ledger.
+ * lock per slot, and one for `git worktree add/remove` (see slots/worktree-pool.ts), and for the ledger.
  */
 import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostName, ownStartTime, isAlive as running } from './proc.js';

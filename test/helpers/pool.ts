@@ -1,7 +1,7 @@
 /** The worktree pool as tests see it: slots in the pool's folder (outside .git), apart from the user's worktrees. */
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { poolDir as pool } from '../../src/git/worktree-pool.js';
+import { poolDir as pool } from '../../src/slots/worktree-pool.js';
 import { type Repo, sh } from './repo.js';
 
 /** The pool's folder, as the CLI finds it (GATE_LADDER_WORKTREES, which scripts/test.mjs points into the tests' temp folder). */

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { ChangeList } from '../../src/git/change-list.js';
 import { defaultScope } from '../../src/config/defaults.js';
 import { diffPaths, mergeBase, repoInfo, resolveCommit, treeOf } from '../../src/git/git.js';
-import { scopeMatcher } from '../../src/ladder/route.js';
+import { scopeMatcher } from '../../src/route/route.js';
 import { type GitFacts, commitIn, diffIn, gatherGitFacts, mergeBaseIn, treeIn } from '../../src/git/facts.js';
 import { sh } from '../helpers/repo.js';
 

@@ -19,7 +19,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHECK_SH, type Repo, cleanEnv, sh, withRepo, leftAfter, ownSleep } from '../helpers/repo.js';
 import { isSlot, poolSlots, slotDirt, slotFree, userWorktrees } from '../helpers/pool.js';
-import { poolDir } from '../../src/git/worktree-pool.js';
+import { poolDir } from '../../src/slots/worktree-pool.js';
 
 /** LADDER_FILES, with each gate logging where it ran (and what git env it saw) to $GL_TRACE. */
 const TRACED_FILES = (extra = '') => ({

@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { saveWork, settleWork } from '../../src/ladder/lint-staged-guard.js';
+import { saveWork, settleWork } from '../../src/lint-staged/guard.js';
 import { type Repo, sh, withRepo } from '../helpers/repo.js';
 
 /** A merge with a conflict, resolved and staged, and an unstaged change on top: `git commit` would make the merge commit. */

@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type Repo, type Run, cleanEnv, sh, withRepo } from '../helpers/repo.js';
-import { poolDir as srcPoolDir } from '../../src/git/worktree-pool.js';
+import { poolDir as srcPoolDir } from '../../src/slots/worktree-pool.js';
 import { isSlot, poolDir, poolLocks, poolSlots, slotDirt, slotFree, userWorktrees } from '../helpers/pool.js';
 
 const WORKTREE = (run: string, extra = '') =>

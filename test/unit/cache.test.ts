@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { dropBytes, readJson, readText, writeFileAtomic } from '../../src/util/cache-files.js';
-import { type TreeEntry, cachedRows, coverage, tierFingerprint, treeKey } from '../../src/ladder/tree-cache.js';
+import { type TreeEntry, cachedRows, coverage, tierFingerprint, treeKey } from '../../src/run/tree-cache.js';
 import { configHash } from '../../src/config/config-cache.js';
 import { resolveConfig } from '../../src/config/load.js';
 import { hash } from '../../src/util/hash.js';
-import type { LadderInput } from '../../src/ladder/ladder.js';
+import type { LadderInput } from '../../src/run/ladder.js';
 import { revQuery } from '../../src/git/rev-query.js';
-import { route, scopeMatcher } from '../../src/ladder/route.js';
+import { route, scopeMatcher } from '../../src/route/route.js';
 import type { ResolvedTier, TierConfig } from '../../src/types.js';
 
 const tier = (t: Partial<TierConfig> = {}): ResolvedTier => resolveConfig({ tiers: [{ name: 't1', run: 'npm test', ...t }] }).tiers[0]!;

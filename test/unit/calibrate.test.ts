@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { shouldCalibrate } from '../../src/ladder/calibrate.js';
+import { shouldCalibrate } from '../../src/route/calibrate.js';
 import type { HookName } from '../../src/types.js';
 
 const cases: [string, number, boolean, HookName, boolean, number, boolean][] = [

@@ -7,8 +7,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
-import type { Detection } from '../../src/ladder/detect.js';
-import { runLadder } from '../../src/ladder/ladder.js';
+import type { Detection } from '../../src/runners/detect.js';
+import { runLadder } from '../../src/run/ladder.js';
 import type { LedgerRow, Plan, RunnerName, TierConfig } from '../../src/types.js';
 
 // What cargo 1.95 printed for `cargo test --no-fail-fast` with a failing integration test (trimmed).

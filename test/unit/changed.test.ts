@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { argPath, changedEnv, changedGlobs, expandChanged, presentPaths, shellArg, usesChanged } from '../../src/ladder/changed.js';
-import { route, scopeMatcher } from '../../src/ladder/route.js';
+import { argPath, changedEnv, changedGlobs, expandChanged, presentPaths, shellArg, usesChanged } from '../../src/route/changed.js';
+import { route, scopeMatcher } from '../../src/route/route.js';
 import { resolveConfig } from '../../src/config/load.js';
 import { defaultScope } from '../../src/config/defaults.js';
 import { ChangeList } from '../../src/git/change-list.js';

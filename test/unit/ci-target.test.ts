@@ -1,7 +1,7 @@
 /** `gate-ladder ci`'s range from a CI's environment: GitHub event payloads, GitLab variables, flags. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type CiEvent, ciTarget } from '../../src/ladder/ci-target.js';
+import { type CiEvent, ciTarget } from '../../src/run/ci-target.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);

@@ -3,7 +3,7 @@ import picomatch from 'picomatch';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { defaultScope } from '../../src/config/defaults.js';
-import { scopeMatcher } from '../../src/ladder/route.js';
+import { scopeMatcher } from '../../src/route/route.js';
 import { shortcut } from '../../src/util/glob.js';
 
 /** Per marker: paths it must match (and that no earlier marker takes first). */

@@ -3,9 +3,9 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detectRunner, shellCommands, shellSegments } from '../../src/ladder/detect.js';
-import { makeDryRun } from '../../src/ladder/detect-io.js';
-import type { Scripts } from '../../src/ladder/detect.js';
+import { detectRunner, shellCommands, shellSegments } from '../../src/runners/detect.js';
+import { makeDryRun } from '../../src/runners/detect-io.js';
+import type { Scripts } from '../../src/runners/detect.js';
 
 const SCRIPTS: Scripts = {
   test: 'npm run build && npm run test:unit',
@@ -43,7 +43,7 @@ const cases: [string | string[], Scripts | undefined, string | undefined, string
   ['pytest-3 -q', undefined, undefined, 'pytest', 'pytest-3'],
   ['hatch test -- -x', undefined, undefined, 'pytest', 'hatch test'],
   ['hatch run test', undefined, undefined, undefined, 'no known test runner'],
-  // tox and nox print the command that failed and its code: read from the output (ladder/env-tools.ts).
+  // tox and nox print the command that failed and its code: read from the output (runners/env-tools.ts).
   ['tox -e py311', undefined, undefined, undefined, 'tox runs the tests: the command it says failed is read with its runner'],
   ['nox -s tests', undefined, undefined, undefined, 'nox runs the tests'],
   ['python -W error -m pytest -q', undefined, undefined, 'pytest', 'pytest'],

@@ -55,8 +55,8 @@ const docs = [
 ];
 
 test('the path reader finds project paths and leaves the test build and longer paths alone', () => {
-  assert.equal(namedPaths('see `src/ladder/judge.ts`, `scripts/bench-*.mjs` and build/test/unit/glob.test.js; node_modules/x/src/y.ts'), [
-    'src/ladder/judge.ts',
+  assert.equal(namedPaths('see `src/run/steps.ts`, `scripts/bench-*.mjs` and build/test/unit/glob.test.js; node_modules/x/src/y.ts'), [
+    'src/run/steps.ts',
     'scripts/bench-*.mjs',
   ]);
 });

@@ -11,9 +11,9 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { detectRunner } from '../../src/ladder/detect.js';
-import { envToolFailure } from '../../src/ladder/env-tools.js';
-import { classify } from '../../src/ladder/verdict.js';
+import { detectRunner } from '../../src/runners/detect.js';
+import { envToolFailure } from '../../src/runners/env-tools.js';
+import { classify } from '../../src/verdict/verdict.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners/tox');
 

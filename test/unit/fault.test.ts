@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type Fault, type FaultInput, errorFault, hadScript, packageJsonIn } from '../../src/ladder/fault.js';
+import { type Fault, type FaultInput, errorFault, hadScript, packageJsonIn } from '../../src/verdict/fault.js';
 
 const PKG = (scripts: Record<string, string>) => JSON.stringify({ name: 'x', scripts });
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { safeGateOutput } from '../../src/util/gate-output.js';
+import { safeGateOutput } from '../../src/gates/gate-output.js';
 
 const out = (text: string) => safeGateOutput(Buffer.from(text, 'utf8')).toString('utf8');
 

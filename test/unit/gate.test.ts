@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
-import { type GateExit, type GateIo, runGate } from '../../src/ladder/gate.js';
-import { keepFor } from '../../src/ladder/runners.js';
-import { classify } from '../../src/ladder/verdict.js';
+import { type GateExit, type GateIo, runGate } from '../../src/gates/gate.js';
+import { keepFor } from '../../src/verdict/runner-output.js';
+import { classify } from '../../src/verdict/verdict.js';
 import type { ResolvedTier } from '../../src/types.js';
 import { PROJECT, processesMatching } from '../helpers/repo.js';
 

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { defaultScope } from '../../src/config/defaults.js';
 import { compileGlob, isScopePlan, parts, planScope, shortcut } from '../../src/util/glob.js';
-import { scopeMatcher } from '../../src/ladder/route.js';
+import { scopeMatcher } from '../../src/route/route.js';
 
 /** Paths as git prints them, chosen to sit on every edge of the shortcut shapes. */
 const names = [

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chooseIsolation } from '../../src/ladder/isolation.js';
+import { chooseIsolation } from '../../src/run/isolation.js';
 import { isOurs, lostAdminFolder } from '../../src/git/worktree.js';
 import type { Isolation } from '../../src/types.js';
 

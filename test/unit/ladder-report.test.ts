@@ -1,10 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
-import type { GateExit } from '../../src/ladder/gate.js';
+import type { GateExit } from '../../src/gates/gate.js';
 import type { ReportRead } from '../../src/evidence/junit.js';
-import { type LadderInput, runLadder } from '../../src/ladder/ladder.js';
-import type { ReportDeps } from '../../src/ladder/tier-report.js';
+import { type LadderInput, runLadder } from '../../src/run/ladder.js';
+import type { ReportDeps } from '../../src/verdict/tier-report.js';
 import type { Freeze, HookName, LedgerRow, Plan, TestRecord } from '../../src/types.js';
 
 const config = resolveConfig({

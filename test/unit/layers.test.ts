@@ -18,23 +18,30 @@ const RANK: Record<string, number> = {
   config: 1,
   ledger: 1,
   evidence: 2,
-  ladder: 3,
+  slots: 2,
+  runners: 2,
+  gates: 3,
+  route: 3,
   report: 3,
-  replay: 4,
-  commands: 5,
-  cli: 6,
+  verdict: 4,
+  'lint-staged': 4,
+  run: 5,
+  replay: 6,
+  install: 6,
+  commands: 7,
+  cli: 8,
 };
 /** src/types.ts holds the public types: anyone may import it, and it imports types only. */
-const TOP: Record<string, number> = { 'types.ts': -1, 'bin.ts': 7, 'index.ts': 7 };
+const TOP: Record<string, number> = { 'types.ts': -1, 'bin.ts': 9, 'index.ts': 9 };
 
 /** Pure policy: decides from values, touches no file, process or network, not even through an import. */
 const POLICY = [
-  'ladder/route.ts',
-  'ladder/verdict.ts',
-  'ladder/calibrate.ts',
-  'ladder/runners.ts',
-  'ladder/runners/index.ts',
-  'ladder/detect.ts',
+  'route/route.ts',
+  'verdict/verdict.ts',
+  'route/calibrate.ts',
+  'verdict/runner-output.ts',
+  'runners/index.ts',
+  'runners/detect.ts',
   'evidence/json-report.ts',
   'util/glob.ts',
   'git/push-refs.ts',
@@ -53,13 +60,13 @@ const POLICY = [
   'report/svg.ts',
   'replay/shard.ts',
   'ledger/identity.ts',
-  'ladder/ci-target.ts',
-  'ladder/fault.ts',
-  'ladder/output-summary.ts',
+  'run/ci-target.ts',
+  'verdict/fault.ts',
+  'verdict/output-summary.ts',
   'report/ci-summary.ts',
   'report/ci-annotations.ts',
   'ledger/predict.ts',
-  'ladder/order-plan.ts',
+  'route/order-plan.ts',
   'report/order-eval.ts',
 ];
 const IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads|cluster)$/;
@@ -71,7 +78,7 @@ const IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_
 const ALLOWED = new Set([
   'config/load.ts -> index.ts',
   // The runners' records (pure, reaching only util/) are the one source of the config's `runner` values and default `caught` codes.
-  'config/load.ts -> ladder/runners/index.ts',
+  'config/load.ts -> runners/index.ts',
 ]);
 
 interface Edge {
@@ -197,16 +204,16 @@ const edges = (...to: (string | [string, boolean])[]): Edge[] =>
 
 test('the checks catch what they claim to (a made-up graph)', () => {
   const g: Graph = new Map([
-    ['git/a.ts', edges('ladder/b.ts')],
-    ['ladder/b.ts', edges('git/a.ts', 'util/c.ts')],
+    ['git/a.ts', edges('run/b.ts')],
+    ['run/b.ts', edges('git/a.ts', 'util/c.ts')],
     ['util/c.ts', edges('node:fs')],
-    ['ladder/route.ts', edges('util/c.ts', ['git/d.ts', true])],
+    ['route/route.ts', edges('util/c.ts', ['git/d.ts', true])],
     ['git/d.ts', edges('node:child_process')],
     ['types.ts', edges('git/d.ts', ['git/a.ts', true])],
   ]);
-  assert.equal(upward(g), ['git/a.ts -> ladder/b.ts', 'types.ts -> git/d.ts']);
-  assert.equal(cycles(g), ['git/a.ts -> ladder/b.ts -> git/a.ts']);
-  assert.equal(impure(g, ['ladder/route.ts']), ['ladder/route.ts -> util/c.ts imports node:fs']);
+  assert.equal(upward(g), ['git/a.ts -> run/b.ts', 'types.ts -> git/d.ts']);
+  assert.equal(cycles(g), ['git/a.ts -> run/b.ts -> git/a.ts']);
+  assert.equal(impure(g, ['route/route.ts']), ['route/route.ts -> util/c.ts imports node:fs']);
 });
 
 const real = graph();

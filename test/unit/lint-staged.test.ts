@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
-import { configCause, lintStagedExit, lintStagedOptions, unreadableConfig } from '../../src/ladder/lint-staged.js';
-import { backupStashes, guardStashes } from '../../src/ladder/lint-staged-stash.js';
-import { classify } from '../../src/ladder/verdict.js';
+import { configCause, lintStagedExit, lintStagedOptions, unreadableConfig } from '../../src/lint-staged/tier.js';
+import { backupStashes, guardStashes } from '../../src/lint-staged/stash.js';
+import { classify } from '../../src/verdict/verdict.js';
 
 const red = (s: string) => `\u001b[31m${s}\u001b[39m`;
 

@@ -1,6 +1,6 @@
 /**
- * The one screen of a blocked tier's output (ladder/output-summary.ts, pure) and the log that holds all of
- * it (ladder/gate-log.ts): the summary at the end, every failure's first lines before any gets more, each
+ * The one screen of a blocked tier's output (verdict/output-summary.ts, pure) and the log that holds all of
+ * it (gates/gate-log.ts): the summary at the end, every failure's first lines before any gets more, each
  * failed test named, dependency stack frames and blank lines left out, gaps marked, at most 40 lines.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { summarizeOutput } from '../../src/ladder/output-summary.js';
-import { LOGS_KEPT, openGateLog } from '../../src/ladder/gate-log.js';
-import { keepFor } from '../../src/ladder/runners.js';
+import { summarizeOutput } from '../../src/verdict/output-summary.js';
+import { LOGS_KEPT, openGateLog } from '../../src/gates/gate-log.js';
+import { keepFor } from '../../src/verdict/runner-output.js';
 
 const noise = (n: number) => Array.from({ length: n }, (_, i) => `noise line ${i}`);
 

@@ -19,12 +19,12 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse as parseYaml } from 'yaml';
-import { type Workspaces, detectRunner } from '../../src/ladder/detect.js';
-import { readWorkspaces } from '../../src/ladder/detect-io.js';
-import { outputLines } from '../../src/ladder/runners.js';
-import { classify } from '../../src/ladder/verdict.js';
-import { pnpmRunArgs, pnpmWorkspacePatterns, splitPnpm } from '../../src/ladder/pnpm-workspaces.js';
-import type { WorkspacePackage } from '../../src/ladder/workspaces.js';
+import { type Workspaces, detectRunner } from '../../src/runners/detect.js';
+import { readWorkspaces } from '../../src/runners/detect-io.js';
+import { outputLines } from '../../src/verdict/runner-output.js';
+import { classify } from '../../src/verdict/verdict.js';
+import { pnpmRunArgs, pnpmWorkspacePatterns, splitPnpm } from '../../src/runners/pnpm-workspaces.js';
+import type { WorkspacePackage } from '../../src/runners/workspaces.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners/pnpm-workspaces');
 const capture = (name: string) => readFileSync(resolve(FIXTURES, `${name}.txt`), 'utf8');

@@ -18,7 +18,7 @@ import {
 } from '../../src/ledger/predict.js';
 import { loadOrderStats, orderIndexPath } from '../../src/ledger/order-index.js';
 import { evaluateOrder, replayOrder } from '../../src/report/order-eval.js';
-import { orderPlan } from '../../src/ladder/order-plan.js';
+import { orderPlan } from '../../src/route/order-plan.js';
 import type { Plan, ResolvedTier } from '../../src/types.js';
 
 const NOW = { write: 'now' } as const;

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { shellArg } from '../../src/ladder/changed.js';
+import { shellArg } from '../../src/route/changed.js';
 import { decodeText } from '../../src/util/cache-files.js';
 import { shown } from '../../src/util/escape.js';
 

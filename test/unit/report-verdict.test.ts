@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import { testMsg } from '../../src/util/messages.js';
 import * as assert from 'uvu/assert';
 import type { ReportRead } from '../../src/evidence/junit.js';
-import { type Classified, judgeReport } from '../../src/ladder/verdict.js';
+import { type Classified, judgeReport } from '../../src/verdict/verdict.js';
 
 const ok = (...outcomes: ('pass' | 'fail' | 'skip')[]): ReportRead => ({
   kind: 'ok',

@@ -12,9 +12,9 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runnerCaught } from '../../src/ladder/runners/index.js';
-import { PROFILES, outputLines } from '../../src/ladder/runners.js';
-import { classify } from '../../src/ladder/verdict.js';
+import { runnerCaught } from '../../src/runners/index.js';
+import { PROFILES, outputLines } from '../../src/verdict/runner-output.js';
+import { classify } from '../../src/verdict/verdict.js';
 import type { RunnerName } from '../../src/types.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners');

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { detectRunner } from '../../src/ladder/detect.js';
-import { classify } from '../../src/ladder/verdict.js';
+import { detectRunner } from '../../src/runners/detect.js';
+import { classify } from '../../src/verdict/verdict.js';
 import type { RunnerName } from '../../src/types.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/checks/${name}.txt`, import.meta.url), 'utf8');

@@ -5,10 +5,10 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runnerCaught } from '../../src/ladder/runners/index.js';
-import type { GateExit } from '../../src/ladder/gate.js';
-import { PROFILES, managerFailure, outputLines, stripAnsi } from '../../src/ladder/runners.js';
-import { classify } from '../../src/ladder/verdict.js';
+import { runnerCaught } from '../../src/runners/index.js';
+import type { GateExit } from '../../src/gates/gate.js';
+import { PROFILES, managerFailure, outputLines, stripAnsi } from '../../src/verdict/runner-output.js';
+import { classify } from '../../src/verdict/verdict.js';
 import type { RunnerName } from '../../src/types.js';
 
 const exit = (exitCode: number, tail: string): GateExit => ({

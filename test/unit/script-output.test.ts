@@ -10,9 +10,9 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { outputLines } from '../../src/ladder/runners.js';
-import { nodeLoadCrash, pythonLoadCrash, scriptKeep } from '../../src/ladder/script-output.js';
-import { classify, coverageShortfall } from '../../src/ladder/verdict.js';
+import { outputLines } from '../../src/verdict/runner-output.js';
+import { nodeLoadCrash, pythonLoadCrash, scriptKeep } from '../../src/verdict/script-output.js';
+import { classify, coverageShortfall } from '../../src/verdict/verdict.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/scripts');
 const output = (name: string) => readFileSync(resolve(FIXTURES, `${name}.txt`), 'utf8');

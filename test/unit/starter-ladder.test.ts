@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type RootFacts, type StarterInput, starterConfig } from '../../src/commands/starter.js';
+import { type RootFacts, type StarterInput, starterConfig } from '../../src/install/starter.js';
 import { resolveConfig, validateConfig } from '../../src/config/load.js';
 import { defaultScope } from '../../src/config/defaults.js';
-import { route, scopeMatcher } from '../../src/ladder/route.js';
+import { route, scopeMatcher } from '../../src/route/route.js';
 import type { TierConfig } from '../../src/types.js';
 
 // The starter config's ladder on real package.json shapes: what it writes, that it is a valid config,

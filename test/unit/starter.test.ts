@@ -8,11 +8,11 @@ import {
   rootTests,
   starterConfig,
   usesPrettier,
-} from '../../src/commands/starter.js';
-import { pickPackageManager, pmSays } from '../../src/util/package-manager.js';
+} from '../../src/install/starter.js';
+import { pickPackageManager, pmSays } from '../../src/runners/package-manager.js';
 import { colourWanted, paint } from '../../src/util/colour.js';
-import { skipTiers } from '../../src/ladder/route.js';
-import { gitErrorReason } from '../../src/ladder/lint-staged.js';
+import { skipTiers } from '../../src/route/route.js';
+import { gitErrorReason } from '../../src/lint-staged/tier.js';
 import { validateConfig } from '../../src/config/load.js';
 import type { Plan } from '../../src/types.js';
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tagsOfLsFiles, uncomparedIn } from '../../src/git/git.js';
-import { hiddenReason } from '../../src/ladder/isolation.js';
+import { hiddenReason } from '../../src/run/isolation.js';
 import { sh } from '../helpers/repo.js';
 
 function withGit(fn: (git: (...args: string[]) => string, dir: string) => Promise<void>): () => Promise<void> {

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { GateExit } from '../../src/ladder/gate.js';
+import type { GateExit } from '../../src/gates/gate.js';
 import type { RunnerName } from '../../src/types.js';
-import { type OutputContext, classify, notFoundCommand, quoteLine } from '../../src/ladder/verdict.js';
+import { type OutputContext, classify, notFoundCommand, quoteLine } from '../../src/verdict/verdict.js';
 
 const exit = (over: Partial<GateExit>): GateExit => ({
   exitCode: 0,

@@ -12,16 +12,16 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type Workspaces, detectRunner } from '../../src/ladder/detect.js';
-import { outputLines } from '../../src/ladder/runners.js';
-import { classify } from '../../src/ladder/verdict.js';
+import { type Workspaces, detectRunner } from '../../src/runners/detect.js';
+import { outputLines } from '../../src/verdict/runner-output.js';
+import { classify } from '../../src/verdict/verdict.js';
 import {
   type WorkspacePackage,
   npmWorkspaceArgs,
   orderWorkspaces,
   selectWorkspaces,
   splitWorkspaces,
-} from '../../src/ladder/workspaces.js';
+} from '../../src/runners/workspaces.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners/npm-workspaces');
 const capture = (name: string) => readFileSync(resolve(FIXTURES, `${name}.txt`), 'utf8');

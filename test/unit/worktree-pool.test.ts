@@ -17,12 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { linkDependencies, pathIntoLinks } from '../../src/git/dependency-links.js';
-import { sealTime, untouchedSince } from '../../src/git/dependency-copy.js';
+import { linkDependencies, pathIntoLinks } from '../../src/slots/dependency-links.js';
+import { sealTime, untouchedSince } from '../../src/slots/dependency-copy.js';
 import { parseNumstatZ } from '../../src/git/patch-paths.js';
-import { outermost, parseGitlinks, parseSubmodulePaths, under } from '../../src/git/submodules.js';
-import { DEFAULT_SLOTS, exactPattern, legacyPoolDir, poolDir, slotLimit } from '../../src/git/worktree-pool.js';
-import { changedDirs, cleanDirs, recordDirs, updateRecord } from '../../src/git/slot-dirs.js';
+import { outermost, parseGitlinks, parseSubmodulePaths, under } from '../../src/slots/submodules.js';
+import { DEFAULT_SLOTS, exactPattern, legacyPoolDir, poolDir, slotLimit } from '../../src/slots/worktree-pool.js';
+import { changedDirs, cleanDirs, recordDirs, updateRecord } from '../../src/slots/slot-dirs.js';
 import { lockOwner, release, tryLock, withLock } from '../../src/util/pid-lock.js';
 
 const patterns: [string, string][] = [

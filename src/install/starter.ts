@@ -1,0 +1,488 @@
+/**
+ * The starter config `install` writes when a repository has none, guessed from its package.json
+ * scripts, and what `install --pre-commit` makes of an existing `lint-staged` hook line. Pure.
+ */
+import { type PackageManager, pmSays } from '../runners/package-manager.js';
+import { detectRunner as readRunner, managerTarget, shellCommands, shellSegments } from '../runners/detect.js';
+import { RUNNERS } from '../runners/index.js';
+import type { RunnerName } from '../types.js';
+
+/**
+ * The test runner a package.json script starts, read by the same reading a run uses (runners/detect.ts:
+ * the command's words, launchers such as `c8 -r lcov` or `cross-env`, `npm run x` followed into script
+ * x): one runner, or undefined for none or several, so the starter's `runner` field and a run's reading
+ * never disagree. A check (`eslint .`, a lint script) is no test runner here: a run reads it as one anyway.
+ */
+export function detectRunner(script: string | undefined, scripts: Readonly<Record<string, string>>): RunnerName | undefined {
+  if (script === undefined) return undefined;
+  const runner = readRunner(script, undefined, () => scripts).runner;
+  return runner && !RUNNERS[runner].check ? runner : undefined;
+}
+
+/** Scripts that run a quicker part of the tests, in the order tried. */
+const QUICK_TESTS = ['test:quick', 'test:unit', 'test:fast'] as const;
+/** Scripts that check without running tests. */
+const CHECKS = ['lint', 'typecheck', 'type-check', 'check-types'] as const;
+
+/** What install reads at the repository root, for a project whose tests are not a package.json script (Python, Go, Rust, a Makefile). */
+export interface RootFacts {
+  /** The names in the root folder. */
+  files: readonly string[];
+  /** Paths of the files under `tests/` and `test/`, a few levels deep (`tests/test_x.py`, `tests/unit/test_y.py`). */
+  testFiles: readonly string[];
+  /** The text of the root files the detection reads: pyproject.toml, pytest.ini, tox.ini, setup.cfg, requirements*.txt, the Makefile make reads. */
+  texts: Readonly<Record<string, string>>;
+  /** Which Python is on PATH: `python3` when there is one, else `python`; undefined for neither. */
+  python?: 'python3' | 'python';
+}
+
+/** A test command found at the root without a package.json script. */
+export interface RootTests {
+  /** `pytest`, `go`, `cargo`, `make`: for the tier's name when there are several. */
+  tool: string;
+  run: string;
+  runner?: RunnerName;
+  /** What it was found by, for the tier's comment. */
+  why: string;
+}
+
+/** The Makefile GNU make reads, in its order. */
+const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'] as const;
+
+/** Why the root says pytest runs the tests, or undefined. */
+function pytestSign(facts: RootFacts): string | undefined {
+  const t = facts.texts;
+  const pyproject = t['pyproject.toml'];
+  // pytest's own table (`[tool.pytest.ini_options]`; pytest 9 also reads `[tool.pytest]`).
+  if (pyproject !== undefined && /^\s*\[tool\.pytest(?:\.ini_options)?\]/m.test(pyproject))
+    return "pyproject.toml has pytest's [tool.pytest.ini_options]";
+  if (facts.files.includes('pytest.ini')) return 'pytest.ini';
+  if (t['tox.ini'] !== undefined && /^\s*\[pytest\]/m.test(t['tox.ini'])) return 'tox.ini has a [pytest] section';
+  if (t['setup.cfg'] !== undefined && /^\s*\[tool:pytest\]/m.test(t['setup.cfg'])) return 'setup.cfg has a [tool:pytest] section';
+  // A requirement string (`"pytest>=8"`, `"pytest"`), or poetry's `pytest = "^8"`.
+  if (pyproject !== undefined && (/["']pytest\s*(?:[<>=!~;[]|["'])/.test(pyproject) || /^\s*pytest\s*=/m.test(pyproject)))
+    return 'pyproject.toml names pytest among its dependencies';
+  const req = Object.keys(t)
+    .filter((f) => /^requirements[\w.-]*\.txt$/.test(f))
+    .find((f) => /^\s*pytest\s*(?:[<>=!~;[]|$)/m.test(t[f]!));
+  if (req !== undefined) return `${req} names pytest`;
+  if (facts.files.includes('conftest.py')) return 'conftest.py';
+  const file = facts.testFiles.find((f) => /^tests?\/(?:.*\/)?(?:test_[^/]*|[^/]*_test)\.py$/.test(f));
+  if (file !== undefined) return `${file.split('/')[0]}/ holds test files (${file})`;
+  return undefined;
+}
+
+/**
+ * The tests a repository runs without a package.json `test` script, from its root (a Python, Go or
+ * Rust project that adds gate-ladder with `npm i -D`): pytest (its config, pytest among the
+ * dependencies, a conftest.py or `tests/test_*.py`) through the Python on PATH, `go test ./...` for a
+ * go.mod, `cargo test` for a Cargo.toml, one each; else a Makefile's `test` target. Pure.
+ */
+export function rootTests(facts: RootFacts): RootTests[] {
+  const found: RootTests[] = [];
+  const pytest = pytestSign(facts);
+  // python3 first: the name PEP 394 gives Python 3 everywhere on Unix, where `python` may be missing or Python 2.
+  if (pytest !== undefined) found.push({ tool: 'pytest', run: `${facts.python ?? 'python3'} -m pytest -q`, runner: 'pytest', why: pytest });
+  if (facts.files.includes('go.mod')) found.push({ tool: 'go', run: 'go test ./...', runner: 'go', why: 'go.mod' });
+  if (facts.files.includes('Cargo.toml')) found.push({ tool: 'cargo', run: 'cargo test', runner: 'cargo', why: 'Cargo.toml' });
+  const make = makeTest(facts);
+  // Its runner is read when the tier runs, from what `make -n test` prints (runners/detect-io.ts).
+  if (found.length === 0 && make !== undefined) found.push({ tool: 'make', run: 'make test', why: `${make} has a \`test\` target` });
+  return found;
+}
+
+/** The Makefile make reads at the root, when a rule of it names a `test` target (`test:`, `check test:`). */
+function makeTest(facts: RootFacts): string | undefined {
+  const file = MAKEFILES.find((m) => facts.texts[m] !== undefined);
+  return file !== undefined && /^(?:[^\s:#=]+[ \t]+)*test(?:[ \t]+[^\s:#=]+)*[ \t]*::?(?!=)/m.test(facts.texts[file]!) ? file : undefined;
+}
+
+export interface StarterInput {
+  scripts: Record<string, string>;
+  pm: PackageManager;
+  /** `install --pre-commit`: also give the pre-commit hook a tier. */
+  preCommit: boolean;
+  /** lint-staged is configured or already run by the pre-commit hook: the pre-commit tier runs it. */
+  lintStaged: boolean;
+  /** The package's folder relative to the repository root, when it is not the root: each tier runs there (`cwd`). */
+  packageDir?: string;
+  /** The repository root, read for tests that are not a package.json script (used only when there is no `test` script). */
+  root?: RootFacts;
+  /** Whether a command is on PATH where install runs (what the hook's shell would find): each tier's first word is asked. */
+  onPath?: (name: string) => boolean;
+}
+
+/** A command the config runs that cannot start here: install says so (installMsg.cannotRunHere). */
+export interface StarterWarning {
+  /** The first word of the tiers' commands, not found on PATH. */
+  missing: string;
+  /** The tiers whose command starts with it. */
+  tiers: string[];
+}
+
+export interface Starter {
+  text: string;
+  /** Whether a tier runs on pre-commit (false: install says none will). */
+  preCommitTier: boolean;
+  /** Commands the config writes that cannot run here (not on PATH); empty when all can, or when install did not ask. */
+  warnings: StarterWarning[];
+}
+
+/**
+ * The paths a related-tests tier hands its runner: the source files a JavaScript runner follows imports
+ * from. A push that changes none (docs only) skips the tier: `{changed:GLOB}` (route/changed.ts).
+ */
+const RELATED_GLOB = '**/*.{js,jsx,ts,tsx,mjs,cjs,mts,cts,vue,svelte}';
+
+/**
+ * The tests a runner relates to the changed files, by its own reading of the imports: vitest's
+ * `related` command (`--run`: once, not watching; it passes when none relate), jest's
+ * `--findRelatedTests` (`--passWithNoTests`: a change no test imports is not an error). Other runners
+ * have no such command: undefined.
+ */
+function relatedCommand(runner: RunnerName | undefined): string | undefined {
+  if (runner === 'vitest') return `vitest related --run {changed:${RELATED_GLOB}}`;
+  if (runner === 'jest') return `jest --findRelatedTests --passWithNoTests {changed:${RELATED_GLOB}}`;
+  return undefined;
+}
+
+/** What the root names of pytest-testmon (pytest's plugin that runs the tests a change affects), or undefined. */
+function testmonSign(facts: RootFacts | undefined): string | undefined {
+  if (facts === undefined) return undefined;
+  for (const [file, text] of Object.entries(facts.texts)) if (/pytest[-_]testmon/.test(text)) return file;
+  return undefined;
+}
+
+const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const tierName = (prefix: string, script: string) => `${prefix}-${script.replace(/[^\w-]/g, '-')}`;
+const hasTests = (script: string | undefined) => script !== undefined && !/no test specified/.test(script);
+
+interface ChainPart {
+  command: string;
+  /** A word for the tier's name: the script `npm run X` runs, else the command's first word. */
+  label: string;
+  /** The package.json script the command runs, if it runs one. */
+  script?: string;
+  runner?: RunnerName;
+  /** It only prints or waits: no tier. */
+  noTier?: boolean;
+}
+
+/** Commands a tier runs as they are: on PATH wherever the tier runs, or a package manager's script. */
+const ON_PATH =
+  /^(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|node|nodejs|deno|python\d*(?:\.\d+)?|sh|bash|go|cargo|make|rm|rmdir|mkdir|cp|mv|touch|ln|chmod|cat|ls|find|test|git|docker|env|false)$/;
+/** Shell builtins whose effect lasts to the next command (`cd packages/core && jest`): in a tier of their own they change nothing, so the script stays one tier. */
+const SHELL_STATE = /^(?:cd|pushd|popd|export|unset|set|source|\.|umask|ulimit|alias|exec|exit|shopt|trap)$/;
+/** Commands that only print or wait: no tier of their own (`jest && echo done`). */
+const NO_TIER = /^(?:echo|printf|true|:|sleep|clear)$/;
+
+/**
+ * A test script that is a plain chain of commands, one of them a test runner (`node --test && npm run
+ * check:types`) or each of them a package.json script run through the manager (`npm run lint && npm run
+ * unit && npm run unit-esm`, whatever runners those scripts start): its commands in order (one that only
+ * prints, `echo done`, marked to get no tier). Anything else (one command beside what prints, `||`, `;`,
+ * pipes, an expansion, a subshell, an env assignment, a `cd` or `export` the next command needs, no
+ * runner or several among commands that are not scripts): undefined, and the script stays one tier.
+ * Split by detect.ts's shell reading, the one a tier's runner is detected by.
+ */
+function chainParts(script: string, scripts: Record<string, string>): ChainPart[] | undefined {
+  // What the split does not read (expansions, redirections, backslashes): the script stays one command.
+  // Quotes it reads (`mocha 'test/**/*.ts' && tsc`): each command keeps its text as written.
+  if (/[`$<>\\]/.test(script)) return undefined;
+  const commands = shellCommands(script);
+  if (
+    commands.length < 2 ||
+    commands.some((c, i) => c.words.length === 0 || c.then !== (i === commands.length - 1 ? '' : '&&') || /^\w+=/.test(c.words[0]!))
+  )
+    return undefined;
+  if (commands.some((c) => SHELL_STATE.test(c.words[0]!))) return undefined;
+  const parts = commands.map(({ words, text: command }): ChainPart => {
+    // `npm run x`, `pnpm x`, `yarn x`: the script x; `pnpm exec tsc`: tsc; `npm ci`: ci.
+    const pm = managerTarget(words);
+    const script = pm?.script;
+    const label = script ?? (pm?.rest[0] ?? (pm && words.slice(1).find((w) => !w.startsWith('-'))) ?? words[0]!).replace(/^.*\//, '');
+    const runner = detectRunner(command, scripts);
+    return {
+      command,
+      label,
+      ...(script !== undefined && { script }),
+      ...(runner && { runner }),
+      ...(NO_TIER.test(words[0]!) && { noTier: true }),
+    };
+  });
+  const tiered = parts.filter((p) => !p.noTier);
+  if (tiered.length < 2) return undefined;
+  const scriptsOnly = tiered.every((p) => p.script !== undefined && scripts[p.script] !== undefined);
+  return scriptsOnly || parts.filter((p) => p.runner).length === 1 ? parts : undefined;
+}
+
+/** A chain's command as a tier runs it: package binaries through the package manager (a tier's PATH has no node_modules/.bin). */
+function partCommand(pm: PackageManager, command: string): string {
+  return ON_PATH.test(command.split(/\s+/)[0]!) ? command : pmSays.exec(pm, command);
+}
+
+/** A starter ladder from package.json scripts. Pure. */
+export function starterConfig(input: StarterInput): Starter {
+  const { scripts, pm, preCommit } = input;
+  const lines: string[] = [];
+  // Every command a tier runs, by tier: their first words are checked against PATH for the warnings.
+  const commands: [string, string][] = [];
+  const run = (name: string, command: string) => {
+    commands.push([name, command]);
+    return q(command);
+  };
+  const runnerField = (r: RunnerName | undefined) => (r ? `, runner: '${r}'` : '');
+  const cwdField = input.packageDir ? `, cwd: ${q(input.packageDir)}` : '';
+  let preCommitTier = false;
+  if (preCommit && input.lintStaged) {
+    lines.push(
+      '    // pre-commit: lint-staged on the staged files (its own config says which tasks); `git commit --no-verify` skips it.',
+      "    { name: 'lint-staged', lintStaged: true },",
+    );
+    preCommitTier = true;
+  }
+  for (const s of CHECKS.filter((c) => scripts[c] !== undefined)) {
+    const hooks = preCommit && !preCommitTier ? ", hooks: ['pre-commit', 'pre-push', 'manual', 'replay', 'seed']" : '';
+    if (hooks) preCommitTier = true;
+    lines.push(
+      `    // ${s}: runs on every push, whatever changed: a ${s === 'lint' ? 'lint' : 'type'} error is wrong even when only tests moved.${hooks ? ' Also on pre-commit.' : ''}`,
+      `    { name: ${q(tierName('t1', s))}, run: ${run(tierName('t1', s), pmSays.script(pm, s))}${cwdField}, timeout: 300${hooks} },`,
+    );
+  }
+  const full = hasTests(scripts.test);
+  // The tests the push's changed source files import, through the suite's own runner: the cheap test tier.
+  const related = full ? relatedCommand(suiteRunner(scripts.test!, scripts)) : undefined;
+  if (related !== undefined) {
+    const runnerName = related.split(' ')[0]!;
+    lines.push(
+      `    // Only the tests that import what the push changed (${runnerName}'s own reading of the imports; \`{changed:...}\` is each`,
+      '    // changed source file, one argument). Skipped when the push changes a test-adjacent path (tests/, *.test.*,',
+      '    // fixtures/, ...): the tests moved with the code, so their passing here says nothing of the patch; the whole',
+      '    // suite below, which runs every test file, decides. A push that changes no source file skips it too.',
+      `    // It runs ${runnerName} with its own config: add any options or variables your "test" script gives it.`,
+      `    { name: 't1-related', run: ${run('t1-related', pmSays.exec(pm, related))}${cwdField}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: '${runnerName}' },`,
+    );
+  }
+  const quick = QUICK_TESTS.find((s) => hasTests(scripts[s]));
+  // `"test": "npm run test:unit && npm run test:types"`: the whole suite runs the quicker part itself (a tier of
+  // its own when the chain is split), so a tier for it alone would run it twice in one push.
+  const quickInTest = quick !== undefined && full && shellCommands(scripts.test!).some((c) => managerTarget(c.words)?.script === quick);
+  if (quick !== undefined && !quickInTest) {
+    lines.push(
+      `    // ${quick}: a quicker part of the tests, so most pushes get their answer sooner. Skipped when the push`,
+      '    // changes a test-adjacent path (tests/, *.test.*, fixtures/, ...): the tests moved with the code, so only the',
+      '    // whole suite below can vouch for it.',
+      `    { name: ${q(tierName('t1', quick))}, run: ${run(tierName('t1', quick), pmSays.script(pm, quick))}${cwdField}, timeout: 300, skipWhenTestAdjacent: true${runnerField(detectRunner(scripts[quick], scripts))} },`,
+    );
+  }
+  if (quickInTest)
+    lines.push(
+      `    // ${quick}: a quicker part of the tests, but "test" runs it too, so it has no tier of its own (it would run twice in a push).`,
+    );
+  const runner = full ? detectRunner(scripts.test, scripts) : undefined;
+  const found = !full && input.root ? rootTests(input.root) : [];
+  const makefile = input.root && makeTest(input.root);
+  const parts = full ? chainParts(scripts.test!, scripts) : undefined;
+  if (parts) {
+    // `node --test && tsc -p .`: one tier per command, so the one beside the runner that fails is read as a failure of its own.
+    const used = new Set<string>();
+    const ran = new Set<string>();
+    const oneRunner = parts.filter((p) => p.runner).length === 1;
+    lines.push(
+      `    // package.json "test" runs ${parts.length} commands (${JSON.stringify(scripts.test).slice(1, -1)}): one tier each, in its order, so a failure of one beside the tests is not read as the test runner's.`,
+    );
+    for (const part of parts) {
+      // `npm run lint && jest`: lint has its tier above.
+      if (part.noTier) continue;
+      if (
+        !part.runner &&
+        part.script !== undefined &&
+        (CHECKS as readonly string[]).includes(part.script) &&
+        scripts[part.script] !== undefined
+      )
+        continue;
+      // `npm run unit && npm run unit`: once is enough for a push.
+      const key = part.script !== undefined && scripts[part.script] !== undefined ? `script ${part.script}` : part.command;
+      if (ran.has(key)) continue;
+      ran.add(key);
+      let name = part.runner && oneRunner ? 't2-tests' : tierName('t2', part.label);
+      for (let i = 2; used.has(name); i++) name = `${tierName('t2', part.label)}-${i}`;
+      used.add(name);
+      lines.push(
+        `    { name: ${q(name)}, run: ${run(name, partCommand(pm, part.command))}${cwdField}, timeout: 900${runnerField(part.runner)} },`,
+      );
+    }
+  } else if (!full && found.length > 0) {
+    // No package.json test script, but the root says how the tests run: at the root, where the config is (no `cwd`).
+    const pytest = found.find((f) => f.tool === 'pytest');
+    const testmon = pytest && testmonSign(input.root);
+    if (pytest && testmon !== undefined) {
+      lines.push(
+        `    // ${testmon} names pytest-testmon: it runs only the tests the changes since its last run affect (its database,`,
+        '    // .testmondata, is per checkout: where it has none, every test runs). Skipped when the push changes a',
+        '    // test-adjacent path: the tests moved with the code, so only the whole suite below can vouch for the patch.',
+        '    // When the change affects no test, pytest runs none (exit 5): allowNoTests makes that a pass.',
+        `    { name: 't1-related', run: ${run('t1-related', `${pytest.run} --testmon`)}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: 'pytest' },`,
+      );
+    } else if (pytest) {
+      lines.push(
+        '    // No tier of related tests: pytest cannot tell which tests a source change affects without a plugin',
+        '    // (pytest-testmon does); and the changed test files alone are what a test-adjacent push skips anyway.',
+      );
+    }
+    for (const f of found) {
+      const also =
+        f.tool !== 'make' && makefile
+          ? ` Your ${makefile} also has a \`test\` target: if \`make test\` is how you run them, put it here.`
+          : '';
+      const python =
+        f.tool === 'pytest' ? ` ${f.run.split(' ')[0]} must import pytest and your code: push where your virtualenv is active.` : '';
+      lines.push(
+        `    // No "test" script in package.json; ${f.why}: ${f.tool === 'make' ? `\`make test\`` : f.tool} runs the tests.${python}${also}`,
+        `    { name: ${q(found.length === 1 ? 't2-tests' : tierName('t2', f.tool))}, run: ${run(found.length === 1 ? 't2-tests' : tierName('t2', f.tool), f.run)}, timeout: 900${runnerField(f.runner)} },`,
+      );
+    }
+  } else
+    lines.push(
+      full
+        ? `    // The whole suite (package.json "test": ${JSON.stringify(scripts.test).slice(1, -1)})${runner ? `; \`runner\` names its exit codes in messages` : ''}.`
+        : '    // No "test" script found in package.json, nor pytest, go.mod, Cargo.toml or a Makefile `test` target at the root: edit this command.',
+      `    { name: 't2-tests', run: ${run('t2-tests', pmSays.script(pm, 'test'))}${cwdField}, timeout: 900${runnerField(runner)} },`,
+    );
+  const text = [
+    "import { defineConfig } from 'gate-ladder';",
+    '',
+    '// Tiers run cheapest first; the first `caught` (a test failed) or `error` (the check could not run) blocks the push.',
+    `// Every field, and where a config may live: \`${pmSays.exec(pm, 'gate-ladder help config')}\`. Check it with \`${pmSays.exec(pm, 'gate-ladder run --dry-run')}\`.`,
+    '// The order is a first guess, not measured: lint is often slower than the tests (move it down if so). Once',
+    '// pushes have run, `gate-ladder report` says which order pays, from the seconds and catches in its ledger.',
+    ...(input.packageDir
+      ? [
+          "// package.json is not at the repository root: each tier runs in the package's folder (`cwd`, relative to the root, where this file is).",
+        ]
+      : []),
+    'export default defineConfig({',
+    '  tiers: [',
+    ...lines,
+    '  ],',
+    '});',
+    '',
+  ].join('\n');
+  return { text, preCommitTier, warnings: notOnPath(commands, input.onPath) };
+}
+
+/** Whether a script, or one it runs through the manager (`depth` deep), starts with a `cd`, `export` or another word whose effect lasts. */
+function movesFirst(script: string, scripts: Record<string, string>, depth: number): boolean {
+  return shellCommands(script).some((c) => {
+    const first = c.words[0];
+    if (first === undefined) return false;
+    if (SHELL_STATE.test(first) || /^\w+=/.test(first)) return true;
+    const target = managerTarget(c.words)?.script;
+    return depth > 0 && target !== undefined && scripts[target] !== undefined && movesFirst(scripts[target]!, scripts, depth - 1);
+  });
+}
+
+/** The tiers' first words that are no command on PATH (a path, `./x`, is not asked), each with its tiers. */
+function notOnPath(commands: readonly [string, string][], onPath: ((name: string) => boolean) | undefined): StarterWarning[] {
+  if (onPath === undefined) return [];
+  const out = new Map<string, string[]>();
+  for (const [tier, command] of commands) {
+    const word = command.split(/\s+/)[0]!;
+    if (word === '' || word.includes('/') || onPath(word)) continue;
+    const tiers = out.get(word) ?? [];
+    if (!tiers.includes(tier)) tiers.push(tier);
+    out.set(word, tiers);
+  }
+  return [...out].map(([missing, tiers]) => ({ missing, tiers }));
+}
+
+/**
+ * The runner the whole suite runs: the test script's, or the one runner among the commands it chains.
+ * Undefined when the script (or a script it runs) changes folder or environment first (`cd packages/core
+ * && jest`): the runner run from the package's folder would not be the suite's.
+ */
+function suiteRunner(script: string, scripts: Record<string, string>): RunnerName | undefined {
+  if (movesFirst(script, scripts, 3)) return undefined;
+  const runner = detectRunner(script, scripts);
+  if (runner !== undefined) return runner;
+  const runners = new Set((chainParts(script, scripts) ?? []).map((p) => p.runner).filter((r) => r !== undefined));
+  return runners.size === 1 ? [...runners][0] : undefined;
+}
+
+/** A linter install runs `--fix` with on the starter config: one that reads the whole repository's TypeScript files. */
+export interface ProjectLinter {
+  linter: 'eslint' | 'xo';
+  /** The script that runs it (`lint`, `test`, ...): what the user runs to see it. */
+  script: string;
+  /** The linter's arguments in that script (eslint 8 lints a `.ts` file only with `--ext .ts`). */
+  args: string[];
+}
+
+/** `npx`, `pnpm exec`, `yarn`, `bunx`, `cross-env X=1`: words in front of the command they run. */
+const LAUNCHERS = new Set(['npx', 'pnpx', 'bunx', 'exec', 'pnpm', 'yarn', 'cross-env', 'dotenv']);
+
+/** The project's eslint or xo, from its package.json scripts (`"lint": "eslint ."`, `"test": "xo && ava"`): the first script that runs one. Pure. */
+export function projectLinter(scripts: Record<string, string>): ProjectLinter | undefined {
+  for (const [script, body] of Object.entries(scripts)) {
+    for (const words of shellSegments(body)) {
+      let i = 0;
+      while (i < words.length && (LAUNCHERS.has(words[i]!) || /^\w+=/.test(words[i]!) || (i > 0 && words[i]!.startsWith('-')))) i++;
+      const command = words[i]?.replace(/^.*\//, '');
+      if (command === 'eslint' || command === 'xo') return { linter: command, script, args: words.slice(i + 1) };
+    }
+  }
+  return undefined;
+}
+
+/** What says a project formats with prettier: the names of files in its root (and its package's folder), and its package.json files. */
+export interface PrettierFacts {
+  files: readonly string[];
+  packageJsons: readonly unknown[];
+  /** package.yaml's text, where there is one (prettier reads a "prettier" key there too). */
+  packageYaml?: string;
+}
+
+/** prettier's own config files (prettier.io/docs/configuration): `.prettierrc` (JSON or YAML), with an extension, or `prettier.config.*`. */
+const PRETTIER_CONFIG = /^(?:\.prettierrc(?:\.(?:json5?|ya?ml|toml|[cm]?[jt]s))?|prettier\.config\.[cm]?[jt]s)$/;
+
+/** Whether the project checks with biome: a biome.json(c), or @biomejs/biome among a package.json's own dependencies. Pure. */
+export function usesBiome(facts: PrettierFacts): boolean {
+  if (facts.files.some((f) => f === 'biome.json' || f === 'biome.jsonc')) return true;
+  return facts.packageJsons.some((pkg) => {
+    if (pkg === null || typeof pkg !== 'object') return false;
+    const p = pkg as Record<string, unknown>;
+    const has = (deps: unknown) => deps !== null && typeof deps === 'object' && '@biomejs/biome' in deps;
+    return has(p.dependencies) || has(p.devDependencies);
+  });
+}
+
+/**
+ * Whether the project formats with prettier: prettier in a package.json's dependencies or
+ * devDependencies, a "prettier" key in package.json (or package.yaml), or a prettier config file. Not
+ * its mere presence in node_modules/.bin, where another tool's dependency puts it (xo's, in chalk,
+ * whose style is not prettier's). Pure.
+ */
+export function usesPrettier(facts: PrettierFacts): boolean {
+  if (facts.files.some((f) => PRETTIER_CONFIG.test(f))) return true;
+  if (facts.packageYaml !== undefined && /^prettier\s*:/m.test(facts.packageYaml)) return true;
+  return facts.packageJsons.some((pkg) => {
+    if (pkg === null || typeof pkg !== 'object') return false;
+    const p = pkg as Record<string, unknown>;
+    const has = (deps: unknown) => deps !== null && typeof deps === 'object' && 'prettier' in deps;
+    return 'prettier' in p || has(p.dependencies) || has(p.devDependencies);
+  });
+}
+
+/**
+ * A `.husky/pre-commit` line that runs lint-staged on its own (`npx lint-staged`, `pnpm exec lint-staged`,
+ * `yarn lint-staged`, `bunx lint-staged`, `npx --no -- lint-staged`, `node_modules/.bin/lint-staged`).
+ * `bare`: nothing else on the line, so gate-ladder's line can take its place. Pure.
+ */
+export function lintStagedLine(line: string): { bare: boolean } | undefined {
+  const m =
+    /^\s*(?:(?:npx|bunx|pnpx|pnpm(?:\s+exec)?|yarn(?:\s+run)?|bun\s+run|npm\s+exec)\s+(?:--?[\w-]*\s+)*)?(?:\.\/)?(?:node_modules\/\.bin\/)?lint-staged\b(.*)$/.exec(
+      line,
+    );
+  if (!m) return undefined;
+  return { bare: m[1]!.trim() === '' };
+}

@@ -1,0 +1,231 @@
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { format } from 'node:util';
+import { TAIL_BYTES } from '../config/defaults.js';
+import type { GateExit, GateIo } from '../gates/gate.js';
+import type { ResolvedTier } from '../types.js';
+import { writeErr } from '../util/stderr.js';
+import { LINT_STAGED_SAID, commitMsg, lintStagedConfigMsg } from '../util/messages.js';
+import { saveWork, settleWork } from './guard.js';
+
+type LintStaged = (
+  options: Record<string, unknown>,
+  logger: Record<'log' | 'warn' | 'error' | 'debug', (...a: unknown[]) => void>,
+) => Promise<boolean>;
+
+/**
+ * What lint-staged printed when it returned `false` and it was not a task failing: lint-staged could not
+ * do its job, which says nothing about the staged change. Its API answers only true or false.
+ */
+const NOT_A_VERDICT: [RegExp, string][] = [
+  [
+    /could not find any valid configuration/,
+    'no lint-staged configuration found (.lintstagedrc*, lint-staged.config.*, a "lint-staged" key in package.json, or the tier\'s lintStaged.config)',
+  ],
+  [/Failed to (?:read|parse) config/, 'its configuration could not be read (`npx lint-staged --debug` says why)'],
+  [/Validation Error/, 'its configuration or options are invalid (see above)'],
+  [/not a git directory/, 'it is not running in a git repository'],
+  [/Failed to get staged files/, 'it could not list the staged files'],
+  [
+    /Unstaged changes have been kept back in a patch file/,
+    'it could not restore the unstaged changes; they are kept in the patch file named above',
+  ],
+  [/prevented an empty git commit/, 'its tasks reverted every staged change, so lint-staged prevented an empty commit'],
+];
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+
+export type LintStagedOutcome = { ok: boolean } | { threw: string };
+
+/** The config file lint-staged said it could not read (`Failed to read config from file "..."`), if it said so. Pure. */
+export function unreadableConfig(said: readonly string[]): string | undefined {
+  return /Failed to read config from file "([^"\n]+)"/.exec(said.join('\n').replace(ANSI, ''))?.[1];
+}
+
+/** Why a config file could not be loaded, as the import said, with the next step: lint-staged says only that it failed. Pure. */
+export function configCause(file: string, err: { code?: unknown; message?: unknown }, typescript: boolean): string {
+  const message = String(err.message ?? err).split('\n')[0] ?? '';
+  const cause = typeof err.code === 'string' && !message.includes(err.code) ? `${err.code}: ${message}` : message;
+  const ts = /\.[cm]?ts$/.test(file);
+  const next =
+    ts && err.code === 'ERR_UNKNOWN_FILE_EXTENSION' && !typescript
+      ? lintStagedConfigMsg.tsUnsupported(file)
+      : ts && /TYPESCRIPT/.test(String(err.code))
+        ? lintStagedConfigMsg.tsSyntax(file)
+        : lintStagedConfigMsg.fixIt(file);
+  return lintStagedConfigMsg.unreadable(file, cause, next);
+}
+
+/** lint-staged's answer and what it said, as a gate exit: a task failure is exit 1, anything else a spawn error. Pure. */
+export function lintStagedExit(
+  outcome: LintStagedOutcome,
+  said: readonly string[],
+  configWhy?: string,
+): Pick<GateExit, 'exitCode' | 'interrupted' | 'spawnError'> {
+  if ('threw' in outcome) return { exitCode: null, interrupted: false, spawnError: `lint-staged could not run: ${outcome.threw}` };
+  if (outcome.ok) return { exitCode: 0, interrupted: false };
+  const text = said.join('\n').replace(ANSI, '');
+  if (configWhy !== undefined && unreadableConfig(said) !== undefined)
+    return { exitCode: null, interrupted: false, spawnError: `lint-staged could not run: ${configWhy}` };
+  if (/failed due to a git error/.test(text)) return { exitCode: null, interrupted: false, spawnError: gitErrorReason(text) };
+  for (const [pattern, reason] of NOT_A_VERDICT) {
+    if (pattern.test(text)) return { exitCode: null, interrupted: false, spawnError: `lint-staged could not run: ${reason}` };
+  }
+  const spawn = /Task failed to spawn: (.+)/.exec(text);
+  if (spawn) return { exitCode: null, interrupted: false, spawnError: `lint-staged task could not start: ${spawn[1]!.trim()}` };
+  if (/Task interrupted/.test(text)) return { exitCode: null, interrupted: true };
+  return { exitCode: 1, interrupted: false };
+}
+
+/** lint-staged's own lines, when it printed some. */
+const GENERIC =
+  /lint-staged failed due to a git error|Skipped because of|^Running tasks|^Applying modifications|^Cleaning up|^Backing up|^Preparing/;
+
+/**
+ * What lint-staged said when git stopped it (the repository's state, not the tier: `git add -N` files, a
+ * stash it cannot make), quoted: its failed steps' own lines (`[FAILED] error: Entry 'x' not uptodate.`). Pure.
+ */
+export function gitErrorReason(text: string): string {
+  const quoted: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const m = /^\s*(?:\[FAILED\]|✖)\s*(.+)$/.exec(raw);
+    const line = m?.[1]?.trim().replace(/[\u0000-\u001f\u007f]/g, '?');
+    if (line && !GENERIC.test(line) && !quoted.includes(line)) quoted.push(line);
+  }
+  const words =
+    quoted.length > 0
+      ? quoted
+          .slice(0, 3)
+          .map((l) => `"${l}"`)
+          .join(', ')
+      : '"lint-staged failed due to a git error"';
+  return `${LINT_STAGED_SAID} ${words}`;
+}
+
+/**
+ * Copies what is written to stdout and stderr while lint-staged runs (its task list writes there, not
+ * to the logger), so its own words can be quoted. Returns the function that stops copying.
+ */
+function copyOutput(into: string[]): () => void {
+  const streams = [process.stdout, process.stderr];
+  const originals = streams.map((s) => s.write);
+  streams.forEach((s, i) => {
+    s.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+      into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+      return (originals[i] as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+    } as typeof s.write;
+  });
+  return () => {
+    for (const [i, s] of streams.entries()) s.write = originals[i]!;
+  };
+}
+
+/** The tier's lintStaged field as lint-staged's options; stash and hiding of unstaged changes stay lint-staged's defaults. Pure. */
+export function lintStagedOptions(tier: ResolvedTier, root: string): Record<string, unknown> {
+  const { configPath, ...rest } = tier.lintStaged ?? {};
+  return {
+    ...rest,
+    cwd: resolve(root, tier.cwd),
+    ...(configPath !== undefined && { configPath: resolve(root, configPath) }),
+  };
+}
+
+/**
+ * What made a lint-staged config fail to load: lint-staged keeps the error for `--debug`. The file is
+ * imported again as lint-staged imports it (the same module, so a module that failed fails the same
+ * way, and nothing in it runs twice), or parsed, for JSON. Undefined when it loads now.
+ */
+async function whyUnreadable(cwd: string, file: string): Promise<string | undefined> {
+  const path = resolve(cwd, file);
+  const shownAs = relative(cwd, path) || file;
+  try {
+    if (/\.json$/.test(path)) JSON.parse(readFileSync(path, 'utf8'));
+    else if (/\.[cm]?[jt]s$/.test(path)) await import(pathToFileURL(path).href);
+    else return undefined;
+    return undefined;
+  } catch (err) {
+    const typescript = Boolean((process.features as { typescript?: unknown }).typescript);
+    return configCause(shownAs, (err ?? {}) as { code?: unknown; message?: unknown }, typescript);
+  }
+}
+
+/** lint-staged from next to gate-ladder, else from the repository's own node_modules. */
+async function load(root: string): Promise<LintStaged> {
+  try {
+    return ((await import('lint-staged')) as { default: LintStaged }).default;
+  } catch {
+    try {
+      const path = createRequire(join(root, 'package.json')).resolve('lint-staged');
+      return ((await import(pathToFileURL(path).href)) as { default: LintStaged }).default;
+    } catch {
+      throw new Error('lint-staged is not installed; run `npm i -D lint-staged@16`');
+    }
+  }
+}
+
+/**
+ * Runs lint-staged in-process through its API, in the repository itself: it backs up, hides unstaged
+ * changes, runs its tasks on the staged files and restores, exactly as it does on its own. Around it,
+ * gate-ladder's own backup (lint-staged-guard.ts): unless lint-staged passed and nobody stopped it, the
+ * work tree and index end as they were, or stay in a named stash with the command that restores them.
+ */
+export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv, io: GateIo): Promise<GateExit> {
+  const started = performance.now();
+  // lint-staged traps SIGINT itself (it stops its tasks, then restores); a run we were asked to stop
+  // during, by any signal, reached no verdict: it is `interrupted`, and no row is written for it.
+  let stopped = false;
+  void io.interrupt?.then(() => (stopped = true));
+  const said: string[] = [];
+  const say = (...args: unknown[]) => {
+    const line = format(...args);
+    said.push(line);
+    (io.write ?? writeErr)(Buffer.from(`${line}\n`));
+  };
+  const logger = { log: say, warn: say, error: say, debug: say };
+  // Its tasks inherit process.env: give them the gate's environment (GATE_LADDER=0, the tier's env) for the run.
+  const saved = new Map<string, string | undefined>();
+  for (const [k, v] of Object.entries(env)) {
+    if (process.env[k] !== v) {
+      saved.set(k, process.env[k]);
+      process.env[k] = v;
+    }
+  }
+  let outcome: LintStagedOutcome;
+  const printed: string[] = [];
+  let stopCopying: (() => void) | undefined;
+  const backup = await saveWork(root, tier.name);
+  try {
+    const lintStaged = await load(root);
+    stopCopying = copyOutput(printed);
+    // Stopped while the work was being saved: lint-staged never starts.
+    outcome = stopped ? { ok: false } : { ok: await lintStaged(lintStagedOptions(tier, root), logger) };
+  } catch (err) {
+    outcome = { threw: (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'unknown error' };
+  } finally {
+    stopCopying?.();
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+  if (backup !== undefined) {
+    const settled = await settleWork(root, backup, !stopped && 'ok' in outcome && outcome.ok);
+    if (settled.kind === 'restored') writeErr(Buffer.from(`${commitMsg.guardRestored()}\n`));
+    if (settled.kind !== 'stashed' && settled.notDropped !== undefined)
+      writeErr(Buffer.from(`${commitMsg.guardNotDropped(backup.sha, settled.notDropped)}\n`));
+    if (settled.kind === 'stashed') writeErr(Buffer.from(`${commitMsg.guardKept(settled.sha, settled.why)}\n`));
+  }
+  const unreadable = 'ok' in outcome && !outcome.ok ? unreadableConfig([...said, ...printed]) : undefined;
+  const configWhy = unreadable === undefined ? undefined : await whyUnreadable(resolve(root, tier.cwd), unreadable);
+  const tail = said.join('\n');
+  return {
+    signal: null,
+    timedOut: false,
+    ...(stopped ? { exitCode: null, interrupted: true } : lintStagedExit(outcome, [...said, ...printed], configWhy)),
+    seconds: Math.round(performance.now() - started) / 1000,
+    tail: tail.slice(Math.max(0, tail.length - TAIL_BYTES)),
+  };
+}

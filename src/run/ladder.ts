@@ -1,0 +1,456 @@
+import { resolve } from 'node:path';
+import { MAX_FILES_PER_ROW } from '../config/defaults.js';
+import type { GateExit, GateIo, GateTracker } from '../gates/gate.js';
+import type { GateLog } from '../gates/gate-log.js';
+import { commandKey, testRecord } from '../evidence/history.js';
+import { outputMsg, testMsg } from '../util/messages.js';
+import { isoTime } from '../util/iso-time.js';
+import { shown } from '../util/escape.js';
+import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from '../verdict/tier-report.js';
+import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, RunnerName, Verdict } from '../types.js';
+import { classify } from '../verdict/verdict.js';
+import { keepFor, outputLines } from '../verdict/runner-output.js';
+import { scriptKeep } from '../verdict/script-output.js';
+import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from '../runners/pnpm-workspaces.js';
+import { NPM_WORKSPACE_KEEP } from '../runners/workspaces.js';
+import type { Detection, WorkspaceRun } from '../runners/detect.js';
+import { detectTier } from '../runners/detect-io.js';
+import { runnerCaught } from '../runners/index.js';
+import { writeErr } from '../util/stderr.js';
+import { CHANGED_ENV, changedEnv } from '../route/changed.js';
+import { type Fault, errorFault, packageJsonIn } from '../verdict/fault.js';
+
+/** Everything a ladder run needs from the outside world, passed in so tests can hand in fakes. */
+export interface LadderDeps {
+  runGate: (tier: ResolvedTier, cwd: string, env: NodeJS.ProcessEnv, io: GateIo) => Promise<GateExit>;
+  appendRows: (rows: LedgerRow[]) => void;
+  now: () => Date;
+  /** Progress and verdict lines for the user. */
+  log: (line: string) => void;
+  /** Receives the gates' own output (a tail is kept). Absent: gates write straight to stderr (see GateIo). */
+  write?: (chunk: Buffer) => void;
+  /** config `output: 'failures'`: each tier's output is held, and shown (through `write`, else stderr) only when it does not pass. */
+  hold?: boolean;
+  /**
+   * config `output: 'summary'`: each tier's output goes, whole, to the log this opens (gates/gate-log.ts), and
+   * nothing of it is shown as it comes; the result names the log, and the reporter shows one screen of it.
+   */
+  openLog?: (tier: ResolvedTier) => GateLog;
+  env: NodeJS.ProcessEnv;
+  interrupt?: Promise<void>;
+  /** JUnit reports, per-test history and freezes. Without it, `junit` paths are not read. */
+  reports?: ReportDeps;
+  /** Told of every gate's process group, so a run killed outright can be cleaned up after (gate-records.ts). */
+  tracker?: GateTracker;
+  /** Where a tier runs (a temporary worktree, say); default `input.cwd` with `env`. May throw: an `error` row. */
+  place?: (tier: ResolvedTier) => Place;
+  /**
+   * After a tier's row: a new patch id when the tier changed what is judged (a lint-staged tier that
+   * re-staged files); the later tiers' rows carry it.
+   */
+  afterTier?: (tier: ResolvedTier) => string | undefined;
+  /**
+   * Shows a gate's output (escaped: `safeGateOutput`) when `write` is absent. Absent too: the gates
+   * write straight to stderr, and only their exit codes are read.
+   */
+  echo?: (chunk: Buffer) => void;
+  /** Tell gates whose output is read through `echo` to keep their colours (FORCE_COLOR=1): our stderr is a terminal. */
+  colour?: () => boolean;
+  /** Which runner a tier runs, read where it runs; default: from the command and package.json there. */
+  detect?: (tier: ResolvedTier, cwd: string) => Detection | Promise<Detection>;
+  /** A file's text at the base the change starts from (`null`: no such file there; `undefined`: not known): did the tier's script exist before? */
+  atBase?: (path: string) => string | null | undefined;
+}
+
+/** Where one tier runs and with which environment. */
+export interface Place {
+  cwd: string;
+  isolation: 'worktree' | 'none';
+  env: NodeJS.ProcessEnv;
+}
+
+export interface LadderInput {
+  plan: Plan;
+  runId: string;
+  hook: HookName;
+  patch: string;
+  base: string | null;
+  ref?: string;
+  /** Where the gates run: the repo root or a temporary worktree. */
+  cwd: string;
+  isolation: 'worktree' | 'none';
+  /** Run every planned tier regardless of earlier verdicts; rows are flagged and never count in yield. */
+  calibration?: boolean;
+  /** Run every planned tier whatever the verdicts, without flagging the rows (seeded bugs). */
+  runAll?: boolean;
+  source?: string;
+  /** Note recorded in every row's `reason` (e.g. how the base was chosen). */
+  note?: string;
+}
+
+export interface LadderOutcome {
+  verdict: Verdict;
+  results: GateResult[];
+  rows: LedgerRow[];
+  /** The tier that stopped the ladder, if any. */
+  stoppedBy?: GateResult;
+}
+
+/** Runs the planned tiers in cost order; the first `caught` or `error` stops the ladder. */
+export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<LadderOutcome> {
+  let input = first;
+  const { plan } = input;
+  const skipped = plan.tiers.filter((t) => t.skip === 'scope').map((t) => t.tier.name);
+  const results: GateResult[] = [];
+  const rows: LedgerRow[] = [];
+  let stoppedBy: GateResult | undefined;
+  for (const planned of plan.tiers) {
+    if (!planned.run) continue;
+    // The gate runs its `{changed}` placeholders expanded (route.ts); the tier as configured keys its history.
+    const tier = planned.command === undefined ? planned.tier : { ...planned.tier, run: planned.command };
+    deps.log(`gate-ladder: ${tier.name} running (${tier.lintStaged ? 'lint-staged, no timeout' : `timeout ${tier.timeout} s`})`);
+    let where: Place = { cwd: input.cwd, isolation: input.isolation, env: deps.env };
+    let placeError: string | undefined;
+    try {
+      if (deps.place) where = deps.place(tier);
+    } catch (err) {
+      placeError = err instanceof Error ? err.message : String(err);
+    }
+    // config `output: 'failures'`: the tier's output (both attempts, when retried) is shown only when it does not pass.
+    const held = deps.hold ? new Held() : undefined;
+    const heldTo = deps.write ?? deps.echo;
+    // config `output: 'summary'`: the tier's whole output (both attempts, when retried) in a log under the git dir.
+    const log = !held && !deps.write ? deps.openLog?.(tier) : undefined;
+    const first = await attempt(input, deps, tier, where, placeError, held, log);
+    // An interrupted gate reached no verdict, through no fault of the patch or the harness: no row.
+    if (first.exit.interrupted) {
+      held?.show(heldTo);
+      log?.close();
+      if (log?.path !== undefined) deps.log(outputMsg.soFar(tier.name, log.path));
+      deps.log(`gate-ladder: ${tier.name} interrupted after ${first.exit.seconds.toFixed(1)} s; no row written for it`);
+      break;
+    }
+    let second: Attempt | undefined;
+    // `retries: 1`: tests failed; once more on the same code. Seeded runs are never retried: their failures are the point.
+    if (first.judged.verdict === 'caught' && (tier.retries ?? 0) > 0 && input.hook !== 'seed') {
+      for (const note of first.judged.notes) deps.log(note);
+      deps.log(testMsg.retrying(tier.name));
+      second = await attempt(input, deps, tier, where, placeError, held, log);
+      if (second.exit.interrupted) {
+        held?.show(heldTo);
+        log?.close();
+        if (log?.path !== undefined) deps.log(outputMsg.soFar(tier.name, log.path));
+        deps.log(
+          `gate-ladder: ${tier.name} interrupted after ${(first.seconds + second.exit.seconds).toFixed(1)} s; no row written for it`,
+        );
+        break;
+      }
+    }
+    // A retry that could not give a verdict leaves the first attempt's catch standing.
+    const last = second !== undefined && second.judged.verdict !== 'error' ? second : first;
+    const seconds = first.seconds + (second?.seconds ?? 0);
+    const retried: GateResult['retried'] = second && {
+      verdict: first.judged.verdict,
+      ...(first.judged.failed && { failed: first.judged.failed.slice(0, MAX_FAILED_PER_ROW) }),
+      seconds: first.seconds,
+    };
+    const retryNote =
+      second !== undefined && last === first ? testMsg.retryNoVerdict(tier.name, second.judged.reason ?? 'no verdict') : undefined;
+    const { exit, judged, detection } = last;
+    const { verdict } = judged;
+    const fault = verdict === 'error' && !tier.lintStaged ? faultOf(last, input.plan.files, tier, deps) : undefined;
+    // Replaying history: a command that cannot run at this commit (its script or runner came later) says nothing of the patch;
+    // a script the patch removed does.
+    const notApplicable = input.hook === 'replay' && verdict === 'error' && last.inapplicable && fault?.cause !== 'patch';
+    const said = notApplicable ? `not applicable at this commit: ${judged.reason ?? 'the command cannot run here'}` : judged.reason;
+    const reason =
+      retried && verdict === 'pass' ? [testMsg.passedOnRetry(first.judged.failed ?? []), said].filter(Boolean).join('; ') : said;
+    if (verdict !== 'pass') held?.show(heldTo);
+    log?.close();
+    const result: GateResult = {
+      tier: tier.name,
+      verdict,
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      seconds,
+      timedOut: exit.timedOut,
+      tail: exit.tail,
+      ...(log && { outputLines: log.lines() }),
+      ...(log?.path !== undefined && { log: log.path }),
+      ...(reason !== undefined && { reason }),
+      ...(judged.tests && { tests: judged.tests }),
+      ...(judged.failed && { failed: judged.failed }),
+      ...(judged.failures && { failures: judged.failures }),
+      ...(judged.frozen && { frozen: judged.frozen }),
+      ...(judged.notes.length > 0 && { notes: judged.notes }),
+      ...(detection && { runner: { ...(detection.runner && { runner: detection.runner }), why: detection.why } }),
+      ...(notApplicable && { inapplicable: true }),
+      ...(fault && !notApplicable && { cause: fault.cause }),
+      ...(fault?.file !== undefined && !notApplicable && { causeFile: fault.file }),
+      ...(fault?.script !== undefined && !notApplicable && { causeScript: fault.script }),
+      ...(judged.dup && { dup: judged.dup }),
+      ...(retried && { retried }),
+    };
+    results.push(result);
+    const row = toRow({ ...input, isolation: where.isolation }, result, skipped, deps.now());
+    rows.push(row);
+    deps.appendRows([row]);
+    if (deps.reports) {
+      const cmd = commandKey(planned.tier);
+      const keep = async (a: Attempt, n: number) => {
+        if (a.judged.tests)
+          await deps.reports!.record(
+            testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(n > 1 && { attempt: n }) }),
+            where.cwd,
+          );
+      };
+      await keep(first, 1);
+      if (second) await keep(second, 2);
+    }
+    deps.log(`gate-ladder: ${tier.name} ${verdict} in ${seconds.toFixed(1)} s${reason ? ` (${shown(reason)})` : ''}`);
+    for (const note of judged.notes) deps.log(note);
+    if (retryNote) deps.log(retryNote);
+    const patch = deps.afterTier?.(tier);
+    if (patch !== undefined && patch !== input.patch) input = { ...input, patch };
+    if (verdict !== 'pass' && stoppedBy === undefined) stoppedBy = result;
+    if (stoppedBy !== undefined && !input.calibration && !input.runAll) break;
+  }
+  return { verdict: stoppedBy?.verdict ?? 'pass', results, rows, ...(stoppedBy && { stoppedBy }) };
+}
+
+/** The most held output kept per tier: its end, where a failure's story usually is. */
+const MAX_HELD_BYTES = 4 * 1024 * 1024;
+
+/** One tier's output held back (config `output: 'failures'`). */
+class Held {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private cut = false;
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size > MAX_HELD_BYTES && this.chunks.length > 1) {
+      this.size -= this.chunks.shift()!.length;
+      this.cut = true;
+    }
+  }
+  show(write: ((chunk: Buffer) => void) | undefined): void {
+    if (this.size === 0) return;
+    const last = this.chunks[this.chunks.length - 1]!;
+    const text = Buffer.concat([
+      ...(this.cut ? [Buffer.from('gate-ladder: (earlier output cut)\n')] : []),
+      ...this.chunks,
+      ...(last[last.length - 1] === 0x0a ? [] : [Buffer.from('\n')]),
+    ]);
+    (write ?? writeErr)(text);
+    this.chunks = [];
+    this.size = 0;
+  }
+}
+
+const MAX_FAILED_PER_ROW = 100;
+
+/** One run of a tier's gate and the reading of its report. */
+interface Attempt {
+  exit: GateExit;
+  judged: TierJudgement;
+  /** The gate's wall time plus reading and judging its report. */
+  seconds: number;
+  /** Which runner the command runs, read where it ran (absent for lint-staged and a gate that could not be prepared). */
+  detection?: Detection;
+  /** The command cannot run at this commit (its script, package.json or command is missing). */
+  inapplicable: boolean;
+}
+
+async function attempt(
+  input: LadderInput,
+  deps: LadderDeps,
+  tier: ResolvedTier,
+  where: Place,
+  placeError: string | undefined,
+  held: Held | undefined,
+  log?: GateLog,
+): Promise<Attempt> {
+  let exit: GateExit;
+  let report: string | undefined;
+  let since = 0;
+  let detection: Detection | undefined;
+  let kept = false;
+  let midLine = false;
+  try {
+    if (placeError !== undefined) throw new Error(placeError);
+    if (!tier.lintStaged) detection = await (deps.detect ?? detectTier)(tier, where.cwd);
+    // Every gate's output passes through us: it is read (a runner's summary, a package manager's or
+    // the shell's own failure) and shown with its control characters escaped (colours kept), or held
+    // until the verdict (config `output: 'failures'`). Straight to the terminal only with neither.
+    const echo = deps.echo;
+    const shownTo =
+      deps.write ??
+      (echo &&
+        ((chunk: Buffer) => {
+          if (chunk.length > 0) midLine = chunk[chunk.length - 1] !== 0x0a;
+          echo(chunk);
+        }));
+    const write = held ? (chunk: Buffer) => held.push(chunk) : log ? (chunk: Buffer) => log.write(chunk) : shownTo;
+    kept = write !== undefined;
+    // Output read only through a log and a summary: no colours asked for (the summary shows none).
+    const colour = !deps.write && !log && kept && deps.colour ? deps.colour() : false;
+    const env: NodeJS.ProcessEnv = {
+      ...where.env,
+      ...(colour && { FORCE_COLOR: '1' }),
+      ...changedFor(input.plan, tier),
+      ...tier.env,
+      GATE_LADDER: '0',
+    };
+    if (env[CHANGED_ENV] === undefined) delete env[CHANGED_ENV];
+    const named = detection?.runner ?? tier.runner;
+    // No runner named: the summary lines any runner's reading needs, for a script that runs one itself.
+    const keep = detection?.workspaces ? keepForWorkspaces(detection.workspaces, tier.runner) : named ? keepFor(named) : scriptKeep();
+    const io: GateIo = {
+      ...(write && { write }),
+      ...(keep && { keep }),
+      ...(deps.interrupt && { interrupt: deps.interrupt }),
+      ...(deps.tracker && { tracker: deps.tracker }),
+    };
+    report = tier.report !== undefined && deps.reports ? resolve(where.cwd, tier.cwd, tier.report.path) : undefined;
+    since = report !== undefined ? deps.reports!.prepare(report) : 0;
+    exit = await deps.runGate(tier, where.cwd, env, io);
+    // Our next line starts on a line of its own, whatever the gate's last line.
+    if (midLine) echo?.(Buffer.from('\n'));
+  } catch (err) {
+    const text = err instanceof Error ? err.message : String(err);
+    report = undefined;
+    exit = {
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      interrupted: false,
+      seconds: 0,
+      tail: '',
+      spawnError: `could not prepare the gate: ${text.split('\n')[0]}`,
+    };
+  }
+  const found = { ...(detection && { detection }) };
+  if (exit.interrupted) return { exit, judged: { verdict: 'error', notes: [] }, seconds: exit.seconds, inapplicable: false, ...found };
+  const runner = detection?.runner ?? tier.runner;
+  const output =
+    kept && detection
+      ? {
+          detection,
+          allowNoTests: tier.allowNoTests === true,
+          reportDecides: report !== undefined,
+          ...(tier.caughtByRunner && { caughtByRunner: true }),
+        }
+      : undefined;
+  // A tier that lists no `caught` takes the runner's codes, the detected runner's too (cargo's 101, nextest's 100, jasmine's 3, mocha's 1 to 255).
+  const caught = tier.caughtByRunner && runner ? (runnerCaught(runner) ?? tier.caught) : tier.caught;
+  const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
+  const inapplicable = classified.inapplicable === true;
+  if (report === undefined) {
+    const judged = { ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) };
+    return { exit, judged, seconds: exit.seconds, inapplicable, ...found };
+  }
+  // Reading a large report takes time too: it is part of what the tier costs.
+  const t0 = performance.now();
+  const judged = await judgeTier(
+    { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...(runner && { runner }) },
+    deps.reports!,
+  );
+  return { exit, judged, seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
+}
+
+/** Whose fault a tier's `error` is: a file of the change that cannot load, or its script the change removed (fault.ts). */
+function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, deps: LadderDeps): Fault {
+  const { exit, judged, detection } = a;
+  const exited = exit.exitCode !== null && !exit.timedOut && exit.signal === null && exit.spawnError === undefined && !exit.interrupted;
+  const missingScript = a.inapplicable ? detection?.missingScript : undefined;
+  return errorFault({
+    ...(judged.reason !== undefined && { reason: judged.reason }),
+    output: exit.tail,
+    changed,
+    cwd: tier.cwd,
+    dirs: (detection?.workspaces?.members ?? []).map((m) => (tier.cwd === '.' || tier.cwd === '' ? m.dir : `${tier.cwd}/${m.dir}`)),
+    exited,
+    ...(missingScript !== undefined && { missingScript, packageJsonAtBase: deps.atBase?.(packageJsonIn(tier.cwd)) }),
+  });
+}
+
+/** GATE_LADDER_CHANGED for a command tier: the changed paths still there, one a line, relative to its cwd; unset when too long to pass. */
+function changedFor(plan: Plan, tier: ResolvedTier): NodeJS.ProcessEnv {
+  if (tier.lintStaged || plan.present === undefined) return {};
+  return { [CHANGED_ENV]: changedEnv(plan.present(), tier.cwd) };
+}
+
+/**
+ * The lines a workspaces run's reading needs wherever they fall: npm's banners and error blocks (pnpm's,
+ * and its prefixed lines' starts and ends), and each workspace's runner's (after pnpm's prefix).
+ */
+function keepForWorkspaces(run: WorkspaceRun, configured: RunnerName | undefined): (line: string) => boolean {
+  const tests = [...new Set(run.members.map((m) => configured ?? m.detection?.runner))]
+    .map((r) => keepFor(r))
+    .filter((k) => k !== undefined);
+  const own = keepFor(undefined, run.manager === 'pnpm' ? PNPM_WORKSPACE_KEEP : NPM_WORKSPACE_KEEP)!;
+  if (run.manager !== 'pnpm') return (line) => own(line) || tests.some((k) => k(line));
+  return (line) => {
+    const p = pnpmPrefixed(outputLines(line)[0]!, run.event);
+    if (p === undefined) return own(line) || tests.some((k) => k(line));
+    // Each runner's keeper sees the line as its package printed it: every keeper is fed, in order.
+    const kept = tests.map((k) => k(p.text));
+    return p.start || p.text === 'Done' || p.text === 'Failed' || kept.some(Boolean);
+  };
+}
+
+/** One ledger row for a tier the patch reached. Pure. */
+export function toRow(input: LadderInput, result: GateResult, skipped: string[], now: Date): LedgerRow {
+  const files = input.plan.files;
+  const reason = [result.reason, input.note].filter(Boolean).join('; ');
+  const byEnv = input.plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
+  const noChanged = input.plan.tiers.filter((t) => t.skip === 'changed').map((t) => t.tier.name);
+  return {
+    ts: isoTime(now.getTime()),
+    run: input.runId,
+    hook: input.hook,
+    patch: input.patch,
+    base: input.base,
+    ...(input.ref !== undefined && { ref: input.ref }),
+    tier: result.tier,
+    verdict: result.verdict,
+    seconds: result.seconds,
+    exit: result.exitCode,
+    ...(reason && { reason }),
+    files: files.length > MAX_FILES_PER_ROW ? files.slice(0, MAX_FILES_PER_ROW) : [...files],
+    files_count: input.plan.fileCount,
+    routed: skipped.length > 0,
+    ...(skipped.length > 0 && { skipped }),
+    ...(byEnv.length > 0 && { skipped_by_env: byEnv }),
+    ...(noChanged.length > 0 && { skipped_no_changed: noChanged }),
+    ...(input.source !== undefined && { source: input.source }),
+    isolation: input.isolation,
+    ...(input.calibration && { calibration: true }),
+    ...(result.frozen && result.frozen.length > 0 && { frozen: result.frozen }),
+    ...(result.retried && { retried: result.retried }),
+    // Per-test outcomes go to tests.jsonl (joined on run + tier), keeping the ledger small.
+    ...(result.failed && result.failed.length > 0 && { failed: result.failed.slice(0, MAX_FAILED_PER_ROW) }),
+    ...(result.runner?.runner && { runner: result.runner.runner }),
+    ...(result.inapplicable && { applicable: false }),
+    ...(result.verdict === 'error' && result.cause !== undefined && { error_cause: result.cause }),
+    ...(result.verdict === 'error' && result.causeFile !== undefined && { error_file: result.causeFile }),
+    ...orderFields(input.plan, result.tier),
+  };
+}
+
+/** Config `order: 'predicted'` or `select`: the order the ladder ran in, this tier's place in it and predicted catch, what selection skipped. */
+function orderFields(plan: Plan, tier: string): Partial<LedgerRow> {
+  const o = plan.order;
+  if (o === undefined) return {};
+  const running = plan.tiers.filter((t) => t.run);
+  const at = running.findIndex((t) => t.tier.name === tier);
+  const p = running[at]?.p;
+  return {
+    order: o.order,
+    ...(o.because !== undefined && { order_why: o.because }),
+    ...(at >= 0 && { position: at + 1 }),
+    ...(p !== undefined && { p: Number(p.toPrecision(4)) }),
+    ...(o.selected && o.selected.skipped.length > 0 && { skipped_by_select: o.selected.skipped, residual_risk: o.selected.residual }),
+  };
+}

@@ -1,0 +1,154 @@
+/** pytest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
+import { anyOf, count, firstMatch, lastMatch, type Reading, type RunnerProfile } from '../read.js';
+import { pythonModule } from '../command-words.js';
+import { defineRunner } from '../record.js';
+
+const PYTEST_SUMMARY =
+  /^=*\s*((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|errors?|warnings?|subtests? \w+)(?:, )?)+|no tests ran)\b.* in [\d.]+s/;
+
+const PYTEST_MISSING_FIXTURE = /^E\s+fixture '[^']+' not found$/;
+const PYTEST_HEADER = /^=+ test session starts =+$/;
+/** pytest-xdist, when a worker process dies in a test (os._exit, a segfault, out of memory): it counts that test as failed. */
+const XDIST_CRASH = /^worker '[^']+' crashed while running '[^']+'/;
+/** pytest-cov's `--cov-fail-under` not met: `FAIL Required test coverage of 100% not reached. Total coverage: 50.00%`. */
+const PYTEST_COV_UNDER = /^FAIL Required test coverage of [\d.]+% not reached\b/;
+/** pytest-timeout's thread method: it prints the stacks under this banner and ends the whole process with exit 1. */
+const PYTEST_TIMEOUT_BANNER = /^\+{10,} Timeout \+{10,}$/;
+
+/**
+ * pytest prints its summary line at `-q` and louder, and none at `-qq` and quieter or with `-p
+ * no:terminal` (which prints nothing at all); a config's addopts may set either. A run that ended
+ * ends its output with a newline (its progress line `[100%]`, or `.` under `-s`); one cut short (a
+ * test that called `os._exit(0)`: exit 0) stops mid-line or, when the header was printed, without the
+ * summary that follows the header at the default verbosity. Empty output tells nothing.
+ */
+function pytestNeedsSummary(lines: readonly string[]): boolean {
+  if (firstMatch(lines, PYTEST_HEADER)) return true;
+  const last = lines[lines.length - 1];
+  return last !== undefined && last.trim() !== '';
+}
+
+/**
+ * The test pytest-timeout's thread method stopped in: the last frame of a stack it printed that is in a
+ * test module (`File "/x/tests/test_slow.py", line 3, in test_slow`), else the banner.
+ */
+function pytestTimedOut(lines: readonly string[], banner: number): string {
+  for (let i = banner - 1; i >= 0 && !PYTEST_TIMEOUT_BANNER.test(lines[i]!); i--) {
+    if (/^\s*File "(?:.*\/)?(?:test_[^/"]*|[^/"]*_test)\.py", line \d+, in \w/.test(lines[i]!)) return lines[i]!.trim();
+  }
+  return lines[banner]!;
+}
+
+const pytest: RunnerProfile = {
+  keep: anyOf(PYTEST_MISSING_FIXTURE, PYTEST_HEADER, XDIST_CRASH),
+  exitProves: true,
+  needsSummary: pytestNeedsSummary,
+  cutShort: {
+    cause: 'a test that called os._exit',
+    next: 'run pytest -v to see the test that was running when it stopped (os._exit in a test, or a plugin that ends the process), and mend it',
+  },
+  read(lines) {
+    const out: Reading = {};
+    const s = lastMatch(lines, PYTEST_SUMMARY);
+    const missingFixtures = lines.filter((l) => PYTEST_MISSING_FIXTURE.test(l));
+    if (s) {
+      const t = s.m[1]!;
+      const failed = count(t, 'failed');
+      const errors = count(t, 'errors?');
+      const passed = count(t, 'passed');
+      // A test that asks for a fixture no one defines (a plugin that is not installed: `mocker`) never ran: not a failure.
+      const unset = Math.min(errors, missingFixtures.length);
+      out.summary = {
+        line: s.line.replace(/^=+\s*|\s*=+$/g, ''),
+        failed: failed + errors - unset,
+        passed,
+        total: failed + errors - unset + passed + count(t, 'skipped') + count(t, 'xfailed') + count(t, 'xpassed'),
+        skipped: count(t, 'skipped'),
+      };
+      if (t === 'no tests ran') out.noTests = { line: out.summary.line };
+    } else {
+      // `-qq` prints no summary line, but its short test summary still names each failed test.
+      const failedTests = lines.filter((l) => /^FAILED \S+::\S/.test(l));
+      if (failedTests.length > 0) out.summary = { line: failedTests[0]!, failed: failedTests.length, passed: 0, total: failedTests.length };
+      // pytest-timeout's thread method ends the process in the test that ran too long (exit 1): that test failed.
+      const banners = lines.flatMap((l, i) => (PYTEST_TIMEOUT_BANNER.test(l) ? [i] : []));
+      if (!out.summary && banners.length >= 2)
+        out.summary = {
+          line: `pytest-timeout stopped the run in ${pytestTimedOut(lines, banners[banners.length - 1]!)}`,
+          failed: 1,
+          passed: 0,
+          total: 1,
+        };
+    }
+    // A worker that died is counted as a failed test, but no assertion failed: the process did (a crash is no verdict on the test).
+    const crashed = lines.filter((l) => XDIST_CRASH.test(l));
+    if (crashed.length > 0 && out.summary) {
+      out.summary = { ...out.summary, failed: Math.max(0, out.summary.failed - crashed.length) };
+      if (out.summary.failed === 0)
+        out.cannotRun = {
+          what: 'a pytest-xdist worker died while running a test (os._exit, a segfault, out of memory), so that test gave no verdict (run it alone, without -n, to see why)',
+          line: crashed[0]!,
+        };
+    }
+    const cov = s ? firstMatch(lines, PYTEST_COV_UNDER) : undefined;
+    if (cov)
+      out.failedBesides = {
+        what: "coverage is below its threshold (pytest-cov's --cov-fail-under)",
+        line: cov.line,
+        next: 'cover the new code with a test, or give coverage a tier of its own',
+      };
+    if (missingFixtures.length > 0)
+      out.cannotRun = {
+        what: 'a test asks for a fixture that does not exist (a pytest plugin that is not installed?)',
+        line: missingFixtures[0]!.replace(/^E\s+/, ''),
+      };
+    const collection = firstMatch(lines, /^!+ Interrupted: \d+ errors? during collection/);
+    if (collection) {
+      // The exception (`E   ModuleNotFoundError: ...`), else the short summary's reason (`ERROR test_a.py - Failed: 'slow' not found in `markers``).
+      const why = firstMatch(lines, /^E\s+\w+Error: /)?.line.replace(/^E\s+/, '') ?? firstMatch(lines, /^ERROR \S+ - \S/)?.line;
+      // The file it could not collect: `ERROR tests/test_a.py` in the short summary, else its `ERROR collecting` banner.
+      const file = (lastMatch(lines, /^ERROR (\S+\.py)\b/) ?? lastMatch(lines, /^_+ ERROR collecting (\S+) _+$/))?.m[1];
+      out.cannotRun = {
+        what: file ? `pytest could not collect the tests (${file})` : 'pytest could not collect the tests',
+        line: why ?? collection.line,
+      };
+    }
+    // Exit 4: a bad option, or a conftest.py that cannot import; pytest then prints no summary (a test's own output may look alike).
+    const usage = s ? undefined : firstMatch(lines, /^(?:\S+\.py|pytest|py\.test): error: /);
+    if (usage) out.cannotRun = { what: 'a pytest usage error', line: usage.line };
+    // `python3 -m pytest` where that python has no pytest (a virtualenv not active): python's exit 1, before pytest ran.
+    const absent = s ? undefined : firstMatch(lines, /^\S.*: No module named pytest$/);
+    if (absent)
+      out.cannotRun = {
+        what: 'this python cannot import pytest, so no test ran (push where the virtualenv that has pytest is active, or install pytest)',
+        line: absent.line,
+      };
+    const conftest = s ? undefined : firstMatch(lines, /^ImportError while loading conftest /);
+    if (conftest)
+      out.cannotRun = {
+        what: 'pytest could not load a conftest.py',
+        line: firstMatch(lines, /^E\s+\w+(?:Error|Exception)\b/, conftest.index)?.line.replace(/^E\s+/, '') ?? conftest.line,
+      };
+    return out;
+  },
+};
+
+export const record = defineRunner({
+  name: 'pytest',
+  command: {
+    looks: '`python -m pytest`',
+    is: (words) => pythonModule(words) === 'pytest',
+  },
+  words: ['pytest', 'py.test', 'pytest-3', 'py.test-3'],
+  exits: {
+    2: 'pytest was interrupted or hit collection errors',
+    3: 'pytest internal error',
+    4: 'pytest usage error (bad option, or a conftest.py that fails to import)',
+    5: 'pytest collected no tests',
+    6: 'pytest stopped at its --max-warnings (pytest 9.2 and later)',
+  },
+  noTestsExits: [5],
+  junitHint: 'pytest --junitxml=PATH',
+  scriptSummary: 8,
+  profile: pytest,
+});

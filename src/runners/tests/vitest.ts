@@ -1,0 +1,72 @@
+/** vitest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
+import { anyOf, count, firstMatch, jsErrorLine, lastMatch, nextLine, type Reading, type RunnerProfile } from '../read.js';
+import { JEST_JSON, jestJson } from './jest.js';
+import { defineRunner } from '../record.js';
+
+const VITEST_FAILED_FILE = /^\s*FAIL\s+\S.*\[ .+ \]\s*$/;
+const VITEST_NO_SUITE = /^Error: No test suite found in file/;
+
+const vitest: RunnerProfile = {
+  keep: anyOf(VITEST_FAILED_FILE, VITEST_NO_SUITE, JEST_JSON),
+  needsSummary: true,
+  read(lines) {
+    const out: Reading = {};
+    // `--passWithNoTests` prints the same line with code 0.
+    const noFiles = firstMatch(lines, /No test files found, exiting with code \d/);
+    if (noFiles) out.noTests = { line: noFiles.line };
+    const noSuite = firstMatch(lines, VITEST_NO_SUITE);
+    const failedFile = firstMatch(lines, VITEST_FAILED_FILE);
+    if (failedFile) {
+      const why = nextLine(lines, failedFile.index) ?? failedFile.line;
+      if (/No test suite found in file/.test(why)) out.noTests = { line: why };
+      else out.cannotRun = { what: 'a test file could not run', line: why };
+    } else if (noSuite) out.noTests = { line: noSuite.line };
+    const config = firstMatch(lines, /failed to load config from|Startup Error/);
+    if (config)
+      out.cannotRun = {
+        what: 'a vitest config error',
+        line: config.line.includes('Startup Error') ? (jsErrorLine(lines.slice(config.index)) ?? config.line) : config.line,
+      };
+    const tests = lastMatch(lines, /^\s*Tests\s{2,}(.+)$/);
+    if (tests) {
+      const t = tests.m[1]!;
+      const total = /no tests/.test(t) ? 0 : Number(/\((\d+)\)/.exec(t)?.[1] ?? 0);
+      out.summary = {
+        line: tests.line,
+        failed: count(t, 'failed'),
+        passed: count(t, 'passed'),
+        total,
+        skipped: count(t, 'skipped') + count(t, 'todo'),
+      };
+    } else {
+      const json = jestJson(lines);
+      if (json) out.summary = json;
+    }
+    // A worker that died (a crash, process.abort(), out of memory): its channel closes under vitest.
+    const died = firstMatch(lines, /^Error: Channel closed$|^Error: Worker exited unexpectedly|ERR_IPC_CHANNEL_CLOSED/);
+    if (died && !out.cannotRun) {
+      const fatal = firstMatch(lines, /^FATAL ERROR: /);
+      out.cannotRun = { what: 'a vitest worker died (a crash, process.abort(), or out of memory)', line: (fatal ?? died).line };
+    }
+    // Errors outside any test (a late throw, an unhandled rejection): vitest exits 1 with every test passed.
+    const unhandled = firstMatch(lines, /^Vitest caught \d+ unhandled errors? during the test run/);
+    if (unhandled && !out.cannotRun) {
+      const why = firstMatch(lines, /^\s*⎯+ (?:Uncaught Exception|Unhandled Rejection|Unhandled Error) ⎯+\s*$/, unhandled.index);
+      const line = why ? nextLine(lines, why.index) : undefined;
+      out.cannotRun = { what: 'vitest caught an error outside the tests', line: line ?? unhandled.line };
+    }
+    return out;
+  },
+};
+
+/** The spec reporter's counts (`  2 passing (5ms)`); `--reporter tap`'s (`# fail 1`); `--reporter json`'s stats (`  "failures": 1,`). */
+
+export const record = defineRunner({
+  name: 'vitest',
+  words: ['vitest'],
+  packages: ['vitest'],
+  ambiguousExit: 'vitest exits 1 for failed tests and for config errors or no tests',
+  junitHint: 'vitest run --reporter=default --reporter=junit --outputFile.junit=PATH',
+  scriptSummary: 3,
+  profile: vitest,
+});

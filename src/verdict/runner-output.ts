@@ -1,0 +1,93 @@
+/**
+ * What a gate's output says whatever its runner: its lines (ANSI stripped), the lines a runner's reading
+ * needs kept from a long output, and a package manager's or the shell's own failures. Each runner's
+ * reading is its record's profile (src/runners/). Pure.
+ */
+import { RUNNERS, type RunnerName } from '../runners/index.js';
+import { type RunnerProfile, outputLines } from '../runners/read.js';
+
+export { type Reading, type RunnerProfile, type Summary, outputLines, stripAnsi } from '../runners/read.js';
+
+/** Each test runner's profile, by name, from its record (a linter's or type checker's record reads its output with `check`, and is not here). */
+export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = Object.fromEntries(
+  Object.values(RUNNERS).flatMap((r) => (r.profile ? [[r.name, r.profile]] : [])),
+) as Record<RunnerName, RunnerProfile>;
+
+/** Whether a line of a gate's raw output (colours and progress redraws in it) is one the runner's reading needs kept (RunnerProfile.keep). */
+export function keepFor(runner: RunnerName | undefined, other?: RegExp): ((line: string) => boolean) | undefined {
+  const profile = runner === undefined ? undefined : RUNNERS[runner].profile;
+  const re = profile ? profile.keep : other;
+  const next = profile?.keepNext;
+  if (!re && !next) return undefined;
+  // Lines left, after a `keepNext` line, in which its reason is looked for (as nextLine does): one keeper per gate, fed its lines in order.
+  // The blank lines before the reason are kept too, so a reason further down than nextLine looks is not taken from whatever follows.
+  let window = 0;
+  return (raw) => {
+    const line = outputLines(raw)[0]!;
+    let kept = re?.test(line) === true;
+    if (window > 0) {
+      window--;
+      kept = true;
+      if (line.trim() !== '') window = 0;
+    }
+    if (next?.test(line)) {
+      window = 5;
+      kept = true;
+    }
+    return kept;
+  };
+}
+
+/** A package manager's or the shell's own failure: the tier's command could not start its tests at all. */
+export interface ManagerFailure {
+  /** What failed, e.g. `npm: missing script "test:quick"`. */
+  what: string;
+  line: string;
+}
+
+const MANAGER_FAILURES: readonly [RegExp, (m: RegExpExecArray) => string][] = [
+  [/^npm (?:error|ERR!) Missing script: "?([^"\s]+)"?/, (m) => `npm: missing script "${m[1]}"`],
+  [/^npm (?:error|ERR!) enoent Could not read package\.json/, () => 'npm: no package.json'],
+  [
+    /^npm (?:error|ERR!) (?:npx canceled due to missing packages|could not determine executable to run)/,
+    () => 'npx: the command is not installed',
+  ],
+  // npm's banner before a script it runs: npm init's placeholder (in a workspace, where package.json here does not say it).
+  [
+    /^> echo (["']?)Error: no test specified\1 && exit 1$/,
+    () => 'npm: a test script is npm init\'s placeholder, which runs no test; put the test command in that package\'s "test" script',
+  ],
+  [/ERR_PNPM_NO_SCRIPT\s+Missing script: (\S+)/, (m) => `pnpm: missing script "${m[1]}"`],
+  [/ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL\s+Command "([^"]+)" not found/, (m) => `pnpm: no script or command "${m[1]}"`],
+  [/ERR_PNPM_NO_IMPORTER_MANIFEST_FOUND/, () => 'pnpm: no package.json'],
+  [/^error Command "([^"]+)" not found\./, (m) => `yarn: no script or command "${m[1]}"`],
+  [/^error Couldn't find a package\.json file in/, () => 'yarn: no package.json'],
+  [/^Usage Error: Couldn't find a script named "([^"]+)"/, (m) => `yarn: missing script "${m[1]}"`],
+  [/^error: Script not found "([^"]+)"/, (m) => `bun: missing script "${m[1]}"`],
+];
+
+/**
+ * A package manager's failure (missing script, no package.json), a command the shell could not find
+ * (one of `words`, the command's and its scripts' words), or a node entry point that does not exist.
+ */
+export function managerFailure(lines: readonly string[], words: ReadonlySet<string>): ManagerFailure | undefined {
+  for (const l of lines) {
+    for (const [re, what] of MANAGER_FAILURES) {
+      const m = re.exec(l);
+      if (m) return { what: what(m), line: l };
+    }
+  }
+  for (const l of lines) {
+    const m = /^(?:\/bin\/)?sh: (?:\d+: )?(?:line \d+: )?([^:\s]+): (?:command )?not found/.exec(l);
+    if (m && words.has(m[1]!.slice(m[1]!.lastIndexOf('/') + 1))) return { what: `command not found: ${m[1]}`, line: l };
+  }
+  // node's own "Cannot find module" for the script it was asked to run: nothing required it.
+  const stack = lines.findIndex((l) => /^\s*requireStack: \[\]/.test(l));
+  if (stack !== -1) {
+    for (let i = stack; i >= 0 && i > stack - 12; i--) {
+      const m = /^Error: Cannot find module '([^']+)'/.exec(lines[i]!);
+      if (m) return { what: `the script to run does not exist: ${m[1]}`, line: lines[i]! };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,105 @@
+/**
+ * The output of a tier whose test runner is not known (a script that drives its runner itself, such as
+ * `nyc node test.js` calling mocha, or `python run_tests.py`), read only for what means the same whatever
+ * the script: a runner's own summary counting failed tests (a catch, whatever the exit code), and a node
+ * or python process that died loading code, before any test could report (an error, not a catch). Pure.
+ */
+import { RECORDS, RUNNERS, type RunnerName } from '../runners/index.js';
+import { outputLines } from '../runners/read.js';
+
+/**
+ * Runners whose summary line cannot be mistaken for other output (`55 failing`, `Tests:  1 failed, 2
+ * total`, `= 1 failed in 0.1s =`, `FAILED (failures=1)`, `test result: FAILED.`): read in their
+ * records' `scriptSummary` order.
+ */
+const SUMMARIES: readonly RunnerName[] = RECORDS.filter((r) => r.profile !== undefined && r.scriptSummary !== undefined)
+  .sort((a, b) => a.scriptSummary! - b.scriptSummary!)
+  .map((r) => r.name);
+
+/** The first runner whose summary in `lines` counts a failed test, and that line. */
+export function failedSummary(lines: readonly string[]): { runner: RunnerName; line: string } | undefined {
+  for (const runner of SUMMARIES) {
+    const s = RUNNERS[runner].profile!.read(lines).summary;
+    if (s && s.failed > 0) return { runner, line: s.line };
+  }
+  return undefined;
+}
+
+/**
+ * The lines those runners' summaries need from before a long output's last 64 kB (each runner's own
+ * `keep`: mocha prints `55 failing` above every failure's details), kept for a tier with no runner named.
+ */
+export function scriptKeep(): (line: string) => boolean {
+  // One pattern, not one test per runner: every line of the output is scanned.
+  const re = new RegExp(
+    SUMMARIES.flatMap((r) => RUNNERS[r].profile!.keep?.source ?? [])
+      .map((s) => `(?:${s})`)
+      .join('|'),
+  );
+  return (line) => re.test(outputLines(line)[0]!);
+}
+
+/** What died loading code: the error line, and the file (and line) it names when the output says. */
+export interface LoadCrash {
+  language: 'node' | 'python';
+  line: string;
+  where?: string;
+}
+
+/** A JavaScript error's first line: `SyntaxError: ...`, `Error [ERR_MODULE_NOT_FOUND]: ...`. */
+const JS_ERROR_HEAD = /^(?:[A-Z]\w*)?Error(?: \[[A-Z_]+\])?: \S/;
+/** A stack frame inside node's module loader: the error came from loading a module, not from code that ran. */
+const LOADER_FRAME = /^\s+at (?:.*\()?node:internal\/modules\//;
+/** What node prints last when an uncaught exception ends it (Node 18 and later). */
+const NODE_FOOTER = /^Node\.js v\d+\.\d+\.\d+$/;
+/** The source line node shows above a syntax error: `/path/file.js:12`, `file:///path/file.mjs:3`. */
+const JS_SOURCE = /^(?:file:\/\/)?\/\S*:\d+$/;
+
+/**
+ * A node process ended by an uncaught error thrown from node's module loader: a syntax error in a file
+ * it loaded, a module it cannot find, an export that is not there, an unknown file extension. An
+ * assertion or any error thrown by code that ran is not one (its first frame is that code).
+ */
+export function nodeLoadCrash(lines: readonly string[]): LoadCrash | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    if (!JS_ERROR_HEAD.test(lines[i]!)) continue;
+    // Its first frame, within the lines of its message (CommonJS's `Require stack:` list among them).
+    let frame = i + 1;
+    while (frame < lines.length && frame <= i + 20 && !/^\s+at /.test(lines[frame]!)) frame++;
+    if (frame >= lines.length || frame > i + 20 || !LOADER_FRAME.test(lines[frame]!)) continue;
+    if (!lines.slice(frame, frame + 80).some((l) => NODE_FOOTER.test(l))) continue;
+    const source = lines.slice(Math.max(0, i - 5), i).find((l) => JS_SOURCE.test(l));
+    return { language: 'node', line: lines[i]!, ...(source && { where: source.replace(/^file:\/\//, '') }) };
+  }
+  return undefined;
+}
+
+const PY_LOAD_ERROR = /^(ModuleNotFoundError|ImportError|SyntaxError|IndentationError|TabError): /;
+const PY_FRAME = /^ {2}File "(.+)", line (\d+)(?:, in (.+))?$/;
+
+/**
+ * A python process ended by a module that would not import or compile: the traceback's last line is
+ * an import or syntax error, and every frame above it is a module being imported (`in <module>`), or
+ * the file that does not compile. An import made by a function that ran is not one.
+ */
+export function pythonLoadCrash(lines: readonly string[]): LoadCrash | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = PY_LOAD_ERROR.exec(lines[i]!);
+    if (!m) continue;
+    const frames: RegExpExecArray[] = [];
+    for (let j = i - 1; j >= 0 && j >= i - 200; j--) {
+      const l = lines[j]!;
+      if (l === 'Traceback (most recent call last):') break;
+      const f = PY_FRAME.exec(l);
+      if (f) frames.unshift(f);
+      else if (!/^ {4}|^\s*[~^]+\s*$/.test(l)) break;
+    }
+    const last = frames.at(-1);
+    if (last === undefined) continue;
+    const compiles = m[1] === 'ModuleNotFoundError' || m[1] === 'ImportError' ? false : last[3] === undefined;
+    const importing = frames.every((f) => f[3] === undefined || f[3] === '<module>');
+    if (!compiles && !importing) continue;
+    return { language: 'python', line: lines[i]!, where: `${last[1]}:${last[2]}` };
+  }
+  return undefined;
+}
