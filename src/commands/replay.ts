@@ -4,7 +4,9 @@ import { trapInterrupt } from '../util/interrupt.js';
 import { isolateTier, probeNetworkIsolation } from '../replay/isolate.js';
 import type { LadderDeps } from '../run/ladder.js';
 import { LedgerError, appendRows, readRows } from '../ledger/ledger.js';
-import { configMsg, msg, replayMsg } from '../util/messages.js';
+import { configMsg } from '../config/messages.js';
+import { msg } from '../run/messages.js';
+import { replayMsg } from '../replay/messages.js';
 import { gateTracker, gatesDir, stopLeftovers } from '../gates/gate-records.js';
 import { runPool } from '../replay/pool.js';
 import { type ReplayPatch, resolveInputs } from '../replay/inputs.js';
@@ -21,7 +23,7 @@ import type { LedgerRow } from '../types.js';
 import { loadContext } from './context.js';
 import { parseShard } from '../replay/shard.js';
 import { shardPatches } from '../replay/shard-select.js';
-import { teamMsg } from '../util/messages.js';
+import { teamMsg } from '../ledger/messages.js';
 
 export interface ReplayOptions {
   cwd: string;

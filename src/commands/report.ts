@@ -7,7 +7,8 @@ import { forEachTeamRow, readRefusals, teamTestsPath } from '../ledger/team.js';
 import { ciOrigin } from '../ledger/identity.js';
 import { mainReason, type Refusals } from '../ledger/row-check.js';
 import { storedOriginId } from '../ledger/sync.js';
-import { reportMsg, teamMsg } from '../util/messages.js';
+import { reportMsg } from '../report/messages.js';
+import { teamMsg } from '../ledger/messages.js';
 import { shown } from '../util/escape.js';
 import { renderByOrigin, renderReport } from '../report/render.js';
 import { renderHtml } from '../report/html.js';
@@ -16,7 +17,8 @@ import { renderTestsSection, testsFold, type TestsSection } from '../report/test
 import { type OrderEvaluation, orderEvalFold } from '../report/order-eval.js';
 import { type HistoryState, testsPath } from '../evidence/history.js';
 import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } from '../evidence/history-store.js';
-import { readFreezes, today } from '../verdict/tier-report-io.js';
+import { readFreezes } from '../verdict/tier-report-io.js';
+import { today } from '../util/iso-time.js';
 import type { FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
 import { EXIT } from './run.js';
 

@@ -1,4 +1,4 @@
-import { reportMsg } from '../util/messages.js';
+import { reportMsg } from './messages.js';
 import type { Advice, OrderFigures, PairOverlap, RateFigures, TierFigures } from '../types.js';
 
 /** The thresholds behind the advice. */
