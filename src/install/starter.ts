@@ -188,6 +188,8 @@ export interface StarterInput {
   packageDir?: string;
   /** The repository root, read for tests that are not a package.json script (used only when there is no `test` script). */
   root?: RootFacts;
+  /** The workspaces (npm's `workspaces`, pnpm-workspace.yaml's `packages`): folder relative to the package's, name, scripts. */
+  workspaces?: readonly { dir: string; name: string; scripts: Readonly<Record<string, string>> }[];
   /** Whether a command is on PATH where install runs (what the hook's shell would find): each tier's first word is asked. */
   onPath?: (name: string) => boolean;
 }
@@ -357,6 +359,37 @@ export function starterConfig(input: StarterInput): Starter {
       `    // It runs ${runnerName} with its own config: add any options or variables your "test" script gives it.`,
       `    { name: 't1-related', run: ${run('t1-related', pmSays.exec(pm, related))}${cwdField}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: '${runnerName}' },`,
     );
+  }
+  // A workspace project whose root runs no related tier: one per workspace whose tests run on vitest or jest, in its folder.
+  const wsRelated =
+    related === undefined
+      ? (input.workspaces ?? []).flatMap((ws) => {
+          const wsScripts = ws.scripts as Record<string, string>;
+          const command = hasTests(wsScripts.test) ? relatedCommand(suiteRunner(wsScripts.test!, wsScripts)) : undefined;
+          return command === undefined ? [] : [{ ws, command }];
+        })
+      : [];
+  if (wsRelated.length > 8)
+    lines.push(
+      `    // No related-tests tiers: ${wsRelated.length} workspaces run vitest or jest, one tier each would be too many; add one for the workspaces that change most.`,
+    );
+  else if (wsRelated.length > 0) {
+    lines.push(
+      "    // Per workspace, only the tests that import what the push changed (its own runner's reading of the imports, in its",
+      '    // folder; `{changed:...}` is each changed source file relative to that folder, so a change in another workspace it',
+      '    // imports counts too). Skipped when the push changes a test-adjacent path: the whole suite below decides then.',
+    );
+    const used = new Set<string>();
+    for (const { ws, command } of wsRelated) {
+      let name = tierName('t1-related', ws.name.replace(/^@[^/]+\//, ''));
+      for (let i = 2; used.has(name); i++) name = `${tierName('t1-related', ws.name)}-${i}`;
+      used.add(name);
+      const dir = input.packageDir ? `${input.packageDir}/${ws.dir}` : ws.dir;
+      const runnerName = command.split(' ')[0]!;
+      lines.push(
+        `    { name: ${q(name)}, run: ${run(name, pmSays.exec(pm, command))}, cwd: ${q(dir)}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: '${runnerName}' },`,
+      );
+    }
   }
   const quick = QUICK_TESTS.find((s) => hasTests(scripts[s]));
   // `"test": "npm run test:unit && npm run test:types"`: the whole suite runs the quicker part itself (a tier of
