@@ -12,8 +12,6 @@ import { commitMsg } from '../lint-staged/messages.js';
 import { configMsg } from '../config/messages.js';
 import { msg, orderLines, outputMsg, planLines, runMsg } from './messages.js';
 import { shown } from '../util/escape.js';
-import { summarizeOutput } from '../verdict/output-summary.js';
-import { keepFor } from '../verdict/runner-output.js';
 import { writeErr, writeOut } from '../util/stderr.js';
 import { colourWanted, paint } from '../util/colour.js';
 import type { GateResult, HookName, Plan, RunnerInfo } from '../types.js';
@@ -78,27 +76,21 @@ function block(text: string, colour: 'red' | 'yellow'): string {
 
 /**
  * A blocked tier's one screen (config `output: 'summary'`, its output held in a log): the verdict's first line, at
- * most about 40 lines chosen from the output (output-summary.ts), escaped, how many were left out and the log's
- * path, then the verdict's block again, last. Without a log (output shown as it came): the block alone.
+ * most about 40 lines chosen from the output (`screen`, chosen by verdict/output-summary.ts when the tier was
+ * blocked), escaped, how many were left out and the log's path, then the failed tests (file:line, test, message),
+ * then the verdict's block again, last. Without a log (output shown as it came): the failed tests and the block.
  */
 function blockedScreen(text: string, r: GateResult, colour: 'red' | 'yellow'): string {
-  if (r.outputLines === undefined || r.outputLines === 0) return block(text, colour);
-  const summary = summarizeOutput({
-    text: r.tail,
-    ...(r.failed && { failed: r.failed }),
-    ...(keepOf(r) && { keep: keepOf(r)! }),
-  });
+  const failed = r.verdict === 'caught' ? outputMsg.failedTests(r.failures ?? []) : [];
+  if (r.outputLines === undefined || r.outputLines === 0 || r.screen === undefined)
+    return failed.length > 0 ? `\n${failed.join('\n')}${block(text, colour)}` : block(text, colour);
   return [
     block(text.split('\n')[0]!, colour),
-    ...summary.lines.map((l) => `  ${shown(l)}`),
-    outputMsg.leftOut(r.tier, summary.shown, Math.max(r.outputLines, summary.shown), r.log),
+    ...r.screen.lines.map((l) => `  ${shown(l)}`),
+    outputMsg.leftOut(r.tier, r.screen.shown, Math.max(r.outputLines, r.screen.shown), r.log),
+    ...failed,
     block(text, colour),
   ].join('\n');
-}
-
-/** The runner's own "this line matters" test, for the lines of its output worth a screen. */
-function keepOf(r: GateResult): ((line: string) => boolean) | undefined {
-  return r.runner?.runner ? keepFor(r.runner.runner) : undefined;
 }
 
 /** A hook's or a manual run's words. A dry run's plan is the command's answer: stdout; everything else is said on stderr (git shows it during a push). */
