@@ -269,6 +269,8 @@ export interface GateResult {
   log?: string;
   /** `output: 'summary'`: how many lines the gate printed (the log's lines). */
   outputLines?: number;
+  /** A blocked tier under `output: 'summary'`: the lines of its output worth one screen (escaped when shown), and how many lines they stand for. */
+  screen?: { lines: string[]; shown: number };
   /** Frozen tests whose failures were forgiven, if any. */
   frozen?: string[];
   /** Per-test outcomes from a JUnit report, if the tier has one. */

@@ -1,5 +1,5 @@
 import { shown } from '../util/escape.js';
-import { replayMsg } from '../util/messages.js';
+import { replayMsg } from '../replay/messages.js';
 import yargs, { type Argv } from 'yargs';
 import { EXIT } from '../config/defaults.js';
 import { configHelp } from './config-help.js';

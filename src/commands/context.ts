@@ -3,7 +3,7 @@ import { loadConfigCached } from '../config/config-cache.js';
 import { refusedRepo, repoInfo } from '../git/git.js';
 import { testsPath } from '../evidence/history.js';
 import { ledgerPathFor } from '../ledger/ledger.js';
-import { msg } from '../util/messages.js';
+import { msg } from '../run/messages.js';
 import type { FreezePolicy, ResolvedConfig } from '../types.js';
 import { EXIT } from './run.js';
 

@@ -7,11 +7,13 @@ import { type FlakyRow, type HistoryState, evidenceOf, flakyRows, knownTests, or
 import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } from '../evidence/history-store.js';
 import { resolveTestId } from '../evidence/resolve-id.js';
 import type { ReadStats } from '../ledger/ledger.js';
-import { teamMsg, testMsg } from '../util/messages.js';
+import { teamMsg } from '../ledger/messages.js';
+import { testMsg } from '../evidence/messages.js';
 import { teamTestsPath } from '../ledger/team.js';
 import { shown } from '../util/escape.js';
 import { writeOutBlocking } from '../util/stdout.js';
-import { FREEZES_FILE, readFreezes, today } from '../verdict/tier-report-io.js';
+import { FREEZES_FILE, readFreezes } from '../verdict/tier-report-io.js';
+import { today } from '../util/iso-time.js';
 import type { Freeze } from '../types.js';
 import { type CommandContext, err, loadContext, out } from './context.js';
 import { EXIT } from './run.js';

@@ -1,7 +1,8 @@
 /** `gate-ladder gc`: removes the repository's worktree pool (slots, their caches), earlier versions' throwaway worktrees, and the pools of repositories that are gone. */
 import { refusedRepo, repoInfo } from '../git/git.js';
 import { poolDir, removePool, sweepOrphanPools } from '../slots/worktree-pool.js';
-import { msg, poolMsg } from '../util/messages.js';
+import { msg } from '../run/messages.js';
+import { poolMsg } from '../slots/messages.js';
 import { err, out } from './context.js';
 import { EXIT } from '../config/defaults.js';
 

@@ -27,7 +27,9 @@ import { EMPTY_TREE, type RepoInfo, refusedRepo, repoInfo, resolveCommit } from 
 import { worktreeSnapshot } from '../git/worktree-snapshot.js';
 import { appendRows, ledgerPathFor } from '../ledger/ledger.js';
 import { trapInterrupt } from '../util/interrupt.js';
-import { faultMsg, judgeMsg, msg, replayMsg } from '../util/messages.js';
+import { faultMsg } from '../ledger/messages.js';
+import { judgeMsg, replayMsg } from '../replay/messages.js';
+import { msg } from '../run/messages.js';
 import type { ErrorCause, LedgerRow, ResolvedConfig, ResolvedTier, Verdict } from '../types.js';
 
 export interface JudgeOptions {
@@ -329,11 +331,13 @@ function answerOf(o: PatchOutcome, ctx: BaseContext): PatchAnswer {
       failed_tests: [],
       tiers: [],
       skipped: [],
-      error_cause: 'patch',
+      // A patch that does not apply, or one refused for what it adds, is the patch's: unless the check itself failed.
+      error_cause: o.rows[0]?.error_cause ?? 'patch',
       applied: false,
       next: judgeMsg.next({
         verdict: 'error',
         applied: false,
+        refused: o.refused === true,
         ...(o.baseLikely !== undefined && { baseLikely: o.baseLikely }),
         base: o.patch.base,
         configFile: ctx.configFile,

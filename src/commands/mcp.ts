@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoInfo, resolveCommit } from '../git/git.js';
 import { patchSnapshot } from '../git/worktree-snapshot.js';
-import { mcpMsg, msg } from '../util/messages.js';
+import { mcpMsg } from '../replay/messages.js';
+import { msg } from '../run/messages.js';
 
 /** What one child run of this CLI gave. */
 interface Child {

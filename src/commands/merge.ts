@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { mergeLedgers } from '../ledger/merge.js';
-import { teamMsg } from '../util/messages.js';
+import { teamMsg } from '../ledger/messages.js';
 import { shown } from '../util/escape.js';
 import { err, loadContext, out } from './context.js';
 import { EXIT } from './run.js';

@@ -3,7 +3,7 @@ import { ciOrigin, validOrigin } from '../ledger/identity.js';
 import { mainReason } from '../ledger/row-check.js';
 import { LEDGER_REFS, originId, syncLedger } from '../ledger/sync.js';
 import { shown } from '../util/escape.js';
-import { teamMsg } from '../util/messages.js';
+import { teamMsg } from '../ledger/messages.js';
 import { err, loadContext } from './context.js';
 import { EXIT } from './run.js';
 

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type RepoInfo, filesAt } from '../git/git.js';
 import { cacheDir, readJson, writeJsonAtomic } from '../util/cache-files.js';
 import { hash, newRunId } from '../util/hash.js';
-import { configMsg } from '../util/messages.js';
+import { configMsg } from './messages.js';
 import { type CachedLoad, loadConfigCached, mentionsKey } from './config-cache.js';
 import type { MissingModule } from './load.js';
 import { SEARCH_PLACES } from './defaults.js';

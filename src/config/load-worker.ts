@@ -5,7 +5,7 @@ import { SEARCH_PLACES } from './defaults.js';
 import type { ConfigLoad } from './load.js';
 import { shownLines } from '../util/escape.js';
 import { hash, newRunId } from '../util/hash.js';
-import { configMsg } from '../util/messages.js';
+import { configMsg } from './messages.js';
 import { processesMarked } from '../util/proc.js';
 import { signalQuietly } from '../util/spawn.js';
 import { writeErr } from '../util/stderr.js';

@@ -1,5 +1,5 @@
 /** The freeze policy, pure: flip rate, the seed's eligibility predicate, expiry, and which failures a freeze forgives. */
-import { testMsg } from '../util/messages.js';
+import { testMsg } from './messages.js';
 import type { Freeze, FreezePolicy } from '../types.js';
 
 export interface FlipStats {

@@ -6,6 +6,7 @@ import { type PackageManager, pmSays } from '../runners/package-manager.js';
 import { detectRunner as readRunner, managerTarget, shellCommands, shellSegments } from '../runners/detect.js';
 import { RUNNERS } from '../runners/index.js';
 import type { RunnerName } from '../types.js';
+import { readCheckScript } from './check-twin.js';
 
 /**
  * The test runner a package.json script starts, read by the same reading a run uses (runners/detect.ts:
@@ -21,8 +22,87 @@ export function detectRunner(script: string | undefined, scripts: Readonly<Recor
 
 /** Scripts that run a quicker part of the tests, in the order tried. */
 const QUICK_TESTS = ['test:quick', 'test:unit', 'test:fast'] as const;
-/** Scripts that check without running tests. */
-const CHECKS = ['lint', 'typecheck', 'type-check', 'check-types'] as const;
+/** Scripts that check without running tests: each group gets its tiers from the first names it has (all of the type checks' first three). */
+const LINT_SCRIPTS = ['lint', 'lint:check', 'lint:ci'] as const;
+const TYPE_SCRIPTS = ['typecheck', 'type-check', 'check-types'] as const;
+/** Type checks named otherwise, tried when none of TYPE_SCRIPTS is there. */
+const OTHER_TYPE_SCRIPTS = ['check:types', 'types', 'tsc', 'lint:types'] as const;
+const FORMAT_SCRIPTS = ['format:check', 'check:format', 'prettier:check', 'fmt:check', 'format:ci'] as const;
+
+/** A check tier the starter writes: the script it runs, or the command that checks what a writing script rewrites. */
+interface CheckTier {
+  name: string;
+  /** The package.json script it stands for. */
+  script: string;
+  kind: 'lint' | 'type' | 'format' | 'check';
+  /** The tool's own command when it does not run the script: its twin that only checks, or one command of its chain. */
+  command?: string;
+  /** Why the script itself is not run: it writes files. */
+  writes?: string;
+  /** One of a chain's commands: how many there are, and whether it is the first. */
+  chain?: { of: number; first: boolean };
+}
+
+/**
+ * A check script that is a plain `&&` chain of tools (`eslint . && prettier -c .`): its commands, one tier
+ * each, so each is read by its own runner (as one tier, no single runner reads it). Undefined for one
+ * command, a script run through the manager, a `cd`, an env assignment or any other operator.
+ */
+function checkParts(command: string): string[] | undefined {
+  if (/[`$<>\\]/.test(command)) return undefined;
+  const commands = shellCommands(command);
+  if (commands.length < 2) return undefined;
+  const ok = commands.every(
+    (c, i) =>
+      c.words.length > 0 &&
+      c.then === (i === commands.length - 1 ? '' : '&&') &&
+      !/^\w+=/.test(c.words[0]!) &&
+      !SHELL_STATE.test(c.words[0]!) &&
+      !NO_TIER.test(c.words[0]!) &&
+      managerTarget(c.words)?.script === undefined,
+  );
+  return ok ? commands.map((c) => c.text) : undefined;
+}
+
+/**
+ * The check scripts the starter gates on, never one that writes files: `lint` (else `lint:check`,
+ * `lint:ci`), the type checks (`typecheck`, ..., else `check:types`, `types`, `tsc`), a format check
+ * (`format:check`, `prettier:check`, ...), and `check` when it runs no tests and nothing above was found.
+ * A script that writes (`eslint --fix`, `biome lint --write --unsafe`) gives way to a check-named one;
+ * else to its twin command (check-twin.ts); else it is left out, with why, as a comment (`left`).
+ */
+function checkTiers(scripts: Readonly<Record<string, string>>): { tiers: CheckTier[]; left: string[] } {
+  const tiers: CheckTier[] = [];
+  const left: string[] = [];
+  const plain = (s: string) => scripts[s] !== undefined && !readCheckScript(scripts[s]!, scripts).writes;
+  const add = (script: string, kind: CheckTier['kind'], name = tierName('t1', script)) => {
+    const r = readCheckScript(scripts[script]!, scripts);
+    const writes = r.writes ? { writes: r.why } : {};
+    const parts = checkParts(r.writes ? (r.twin ?? '') : scripts[script]!);
+    if (parts !== undefined)
+      parts.forEach((part, i) => {
+        const word = part.split(' ').find((w, j, all) => j === all.length - 1 || !/^(?:npx|pnpx|bunx|pnpm|yarn|exec|-.*)$/.test(w));
+        const label = (word ?? String(i + 1)).replace(/^.*\//, '').replace(/[^\w-]/g, '-');
+        tiers.push({ name: `${name}-${label}`, script, kind, command: part, ...writes, chain: { of: parts.length, first: i === 0 } });
+      });
+    else if (!r.writes) tiers.push({ name, script, kind });
+    else if (r.twin !== undefined) tiers.push({ name, script, kind, command: r.twin, writes: r.why });
+    else
+      left.push(
+        `"${script}" is left out: ${r.why}, and it has no twin that only checks (add a script that only checks, e.g. "${script}:check", and a tier for it)`,
+      );
+  };
+  const lint = LINT_SCRIPTS.find(plain) ?? LINT_SCRIPTS.find((s) => scripts[s] !== undefined);
+  if (lint !== undefined) add(lint, 'lint', 't1-lint');
+  const types = TYPE_SCRIPTS.filter((s) => scripts[s] !== undefined);
+  const other = OTHER_TYPE_SCRIPTS.find((s) => scripts[s] !== undefined);
+  for (const s of types.length > 0 ? types : other !== undefined ? [other] : []) add(s, 'type');
+  const format = FORMAT_SCRIPTS.find(plain);
+  if (format !== undefined) add(format, 'format');
+  const check = scripts.check;
+  if (check !== undefined && tiers.length === 0 && left.length === 0 && detectRunner(check, scripts) === undefined) add('check', 'check');
+  return { tiers, left };
+}
 
 /** What install reads at the repository root, for a project whose tests are not a package.json script (Python, Go, Rust, a Makefile). */
 export interface RootFacts {
@@ -241,14 +321,29 @@ export function starterConfig(input: StarterInput): Starter {
     );
     preCommitTier = true;
   }
-  for (const s of CHECKS.filter((c) => scripts[c] !== undefined)) {
+  const checks = checkTiers(scripts);
+  for (const why of checks.left) lines.push(`    // ${why}.`);
+  for (const c of checks.tiers) {
     const hooks = preCommit && !preCommitTier ? ", hooks: ['pre-commit', 'pre-push', 'manual', 'replay', 'seed']" : '';
     if (hooks) preCommitTier = true;
-    lines.push(
-      `    // ${s}: runs on every push, whatever changed: a ${s === 'lint' ? 'lint' : 'type'} error is wrong even when only tests moved.${hooks ? ' Also on pre-commit.' : ''}`,
-      `    { name: ${q(tierName('t1', s))}, run: ${run(tierName('t1', s), pmSays.script(pm, s))}${cwdField}, timeout: 300${hooks} },`,
-    );
+    const what =
+      c.kind === 'lint' ? 'a lint error' : c.kind === 'type' ? 'a type error' : c.kind === 'format' ? 'a format error' : 'what it finds';
+    if (c.chain?.first !== false)
+      lines.push(
+        `    // ${c.script}: runs on every push, whatever changed: ${what} is wrong even when only tests moved.${hooks ? ' Also on pre-commit.' : ''}`,
+      );
+    if (c.writes !== undefined && c.chain?.first !== false)
+      lines.push(
+        `    // package.json "${c.script}" writes files (${c.writes.replace(/`/g, '')}): a gate must judge the pushed code, not rewrite it, so ${c.chain ? 'these tiers run' : 'this tier runs'} its check.`,
+      );
+    if (c.chain?.first === true)
+      lines.push(
+        `    // package.json "${c.script}" runs ${c.chain.of} commands (${JSON.stringify(scripts[c.script]).slice(1, -1)}): one tier each, so each tool's output is read by its own runner.`,
+      );
+    const command = c.command !== undefined ? partCommand(pm, c.command) : pmSays.script(pm, c.script);
+    lines.push(`    { name: ${q(c.name)}, run: ${run(c.name, command)}${cwdField}, timeout: 300${hooks} },`);
   }
+  const checkScripts = new Set<string>(checks.tiers.map((c) => c.script));
   const full = hasTests(scripts.test);
   // The tests the push's changed source files import, through the suite's own runner: the cheap test tier.
   const related = full ? relatedCommand(suiteRunner(scripts.test!, scripts)) : undefined;
@@ -294,13 +389,7 @@ export function starterConfig(input: StarterInput): Starter {
     for (const part of parts) {
       // `npm run lint && jest`: lint has its tier above.
       if (part.noTier) continue;
-      if (
-        !part.runner &&
-        part.script !== undefined &&
-        (CHECKS as readonly string[]).includes(part.script) &&
-        scripts[part.script] !== undefined
-      )
-        continue;
+      if (!part.runner && part.script !== undefined && checkScripts.has(part.script) && scripts[part.script] !== undefined) continue;
       // `npm run unit && npm run unit`: once is enough for a push.
       const key = part.script !== undefined && scripts[part.script] !== undefined ? `script ${part.script}` : part.command;
       if (ran.has(key)) continue;

@@ -13,7 +13,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { faultMsg } from '../util/messages.js';
+import { faultMsg } from './messages.js';
 import { hostName, isAlive, ownStartTime } from '../util/proc.js';
 import { createOwned } from '../util/pid-lock.js';
 import { writeErr } from '../util/stderr.js';

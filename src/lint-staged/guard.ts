@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { commitMsg } from '../util/messages.js';
+import { commitMsg } from './messages.js';
 import type { GitResult } from '../git/git.js';
 import { gitShielded, gitShieldedAgain } from '../git/shielded-git.js';
 import { BACKUP_STASH, GUARD_STASH, backupStashes } from './stash.js';

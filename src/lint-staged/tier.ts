@@ -7,7 +7,8 @@ import { TAIL_BYTES } from '../config/defaults.js';
 import type { GateExit, GateIo } from '../gates/gate.js';
 import type { ResolvedTier } from '../types.js';
 import { writeErr } from '../util/stderr.js';
-import { LINT_STAGED_SAID, commitMsg, lintStagedConfigMsg } from '../util/messages.js';
+import { LINT_STAGED_SAID } from '../util/messages.js';
+import { commitMsg, lintStagedConfigMsg } from './messages.js';
 import { saveWork, settleWork } from './guard.js';
 
 type LintStaged = (

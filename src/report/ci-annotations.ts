@@ -4,7 +4,7 @@
  * a test. GitLab has no annotation command in a job's log, so it gets none. Pure.
  */
 import { shownLines } from '../util/escape.js';
-import { ciMsg } from '../util/messages.js';
+import { ciMsg } from './messages.js';
 import type { GateResult } from '../types.js';
 
 export interface Annotation {

@@ -2,7 +2,7 @@
  * The report as one self-contained HTML page: inline CSS and SVG, no script, and a Content-Security-Policy
  * that lets the page fetch nothing. Every number is the JSON's (`cell`), marked `data-k` for tests. Pure.
  */
-import { reportMsg } from '../util/messages.js';
+import { reportMsg } from './messages.js';
 import { esc } from './escape.js';
 import { SECTIONS, TIER_COLUMNS, cell } from './render.js';
 import { barChart, lineChart, scatterChart } from './svg.js';

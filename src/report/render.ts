@@ -1,5 +1,5 @@
 import { shown } from '../util/escape.js';
-import { reportMsg } from '../util/messages.js';
+import { reportMsg } from './messages.js';
 import { mdHtml, printable } from './escape.js';
 import type { OriginFigures } from './figures.js';
 import type { Report, TierFigures } from '../types.js';

@@ -3,7 +3,7 @@
  * at GITHUB_EVENT_PATH) or GitLab CI's predefined variables; `--base/--head` win over both. Pure:
  * the caller reads the event file and hands in its parsed JSON (or why it could not).
  */
-import { ciMsg } from '../util/messages.js';
+import { ciMsg } from '../report/messages.js';
 
 export type CiName = 'github' | 'gitlab' | 'none';
 export type CiSource =

@@ -8,7 +8,7 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../util/cache-files.js';
-import { poolMsg } from '../util/messages.js';
+import { poolMsg } from './messages.js';
 import { copyFolder, countEntries, installMark, repointLinks, repointScripts, sealTime, untouchedSince } from './dependency-copy.js';
 import { git } from '../git/git.js';
 
@@ -142,7 +142,7 @@ export function linkDependencies(
       [realOr(root), slot],
       [root, slot],
     ] as const;
-    repointLinks(to, moves);
+    repointLinks(to, realOr(from), moves);
     if (node) linkCaches(to, join(caches, rel));
     else repointScripts(to, moves.slice(0, 2));
     kept[rel] = `${lstatSync(to).ino}:${sealTime()}:${countEntries(to)} ${mark}`;

@@ -30,7 +30,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { hash } from '../util/hash.js';
-import { poolMsg } from '../util/messages.js';
+import { poolMsg } from './messages.js';
 import { isAlive, lockHeld, lockOwner, release as releaseLock, tryLock, withLock } from '../util/pid-lock.js';
 import { type CopySeals, dependencyDirs, linkDependencies } from './dependency-links.js';
 import { git, GitError, resolveCommit } from '../git/git.js';

@@ -126,7 +126,18 @@ export function summarizeOutput(input: SummaryInput): OutputSummary {
     if (chosen.has(i) || skip[i] || frame[i]) continue;
     if (!take(i)) break;
   }
-  const order = [...chosen].sort((a, b) => a - b);
+  return rendered([...chosen], lines, gapBetween, width, failed);
+}
+
+/** The chosen lines in order, each cut to `width`, a gap mark where lines were left out, and the failed tests no chosen line names. */
+function rendered(
+  chosen: number[],
+  lines: readonly string[],
+  gapBetween: (from: number, to: number) => boolean,
+  width: number,
+  failed: readonly string[],
+): OutputSummary {
+  const order = chosen.sort((a, b) => a - b);
   const out: string[] = [];
   let prev = -1;
   for (const i of order) {
@@ -166,11 +177,11 @@ export function resultSummary(r: GateResult): OutputSummary {
  * (colour codes, at most 64 kB) replaced by the one-screen summary, each line's control characters escaped
  * (a tier that did not pass), and the log holding its whole output, with its line count. Pure.
  */
-export function resultForMachines(r: GateResult): Omit<GateResult, 'tail' | 'outputLines'> & {
+export function resultForMachines(r: GateResult): Omit<GateResult, 'tail' | 'outputLines' | 'screen'> & {
   summary?: string[];
   output_lines?: number;
 } {
-  const { tail, outputLines, ...rest } = r;
+  const { tail, outputLines, screen, ...rest } = r;
   return {
     ...rest,
     ...(r.verdict !== 'pass' && tail !== '' && { summary: resultSummary(r).lines.map(shown) }),

@@ -502,7 +502,7 @@ export function ownSleep(k = 0): number {
 const OWN_SLEEP_BASE = (process.pid * 7919 + Math.floor(Math.random() * 100_000)) >>> 0;
 
 /** The processes matching `pattern` that are still there after `ms` of polling (empty: all gone). */
-export function leftAfter(pattern: RegExp, ms = 10_000): string[] {
+export function leftAfter(pattern: RegExp, ms = 30_000): string[] {
   const end = Date.now() + ms;
   const nap = new Int32Array(new SharedArrayBuffer(4));
   for (;;) {

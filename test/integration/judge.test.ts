@@ -10,7 +10,7 @@ import { lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { test } from 'uvu';
+import { test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { PROJECT, type Repo, cleanEnv, sh, withRepo } from '../helpers/repo.js';
 import { poolLocks, userWorktrees } from '../helpers/pool.js';

@@ -14,7 +14,7 @@ import {
   upsertFreeze,
 } from '../../src/evidence/freeze.js';
 import type { Freeze } from '../../src/types.js';
-import { testMsg } from '../../src/util/messages.js';
+import { testMsg } from '../../src/evidence/messages.js';
 
 const policy = { minRuns: 20, minFlipRate: 0.02 };
 /** `runs` outcomes starting with a pass, flipping at the first `flips` steps. */

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type PushRef, isObjectId as isSha, isZeroId as isZero, parsePushRefs, pushKind } from '../../src/git/push-refs.js';
-import { msg } from '../../src/util/messages.js';
+import { msg } from '../../src/run/messages.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);

@@ -5,7 +5,7 @@ import { EMPTY_TREE } from '../../src/git/git.js';
 import { isolateTier, netDevices, probeNetworkIsolation, unsharePrefixes } from '../../src/replay/isolate.js';
 import { runPool } from '../../src/replay/pool.js';
 import { LedgerError } from '../../src/ledger/ledger.js';
-import { replayMsg } from '../../src/util/messages.js';
+import { replayMsg } from '../../src/replay/messages.js';
 import { commitPatches, parseRevList, patchFileId, type ReplayPatch } from '../../src/replay/inputs.js';
 import { configHash, isReplayRow, replayKey, stableStringify } from '../../src/replay/key.js';
 import { APPLY_TIER, notAppliedRow, type PatchOutcome } from '../../src/replay/patch.js';

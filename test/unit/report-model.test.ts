@@ -5,7 +5,7 @@ import { row } from '../helpers/rows.js';
 import { type FoldRow, NOT_APPLICABLE_PREFIX, isNotApplicable, replayRuns, report } from '../../src/report/figures.js';
 import { bestReplayOrder, replaySeconds, type ReplayRun } from '../../src/report/order.js';
 import { periods, weekStart } from '../../src/report/trend.js';
-import { reportMsg } from '../../src/util/messages.js';
+import { reportMsg } from '../../src/report/messages.js';
 import type { Verdict } from '../../src/types.js';
 
 /** A calibration run: every tier's verdict and seconds on one patch, in ladder order. */

@@ -1,5 +1,5 @@
 import { test } from 'uvu';
-import { testMsg } from '../../src/util/messages.js';
+import { testMsg } from '../../src/evidence/messages.js';
 import * as assert from 'uvu/assert';
 import type { ReportRead } from '../../src/evidence/junit.js';
 import { type Classified, judgeReport } from '../../src/verdict/verdict.js';
