@@ -7,7 +7,7 @@ import { testMsg } from '../evidence/messages.js';
 import { type LadderInput, MAX_FAILED_PER_ROW, toRow } from './rows.js';
 import { shown } from '../util/escape.js';
 import type { ReportDeps, TierJudgement } from '../verdict/tier-report.js';
-import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, RunnerName, Verdict } from '../types.js';
+import type { GateResult, LedgerRow, Plan, ResolvedTier, RunnerName, Verdict } from '../types.js';
 import { ambiguityNotes, classify } from '../verdict/verdict.js';
 import { failedTestsOf, keepFor, outputLines } from '../verdict/runner-output.js';
 import { scriptKeep } from '../verdict/script-output.js';
@@ -178,19 +178,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     const row = toRow({ ...input, isolation: where.isolation }, result, skipped, deps.now());
     rows.push(row);
     deps.appendRows([row]);
-    if (deps.reports && (first.judged.tests || second?.judged.tests)) {
-      const { commandKey, testRecord } = await import('../evidence/history.js');
-      const cmd = commandKey(planned.tier);
-      const keep = async (a: Attempt, n: number) => {
-        if (a.judged.tests)
-          await deps.reports!.record(
-            testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(n > 1 && { attempt: n }) }),
-            where.cwd,
-          );
-      };
-      await keep(first, 1);
-      if (second) await keep(second, 2);
-    }
+    if (deps.reports) await recordTests(deps.reports, planned.tier, row, where.cwd, second ? [first, second] : [first]);
     deps.log(`gate-ladder: ${tier.name} ${verdict} in ${seconds.toFixed(1)} s${reason ? ` (${shown(reason)})` : ''}`);
     for (const note of judged.notes) deps.log(note);
     if (retryNote) deps.log(retryNote);
@@ -351,6 +339,26 @@ async function attempt(
     deps.reports!,
   );
   return { exit, judged: fromOutput(judged), seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
+}
+
+/** Each attempt's per-test outcomes (a tier with a report), for flaky-test evidence: the history code loaded only then. */
+async function recordTests(
+  reports: ReportDeps,
+  tier: ResolvedTier,
+  row: LedgerRow,
+  cwd: string,
+  attempts: readonly Attempt[],
+): Promise<void> {
+  if (!attempts.some((a) => a.judged.tests)) return;
+  const { commandKey, testRecord } = await import('../evidence/history.js');
+  const cmd = commandKey(tier);
+  for (const [i, a] of attempts.entries()) {
+    if (a.judged.tests)
+      await reports.record(
+        testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(i > 0 && { attempt: i + 1 }) }),
+        cwd,
+      );
+  }
 }
 
 /** Whose fault a tier's `error` is: a file of the change that cannot load, or its script the change removed (fault.ts). */
