@@ -19,7 +19,7 @@ import { type HistoryState, testsPath } from '../evidence/history.js';
 import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } from '../evidence/history-store.js';
 import { readFreezes, today } from '../verdict/tier-report-io.js';
 import type { FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
-import { EXIT } from './run.js';
+import { EXIT } from '../config/defaults.js';
 
 export interface ReportCommandOptions {
   cwd: string;
