@@ -19,7 +19,8 @@ import { forEachTeamRow } from '../ledger/team.js';
 import { ciMsg } from '../report/messages.js';
 import { msg } from '../run/messages.js';
 import { writeErr } from '../util/stderr.js';
-import { EXIT, type Judged, judge } from './run.js';
+import { EXIT } from '../config/defaults.js';
+import { type Judged, judge } from './run.js';
 import type { TierFigures } from '../types.js';
 
 export interface CiOptions {

@@ -11,6 +11,7 @@ import { poolLines } from './gc.js';
 import { poolDir } from '../slots/worktree-pool.js';
 import { dataDir, deleteSyncRefs, leftovers, purge, syncRefs } from '../install/leftovers.js';
 import { type PackageManager, detectPackageManager, pmSays } from '../runners/package-manager.js';
+import { shellWord } from '../util/shell-words.js';
 import {
   type PrettierFacts,
   type ProjectLinter,
@@ -258,8 +259,8 @@ function fixWithLinter(root: string, file: string, found: ProjectLinter): LintOu
 
 const runnerPath = (packageDir = '') => (packageDir === '' ? RUNNER : `${packageDir}/${RUNNER}`);
 
-/** A path as one shell word: as it is when it is plain, else single-quoted. Pure. */
-export const shellWord = (path: string) => (/^[\w./@+-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`);
+/** A path as one shell word: as it is when it is plain, else single-quoted (util/shell-words.ts). Pure. */
+export { shellWord };
 
 /**
  * The hook line. The runner is started by node itself: no npx (about a Node start-up of its own), and

@@ -5,6 +5,7 @@
  * (replay/patch.ts) with hook `judge`. The answer goes to stdout (text, or one JSON object); the MCP
  * server (mcp.ts) asks the same `judgePatches` and gets the same object.
  */
+import { EXIT } from '../config/defaults.js';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -87,8 +88,7 @@ export type JudgeOutcome =
   | { kind: 'problem'; code: number; message: string }
   | { kind: 'interrupted'; code: number; answers: PatchAnswer[] };
 
-/** Exit codes: the worst verdict of the patches (0 pass, 1 caught, 2 error), 2 for trouble before any gate, 130 interrupted. */
-export const EXIT = { pass: 0, caught: 1, error: 2, interrupted: 130 } as const;
+// Exit codes (config/defaults.ts EXIT): the worst verdict of the patches (0 pass, 1 caught, 2 error), 2 for trouble before any gate, 130 interrupted.
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
 const out = (line: string) => process.stdout.write(`${line}\n`);

@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EXIT } from '../config/defaults.js';
 import { repoInfo, resolveCommit } from '../git/git.js';
 import { patchSnapshot } from '../git/worktree-snapshot.js';
 import { mcpMsg } from '../replay/messages.js';
@@ -128,7 +129,7 @@ export async function mcpCommand(opts: { cwd: string }): Promise<number> {
   err(mcpMsg.serving(opts.cwd));
   await closed;
   await server.close().catch(() => {});
-  return 0;
+  return EXIT.pass;
 }
 
 declare const __GATE_LADDER_VERSION__: string | undefined;

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { EXIT } from '../config/defaults.js';
 import { runGate } from '../gates/gate.js';
 import { trapInterrupt } from '../util/interrupt.js';
 import { isolateTier, probeNetworkIsolation } from '../replay/isolate.js';
@@ -43,16 +44,14 @@ export interface ReplayOptions {
   shard?: string;
 }
 
-/** Exit codes: 0 replayed (catches and errors are data, not failures), 2 config/input/isolation/git trouble, 130 interrupted. */
-const EXIT = { done: 0, error: 2, interrupted: 130 } as const;
-
 const err = (line: string) => process.stderr.write(`${line}\n`);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
  * The corpus path: inputs → patches → skip those already replayed under this config → each patch in a
  * throwaway worktree through the same route and ladder as a push (hook `replay`), N at a time → rows
- * → a summary of the corpus.
+ * → a summary of the corpus. Exit 0 when replayed (catches and errors are data), 2 on config, input,
+ * isolation or git trouble, 130 when interrupted.
  */
 export async function replayCommand(opts: ReplayOptions): Promise<number> {
   if (opts.jobs !== undefined && !(Number.isInteger(opts.jobs) && opts.jobs > 0)) {
@@ -61,7 +60,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   }
   if (process.env.GATE_LADDER === '0') {
     err(msg.bypassed());
-    return EXIT.done;
+    return EXIT.pass;
   }
   const ctx = await loadContext(opts.cwd, true, replayMsg.needConfig);
   if (typeof ctx === 'number') return ctx;
@@ -98,7 +97,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   out(replayMsg.summary(patches.length, ran.outcomes.length, kept.length, notNow, formatSeconds((performance.now() - started) / 1000)));
   printFigures(rows, config, calibrate);
   out(msg.ledgerAt(ledger));
-  return EXIT.done;
+  return EXIT.pass;
 }
 
 /** How each gate starts: as on a push, or with `--isolate network` inside a namespace without a network (exit 2 when none can be made). */

@@ -20,7 +20,7 @@ import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } 
 import { readFreezes } from '../verdict/tier-report-io.js';
 import { today } from '../util/iso-time.js';
 import type { FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
-import { EXIT } from './run.js';
+import { EXIT } from '../config/defaults.js';
 
 export interface ReportCommandOptions {
   cwd: string;

@@ -27,7 +27,7 @@ import { type Slot, acquireSlot } from '../slots/worktree-pool.js';
 import { pathIntoLinks } from '../slots/dependency-links.js';
 import { patchPaths } from '../git/patch-paths.js';
 import { type CommandContext, err, loadContext } from './context.js';
-import { EXIT } from './run.js';
+import { EXIT } from '../config/defaults.js';
 import { history } from './flaky.js';
 import { safeGateOutput } from '../gates/gate-output.js';
 

@@ -1,6 +1,7 @@
 /** What a run says (a push, a commit, a manual run, a CI job's run): its plan, verdicts, skips and caches. Each sentence says the next step. */
 import type { GateResult, HookName, Plan, PlanOrder, RunnerInfo, TierPrediction } from '../types.js';
 import { shown, shownLines, stripAnsi } from '../util/escape.js';
+import { shellQuoted } from '../util/shell-words.js';
 import {
   BYPASS,
   type Voice,
@@ -41,7 +42,7 @@ export const msg = {
   notRepo: (cwd: string, refused?: string) =>
     refused === undefined
       ? `gate-ladder: ${shown(cwd)} is not inside a git work tree. Run it from a repository.`
-      : `gate-ladder: git refuses the repository at ${shown(refused)}: another user owns it (git's safe.directory check), so nothing was checked. If you trust it: \`git config --global --add safe.directory '${shown(refused.split("'").join("'\\''"))}'\`, then run it again.`,
+      : `gate-ladder: git refuses the repository at ${shown(refused)}: another user owns it (git's safe.directory check), so nothing was checked. If you trust it: \`git config --global --add safe.directory ${shown(shellQuoted(refused))}\`, then run it again.`,
   noConfig: (exec: Exec = npx) =>
     `gate-ladder: no config found (gate-ladder.config.ts, .gate-ladderrc, or a "gate-ladder" key in package.json); nothing was checked. Create one with \`${exec('gate-ladder install')}\`.`,
   invalidConfig: (problems: readonly string[], hook?: HookName, exec: Exec = npx) =>
