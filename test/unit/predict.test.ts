@@ -168,6 +168,32 @@ test('selectSkips: a tier at the risk exactly, or above it, runs; of two equally
   assert.equal(selectSkips([p('a', 0.0001), p('b', 0.0001)], 0.001).skip, ['b']);
 });
 
+test('predictOrder: catch per expected second, highest first; a tier that never passed priced as the dearest that did; a free tier that catches first', () => {
+  const stats = emptyStats();
+  const files = ['src/a.ts'];
+  for (let r = 0; r < MIN_CALIBRATION_RUNS; r++) {
+    const row = { run: `r${r}`, calibration: true, files };
+    foldRow(stats, { ...row, tier: 'quick', verdict: r % 4 === 0 ? 'caught' : 'pass', seconds: 1 });
+    foldRow(stats, { ...row, tier: 'slow', verdict: r % 2 === 0 ? 'caught' : 'pass', seconds: 10 });
+    foldRow(stats, { ...row, tier: 'never', verdict: 'caught', seconds: 5 });
+    foldRow(stats, { ...row, tier: 'free', verdict: r % 5 === 0 ? 'caught' : 'pass', seconds: 0 });
+  }
+  const tiers = ['slow', 'never', 'quick', 'free'];
+  const d = predictOrder(stats, tiers, files);
+  const by = Object.fromEntries(d.predictions!.map((x) => [x.tier, x]));
+  assert.equal(
+    tiers.map((t) => by[t]!.seconds),
+    [10, null, 1, 0],
+  );
+  // By hand from the predictions: p per second, `never` at the dearest tier's 10 s, `free` first.
+  const rate = (t: string) => (by[t]!.seconds === 0 ? Number.POSITIVE_INFINITY : by[t]!.p / (by[t]!.seconds ?? 10));
+  assert.equal(d.tiers, ['free', 'quick', 'never', 'slow']);
+  assert.equal(
+    d.tiers,
+    [...tiers].sort((a, b) => rate(b) - rate(a)),
+  );
+});
+
 test('median: none, odd and even counts, in numeric order, the list left as it was', () => {
   assert.is(median([]), null);
   const xs = [10, 9, 1];
