@@ -172,7 +172,15 @@ for (const node of nodes) {
   });
 }
 const projectsNote =
-  projects.length > 1 ? projects.map((p, i) => `build ${i + 1}: ${p} (${git(p, 'log', '-1', '--format=%h %cs')})`).join(' · ') : '';
+  projects.length > 1
+    ? projects
+        .map((p, i) => {
+          // A build copied out of a clone (no .git) is named by its folder alone.
+          const commit = run('git', ['log', '-1', '--format=%h %cs'], p, { allowFail: true }).stdout.trim();
+          return `build ${i + 1}: ${p}${commit ? ` (${commit})` : ''}`;
+        })
+        .join(' · ')
+    : '';
 if (projectsNote) console.log(`  ${projectsNote}`);
 console.log('  ratios to node -e 0 (NODE_EXTRA_CA_CERTS unset): instructions | wall, medians; node -e 0 in M instructions | ms');
 for (const r of rows) {

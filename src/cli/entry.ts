@@ -1,4 +1,5 @@
 import { runCommand } from '../commands/run.js';
+import { EXIT } from '../config/defaults.js';
 import { mayExitNow } from '../util/early-exit.js';
 import { shownLines } from '../util/escape.js';
 import { dropOutputToClosedPipes } from '../util/closed-pipes.js';
@@ -27,12 +28,12 @@ done.then(
     // A ledger that cannot be written, met by a command that does not go on without it (seed, flaky...): its one line.
     if (err instanceof Error && err.name === 'LedgerError') {
       process.stderr.write(`${err.message}\n`);
-      process.exitCode = 2;
+      process.exitCode = EXIT.error;
       return;
     }
     process.stderr.write(
       `gate-ladder: internal error: ${shownLines(err instanceof Error ? (err.stack ?? err.message) : String(err))}\nPlease report it with the command you ran.\n`,
     );
-    process.exitCode = 3;
+    process.exitCode = EXIT.internal;
   },
 );

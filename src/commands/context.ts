@@ -5,7 +5,7 @@ import { testsPath } from '../evidence/history.js';
 import { ledgerPathFor } from '../ledger/ledger.js';
 import { msg } from '../run/messages.js';
 import type { FreezePolicy, ResolvedConfig } from '../types.js';
-import { EXIT } from './run.js';
+import { EXIT } from '../config/defaults.js';
 
 export interface CommandContext {
   root: string;

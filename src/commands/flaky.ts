@@ -16,7 +16,7 @@ import { FREEZES_FILE, readFreezes } from '../verdict/tier-report-io.js';
 import { today } from '../util/iso-time.js';
 import type { Freeze } from '../types.js';
 import { type CommandContext, err, loadContext, out } from './context.js';
-import { EXIT } from './run.js';
+import { EXIT } from '../config/defaults.js';
 
 /**
  * This clone's per-test history (the compact file and the log after it) and, unless `local`, the

@@ -11,6 +11,7 @@ import { poolLines } from './gc.js';
 import { poolDir } from '../slots/worktree-pool.js';
 import { dataDir, deleteSyncRefs, leftovers, purge, syncRefs } from '../install/leftovers.js';
 import { type PackageManager, detectPackageManager, pmSays } from '../runners/package-manager.js';
+import { shellWord } from '../util/shell-words.js';
 import {
   type PrettierFacts,
   type ProjectLinter,
@@ -23,6 +24,7 @@ import {
 } from '../install/starter.js';
 import { CARRIED_END, GIT_HOOKS, type HookSetup, carriedBlock, hookSetup, withoutCarried } from '../install/hook-managers.js';
 import { readHookFacts } from '../install/hook-managers-io.js';
+import { readWorkspaces } from '../runners/detect-io.js';
 
 type Hook = 'pre-push' | 'pre-commit';
 
@@ -257,8 +259,8 @@ function fixWithLinter(root: string, file: string, found: ProjectLinter): LintOu
 
 const runnerPath = (packageDir = '') => (packageDir === '' ? RUNNER : `${packageDir}/${RUNNER}`);
 
-/** A path as one shell word: as it is when it is plain, else single-quoted. Pure. */
-export const shellWord = (path: string) => (/^[\w./@+-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`);
+/** A path as one shell word: as it is when it is plain, else single-quoted (util/shell-words.ts). Pure. */
+export { shellWord };
 
 /**
  * The hook line. The runner is started by node itself: no npx (about a Node start-up of its own), and
@@ -419,6 +421,16 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(state, null, 2)}\n`);
   if (ignored.length > 0) say(installMsg.gitHooksIgnored(relativeOrAbsolute(root, hooksDir), ignored));
+  // Run from outside the project (a global install, npx's cache): the hook's runner is not where the hook looks.
+  if (!existsSync(join(root, place.runnerDir, 'node_modules', 'gate-ladder', 'package.json')))
+    say(
+      installMsg.notInProject(
+        runnerPath(place.runnerDir),
+        pmSays.addDev(pm, 'gate-ladder'),
+        place.packageDir,
+        pmSays.exec(pm, 'gate-ladder install'),
+      ),
+    );
   say(previous ? 'gate-ladder: install is up to date.' : installMsg.installed(pmSays.exec(pm, 'gate-ladder uninstall')));
   return 0;
 }
@@ -500,8 +512,10 @@ async function writeStarterConfig(
     : undefined;
   let preCommit: { lintStagedTier: boolean; anyTier: boolean } | undefined;
   if (!hasConfig) {
+    const found = await readWorkspaces(pkg, pm === 'pnpm' ? 'pnpm' : 'npm').catch(() => null);
     const starter = starterConfig({
       scripts: readScripts(pkg),
+      ...(found && { workspaces: found.list.map((w) => ({ dir: w.dir, name: w.name, scripts: w.scripts })) }),
       pm,
       preCommit: opts.preCommit === true,
       lintStaged: lintStagedInHook !== undefined || lintStagedConfigured(pkg),

@@ -5,7 +5,7 @@ import { mergeLedgers } from '../ledger/merge.js';
 import { teamMsg } from '../ledger/messages.js';
 import { shown } from '../util/escape.js';
 import { err, loadContext, out } from './context.js';
-import { EXIT } from './run.js';
+import { EXIT } from '../config/defaults.js';
 
 export interface MergeOptions {
   cwd: string;

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { EXIT } from '../config/defaults.js';
 import { runGate } from '../gates/gate.js';
 import { trapInterrupt } from '../util/interrupt.js';
 import { isolateTier, probeNetworkIsolation } from '../replay/isolate.js';
@@ -19,8 +20,8 @@ import { renderReport } from '../report/render.js';
 import { scopeMatcher } from '../route/route.js';
 import type { ReportDeps } from '../verdict/tier-report.js';
 import { reportDeps } from '../verdict/tier-report-io.js';
-import type { LedgerRow } from '../types.js';
-import { loadContext } from './context.js';
+import type { LedgerRow, ResolvedConfig } from '../types.js';
+import { type CommandContext, loadContext } from './context.js';
 import { parseShard } from '../replay/shard.js';
 import { shardPatches } from '../replay/shard-select.js';
 import { teamMsg } from '../ledger/messages.js';
@@ -43,16 +44,14 @@ export interface ReplayOptions {
   shard?: string;
 }
 
-/** Exit codes: 0 replayed (catches and errors are data, not failures), 2 config/input/isolation/git trouble, 130 interrupted. */
-const EXIT = { done: 0, error: 2, interrupted: 130 } as const;
-
 const err = (line: string) => process.stderr.write(`${line}\n`);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
  * The corpus path: inputs → patches → skip those already replayed under this config → each patch in a
  * throwaway worktree through the same route and ladder as a push (hook `replay`), N at a time → rows
- * → a summary of the corpus.
+ * → a summary of the corpus. Exit 0 when replayed (catches and errors are data), 2 on config, input,
+ * isolation or git trouble, 130 when interrupted.
  */
 export async function replayCommand(opts: ReplayOptions): Promise<number> {
   if (opts.jobs !== undefined && !(Number.isInteger(opts.jobs) && opts.jobs > 0)) {
@@ -61,26 +60,59 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   }
   if (process.env.GATE_LADDER === '0') {
     err(msg.bypassed());
-    return EXIT.done;
+    return EXIT.pass;
   }
   const ctx = await loadContext(opts.cwd, true, replayMsg.needConfig);
   if (typeof ctx === 'number') return ctx;
-  const { root, commonDir, ledger } = ctx;
+  const { root, ledger } = ctx;
   const config = ctx.config!;
   err(configMsg.replayToday(ctx.configFile!));
-  const gates = gatesDir(ctx.commonDir);
   stopLeftovers(ctx.commonDir, err);
+  const gate = replayGate(opts);
+  if (typeof gate === 'number') return gate;
+  const calibrate = opts.calibrate === true;
+  const hash = configHash(config, { calibrate, ...(opts.isolate && { isolate: opts.isolate }) });
+  const patches = await corpus(opts, root, ledger, hash);
+  if (typeof patches === 'number') return patches;
 
-  let gate: LadderDeps['runGate'] = runGate;
-  if (opts.isolate === 'network') {
-    const probe = probeNetworkIsolation();
-    if (!probe.ok) {
-      err(replayMsg.noIsolation(probe.reason));
-      return EXIT.error;
-    }
-    gate = (tier, cwd, env, io) => runGate(isolateTier(tier, probe.prefix), cwd, env, io);
+  const keyOf = (p: ReplayPatch) => replayKey(p.id, p.base, hash);
+  const earlier = await rowsByKey(ledger, hash, new Set(patches.map(keyOf)));
+  const todo = opts.force ? patches : patches.filter((p) => !earlier.has(keyOf(p)));
+  const running = new Set(todo);
+  const kept = patches.filter((p) => !running.has(p));
+  if (kept.length > 0) err(replayMsg.resumed(kept.length));
+
+  const started = performance.now();
+  const ran = todo.length > 0 ? await replayAll(todo, opts, ctx, gate, hash) : { outcomes: [], interrupted: false };
+  if (ran.interrupted) {
+    err(replayMsg.interrupted());
+    return EXIT.interrupted;
   }
+  if (ran.failure) {
+    err(replayMsg.failed(ran.failure.err, ran.failure.err instanceof LedgerError));
+    return EXIT.error;
+  }
+  const rows = [...kept.flatMap((p) => earlier.get(keyOf(p)) ?? []), ...ran.outcomes.flatMap((o) => o.rows)];
+  const notNow = ran.outcomes.filter((o) => o.status === 'not-applied').length;
+  out(replayMsg.summary(patches.length, ran.outcomes.length, kept.length, notNow, formatSeconds((performance.now() - started) / 1000)));
+  printFigures(rows, config, calibrate);
+  out(msg.ledgerAt(ledger));
+  return EXIT.pass;
+}
 
+/** How each gate starts: as on a push, or with `--isolate network` inside a namespace without a network (exit 2 when none can be made). */
+function replayGate(opts: ReplayOptions): LadderDeps['runGate'] | number {
+  if (opts.isolate !== 'network') return runGate;
+  const probe = probeNetworkIsolation();
+  if (!probe.ok) {
+    err(replayMsg.noIsolation(probe.reason));
+    return EXIT.error;
+  }
+  return (tier, cwd, env, io) => runGate(isolateTier(tier, probe.prefix), cwd, env, io);
+}
+
+/** The patches the inputs name, in replay order, this CI job's share only with `--shard`; exit 2 when an input cannot be read. */
+async function corpus(opts: ReplayOptions, root: string, ledger: string, hash: string): Promise<ReplayPatch[] | number> {
   if (opts.inputs.length === 0) {
     err(replayMsg.badInputs(['no input named: give at least one']));
     return EXIT.error;
@@ -94,98 +126,81 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
     return EXIT.error;
   }
   if (inputs.merges.length > 0) err(replayMsg.merges(inputs.merges.length));
-
-  const calibrate = opts.calibrate === true;
-  const hash = configHash(config, { calibrate, ...(opts.isolate && { isolate: opts.isolate }) });
-  if (opts.shard !== undefined) {
-    const shard = parseShard(opts.shard);
-    if (typeof shard === 'string') {
-      err(teamMsg.badShard(shard));
-      return EXIT.error;
-    }
-    const mine = await shardPatches(inputs.patches, shard, ledger, hash);
-    err(teamMsg.shard(shard.index, shard.count, mine.patches.length, inputs.patches.length, mine.balanced));
-    inputs.patches = mine.patches;
-  }
-  const keyOf = (p: ReplayPatch) => replayKey(p.id, p.base, hash);
-  const earlier = await rowsByKey(ledger, hash, new Set(inputs.patches.map(keyOf)));
-  const todo = opts.force ? inputs.patches : inputs.patches.filter((p) => !earlier.has(keyOf(p)));
-  const running = new Set(todo);
-  const kept = inputs.patches.filter((p) => !running.has(p));
-  if (kept.length > 0) err(replayMsg.resumed(kept.length));
-
-  const jobs = Math.max(1, opts.jobs ?? availableParallelism());
-  const started = performance.now();
-  const outcomes: PatchOutcome[] = [];
-  let failure: { err: unknown } | undefined;
-  let interrupted = false;
-  if (todo.length > 0) {
-    err(replayMsg.start(todo.length, Math.min(jobs, todo.length), hash, opts.isolate === 'network'));
-    const progress = new Progress(todo.length, process.stderr);
-    // A second Ctrl-C exits at once; the worktrees' exit hook still removes them.
-    const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
-    const ctx = {
-      root,
-      commonDir,
-      config,
-      match: scopeMatcher(config.scope),
-      configHash: hash,
-      calibrate,
-      ...(opts.isolate && { isolate: opts.isolate }),
-      interrupted: () => interrupt.fired,
-      deps: {
-        runGate: gate,
-        appendRows: (rows: LedgerRow[]) => appendRows(ledger, rows),
-        now: () => new Date(),
-        log: () => {},
-        // Parallel gates' output would interleave; each result keeps its tail, errors print their reason.
-        write: () => {},
-        env: process.env,
-        interrupt: interrupt.promise,
-        reports: todaysFreezes(reportDeps(ledger), root),
-        tracker: gateTracker(gates),
-      },
-    };
-    try {
-      await runPool(
-        todo,
-        jobs,
-        async (patch) => {
-          const outcome = await replayPatch(patch, ctx);
-          outcomes.push(outcome);
-          progress.finished(outcome);
-        },
-        () => interrupt.fired,
-      );
-    } catch (e) {
-      failure = { err: e };
-    } finally {
-      progress.stop();
-      interrupt.dispose();
-      interrupted = interrupt.fired;
-    }
-  }
-  if (interrupted) {
-    err(replayMsg.interrupted());
-    return EXIT.interrupted;
-  }
-  if (failure) {
-    err(replayMsg.failed(failure.err, failure.err instanceof LedgerError));
+  if (opts.shard === undefined) return inputs.patches;
+  const shard = parseShard(opts.shard);
+  if (typeof shard === 'string') {
+    err(teamMsg.badShard(shard));
     return EXIT.error;
   }
+  const mine = await shardPatches(inputs.patches, shard, ledger, hash);
+  err(teamMsg.shard(shard.index, shard.count, mine.patches.length, inputs.patches.length, mine.balanced));
+  return mine.patches;
+}
 
-  const rows = [...kept.flatMap((p) => earlier.get(keyOf(p)) ?? []), ...outcomes.flatMap((o) => o.rows)];
-  const figures = replayFigures(
-    rows,
-    config.tiers.map((t) => t.name),
-  );
-  const notNow = outcomes.filter((o) => o.status === 'not-applied').length;
-  out(replayMsg.summary(inputs.patches.length, outcomes.length, kept.length, notNow, formatSeconds((performance.now() - started) / 1000)));
-  for (const line of figureLines(figures, calibrate)) out(line);
+/** The patches replayed, `--jobs` at a time, each through the ladder in a slot; Ctrl-C stops the pool (a second one exits at once). */
+async function replayAll(
+  todo: readonly ReplayPatch[],
+  opts: ReplayOptions,
+  context: CommandContext,
+  gate: LadderDeps['runGate'],
+  hash: string,
+): Promise<{ outcomes: PatchOutcome[]; failure?: { err: unknown }; interrupted: boolean }> {
+  const { root, commonDir, ledger } = context;
+  const config = context.config!;
+  const jobs = Math.max(1, opts.jobs ?? availableParallelism());
+  err(replayMsg.start(todo.length, Math.min(jobs, todo.length), hash, opts.isolate === 'network'));
+  const outcomes: PatchOutcome[] = [];
+  const progress = new Progress(todo.length, process.stderr);
+  // A second Ctrl-C exits at once; the worktrees' exit hook still removes them.
+  const interrupt = trapInterrupt(() => process.exit(EXIT.interrupted));
+  const ctx = {
+    root,
+    commonDir,
+    config,
+    match: scopeMatcher(config.scope),
+    configHash: hash,
+    calibrate: opts.calibrate === true,
+    ...(opts.isolate && { isolate: opts.isolate }),
+    interrupted: () => interrupt.fired,
+    deps: {
+      runGate: gate,
+      appendRows: (rows: LedgerRow[]) => appendRows(ledger, rows),
+      now: () => new Date(),
+      log: () => {},
+      // Parallel gates' output would interleave; each result keeps its tail, errors print their reason.
+      write: () => {},
+      env: process.env,
+      interrupt: interrupt.promise,
+      reports: todaysFreezes(reportDeps(ledger), root),
+      tracker: gateTracker(gatesDir(commonDir)),
+    },
+  };
+  try {
+    await runPool(
+      todo,
+      jobs,
+      async (patch) => {
+        const outcome = await replayPatch(patch, ctx);
+        outcomes.push(outcome);
+        progress.finished(outcome);
+      },
+      () => interrupt.fired,
+    );
+    return { outcomes, interrupted: interrupt.fired };
+  } catch (e) {
+    return { outcomes, failure: { err: e }, interrupted: interrupt.fired };
+  } finally {
+    progress.stop();
+    interrupt.dispose();
+  }
+}
+
+/** The corpus's figures and the report over its rows, on stdout. */
+function printFigures(rows: readonly LedgerRow[], config: ResolvedConfig, calibrate: boolean): void {
+  const tiers = config.tiers.map((t) => t.name);
+  for (const line of figureLines(replayFigures(rows, tiers), calibrate)) out(line);
   out('');
-  out(renderReport(report(rows, { tiers: config.tiers.map((t) => t.name), minAttempts: config.report.minAttempts }), 'table'));
-  out(msg.ledgerAt(ledger));
-  return EXIT.done;
+  out(renderReport(report(rows, { tiers, minAttempts: config.report.minAttempts }), 'table'));
 }
 
 /**

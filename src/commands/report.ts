@@ -20,7 +20,7 @@ import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } 
 import { readFreezes } from '../verdict/tier-report-io.js';
 import { today } from '../util/iso-time.js';
 import type { FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
-import { EXIT } from './run.js';
+import { EXIT } from '../config/defaults.js';
 
 export interface ReportCommandOptions {
   cwd: string;
@@ -51,15 +51,24 @@ const DEFAULT_FREEZE: Required<FreezePolicy> = { minRuns: 20, minFlipRate: 0.02,
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
+/** What one pass over the ledger gathered: the report, the tests, the order evaluation, each origin's figures. */
+interface Folded {
+  report: Report;
+  tests: ReturnType<typeof testsFold>;
+  evaluation: OrderEvaluation;
+  origins: OriginFigures[] | undefined;
+  stats: ReadStats;
+  refused: Refusals;
+  /** Rows of the excluded origins left out. */
+  left: number;
+}
+
 /** Streams the ledger through the report fold and prints it as a table, markdown or JSON. */
 export async function reportCommand(opts: ReportCommandOptions): Promise<number> {
-  let since: Date | undefined;
-  if (opts.since !== undefined) {
-    since = new Date(opts.since);
-    if (Number.isNaN(since.getTime())) {
-      err(reportMsg.badSince(opts.since));
-      return EXIT.error;
-    }
+  const since = opts.since === undefined ? undefined : new Date(opts.since);
+  if (opts.since !== undefined && Number.isNaN(since!.getTime())) {
+    err(reportMsg.badSince(opts.since));
+    return EXIT.error;
   }
   const info = repoInfo(opts.cwd);
   let config: ResolvedConfig | undefined;
@@ -68,20 +77,69 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     if (loaded.kind === 'ok') config = loaded.config;
     if (loaded.kind === 'invalid') err(reportMsg.configIgnored(loaded.file, loaded.problems.length));
   }
-  let ledger: string;
-  if (opts.ledger !== undefined) {
-    ledger = resolve(opts.cwd, opts.ledger);
-    // A path the user named that is not there is a mistake, not an empty ledger.
-    if (!existsSync(ledger)) {
-      err(reportMsg.noSuchLedger(opts.ledger));
-      return EXIT.error;
-    }
-  } else if (info === null) {
-    err(reportMsg.noLedger(opts.cwd));
-    return EXIT.error;
-  } else if (config?.ledger) ledger = isAbsolute(config.ledger) ? config.ledger : join(info.root, config.ledger);
-  else ledger = defaultLedgerPath(info.commonDir);
+  const ledger = ledgerPath(opts, info, config);
+  if (ledger === undefined) return EXIT.error;
+  // An explicit --ledger is that file alone; --local is this clone's rows, not the team's synced ones.
+  const local = opts.local === true || opts.ledger !== undefined;
+  const folded = await foldLedger(opts, ledger, local, since, info, config);
+  if (folded === undefined) return EXIT.error;
+  const { report, stats } = folded;
+  // Per-test history beside the ledger (and the team's, once synced): the tests section, one model for every format.
+  const history = testHistory(ledger, local);
+  if (stats.skipped > 0) err(reportMsg.skippedLines(stats.skipped, ledger));
+  if (stats.rows === 0) err(reportMsg.empty(ledger));
+  else if (report.excluded.filtered === stats.rows) err(reportMsg.allFiltered(stats.rows));
+  const section = testsSection(
+    folded.tests,
+    report.tiers.map((t) => t.tier),
+    history,
+    info?.root,
+    config,
+  );
+  if (opts.html !== undefined || opts.open === true) return htmlReport(opts, info, ledger, folded, section);
+  const exclude = opts.excludeOrigins ?? [];
+  if (opts.json)
+    process.stdout.write(
+      `${JSON.stringify({ ...jsonReport(report, ledger), order_evaluation: folded.evaluation, tests: section, ...(folded.origins && { by_origin: folded.origins }), ...(!local && { refused_by_origin: folded.refused }), ...(exclude.length > 0 && { excluded_origins: [...new Set(exclude)], excluded_origin_rows: folded.left }) }, null, 2)}\n`,
+    );
+  else {
+    const format = opts.markdown ? 'markdown' : 'table';
+    process.stdout.write(
+      renderReport(report, format, ledger) +
+        (folded.origins ? renderByOrigin(folded.origins, format) : '') +
+        orderEvalText(folded.evaluation) +
+        renderTestsSection(section, opts.markdown === true),
+    );
+  }
+  return EXIT.pass;
+}
 
+/** The ledger to read: `--ledger` (which must exist), the config's, else the default under the git dir; undefined (said) when there is none. */
+function ledgerPath(opts: ReportCommandOptions, info: ReturnType<typeof repoInfo>, config: ResolvedConfig | undefined): string | undefined {
+  if (opts.ledger !== undefined) {
+    const ledger = resolve(opts.cwd, opts.ledger);
+    // A path the user named that is not there is a mistake, not an empty ledger.
+    if (existsSync(ledger)) return ledger;
+    err(reportMsg.noSuchLedger(opts.ledger));
+    return undefined;
+  }
+  if (info === null) {
+    err(reportMsg.noLedger(opts.cwd));
+    return undefined;
+  }
+  if (config?.ledger) return isAbsolute(config.ledger) ? config.ledger : join(info.root, config.ledger);
+  return defaultLedgerPath(info.commonDir);
+}
+
+/** One pass over the ledger (and the team's rows unless `local`) through every fold; undefined (said) when it cannot be read. */
+async function foldLedger(
+  opts: ReportCommandOptions,
+  ledger: string,
+  local: boolean,
+  since: Date | undefined,
+  info: ReturnType<typeof repoInfo>,
+  config: ResolvedConfig | undefined,
+): Promise<Folded | undefined> {
   const fold = reportFold({
     ...(config && { tiers: config.tiers.map((t) => t.name), minAttempts: config.report.minAttempts }),
     ...(since && { since }),
@@ -94,8 +152,6 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
     ...(config?.select && { select: config.select }),
   });
   const stats: ReadStats = { rows: 0, skipped: 0 };
-  // An explicit --ledger is that file alone; --local is this clone's rows, not the team's synced ones.
-  const local = opts.local === true || opts.ledger !== undefined;
   // Rows a sync did not stamp are this clone's: named as its syncs name them.
   const here = ciOrigin(process.env) ?? (info === null ? undefined : storedOriginId(info.commonDir)) ?? 'this-clone';
   const exclude = new Set(opts.excludeOrigins ?? []);
@@ -119,59 +175,48 @@ export async function reportCommand(opts: ReportCommandOptions): Promise<number>
       if (!exclude.has(from)) err(teamMsg.reportRefused(shown(from), r.rows, shown(mainReason(r))));
   } catch (e) {
     err(reportMsg.unreadable(ledger, e instanceof Error ? e.message : String(e)));
+    return undefined;
+  }
+  return {
+    report: fold.finish(stats.skipped),
+    tests,
+    evaluation: orderEval.finish(),
+    origins: split?.finish(Object.fromEntries(Object.entries(refused).filter(([o]) => !exclude.has(o)))),
+    stats,
+    refused,
+    left,
+  };
+}
+
+/** `--html`, `--open`: the page written (beside the ledger unless named) and, with `--open`, opened in a browser. */
+async function htmlReport(
+  opts: ReportCommandOptions,
+  info: ReturnType<typeof repoInfo>,
+  ledger: string,
+  folded: Folded,
+  section: TestsSection,
+): Promise<number> {
+  const named = opts.html !== undefined && opts.html !== '';
+  const file = named ? resolve(opts.cwd, opts.html!) : info === null ? resolve(opts.cwd, DEFAULT_HTML) : defaultHtmlPath(info.commonDir);
+  const page = renderHtml(folded.report, section, ledger, new Date().toISOString(), folded.evaluation);
+  try {
+    if (!named) mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, page);
+  } catch (e) {
+    err(reportMsg.htmlUnwritable(file, e instanceof Error ? e.message : String(e)));
     return EXIT.error;
   }
-  const report = fold.finish(stats.skipped);
-  const evaluation = orderEval.finish();
-  const origins: OriginFigures[] | undefined = split?.finish(Object.fromEntries(Object.entries(refused).filter(([o]) => !exclude.has(o))));
-  // Per-test history beside the ledger (and the team's, once synced): the tests section, one model for every format.
-  const history = testHistory(ledger, local);
-  if (stats.skipped > 0) err(reportMsg.skippedLines(stats.skipped, ledger));
-  if (stats.rows === 0) err(reportMsg.empty(ledger));
-  else if (report.excluded.filtered === stats.rows) err(reportMsg.allFiltered(stats.rows));
-
-  const section = testsSection(
-    tests,
-    report.tiers.map((t) => t.tier),
-    history,
-    info?.root,
-    config,
-  );
-  if (opts.html !== undefined || opts.open === true) {
-    const named = opts.html !== undefined && opts.html !== '';
-    const file = named ? resolve(opts.cwd, opts.html!) : info === null ? resolve(opts.cwd, DEFAULT_HTML) : defaultHtmlPath(info.commonDir);
-    const page = renderHtml(report, section, ledger, new Date().toISOString(), evaluation);
-    try {
-      if (!named) mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, page);
-    } catch (e) {
-      err(reportMsg.htmlUnwritable(file, e instanceof Error ? e.message : String(e)));
-      return EXIT.error;
-    }
-    err(reportMsg.htmlWritten(file, Buffer.byteLength(page), opts.open === true));
-    if (opts.open === true) {
-      // The page is written: whatever the browser does, the report did its part (exit 0).
-      const { openPage } = await import('./open-page.js');
-      const opened = await openPage(file, opts.cwd);
-      err(
-        opened.kind === 'opened'
-          ? reportMsg.htmlOpened(file, opened.by)
-          : opened.kind === 'none'
-            ? reportMsg.noBrowser(file, process.env.BROWSER?.trim() ? process.env.BROWSER : undefined)
-            : reportMsg.openFailed(file, opened.by, opened.why),
-      );
-    }
-  } else if (opts.json)
-    process.stdout.write(
-      `${JSON.stringify({ ...jsonReport(report, ledger), order_evaluation: evaluation, tests: section, ...(origins && { by_origin: origins }), ...(!local && { refused_by_origin: refused }), ...(exclude.size > 0 && { excluded_origins: [...exclude], excluded_origin_rows: left }) }, null, 2)}\n`,
-    );
-  else {
-    const format = opts.markdown ? 'markdown' : 'table';
-    process.stdout.write(
-      renderReport(report, format, ledger) +
-        (origins ? renderByOrigin(origins, format) : '') +
-        orderEvalText(evaluation) +
-        renderTestsSection(section, opts.markdown === true),
+  err(reportMsg.htmlWritten(file, Buffer.byteLength(page), opts.open === true));
+  if (opts.open === true) {
+    // The page is written: whatever the browser does, the report did its part (exit 0).
+    const { openPage } = await import('./open-page.js');
+    const opened = await openPage(file, opts.cwd);
+    err(
+      opened.kind === 'opened'
+        ? reportMsg.htmlOpened(file, opened.by)
+        : opened.kind === 'none'
+          ? reportMsg.noBrowser(file, process.env.BROWSER?.trim() ? process.env.BROWSER : undefined)
+          : reportMsg.openFailed(file, opened.by, opened.why),
     );
   }
   return EXIT.pass;

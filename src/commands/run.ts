@@ -23,6 +23,8 @@ import { ledgerPathFor } from '../ledger/ledger.js';
 import { stopLeftovers } from '../gates/gate-records.js';
 import { msg } from '../run/messages.js';
 import { wroteToStream } from '../util/early-exit.js';
+import { plainJson } from '../util/escape.js';
+import { resultForMachines } from '../verdict/output-summary.js';
 
 export { EXIT, type Judged, type RunOptions, type TargetReport } from '../run/steps.js';
 
@@ -30,7 +32,9 @@ export { EXIT, type Judged, type RunOptions, type TargetReport } from '../run/st
 export async function runCommand(opts: RunOptions): Promise<number> {
   const judged = await judge(opts);
   if (opts.json && judged.targets) {
-    process.stdout.write(`${JSON.stringify({ exit: judged.code, ledger: judged.ledger, targets: judged.targets }, null, 2)}\n`);
+    // For a machine: each result's summary and log instead of its raw output, no terminal control code anywhere.
+    const targets = judged.targets.map((t) => (t.results ? { ...t, results: t.results.map(resultForMachines) } : t));
+    process.stdout.write(`${JSON.stringify(plainJson({ exit: judged.code, ledger: judged.ledger, targets }), null, 2)}\n`);
     wroteToStream();
   }
   return judged.code;

@@ -27,7 +27,7 @@ import { type Slot, acquireSlot } from '../slots/worktree-pool.js';
 import { pathIntoLinks } from '../slots/dependency-links.js';
 import { patchPaths } from '../git/patch-paths.js';
 import { type CommandContext, err, loadContext } from './context.js';
-import { EXIT } from './run.js';
+import { EXIT } from '../config/defaults.js';
 import { history } from './flaky.js';
 import { safeGateOutput } from '../gates/gate-output.js';
 
@@ -239,45 +239,7 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
     const parentPlan: Plan = { ...plan, tiers: plan.tiers.map((t) => (withBug.failed.has(t.tier.name) ? t : { ...t, run: false })) };
     const without = await ladderOn(ctx, parentPlan, onParent.dir, base, null, interrupt, testMsg.seedParentNote(patch));
     if (interrupt.fired) return EXIT.interrupted;
-    const change = `${treeOf(ctx.root, base) ?? base}..${treeOf(ctx.root, patch) ?? patch}`;
-    const known = history(ctx);
-    let credited = 0;
-    for (const [tier, failedWithBug] of withBug.failed) {
-      const on = without.outcomes.get(tier);
-      if (on === undefined) {
-        const r = without.results.find((x) => x.tier === tier);
-        err(testMsg.seedParentNoVerdict(tier, r?.reason ?? r?.verdict ?? 'did not run'));
-        continue;
-      }
-      const passed = new Set(on.pass);
-      const failed = new Set(on.fail);
-      const ok = failedWithBug.filter((id) => passed.has(id));
-      const both = failedWithBug.filter((id) => failed.has(id));
-      const absent = failedWithBug.filter((id) => !passed.has(id) && !failed.has(id));
-      const already = ok.filter((id) => known.evidence.get(id)?.has(`seed:${change}`) === true);
-      const fresh = ok.filter((id) => !already.includes(id));
-      if (fresh.length > 0) {
-        const rec: TestRecord = {
-          ts: new Date().toISOString(),
-          run: newRunId(),
-          tier,
-          hook: 'seed',
-          patch,
-          source: 'seed',
-          change,
-          parent: base,
-          pass: [],
-          fail: fresh,
-          skip: [],
-        };
-        recordTests(ctx.tests, rec);
-        err(testMsg.seedCaughtBy(fresh));
-      }
-      if (already.length > 0) err(testMsg.seedAlready(already));
-      if (both.length > 0) err(testMsg.seedFailsWithout(both, base));
-      if (absent.length > 0) err(testMsg.seedNotOnParent(absent, base));
-      credited += ok.length;
-    }
+    const credited = credit(ctx, withBug.failed, without.outcomes, without.results, patch, base);
     if (credited === 0) {
       err(testMsg.seedNoCredit());
       return EXIT.caught;
@@ -288,6 +250,61 @@ export async function seedCommand(opts: SeedOptions): Promise<number> {
     if (interrupt.fired) err(testMsg.seedCleanedUp());
     interrupt.dispose();
   }
+}
+
+/**
+ * Each test that failed with the bug and passes on its parent is evidence that it catches such a bug:
+ * recorded once per change (a test already credited for it, one that fails without the bug too, or
+ * one the parent does not have is said, not credited). The count of tests that earned credit.
+ */
+function credit(
+  ctx: CommandContext,
+  failedWith: ReadonlyMap<string, string[]>,
+  outcomes: Awaited<ReturnType<typeof ladderOn>>['outcomes'],
+  results: Awaited<ReturnType<typeof ladderOn>>['results'],
+  patch: string,
+  base: string,
+): number {
+  const change = `${treeOf(ctx.root, base) ?? base}..${treeOf(ctx.root, patch) ?? patch}`;
+  const known = history(ctx);
+  let credited = 0;
+  for (const [tier, failedWithBug] of failedWith) {
+    const on = outcomes.get(tier);
+    if (on === undefined) {
+      const r = results.find((x) => x.tier === tier);
+      err(testMsg.seedParentNoVerdict(tier, r?.reason ?? r?.verdict ?? 'did not run'));
+      continue;
+    }
+    const passed = new Set(on.pass);
+    const failed = new Set(on.fail);
+    const ok = failedWithBug.filter((id) => passed.has(id));
+    const both = failedWithBug.filter((id) => failed.has(id));
+    const absent = failedWithBug.filter((id) => !passed.has(id) && !failed.has(id));
+    const already = ok.filter((id) => known.evidence.get(id)?.has(`seed:${change}`) === true);
+    const fresh = ok.filter((id) => !already.includes(id));
+    if (fresh.length > 0) {
+      const rec: TestRecord = {
+        ts: new Date().toISOString(),
+        run: newRunId(),
+        tier,
+        hook: 'seed',
+        patch,
+        source: 'seed',
+        change,
+        parent: base,
+        pass: [],
+        fail: fresh,
+        skip: [],
+      };
+      recordTests(ctx.tests, rec);
+      err(testMsg.seedCaughtBy(fresh));
+    }
+    if (already.length > 0) err(testMsg.seedAlready(already));
+    if (both.length > 0) err(testMsg.seedFailsWithout(both, base));
+    if (absent.length > 0) err(testMsg.seedNotOnParent(absent, base));
+    credited += ok.length;
+  }
+  return credited;
 }
 
 async function importStryker(ctx: CommandContext, file: string): Promise<number> {

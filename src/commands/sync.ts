@@ -5,7 +5,7 @@ import { LEDGER_REFS, originId, syncLedger } from '../ledger/sync.js';
 import { shown } from '../util/escape.js';
 import { teamMsg } from '../ledger/messages.js';
 import { err, loadContext } from './context.js';
-import { EXIT } from './run.js';
+import { EXIT } from '../config/defaults.js';
 
 export interface SyncOptions {
   cwd: string;

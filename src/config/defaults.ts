@@ -46,8 +46,16 @@ export const MAX_FILES_PER_ROW = 1000;
 export const TAIL_BYTES = 64 * 1024;
 export const ZERO_SHA = '0000000000000000000000000000000000000000';
 
-/** Exit codes: 0 allowed, 1 caught, 2 error (harness, config or range), 130 interrupted. */
-export const EXIT = { pass: 0, caught: 1, error: 2, interrupted: 130 } as const;
+/**
+ * Every exit code of every command, the one table (docs/architecture.md, "Exit codes"): commands return
+ * `EXIT.x`, never a number. `pass` 0: allowed (a push goes on; a command did what it was asked,
+ * catches and errors it recorded being data); `caught` 1: a gate caught the patch (run, ci, judge;
+ * seed and flaky when their evidence is missing); `error` 2: no verdict could be given, or the
+ * command could not do its work: the harness, the config, the range, the arguments, git, the ledger;
+ * `internal` 3: a fault of gate-ladder's own (the stack is printed: report it); `interrupted` 130:
+ * Ctrl-C (128 + SIGINT, as a shell says it).
+ */
+export const EXIT = { pass: 0, caught: 1, error: 2, internal: 3, interrupted: 130 } as const;
 
 /** Where a config may live, in the order they are tried (cosmiconfig search places). */
 export const SEARCH_PLACES = [

@@ -5,7 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { TAIL_BYTES } from '../config/defaults.js';
 import { newRunId } from '../util/hash.js';
 import { processesMarked } from '../util/proc.js';
-import { type ProcessEnd, signalQuietly, startProcess } from '../util/spawn.js';
+import { type ProcessEnd, type Started, signalQuietly, startProcess } from '../util/spawn.js';
 import type { ResolvedTier } from '../types.js';
 import { argvLine, debugFor } from '../util/debug.js';
 import { tooLongToStart } from '../util/messages.js';
@@ -164,8 +164,7 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
   const marker = env[GATE_MARKER] ? `${env[GATE_MARKER]}:${token}` : token;
   const write = io.write;
   return new Promise((done) => {
-    let timedOut = false;
-    let interrupted = false;
+    const how = { timedOut: false, interrupted: false };
     let finished = false;
     // Recorded before the start: after a fork, every page this process touches first is copied.
     const release = io.tracker?.starting({ marker: token, tier: tier.name });
@@ -187,82 +186,82 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
       setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
     };
     let timer: NodeJS.Timeout | undefined;
-    let pipeWait: NodeJS.Timeout | undefined;
     const finish = (end: ProcessEnd) => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
       // A pending wait would hold the process open after the last gate.
-      clearTimeout(pipeWait);
+      stopDrain();
       // Whatever the gate left running in its group does not outlive it, nor, after a timeout or an
       // interrupt, what it started outside the group; and nothing it left can keep us waiting on a pipe.
       killGroup(pid, 'SIGKILL');
-      if (timedOut || interrupted) killMarked(token, 'SIGKILL');
+      if (how.timedOut || how.interrupted) killMarked(token, 'SIGKILL');
       proc.closePipes();
       release?.();
       const seconds = Math.round(nowMs() - started) / 1000;
-      if ('error' in end) {
-        done({
-          exitCode: null,
-          signal: null,
-          timedOut,
-          interrupted,
-          seconds,
-          tail: tail.text(),
-          spawnError: startError(end.error, file, args, cwd),
-        });
-        return;
-      }
-      const missing = !write && end.exitCode === 127 && typeof tier.run === 'string' ? notOnPath(tier.run, cwd, env) : undefined;
-      done({
-        exitCode: end.exitCode,
-        signal: end.signal,
-        timedOut,
-        interrupted,
-        seconds,
-        tail: tail.text(),
-        ...(missing && { notFound: missing }),
-      });
+      done(gateExit(end, { ...how, seconds, tail: tail.text() }, { tier, file, args, cwd, env, piped: write !== undefined }));
     };
-    const onData = (chunk: Buffer) => {
-      tail.push(chunk);
-      write?.(chunk);
-    };
-    proc.stdout?.on('data', onData);
-    proc.stderr?.on('data', onData);
-    // Piped output is complete once both pipes close; inherited output needs no wait.
-    let open = (proc.stdout ? 1 : 0) + (proc.stderr ? 1 : 0);
-    let exited: ProcessEnd | undefined;
-    const onClose = () => {
-      open -= 1;
-      if (open === 0 && exited) finish(exited);
-    };
-    proc.stdout?.once('close', onClose);
-    proc.stderr?.once('close', onClose);
-    void proc.ended.then((end) => {
-      exited = end;
-      if ('error' in end || open === 0) {
-        finish(end);
-        return;
-      }
-      // What is left of its group dies now; output already on its way is read for a moment, then the
-      // pipes are closed, even when a process outside the group still holds them.
-      killGroup(pid, 'SIGKILL');
-      pipeWait = setTimeout(() => finish(end), PIPE_DRAIN_MS);
-    });
+    const stopDrain = whenEnded(proc, tail, write, finish);
     if (pid === undefined) return;
     // The timeout and the interrupt, set once the gate has started: the gate's first moments overlap
     // with this work (a process's first setTimeout costs about 0.3 ms) instead of waiting for it.
     timer = setTimeout(() => {
-      timedOut = true;
+      how.timedOut = true;
       stop('SIGTERM');
     }, tier.timeout * 1000);
     io.interrupt?.then(() => {
       if (finished) return;
-      interrupted = true;
+      how.interrupted = true;
       stop('SIGINT');
     });
   });
+}
+
+/**
+ * Streams the gate's output into its tail (and to `write`), and calls `finish` once it has exited and
+ * its pipes have closed: after the exit, what is left of its group dies and output already on its way
+ * is read for a moment, then the pipes are closed, even when a process outside the group still holds
+ * them. Returns what cancels that moment's wait.
+ */
+function whenEnded(proc: Started, tail: Tail, write: GateIo['write'], finish: (end: ProcessEnd) => void): () => void {
+  const onData = (chunk: Buffer) => {
+    tail.push(chunk);
+    write?.(chunk);
+  };
+  proc.stdout?.on('data', onData);
+  proc.stderr?.on('data', onData);
+  // Piped output is complete once both pipes close; inherited output needs no wait.
+  let open = (proc.stdout ? 1 : 0) + (proc.stderr ? 1 : 0);
+  let exited: ProcessEnd | undefined;
+  let pipeWait: NodeJS.Timeout | undefined;
+  const onClose = () => {
+    open -= 1;
+    if (open === 0 && exited) finish(exited);
+  };
+  proc.stdout?.once('close', onClose);
+  proc.stderr?.once('close', onClose);
+  void proc.ended.then((end) => {
+    exited = end;
+    if ('error' in end || open === 0) {
+      finish(end);
+      return;
+    }
+    killGroup(proc.pid, 'SIGKILL');
+    pipeWait = setTimeout(() => finish(end), PIPE_DRAIN_MS);
+  });
+  return () => clearTimeout(pipeWait);
+}
+
+/** What the gate did, from how its process ended: a start error in words, or its code or signal (and, for a 127, the command not on PATH). */
+function gateExit(
+  end: ProcessEnd,
+  how: { timedOut: boolean; interrupted: boolean; seconds: number; tail: string },
+  start: { tier: ResolvedTier; file: string; args: readonly string[]; cwd: string; env: NodeJS.ProcessEnv; piped: boolean },
+): GateExit {
+  if ('error' in end) return { exitCode: null, signal: null, ...how, spawnError: startError(end.error, start.file, start.args, start.cwd) };
+  const { run } = start.tier;
+  const missing = !start.piped && end.exitCode === 127 && typeof run === 'string' ? notOnPath(run, start.cwd, start.env) : undefined;
+  return { exitCode: end.exitCode, signal: end.signal, ...how, ...(missing && { notFound: missing }) };
 }
 
 /** Builtins and keywords of a POSIX shell: never looked up on PATH. (Made on the first exit 127, not by every push.) */

@@ -110,6 +110,9 @@ export const installMsg = {
       `  ${line}`,
       `or run \`${exec('gate-ladder install --force')}\` to point core.hooksPath at husky's .husky/_ (\`${exec('gate-ladder uninstall')}\` sets it back to "${shown(current)}").`,
     ].join('\n'),
+  /** The CLI that runs install is not the project's own: the hook runs node_modules/gate-ladder, which is not there. */
+  notInProject: (runner: string, add: string, folder: string, rerun: string) =>
+    `gate-ladder: note: this gate-ladder runs from outside the project (a global install, or npx fetched it), and ${shown(runner)} is not there: the hook runs that file, so every push would stop and say it is missing. Add it to the project: \`${add}\`${folder === '' ? '' : ` in ${shown(folder)}`}, then \`${rerun}\`.`,
   /** The hook setup install found before it moved core.hooksPath to husky's folder. */
   hookSetupFound: (managers: readonly string[]) =>
     `gate-ladder: this project's hooks come from ${managers.map((m) => (m === 'a hook of your own' ? "hooks of your own in git's hooks folder" : shown(m))).join(', ')}; git will take hooks from .husky/_ (core.hooksPath), so each hook it runs is carried over into .husky/<hook>:`,

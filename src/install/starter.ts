@@ -188,6 +188,8 @@ export interface StarterInput {
   packageDir?: string;
   /** The repository root, read for tests that are not a package.json script (used only when there is no `test` script). */
   root?: RootFacts;
+  /** The workspaces (npm's `workspaces`, pnpm-workspace.yaml's `packages`): folder relative to the package's, name, scripts. */
+  workspaces?: readonly { dir: string; name: string; scripts: Readonly<Record<string, string>> }[];
   /** Whether a command is on PATH where install runs (what the hook's shell would find): each tier's first word is asked. */
   onPath?: (name: string) => boolean;
 }
@@ -301,26 +303,59 @@ function partCommand(pm: PackageManager, command: string): string {
   return ON_PATH.test(command.split(/\s+/)[0]!) ? command : pmSays.exec(pm, command);
 }
 
-/** A starter ladder from package.json scripts. Pure. */
+/** What each step of the starter writes into: its input, the tier lines, and `run` (a command as a tier runs it, recorded for the PATH warnings). */
+interface Writer {
+  input: StarterInput;
+  scripts: Record<string, string>;
+  pm: PackageManager;
+  lines: string[];
+  run: (name: string, command: string) => string;
+  cwdField: string;
+}
+
+const runnerField = (r: RunnerName | undefined) => (r ? `, runner: '${r}'` : '');
+
+/** A starter ladder from package.json scripts, step by step: lint-staged, the checks, related tests, a quicker part, the whole suite. Pure. */
 export function starterConfig(input: StarterInput): Starter {
   const { scripts, pm, preCommit } = input;
-  const lines: string[] = [];
   // Every command a tier runs, by tier: their first words are checked against PATH for the warnings.
   const commands: [string, string][] = [];
-  const run = (name: string, command: string) => {
-    commands.push([name, command]);
-    return q(command);
+  const w: Writer = {
+    input,
+    scripts,
+    pm,
+    lines: [],
+    run: (name, command) => {
+      commands.push([name, command]);
+      return q(command);
+    },
+    cwdField: input.packageDir ? `, cwd: ${q(input.packageDir)}` : '',
   };
-  const runnerField = (r: RunnerName | undefined) => (r ? `, runner: '${r}'` : '');
-  const cwdField = input.packageDir ? `, cwd: ${q(input.packageDir)}` : '';
   let preCommitTier = false;
   if (preCommit && input.lintStaged) {
-    lines.push(
+    w.lines.push(
       '    // pre-commit: lint-staged on the staged files (its own config says which tasks); `git commit --no-verify` skips it.',
       "    { name: 'lint-staged', lintStaged: true },",
     );
     preCommitTier = true;
   }
+  const checked = checkLines(w, preCommitTier);
+  const full = hasTests(scripts.test);
+  relatedLines(w, full);
+  quickLines(w, full);
+  suiteLines(w, full, checked.scripts);
+  return {
+    text: configText(pm, input.packageDir, w.lines),
+    preCommitTier: checked.preCommitTier,
+    warnings: notOnPath(commands, input.onPath),
+  };
+}
+
+/** The check tiers (`checkTiers`), each with its comments; the first also on pre-commit when one is asked for and none runs there yet. */
+function checkLines(w: Writer, preCommitTierBefore: boolean): { preCommitTier: boolean; scripts: Set<string> } {
+  const { scripts, pm, lines, run, cwdField } = w;
+  const preCommit = w.input.preCommit;
+  let preCommitTier = preCommitTierBefore;
   const checks = checkTiers(scripts);
   for (const why of checks.left) lines.push(`    // ${why}.`);
   for (const c of checks.tiers) {
@@ -343,8 +378,12 @@ export function starterConfig(input: StarterInput): Starter {
     const command = c.command !== undefined ? partCommand(pm, c.command) : pmSays.script(pm, c.script);
     lines.push(`    { name: ${q(c.name)}, run: ${run(c.name, command)}${cwdField}, timeout: 300${hooks} },`);
   }
-  const checkScripts = new Set<string>(checks.tiers.map((c) => c.script));
-  const full = hasTests(scripts.test);
+  return { preCommitTier, scripts: new Set<string>(checks.tiers.map((c) => c.script)) };
+}
+
+/** The related-tests tier of the whole suite's runner, or one per workspace whose runner has one. */
+function relatedLines(w: Writer, full: boolean): void {
+  const { scripts, pm, lines, run, cwdField, input } = w;
   // The tests the push's changed source files import, through the suite's own runner: the cheap test tier.
   const related = full ? relatedCommand(suiteRunner(scripts.test!, scripts)) : undefined;
   if (related !== undefined) {
@@ -358,6 +397,42 @@ export function starterConfig(input: StarterInput): Starter {
       `    { name: 't1-related', run: ${run('t1-related', pmSays.exec(pm, related))}${cwdField}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: '${runnerName}' },`,
     );
   }
+  // A workspace project whose root runs no related tier: one per workspace whose tests run on vitest or jest, in its folder.
+  const wsRelated =
+    related === undefined
+      ? (input.workspaces ?? []).flatMap((ws) => {
+          const wsScripts = ws.scripts as Record<string, string>;
+          const command = hasTests(wsScripts.test) ? relatedCommand(suiteRunner(wsScripts.test!, wsScripts)) : undefined;
+          return command === undefined ? [] : [{ ws, command }];
+        })
+      : [];
+  if (wsRelated.length > 8)
+    lines.push(
+      `    // No related-tests tiers: ${wsRelated.length} workspaces run vitest or jest, one tier each would be too many; add one for the workspaces that change most.`,
+    );
+  else if (wsRelated.length > 0) {
+    lines.push(
+      "    // Per workspace, only the tests that import what the push changed (its own runner's reading of the imports, in its",
+      '    // folder; `{changed:...}` is each changed source file relative to that folder, so a change in another workspace it',
+      '    // imports counts too). Skipped when the push changes a test-adjacent path: the whole suite below decides then.',
+    );
+    const used = new Set<string>();
+    for (const { ws, command } of wsRelated) {
+      let name = tierName('t1-related', ws.name.replace(/^@[^/]+\//, ''));
+      for (let i = 2; used.has(name); i++) name = `${tierName('t1-related', ws.name)}-${i}`;
+      used.add(name);
+      const dir = input.packageDir ? `${input.packageDir}/${ws.dir}` : ws.dir;
+      const runnerName = command.split(' ')[0]!;
+      lines.push(
+        `    { name: ${q(name)}, run: ${run(name, pmSays.exec(pm, command))}, cwd: ${q(dir)}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: '${runnerName}' },`,
+      );
+    }
+  }
+}
+
+/** A quicker part of the tests (`test:quick`, `test:unit`, ...) as a t1, unless the whole suite runs it itself. */
+function quickLines(w: Writer, full: boolean): void {
+  const { scripts, pm, lines, run, cwdField } = w;
   const quick = QUICK_TESTS.find((s) => hasTests(scripts[s]));
   // `"test": "npm run test:unit && npm run test:types"`: the whole suite runs the quicker part itself (a tier of
   // its own when the chain is split), so a tier for it alone would run it twice in one push.
@@ -374,9 +449,13 @@ export function starterConfig(input: StarterInput): Starter {
     lines.push(
       `    // ${quick}: a quicker part of the tests, but "test" runs it too, so it has no tier of its own (it would run twice in a push).`,
     );
+}
+
+/** The whole suite: a tier per command of a chained `test` script, the tests the root shows, or `test` as it is. */
+function suiteLines(w: Writer, full: boolean, checkScripts: ReadonlySet<string>): void {
+  const { scripts, pm, lines, run, cwdField, input } = w;
   const runner = full ? detectRunner(scripts.test, scripts) : undefined;
   const found = !full && input.root ? rootTests(input.root) : [];
-  const makefile = input.root && makeTest(input.root);
   const parts = full ? chainParts(scripts.test!, scripts) : undefined;
   if (parts) {
     // `node --test && tsc -p .`: one tier per command, so the one beside the runner that fails is read as a failure of its own.
@@ -401,51 +480,60 @@ export function starterConfig(input: StarterInput): Starter {
         `    { name: ${q(name)}, run: ${run(name, partCommand(pm, part.command))}${cwdField}, timeout: 900${runnerField(part.runner)} },`,
       );
     }
-  } else if (!full && found.length > 0) {
-    // No package.json test script, but the root says how the tests run: at the root, where the config is (no `cwd`).
-    const pytest = found.find((f) => f.tool === 'pytest');
-    const testmon = pytest && testmonSign(input.root);
-    if (pytest && testmon !== undefined) {
-      lines.push(
-        `    // ${testmon} names pytest-testmon: it runs only the tests the changes since its last run affect (its database,`,
-        '    // .testmondata, is per checkout: where it has none, every test runs). Skipped when the push changes a',
-        '    // test-adjacent path: the tests moved with the code, so only the whole suite below can vouch for the patch.',
-        '    // When the change affects no test, pytest runs none (exit 5): allowNoTests makes that a pass.',
-        `    { name: 't1-related', run: ${run('t1-related', `${pytest.run} --testmon`)}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: 'pytest' },`,
-      );
-    } else if (pytest) {
-      lines.push(
-        '    // No tier of related tests: pytest cannot tell which tests a source change affects without a plugin',
-        '    // (pytest-testmon does); and the changed test files alone are what a test-adjacent push skips anyway.',
-      );
-    }
-    for (const f of found) {
-      const also =
-        f.tool !== 'make' && makefile
-          ? ` Your ${makefile} also has a \`test\` target: if \`make test\` is how you run them, put it here.`
-          : '';
-      const python =
-        f.tool === 'pytest' ? ` ${f.run.split(' ')[0]} must import pytest and your code: push where your virtualenv is active.` : '';
-      lines.push(
-        `    // No "test" script in package.json; ${f.why}: ${f.tool === 'make' ? `\`make test\`` : f.tool} runs the tests.${python}${also}`,
-        `    { name: ${q(found.length === 1 ? 't2-tests' : tierName('t2', f.tool))}, run: ${run(found.length === 1 ? 't2-tests' : tierName('t2', f.tool), f.run)}, timeout: 900${runnerField(f.runner)} },`,
-      );
-    }
-  } else
+  } else if (!full && found.length > 0) rootTestLines(w, found);
+  else
     lines.push(
       full
         ? `    // The whole suite (package.json "test": ${JSON.stringify(scripts.test).slice(1, -1)})${runner ? `; \`runner\` names its exit codes in messages` : ''}.`
         : '    // No "test" script found in package.json, nor pytest, go.mod, Cargo.toml or a Makefile `test` target at the root: edit this command.',
       `    { name: 't2-tests', run: ${run('t2-tests', pmSays.script(pm, 'test'))}${cwdField}, timeout: 900${runnerField(runner)} },`,
     );
-  const text = [
+}
+
+/** No `test` script, but the root says how the tests run (rootTests): at the root, where the config is (no `cwd`). */
+function rootTestLines(w: Writer, found: readonly RootTests[]): void {
+  const { lines, run, input } = w;
+  const makefile = input.root && makeTest(input.root);
+  const pytest = found.find((f) => f.tool === 'pytest');
+  const testmon = pytest && testmonSign(input.root);
+  if (pytest && testmon !== undefined) {
+    lines.push(
+      `    // ${testmon} names pytest-testmon: it runs only the tests the changes since its last run affect (its database,`,
+      '    // .testmondata, is per checkout: where it has none, every test runs). Skipped when the push changes a',
+      '    // test-adjacent path: the tests moved with the code, so only the whole suite below can vouch for the patch.',
+      '    // When the change affects no test, pytest runs none (exit 5): allowNoTests makes that a pass.',
+      `    { name: 't1-related', run: ${run('t1-related', `${pytest.run} --testmon`)}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: 'pytest' },`,
+    );
+  } else if (pytest) {
+    lines.push(
+      '    // No tier of related tests: pytest cannot tell which tests a source change affects without a plugin',
+      '    // (pytest-testmon does); and the changed test files alone are what a test-adjacent push skips anyway.',
+    );
+  }
+  for (const f of found) {
+    const also =
+      f.tool !== 'make' && makefile
+        ? ` Your ${makefile} also has a \`test\` target: if \`make test\` is how you run them, put it here.`
+        : '';
+    const python =
+      f.tool === 'pytest' ? ` ${f.run.split(' ')[0]} must import pytest and your code: push where your virtualenv is active.` : '';
+    lines.push(
+      `    // No "test" script in package.json; ${f.why}: ${f.tool === 'make' ? `\`make test\`` : f.tool} runs the tests.${python}${also}`,
+      `    { name: ${q(found.length === 1 ? 't2-tests' : tierName('t2', f.tool))}, run: ${run(found.length === 1 ? 't2-tests' : tierName('t2', f.tool), f.run)}, timeout: 900${runnerField(f.runner)} },`,
+    );
+  }
+}
+
+/** The config file's text around the tier lines. */
+function configText(pm: PackageManager, packageDir: string | undefined, lines: readonly string[]): string {
+  return [
     "import { defineConfig } from 'gate-ladder';",
     '',
     '// Tiers run cheapest first; the first `caught` (a test failed) or `error` (the check could not run) blocks the push.',
     `// Every field, and where a config may live: \`${pmSays.exec(pm, 'gate-ladder help config')}\`. Check it with \`${pmSays.exec(pm, 'gate-ladder run --dry-run')}\`.`,
     '// The order is a first guess, not measured: lint is often slower than the tests (move it down if so). Once',
     '// pushes have run, `gate-ladder report` says which order pays, from the seconds and catches in its ledger.',
-    ...(input.packageDir
+    ...(packageDir
       ? [
           "// package.json is not at the repository root: each tier runs in the package's folder (`cwd`, relative to the root, where this file is).",
         ]
@@ -457,7 +545,6 @@ export function starterConfig(input: StarterInput): Starter {
     '});',
     '',
   ].join('\n');
-  return { text, preCommitTier, warnings: notOnPath(commands, input.onPath) };
 }
 
 /** Whether a script, or one it runs through the manager (`depth` deep), starts with a `cd`, `export` or another word whose effect lasts. */

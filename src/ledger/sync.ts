@@ -142,6 +142,20 @@ function remoteSha(root: string, remote: string, ref: string): string | undefine
 const RACE =
   /non-fast-forward|fetch first|stale info|cannot lock ref|failed to lock|unable to (?:create|lock)|incorrect old value|reference already exists|but expected/i;
 
+/** One origin's ref as fetched: its commit and the origin it belongs to. */
+interface OriginRef {
+  sha: string;
+  origin: string;
+}
+
+/** This origin's rows (or test records): the remote's, the local keys, what the local file lacks, what the remote lacks. */
+interface OwnRows<T> {
+  remote: T[];
+  localKeys: Set<string>;
+  lacking: T[];
+  fresh: T[];
+}
+
 /**
  * One sync against `remote`. Refusals are data; nothing local changes before the fetch succeeds.
  * This clone's ledger gains rows only with `restore`: whoever can push to the remote can write this
@@ -149,144 +163,197 @@ const RACE =
  */
 export async function syncLedger(p: SyncPaths, remote: string, origin: string, opts: SyncOptions): Promise<SyncResult | SyncFailure> {
   const slot = `refs/gate-ladder/remotes/${remoteSlot(remote)}/`;
-  const mine = `${LEDGER_REFS}${origin}`;
   for (let attempt = 1; ; attempt++) {
-    const fetch = git(p.root, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--force', remote, `+${LEDGER_REFS}*:${slot}*`]);
-    if (!fetch.ok) return { ok: false, stage: 'fetch', detail: lastLine(fetch.stderr) };
-    const refs = lines(git(p.root, ['for-each-ref', '--format=%(objectname) %(refname)', slot]).stdout).map((l) => {
-      const [sha = '', name = ''] = l.split(' ');
-      return { sha, origin: name.slice(slot.length) };
-    });
+    const refs = fetchRefs(p.root, remote, slot);
+    if (!Array.isArray(refs)) return refs;
     const own = refs.find((r) => r.origin === origin);
+    const rows = await ownLedgerRows(p, own, origin);
+    const tests = await ownTestRecords(p, own, origin);
+    if (rows.fresh.length > 0 || tests.fresh.length > 0) {
+      const pushed = pushOwn(p.root, remote, slot, origin, own, rows, tests, attempt);
+      if (pushed === 'again') {
+        await new Promise((done) => setTimeout(done, 20 * attempt + Math.floor(Math.random() * 100 * attempt)));
+        continue;
+      }
+      if (pushed !== undefined) return pushed;
+    }
     const refused: Refusals = {};
-
-    // This origin's rows: what the remote holds first (so nothing pushed before is lost), then the local ones it lacks.
-    const seen = new Set<string>();
-    const remoteRows = own
-      ? lines(blob(p.root, own.sha, 'ledger.jsonl'))
-          .map(parseRow)
-          .filter((r): r is LedgerRow => r !== undefined)
-      : [];
-    for (const r of remoteRows) seen.add(rowKey(r));
-    const localKeys = new Set<string>();
-    const localOwn: LedgerRow[] = [];
-    await forEachRow(p.ledger, { rows: 0, skipped: 0 }, (row) => {
-      localKeys.add(rowKey(row));
-      if (row.origin === undefined || row.origin === origin) localOwn.push(row);
-    });
-    const lacking = remoteRows.filter((r) => !localKeys.has(rowKey(r)));
-    const fresh = newRows(
-      localOwn.map((r) => stamp(r, origin)),
-      seen,
-      rowKey,
-    ).added;
-
-    const remoteTestRecs = (own ? lines(blob(p.root, own.sha, 'tests.jsonl')) : []).flatMap((l) => {
-      const v = parseObject(l);
-      return v !== undefined && isTestRecord(v) ? [v] : [];
-    });
-    const testSeen = new Set(remoteTestRecs.map(testKey));
-    // Every record this clone wrote: the log and what compaction archived (a compacted record is still this clone's).
-    const localTests = (await Promise.all(testLogFiles(p.tests).map(jsonLines))).flat();
-    const localTestKeys = new Set(localTests.map(testKey));
-    const testsLacking = remoteTestRecs.filter((t) => !localTestKeys.has(testKey(t)));
-    const ownTests = localTests.filter((t) => isTestRecord(t) && (t.origin === undefined || t.origin === origin));
-    const freshTests = newRows(
-      ownTests.map((t) => stamp(t, origin)),
-      testSeen,
-      testKey,
-    ).added;
-
-    if (fresh.length > 0 || freshTests.length > 0) {
-      const ledgerText = [...remoteRows, ...fresh].map((r) => `${JSON.stringify(r)}\n`).join('');
-      const testsText = [...remoteTestRecs, ...freshTests].map((r) => `${JSON.stringify(r)}\n`).join('');
-      const commit = makeCommit(p.root, ledgerText, testsText, origin, own?.sha);
-      const push = git(p.root, ['push', '--quiet', '--no-verify', '--porcelain', remote, `${commit}:${mine}`]);
-      if (!push.ok) {
-        const said = `${push.stdout}\n${push.stderr}`;
-        // Another sync of this origin got there first (the ref moved since the fetch, or git says so): fetch again and build on it.
-        const now = RACE.test(said) ? undefined : remoteSha(p.root, remote, mine);
-        const raced = now === undefined ? RACE.test(said) : now !== (own?.sha ?? '');
-        if (raced && attempt < PUSH_TRIES) {
-          await new Promise((done) => setTimeout(done, 20 * attempt + Math.floor(Math.random() * 100 * attempt)));
-          continue;
-        }
-        const detail = lastLine(
-          said
-            .split('\n')
-            .filter((l) => !/^(To |Done$)/.test(l))
-            .join('\n'),
-        );
-        return { ok: false, stage: raced ? 'race' : 'push', detail };
-      }
-      git(p.root, ['update-ref', `${slot}${origin}`, commit]);
-    }
-
     // Rows of this origin's ref the local ledger lacks: added only when asked, and checked like anyone's.
-    let restored: LedgerRow[] = [];
-    let restoredTests: Record<string, unknown>[] = [];
-    if (opts.restore === true) {
-      restored = lacking.filter((r) => {
-        const why = refuseRow(r, origin, opts.limits);
-        if (why !== undefined) countRefusal(refused, origin, why);
-        return why === undefined;
-      });
-      restoredTests = testsLacking.filter((t) => refuseTestRecord(t, origin) === undefined);
-      appendLines(p.ledger, restored);
-      appendLines(p.tests, restoredTests);
-    }
-
-    const teamRows: unknown[] = [];
-    const teamTests: unknown[] = [];
-    const teamSeen = new Set([...localKeys, ...restored.map(rowKey)]);
-    const teamTestSeen = new Set([...localTestKeys, ...restoredTests.map(testKey)]);
-    const origins = new Set<string>();
-    let skipped = 0;
-    for (const ref of refs) {
-      if (ref.origin === origin) continue;
-      for (const line of lines(blob(p.root, ref.sha, 'ledger.jsonl'))) {
-        const v = parseObject(line);
-        if (v === undefined) {
-          skipped++;
-          continue;
-        }
-        const why = refuseRow(v, ref.origin, opts.limits);
-        if (why !== undefined) {
-          countRefusal(refused, ref.origin, why);
-          continue;
-        }
-        const row = v as unknown as LedgerRow;
-        const k = rowKey(row);
-        if (teamSeen.has(k)) continue;
-        teamSeen.add(k);
-        teamRows.push({ ...row, origin: ref.origin });
-        origins.add(ref.origin);
-      }
-      for (const line of lines(blob(p.root, ref.sha, 'tests.jsonl'))) {
-        const v = parseObject(line);
-        if (v === undefined || !isTestRecord(v) || refuseTestRecord(v, ref.origin) !== undefined) continue;
-        const k = testKey(v);
-        if (teamTestSeen.has(k)) continue;
-        teamTestSeen.add(k);
-        teamTests.push({ ...v, origin: ref.origin });
-      }
-    }
-    writeWhole(teamLedgerPath(p.ledger), teamRows);
-    writeWhole(teamTestsPath(p.ledger), teamTests);
+    const restored = opts.restore === true ? restoreLacking(p, origin, opts.limits, rows, tests, refused) : { rows: [], tests: [] };
+    const team = writeTeamFiles(p, refs, origin, opts.limits, refused, {
+      rows: new Set([...rows.localKeys, ...restored.rows.map(rowKey)]),
+      tests: new Set([...tests.localKeys, ...restored.tests.map(testKey)]),
+    });
     writeRefusals(p.ledger, refused);
     return {
       ok: true,
       origin,
-      pushed: fresh.length,
-      restored: restored.length,
-      ...(restored.length > 0 && { restoredSpan: span(restored) }),
-      notRestored: opts.restore === true ? 0 : lacking.length,
-      teamRows: teamRows.length,
-      origins: origins.size,
-      skipped,
+      pushed: rows.fresh.length,
+      restored: restored.rows.length,
+      ...(restored.rows.length > 0 && { restoredSpan: span(restored.rows) }),
+      notRestored: opts.restore === true ? 0 : rows.lacking.length,
+      ...team,
       refused,
     };
   }
+}
+
+/** Every origin's ref fetched into this remote's slot, or why the fetch failed. */
+function fetchRefs(root: string, remote: string, slot: string): OriginRef[] | SyncFailure {
+  const fetch = git(root, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--force', remote, `+${LEDGER_REFS}*:${slot}*`]);
+  if (!fetch.ok) return { ok: false, stage: 'fetch', detail: lastLine(fetch.stderr) };
+  return lines(git(root, ['for-each-ref', '--format=%(objectname) %(refname)', slot]).stdout).map((l) => {
+    const [sha = '', name = ''] = l.split(' ');
+    return { sha, origin: name.slice(slot.length) };
+  });
+}
+
+/** This origin's ledger rows: what the remote holds first (so nothing pushed before is lost), then the local ones it lacks. */
+async function ownLedgerRows(p: SyncPaths, own: OriginRef | undefined, origin: string): Promise<OwnRows<LedgerRow>> {
+  const seen = new Set<string>();
+  const remoteRows = own
+    ? lines(blob(p.root, own.sha, 'ledger.jsonl'))
+        .map(parseRow)
+        .filter((r): r is LedgerRow => r !== undefined)
+    : [];
+  for (const r of remoteRows) seen.add(rowKey(r));
+  const localKeys = new Set<string>();
+  const localOwn: LedgerRow[] = [];
+  await forEachRow(p.ledger, { rows: 0, skipped: 0 }, (row) => {
+    localKeys.add(rowKey(row));
+    if (row.origin === undefined || row.origin === origin) localOwn.push(row);
+  });
+  const lacking = remoteRows.filter((r) => !localKeys.has(rowKey(r)));
+  const fresh = newRows(
+    localOwn.map((r) => stamp(r, origin)),
+    seen,
+    rowKey,
+  ).added;
+  return { remote: remoteRows, localKeys, lacking, fresh };
+}
+
+/** This origin's per-test records, as its ledger rows are. */
+async function ownTestRecords(p: SyncPaths, own: OriginRef | undefined, origin: string): Promise<OwnRows<Record<string, unknown>>> {
+  const remoteTestRecs = (own ? lines(blob(p.root, own.sha, 'tests.jsonl')) : []).flatMap((l) => {
+    const v = parseObject(l);
+    return v !== undefined && isTestRecord(v) ? [v] : [];
+  });
+  const testSeen = new Set(remoteTestRecs.map(testKey));
+  // Every record this clone wrote: the log and what compaction archived (a compacted record is still this clone's).
+  const localTests = (await Promise.all(testLogFiles(p.tests).map(jsonLines))).flat();
+  const localKeys = new Set(localTests.map(testKey));
+  const lacking = remoteTestRecs.filter((t) => !localKeys.has(testKey(t)));
+  const ownTests = localTests.filter((t) => isTestRecord(t) && (t.origin === undefined || t.origin === origin));
+  const fresh = newRows(
+    ownTests.map((t) => stamp(t, origin)),
+    testSeen,
+    testKey,
+  ).added;
+  return { remote: remoteTestRecs, localKeys, lacking, fresh };
+}
+
+/**
+ * This origin's ref pushed as a fast-forward of what was fetched: undefined when it was, `again` when
+ * another sync of this origin got there first and there are tries left, else why it was refused.
+ */
+function pushOwn(
+  root: string,
+  remote: string,
+  slot: string,
+  origin: string,
+  own: OriginRef | undefined,
+  rows: OwnRows<LedgerRow>,
+  tests: OwnRows<Record<string, unknown>>,
+  attempt: number,
+): SyncFailure | 'again' | undefined {
+  const mine = `${LEDGER_REFS}${origin}`;
+  const ledgerText = [...rows.remote, ...rows.fresh].map((r) => `${JSON.stringify(r)}\n`).join('');
+  const testsText = [...tests.remote, ...tests.fresh].map((r) => `${JSON.stringify(r)}\n`).join('');
+  const commit = makeCommit(root, ledgerText, testsText, origin, own?.sha);
+  const push = git(root, ['push', '--quiet', '--no-verify', '--porcelain', remote, `${commit}:${mine}`]);
+  if (push.ok) {
+    git(root, ['update-ref', `${slot}${origin}`, commit]);
+    return undefined;
+  }
+  const said = `${push.stdout}\n${push.stderr}`;
+  // Another sync of this origin got there first (the ref moved since the fetch, or git says so): fetch again and build on it.
+  const now = RACE.test(said) ? undefined : remoteSha(root, remote, mine);
+  const raced = now === undefined ? RACE.test(said) : now !== (own?.sha ?? '');
+  if (raced && attempt < PUSH_TRIES) return 'again';
+  const detail = lastLine(
+    said
+      .split('\n')
+      .filter((l) => !/^(To |Done$)/.test(l))
+      .join('\n'),
+  );
+  return { ok: false, stage: raced ? 'race' : 'push', detail };
+}
+
+/** `--restore`: this origin's rows and records the local files lack, checked like anyone's, appended. */
+function restoreLacking(
+  p: SyncPaths,
+  origin: string,
+  limits: RowLimits,
+  rows: OwnRows<LedgerRow>,
+  tests: OwnRows<Record<string, unknown>>,
+  refused: Refusals,
+): { rows: LedgerRow[]; tests: Record<string, unknown>[] } {
+  const restored = rows.lacking.filter((r) => {
+    const why = refuseRow(r, origin, limits);
+    if (why !== undefined) countRefusal(refused, origin, why);
+    return why === undefined;
+  });
+  const restoredTests = tests.lacking.filter((t) => refuseTestRecord(t, origin) === undefined);
+  appendLines(p.ledger, restored);
+  appendLines(p.tests, restoredTests);
+  return { rows: restored, tests: restoredTests };
+}
+
+/** The team files rebuilt from the other origins' rows and records that pass the checks and are not this clone's already. */
+function writeTeamFiles(
+  p: SyncPaths,
+  refs: readonly OriginRef[],
+  origin: string,
+  limits: RowLimits,
+  refused: Refusals,
+  seen: { rows: Set<string>; tests: Set<string> },
+): { teamRows: number; origins: number; skipped: number } {
+  const teamRows: unknown[] = [];
+  const teamTests: unknown[] = [];
+  const origins = new Set<string>();
+  let skipped = 0;
+  for (const ref of refs) {
+    if (ref.origin === origin) continue;
+    for (const line of lines(blob(p.root, ref.sha, 'ledger.jsonl'))) {
+      const v = parseObject(line);
+      if (v === undefined) {
+        skipped++;
+        continue;
+      }
+      const why = refuseRow(v, ref.origin, limits);
+      if (why !== undefined) {
+        countRefusal(refused, ref.origin, why);
+        continue;
+      }
+      const row = v as unknown as LedgerRow;
+      const k = rowKey(row);
+      if (seen.rows.has(k)) continue;
+      seen.rows.add(k);
+      teamRows.push({ ...row, origin: ref.origin });
+      origins.add(ref.origin);
+    }
+    for (const line of lines(blob(p.root, ref.sha, 'tests.jsonl'))) {
+      const v = parseObject(line);
+      if (v === undefined || !isTestRecord(v) || refuseTestRecord(v, ref.origin) !== undefined) continue;
+      const k = testKey(v);
+      if (seen.tests.has(k)) continue;
+      seen.tests.add(k);
+      teamTests.push({ ...v, origin: ref.origin });
+    }
+  }
+  writeWhole(teamLedgerPath(p.ledger), teamRows);
+  writeWhole(teamTestsPath(p.ledger), teamTests);
+  return { teamRows: teamRows.length, origins: origins.size, skipped };
 }
 
 /** The earliest and latest `ts` of rows (checked rows: each has one). */

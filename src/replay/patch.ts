@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { type ApplyFailure, applyFailure, normalizedPatch } from './apply-reason.js';
 import { diffList, git, stagedPaths, textAt } from '../git/git.js';
 import { type LadderDeps, runLadder } from '../run/ladder.js';
 import type { ReplayPatch } from './inputs.js';
@@ -26,6 +28,8 @@ export interface PatchOutcome {
   reason?: string;
   /** Not applied because of what it writes (into a dependency folder, a symlink leading out), not because git could not apply it. */
   refused?: boolean;
+  /** It did not apply because of its base (its context or files are not the base's), not because it is malformed. */
+  baseLikely?: boolean;
   /** The ladder's plan for it (which tiers run, which t0-scope skipped and why), once it applied. */
   plan?: Plan;
   seconds: number;
@@ -86,15 +90,29 @@ export function notAppliedRow(
   };
 }
 
-function firstLines(text: string): string {
-  return (
-    text
-      .trim()
-      .split('\n')
-      .filter((l) => !/^(hint|warning):/.test(l))
-      .slice(0, 2)
-      .join(' / ') || 'git apply failed'
-  );
+/**
+ * Applies a patch file to the slot's index and files, as agents hand patches over: as it is, else with its
+ * line ends made LF, a final newline added and each hunk's line counts recounted (`--recount`: a model's
+ * hunk headers are often off by a line), and a `diff -u` without git's header with its paths as written
+ * (`-p0`). git apply changes nothing when it fails. Undefined when applied;
+ * else why not (the first attempt's reason, or the second's when the patch needed mending).
+ */
+function applyPatchFile(dir: string, file: string): ApplyFailure | undefined {
+  const args = ['apply', '--index', '--whitespace=nowarn'];
+  const first = git(dir, [...args, file]);
+  if (first.ok) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return applyFailure(first.stderr, '');
+  }
+  const mended = normalizedPatch(text);
+  const second = git(dir, [...args, '--recount'], mended ?? text);
+  if (second.ok) return undefined;
+  // `diff -u src/a.js.orig src/a.js` names the paths as they are (git strips one folder from a diff without git's header).
+  if (!/^diff --git /m.test(text) && git(dir, [...args, '--recount', '-p0'], mended ?? text).ok) return undefined;
+  return mended !== undefined ? applyFailure(second.stderr, mended) : applyFailure(first.stderr, text);
 }
 
 /** Why a patch file must not be applied in `slot`: it writes where a dependency folder will be linked. Undefined when it may. */
@@ -141,10 +159,11 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
     };
     if (patch.kind === 'file') {
       const refused = refusal(slot, patch.file);
-      const applied = refused === undefined ? git(slot.dir, ['apply', '--index', '--whitespace=nowarn', patch.file]) : undefined;
-      if (applied === undefined || !applied.ok) {
+      const failed = refused === undefined ? applyPatchFile(slot.dir, patch.file) : { reason: refused, baseLikely: false };
+      if (failed !== undefined) {
         if (ctx.interrupted()) return { ...empty, status: 'interrupted', seconds: elapsed() };
-        return notApplied(refused ?? firstLines(applied!.stderr), refused !== undefined, refused === undefined ? undefined : 'patch');
+        if (refused !== undefined) return notApplied(refused, true, 'patch');
+        return { ...notApplied(failed.reason, false), baseLikely: failed.baseLikely };
       }
     }
     // The patch's tree is in the slot (applied, or its commit checked out): a symlink it adds that leads out refuses it.

@@ -54,11 +54,24 @@ export function oneRecommendation(advice: readonly Advice[]): Advice[] {
     .map((a) => (a.kind === chosen ? { ...a, figures: { ...a.figures, chosen_over: over.join(', ') } } : a));
 }
 
+/** What `allAdvice`'s steps add a piece of advice with. */
+type AddAdvice = (kind: Advice['kind'], text: string, figures: Advice['figures']) => void;
+
 function allAdvice(input: AdviceInput, policy: Partial<AdvicePolicy>): Advice[] {
   const p = { ...DEFAULT_ADVICE, ...policy };
   const out: Advice[] = [];
-  const add = (kind: Advice['kind'], text: string, figures: Advice['figures']) => out.push({ kind, text, figures });
+  const add: AddAdvice = (kind, text, figures) => out.push({ kind, text, figures });
+  paceAdvice(input, p, add);
+  errorAdvice(input, add);
+  overlapAdvice(input, p, add);
+  const named = new Set(out.filter((a) => a.kind === 'contract-check').map((a) => a.figures.later));
+  ladderAdvice(input, p, add, named);
+  orderAdvice(input, add);
+  return out;
+}
 
+/** Too few attempts a month to judge by, and feedback short enough already. */
+function paceAdvice(input: AdviceInput, p: AdvicePolicy, add: AddAdvice): void {
   const rate = input.rate;
   if (rate.per_month < p.minAttempts) {
     add('too-few-attempts', reportMsg.tooFewAttempts(rate, p.minAttempts), {
@@ -77,6 +90,10 @@ function allAdvice(input: AdviceInput, policy: Partial<AdvicePolicy>): Advice[] 
       limit_s: p.shortFeedbackS,
     });
   }
+}
+
+/** Each tier whose errors the harness caused. */
+function errorAdvice(input: AdviceInput, add: AddAdvice): void {
   for (const t of input.tiers) {
     // An error the patch caused (it broke a file the tier loads) is no trouble of the tier's: only the harness's are advised on.
     const patchErrors = t.patch_errors ?? 0;
@@ -91,6 +108,10 @@ function allAdvice(input: AdviceInput, policy: Partial<AdvicePolicy>): Advice[] 
       });
     }
   }
+}
+
+/** From calibration runs: a tier whose catches a later one always makes too (decorative), or that adds almost no catch of its own (a contract check). */
+function overlapAdvice(input: AdviceInput, p: AdvicePolicy, add: AddAdvice): void {
   for (const pair of input.overlap.pairs) {
     // The same noise floor as for attempts: fewer calibration runs say nothing about overlap.
     if (pair.patches < p.minAttempts) continue;
@@ -117,9 +138,12 @@ function allAdvice(input: AdviceInput, policy: Partial<AdvicePolicy>): Advice[] 
       });
     }
   }
+}
+
+/** From ladder rows, for the tiers calibration did not already name (`named`). */
+function ladderAdvice(input: AdviceInput, p: AdvicePolicy, add: AddAdvice, named: ReadonlySet<unknown>): void {
   // From ladder rows: every catch of a later tier is new (the earlier ones passed), so a tier that, reached, almost
   // never catches is a contract check. Not for the first tier, and not twice for a tier calibration already named.
-  const named = new Set(out.filter((a) => a.kind === 'contract-check').map((a) => a.figures.later));
   const laddered = input.tiers.filter((t) => t.runs > 0);
   for (const t of laddered.slice(1)) {
     if (t.runs < p.minAttempts || named.has(t.tier) || t.caught * 100 > p.newCatchPercent * t.runs) continue;
@@ -131,6 +155,10 @@ function allAdvice(input: AdviceInput, policy: Partial<AdvicePolicy>): Advice[] 
       from: 'ladder',
     });
   }
+}
+
+/** The order: reorder, or keep it, with the expected seconds of each. */
+function orderAdvice(input: AdviceInput, add: AddAdvice): void {
   const o = input.order;
   if (o.current_s !== null && o.recommended_s !== null) {
     const changed = o.recommended.some((name, i) => name !== o.current[i]);
@@ -143,5 +171,4 @@ function allAdvice(input: AdviceInput, policy: Partial<AdvicePolicy>): Advice[] 
       calibration_runs: o.calibration_runs,
     });
   }
-  return out;
 }

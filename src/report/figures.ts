@@ -141,152 +141,189 @@ export interface CalibrationRun {
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
+/** Everything the fold holds between rows: counters and seconds per tier, never the rows. */
+interface FoldState {
+  accs: Map<string, TierAcc>;
+  /** The tiers in the order first seen (the config's first). */
+  order: string[];
+  attempts: DistinctCounter;
+  routedRuns: DistinctCounter;
+  calibration: Map<string, CalibrationRun>;
+  seeds: ReturnType<typeof seedFold>;
+  trend: Trend;
+  excluded: Report['excluded'];
+  /** The counted errors by cause: the tiers' figures count both alike. */
+  errors: Report['errors'];
+  since: number | undefined;
+  rows: number;
+  countedCalibration: number;
+  lastRun: string | undefined;
+  lastRouted: string | undefined;
+}
+
 /** The report as a pure fold: `add` every row, then `finish`. */
 export function reportFold(opts: ReportOptions = {}): ReportFold {
-  const accs = new Map<string, TierAcc>();
-  const order: string[] = [];
-  const tier = (name: string): TierAcc => {
-    let a = accs.get(name);
-    if (a === undefined) {
-      a = {
-        caught: 0,
-        errors: 0,
-        passes: 0,
-        total: 0,
-        seconds: new Seconds(),
-        notApplied: 0,
-        notApplicable: 0,
-        patchErrors: 0,
-        routedPast: new DistinctCounter(),
-      };
-      accs.set(name, a);
-      order.push(name);
-    }
-    return a;
+  const s: FoldState = {
+    accs: new Map(),
+    order: [],
+    attempts: new DistinctCounter(),
+    routedRuns: new DistinctCounter(),
+    calibration: new Map(),
+    seeds: seedFold(),
+    trend: new Trend(),
+    excluded: { filtered: 0, calibration: 0, cached: 0, seed: 0, not_applied: 0, not_applicable: 0 },
+    errors: { patch: 0, harness: 0 },
+    since: opts.since?.getTime(),
+    rows: 0,
+    countedCalibration: 0,
+    lastRun: undefined,
+    lastRouted: undefined,
   };
-  for (const name of opts.tiers ?? []) tier(name);
-  const attempts = new DistinctCounter();
-  const routedRuns = new DistinctCounter();
-  const calibration = new Map<string, CalibrationRun>();
-  const seeds = seedFold();
-  const trend = new Trend();
-  const excluded = { filtered: 0, calibration: 0, cached: 0, seed: 0, not_applied: 0, not_applicable: 0 };
-  // The counted errors by cause: the tiers' figures count both alike.
-  const errors = { patch: 0, harness: 0 };
-  const since = opts.since?.getTime();
-  let rows = 0;
-  let countedCalibration = 0;
-  let lastRun: string | undefined;
-  let lastRouted: string | undefined;
+  for (const name of opts.tiers ?? []) tierAcc(s, name);
+  return { add: (row) => addRow(s, opts, row), finish: (skippedLines = 0) => finishReport(s, opts, skippedLines) };
+}
 
-  const routed = (run: string, skipped: unknown): void => {
-    if (!Array.isArray(skipped) || run === lastRouted) return;
-    lastRouted = run;
-    for (const name of strings(skipped)) {
-      routedRuns.add(run);
-      tier(name).routedPast.add(run);
-    }
-  };
-
-  const add = (row: FoldRow): void => {
-    rows++;
-    if (
-      (opts.hook !== undefined && row.hook !== opts.hook) ||
-      (since !== undefined && !(typeof row.ts === 'string' && Date.parse(row.ts) >= since))
-    ) {
-      excluded.filtered++;
-      return;
-    }
-    const run = typeof row.run === 'string' ? row.run : row.patch;
-    // Seeded bugs are evidence of what each tier can catch, not patch attempts.
-    if (row.source === 'seed' || row.hook === 'seed') {
-      excluded.seed++;
-      seeds.add(run, row);
-      return;
-    }
-    // A patch that did not apply is no tier's attempt: it never creates a tier line.
-    if (row.applied === false) {
-      const known = accs.get(row.tier);
-      if (known !== undefined) known.notApplied++;
-      excluded.not_applied++;
-      return;
-    }
-    const a = tier(row.tier);
-    const notApplicable = isNotApplicable(row);
-    if (row.calibration === true) {
-      let c = calibration.get(run);
-      if (c === undefined) calibration.set(run, (c = { verdicts: new Map(), skipped: strings(row.skipped), stopped: false }));
-      c.verdicts.set(row.tier, { verdict: notApplicable ? 'error' : row.verdict, seconds: row.seconds });
-      routed(run, row.skipped);
-      // Past the first non-pass the ladder would have stopped: these rows feed the overlap and the exact order only.
-      if (c.stopped) {
-        excluded.calibration++;
-        return;
-      }
-      if (row.verdict !== 'pass') c.stopped = true;
-    }
-    if (row.cached === true) {
-      excluded.cached++;
-      return;
-    }
-    if (notApplicable) {
-      a.notApplicable++;
-      excluded.not_applicable++;
-      return;
-    }
-    if (row.calibration === true) countedCalibration++;
-    else routed(run, row.skipped);
-    // A run's rows are usually adjacent: skip hashing the same run id again.
-    if (run !== lastRun) {
-      attempts.add(run);
-      lastRun = run;
-    }
-    if (row.verdict === 'caught') a.caught++;
-    else if (row.verdict === 'error') {
-      a.errors++;
-      if (row.error_cause === 'patch') {
-        errors.patch++;
-        a.patchErrors++;
-      } else errors.harness++;
-    } else a.passes++;
-    a.total += row.seconds;
-    a.seconds.push(row.seconds);
-    trend.add(row.ts, row.tier, row.verdict === 'caught', row.seconds);
-  };
-
-  const finish = (skippedLines = 0): Report => {
-    const current = opts.tiers === undefined ? undefined : new Set(opts.tiers);
-    const all = order.map((name) => figures(name, accs.get(name)!));
-    const tiers = all.filter((t) => current === undefined || current.has(t.tier));
-    const retired = all.filter((t) => current !== undefined && !current.has(t.tier));
-    const scope = scopeFigures(order, accs, all, routedRuns.size);
-    const pairs = overlap(
-      tiers.map((t) => t.tier),
-      calibration,
-    );
-    const priced = priceOrder(tiers, calibration);
-    const rate = rateFigures(attempts.size, trend.first, trend.latest);
-    const overlapFigures = { runs: calibration.size, counted_rows: countedCalibration, pairs };
-    const base = { tiers, scope, overlap: overlapFigures, order: priced, attempts: attempts.size, rate };
-    const advice = rows - excluded.filtered === 0 ? [] : advise(base, opts);
-    return {
-      tiers,
-      scope,
-      overlap: overlapFigures,
-      order: priced,
-      advice,
-      attempts: attempts.size,
-      rows,
-      excluded,
-      errors,
-      skipped_lines: skippedLines,
-      retired,
-      trend: trend.finish(tiers.filter((t) => t.runs > 0).map((t) => t.tier)),
-      rate,
-      seeds: seeds.finish(order),
+/** The tier's counters, made the first time the tier is seen. */
+function tierAcc(s: FoldState, name: string): TierAcc {
+  let a = s.accs.get(name);
+  if (a === undefined) {
+    a = {
+      caught: 0,
+      errors: 0,
+      passes: 0,
+      total: 0,
+      seconds: new Seconds(),
+      notApplied: 0,
+      notApplicable: 0,
+      patchErrors: 0,
+      routedPast: new DistinctCounter(),
     };
+    s.accs.set(name, a);
+    s.order.push(name);
+  }
+  return a;
+}
+
+/** The tiers t0-scope routed past in a run, counted once per run. */
+function routed(s: FoldState, run: string, skipped: unknown): void {
+  if (!Array.isArray(skipped) || run === s.lastRouted) return;
+  s.lastRouted = run;
+  for (const name of strings(skipped)) {
+    s.routedRuns.add(run);
+    tierAcc(s, name).routedPast.add(run);
+  }
+}
+
+/** One row: left out (filtered, a seeded bug, a patch that did not apply, cached, not applicable) or counted. */
+function addRow(s: FoldState, opts: ReportOptions, row: FoldRow): void {
+  s.rows++;
+  if (
+    (opts.hook !== undefined && row.hook !== opts.hook) ||
+    (s.since !== undefined && !(typeof row.ts === 'string' && Date.parse(row.ts) >= s.since))
+  ) {
+    s.excluded.filtered++;
+    return;
+  }
+  const run = typeof row.run === 'string' ? row.run : row.patch;
+  // Seeded bugs are evidence of what each tier can catch, not patch attempts.
+  if (row.source === 'seed' || row.hook === 'seed') {
+    s.excluded.seed++;
+    s.seeds.add(run, row);
+    return;
+  }
+  // A patch that did not apply is no tier's attempt: it never creates a tier line.
+  if (row.applied === false) {
+    const known = s.accs.get(row.tier);
+    if (known !== undefined) known.notApplied++;
+    s.excluded.not_applied++;
+    return;
+  }
+  const a = tierAcc(s, row.tier);
+  const notApplicable = isNotApplicable(row);
+  if (row.calibration === true && calibrationStopped(s, run, row, notApplicable)) {
+    s.excluded.calibration++;
+    return;
+  }
+  if (row.cached === true) {
+    s.excluded.cached++;
+    return;
+  }
+  if (notApplicable) {
+    a.notApplicable++;
+    s.excluded.not_applicable++;
+    return;
+  }
+  if (row.calibration === true) s.countedCalibration++;
+  else routed(s, run, row.skipped);
+  countRow(s, a, run, row);
+}
+
+/**
+ * A calibration row kept in its run (for the overlap and the exact order); true when the ladder would
+ * have stopped before it (past the first non-pass), so it feeds those only.
+ */
+function calibrationStopped(s: FoldState, run: string, row: FoldRow, notApplicable: boolean): boolean {
+  let c = s.calibration.get(run);
+  if (c === undefined) s.calibration.set(run, (c = { verdicts: new Map(), skipped: strings(row.skipped), stopped: false }));
+  c.verdicts.set(row.tier, { verdict: notApplicable ? 'error' : row.verdict, seconds: row.seconds });
+  routed(s, run, row.skipped);
+  if (c.stopped) return true;
+  if (row.verdict !== 'pass') c.stopped = true;
+  return false;
+}
+
+/** A counted row: its run's attempt, its tier's verdict and seconds, the trend. */
+function countRow(s: FoldState, a: TierAcc, run: string, row: FoldRow): void {
+  // A run's rows are usually adjacent: skip hashing the same run id again.
+  if (run !== s.lastRun) {
+    s.attempts.add(run);
+    s.lastRun = run;
+  }
+  if (row.verdict === 'caught') a.caught++;
+  else if (row.verdict === 'error') {
+    a.errors++;
+    if (row.error_cause === 'patch') {
+      s.errors.patch++;
+      a.patchErrors++;
+    } else s.errors.harness++;
+  } else a.passes++;
+  a.total += row.seconds;
+  a.seconds.push(row.seconds);
+  s.trend.add(row.ts, row.tier, row.verdict === 'caught', row.seconds);
+}
+
+/** The report from the fold's counters: each tier's figures, scope, overlap, order, advice, trend and seeds. */
+function finishReport(s: FoldState, opts: ReportOptions, skippedLines: number): Report {
+  const current = opts.tiers === undefined ? undefined : new Set(opts.tiers);
+  const all = s.order.map((name) => figures(name, s.accs.get(name)!));
+  const tiers = all.filter((t) => current === undefined || current.has(t.tier));
+  const retired = all.filter((t) => current !== undefined && !current.has(t.tier));
+  const scope = scopeFigures(s.order, s.accs, all, s.routedRuns.size);
+  const pairs = overlap(
+    tiers.map((t) => t.tier),
+    s.calibration,
+  );
+  const priced = priceOrder(tiers, s.calibration);
+  const rate = rateFigures(s.attempts.size, s.trend.first, s.trend.latest);
+  const overlapFigures = { runs: s.calibration.size, counted_rows: s.countedCalibration, pairs };
+  const base = { tiers, scope, overlap: overlapFigures, order: priced, attempts: s.attempts.size, rate };
+  const advice = s.rows - s.excluded.filtered === 0 ? [] : advise(base, opts);
+  return {
+    tiers,
+    scope,
+    overlap: overlapFigures,
+    order: priced,
+    advice,
+    attempts: s.attempts.size,
+    rows: s.rows,
+    excluded: s.excluded,
+    errors: s.errors,
+    skipped_lines: skippedLines,
+    retired,
+    trend: s.trend.finish(tiers.filter((t) => t.runs > 0).map((t) => t.tier)),
+    rate,
+    seeds: s.seeds.finish(s.order),
   };
-  return { add, finish };
 }
 
 /** The report over rows already in memory (tests, small ledgers). */

@@ -117,68 +117,70 @@ export function orderEvalFold(opts: OrderEvalOptions = {}) {
       }
       foldRow(stats, row);
     },
-    finish(): OrderEvaluation {
-      const calibrationRuns = calSeen.size;
-      const evaluated = [...runs.values()].filter((r) => !r.error);
-      const leftOut = runs.size - evaluated.length;
-      if (evaluated.length === 0)
-        return {
-          patches: 0,
-          catching_patches: 0,
-          reason:
-            calibrationRuns <= MIN_CALIBRATION_RUNS
-              ? `the ledger holds ${calibrationRuns} calibration run${calibrationRuns === 1 ? '' : 's'}; the evaluation needs more than ${MIN_CALIBRATION_RUNS} (each prediction is made from the ${MIN_CALIBRATION_RUNS} or more before it): run \`gate-ladder replay --calibrate\` or set \`calibrate\` in the config`
-              : 'every calibration run after the first ones had an error row',
-          ...(leftOut > 0 && { left_out_errors: leftOut }),
-        };
-      const side = () => ({ times: [] as number[], apfdc: [] as number[], missed: 0 });
-      const fixed = side();
-      const predicted = side();
-      const sel = { missed: 0, saved: 0, skipped: 0 };
-      let catching = 0;
-      for (const r of evaluated) {
-        const catches = [...r.got.values()].some((g) => g.verdict === 'caught');
-        const f = replayOrder(r.fixed, r.got);
-        const p = replayOrder(r.predicted, r.got);
-        if (opts.select) {
-          const kept = r.predicted.filter((t) => !r.skipped.includes(t));
-          const s = replayOrder(kept, r.got);
-          sel.skipped += r.skipped.filter((t) => r.got.has(t)).length;
-          sel.saved += p.spent - s.spent;
-          if (catches && s.toCatch === undefined) sel.missed++;
-        }
-        if (!catches) continue;
-        catching++;
-        for (const [o, x] of [
-          [f, fixed],
-          [p, predicted],
-        ] as const) {
-          if (o.toCatch === undefined) x.missed++;
-          else {
-            x.times.push(o.toCatch);
-            x.apfdc.push(o.apfdc!);
-          }
-        }
+    finish: (): OrderEvaluation => evaluate(runs, calSeen.size, opts),
+  };
+}
+
+/** Each calibration run without an error replayed under the fixed and the predicted order (and `select`'s skips): the times to the first catch. */
+function evaluate(runs: ReadonlyMap<string, PatchRun>, calibrationRuns: number, opts: OrderEvalOptions): OrderEvaluation {
+  const evaluated = [...runs.values()].filter((r) => !r.error);
+  const leftOut = runs.size - evaluated.length;
+  if (evaluated.length === 0)
+    return {
+      patches: 0,
+      catching_patches: 0,
+      reason:
+        calibrationRuns <= MIN_CALIBRATION_RUNS
+          ? `the ledger holds ${calibrationRuns} calibration run${calibrationRuns === 1 ? '' : 's'}; the evaluation needs more than ${MIN_CALIBRATION_RUNS} (each prediction is made from the ${MIN_CALIBRATION_RUNS} or more before it): run \`gate-ladder replay --calibrate\` or set \`calibrate\` in the config`
+          : 'every calibration run after the first ones had an error row',
+      ...(leftOut > 0 && { left_out_errors: leftOut }),
+    };
+  const side = () => ({ times: [] as number[], apfdc: [] as number[], missed: 0 });
+  const fixed = side();
+  const predicted = side();
+  const sel = { missed: 0, saved: 0, skipped: 0 };
+  let catching = 0;
+  for (const r of evaluated) {
+    const catches = [...r.got.values()].some((g) => g.verdict === 'caught');
+    const f = replayOrder(r.fixed, r.got);
+    const p = replayOrder(r.predicted, r.got);
+    if (opts.select) {
+      const kept = r.predicted.filter((t) => !r.skipped.includes(t));
+      const s = replayOrder(kept, r.got);
+      sel.skipped += r.skipped.filter((t) => r.got.has(t)).length;
+      sel.saved += p.spent - s.spent;
+      if (catches && s.toCatch === undefined) sel.missed++;
+    }
+    if (!catches) continue;
+    catching++;
+    for (const [o, x] of [
+      [f, fixed],
+      [p, predicted],
+    ] as const) {
+      if (o.toCatch === undefined) x.missed++;
+      else {
+        x.times.push(o.toCatch);
+        x.apfdc.push(o.apfdc!);
       }
-      const out = (x: ReturnType<typeof side>): OrderSide => ({
-        median_seconds_to_first_catch: roundTo(median(x.times), 3),
-        mean_apfdc: x.apfdc.length === 0 ? null : roundTo(x.apfdc.reduce((a, b) => a + b, 0) / x.apfdc.length, 4),
-        missed: x.missed,
-      });
-      const fm = median(fixed.times);
-      const pm = median(predicted.times);
-      return {
-        patches: evaluated.length,
-        catching_patches: catching,
-        fixed: out(fixed),
-        predicted: out(predicted),
-        ratio: fm === null || pm === null || fm === 0 ? null : roundTo(pm / fm, 3),
-        select: opts.select
-          ? { risk: opts.select.risk, missed: sel.missed, seconds_saved: roundTo(sel.saved, 3)!, tiers_skipped: sel.skipped }
-          : null,
-        ...(leftOut > 0 && { left_out_errors: leftOut }),
-      };
-    },
+    }
+  }
+  const out = (x: ReturnType<typeof side>): OrderSide => ({
+    median_seconds_to_first_catch: roundTo(median(x.times), 3),
+    mean_apfdc: x.apfdc.length === 0 ? null : roundTo(x.apfdc.reduce((a, b) => a + b, 0) / x.apfdc.length, 4),
+    missed: x.missed,
+  });
+  const fm = median(fixed.times);
+  const pm = median(predicted.times);
+  return {
+    patches: evaluated.length,
+    catching_patches: catching,
+    fixed: out(fixed),
+    predicted: out(predicted),
+    ratio: fm === null || pm === null || fm === 0 ? null : roundTo(pm / fm, 3),
+    select: opts.select
+      ? { risk: opts.select.risk, missed: sel.missed, seconds_saved: roundTo(sel.saved, 3)!, tiers_skipped: sel.skipped }
+      : null,
+    ...(leftOut > 0 && { left_out_errors: leftOut }),
   };
 }
 

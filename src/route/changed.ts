@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { ChangeList } from '../git/change-list.js';
-import { isRawByteAt } from '../util/escape.js';
+import { shellWord } from '../util/shell-words.js';
 import { type PathTest, compileGlob } from '../util/glob.js';
 import type { ChangedPath, Changes } from '../types.js';
 
@@ -91,31 +91,6 @@ export function argPath(path: string, cwd: string): string {
   return rel.startsWith('-') ? `./${rel}` : rel;
 }
 
-/**
- * One argument for /bin/sh: single-quoted, a single quote written as `'\''`; nothing inside is expanded.
- * A name that is not UTF-8 (its bytes kept by util/cache-files.ts `decodeText`) gets those bytes from
- * `printf` with octal escapes, since a command's text reaches the shell as UTF-8: the gate is handed the
- * file's real name, not one with U+FFFD in it.
- */
-export function shellArg(word: string): string {
-  if (/^[A-Za-z0-9_./@%+:,-]+$/.test(word) && !word.startsWith('-')) return word;
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < word.length; i++) {
-    if (!isRawByteAt(word, i)) continue;
-    let bytes = '';
-    const at = i;
-    for (; i < word.length && isRawByteAt(word, i); i++) bytes += `\\${(word.charCodeAt(i) & 0xff).toString(8)}`;
-    if (at > from) out += quoted(word.slice(from, at));
-    out += `"$(printf '${bytes}')"`;
-    from = i;
-    i--;
-  }
-  return from === 0 ? quoted(word) : from < word.length ? out + quoted(word.slice(from)) : out;
-}
-
-const quoted = (text: string) => `'${text.split("'").join("'\\''")}'`;
-
 /** What a command becomes for one change: the expanded command, or the glob whose list was empty. */
 export type Expansion = { run: string | string[] } | { empty: string | undefined };
 
@@ -147,7 +122,7 @@ export function expandChanged(
     let out = '';
     let at = 0;
     for (const f of find(run)) {
-      out += run.slice(at, f.start) + pathsFor(f.glob).map(shellArg).join(' ');
+      out += run.slice(at, f.start) + pathsFor(f.glob).map(shellWord).join(' ');
       at = f.end;
     }
     return { run: out + run.slice(at) };

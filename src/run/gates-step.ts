@@ -24,8 +24,7 @@ import { safeGateOutput } from '../gates/gate-output.js';
 import { backupStashes, guardStashes } from '../lint-staged/stash.js';
 import { commitMsg } from '../lint-staged/messages.js';
 import { reportDeps } from '../verdict/tier-report-io.js';
-import { summarizeOutput } from '../verdict/output-summary.js';
-import { keepFor } from '../verdict/runner-output.js';
+import { resultSummary } from '../verdict/output-summary.js';
 import { gateColourWanted } from '../util/colour.js';
 import { debugFor } from '../util/debug.js';
 import type { Interruption } from '../util/interrupt.js';
@@ -153,7 +152,7 @@ export function verdictOf(run: Run, p: Target, under: Under, outcome: LadderOutc
     return { code: EXIT.interrupted, interrupted: true };
   }
   const stopped = outcome.stoppedBy;
-  if (stopped !== undefined) stopped.summary = screenOf(stopped);
+  if (stopped !== undefined) stopped.screen = screenOf(stopped);
   if (stopped === undefined) {
     run.reporter.passed(p.ref, outcome.results.length, sum(outcome.results.map((r) => r.seconds)));
     return { code: EXIT.pass };
@@ -258,9 +257,8 @@ function lintStagedBackups(root: string): { after: () => void } {
 }
 
 /** The lines of a blocked tier's output worth its one screen, when its output went to a log (config `output: 'summary'`). */
-function screenOf(r: GateResult): GateResult['summary'] {
+function screenOf(r: GateResult): GateResult['screen'] {
   if (r.outputLines === undefined || r.outputLines === 0) return undefined;
-  const keep = r.runner?.runner ? keepFor(r.runner.runner) : undefined;
-  const summary = summarizeOutput({ text: r.tail, ...(r.failed && { failed: r.failed }), ...(keep && { keep }) });
+  const summary = resultSummary(r);
   return { lines: summary.lines, shown: summary.shown };
 }

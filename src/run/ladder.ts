@@ -9,12 +9,12 @@ import { shown } from '../util/escape.js';
 import type { ReportDeps, TierJudgement } from '../verdict/tier-report.js';
 import type { GateResult, LedgerRow, Plan, ResolvedTier, RunnerName, Verdict } from '../types.js';
 import { ambiguityNotes, classify } from '../verdict/verdict.js';
-import { keepFor, outputLines } from '../verdict/runner-output.js';
+import { failedTestsOf, keepFor, outputLines } from '../verdict/runner-output.js';
 import { scriptKeep } from '../verdict/script-output.js';
 import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from '../runners/pnpm-workspaces.js';
 import { NPM_WORKSPACE_KEEP } from '../runners/workspaces.js';
 import type { Detection, WorkspaceRun } from '../runners/detect.js';
-import { detectTier } from '../runners/detect-io.js';
+import { detectTier, goPackageDirs } from '../runners/detect-io.js';
 import { runnerCaught } from '../runners/index.js';
 import { writeErr } from '../util/stderr.js';
 import { CHANGED_ENV, changedEnv } from '../route/changed.js';
@@ -178,19 +178,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     const row = toRow({ ...input, isolation: where.isolation }, result, skipped, deps.now());
     rows.push(row);
     deps.appendRows([row]);
-    if (deps.reports && (first.judged.tests || second?.judged.tests)) {
-      const { commandKey, testRecord } = await import('../evidence/history.js');
-      const cmd = commandKey(planned.tier);
-      const keep = async (a: Attempt, n: number) => {
-        if (a.judged.tests)
-          await deps.reports!.record(
-            testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(n > 1 && { attempt: n }) }),
-            where.cwd,
-          );
-      };
-      await keep(first, 1);
-      if (second) await keep(second, 2);
-    }
+    if (deps.reports) await recordTests(deps.reports, planned.tier, row, where.cwd, second ? [first, second] : [first]);
     deps.log(`gate-ladder: ${tier.name} ${verdict} in ${seconds.toFixed(1)} s${reason ? ` (${shown(reason)})` : ''}`);
     for (const note of judged.notes) deps.log(note);
     if (retryNote) deps.log(retryNote);
@@ -328,8 +316,18 @@ async function attempt(
   const caught = tier.caughtByRunner && runner ? (runnerCaught(runner) ?? tier.caught) : tier.caught;
   const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
   const inapplicable = classified.inapplicable === true;
+  // A catch's failed tests, as the runner's output names them (a JUnit report's, when it has them, stand instead).
+  const fromOutput = (j: TierJudgement): TierJudgement => {
+    if (j.verdict !== 'caught' || (j.failures?.length ?? 0) > 0 || !output || !runner || detection?.workspaces) return j;
+    const failures = failedTestsOf(runner, exit.tail, {
+      root: where.cwd,
+      base: tier.cwd,
+      ...(runner === 'go' && { packageDir: goPackageDirs(where.cwd, tier.cwd) }),
+    });
+    return failures.length > 0 ? { ...j, failures } : j;
+  };
   if (report === undefined) {
-    const judged = { ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) };
+    const judged = fromOutput({ ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) });
     return { exit, judged, seconds: exit.seconds, inapplicable, ...found };
   }
   // Reading a large report takes time too: it is part of what the tier costs.
@@ -340,7 +338,27 @@ async function attempt(
     { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...(runner && { runner }) },
     deps.reports!,
   );
-  return { exit, judged, seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
+  return { exit, judged: fromOutput(judged), seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
+}
+
+/** Each attempt's per-test outcomes (a tier with a report), for flaky-test evidence: the history code loaded only then. */
+async function recordTests(
+  reports: ReportDeps,
+  tier: ResolvedTier,
+  row: LedgerRow,
+  cwd: string,
+  attempts: readonly Attempt[],
+): Promise<void> {
+  if (!attempts.some((a) => a.judged.tests)) return;
+  const { commandKey, testRecord } = await import('../evidence/history.js');
+  const cmd = commandKey(tier);
+  for (const [i, a] of attempts.entries()) {
+    if (a.judged.tests)
+      await reports.record(
+        testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(i > 0 && { attempt: i + 1 }) }),
+        cwd,
+      );
+  }
 }
 
 /** Whose fault a tier's `error` is: a file of the change that cannot load, or its script the change removed (fault.ts). */

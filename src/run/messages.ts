@@ -1,6 +1,7 @@
 /** What a run says (a push, a commit, a manual run, a CI job's run): its plan, verdicts, skips and caches. Each sentence says the next step. */
 import type { GateResult, HookName, Plan, PlanOrder, RunnerInfo, TierPrediction } from '../types.js';
-import { shown, shownLines } from '../util/escape.js';
+import { shown, shownLines, stripAnsi } from '../util/escape.js';
+import { shellQuoted } from '../util/shell-words.js';
 import {
   BYPASS,
   type Voice,
@@ -41,7 +42,7 @@ export const msg = {
   notRepo: (cwd: string, refused?: string) =>
     refused === undefined
       ? `gate-ladder: ${shown(cwd)} is not inside a git work tree. Run it from a repository.`
-      : `gate-ladder: git refuses the repository at ${shown(refused)}: another user owns it (git's safe.directory check), so nothing was checked. If you trust it: \`git config --global --add safe.directory '${shown(refused.split("'").join("'\\''"))}'\`, then run it again.`,
+      : `gate-ladder: git refuses the repository at ${shown(refused)}: another user owns it (git's safe.directory check), so nothing was checked. If you trust it: \`git config --global --add safe.directory ${shown(shellQuoted(refused))}\`, then run it again.`,
   noConfig: (exec: Exec = npx) =>
     `gate-ladder: no config found (gate-ladder.config.ts, .gate-ladderrc, or a "gate-ladder" key in package.json); nothing was checked. Create one with \`${exec('gate-ladder install')}\`.`,
   invalidConfig: (problems: readonly string[], hook?: HookName, exec: Exec = npx) =>
@@ -132,6 +133,16 @@ export const runMsg = {
 export const outputMsg = {
   /** A tier interrupted under `output: 'summary'`: what it printed until then is in its log. */
   soFar: (tier: string, log: string) => `gate-ladder: the output of ${shown(tier)} until it was stopped: ${shown(log)}`,
+  /** A blocked tier's failed tests, one a line (at most 10): where, which, and the first line of what it said. */
+  failedTests: (failures: readonly { id: string; title?: string; file?: string; line?: number; message: string }[]) => [
+    ...failures
+      .slice(0, 10)
+      .map(
+        (f) =>
+          `  failed: ${f.file !== undefined ? `${shown(f.file)}${f.line !== undefined ? `:${f.line}` : ''} ${shown(f.title ?? f.id)}` : shown(f.id)}: ${shown(clipped(stripAnsi(f.message).split('\n')[0] ?? ''))}`,
+      ),
+    ...(failures.length > 10 ? [`  ... and ${failures.length - 10} more failed tests (\`run --json\` lists them)`] : []),
+  ],
   /** After the chosen lines: how much was left out, and where the whole output is. */
   leftOut: (tier: string, shownLines: number, total: number, log: string | undefined) =>
     log === undefined

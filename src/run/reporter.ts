@@ -76,16 +76,19 @@ function block(text: string, colour: 'red' | 'yellow'): string {
 
 /**
  * A blocked tier's one screen (config `output: 'summary'`, its output held in a log): the verdict's first line, at
- * most about 40 lines chosen from the output (`summary`, chosen by verdict/output-summary.ts when the tier was
- * blocked), escaped, how many were left out and the log's path, then the verdict's block again, last. Without a
- * log (output shown as it came): the block alone.
+ * most about 40 lines chosen from the output (`screen`, chosen by verdict/output-summary.ts when the tier was
+ * blocked), escaped, how many were left out and the log's path, then the failed tests (file:line, test, message),
+ * then the verdict's block again, last. Without a log (output shown as it came): the failed tests and the block.
  */
 function blockedScreen(text: string, r: GateResult, colour: 'red' | 'yellow'): string {
-  if (r.outputLines === undefined || r.outputLines === 0 || r.summary === undefined) return block(text, colour);
+  const failed = r.verdict === 'caught' ? outputMsg.failedTests(r.failures ?? []) : [];
+  if (r.outputLines === undefined || r.outputLines === 0 || r.screen === undefined)
+    return failed.length > 0 ? `\n${failed.join('\n')}${block(text, colour)}` : block(text, colour);
   return [
     block(text.split('\n')[0]!, colour),
-    ...r.summary.lines.map((l) => `  ${shown(l)}`),
-    outputMsg.leftOut(r.tier, r.summary.shown, Math.max(r.outputLines, r.summary.shown), r.log),
+    ...r.screen.lines.map((l) => `  ${shown(l)}`),
+    outputMsg.leftOut(r.tier, r.screen.shown, Math.max(r.outputLines, r.screen.shown), r.log),
+    ...failed,
     block(text, colour),
   ].join('\n');
 }

@@ -4,7 +4,7 @@
  */
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
 import { isoTime } from '../util/iso-time.js';
-import type { GateResult, HookName, LedgerRow, Plan } from '../types.js';
+import type { GateResult, HookName, LedgerRow, Plan, TestFailure } from '../types.js';
 
 /** The failed tests' ids one row keeps (the rest are in tests.jsonl). */
 export const MAX_FAILED_PER_ROW = 100;
@@ -60,12 +60,30 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     ...(result.retried && { retried: result.retried }),
     // Per-test outcomes go to tests.jsonl (joined on run + tier), keeping the ledger small.
     ...(result.failed && result.failed.length > 0 && { failed: result.failed.slice(0, MAX_FAILED_PER_ROW) }),
+    ...(result.verdict === 'caught' && result.failures && result.failures.length > 0 && { failed_tests: rowFailures(result.failures) }),
     ...(result.runner?.runner && { runner: result.runner.runner }),
     ...(result.inapplicable && { applicable: false }),
     ...(result.verdict === 'error' && result.cause !== undefined && { error_cause: result.cause }),
     ...(result.verdict === 'error' && result.causeFile !== undefined && { error_file: result.causeFile }),
     ...orderFields(input.plan, result.tier),
   };
+}
+
+/** The most failed tests a row names with their place and message (`failed` lists more ids). */
+const MAX_FAILED_TESTS_PER_ROW = 10;
+const MAX_ROW_MESSAGE = 200;
+
+/** A row's `failed_tests`: the first few, each message's first line, cut. Pure. */
+function rowFailures(failures: readonly TestFailure[]): NonNullable<LedgerRow['failed_tests']> {
+  return failures.slice(0, MAX_FAILED_TESTS_PER_ROW).map((f) => {
+    const first = (f.message.split('\n')[0] ?? '').trim();
+    return {
+      id: f.id,
+      ...(f.file !== undefined && { file: f.file }),
+      ...(f.line !== undefined && { line: f.line }),
+      message: first.length > MAX_ROW_MESSAGE ? `${first.slice(0, MAX_ROW_MESSAGE - 1)}…` : first,
+    };
+  });
 }
 
 /** Config `order: 'predicted'` or `select`: the order the ladder ran in, this tier's place in it and predicted catch, what selection skipped. */

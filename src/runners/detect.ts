@@ -9,8 +9,8 @@ import { base } from './command-words.js';
 import type { RunnerRecord } from './record.js';
 import { shown } from '../util/escape.js';
 import type { EnvTool } from './env-tools.js';
-import { pnpmRunArgs } from './pnpm-workspaces.js';
-import { type WorkspacePackage, npmWorkspaceArgs, selectWorkspaces } from './workspaces.js';
+import { type PnpmRunArgs, pnpmRunArgs } from './pnpm-workspaces.js';
+import { type NpmWorkspaceArgs, type WorkspacePackage, npmWorkspaceArgs, selectWorkspaces } from './workspaces.js';
 
 export type Manager = 'npm' | 'pnpm' | 'yarn' | 'bun';
 
@@ -410,155 +410,182 @@ export function managerTarget(
   return { manager: m, script: sub, strict: false, rest: after(0) };
 }
 
+/** Where a scan is: what it reads, what it found so far, how deep in scripts and make recipes, and what led there. */
+interface ScanAt {
+  sources: Sources;
+  found: Found;
+  depth: number;
+  via: string;
+  /** The command is what `make -n` printed, a sub-make's recipe included: a make line in it is not asked again. */
+  fromMake: boolean;
+}
+
 /** `fromMake`: the command is what `make -n` printed, a sub-make's recipe included: a make line in it is not asked again. */
 function scan(command: string, sources: Sources, found: Found, depth: number, via: string, fromMake = false): void {
-  for (const seg of shellSegments(command)) {
-    let words = seg.filter((w) => !/^[A-Za-z_]\w*=/.test(w));
-    while (words.length > 0 && WRAPPERS.has(base(words[0]!))) {
-      const w = base(words[0]!);
-      // A shell's "uv: not found" names the wrapper: it is one of the command's words too.
-      found.words.add(w);
-      if (w === 'npx') found.managers.add('npm');
-      if (w === 'bunx') found.managers.add('bun');
-      words = words.slice(1);
-      // `hatch test` runs pytest in hatch's own test environment, with pytest's output and exit code (hatch's docs).
-      if (w === 'hatch' && words[0] === 'test') words = ['pytest', ...words.slice(1)];
-      else if (w === 'uv' || w === 'poetry' || w === 'pipenv' || w === 'hatch' || w === 'pdm' || w === 'rye')
-        words = words[0] === 'run' ? words.slice(1) : [];
-      while (words.length > 0 && (words[0]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[0]!)))
-        words = words.slice(WRAPPER_VALUES[w]?.has(words[0]!) ? 2 : 1);
-    }
-    for (const w of words) found.words.add(base(w));
-    const first = words[0];
-    if (first === undefined) continue;
-    if (base(first) === 'make' || base(first) === 'gmake') {
-      found.make = true;
-      if (fromMake || depth >= MAX_DEPTH) continue;
-      const made = sources.make(words.slice(1));
-      if ('unread' in made) found.makeUnread ??= made.unread;
-      else if (made.recipe.length > 0) scan(made.recipe.join('\n'), sources, found, depth + 1, `\`${printable(words.join(' '))}\``, true);
-      continue;
-    }
-    if (base(first) === 'tox' || base(first) === 'nox') {
-      // The runner is the command tox or nox says failed (runners/env-tools.ts), read from the output.
-      found.envTool ??= base(first) as EnvTool;
-      continue;
-    }
-    const ws = base(first) === 'npm' ? npmWorkspaceArgs(words.slice(1)) : undefined;
-    if (ws) {
-      found.managers.add('npm');
-      const args = ws.rest.filter((w) => !w.startsWith('-'));
-      const sub = args[0];
-      const event =
-        sub === 'test' || sub === 't' || sub === 'tst'
-          ? 'test'
-          : sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn'
-            ? args[1]
-            : undefined;
-      if (event === undefined || found.workspaces !== undefined || depth >= MAX_DEPTH) continue;
-      const all = sources.workspaces('npm');
-      if (all === null) {
-        found.unfollowed ??= 'package.json here declares no workspaces to read';
-        continue;
-      }
-      const chosen = [...(ws.includeRoot ? [all.root] : []), ...selectWorkspaces(all.list, ws.all ? [] : ws.filters)];
-      if (chosen.length === 0) {
-        found.unfollowed ??= `no workspace matches ${ws.filters.map((f) => `--workspace=${printable(f)}`).join(' ')}`;
-        continue;
-      }
-      const members = chosen.map((w): WorkspaceRunMember => {
-        const script = w.scripts[event];
-        const detection = script === undefined ? undefined : detectRunner(script, undefined, () => w.scripts);
-        return {
-          name: w.name,
-          ...(w.id !== undefined && { id: w.id }),
-          dir: w.dir,
-          ...(script !== undefined && { script }),
-          ...(detection && { detection }),
-        };
-      });
-      found.workspaces = { manager: 'npm', event, ifPresent: ws.ifPresent, members };
-      continue;
-    }
-    const pnpm = base(first) === 'pnpm' ? pnpmRunArgs(words.slice(1)) : undefined;
-    if (pnpm) {
-      found.managers.add('pnpm');
-      if (found.workspaces !== undefined || depth >= MAX_DEPTH) continue;
-      const why =
-        pnpm.elsewhere ?? (sources.workspaces('pnpm') === null ? 'no pnpm-workspace.yaml here lists the packages to read' : undefined);
-      if (why !== undefined) {
-        if (found.unfollowed === undefined) Object.assign(found, { unfollowed: why, unfollowedBy: 'pnpm' });
-        continue;
-      }
-      const all = sources.workspaces('pnpm')!;
-      // Every package: pnpm's output says which its filter selected; a package without the script is skipped.
-      const members = all.list.map((w): WorkspaceRunMember => {
-        const script = w.scripts[pnpm.event];
-        const detection = script === undefined ? undefined : detectRunner(script, undefined, () => w.scripts);
-        return {
-          name: w.name,
-          ...(w.id !== undefined && { id: w.id }),
-          dir: w.dir,
-          ...(script !== undefined && { script }),
-          ...(detection && { detection }),
-        };
-      });
-      found.workspaces = {
-        manager: 'pnpm',
-        event: pnpm.event,
-        ifPresent: true,
-        members,
-        ...(pnpm.unprefixed !== undefined && { unprefixed: pnpm.unprefixed }),
-      };
-      continue;
-    }
-    const pm = managerTarget(words);
-    if (pm) {
-      found.managers.add(pm.manager);
-      if (pm.script === undefined) {
-        if (pm.rest.length > 0) scan(quote(pm.rest), sources, found, depth, via, fromMake);
-        continue;
-      }
-      const all = sources.scripts();
-      if (all === null) {
-        found.noPackageJson = true;
-        continue;
-      }
-      const body = all[pm.script];
-      if (body === undefined) {
-        if (pm.strict) found.missingScript ??= pm.script;
-        else scan(quote(pm.rest), sources, found, depth, via, fromMake);
-        continue;
-      }
-      if (PLACEHOLDER.test(body)) found.placeholderScript ??= pm.script;
-      // npm runs a script's pre and post scripts around it (`pretest`: a lint, `posttest`: an audit): their output and exit code are the tier's too.
-      const around =
-        pm.manager === 'npm' && !words.includes('--ignore-scripts') ? [`pre${pm.script}`, pm.script, `post${pm.script}`] : [pm.script];
-      for (const name of around) {
-        const text = all[name];
-        if (text !== undefined && depth < MAX_DEPTH) scan(text, sources, found, depth + 1, `${pm.manager} script "${name}"`, fromMake);
-      }
-      continue;
-    }
-    const add = (r: RunnerName) => {
-      found.runners.add(r);
-      found.via.push(`${via === '' ? 'the command' : via} runs \`${printable(seg.join(' '))}\``);
-    };
-    const b = base(first);
-    // A runner its command's shape names (`go test`, `python -m pytest`, `node --test`), from its record.
-    const shaped = RECORDS.find((r) => !r.check && r.command?.is(words) === true);
-    if (shaped) add(shaped.name);
-    else {
-      const r = words.map((w, i) => runnerWord(w, i === 0)).find((x) => x !== undefined);
-      if (r !== undefined) add(r);
-      else if (!HARMLESS.has(b) && !TAP_REPORTERS.has(b)) {
-        found.others.push(printable(words.join(' ')));
-        const check = CHECK_BY_WORD.get(b);
-        if (check && (check.command === undefined || check.command.is(words)))
-          found.checkers.push({ name: check.name as RunnerName, word: b });
-      }
-    }
+  const at: ScanAt = { sources, found, depth, via, fromMake };
+  for (const seg of shellSegments(command)) scanSegment(seg, at);
+}
+
+/** One simple command: its wrappers taken off, then a make line, tox or nox, a workspace run, a script, or a runner. */
+function scanSegment(seg: string[], at: ScanAt): void {
+  const words = unwrapped(seg, at.found);
+  for (const w of words) at.found.words.add(base(w));
+  const first = words[0];
+  if (first === undefined) return;
+  const b = base(first);
+  const ws = b === 'npm' ? npmWorkspaceArgs(words.slice(1)) : undefined;
+  const pnpm = b === 'pnpm' ? pnpmRunArgs(words.slice(1)) : undefined;
+  const pm = ws || pnpm ? undefined : managerTarget(words);
+  if (b === 'make' || b === 'gmake') scanMake(words, at);
+  // The runner is the command tox or nox says failed (runners/env-tools.ts), read from the output.
+  else if (b === 'tox' || b === 'nox') at.found.envTool ??= b as EnvTool;
+  else if (ws) scanNpmWorkspaces(ws, at);
+  else if (pnpm) scanPnpmWorkspaces(pnpm, at);
+  else if (pm) scanScript(pm, words, at);
+  else scanRunner(seg, words, at);
+}
+
+/** The command's words without its variable assignments and wrappers (`npx`, `uv run`, `hatch test`...); each wrapper is counted as a word. */
+function unwrapped(seg: readonly string[], found: Found): string[] {
+  let words = seg.filter((w) => !/^[A-Za-z_]\w*=/.test(w));
+  while (words.length > 0 && WRAPPERS.has(base(words[0]!))) {
+    const w = base(words[0]!);
+    // A shell's "uv: not found" names the wrapper: it is one of the command's words too.
+    found.words.add(w);
+    if (w === 'npx') found.managers.add('npm');
+    if (w === 'bunx') found.managers.add('bun');
+    words = words.slice(1);
+    // `hatch test` runs pytest in hatch's own test environment, with pytest's output and exit code (hatch's docs).
+    if (w === 'hatch' && words[0] === 'test') words = ['pytest', ...words.slice(1)];
+    else if (w === 'uv' || w === 'poetry' || w === 'pipenv' || w === 'hatch' || w === 'pdm' || w === 'rye')
+      words = words[0] === 'run' ? words.slice(1) : [];
+    while (words.length > 0 && (words[0]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[0]!)))
+      words = words.slice(WRAPPER_VALUES[w]?.has(words[0]!) ? 2 : 1);
   }
+  return words;
+}
+
+/** A make line: the recipe `make -n` prints is scanned in its place (once: not inside a recipe already). */
+function scanMake(words: readonly string[], at: ScanAt): void {
+  const { sources, found, depth } = at;
+  found.make = true;
+  if (at.fromMake || depth >= MAX_DEPTH) return;
+  const made = sources.make(words.slice(1));
+  if ('unread' in made) found.makeUnread ??= made.unread;
+  else if (made.recipe.length > 0) scan(made.recipe.join('\n'), sources, found, depth + 1, `\`${printable(words.join(' '))}\``, true);
+}
+
+/** A workspace's part in a workspace run: its script for the event, and the runner that script names. */
+function workspaceMember(w: WorkspacePackage, event: string): WorkspaceRunMember {
+  const script = w.scripts[event];
+  const detection = script === undefined ? undefined : detectRunner(script, undefined, () => w.scripts);
+  return {
+    name: w.name,
+    ...(w.id !== undefined && { id: w.id }),
+    dir: w.dir,
+    ...(script !== undefined && { script }),
+    ...(detection && { detection }),
+  };
+}
+
+/** `npm test --workspaces`, `npm run lint -w a`: the workspaces chosen, each with the script it runs. */
+function scanNpmWorkspaces(ws: NpmWorkspaceArgs, at: ScanAt): void {
+  const { sources, found } = at;
+  found.managers.add('npm');
+  const args = ws.rest.filter((w) => !w.startsWith('-'));
+  const sub = args[0];
+  const event =
+    sub === 'test' || sub === 't' || sub === 'tst'
+      ? 'test'
+      : sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn'
+        ? args[1]
+        : undefined;
+  if (event === undefined || found.workspaces !== undefined || at.depth >= MAX_DEPTH) return;
+  const all = sources.workspaces('npm');
+  if (all === null) {
+    found.unfollowed ??= 'package.json here declares no workspaces to read';
+    return;
+  }
+  const chosen = [...(ws.includeRoot ? [all.root] : []), ...selectWorkspaces(all.list, ws.all ? [] : ws.filters)];
+  if (chosen.length === 0) {
+    found.unfollowed ??= `no workspace matches ${ws.filters.map((f) => `--workspace=${printable(f)}`).join(' ')}`;
+    return;
+  }
+  const members = chosen.map((w) => workspaceMember(w, event));
+  found.workspaces = { manager: 'npm', event, ifPresent: ws.ifPresent, members };
+}
+
+/** `pnpm -r test`, `pnpm --filter a lint`: every package of pnpm-workspace.yaml, with the script it runs. */
+function scanPnpmWorkspaces(pnpm: PnpmRunArgs, at: ScanAt): void {
+  const { sources, found } = at;
+  found.managers.add('pnpm');
+  if (found.workspaces !== undefined || at.depth >= MAX_DEPTH) return;
+  const why =
+    pnpm.elsewhere ?? (sources.workspaces('pnpm') === null ? 'no pnpm-workspace.yaml here lists the packages to read' : undefined);
+  if (why !== undefined) {
+    if (found.unfollowed === undefined) Object.assign(found, { unfollowed: why, unfollowedBy: 'pnpm' });
+    return;
+  }
+  const all = sources.workspaces('pnpm')!;
+  // Every package: pnpm's output says which its filter selected; a package without the script is skipped.
+  const members = all.list.map((w) => workspaceMember(w, pnpm.event));
+  found.workspaces = {
+    manager: 'pnpm',
+    event: pnpm.event,
+    ifPresent: true,
+    members,
+    ...(pnpm.unprefixed !== undefined && { unprefixed: pnpm.unprefixed }),
+  };
+}
+
+/** `npm test`, `yarn lint`, `pnpm exec vitest`: the package.json script named (with npm's pre and post scripts), or the command after it. */
+function scanScript(pm: NonNullable<ReturnType<typeof managerTarget>>, words: readonly string[], at: ScanAt): void {
+  const { sources, found, depth, via, fromMake } = at;
+  found.managers.add(pm.manager);
+  if (pm.script === undefined) {
+    if (pm.rest.length > 0) scan(quote(pm.rest), sources, found, depth, via, fromMake);
+    return;
+  }
+  const all = sources.scripts();
+  if (all === null) {
+    found.noPackageJson = true;
+    return;
+  }
+  const body = all[pm.script];
+  if (body === undefined) {
+    if (pm.strict) found.missingScript ??= pm.script;
+    else scan(quote(pm.rest), sources, found, depth, via, fromMake);
+    return;
+  }
+  if (PLACEHOLDER.test(body)) found.placeholderScript ??= pm.script;
+  // npm runs a script's pre and post scripts around it (`pretest`: a lint, `posttest`: an audit): their output and exit code are the tier's too.
+  const around =
+    pm.manager === 'npm' && !words.includes('--ignore-scripts') ? [`pre${pm.script}`, pm.script, `post${pm.script}`] : [pm.script];
+  for (const name of around) {
+    const text = all[name];
+    if (text !== undefined && depth < MAX_DEPTH) scan(text, sources, found, depth + 1, `${pm.manager} script "${name}"`, fromMake);
+  }
+}
+
+/** Any other command: the runner its shape or words name, else a check it names, else a command we do not know. */
+function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt): void {
+  const { found, via } = at;
+  const add = (r: RunnerName) => {
+    found.runners.add(r);
+    found.via.push(`${via === '' ? 'the command' : via} runs \`${printable(seg.join(' '))}\``);
+  };
+  const b = base(words[0]!);
+  // A runner its command's shape names (`go test`, `python -m pytest`, `node --test`), from its record.
+  const shaped = RECORDS.find((r) => !r.check && r.command?.is(words) === true);
+  const r = shaped?.name ?? words.map((w, i) => runnerWord(w, i === 0)).find((x) => x !== undefined);
+  if (r !== undefined) {
+    add(r);
+    return;
+  }
+  if (HARMLESS.has(b) || TAP_REPORTERS.has(b)) return;
+  found.others.push(printable(words.join(' ')));
+  const check = CHECK_BY_WORD.get(b);
+  if (check && (check.command === undefined || check.command.is(words))) found.checkers.push({ name: check.name as RunnerName, word: b });
 }
 
 /**
@@ -574,10 +601,23 @@ export function detectRunner(
 ): Detection {
   const command = typeof run === 'string' ? run : quote(run);
   const found: Found = { runners: new Set(), via: [], managers: new Set(), words: new Set(), others: [], checkers: [], make: false };
+  scan(command, memoSources(scripts, make, workspaces), found, 0, '');
+  const rest = foundFacts(found);
+  // A workspaces run is read workspace by workspace, when it is all the command runs tests with.
+  if (found.workspaces && found.runners.size === 0) return workspacesDetection(found.workspaces, configured, rest);
+  return detectionOf(found, configured, rest);
+}
+
+/** The package.json scripts, make's dry runs and the workspaces, each read at most once per detection. */
+function memoSources(
+  scripts: () => Scripts,
+  make: (args: readonly string[]) => MakeDryRun,
+  workspaces: (manager: WorkspaceManager) => Workspaces,
+): Sources {
   let cached: Scripts | undefined;
   const made = new Map<string, MakeDryRun>();
   const wss = new Map<WorkspaceManager, Workspaces>();
-  const sources: Sources = {
+  return {
     scripts: () => (cached === undefined ? (cached = scripts()) : cached),
     make: (args) => {
       const key = JSON.stringify(args);
@@ -589,8 +629,11 @@ export function detectRunner(
       return wss.get(manager)!;
     },
   };
-  scan(command, sources, found, 0, '');
-  const rest = {
+}
+
+/** What a detection says whatever runner it finds: the managers, the words, a missing script, make, tox or nox. */
+function foundFacts(found: Found) {
+  return {
     managers: [...found.managers],
     ...(found.missingScript !== undefined && { missingScript: found.missingScript }),
     ...(found.noPackageJson && { noPackageJson: true }),
@@ -600,26 +643,30 @@ export function detectRunner(
     ...(found.make && { make: true }),
     ...(found.envTool && { envTool: found.envTool }),
   };
+}
+
+/** A workspaces run, read workspace by workspace, each with its own runner (or the configured one). */
+function workspacesDetection(w: WorkspaceRun, configured: RunnerName | undefined, rest: ReturnType<typeof foundFacts>): Detection {
+  const each = w.members.map(
+    (m) =>
+      `${printable(m.name)} (${m.script === undefined ? `no "${printable(w.event)}" script` : (configured ?? m.detection?.runner ?? 'no known runner')})`,
+  );
+  const where =
+    w.manager === 'npm'
+      ? `npm runs "${printable(w.event)}" in ${w.members.length} workspace${w.members.length === 1 ? '' : 's'}`
+      : `pnpm runs "${printable(w.event)}" in the packages it selects of ${w.members.length}`;
+  const why = `each workspace read with its own runner: ${where}: ${each.join(', ')}`;
+  return {
+    ...(configured !== undefined && { runner: configured }),
+    why: configured !== undefined ? `\`runner: '${configured}'\` in the config, for each workspace; ${why}` : why,
+    ...rest,
+    workspaces: w,
+  };
+}
+
+/** The runner found, and why: the configured one, the one runner the command names, or why none is read. */
+function detectionOf(found: Found, configured: RunnerName | undefined, rest: ReturnType<typeof foundFacts>): Detection {
   const runners = [...found.runners];
-  // A workspaces run is read workspace by workspace, when it is all the command runs tests with.
-  if (found.workspaces && runners.length === 0) {
-    const w = found.workspaces;
-    const each = w.members.map(
-      (m) =>
-        `${printable(m.name)} (${m.script === undefined ? `no "${printable(w.event)}" script` : (configured ?? m.detection?.runner ?? 'no known runner')})`,
-    );
-    const where =
-      w.manager === 'npm'
-        ? `npm runs "${printable(w.event)}" in ${w.members.length} workspace${w.members.length === 1 ? '' : 's'}`
-        : `pnpm runs "${printable(w.event)}" in the packages it selects of ${w.members.length}`;
-    const why = `each workspace read with its own runner: ${where}: ${each.join(', ')}`;
-    return {
-      ...(configured !== undefined && { runner: configured }),
-      why: configured !== undefined ? `\`runner: '${configured}'\` in the config, for each workspace; ${why}` : why,
-      ...rest,
-      workspaces: w,
-    };
-  }
   if (configured !== undefined) return { runner: configured, why: `\`runner: '${configured}'\` in the config`, ...rest };
   if (runners.length === 1) return { runner: runners[0]!, why: found.via[0]!, ...rest };
   if (runners.length > 1)

@@ -226,7 +226,7 @@ export function splitPnpm(
     return s;
   };
   const ended = new Map<string, 'Done' | 'Failed'>();
-  const codes = new Map<string, { code?: number; signal?: string; line: string }>();
+  const codes = new Map<string, PnpmFailure>();
   const prefixed = lines.some((l) => {
     const p = pnpmPrefixed(l, event);
     return p?.start && byPrefix(members, p.prefix) !== undefined;
@@ -238,12 +238,7 @@ export function splitPnpm(
     const head = ERROR_HEAD.exec(l);
     if (head) {
       const m = byId(members, head[1]!);
-      const status = lines.slice(i + 1, i + 4).find((x) => /^Exit status \d+|signal/i.test(x));
-      if (m) {
-        const n = status === undefined ? undefined : /^Exit status (\d+)/.exec(status)?.[1];
-        const signal = status === undefined ? undefined : /(SIG[A-Z0-9]+)/.exec(status)?.[1];
-        codes.set(m.name, { ...(n !== undefined && { code: Number(n) }), ...(signal !== undefined && { signal }), line: l.trim() });
-      }
+      if (m) codes.set(m.name, errorStatus(lines, i));
       continue;
     }
     if (prefixed) {
@@ -278,6 +273,41 @@ export function splitPnpm(
     }
     if (current !== undefined && !PNPM_OWN_LINE.test(l)) seg(current).lines.push(l);
   }
+  return segmentsRan(out, { lines, event, code, prefixed, bare, ended, codes });
+}
+
+/** pnpm's error block for a package (`ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL`, then `Exit status N` or a signal): its code, signal and first line. */
+function errorStatus(lines: readonly string[], i: number): PnpmFailure {
+  const status = lines.slice(i + 1, i + 4).find((x) => /^Exit status \d+|signal/i.test(x));
+  const n = status === undefined ? undefined : /^Exit status (\d+)/.exec(status)?.[1];
+  const signal = status === undefined ? undefined : /(SIG[A-Z0-9]+)/.exec(status)?.[1];
+  return { ...(n !== undefined && { code: Number(n) }), ...(signal !== undefined && { signal }), line: lines[i]!.trim() };
+}
+
+/** The failure of one package as pnpm's error block says it. */
+interface PnpmFailure {
+  code?: number;
+  signal?: string;
+  line: string;
+}
+
+/**
+ * The packages that ran, each with its lines and how it ended (failed, or stopped by pnpm at the first
+ * failure), or why the output cannot be told apart by package.
+ */
+function segmentsRan(
+  out: Map<string, PnpmSegment>,
+  read: {
+    lines: readonly string[];
+    event: string;
+    code: number;
+    prefixed: boolean;
+    bare: number;
+    ended: ReadonlyMap<string, 'Done' | 'Failed'>;
+    codes: ReadonlyMap<string, PnpmFailure>;
+  },
+): Map<string, PnpmSegment> | PnpmUnsplit {
+  const { lines, event, code, prefixed, bare, ended, codes } = read;
   const ran = [...out.entries()].filter(([, s]) => s.ran);
   if (ran.length === 0) {
     const none = lines.find((l) => RAN_NONE.test(l));

@@ -140,6 +140,31 @@ const NPM_LINE = /^npm (?:error|ERR!)/;
 /** Lines a reading of a workspaces run needs wherever they fall in a long output: npm's banners (both lines) and error blocks. */
 export const NPM_WORKSPACE_KEEP = /^> \S|^npm (?:error|ERR!) /;
 
+/** npm's error block that starts at line `i`: the workspace it names, its code, signal or missing script, and where it ends. */
+function errorBlock(
+  lines: readonly string[],
+  i: number,
+  byId: (id: string) => WorkspaceMember | undefined,
+): { member: WorkspaceMember; failed: NonNullable<WorkspaceSegment['failed']>; end: number } | { why: string } {
+  let end = i + 1;
+  while (end < lines.length && NPM_LINE.test(lines[end]!)) end++;
+  const block = lines.slice(i, end);
+  // npm 10 and 11: `npm error workspace a@1.0.0`; npm 9 and earlier: `npm ERR!   in workspace: a@1.0.0`.
+  const named = block.map((b) => /^npm (?:error|ERR!)\s+(?:workspace|in workspace:) (\S+)$/.exec(b)?.[1]).find((x) => x !== undefined);
+  const member = named === undefined ? undefined : byId(named);
+  if (member === undefined) return { why: `npm's error block names no workspace of the run: ${named ?? lines[i]}` };
+  const code = block.map((b) => /^npm (?:error|ERR!) code (\d+)$/.exec(b)?.[1]).find((x) => x !== undefined);
+  const signal = block.map((b) => /^npm (?:error|ERR!) signal (SIG[A-Z0-9]+)$/.exec(b)?.[1]).find((x) => x !== undefined);
+  const missing = block.find((b) => /Missing script: /.test(b));
+  const failed = {
+    ...(code !== undefined && { code: Number(code) }),
+    ...(signal !== undefined && { signal }),
+    ...(missing !== undefined && { missingScript: true }),
+    line: missing ?? lines[i]!,
+  };
+  return { member, failed, end };
+}
+
 /**
  * The output of `npm run EVENT` over `members` (in npm's order) cut into one segment per workspace.
  * A `{ why }` when it cannot be cut: npm printed no banner (`--silent`), or a banner or error block
@@ -161,23 +186,10 @@ export function splitWorkspaces(
     const l = lines[i]!;
     const start = BLOCK_START.exec(l);
     if (start) {
-      let end = i + 1;
-      while (end < lines.length && NPM_LINE.test(lines[end]!)) end++;
-      const block = lines.slice(i, end);
-      // npm 10 and 11: `npm error workspace a@1.0.0`; npm 9 and earlier: `npm ERR!   in workspace: a@1.0.0`.
-      const named = block.map((b) => /^npm (?:error|ERR!)\s+(?:workspace|in workspace:) (\S+)$/.exec(b)?.[1]).find((x) => x !== undefined);
-      const member = named === undefined ? undefined : byId(named);
-      if (member === undefined) return { why: `npm's error block names no workspace of the run: ${named ?? lines[i]}` };
-      const code = block.map((b) => /^npm (?:error|ERR!) code (\d+)$/.exec(b)?.[1]).find((x) => x !== undefined);
-      const signal = block.map((b) => /^npm (?:error|ERR!) signal (SIG[A-Z0-9]+)$/.exec(b)?.[1]).find((x) => x !== undefined);
-      const missing = block.find((b) => /Missing script: /.test(b));
-      out.get(member.name)!.failed = {
-        ...(code !== undefined && { code: Number(code) }),
-        ...(signal !== undefined && { signal }),
-        ...(missing !== undefined && { missingScript: true }),
-        line: missing ?? l,
-      };
-      i = end - 1;
+      const block = errorBlock(lines, i, byId);
+      if ('why' in block) return block;
+      out.get(block.member.name)!.failed = block.failed;
+      i = block.end - 1;
       continue;
     }
     const banner = BANNER.exec(l);

@@ -46,7 +46,7 @@ export function writeJsonAtomic(path: string, value: unknown, opts: { prefix: st
  * UTF-8 text; ASCII (most of git's output) is decoded as latin1, which skips validation: a 3 MB diff
  * listing decodes several times faster. A byte that is not part of valid UTF-8 (a file name made on a
  * latin1 system) becomes U+DC80 + its value, a lone surrogate no valid text holds, not U+FFFD: the name
- * stays itself, so `{changed}` can hand the gate its exact bytes (route/changed.ts `shellArg`) and
+ * stays itself, so `{changed}` can hand the gate its exact bytes (util/shell-words.ts `shellWord`) and
  * util/escape.ts shows them as `\xNN`.
  */
 export function decodeText(buf: Buffer): string {

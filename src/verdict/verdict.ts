@@ -5,7 +5,7 @@ import { lastLine, quoteLine } from '../runners/read.js';
 
 export { quoteLine };
 import { testMsg as msg } from '../evidence/messages.js';
-import { type Detection, type WorkspaceRun, detectRunner } from '../runners/detect.js';
+import { type Detection, type WorkspaceRun, type WorkspaceRunMember, detectRunner } from '../runners/detect.js';
 import { envToolFailure } from '../runners/env-tools.js';
 import { nodeLoadCrash, pythonLoadCrash, failedSummary } from './script-output.js';
 import { type RunnerProfile, managerFailure, outputLines } from './runner-output.js';
@@ -145,31 +145,8 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   if (output?.detection.workspaces && !output.reportDecides)
     return byWorkspaces(output.detection.workspaces, lines, code, caught, timeout, output, runner);
   if (output && code !== 0) {
-    const d = output.detection;
-    const pmName = d.managers[0] ?? 'npm';
-    if (d.placeholderScript !== undefined) {
-      const script = shown(d.placeholderScript);
-      return {
-        verdict: 'error',
-        reason: `${pmName}: package.json's "${script}" script is npm init's placeholder (\`echo "Error: no test specified" && exit 1\`), which runs no test; put your test command in the "${script}" script`,
-        inapplicable: true,
-      };
-    }
-    const pm = managerFailure(lines, new Set(d.words));
-    if (pm)
-      return {
-        verdict: 'error',
-        reason: `${pm.what}: ${quoteLine(pm.line)}${pm.what.startsWith('command not found') ? NOT_FOUND_NEXT : ''}`,
-        inapplicable: true,
-      };
-    // A quiet package manager (`npm run -s`) prints nothing of its own failure: package.json says it.
-    if (d.missingScript !== undefined)
-      return {
-        verdict: 'error',
-        reason: `${pmName}: missing script "${shown(d.missingScript)}" (package.json here has no such script)`,
-        inapplicable: true,
-      };
-    if (d.noPackageJson) return { verdict: 'error', reason: `${pmName}: no package.json here to run a script from`, inapplicable: true };
+    const failed = scriptFailure(output.detection, lines);
+    if (failed) return failed;
   }
   const tool = output?.detection.envTool;
   if (tool && code !== 0 && code < 126 && !output.reportDecides) return byEnvTool(tool, exit, code, lines, caught, timeout, output, runner);
@@ -184,6 +161,46 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
     const script = byScriptOutput(lines, code);
     if (script) return script;
   }
+  return byExitCode(exit, code, caught, runner, output);
+}
+
+/** A package manager's failure to run the script (its own error, npm init's placeholder, a missing script or package.json): an error whatever the runner. */
+function scriptFailure(d: OutputContext['detection'], lines: readonly string[]): Classified | undefined {
+  const pmName = d.managers[0] ?? 'npm';
+  if (d.placeholderScript !== undefined) {
+    const script = shown(d.placeholderScript);
+    return {
+      verdict: 'error',
+      reason: `${pmName}: package.json's "${script}" script is npm init's placeholder (\`echo "Error: no test specified" && exit 1\`), which runs no test; put your test command in the "${script}" script`,
+      inapplicable: true,
+    };
+  }
+  const pm = managerFailure(lines, new Set(d.words));
+  if (pm)
+    return {
+      verdict: 'error',
+      reason: `${pm.what}: ${quoteLine(pm.line)}${pm.what.startsWith('command not found') ? NOT_FOUND_NEXT : ''}`,
+      inapplicable: true,
+    };
+  // A quiet package manager (`npm run -s`) prints nothing of its own failure: package.json says it.
+  if (d.missingScript !== undefined)
+    return {
+      verdict: 'error',
+      reason: `${pmName}: missing script "${shown(d.missingScript)}" (package.json here has no such script)`,
+      inapplicable: true,
+    };
+  if (d.noPackageJson) return { verdict: 'error', reason: `${pmName}: no package.json here to run a script from`, inapplicable: true };
+  return undefined;
+}
+
+/** The exit code alone: 0 passes, a code the tier counts is caught, 127 is a command not found, the rest an error that says what the code means. */
+function byExitCode(
+  exit: GateExit,
+  code: number,
+  caught: readonly number[],
+  runner: RunnerName | undefined,
+  output: OutputContext | undefined,
+): Classified {
   if (code === 0) return { verdict: 'pass' };
   if (caught.includes(code)) return { verdict: 'caught' };
   if (code === 127) {
@@ -283,6 +300,12 @@ function byEnvTool(
   return { ...c, reason: c.reason ? `${ran}: ${c.reason}` : ran };
 }
 
+/** One workspace's verdict, with its name. */
+interface WorkspacePiece {
+  name: string;
+  c: Classified;
+}
+
 /**
  * A workspaces run (npm's `--workspaces`, pnpm's `-r` or `--filter`), read workspace by workspace: each
  * one's output (cut by npm's banners or pnpm's line prefixes) through its own runner's profile, with its
@@ -299,50 +322,13 @@ function byWorkspaces(
   output: OutputContext,
   configured: RunnerName | undefined,
 ): Classified {
-  const event = shown(run.event);
-  const pm = run.manager;
-  const split: Map<string, PnpmSegment | WorkspaceSegment> | PnpmUnsplit =
-    pm === 'pnpm'
-      ? run.unprefixed !== undefined
-        ? { why: run.unprefixed }
-        : splitPnpm(lines, run.event, run.members, code)
-      : splitWorkspaces(
-          lines,
-          run.event,
-          run.members.map((m) => ({
-            name: m.name,
-            ...(m.id !== undefined && { id: m.id }),
-            hasScript: m.script !== undefined,
-            ...(m.script !== undefined && { script: m.script }),
-          })),
-        );
-  if ('why' in split) {
-    const ranNone = split.ranNone;
-    if (ranNone !== undefined) {
-      const none = `pnpm ran no "${event}" script: ${quoteLine(ranNone)}`;
-      if (output.allowNoTests) return { verdict: 'pass', reason: `${none} (allowed by \`allowNoTests\`)` };
-      return {
-        verdict: 'error',
-        reason: `${none}; check the --filter, or add the script to the packages (set \`allowNoTests: true\` on the tier if that is expected)`,
-        inapplicable: true,
-      };
-    }
-    const next =
-      pm === 'pnpm'
-        ? 'drop the option so pnpm prefixes each line with its package, or give each package a tier of its own'
-        : 'drop --silent so npm prints its banners, or give each workspace a tier of its own';
-    if (code === 0) return { verdict: 'pass', reason: `exit 0, not read workspace by workspace: ${split.why}; ${next}` };
-    return { verdict: 'error', reason: `exit ${code}, and no workspace is known to have failed a test: ${split.why}; ${next}` };
-  }
-  const pieces: { name: string; c: Classified }[] = [];
+  const split = splitRun(run, lines, code);
+  if ('why' in split) return unsplitVerdict(run, split, code, output);
+  const pieces: WorkspacePiece[] = [];
   const stopped: string[] = [];
   for (const m of run.members) {
     const seg = split.get(m.name);
-    const alone =
-      pm === 'pnpm'
-        ? `\`pnpm --filter ${shown(m.name)} ${event}\` runs it alone`
-        : `\`npm run ${event} -w ${shown(m.name)}\` runs it alone`;
-    if (pm === 'pnpm') {
+    if (run.manager === 'pnpm') {
       // pnpm runs the packages its filter selects that have the script: the others print nothing.
       if (seg === undefined || !seg.ran) continue;
       if ('stopped' in seg && seg.stopped) {
@@ -357,41 +343,104 @@ function byWorkspaces(
           name: m.name,
           c: {
             verdict: 'error',
-            reason: `it has no "${event}" script, and npm fails the run for it: add one to its package.json, or run npm with --if-present to skip it`,
+            reason: `it has no "${shown(run.event)}" script, and npm fails the run for it: add one to its package.json, or run npm with --if-present to skip it`,
             inapplicable: true,
           },
         });
       continue;
     }
-    if (!seg!.ran) {
-      pieces.push({
-        name: m.name,
-        c: {
-          verdict: 'error',
-          reason: `npm printed no \`> ${shown(m.id ?? m.name)} ${event}\` banner for it, so its script is not known to have run${seg!.failed ? `: ${quoteLine(seg!.failed.line)}` : ''}; ${alone}`,
-        },
-      });
-      continue;
-    }
-    const runner = configured ?? m.detection?.runner;
-    const codes = output.caughtByRunner && runner ? (runnerCaught(runner) ?? caught) : caught;
-    const f = seg!.failed;
-    const exit: GateExit = {
-      exitCode: f?.signal !== undefined ? null : f ? (f.code ?? 1) : 0,
-      signal: f?.signal ?? null,
-      timedOut: false,
-      interrupted: false,
-      seconds: 0,
-      tail: seg!.lines.join('\n'),
-    };
-    const detection = m.detection ?? { managers: [pm], words: [] };
-    const c = classify(exit, codes, timeout, {
-      ...(runner && { runner }),
-      output: { detection, ...(output.allowNoTests && { allowNoTests: true }) },
-    });
-    pieces.push({ name: m.name, c: c.verdict === 'error' ? { ...c, reason: `${c.reason ?? 'an error'}; ${alone}` } : c });
+    pieces.push({ name: m.name, c: memberVerdict(run, m, seg!, caught, timeout, output, configured) });
   }
-  const named = (p: { name: string; c: Classified }, fallback: string) => `workspace ${shown(p.name)}: ${p.c.reason ?? fallback}`;
+  return workspacesVerdict(run, pieces, stopped, split, code, output);
+}
+
+/** The run's output cut workspace by workspace (npm's banners, pnpm's line prefixes), or why it cannot be. */
+function splitRun(run: WorkspaceRun, lines: readonly string[], code: number): Map<string, PnpmSegment | WorkspaceSegment> | PnpmUnsplit {
+  if (run.manager === 'pnpm')
+    return run.unprefixed !== undefined ? { why: run.unprefixed } : splitPnpm(lines, run.event, run.members, code);
+  return splitWorkspaces(
+    lines,
+    run.event,
+    run.members.map((m) => ({
+      name: m.name,
+      ...(m.id !== undefined && { id: m.id }),
+      hasScript: m.script !== undefined,
+      ...(m.script !== undefined && { script: m.script }),
+    })),
+  );
+}
+
+/** A run whose output cannot be cut by workspace: pnpm ran no script, or the exit code alone decides, with the way to read it by workspace. */
+function unsplitVerdict(run: WorkspaceRun, split: PnpmUnsplit, code: number, output: OutputContext): Classified {
+  const ranNone = split.ranNone;
+  if (ranNone !== undefined) {
+    const none = `pnpm ran no "${shown(run.event)}" script: ${quoteLine(ranNone)}`;
+    if (output.allowNoTests) return { verdict: 'pass', reason: `${none} (allowed by \`allowNoTests\`)` };
+    return {
+      verdict: 'error',
+      reason: `${none}; check the --filter, or add the script to the packages (set \`allowNoTests: true\` on the tier if that is expected)`,
+      inapplicable: true,
+    };
+  }
+  const next =
+    run.manager === 'pnpm'
+      ? 'drop the option so pnpm prefixes each line with its package, or give each package a tier of its own'
+      : 'drop --silent so npm prints its banners, or give each workspace a tier of its own';
+  if (code === 0) return { verdict: 'pass', reason: `exit 0, not read workspace by workspace: ${split.why}; ${next}` };
+  return { verdict: 'error', reason: `exit ${code}, and no workspace is known to have failed a test: ${split.why}; ${next}` };
+}
+
+/** One workspace that ran: its part of the output through its runner, with its own exit code; an error says how to run it alone. */
+function memberVerdict(
+  run: WorkspaceRun,
+  m: WorkspaceRunMember,
+  seg: PnpmSegment | WorkspaceSegment,
+  caught: readonly number[],
+  timeout: number,
+  output: OutputContext,
+  configured: RunnerName | undefined,
+): Classified {
+  const event = shown(run.event);
+  const alone =
+    run.manager === 'pnpm'
+      ? `\`pnpm --filter ${shown(m.name)} ${event}\` runs it alone`
+      : `\`npm run ${event} -w ${shown(m.name)}\` runs it alone`;
+  if (!seg.ran) {
+    return {
+      verdict: 'error',
+      reason: `npm printed no \`> ${shown(m.id ?? m.name)} ${event}\` banner for it, so its script is not known to have run${seg.failed ? `: ${quoteLine(seg.failed.line)}` : ''}; ${alone}`,
+    };
+  }
+  const runner = configured ?? m.detection?.runner;
+  const codes = output.caughtByRunner && runner ? (runnerCaught(runner) ?? caught) : caught;
+  const f = seg.failed;
+  const exit: GateExit = {
+    exitCode: f?.signal !== undefined ? null : f ? (f.code ?? 1) : 0,
+    signal: f?.signal ?? null,
+    timedOut: false,
+    interrupted: false,
+    seconds: 0,
+    tail: seg.lines.join('\n'),
+  };
+  const detection = m.detection ?? { managers: [run.manager], words: [] };
+  const c = classify(exit, codes, timeout, {
+    ...(runner && { runner }),
+    output: { detection, ...(output.allowNoTests && { allowNoTests: true }) },
+  });
+  return c.verdict === 'error' ? { ...c, reason: `${c.reason ?? 'an error'}; ${alone}` } : c;
+}
+
+/** The workspaces' verdicts as one: a proven catch anywhere, else any error, else a catch, else no test ran, else a pass. */
+function workspacesVerdict(
+  run: WorkspaceRun,
+  pieces: readonly WorkspacePiece[],
+  stopped: readonly string[],
+  split: Map<string, PnpmSegment | WorkspaceSegment>,
+  code: number,
+  output: OutputContext,
+): Classified {
+  const pm = run.manager;
+  const named = (p: WorkspacePiece, fallback: string) => `workspace ${shown(p.name)}: ${p.c.reason ?? fallback}`;
   const errors = pieces.filter((p) => p.c.verdict === 'error');
   const caughts = pieces.filter((p) => p.c.verdict === 'caught');
   const proven = caughts.filter((p) => p.c.proven);
@@ -410,7 +459,7 @@ function byWorkspaces(
   }
   if (caughts.length > 0) return { verdict: 'caught', reason: caughts.map((p) => named(p, failedExit(p))).join('; ') };
   if (pieces.length === 0) {
-    const none = `no workspace of the run has a "${event}" script, so ${pm} ran no test`;
+    const none = `no workspace of the run has a "${shown(run.event)}" script, so ${pm} ran no test`;
     if (output.allowNoTests) return { verdict: 'pass', reason: `${none} (allowed by \`allowNoTests\`)` };
     return {
       verdict: 'error',
@@ -454,21 +503,7 @@ function byProfile(
     return { verdict: 'caught', reason: `${runner}: ${quoteLine(s.line)}`, proven: true };
   }
   if (r.cannotRun) return { verdict: 'error', reason: `${r.cannotRun.what}: ${quoteLine(r.cannotRun.line)}` };
-  if (none) {
-    // A file without tests beside others that ran (vitest's "No test suite found in file"): say so, not "no tests ran".
-    const what =
-      'skipped' in none
-        ? 'no tests ran (every test was skipped)'
-        : r.noTests && s && s.total > 0
-          ? `a test file holds no tests (${s.total} others ran)`
-          : 'no tests ran';
-    if (allowNoTests) return { verdict: 'pass', reason: `${what} (allowed by \`allowNoTests\`): ${quoteLine(none.line)}` };
-    const why = code !== 0 ? meaning(code, runner) : undefined;
-    return {
-      verdict: 'error',
-      reason: `${what}${why ? ` (exit ${code}: ${why})` : ''}: ${quoteLine(none.line)}; if that is expected, set \`allowNoTests: true\` on the tier`,
-    };
-  }
+  if (none) return noTestsRan(r, none, runner, code, allowNoTests);
   if (code === 0) {
     const needsSummary = typeof profile.needsSummary === 'function' ? profile.needsSummary(lines) : profile.needsSummary === true;
     if (s || !needsSummary) return { verdict: 'pass', ...(s && r.passUnseen !== undefined && { reason: r.passUnseen }) };
@@ -483,6 +518,44 @@ function byProfile(
   // counts no failed test says the exit came from something else (coverage below its threshold).
   if (profile.exitProves && caught.includes(code) && !s && !(typeof profile.needsSummary === 'function' && profile.needsSummary(lines)))
     return { verdict: 'caught', proven: true };
+  return notProven(profile, r, runner, lines, code, caught, besides);
+}
+
+/** No test ran (none found, or every one skipped): a pass only under `allowNoTests`. */
+function noTestsRan(
+  r: ReturnType<RunnerProfile['read']>,
+  none: { line: string; skipped?: boolean },
+  runner: RunnerName,
+  code: number,
+  allowNoTests: boolean,
+): Classified {
+  const s = r.summary;
+  // A file without tests beside others that ran (vitest's "No test suite found in file"): say so, not "no tests ran".
+  const what =
+    'skipped' in none
+      ? 'no tests ran (every test was skipped)'
+      : r.noTests && s && s.total > 0
+        ? `a test file holds no tests (${s.total} others ran)`
+        : 'no tests ran';
+  if (allowNoTests) return { verdict: 'pass', reason: `${what} (allowed by \`allowNoTests\`): ${quoteLine(none.line)}` };
+  const why = code !== 0 ? meaning(code, runner) : undefined;
+  return {
+    verdict: 'error',
+    reason: `${what}${why ? ` (exit ${code}: ${why})` : ''}: ${quoteLine(none.line)}; if that is expected, set \`allowNoTests: true\` on the tier`,
+  };
+}
+
+/** A failure exit the summary does not prove a test failure: what else it was (memory, a failure besides the tests, coverage, a command beside the runner). */
+function notProven(
+  profile: RunnerProfile,
+  r: ReturnType<RunnerProfile['read']>,
+  runner: RunnerName,
+  lines: readonly string[],
+  code: number,
+  caught: readonly number[],
+  besides: readonly string[],
+): Classified {
+  const s = r.summary;
   const known = meaning(code, runner);
   const oom = lines.find((l) => /JavaScript heap out of memory|^FATAL ERROR: /.test(l));
   if (oom)

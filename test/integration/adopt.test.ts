@@ -5,11 +5,11 @@
  * hooks still run after install and again after uninstall, with git's hooks folder and .husky/ given
  * back byte for byte, modes too.
  */
-import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PROJECT, type Repo, sh, withRepo } from '../helpers/repo.js';
+import { PROJECT, type Repo, installedModules, linkGateLadderAlone, sh, withRepo } from '../helpers/repo.js';
 
 const pkg = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) =>
   `${JSON.stringify({ name: 'host', version: '1.0.0', private: true, scripts, ...extra }, null, 2)}\n`;
@@ -261,5 +261,76 @@ test('run --dry-run right after install says it judged commits only and that the
     assert.is(clean.code, 0, clean.out);
     assert.not.match(clean.out, 'uncommitted');
   }));
+
+test("install run from outside the project (the project's node_modules has no gate-ladder: a failed `npm i -D`, a global install) says the hook cannot run it and the step", () =>
+  withRepo({ install: false, pushInitial: false, files: { 'package.json': pkg({ test: 'node -e 0' }) } }, (repo) => {
+    sh('rm', ['-f', 'node_modules'], repo.dir);
+    const r = sh(process.execPath, [join(PROJECT, 'dist', 'cli.js'), 'install'], repo.dir);
+    assert.is(r.code, 0, r.out);
+    assert.match(
+      r.stdout,
+      'gate-ladder: note: this gate-ladder runs from outside the project (a global install, or npx fetched it), and node_modules/gate-ladder/dist/cli.cjs is not there',
+    );
+    assert.match(r.stdout, 'Add it to the project: `npm i -D gate-ladder`, then `npx gate-ladder install`.');
+    // From the project's own node_modules: not said.
+    symlinkSync(installedModules(), join(repo.dir, 'node_modules'), 'dir');
+    const again = repo.cli(['install']);
+    assert.is(again.code, 0, again.out);
+    assert.not.match(again.out, 'outside the project');
+  }));
+
+test('a pnpm workspace with biome: the starter gates on biome\'s check, not its `--write --unsafe` lint script, gives each vitest workspace a related-tests tier, leaves "prepare" alone (no husky of its own); the project\'s biome pre-commit hook runs after install and after uninstall', () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: {
+        'package.json': pkg({ test: 'pnpm -r test', lint: 'biome lint --write --unsafe' }, { packageManager: 'pnpm@9.15.9' }),
+        'pnpm-workspace.yaml': "packages:\n  - 'packages/*'\n",
+        'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+        'biome.json': '{}\n',
+        'packages/core/package.json': pkg({ test: 'vitest run' }, { name: '@acme/core' }),
+        'packages/core/src/sum.js': 'export const sum = (a, b) => a + b;\n',
+        'packages/docs/package.json': pkg({ build: 'node -e 0' }, { name: 'docs' }),
+      },
+    },
+    (repo) => {
+      // pnpm's layout: node_modules holds the project's own dependencies (gate-ladder), no husky.
+      linkGateLadderAlone(repo);
+      const biome = realpathSync(join(PROJECT, 'node_modules', '.bin', 'biome'));
+      gitHook(repo, 'pre-commit', `#!/bin/sh\nexec '${biome}' lint packages\n`);
+      const gitHooksBefore = snapshot(join(repo.dir, '.git', 'hooks'));
+      const pkgBefore = repo.read('package.json');
+
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, '.husky/pre-commit runs .git/hooks/pre-commit (your own) first');
+      assert.match(r.stdout, 'package.json: "prepare" left as it is: node_modules/.bin has no husky');
+      assert.is(repo.read('package.json'), pkgBefore, 'no "prepare" that would fail on `pnpm install`');
+      const config = repo.read('gate-ladder.config.ts');
+      assert.match(config, "{ name: 't1-lint', run: 'pnpm exec biome lint', timeout: 300 },");
+      assert.not.match(config, /run: '[^']*--write/, 'no tier runs a command that writes');
+      assert.match(config, 'package.json "lint" writes files');
+      assert.match(config, "{ name: 't1-related-core', run: 'pnpm exec vitest related --run {changed:");
+      assert.match(config, "cwd: 'packages/core'");
+      assert.not.match(config, 't1-related-docs');
+
+      const bad = commitFile(repo, 'packages/core/src/debug.js', 'debugger;\n', 'debug');
+      assert.is.not(bad.code, 0, bad.out);
+      assert.match(bad.out, 'noDebugger');
+      rmOk(repo, 'packages/core/src/debug.js');
+      repo.gitOk('rm', '-q', '--cached', 'packages/core/src/debug.js');
+      const good = commitFile(repo, 'packages/core/src/two.js', 'export const two = 2;\n', 'two');
+      assert.is(good.code, 0, good.out);
+
+      const u = repo.cli(['uninstall']);
+      assert.is(u.code, 0, u.out);
+      assert.equal(snapshot(join(repo.dir, '.git', 'hooks')), gitHooksBefore);
+      assert.is(repo.read('package.json'), pkgBefore);
+      const after = commitFile(repo, 'packages/core/src/debug.js', 'debugger;\n', 'debug');
+      assert.is.not(after.code, 0, "biome's hook runs from git's folder again");
+      assert.match(after.out, 'noDebugger');
+    },
+  ));
 
 test.run();

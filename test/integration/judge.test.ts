@@ -112,7 +112,10 @@ test('a patch that does not apply: exit 2, git apply says why, and the next step
     assert.is(r.code, 2, r.out);
     const doc = JSON.parse(r.stdout) as Doc;
     assert.equal([doc.verdict, doc.tier, doc.applied, doc.error_cause], ['error', '(apply)', false, 'patch']);
-    assert.match(String(doc.reason), /does not apply onto [0-9a-f]{12}: .*patch failed: src\/math\.js:1/);
+    assert.match(
+      String(doc.reason),
+      /does not apply onto [0-9a-f]{12}: the hunk `@@ -1 \+1 @@` of src\/math\.js does not match src\/math\.js at the base: git: src\/math\.js: patch does not apply/,
+    );
     assert.match(String(doc.next), 'Make the patch against');
     assert.match(String(doc.patch), /^stdin@[0-9a-f]{12}$/);
     const text = judge(repo, ['--patch', '-'], stale);

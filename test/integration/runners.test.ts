@@ -9,14 +9,13 @@
  * `npm run docs:verdicts` renders docs/verdicts.md.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { toolPresent } from '../helpers/system-tool.js';
 import { execa } from 'execa';
-import { PROJECT, cleanEnv, installedModules, withRepo } from '../helpers/repo.js';
+import { PROJECT, cleanEnv, runnerModules, withRepo } from '../helpers/repo.js';
 import { inFastSet } from '../helpers/sets.js';
 
 const hasPytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
@@ -683,23 +682,6 @@ const SCENARIOS: readonly Scenario[] = [
   ...(hasFlake8 ? [FLAKE8] : []),
 ];
 const TIMEOUT_S = 2;
-
-let modules: string | undefined;
-/**
- * One folder for every scenario repo's node_modules: this project's dev dependencies (the runners
- * among them, installed once by `npm ci`) linked one by one, and the packed gate-ladder beside them.
- */
-function runnerModules(): string {
-  if (modules) return modules;
-  const dir = mkdtempSync(join(tmpdir(), 'gl-runners-'));
-  const nm = join(dir, 'node_modules');
-  mkdirSync(nm);
-  const project = join(PROJECT, 'node_modules');
-  for (const name of readdirSync(project)) if (name !== 'gate-ladder') symlinkSync(join(project, name), join(nm, name));
-  symlinkSync(join(installedModules(), 'gate-ladder'), join(nm, 'gate-ladder'), 'dir');
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return (modules = nm);
-}
 
 interface Observed {
   runner: string;

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { argPath, changedEnv, changedGlobs, expandChanged, presentPaths, shellArg, usesChanged } from '../../src/route/changed.js';
+import { argPath, changedEnv, changedGlobs, expandChanged, presentPaths, usesChanged } from '../../src/route/changed.js';
+import { shellWord } from '../../src/util/shell-words.js';
 import { route, scopeMatcher } from '../../src/route/route.js';
 import { resolveConfig } from '../../src/config/load.js';
 import { defaultScope } from '../../src/config/defaults.js';
@@ -51,7 +52,7 @@ test('a string command: each path one shell-quoted word, read back by /bin/sh ex
     argv,
     odd.map((p) => (p.startsWith('-') ? `./${p}` : p)),
   );
-  for (const p of odd) assert.ok(!shellArg(p).startsWith('-'), p);
+  for (const p of odd) assert.ok(!shellWord(p).startsWith('-'), p);
 });
 
 test('an array command: an element holding the placeholder becomes one element per path', () => {

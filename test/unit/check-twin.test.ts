@@ -6,7 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readCheckCommand, readCheckScript } from '../../src/install/check-twin.js';
-import { starterConfig } from '../../src/install/starter.js';
+import { type StarterInput, starterConfig } from '../../src/install/starter.js';
 import type { PackageManager } from '../../src/runners/package-manager.js';
 
 const words = (s: string) => s.split(' ');
@@ -129,6 +129,33 @@ test('starter: a chained lint script is one tier per command, each read by its o
     tiers({ lint: 'npm run lint:js && npm run lint:css', 'lint:js': 'eslint .', 'lint:css': 'stylelint .', test: 'node --test' }),
     ['t1-lint: npm run lint', 't2-tests: npm test'],
   );
+});
+
+test('starter: a workspace project (pnpm -r test) gets a related-tests tier per workspace whose runner has one, in its folder (issue 43: none in a pnpm workspace)', () => {
+  const input: StarterInput = {
+    scripts: { test: 'pnpm -r test', lint: 'biome lint --write --unsafe' },
+    pm: 'pnpm',
+    preCommit: false,
+    lintStaged: false,
+    workspaces: [
+      { dir: 'packages/core', name: '@acme/core', scripts: { test: 'vitest run' } },
+      { dir: 'packages/web', name: '@acme/web', scripts: { test: 'jest' } },
+      { dir: 'packages/docs', name: 'docs', scripts: { test: 'node --test' } },
+      { dir: 'packages/empty', name: 'empty', scripts: {} as Record<string, string> },
+    ],
+  };
+  const t = starterConfig(input).text;
+  assert.match(
+    t,
+    "{ name: 't1-related-core', run: 'pnpm exec vitest related --run {changed:**/*.{js,jsx,ts,tsx,mjs,cjs,mts,cts,vue,svelte}}', cwd: 'packages/core', timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: 'vitest' },",
+  );
+  assert.match(t, "{ name: 't1-related-web', run: 'pnpm exec jest --findRelatedTests --passWithNoTests {changed:");
+  assert.not.match(t, 't1-related-docs');
+  assert.match(t, "{ name: 't1-lint', run: 'pnpm exec biome lint', timeout: 300 },");
+  // A package in a folder of the repository: the workspace's folder below it.
+  assert.match(starterConfig({ ...input, packageDir: 'js' }).text, "cwd: 'js/packages/core'");
+  // A root test script with a related tier of its own: no per-workspace ones.
+  assert.not.match(starterConfig({ ...input, scripts: { test: 'vitest run' } }).text, 't1-related-core');
 });
 
 test.run();

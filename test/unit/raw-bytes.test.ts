@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { shellArg } from '../../src/route/changed.js';
+import { shellWord } from '../../src/util/shell-words.js';
 import { decodeText } from '../../src/util/cache-files.js';
 import { shown } from '../../src/util/escape.js';
 
@@ -21,12 +21,12 @@ test('shown: a kept byte is \\xNN; an emoji whose second half is in the same ran
   assert.is(shown('\u{1f480} skull'), '\u{1f480} skull');
 });
 
-test('shellArg: /bin/sh gets the exact bytes of a kept byte, quotes and all', () => {
+test('shellWord: /bin/sh gets the exact bytes of a kept byte, quotes and all', () => {
   const name = Buffer.concat([Buffer.from("it's "), Buffer.from([0xff, 0xfe]), Buffer.from(' $x \u{1f480}'), Buffer.from([0xe9])]);
-  const arg = shellArg(decodeText(name));
+  const arg = shellWord(decodeText(name));
   const got = execFileSync('/bin/sh', ['-c', `printf %s ${arg}`]);
   assert.equal([...got], [...name]);
-  assert.is(shellArg(decodeText(Buffer.from([0xe9]))), `"$(printf '\\351')"`);
+  assert.is(shellWord(decodeText(Buffer.from([0xe9]))), `"$(printf '\\351')"`);
 });
 
 test.run();
