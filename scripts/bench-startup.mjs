@@ -2,7 +2,7 @@
 // the load, while the instructions a process executes hardly do (valgrind counts them: cachegrind with
 // no cache simulation, every thread of the process, not its child processes).
 //
-//   node scripts/bench-startup.mjs [--quick] [--nodes <node>,<node>] [--project <dir>] [--project <dir>]
+//   node scripts/bench-startup.mjs [--quick] [--no-valgrind] [--nodes <node>,<node>] [--project <dir>] [--project <dir>]
 //
 // Cases, each with NODE_EXTRA_CA_CERTS unset and the runner started as the installed hook line starts it:
 //   node -e 0             Node's own start-up: the yardstick of every ratio
@@ -15,8 +15,10 @@
 // keys apart), so Node's compile cache and gate-ladder's caches are warm, as on a push.
 // Instructions: the median of 1 (--quick) or 3 runs under valgrind; wall: the median of interleaved runs.
 // Without valgrind on PATH only the wall figures are printed.
+// What a case reads and starts (strace, when on PATH): the KB of gate-ladder's own JavaScript (dist/)
+// the process opens, and the git processes it starts itself (execve of git by the runner's process tree).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import {
   PROJECT,
   QUICK,
@@ -46,7 +48,7 @@ const nodes =
 const VG_REPS = QUICK ? 1 : 3;
 const WALL_REPS = QUICK ? 9 : 25;
 const ENV = { NODE_EXTRA_CA_CERTS: '' };
-const hasValgrind = spawnSync('valgrind', ['--version']).status === 0;
+const hasValgrind = !argv.includes('--no-valgrind') && spawnSync('valgrind', ['--version']).status === 0;
 
 const CONFIG = (extra = '') => `import { defineConfig } from 'gate-ladder';
 
@@ -98,6 +100,50 @@ function instructions(c) {
   return counts[Math.floor(counts.length / 2)];
 }
 
+const hasStrace = spawnSync('strace', ['-V']).status === 0;
+
+/** The KB of dist/ JavaScript one run opens, and the git processes it starts (strace -f: openat and execve). */
+function footprint(c, project) {
+  const out = join(tempDir('gl-bench-strace-'), 'trace');
+  const r = spawnSync('strace', ['-f', '-qq', '-e', 'trace=openat,execve', '-e', 'signal=none', '-o', out, c.file, ...c.args], {
+    cwd: c.cwd,
+    env: cleanEnv(ENV),
+    encoding: 'utf8',
+    input: c.input ?? '',
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  if (r.status !== 0) throw new Error(`strace ${c.name}: exit ${r.status}`);
+  const text = readFileSync(out, 'utf8');
+  rmSync(out, { force: true });
+  const dist = join(project, 'dist');
+  const files = new Set();
+  let gits = 0;
+  const pending = new Map();
+  for (const line of text.split('\n')) {
+    const open = /openat\([^"]*"([^"]+\.(?:c?js|mjs))"/.exec(line);
+    if (open && !/= -1/.test(line)) {
+      const path = open[1].startsWith('/') ? open[1] : join(c.cwd, open[1]);
+      if (path.includes('/gate-ladder/dist/') || path.startsWith(dist)) files.add(path);
+    }
+    // A successful execve of git: said whole (`... = 0`), or split by another process's line into
+    // `<unfinished ...>` and, later, `<... execve resumed>) = 0` (a PATH search's misses end `= -1`).
+    const pid = line.split(' ', 1)[0];
+    const exec = /execve\("[^"]*\/git", (\[[^\]]*\])/.exec(line);
+    if (exec && line.endsWith('<unfinished ...>')) pending.set(pid, exec[1]);
+    const done = exec && /\) = 0$/.test(line) ? exec[1] : /<\.\.\. execve resumed>.*= 0$/.test(line) ? pending.get(pid) : undefined;
+    if (!exec && line.includes('execve resumed')) pending.delete(pid);
+    if (done !== undefined) {
+      gits++;
+      if (process.env.BENCH_LIST_FILES === '1') console.log(`    ${c.name}: ${done}`);
+    }
+  }
+  let bytes = 0;
+  for (const f of files) bytes += statSync(f).size;
+  // BENCH_LIST_FILES=1 names each file read, with its size.
+  if (process.env.BENCH_LIST_FILES === '1') for (const f of files) console.log(`    ${c.name}: ${statSync(f).size} ${f}`);
+  return { kb: bytes / 1024, files: files.size, gits };
+}
+
 header(`bench-startup: start-up in instructions (valgrind${hasValgrind ? '' : ': not installed, wall time only'}) and wall time`);
 const base = tempDir('gl-bench-startup-');
 const rows = [];
@@ -121,11 +167,20 @@ for (const node of nodes) {
     ];
     const wall = measure(cases, { reps: WALL_REPS, warmup: 2 });
     const ins = hasValgrind ? cases.map(instructions) : [];
-    rows.push({ version, build: projects.length > 1 ? `build ${p + 1}` : '', wall: cases.map((c) => wall[c.name].median), ins });
+    const feet = hasStrace ? cases.slice(1).map((c) => footprint(c, project)) : [];
+    rows.push({ version, build: projects.length > 1 ? `build ${p + 1}` : '', wall: cases.map((c) => wall[c.name].median), ins, feet });
   });
 }
 const projectsNote =
-  projects.length > 1 ? projects.map((p, i) => `build ${i + 1}: ${p} (${git(p, 'log', '-1', '--format=%h %cs')})`).join(' · ') : '';
+  projects.length > 1
+    ? projects
+        .map((p, i) => {
+          // A build copied out of a clone (no .git) is named by its folder alone.
+          const commit = run('git', ['log', '-1', '--format=%h %cs'], p, { allowFail: true }).stdout.trim();
+          return `build ${i + 1}: ${p}${commit ? ` (${commit})` : ''}`;
+        })
+        .join(' · ')
+    : '';
 if (projectsNote) console.log(`  ${projectsNote}`);
 console.log('  ratios to node -e 0 (NODE_EXTRA_CA_CERTS unset): instructions | wall, medians; node -e 0 in M instructions | ms');
 for (const r of rows) {
@@ -137,6 +192,15 @@ for (const r of rows) {
   console.log(
     `  node ${r.version.padEnd(9)} ${r.build.padEnd(8)} ${insPart}   |   wall  gate ${(wGate / w0).toFixed(2)}  cached ${(wCached / w0).toFixed(2)}  (node -e 0 ${w0.toFixed(1)} ms)`,
   );
+  if (r.feet.length > 0) {
+    const [fGate, fCached] = r.feet;
+    console.log(
+      `    reads   gate ${fGate.kb.toFixed(0)} KB in ${fGate.files} files, ${fGate.gits} git processes   |   cached ${fCached.kb.toFixed(0)} KB in ${fCached.files} files, ${fCached.gits} git processes`,
+    );
+  }
 }
+console.log(
+  '  targets (issue 41, instructions): gate run ≤ 1.5× node -e 0 on Node 22 and 24, ≤ 2.0× on Node 20; tree-cached push ≤ 1.3×, reading ≤ 200 KB of dist/ and starting ≤ 3 git processes',
+);
 const note = loadNote();
 if (note) console.log(note);

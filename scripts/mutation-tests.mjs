@@ -8,15 +8,17 @@ import { resolve } from 'node:path';
 
 /** Each mutated module (stryker.config.json `mutate`) and the unit tests that pin its behaviour. */
 export const TESTS = {
-  'ladder/route': ['route'],
+  'route/route': ['route'],
   'util/glob': ['glob'],
-  'ladder/verdict': ['verdict', 'report-verdict', 'runners', 'runner-captures'],
-  'ladder/runners': ['runners', 'runner-profiles', 'runner-captures', 'verdict', 'report-verdict'],
-  'ladder/calibrate': ['calibrate'],
+  'verdict/verdict': ['verdict', 'report-verdict', 'runners', 'runner-captures'],
+  'verdict/runner-output': ['runners', 'runner-profiles', 'runner-captures', 'verdict', 'report-verdict'],
+  'verdict/fault': ['fault'],
+  'route/calibrate': ['calibrate'],
   'report/figures': ['report', 'report-model', 'render-report', 'report-html'],
   'report/advice': ['report', 'report-model'],
   'report/order': ['order', 'report-model', 'report'],
   'evidence/freeze': ['freeze'],
+  'ledger/predict': ['predict'],
   'git/push-refs': ['push-refs', 'targets'],
 };
 

@@ -1,5 +1,10 @@
 // Runs the uvu suites (unit, integration, faults) and ends with one line: `N passed, N failed`.
 //
+// Two sets. `npm test` (`--fast`): the unit suite and the integration files and tests FAST names, the
+// cheapest that still push for real and run each command and each runner once (about 4 minutes here).
+// `npm run test:all` (no argument): every file of the three folders, what .ci/run runs on each Node.
+// Folders or `.test.js` files named as arguments run instead (`npm run test:unit` names the unit folder).
+//
 // On this Node and on each Node binary named in GATE_LADDER_TEST_NODES (space-separated paths;
 // .ci/run sets it to Node 22, 24 and 26). A job on a Node puts a folder holding only a `node` link to
 // that Node first on PATH, so the installed hook's `node ...` line and every script the tests start run
@@ -30,11 +35,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const suites =
-  process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['build/test/unit', 'build/test/integration', 'build/test/faults'];
+const args = process.argv.slice(2);
+/** `--fast`: `npm test`'s set (FAST below); without it, `npm run test:all`'s whole suite. */
+const fast = args.includes('--fast');
+const named = args.filter((a) => a !== '--fast');
+const suites = named.length > 0 ? named : ['build/test/unit', 'build/test/integration', 'build/test/faults'];
 const words = (value) =>
   (value ?? '')
     .split(/\s+/)
@@ -64,6 +72,34 @@ const NODE_SENSITIVE = [
   // node's own JUnit report names a failed test's file from Node 23 on; before, its stack does.
   'build/test/integration/judge.test.js',
 ];
+/**
+ * `npm test`'s integration files (`--fast`; `npm run test:all` runs every file): the cheapest that still
+ * push for real through the installed hook, run each command (run, install and uninstall, ci, report,
+ * replay, merge, judge, mcp, flaky, sync, seed, gc) and each runner of the verdict matrix once. A file
+ * listed with the beginnings of some of its tests' titles runs those tests only (the file imports `test`
+ * from test/helpers/sets.ts, which skips the others and fails on a beginning no title has); with `true`,
+ * all of them. Each job runs with GL_TEST_SET=fast (runners.test.ts then runs one case per runner). What
+ * each is here for: docs/testing.md ("Two commands").
+ */
+const FAST = {
+  // a real push through the installed hook, each verdict, install and uninstall (and Node-sensitive: the hook)
+  'build/test/integration/push.test.js': true,
+  // the packed bin, the library and its types
+  'build/test/integration/package.test.js': true,
+  // the report's figures, table, markdown, JSON and page
+  'build/test/integration/report-cli.test.js': true,
+  // seed, and the report counting what it seeded
+  'build/test/integration/seed-report.test.js': true,
+  // each runner and linter of the verdict matrix, on a failing case (GL_TEST_SET=fast)
+  'build/test/integration/runners.test.js': true,
+  'build/test/integration/ci.test.js': ['GitHub pull_request'],
+  'build/test/integration/judge.test.js': ['a caught patch', 'mcp:'],
+  // sync, then report and flaky on the synced ledger; a remote that refuses
+  'build/test/integration/sync.test.js': ['a malformed row', 'a remote that refuses'],
+  // replay, replay --shard and merge
+  'build/test/integration/shard-merge.test.js': ['a 12-commit range'],
+  'build/test/integration/worktree-pool.test.js': ['gate-ladder gc removes'],
+};
 const TIMEOUT_S = Number(process.env.GL_TEST_TIMEOUT_S) > 0 ? Number(process.env.GL_TEST_TIMEOUT_S) : 300;
 const CLOCK = pathToFileURL(resolve('build/test/helpers/test-clock.js')).href;
 /** Test processes under way, each the leader of its own process group: stopped with the run. */
@@ -143,7 +179,8 @@ const count = (out) => {
 /** Adds a job's counts to the totals and to its Node's line (`node`). */
 function tally(out, code, node) {
   const c = count(out);
-  let fails = c.total - c.passed - c.skipped;
+  // uvu's Total counts the tests that ran: the skipped ones are beside it, not in it.
+  let fails = c.total - c.passed;
   if (code !== 0) {
     status = 1;
     if (c.total === 0) fails += 1; // the file or suite crashed before counting
@@ -230,9 +267,11 @@ const readJson = (file) => {
 };
 const durations = readJson(DURATIONS) ?? readJson(SEED) ?? {};
 
-/** The jobs of a suite: the unit suite whole, or one per file of the others. */
+/** The jobs of a suite: the unit suite whole, or one per file of the others; a file named alone, that file. */
 function suiteJobs(dir, perFile) {
   if (!existsSync(dir)) return [];
+  if (dir.endsWith('.test.js'))
+    return [{ key: dir, dir: dirname(dir), pattern: `(^|/)${escapeRe(basename(dir))}$`, size: statSync(dir).size }];
   const names = readdirSync(dir).filter((f) => f.endsWith('.test.js'));
   if (dir.endsWith('unit') || (jobs === 1 && !perFile)) {
     const size = names.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
@@ -241,8 +280,10 @@ function suiteJobs(dir, perFile) {
   return names.map((f) => ({ key: join(dir, f), dir, pattern: `(^|/)${escapeRe(f)}$`, size: statSync(join(dir, f)).size }));
 }
 
-// Seconds a job took last time; a job never timed is guessed from its size (about 1 s a kilobyte here).
-const estimate = (job) => durations[job.key] ?? job.size / 1000;
+// Seconds a job took last time (in the fast set, where its `fullOnly` tests are skipped, the time of
+// that set); a job never timed is guessed from its size (about 1 s a kilobyte here).
+const timeKey = (key) => (fast ? `${key} (fast)` : key);
+const estimate = (job) => durations[timeKey(job.key)] ?? durations[job.key] ?? job.size / 1000;
 
 const tmp = testTmp();
 // A run stopped with Ctrl-C (the test processes get it too) or SIGTERM leaves no folder in memory behind.
@@ -280,6 +321,7 @@ try {
       NO_COLOR: '1',
       PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
       ...(tmp && { TMPDIR: tmp }),
+      GL_TEST_SET: fast ? 'fast' : 'all',
       // The worktree pools of the tests' repositories, removed with the rest at the end.
       GATE_LADDER_WORKTREES: join(nodeLinks, 'worktrees'),
     };
@@ -288,7 +330,11 @@ try {
     if (partial) line.label += ' (the Node-sensitive tests)';
     for (const dir of suites) {
       for (const job of suiteJobs(dir, partial))
-        if (!partial || NODE_SENSITIVE.includes(job.key)) runs.push({ ...job, node, env, line, unit: dir.endsWith('unit') });
+        if ((!partial || NODE_SENSITIVE.includes(job.key)) && (!fast || dir.endsWith('unit') || Object.hasOwn(FAST, job.key))) {
+          const keep = fast ? FAST[job.key] : undefined;
+          const jobEnv = Array.isArray(keep) ? { ...env, GL_TEST_KEEP: JSON.stringify(keep) } : env;
+          runs.push({ ...job, node, env: jobEnv, line, unit: dir.endsWith('unit') });
+        }
     }
   }
   // The unit suites first (they start while the install is made), then the slowest first.
@@ -304,7 +350,7 @@ try {
       const seconds = (Date.now() - t0) / 1000;
       // The slowest of the Nodes' times, for this project's suites (a test of this script runs it on
       // suites of its own): the order is for the next run on all of them.
-      if (job.key.startsWith('build/')) seen[job.key] = Math.max(seen[job.key] ?? 0, seconds);
+      if (job.key.startsWith('build/')) seen[timeKey(job.key)] = Math.max(seen[timeKey(job.key)] ?? 0, seconds);
       const header =
         nodes.length > 1 ? `\n== ${job.line.label}: ${job.key} (${seconds.toFixed(1)} s)\n` : `\n== ${job.key} (${seconds.toFixed(1)} s)\n`;
       process.stdout.write(header + r.out.replace(/\n*$/, '\n'));

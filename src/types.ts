@@ -269,6 +269,8 @@ export interface GateResult {
   log?: string;
   /** `output: 'summary'`: how many lines the gate printed (the log's lines). */
   outputLines?: number;
+  /** A blocked tier under `output: 'summary'`: the lines of its output worth one screen (escaped when shown), and how many lines they stand for. */
+  screen?: { lines: string[]; shown: number };
   /** Frozen tests whose failures were forgiven, if any. */
   frozen?: string[];
   /** Per-test outcomes from a JUnit report, if the tier has one. */
@@ -400,6 +402,11 @@ export interface LedgerRow {
   retried?: { verdict: Verdict; failed?: string[]; seconds: number };
   /** Failed tests of this tier (at most the first 100); the full outcomes are in tests.jsonl. */
   failed?: string[];
+  /**
+   * A `caught` row: the failed tests that made it, where and what (from the JUnit report, else the runner's
+   * output): at most the first 10, each message's first line cut to 200 characters.
+   */
+  failed_tests?: { id: string; file?: string; line?: number; message: string }[];
   /** Not written: per-test outcomes live in `tests.jsonl` beside the ledger (see TestRecord). */
   tests?: TestOutcome[];
   /** The runner profile that read the gate's output (the config's, or detected from the command). */

@@ -5,6 +5,8 @@
  * failed tests (GitHub) → the verdicts and the ledger's figures appended to the step summary → the
  * exit code `run` gives (0 pass, 1 caught, 2 error).
  */
+import { plainJson } from '../util/escape.js';
+import { resultForMachines } from '../verdict/output-summary.js';
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { ciTarget, type CiEvent, type CiRange } from '../run/ci-target.js';
 import { githubAnnotations, annotationsFor } from '../report/ci-annotations.js';
@@ -170,7 +172,9 @@ function done(opts: CiOptions, o: Outcome): number {
       annotations: o.annotations ?? [],
       summary: o.summary ?? null,
     };
-    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    // For a machine: each result's summary and log instead of its raw output, no terminal control code anywhere.
+    const targets = doc.targets.map((t) => (t.results ? { ...t, results: t.results.map(resultForMachines) } : t));
+    process.stdout.write(`${JSON.stringify(plainJson({ ...doc, targets }), null, 2)}\n`);
   }
   return o.exit;
 }

@@ -22,6 +22,9 @@ import {
   usesBiome,
   usesPrettier,
 } from '../install/starter.js';
+import { CARRIED_END, GIT_HOOKS, type HookSetup, carriedBlock, hookSetup, withoutCarried } from '../install/hook-managers.js';
+import { readHookFacts } from '../install/hook-managers-io.js';
+import { readWorkspaces } from '../runners/detect-io.js';
 
 type Hook = 'pre-push' | 'pre-commit';
 
@@ -34,6 +37,8 @@ interface HookState {
   after?: string;
   /** The lint-staged line gate-ladder's line took the place of (its lintStaged tier runs lint-staged). */
   replaced?: string;
+  /** The part install carried over from the project's hook setup (hook-managers.ts `carriedBlock`): uninstall takes it out. */
+  carried?: string;
 }
 
 /** What install changed, so uninstall can undo exactly that. Kept in the git dir, never committed. */
@@ -397,10 +402,17 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
     return 2;
   }
 
-  // Hooks git runs today from its own folder stop running once core.hooksPath is set: said, with the way to keep them.
-  const ignored = current === null || current === '' ? gitOwnHooks(info.commonDir) : [];
+  // Hooks git runs today from its own folder (a hook manager's, or written by hand) stop running once core.hooksPath
+  // is set: each is carried into the husky hook of its name, and what cannot be is said, with the way to keep it.
+  const fresh = current === null || current === '';
+  const hooksDir = join(info.commonDir, 'hooks');
+  const setup = fresh && !previous ? hookSetup(readHookFacts(root, place.pkg, hooksDir)) : undefined;
   const husky = await setUpHusky(place);
   if (typeof husky === 'number') return husky;
+  if (setup !== undefined && !husky.husky8) carryHooks(place, setup);
+  const carried = new Set(setup?.carried.filter((c) => c.how.kind === 'call').map((c) => c.hook));
+  const husky4Files = setup?.husky4Files ?? [];
+  const ignored = fresh && !husky.husky8 ? gitOwnHooks(info.commonDir).filter((h) => !carried.has(h) && !husky4Files.includes(h)) : [];
   const preCommit = await writeStarterConfig(place, opts);
   writeHooks(place, opts, preCommit, husky.husky8);
   addPrepare(place, husky.husky8);
@@ -408,7 +420,17 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
 
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(state, null, 2)}\n`);
-  if (ignored.length > 0) say(installMsg.gitHooksIgnored(relativeOrAbsolute(root, join(info.commonDir, 'hooks')), ignored));
+  if (ignored.length > 0) say(installMsg.gitHooksIgnored(relativeOrAbsolute(root, hooksDir), ignored));
+  // Run from outside the project (a global install, npx's cache): the hook's runner is not where the hook looks.
+  if (!existsSync(join(root, place.runnerDir, 'node_modules', 'gate-ladder', 'package.json')))
+    say(
+      installMsg.notInProject(
+        runnerPath(place.runnerDir),
+        pmSays.addDev(pm, 'gate-ladder'),
+        place.packageDir,
+        pmSays.exec(pm, 'gate-ladder install'),
+      ),
+    );
   say(previous ? 'gate-ladder: install is up to date.' : installMsg.installed(pmSays.exec(pm, 'gate-ladder uninstall')));
   return 0;
 }
@@ -490,8 +512,10 @@ async function writeStarterConfig(
     : undefined;
   let preCommit: { lintStagedTier: boolean; anyTier: boolean } | undefined;
   if (!hasConfig) {
+    const found = await readWorkspaces(pkg, pm === 'pnpm' ? 'pnpm' : 'npm').catch(() => null);
     const starter = starterConfig({
       scripts: readScripts(pkg),
+      ...(found && { workspaces: found.list.map((w) => ({ dir: w.dir, name: w.name, scripts: w.scripts })) }),
       pm,
       preCommit: opts.preCommit === true,
       lintStaged: lintStagedInHook !== undefined || lintStagedConfigured(pkg),
@@ -525,6 +549,32 @@ async function writeStarterConfig(
     preCommit = await preCommitTiers(root);
   }
   return preCommit;
+}
+
+/**
+ * The project's hooks carried into the husky hooks of their names (hook-managers.ts decides how: its hook
+ * file in git's folder called, or husky 4's command written in), before gate-ladder's line, each said;
+ * the hooks that cannot be carried said with why. Recorded as each hook file's before and after, so
+ * uninstall gives the file back as it was.
+ */
+function carryHooks(place: InstallPlace, setup: HookSetup): void {
+  const { root, state } = place;
+  if (setup.managers.length > 0) say(installMsg.hookSetupFound(setup.managers));
+  const byHook = new Map<string, typeof setup.carried>();
+  for (const c of setup.carried) byHook.set(c.hook, [...(byHook.get(c.hook) ?? []), c]);
+  for (const [hook, items] of byHook) {
+    const file = join(root, '.husky', hook);
+    const exists = existsSync(file);
+    const text = exists ? readFileSync(file, 'utf8') : '';
+    if (text.split('\n').includes(CARRIED_END)) continue;
+    const block = carriedBlock(hook, items);
+    mkdirSync(dirname(file), { recursive: true });
+    const next = `${text}${text && !text.endsWith('\n') ? '\n' : ''}${block}`;
+    writeFileSync(file, next, { mode: 0o755 });
+    state.hooks[hook] = { created: !exists, line: '', before: exists ? text : null, after: next, carried: block };
+    for (const c of items) say(installMsg.carriedHook(hook, c.manager, c.from, c.how.kind === 'call'));
+  }
+  for (const l of setup.left) say(installMsg.hookNotCarried(l.hook, l.manager, l.why));
 }
 
 /** The hook files: gate-ladder's line added or put in place of an older one (or of a bare lint-staged line), each said. */
@@ -584,6 +634,28 @@ function addPrepare(place: InstallPlace, husky8: boolean): void {
   const pkgBefore = existsSync(pkgFile) ? readFileSync(pkgFile, 'utf8') : null;
   // husky must start at the root (it looks for .git there): from a package's folder, `cd ..` first, as husky's own docs say.
   const runHusky = huskyPrepare(packageDir, husky8);
+  // npm puts the .bin of the package and of every folder above it on a script's PATH; `prepare` finds husky
+  // there, where pnpm (and yarn's pnp) put only the project's own dependencies, and husky 4 has no `husky`.
+  const binDirs = [packageDir, ...packageDir.split('/').map((_, i, parts) => parts.slice(0, parts.length - 1 - i).join('/'))];
+  const huskyThere = binDirs.some((d) => existsSync(join(root, d, 'node_modules', '.bin', 'husky')));
+  const prepareNow = readScripts(pkg).prepare;
+  if (!huskyThere && !(prepareNow !== undefined && runsHusky(prepareNow))) {
+    // A `prepare` that cannot find husky fails every `npm install` (exit 127): left as it is, and why said.
+    const file = packageDir === '' ? 'package.json' : `${packageDir}/package.json`;
+    const major = huskyMajor(root, binDirs);
+    say(
+      installMsg.prepareLeft(
+        file,
+        runHusky,
+        major !== undefined && major < 9
+          ? `node_modules has husky ${major}, which has no \`husky\` command`
+          : 'node_modules/.bin has no husky',
+        pmSays.addDev(pm, major !== undefined && major < 9 ? 'husky@9' : 'husky'),
+        pmSays.exec(pm, 'gate-ladder install'),
+      ),
+    );
+    return;
+  }
   let composed: { before: string; after: string } | undefined;
   if (
     editPackageJson(pkg, (pkgJson) => {
@@ -614,17 +686,22 @@ function addPrepare(place: InstallPlace, husky8: boolean): void {
         : installMsg.addedPrepare(pmSays.install(pm), file, runHusky),
     );
   }
-  // `prepare` finds husky in node_modules/.bin, where pnpm (and yarn's pnp) put only the project's own dependencies.
-  const scripts = readScripts(pkg);
-  // npm puts the .bin of the package and of every folder above it on a script's PATH.
-  const binDirs = [packageDir, ...packageDir.split('/').map((_, i, parts) => parts.slice(0, parts.length - 1 - i).join('/'))];
-  if (
-    scripts.prepare !== undefined &&
-    runsHusky(scripts.prepare) &&
-    !binDirs.some((d) => existsSync(join(root, d, 'node_modules', '.bin', 'husky')))
-  ) {
-    say(installMsg.huskyNotOnPath(pmSays.addDev(pm, 'husky'), pmSays.install(pm)));
+  // The project's own `prepare` ran husky already, but no husky is there to run.
+  if (!huskyThere) say(installMsg.huskyNotOnPath(pmSays.addDev(pm, 'husky'), pmSays.install(pm)));
+}
+
+/** The major version of the husky node_modules holds in the package's folder or one above it (husky 4 has no `husky` command). */
+function huskyMajor(root: string, dirs: readonly string[]): number | undefined {
+  for (const d of dirs) {
+    try {
+      const v = (JSON.parse(readFileSync(join(root, d, 'node_modules', 'husky', 'package.json'), 'utf8')) as { version?: string }).version;
+      const major = Number(v?.split('.')[0]);
+      if (Number.isInteger(major)) return major;
+    } catch {
+      // Not in this folder.
+    }
   }
+  return undefined;
 }
 
 /**
@@ -712,38 +789,6 @@ function lintStagedConfigured(root: string): boolean {
     return false;
   }
 }
-
-/** The hooks git runs (githooks(5)). */
-const GIT_HOOKS = new Set([
-  'applypatch-msg',
-  'pre-applypatch',
-  'post-applypatch',
-  'pre-commit',
-  'pre-merge-commit',
-  'prepare-commit-msg',
-  'commit-msg',
-  'post-commit',
-  'pre-rebase',
-  'post-checkout',
-  'post-merge',
-  'pre-push',
-  'pre-receive',
-  'update',
-  'proc-receive',
-  'post-receive',
-  'post-update',
-  'reference-transaction',
-  'push-to-checkout',
-  'pre-auto-gc',
-  'post-rewrite',
-  'sendemail-validate',
-  'fsmonitor-watchman',
-  'p4-changelist',
-  'p4-prepare-changelist',
-  'p4-post-changelist',
-  'p4-pre-submit',
-  'post-index-change',
-]);
 
 /** Hooks git would run from its own hooks folder: executable files there named as git's hooks (its `.sample` files are not). */
 function gitOwnHooks(commonDir: string): string[] {
@@ -910,11 +955,23 @@ function undoInstall(root: string, state: InstallState): { done: string[]; kept:
       done.push(h.before === null ? `${name}: removed (install created it)` : `${name}: restored as it was before install`);
       continue;
     }
-    // Edited since install: take out gate-ladder's line (or put back the lint-staged line it replaced), keep the rest.
-    const lines = now.split('\n');
-    const at = lines.findIndex((l) => l.trim() === h.line);
+    // Edited since install: take out what install carried over and gate-ladder's line (or put back the lint-staged
+    // line it replaced), keep the rest.
+    const uncarried = h.carried !== undefined ? withoutCarried(now) : undefined;
+    const lines = (uncarried ?? now).split('\n');
+    const at = h.line === '' ? -1 : lines.findIndex((l) => l.trim() === h.line);
+    if (at < 0 && uncarried === undefined) {
+      kept.push(`${name}: left as it is (gate-ladder's ${h.line === '' ? 'lines are' : 'line is'} no longer in it)`);
+      continue;
+    }
     if (at < 0) {
-      kept.push(`${name}: left as it is (gate-ladder's line is no longer in it)`);
+      if (h.created && uncarried!.trim() === '') {
+        rmSync(file);
+        done.push(`${name}: removed (install created it)`);
+      } else {
+        writeFileSync(file, uncarried!);
+        done.push(`${name}: took out what install carried over; your edits since install are kept`);
+      }
       continue;
     }
     if (h.replaced !== undefined) lines[at] = h.replaced;
@@ -928,7 +985,7 @@ function undoInstall(root: string, state: InstallState): { done: string[]; kept:
     } else {
       writeFileSync(file, rest);
       done.push(
-        `${name}: took out gate-ladder's line${h.replaced !== undefined ? ` and put back \`${h.replaced.trim()}\`` : ''}; your edits since install are kept`,
+        `${name}: took out gate-ladder's line${h.replaced !== undefined ? ` and put back \`${h.replaced.trim()}\`` : ''}${uncarried !== undefined ? ' and what install carried over' : ''}; your edits since install are kept`,
       );
     }
   }

@@ -10,6 +10,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { runGate } from '../gates/gate.js';
+import { logsDir, openGateLog } from '../gates/gate-log.js';
+import { resultSummary } from '../verdict/output-summary.js';
+import { plainJson, shown } from '../util/escape.js';
 import type { LadderDeps } from '../run/ladder.js';
 import { gateTracker, gatesDir, stopLeftovers } from '../gates/gate-records.js';
 import { scopeMatcher } from '../route/route.js';
@@ -28,7 +31,7 @@ import { trapInterrupt } from '../util/interrupt.js';
 import { faultMsg } from '../ledger/messages.js';
 import { judgeMsg, replayMsg } from '../replay/messages.js';
 import { msg } from '../run/messages.js';
-import type { ErrorCause, LedgerRow, ResolvedConfig, Verdict } from '../types.js';
+import type { ErrorCause, LedgerRow, ResolvedConfig, ResolvedTier, Verdict } from '../types.js';
 
 export interface JudgeOptions {
   cwd: string;
@@ -67,8 +70,12 @@ export interface PatchAnswer {
   error_cause?: ErrorCause;
   error_file?: string;
   applied: boolean;
-  /** The end of the deciding tier's output (control characters escaped by JSON). */
-  output?: string;
+  /**
+   * The deciding tier's output on one screen (at most 40 lines: the runner's summary, each failure's first
+   * lines; colours stripped, control characters escaped), and the log holding all of it.
+   */
+  summary?: string[];
+  log?: string;
   config: { file: string; source: 'commit' | 'working-tree' };
   ledger: { file: string; rows: { run: string; tier: string }[] };
   seconds: number;
@@ -91,7 +98,7 @@ export async function judgeCommand(opts: JudgeOptions & { json?: boolean }): Pro
   const outcome = await judgePatches(opts, err);
   if (outcome.kind === 'problem') {
     err(outcome.message);
-    if (opts.json) out(JSON.stringify({ exit: outcome.code, judged: false, message: outcome.message }, null, 2));
+    if (opts.json) out(JSON.stringify(plainJson({ exit: outcome.code, judged: false, message: outcome.message }), null, 2));
     return outcome.code;
   }
   if (outcome.kind === 'interrupted') err(judgeMsg.interrupted());
@@ -102,8 +109,9 @@ export async function judgeCommand(opts: JudgeOptions & { json?: boolean }): Pro
 
 /** The JSON answer: one patch's object with its exit code, or for several `{ exit, verdict, patches }`. */
 export function judgeDocument(code: number, answers: readonly PatchAnswer[]): Record<string, unknown> {
-  if (answers.length === 1) return { exit: code, ...verdictFirst(answers[0]!) };
-  return { exit: code, verdict: worst(answers.map((a) => a.verdict)), patches: answers.map(verdictFirst) };
+  // For a machine: no terminal control code anywhere (a test's name or message may hold colours).
+  if (answers.length === 1) return plainJson({ exit: code, ...verdictFirst(answers[0]!) });
+  return plainJson({ exit: code, verdict: worst(answers.map((a) => a.verdict)), patches: answers.map(verdictFirst) });
 }
 
 /** The same answer with its verdict, deciding tier and reason as its first fields: what a reader looks at first. */
@@ -296,8 +304,8 @@ async function contexts(
           },
           now: () => new Date(),
           log: () => {},
-          // Parallel gates' output would interleave, and stdout is the answer's: each result keeps its tail.
-          write: () => {},
+          // Parallel gates' output would interleave, and stdout is the answer's: each gate's whole output goes to its log.
+          openLog: (tier: ResolvedTier) => openGateLog(logsDir(info.commonDir), tier.name),
           env: process.env,
           reports,
           tracker: gateTracker(gatesDir(info.commonDir)),
@@ -323,9 +331,17 @@ function answerOf(o: PatchOutcome, ctx: BaseContext): PatchAnswer {
       failed_tests: [],
       tiers: [],
       skipped: [],
-      error_cause: 'patch',
+      // A patch that does not apply, or one refused for what it adds, is the patch's: unless the check itself failed.
+      error_cause: o.rows[0]?.error_cause ?? 'patch',
       applied: false,
-      next: judgeMsg.next({ verdict: 'error', applied: false, base: o.patch.base, configFile: ctx.configFile }),
+      next: judgeMsg.next({
+        verdict: 'error',
+        applied: false,
+        refused: o.refused === true,
+        ...(o.baseLikely !== undefined && { baseLikely: o.baseLikely }),
+        base: o.patch.base,
+        configFile: ctx.configFile,
+      }),
     };
   }
   const verdict: Verdict = o.status === 'caught' || o.status === 'error' ? o.status : 'pass';
@@ -355,7 +371,8 @@ function answerOf(o: PatchOutcome, ctx: BaseContext): PatchAnswer {
     ...(verdict === 'error' && stopped?.cause !== undefined && { error_cause: stopped.cause }),
     ...(verdict === 'error' && stopped?.causeFile !== undefined && { error_file: stopped.causeFile }),
     applied: true,
-    ...(stopped && stopped.tail !== '' && { output: lastLines(stopped.tail, 40) }),
+    ...(stopped && stopped.tail !== '' && { summary: resultSummary(stopped).lines.map(shown) }),
+    ...(stopped?.log !== undefined && { log: stopped.log }),
     next: judgeMsg.next({
       verdict,
       applied: true,
@@ -392,8 +409,3 @@ function worst(verdicts: readonly Verdict[]): Verdict {
 }
 
 const round = (s: number) => Math.round(s * 1000) / 1000;
-
-function lastLines(text: string, n: number): string {
-  const lines = text.replace(/\n+$/, '').split('\n');
-  return lines.slice(-n).join('\n');
-}

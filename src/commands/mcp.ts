@@ -113,6 +113,14 @@ export async function mcpCommand(opts: { cwd: string }): Promise<number> {
   );
 
   const transport = new StdioServerTransport();
+  // A line that is not JSON, or not a JSON-RPC message, gets JSON-RPC's error reply (id null: no id could be read);
+  // the SDK's transport only reports it. Set before connect, which chains its own handler after this one.
+  transport.onerror = (e: Error) => {
+    const code = e instanceof SyntaxError ? PARSE_ERROR : e.name === 'ZodError' ? INVALID_REQUEST : undefined;
+    if (code === undefined) return;
+    const message = code === PARSE_ERROR ? mcpMsg.parseError(e.message) : mcpMsg.invalidRequest();
+    void transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as Parameters<typeof transport.send>[0]);
+  };
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
@@ -125,6 +133,10 @@ export async function mcpCommand(opts: { cwd: string }): Promise<number> {
 }
 
 declare const __GATE_LADDER_VERSION__: string | undefined;
+
+/** JSON-RPC 2.0's codes: a line that is not JSON; JSON that is not a request. */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
 
 /** This CLI in a child process, in `cwd`, with `input` on its stdin; its stderr also passed on to ours. */
 function cli(cwd: string, args: readonly string[], input = ''): Promise<Child> {

@@ -17,7 +17,8 @@ import { renderTestsSection, testsFold, type TestsSection } from '../report/test
 import { type OrderEvaluation, orderEvalFold } from '../report/order-eval.js';
 import { type HistoryState, testsPath } from '../evidence/history.js';
 import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } from '../evidence/history-store.js';
-import { readFreezes, today } from '../verdict/tier-report-io.js';
+import { readFreezes } from '../verdict/tier-report-io.js';
+import { today } from '../util/iso-time.js';
 import type { FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
 import { EXIT } from '../config/defaults.js';
 

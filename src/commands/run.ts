@@ -17,12 +17,14 @@ import {
 } from '../run/steps.js';
 import { type Reporter, reporterFor } from '../run/reporter.js';
 import { gatherGitFacts, type GitFacts } from '../git/facts.js';
-import { refusedRepo } from '../git/git.js';
+import { refusedRepo, uncommittedPaths } from '../git/git.js';
 import { revQuery } from '../git/rev-query.js';
 import { ledgerPathFor } from '../ledger/ledger.js';
 import { stopLeftovers } from '../gates/gate-records.js';
 import { msg } from '../run/messages.js';
 import { wroteToStream } from '../util/early-exit.js';
+import { plainJson } from '../util/escape.js';
+import { resultForMachines } from '../verdict/output-summary.js';
 
 export { EXIT, type Judged, type RunOptions, type TargetReport } from '../run/steps.js';
 
@@ -30,7 +32,9 @@ export { EXIT, type Judged, type RunOptions, type TargetReport } from '../run/st
 export async function runCommand(opts: RunOptions): Promise<number> {
   const judged = await judge(opts);
   if (opts.json && judged.targets) {
-    process.stdout.write(`${JSON.stringify({ exit: judged.code, ledger: judged.ledger, targets: judged.targets }, null, 2)}\n`);
+    // For a machine: each result's summary and log instead of its raw output, no terminal control code anywhere.
+    const targets = judged.targets.map((t) => (t.results ? { ...t, results: t.results.map(resultForMachines) } : t));
+    process.stdout.write(`${JSON.stringify(plainJson({ exit: judged.code, ledger: judged.ledger, targets }), null, 2)}\n`);
     wroteToStream();
   }
   return judged.code;
@@ -88,6 +92,11 @@ export async function judge(opts: RunOptions, gathered?: GitFacts, reporter: Rep
     if (judged.interrupted) break;
   }
   finishRun(run);
+  // A manual dry run judges commits: uncommitted work (install's own files, an edit) is not in it, and is said not to be.
+  if (opts.dryRun && (opts.hook ?? 'manual') === 'manual' && opts.head === undefined) {
+    const paths = uncommittedPaths(info.root);
+    if (paths !== undefined && paths > 0) reporter.uncommitted(paths);
+  }
   ledger ??= ledgerPathFor(info.root, info.commonDir, working.kind === 'ok' ? working.config.ledger : undefined);
   return { code, targets, ledger };
 }

@@ -1,9 +1,21 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GATE_MARKER, type GateTracker } from './gate.js';
 import { groupMembers, isAlive, ownStartTime, procStat, processesMarked } from '../util/proc.js';
 import { signalQuietly } from '../util/spawn.js';
 import { faultMsg } from '../ledger/messages.js';
+
+/**
+ * Every gate's environment carries this variable, holding a token per gate-ladder gate it runs
+ * under (colon-separated, outermost first). A process that left the gate's group and session
+ * (`setsid`) still carries it, so a timeout, Ctrl-C or the clean-up after a killed run finds it there.
+ */
+export const GATE_MARKER = 'GATE_LADDER_GATE';
+
+/** Told when a gate is about to start, so that a run killed outright can be cleaned up after (gate-records.ts). */
+export interface GateTracker {
+  /** Called before the gate starts (its marker names every process of it); returns the function to call once it is gone. */
+  starting: (gate: { marker: string; tier: string }) => () => void;
+}
 
 /**
  * The gates running now, one small file each in `<git common dir>/gate-ladder/gates/`: the run that

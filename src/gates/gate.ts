@@ -1,3 +1,4 @@
+import { GATE_MARKER, type GateTracker } from './gate-records.js';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -25,12 +26,6 @@ export interface GateExit {
   tail: string;
 }
 
-/** Told when a gate is about to start, so that a run killed outright can be cleaned up after (gate-records.ts). */
-export interface GateTracker {
-  /** Called before the gate starts (its marker names every process of it); returns the function to call once it is gone. */
-  starting: (gate: { marker: string; tier: string }) => () => void;
-}
-
 export interface GateIo {
   /**
    * Receives the gate's output as it arrives, and a tail is kept. Absent: the gate writes straight to our
@@ -51,13 +46,6 @@ export interface GateIo {
 const KILL_GRACE_MS = 2000;
 /** After a piped gate exits, how long output still on its way is read before its pipes are closed. */
 const PIPE_DRAIN_MS = 200;
-
-/**
- * Every gate's environment carries this variable, holding a token per gate-ladder gate it runs
- * under (colon-separated, outermost first). A process that left the gate's group and session
- * (`setsid`) still carries it, so a timeout, Ctrl-C or the clean-up after a killed run finds it there.
- */
-export const GATE_MARKER = 'GATE_LADDER_GATE';
 
 /** A line kept out of a long output (see GateIo.keep): where it started in the stream, and its text. */
 interface KeptLine {

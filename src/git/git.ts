@@ -377,6 +377,17 @@ export function workTreeState(cwd: string): { head: string | null; clean: boolea
   return r.ok ? parseStatusV2(r.stdout) : null;
 }
 
+/** How many paths `git status` lists as not committed (changed, staged, or untracked and not ignored); undefined when git fails. */
+export function uncommittedPaths(cwd: string): number | undefined {
+  const r = git(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=dirty']);
+  if (!r.ok) return undefined;
+  const fields = r.stdout.split('\0').filter((f) => f !== '');
+  let n = 0;
+  // A rename or copy is two fields: `R  new`, then the old path.
+  for (let i = 0; i < fields.length; i++, n++) if (/^[RC]|^.[RC]/.test(fields[i]!)) i++;
+  return n;
+}
+
 /** Index entries `git status` does not compare with their files (see `uncomparedIn`). */
 export interface UncomparedEntries {
   /** skip-worktree entries: a sparse checkout, or `git update-index --skip-worktree`. */

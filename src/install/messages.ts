@@ -55,6 +55,9 @@ export const installMsg = {
   installed: (uninstall: string) => `gate-ladder: installed. \`${uninstall}\` undoes it.`,
   husky8: () =>
     "gate-ladder: this project runs husky 8 (core.hooksPath .husky, hooks that source .husky/_/husky.sh): install works within it. core.hooksPath and .husky/_ stay as they are; a hook gate-ladder creates starts with husky 8's two lines, and uninstall leaves husky 8 as it finds it.",
+  /** `prepare` not set to run husky, where it would fail: why, and how a fresh clone gets the hooks. */
+  prepareLeft: (file: string, script: string, why: string, add: string, install: string) =>
+    `gate-ladder: note: ${shown(file)}: "prepare" left as it is: ${why}, so "prepare": ${shown(JSON.stringify(script))} would fail every install. The hooks are set up here; for a fresh clone to get them, add husky as your own (\`${add}\`) and run \`${install}\` again, which adds "prepare" then.`,
   huskyNotOnPath: (add: string, install: string) =>
     `gate-ladder: note: node_modules/.bin has no husky (husky is gate-ladder's dependency, not the project's), so "prepare" would fail on \`${install}\`. Add it as your own: \`${add}\`.`,
   /** What uninstall leaves under the git dir, each with its size, and how to remove it. */
@@ -107,6 +110,20 @@ export const installMsg = {
       `  ${line}`,
       `or run \`${exec('gate-ladder install --force')}\` to point core.hooksPath at husky's .husky/_ (\`${exec('gate-ladder uninstall')}\` sets it back to "${shown(current)}").`,
     ].join('\n'),
+  /** The CLI that runs install is not the project's own: the hook runs node_modules/gate-ladder, which is not there. */
+  notInProject: (runner: string, add: string, folder: string, rerun: string) =>
+    `gate-ladder: note: this gate-ladder runs from outside the project (a global install, or npx fetched it), and ${shown(runner)} is not there: the hook runs that file, so every push would stop and say it is missing. Add it to the project: \`${add}\`${folder === '' ? '' : ` in ${shown(folder)}`}, then \`${rerun}\`.`,
+  /** The hook setup install found before it moved core.hooksPath to husky's folder. */
+  hookSetupFound: (managers: readonly string[]) =>
+    `gate-ladder: this project's hooks come from ${managers.map((m) => (m === 'a hook of your own' ? "hooks of your own in git's hooks folder" : shown(m))).join(', ')}; git will take hooks from .husky/_ (core.hooksPath), so each hook it runs is carried over into .husky/<hook>:`,
+  /** One hook carried into a husky hook: the old hook file called from it, or husky 4's command written in. */
+  carriedHook: (hook: string, manager: string, from: string, called: boolean) =>
+    called
+      ? `  - .husky/${shown(hook)} runs ${shown(from)} (${manager === 'a hook of your own' ? 'your own' : `${shown(manager)}'s`}) first, as git ran it before${manager === 'a hook of your own' ? '' : '; it keeps reading its own config'}.`
+      : `  - .husky/${shown(hook)} runs ${shown(manager)}'s ${shown(hook)} command, copied from ${shown(from)}, first: edit it in .husky/${shown(hook)} from now on (${shown(from)} is read again only after uninstall).`,
+  /** A hook of the project's that no husky hook can run. */
+  hookNotCarried: (hook: string, manager: string, why: string) =>
+    `gate-ladder: note: ${hook === '*' ? `${shown(manager)}'s hooks were` : `${shown(manager)}'s ${shown(hook)} hook was`} not carried over: ${shown(why)}.`,
   /** Hooks in git's own folder that stop running once core.hooksPath points at husky's (the pre-commit framework, simple-git-hooks, a hand-made hook). */
   gitHooksIgnored: (dir: string, names: readonly string[]) =>
     [

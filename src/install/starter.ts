@@ -6,6 +6,7 @@ import { type PackageManager, pmSays } from '../runners/package-manager.js';
 import { detectRunner as readRunner, managerTarget, shellCommands, shellSegments } from '../runners/detect.js';
 import { RUNNERS } from '../runners/index.js';
 import type { RunnerName } from '../types.js';
+import { readCheckScript } from './check-twin.js';
 
 /**
  * The test runner a package.json script starts, read by the same reading a run uses (runners/detect.ts:
@@ -21,8 +22,87 @@ export function detectRunner(script: string | undefined, scripts: Readonly<Recor
 
 /** Scripts that run a quicker part of the tests, in the order tried. */
 const QUICK_TESTS = ['test:quick', 'test:unit', 'test:fast'] as const;
-/** Scripts that check without running tests. */
-const CHECKS = ['lint', 'typecheck', 'type-check', 'check-types'] as const;
+/** Scripts that check without running tests: each group gets its tiers from the first names it has (all of the type checks' first three). */
+const LINT_SCRIPTS = ['lint', 'lint:check', 'lint:ci'] as const;
+const TYPE_SCRIPTS = ['typecheck', 'type-check', 'check-types'] as const;
+/** Type checks named otherwise, tried when none of TYPE_SCRIPTS is there. */
+const OTHER_TYPE_SCRIPTS = ['check:types', 'types', 'tsc', 'lint:types'] as const;
+const FORMAT_SCRIPTS = ['format:check', 'check:format', 'prettier:check', 'fmt:check', 'format:ci'] as const;
+
+/** A check tier the starter writes: the script it runs, or the command that checks what a writing script rewrites. */
+interface CheckTier {
+  name: string;
+  /** The package.json script it stands for. */
+  script: string;
+  kind: 'lint' | 'type' | 'format' | 'check';
+  /** The tool's own command when it does not run the script: its twin that only checks, or one command of its chain. */
+  command?: string;
+  /** Why the script itself is not run: it writes files. */
+  writes?: string;
+  /** One of a chain's commands: how many there are, and whether it is the first. */
+  chain?: { of: number; first: boolean };
+}
+
+/**
+ * A check script that is a plain `&&` chain of tools (`eslint . && prettier -c .`): its commands, one tier
+ * each, so each is read by its own runner (as one tier, no single runner reads it). Undefined for one
+ * command, a script run through the manager, a `cd`, an env assignment or any other operator.
+ */
+function checkParts(command: string): string[] | undefined {
+  if (/[`$<>\\]/.test(command)) return undefined;
+  const commands = shellCommands(command);
+  if (commands.length < 2) return undefined;
+  const ok = commands.every(
+    (c, i) =>
+      c.words.length > 0 &&
+      c.then === (i === commands.length - 1 ? '' : '&&') &&
+      !/^\w+=/.test(c.words[0]!) &&
+      !SHELL_STATE.test(c.words[0]!) &&
+      !NO_TIER.test(c.words[0]!) &&
+      managerTarget(c.words)?.script === undefined,
+  );
+  return ok ? commands.map((c) => c.text) : undefined;
+}
+
+/**
+ * The check scripts the starter gates on, never one that writes files: `lint` (else `lint:check`,
+ * `lint:ci`), the type checks (`typecheck`, ..., else `check:types`, `types`, `tsc`), a format check
+ * (`format:check`, `prettier:check`, ...), and `check` when it runs no tests and nothing above was found.
+ * A script that writes (`eslint --fix`, `biome lint --write --unsafe`) gives way to a check-named one;
+ * else to its twin command (check-twin.ts); else it is left out, with why, as a comment (`left`).
+ */
+function checkTiers(scripts: Readonly<Record<string, string>>): { tiers: CheckTier[]; left: string[] } {
+  const tiers: CheckTier[] = [];
+  const left: string[] = [];
+  const plain = (s: string) => scripts[s] !== undefined && !readCheckScript(scripts[s]!, scripts).writes;
+  const add = (script: string, kind: CheckTier['kind'], name = tierName('t1', script)) => {
+    const r = readCheckScript(scripts[script]!, scripts);
+    const writes = r.writes ? { writes: r.why } : {};
+    const parts = checkParts(r.writes ? (r.twin ?? '') : scripts[script]!);
+    if (parts !== undefined)
+      parts.forEach((part, i) => {
+        const word = part.split(' ').find((w, j, all) => j === all.length - 1 || !/^(?:npx|pnpx|bunx|pnpm|yarn|exec|-.*)$/.test(w));
+        const label = (word ?? String(i + 1)).replace(/^.*\//, '').replace(/[^\w-]/g, '-');
+        tiers.push({ name: `${name}-${label}`, script, kind, command: part, ...writes, chain: { of: parts.length, first: i === 0 } });
+      });
+    else if (!r.writes) tiers.push({ name, script, kind });
+    else if (r.twin !== undefined) tiers.push({ name, script, kind, command: r.twin, writes: r.why });
+    else
+      left.push(
+        `"${script}" is left out: ${r.why}, and it has no twin that only checks (add a script that only checks, e.g. "${script}:check", and a tier for it)`,
+      );
+  };
+  const lint = LINT_SCRIPTS.find(plain) ?? LINT_SCRIPTS.find((s) => scripts[s] !== undefined);
+  if (lint !== undefined) add(lint, 'lint', 't1-lint');
+  const types = TYPE_SCRIPTS.filter((s) => scripts[s] !== undefined);
+  const other = OTHER_TYPE_SCRIPTS.find((s) => scripts[s] !== undefined);
+  for (const s of types.length > 0 ? types : other !== undefined ? [other] : []) add(s, 'type');
+  const format = FORMAT_SCRIPTS.find(plain);
+  if (format !== undefined) add(format, 'format');
+  const check = scripts.check;
+  if (check !== undefined && tiers.length === 0 && left.length === 0 && detectRunner(check, scripts) === undefined) add('check', 'check');
+  return { tiers, left };
+}
 
 /** What install reads at the repository root, for a project whose tests are not a package.json script (Python, Go, Rust, a Makefile). */
 export interface RootFacts {
@@ -108,6 +188,8 @@ export interface StarterInput {
   packageDir?: string;
   /** The repository root, read for tests that are not a package.json script (used only when there is no `test` script). */
   root?: RootFacts;
+  /** The workspaces (npm's `workspaces`, pnpm-workspace.yaml's `packages`): folder relative to the package's, name, scripts. */
+  workspaces?: readonly { dir: string; name: string; scripts: Readonly<Record<string, string>> }[];
   /** Whether a command is on PATH where install runs (what the hook's shell would find): each tier's first word is asked. */
   onPath?: (name: string) => boolean;
 }
@@ -221,35 +303,87 @@ function partCommand(pm: PackageManager, command: string): string {
   return ON_PATH.test(command.split(/\s+/)[0]!) ? command : pmSays.exec(pm, command);
 }
 
-/** A starter ladder from package.json scripts. Pure. */
+/** What each step of the starter writes into: its input, the tier lines, and `run` (a command as a tier runs it, recorded for the PATH warnings). */
+interface Writer {
+  input: StarterInput;
+  scripts: Record<string, string>;
+  pm: PackageManager;
+  lines: string[];
+  run: (name: string, command: string) => string;
+  cwdField: string;
+}
+
+const runnerField = (r: RunnerName | undefined) => (r ? `, runner: '${r}'` : '');
+
+/** A starter ladder from package.json scripts, step by step: lint-staged, the checks, related tests, a quicker part, the whole suite. Pure. */
 export function starterConfig(input: StarterInput): Starter {
   const { scripts, pm, preCommit } = input;
-  const lines: string[] = [];
   // Every command a tier runs, by tier: their first words are checked against PATH for the warnings.
   const commands: [string, string][] = [];
-  const run = (name: string, command: string) => {
-    commands.push([name, command]);
-    return q(command);
+  const w: Writer = {
+    input,
+    scripts,
+    pm,
+    lines: [],
+    run: (name, command) => {
+      commands.push([name, command]);
+      return q(command);
+    },
+    cwdField: input.packageDir ? `, cwd: ${q(input.packageDir)}` : '',
   };
-  const runnerField = (r: RunnerName | undefined) => (r ? `, runner: '${r}'` : '');
-  const cwdField = input.packageDir ? `, cwd: ${q(input.packageDir)}` : '';
   let preCommitTier = false;
   if (preCommit && input.lintStaged) {
-    lines.push(
+    w.lines.push(
       '    // pre-commit: lint-staged on the staged files (its own config says which tasks); `git commit --no-verify` skips it.',
       "    { name: 'lint-staged', lintStaged: true },",
     );
     preCommitTier = true;
   }
-  for (const s of CHECKS.filter((c) => scripts[c] !== undefined)) {
+  const checked = checkLines(w, preCommitTier);
+  const full = hasTests(scripts.test);
+  relatedLines(w, full);
+  quickLines(w, full);
+  suiteLines(w, full, checked.scripts);
+  return {
+    text: configText(pm, input.packageDir, w.lines),
+    preCommitTier: checked.preCommitTier,
+    warnings: notOnPath(commands, input.onPath),
+  };
+}
+
+/** The check tiers (`checkTiers`), each with its comments; the first also on pre-commit when one is asked for and none runs there yet. */
+function checkLines(w: Writer, preCommitTierBefore: boolean): { preCommitTier: boolean; scripts: Set<string> } {
+  const { scripts, pm, lines, run, cwdField } = w;
+  const preCommit = w.input.preCommit;
+  let preCommitTier = preCommitTierBefore;
+  const checks = checkTiers(scripts);
+  for (const why of checks.left) lines.push(`    // ${why}.`);
+  for (const c of checks.tiers) {
     const hooks = preCommit && !preCommitTier ? ", hooks: ['pre-commit', 'pre-push', 'manual', 'replay', 'seed']" : '';
     if (hooks) preCommitTier = true;
-    lines.push(
-      `    // ${s}: runs on every push, whatever changed: a ${s === 'lint' ? 'lint' : 'type'} error is wrong even when only tests moved.${hooks ? ' Also on pre-commit.' : ''}`,
-      `    { name: ${q(tierName('t1', s))}, run: ${run(tierName('t1', s), pmSays.script(pm, s))}${cwdField}, timeout: 300${hooks} },`,
-    );
+    const what =
+      c.kind === 'lint' ? 'a lint error' : c.kind === 'type' ? 'a type error' : c.kind === 'format' ? 'a format error' : 'what it finds';
+    if (c.chain?.first !== false)
+      lines.push(
+        `    // ${c.script}: runs on every push, whatever changed: ${what} is wrong even when only tests moved.${hooks ? ' Also on pre-commit.' : ''}`,
+      );
+    if (c.writes !== undefined && c.chain?.first !== false)
+      lines.push(
+        `    // package.json "${c.script}" writes files (${c.writes.replace(/`/g, '')}): a gate must judge the pushed code, not rewrite it, so ${c.chain ? 'these tiers run' : 'this tier runs'} its check.`,
+      );
+    if (c.chain?.first === true)
+      lines.push(
+        `    // package.json "${c.script}" runs ${c.chain.of} commands (${JSON.stringify(scripts[c.script]).slice(1, -1)}): one tier each, so each tool's output is read by its own runner.`,
+      );
+    const command = c.command !== undefined ? partCommand(pm, c.command) : pmSays.script(pm, c.script);
+    lines.push(`    { name: ${q(c.name)}, run: ${run(c.name, command)}${cwdField}, timeout: 300${hooks} },`);
   }
-  const full = hasTests(scripts.test);
+  return { preCommitTier, scripts: new Set<string>(checks.tiers.map((c) => c.script)) };
+}
+
+/** The related-tests tier of the whole suite's runner, or one per workspace whose runner has one. */
+function relatedLines(w: Writer, full: boolean): void {
+  const { scripts, pm, lines, run, cwdField, input } = w;
   // The tests the push's changed source files import, through the suite's own runner: the cheap test tier.
   const related = full ? relatedCommand(suiteRunner(scripts.test!, scripts)) : undefined;
   if (related !== undefined) {
@@ -263,6 +397,42 @@ export function starterConfig(input: StarterInput): Starter {
       `    { name: 't1-related', run: ${run('t1-related', pmSays.exec(pm, related))}${cwdField}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: '${runnerName}' },`,
     );
   }
+  // A workspace project whose root runs no related tier: one per workspace whose tests run on vitest or jest, in its folder.
+  const wsRelated =
+    related === undefined
+      ? (input.workspaces ?? []).flatMap((ws) => {
+          const wsScripts = ws.scripts as Record<string, string>;
+          const command = hasTests(wsScripts.test) ? relatedCommand(suiteRunner(wsScripts.test!, wsScripts)) : undefined;
+          return command === undefined ? [] : [{ ws, command }];
+        })
+      : [];
+  if (wsRelated.length > 8)
+    lines.push(
+      `    // No related-tests tiers: ${wsRelated.length} workspaces run vitest or jest, one tier each would be too many; add one for the workspaces that change most.`,
+    );
+  else if (wsRelated.length > 0) {
+    lines.push(
+      "    // Per workspace, only the tests that import what the push changed (its own runner's reading of the imports, in its",
+      '    // folder; `{changed:...}` is each changed source file relative to that folder, so a change in another workspace it',
+      '    // imports counts too). Skipped when the push changes a test-adjacent path: the whole suite below decides then.',
+    );
+    const used = new Set<string>();
+    for (const { ws, command } of wsRelated) {
+      let name = tierName('t1-related', ws.name.replace(/^@[^/]+\//, ''));
+      for (let i = 2; used.has(name); i++) name = `${tierName('t1-related', ws.name)}-${i}`;
+      used.add(name);
+      const dir = input.packageDir ? `${input.packageDir}/${ws.dir}` : ws.dir;
+      const runnerName = command.split(' ')[0]!;
+      lines.push(
+        `    { name: ${q(name)}, run: ${run(name, pmSays.exec(pm, command))}, cwd: ${q(dir)}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: '${runnerName}' },`,
+      );
+    }
+  }
+}
+
+/** A quicker part of the tests (`test:quick`, `test:unit`, ...) as a t1, unless the whole suite runs it itself. */
+function quickLines(w: Writer, full: boolean): void {
+  const { scripts, pm, lines, run, cwdField } = w;
   const quick = QUICK_TESTS.find((s) => hasTests(scripts[s]));
   // `"test": "npm run test:unit && npm run test:types"`: the whole suite runs the quicker part itself (a tier of
   // its own when the chain is split), so a tier for it alone would run it twice in one push.
@@ -279,9 +449,13 @@ export function starterConfig(input: StarterInput): Starter {
     lines.push(
       `    // ${quick}: a quicker part of the tests, but "test" runs it too, so it has no tier of its own (it would run twice in a push).`,
     );
+}
+
+/** The whole suite: a tier per command of a chained `test` script, the tests the root shows, or `test` as it is. */
+function suiteLines(w: Writer, full: boolean, checkScripts: ReadonlySet<string>): void {
+  const { scripts, pm, lines, run, cwdField, input } = w;
   const runner = full ? detectRunner(scripts.test, scripts) : undefined;
   const found = !full && input.root ? rootTests(input.root) : [];
-  const makefile = input.root && makeTest(input.root);
   const parts = full ? chainParts(scripts.test!, scripts) : undefined;
   if (parts) {
     // `node --test && tsc -p .`: one tier per command, so the one beside the runner that fails is read as a failure of its own.
@@ -294,13 +468,7 @@ export function starterConfig(input: StarterInput): Starter {
     for (const part of parts) {
       // `npm run lint && jest`: lint has its tier above.
       if (part.noTier) continue;
-      if (
-        !part.runner &&
-        part.script !== undefined &&
-        (CHECKS as readonly string[]).includes(part.script) &&
-        scripts[part.script] !== undefined
-      )
-        continue;
+      if (!part.runner && part.script !== undefined && checkScripts.has(part.script) && scripts[part.script] !== undefined) continue;
       // `npm run unit && npm run unit`: once is enough for a push.
       const key = part.script !== undefined && scripts[part.script] !== undefined ? `script ${part.script}` : part.command;
       if (ran.has(key)) continue;
@@ -312,51 +480,60 @@ export function starterConfig(input: StarterInput): Starter {
         `    { name: ${q(name)}, run: ${run(name, partCommand(pm, part.command))}${cwdField}, timeout: 900${runnerField(part.runner)} },`,
       );
     }
-  } else if (!full && found.length > 0) {
-    // No package.json test script, but the root says how the tests run: at the root, where the config is (no `cwd`).
-    const pytest = found.find((f) => f.tool === 'pytest');
-    const testmon = pytest && testmonSign(input.root);
-    if (pytest && testmon !== undefined) {
-      lines.push(
-        `    // ${testmon} names pytest-testmon: it runs only the tests the changes since its last run affect (its database,`,
-        '    // .testmondata, is per checkout: where it has none, every test runs). Skipped when the push changes a',
-        '    // test-adjacent path: the tests moved with the code, so only the whole suite below can vouch for the patch.',
-        '    // When the change affects no test, pytest runs none (exit 5): allowNoTests makes that a pass.',
-        `    { name: 't1-related', run: ${run('t1-related', `${pytest.run} --testmon`)}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: 'pytest' },`,
-      );
-    } else if (pytest) {
-      lines.push(
-        '    // No tier of related tests: pytest cannot tell which tests a source change affects without a plugin',
-        '    // (pytest-testmon does); and the changed test files alone are what a test-adjacent push skips anyway.',
-      );
-    }
-    for (const f of found) {
-      const also =
-        f.tool !== 'make' && makefile
-          ? ` Your ${makefile} also has a \`test\` target: if \`make test\` is how you run them, put it here.`
-          : '';
-      const python =
-        f.tool === 'pytest' ? ` ${f.run.split(' ')[0]} must import pytest and your code: push where your virtualenv is active.` : '';
-      lines.push(
-        `    // No "test" script in package.json; ${f.why}: ${f.tool === 'make' ? `\`make test\`` : f.tool} runs the tests.${python}${also}`,
-        `    { name: ${q(found.length === 1 ? 't2-tests' : tierName('t2', f.tool))}, run: ${run(found.length === 1 ? 't2-tests' : tierName('t2', f.tool), f.run)}, timeout: 900${runnerField(f.runner)} },`,
-      );
-    }
-  } else
+  } else if (!full && found.length > 0) rootTestLines(w, found);
+  else
     lines.push(
       full
         ? `    // The whole suite (package.json "test": ${JSON.stringify(scripts.test).slice(1, -1)})${runner ? `; \`runner\` names its exit codes in messages` : ''}.`
         : '    // No "test" script found in package.json, nor pytest, go.mod, Cargo.toml or a Makefile `test` target at the root: edit this command.',
       `    { name: 't2-tests', run: ${run('t2-tests', pmSays.script(pm, 'test'))}${cwdField}, timeout: 900${runnerField(runner)} },`,
     );
-  const text = [
+}
+
+/** No `test` script, but the root says how the tests run (rootTests): at the root, where the config is (no `cwd`). */
+function rootTestLines(w: Writer, found: readonly RootTests[]): void {
+  const { lines, run, input } = w;
+  const makefile = input.root && makeTest(input.root);
+  const pytest = found.find((f) => f.tool === 'pytest');
+  const testmon = pytest && testmonSign(input.root);
+  if (pytest && testmon !== undefined) {
+    lines.push(
+      `    // ${testmon} names pytest-testmon: it runs only the tests the changes since its last run affect (its database,`,
+      '    // .testmondata, is per checkout: where it has none, every test runs). Skipped when the push changes a',
+      '    // test-adjacent path: the tests moved with the code, so only the whole suite below can vouch for the patch.',
+      '    // When the change affects no test, pytest runs none (exit 5): allowNoTests makes that a pass.',
+      `    { name: 't1-related', run: ${run('t1-related', `${pytest.run} --testmon`)}, timeout: 300, skipWhenTestAdjacent: true, allowNoTests: true, runner: 'pytest' },`,
+    );
+  } else if (pytest) {
+    lines.push(
+      '    // No tier of related tests: pytest cannot tell which tests a source change affects without a plugin',
+      '    // (pytest-testmon does); and the changed test files alone are what a test-adjacent push skips anyway.',
+    );
+  }
+  for (const f of found) {
+    const also =
+      f.tool !== 'make' && makefile
+        ? ` Your ${makefile} also has a \`test\` target: if \`make test\` is how you run them, put it here.`
+        : '';
+    const python =
+      f.tool === 'pytest' ? ` ${f.run.split(' ')[0]} must import pytest and your code: push where your virtualenv is active.` : '';
+    lines.push(
+      `    // No "test" script in package.json; ${f.why}: ${f.tool === 'make' ? `\`make test\`` : f.tool} runs the tests.${python}${also}`,
+      `    { name: ${q(found.length === 1 ? 't2-tests' : tierName('t2', f.tool))}, run: ${run(found.length === 1 ? 't2-tests' : tierName('t2', f.tool), f.run)}, timeout: 900${runnerField(f.runner)} },`,
+    );
+  }
+}
+
+/** The config file's text around the tier lines. */
+function configText(pm: PackageManager, packageDir: string | undefined, lines: readonly string[]): string {
+  return [
     "import { defineConfig } from 'gate-ladder';",
     '',
     '// Tiers run cheapest first; the first `caught` (a test failed) or `error` (the check could not run) blocks the push.',
     `// Every field, and where a config may live: \`${pmSays.exec(pm, 'gate-ladder help config')}\`. Check it with \`${pmSays.exec(pm, 'gate-ladder run --dry-run')}\`.`,
     '// The order is a first guess, not measured: lint is often slower than the tests (move it down if so). Once',
     '// pushes have run, `gate-ladder report` says which order pays, from the seconds and catches in its ledger.',
-    ...(input.packageDir
+    ...(packageDir
       ? [
           "// package.json is not at the repository root: each tier runs in the package's folder (`cwd`, relative to the root, where this file is).",
         ]
@@ -368,7 +545,6 @@ export function starterConfig(input: StarterInput): Starter {
     '});',
     '',
   ].join('\n');
-  return { text, preCommitTier, warnings: notOnPath(commands, input.onPath) };
 }
 
 /** Whether a script, or one it runs through the manager (`depth` deep), starts with a `cd`, `export` or another word whose effect lasts. */

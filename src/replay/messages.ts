@@ -73,16 +73,30 @@ export const judgeMsg = {
   failed: (err: unknown) =>
     `gate-ladder: judge stopped: ${shown((err instanceof Error ? err.message : String(err)).replace(/^gate-ladder: /, '').replace(/\.+$/, ''))}. Every worktree was given back to the pool; judge again once that is fixed.`,
   /** The next step an agent or a person takes after a verdict. */
-  next: (v: { verdict: Verdict; applied: boolean; cause?: ErrorCause; file?: string; base: string; configFile: string }) =>
+  next: (v: {
+    verdict: Verdict;
+    applied: boolean;
+    refused?: boolean;
+    /** A patch that did not apply: because of its base (else it is malformed, whatever its base). */
+    baseLikely?: boolean;
+    cause?: ErrorCause;
+    file?: string;
+    base: string;
+    configFile: string;
+  }) =>
     v.verdict === 'pass'
       ? 'Every tier that runs for this change passed: propose it.'
       : v.verdict === 'caught'
         ? 'The patch is wrong: fix it (the failed tests say where), then judge it again.'
-        : !v.applied
-          ? `Make the patch against ${short(v.base)} (\`git diff\` there), or pass \`--base\` the commit it was made on, then judge it again.`
-          : v.cause === 'patch'
-            ? `The patch broke the harness${v.file ? ` (${shown(v.file)})` : ''}: fix that, then judge it again.`
-            : `This is not a verdict on the patch: the check itself did not complete. Fix the tier in ${shown(v.configFile)} or what it needs, then judge again.`,
+        : v.refused
+          ? 'The patch was refused for what it writes (the reason names it), before any gate ran: change that part, then judge it again.'
+          : !v.applied
+            ? v.baseLikely === false
+              ? 'The patch itself is malformed, whatever its base: make it again with `git diff` (whole, as git prints it), then judge it again.'
+              : `Make the patch against ${short(v.base)} (\`git diff\` there), or pass \`--base\` the commit it was made on, then judge it again.`
+            : v.cause === 'patch'
+              ? `The patch broke the harness${v.file ? ` (${shown(v.file)})` : ''}: fix that, then judge it again.`
+              : `This is not a verdict on the patch: the check itself did not complete. Fix the tier in ${shown(v.configFile)} or what it needs, then judge again.`,
   /** The first line of the text answer: the verdict, then where and why. */
   verdict: (v: { verdict: Verdict; label: string; tier?: string; reason?: string; seconds: number; tiers: number }) =>
     v.verdict === 'pass'
@@ -102,6 +116,8 @@ export const mcpMsg = {
     `gate-ladder: MCP server on stdin/stdout for ${shown(cwd)}: tools judge_patch, explain_order, report. An agent starts it; close its stdin to stop it.`,
   failed: (code: number | null, stderr: string) =>
     `gate-ladder could not answer (exit ${code ?? 'none'})${stderr.trim() ? `: ${shownLines(stderr.trim().split('\n').slice(-8).join('\n'))}` : ''}. Run the same command in the repository's shell to see why.`,
+  parseError: (why: string) => `Parse error: the line is not JSON (${shown(why)}); send one JSON-RPC message per line.`,
+  invalidRequest: () => 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message; send one JSON-RPC message per line.',
   badBase: (rev: string) => `base ${shown(rev)}: not a commit in this repository. Give a commit, a branch or a tag.`,
   notApplied: (base: string, why: string) =>
     `the patch does not apply onto ${short(base)}: ${shown(why)}. Make it against that commit (\`git diff\` there), or give the base it was made on.`,

@@ -18,8 +18,6 @@ export interface OrderContext {
 }
 
 /** Whether the config asks for anything this module does (else the plan is left as it is, and no index is read). */
-export const ordersPlans = (config: Pick<ResolvedConfig, 'order' | 'select'>) =>
-  config.order === 'predicted' || config.select !== undefined;
 
 /** The plan reordered (and, with `select`, thinned), with `order` saying what was done and why. */
 export function orderPlan(plan: Plan, config: Pick<ResolvedConfig, 'order' | 'select'>, stats: OrderStats, ctx: OrderContext): Plan {

@@ -1,9 +1,7 @@
-import { slotEnv } from '../slots/dependency-links.js';
 import { withoutLocalGitEnv } from '../git/git.js';
-import { poolMsg } from '../slots/messages.js';
+import type { Slot } from '../slots/worktree-pool.js';
 import type { Place } from './ladder.js';
 import type { Isolation, ResolvedTier } from '../types.js';
-import { type Slot, acquireSlot } from '../slots/worktree-pool.js';
 import { debugFor } from '../util/debug.js';
 
 const sayCache = debugFor('cache');
@@ -42,6 +40,18 @@ export interface Placement {
   dispose: () => void;
 }
 
+/** The worktree pool's modules: loaded only by a run whose gates run in a slot. */
+export type Pool = Awaited<ReturnType<typeof loadPool>>;
+
+export async function loadPool() {
+  const [{ acquireSlot }, { slotEnv }, { poolMsg }] = await Promise.all([
+    import('../slots/worktree-pool.js'),
+    import('../slots/dependency-links.js'),
+    import('../slots/messages.js'),
+  ]);
+  return { acquireSlot, slotEnv, poolMsg };
+}
+
 /**
  * Lazily places tiers for one target. `rev` gives the commit to check out (called once, when needed),
  * in a slot of the repository's worktree pool (slots/worktree-pool.ts). A lint-staged tier always runs in
@@ -53,12 +63,16 @@ export function placement(
   rev: () => string,
   env: NodeJS.ProcessEnv,
   pool: { commonDir: string; log?: (line: string) => void },
+  /** The pool's modules (`loadPool`), loaded before when `where` is a worktree. */
+  slots?: Pool,
 ): Placement {
   let slot: Slot | undefined;
   const inPlace: Place = { cwd: root, isolation: 'none', env };
   return {
     place: (tier) => {
       if (where === 'none' || tier.lintStaged) return inPlace;
+      if (slots === undefined) throw new Error('placement: a worktree was asked for without the pool loaded (loadPool)');
+      const { acquireSlot, slotEnv, poolMsg } = slots;
       if (slot === undefined) {
         slot = acquireSlot(root, pool.commonDir, rev(), pool.log ? { log: pool.log } : {});
         sayCache?.(`worktree pool: slot ${slot.dir} ${slot.how === 'moved' ? 'reused (moved to the commit)' : slot.how}`);

@@ -1,21 +1,20 @@
 import { resolve } from 'node:path';
-import { MAX_FILES_PER_ROW } from '../config/defaults.js';
-import type { GateExit, GateIo, GateTracker } from '../gates/gate.js';
+import type { GateExit, GateIo } from '../gates/gate.js';
+import type { GateTracker } from '../gates/gate-records.js';
 import type { GateLog } from '../gates/gate-log.js';
-import { commandKey, testRecord } from '../evidence/history.js';
 import { outputMsg } from './messages.js';
 import { testMsg } from '../evidence/messages.js';
-import { isoTime } from '../util/iso-time.js';
+import { type LadderInput, MAX_FAILED_PER_ROW, toRow } from './rows.js';
 import { shown } from '../util/escape.js';
-import { type ReportDeps, type TierJudgement, ambiguityNotes, judgeTier } from '../verdict/tier-report.js';
-import type { GateResult, HookName, LedgerRow, Plan, ResolvedTier, RunnerName, Verdict } from '../types.js';
-import { classify } from '../verdict/verdict.js';
-import { keepFor, outputLines } from '../verdict/runner-output.js';
+import type { ReportDeps, TierJudgement } from '../verdict/tier-report.js';
+import type { GateResult, LedgerRow, Plan, ResolvedTier, RunnerName, Verdict } from '../types.js';
+import { ambiguityNotes, classify } from '../verdict/verdict.js';
+import { failedTestsOf, keepFor, outputLines } from '../verdict/runner-output.js';
 import { scriptKeep } from '../verdict/script-output.js';
 import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from '../runners/pnpm-workspaces.js';
 import { NPM_WORKSPACE_KEEP } from '../runners/workspaces.js';
 import type { Detection, WorkspaceRun } from '../runners/detect.js';
-import { detectTier } from '../runners/detect-io.js';
+import { detectTier, goPackageDirs } from '../runners/detect-io.js';
 import { runnerCaught } from '../runners/index.js';
 import { writeErr } from '../util/stderr.js';
 import { CHANGED_ENV, changedEnv } from '../route/changed.js';
@@ -70,24 +69,7 @@ export interface Place {
   env: NodeJS.ProcessEnv;
 }
 
-export interface LadderInput {
-  plan: Plan;
-  runId: string;
-  hook: HookName;
-  patch: string;
-  base: string | null;
-  ref?: string;
-  /** Where the gates run: the repo root or a temporary worktree. */
-  cwd: string;
-  isolation: 'worktree' | 'none';
-  /** Run every planned tier regardless of earlier verdicts; rows are flagged and never count in yield. */
-  calibration?: boolean;
-  /** Run every planned tier whatever the verdicts, without flagging the rows (seeded bugs). */
-  runAll?: boolean;
-  source?: string;
-  /** Note recorded in every row's `reason` (e.g. how the base was chosen). */
-  note?: string;
-}
+export type { LadderInput } from './rows.js';
 
 export interface LadderOutcome {
   verdict: Verdict;
@@ -196,18 +178,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     const row = toRow({ ...input, isolation: where.isolation }, result, skipped, deps.now());
     rows.push(row);
     deps.appendRows([row]);
-    if (deps.reports) {
-      const cmd = commandKey(planned.tier);
-      const keep = async (a: Attempt, n: number) => {
-        if (a.judged.tests)
-          await deps.reports!.record(
-            testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(n > 1 && { attempt: n }) }),
-            where.cwd,
-          );
-      };
-      await keep(first, 1);
-      if (second) await keep(second, 2);
-    }
+    if (deps.reports) await recordTests(deps.reports, planned.tier, row, where.cwd, second ? [first, second] : [first]);
     deps.log(`gate-ladder: ${tier.name} ${verdict} in ${seconds.toFixed(1)} s${reason ? ` (${shown(reason)})` : ''}`);
     for (const note of judged.notes) deps.log(note);
     if (retryNote) deps.log(retryNote);
@@ -248,8 +219,6 @@ class Held {
     this.size = 0;
   }
 }
-
-const MAX_FAILED_PER_ROW = 100;
 
 /** One run of a tier's gate and the reading of its report. */
 interface Attempt {
@@ -347,17 +316,49 @@ async function attempt(
   const caught = tier.caughtByRunner && runner ? (runnerCaught(runner) ?? tier.caught) : tier.caught;
   const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
   const inapplicable = classified.inapplicable === true;
+  // A catch's failed tests, as the runner's output names them (a JUnit report's, when it has them, stand instead).
+  const fromOutput = (j: TierJudgement): TierJudgement => {
+    if (j.verdict !== 'caught' || (j.failures?.length ?? 0) > 0 || !output || !runner || detection?.workspaces) return j;
+    const failures = failedTestsOf(runner, exit.tail, {
+      root: where.cwd,
+      base: tier.cwd,
+      ...(runner === 'go' && { packageDir: goPackageDirs(where.cwd, tier.cwd) }),
+    });
+    return failures.length > 0 ? { ...j, failures } : j;
+  };
   if (report === undefined) {
-    const judged = { ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) };
+    const judged = fromOutput({ ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) });
     return { exit, judged, seconds: exit.seconds, inapplicable, ...found };
   }
   // Reading a large report takes time too: it is part of what the tier costs.
   const t0 = performance.now();
+  // JUnit reading, per-test records and freezes are loaded only for a tier that names a report.
+  const { judgeTier } = await import('../verdict/tier-report.js');
   const judged = await judgeTier(
     { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...(runner && { runner }) },
     deps.reports!,
   );
-  return { exit, judged, seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
+  return { exit, judged: fromOutput(judged), seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
+}
+
+/** Each attempt's per-test outcomes (a tier with a report), for flaky-test evidence: the history code loaded only then. */
+async function recordTests(
+  reports: ReportDeps,
+  tier: ResolvedTier,
+  row: LedgerRow,
+  cwd: string,
+  attempts: readonly Attempt[],
+): Promise<void> {
+  if (!attempts.some((a) => a.judged.tests)) return;
+  const { commandKey, testRecord } = await import('../evidence/history.js');
+  const cmd = commandKey(tier);
+  for (const [i, a] of attempts.entries()) {
+    if (a.judged.tests)
+      await reports.record(
+        testRecord(row, a.judged.tests, { cmd, ...(a.judged.dup && { dup: a.judged.dup }), ...(i > 0 && { attempt: i + 1 }) }),
+        cwd,
+      );
+  }
 }
 
 /** Whose fault a tier's `error` is: a file of the change that cannot load, or its script the change removed (fault.ts). */
@@ -398,60 +399,5 @@ function keepForWorkspaces(run: WorkspaceRun, configured: RunnerName | undefined
     // Each runner's keeper sees the line as its package printed it: every keeper is fed, in order.
     const kept = tests.map((k) => k(p.text));
     return p.start || p.text === 'Done' || p.text === 'Failed' || kept.some(Boolean);
-  };
-}
-
-/** One ledger row for a tier the patch reached. Pure. */
-export function toRow(input: LadderInput, result: GateResult, skipped: string[], now: Date): LedgerRow {
-  const files = input.plan.files;
-  const reason = [result.reason, input.note].filter(Boolean).join('; ');
-  const byEnv = input.plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
-  const noChanged = input.plan.tiers.filter((t) => t.skip === 'changed').map((t) => t.tier.name);
-  return {
-    ts: isoTime(now.getTime()),
-    run: input.runId,
-    hook: input.hook,
-    patch: input.patch,
-    base: input.base,
-    ...(input.ref !== undefined && { ref: input.ref }),
-    tier: result.tier,
-    verdict: result.verdict,
-    seconds: result.seconds,
-    exit: result.exitCode,
-    ...(reason && { reason }),
-    files: files.length > MAX_FILES_PER_ROW ? files.slice(0, MAX_FILES_PER_ROW) : [...files],
-    files_count: input.plan.fileCount,
-    routed: skipped.length > 0,
-    ...(skipped.length > 0 && { skipped }),
-    ...(byEnv.length > 0 && { skipped_by_env: byEnv }),
-    ...(noChanged.length > 0 && { skipped_no_changed: noChanged }),
-    ...(input.source !== undefined && { source: input.source }),
-    isolation: input.isolation,
-    ...(input.calibration && { calibration: true }),
-    ...(result.frozen && result.frozen.length > 0 && { frozen: result.frozen }),
-    ...(result.retried && { retried: result.retried }),
-    // Per-test outcomes go to tests.jsonl (joined on run + tier), keeping the ledger small.
-    ...(result.failed && result.failed.length > 0 && { failed: result.failed.slice(0, MAX_FAILED_PER_ROW) }),
-    ...(result.runner?.runner && { runner: result.runner.runner }),
-    ...(result.inapplicable && { applicable: false }),
-    ...(result.verdict === 'error' && result.cause !== undefined && { error_cause: result.cause }),
-    ...(result.verdict === 'error' && result.causeFile !== undefined && { error_file: result.causeFile }),
-    ...orderFields(input.plan, result.tier),
-  };
-}
-
-/** Config `order: 'predicted'` or `select`: the order the ladder ran in, this tier's place in it and predicted catch, what selection skipped. */
-function orderFields(plan: Plan, tier: string): Partial<LedgerRow> {
-  const o = plan.order;
-  if (o === undefined) return {};
-  const running = plan.tiers.filter((t) => t.run);
-  const at = running.findIndex((t) => t.tier.name === tier);
-  const p = running[at]?.p;
-  return {
-    order: o.order,
-    ...(o.because !== undefined && { order_why: o.because }),
-    ...(at >= 0 && { position: at + 1 }),
-    ...(p !== undefined && { p: Number(p.toPrecision(4)) }),
-    ...(o.selected && o.selected.skipped.length > 0 && { skipped_by_select: o.selected.skipped, residual_risk: o.selected.residual }),
   };
 }

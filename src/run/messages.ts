@@ -1,6 +1,6 @@
 /** What a run says (a push, a commit, a manual run, a CI job's run): its plan, verdicts, skips and caches. Each sentence says the next step. */
 import type { GateResult, HookName, Plan, PlanOrder, RunnerInfo, TierPrediction } from '../types.js';
-import { shown, shownLines } from '../util/escape.js';
+import { shown, shownLines, stripAnsi } from '../util/escape.js';
 import { shellQuoted } from '../util/shell-words.js';
 import {
   BYPASS,
@@ -102,6 +102,8 @@ export const msg = {
     `gate-ladder: calibration run (config calibrate: ${rate}): every planned tier runs whatever the verdicts; its rows are flagged and never count in yield. Set calibrate to 0 to stop.`,
   cachedPass: (ref: string, tiers: readonly string[], tree: string, runs: readonly string[], hook?: HookName) =>
     `gate-ladder: ${shown(ref)}: tree ${tree.slice(0, 12)} already passed ${tiers.map(shown).join(', ')} under this config (run ${[...new Set(runs)].join(', ')}); no gate ran. ${noCacheHint(hook)} runs them anyway.`,
+  uncommittedNotJudged: (paths: number) =>
+    `gate-ladder: --dry-run judged commits only; ${paths === 1 ? '1 path has' : `${paths} paths have`} uncommitted changes (\`git status\` lists ${paths === 1 ? 'it' : 'them'}), which ${paths === 1 ? 'is' : 'are'} not in it: commit them, then run it again to see them judged.`,
   wouldReuse: (runs: readonly string[]) =>
     `  cached: this tree already passed every planned tier (run ${[...new Set(runs)].join(', ')}); no gate would run (--no-cache to force)`,
 };
@@ -131,6 +133,16 @@ export const runMsg = {
 export const outputMsg = {
   /** A tier interrupted under `output: 'summary'`: what it printed until then is in its log. */
   soFar: (tier: string, log: string) => `gate-ladder: the output of ${shown(tier)} until it was stopped: ${shown(log)}`,
+  /** A blocked tier's failed tests, one a line (at most 10): where, which, and the first line of what it said. */
+  failedTests: (failures: readonly { id: string; title?: string; file?: string; line?: number; message: string }[]) => [
+    ...failures
+      .slice(0, 10)
+      .map(
+        (f) =>
+          `  failed: ${f.file !== undefined ? `${shown(f.file)}${f.line !== undefined ? `:${f.line}` : ''} ${shown(f.title ?? f.id)}` : shown(f.id)}: ${shown(clipped(stripAnsi(f.message).split('\n')[0] ?? ''))}`,
+      ),
+    ...(failures.length > 10 ? [`  ... and ${failures.length - 10} more failed tests (\`run --json\` lists them)`] : []),
+  ],
   /** After the chosen lines: how much was left out, and where the whole output is. */
   leftOut: (tier: string, shownLines: number, total: number, log: string | undefined) =>
     log === undefined

@@ -12,8 +12,6 @@ import { commitMsg } from '../lint-staged/messages.js';
 import { configMsg } from '../config/messages.js';
 import { msg, orderLines, outputMsg, planLines, runMsg } from './messages.js';
 import { shown } from '../util/escape.js';
-import { summarizeOutput } from '../verdict/output-summary.js';
-import { keepFor } from '../verdict/runner-output.js';
 import { writeErr, writeOut } from '../util/stderr.js';
 import { colourWanted, paint } from '../util/colour.js';
 import type { GateResult, HookName, Plan, RunnerInfo } from '../types.js';
@@ -48,6 +46,8 @@ export interface Reporter {
     hook: HookName,
   ): void;
   emptyDiff(ref: string): void;
+  /** `--dry-run` of a manual run with uncommitted work: what it judged (commits) and that the work is not in it. */
+  uncommitted(paths: number): void;
   /** `--dry-run`: the plan and why, and whether the tree cache would answer. */
   plan(plan: Plan, runners: ReadonlyMap<string, RunnerInfo> | undefined, reuse: readonly string[] | undefined): void;
   /** Tiers t0-scope, a `changed` list with nothing in it, or GATE_LADDER_SKIP leave out. */
@@ -76,27 +76,21 @@ function block(text: string, colour: 'red' | 'yellow'): string {
 
 /**
  * A blocked tier's one screen (config `output: 'summary'`, its output held in a log): the verdict's first line, at
- * most about 40 lines chosen from the output (output-summary.ts), escaped, how many were left out and the log's
- * path, then the verdict's block again, last. Without a log (output shown as it came): the block alone.
+ * most about 40 lines chosen from the output (`screen`, chosen by verdict/output-summary.ts when the tier was
+ * blocked), escaped, how many were left out and the log's path, then the failed tests (file:line, test, message),
+ * then the verdict's block again, last. Without a log (output shown as it came): the failed tests and the block.
  */
 function blockedScreen(text: string, r: GateResult, colour: 'red' | 'yellow'): string {
-  if (r.outputLines === undefined || r.outputLines === 0) return block(text, colour);
-  const summary = summarizeOutput({
-    text: r.tail,
-    ...(r.failed && { failed: r.failed }),
-    ...(keepOf(r) && { keep: keepOf(r)! }),
-  });
+  const failed = r.verdict === 'caught' ? outputMsg.failedTests(r.failures ?? []) : [];
+  if (r.outputLines === undefined || r.outputLines === 0 || r.screen === undefined)
+    return failed.length > 0 ? `\n${failed.join('\n')}${block(text, colour)}` : block(text, colour);
   return [
     block(text.split('\n')[0]!, colour),
-    ...summary.lines.map((l) => `  ${shown(l)}`),
-    outputMsg.leftOut(r.tier, summary.shown, Math.max(r.outputLines, summary.shown), r.log),
+    ...r.screen.lines.map((l) => `  ${shown(l)}`),
+    outputMsg.leftOut(r.tier, r.screen.shown, Math.max(r.outputLines, r.screen.shown), r.log),
+    ...failed,
     block(text, colour),
   ].join('\n');
-}
-
-/** The runner's own "this line matters" test, for the lines of its output worth a screen. */
-function keepOf(r: GateResult): ((line: string) => boolean) | undefined {
-  return r.runner?.runner ? keepFor(r.runner.runner) : undefined;
 }
 
 /** A hook's or a manual run's words. A dry run's plan is the command's answer: stdout; everything else is said on stderr (git shows it during a push). */
@@ -124,6 +118,7 @@ export function textReporter(o: { voice: Voice; dryRun?: boolean }): Reporter {
       else if (choice.source === 'working-tree' && hook !== 'manual') tell(configMsg.noCommittedConfig(t.ref, t.head, file, hook));
     },
     emptyDiff: (ref) => tell(runMsg.emptyDiff(ref)),
+    uncommitted: (paths) => tell(msg.uncommittedNotJudged(paths)),
     plan: (plan, runners, reuse) => {
       for (const line of planLines(plan, runners)) out(line);
       for (const line of orderLines(plan)) out(line);
@@ -164,6 +159,7 @@ export function jsonReporter(voice: Voice): Reporter {
     noConfig: quiet,
     target: quiet,
     emptyDiff: quiet,
+    uncommitted: quiet,
     plan: quiet,
     skips: quiet,
     order: quiet,

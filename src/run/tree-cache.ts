@@ -4,8 +4,9 @@ import { workTreeState } from '../git/git.js';
 import { type GitFacts, treeIn } from '../git/facts.js';
 import { isoTime } from '../util/iso-time.js';
 import { hash } from '../util/hash.js';
-import { today } from '../verdict/tier-report-io.js';
-import { type LadderInput, type LadderOutcome, toRow } from './ladder.js';
+import { today } from '../util/iso-time.js';
+import type { LadderInput, LadderOutcome } from './ladder.js';
+import { toRow } from './rows.js';
 import type { GateResult, LedgerRow, Plan, ResolvedTier } from '../types.js';
 
 /**

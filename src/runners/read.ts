@@ -4,7 +4,7 @@
  * config or compile error), and when it ran none. Pure: text in, a reading out. The signatures were
  * read off the runners themselves (docs/verdicts.md lists the cases the tests run).
  */
-import { shown } from '../util/escape.js';
+import { shown, stripAnsi } from '../util/escape.js';
 
 /** The runner's own count, and the line that says it. */
 export interface Summary {
@@ -32,9 +32,30 @@ export interface Reading {
   passUnseen?: string;
 }
 
+/**
+ * A failed test as its runner's output names it: the title path, the file and line its failure points at
+ * (the frame in the test's own code, else where the runner says the test is), and the first line of its
+ * message. `file` is as printed: relative to where the runner ran, absolute, or a file:// URL (made
+ * repository-relative by the caller, who knows where the gate ran).
+ */
+export interface FailedTest {
+  /** The suites and the test, outermost first (`['math', 'adds']`); pytest's and cargo's one part (`TestMath::test_adds`). */
+  title: string[];
+  file?: string;
+  line?: number;
+  message: string;
+  /** go: the package the test is in (its file is printed relative to the package's folder). */
+  package?: string;
+}
+
 export interface RunnerProfile {
   /** Reads a gate's output (ANSI codes already stripped), split into lines. */
   read: (lines: readonly string[]) => Reading;
+  /**
+   * The failed tests the output names (ANSI codes already stripped), in the order printed, each once:
+   * read from the runner's own failure report (its summary, its failure blocks and their stack frames).
+   */
+  failures?: (lines: readonly string[]) => FailedTest[];
   /**
    * The runner's failure exit code means a test failed and nothing else (pytest's 1, nextest's 100), so
    * a missing summary (a quiet flag, a cut output) does not make a catch an error.
@@ -70,13 +91,7 @@ export interface RunnerProfile {
   keepNext?: RegExp;
 }
 
-// CSI sequences (colours, cursor moves), OSC sequences (links, titles) and lone escapes.
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
-
-/** Removes terminal colour and cursor codes. */
-export function stripAnsi(text: string): string {
-  return text.includes('\x1b') ? text.replace(ANSI, '') : text;
-}
+export { stripAnsi };
 
 /** Output to lines: ANSI stripped, carriage-return progress redraws reduced to what was left on screen. */
 export function outputLines(text: string): string[] {
@@ -142,4 +157,115 @@ export function lastLine(lines: readonly string[]): string | undefined {
     if (l !== '' && !/A complete log of this run can be found in|^npm (?:error|ERR!)\s*$/.test(l)) return l;
   }
   return undefined;
+}
+
+/** A stack frame's file and line: `at f (/abs/a.test.js:3:9)`, `at /abs/a.test.js:3:9`, `at f (file:///abs/a.js:3:9)`, `(test/a.js:3:9)`. */
+const FRAME_AT = /(?:^|[\s(])((?:file:\/\/)?[^\s():'"]+?\.[A-Za-z]\w*):(\d+):\d+\)?\s*$/;
+
+/** The file and line of a stack frame or `file:line:col` position, when it is in the project's own code (not a dependency nor node's). */
+export function frameOf(line: string): { file: string; line: number } | undefined {
+  const m = FRAME_AT.exec(line);
+  if (!m) return undefined;
+  const file = m[1]!;
+  if (/(?:^|\/)node_modules\/|^node:|^internal\/|<anonymous>/.test(file)) return undefined;
+  return { file, line: Number(m[2]) };
+}
+
+/** The first frame of the project's own code in `lines[from..to)`. */
+export function firstFrame(lines: readonly string[], from: number, to: number): { file: string; line: number } | undefined {
+  for (let i = from; i < to && i < lines.length; i++) {
+    if (!/^\s*(?:at\s|❯\s|›\s|\S+\s\()/.test(lines[i]!) && !/^\s*[\w.<>$]+ \(/.test(lines[i]!)) continue;
+    const f = frameOf(lines[i]!);
+    if (f) return f;
+  }
+  return undefined;
+}
+
+/** The first line of a message: trimmed, at most 300 characters. */
+export function firstMessageLine(text: string): string {
+  const t = text.trim();
+  return t.length > 300 ? `${t.slice(0, 299)}…` : t;
+}
+
+/** The failures of a TAP stream (node's TAP reporter, node-tap, ava --tap, tape, mocha --reporter tap), each leaf `not ok` once. */
+export function tapFailures(lines: readonly string[], opts: { dropFile?: boolean } = {}): FailedTest[] {
+  const out: FailedTest[] = [];
+  const open: { indent: number; name: string; failures: number }[] = [];
+  /** tape: `# name` comments name the test its assertions belong to. */
+  let comment: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const sub = /^(\s*)# Subtest: (.*)$/.exec(l);
+    if (sub) {
+      const indent = sub[1]!.length;
+      while (open.length > 0 && open[open.length - 1]!.indent >= indent) open.pop();
+      open.push({ indent, name: sub[2]!.trim(), failures: out.length });
+      continue;
+    }
+    const c = /^# (?!Subtest:|tests?\b|pass\b|fail\b|skip\b|todo\b|time=|cancelled\b|suites\b|duration_ms\b|No coverage|\{)(.+)$/.exec(l);
+    if (c) comment = c[1]!.trim();
+    const r = /^(\s*)(not ok|ok) \d+(?: -)? ?(.*?)(?: # (?:time=|TODO|SKIP).*)?$/.exec(l);
+    if (!r) continue;
+    const indent = r[1]!.length;
+    const desc = r[3]!.trim();
+    // The result that closes an open subtest (`not ok 1 - adds` after `# Subtest: adds`, at its indent).
+    while (open.length > 0 && open[open.length - 1]!.indent > indent) open.pop();
+    const top = open[open.length - 1];
+    const closes = top !== undefined && top.indent === indent && top.name === desc;
+    if (closes) open.pop();
+    if (r[2] === 'ok' || / # (?:TODO|SKIP)\b/i.test(l)) continue;
+    // A subtest whose own tests failed: its failure is theirs.
+    if (closes && out.length > top.failures) continue;
+    const path = [...open.map((o) => o.name), ...(closes ? [desc] : [])];
+    if (opts.dropFile && path.length > 0 && /\.[cm]?[jt]sx?$/.test(path[0]!)) path.shift();
+    const yaml = tapYaml(lines, i + 1, indent);
+    const title = path.length > 0 ? path : comment !== undefined ? [comment] : [desc];
+    const message = yaml.message ?? (closes || desc === '' ? 'failed' : desc);
+    out.push({ title, ...(yaml.where && { file: yaml.where.file, line: yaml.where.line }), message: firstMessageLine(message) });
+  }
+  return out;
+}
+
+/** What a `not ok`'s YAML block says: where (a stack frame in the project's code, node-tap's `at:` fields, node's `location:`), and the message. */
+function tapYaml(lines: readonly string[], from: number, indent: number): { where?: { file: string; line: number }; message?: string } {
+  if (!/^\s*---\s*$/.test(lines[from] ?? '') || lines[from]!.length - lines[from]!.trimStart().length < indent) return {};
+  let end = from + 1;
+  while (end < lines.length && !/^\s*\.\.\.\s*$/.test(lines[end]!)) end++;
+  const block = lines.slice(from + 1, end);
+  let message: string | undefined;
+  let location: { file: string; line: number } | undefined;
+  let fileName: string | undefined;
+  let lineNumber: number | undefined;
+  let assertion: string | undefined;
+  // The block's own keys are the least indented (a value's lines, such as ava's `details:`, are deeper); node-tap's `at:` nests its fileName.
+  const top = Math.min(...block.filter((b) => b.trim() !== '').map((b) => b.length - b.trimStart().length));
+  for (let k = 0; k < block.length; k++) {
+    const b = block[k]!;
+    const field = /^\s*(error|message|assertion|fileName|lineNumber|location|at):\s*(.*)$/.exec(b);
+    if (!field) continue;
+    const [, key, raw] = field;
+    if (key !== 'fileName' && key !== 'lineNumber' && b.length - b.trimStart().length !== top) continue;
+    const value = raw!.replace(/^(['"])(.*)\1$/, '$2').trim();
+    if ((key === 'error' || key === 'message') && message === undefined) {
+      // `error: |-` and `>-`: the text is on the lines below.
+      const text = /^[|>][-+]?$/.test(value) ? block.slice(k + 1).find((x) => x.trim() !== '') : value;
+      if (text !== undefined && text.trim() !== '') message = text.trim();
+    } else if (key === 'assertion') assertion = value;
+    else if (key === 'fileName') fileName = value;
+    else if (key === 'lineNumber') lineNumber = Number(value);
+    else if (key === 'location') {
+      const m = /^(.*):(\d+):\d+$/.exec(value);
+      if (m) location = { file: m[1]!, line: Number(m[2]) };
+    } else if (key === 'at' && value !== '' && !/^[|>][-+]?$/.test(value))
+      location ??= frameOf(value.includes(':') && !value.includes('(') ? `(${value})` : value);
+  }
+  const framed = firstFrame(
+    block.map((b) => b.replace(/^\s*/, ' at ')),
+    0,
+    block.length,
+  );
+  const where = fileName !== undefined && lineNumber !== undefined ? { file: fileName, line: lineNumber } : (framed ?? location);
+  // ava's assertion with an empty message: the assertion (`t.is()`) failed.
+  if (message === undefined && assertion !== undefined) message = `${assertion} failed`;
+  return { ...(where && { where }), ...(message !== undefined && { message }) };
 }

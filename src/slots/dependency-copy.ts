@@ -19,8 +19,11 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { hash } from '../util/hash.js';
+
+/** How copies are made: changed when a copy an earlier version made must be made again. */
+const COPY_FORMAT = 'links-2';
 
 /** Files an install writes inside the folder: npm, pnpm, yarn 1 and yarn 2+, a venv's own config. */
 const INSTALL_FILES = ['.package-lock.json', '.modules.yaml', '.yarn-integrity', '.yarn-state.yml', 'pyvenv.cfg', 'bin'];
@@ -38,7 +41,8 @@ export function installMark(from: string, node: boolean): string {
   } catch {
     return '-';
   }
-  const parts = [real];
+  // COPY_FORMAT first: a copy an earlier version made (its links not yet re-pointed as repointLinks does now) is made again.
+  const parts = [COPY_FORMAT, real];
   const add = (p: string) => {
     const st = lstatQuiet(p);
     parts.push(st ? `${st.ino}:${st.mtimeMs}` : '-');
@@ -166,28 +170,45 @@ export function copyFolder(from: string, to: string, skip: ReadonlySet<string>):
 }
 
 /**
- * The copy's links that lead into the checkout (an absolute link into its dependency folder or its
- * work tree, as `npm link` or a hand-made link can be) are pointed at the same place in the slot, so
- * no write through the copy lands in the checkout. `moves` maps a checkout prefix to the slot's, longest
- * first. Links leading anywhere else (a system Python, a package outside the repository) stay.
+ * Each link of the copy `dir` leads where the same link led in the checkout's folder, `source` (its real
+ * path, where the copy was made from): a relative link is read from the checkout's place, not the
+ * copy's. What it led to inside the checkout (its dependency folder or its work tree: `npm link`, a
+ * workspace package, a hand-made link) is the same place in the slot, so no write through the copy
+ * lands in the checkout; `moves` maps a checkout prefix to the slot's, longest first. What it led to
+ * outside (a `file:../outside` package, pnpm's store, a system Python) is where it still leads. A link
+ * that already resolves there from the copy is left as it is; another is re-pointed: an absolute one
+ * stays absolute, a relative one stays relative while it stays in the slot and is made absolute when it
+ * leads out (`node_modules/outdep -> ../../outside` would otherwise name a folder beside the slot that
+ * does not exist).
  */
-export function repointLinks(dir: string, moves: readonly (readonly [string, string])[]): void {
+export function repointLinks(dir: string, source: string, moves: readonly (readonly [string, string])[]): void {
   const walk = (d: string) => {
     for (const name of safeReaddir(d)) {
       const p = join(d, name);
       const st = lstatQuiet(p);
       if (st?.isDirectory()) walk(p);
       if (!st?.isSymbolicLink()) continue;
-      const target = resolve(dirname(p), readlinkSync(p));
-      // Already in the slot (which may lie inside the checkout, under .git, when no folder outside would do).
-      if (moves.some(([, b]) => within(target, b))) continue;
-      const move = moves.find(([a]) => within(target, a));
-      if (move === undefined) continue;
+      const raw = readlinkSync(p);
+      const want = linkWants(resolve(dirname(source + p.slice(dir.length)), raw), moves);
+      if (resolve(dirname(p), raw) === want) continue;
       unlinkSync(p);
-      symlinkSync(move[1] + target.slice(move[0].length), p);
+      const inSlot = !isAbsolute(raw) && moves.some(([, b]) => within(want, b));
+      symlinkSync(inSlot ? relative(dirname(p), want) || '.' : want, p);
     }
   };
   walk(dir);
+}
+
+/**
+ * Where a copied link should lead, given `led`, where it led in the checkout: the same place in the slot
+ * when that was inside the checkout (the first of `moves` whose checkout prefix holds it), else `led`
+ * itself; a place already in the slot (which may lie inside the checkout, under .git, when no folder
+ * outside would do) stays. Pure.
+ */
+export function linkWants(led: string, moves: readonly (readonly [string, string])[]): string {
+  if (moves.some(([, b]) => within(led, b))) return led;
+  const move = moves.find(([a]) => within(led, a));
+  return move === undefined ? led : move[1] + led.slice(move[0].length);
 }
 
 /**

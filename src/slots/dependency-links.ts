@@ -142,7 +142,7 @@ export function linkDependencies(
       [realOr(root), slot],
       [root, slot],
     ] as const;
-    repointLinks(to, moves);
+    repointLinks(to, realOr(from), moves);
     if (node) linkCaches(to, join(caches, rel));
     else repointScripts(to, moves.slice(0, 2));
     kept[rel] = `${lstatSync(to).ino}:${sealTime()}:${countEntries(to)} ${mark}`;

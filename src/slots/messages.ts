@@ -11,6 +11,10 @@ export const poolMsg = {
     `gate-ladder: ${shown(dir)} could not be set right (left broken by a run that died, or changed by hand); it was made anew before any gate ran.`,
   intoLinks: (path: string, link: string) =>
     `it touches ${path}, inside ${link}, a dependency folder the worktree copies from your checkout's: refused, so a patch never changes the dependencies it is judged with`,
+  linkOut: (path: string, target: string, via?: string) =>
+    `it adds the symlink ${shown(path)} -> ${shown(target)}, which leads out of the work tree${via === undefined ? '' : ` through the symlink ${shown(via)}`}: refused before any gate ran, so nothing a test writes through it lands outside the worktree; make the link relative and keep it inside the repository`,
+  linksUnread: (why: string) =>
+    `git could not list the symlinks it adds (${shown(why)}), so none could be checked: refused before any gate ran; check the patch with \`git apply --check\``,
   notCopied: (rel: string, why: string) =>
     `${shown(rel)} could not be copied into the worktree (${shown(why)}), so gates there run without it; free some disk space, or run \`gate-ladder gc\` and push again`,
   legacyPool: (pool: string) =>

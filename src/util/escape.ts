@@ -56,3 +56,32 @@ function escapeOf(c: number): string {
 export function shownLines(text: string): string {
   return text.split('\n').map(shown).join('\n');
 }
+
+// CSI sequences (colours, cursor moves), OSC sequences (links, titles) and lone escapes.
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
+/** Removes terminal colour and cursor codes. */
+export function stripAnsi(text: string): string {
+  return text.includes('\x1b') ? text.replace(ANSI, '') : text;
+}
+
+/**
+ * Outside text for a machine (a `--json` document, an MCP result): colour and cursor codes removed, every
+ * other control character shown as an escape (`shown`), its newlines and tabs kept, as a reader of the
+ * decoded string would want them. Pure.
+ */
+export function plainText(text: string): string {
+  return stripAnsi(text)
+    .split('\n')
+    .map((line) => line.split('\t').map(shown).join('\t'))
+    .join('\n');
+}
+
+/** A JSON value with every string in it (keys too) made `plainText`: no terminal control code reaches a machine's reader. Pure. */
+export function plainJson<T>(value: T): T {
+  if (typeof value === 'string') return plainText(value) as T;
+  if (Array.isArray(value)) return value.map(plainJson) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [plainText(k), plainJson(v)])) as T;
+  return value;
+}

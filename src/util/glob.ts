@@ -1,4 +1,13 @@
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type Picomatch from 'picomatch';
+
+/**
+ * picomatch, required on the first glob no shortcut answers: a runtime dependency of the package, not
+ * bundled, so that a push whose globs are all shortcuts (the starter config's are) never reads it.
+ */
+let loaded: typeof Picomatch | undefined;
+const picomatch: typeof Picomatch = ((glob: string, options?: Picomatch.PicomatchOptions) =>
+  (loaded ??= createRequire(import.meta.url)('picomatch') as typeof Picomatch)(glob, options)) as typeof Picomatch;
 
 /** Tests one path (as git prints it: relative, `/`-separated, no `.` or `..` segments). */
 export type PathTest = (path: string) => boolean;

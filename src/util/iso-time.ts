@@ -25,3 +25,19 @@ export function isoTime(ms: number): string {
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   return `${p(year, 4)}-${p(month)}-${p(day)}T${p(h)}:${p(m)}:${p(s)}.${p(milli, 3)}Z`;
 }
+
+/**
+ * Today as `YYYY-MM-DD`, the UTC day: a freeze expires at the same moment for every clone and CI,
+ * whatever their time zones. `GATE_LADDER_NOW` (a day `YYYY-MM-DD`, or a time such as
+ * `2025-01-31T23:30:00-05:00`, which counts as its UTC day) replaces now: for tests of freeze expiry
+ * only, so a hook run can be made to happen "after" an expiry date.
+ */
+export function today(env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): string {
+  const fake = env.GATE_LADDER_NOW;
+  if (fake) {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(fake)) return fake;
+    const t = Date.parse(fake);
+    if (!Number.isNaN(t)) return new Date(t).toISOString().slice(0, 10);
+  }
+  return now.toISOString().slice(0, 10);
+}

@@ -9,6 +9,9 @@
  * is listed on a line of its own. Pure: text in, lines out (colours stripped; escaping is the printer's).
  */
 import { stripAnsi } from '../runners/read.js';
+import { shown } from '../util/escape.js';
+import { keepFor } from './runner-output.js';
+import type { GateResult } from '../types.js';
 
 export interface OutputSummary {
   /** The lines to show, in order (gaps as `…`), each at most `width` characters. */
@@ -160,4 +163,28 @@ function testName(id: string): string {
 
 function cut(line: string, width: number): string {
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+}
+
+/** The one screen of a tier's output that did not pass: its runner's keeper, the failed tests it should name. Pure. */
+export function resultSummary(r: GateResult): OutputSummary {
+  const failed = r.failed ?? r.failures?.map((f) => f.id);
+  const keep = r.runner?.runner ? keepFor(r.runner.runner) : undefined;
+  return summarizeOutput({ text: r.tail, ...(failed && { failed }), ...(keep && { keep }) });
+}
+
+/**
+ * A tier's result as a machine reads it (`run --json`, `judge --json`, MCP): the raw tail of its output
+ * (colour codes, at most 64 kB) replaced by the one-screen summary, each line's control characters escaped
+ * (a tier that did not pass), and the log holding its whole output, with its line count. Pure.
+ */
+export function resultForMachines(r: GateResult): Omit<GateResult, 'tail' | 'outputLines' | 'screen'> & {
+  summary?: string[];
+  output_lines?: number;
+} {
+  const { tail, outputLines, screen, ...rest } = r;
+  return {
+    ...rest,
+    ...(r.verdict !== 'pass' && tail !== '' && { summary: resultSummary(r).lines.map(shown) }),
+    ...(outputLines !== undefined && { output_lines: outputLines }),
+  };
 }

@@ -3,8 +3,10 @@
  * needs kept from a long output, and a package manager's or the shell's own failures. Each runner's
  * reading is its record's profile (src/runners/). Pure.
  */
+import { isAbsolute, posix, relative, sep } from 'node:path';
 import { RUNNERS, type RunnerName } from '../runners/index.js';
 import { type RunnerProfile, outputLines } from '../runners/read.js';
+import type { TestFailure } from '../types.js';
 
 export { type Reading, type RunnerProfile, type Summary, outputLines, stripAnsi } from '../runners/read.js';
 
@@ -36,6 +38,66 @@ export function keepFor(runner: RunnerName | undefined, other?: RegExp): ((line:
     }
     return kept;
   };
+}
+
+/** The most failed tests read from one gate's output (the rest are in its output). */
+export const MAX_FAILURES_READ = 50;
+
+/** Where a gate ran, to make the files its runner names repository-relative. */
+export interface FailureContext {
+  /** Absolute folder the gate ran in: the repository's root or a worktree slot's. */
+  root: string;
+  /** The tier's cwd, relative to the root (`.`). */
+  base: string;
+  /** go: a package's folder relative to the root (from go.mod's module path), when known (detect-io.ts `goPackageDirs`). */
+  packageDir?: (pkg: string) => string | undefined;
+}
+
+/**
+ * The failed tests a runner's output names (its profile's `failures`), as TestFailure: the file made
+ * relative to the repository (a file outside it is left out), the id `file::suite > test` as a JUnit
+ * report's (pytest's `file::Class::test`; go's `package::TestX`; cargo's `module::test`), each id once,
+ * at most MAX_FAILURES_READ. Pure.
+ */
+export function failedTestsOf(runner: RunnerName, text: string, ctx: FailureContext): TestFailure[] {
+  const read = RUNNERS[runner].profile?.failures;
+  if (!read) return [];
+  const out: TestFailure[] = [];
+  const seen = new Set<string>();
+  for (const f of read(outputLines(text))) {
+    const title = f.title.join(' > ');
+    const dir = f.package !== undefined ? ctx.packageDir?.(f.package) : undefined;
+    // go's file is relative to its package's folder, which packageDir gives relative to the root.
+    const file =
+      f.package !== undefined
+        ? repoFile(dir === undefined || f.file === undefined ? undefined : posix.join(dir, f.file), { root: ctx.root, base: '.' })
+        : repoFile(f.file, ctx);
+    const id = f.package !== undefined ? `${f.package}::${title}` : file !== undefined && runner !== 'cargo' ? `${file}::${title}` : title;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push({
+      id,
+      title,
+      ...(file !== undefined && { file }),
+      ...(file !== undefined && f.line !== undefined && { line: f.line }),
+      message: f.message,
+    });
+    if (out.length >= MAX_FAILURES_READ) break;
+  }
+  return out;
+}
+
+/** A file as a runner printed it, relative to the repository's root (posix); undefined when it is outside it. */
+function repoFile(printed: string | undefined, ctx: FailureContext): string | undefined {
+  if (printed === undefined || printed === '') return undefined;
+  let p = printed.replace(/^file:\/\//, '');
+  if (isAbsolute(p)) {
+    const rel = relative(ctx.root, p);
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
+    p = rel;
+  } else if (ctx.base !== '' && ctx.base !== '.') p = posix.join(ctx.base.split(sep).join('/'), p);
+  const n = posix.normalize(p.split(sep).join('/')).replace(/^\.\//, '');
+  return n.startsWith('../') ? undefined : n;
 }
 
 /** A package manager's or the shell's own failure: the tier's command could not start its tests at all. */

@@ -1,4 +1,5 @@
 /** The real ReportDeps: report files, tests.jsonl, the committed freezes file, and today's date. */
+import { today } from '../util/iso-time.js';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { parseFreezes } from '../evidence/freeze.js';
@@ -13,22 +14,6 @@ import type { Freeze } from '../types.js';
 const MTIME_SLACK_MS = 2000;
 
 export const FREEZES_FILE = join('.gate-ladder', 'freezes.json');
-
-/**
- * Today as `YYYY-MM-DD`, the UTC day: a freeze expires at the same moment for every clone and CI,
- * whatever their time zones. `GATE_LADDER_NOW` (a day `YYYY-MM-DD`, or a time such as
- * `2025-01-31T23:30:00-05:00`, which counts as its UTC day) replaces now: for tests of freeze expiry
- * only, so a hook run can be made to happen "after" an expiry date.
- */
-export function today(env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): string {
-  const fake = env.GATE_LADDER_NOW;
-  if (fake) {
-    if (/^\d{4}-\d{2}-\d{2}$/.test(fake)) return fake;
-    const t = Date.parse(fake);
-    if (!Number.isNaN(t)) return new Date(t).toISOString().slice(0, 10);
-  }
-  return now.toISOString().slice(0, 10);
-}
 
 /** The freezes in the folder `root`; a missing file is no freezes, a broken one is a problem to report. */
 export function readFreezes(root: string): { freezes: Freeze[]; problem?: string } {

@@ -4,9 +4,8 @@ import { forgive } from '../evidence/freeze.js';
 import type { GateExit } from '../gates/gate.js';
 import type { IdContext, ReportRead } from '../evidence/junit.js';
 import { testMsg } from '../evidence/messages.js';
-import type { Freeze, ReportFormat, ResolvedTier, TestFailure, TestOutcome, TestRecord, Verdict } from '../types.js';
+import type { Freeze, ReportFormat, ResolvedTier, TestFailure, TestOutcome, TestRecord } from '../types.js';
 import { type Classified, judgeReport } from './verdict.js';
-import { RUNNERS } from '../runners/index.js';
 
 /** The outside world of reports, passed in so tests can hand in fakes (see tier-report-io.ts for the real one). */
 export interface ReportDeps {
@@ -96,10 +95,4 @@ export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promi
   for (const id of f.ambiguous) out.notes.push(testMsg.frozenButAmbiguous(tier.name, id));
   if (f.frozen.length > 0) out.notes.push(testMsg.frozenAlsoFailed(tier.name, f.frozen));
   return out;
-}
-
-/** For a tier without a report: a catch from a runner whose exit code cannot tell failure from harness. */
-export function ambiguityNotes(tier: ResolvedTier, verdict: Verdict, runner: ResolvedTier['runner'] = tier.runner): string[] {
-  const why = runner && RUNNERS[runner].ambiguousExit;
-  return verdict === 'caught' && why ? [testMsg.ambiguous(tier.name, why)] : [];
 }

@@ -13,7 +13,7 @@ import type { Checked } from '../runners/record.js';
 import { type PnpmSegment, type PnpmUnsplit, splitPnpm } from '../runners/pnpm-workspaces.js';
 import { type WorkspaceSegment, splitWorkspaces } from '../runners/workspaces.js';
 import { RUNNERS, type RunnerName, runnerCaught } from '../runners/index.js';
-import type { Verdict } from '../types.js';
+import type { ResolvedTier, Verdict } from '../types.js';
 
 export interface Classified {
   verdict: Verdict;
@@ -662,4 +662,10 @@ export function judgeReport(
   }
   if (failed.length === 0) return { verdict: 'error', reason: msg.reportAllPassed(code, where), failed, trusted: true };
   return { verdict: 'caught', failed, trusted: true, proven: true };
+}
+
+/** For a tier without a report: a catch from a runner whose exit code cannot tell failure from harness. */
+export function ambiguityNotes(tier: ResolvedTier, verdict: Verdict, runner: ResolvedTier['runner'] = tier.runner): string[] {
+  const why = runner && RUNNERS[runner].ambiguousExit;
+  return verdict === 'caught' && why ? [msg.ambiguous(tier.name, why)] : [];
 }

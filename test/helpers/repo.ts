@@ -13,6 +13,7 @@ import {
   readdirSync,
   rmSync,
   symlinkSync,
+  unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -501,7 +502,7 @@ export function ownSleep(k = 0): number {
 const OWN_SLEEP_BASE = (process.pid * 7919 + Math.floor(Math.random() * 100_000)) >>> 0;
 
 /** The processes matching `pattern` that are still there after `ms` of polling (empty: all gone). */
-export function leftAfter(pattern: RegExp, ms = 10_000): string[] {
+export function leftAfter(pattern: RegExp, ms = 30_000): string[] {
   const end = Date.now() + ms;
   const nap = new Int32Array(new SharedArrayBuffer(4));
   for (;;) {
@@ -518,4 +519,28 @@ export function leftAfter(pattern: RegExp, ms = 10_000): string[] {
  */
 export function nodeTestId(file: string, title: string): string {
   return Number(process.versions.node.split('.')[0]) >= 23 ? `${file}::${title}` : title;
+}
+
+let modules: string | undefined;
+/**
+ * One folder for repos whose tiers run real test runners: this project's dev dependencies (the runners
+ * among them, installed once by `npm ci`) linked one by one, and the packed gate-ladder beside them.
+ * A repo's node_modules links to it (`useRunnerModules`).
+ */
+export function runnerModules(): string {
+  if (modules) return modules;
+  const dir = mkdtempSync(join(tmpdir(), 'gl-runners-'));
+  const nm = join(dir, 'node_modules');
+  mkdirSync(nm);
+  const project = join(PROJECT, 'node_modules');
+  for (const name of readdirSync(project)) if (name !== 'gate-ladder') symlinkSync(join(project, name), join(nm, name));
+  symlinkSync(join(installedModules(), 'gate-ladder'), join(nm, 'gate-ladder'), 'dir');
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return (modules = nm);
+}
+
+/** The repo's node_modules made the runners' folder (runnerModules): its tiers can run jest, vitest, mocha... */
+export function useRunnerModules(repo: Repo): void {
+  unlinkSync(join(repo.dir, 'node_modules'));
+  symlinkSync(runnerModules(), join(repo.dir, 'node_modules'), 'dir');
 }

@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { type Repo, sh, withRepo } from '../helpers/repo.js';
 

@@ -339,19 +339,27 @@ test('with node_modules missing, the hook says in one line what is missing, what
     assert.is(bypass.code, 0, bypass.out);
   }));
 
-test("pnpm's layout (node_modules holds the project's own dependencies only): install says husky must be the project's own for prepare", () =>
+test('pnpm\'s layout (node_modules holds the project\'s own dependencies only): install leaves "prepare" alone (husky could not run: every `pnpm install` would fail) and says how to get it; once husky is there, install adds it', () =>
   withRepo({ install: false, pushInitial: false, files: { 'pnpm-lock.yaml': "lockfileVersion: '9.0'\n" } }, (repo) => {
     linkGateLadderAlone(repo);
+    const before = repo.read('package.json');
     const r = repo.cli(['install']);
     assert.is(r.code, 0, r.out);
-    assert.match(r.stdout, 'node_modules/.bin has no husky');
+    assert.match(r.stdout, 'package.json: "prepare" left as it is: node_modules/.bin has no husky');
     assert.match(r.stdout, '`pnpm add -D husky`');
+    assert.match(r.stdout, 'run `pnpm exec gate-ladder install` again');
+    assert.is(repo.read('package.json'), before, 'no "prepare" that would fail');
+    const prepare = sh('npm', ['run', 'prepare', '--if-present'], repo.dir);
+    assert.is(prepare.code, 0, prepare.out);
     const modules = join(repo.dir, 'node_modules');
     symlinkSync(installedModules(), join(repo.dir, 'hoisted'), 'dir');
     rmSync(modules, { recursive: true });
     symlinkSync(join(repo.dir, 'hoisted'), modules, 'dir');
     const again = repo.cli(['install']);
     assert.not.match(again.stdout, 'has no husky', 'said only when it is so');
+    assert.match(again.stdout, 'added "prepare": "husky"');
+    const added = sh('npm', ['run', 'prepare'], repo.dir);
+    assert.is(added.code, 0, added.out);
   }));
 
 test('a package in a folder of the repository (its name has a space): install from there hooks the root, runs each tier in the folder, and a push is judged; uninstall undoes it there', () =>
@@ -520,7 +528,7 @@ test("a workspace's package, gate-ladder hoisted to the root's node_modules: ins
     },
   ));
 
-test("install says which of git's own hooks stop running (the pre-commit framework's, a hand-made one) and how to keep each; a hook kept that way still runs", () =>
+test("install carries git's own hooks (a hand-made pre-commit and commit-msg) into .husky/, so they keep running; uninstall gives .husky/ and git's hooks back and they run from there again", () =>
   withRepo(
     { install: false, pushInitial: false, files: { 'package.json': pkg({ test: 'node check.js' }), 'check.js': 'process.exit(0)\n' } },
     (repo) => {
@@ -532,28 +540,31 @@ test("install says which of git's own hooks stop running (the pre-commit framewo
       writeFileSync(join(hooks, 'pre-push.sample'), '#!/bin/sh\n', { mode: 0o755 });
       const r = repo.cli(['install']);
       assert.is(r.code, 0, r.out);
-      assert.match(
-        r.stdout,
-        'gate-ladder: git now takes hooks from .husky/_ (core.hooksPath), so these hooks in .git/hooks no longer run: commit-msg, pre-commit.',
-      );
-      assert.match(r.stdout, 'in .husky/commit-msg: ".git/hooks/commit-msg" "$@"');
-      // The way the message gives keeps the hook running.
-      repo.write('.husky/pre-commit', '".git/hooks/pre-commit" "$@"\n');
-      sh('chmod', ['+x', '.husky/pre-commit'], repo.dir);
+      assert.match(r.stdout, "this project's hooks come from hooks of your own in git's hooks folder");
+      assert.match(r.stdout, '.husky/commit-msg runs .git/hooks/commit-msg (your own) first, as git ran it before.');
+      assert.match(r.stdout, '.husky/pre-commit runs .git/hooks/pre-commit (your own) first');
+      assert.not.match(r.stdout, 'no longer run');
+      assert.not.match(r.stdout, 'notes.txt');
       repo.write('a.txt', 'a\n');
       repo.commit('a commit');
       assert.is(readFileSync(join(repo.dir, '..', 'own.log'), 'utf8'), 'own-pre-commit-ran\n');
-      // Run again: nothing more to say.
-      assert.not.match(repo.cli(['install']).stdout, 'no longer run');
-      // uninstall keeps husky set up for that hook (install set husky up): it still runs, and husky is named as the project's to add.
-      const u = repo.cli(['uninstall']);
-      assert.is(u.code, 0, u.out);
-      assert.match(u.stdout, 'core.hooksPath (.husky/_) and "prepare" in package.json kept: husky still runs your own .husky/pre-commit');
-      assert.match(u.stdout, '`npm i -D husky`');
-      assert.is(repo.gitOk('config', 'core.hooksPath').trim(), '.husky/_');
+      // Run again: nothing more to say, nothing carried twice.
+      const again = repo.cli(['install']);
+      assert.not.match(again.stdout, 'carried');
       repo.write('b.txt', 'b\n');
       repo.commit('b commit');
       assert.is(readFileSync(join(repo.dir, '..', 'own.log'), 'utf8'), 'own-pre-commit-ran\nown-pre-commit-ran\n');
+      const u = repo.cli(['uninstall']);
+      assert.is(u.code, 0, u.out);
+      assert.match(u.stdout, '.husky/pre-commit: removed (install created it)');
+      assert.is(repo.git('config', 'core.hooksPath').code, 1, 'core.hooksPath unset: nothing of the project needs husky');
+      repo.write('c.txt', 'c\n');
+      repo.commit('c commit');
+      assert.is(
+        readFileSync(join(repo.dir, '..', 'own.log'), 'utf8'),
+        'own-pre-commit-ran\n'.repeat(3),
+        'git runs it from its own folder again',
+      );
     },
   ));
 

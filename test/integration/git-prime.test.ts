@@ -161,17 +161,19 @@ async function traced<T>(dir: string, fn: () => Promise<T>): Promise<{ value: T;
   }
 }
 
-/** Entries are written in the background, through a temp file each: waits until none is left (or a while has passed). */
+/** Entries are written in the background, through a temp file each: waits until none is left (a minute at most). */
 async function tempsGone(cache: string): Promise<void> {
   const temps = () => readdirSync(cache).filter((f) => f.startsWith('.tmp-'));
-  for (let i = 0; i < 500 && temps().length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  const end = Date.now() + 60_000;
+  while (temps().length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
 }
 
 /** The diff is written in the background (the run's process waits for it before exiting). */
 async function diffWritten(dir: string): Promise<void> {
   const cache = join(dir, '.git', 'gate-ladder', 'cache');
   const diffs = () => (existsSync(cache) ? readdirSync(cache).filter((f) => f.startsWith('diff-')) : []);
-  for (let i = 0; i < 1000 && diffs().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  const end = Date.now() + 60_000;
+  while (diffs().length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
 }
 
 test(

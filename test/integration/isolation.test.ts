@@ -330,7 +330,8 @@ test('Ctrl-C during a gate in a worktree: the gate is stopped, the slot given ba
       const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
       // The shell makes the file before pwd writes its line: wait for the whole line.
       const written = () => (existsSync(trace) ? readFileSync(trace, 'utf8') : '');
-      for (let i = 0; i < 300 && !written().endsWith('\n'); i++) await new Promise((r) => setTimeout(r, 100));
+      const end = Date.now() + 60_000;
+      while (!written().endsWith('\n') && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
       const dir = written().trim();
       assert.ok(existsSync(dir) && !slotFree(dir), 'the slot is held while the gate runs');
       child.kill('SIGINT');

@@ -10,7 +10,7 @@ import { lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { test } from 'uvu';
+import { test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { PROJECT, type Repo, cleanEnv, sh, withRepo } from '../helpers/repo.js';
 import { poolLocks, userWorktrees } from '../helpers/pool.js';
@@ -112,7 +112,10 @@ test('a patch that does not apply: exit 2, git apply says why, and the next step
     assert.is(r.code, 2, r.out);
     const doc = JSON.parse(r.stdout) as Doc;
     assert.equal([doc.verdict, doc.tier, doc.applied, doc.error_cause], ['error', '(apply)', false, 'patch']);
-    assert.match(String(doc.reason), /does not apply onto [0-9a-f]{12}: .*patch failed: src\/math\.js:1/);
+    assert.match(
+      String(doc.reason),
+      /does not apply onto [0-9a-f]{12}: the hunk `@@ -1 \+1 @@` of src\/math\.js does not match src\/math\.js at the base: git: src\/math\.js: patch does not apply/,
+    );
     assert.match(String(doc.next), 'Make the patch against');
     assert.match(String(doc.patch), /^stdin@[0-9a-f]{12}$/);
     const text = judge(repo, ['--patch', '-'], stale);

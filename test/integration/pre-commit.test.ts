@@ -1,6 +1,6 @@
 /** `gate-ladder run pre-commit` through a real `git commit`: the staged tree is judged, lint-staged included. */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -228,16 +228,25 @@ test('pre-commit with no tier for it, or nothing staged: allowed, no rows', () =
     assert.equal(repo.ledger(), []);
   }));
 
-/** A lint-staged task that takes a moment to stop on Ctrl-C, as many do; it says when it started and when it was asked to stop. */
+/**
+ * A lint-staged task that takes a while to stop on Ctrl-C, as many do; it says when it started and when
+ * it was asked to stop, and stops once the test writes `release` (after its second Ctrl-C), not after a
+ * fixed while that a slow machine could outlast before the second Ctrl-C is sent (a minute at most).
+ */
 // The handler before the "started" mark: a Ctrl-C sent once the mark is there must find it (until then,
 // SIGINT's default action would end the task at once).
-const SLOW_TASK = `import { writeFileSync } from 'node:fs';
+const SLOW_TASK = `import { existsSync, writeFileSync } from 'node:fs';
+const marks = process.env.GL_MARKS;
+let stopping = false;
 process.on('SIGINT', () => {
-  writeFileSync(process.env.GL_MARKS + '/sigint', '');
-  setTimeout(() => process.exit(1), 1500);
+  writeFileSync(marks + '/sigint', '');
+  stopping = true;
 });
-writeFileSync(process.env.GL_MARKS + '/started', '');
-setInterval(() => {}, 1000);
+writeFileSync(marks + '/started', '');
+const end = Date.now() + 60_000;
+setInterval(() => {
+  if ((stopping && existsSync(marks + '/release')) || Date.now() > end) process.exit(1);
+}, 20);
 `;
 
 /** Waits for `check` with a deadline (an event, not a fixed sleep). */
@@ -277,6 +286,8 @@ test('a second Ctrl-C while a lint-staged task stops: gate-ladder waits, lint-st
         await until('gate-ladder to wait for lint-staged', () => out.includes('waiting for it to finish'));
         await until('the task to see Ctrl-C', () => existsSync(join(marks, 'sigint')));
         process.kill(-child.pid!, 'SIGINT');
+        // The second Ctrl-C is pending in every process of the group once kill() returns: the task may stop now.
+        writeFileSync(join(marks, 'release'), '');
         const code = await exited;
         assert.is(code, 130, out);
         assert.match(out, 'waiting for it to finish');

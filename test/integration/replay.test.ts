@@ -373,8 +373,18 @@ test('patch files named on the command line (or with --patches) apply onto --ont
 test('--jobs 2: two patches at a time, never more; two replays at once share the ledger; no row lost or interleaved', () =>
   corpus(async (repo, tmp) => {
     const log = join(dirname(repo.dir), 'gates.log');
-    const gate = `echo "start $TAG $(date +%s%N)" >> ${log}; sleep 0.3; echo "end $TAG $(date +%s%N)" >> ${log}; sh check.sh "$1"`;
-    repo.write('gate.sh', gate);
+    const marks = join(dirname(repo.dir), 'started');
+    mkdirSync(marks);
+    // Each gate marks its start, then waits (20 s at most: a replay that never runs two at once fails below)
+    // until two gates of its replay have started: the first two overlap by a state, not by a sleep's luck.
+    const gate = [
+      `echo "start $TAG $(date +%s%N)" >> ${log}`,
+      `: > "${marks}/$TAG.$(date +%s%N).$$"`,
+      `end=$(($(date +%s) + 20)); while [ "$(ls ${marks} | grep -c "^$TAG\\.")" -lt 2 ] && [ "$(date +%s)" -lt $end ]; do sleep 0.02; done`,
+      `echo "end $TAG $(date +%s%N)" >> ${log}`,
+      'sh check.sh "$1"',
+    ].join('\n');
+    repo.write('gate.sh', `${gate}\n`);
     repo.write(
       'gate-ladder.config.ts',
       `export default { tiers: [\n  { name: 't1-properties', run: 'sh gate.sh properties', timeout: 30, skipWhenTestAdjacent: true },\n  { name: 't2-fixtures', run: 'sh gate.sh fixtures', timeout: 30 },\n] };\n`,

@@ -26,7 +26,7 @@ const printedPage = (stderr: string) => /wrote (\S+\.html) \(/.exec(stderr)?.[1]
 const workTree = (repo: Repo) => repo.gitOk('status', '--porcelain', '--ignored', '--untracked-files=all');
 
 /** Waits for a file to be written (the stub browser runs in its own process), at most `ms`. */
-function waitForFile(path: string, ms = 10_000): string | undefined {
+function waitForFile(path: string, ms = 60_000): string | undefined {
   const end = Date.now() + ms;
   const nap = new Int32Array(new SharedArrayBuffer(4));
   for (;;) {

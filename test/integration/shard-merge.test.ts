@@ -1,6 +1,6 @@
 import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { LADDER_FILES, type Repo, withRepo } from '../helpers/repo.js';
 

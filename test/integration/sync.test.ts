@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { LADDER_FILES, type Repo, type Run, cleanEnv, cloneOf, sh, withPrepared, withRepo } from '../helpers/repo.js';
 

@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { type Repo, type Run, cleanEnv, sh, withRepo } from '../helpers/repo.js';
 import { poolDir as srcPoolDir } from '../../src/slots/worktree-pool.js';

@@ -22,6 +22,10 @@ const EXAMPLES = new Set([
   'test/*.test.mjs',
   'test/a.spec.js',
   'test/a.test.mjs',
+  'test/a.test.js',
+  'test/math.test.js',
+  'tests/test_a.py',
+  'src/lib.rs',
 ]);
 
 /** The project paths named in a text: not part of a longer path (`build/test/...` is the test build). */

@@ -89,12 +89,53 @@ const cases: [string, FaultInput, Fault][] = [
   ],
 ];
 
+// Where a name stands in the text: the edges of a whole path (issue 45: mutation testing's survivors).
+const named = (reason: string, changed: string[], more: Partial<FaultInput> = {}): Fault =>
+  errorFault({ reason, output: '', changed, exited: true, ...more });
+cases.push(
+  [
+    'a path at the very start of the reason',
+    { reason: 'src/a.js: Unexpected token', output: '', changed: ['src/a.js'], exited: true },
+    { cause: 'patch', file: 'src/a.js' },
+  ],
+  [
+    'a path that ends the reason',
+    { reason: 'cannot load src/a.js', output: '', changed: ['src/a.js'], exited: true },
+    { cause: 'patch', file: 'src/a.js' },
+  ],
+);
+
 for (const [title, input, fault] of cases) test(title, () => assert.equal(errorFault(input), fault));
+
+test('a whole path: a word character before it is a longer name; a full stop after it ends the sentence unless a name goes on', () => {
+  assert.equal(named('cannot load xsrc/a.js here', ['src/a.js']), { cause: 'harness' });
+  assert.equal(named('cannot load src/a.js.', ['src/a.js']), { cause: 'patch', file: 'src/a.js' });
+  assert.equal(named('cannot load src/a.js. Then', ['src/a.js']), { cause: 'patch', file: 'src/a.js' });
+  assert.equal(named('cannot load src/a.js.map', ['src/a.js']), { cause: 'harness' });
+  // A word after a space is not part of the name.
+  assert.equal(named('cannot load src/a.js x', ['src/a.js']), { cause: 'patch', file: 'src/a.js' });
+});
+
+test('an empty changed path names nothing, even between two spaces', () =>
+  assert.equal(named('cannot  load src/a.js', ['', 'src/a.js']), { cause: 'patch', file: 'src/a.js' }));
+
+test("the tier's cwd, written ./pkg/, names its files from that folder; of two changed paths named at one place, the longer", () => {
+  assert.equal(named('a test file could not run (a.test.js)', ['pkg/a.test.js'], { cwd: './pkg/' }), {
+    cause: 'patch',
+    file: 'pkg/a.test.js',
+  });
+  assert.equal(named('cannot load a.js', ['a.js', 'pkg/a.js'], { dirs: ['pkg'] }), { cause: 'patch', file: 'pkg/a.js' });
+  assert.equal(named('cannot load a.js', ['pkg/a.js', 'a.js'], { dirs: ['pkg'] }), { cause: 'patch', file: 'pkg/a.js' });
+});
 
 test('hadScript and packageJsonIn', () => {
   assert.ok(hadScript(PKG({ test: 'x' }), 'test'));
   assert.not.ok(hadScript(PKG({ test: 'x' }), 'toString'));
-  assert.not.ok(hadScript('{ not json', 'test'));
+  assert.is(hadScript('{ not json', 'test'), false);
+  assert.is(hadScript(null, 'test'), false);
+  // scripts that is not an object (a string has an own '0') or is null
+  assert.is(hadScript(JSON.stringify({ scripts: 'x' }), '0'), false);
+  assert.is(hadScript(JSON.stringify({ scripts: null }), 'test'), false);
   assert.equal(['.', '', './', 'pkg/a/', undefined].map(packageJsonIn), [
     'package.json',
     'package.json',

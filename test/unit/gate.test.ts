@@ -96,7 +96,9 @@ test('exit 127 from the shell names the missing command', async () => {
 test('a timeout kills the gate and what it started in the background', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gl-gate-to-'));
   try {
-    const e = await runGate(tier('sleep 30 & echo $! > bg.pid; wait', 0.3), dir, { PATH: process.env.PATH }, {});
+    // 2 s, not less: the shell must have started the sleep and written its pid before the timeout ends it,
+    // and starting two processes on a loaded machine can take a good part of 0.3 s.
+    const e = await runGate(tier('sleep 30 & echo $! > bg.pid; wait', 2), dir, { PATH: process.env.PATH }, {});
     assert.ok(e.timedOut);
     assert.is(e.signal, 'SIGTERM');
     const pid = Number(readFileSync(join(dir, 'bg.pid'), 'utf8'));

@@ -15,7 +15,7 @@ import {
 import { testLogFiles } from '../../src/ledger/ledger.js';
 import { emptyHistory, serializeHistory } from '../../src/evidence/history.js';
 import { resolveTestId } from '../../src/evidence/resolve-id.js';
-import { today } from '../../src/verdict/tier-report-io.js';
+import { today } from '../../src/util/iso-time.js';
 import type { TestRecord } from '../../src/types.js';
 
 const rec = (i: number, tree: string, pass: string[], fail: string[]): TestRecord => ({

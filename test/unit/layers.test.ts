@@ -68,6 +68,8 @@ const POLICY = [
   'ledger/predict.ts',
   'route/order-plan.ts',
   'report/order-eval.ts',
+  'install/hook-managers.ts',
+  'install/check-twin.ts',
 ];
 const IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads|cluster)$/;
 

@@ -7,9 +7,12 @@ import {
   HALF_LIFE_RUNS,
   MIN_CALIBRATION_RUNS,
   type OrderRow,
+  SECONDS_KEPT,
+  countsForOrder,
   emptyStats,
   foldRow,
   kindOf,
+  median,
   pathKeys,
   predictOrder,
   predictTiers,
@@ -151,6 +154,69 @@ test('selectSkips: tiers under the risk are skipped, their chances summed, the l
   assert.equal(s.skip, ['a', 'c']);
   assert.ok(Math.abs(s.residual - 0.0006) < 1e-12);
   assert.equal(selectSkips([p('a', 0.0001), p('b', 0.0002)], 0.001).skip, ['a']);
+});
+
+test('selectSkips: a tier at the risk exactly, or above it, runs; of two equally likely tiers the first is the one kept', () => {
+  const p = (tier: string, x: number) => ({
+    tier,
+    p: x,
+    seconds: 1,
+    evidence: { rows: 0, paths: { trials: 0, keys: [] }, folders: { trials: 0, keys: [] }, kinds: { trials: 0, keys: [] } },
+  });
+  assert.equal(selectSkips([p('a', 0.001), p('b', 0.3)], 0.001).skip, []);
+  assert.equal(selectSkips([p('a', 0.2), p('b', 0.3)], 0.001).skip, []);
+  assert.equal(selectSkips([p('a', 0.0001), p('b', 0.0001)], 0.001).skip, ['b']);
+});
+
+test('median: none, odd and even counts, in numeric order, the list left as it was', () => {
+  assert.is(median([]), null);
+  const xs = [10, 9, 1];
+  assert.is(median(xs), 9);
+  assert.equal(xs, [10, 9, 1]);
+  assert.is(median([4, 1, 3, 2]), 2.5);
+  assert.is(median([7]), 7);
+});
+
+test('kindOf: the extension of the name (not of a folder), lower-cased; a name starting with a dot is its own kind', () => {
+  assert.is(kindOf('dir.d/Makefile'), 'Makefile');
+  assert.is(kindOf('src/A.TS'), '.ts');
+  assert.is(kindOf('conf/.Env'), '.Env');
+});
+
+test('countsForOrder: only pass and caught rows of a real, applied, applicable, uncached run', () => {
+  const row: OrderRow = { run: 'r', tier: 't', verdict: 'pass', seconds: 1 };
+  assert.ok(countsForOrder(row));
+  assert.ok(countsForOrder({ ...row, verdict: 'caught', hook: 'pre-push', applied: true, applicable: true, cached: false }));
+  assert.not.ok(countsForOrder({ ...row, verdict: 'error' }));
+  assert.not.ok(countsForOrder({ ...row, cached: true }));
+  assert.not.ok(countsForOrder({ ...row, hook: 'seed' }));
+  assert.not.ok(countsForOrder({ ...row, applied: false }));
+  assert.not.ok(countsForOrder({ ...row, applicable: false }));
+});
+
+test("foldRow: a ladder row weighs a quarter, a calibration row one; passing seconds kept (the last SECONDS_KEPT), a catch's not", () => {
+  const stats = emptyStats();
+  foldRow(stats, { run: 'r1', tier: 't', verdict: 'caught', seconds: 9 });
+  assert.equal(stats.tiers.t, { cell: [0.25, 0.25, 1], secs: [] });
+  assert.is(stats.rows, 1);
+  assert.equal(statsData(stats).keys, {}, 'a row without files adds no key');
+  foldRow(stats, { run: 'r1', tier: 'u', verdict: 'caught', seconds: 9, calibration: true });
+  assert.equal(stats.tiers.u!.cell, [1, 1, 1]);
+  foldRow(stats, { run: 'r1', tier: 'v', verdict: 'pass', seconds: Number.NaN });
+  assert.equal(stats.tiers.v!.secs, []);
+  for (let i = 1; i <= SECONDS_KEPT + 1; i++) foldRow(stats, { run: 'r1', tier: 'w', verdict: 'pass', seconds: i });
+  assert.is(stats.tiers.w!.secs.length, SECONDS_KEPT);
+  assert.is(stats.tiers.w!.secs[0], 2);
+  assert.is(stats.rows, 3 + SECONDS_KEPT + 1);
+});
+
+test('statsData: the keys sorted, each with its cells', () => {
+  const stats = emptyStats();
+  foldRow(stats, { run: 'r1', tier: 't', verdict: 'pass', seconds: 1, files: ['z/b.ts', 'a.md'], calibration: true });
+  const data = statsData(stats);
+  assert.equal(Object.keys(data.keys), ['d:z', 'k:.md', 'k:.ts', 'p:a.md', 'p:z/b.ts']);
+  assert.equal(data.keys['p:a.md'], { t: [0, 1, 1] });
+  assert.is(data.rows, 1);
 });
 
 test('replayOrder: seconds to the first catch and APFDc, by hand', () => {

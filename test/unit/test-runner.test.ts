@@ -83,4 +83,27 @@ test('a Node named in GATE_LADDER_TEST_NODES_SOME runs only the Node-sensitive f
   }
 });
 
+test("the fast set's picked tests: the titles GL_TEST_KEEP begins run, the others are skipped, a beginning no title has fails the file", () => {
+  const sets = `${PROJECT}/build/test/helpers/sets.js`;
+  const s = suite({
+    'a.test.js': `import { test } from '${sets}';\ntest('kept one', () => {});\ntest('left out', () => { throw new Error('ran'); });\ntest.run();\n`,
+  });
+  const file = join(s.dir, 'a.test.js');
+  const run = (env: Record<string, string>) => sh(process.execPath, [file], PROJECT, { env: { NO_COLOR: '1', ...env } });
+  try {
+    const fast = run({ GL_TEST_SET: 'fast', GL_TEST_KEEP: JSON.stringify(['kept']) });
+    assert.is(fast.code, 0, fast.out);
+    assert.match(fast.stdout, /Total:\s+1\n\s+Passed:\s+1\n\s+Skipped:\s+1/);
+    const renamed = run({ GL_TEST_SET: 'fast', GL_TEST_KEEP: JSON.stringify(['kept', 'gone']) });
+    assert.is(renamed.code, 1, renamed.out);
+    assert.match(renamed.stdout, 'scripts/test.mjs FAST names tests no title here starts with: "gone"');
+    // The whole suite (and a run by hand) runs every test, whatever GL_TEST_KEEP says.
+    const all = run({ GL_TEST_SET: 'all', GL_TEST_KEEP: JSON.stringify(['kept']) });
+    assert.is(all.code, 1, all.out);
+    assert.match(all.stdout, 'left out');
+  } finally {
+    s.done();
+  }
+});
+
 test.run();

@@ -380,6 +380,39 @@ test(
 );
 
 test(
+  'linkDependencies: a relative link in a copy leads where it led in the checkout: out of the work tree as before, into it to the slot',
+  withDir((dir) => {
+    const root = join(dir, 'checkout');
+    // Deeper than the checkout: a relative link out of it names another place from there.
+    const slot = join(dir, 'pool', 'slot');
+    const outside = join(dir, 'outside');
+    const shared = join(dir, 'shared');
+    for (const p of [join(root, 'node_modules/a'), join(root, 'packages/p'), join(root, 'node_modules/@s'), outside, join(shared, 'nm')])
+      mkdirSync(p, { recursive: true });
+    mkdirSync(join(root, 'packages/app'), { recursive: true });
+    const nm = (...p: string[]) => join(root, 'node_modules', ...p);
+    symlinkSync('../../outside', nm('outdep'));
+    symlinkSync('../../packages/p', nm('@s/p'));
+    symlinkSync('../a', nm('rel-a'));
+    symlinkSync('../../checkout/packages/p', nm('round-trip'));
+    symlinkSync('../../no-such-folder', nm('dangling'));
+    // A folder that is itself a link to one elsewhere: its relative links are read from there.
+    symlinkSync(join(shared, 'nm'), join(root, 'packages/app/node_modules'));
+    symlinkSync('../vendor', join(shared, 'nm', 'vendor'));
+    mkdirSync(join(slot, 'packages/app'), { recursive: true });
+    const r = linkDependencies(root, slot, ['node_modules', 'packages/app/node_modules'], [], join(dir, 'caches'));
+    assert.equal(r.notes, []);
+    const at = (p: string) => readlinkSync(join(slot, p));
+    assert.is(at('node_modules/outdep'), outside, 'out of the work tree: where it led, made absolute');
+    assert.is(at('node_modules/@s/p'), '../../packages/p', "into the work tree: the slot's own, the link as it was");
+    assert.is(at('node_modules/rel-a'), '../a', 'inside the folder: as it was');
+    assert.is(at('node_modules/round-trip'), '../packages/p', "through the checkout's name: the slot's, relative");
+    assert.is(at('node_modules/dangling'), join(dir, 'no-such-folder'), 'a dangling link out: still where it pointed');
+    assert.is(at('packages/app/node_modules/vendor'), join(shared, 'vendor'), "read from the linked folder's real place");
+  }),
+);
+
+test(
   'updateRecord keeps the entries of the folders the move changed; cleanDirs takes them instead of asking git, links and submodules kept',
   withSlot((dir, sha) => {
     const first = recordDirs(dir, sha)!;

@@ -1,6 +1,18 @@
 /** ava: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import { shown } from '../../util/escape.js';
-import { ANY_ERROR, anyOf, firstMatch, jsErrorLine, lastMatch, type Reading, type RunnerProfile } from '../read.js';
+import {
+  ANY_ERROR,
+  anyOf,
+  type FailedTest,
+  firstFrame,
+  firstMatch,
+  firstMessageLine,
+  jsErrorLine,
+  lastMatch,
+  type Reading,
+  type RunnerProfile,
+  tapFailures,
+} from '../read.js';
 import { defineRunner } from '../record.js';
 
 /**
@@ -124,7 +136,48 @@ function avaTap(lines: readonly string[]): Reading {
   return out;
 }
 
+/**
+ * ava's failed tests. Its default reporter: each `✘ [fail]: title` line (`file › title` with several
+ * files), then below the `─` rule a block per failure opened by its title: the place is the block's
+ * `file:line` header (an assertion's) or the first frame in the project's code (a thrown error's), the
+ * message the block's first line that is neither (`Difference (- actual, + expected):`, `Error thrown in test:`).
+ * `--tap`: its `not ok` lines.
+ */
+function avaFailures(lines: readonly string[]): FailedTest[] {
+  if (firstMatch(lines, /^TAP version \d+$/)) return tapFailures(lines);
+  const marked = lines.flatMap((l) => {
+    const m = /^\s*✘ \[fail\]: (.+)$/.exec(l);
+    return m ? [m[1]!] : [];
+  });
+  const rule = lines.findIndex((l) => /^\s*─\s*$/.test(l));
+  const heads: { at: number; title: string }[] = [];
+  for (let i = rule + 1; rule !== -1 && i < lines.length; i++) {
+    const t = lines[i]!.trim();
+    if (t !== '' && /^ {2}\S/.test(lines[i]!) && marked.some((m) => m === t || m.startsWith(`${t} `)) && lines[i + 1]?.trim() === '')
+      heads.push({ at: i, title: t });
+  }
+  const out: FailedTest[] = [];
+  for (const [k, h] of heads.entries()) {
+    let end = heads[k + 1]?.at ?? lines.length;
+    const close = lines.findIndex((l, i) => i > h.at && /^\s*─\s*$/.test(l));
+    if (close !== -1 && close < end) end = close;
+    const block = lines.slice(h.at + 1, end);
+    const header = block.map((l) => /^\s*(\S+\.[cm]?[jt]sx?):(\d+)$/.exec(l)).find(Boolean);
+    const frame = header ? undefined : firstFrame(lines, h.at + 1, end);
+    // A thrown error's own line (`Error: boom`) says more than ava's `Error thrown in test:` above it.
+    const thrown = header ? undefined : block.find((l) => ANY_ERROR.test(l));
+    const message = thrown ?? block.find((l) => l.trim() !== '' && !/^\s*(\S+):(\d+)$/.test(l) && !/^\s*\d+: /.test(l));
+    out.push({
+      title: h.title.split(' › ').filter((t, i, all) => !(i === 0 && all.length > 1 && /\.[cm]?[jt]sx?$/.test(t))),
+      ...(header ? { file: header[1]!, line: Number(header[2]) } : frame && { file: frame.file, line: frame.line }),
+      message: firstMessageLine((message ?? 'failed').replace(/:$/, '')),
+    });
+  }
+  return out;
+}
+
 const ava: RunnerProfile = {
+  failures: avaFailures,
   keep: anyOf(AVA_CROSS, AVA_UNCAUGHT),
   // ava prints its summary whenever a run ends (process.exit in a test is its own failure, exit 1).
   needsSummary: true,

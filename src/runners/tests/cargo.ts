@@ -1,5 +1,5 @@
 /** cargo: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { anyOf, count, firstMatch, type Reading, type RunnerProfile } from '../read.js';
+import { anyOf, count, type FailedTest, firstMatch, firstMessageLine, type Reading, type RunnerProfile } from '../read.js';
 import { base } from '../command-words.js';
 import { defineRunner } from '../record.js';
 
@@ -36,7 +36,35 @@ function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line
   return undefined;
 }
 
+/**
+ * cargo test's failed tests: each `test name ... FAILED`, with its panic from the `---- name stdout ----`
+ * block below (`thread 'name' panicked at src/lib.rs:11:9:` and the message on the next line; before
+ * Rust 1.73, `panicked at 'message', src/lib.rs:11:9`).
+ */
+function cargoFailures(lines: readonly string[]): FailedTest[] {
+  const out: FailedTest[] = [];
+  const seen = new Set<string>();
+  for (const l of lines) {
+    const m = /^test (\S+) \.\.\. FAILED$/.exec(l);
+    if (!m || seen.has(m[1]!)) continue;
+    seen.add(m[1]!);
+    const name = m[1]!;
+    const block = lines.indexOf(`---- ${name} stdout ----`);
+    let at: { file: string; line: number; message?: string } | undefined;
+    for (let i = block + 1; block !== -1 && i < lines.length && !/^---- /.test(lines[i]!) && lines[i] !== 'failures:'; i++) {
+      const now = /^thread '[^']*'(?: \(\d+\))? panicked at (\S+?):(\d+):\d+:$/.exec(lines[i]!);
+      const old = /^thread '[^']*' panicked at '(.*)', (\S+?):(\d+):\d+$/.exec(lines[i]!);
+      if (now) at = { file: now[1]!, line: Number(now[2]), ...(lines[i + 1] !== undefined && { message: lines[i + 1]! }) };
+      else if (old) at = { file: old[2]!, line: Number(old[3]), message: old[1]! };
+      if (at) break;
+    }
+    out.push({ title: [name], ...(at && { file: at.file, line: at.line }), message: firstMessageLine(at?.message ?? 'failed') });
+  }
+  return out;
+}
+
 const cargo: RunnerProfile = {
+  failures: cargoFailures,
   keep: anyOf(CARGO_RESULT, CARGO_BINARY, CARGO_ERROR, CARGO_PANIC, CARGO_DIED),
   read(lines) {
     const out: Reading = {};

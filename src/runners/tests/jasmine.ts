@@ -1,5 +1,15 @@
 /** jasmine: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { firstMatch, jsErrorLine, lastMatch, nextLine, type Reading, type RunnerProfile } from '../read.js';
+import {
+  type FailedTest,
+  firstFrame,
+  firstMatch,
+  firstMessageLine,
+  jsErrorLine,
+  lastMatch,
+  nextLine,
+  type Reading,
+  type RunnerProfile,
+} from '../read.js';
 import { defineRunner } from '../record.js';
 
 /**
@@ -14,7 +24,31 @@ import { defineRunner } from '../record.js';
  */
 const JASMINE_SUITE_ERROR = /^Suite error: /;
 
+/**
+ * jasmine's failed specs: each `N) full name` under `Failures:` (its suites' and its own descriptions
+ * joined by spaces, as jasmine prints them), the line below `Message:`, and the first frame under `Stack:`
+ * in the project's code (jasmine's own frames print as `<Jasmine>`). A `Suite error:` is no spec.
+ */
+function jasmineFailures(lines: readonly string[]): FailedTest[] {
+  const from = lines.findIndex((l) => /^Failures:\s*$/.test(l));
+  if (from === -1) return [];
+  const out: FailedTest[] = [];
+  const heads: number[] = [];
+  for (let i = from + 1; i < lines.length; i++) if (/^\d+\) \S/.test(lines[i]!)) heads.push(i);
+  for (const [k, h] of heads.entries()) {
+    const end = heads[k + 1] ?? lines.length;
+    const name = lines[h]!.replace(/^\d+\)\s/, '').trim();
+    if (JASMINE_SUITE_ERROR.test(name)) continue;
+    const said = lines.findIndex((l, i) => i > h && i < end && /^\s*Message:\s*$/.test(l));
+    const message = said === -1 ? undefined : nextLine(lines, said);
+    const frame = firstFrame(lines, h + 1, end);
+    out.push({ title: [name], ...(frame && { file: frame.file, line: frame.line }), message: firstMessageLine(message ?? 'failed') });
+  }
+  return out;
+}
+
 const jasmine: RunnerProfile = {
+  failures: jasmineFailures,
   // A suite error is counted among the failures: each is told apart by its line in the details above the counts.
   keep: JASMINE_SUITE_ERROR,
   needsSummary: true,

@@ -1,5 +1,18 @@
 /** jest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { anyOf, count, firstMatch, jsErrorLine, lastMatch, nextLine, type Reading, type RunnerProfile, type Summary } from '../read.js';
+import {
+  anyOf,
+  count,
+  type FailedTest,
+  firstFrame,
+  firstMatch,
+  firstMessageLine,
+  jsErrorLine,
+  lastMatch,
+  nextLine,
+  type Reading,
+  type RunnerProfile,
+  type Summary,
+} from '../read.js';
 import { defineRunner } from '../record.js';
 
 /**
@@ -35,7 +48,50 @@ const JEST_CONFIG_CRASH = /^\S*?([^/\s]*jest\.config\.[cm]?[jt]s):\d+$/;
 /** The file a suite's result is for (`FAIL test/a.test.js`): the one that could not run, named in the reason. */
 const JEST_FAIL_FILE = /^\s*FAIL\s+(\S+)/;
 
+/** A failed test's heading: `  ● math › adds` (not a suite that failed to run, nor jest's own notices). */
+const JEST_FAILED_TEST = /^\s*●\s+(?!Test suite failed to run|Validation Error|process\.exit called)(.+)$/;
+/** A suite's result line: `PASS test/a.test.js`, `FAIL test/a.test.js (5 s)`. */
+const JEST_SUITE = /^\s*(?:FAIL|PASS)\s+(\S+)/;
+
+/**
+ * jest's failed tests: each `● suite › test` heading under its suite's `FAIL file` line (again in the
+ * `Summary of all failing tests`, read once), the first line below it as the message, the first stack
+ * frame in the project's code as the place.
+ */
+function jestFailures(lines: readonly string[]): FailedTest[] {
+  const out: FailedTest[] = [];
+  const seen = new Set<string>();
+  let file: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const suite = JEST_SUITE.exec(lines[i]!);
+    if (suite) file = suite[1]!.replace(/^\.\//, '');
+    const m = JEST_FAILED_TEST.exec(lines[i]!);
+    if (!m) continue;
+    let end = i + 1;
+    while (
+      end < lines.length &&
+      !JEST_FAILED_TEST.test(lines[end]!) &&
+      !JEST_SUITE.test(lines[end]!) &&
+      !/^(?:Test Suites|Tests):/.test(lines[end]!)
+    )
+      end++;
+    const title = m[1]!.split(' › ').map((t) => t.trim());
+    const key = `${file}\0${title.join('\0')}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const frame = firstFrame(lines, i + 1, end);
+    const message = lines.slice(i + 1, end).find((l) => l.trim() !== '');
+    out.push({
+      title,
+      ...(frame ? { file: frame.file, line: frame.line } : file !== undefined && { file }),
+      message: firstMessageLine(message ?? 'failed'),
+    });
+  }
+  return out;
+}
+
 const jest: RunnerProfile = {
+  failures: jestFailures,
   // `Tests:` too: jest prints its summary on stderr, which may be read before the last 64 kB of a test's own stdout.
   keep: anyOf(JEST_FAILED_TO_RUN, JEST_JSON, JEST_EXIT, JEST_SUMMARY, JEST_FAIL_FILE, JEST_CONFIG_CRASH),
   // The reason quoted is the line below these.

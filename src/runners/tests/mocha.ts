@@ -1,5 +1,16 @@
 /** mocha: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { anyOf, firstMatch, jsErrorLine, lastMatch, type Reading, type RunnerProfile } from '../read.js';
+import {
+  anyOf,
+  type FailedTest,
+  firstFrame,
+  firstMatch,
+  firstMessageLine,
+  jsErrorLine,
+  lastMatch,
+  type Reading,
+  type RunnerProfile,
+  tapFailures,
+} from '../read.js';
 import { defineRunner } from '../record.js';
 
 const mochaCount = (word: string) => new RegExp(`^\\s*(\\d+) ${word}\\b`);
@@ -8,7 +19,40 @@ const mochaJson = (key: string) => new RegExp(`^\\s*"${key}": (\\d+),?$`);
 const MOCHA_JSON_STATS = /^\s*"stats": \{$/;
 const MOCHA_NO_FILES = /^\s*Error: No test files found/;
 
+/**
+ * mocha's failed tests. The spec reporter's (and dot's, list's) failure list below `N failing`: `  1) suite`
+ * and the test's title on the lines below it, up to the one ending in `:`, then the error's first line and
+ * its stack, whose first frame in the project's code is the place. `--reporter tap`: its `not ok` lines.
+ */
+function mochaFailures(lines: readonly string[]): FailedTest[] {
+  const failing = lastMatch(lines, mochaCount('failing'));
+  if (!failing) return firstMatch(lines, mochaTap('tests')) ? tapFailures(lines) : [];
+  const from = lines.lastIndexOf(failing.line);
+  const out: FailedTest[] = [];
+  const heads: number[] = [];
+  for (let i = from + 1; i < lines.length; i++) if (/^\s+\d+\) \S/.test(lines[i]!)) heads.push(i);
+  for (const [k, h] of heads.entries()) {
+    const end = heads[k + 1] ?? lines.length;
+    const title: string[] = [];
+    let i = h;
+    for (; i < end; i++) {
+      const part = (i === h ? lines[i]!.replace(/^\s+\d+\)\s/, '') : lines[i]!).trim();
+      if (part === '' && title.length > 0) break;
+      if (part.endsWith(':')) {
+        title.push(part.slice(0, -1));
+        break;
+      }
+      title.push(part);
+    }
+    const message = lines.slice(i + 1, end).find((l) => l.trim() !== '');
+    const frame = firstFrame(lines, i + 1, end);
+    out.push({ title, ...(frame && { file: frame.file, line: frame.line }), message: firstMessageLine(message ?? 'failed') });
+  }
+  return out;
+}
+
 const mocha: RunnerProfile = {
+  failures: mochaFailures,
   keep: anyOf(
     mochaCount('(?:passing|failing|pending)'),
     MOCHA_NO_FILES,

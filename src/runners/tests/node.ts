@@ -1,5 +1,16 @@
 /** node: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { anyOf, firstMatch, jsErrorLine, lastMatch, type Reading, type RunnerProfile } from '../read.js';
+import {
+  anyOf,
+  type FailedTest,
+  firstFrame,
+  firstMatch,
+  firstMessageLine,
+  jsErrorLine,
+  lastMatch,
+  type Reading,
+  type RunnerProfile,
+  tapFailures,
+} from '../read.js';
 import { base } from '../command-words.js';
 import { defineRunner } from '../record.js';
 
@@ -86,7 +97,56 @@ function nodeDots(lines: readonly string[]): Reading | undefined {
   return out;
 }
 
+/**
+ * node's failed tests. TAP (Node 20's and 22's default into a pipe): each leaf `not ok`, its place the
+ * first frame of its `stack:` in the project's code, else its `location:`, its message the `error:`. Spec
+ * (Node 23 and later; `--test-reporter=spec`) and dot: the `✖ failing tests:` (`Failed tests:`) list at the
+ * end, each `test at file:line:col` and `✖ name (time)` and its error; the suites above a test are read
+ * from the tree spec printed before (the same `✖ name (time)` line, under its `▶ suite` lines).
+ */
+function nodeFailures(lines: readonly string[]): FailedTest[] {
+  if (firstMatch(lines, /^TAP version \d+$/)) return tapFailures(lines).filter((f) => !NODE_FILE_NAME.test(f.title.join(' > ')));
+  const section = lines.findIndex((l) => /^(?:✖ failing tests:|Failed tests:)$/.test(l));
+  if (section === -1) return [];
+  const out: FailedTest[] = [];
+  for (let i = section + 1; i < lines.length; i++) {
+    const e = /^✖ (.*?)(?: \([\d.]+m?s\))?$/.exec(lines[i]!);
+    if (!e || NODE_FILE_NAME.test(e[1]!) || NODE_SUBTESTS_FAILED.test(lines[i + 1] ?? '')) continue;
+    let end = i + 1;
+    while (end < lines.length && !/^(?:✖ |test at )/.test(lines[end]!)) end++;
+    const at = /^test at (.*):(\d+):\d+$/.exec(lines[i - 1] ?? '');
+    const frame = firstFrame(lines, i + 1, end);
+    const where = frame ?? (at ? { file: at[1]!, line: Number(at[2]) } : undefined);
+    const message = lines.slice(i + 1, end).find((l) => l.trim() !== '');
+    out.push({
+      title: nodeSuites(lines, section, lines[i]!).concat(e[1]!),
+      ...(where && { file: where.file, line: where.line }),
+      message: firstMessageLine((message ?? 'failed').replace(/^'(.*)'$/, '$1')),
+    });
+  }
+  return out;
+}
+
+/** The suites above a failed test in spec's tree: its own line (`  ✖ adds (2.3ms)`) found above `before`, then each `▶ suite` less indented above it. */
+function nodeSuites(lines: readonly string[], before: number, entry: string): string[] {
+  const at = lines.findIndex((l, i) => i < before && l.trim() === entry && l !== entry);
+  if (at === -1) return [];
+  const suites: string[] = [];
+  let indent = lines[at]!.length - lines[at]!.trimStart().length;
+  for (let i = at - 1; i >= 0 && indent > 0; i--) {
+    const l = lines[i]!;
+    const d = l.length - l.trimStart().length;
+    const m = /^\s*▶ (.*)$/.exec(l);
+    if (m && d < indent) {
+      suites.unshift(m[1]!);
+      indent = d;
+    }
+  }
+  return suites;
+}
+
 const node: RunnerProfile = {
+  failures: nodeFailures,
   keep: anyOf(
     nodeCount('\\w+'),
     NODE_FILE_RESULT,

@@ -1,5 +1,5 @@
 /** pytest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { anyOf, count, firstMatch, lastMatch, type Reading, type RunnerProfile } from '../read.js';
+import { anyOf, count, type FailedTest, firstMatch, firstMessageLine, lastMatch, type Reading, type RunnerProfile } from '../read.js';
 import { pythonModule } from '../command-words.js';
 import { defineRunner } from '../record.js';
 
@@ -39,7 +39,41 @@ function pytestTimedOut(lines: readonly string[], banner: number): string {
   return lines[banner]!;
 }
 
+/** A line of pytest's short test summary: `FAILED tests/test_a.py::TestK::test_x - assert 1 == 2` (`ERROR` for a failed fixture). */
+const PYTEST_FAILED = /^(FAILED|ERROR) ([^\s:]+\.py)::(\S+?)(?: - (.*))?$/;
+/** A failure's heading in the `FAILURES` section: `____ TestK.test_x ____`. */
+const PYTEST_HEADING = /^_{3,} (.+?) _{3,}$/;
+
+/**
+ * pytest's failed tests: its short test summary (printed by default, `-r f`), each `FAILED file::test -
+ * message`; the line from the failure's block above (`tests/test_a.py:3: AssertionError`, the last such
+ * line of the block: where the test's own code failed).
+ */
+function pytestFailures(lines: readonly string[]): FailedTest[] {
+  const out: FailedTest[] = [];
+  const where = new Map<string, number>();
+  let heading: string | undefined;
+  for (const l of lines) {
+    const h = PYTEST_HEADING.exec(l);
+    if (h) heading = h[1]!.replace(/^(?:ERROR at (?:setup|teardown) of )/, '');
+    else if (/^=+ /.test(l)) heading = undefined;
+    const at = heading !== undefined ? /^([^\s:]+\.py):(\d+): \w/.exec(l) : null;
+    if (at) where.set(`${at[1]}\0${heading}`, Number(at[2]));
+  }
+  for (const l of lines) {
+    const m = PYTEST_FAILED.exec(l);
+    if (!m) continue;
+    const file = m[2]!;
+    const test = m[3]!;
+    // The heading names a test by its classes and name joined with dots, its parameters kept (`TestK.test_x[1]`).
+    const line = where.get(`${file}\0${test.replace(/::/g, '.')}`);
+    out.push({ title: [test], file, ...(line !== undefined && { line }), message: firstMessageLine(m[4] ?? m[1]!.toLowerCase()) });
+  }
+  return out;
+}
+
 const pytest: RunnerProfile = {
+  failures: pytestFailures,
   keep: anyOf(PYTEST_MISSING_FIXTURE, PYTEST_HEADER, XDIST_CRASH),
   exitProves: true,
   needsSummary: pytestNeedsSummary,

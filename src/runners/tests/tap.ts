@@ -1,5 +1,5 @@
 /** tap: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { anyOf, firstMatch, jsErrorLine, lastMatch, type Reading, type RunnerProfile } from '../read.js';
+import { anyOf, firstMatch, jsErrorLine, lastMatch, type Reading, type RunnerProfile, tapFailures } from '../read.js';
 import { defineRunner } from '../record.js';
 
 /**
@@ -126,6 +126,8 @@ function tapBaseFailures(lines: readonly string[]): TapFailures {
 }
 
 const tap: RunnerProfile = {
+  // Its raw TAP (into a pipe): each failed assertion under its subtests (the file's own subtest left out), with its `at:` fileName and lineNumber.
+  failures: (lines) => (firstMatch(lines, TAP_VERSION) ? tapFailures(lines, { dropFile: true }) : []),
   // Raw TAP is read by its nesting: every subtest, result and plan line, and the YAML keys read after a result.
   keep: anyOf(
     TAP_VERSION,

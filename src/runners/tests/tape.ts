@@ -1,5 +1,5 @@
 /** tape: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { anyOf, firstMatch, lastMatch, type Reading, type RunnerProfile } from '../read.js';
+import { anyOf, firstMatch, lastMatch, type Reading, type RunnerProfile, tapFailures } from '../read.js';
 import { defineRunner } from '../record.js';
 
 /**
@@ -84,6 +84,8 @@ function tapeFailures(lines: readonly string[]): { failed: number; firstFailed?:
 const TAPE_EXITED = 'a test called process.exit, which ended it and every test after it (tape counts them as tests that never ended)';
 
 const tape: RunnerProfile = {
+  // Its TAP: each `not ok` assertion under the `# test name` before it, its place the first frame of its `at:`/stack in the project's code.
+  failures: (lines) => tapFailures(lines),
   // Counts at the end, and from anywhere before: each failure (and the process.exit frame below it), each test's header (a crash's test).
   keep: anyOf(TAPE_VERSION, TAPE_COUNT, TAPE_NOT_OK, TAPE_EXIT_FRAME, TAPE_HEADER, TAP_SPEC_COUNT, TAP_SPEC_NONE, TAP_SPEC_FAILED),
   needsSummary: true,

@@ -1,8 +1,31 @@
 /** uvu: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { jsErrorLine, lastMatch, type Reading, type RunnerProfile } from '../read.js';
+import { type FailedTest, firstFrame, firstMessageLine, jsErrorLine, lastMatch, type Reading, type RunnerProfile } from '../read.js';
 import { defineRunner } from '../record.js';
 
+/** A failed test: `  FAIL  math  "adds"` (a suite's name, then the test's in quotes), or `  FAIL  "adds"` outside a suite. */
+const UVU_FAILED = /^\s*FAIL\s+(?:(.*?)\s+)?"(.*)"\s*$/;
+
+/** uvu's failed tests: each ` FAIL ` heading, the line below it as the message, the first frame in the project's code as the place. */
+function uvuFailures(lines: readonly string[]): FailedTest[] {
+  const out: FailedTest[] = [];
+  const heads = lines.flatMap((l, i) => (UVU_FAILED.test(l) ? [i] : []));
+  for (const [k, h] of heads.entries()) {
+    const m = UVU_FAILED.exec(lines[h]!)!;
+    const end = Math.min(heads[k + 1] ?? lines.length, lines.findIndex((l, i) => i > h && /^\s*Total:\s+\d+/.test(l)) >>> 0);
+    const frame = firstFrame(lines, h + 1, end);
+    const message = lines.slice(h + 1, end).find((l) => l.trim() !== '');
+    out.push({
+      title: [...(m[1] ? [m[1].trim()] : []), m[2]!],
+      ...(frame && { file: frame.file, line: frame.line }),
+      // `Expected values to be strictly equal:  (is)`: the assertion's name, in brackets, is uvu's.
+      message: firstMessageLine((message ?? 'failed').replace(/\s+\(\w+\)\s*$/, '')),
+    });
+  }
+  return out;
+}
+
 const uvu: RunnerProfile = {
+  failures: uvuFailures,
   needsSummary: true,
   read(lines) {
     const out: Reading = {};

@@ -1,12 +1,55 @@
 /** vitest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { anyOf, count, firstMatch, jsErrorLine, lastMatch, nextLine, type Reading, type RunnerProfile } from '../read.js';
+import {
+  anyOf,
+  count,
+  type FailedTest,
+  firstFrame,
+  firstMatch,
+  firstMessageLine,
+  jsErrorLine,
+  lastMatch,
+  nextLine,
+  type Reading,
+  type RunnerProfile,
+} from '../read.js';
 import { JEST_JSON, jestJson } from './jest.js';
 import { defineRunner } from '../record.js';
 
 const VITEST_FAILED_FILE = /^\s*FAIL\s+\S.*\[ .+ \]\s*$/;
 const VITEST_NO_SUITE = /^Error: No test suite found in file/;
 
+/** A failed test in vitest's `Failed Tests` section: ` FAIL  test/a.test.js > math > adds` (a project's name may stand first: `|web| `). */
+const VITEST_FAILED_TEST = /^\s*FAIL\s+(?:\|[^|]+\|\s+)?(\S[^>]*?) > (.+?)\s*$/;
+
+/**
+ * vitest's failed tests: each ` FAIL  file > suite > test` of its `Failed Tests` section, the line below it
+ * as the message, its ` ❯ file:line:col` as the place.
+ */
+function vitestFailures(lines: readonly string[]): FailedTest[] {
+  const out: FailedTest[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < lines.length; i++) {
+    const m = VITEST_FAILED_TEST.exec(lines[i]!);
+    if (!m || VITEST_FAILED_FILE.test(lines[i]!)) continue;
+    const key = `${m[1]}\0${m[2]}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let end = i + 1;
+    while (end < lines.length && !VITEST_FAILED_TEST.test(lines[end]!) && !/^\s*⎯{3,}/.test(lines[end]!)) end++;
+    const frame = firstFrame(lines, i + 1, end);
+    const message = lines.slice(i + 1, end).find((l) => l.trim() !== '');
+    out.push({
+      title: m[2]!.split(' > ').map((t) => t.trim()),
+      file: frame?.file ?? m[1]!,
+      ...(frame && { line: frame.line }),
+      message: firstMessageLine(message ?? 'failed'),
+    });
+  }
+  return out;
+}
+
 const vitest: RunnerProfile = {
+  failures: vitestFailures,
   keep: anyOf(VITEST_FAILED_FILE, VITEST_NO_SUITE, JEST_JSON),
   needsSummary: true,
   read(lines) {

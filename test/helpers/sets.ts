@@ -1,0 +1,49 @@
+/**
+ * Which set of the suite a test process runs: `npm test` the fast set (scripts/test.mjs `--fast` sets
+ * GL_TEST_SET=fast), `npm run test:all` the whole suite. Of some files the fast set runs a few tests
+ * only, named in scripts/test.mjs `FAST` by the beginnings of their titles and passed to the file's
+ * process as GL_TEST_KEEP (a JSON list). Such a file imports `test` from here instead of from uvu: the
+ * tests the list names run, the others are counted as skipped, and a name the list gives that no test
+ * of the file starts with fails the file (a renamed test must not drop out of the fast set unseen).
+ * Run by hand (uvu, or the file as a script) or by `npm run test:all`, every test runs.
+ */
+import { type Test, test as uvuTest } from 'uvu';
+
+/** Whether this test process runs in `npm test`'s fast set. */
+export const inFastSet = process.env.GL_TEST_SET === 'fast';
+
+const keep = (() => {
+  const list = inFastSet ? process.env.GL_TEST_KEEP : undefined;
+  return list ? (JSON.parse(list) as string[]) : undefined;
+})();
+const matched = new Set<string>();
+
+/** Whether the test of this title runs here (always, unless the fast set names the file's tests). */
+function picked(title: string): boolean {
+  if (keep === undefined) return true;
+  const start = keep.find((k) => title.startsWith(k));
+  if (start !== undefined) matched.add(start);
+  return start !== undefined;
+}
+
+/** uvu's `test`, which in the fast set runs only the tests GL_TEST_KEEP names. */
+export const test: Test = Object.assign(
+  (title: string, handler: Parameters<Test>[1]) => (picked(title) ? uvuTest(title, handler) : uvuTest.skip()),
+  {
+    only: uvuTest.only,
+    skip: uvuTest.skip,
+    before: uvuTest.before,
+    after: uvuTest.after,
+    run: () => {
+      const missing = (keep ?? []).filter((k) => !matched.has(k));
+      if (missing.length > 0)
+        uvuTest('the fast set names tests of this file', () => {
+          throw new Error(
+            `scripts/test.mjs FAST names tests no title here starts with: ${missing.map((m) => JSON.stringify(m)).join(', ')}; rename them there`,
+          );
+        });
+      // Looked up now: test/helpers/test-clock.ts wraps uvu's run.
+      uvuTest.run();
+    },
+  },
+);
