@@ -27,7 +27,7 @@ import { loadConfigCached } from '../config/config-cache.js';
 import { EMPTY_TREE, type RepoInfo, refusedRepo, repoInfo, resolveCommit } from '../git/git.js';
 import { worktreeSnapshot } from '../git/worktree-snapshot.js';
 import { appendRows, ledgerPathFor } from '../ledger/ledger.js';
-import { trapInterrupt } from '../util/interrupt.js';
+import { trapInterrupt } from '../run/interrupt.js';
 import { faultMsg } from '../ledger/messages.js';
 import { judgeMsg, replayMsg } from '../replay/messages.js';
 import { msg } from '../run/messages.js';

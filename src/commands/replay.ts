@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { EXIT } from '../config/defaults.js';
 import { runGate } from '../gates/gate.js';
-import { trapInterrupt } from '../util/interrupt.js';
+import { trapInterrupt } from '../run/interrupt.js';
 import { isolateTier, probeNetworkIsolation } from '../replay/isolate.js';
 import type { LadderDeps } from '../run/ladder.js';
 import { LedgerError, appendRows, readRows } from '../ledger/ledger.js';

@@ -4,7 +4,7 @@
  * folder when free) have caught a seeded bug. `--stryker` imports a mutation report instead.
  * Seeded rows carry `hook: "seed"` and `source: "seed"` and never count as catches.
  */
-import { trapInterrupt } from '../util/interrupt.js';
+import { trapInterrupt } from '../run/interrupt.js';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { runGate } from '../gates/gate.js';

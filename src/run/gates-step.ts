@@ -27,7 +27,7 @@ import { reportDeps } from '../verdict/tier-report-io.js';
 import { resultSummary } from '../verdict/output-summary.js';
 import { gateColourWanted } from '../util/colour.js';
 import { debugFor } from '../util/debug.js';
-import type { Interruption } from '../util/interrupt.js';
+import type { Interruption } from './interrupt.js';
 import { writeErr } from '../util/stderr.js';
 import type { GateResult, HookName, OutputMode, ResolvedConfig, ResolvedTier } from '../types.js';
 import { type Where, chooseIsolation, hiddenReason, loadPool, placement } from './isolation.js';

@@ -9,7 +9,7 @@ import type { GitFacts } from '../git/facts.js';
 import type { Target } from '../git/targets.js';
 import type { ledgerGuard } from '../ledger/ledger.js';
 import type { TierPrediction } from '../ledger/predict.js';
-import type { Interruption } from '../util/interrupt.js';
+import type { Interruption } from './interrupt.js';
 import type { ScopeMatcher } from '../util/glob.js';
 import { writeErr } from '../util/stderr.js';
 import type { HookName, OutputMode, PlanOrder, ResolvedConfig, ResolvedTier, RunnerInfo, Verdict } from '../types.js';

@@ -6,7 +6,7 @@
  * cache → where gates run → the ladder → the verdict. What is said goes through a reporter (reporter.ts).
  */
 import { readFileSync } from 'node:fs';
-import { trapInterrupt } from '../util/interrupt.js';
+import { trapInterrupt } from './interrupt.js';
 import { cachedRows, recordTreeCache, treeCacheStep } from './tree-cache.js';
 import { shouldCalibrate } from '../route/calibrate.js';
 import { type CachedLoad, configHash, loadConfigCached } from '../config/config-cache.js';
@@ -18,7 +18,7 @@ import { appendRows, ledgerGuard, ledgerPathFor } from '../ledger/ledger.js';
 import { configMsg } from '../config/messages.js';
 import { faultMsg } from '../ledger/messages.js';
 import { msg } from './messages.js';
-import { watchLauncher } from '../util/launcher.js';
+import { watchLauncher } from './launcher.js';
 import { parsePushRefs, pushKind } from '../git/push-refs.js';
 import { type ConfigChoice, configAtTree } from '../config/config-at.js';
 import { detectPackageManager, pmSays } from '../runners/package-manager.js';

@@ -240,4 +240,16 @@ test('src/ keeps only the entry points and the public types at its top', () => {
   assert.equal(top, ['bin.ts', 'index.ts', 'types.ts']);
 });
 
+test('no folder of src/ holds more than 16 source files (a room a newcomer can name; split it by concern)', () => {
+  const over: string[] = [];
+  const visit = (dir: string) => {
+    const entries = readdirSync(dir);
+    const files = entries.filter((e) => e.endsWith('.ts')).length;
+    if (files > 16) over.push(`${relative(SRC, dir) || 'src'}: ${files} files`);
+    for (const e of entries) if (statSync(join(dir, e)).isDirectory()) visit(join(dir, e));
+  };
+  visit(SRC);
+  assert.equal(over, []);
+});
+
 test.run();

@@ -1,4 +1,4 @@
-import { commandName, isAlive, procStat, startTime } from './proc.js';
+import { commandName, isAlive, procStat, startTime } from '../util/proc.js';
 
 /**
  * Calls `onGone` when the git process that started this run (the `git push` or `git commit` above
