@@ -66,11 +66,12 @@ test('a caught push of a runner printing 2,000 lines shows one screen: the verdi
     assert.is(row.verdict, 'caught');
     // --json names the log in the blocked tier's result.
     const json = repo.cli(['run', '--base', 'HEAD~1', '--json']);
-    const doc = JSON.parse(json.stdout) as { targets: { results: { tier: string; log?: string; outputLines?: number }[] }[] };
+    const doc = JSON.parse(json.stdout) as { targets: { results: { tier: string; log?: string; output_lines?: number }[] }[] };
     const result = doc.targets[0]!.results[0]!;
     assert.ok(result.log?.startsWith(join(repo.dir, '.git', 'gate-ladder', 'logs')), json.stdout);
     assert.ok(existsSync(result.log!));
-    assert.ok((result.outputLines ?? 0) > 2000, json.stdout);
+    // JSON for machines (issue 42): the log's line count, not the raw tail.
+    assert.ok((result.output_lines ?? 0) > 2000, json.stdout);
   }));
 
 test("output: 'all' still streams every line, and writes no log", () =>
