@@ -172,7 +172,8 @@ function sharedInstall() {
 }
 
 const count = (out) => {
-  const num = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(out)?.[1] ?? 0);
+  // uvu's own summary is the last one in a job's output: a failed test's message may quote another (a gate running uvu).
+  const num = (name) => Number([...out.matchAll(new RegExp(`^\\s*${name}:\\s+(\\d+)`, 'gm'))].at(-1)?.[1] ?? 0);
   return { total: num('Total'), passed: num('Passed'), skipped: num('Skipped') };
 };
 
