@@ -184,7 +184,8 @@ export function resultForMachines(r: GateResult): Omit<GateResult, 'tail' | 'out
   const { tail, outputLines, screen, ...rest } = r;
   return {
     ...rest,
-    ...(r.verdict !== 'pass' && tail !== '' && { summary: resultSummary(r).lines.map(shown) }),
+    // The blocked tier's screen was chosen already when it was blocked (run/gates-step.ts): not chosen twice.
+    ...(r.verdict !== 'pass' && tail !== '' && { summary: (screen?.lines ?? resultSummary(r).lines).map(shown) }),
     ...(outputLines !== undefined && { output_lines: outputLines }),
   };
 }
