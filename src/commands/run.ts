@@ -24,7 +24,6 @@ import { stopLeftovers } from '../gates/gate-records.js';
 import { msg } from '../run/messages.js';
 import { wroteToStream } from '../util/early-exit.js';
 import { plainJson } from '../util/escape.js';
-import { resultForMachines } from '../verdict/output-summary.js';
 
 export { EXIT, type Judged, type RunOptions, type TargetReport } from '../run/steps.js';
 
@@ -33,6 +32,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const judged = await judge(opts);
   if (opts.json && judged.targets) {
     // For a machine: each result's summary and log instead of its raw output, no terminal control code anywhere.
+    // Loaded here only: the runner records it reads are not on a plain push's path.
+    const { resultForMachines } = await import('../verdict/output-summary.js');
     const targets = judged.targets.map((t) => (t.results ? { ...t, results: t.results.map(resultForMachines) } : t));
     process.stdout.write(`${JSON.stringify(plainJson({ exit: judged.code, ledger: judged.ledger, targets }), null, 2)}\n`);
     wroteToStream();
