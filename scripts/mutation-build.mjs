@@ -1,8 +1,7 @@
 // The build `npm run test:mutation` (StrykerJS, stryker.config.json) makes once, in its sandbox, of the
 // sources it has instrumented: esbuild transpiles src/, test/unit/ and test/helpers/ file by file to
-// build/ (no bundling, no type check: about a second, where tsc takes half a minute), and
-// build/mutants.json records which module holds each mutant, so that scripts/mutation-tests.mjs runs
-// only that module's unit tests.
+// build/ (no bundling, no type check: about a second, where tsc takes half a minute and would refuse
+// the mutants' types). scripts/stryker-uvu-runner.mjs runs the unit tests from there.
 import { build } from 'esbuild';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,10 +14,10 @@ const ts = (dir) =>
 const entryPoints = [...ts('src'), ...ts('test/unit'), ...ts('test/helpers')];
 await build({ entryPoints, outdir: 'build', outbase: '.', format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
 
-// Stryker's mutant schemata switch each mutant on by its id: `stryMutAct_9fa48("42")`.
-const mutants = {};
-for (const f of ts('src')) {
-  const module = f.slice('src/'.length, -'.ts'.length);
-  for (const m of readFileSync(f, 'utf8').matchAll(/stryMutAct_9fa48\("(\d+)"\)/g)) mutants[m[1]] = module;
+// The unit tests take uvu's `test` and `suite` from scripts/mutation-uvu.mjs, which lets the runner
+// skip the tests of a suite that do not reach the mutant.
+const unit = 'build/test/unit';
+for (const f of readdirSync(unit).filter((f) => f.endsWith('.js'))) {
+  const text = readFileSync(join(unit, f), 'utf8');
+  writeFileSync(join(unit, f), text.replace(/ from "uvu";/g, ' from "../../../scripts/mutation-uvu.mjs";'));
 }
-writeFileSync('build/mutants.json', JSON.stringify(mutants));
