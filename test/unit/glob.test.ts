@@ -74,7 +74,7 @@ for (const a of names) {
     paths.add(`${a}/deep/er/${b}`);
   }
 }
-// Under mutation testing (scripts/mutation-tests.mjs) a fifteenth of the paths: each mutant runs every test.
+// Under mutation testing (GL_MUTATION=1, set by scripts/stryker-uvu-runner.mjs) a fifteenth of the paths: a mutant of the matcher reaches every comparison test.
 if (process.env.GL_MUTATION === '1') for (const [i, p] of [...paths].entries()) if (i % 15 !== 0 && p.includes('/')) paths.delete(p);
 
 const extra = [

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { GateExit } from '../../src/gates/gate.js';
-import type { RunnerName } from '../../src/types.js';
-import { type OutputContext, classify, notFoundCommand, quoteLine } from '../../src/verdict/verdict.js';
+import type { ResolvedTier, RunnerName } from '../../src/types.js';
+import { type OutputContext, ambiguityNotes, classify, notFoundCommand, quoteLine } from '../../src/verdict/verdict.js';
 
 const exit = (over: Partial<GateExit>): GateExit => ({
   exitCode: 0,
@@ -221,6 +221,19 @@ test('make: exit 0 with "Nothing to be done" for a target (a .PHONY line left wi
   // Another target idle beside tests that ran (`make build test`): the runner's summary shows they ran.
   assert.is(done("make: Nothing to be done for 'build'.\n2 passed in 0.01s\n", 'pytest').verdict, 'pass');
   assert.is(done('2 passed in 0.01s\n', 'pytest').verdict, 'pass');
+});
+
+test('ambiguityNotes: a catch from a runner whose exit cannot tell failure from harness gets a note; nothing else does', () => {
+  const tier = (runner?: RunnerName) => ({ name: 'unit', ...(runner && { runner }) }) as ResolvedTier;
+  const [note, ...more] = ambiguityNotes(tier('mocha'), 'caught');
+  assert.equal(more, []);
+  assert.match(note ?? '', 'unit: note: mocha exits with the number of failures, and 1 for harness errors too; set `junit`');
+  assert.equal(ambiguityNotes(tier('mocha'), 'pass'), []);
+  assert.equal(ambiguityNotes(tier('mocha'), 'error'), []);
+  assert.equal(ambiguityNotes(tier(), 'caught'), [], 'no runner, no note');
+  assert.equal(ambiguityNotes(tier('pytest'), 'caught'), [], 'pytest tells them apart (exit 1 and 2)');
+  assert.equal(ambiguityNotes(tier(), 'caught', 'jest').length, 1, 'the detected runner when the tier names none');
+  assert.equal(ambiguityNotes(tier('pytest'), 'caught', 'jest').length, 1, "the runner given wins over the tier's");
 });
 
 test.run();
