@@ -13,7 +13,7 @@ export type Verdict = 'pass' | 'caught' | 'error';
 export type HookName = 'pre-push' | 'pre-commit' | 'manual' | 'replay' | 'seed' | 'judge';
 
 /** Runners whose exit codes, output and reports gate-ladder knows how to read: one record each in src/runners/. */
-import type { RunnerName } from './runners/index.js';
+import type { RunnerName } from './config/runner-names.js';
 
 export type { RunnerName };
 

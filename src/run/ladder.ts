@@ -15,7 +15,7 @@ import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from '../runners/pnpm-workspaces.js
 import { NPM_WORKSPACE_KEEP } from '../runners/workspaces.js';
 import type { Detection, WorkspaceRun } from '../runners/detect.js';
 import { detectTier, goPackageDirs } from '../runners/detect-io.js';
-import { runnerCaught } from '../runners/index.js';
+import { runnerCaught } from '../config/runner-names.js';
 import { writeErr } from '../util/stderr.js';
 import { CHANGED_ENV, changedEnv } from '../route/changed.js';
 import { type Fault, errorFault, packageJsonIn } from '../verdict/fault.js';
