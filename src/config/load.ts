@@ -4,7 +4,8 @@ import { basename, relative } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, SEARCH_PLACES, defaultScope } from './defaults.js';
 import { RUNNER_NAMES, runnerCaught } from './runner-names.js';
-import type { GateLadderConfig, ResolvedConfig } from '../types.js';
+import type { GateLadderConfig } from '../types.js';
+import type { ResolvedConfig } from './resolved.js';
 import { readsFilesByHand } from './fs-reads.js';
 
 export const MODULE_NAME = 'gate-ladder';

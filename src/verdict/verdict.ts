@@ -14,7 +14,8 @@ import { type PnpmSegment, type PnpmUnsplit, splitPnpm } from '../runners/pnpm-w
 import { type WorkspaceSegment, splitWorkspaces } from '../runners/workspaces.js';
 import { type RunnerName, runnerCaught } from '../config/runner-names.js';
 import { RUNNERS } from '../runners/index.js';
-import type { ResolvedTier, Verdict } from '../types.js';
+import type { ResolvedTier } from '../config/resolved.js';
+import type { Verdict } from '../ledger/row.js';
 
 export interface Classified {
   verdict: Verdict;
