@@ -1,3 +1,4 @@
+import { EXIT } from '../config/defaults.js';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -409,7 +410,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   const current = getHooksPath(root, false);
   if (current !== null && current !== '' && !isHuskyPath(current, root) && !opts.force) {
     process.stderr.write(`${installMsg.foreignHooksPath(current, hookLine('pre-push', pm), (c) => pmSays.exec(pm, c))}\n`);
-    return 2;
+    return EXIT.error;
   }
 
   // Hooks git runs today from its own folder (a hook manager's, or written by hand) stop running once core.hooksPath
@@ -442,7 +443,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
       ),
     );
   say(previous ? 'gate-ladder: install is up to date.' : installMsg.installed(pmSays.exec(pm, 'gate-ladder uninstall')));
-  return 0;
+  return EXIT.pass;
 }
 
 /** The repository, the package's folder, where node_modules holds gate-ladder, the package manager and the state to record; an exit code when install cannot go on. */
@@ -453,7 +454,7 @@ function installPlace(opts: InstallOptions): InstallPlace | number {
     process.stderr.write(
       `${refused === undefined ? `gate-ladder: ${shown(opts.cwd)} is not inside a git work tree. Run install from your repository.` : msg.notRepo(opts.cwd, refused)}\n`,
     );
-    return 2;
+    return EXIT.error;
   }
   const { root } = info;
   const path = statePath(info.commonDir);
@@ -466,7 +467,7 @@ function installPlace(opts: InstallOptions): InstallPlace | number {
     process.stderr.write(
       `gate-ladder: the package's folder ${shown(packageDir)} has a control character in its name, which a hook line cannot hold; rename it, or run install from the repository root.\n`,
     );
-    return 2;
+    return EXIT.error;
   }
   const pkg = join(root, packageDir);
   // Where node_modules holds gate-ladder: the package's own, or a folder above it (a workspace's hoisted install).
@@ -501,7 +502,7 @@ async function setUpHusky(place: InstallPlace): Promise<{ husky8: boolean } | nu
     process.chdir(here);
     if (refusal) {
       process.stderr.write(`gate-ladder: husky could not set up the hooks: ${shown(refusal)}\n`);
-      return 2;
+      return EXIT.error;
     }
   }
   return { husky8 };
@@ -886,7 +887,7 @@ export async function uninstallCommand(opts: { cwd: string; purge?: boolean }): 
   const info = repoInfo(opts.cwd);
   if (info === null) {
     process.stderr.write(`gate-ladder: ${shown(opts.cwd)} is not inside a git work tree.\n`);
-    return 2;
+    return EXIT.error;
   }
   const { root, commonDir } = info;
   const path = statePath(commonDir);
@@ -911,7 +912,7 @@ export async function uninstallCommand(opts: { cwd: string; purge?: boolean }): 
     if (left.length > 0) say(installMsg.leftBehind(dataDir(commonDir), left, purgeCmd));
     if (refs.length > 0) say(installMsg.syncRefsLeft(refs.length, purgeCmd));
   }
-  return 0;
+  return EXIT.pass;
 }
 
 /** core.hooksPath as before install, husky's `.husky/_` removed when install made it, and `.husky/` when it is empty. */

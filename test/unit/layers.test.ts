@@ -8,6 +8,7 @@ import ts from 'typescript';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PROJECT } from '../helpers/repo.js';
+import { tsSources } from '../helpers/sources.js';
 
 const SRC = join(PROJECT, 'src');
 
@@ -95,19 +96,10 @@ interface Edge {
 
 type Graph = Map<string, Edge[]>;
 
-function sources(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) sources(p, out);
-    else if (p.endsWith('.ts')) out.push(p);
-  }
-  return out;
-}
-
 /** Every import and re-export of every source, relative ones as src-relative paths, others by name. */
 function graph(): Graph {
   const g: Graph = new Map();
-  for (const file of sources(SRC)) {
+  for (const file of tsSources(SRC)) {
     const text = readFileSync(file, 'utf8');
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
     const edges: Edge[] = [];

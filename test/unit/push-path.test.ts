@@ -6,23 +6,15 @@
  * have an ES facade are taken through src/util/node.ts. `npm run bench` (bench-startup's `reads`
  * line) measures what this keeps: the KB of dist/ a push reads.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PROJECT } from '../helpers/repo.js';
+import { tsSources } from '../helpers/sources.js';
 
 const SRC = join(PROJECT, 'src');
-
-function sources(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) sources(p, out);
-    else if (p.endsWith('.ts')) out.push(p);
-  }
-  return out;
-}
 
 /** The modules a source loads when it loads: value imports and re-exports (not types, not `import()`). */
 function staticImports(file: string, text = readFileSync(file, 'utf8')): string[] {
@@ -116,7 +108,7 @@ test('a static import of a gate-run module from the push path is seen (the check
 
 test('src/ takes fs, util, buffer, module and os through util/node.ts, never as ES modules', () => {
   const wrong: string[] = [];
-  for (const file of sources(SRC)) {
+  for (const file of tsSources(SRC)) {
     const mod = relative(SRC, file);
     if (mod === join('util', 'node.ts')) continue;
     for (const to of staticImports(file)) if (FACADED.test(to)) wrong.push(`${mod} imports ${to}`);
