@@ -22,7 +22,7 @@ import { poolLines } from './gc.js';
 import { poolDir } from '../slots/worktree-pool.js';
 import { dataDir, deleteSyncRefs, leftovers, purge, syncRefs } from '../install/leftovers.js';
 import { type PackageManager, detectPackageManager, pmSays } from '../runners/package-manager.js';
-import { shellWord } from '../util/shell-words.js';
+import { shellQuoted, shellWord } from '../util/shell-words.js';
 import {
   type PrettierFacts,
   type ProjectLinter,
@@ -290,13 +290,8 @@ export function hookLine(hook: Hook, pm: PackageManager, runnerDir = '', install
   const verb = hook === 'pre-push' ? 'push' : 'commit';
   const runner = runnerPath(runnerDir);
   const install = installIn === '' ? pmSays.install(pm) : `${pmSays.install(pm)}\` in \`${installIn}`;
-  // Inside the single-quoted message a quote closes, is escaped, and opens again.
-  const missing =
-    `gate-ladder: ${runner} is missing, so the ${hook} checks cannot run: run \`${install}\` first (to ${verb} once without them: git ${verb} --no-verify).`.replace(
-      /'/g,
-      `'\\''`,
-    );
-  return `if [ -f ${shellWord(runner)} ]; then ${hookCommand(hook, runnerDir)}; elif [ "\${GATE_LADDER-}" != 0 ]; then echo '${missing}' >&2; exit 1; fi`;
+  const missing = `gate-ladder: ${runner} is missing, so the ${hook} checks cannot run: run \`${install}\` first (to ${verb} once without them: git ${verb} --no-verify).`;
+  return `if [ -f ${shellWord(runner)} ]; then ${hookCommand(hook, runnerDir)}; elif [ "\${GATE_LADDER-}" != 0 ]; then echo ${shellQuoted(missing)} >&2; exit 1; fi`;
 }
 
 /** What the hook line runs when node_modules is there. */
