@@ -21,9 +21,9 @@
 // wall time and its CPU time (user + system, with what it started and waited for; Linux), and the run
 // ends with the sum of those CPU times before its last line: on a shared machine the wall time is the
 // load's, the CPU time is the suite's. The integration and faults files share one packed and installed
-// gate-ladder (GL_TEST_INSTALLED), made here while the unit suite runs. Files that share state would have to run alone: none do (each makes
-// its repositories in a temp folder of its own, and its process checks look for commands no other
-// file starts).
+// gate-ladder (GL_TEST_INSTALLED), made here while the unit suite runs. Files that share state would
+// have to run alone: none do (each makes its repositories in a temp folder of its own, and its process
+// checks look for commands no other file starts).
 //
 // On each Node binary named in GATE_LADDER_TEST_NODES_SOME, only the tests of what differs between
 // Nodes run (NODE_SENSITIVE below: the unit suite, and the files that start processes, send signals,
