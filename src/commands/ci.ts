@@ -7,7 +7,7 @@
  */
 import { plainJson } from '../util/escape.js';
 import { resultForMachines } from '../verdict/output-summary.js';
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, writeSync } from '../util/node.js';
 import { ciTarget, type CiEvent, type CiRange } from '../run/ci-target.js';
 import { githubAnnotations, annotationsFor } from '../report/ci-annotations.js';
 import { ciSummary } from '../report/ci-summary.js';

@@ -1,5 +1,5 @@
 /** `gate-ladder flaky`, `freeze` and `unfreeze`: the seed's freeze predicate over per-test history. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from '../util/node.js';
 import { dirname, join } from 'node:path';
 import { checkFreezeRequest, fixed3, freezeEligible, isActive, serializeFreezes, upsertFreeze } from '../evidence/freeze.js';
 import { git } from '../git/git.js';

@@ -1,6 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from '../util/node.js';
 import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { type RepoInfo, git, refusedRepo, repoInfo } from '../git/git.js';

@@ -6,8 +6,8 @@
  * server (mcp.ts) asks the same `judgePatches` and gets the same object.
  */
 import { EXIT } from '../config/defaults.js';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from '../util/node.js';
+import { availableParallelism, tmpdir } from '../util/node.js';
 import { basename, join, resolve } from 'node:path';
 import { runGate } from '../gates/gate.js';
 import { logsDir, openGateLog } from '../gates/gate-log.js';

@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism } from '../util/node.js';
 import { EXIT } from '../config/defaults.js';
 import { runGate } from '../gates/gate.js';
 import { trapInterrupt } from '../run/interrupt.js';

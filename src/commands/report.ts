@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from '../util/node.js';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { loadConfigCached } from '../config/config-cache.js';
 import { repoInfo } from '../git/git.js';

@@ -5,7 +5,7 @@
  * Seeded rows carry `hook: "seed"` and `source: "seed"` and never count as catches.
  */
 import { trapInterrupt } from '../run/interrupt.js';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from '../util/node.js';
 import { basename, resolve } from 'node:path';
 import { runGate } from '../gates/gate.js';
 import { gateColourWanted } from '../util/colour.js';

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from '../util/node.js';
 import { join, sep } from 'node:path';
 import { cacheDir, readJson, writeJsonAtomic } from '../util/cache-files.js';
 import type { ConfigLoad } from './load.js';

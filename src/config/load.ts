@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from '../util/node.js';
+import { createRequire } from '../util/node.js';
 import { basename, relative } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, SEARCH_PLACES, defaultScope } from './defaults.js';

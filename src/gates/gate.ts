@@ -1,5 +1,5 @@
 import { GATE_MARKER, type GateTracker } from './gate-records.js';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from '../util/node.js';
 import { delimiter, join, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { TAIL_BYTES } from '../config/defaults.js';

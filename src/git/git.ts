@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync } from '../util/node.js';
 import { join } from 'node:path';
 import { decodeText } from '../util/cache-files.js';
 import { type Started, startProcess } from '../util/spawn.js';

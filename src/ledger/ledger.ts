@@ -1,3 +1,4 @@
+import type { ReadStream } from 'node:fs';
 import {
   closeSync,
   constants,
@@ -5,13 +6,12 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
-  type ReadStream,
   readSync,
   readdirSync,
   statSync,
   unlinkSync,
   writeSync,
-} from 'node:fs';
+} from '../util/node.js';
 import { dirname, isAbsolute, join } from 'node:path';
 import { faultMsg } from './messages.js';
 import { hostName, isAlive, ownStartTime } from '../util/proc.js';

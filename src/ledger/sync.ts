@@ -10,7 +10,7 @@
  * are never touched.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from '../util/node.js';
 import { dirname, join } from 'node:path';
 import { git } from '../git/git.js';
 import { newRows, rowKey, stamp, testRecordKey } from './identity.js';

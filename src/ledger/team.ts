@@ -1,5 +1,5 @@
 /** Where the team's rows (fetched by `gate-ladder sync`) live beside this clone's ledger, and reading them with it. */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from '../util/node.js';
 import { dirname, join } from 'node:path';
 import { forEachRow, type ReadStats } from './ledger.js';
 import type { Refusals } from './row-check.js';

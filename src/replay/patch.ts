@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync } from '../util/node.js';
 import { type ApplyFailure, applyFailure, normalizedPatch } from './apply-reason.js';
 import { diffList, git, stagedPaths, textAt } from '../git/git.js';
 import { type LadderDeps, runLadder } from '../run/ladder.js';

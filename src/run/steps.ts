@@ -5,7 +5,7 @@
  * shared state (`startRun`), then per target (`judgeTarget`): its config → its plan → the tree
  * cache → where gates run → the ladder → the verdict. What is said goes through a reporter (reporter.ts).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync } from '../util/node.js';
 import { trapInterrupt } from './interrupt.js';
 import { cachedRows, recordTreeCache, treeCacheStep } from './tree-cache.js';
 import { shouldCalibrate } from '../route/calibrate.js';

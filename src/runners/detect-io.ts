@@ -1,5 +1,6 @@
 /** The runner behind a tier, read where the gate runs: package.json there is the judged commit's. */
-import { type Dirent, readFileSync, readdirSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
+import { readFileSync, readdirSync } from '../util/node.js';
 import { join, posix, resolve, sep } from 'node:path';
 import { git } from '../git/git.js';
 import { type Detection, type MakeDryRun, type Scripts, type WorkspaceManager, type Workspaces, detectRunner } from './detect.js';

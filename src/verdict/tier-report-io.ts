@@ -1,6 +1,6 @@
 /** The real ReportDeps: report files, tests.jsonl, the committed freezes file, and today's date. */
 import { today } from '../util/iso-time.js';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from '../util/node.js';
 import { join, sep } from 'node:path';
 import { parseFreezes } from '../evidence/freeze.js';
 import { filesAt } from '../git/git.js';
