@@ -21,7 +21,7 @@ import { msg } from '../run/messages.js';
 import { writeErr } from '../util/stderr.js';
 import { EXIT } from '../config/defaults.js';
 import { type Judged, judge } from './run.js';
-import type { TierFigures } from '../types.js';
+import type { TierFigures } from '../report/model.js';
 
 export interface CiOptions {
   cwd: string;

@@ -31,7 +31,8 @@ import { trapInterrupt } from '../run/interrupt.js';
 import { faultMsg } from '../ledger/messages.js';
 import { judgeMsg, replayMsg } from '../replay/messages.js';
 import { msg } from '../run/messages.js';
-import type { ErrorCause, LedgerRow, ResolvedConfig, ResolvedTier, Verdict } from '../types.js';
+import type { ErrorCause, LedgerRow, Verdict } from '../ledger/row.js';
+import type { ResolvedConfig, ResolvedTier } from '../config/resolved.js';
 
 export interface JudgeOptions {
   cwd: string;

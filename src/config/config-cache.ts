@@ -5,7 +5,7 @@ import type { ConfigLoad } from './load.js';
 import { SEARCH_PLACES } from './defaults.js';
 import { isScopePlan, planScope, type ScopePlan } from '../util/glob.js';
 import { hash } from '../util/hash.js';
-import type { ResolvedConfig } from '../types.js';
+import type { ResolvedConfig } from './resolved.js';
 import { debugFor } from '../util/debug.js';
 
 const sayCache = debugFor('cache');

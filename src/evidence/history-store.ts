@@ -11,8 +11,16 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rena
 import { dirname, join } from 'node:path';
 import { type ReadStats, appendLines, jsonLine, testLogFiles, testsArchiveDir, withLock } from '../ledger/ledger.js';
 import { newRunId } from '../util/hash.js';
-import { type HistoryState, addRecord, emptyHistory, foldHistory, parseHistory, parseTestRecord, serializeHistory } from './history.js';
-import type { TestRecord } from '../types.js';
+import {
+  type HistoryState,
+  addRecord,
+  emptyHistory,
+  foldHistory,
+  parseHistory,
+  parseTestRecord,
+  serializeHistory,
+  type TestRecord,
+} from './history.js';
 
 export const HISTORY_FILE = 'tests-history.json';
 

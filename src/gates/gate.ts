@@ -6,7 +6,7 @@ import { TAIL_BYTES } from '../config/defaults.js';
 import { newRunId } from '../util/hash.js';
 import { processesMarked } from '../util/proc.js';
 import { type ProcessEnd, type Started, signalQuietly, startProcess } from '../util/spawn.js';
-import type { ResolvedTier } from '../types.js';
+import type { ResolvedTier } from '../config/resolved.js';
 import { argvLine, debugFor } from '../util/debug.js';
 import { tooLongToStart } from '../util/messages.js';
 

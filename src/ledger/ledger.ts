@@ -17,7 +17,7 @@ import { faultMsg } from './messages.js';
 import { hostName, isAlive, ownStartTime } from '../util/proc.js';
 import { createOwned } from '../util/pid-lock.js';
 import { writeErr } from '../util/stderr.js';
-import type { LedgerRow } from '../types.js';
+import type { LedgerRow } from './row.js';
 
 /** The default ledger: shared by every worktree of the repo, never committed. */
 export function defaultLedgerPath(commonDir: string): string {

@@ -17,7 +17,7 @@ import { newRows, rowKey, stamp, testRecordKey } from './identity.js';
 import { appendLines, forEachRow, parseRow, readJsonl, testLogFiles } from './ledger.js';
 import { countRefusal, type Refusals, type RowLimits, refuseRow, refuseTestRecord } from './row-check.js';
 import { teamLedgerPath, teamTestsPath, writeRefusals } from './team.js';
-import type { LedgerRow } from '../types.js';
+import type { LedgerRow } from './row.js';
 
 export const LEDGER_REFS = 'refs/gate-ladder/ledgers/';
 

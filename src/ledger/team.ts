@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from '../util/node
 import { dirname, join } from 'node:path';
 import { forEachRow, type ReadStats } from './ledger.js';
 import type { Refusals } from './row-check.js';
-import type { LedgerRow } from '../types.js';
+import type { LedgerRow } from './row.js';
 
 /** Other origins' ledger rows, rebuilt by every sync: never appended to by a run. */
 export function teamLedgerPath(ledger: string): string {

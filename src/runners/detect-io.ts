@@ -6,7 +6,7 @@ import { git } from '../git/git.js';
 import { type Detection, type MakeDryRun, type Scripts, type WorkspaceManager, type Workspaces, detectRunner } from './detect.js';
 import { pnpmWorkspacePatterns } from './pnpm-workspaces.js';
 import { type WorkspacePackage, orderWorkspaces, workspacePatterns } from './workspaces.js';
-import type { ResolvedTier } from '../types.js';
+import type { ResolvedTier } from '../config/resolved.js';
 
 /** package.json's scripts in `dir`; `null` when there is no readable package.json. */
 export function readScripts(dir: string): Scripts {
