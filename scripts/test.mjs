@@ -6,7 +6,7 @@
 // Folders or `.test.js` files named as arguments run instead (`npm run test:unit` names the unit folder).
 //
 // On this Node and on each Node binary named in GATE_LADDER_TEST_NODES (space-separated paths;
-// .ci/run sets it to Node 22, 24 and 26). A job on a Node puts a folder holding only a `node` link to
+// .ci/run names none: it gives the others GATE_LADDER_TEST_NODES_SOME, below). A job on a Node puts a folder holding only a `node` link to
 // that Node first on PATH, so the installed hook's `node ...` line and every script the tests start run
 // on the Node under test too, and nothing else changes: putting the Node's own folder first would, for
 // a Node in /usr/bin, put every system tool there ahead of the user's (a python3 without pytest ahead
@@ -27,8 +27,8 @@
 //
 // On each Node binary named in GATE_LADDER_TEST_NODES_SOME, only the tests of what differs between
 // Nodes run (NODE_SENSITIVE below: the unit suite, and the files that start processes, send signals,
-// load modules and configs, or run the hook): .ci/run gives the whole suite to the oldest and newest
-// Node and this part to the others.
+// load modules and configs, or run the hook): .ci/run gives the whole suite to the oldest Node (20)
+// and this part to the others (22, 24, 26).
 //
 // A time limit per test: each test process reports every test's start and end (test/helpers/test-clock.ts,
 // loaded with --import, writing to a pipe of its own); a test that has not ended after GL_TEST_TIMEOUT_S
