@@ -8,7 +8,10 @@
 //   node -e 0             Node's own start-up: the yardstick of every ratio
 //   run, gate runs        `run --base A --head B`, one tier `true`, `cache: false` in the config
 //   pre-push, tree cached `run pre-push origin <url>` with git's stdin line, as the hook runs it, when the
-//                         tree already passed (no gate, no git process)
+//                         tree already passed (no gate, one git process)
+//   floor                 the least any ES module hook must do on that push, written here: read git's stdin
+//                         line, start one `git rev-parse` (on its answer the cache is looked up), write one
+//                         line to stderr. Not gate-ladder: the part of each ratio that is Node's and git's.
 // for each Node (default: this one and /opt/gl-node{22,24,26}'s when present) and each build (default:
 // this checkout; `--project <dir>` names builds to compare, e.g. a clone at an older commit, built).
 // Each case is run twice first (and once more under valgrind, whose virtual CPU Node's compile cache
@@ -49,6 +52,13 @@ const VG_REPS = QUICK ? 1 : 3;
 const WALL_REPS = QUICK ? 9 : 25;
 const ENV = { NODE_EXTRA_CA_CERTS: '' };
 const hasValgrind = !argv.includes('--no-valgrind') && spawnSync('valgrind', ['--version']).status === 0;
+
+/** The floor case: what any ES module hook must do on a push whose tree already passed, and nothing else. */
+const FLOOR = `const fs = process.getBuiltinModule('node:fs');
+const refs = fs.readFileSync(0, 'utf8');
+const r = process.getBuiltinModule('node:child_process').spawnSync('git', ['rev-parse', '--show-toplevel', '--git-dir', 'HEAD'], { encoding: 'utf8' });
+fs.writeSync(2, \`floor: \${refs.split(' ')[0]} at \${r.stdout.split('\\n')[2]}\\n\`);
+`;
 
 const CONFIG = (extra = '') => `import { defineConfig } from 'gate-ladder';
 
@@ -153,6 +163,8 @@ for (const node of nodes) {
     const gl = ladderRepo(base, `ladder-${rows.length}`, CONFIG(), project, node);
     const off = ladderRepo(base, `nocache-${rows.length}`, CONFIG('\n  cache: false,'), project, node);
     const runner = hookRunner(gl.dir);
+    const floor = join(base, 'floor.mjs');
+    write(base, { 'floor.mjs': FLOOR });
     const cases = [
       { name: 'node -e 0', file: node, args: ['-e', '0'], cwd: gl.dir, env: ENV },
       { name: 'run, gate runs', file: node, args: [...runner, 'run', '--base', off.a, '--head', off.b], cwd: off.dir, env: ENV },
@@ -164,10 +176,11 @@ for (const node of nodes) {
         env: ENV,
         input: gl.stdin,
       },
+      { name: 'floor', file: node, args: [floor], cwd: gl.dir, env: ENV, input: gl.stdin },
     ];
     const wall = measure(cases, { reps: WALL_REPS, warmup: 2 });
     const ins = hasValgrind ? cases.map(instructions) : [];
-    const feet = hasStrace ? cases.slice(1).map((c) => footprint(c, project)) : [];
+    const feet = hasStrace ? cases.slice(1, 3).map((c) => footprint(c, project)) : [];
     rows.push({ version, build: projects.length > 1 ? `build ${p + 1}` : '', wall: cases.map((c) => wall[c.name].median), ins, feet });
   });
 }
@@ -184,13 +197,13 @@ const projectsNote =
 if (projectsNote) console.log(`  ${projectsNote}`);
 console.log('  ratios to node -e 0 (NODE_EXTRA_CA_CERTS unset): instructions | wall, medians; node -e 0 in M instructions | ms');
 for (const r of rows) {
-  const [i0, iGate, iCached] = r.ins;
-  const [w0, wGate, wCached] = r.wall;
+  const [i0, iGate, iCached, iFloor] = r.ins;
+  const [w0, wGate, wCached, wFloor] = r.wall;
   const insPart = hasValgrind
-    ? `instr  gate ${(iGate / i0).toFixed(2)}  cached ${(iCached / i0).toFixed(2)}  (node -e 0 ${(i0 / 1e6).toFixed(1)} M)`
+    ? `instr  gate ${(iGate / i0).toFixed(2)}  cached ${(iCached / i0).toFixed(2)}  floor ${(iFloor / i0).toFixed(2)}  (node -e 0 ${(i0 / 1e6).toFixed(1)} M)`
     : '';
   console.log(
-    `  node ${r.version.padEnd(9)} ${r.build.padEnd(8)} ${insPart}   |   wall  gate ${(wGate / w0).toFixed(2)}  cached ${(wCached / w0).toFixed(2)}  (node -e 0 ${w0.toFixed(1)} ms)`,
+    `  node ${r.version.padEnd(9)} ${r.build.padEnd(8)} ${insPart}   |   wall  gate ${(wGate / w0).toFixed(2)}  cached ${(wCached / w0).toFixed(2)}  floor ${(wFloor / w0).toFixed(2)}  (node -e 0 ${w0.toFixed(1)} ms)`,
   );
   if (r.feet.length > 0) {
     const [fGate, fCached] = r.feet;
@@ -199,6 +212,9 @@ for (const r of rows) {
     );
   }
 }
+console.log(
+  "  floor: the least an ES module hook does on a cached push (stdin, one git rev-parse, one line): Node's and git's part of each ratio",
+);
 console.log(
   '  targets (issue 41, instructions): gate run ≤ 1.5× node -e 0 on Node 22 and 24, ≤ 2.0× on Node 20; tree-cached push ≤ 1.3×, reading ≤ 200 KB of dist/ and starting ≤ 3 git processes',
 );

@@ -1,7 +1,7 @@
 // Builds the shipped code (dist/) with esbuild, the declarations with tsc, and the test build (build/).
 //
 // The shipped code is the source the unit tests run, bundled and nothing else: one esbuild ES module
-// build with code splitting, no plugin, no rewriting of its text. Each `await import()` in src/ becomes
+// build with code splitting, no plugin; the one line added is a `require` for the files that call it. Each `await import()` in src/ becomes
 // a chunk loaded when that line runs, as it is when the unit tests run the tsc build.
 //
 //   dist/cli.js           src/bin.ts: turns on Node's compile cache where Node has one, then the CLI
@@ -12,8 +12,8 @@
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 rmSync('dist', { recursive: true, force: true });
 rmSync('build', { recursive: true, force: true });
@@ -27,7 +27,7 @@ for (const f of sources) hash.update(f).update(readFileSync(join('src', f)));
 const BUILD = JSON.stringify(hash.digest('hex').slice(0, 16));
 const VERSION = JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version);
 
-await build({
+const built = await build({
   entryPoints: { cli: 'src/bin.ts', index: 'src/index.ts' },
   outdir: 'dist',
   bundle: true,
@@ -41,11 +41,19 @@ await build({
   // answer, lint-staged is the user's own.
   external: ['husky', 'jiti', 'picomatch', 'typescript', 'lint-staged'],
   define: { __GATE_LADDER_BUILD__: BUILD, __GATE_LADDER_VERSION__: VERSION },
-  // Bundled CommonJS dependencies (yargs, picomatch) call require(): give ES modules one.
-  banner: { js: "import { createRequire as __gl_cr } from 'node:module'; const require = __gl_cr(import.meta.url);" },
   legalComments: 'none',
   logLevel: 'warning',
+  write: false,
 });
+// Bundled CommonJS dependencies (yargs, cosmiconfig...) call require(): the files that name it get one.
+// The others, most of a push's, do without: a createRequire per file costs every push a path resolution
+// per file. Through process.getBuiltinModule, not an ES import of node:module, whose facade would load
+// its source-map parts (src/util/node.ts).
+const REQUIRE = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);\n";
+for (const file of built.outputFiles) {
+  mkdirSync(dirname(file.path), { recursive: true });
+  writeFileSync(file.path, /\brequire\b/.test(file.text) ? REQUIRE + file.text : file.text);
+}
 // A CommonJS file can be the bin whatever the package's type, and hooks installed by earlier versions name it.
 // It turns on Node's compile cache (Node 22.1+, public `module.enableCompileCache`) before anything of
 // ours loads, so every module of the run, dist/cli.js included, is compiled once and then read from it.

@@ -6,7 +6,7 @@
 // Folders or `.test.js` files named as arguments run instead (`npm run test:unit` names the unit folder).
 //
 // On this Node and on each Node binary named in GATE_LADDER_TEST_NODES (space-separated paths;
-// .ci/run sets it to Node 22, 24 and 26). A job on a Node puts a folder holding only a `node` link to
+// .ci/run names none: it gives the others GATE_LADDER_TEST_NODES_SOME, below). A job on a Node puts a folder holding only a `node` link to
 // that Node first on PATH, so the installed hook's `node ...` line and every script the tests start run
 // on the Node under test too, and nothing else changes: putting the Node's own folder first would, for
 // a Node in /usr/bin, put every system tool there ahead of the user's (a python3 without pytest ahead
@@ -17,16 +17,18 @@
 // start about a third of the time): the unit suites first, then the slowest first (durations recorded
 // by the last run in node_modules/.cache/gate-ladder-tests/durations.json, else
 // scripts/test-durations.json; file size stands in for a file never timed), so no core idles behind
-// one long file at the end. Each job's output is printed whole when it ends, under its Node. The
-// integration and faults files share one packed and installed gate-ladder (GL_TEST_INSTALLED), made
-// here while the unit suite runs. Files that share state would have to run alone: none do (each makes
-// its repositories in a temp folder of its own, and its process checks look for commands no other
-// file starts).
+// one long file at the end. Each job's output is printed whole when it ends, under its Node, with its
+// wall time and its CPU time (user + system, with what it started and waited for; Linux), and the run
+// ends with the sum of those CPU times before its last line: on a shared machine the wall time is the
+// load's, the CPU time is the suite's. The integration and faults files share one packed and installed
+// gate-ladder (GL_TEST_INSTALLED), made here while the unit suite runs. Files that share state would
+// have to run alone: none do (each makes its repositories in a temp folder of its own, and its process
+// checks look for commands no other file starts).
 //
 // On each Node binary named in GATE_LADDER_TEST_NODES_SOME, only the tests of what differs between
 // Nodes run (NODE_SENSITIVE below: the unit suite, and the files that start processes, send signals,
-// load modules and configs, or run the hook): .ci/run gives the whole suite to the oldest and newest
-// Node and this part to the others.
+// load modules and configs, or run the hook): .ci/run gives the whole suite to the oldest Node (20)
+// and this part to the others (22, 24, 26).
 //
 // A time limit per test: each test process reports every test's start and end (test/helpers/test-clock.ts,
 // loaded with --import, writing to a pipe of its own); a test that has not ended after GL_TEST_TIMEOUT_S
@@ -108,6 +110,8 @@ const jobs = Math.max(1, Number.parseInt(process.env.GL_TEST_JOBS ?? '3', 10) ||
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+let cpuTotal = 0;
+const started = Date.now();
 let status = 0;
 const perNode = [];
 
@@ -146,6 +150,36 @@ function alive(pid) {
 }
 
 /**
+ * The CPU time (user + system, seconds) of this process's children that have ended and been waited
+ * for, from /proc (Linux): read when a job's process is reaped, the growth since the last reading is
+ * that job's CPU time, with what it started and waited for (git, the CLI, the runners; not a process it
+ * left behind to be reaped by another). Two jobs that end at the same moment may swap a little of it.
+ * Undefined where there is no /proc.
+ */
+const TICKS = (() => {
+  const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  return Number(r.stdout) > 0 ? Number(r.stdout) : 100;
+})();
+function childrenCpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command: state is field 3, cutime 16 and cstime 17 (1-based, of the whole line).
+    return (Number(f[13]) + Number(f[14])) / TICKS;
+  } catch {
+    return undefined;
+  }
+}
+let cpuSeen = childrenCpu();
+/** The CPU time that ended since the last call (the job just reaped), or undefined. */
+function cpuSince() {
+  const now = childrenCpu();
+  const d = now === undefined || cpuSeen === undefined ? undefined : now - cpuSeen;
+  cpuSeen = now;
+  return d;
+}
+
+/**
  * One packed and installed gate-ladder for every test process (test/helpers/repo.ts `packInstall`),
  * made while the unit suite, which does not need it, runs. Resolves with its folder, or undefined.
  */
@@ -164,6 +198,7 @@ function sharedInstall() {
     child.stdout.on('data', (c) => (out += c));
     child.on('error', () => resolve(undefined));
     child.on('close', (code) => {
+      cpuSince(); // not a test job's
       if (code === 0 && out.trim() !== '') return resolve(out.trim());
       process.stdout.write('gate-ladder tests: could not pack and install gate-ladder once; each test file packs its own.\n');
       resolve(undefined);
@@ -231,6 +266,8 @@ function uvu(node, env, dir, pattern) {
         arm();
       }
     });
+    let cpu;
+    child.on('exit', () => (cpu = cpuSince()));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       running.delete(child.pid);
@@ -240,7 +277,7 @@ function uvu(node, env, dir, pattern) {
             `\n  ✘ ${stopped.file} › ${stopped.name}: did not end within ${TIMEOUT_S} s (GL_TEST_TIMEOUT_S); stopped with everything it started\n`,
           ),
         );
-      resolve({ out: Buffer.concat(chunks).toString('utf8'), code: stopped ? 1 : (code ?? (signal ? 1 : 0)) });
+      resolve({ out: Buffer.concat(chunks).toString('utf8'), code: stopped ? 1 : (code ?? (signal ? 1 : 0)), cpu });
     });
   });
 }
@@ -352,12 +389,14 @@ try {
       // The slowest of the Nodes' times, for this project's suites (a test of this script runs it on
       // suites of its own): the order is for the next run on all of them.
       if (job.key.startsWith('build/')) seen[timeKey(job.key)] = Math.max(seen[timeKey(job.key)] ?? 0, seconds);
-      const header =
-        nodes.length > 1 ? `\n== ${job.line.label}: ${job.key} (${seconds.toFixed(1)} s)\n` : `\n== ${job.key} (${seconds.toFixed(1)} s)\n`;
+      const took = `${seconds.toFixed(1)} s${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} s CPU`}`;
+      if (r.cpu !== undefined) cpuTotal += r.cpu;
+      const header = nodes.length > 1 ? `\n== ${job.line.label}: ${job.key} (${took})\n` : `\n== ${job.key} (${took})\n`;
       process.stdout.write(header + r.out.replace(/\n*$/, '\n'));
       tally(r.out, r.code, job.line);
     }
   };
+  cpuSince(); // the version checks above are not a job's
   await Promise.all(Array.from({ length: Math.min(jobs, runs.length) }, worker));
 } finally {
   install = await installing;
@@ -373,5 +412,9 @@ try {
 }
 if (nodes.length > 1)
   process.stdout.write(`\n${perNode.map((n) => (n.node ? `${n.label}: ${n.passed} passed, ${n.failed} failed` : n.label)).join('\n')}\n`);
+// The test processes' CPU time (user + system, with what they waited for), beside the wall time: on a shared machine the
+// wall time is the load's, the CPU time the suite's (over two idle cores, about half of it plus the longest file).
+if (cpuTotal > 0)
+  process.stdout.write(`\ntest processes: ${cpuTotal.toFixed(0)} s of CPU time in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exit(status || (failed > 0 ? 1 : 0));

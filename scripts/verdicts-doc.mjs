@@ -2,6 +2,7 @@
 // with what the real runners did. Run `npm run build && node scripts/test.mjs build/test/integration`
 // (or only runners.test.js), then `npm run docs:verdicts`.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { runnerCaught } from '../build/src/config/runner-names.js';
 import { RECORDS } from '../build/src/runners/index.js';
 
 const { cases, observed } = JSON.parse(readFileSync('build/verdicts-matrix.json', 'utf8'));
@@ -33,7 +34,7 @@ const clean = (s) =>
 // The runners gate-ladder knows, from their records (src/runners/).
 const code = (t) => `\`${t.replace(/\|/g, '\\|')}\``;
 const caughtOf = (r) => {
-  const c = r.caught?.() ?? [1];
+  const c = runnerCaught(r.name) ?? [1];
   return c.length > 3 ? `${c[0]} to ${c.at(-1)}` : c.join(', ');
 };
 const records = [

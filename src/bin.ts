@@ -1,5 +1,3 @@
-import module from 'node:module';
-
 /**
  * The bin (dist/cli.js, started by dist/cli.cjs). Node 22.1 and later keep the compiled code of
  * the modules a process loads in a cache of their own (NODE_COMPILE_CACHE, else a folder in the
@@ -8,6 +6,7 @@ import module from 'node:module';
  * file (scripts/build.mjs); here it is turned on again (a no-op then) for a start through dist/cli.js;
  * Node 20 has no such cache and just runs. NODE_DISABLE_COMPILE_CACHE=1 turns it off (Node's own).
  */
-const withCache = module as { enableCompileCache?: () => unknown };
+// process.getBuiltinModule, not an ES import of node:module, whose facade would load its source-map parts (util/node.ts).
+const withCache = process.getBuiltinModule('node:module') as { enableCompileCache?: () => unknown };
 if (typeof withCache.enableCompileCache === 'function') withCache.enableCompileCache();
 await import('./cli/entry.js');

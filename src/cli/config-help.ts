@@ -1,5 +1,5 @@
 import { DEFAULT_TIMEOUT_S, SEARCH_PLACES, defaultScope } from '../config/defaults.js';
-import { RECORDS, RUNNER_NAMES } from '../runners/index.js';
+import { RUNNER_NAMES, runnerCaught } from '../config/runner-names.js';
 
 /** Every config field, one line each (the README's table, for the terminal). */
 const FIELDS: readonly (readonly [string, string])[] = [
@@ -14,9 +14,10 @@ const FIELDS: readonly (readonly [string, string])[] = [
   ['  env, cwd', 'extra environment; working directory relative to the repository root'],
   [
     '  caught',
-    `exit codes that mean "a test failed" (default [1]; ${RECORDS.filter((r) => r.caught && r.caught().length === 1)
-      .map((r) => `${r.name} [${r.caught!().join(', ')}]`)
-      .join(', ')})`,
+    `exit codes that mean "a test failed" (default [1]; ${RUNNER_NAMES.flatMap((n) => {
+      const codes = runnerCaught(n);
+      return codes?.length === 1 ? [`${n} [${codes.join(', ')}]`] : [];
+    }).join(', ')})`,
   ],
   ['  skipWhenTestAdjacent', 'skip this tier when t0-scope finds a test-adjacent path (default false)'],
   ['  hooks', "pre-push, pre-commit, manual, replay, seed (default all but pre-commit; ['pre-commit'] for lintStaged)"],

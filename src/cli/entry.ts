@@ -2,7 +2,7 @@ import { runCommand } from '../commands/run.js';
 import { EXIT } from '../config/defaults.js';
 import { mayExitNow } from '../util/early-exit.js';
 import { shownLines } from '../util/escape.js';
-import { dropOutputToClosedPipes } from '../util/closed-pipes.js';
+import { dropOutputToClosedPipes } from '../util/stderr.js';
 import { parseRunArgs } from './run-args.js';
 
 /** The command line's work, once src/bin.ts has set up Node: `run` straight away, anything else through yargs. */

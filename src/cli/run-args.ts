@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../util/node.js';
 import type { RunOptions } from '../commands/run.js';
 
 /**

@@ -7,7 +7,7 @@
  */
 import { plainJson } from '../util/escape.js';
 import { resultForMachines } from '../verdict/output-summary.js';
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, writeSync } from '../util/node.js';
 import { ciTarget, type CiEvent, type CiRange } from '../run/ci-target.js';
 import { githubAnnotations, annotationsFor } from '../report/ci-annotations.js';
 import { ciSummary } from '../report/ci-summary.js';
@@ -21,7 +21,7 @@ import { msg } from '../run/messages.js';
 import { writeErr } from '../util/stderr.js';
 import { EXIT } from '../config/defaults.js';
 import { type Judged, judge } from './run.js';
-import type { TierFigures } from '../types.js';
+import type { TierFigures } from '../report/model.js';
 
 export interface CiOptions {
   cwd: string;

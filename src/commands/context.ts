@@ -4,7 +4,8 @@ import { refusedRepo, repoInfo } from '../git/git.js';
 import { testsPath } from '../evidence/history.js';
 import { ledgerPathFor } from '../ledger/ledger.js';
 import { msg } from '../run/messages.js';
-import type { FreezePolicy, ResolvedConfig } from '../types.js';
+import type { FreezePolicy } from '../types.js';
+import type { ResolvedConfig } from '../config/resolved.js';
 import { EXIT } from '../config/defaults.js';
 
 export interface CommandContext {

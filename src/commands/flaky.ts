@@ -1,7 +1,7 @@
 /** `gate-ladder flaky`, `freeze` and `unfreeze`: the seed's freeze predicate over per-test history. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from '../util/node.js';
 import { dirname, join } from 'node:path';
-import { checkFreezeRequest, fixed3, freezeEligible, isActive, serializeFreezes, upsertFreeze } from '../evidence/freeze.js';
+import { checkFreezeRequest, fixed3, freezeEligible, isActive, serializeFreezes, upsertFreeze, type Freeze } from '../evidence/freeze.js';
 import { git } from '../git/git.js';
 import { type FlakyRow, type HistoryState, evidenceOf, flakyRows, knownTests, orphanEvidence } from '../evidence/history.js';
 import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } from '../evidence/history-store.js';
@@ -14,7 +14,6 @@ import { shown } from '../util/escape.js';
 import { writeOutBlocking } from '../util/stdout.js';
 import { FREEZES_FILE, readFreezes } from '../verdict/tier-report-io.js';
 import { today } from '../util/iso-time.js';
-import type { Freeze } from '../types.js';
 import { type CommandContext, err, loadContext, out } from './context.js';
 import { EXIT } from '../config/defaults.js';
 

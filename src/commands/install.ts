@@ -1,6 +1,17 @@
+import { EXIT } from '../config/defaults.js';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from '../util/node.js';
 import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { type RepoInfo, git, refusedRepo, repoInfo } from '../git/git.js';
@@ -11,7 +22,7 @@ import { poolLines } from './gc.js';
 import { poolDir } from '../slots/worktree-pool.js';
 import { dataDir, deleteSyncRefs, leftovers, purge, syncRefs } from '../install/leftovers.js';
 import { type PackageManager, detectPackageManager, pmSays } from '../runners/package-manager.js';
-import { shellWord } from '../util/shell-words.js';
+import { shellQuoted, shellWord } from '../util/shell-words.js';
 import {
   type PrettierFacts,
   type ProjectLinter,
@@ -279,13 +290,8 @@ export function hookLine(hook: Hook, pm: PackageManager, runnerDir = '', install
   const verb = hook === 'pre-push' ? 'push' : 'commit';
   const runner = runnerPath(runnerDir);
   const install = installIn === '' ? pmSays.install(pm) : `${pmSays.install(pm)}\` in \`${installIn}`;
-  // Inside the single-quoted message a quote closes, is escaped, and opens again.
-  const missing =
-    `gate-ladder: ${runner} is missing, so the ${hook} checks cannot run: run \`${install}\` first (to ${verb} once without them: git ${verb} --no-verify).`.replace(
-      /'/g,
-      `'\\''`,
-    );
-  return `if [ -f ${shellWord(runner)} ]; then ${hookCommand(hook, runnerDir)}; elif [ "\${GATE_LADDER-}" != 0 ]; then echo '${missing}' >&2; exit 1; fi`;
+  const missing = `gate-ladder: ${runner} is missing, so the ${hook} checks cannot run: run \`${install}\` first (to ${verb} once without them: git ${verb} --no-verify).`;
+  return `if [ -f ${shellWord(runner)} ]; then ${hookCommand(hook, runnerDir)}; elif [ "\${GATE_LADDER-}" != 0 ]; then echo ${shellQuoted(missing)} >&2; exit 1; fi`;
 }
 
 /** What the hook line runs when node_modules is there. */
@@ -399,7 +405,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   const current = getHooksPath(root, false);
   if (current !== null && current !== '' && !isHuskyPath(current, root) && !opts.force) {
     process.stderr.write(`${installMsg.foreignHooksPath(current, hookLine('pre-push', pm), (c) => pmSays.exec(pm, c))}\n`);
-    return 2;
+    return EXIT.error;
   }
 
   // Hooks git runs today from its own folder (a hook manager's, or written by hand) stop running once core.hooksPath
@@ -432,7 +438,7 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
       ),
     );
   say(previous ? 'gate-ladder: install is up to date.' : installMsg.installed(pmSays.exec(pm, 'gate-ladder uninstall')));
-  return 0;
+  return EXIT.pass;
 }
 
 /** The repository, the package's folder, where node_modules holds gate-ladder, the package manager and the state to record; an exit code when install cannot go on. */
@@ -443,7 +449,7 @@ function installPlace(opts: InstallOptions): InstallPlace | number {
     process.stderr.write(
       `${refused === undefined ? `gate-ladder: ${shown(opts.cwd)} is not inside a git work tree. Run install from your repository.` : msg.notRepo(opts.cwd, refused)}\n`,
     );
-    return 2;
+    return EXIT.error;
   }
   const { root } = info;
   const path = statePath(info.commonDir);
@@ -456,7 +462,7 @@ function installPlace(opts: InstallOptions): InstallPlace | number {
     process.stderr.write(
       `gate-ladder: the package's folder ${shown(packageDir)} has a control character in its name, which a hook line cannot hold; rename it, or run install from the repository root.\n`,
     );
-    return 2;
+    return EXIT.error;
   }
   const pkg = join(root, packageDir);
   // Where node_modules holds gate-ladder: the package's own, or a folder above it (a workspace's hoisted install).
@@ -491,7 +497,7 @@ async function setUpHusky(place: InstallPlace): Promise<{ husky8: boolean } | nu
     process.chdir(here);
     if (refusal) {
       process.stderr.write(`gate-ladder: husky could not set up the hooks: ${shown(refusal)}\n`);
-      return 2;
+      return EXIT.error;
     }
   }
   return { husky8 };
@@ -876,7 +882,7 @@ export async function uninstallCommand(opts: { cwd: string; purge?: boolean }): 
   const info = repoInfo(opts.cwd);
   if (info === null) {
     process.stderr.write(`gate-ladder: ${shown(opts.cwd)} is not inside a git work tree.\n`);
-    return 2;
+    return EXIT.error;
   }
   const { root, commonDir } = info;
   const path = statePath(commonDir);
@@ -901,7 +907,7 @@ export async function uninstallCommand(opts: { cwd: string; purge?: boolean }): 
     if (left.length > 0) say(installMsg.leftBehind(dataDir(commonDir), left, purgeCmd));
     if (refs.length > 0) say(installMsg.syncRefsLeft(refs.length, purgeCmd));
   }
-  return 0;
+  return EXIT.pass;
 }
 
 /** core.hooksPath as before install, husky's `.husky/_` removed when install made it, and `.husky/` when it is empty. */

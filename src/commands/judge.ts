@@ -6,8 +6,8 @@
  * server (mcp.ts) asks the same `judgePatches` and gets the same object.
  */
 import { EXIT } from '../config/defaults.js';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from '../util/node.js';
+import { availableParallelism, tmpdir } from '../util/node.js';
 import { basename, join, resolve } from 'node:path';
 import { runGate } from '../gates/gate.js';
 import { logsDir, openGateLog } from '../gates/gate-log.js';
@@ -31,7 +31,8 @@ import { trapInterrupt } from '../run/interrupt.js';
 import { faultMsg } from '../ledger/messages.js';
 import { judgeMsg, replayMsg } from '../replay/messages.js';
 import { msg } from '../run/messages.js';
-import type { ErrorCause, LedgerRow, ResolvedConfig, ResolvedTier, Verdict } from '../types.js';
+import type { ErrorCause, LedgerRow, Verdict } from '../ledger/row.js';
+import type { ResolvedConfig, ResolvedTier } from '../config/resolved.js';
 
 export interface JudgeOptions {
   cwd: string;

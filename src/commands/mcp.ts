@@ -9,8 +9,8 @@
  * A tool that cannot answer is an MCP tool error (`isError`, with the message), never a crash.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from '../util/node.js';
+import { tmpdir } from '../util/node.js';
 import { join } from 'node:path';
 import { EXIT } from '../config/defaults.js';
 import { repoInfo, resolveCommit } from '../git/git.js';

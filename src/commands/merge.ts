@@ -1,5 +1,5 @@
 /** `gate-ladder merge <ledgers...> [--into FILE]`: shard ledgers into this repository's ledger, each row once. */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from '../util/node.js';
 import { resolve } from 'node:path';
 import { mergeLedgers } from '../ledger/merge.js';
 import { teamMsg } from '../ledger/messages.js';

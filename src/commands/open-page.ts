@@ -1,5 +1,5 @@
 /** `report --open`: the page handed to a browser where there is one, never blocking on it. */
-import { statSync } from 'node:fs';
+import { statSync } from '../util/node.js';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { parse as parseShell } from 'shell-quote';
 import { startProcess } from '../util/spawn.js';

@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism } from '../util/node.js';
 import { EXIT } from '../config/defaults.js';
 import { runGate } from '../gates/gate.js';
 import { trapInterrupt } from '../run/interrupt.js';
@@ -20,7 +20,8 @@ import { renderReport } from '../report/render.js';
 import { scopeMatcher } from '../route/route.js';
 import type { ReportDeps } from '../verdict/tier-report.js';
 import { reportDeps } from '../verdict/tier-report-io.js';
-import type { LedgerRow, ResolvedConfig } from '../types.js';
+import type { LedgerRow } from '../ledger/row.js';
+import type { ResolvedConfig } from '../config/resolved.js';
 import { type CommandContext, loadContext } from './context.js';
 import { parseShard } from '../replay/shard.js';
 import { shardPatches } from '../replay/shard-select.js';

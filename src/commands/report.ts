@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from '../util/node.js';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { loadConfigCached } from '../config/config-cache.js';
 import { repoInfo } from '../git/git.js';
@@ -19,7 +19,9 @@ import { type HistoryState, testsPath } from '../evidence/history.js';
 import { type HistoryRead, type TeamHistoryRead, readHistory, readTeamHistory } from '../evidence/history-store.js';
 import { readFreezes } from '../verdict/tier-report-io.js';
 import { today } from '../util/iso-time.js';
-import type { FreezePolicy, HookName, Report, ResolvedConfig } from '../types.js';
+import type { FreezePolicy, HookName } from '../types.js';
+import type { Report } from '../report/model.js';
+import type { ResolvedConfig } from '../config/resolved.js';
 import { EXIT } from '../config/defaults.js';
 
 export interface ReportCommandOptions {

@@ -5,13 +5,13 @@
  * Seeded rows carry `hook: "seed"` and `source: "seed"` and never count as catches.
  */
 import { trapInterrupt } from '../run/interrupt.js';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from '../util/node.js';
 import { basename, resolve } from 'node:path';
 import { runGate } from '../gates/gate.js';
 import { gateColourWanted } from '../util/colour.js';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
 import { EMPTY_TREE, GitError, diffList, git, resolveCommit, treeOf } from '../git/git.js';
-import { knownTests } from '../evidence/history.js';
+import { knownTests, type TestRecord } from '../evidence/history.js';
 import { recordTests } from '../evidence/history-store.js';
 import { newRunId } from '../util/hash.js';
 import { runLadder } from '../run/ladder.js';
@@ -22,7 +22,9 @@ import { testMsg } from '../evidence/messages.js';
 import { strykerEvidence } from '../evidence/stryker.js';
 import { reportDeps } from '../verdict/tier-report-io.js';
 import { gateTracker, gatesDir } from '../gates/gate-records.js';
-import type { GateResult, Plan, ResolvedConfig, TestRecord } from '../types.js';
+import type { GateResult } from '../gates/result.js';
+import type { Plan } from '../route/route.js';
+import type { ResolvedConfig } from '../config/resolved.js';
 import { type Slot, acquireSlot } from '../slots/worktree-pool.js';
 import { pathIntoLinks } from '../slots/dependency-links.js';
 import { patchPaths } from '../git/patch-paths.js';

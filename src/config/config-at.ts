@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from '../util/node.js';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type RepoInfo, filesAt } from '../git/git.js';
 import { cacheDir, readJson, writeJsonAtomic } from '../util/cache-files.js';

@@ -1,11 +1,11 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from '../util/node.js';
 import { join, sep } from 'node:path';
 import { cacheDir, readJson, writeJsonAtomic } from '../util/cache-files.js';
 import type { ConfigLoad } from './load.js';
 import { SEARCH_PLACES } from './defaults.js';
 import { isScopePlan, planScope, type ScopePlan } from '../util/glob.js';
 import { hash } from '../util/hash.js';
-import type { ResolvedConfig } from '../types.js';
+import type { ResolvedConfig } from './resolved.js';
 import { debugFor } from '../util/debug.js';
 
 const sayCache = debugFor('cache');

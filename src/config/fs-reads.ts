@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync } from '../util/node.js';
 
 /**
  * Whether a config may read files by hand (`readFileSync('./tiers.json')`): one of its own module

@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from '../util/node.js';
+import { createRequire } from '../util/node.js';
 import { basename, relative } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, SEARCH_PLACES, defaultScope } from './defaults.js';
-import { runnerCaught } from '../runners/index.js';
-import type { GateLadderConfig, ResolvedConfig } from '../types.js';
+import { RUNNER_NAMES, runnerCaught } from './runner-names.js';
+import type { GateLadderConfig } from '../types.js';
+import type { ResolvedConfig } from './resolved.js';
 import { readsFilesByHand } from './fs-reads.js';
-// The runners' records are pure data and reading: the schema's `runner` values come from them.
-import { RUNNER_NAMES } from '../runners/index.js';
 
 export const MODULE_NAME = 'gate-ladder';
 

@@ -1,6 +1,26 @@
 /** The freeze policy, pure: flip rate, the seed's eligibility predicate, expiry, and which failures a freeze forgives. */
 import { testMsg } from './messages.js';
-import type { Freeze, FreezePolicy } from '../types.js';
+import type { FreezePolicy } from '../types.js';
+
+/** One entry of the committed `.gate-ladder/freezes.json`. */
+export interface Freeze {
+  test: string;
+  /** The tier whose history made it eligible; it forgives failures in that tier only. Absent (older freezes): every tier. */
+  tier?: string;
+  flip_rate: number;
+  runs: number;
+  flips: number;
+  /** Seeded bugs and mutants this test caught when it was frozen. */
+  evidence: number;
+  /** `Name <email>` from git config. */
+  by: string;
+  /** ISO time the freeze was made. */
+  at: string;
+  /** `YYYY-MM-DD`: from this day on the freeze no longer counts. */
+  expires: string;
+  /** What must be true to unfreeze (e.g. "passes 50 runs in a row after the retry fix"). */
+  reentry: string;
+}
 
 export interface FlipStats {
   /** Outcomes counted (passes and failures; skips are not runs). */

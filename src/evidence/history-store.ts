@@ -7,12 +7,20 @@
  * The compact file names the log it folded (inode) and how many bytes of it: a reader that finds that
  * same log (a writer stopped between the two steps) skips those bytes, so nothing is counted twice.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from '../util/node.js';
 import { dirname, join } from 'node:path';
 import { type ReadStats, appendLines, jsonLine, testLogFiles, testsArchiveDir, withLock } from '../ledger/ledger.js';
 import { newRunId } from '../util/hash.js';
-import { type HistoryState, addRecord, emptyHistory, foldHistory, parseHistory, parseTestRecord, serializeHistory } from './history.js';
-import type { TestRecord } from '../types.js';
+import {
+  type HistoryState,
+  addRecord,
+  emptyHistory,
+  foldHistory,
+  parseHistory,
+  parseTestRecord,
+  serializeHistory,
+  type TestRecord,
+} from './history.js';
 
 export const HISTORY_FILE = 'tests-history.json';
 

@@ -6,7 +6,38 @@
 import { dirname, join } from 'node:path';
 import { hash } from '../util/hash.js';
 import { type Eligibility, freezeEligible } from './freeze.js';
-import type { FreezePolicy, LedgerRow, ResolvedTier, TestOutcome, TestRecord } from '../types.js';
+import type { FreezePolicy, HookName } from '../types.js';
+import type { LedgerRow } from '../ledger/row.js';
+import type { ResolvedTier } from '../config/resolved.js';
+import type { TestOutcome } from './junit.js';
+
+/**
+ * One line of `tests.jsonl` beside the ledger: one tier's per-test outcomes in one run, joinable with
+ * the ledger rows on `run` + `tier`. `source: "seed"` / `"stryker"` lines are sensitivity evidence
+ * (their `fail` tests caught a seeded bug or killed a mutant), never flakiness history.
+ */
+export interface TestRecord {
+  ts: string;
+  run: string;
+  tier: string;
+  hook: HookName;
+  patch: string;
+  source?: string;
+  /** The tree the tier ran on (absent in records written before it was kept: `patch` stands for it). */
+  tree?: string;
+  /** A hash of the tier's command (history.ts `commandKey`): outcomes under another command are not the same code. */
+  cmd?: string;
+  /** 2 for a tier's retry (`retries: 1`). */
+  attempt?: number;
+  /** Ids that several test cases of the report shared (see junit.ts). */
+  dup?: string[];
+  /** Seed evidence: the seeded change (its parent's tree and its own), so a repeated seed credits nothing new. */
+  change?: string;
+  pass: string[];
+  fail: string[];
+  skip: string[];
+  [extra: string]: unknown;
+}
 
 /** Where per-test outcomes live: beside the ledger, so they are shared and never committed like it. */
 export function testsPath(ledgerPath: string): string {

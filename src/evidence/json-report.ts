@@ -4,8 +4,7 @@
  * (`broken`): it is no test's failure.
  */
 import { isAbsolute, posix, relative, sep } from 'node:path';
-import type { IdContext } from './junit.js';
-import type { TestOutcome } from '../types.js';
+import type { TestOutcome, IdContext } from './junit.js';
 
 export type JsonParse = { ok: true; cases: TestOutcome[]; broken: string[] } | { ok: false; why: string };
 

@@ -1,6 +1,23 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { isAbsolute, posix, relative, sep } from 'node:path';
-import type { RunnerName, TestFailure, TestOutcome } from '../types.js';
+import type { RunnerName } from '../types.js';
+
+/** A failed test as its JUnit report tells it: the file and line (when the report or its stack names them) and its message. */
+export interface TestFailure {
+  id: string;
+  /** The title path (`math > adds`), without the file. */
+  title: string;
+  /** Repository-relative, when the report names a file inside the repository. */
+  file?: string;
+  line?: number;
+  message: string;
+}
+
+export interface TestOutcome {
+  /** File plus title path, normalized per runner (e.g. `test/a.test.ts::math > adds`). */
+  id: string;
+  outcome: 'pass' | 'fail' | 'skip';
+}
 
 /** A `<testcase>` as the report spells it, with the suites around it. */
 export interface RawCase {

@@ -5,7 +5,7 @@
  * are kept; older ones are removed when a new one is opened. A log stops at LOG_MAX_BYTES, saying so at
  * its end. Best effort: a folder that cannot be written costs the log, never the verdict.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from '../util/node.js';
 import { join } from 'node:path';
 
 /** How many logs are kept (the newest). */

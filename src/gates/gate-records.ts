@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from '../util/node.js';
 import { join } from 'node:path';
 import { groupMembers, isAlive, ownStartTime, procStat, processesMarked } from '../util/proc.js';
 import { signalQuietly } from '../util/spawn.js';

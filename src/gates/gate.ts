@@ -1,12 +1,12 @@
 import { GATE_MARKER, type GateTracker } from './gate-records.js';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from '../util/node.js';
 import { delimiter, join, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { TAIL_BYTES } from '../config/defaults.js';
 import { newRunId } from '../util/hash.js';
 import { processesMarked } from '../util/proc.js';
 import { type ProcessEnd, type Started, signalQuietly, startProcess } from '../util/spawn.js';
-import type { ResolvedTier } from '../types.js';
+import type { ResolvedTier } from '../config/resolved.js';
 import { argvLine, debugFor } from '../util/debug.js';
 import { tooLongToStart } from '../util/messages.js';
 

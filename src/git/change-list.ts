@@ -13,6 +13,9 @@ export interface ScopeHit {
   marker: string;
 }
 
+/** A diff's changes: as objects, or as git's listing (large diffs are routed without splitting it). */
+export type Changes = readonly ChangedPath[] | ChangeList;
+
 /** What a status field of git's listing looks like: a letter, then a similarity score for renames and copies. */
 const STATUS = /^[A-Z][0-9]*$/;
 

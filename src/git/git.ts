@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync } from '../util/node.js';
 import { join } from 'node:path';
 import { decodeText } from '../util/cache-files.js';
 import { type Started, startProcess } from '../util/spawn.js';
-import { ChangeList, parseNameStatusZ } from './change-list.js';
-import type { ChangedPath } from '../types.js';
+import { ChangeList, parseNameStatusZ, type ChangedPath } from './change-list.js';
 import { argvLine, debugFor } from '../util/debug.js';
 
 const sayGit = debugFor('git');

@@ -6,7 +6,7 @@
  * before any gate runs: a link whose target is absolute, climbs above the work tree's root with `..`,
  * or gets there through another tracked symlink (`ext -> /usr/lib`, then `p -> ext/x`), refuses the patch.
  */
-import { readlinkSync } from 'node:fs';
+import { readlinkSync } from '../util/node.js';
 import { join } from 'node:path';
 import { git } from './git.js';
 

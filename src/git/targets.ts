@@ -1,7 +1,7 @@
 import { EMPTY_TREE, isShallow, newCommits, remoteHead } from './git.js';
 import { type GitFacts, commitIn, diffIn, mergeBaseIn } from './facts.js';
 import { type PushRef, pushKind } from './push-refs.js';
-import type { Changes } from '../types.js';
+import type { Changes } from './change-list.js';
 
 /** A pushed commit to test, with the range it is judged on. */
 export interface Target {

@@ -1,5 +1,5 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from '../util/node.js';
+import { tmpdir } from '../util/node.js';
 import { join } from 'node:path';
 import { commitTreeRun, git, resolveCommit } from './git.js';
 

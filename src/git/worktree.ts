@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync, rmSync } from 'node:fs';
+import { readFileSync, realpathSync, rmSync } from '../util/node.js';
 import { basename, dirname, join } from 'node:path';
 import { isAlive } from '../util/pid-lock.js';
 import { processesIn } from '../util/proc.js';

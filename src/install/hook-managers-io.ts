@@ -3,7 +3,7 @@
  * config files at the repository root and in the package's folder, and the hook files in git's own hooks
  * folder with whether each is executable.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from '../util/node.js';
 import { join } from 'node:path';
 import { GIT_HOOKS, type GitHookFile, type HookFacts } from './hook-managers.js';
 

@@ -1,5 +1,5 @@
 /** What gate-ladder keeps under the git dir beside the ledger: listed by `uninstall`, removed by `uninstall --purge`. */
-import { lstatSync, readdirSync, rmSync, rmdirSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, rmdirSync } from '../util/node.js';
 import { join } from 'node:path';
 import { git } from '../git/git.js';
 

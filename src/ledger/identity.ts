@@ -3,7 +3,7 @@
  * flags. Two copies of one row (a shard merged twice, a row fetched back from the remote, the same
  * row stamped with its `origin` or not) are one row. Pure.
  */
-import type { LedgerRow } from '../types.js';
+import type { LedgerRow } from './row.js';
 
 /** The flags that make two rows of one run, tier and patch different rows. */
 function flags(row: LedgerRow): string {

@@ -1,3 +1,4 @@
+import type { ReadStream } from 'node:fs';
 import {
   closeSync,
   constants,
@@ -5,19 +6,18 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
-  type ReadStream,
   readSync,
   readdirSync,
   statSync,
   unlinkSync,
   writeSync,
-} from 'node:fs';
+} from '../util/node.js';
 import { dirname, isAbsolute, join } from 'node:path';
 import { faultMsg } from './messages.js';
 import { hostName, isAlive, ownStartTime } from '../util/proc.js';
 import { createOwned } from '../util/pid-lock.js';
 import { writeErr } from '../util/stderr.js';
-import type { LedgerRow } from '../types.js';
+import type { LedgerRow } from './row.js';
 
 /** The default ledger: shared by every worktree of the repo, never committed. */
 export function defaultLedgerPath(commonDir: string): string {

@@ -1,7 +1,7 @@
 /** `gate-ladder merge`: shard ledgers (and any exported ledger) into one, each row once. */
 import { appendLines, forEachRow, type ReadStats } from './ledger.js';
 import { newRows, rowKey } from './identity.js';
-import type { LedgerRow } from '../types.js';
+import type { LedgerRow } from './row.js';
 
 export interface MergeSource {
   file: string;

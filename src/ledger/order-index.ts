@@ -7,7 +7,7 @@
  * Written whole or not at all (a temp file renamed): a concurrent push reads the old or the new one.
  * A partial last line (a row being appended) is left for the next read.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from '../util/node.js';
 import { basename } from 'node:path';
 import { readText, writeFileAtomic, writeFileAtomicLater } from '../util/cache-files.js';
 import { backgroundWork } from '../util/early-exit.js';

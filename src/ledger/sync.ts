@@ -10,14 +10,14 @@
  * are never touched.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from '../util/node.js';
 import { dirname, join } from 'node:path';
 import { git } from '../git/git.js';
 import { newRows, rowKey, stamp, testRecordKey } from './identity.js';
 import { appendLines, forEachRow, parseRow, readJsonl, testLogFiles } from './ledger.js';
 import { countRefusal, type Refusals, type RowLimits, refuseRow, refuseTestRecord } from './row-check.js';
 import { teamLedgerPath, teamTestsPath, writeRefusals } from './team.js';
-import type { LedgerRow } from '../types.js';
+import type { LedgerRow } from './row.js';
 
 export const LEDGER_REFS = 'refs/gate-ladder/ledgers/';
 

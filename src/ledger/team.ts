@@ -1,9 +1,9 @@
 /** Where the team's rows (fetched by `gate-ladder sync`) live beside this clone's ledger, and reading them with it. */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from '../util/node.js';
 import { dirname, join } from 'node:path';
 import { forEachRow, type ReadStats } from './ledger.js';
 import type { Refusals } from './row-check.js';
-import type { LedgerRow } from '../types.js';
+import type { LedgerRow } from './row.js';
 
 /** Other origins' ledger rows, rebuilt by every sync: never appended to by a run. */
 export function teamLedgerPath(ledger: string): string {

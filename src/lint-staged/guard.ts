@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from '../util/node.js';
 import { commitMsg } from './messages.js';
 import type { GitResult } from '../git/git.js';
 import { gitShielded, gitShieldedAgain } from '../git/shielded-git.js';

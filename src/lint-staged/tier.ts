@@ -1,11 +1,11 @@
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { createRequire } from '../util/node.js';
+import { readFileSync } from '../util/node.js';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { format } from 'node:util';
+import { format } from '../util/node.js';
 import { TAIL_BYTES } from '../config/defaults.js';
 import type { GateExit, GateIo } from '../gates/gate.js';
-import type { ResolvedTier } from '../types.js';
+import type { ResolvedTier } from '../config/resolved.js';
 import { writeErr } from '../util/stderr.js';
 import { LINT_STAGED_SAID } from '../util/messages.js';
 import { commitMsg, lintStagedConfigMsg } from './messages.js';

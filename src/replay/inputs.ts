@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type Stats, readdirSync, readFileSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from '../util/node.js';
 import { basename, extname, join, resolve } from 'node:path';
 import { EMPTY_TREE, git, resolveCommit } from '../git/git.js';
 

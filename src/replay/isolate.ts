@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import type { ResolvedTier } from '../types.js';
+import type { ResolvedTier } from '../config/resolved.js';
 
 export type IsolationProbe = { ok: true; prefix: string[] } | { ok: false; reason: string };
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { LedgerRow, ResolvedConfig } from '../types.js';
+import type { LedgerRow } from '../ledger/row.js';
+import type { ResolvedConfig } from '../config/resolved.js';
 
 /** What besides the config changes the rows a replay writes. */
 export interface ReplayMode {

@@ -1,5 +1,5 @@
 /** What replay, judge and the MCP server say. Each sentence says the next step. */
-import type { ErrorCause, Verdict } from '../types.js';
+import type { ErrorCause, Verdict } from '../ledger/row.js';
 import { shown, shownLines } from '../util/escape.js';
 import { clipped, plural, short } from '../util/messages.js';
 

@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync } from '../util/node.js';
 import { type ApplyFailure, applyFailure, normalizedPatch } from './apply-reason.js';
 import { diffList, git, stagedPaths, textAt } from '../git/git.js';
 import { type LadderDeps, runLadder } from '../run/ladder.js';
 import type { ReplayPatch } from './inputs.js';
-import { type Matcher, route } from '../route/route.js';
-import type { Changes, ErrorCause, GateResult, LedgerRow, Plan, ResolvedConfig, TestRecord } from '../types.js';
+import { type Matcher, route, type Plan } from '../route/route.js';
+import type { Changes } from '../git/change-list.js';
+import type { ErrorCause, LedgerRow } from '../ledger/row.js';
+import type { GateResult } from '../gates/result.js';
+import type { ResolvedConfig } from '../config/resolved.js';
+import type { TestRecord } from '../evidence/history.js';
 import { type Slot, acquireSlot } from '../slots/worktree-pool.js';
 import { pathIntoLinks, slotEnv } from '../slots/dependency-links.js';
 import { patchPaths } from '../git/patch-paths.js';

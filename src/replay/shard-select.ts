@@ -1,6 +1,6 @@
 /** `replay --shard i/n` against the ledger: the durations it already knows, then the pure split. */
 import { forEachRow, type ReadStats } from '../ledger/ledger.js';
-import type { LedgerRow } from '../types.js';
+import type { LedgerRow } from '../ledger/row.js';
 import type { ReplayPatch } from './inputs.js';
 import { patchDurations, type Shard, selectShard } from './shard.js';
 

@@ -1,4 +1,5 @@
-import type { LedgerRow, TierFigures } from '../types.js';
+import type { LedgerRow } from '../ledger/row.js';
+import type { TierFigures } from '../report/model.js';
 
 /** One tier's figures over the replayed rows: the report's columns up to total_s. */
 export type ReplayTierLine = Pick<TierFigures, 'tier' | 'runs' | 'caught' | 'errors' | 'passes' | 'median_s' | 'total_s'>;

@@ -1,5 +1,5 @@
 import { reportMsg } from './messages.js';
-import type { Advice, OrderFigures, PairOverlap, RateFigures, TierFigures } from '../types.js';
+import type { Advice, OrderFigures, PairOverlap, RateFigures, TierFigures } from './model.js';
 
 /** The thresholds behind the advice. */
 export interface AdvicePolicy {

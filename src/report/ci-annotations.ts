@@ -5,7 +5,7 @@
  */
 import { shownLines } from '../util/escape.js';
 import { ciMsg } from './messages.js';
-import type { GateResult } from '../types.js';
+import type { GateResult } from '../gates/result.js';
 
 export interface Annotation {
   file?: string;

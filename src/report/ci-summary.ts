@@ -4,7 +4,10 @@
  * reasons, test names, messages) goes through `mdText`. Pure.
  */
 import { mdText, printable } from './escape.js';
-import type { GateResult, TestFailure, TierFigures, Verdict } from '../types.js';
+import type { GateResult } from '../gates/result.js';
+import type { TestFailure } from '../evidence/junit.js';
+import type { TierFigures } from './model.js';
+import type { Verdict } from '../ledger/row.js';
 
 /** One judged target, as `run` reports it (the fields the summary reads). */
 export interface SummaryTarget {

@@ -1,6 +1,5 @@
 import { type AdvicePolicy, advise } from './advice.js';
 import { DistinctCounter } from './distinct.js';
-import { Seconds } from './seconds.js';
 import {
   MAX_EXACT_TIERS,
   bestOrder,
@@ -11,19 +10,11 @@ import {
   type PricedTier,
   type ReplayRun,
 } from './order.js';
-import { ms, sig } from './round.js';
+import { Seconds, ms, sig } from './seconds.js';
 import { MONTH_DAYS, Trend, daysBetween } from './trend.js';
-import type {
-  HookName,
-  OrderFigures,
-  PairOverlap,
-  RateFigures,
-  Report,
-  ScopeFigures,
-  SeedFigures,
-  TierFigures,
-  Verdict,
-} from '../types.js';
+import type { HookName } from '../types.js';
+import type { OrderFigures, PairOverlap, RateFigures, Report, ScopeFigures, SeedFigures, TierFigures } from './model.js';
+import type { Verdict } from '../ledger/row.js';
 
 export { ms, sig };
 

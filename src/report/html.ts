@@ -6,7 +6,7 @@ import { reportMsg } from './messages.js';
 import { esc } from './escape.js';
 import { SECTIONS, TIER_COLUMNS, cell } from './render.js';
 import { barChart, lineChart, scatterChart } from './svg.js';
-import type { Report, TierFigures } from '../types.js';
+import type { Report, TierFigures } from './model.js';
 import type { OrderEvaluation } from './order-eval.js';
 import type { TestsSection } from './tests-section.js';
 

@@ -1,5 +1,5 @@
 /** What the report and a CI job's summary say. Each sentence says the next step. */
-import type { OrderFigures, PairOverlap, RateFigures, Report, ScopeFigures, SeedFigures, TierFigures } from '../types.js';
+import type { OrderFigures, PairOverlap, RateFigures, Report, ScopeFigures, SeedFigures, TierFigures } from './model.js';
 import { shown } from '../util/escape.js';
 import { plural } from '../util/messages.js';
 

@@ -2,7 +2,7 @@ import { shown } from '../util/escape.js';
 import { reportMsg } from './messages.js';
 import { mdHtml, printable } from './escape.js';
 import type { OriginFigures } from './figures.js';
-import type { Report, TierFigures } from '../types.js';
+import type { Report, TierFigures } from './model.js';
 
 export type ReportFormat = 'table' | 'markdown';
 

@@ -5,9 +5,9 @@
  * (failed every run), and the freezes with their expiry and re-entry condition. Kept apart from
  * figures.ts: it reads the per-test history and the freezes file as well as the ledger rows.
  */
-import { fixed3, freezeEligible, isActive, lastFrozenDay } from '../evidence/freeze.js';
+import { fixed3, freezeEligible, isActive, lastFrozenDay, type Freeze } from '../evidence/freeze.js';
 import type { HistoryState } from '../evidence/history.js';
-import type { Freeze, FreezePolicy, HookName } from '../types.js';
+import type { FreezePolicy, HookName } from '../types.js';
 import { shown } from '../util/escape.js';
 import { mdHtml } from './escape.js';
 import type { FoldRow } from './figures.js';

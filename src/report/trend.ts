@@ -1,6 +1,6 @@
 /** The tier figures over time: per tier, per week and per month of `ts`, and the span of days. Pure. */
-import { ms, sig } from './round.js';
-import type { TrendFigures } from '../types.js';
+import { ms, sig } from './seconds.js';
+import type { TrendFigures } from './model.js';
 
 /** At most this many periods are reported (the latest); older ones are counted as `dropped`. */
 export const MAX_PERIODS = 60;

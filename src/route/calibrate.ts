@@ -1,4 +1,5 @@
-import type { HookName, ResolvedConfig } from '../types.js';
+import type { HookName } from '../types.js';
+import type { ResolvedConfig } from '../config/resolved.js';
 
 /**
  * Whether this run is a calibration run (every planned tier runs whatever the verdicts): always with

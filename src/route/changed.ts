@@ -1,8 +1,7 @@
 import { posix } from 'node:path';
-import { ChangeList } from '../git/change-list.js';
+import { ChangeList, type ChangedPath, type Changes } from '../git/change-list.js';
 import { shellWord } from '../util/shell-words.js';
 import { type PathTest, compileGlob } from '../util/glob.js';
-import type { ChangedPath, Changes } from '../types.js';
 
 /**
  * `{changed}` in a tier's `run`: the pushed range's changed paths, each one argument, so a cheap tier

@@ -9,7 +9,8 @@
  * listed order: it runs every tier anyway, and its rows are the evidence the predictions come from.
  */
 import { type OrderStats, predictOrder, selectSkips } from '../ledger/predict.js';
-import type { Plan, PlannedTier, ResolvedConfig } from '../types.js';
+import type { Plan, PlannedTier } from './route.js';
+import type { ResolvedConfig } from '../config/resolved.js';
 
 export interface OrderContext {
   /** A `gate-ladder ci` run: selection never skips there. */

@@ -1,8 +1,50 @@
-import { ChangeList } from '../git/change-list.js';
+import { ChangeList, type ChangedPath, type Changes, type ScopeHit } from '../git/change-list.js';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
 import { type ScopeMatcher, type ScopePlan, compileScope } from '../util/glob.js';
 import { expandChanged, presentPaths, usesChanged } from './changed.js';
-import type { ChangedPath, Changes, HookName, Plan, PlannedTier, ResolvedTier, ScopeHit } from '../types.js';
+import type { HookName } from '../types.js';
+import type { ResolvedTier } from '../config/resolved.js';
+import type { TierPrediction } from '../ledger/predict.js';
+
+export interface PlannedTier {
+  tier: ResolvedTier;
+  run: boolean;
+  /** Why it does not run: t0-scope routed past it, the tier is not configured for this hook, GATE_LADDER_SKIP names it, its `{changed}` list is empty, or `select` skipped it. */
+  skip?: 'scope' | 'hook' | 'env' | 'changed' | 'select';
+  /** The tier's predicted catch chance for this patch (config `order: 'predicted'` or `select`). */
+  p?: number;
+  /** Human reason when skipped (e.g. `test-adjacent: tests/x.py matches **\/tests/**`). */
+  reason?: string;
+  /** The tier's `run` with its `{changed}` placeholders expanded for this change (route/changed.ts); absent when it has none. */
+  command?: string | string[];
+}
+
+export interface Plan {
+  /** The touched paths, at most MAX_FILES_PER_ROW of them (as many as a ledger row keeps). */
+  files: string[];
+  /** How many paths the change touches. */
+  fileCount: number;
+  hits: ScopeHit[];
+  tiers: PlannedTier[];
+  /** The changed paths the judged commit still has (no deleted ones), worked out when first asked: `{changed}` and GATE_LADDER_CHANGED. */
+  present?: () => readonly string[];
+  /** Config `order: 'predicted'` or `select`: the order chosen and why, and what selection skipped (ledger/predict.ts). */
+  order?: PlanOrder;
+}
+
+/** The order a plan's tiers run in, as the ledger rows and `--json` record it. */
+export interface PlanOrder {
+  order: 'fixed' | 'predicted';
+  why: string;
+  /** Why the listed order ran: the config asks for it, a calibration run, or too little history to predict from. */
+  because?: 'config' | 'calibration' | 'history';
+  /** Each running tier's predicted catch, expected seconds and evidence (absent while the history is too thin). */
+  predictions?: TierPrediction[];
+  /** Tiers `select` skipped, and their predicted catch chances summed. */
+  selected?: { risk: number; skipped: string[]; residual: number };
+  /** Why `select` did not act on this run (a CI run, a calibration run, thin history). */
+  selectOff?: string;
+}
 
 export type Matcher = ScopeMatcher;
 

@@ -1,7 +1,8 @@
 import { withoutLocalGitEnv } from '../git/git.js';
 import type { Slot } from '../slots/worktree-pool.js';
 import type { Place } from './ladder.js';
-import type { Isolation, ResolvedTier } from '../types.js';
+import type { Isolation } from '../types.js';
+import type { ResolvedTier } from '../config/resolved.js';
 import { debugFor } from '../util/debug.js';
 
 const sayCache = debugFor('cache');

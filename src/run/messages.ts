@@ -1,5 +1,8 @@
 /** What a run says (a push, a commit, a manual run, a CI job's run): its plan, verdicts, skips and caches. Each sentence says the next step. */
-import type { GateResult, HookName, Plan, PlanOrder, RunnerInfo, TierPrediction } from '../types.js';
+import type { HookName } from '../types.js';
+import type { GateResult, RunnerInfo } from '../gates/result.js';
+import type { Plan, PlanOrder } from '../route/route.js';
+import type { TierPrediction } from '../ledger/predict.js';
 import { shown, shownLines, stripAnsi } from '../util/escape.js';
 import { shellQuoted } from '../util/shell-words.js';
 import {

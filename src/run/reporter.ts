@@ -14,7 +14,9 @@ import { msg, orderLines, outputMsg, planLines, runMsg } from './messages.js';
 import { shown } from '../util/escape.js';
 import { writeErr, writeOut } from '../util/stderr.js';
 import { colourWanted, paint } from '../util/colour.js';
-import type { GateResult, HookName, Plan, RunnerInfo } from '../types.js';
+import type { HookName } from '../types.js';
+import type { GateResult, RunnerInfo } from '../gates/result.js';
+import type { Plan } from '../route/route.js';
 
 type Exec = (command: string) => string;
 

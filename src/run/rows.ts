@@ -4,7 +4,11 @@
  */
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
 import { isoTime } from '../util/iso-time.js';
-import type { GateResult, HookName, LedgerRow, Plan, TestFailure } from '../types.js';
+import type { HookName } from '../types.js';
+import type { GateResult } from '../gates/result.js';
+import type { LedgerRow } from '../ledger/row.js';
+import type { Plan } from '../route/route.js';
+import type { TestFailure } from '../evidence/junit.js';
 
 /** The failed tests' ids one row keeps (the rest are in tests.jsonl). */
 export const MAX_FAILED_PER_ROW = 100;

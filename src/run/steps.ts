@@ -5,7 +5,7 @@
  * shared state (`startRun`), then per target (`judgeTarget`): its config → its plan → the tree
  * cache → where gates run → the ladder → the verdict. What is said goes through a reporter (reporter.ts).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync } from '../util/node.js';
 import { trapInterrupt } from './interrupt.js';
 import { cachedRows, recordTreeCache, treeCacheStep } from './tree-cache.js';
 import { shouldCalibrate } from '../route/calibrate.js';
@@ -24,11 +24,13 @@ import { type ConfigChoice, configAtTree } from '../config/config-at.js';
 import { detectPackageManager, pmSays } from '../runners/package-manager.js';
 import { debugFor } from '../util/debug.js';
 import type { ScopeMatcher } from '../util/glob.js';
-import { scopeMatcher, route, skipTiers } from '../route/route.js';
+import { scopeMatcher, route, skipTiers, type Plan } from '../route/route.js';
 import { type StagedTarget, stagedTarget } from '../git/staged.js';
 import { type RefPlan, type Target, planPush, rangeGit } from '../git/targets.js';
-import type { HookName, Plan, ResolvedConfig, ResolvedTier, RunnerInfo } from '../types.js';
-import { sig } from '../report/round.js';
+import type { HookName } from '../types.js';
+import type { ResolvedConfig, ResolvedTier } from '../config/resolved.js';
+import type { RunnerInfo } from '../gates/result.js';
+import { sig } from '../report/seconds.js';
 import type { Reporter } from './reporter.js';
 import { EXIT, type Run, type RunOptions, type TargetJudged, type TargetReport, type Under, envSwitches } from './run-state.js';
 

@@ -7,7 +7,10 @@ import { hash } from '../util/hash.js';
 import { today } from '../util/iso-time.js';
 import type { LadderInput, LadderOutcome } from './ladder.js';
 import { toRow } from './rows.js';
-import type { GateResult, LedgerRow, Plan, ResolvedTier } from '../types.js';
+import type { GateResult } from '../gates/result.js';
+import type { LedgerRow } from '../ledger/row.js';
+import type { Plan } from '../route/route.js';
+import type { ResolvedTier } from '../config/resolved.js';
 
 /**
  * The tree cache: a tree that already passed every planned tier, under the same config and the same

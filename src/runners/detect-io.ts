@@ -1,11 +1,12 @@
 /** The runner behind a tier, read where the gate runs: package.json there is the judged commit's. */
-import { type Dirent, readFileSync, readdirSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
+import { readFileSync, readdirSync } from '../util/node.js';
 import { join, posix, resolve, sep } from 'node:path';
 import { git } from '../git/git.js';
 import { type Detection, type MakeDryRun, type Scripts, type WorkspaceManager, type Workspaces, detectRunner } from './detect.js';
 import { pnpmWorkspacePatterns } from './pnpm-workspaces.js';
 import { type WorkspacePackage, orderWorkspaces, workspacePatterns } from './workspaces.js';
-import type { ResolvedTier } from '../types.js';
+import type { ResolvedTier } from '../config/resolved.js';
 
 /** package.json's scripts in `dir`; `null` when there is no readable package.json. */
 export function readScripts(dir: string): Scripts {

@@ -4,7 +4,8 @@
  * caller hands in the scripts (read only when a package manager is named).
  */
 import { type ParseEntry, parse as parseShell, quote } from 'shell-quote';
-import { RECORDS, type RunnerName } from './index.js';
+import type { RunnerName } from '../config/runner-names.js';
+import { RECORDS } from './index.js';
 import { base } from './command-words.js';
 import type { RunnerRecord } from './record.js';
 import { shown } from '../util/escape.js';

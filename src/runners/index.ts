@@ -1,7 +1,7 @@
 /**
- * Every runner gate-ladder knows, one record each (record.ts). `RunnerName`, the config's `runner`
- * values and default `caught` codes, `gate-ladder help config` and docs/verdicts.md's list derive from
- * this list; its order is the order the config's error lists them in. Pure.
+ * Every runner gate-ladder knows, one record each (record.ts), under the names of config/runner-names.ts
+ * (which also holds their default `caught` codes, so that a config loads without these records).
+ * `gate-ladder help config`, detection and docs/verdicts.md's list derive from them. Pure.
  */
 import { record as ava } from './tests/ava.js';
 import { record as biome } from './checks/biome.js';
@@ -24,9 +24,11 @@ import { record as tsc } from './checks/tsc.js';
 import { record as unittest } from './tests/unittest.js';
 import { record as uvu } from './tests/uvu.js';
 import { record as vitest } from './tests/vitest.js';
+import { RUNNER_NAMES, type RunnerName } from '../config/runner-names.js';
 import type { RunnerRecord } from './record.js';
 
-export const RECORDS = [
+/** Each record under its name: the type checks that every name of the table has its record, under its own name. */
+export const RUNNERS: { readonly [N in RunnerName]: RunnerRecord<N> } = {
   pytest,
   jest,
   vitest,
@@ -48,24 +50,12 @@ export const RECORDS = [
   biome,
   ruff,
   flake8,
-] as const;
+};
 
-/** Runners whose exit codes, output and reports gate-ladder knows how to read. */
-export type RunnerName = (typeof RECORDS)[number]['name'];
-
-export const RUNNER_NAMES = RECORDS.map((r) => r.name) as unknown as readonly [RunnerName, ...RunnerName[]];
-
-export const RUNNERS: Readonly<Record<RunnerName, RunnerRecord>> = Object.fromEntries(RECORDS.map((r) => [r.name, r])) as Record<
-  RunnerName,
-  RunnerRecord
->;
+/** The records in the table's order (config/runner-names.ts): the order detection tries them in. */
+export const RECORDS: readonly RunnerRecord[] = RUNNER_NAMES.map((n): RunnerRecord => RUNNERS[n]);
 
 /** The record of a config's or a detection's runner name. */
 export function runnerRecord(name: RunnerName): RunnerRecord {
   return RUNNERS[name];
-}
-
-/** Exit codes that mean "a test failed" for a runner, when the tier does not list its own. */
-export function runnerCaught(name: RunnerName): number[] | undefined {
-  return RUNNERS[name].caught?.();
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from '../util/node.js';
 import { join } from 'node:path';
 
 /** The package managers whose commands gate-ladder speaks. */

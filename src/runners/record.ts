@@ -1,11 +1,12 @@
 /**
  * A runner's record: everything gate-ladder knows of one test runner, linter or type checker, in its
- * own file beside this one. Adding a runner is one such file and a line in index.ts (see
- * src/runners/README.md). Pure.
+ * own file beside this one. Adding a runner is one such file, a line in index.ts and its name (with its
+ * default `caught` codes) in config/runner-names.ts (see src/runners/README.md). Pure.
  */
+import type { RunnerName } from '../config/runner-names.js';
 import type { RunnerProfile } from './read.js';
 
-export interface RunnerRecord<N extends string = string> {
+export interface RunnerRecord<N extends RunnerName = RunnerName> {
   /** The config's `runner` value, and the ledger's. */
   name: N;
   /** Command names that are this runner (`mocha`, `_mocha`), as the command or one of its arguments (`npx jest`). */
@@ -20,8 +21,6 @@ export interface RunnerRecord<N extends string = string> {
   packages?: readonly string[];
   /** Its words name it only as the command itself: as an argument they are often something else (`--reporter tap`, `eslint --env jasmine`). */
   commandOnly?: boolean;
-  /** Exit codes that mean "a test failed" when the tier lists none of its own (default [1]); a function, so a long list is built only when asked. */
-  caught?: () => number[];
   /** What its other exit codes mean, for reasons (the README's table). */
   exits?: Readonly<Record<number, string>>;
   /** Exit codes with which it says it found no test (pytest's 5). */
@@ -52,7 +51,7 @@ export interface Checked {
   reason: string;
 }
 
-/** A record with its name kept as a literal type, from which `RunnerName` is derived. */
-export function defineRunner<const N extends string>(record: RunnerRecord<N>): RunnerRecord<N> {
+/** A record with its name kept as a literal type: index.ts checks each record sits under its own name. */
+export function defineRunner<const N extends RunnerName>(record: RunnerRecord<N>): RunnerRecord<N> {
   return record;
 }

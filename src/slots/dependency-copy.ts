@@ -18,7 +18,7 @@ import {
   symlinkSync,
   unlinkSync,
   writeFileSync,
-} from 'node:fs';
+} from '../util/node.js';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { hash } from '../util/hash.js';
 

@@ -5,7 +5,7 @@
  * checkout's. A node_modules copy's cache folders (`.cache`, `.vite`, `.vitest`) link to the slot's
  * own, kept outside the work tree so they survive the slot's cleaning.
  */
-import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync, statSync, symlinkSync } from '../util/node.js';
 import { basename, dirname, join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../util/cache-files.js';
 import { poolMsg } from './messages.js';

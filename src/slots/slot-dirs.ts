@@ -6,7 +6,7 @@
  * read, and whatever in them the commit does not track is removed. (Edits of tracked files change no
  * folder; `git checkout -f` finds those.) The same idea as git's untracked cache, for ignored files too.
  */
-import { lstatSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync } from '../util/node.js';
 import { join } from 'node:path';
 import { git } from '../git/git.js';
 

@@ -3,7 +3,7 @@
  * judged commit becomes a local clone (git hard-links the objects) of the checkout's submodule,
  * checked out at the commit the superproject records, and cleaned like the slot itself on reuse.
  */
-import { existsSync, lstatSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync } from '../util/node.js';
 import { join } from 'node:path';
 import { git } from '../git/git.js';
 

@@ -27,7 +27,7 @@ import {
   rmdirSync,
   unlinkSync,
   writeFileSync,
-} from 'node:fs';
+} from '../util/node.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { hash } from '../util/hash.js';
 import { poolMsg } from './messages.js';

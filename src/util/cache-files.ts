@@ -1,5 +1,5 @@
-import { isAscii, isUtf8 } from 'node:buffer';
-import { close, mkdirSync, open, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writev } from 'node:fs';
+import { isAscii, isUtf8 } from './node.js';
+import { close, mkdirSync, open, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writev } from './node.js';
 import { basename, dirname, join } from 'node:path';
 import { RAW_BYTE } from './escape.js';
 import { newRunId } from './hash.js';

@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { writeSync } from './node.js';
 import { shown } from './escape.js';
 
 /**

@@ -1,13 +1,17 @@
-import { createRequire } from 'node:module';
 import type Picomatch from 'picomatch';
 
 /**
  * picomatch, required on the first glob no shortcut answers: a runtime dependency of the package, not
  * bundled, so that a push whose globs are all shortcuts (the starter config's are) never reads it.
+ * node:module through process.getBuiltinModule, not util/node.ts: this module is pure policy, and
+ * util/node.ts also holds the file functions.
  */
 let loaded: typeof Picomatch | undefined;
 const picomatch: typeof Picomatch = ((glob: string, options?: Picomatch.PicomatchOptions) =>
-  (loaded ??= createRequire(import.meta.url)('picomatch') as typeof Picomatch)(glob, options)) as typeof Picomatch;
+  (loaded ??= process.getBuiltinModule('node:module').createRequire(import.meta.url)('picomatch') as typeof Picomatch)(
+    glob,
+    options,
+  )) as typeof Picomatch;
 
 /** Tests one path (as git prints it: relative, `/`-separated, no `.` or `..` segments). */
 export type PathTest = (path: string) => boolean;

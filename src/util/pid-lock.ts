@@ -6,7 +6,7 @@
  * or an earlier version) is taken over at once rather than waited on. Used for the worktree pool: one
  * lock per slot, and one for `git worktree add/remove` (see slots/worktree-pool.ts), and for the ledger.
  */
-import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from './node.js';
 import { hostName, ownStartTime, isAlive as running } from './proc.js';
 
 /** Locks this process holds, so one whose file names our pid but that we never took (a reused pid) counts as stale. */

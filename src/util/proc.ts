@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from './node.js';
 
 /**
  * What the operating system says about other processes, read from Linux's /proc (where there is

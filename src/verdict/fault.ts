@@ -4,7 +4,7 @@
  * else the harness's (the tier, its config, what it needs). Pure: the reason, the gate's output and
  * the changed paths in, a cause and the file out.
  */
-import type { ErrorCause } from '../types.js';
+import type { ErrorCause } from '../ledger/row.js';
 
 export interface Fault {
   cause: ErrorCause;

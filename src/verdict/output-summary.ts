@@ -11,7 +11,7 @@
 import { stripAnsi } from '../runners/read.js';
 import { shown } from '../util/escape.js';
 import { keepFor } from './runner-output.js';
-import type { GateResult } from '../types.js';
+import type { GateResult } from '../gates/result.js';
 
 export interface OutputSummary {
   /** The lines to show, in order (gaps as `…`), each at most `width` characters. */

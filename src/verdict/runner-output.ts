@@ -4,9 +4,10 @@
  * reading is its record's profile (src/runners/). Pure.
  */
 import { isAbsolute, posix, relative, sep } from 'node:path';
-import { RUNNERS, type RunnerName } from '../runners/index.js';
+import type { RunnerName } from '../config/runner-names.js';
+import { RUNNERS } from '../runners/index.js';
 import { type RunnerProfile, outputLines } from '../runners/read.js';
-import type { TestFailure } from '../types.js';
+import type { TestFailure } from '../evidence/junit.js';
 
 export { type Reading, type RunnerProfile, type Summary, outputLines, stripAnsi } from '../runners/read.js';
 

@@ -4,7 +4,8 @@
  * the script: a runner's own summary counting failed tests (a catch, whatever the exit code), and a node
  * or python process that died loading code, before any test could report (an error, not a catch). Pure.
  */
-import { RECORDS, RUNNERS, type RunnerName } from '../runners/index.js';
+import type { RunnerName } from '../config/runner-names.js';
+import { RECORDS, RUNNERS } from '../runners/index.js';
 import { outputLines } from '../runners/read.js';
 
 /**

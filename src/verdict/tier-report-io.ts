@@ -1,14 +1,13 @@
 /** The real ReportDeps: report files, tests.jsonl, the committed freezes file, and today's date. */
 import { today } from '../util/iso-time.js';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from '../util/node.js';
 import { join, sep } from 'node:path';
-import { parseFreezes } from '../evidence/freeze.js';
+import { parseFreezes, type Freeze } from '../evidence/freeze.js';
 import { filesAt } from '../git/git.js';
 import { testsPath } from '../evidence/history.js';
 import { treeOf } from '../git/git.js';
 import { testMsg } from '../evidence/messages.js';
 import type { ReportDeps } from './tier-report.js';
-import type { Freeze } from '../types.js';
 
 /** Coarse file-system clocks (some round mtimes to a second or two) must not make a fresh report stale. */
 const MTIME_SLACK_MS = 2000;

@@ -1,10 +1,12 @@
 /** A tier's JUnit report after its gate: the verdict it supports, the outcomes to record, the freezes it meets. */
 import { isAbsolute, relative } from 'node:path';
-import { forgive } from '../evidence/freeze.js';
+import { forgive, type Freeze } from '../evidence/freeze.js';
 import type { GateExit } from '../gates/gate.js';
-import type { IdContext, ReportRead } from '../evidence/junit.js';
 import { testMsg } from '../evidence/messages.js';
-import type { Freeze, ReportFormat, ResolvedTier, TestFailure, TestOutcome, TestRecord } from '../types.js';
+import type { ReportFormat } from '../types.js';
+import type { ResolvedTier } from '../config/resolved.js';
+import type { TestFailure, TestOutcome, IdContext, ReportRead } from '../evidence/junit.js';
+import type { TestRecord } from '../evidence/history.js';
 import { type Classified, judgeReport } from './verdict.js';
 
 /** The outside world of reports, passed in so tests can hand in fakes (see tier-report-io.ts for the real one). */

@@ -12,8 +12,10 @@ import { type RunnerProfile, managerFailure, outputLines } from './runner-output
 import type { Checked } from '../runners/record.js';
 import { type PnpmSegment, type PnpmUnsplit, splitPnpm } from '../runners/pnpm-workspaces.js';
 import { type WorkspaceSegment, splitWorkspaces } from '../runners/workspaces.js';
-import { RUNNERS, type RunnerName, runnerCaught } from '../runners/index.js';
-import type { ResolvedTier, Verdict } from '../types.js';
+import { type RunnerName, runnerCaught } from '../config/runner-names.js';
+import { RUNNERS } from '../runners/index.js';
+import type { ResolvedTier } from '../config/resolved.js';
+import type { Verdict } from '../ledger/row.js';
 
 export interface Classified {
   verdict: Verdict;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cell, TIER_COLUMNS } from '../../src/report/render.js';
-import type { Report } from '../../src/types.js';
+import type { Report } from '../../src/report/model.js';
 
 // build/test/integration → the package root, where `npm run build` put dist/cli.js.
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

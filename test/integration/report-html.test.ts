@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { cell, TIER_COLUMNS } from '../../src/report/render.js';
-import type { Report } from '../../src/types.js';
+import type { Report } from '../../src/report/model.js';
 import type { TestsSection } from '../../src/report/tests-section.js';
 import { toolPresent } from '../helpers/system-tool.js';
 

@@ -1,7 +1,7 @@
 /** `seed` on a ladder without JUnit reports: the tiers' catches still count, and the report shows them per tier. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Report } from '../../src/types.js';
+import type { Report } from '../../src/report/model.js';
 import { withRepo } from '../helpers/repo.js';
 
 const FILES = {

@@ -19,7 +19,7 @@ import {
 import { dirname, join } from 'node:path';
 import { test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
-import { type Repo, type Run, cleanEnv, sh, withRepo } from '../helpers/repo.js';
+import { type Repo, type Run, cleanEnv, leftAfter, ownSleep, processesMatching, sh, withRepo } from '../helpers/repo.js';
 import { poolDir as srcPoolDir } from '../../src/slots/worktree-pool.js';
 import { isSlot, poolDir, poolLocks, poolSlots, slotDirt, slotFree, userWorktrees } from '../helpers/pool.js';
 
@@ -241,30 +241,39 @@ function spawnCli(repo: Repo, args: string[], env: Record<string, string> = {}):
 }
 
 test('a run killed outright (kill -9) mid-gate: the next run takes its slot over', () =>
-  withRepo({ files: { 'gate-ladder.config.ts': WORKTREE('pwd >> "$GL_TRACE"; test -z "$GL_HANG" || sleep 3141') } }, async (repo) => {
-    repo.write('src/a.txt', '1\n');
-    repo.commit('one');
-    const trace = join(dirname(repo.dir), 'trace');
-    const run = spawnCli(repo, ['run', '--base', 'HEAD~1', '--head', 'HEAD'], { GL_TRACE: trace, GL_HANG: '1' });
-    const deadline = Date.now() + 60_000;
-    while (lines(trace).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const [slot] = lines(trace);
-    assert.ok(slot && !slotFree(slot), `the gate runs in a held slot: ${slot} ${readdirSync(dirname(slot ?? '/')).join(' ')}`);
-    const exited = new Promise((resolve) => run.child.once('exit', resolve));
-    run.child.kill('SIGKILL');
-    // Not its output's end: the orphaned gate still holds those pipes.
-    await exited;
-    // The gate runs in its own process group: end it the way the test started it, by its pid.
-    for (const pid of sh('pgrep', ['-f', 'sleep 3141'], repo.dir).stdout.split('\n').filter(Boolean)) process.kill(Number(pid), 'SIGKILL');
-    assert.not.ok(slotFree(slot!), 'a dead run leaves its lock');
-    const next = repo.cli(['run', '--base', 'HEAD~1', '--head', 'HEAD'], { env: { GL_TRACE: trace } });
-    assert.is(next.code, 0, next.out);
-    assert.equal(lines(trace), [slot, slot], 'the same slot, not a new one');
-    assert.equal(poolSlots(repo), [slot]);
-    assert.ok(slotFree(slot!));
-  }));
+  withRepo(
+    { files: { 'gate-ladder.config.ts': WORKTREE(`pwd >> "$GL_TRACE"; test -z "$GL_HANG" || sleep ${ownSleep()}`) } },
+    async (repo) => {
+      repo.write('src/a.txt', '1\n');
+      repo.commit('one');
+      const trace = join(dirname(repo.dir), 'trace');
+      // The gate's sleep, of this test process's own length: the same file runs on two Nodes at once under .ci/run,
+      // and a `pgrep -f` of a fixed length could kill the other's gate (whose run then ends and gives its slot back).
+      const gate = new RegExp(`^sleep ${ownSleep()}$`);
+      const run = spawnCli(repo, ['run', '--base', 'HEAD~1', '--head', 'HEAD'], { GL_TRACE: trace, GL_HANG: '1' });
+      // Until the gate's sleep is there (not only its `pwd` line): killed before it started, it would start after and
+      // outlive the test in the slot.
+      const deadline = Date.now() + 120_000;
+      while (processesMatching(gate).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const [slot] = lines(trace);
+      assert.ok(slot && !slotFree(slot), `the gate runs in a held slot: ${slot} ${readdirSync(dirname(slot ?? '/')).join(' ')}`);
+      const exited = new Promise((resolve) => run.child.once('exit', resolve));
+      run.child.kill('SIGKILL');
+      // Not its output's end: the orphaned gate still holds those pipes.
+      await exited;
+      // The gate runs in its own process group: end it the way the test started it, by its pid, and wait until it is gone.
+      for (const line of processesMatching(gate)) process.kill(Number(line.split(' ')[0]), 'SIGKILL');
+      assert.equal(leftAfter(gate), [], 'the orphaned gate is gone');
+      assert.not.ok(slotFree(slot!), 'a dead run leaves its lock');
+      const next = repo.cli(['run', '--base', 'HEAD~1', '--head', 'HEAD'], { env: { GL_TRACE: trace } });
+      assert.is(next.code, 0, next.out);
+      assert.equal(lines(trace), [slot, slot], 'the same slot, not a new one');
+      assert.equal(poolSlots(repo), [slot]);
+      assert.ok(slotFree(slot!));
+    },
+  ));
 
-test('concurrent runs take different slots; worktree add and remove never race (4 loops × 10 runs, a pool of 2)', () =>
+test('concurrent runs take different slots; worktree add and remove never race (4 loops × 5 runs, a pool of 2)', () =>
   withRepo(
     {
       files: {
@@ -280,7 +289,10 @@ test('concurrent runs take different slots; worktree add and remove never race (
       const marks = join(dirname(repo.dir), 'marks');
       mkdirSync(marks);
       const LOOPS = 4;
-      const RUNS = 10;
+      // Five runs a loop (ten until issue 45, which cut the suite's time): four loops at once on a pool of two
+      // slots keep two runs in one-off slots most of the time, so every run after the first few takes a slot
+      // another has just given back or is adding or removing; twice as many runs repeated that.
+      const RUNS = 5;
       const failures: string[] = [];
       const loop = async () => {
         for (let i = 0; i < RUNS; i++) {

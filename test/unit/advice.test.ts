@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { row } from '../helpers/rows.js';
 import { ONE_RECOMMENDATION, advise } from '../../src/report/advice.js';
 import { report } from '../../src/report/figures.js';
-import type { Advice, OrderFigures, PairOverlap, RateFigures, TierFigures } from '../../src/types.js';
+import type { Advice, OrderFigures, PairOverlap, RateFigures, TierFigures } from '../../src/report/model.js';
 
 // One recommendation for the ladder's shape and order: the report once said "consider one gate that runs
 // everything" and "reorder to ..." side by side.

@@ -11,7 +11,8 @@ import { hash } from '../../src/util/hash.js';
 import type { LadderInput } from '../../src/run/ladder.js';
 import { revQuery } from '../../src/git/rev-query.js';
 import { route, scopeMatcher } from '../../src/route/route.js';
-import type { ResolvedTier, TierConfig } from '../../src/types.js';
+import type { TierConfig } from '../../src/types.js';
+import type { ResolvedTier } from '../../src/config/resolved.js';
 
 const tier = (t: Partial<TierConfig> = {}): ResolvedTier => resolveConfig({ tiers: [{ name: 't1', run: 'npm test', ...t }] }).tiers[0]!;
 

@@ -9,7 +9,9 @@ import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
 import type { Detection } from '../../src/runners/detect.js';
 import { runLadder } from '../../src/run/ladder.js';
-import type { LedgerRow, Plan, RunnerName, TierConfig } from '../../src/types.js';
+import type { RunnerName, TierConfig } from '../../src/types.js';
+import type { LedgerRow } from '../../src/ledger/row.js';
+import type { Plan } from '../../src/route/route.js';
 
 // What cargo 1.95 printed for `cargo test --no-fail-fast` with a failing integration test (trimmed).
 const CARGO_FAILED = `     Running tests/b.rs (target/debug/deps/b-8cd136700b92481b)

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { ChangeList, parseNameStatusZ } from '../../src/git/change-list.js';
 import { defaultScope } from '../../src/config/defaults.js';
 import { route, scopeHits, scopeMatcher, touchedPaths } from '../../src/route/route.js';
-import type { ResolvedTier } from '../../src/types.js';
+import type { ResolvedTier } from '../../src/config/resolved.js';
 
 /** Paths on the edges of the default markers and of the status letters git prints. */
 const names = [

@@ -6,9 +6,8 @@ import { shellWord } from '../../src/util/shell-words.js';
 import { route, scopeMatcher } from '../../src/route/route.js';
 import { resolveConfig } from '../../src/config/load.js';
 import { defaultScope } from '../../src/config/defaults.js';
-import { ChangeList } from '../../src/git/change-list.js';
+import { ChangeList, type ChangedPath } from '../../src/git/change-list.js';
 import { planLines } from '../../src/run/messages.js';
-import type { ChangedPath } from '../../src/types.js';
 
 const odd = [`src/it's a "file".ts`, 'src/$HOME `id`.ts', 'src/new\nline.ts', '-rf', 'src/-x.ts', 'src/a b/c.ts', 'src/*.ts', 'a=b'];
 

@@ -4,7 +4,8 @@ import * as assert from 'uvu/assert';
 import { annotationsFor, escapeData, escapeProperty, githubAnnotations, githubCommand } from '../../src/report/ci-annotations.js';
 import { ciSummary, type SummaryTarget } from '../../src/report/ci-summary.js';
 import { mdText } from '../../src/report/escape.js';
-import type { GateResult, TierFigures } from '../../src/types.js';
+import type { GateResult } from '../../src/gates/result.js';
+import type { TierFigures } from '../../src/report/model.js';
 
 const result = (over: Partial<GateResult>): GateResult => ({
   tier: 't1',

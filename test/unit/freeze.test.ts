@@ -12,8 +12,8 @@ import {
   parseFreezes,
   serializeFreezes,
   upsertFreeze,
+  type Freeze,
 } from '../../src/evidence/freeze.js';
-import type { Freeze } from '../../src/types.js';
 import { testMsg } from '../../src/evidence/messages.js';
 
 const policy = { minRuns: 20, minFlipRate: 0.02 };

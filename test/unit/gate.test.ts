@@ -7,7 +7,7 @@ import { resolveConfig } from '../../src/config/load.js';
 import { type GateExit, type GateIo, runGate } from '../../src/gates/gate.js';
 import { keepFor } from '../../src/verdict/runner-output.js';
 import { classify } from '../../src/verdict/verdict.js';
-import type { ResolvedTier } from '../../src/types.js';
+import type { ResolvedTier } from '../../src/config/resolved.js';
 import { PROJECT, processesMatching } from '../helpers/repo.js';
 
 const tier = (run: string | string[], timeout = 30): ResolvedTier => ({

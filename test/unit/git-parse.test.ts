@@ -9,7 +9,7 @@ import {
   withoutLocalGitEnv,
 } from '../../src/git/git.js';
 import { importCandidates } from '../../src/config/config-at.js';
-import type { ChangedPath } from '../../src/types.js';
+import type { ChangedPath } from '../../src/git/change-list.js';
 
 const z = (...fields: string[]) => `${fields.join('\0')}\0`;
 

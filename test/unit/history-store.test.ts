@@ -13,10 +13,9 @@ import {
   recordTests,
 } from '../../src/evidence/history-store.js';
 import { testLogFiles } from '../../src/ledger/ledger.js';
-import { emptyHistory, serializeHistory } from '../../src/evidence/history.js';
+import { emptyHistory, serializeHistory, type TestRecord } from '../../src/evidence/history.js';
 import { resolveTestId } from '../../src/evidence/resolve-id.js';
 import { today } from '../../src/util/iso-time.js';
-import type { TestRecord } from '../../src/types.js';
 
 const rec = (i: number, tree: string, pass: string[], fail: string[]): TestRecord => ({
   ts: `2025-01-01T00:00:${String(i).padStart(2, '0')}Z`,

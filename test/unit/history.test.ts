@@ -11,8 +11,9 @@ import {
   parseHistory,
   serializeHistory,
   testRecord,
+  type TestRecord,
 } from '../../src/evidence/history.js';
-import type { LedgerRow, TestRecord } from '../../src/types.js';
+import type { LedgerRow } from '../../src/ledger/row.js';
 
 /** A record of tier t1 on tree `tree` (the same command throughout). */
 const rec = (ts: string, tree: string, pass: string[], fail: string[], extra: Partial<TestRecord> = {}): TestRecord => ({

@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type IdContext, parseJUnit, parseJUnitCases } from '../../src/evidence/junit.js';
-import type { TestOutcome } from '../../src/types.js';
+import { type IdContext, parseJUnit, parseJUnitCases, type TestOutcome } from '../../src/evidence/junit.js';
 
 /** Test ids and outcomes, then the files listed as unable to run (`broken`: a load failure is no test's failure). */
 const ids = (xml: string, ctx: IdContext = {}): [string, TestOutcome['outcome'] | 'broken'][] => {

@@ -5,7 +5,11 @@ import type { GateExit } from '../../src/gates/gate.js';
 import type { ReportRead } from '../../src/evidence/junit.js';
 import { type LadderInput, runLadder } from '../../src/run/ladder.js';
 import type { ReportDeps } from '../../src/verdict/tier-report.js';
-import type { Freeze, HookName, LedgerRow, Plan, TestRecord } from '../../src/types.js';
+import type { HookName } from '../../src/types.js';
+import type { Freeze } from '../../src/evidence/freeze.js';
+import type { LedgerRow } from '../../src/ledger/row.js';
+import type { Plan } from '../../src/route/route.js';
+import type { TestRecord } from '../../src/evidence/history.js';
 
 const config = resolveConfig({
   tiers: [

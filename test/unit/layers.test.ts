@@ -8,6 +8,7 @@ import ts from 'typescript';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PROJECT } from '../helpers/repo.js';
+import { tsSources } from '../helpers/sources.js';
 
 const SRC = join(PROJECT, 'src');
 
@@ -31,12 +32,21 @@ const RANK: Record<string, number> = {
   commands: 7,
   cli: 8,
 };
-/** src/types.ts holds the public types: anyone may import it, and it imports types only. */
+/**
+ * src/types.ts holds the public types (what a config is written with, what src/index.ts exports): anyone
+ * may import it. So it imports types only, and only what a public type needs, from PUBLIC_NEEDS, which
+ * import nothing of src/ themselves; every internal model lives beside its owner, in its layer.
+ */
 const TOP: Record<string, number> = { 'types.ts': -1, 'bin.ts': 9, 'index.ts': 9 };
+const PUBLIC_NEEDS = new Set([
+  // TierConfig's `runner`: the runners' names.
+  'config/runner-names.ts',
+]);
 
 /** Pure policy: decides from values, touches no file, process or network, not even through an import. */
 const POLICY = [
   'route/route.ts',
+  'config/runner-names.ts',
   'verdict/verdict.ts',
   'route/calibrate.ts',
   'verdict/runner-output.ts',
@@ -77,11 +87,7 @@ const IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_
  * The one import that points up, on purpose: a user's config imports 'gate-ladder', and the loader
  * hands it the library (src/index.ts) as that module. It is the user's edge, not ours.
  */
-const ALLOWED = new Set([
-  'config/load.ts -> index.ts',
-  // The runners' records (pure, reaching only util/) are the one source of the config's `runner` values and default `caught` codes.
-  'config/load.ts -> runners/index.ts',
-]);
+const ALLOWED = new Set(['config/load.ts -> index.ts']);
 
 interface Edge {
   to: string;
@@ -90,19 +96,10 @@ interface Edge {
 
 type Graph = Map<string, Edge[]>;
 
-function sources(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) sources(p, out);
-    else if (p.endsWith('.ts')) out.push(p);
-  }
-  return out;
-}
-
 /** Every import and re-export of every source, relative ones as src-relative paths, others by name. */
 function graph(): Graph {
   const g: Graph = new Map();
-  for (const file of sources(SRC)) {
+  for (const file of tsSources(SRC)) {
     const text = readFileSync(file, 'utf8');
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
     const edges: Edge[] = [];
@@ -143,7 +140,7 @@ function rank(file: string): number | undefined {
   return file.includes('/') ? RANK[top] : TOP[top];
 }
 
-/** Imports that climb: to a higher layer, or from types.ts to anything but types. */
+/** Imports that climb, type-only ones included: to a higher layer, or from types.ts to anything but a public type's need, as a type. */
 export function upward(g: Graph): string[] {
   const bad: string[] = [];
   for (const [from, edges] of g) {
@@ -154,7 +151,7 @@ export function upward(g: Graph): string[] {
       const a = rank(from);
       const b = rank(e.to);
       if (a === undefined || b === undefined) bad.push(`${key} (not in a known folder)`);
-      else if (from === 'types.ts' ? !e.typeOnly : b > a) bad.push(key);
+      else if (from === 'types.ts' ? !e.typeOnly || !PUBLIC_NEEDS.has(e.to) : b > a) bad.push(key);
     }
   }
   return bad;
@@ -211,9 +208,18 @@ test('the checks catch what they claim to (a made-up graph)', () => {
     ['util/c.ts', edges('node:fs')],
     ['route/route.ts', edges('util/c.ts', ['git/d.ts', true])],
     ['git/d.ts', edges('node:child_process')],
-    ['types.ts', edges('git/d.ts', ['git/a.ts', true])],
+    ['git/e.ts', edges(['route/f.ts', true])],
+    ['route/f.ts', edges()],
+    ['config/runner-names.ts', edges()],
+    ['types.ts', edges('git/d.ts', ['git/a.ts', true], ['config/runner-names.ts', true], 'config/runner-names.ts')],
   ]);
-  assert.equal(upward(g), ['git/a.ts -> run/b.ts', 'types.ts -> git/d.ts']);
+  assert.equal(upward(g), [
+    'git/a.ts -> run/b.ts',
+    'git/e.ts -> route/f.ts',
+    'types.ts -> git/d.ts',
+    'types.ts -> git/a.ts',
+    'types.ts -> config/runner-names.ts',
+  ]);
   assert.equal(cycles(g), ['git/a.ts -> run/b.ts -> git/a.ts']);
   assert.equal(impure(g, ['route/route.ts']), ['route/route.ts -> util/c.ts imports node:fs']);
 });
@@ -223,6 +229,20 @@ const real = graph();
 test('every source sits in a known folder and imports only downward', () => {
   assert.ok(real.size > 40, `found ${real.size} sources`);
   assert.equal(upward(real), []);
+});
+
+test("src/types.ts's imports are a public type's needs, which import nothing of src/", () => {
+  const needs = (real.get('types.ts') ?? []).filter((e) => real.has(e.to)).map((e) => e.to);
+  assert.ok(
+    needs.every((n) => PUBLIC_NEEDS.has(n)),
+    needs.join(', '),
+  );
+  for (const n of PUBLIC_NEEDS)
+    assert.equal(
+      (real.get(n) ?? []).filter((e) => real.has(e.to)).map((e) => e.to),
+      [],
+      n,
+    );
 });
 
 test('no import cycles', () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forEachRow, type ReadStats } from '../../src/ledger/ledger.js';
-import type { LedgerRow } from '../../src/types.js';
+import type { LedgerRow } from '../../src/ledger/row.js';
 
 const good = (tier: string, extra = '') => `{"patch":"p","tier":"${tier}","verdict":"pass","seconds":1${extra}}`;
 

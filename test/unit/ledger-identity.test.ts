@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { newRows, rowKey, stamp, validOrigin } from '../../src/ledger/identity.js';
-import type { LedgerRow } from '../../src/types.js';
+import type { LedgerRow } from '../../src/ledger/row.js';
 
 const row = (over: Partial<LedgerRow> = {}): LedgerRow => ({
   ts: '2026-01-01T00:00:00.000Z',

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { appendRows, parseRow, readRows, type ReadStats } from '../../src/ledger/ledger.js';
-import type { LedgerRow } from '../../src/types.js';
+import type { LedgerRow } from '../../src/ledger/row.js';
 
 const row = (i: number, extra: Partial<LedgerRow> = {}): LedgerRow => ({
   ts: new Date(0).toISOString(),

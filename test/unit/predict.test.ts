@@ -22,7 +22,8 @@ import {
 import { loadOrderStats, orderIndexPath } from '../../src/ledger/order-index.js';
 import { evaluateOrder, replayOrder } from '../../src/report/order-eval.js';
 import { orderPlan } from '../../src/route/order-plan.js';
-import type { Plan, ResolvedTier } from '../../src/types.js';
+import type { Plan } from '../../src/route/route.js';
+import type { ResolvedTier } from '../../src/config/resolved.js';
 
 const NOW = { write: 'now' } as const;
 /** A value with every number to 5 significant digits. */

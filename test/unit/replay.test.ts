@@ -11,7 +11,8 @@ import { configHash, isReplayRow, replayKey, stableStringify } from '../../src/r
 import { APPLY_TIER, notAppliedRow, type PatchOutcome } from '../../src/replay/patch.js';
 import { Progress, estimateLeft, formatSeconds, outcomeText, statusLine } from '../../src/replay/progress.js';
 import { figureLines, median, replayFigures } from '../../src/replay/summary.js';
-import type { GateResult, LedgerRow } from '../../src/types.js';
+import type { GateResult } from '../../src/gates/result.js';
+import type { LedgerRow } from '../../src/ledger/row.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);

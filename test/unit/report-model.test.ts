@@ -6,7 +6,7 @@ import { type FoldRow, NOT_APPLICABLE_PREFIX, isNotApplicable, replayRuns, repor
 import { bestReplayOrder, replaySeconds, type ReplayRun } from '../../src/report/order.js';
 import { periods, weekStart } from '../../src/report/trend.js';
 import { reportMsg } from '../../src/report/messages.js';
-import type { Verdict } from '../../src/types.js';
+import type { Verdict } from '../../src/ledger/row.js';
 
 /** A calibration run: every tier's verdict and seconds on one patch, in ladder order. */
 const cal = (run: string, verdicts: [string, Verdict, number][], extra: Record<string, unknown> = {}): FoldRow[] =>

@@ -4,7 +4,7 @@ import { row } from '../helpers/rows.js';
 import { advise } from '../../src/report/advice.js';
 import { type FoldRow, report } from '../../src/report/figures.js';
 import { select } from '../../src/report/seconds.js';
-import type { Advice, OrderFigures, PairOverlap, RateFigures, TierFigures } from '../../src/types.js';
+import type { Advice, OrderFigures, PairOverlap, RateFigures, TierFigures } from '../../src/report/model.js';
 
 const repeat = (n: number, make: (i: number) => FoldRow): FoldRow[] => Array.from({ length: n }, (_, i) => make(i));
 const byTier = (tiers: TierFigures[]) => Object.fromEntries(tiers.map((t) => [t.tier, t]));

@@ -3,9 +3,8 @@ import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
 import { defaultScope } from '../../src/config/defaults.js';
 import { route, scopeMatcher, skipTiers, touchedPaths } from '../../src/route/route.js';
-import { ChangeList } from '../../src/git/change-list.js';
+import { ChangeList, type ChangedPath } from '../../src/git/change-list.js';
 import { MAX_FILES_PER_ROW } from '../../src/config/defaults.js';
-import type { ChangedPath } from '../../src/types.js';
 
 const config = resolveConfig({
   tiers: [

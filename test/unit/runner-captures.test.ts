@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runnerCaught } from '../../src/runners/index.js';
+import { runnerCaught } from '../../src/config/runner-names.js';
 import { PROFILES, outputLines } from '../../src/verdict/runner-output.js';
 import { classify } from '../../src/verdict/verdict.js';
 import type { RunnerName } from '../../src/types.js';

@@ -5,7 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runnerCaught } from '../../src/runners/index.js';
+import { runnerCaught } from '../../src/config/runner-names.js';
 import type { GateExit } from '../../src/gates/gate.js';
 import { PROFILES, managerFailure, outputLines, stripAnsi } from '../../src/verdict/runner-output.js';
 import { classify } from '../../src/verdict/verdict.js';

@@ -11,10 +11,9 @@ import {
 } from '../../src/install/starter.js';
 import { pickPackageManager, pmSays } from '../../src/runners/package-manager.js';
 import { colourWanted, paint } from '../../src/util/colour.js';
-import { skipTiers } from '../../src/route/route.js';
+import { skipTiers, type Plan } from '../../src/route/route.js';
 import { gitErrorReason } from '../../src/lint-staged/tier.js';
 import { validateConfig } from '../../src/config/load.js';
-import type { Plan } from '../../src/types.js';
 
 const RUNNERS: [string, string | undefined, Record<string, string>?][] = [
   ['uvu -r esm test', 'uvu'],

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { foldHistory } from '../../src/evidence/history.js';
+import { foldHistory, type TestRecord } from '../../src/evidence/history.js';
 import { renderTestsSection, testsFold } from '../../src/report/tests-section.js';
-import type { Freeze, TestRecord } from '../../src/types.js';
+import type { Freeze } from '../../src/evidence/freeze.js';
 
 const policy = { minRuns: 4, minFlipRate: 0.2 };
 let n = 0;

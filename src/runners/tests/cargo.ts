@@ -106,7 +106,6 @@ export const record = defineRunner({
     looks: '`cargo test`',
     is: (words) => base(words[0] ?? '') === 'cargo' && words[1] === 'test',
   },
-  caught: () => [101],
   exits: {
     1: 'cargo usage error',
   },

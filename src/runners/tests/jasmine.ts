@@ -100,8 +100,6 @@ export const record = defineRunner({
   words: ['jasmine'],
   packages: ['jasmine'],
   commandOnly: true,
-  // jasmine exits 3 when specs failed (1: a file or its config could not load, 2: incomplete, 4: process.exit).
-  caught: () => [3],
   exits: {
     1: 'jasmine could not load a spec file, a helper or its config, or was given an unknown option',
     2: 'jasmine called the run incomplete (no specs found, or a focused fit/fdescribe)',

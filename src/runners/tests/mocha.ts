@@ -101,7 +101,6 @@ export const record = defineRunner({
   name: 'mocha',
   words: ['mocha', '_mocha'],
   packages: ['mocha'],
-  caught: () => Array.from({ length: 255 }, (_, i) => i + 1),
   ambiguousExit: 'mocha exits with the number of failures, and 1 for harness errors too',
   junitHint: 'mocha --reporter mocha-junit-reporter --reporter-options mochaFile=PATH',
   scriptSummary: 1,

@@ -33,7 +33,6 @@ export const record = defineRunner({
     looks: '`cargo nextest`',
     is: (words) => base(words[0] ?? '') === 'cargo' && words[1] === 'nextest',
   },
-  caught: () => [100],
   exits: {
     4: 'nextest found no tests',
     94: 'nextest setup error',
