@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { row } from '../helpers/rows.js';
 import { advise } from '../../src/report/advice.js';
-import { type FoldRow, report } from '../../src/report/figures.js';
+import { type FoldRow, originFold, report, rowOrigin } from '../../src/report/figures.js';
 import { select } from '../../src/report/seconds.js';
 import type { Advice, OrderFigures, PairOverlap, RateFigures, TierFigures } from '../../src/report/model.js';
 
@@ -469,6 +469,44 @@ test('an empty ledger has zero figures and no advice', () => {
   assert.is(r.attempts, 0);
   assert.equal(r.order.current_s, null);
   assert.equal(r.scope, { patches: 0, past: [], saved_s: 0 });
+});
+
+test('rowOrigin: the origin a sync stamped on the row, else the local one', () => {
+  assert.is(rowOrigin({ origin: 'ci' }, 'here'), 'ci');
+  assert.is(rowOrigin({}, 'here'), 'here');
+  assert.is(rowOrigin({ origin: '' }, 'here'), 'here');
+  assert.is(rowOrigin({ origin: 7 }, 'here'), 'here');
+});
+
+test('originFold: each origin folded apart, the local one first, then by name; refused rows named; empty tiers dropped', () => {
+  const f = originFold({ tiers: ['lint', 'unit'] }, 'here');
+  f.add(row('lint', 'pass', 2, { origin: 'zeta' }));
+  f.add(row('lint', 'caught', 1));
+  f.add(row('unit', 'pass', 4, { origin: 'alpha' }));
+  f.add(row('unit', 'pass', 6, { origin: 'alpha' }));
+  const out = f.finish({ beta: { rows: 3 }, alpha: { rows: 1 } });
+  assert.equal(
+    out.map((o) => [o.origin, o.rows, o.refused, o.tiers.map((t) => [t.tier, t.runs, t.caught, t.total_s])]),
+    [
+      ['here', 1, 0, [['lint', 1, 1, 1]]],
+      ['alpha', 2, 1, [['unit', 2, 0, 10]]],
+      ['beta', 0, 3, []],
+      ['zeta', 1, 0, [['lint', 1, 0, 2]]],
+    ],
+  );
+  assert.equal(originFold({}, 'here').finish(), []);
+});
+
+test("errors by cause: a patch's error rows and the harness's are counted apart, both among the tier's errors", () => {
+  const r = report([
+    row('unit', 'error', 1, { error_cause: 'patch' }),
+    row('unit', 'error', 1, { error_cause: 'harness' }),
+    row('unit', 'error', 1),
+    row('unit', 'pass', 1),
+  ]);
+  assert.equal(r.errors, { patch: 1, harness: 2 });
+  assert.is(r.tiers[0]?.errors, 3);
+  assert.is(r.tiers[0]?.patch_errors, 1);
 });
 
 test.run();

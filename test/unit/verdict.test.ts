@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { GateExit } from '../../src/gates/gate.js';
-import type { ResolvedTier, RunnerName } from '../../src/types.js';
+import type { ResolvedTier } from '../../src/config/resolved.js';
+import type { RunnerName } from '../../src/types.js';
 import { type OutputContext, ambiguityNotes, classify, notFoundCommand, quoteLine } from '../../src/verdict/verdict.js';
 
 const exit = (over: Partial<GateExit>): GateExit => ({
