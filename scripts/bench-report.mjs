@@ -14,7 +14,7 @@ const LIMIT_S = 5;
 const LIMIT_MB = 300;
 const HTML_RATIO = 2;
 const HTML_MAX_BYTES = 2 * 1024 * 1024;
-const cli = resolve('dist/cli.js');
+const cli = resolve('dist/cli.mjs');
 
 /** Rows shaped like the ladder's: 20 % routed past t1, 10 % calibration, 2 % cached, a few errors and bad lines. */
 function generate(path, rows) {

@@ -4,10 +4,11 @@
 // build with code splitting, no plugin; the one line added is a `require` for the files that call it. Each `await import()` in src/ becomes
 // a chunk loaded when that line runs, as it is when the unit tests run the tsc build.
 //
-//   dist/cli.js           src/bin.ts: turns on Node's compile cache where Node has one, then the CLI
-//   dist/cli.cjs          the bin (package.json, and the hook line `install` writes): loads dist/cli.js
-//   dist/index.js         src/index.ts: the library (`defineConfig`, `defaultScope`), its few chunks only
-//   dist/chunks/*.js      the modules the entries share or load on demand (the config loader's worker
+//   dist/cli.mjs          src/bin.ts: turns on Node's compile cache where Node has one, then the CLI
+//   dist/cli.cjs          the bin (package.json, and the hook line `install` writes): loads dist/cli.mjs
+//   dist/cli.js           earlier versions' ES entry: imports dist/cli.mjs
+//   dist/index.mjs        src/index.ts: the library (`defineConfig`, `defaultScope`), its few chunks only
+//   dist/chunks/*.mjs     the modules the entries share or load on demand (the config loader's worker
 //                         thread runs the chunk that holds src/config/load-worker.ts: new Worker(import.meta.url))
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
@@ -43,6 +44,8 @@ const built = await build({
   define: { __GATE_LADDER_BUILD__: BUILD, __GATE_LADDER_VERSION__: VERSION },
   legalComments: 'none',
   logLevel: 'warning',
+  // .mjs: Node knows an ES module by its name, and does not look up package.json's `type` for each file a push loads.
+  outExtension: { '.js': '.mjs' },
   write: false,
 });
 // Bundled CommonJS dependencies (yargs, cosmiconfig...) call require(): the files that name it get one.
@@ -56,7 +59,7 @@ for (const file of built.outputFiles) {
 }
 // A CommonJS file can be the bin whatever the package's type, and hooks installed by earlier versions name it.
 // It turns on Node's compile cache (Node 22.1+, public `module.enableCompileCache`) before anything of
-// ours loads, so every module of the run, dist/cli.js included, is compiled once and then read from it.
+// ours loads, so every module of the run, dist/cli.mjs included, is compiled once and then read from it.
 writeFileSync(
   'dist/cli.cjs',
   [
@@ -64,11 +67,13 @@ writeFileSync(
     "'use strict';",
     "const m = require('node:module');",
     "if (typeof m.enableCompileCache === 'function') m.enableCompileCache();",
-    "import('./cli.js');",
+    "import('./cli.mjs');",
     '',
   ].join('\n'),
 );
 chmodSync('dist/cli.cjs', 0o755);
+// Earlier versions' ES entry, kept for setups that start it by path (an MCP client's config, a script).
+writeFileSync('dist/cli.js', "import './cli.mjs';\n");
 
 const tsc = ['node_modules/typescript/bin/tsc'];
 // The test build and the declarations at once: two independent tsc processes, one per core here.

@@ -9,9 +9,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const project = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(project, 'dist', 'cli.js');
+const cli = join(project, 'dist', 'cli.mjs');
 if (!existsSync(cli)) {
-  console.error('demo: dist/cli.js is missing; run `npm run build` first (or `npm run demo`, which builds).');
+  console.error('demo: dist/cli.mjs is missing; run `npm run build` first (or `npm run demo`, which builds).');
   process.exit(2);
 }
 

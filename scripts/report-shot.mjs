@@ -118,7 +118,7 @@ try {
   };
   writeFileSync(join(dir, '.gate-ladder', 'freezes.json'), `${JSON.stringify({ version: 1, freezes: [freeze] }, null, 2)}\n`);
   const html = join(dir, 'report.html');
-  const r = spawnSync(process.execPath, [join(project, 'dist', 'cli.js'), 'report', '--html', html], { cwd: dir, env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(project, 'dist', 'cli.mjs'), 'report', '--html', html], { cwd: dir, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`report --html exited ${r.status}: ${r.stderr}`);
   if (htmlAt) copyFileSync(html, htmlAt);
   const browser = await chromium.launch({

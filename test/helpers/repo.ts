@@ -23,7 +23,7 @@ import { execaSync } from 'execa';
 
 /** The project's root (the test build lives in build/test/helpers). */
 export const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const CLI = join(PROJECT, 'dist', 'cli.js');
+export const CLI = join(PROJECT, 'dist', 'cli.mjs');
 
 export interface Run {
   code: number | null;
@@ -98,7 +98,7 @@ export function installedModules(): string {
  * test repos link. The caller removes it.
  */
 export function packInstall(): string {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  if (!existsSync(CLI)) throw new Error('dist/cli.mjs is missing: run `npm run build` first');
   const dir = mkdtempSync(join(tmpdir(), 'gl-pack-'));
   const stage = join(dir, 'stage');
   mkdirSync(join(stage, 'scripts'), { recursive: true });
@@ -201,7 +201,7 @@ function repoAt(dir: string, remote: string): Repo {
       return gitOk('rev-parse', 'HEAD');
     },
     push: (args = ['origin', 'HEAD'], env = {}) => sh('git', ['push', ...args], dir, { env, timeoutMs: 300_000 }),
-    cli: (args, o = {}) => sh(process.execPath, [join(dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), ...args], dir, o),
+    cli: (args, o = {}) => sh(process.execPath, [join(dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), ...args], dir, o),
     ledger: () =>
       existsSync(ledgerPath)
         ? readFileSync(ledgerPath, 'utf8')

@@ -265,7 +265,7 @@ test('run --dry-run right after install says it judged commits only and that the
 test("install run from outside the project (the project's node_modules has no gate-ladder: a failed `npm i -D`, a global install) says the hook cannot run it and the step", () =>
   withRepo({ install: false, pushInitial: false, files: { 'package.json': pkg({ test: 'node -e 0' }) } }, (repo) => {
     sh('rm', ['-f', 'node_modules'], repo.dir);
-    const r = sh(process.execPath, [join(PROJECT, 'dist', 'cli.js'), 'install'], repo.dir);
+    const r = sh(process.execPath, [join(PROJECT, 'dist', 'cli.mjs'), 'install'], repo.dir);
     assert.is(r.code, 0, r.out);
     assert.match(
       r.stdout,

@@ -310,7 +310,7 @@ test('a reader that goes away (`| true`, `| head -1`) makes no command crash wit
     repo.write('src/other.txt', 'x\n');
     repo.commit('change');
     run(repo);
-    const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js');
+    const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs');
     for (const args of ['flaky', 'flaky --json', 'report', 'report --json', 'run --json --dry-run --base HEAD~1', '--help']) {
       // `true` exits before the command writes: every write meets a closed pipe. pipefail gives the command's own status.
       const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(cli)} ${args} | true`], {

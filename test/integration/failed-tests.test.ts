@@ -89,7 +89,7 @@ test('vitest, no JUnit report: judge --json names the failed test with its file,
     // The MCP tool's structured result: the same failed test, as an agent receives it.
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'mcp'],
+      args: [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'mcp'],
       cwd: repo.dir,
       env: cleanEnv() as Record<string, string>,
       stderr: 'pipe',

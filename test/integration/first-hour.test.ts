@@ -381,7 +381,7 @@ test('a package in a folder of the repository (its name has a space): install fr
       const app = join(repo.dir, 'web app');
       symlinkSync(installedModules(), join(app, 'node_modules'), 'dir');
       const before = repo.read('web app/package.json');
-      const r = sh(process.execPath, [join(app, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'install'], app);
+      const r = sh(process.execPath, [join(app, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'install'], app);
       assert.is(r.code, 0, r.out);
       assert.match(r.stdout, 'web app/package.json: added "prepare": "cd .. && husky"');
       assert.is((JSON.parse(repo.read('web app/package.json')) as { scripts: Record<string, string> }).scripts.prepare, 'cd .. && husky');
@@ -421,7 +421,7 @@ test('a package in a folder of the repository (its name has a space): install fr
       );
       symlinkSync(installedModules(), join(app, 'node_modules'), 'dir');
 
-      const u = sh(process.execPath, [join(app, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'uninstall'], app);
+      const u = sh(process.execPath, [join(app, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'uninstall'], app);
       assert.is(u.code, 0, u.out);
       assert.match(u.stdout, 'web app/package.json: restored as it was before install');
       assert.is(repo.read('web app/package.json'), before);
@@ -508,7 +508,7 @@ test("a workspace's package, gate-ladder hoisted to the root's node_modules: ins
     },
     (repo) => {
       const web = join(repo.dir, 'packages', 'web');
-      const r = sh(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'install'], web);
+      const r = sh(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'install'], web);
       assert.is(r.code, 0, r.out);
       assert.match(
         repo.read('.husky/pre-push'),
@@ -665,7 +665,7 @@ test('a repository without commits gets a sentence a person understands', () => 
     sh('git', ['init', '-q', '-b', 'main'], dir);
     symlinkSync(installedModules(), join(dir, 'node_modules'), 'dir');
     writeFileSync(join(dir, 'gate-ladder.config.ts'), "export default { tiers: [{ name: 't1', run: 'true' }] };\n");
-    const r = sh(process.execPath, [join(dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'run', '--base', 'HEAD'], dir);
+    const r = sh(process.execPath, [join(dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'run', '--base', 'HEAD'], dir);
     assert.is(r.code, 2, r.out);
     assert.match(r.stderr, 'this repository has no commits yet, so there is no change to judge. Make a first commit');
     assert.not.match(r.stderr, 'is not a commit');

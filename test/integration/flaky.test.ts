@@ -258,7 +258,7 @@ test('seed on a commit: Ctrl-C stops the gates and gives the worktree back to th
       repo.write('src/value.txt', 'bug\n');
       repo.commit('a known bug');
       repo.gitOk('checkout', '-q', 'main');
-      const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js');
+      const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs');
       const child = spawn(process.execPath, [cli, 'seed', 'seeded'], { cwd: repo.dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (d) => (out += d));

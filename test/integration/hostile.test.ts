@@ -107,7 +107,7 @@ test('a repository in a folder whose name holds a newline, an escape sequence an
       };
       assert.is(sh('git', ['clone', '-q', `file://${repo.remote}`, dir], base).code, 0);
       symlinkSync(installedModules(), join(dir, 'node_modules'), 'dir');
-      ok(process.execPath, [join(dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'install']);
+      ok(process.execPath, [join(dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'install']);
       // A branch that is not checked out: judged in a slot of the pool, twice.
       ok('git', ['checkout', '-qb', 'side']);
       writeFileSync(join(dir, 'side.txt'), 'side\n');

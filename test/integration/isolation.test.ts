@@ -242,7 +242,7 @@ test("a push from a linked worktree: gates see none of the hook's GIT_DIR/GIT_IN
       repo.gitOk('worktree', 'add', '-q', '-b', 'side', side);
       symlinkSync(join(repo.dir, 'node_modules'), join(side, 'node_modules'));
       // husky's .husky/_ is not tracked: a linked worktree needs its own install (as `npm install` there would do).
-      const i = sh(process.execPath, [join(side, 'node_modules/gate-ladder/dist/cli.js'), 'install'], side);
+      const i = sh(process.execPath, [join(side, 'node_modules/gate-ladder/dist/cli.mjs'), 'install'], side);
       assert.is(i.code, 0, i.out);
       mkdirSync(join(side, 'packages/app/node_modules'), { recursive: true });
       symlinkSync('../../lib', join(side, 'packages/app/node_modules/lib'));
@@ -316,7 +316,7 @@ test('Ctrl-C during a gate in a worktree: the gate is stopped, the slot given ba
       const trace = join(repo.dir, '..', 'trace');
       const child = spawn(
         process.execPath,
-        [join(repo.dir, 'node_modules/gate-ladder/dist/cli.js'), 'run', 'pre-push', 'origin', repo.remote],
+        [join(repo.dir, 'node_modules/gate-ladder/dist/cli.mjs'), 'run', 'pre-push', 'origin', repo.remote],
         {
           cwd: repo.dir,
           env: cleanEnv({ GL_TRACE: trace }),

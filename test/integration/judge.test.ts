@@ -202,7 +202,7 @@ test('mcp: the SDK client lists the tools; judge_patch answers caught and pass a
     const good = readFileSync(patchOf(repo, 'good.diff', GOOD(repo)), 'utf8');
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'mcp'],
+      args: [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'mcp'],
       cwd: repo.dir,
       env: cleanEnv() as Record<string, string>,
       stderr: 'pipe',
@@ -279,7 +279,7 @@ test("docs/agents.md's hook script: exit 0 on a clean tree, exit 2 with the reas
 
 /** The CLI as a child, with this process's event loop free (a listener of the test may answer meanwhile). */
 function judgeAsync(repo: Repo, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'judge', ...args], {
+  const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'judge', ...args], {
     cwd: repo.dir,
     env: cleanEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,7 +16,7 @@ const FILES = {
 
 test('a malformed line: a parse-error reply with id null; JSON that is no request: invalid request; the next request is answered', () =>
   withRepo({ files: FILES, install: false, pushInitial: false }, async (repo) => {
-    const server = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'mcp'], {
+    const server = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'mcp'], {
       cwd: repo.dir,
       env: cleanEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],

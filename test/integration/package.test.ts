@@ -7,7 +7,7 @@ import { PROJECT, sh, withRepo } from '../helpers/repo.js';
 test('the packed package ships its bin, its library and types that check a defineConfig config', () =>
   withRepo({ install: false }, (repo) => {
     const pkg = join(repo.dir, 'node_modules', 'gate-ladder');
-    for (const f of ['dist/cli.js', 'dist/index.js', 'dist/types/index.d.ts', 'README.md']) assert.ok(existsSync(join(pkg, f)), f);
+    for (const f of ['dist/cli.mjs', 'dist/index.mjs', 'dist/types/index.d.ts', 'README.md']) assert.ok(existsSync(join(pkg, f)), f);
     repo.write(
       'gate-ladder.config.ts',
       `import { defineConfig, defaultScope, type GateLadderConfig } from 'gate-ladder';
@@ -64,9 +64,9 @@ test('the library exports defineConfig, defaultScope and the config types, nothi
     const types = readFileSync(join(pkg, 'dist', 'types', 'index.d.ts'), 'utf8');
     for (const name of ['GateLadderConfig', 'TierConfig', 'defineConfig', 'defaultScope']) assert.match(types, name);
     assert.not.match(types, 'LedgerRow', 'internal types are not part of the contract');
-    const files = [...staticClosure(join(pkg, 'dist', 'index.js'))];
+    const files = [...staticClosure(join(pkg, 'dist', 'index.mjs'))];
     const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
-    assert.ok(bytes < 16_000, `dist/index.js loads ${bytes} bytes: ${files.join(', ')}`);
+    assert.ok(bytes < 16_000, `dist/index.mjs loads ${bytes} bytes: ${files.join(', ')}`);
     const listing = () => readdirSync(join(pkg, 'dist'), { recursive: true }).map(String).sort();
     const before = listing();
     repo.write('gate-ladder.config.ts', `export default { tiers: [{ name: 't1', run: 'true' }] };\n`);

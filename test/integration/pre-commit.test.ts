@@ -270,7 +270,7 @@ test('a second Ctrl-C while a lint-staged task stops: gate-ladder waits, lint-st
         repo.write('src/value.txt', unstaged);
         const staged = repo.gitOk('write-tree');
         // Its own process group, as a terminal's foreground job: Ctrl-C reaches the hook and the task alike.
-        const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'run', 'pre-commit'], {
+        const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'run', 'pre-commit'], {
           cwd: repo.dir,
           env: cleanEnv({ GL_MARKS: marks }),
           detached: true,
@@ -309,7 +309,7 @@ test('SIGTERM during a lint-staged tier: interrupted, no row', () =>
       try {
         repo.write('src/value.txt', 'staged\n');
         repo.gitOk('add', 'src/value.txt');
-        const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'run', 'pre-commit'], {
+        const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'run', 'pre-commit'], {
           cwd: repo.dir,
           env: cleanEnv({ GL_MARKS: marks }),
           detached: true,

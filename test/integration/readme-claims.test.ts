@@ -100,7 +100,7 @@ test('one ledger is shared by every linked worktree of a repository', () =>
     repo.gitOk('worktree', 'add', '-q', '-b', 'side', side);
     sh('ln', ['-s', join(repo.dir, 'node_modules'), join(side, 'node_modules')], side);
     sh('sh', ['-c', 'printf "bug\\n" > src/value.txt && git commit -qam bug'], side);
-    const r = sh(process.execPath, [join(side, 'node_modules/gate-ladder/dist/cli.js'), 'run', '--base', 'HEAD~1'], side);
+    const r = sh(process.execPath, [join(side, 'node_modules/gate-ladder/dist/cli.mjs'), 'run', '--base', 'HEAD~1'], side);
     assert.is(r.code, 1, r.out);
     assert.equal(
       repo.ledger().map((x) => [x.tier, x.verdict]),

@@ -23,7 +23,7 @@ const replay = (repo: Repo, tmp: string, args: string[], env: Record<string, str
 
 /** The CLI as a child the test can signal, with the event loop free (a listener may run meanwhile). */
 function spawnReplay(repo: Repo, tmp: string, args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), 'replay', ...args], {
+  const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'replay', ...args], {
     cwd: repo.dir,
     env: cleanEnv({ TMPDIR: tmp, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { cell, TIER_COLUMNS } from '../../src/report/render.js';
 import type { Report } from '../../src/report/model.js';
 
-// build/test/integration → the package root, where `npm run build` put dist/cli.js.
+// build/test/integration → the package root, where `npm run build` put dist/cli.mjs.
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const CLI = join(ROOT, 'dist/cli.js');
+const CLI = join(ROOT, 'dist/cli.mjs');
 
 function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });

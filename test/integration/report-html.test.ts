@@ -17,7 +17,7 @@ import type { TestsSection } from '../../src/report/tests-section.js';
 import { toolPresent } from '../helpers/system-tool.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const CLI = join(ROOT, 'dist/cli.js');
+const CLI = join(ROOT, 'dist/cli.mjs');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const hasChromium = toolPresent(
   'the HTML report in a browser',

@@ -136,7 +136,7 @@ test('Ctrl-C stops the gate tree, keeps earlier rows, writes none for the interr
     async (repo) => {
       repo.write('src/a.txt', 'x\n');
       repo.commit('change');
-      const child = spawn(process.execPath, [join(repo.dir, 'node_modules/gate-ladder/dist/cli.js'), 'run', '--base', 'HEAD~1'], {
+      const child = spawn(process.execPath, [join(repo.dir, 'node_modules/gate-ladder/dist/cli.mjs'), 'run', '--base', 'HEAD~1'], {
         cwd: repo.dir,
         env: cleanEnv(),
         stdio: ['ignore', 'pipe', 'pipe'],

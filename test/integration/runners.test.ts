@@ -736,7 +736,7 @@ function scenario(s: Scenario): Promise<Outcome> {
     symlinkSync(runnerModules(), join(repo.dir, 'node_modules'), 'dir');
     repo.write('notes.txt', 'a change to judge\n');
     repo.commit('change');
-    const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js');
+    const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs');
     const r = await execa(process.execPath, [cli, 'run', '--base', 'HEAD~1', '--calibrate', '--json'], {
       cwd: repo.dir,
       env: cleanEnv(),

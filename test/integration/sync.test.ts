@@ -28,7 +28,7 @@ const teamFile = (repo: Repo) => join(dirname(repo.ledgerPath), 'team', 'ledger.
 
 /** The CLI as a child, so two clones can sync at the same moment. */
 function cliAsync(repo: Repo, args: string[], extra: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), ...args], {
+  const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), ...args], {
     cwd: repo.dir,
     env: cleanEnv(extra),
     stdio: ['ignore', 'pipe', 'pipe'],

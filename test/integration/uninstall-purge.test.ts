@@ -158,7 +158,7 @@ test('install on a terminal asks whether to add the line (default yes); "n" leav
   withRepo({ install: false, pushInitial: false }, (repo) => {
     if (!hasScript) return;
     pythonRepo(repo, '__pycache__/\n');
-    const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js');
+    const cli = join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs');
     const onTerminal = (answer: string) =>
       sh('script', ['-qec', `'${process.execPath}' '${cli}' install`, '/dev/null'], repo.dir, { input: answer });
     const no = onTerminal('n\n');

@@ -227,7 +227,7 @@ test('a slot whose run died mid-checkout is repaired; one git no longer knows is
 
 /** The CLI as a child that can be killed, with its output. */
 function spawnCli(repo: Repo, args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.js'), ...args], {
+  const child = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), ...args], {
     cwd: repo.dir,
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
