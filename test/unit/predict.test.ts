@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  type Cell,
   HALF_LIFE_RUNS,
+  MapKeys,
   MIN_CALIBRATION_RUNS,
   type OrderRow,
   SECONDS_KEPT,
@@ -193,6 +195,79 @@ test('predictOrder: catch per expected second, highest first; a tier that never 
     d.tiers,
     [...tiers].sort((a, b) => rate(b) - rate(a)),
   );
+});
+
+test('predictTiers: decayed counts, the all-tiers rate, then kinds, folders shallowest first, paths; at most 3 keys named a level, none whose history decayed away', () => {
+  // Hand-made stats at run S: a cell last bumped at S - 2 half-lives counts a quarter; one 1,200 half-lives back, nothing.
+  const S = 600_000;
+  const old = S - 2 * HALF_LIFE_RUNS;
+  const keys = new MapKeys();
+  const put = (key: string, cells: Record<string, Cell>) => keys.map.set(key, cells);
+  put('k:.ts', { A: [2, 2, S - HALF_LIFE_RUNS], B: [0, 1, S] });
+  put('k:.md', { A: [1, 1, S] });
+  put('k:.json', { A: [0, 1, S] });
+  put('k:.css', { A: [1, 2, S] });
+  put('d:lib/deep', { A: [1, 1, S] }); // depth 2, found before any depth-1 folder ('d:lib' has no history)
+  put('d:src', { A: [1, 1, S] });
+  put('d:tests', { A: [0, 1, S] });
+  put('d:docs', { A: [1, 2, S] });
+  put('p:src/x.ts', { A: [1, 2, S] });
+  put('p:q.css', { A: [1, 1, 0] });
+  const stats = {
+    ...emptyStats(keys),
+    seq: S,
+    calRuns: MIN_CALIBRATION_RUNS,
+    tiers: { A: { cell: [4, 8, old] as Cell, secs: [5, 1, 3] }, B: { cell: [1, 4, S] as Cell, secs: [] } },
+  };
+  const files = ['lib/deep/x.ts', 'src/x.ts', 'tests/t.md', 'docs/d.json', 'q.css'];
+  const [a, b, c] = predictTiers(stats, ['A', 'B', 'C'], files);
+  const m = (caught: number, trials: number, prior: number) => (caught + 2 * prior) / (trials + 2);
+  const all = (1 + 1 + 0.5) / (2 + 4 + 1); // A's 4 of 8 at a quarter, B's 1 of 4, and the half-trial prior
+  // A: its own 1 of 2, then kinds 3 of 5, folders at depth 1 (2 of 4), at depth 2 (1 of 1), paths 1 of 2 (q.css decayed to 0 of 0).
+  assert.equal(a, {
+    tier: 'A',
+    p: m(1, 2, m(1, 1, m(2, 4, m(3, 5, m(1, 2, all))))),
+    seconds: 3,
+    evidence: {
+      rows: 2,
+      paths: { trials: 2, keys: ['src/x.ts'] },
+      folders: { trials: 4, keys: ['lib/deep', 'src', 'tests'] },
+      kinds: { trials: 5, keys: ['.ts', '.md', '.json'] },
+    },
+  });
+  // B: only the .ts kind has its history; the other keys have none of B's and are passed over.
+  assert.equal(b, {
+    tier: 'B',
+    p: m(0, 1, m(1, 4, all)),
+    seconds: null,
+    evidence: { rows: 4, paths: { trials: 0, keys: [] }, folders: { trials: 0, keys: [] }, kinds: { trials: 1, keys: ['.ts'] } },
+  });
+  // C: no history at all: the all-tiers rate, no seconds.
+  assert.equal(c, {
+    tier: 'C',
+    p: all,
+    seconds: null,
+    evidence: { rows: 0, paths: { trials: 0, keys: [] }, folders: { trials: 0, keys: [] }, kinds: { trials: 0, keys: [] } },
+  });
+});
+
+test('predictOrder: when no tier ever passed, all are priced alike and the likelier catch runs first', () => {
+  const stats = emptyStats();
+  foldRow(stats, { run: 'r0', tier: 'A', verdict: 'caught', seconds: 1, calibration: true });
+  for (let r = 0; r < 5; r++) foldRow(stats, { run: `r${r}`, tier: 'B', verdict: 'caught', seconds: 1, calibration: true });
+  for (let r = 5; r < MIN_CALIBRATION_RUNS; r++)
+    foldRow(stats, { run: `r${r}`, tier: 'B', verdict: 'error', seconds: 1, calibration: true });
+  const d = predictOrder(stats, ['A', 'B'], []);
+  assert.equal(
+    d.predictions!.map((x) => x.seconds),
+    [null, null],
+  );
+  assert.ok(d.predictions![1]!.p > d.predictions![0]!.p);
+  assert.equal(d.tiers, ['B', 'A']);
+});
+
+test('emptyStats: the fold of an empty ledger', () => {
+  assert.equal(statsData(emptyStats()), { seq: 0, lastRun: '', calRuns: 0, lastCal: '', rows: 0, tiers: {}, keys: {} });
 });
 
 test('median: none, odd and even counts, in numeric order, the list left as it was', () => {
