@@ -41,6 +41,16 @@ const mocha = [
   '',
 ].join('\n');
 
+test("keepFor jest: after a 'Test suite failed to run' line, the blank lines up to its reason and the reason are kept, then nothing more; at most five lines on", () => {
+  const fed = (lines: string[]) => {
+    const keep = keepFor('jest')!;
+    return lines.map((line) => keep(line));
+  };
+  const head = '  ● Test suite failed to run';
+  assert.equal(fed([head, '', '   ', '    Cannot find module', 'after the reason']), [true, true, true, true, false]);
+  assert.equal(fed([head, '', '', '', '', '', 'six lines on']), [true, true, true, true, true, true, false]);
+});
+
 test('mocha: the counts, each of the three failures with its message, within 40 lines; no noise, no dependency frame', () => {
   const s = summarizeOutput({ text: mocha, keep: keepFor('mocha') });
   assert.ok(s.lines.length <= 40, s.lines.join('\n'));

@@ -11,7 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { failedTestsOf } from '../../src/verdict/runner-output.js';
+import { MAX_FAILURES_READ, failedTestsOf } from '../../src/verdict/runner-output.js';
 import type { RunnerName } from '../../src/types.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/failures');
@@ -189,6 +189,48 @@ test('go without its go.mod known: the package names the test, no file is guesse
       ['example.com/m/math::TestSub/inner', undefined, undefined],
     ],
   );
+});
+
+test('a path printed as a file URL, absolute or with ./ is made repository-relative; the root itself, the folder above it and a path out of it are left out', () => {
+  const text = output('mocha', 'caught');
+  const at = (where: string) =>
+    failedTestsOf('mocha', text.replaceAll('test/math.test.js', where), { root: '/x', base: '.' }).map((f) => f.file ?? null);
+  for (const where of ['file:///x/test/math.test.js', '/x/test/math.test.js', './test/math.test.js'])
+    assert.equal(at(where), [JS, JS], where);
+  assert.equal(at('../up/math.test.js'), [null, null]);
+  // node's `test at <file>:<line>:<col>` takes any path: the root itself and its parent are no test file.
+  const node = output('node', 'caught-24');
+  const nodeAt = (where: string) =>
+    failedTestsOf('node', node.replaceAll('test/math.test.js', where), { root: '/x', base: '.' }).map((f) => f.file ?? null);
+  assert.equal(nodeAt('/x'), [null, null]);
+  assert.equal(nodeAt('/'), [null, null]);
+  assert.equal(nodeAt('/x/a..'), ['a..', 'a..']);
+  // Without a file there is no line either: the failure carries its id, title and message only.
+  assert.equal(failedTestsOf('node', node.replaceAll('test/math.test.js', '/'), { root: '/x', base: '.' })[1], {
+    id: 'throws',
+    title: 'throws',
+    message: 'Error: boom',
+  });
+});
+
+test('a file without a line, a go test with no file line, a failure printed twice, and more than MAX_FAILURES_READ failures', () => {
+  const ctx = { root: '/x', base: '.', packageDir: () => 'math' };
+  assert.equal(failedTestsOf('pytest', 'FAILED tests/test_math.py::test_adds - assert 2 == 3\n', ctx), [
+    { id: 'tests/test_math.py::test_adds', title: 'test_adds', file: 'tests/test_math.py', message: 'assert 2 == 3' },
+  ]);
+  const go = (body: string) => `${body}FAIL\nFAIL\texample.com/m/math\t0.01s\nFAIL\n`;
+  assert.equal(failedTestsOf('go', go('--- FAIL: TestQuiet (0.00s)\n'), ctx), [
+    { id: 'example.com/m/math::TestQuiet', title: 'TestQuiet', message: 'failed' },
+  ]);
+  assert.equal(
+    failedTestsOf('go', go('--- FAIL: TestA (0.00s)\n--- FAIL: TestA (0.00s)\n'), ctx).map((f) => f.id),
+    ['example.com/m/math::TestA'],
+  );
+  const many = (n: number) => go(Array.from({ length: n }, (_, i) => `--- FAIL: Test${i} (0.00s)\n    a_test.go:${i + 1}: no\n`).join(''));
+  assert.is(failedTestsOf('go', many(MAX_FAILURES_READ), ctx).length, MAX_FAILURES_READ);
+  const read = failedTestsOf('go', many(MAX_FAILURES_READ + 1), ctx);
+  assert.is(read.length, MAX_FAILURES_READ);
+  assert.is(read.at(-1)!.id, `example.com/m/math::Test${MAX_FAILURES_READ - 1}`);
 });
 
 test('a passing output, and a runner without a reader, name no failed test', () => {
