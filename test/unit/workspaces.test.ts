@@ -233,4 +233,76 @@ test('classify: every workspace passed but npm failed: an error, not a pass', ()
   assert.match(c.reason!, /^exit 1, though every workspace's output reads as passed \(a\)/);
 });
 
+const MISSING_D = [
+  'npm error Lifecycle script `test` failed with error:',
+  'npm error workspace d@1.0.0',
+  'npm error location /tmp/ws-exp/packages/d',
+  'npm error Missing script: "test"',
+  'npm error',
+  'npm error To see a list of scripts, run:',
+  'npm error   npm run --workspace=d@1.0.0',
+].join('\n');
+const NO_SCRIPT_D =
+  'workspace d: it has no "test" script, and npm fails the run for it: add one to its package.json, or run npm with --if-present to skip it';
+
+test('classify: a workspace without the script fails the run (not applicable); with --if-present none ran, an error unless allowNoTests', () => {
+  assert.equal(judge('npm test -w d', 1, MISSING_D), { verdict: 'error', reason: NO_SCRIPT_D, inapplicable: true });
+  assert.equal(judge('npm test -w d --if-present', 0, ''), {
+    verdict: 'error',
+    reason:
+      'no workspace of the run has a "test" script, so npm ran no test; add the script to the workspaces, or set `allowNoTests: true` on the tier if that is expected',
+  });
+  assert.equal(judge('npm test -w d --if-present', 0, '', true), {
+    verdict: 'pass',
+    reason: 'no workspace of the run has a "test" script, so npm ran no test (allowed by `allowNoTests`)',
+  });
+});
+
+test('classify: a proven catch names the workspace and, besides, every error; a pass carries the notes of the workspaces that have one', () => {
+  assert.equal(judge('npm test --workspaces', 1, capture('npm11-workspaces')), {
+    verdict: 'caught',
+    proven: true,
+    reason: `workspace b: mocha: \`2 failing\`; besides, workspace c: a test file failed outside any test: \`Error: Cannot find module './nope'\`; \`npm run test -w c\` runs it alone; ${NO_SCRIPT_D}; workspace @s/e: no tests ran: \`# tests 0\`; if that is expected, set \`allowNoTests: true\` on the tier; \`npm run test -w @s/e\` runs it alone`,
+  });
+  assert.equal(judge('npm test -w a -w packages/e', 0, capture('npm11-a-e'), true), {
+    verdict: 'pass',
+    reason: 'workspace @s/e: no tests ran (allowed by `allowNoTests`): `# tests 0`',
+  });
+});
+
+test('classify: a workspace whose script no runner reads is caught by its own exit code, which the reason names', () => {
+  const ws: Workspaces = {
+    root: { dir: '.', name: 'root', scripts: {} },
+    list: [{ dir: 'packages/f', name: 'f', id: 'f@1.0.0', scripts: { test: 'sh t.sh' } }],
+  };
+  const tail = [
+    '',
+    '> f@1.0.0 test',
+    '> sh t.sh',
+    '',
+    'checking',
+    'npm error Lifecycle script `test` failed with error:',
+    'npm error code 3',
+    'npm error path /tmp/ws-exp/packages/f',
+    'npm error workspace f@1.0.0',
+    'npm error location /tmp/ws-exp/packages/f',
+    'npm error command failed',
+    'npm error command sh -c sh t.sh',
+  ].join('\n');
+  const c = classify({ exitCode: 1, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1, 3], 30, {
+    output: { detection: detect('npm test -ws', ws) },
+  });
+  assert.equal(c, { verdict: 'caught', reason: 'workspace f: exit 3' });
+});
+
+test('classify: a workspace without the script is an error only when npm failed the run; --if-present skips it; mixed errors are not all inapplicable', () => {
+  const ac = capture('npm11-a-c');
+  const c = "workspace c: a test file failed outside any test: `Error: Cannot find module './nope'`; `npm run test -w c` runs it alone";
+  assert.equal(judge('npm test -w a -w c -w d --if-present', 1, ac), { verdict: 'error', reason: c });
+  assert.equal(judge('npm test -w c -w d', 1, `${ac}\n${MISSING_D}`), { verdict: 'error', reason: `${c}; ${NO_SCRIPT_D}` });
+  const a = capture('npm11-a');
+  assert.equal(judge('npm test -w a -w d', 0, a), { verdict: 'pass' });
+  assert.equal(judge('npm test -w a -w d', 1, a), { verdict: 'error', reason: NO_SCRIPT_D });
+});
+
 test.run();
