@@ -204,6 +204,7 @@ test('a path printed as a file URL, absolute or with ./ is made repository-relat
     failedTestsOf('node', node.replaceAll('test/math.test.js', where), { root: '/x', base: '.' }).map((f) => f.file ?? null);
   assert.equal(nodeAt('/x'), [null, null]);
   assert.equal(nodeAt('/'), [null, null]);
+  assert.equal(nodeAt(''), [null, null]);
   assert.equal(nodeAt('/x/a..'), ['a..', 'a..']);
   // Without a file there is no line either: the failure carries its id, title and message only.
   assert.equal(failedTestsOf('node', node.replaceAll('test/math.test.js', '/'), { root: '/x', base: '.' })[1], {
