@@ -237,4 +237,15 @@ test('ambiguityNotes: a catch from a runner whose exit cannot tell failure from 
   assert.equal(ambiguityNotes(tier('pytest'), 'caught', 'jest').length, 1, "the runner given wins over the tier's");
 });
 
+test("classify: exit 126 (found but not executable) is the shell's verdict, whatever an env tool's, a checker's or a script's output says", () => {
+  const denied = 'sh: 1: ./run-tests: Permission denied';
+  const shell = { verdict: 'error', reason: 'exit 126: command found but not executable' };
+  const at = (output: OutputContext, runner?: RunnerName, tail = denied) =>
+    classify(exit({ exitCode: 126, tail }), [1], 30, { ...(runner && { runner }), output });
+  assert.equal(at(out({ envTool: 'tox' })), shell);
+  assert.equal(at(out(), 'eslint'), shell);
+  assert.equal(at(out({ typeCheck: 'tsc' })), shell);
+  assert.equal(at(out(), undefined, `Tests:       1 failed, 1 total\n${denied}`), shell);
+});
+
 test.run();
