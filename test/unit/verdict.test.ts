@@ -248,4 +248,16 @@ test("classify: exit 126 (found but not executable) is the shell's verdict, what
   assert.equal(at(out(), undefined, `Tests:       1 failed, 1 total\n${denied}`), shell);
 });
 
+test("classify: a checker's finding is a proven catch only when the tier counts its exit code; else an error that says how to count it", () => {
+  const tail = "\n/x/a.js\n  1:1  error  'x' is not defined  no-undef\n\n✖ 1 problem (1 error, 0 warnings)\n";
+  const finding = "eslint: `✖ 1 problem (1 error, 0 warnings)`, the first: `/x/a.js:1:1 no-undef: 'x' is not defined`";
+  const at = (caught: number[]) => classify(exit({ exitCode: 1, tail }), caught, 30, { runner: 'eslint', output: out() });
+  assert.equal(at([1]), { verdict: 'caught', reason: finding, proven: true });
+  assert.equal(at([2]), {
+    verdict: 'error',
+    reason: `exit 1, which this tier does not count as a finding (\`caught\`: 2), though ${finding}; if exit 1 means a finding, add it to the tier's \`caught\``,
+  });
+  assert.match(at([]).reason!, /^exit 1, which this tier does not count as a finding \(`caught`: none\)/);
+});
+
 test.run();
