@@ -143,4 +143,13 @@ test('a wrapper the shell cannot find is an error naming it and what to do, neve
   }
 });
 
+test('tox: an environment that could not be made cannot apply here; a failed summary with no failed command named is a proven catch', () => {
+  const deps = judge('tox', 1, readFileSync(resolve(FIXTURES, 'deps.txt'), 'utf8'));
+  assert.is(deps.verdict, 'error');
+  assert.is(deps.inapplicable, true);
+  const tail =
+    'py: commands[0]> pytest\nFAILED tests/test_a.py::test_a - assert 1 == 2\n=========== 1 failed, 2 passed in 0.12s ===========\n';
+  assert.equal(judge('tox', 1, tail), { verdict: 'caught', reason: 'pytest: `1 failed, 2 passed in 0.12s`', proven: true });
+});
+
 test.run();
