@@ -260,4 +260,27 @@ test("classify: a checker's finding is a proven catch only when the tier counts 
   assert.match(at([]).reason!, /^exit 1, which this tier does not count as a finding \(`caught`: none\)/);
 });
 
+test("classify: make's own readings apply only to make (its exit 2 for a missing rule, its exit 0 for a target that ran nothing), with or without a runner", () => {
+  const noRule = "make: *** No rule to make target 'test'.  Stop.";
+  const idle = "make: Nothing to be done for 'test'.";
+  const at = (code: number, tail: string, make: boolean, runner?: RunnerName) =>
+    classify(exit({ exitCode: code, tail }), [1], 30, { ...(runner && { runner }), output: out(make ? { make: true } : {}) });
+  assert.equal(at(2, noRule, true), { verdict: 'error', reason: `make: \`${noRule}\``, inapplicable: true });
+  assert.equal(at(2, noRule, false), {
+    verdict: 'error',
+    reason:
+      "exit 2: usage error; if exit 2 means a test failed, add it to the tier's `caught`, or set the tier's `runner` so its output is read",
+  });
+  assert.equal(at(1, noRule, true), { verdict: 'caught' });
+  const ranNothing = {
+    verdict: 'error',
+    reason: `make ran no command, so no test ran: \`${idle}\`; give the target a recipe that runs the tests in the Makefile (a .PHONY target without one, or a file of the target's name that is up to date, runs nothing)`,
+    inapplicable: true,
+  };
+  assert.equal(at(0, idle, true), ranNothing);
+  assert.equal(at(0, idle, true, 'eslint'), ranNothing);
+  assert.equal(at(0, idle, false), { verdict: 'pass' });
+  assert.equal(at(2, `${idle}\nmake: *** [Makefile:3: check] Error 1`, true), { verdict: 'caught' });
+});
+
 test.run();
