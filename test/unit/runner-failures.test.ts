@@ -209,6 +209,11 @@ test('a path printed as a file URL, absolute or with ./ is made repository-relat
   // The root and a folder printed relative (`./`, `.`, `sub/`) are no test file either.
   for (const where of ['./', '.', 'sub/', './sub/']) assert.equal(nodeAt(where), [null, null], where);
   assert.equal(nodeAt('./sub'), ['sub', 'sub']);
+  // Nor is a file printed empty in a package's folder (its base).
+  assert.equal(
+    failedTestsOf('node', node.replaceAll('test/math.test.js', ''), { root: '/x', base: 'pkg' }).map((f) => f.file ?? null),
+    [null, null],
+  );
   // Without a file there is no line either: the failure carries its id, title and message only.
   assert.equal(failedTestsOf('node', node.replaceAll('test/math.test.js', '/'), { root: '/x', base: '.' })[1], {
     id: 'throws',
