@@ -66,9 +66,9 @@ const nodes = [...new Set([process.execPath, ...words(process.env.GATE_LADDER_TE
  *
  * Whole: the unit suite (one process, about 30 s: the widest net for an API a newer Node changed or
  * removed, and child processes and signals in processes and gate tests), faults/node (Node's own
- * flags and deprecations), faults/orphans (signals, process groups), integration/package (the packed
- * bin, the library and its types), integration/hook-line (the hook's line, old and new, as git runs it).
- * Marked: faults/config (the config worker: never settling, exiting, looping, printing; a missing cwd
+ * flags and deprecations), faults/orphans (signals, process groups), integration/hook-line (the hook's
+ * line, old and new, as git runs it). Marked: integration/package (the packed bin and library as
+ * this Node loads them; not tsc's check of the types, the same on every Node), faults/config (the config worker: never settling, exiting, looping, printing; a missing cwd
  * at spawn), faults/cache and integration/cache (configs that import files or read them, the hook's
  * cached path), integration/push (pass, catch, timeout killing the tree, a missing command, the bypass,
  * through the hook), integration/pre-commit (lint-staged through the hook, its config loading,
@@ -82,7 +82,7 @@ const NODE_SENSITIVE = {
   'build/test/faults/config.test.js': 'marked',
   'build/test/faults/cache.test.js': 'marked',
   'build/test/integration/cache.test.js': 'marked',
-  'build/test/integration/package.test.js': true,
+  'build/test/integration/package.test.js': 'marked',
   'build/test/integration/push.test.js': 'marked',
   'build/test/integration/hook-line.test.js': true,
   'build/test/integration/pre-commit.test.js': 'marked',
@@ -101,7 +101,7 @@ const FAST = {
   // a real push through the installed hook, each verdict, install and uninstall (and Node-sensitive: the hook)
   'build/test/integration/push.test.js': true,
   // the packed bin, the library and its types
-  'build/test/integration/package.test.js': true,
+  'build/test/integration/package.test.js': 'marked',
   // the report's figures, table, markdown, JSON and page
   'build/test/integration/report-cli.test.js': true,
   // seed, and the report counting what it seeded
