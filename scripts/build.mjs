@@ -1,20 +1,26 @@
 // Builds the shipped code (dist/) with esbuild, the declarations with tsc, and the test build (build/).
 //
-// The shipped code is the source the unit tests run, bundled and nothing else: one esbuild ES module
-// build with code splitting, no plugin; the one line added is a `require` for the files that call it. Each `await import()` in src/ becomes
-// a chunk loaded when that line runs, as it is when the unit tests run the tsc build.
+// The shipped code is the source the unit tests run, bundled and nothing else: two esbuild ES module
+// builds of it with code splitting (below: the run's, and every other command's); what is added is a
+// `require` for the files that call it, and the path of the run's one import of the commands' entry.
+// Each `await import()` in src/ becomes a chunk loaded when that line runs, as it is when the unit tests
+// run the tsc build.
 //
-//   dist/cli.mjs          src/bin.ts: turns on Node's compile cache where Node has one, then the CLI
+//   dist/cli.mjs          src/bin.ts: turns on Node's compile cache where Node has one, then `run`
+//                         (dist/run/) or any other command (dist/commands.mjs)
 //   dist/cli.cjs          the bin (package.json, and the hook line `install` writes): loads dist/cli.mjs
 //   dist/cli.js           earlier versions' ES entry: imports dist/cli.mjs
+//   dist/run/*.mjs        `run`'s modules (src/cli/entry.ts and what it loads), split by what a run needs
+//   dist/commands.mjs     src/cli/commands.ts: every other command, through yargs
 //   dist/index.mjs        src/index.ts: the library (`defineConfig`, `defaultScope`), its few chunks only
-//   dist/chunks/*.mjs     the modules the entries share or load on demand (the config loader's worker
-//                         thread runs the chunk that holds src/config/load-worker.ts: new Worker(import.meta.url))
+//   dist/chunks/*.mjs     the modules the commands and the library share or load on demand (in either
+//                         build, the config loader's worker thread runs the chunk that holds
+//                         src/config/load-worker.ts: new Worker(import.meta.url))
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 rmSync('dist', { recursive: true, force: true });
 rmSync('build', { recursive: true, force: true });
@@ -28,13 +34,19 @@ for (const f of sources) hash.update(f).update(readFileSync(join('src', f)));
 const BUILD = JSON.stringify(hash.digest('hex').slice(0, 16));
 const VERSION = JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version);
 
-const built = await build({
-  entryPoints: { cli: 'src/bin.ts', index: 'src/index.ts' },
+// Two builds of the same source, each bundled and split on its own: `run`, which every push and commit
+// starts (src/bin.ts → src/cli/entry.ts, into dist/run/), and every other command with the library
+// (src/cli/commands.ts, src/index.ts, into dist/chunks/). esbuild makes one file per set of entry points
+// (each `await import()` is one) that share a module; in one build the other commands' entries split the
+// run's modules into about 50 such files, each costing the push Node's module loader. The modules both
+// use are written twice; no process loads both copies (`run` reaches the commands' build only through
+// dist/commands.mjs, for what its own parser leaves to yargs, and then uses nothing of its own build).
+const COMMANDS = 'commands.mjs';
+const shared = {
   outdir: 'dist',
   bundle: true,
   splitting: true,
   format: 'esm',
-  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   target: 'node20',
   // Runtime dependencies stay in node_modules: husky copies its own files, jiti is loaded only for a
@@ -47,15 +59,31 @@ const built = await build({
   // .mjs: Node knows an ES module by its name, and does not look up package.json's `type` for each file a push loads.
   outExtension: { '.js': '.mjs' },
   write: false,
-});
+};
+// In the run's build, src/cli/commands.ts is the other build's entry: left as an import of dist/commands.mjs.
+const commandsEntry = {
+  name: 'commands-entry',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)commands\.js$/ }, (a) =>
+      /src\/(bin|cli\/entry)\.ts$/.test(a.importer) ? { path: COMMANDS, external: true } : undefined,
+    );
+  },
+};
+const builds = await Promise.all([
+  build({ ...shared, entryPoints: { cli: 'src/bin.ts' }, chunkNames: 'run/[name]-[hash]', plugins: [commandsEntry] }),
+  build({ ...shared, entryPoints: { commands: 'src/cli/commands.ts', index: 'src/index.ts' }, chunkNames: 'chunks/[name]-[hash]' }),
+]);
 // Bundled CommonJS dependencies (yargs, cosmiconfig...) call require(): the files that name it get one.
 // The others, most of a push's, do without: a createRequire per file costs every push a path resolution
 // per file. Through process.getBuiltinModule, not an ES import of node:module, whose facade would load
 // its source-map parts (src/util/node.ts).
 const REQUIRE = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);\n";
-for (const file of built.outputFiles) {
+for (const file of builds.flatMap((b) => b.outputFiles)) {
   mkdirSync(dirname(file.path), { recursive: true });
-  writeFileSync(file.path, /\brequire\b/.test(file.text) ? REQUIRE + file.text : file.text);
+  // The run's import of the commands' entry, relative to the file it is in.
+  const toCommands = relative(dirname(file.path), resolve('dist', COMMANDS));
+  const text = file.text.replaceAll(`"${COMMANDS}"`, JSON.stringify(toCommands.startsWith('.') ? toCommands : `./${toCommands}`));
+  writeFileSync(file.path, /\brequire\b/.test(text) ? REQUIRE + text : text);
 }
 // A CommonJS file can be the bin whatever the package's type, and hooks installed by earlier versions name it.
 // It turns on Node's compile cache (Node 22.1+, public `module.enableCompileCache`) before anything of

@@ -33,10 +33,16 @@ export function run(file, args, cwd, opts = {}) {
 
 export const git = (cwd, ...args) => run('git', args, cwd).stdout.trim();
 
+/** The temp folders made so far, removed on exit (one listener for all of them). */
+const temps = [];
+process.once('exit', () => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A temp folder removed on exit, also when the benchmark fails. */
 export function tempDir(prefix) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  temps.push(dir);
   return dir;
 }
 

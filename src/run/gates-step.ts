@@ -23,7 +23,6 @@ import { logsDir, openGateLog } from '../gates/gate-log.js';
 import { safeGateOutput } from '../gates/gate-output.js';
 import { backupStashes, guardStashes } from '../lint-staged/stash.js';
 import { commitMsg } from '../lint-staged/messages.js';
-import { reportDeps } from '../verdict/tier-report-io.js';
 import { resultSummary } from '../verdict/output-summary.js';
 import { gateColourWanted } from '../util/colour.js';
 import { debugFor } from '../util/debug.js';
@@ -88,12 +87,15 @@ export async function runGates(
     return now;
   };
   const backups = plan.tiers.some((t) => t.run && t.tier.lintStaged) ? lintStagedBackups(info.root) : undefined;
-  const testReports = reportDeps(
-    under.ledger,
-    process.env,
-    hook === 'manual' ? undefined : { root: info.root, treeish: p.head },
-    facts.trees,
-  );
+  // Report files, per-test history and freezes: their code loads only when a tier that runs names a report.
+  const testReports = plan.tiers.some((t) => t.run && t.tier.report !== undefined)
+    ? (await import('../verdict/tier-report-io.js')).reportDeps(
+        under.ledger,
+        process.env,
+        hook === 'manual' ? undefined : { root: info.root, treeish: p.head },
+        facts.trees,
+      )
+    : undefined;
   run.watch();
   try {
     return await runLadder(ladderInput, {
@@ -108,7 +110,7 @@ export async function runGates(
       interrupt: interrupt.promise,
       place: (tier) => placed.place(tier),
       // A push or a commit: the freezes committed with it, not the working tree's file.
-      reports: { ...testReports, record: (rec, cwd) => run.record(async () => testReports.record(rec, cwd)) },
+      ...(testReports && { reports: { ...testReports, record: (rec, cwd) => run.record(async () => testReports.record(rec, cwd)) } }),
       // Piped gate output is escaped on its way (colours kept): gates/gate-output.ts.
       echo: (chunk) => writeErr(safeGateOutput(chunk)),
       colour: () => gateColourWanted(process.env),

@@ -94,11 +94,12 @@ function repoFile(printed: string | undefined, ctx: FailureContext): string | un
   let p = printed.replace(/^file:\/\//, '');
   if (isAbsolute(p)) {
     const rel = relative(ctx.root, p);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
+    if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
     p = rel;
   } else if (ctx.base !== '' && ctx.base !== '.') p = posix.join(ctx.base.split(sep).join('/'), p);
-  const n = posix.normalize(p.split(sep).join('/')).replace(/^\.\//, '');
-  return n.startsWith('../') ? undefined : n;
+  // normalize drops a leading `./` but leaves the root itself as `.` (the absolute root's '' too) or `./`: the root or a folder (`sub/`) is no test file.
+  const n = posix.normalize(p.split(sep).join('/'));
+  return n === '.' || n.endsWith('/') || n.startsWith('../') ? undefined : n;
 }
 
 /** A package manager's or the shell's own failure: the tier's command could not start its tests at all. */

@@ -291,8 +291,9 @@ function byEnvTool(
       reason: `exit ${code}: ${tool} failed and its output names no command that failed nor a test failing, so no test is known to have failed; last output: ${last ? quoteLine(last) : '(none)'}; run \`${tool}\` to see why`,
     };
   }
+  // Its runner from its words alone: this reading is pure, so no package.json is read (a script it names, `npm test`, reads as one without).
   const inner = runner ?? detectRunner(failure.command, undefined, () => null).runner;
-  const detection = { ...output.detection, ...(inner && { runner: inner }) };
+  const detection = { ...output.detection };
   delete detection.envTool;
   const c = classify({ ...exit, exitCode: failure.code }, caught, timeout, {
     ...(inner && { runner: inner }),
@@ -533,12 +534,11 @@ function noTestsRan(
 ): Classified {
   const s = r.summary;
   // A file without tests beside others that ran (vitest's "No test suite found in file"): say so, not "no tests ran".
-  const what =
-    'skipped' in none
-      ? 'no tests ran (every test was skipped)'
-      : r.noTests && s && s.total > 0
-        ? `a test file holds no tests (${s.total} others ran)`
-        : 'no tests ran';
+  const what = none.skipped
+    ? 'no tests ran (every test was skipped)'
+    : r.noTests && s && s.total > 0
+      ? `a test file holds no tests (${s.total} others ran)`
+      : 'no tests ran';
   if (allowNoTests) return { verdict: 'pass', reason: `${what} (allowed by \`allowNoTests\`): ${quoteLine(none.line)}` };
   const why = code !== 0 ? meaning(code, runner) : undefined;
   return {

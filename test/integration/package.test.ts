@@ -92,4 +92,41 @@ nodeTest(
     }),
 );
 
+/** Every relative import of a built file, static or `import()`, resolved: what it may load. */
+function importsOf(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)"(\.{1,2}\/[^"]+)"/g)].map((m) =>
+    join(dirname(file), m[1]!),
+  );
+}
+
+test("`run` and the other commands are two builds: a push loads nothing of the commands' build, the commands nothing of the run's", () =>
+  withRepo({}, (repo) => {
+    const dist = join(repo.dir, 'node_modules', 'gate-ladder', 'dist');
+    const inDist = (f: string) => readdirSync(join(dist, f)).map((n) => join(dist, f, n));
+    const runFiles = [join(dist, 'cli.mjs'), ...inDist('run')];
+    const commandFiles = [join(dist, 'commands.mjs'), join(dist, 'index.mjs'), ...inDist('chunks')];
+    const commandsEntry = join(dist, 'commands.mjs');
+    let toCommands = 0;
+    for (const file of runFiles) {
+      for (const target of importsOf(file)) {
+        assert.ok(existsSync(target), `${file} imports ${target}, which is not in the package`);
+        if (target === commandsEntry) toCommands++;
+        else assert.ok(target.startsWith(join(dist, 'run')), `${file} (the run's build) imports ${target}`);
+      }
+    }
+    // bin.ts for any other command, cli/entry.ts for what node's parser leaves to yargs.
+    assert.is(toCommands, 2, "the run's build reaches the commands' only through dist/commands.mjs, from two places");
+    for (const file of commandFiles) {
+      for (const target of importsOf(file)) {
+        assert.ok(existsSync(target), `${file} imports ${target}, which is not in the package`);
+        assert.not.ok(target.startsWith(join(dist, 'run')), `${file} (the commands' build) imports ${target}`);
+      }
+    }
+    // Both ends work from the installed package: a command, and `run --help`, which the run's entry hands to yargs.
+    assert.match(repo.cli(['--version']).stdout, /^\d+\.\d+\.\d+/);
+    const help = repo.cli(['run', '--help']);
+    assert.is(help.code, 0, help.out);
+    assert.match(help.stdout, /--base/);
+  }));
+
 test.run();

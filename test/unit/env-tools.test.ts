@@ -152,4 +152,15 @@ test('tox: an environment that could not be made cannot apply here; a failed sum
   assert.equal(judge('tox', 1, tail), { verdict: 'caught', reason: 'pytest: `1 failed, 2 passed in 0.12s`', proven: true });
 });
 
+test('tox 4: a failed command that runs a package script is judged by its own exit code, its package.json not read', () => {
+  const tail =
+    'npm error Lifecycle script `test` failed with error:\npy: exit 1 (0.41 seconds) /p> npm test pid=9\n  py: FAIL code 1 (0.43 seconds)\n';
+  assert.equal(judge('tox', 1, tail), { verdict: 'caught', reason: 'tox ran `npm test` (exit 1)' });
+  assert.equal(judge('tox', 1, tail.replaceAll('exit 1 (', 'exit 3 (').replace('FAIL code 1', 'FAIL code 3')), {
+    verdict: 'error',
+    reason:
+      "tox ran `npm test` (exit 3): exit 3, which this tier does not count as a test failure; if exit 3 means a test failed, add it to the tier's `caught`, or set the tier's `runner` so its output is read",
+  });
+});
+
 test.run();

@@ -252,12 +252,12 @@ test("classify: one package selected (pnpm's banner, bare lines): read with its 
 });
 
 test('classify: pnpm ran no script (a filter matching nothing, no package with the script): an error at exit 0', () => {
-  const nope = judge('pnpm --filter nope test', 0, 'pnpm9-filter-nope');
-  assert.is(nope.verdict, 'error');
-  assert.is(
-    nope.reason,
-    'pnpm ran no "test" script: `No projects matched the filters in "/repo"`; check the --filter, or add the script to the packages (set `allowNoTests: true` on the tier if that is expected)',
-  );
+  assert.equal(judge('pnpm --filter nope test', 0, 'pnpm9-filter-nope'), {
+    verdict: 'error',
+    reason:
+      'pnpm ran no "test" script: `No projects matched the filters in "/repo"`; check the --filter, or add the script to the packages (set `allowNoTests: true` on the tier if that is expected)',
+    inapplicable: true,
+  });
   const none = judge('pnpm -r nosuch', 0, 'pnpm9-no-script');
   assert.is(none.verdict, 'error');
   assert.match(none.reason!, /^pnpm ran no "nosuch" script: `None of the selected packages has a "nosuch" script`/);
@@ -278,6 +278,38 @@ test('classify: lines without the prefix (--reporter-hide-prefix, as an option o
   const passed = judge('pnpm -r test', 0, 'pnpm9-hide-prefix');
   assert.is(passed.verdict, 'pass');
   assert.match(passed.reason!, /^exit 0, not read workspace by workspace: /);
+});
+
+test('classify: pnpm stopped several packages at the first failure: each named', () => {
+  // The bail capture with a's `Done` taken out: a was still running too when b failed.
+  const tail = capture('pnpm9-bail').replace('packages/a test: Done\n', '');
+  const c = classify({ exitCode: 2, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, {
+    output: { detection: detect('pnpm -r test'), caughtByRunner: true },
+  });
+  assert.is(c.verdict, 'caught');
+  assert.ok(c.reason!.endsWith('; pnpm stopped a, long at the first failure'), c.reason);
+});
+
+test("classify: a package pnpm ran whose package.json, as read, has no such script: judged by pnpm's exit status for it, no runner read", () => {
+  const tail = [
+    'Scope: 6 of 7 workspace projects',
+    'packages/d test$ sh t.sh',
+    'packages/d test: checking',
+    'packages/d test: Failed',
+    '/repo/packages/d:',
+    ' ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  d@1.0.0 test: `sh t.sh`',
+    'Exit status 3',
+  ].join('\n');
+  const at = (caught: number[]) =>
+    classify({ exitCode: 3, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, caught, 30, {
+      output: { detection: detect('pnpm -r test') },
+    });
+  assert.equal(at([1, 3]), { verdict: 'caught', reason: 'workspace d: exit 3' });
+  assert.equal(at([1]), {
+    verdict: 'error',
+    reason:
+      "workspace d: exit 3, which this tier does not count as a test failure; if exit 3 means a test failed, add it to the tier's `caught`, or set the tier's `runner` so its output is read; `pnpm --filter d test` runs it alone",
+  });
 });
 
 test.run();

@@ -191,7 +191,7 @@ test('go without its go.mod known: the package names the test, no file is guesse
   );
 });
 
-test('a path printed as a file URL, absolute or with ./ is made repository-relative; the root itself, the folder above it and a path out of it are left out', () => {
+test('a path printed as a file URL, absolute or with ./ is made repository-relative; the root itself (absolute or relative), a folder, the folder above it and a path out of it are left out', () => {
   const text = output('mocha', 'caught');
   const at = (where: string) =>
     failedTestsOf('mocha', text.replaceAll('test/math.test.js', where), { root: '/x', base: '.' }).map((f) => f.file ?? null);
@@ -206,6 +206,14 @@ test('a path printed as a file URL, absolute or with ./ is made repository-relat
   assert.equal(nodeAt('/'), [null, null]);
   assert.equal(nodeAt(''), [null, null]);
   assert.equal(nodeAt('/x/a..'), ['a..', 'a..']);
+  // The root and a folder printed relative (`./`, `.`, `sub/`) are no test file either.
+  for (const where of ['./', '.', 'sub/', './sub/']) assert.equal(nodeAt(where), [null, null], where);
+  assert.equal(nodeAt('./sub'), ['sub', 'sub']);
+  // Nor is a file printed empty in a package's folder (its base).
+  assert.equal(
+    failedTestsOf('node', node.replaceAll('test/math.test.js', ''), { root: '/x', base: 'pkg' }).map((f) => f.file ?? null),
+    [null, null],
+  );
   // Without a file there is no line either: the failure carries its id, title and message only.
   assert.equal(failedTestsOf('node', node.replaceAll('test/math.test.js', '/'), { root: '/x', base: '.' })[1], {
     id: 'throws',

@@ -283,4 +283,71 @@ test("classify: make's own readings apply only to make (its exit 2 for a missing
   assert.equal(at(2, `${idle}\nmake: *** [Makefile:3: check] Error 1`, true), { verdict: 'caught' });
 });
 
+test('classify at exit 0: a runner trusted without its summary (go) passes with none; one that needs it (jest) does not; a pass carries a note only when the reading has one', () => {
+  const at = (runner: RunnerName, tail: string) => classify(exit({ exitCode: 0, tail }), [1], 30, { runner, output: out({ runner }) });
+  assert.equal(at('go', ''), { verdict: 'pass' });
+  assert.equal(at('jest', 'Tests:       2 passed, 2 total\n'), { verdict: 'pass' });
+  const unseen = at('jest', 'PASS src/a.test.js\n');
+  assert.is(unseen.verdict, 'error');
+  assert.match(unseen.reason!, /^exit 0 without a jest summary, so nothing shows the tests ran to the end/);
+});
+
+test('classify: a runner whose failure exit proves a failed test needs no summary for it (nextest 100), and pytest only when its output did not stop mid-line', () => {
+  assert.equal(classify(exit({ exitCode: 100 }), [100], 30, { runner: 'nextest', output: out({ runner: 'nextest' }) }), {
+    verdict: 'caught',
+    proven: true,
+  });
+  const pytest = (tail: string) => classify(exit({ exitCode: 1, tail }), [1], 30, { runner: 'pytest', output: out({ runner: 'pytest' }) });
+  assert.equal(pytest(''), { verdict: 'caught', proven: true });
+  assert.equal(pytest('tests/test_a.py ..'), {
+    verdict: 'error',
+    reason:
+      'exit 1 without a pytest summary, so no test is known to have failed (the run was cut short: a test that called os._exit); last output: `tests/test_a.py ..`; run pytest -v to see the test that was running when it stopped (os._exit in a test, or a plugin that ends the process), and mend it',
+  });
+});
+
+test('classify: a failure exit without a summary says the run was cut short only when the profile reads it so (pytest mid-line; not tape, nor pytest with nothing printed)', () => {
+  const pytest = classify(exit({ exitCode: 3 }), [1], 30, { runner: 'pytest', output: out({ runner: 'pytest' }) });
+  assert.equal(pytest, {
+    verdict: 'error',
+    reason: 'exit 3 (pytest internal error) without a pytest summary, so no test is known to have failed; last output: (none)',
+  });
+  const tape = classify(exit({ exitCode: 1, tail: 'TAP version 13\n# adds\n' }), [1], 30, {
+    runner: 'tape',
+    output: out({ runner: 'tape' }),
+  });
+  assert.equal(tape, {
+    verdict: 'error',
+    reason:
+      'exit 1 without a tape summary, so no test is known to have failed; last output: `# adds`; if that is a reporter gate-ladder cannot read, run tape without a reporter pipe, or pipe its TAP into tap-spec or faucet (whose counts gate-ladder reads)',
+  });
+});
+
+test('classify: a failure exit with no failed test and coverage below its threshold is said to be the coverage, with the summary when there is one', () => {
+  const below = 'ERROR: Coverage for lines (50%) does not meet global threshold (100%)';
+  const node = classify(exit({ exitCode: 1, tail: `# tests 2\n# pass 2\n# fail 0\n${below}\n` }), [1], 30, {
+    runner: 'node',
+    output: out({ runner: 'node' }),
+  });
+  assert.equal(node, {
+    verdict: 'error',
+    reason: `exit 1: coverage is below its threshold: \`${below}\`; no test failed (\`# tests 2\`): cover the new code with a test, or give coverage a tier of its own`,
+  });
+  const jest = classify(exit({ exitCode: 1, tail: `${below}\n` }), [1], 30, { runner: 'jest', output: out({ runner: 'jest' }) });
+  assert.equal(jest, {
+    verdict: 'error',
+    reason: `exit 1: coverage is below its threshold: \`${below}\`; no test failed: cover the new code with a test, or give coverage a tier of its own`,
+  });
+});
+
+test('tests that pass in a command that fails: at most three commands beside the runner are named, then an ellipsis', () => {
+  const tail = '# tests 2\n# pass 2\n# fail 0\n';
+  const beside = (besides: string[]) =>
+    classify(exit({ exitCode: 1, tail }), [1], 30, { runner: 'node', output: out({ runner: 'node', besides }) }).reason;
+  const head = 'exit 1 but node reports no failed test: `# tests 2`; the command runs more than node';
+  const tailText = ': if one of those failed, give it a tier of its own, so its failure is read as one';
+  assert.is(beside(['tsc', 'eslint .', 'tsd']), `${head} (\`tsc\`, \`eslint .\`, \`tsd\`)${tailText}`);
+  assert.is(beside(['tsc', 'eslint .', 'tsd', 'attw --pack']), `${head} (\`tsc\`, \`eslint .\`, \`tsd\`, ...)${tailText}`);
+});
+
 test.run();

@@ -305,4 +305,60 @@ test('classify: a workspace without the script is an error only when npm failed 
   assert.equal(judge('npm test -w a -w d', 1, a), { verdict: 'error', reason: NO_SCRIPT_D });
 });
 
+const blockFor = (dir: string, id: string, status: string, command: string) =>
+  [
+    'npm error Lifecycle script `test` failed with error:',
+    ...(status.startsWith('signal') ? [] : [`npm error ${status}`]),
+    `npm error path /tmp/ws-exp/${dir}`,
+    `npm error workspace ${id}`,
+    `npm error location /tmp/ws-exp/${dir}`,
+    'npm error command failed',
+    ...(status.startsWith('signal') ? [`npm error ${status}`] : []),
+    `npm error command sh -c ${command}`,
+  ].join('\n');
+
+test('classify: a workspace npm printed no banner for (beside one it did) is an error saying so, with its error line when npm failed it', () => {
+  const a = capture('npm11-a');
+  const noBanner = (failed: boolean) =>
+    'workspace b: npm printed no `> b@1.0.0 test` banner for it, so its script is not known to have run' +
+    (failed ? ': `npm error Lifecycle script `test` failed with error:`' : '') +
+    '; `npm run test -w b` runs it alone';
+  assert.equal(
+    judge('npm test -w a -w b', 1, `${a}\n${blockFor('packages/b', 'b@1.0.0', 'code 2', 'node_modules/.bin/mocha b.test.js')}`),
+    {
+      verdict: 'error',
+      reason: noBanner(true),
+    },
+  );
+  assert.equal(judge('npm test -w a -w b', 0, a), { verdict: 'error', reason: noBanner(false) });
+});
+
+test("classify: a workspace's exit code counts by its runner only under `caughtByRunner` (mocha's 2 for two failures); else by the tier's `caught`", () => {
+  const out = capture('npm11-workspaces');
+  const run = (caughtByRunner: boolean) =>
+    classify({ exitCode: 1, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: out }, [1], 30, {
+      output: { detection: detect('npm test --workspaces'), ...(caughtByRunner && { caughtByRunner }) },
+    });
+  assert.equal([run(true).verdict, run(true).proven], ['caught', true]);
+  const own = run(false);
+  assert.is(own.verdict, 'error');
+  assert.ok(own.reason!.startsWith('workspace b: exit 2 '), own.reason);
+  assert.match(
+    own.reason!,
+    "which this tier does not count as a test failure (`caught`: 1), though mocha counts failed tests: `2 failing`; if exit 2 means a test failed, add it to the tier's `caught`; `npm run test -w b` runs it alone; ",
+  );
+});
+
+test("classify: a workspace's script killed by a signal (npm's `npm error signal`): an error naming the signal", () => {
+  const ws: Workspaces = {
+    root: { dir: '.', name: 'root', scripts: {} },
+    list: [{ dir: 'packages/k', name: 'k', id: 'k@1.0.0', scripts: { test: 'node --test' } }],
+  };
+  const tail = `\n> k@1.0.0 test\n> node --test\n\nTAP version 13\n${blockFor('packages/k', 'k@1.0.0', 'signal SIGKILL', 'node --test')}`;
+  const c = classify({ exitCode: 1, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, {
+    output: { detection: detect('npm test -ws', ws) },
+  });
+  assert.equal(c, { verdict: 'error', reason: 'workspace k: killed by SIGKILL; `npm run test -w k` runs it alone' });
+});
+
 test.run();
