@@ -26,9 +26,9 @@
 // checks look for commands no other file starts).
 //
 // On each Node binary named in GATE_LADDER_TEST_NODES_SOME, only the tests of what differs between
-// Nodes run (NODE_SENSITIVE below: the unit suite, and the files that start processes, send signals,
-// load modules and configs, or run the hook): .ci/run gives the whole suite to the oldest Node (20)
-// and this part to the others (22, 24, 26).
+// Nodes run (NODE_SENSITIVE below: the unit suite, and the files and tests that start processes, send
+// signals, load modules and configs, or run the hook): .ci/run gives the whole suite to the oldest Node
+// (20) and this part to the others (22, 24, 26).
 //
 // A time limit per test: each test process reports every test's start and end (test/helpers/test-clock.ts,
 // loaded with --import, writing to a pipe of its own); a test that has not ended after GL_TEST_TIMEOUT_S
@@ -54,26 +54,40 @@ const some = words(process.env.GATE_LADDER_TEST_NODES_SOME);
 const nodes = [...new Set([process.execPath, ...words(process.env.GATE_LADDER_TEST_NODES), ...some].map((node) => resolve(node)))];
 
 /**
- * What differs between Nodes, and so runs on every one (GATE_LADDER_TEST_NODES_SOME): the unit suite
- * (one process; child processes and signals in processes and gate tests), spawning, signals and orphans
- * (faults/orphans, faults/node), module and config loading (faults/config, faults/cache,
- * integration/cache, integration/package: the bin, the library, the compile cache) and the hook as git
- * runs it (integration/push, integration/hook-line, integration/pre-commit).
+ * What differs between Nodes, and so runs on every Node of GATE_LADDER_TEST_NODES_SOME (.ci/run: 22, 24
+ * and 26; the oldest, 20, runs everything). `true`: the whole file; `'marked'`: only its tests declared
+ * with `nodeTest` (test/helpers/sets.ts; the job gets GL_TEST_PART=node-sensitive, and a file that marks
+ * none fails). What differs between Nodes is what Node itself does for gate-ladder: loading modules and
+ * configs (jiti, the config's worker thread and how it ends, TypeScript, the compile cache), starting
+ * processes and their errors, signals and process groups, the hook line as git runs it, and node's own
+ * test runner's JUnit report. Git, routing, the ledger's and the caches' bookkeeping and the runners'
+ * verdicts are the same code on every Node, so their tests run on the oldest only. docs/testing.md
+ * ("What runs on which Node") lists each file's marked tests and why.
+ *
+ * Whole: the unit suite (one process, about 30 s: the widest net for an API a newer Node changed or
+ * removed, and child processes and signals in processes and gate tests), faults/node (Node's own
+ * flags and deprecations), faults/orphans (signals, process groups), integration/hook-line (the hook's
+ * line, old and new, as git runs it). Marked: integration/package (the packed bin and library as
+ * this Node loads them; not tsc's check of the types, the same on every Node), faults/config (the config worker: never settling, exiting, looping, printing; a missing cwd
+ * at spawn), faults/cache and integration/cache (configs that import files or read them, the hook's
+ * cached path), integration/push (pass, catch, timeout killing the tree, a missing command, the bypass,
+ * through the hook), integration/pre-commit (lint-staged through the hook, its config loading,
+ * Ctrl-C and SIGTERM), integration/judge (node --test's JUnit report: it names a failed test's file
+ * from Node 23 on, before that its stack does; the MCP server).
  */
-const NODE_SENSITIVE = [
-  'build/test/unit',
-  'build/test/faults/node.test.js',
-  'build/test/faults/orphans.test.js',
-  'build/test/faults/config.test.js',
-  'build/test/faults/cache.test.js',
-  'build/test/integration/cache.test.js',
-  'build/test/integration/package.test.js',
-  'build/test/integration/push.test.js',
-  'build/test/integration/hook-line.test.js',
-  'build/test/integration/pre-commit.test.js',
-  // node's own JUnit report names a failed test's file from Node 23 on; before, its stack does.
-  'build/test/integration/judge.test.js',
-];
+const NODE_SENSITIVE = {
+  'build/test/unit': true,
+  'build/test/faults/node.test.js': true,
+  'build/test/faults/orphans.test.js': true,
+  'build/test/faults/config.test.js': 'marked',
+  'build/test/faults/cache.test.js': 'marked',
+  'build/test/integration/cache.test.js': 'marked',
+  'build/test/integration/package.test.js': 'marked',
+  'build/test/integration/push.test.js': 'marked',
+  'build/test/integration/hook-line.test.js': true,
+  'build/test/integration/pre-commit.test.js': 'marked',
+  'build/test/integration/judge.test.js': 'marked',
+};
 /**
  * `npm test`'s integration files (`--fast`; `npm run test:all` runs every file): the cheapest that still
  * push for real through the installed hook, run each command (run, install and uninstall, ci, report,
@@ -87,7 +101,7 @@ const FAST = {
   // a real push through the installed hook, each verdict, install and uninstall (and Node-sensitive: the hook)
   'build/test/integration/push.test.js': true,
   // the packed bin, the library and its types
-  'build/test/integration/package.test.js': true,
+  'build/test/integration/package.test.js': 'marked',
   // the report's figures, table, markdown, JSON and page
   'build/test/integration/report-cli.test.js': true,
   // seed, and the report counting what it seeded
@@ -360,6 +374,8 @@ try {
       PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
       ...(tmp && { TMPDIR: tmp }),
       GL_TEST_SET: fast ? 'fast' : 'all',
+      // Set per job below, never inherited from a run around this one.
+      GL_TEST_PART: undefined,
       // The worktree pools of the tests' repositories, removed with the rest at the end.
       GATE_LADDER_WORKTREES: join(nodeLinks, 'worktrees'),
     };
@@ -368,9 +384,13 @@ try {
     if (partial) line.label += ' (the Node-sensitive tests)';
     for (const dir of suites) {
       for (const job of suiteJobs(dir, partial))
-        if ((!partial || NODE_SENSITIVE.includes(job.key)) && (!fast || dir.endsWith('unit') || Object.hasOwn(FAST, job.key))) {
+        if ((!partial || Object.hasOwn(NODE_SENSITIVE, job.key)) && (!fast || dir.endsWith('unit') || Object.hasOwn(FAST, job.key))) {
           const keep = fast ? FAST[job.key] : undefined;
-          const jobEnv = Array.isArray(keep) ? { ...env, GL_TEST_KEEP: JSON.stringify(keep) } : env;
+          const jobEnv = {
+            ...env,
+            ...(Array.isArray(keep) && { GL_TEST_KEEP: JSON.stringify(keep) }),
+            ...(partial && NODE_SENSITIVE[job.key] === 'marked' && { GL_TEST_PART: 'node-sensitive' }),
+          };
           runs.push({ ...job, node, env: jobEnv, line, unit: dir.endsWith('unit') });
         }
     }

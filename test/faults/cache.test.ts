@@ -3,7 +3,7 @@
  * (`cache: false`), a pass that relied on a freeze holds only on its day, files the config reads
  * through fs are part of the config cache's key, and GATE_LADDER_NO_CACHE=1 bypasses both for one push.
  */
-import { test } from 'uvu';
+import { nodeTest, test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { CHECK_SH, withRepo } from '../helpers/repo.js';
 
@@ -65,7 +65,8 @@ test('a pass that relied on a frozen test is not reused once the freeze has expi
     },
   ));
 
-test('a config that reads another file through fs is loaded again when that file changes (config cache)', () =>
+// Node-sensitive: how the config's reads through node:fs are seen (src/config/fs-reads.ts).
+nodeTest('a config that reads another file through fs is loaded again when that file changes (config cache)', () =>
   withRepo(
     {
       files: {
@@ -87,9 +88,11 @@ export default { tiers: [{ name: 't1-unit', run: readFileSync('ladder/command.tx
       assert.is(r.code, 1, r.out);
       assert.match(r.out, 't1-unit caught a problem');
     },
-  ));
+  ),
+);
 
-test('GATE_LADDER_NO_CACHE=1 runs every gate and loads the config afresh for one push (a config that reads the environment)', () =>
+// Node-sensitive: the config loaded afresh, in its worker, with the push's environment.
+nodeTest('GATE_LADDER_NO_CACHE=1 runs every gate and loads the config afresh for one push (a config that reads the environment)', () =>
   withRepo(
     {
       files: {
@@ -114,6 +117,7 @@ test('GATE_LADDER_NO_CACHE=1 runs every gate and loads the config afresh for one
       assert.is(push.code, 1, push.out);
       assert.match(push.out, 't1-env caught a problem');
     },
-  ));
+  ),
+);
 
 test.run();

@@ -6,6 +6,12 @@
  * tests the list names run, the others are counted as skipped, and a name the list gives that no test
  * of the file starts with fails the file (a renamed test must not drop out of the fast set unseen).
  * Run by hand (uvu, or the file as a script) or by `npm run test:all`, every test runs.
+ *
+ * On the Nodes that run only what differs between Nodes (.ci/run's 22, 24 and 26:
+ * GATE_LADDER_TEST_NODES_SOME), a file scripts/test.mjs lists in NODE_SENSITIVE as `'marked'` runs with
+ * GL_TEST_PART=node-sensitive: only its tests declared with `nodeTest` (each says why it is one) run
+ * there, the others are left out (not counted), and a file with no such test fails, so that a file
+ * listed there cannot quietly test nothing on those Nodes. Everywhere else `nodeTest` is `test`.
  */
 import { type Test, test as uvuTest } from 'uvu';
 
@@ -18,6 +24,11 @@ const keep = (() => {
 })();
 const matched = new Set<string>();
 
+/** Whether this process runs only the file's Node-sensitive tests (a Node of GATE_LADDER_TEST_NODES_SOME). */
+export const nodeSensitiveOnly = process.env.GL_TEST_PART === 'node-sensitive';
+/** How many tests of this file `nodeTest` declared. */
+let sensitive = 0;
+
 /** Whether the test of this title runs here (always, unless the fast set names the file's tests). */
 function picked(title: string): boolean {
   if (keep === undefined) return true;
@@ -26,15 +37,27 @@ function picked(title: string): boolean {
   return start !== undefined;
 }
 
-/** uvu's `test`, which in the fast set runs only the tests GL_TEST_KEEP names. */
+/** uvu's `test`, which in the fast set runs only the tests GL_TEST_KEEP names, and on a Node of the Node-sensitive part none. */
 export const test: Test = Object.assign(
-  (title: string, handler: Parameters<Test>[1]) => (picked(title) ? uvuTest(title, handler) : uvuTest.skip()),
+  (title: string, handler: Parameters<Test>[1]) => {
+    // Picked first: a title the fast set names is found even where this Node leaves the test out.
+    const kept = picked(title);
+    if (nodeSensitiveOnly) return;
+    if (kept) uvuTest(title, handler);
+    else uvuTest.skip();
+  },
   {
     only: uvuTest.only,
     skip: uvuTest.skip,
     before: uvuTest.before,
     after: uvuTest.after,
     run: () => {
+      if (nodeSensitiveOnly && sensitive === 0)
+        uvuTest('the Node-sensitive part names tests of this file', () => {
+          throw new Error(
+            "scripts/test.mjs NODE_SENSITIVE lists this file as 'marked', and no test here is declared with nodeTest; mark the tests that differ between Nodes, or list the file as true",
+          );
+        });
       const missing = (keep ?? []).filter((k) => !matched.has(k));
       if (missing.length > 0)
         uvuTest('the fast set names tests of this file', () => {
@@ -47,3 +70,14 @@ export const test: Test = Object.assign(
     },
   },
 );
+
+/**
+ * A test of what differs between Nodes (loading modules and configs, starting processes, signals, the
+ * hook line as git runs it): it runs on every Node .ci/run tests, the file's `test`s on the oldest only.
+ * Otherwise it is `test`.
+ */
+export function nodeTest(title: string, handler: Parameters<Test>[1]): void {
+  sensitive += 1;
+  if (picked(title)) uvuTest(title, handler);
+  else uvuTest.skip();
+}

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { nodeTest, test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { CHECK_SH, LADDER_CONFIG, LADDER_FILES, type Repo, sh, withRepo } from '../helpers/repo.js';
 
@@ -241,7 +241,8 @@ test('--dry-run says when a push would reuse a pass, and runs nothing', () =>
     assert.is(repo.ledger().length, 2);
   }));
 
-test('the config cache notices edits: to the config (new verdicts) and to a file it imports', () =>
+// Node-sensitive: the files a config imports, as jiti loads them on this Node, are the config cache's key.
+nodeTest('the config cache notices edits: to the config (new verdicts) and to a file it imports', () =>
   withRepo(
     {
       files: {
@@ -270,7 +271,8 @@ test('the config cache notices edits: to the config (new verdicts) and to a file
       const r2 = repo.push();
       assert.match(r2.out, 't2-more caught a problem');
     },
-  ));
+  ),
+);
 
 test('routing a large diff prints a bounded plan, not every path', () =>
   withRepo({ files: LADDER_FILES }, (repo) => {
@@ -285,7 +287,8 @@ test('routing a large diff prints a bounded plan, not every path', () =>
     assert.ok(r.out.split('\n').length < 20, r.out.slice(0, 500));
   }));
 
-test('a push whose tree already passed, as the hook runs it, starts no gate and one git process (rev-parse); the listing is kept', () =>
+// Node-sensitive: the hook's quickest path (the compile cache, what it loads, the one git process).
+nodeTest('a push whose tree already passed, as the hook runs it, starts no gate and one git process (rev-parse); the listing is kept', () =>
   outside((repo, setConfig) => {
     setConfig(LADDER_CONFIG.replace('tiers: [', "isolation: 'none',\n  tiers: ["));
     // Every git process started with GIT_TRACE set to a file appends to it.
@@ -339,6 +342,7 @@ test('a push whose tree already passed, as the hook runs it, starts no gate and 
         .map((r) => r.verdict),
       ['pass', 'pass'],
     );
-  }));
+  }),
+);
 
 test.run();

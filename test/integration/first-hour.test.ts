@@ -687,7 +687,10 @@ test('a manual run that catches says what to do, never "push blocked"', () =>
   }));
 
 test("`npm test`'s runner prints no NO_COLOR/FORCE_COLOR warning (uvu sets FORCE_COLOR unless told --no-color)", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gl-runner-'));
+  const root = mkdtempSync(join(tmpdir(), 'gl-runner-'));
+  // A folder named `unit`: scripts/test.mjs then packs and installs no gate-ladder for it (about 4 s of CPU).
+  const dir = join(root, 'unit');
+  mkdirSync(dir);
   try {
     // execa, as the test helper loads it, asks node about colours: with both variables set, node warns.
     writeFileSync(
@@ -699,7 +702,7 @@ test("`npm test`'s runner prints no NO_COLOR/FORCE_COLOR warning (uvu sets FORCE
     assert.match(r.stdout, '1 passed, 0 failed');
     assert.not.match(r.out, 'NO_COLOR');
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   }
 });
 

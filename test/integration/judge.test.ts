@@ -10,7 +10,7 @@ import { lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { test } from '../helpers/sets.js';
+import { nodeTest, test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { PROJECT, type Repo, cleanEnv, sh, withRepo } from '../helpers/repo.js';
 import { poolLocks, userWorktrees } from '../helpers/pool.js';
@@ -56,7 +56,8 @@ function assertSlotsBack(repo: Repo): void {
   assert.equal(poolLocks(repo), [], 'every slot is given back');
 }
 
-test('a caught patch: exit 1, the JSON names the failed test with its file and line; the row has hook judge and the patch id', () =>
+// Node-sensitive: node --test's JUnit report names the failed test's file from Node 23 on, before that its stack does.
+nodeTest('a caught patch: exit 1, the JSON names the failed test with its file and line; the row has hook judge and the patch id', () =>
   repoWith((repo) => {
     const bug = patchOf(repo, 'bug.diff', BUG(repo));
     const r = judge(repo, ['--patch', bug, '--json']);
@@ -89,7 +90,8 @@ test('a caught patch: exit 1, the JSON names the failed test with its file and l
     const byCommit = JSON.parse(judge(repo, ['--commit', 'HEAD', '--json']).stdout) as Doc;
     assert.equal([byCommit.verdict, byCommit.patch, byCommit.base], ['caught', commit, parent]);
     assertSlotsBack(repo);
-  }));
+  }),
+);
 
 test('a patch that breaks the harness (removes the test script): exit 2, error_cause patch, package.json named', () =>
   repoWith((repo) => {
@@ -196,68 +198,72 @@ test("--worktree judges the uncommitted change with its untracked file; the user
     assertSlotsBack(repo);
   }));
 
-test('mcp: the SDK client lists the tools; judge_patch answers caught and pass as judge --json, a patch that does not apply is an isError result; explain_order and report answer', () =>
-  repoWith(async (repo) => {
-    const bug = readFileSync(patchOf(repo, 'bug.diff', BUG(repo)), 'utf8');
-    const good = readFileSync(patchOf(repo, 'good.diff', GOOD(repo)), 'utf8');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'mcp'],
-      cwd: repo.dir,
-      env: cleanEnv() as Record<string, string>,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-    const client = new Client({ name: 'gate-ladder-test', version: '1.0.0' });
-    await client.connect(transport);
-    try {
-      const tools = await client.listTools();
-      assert.equal(tools.tools.map((t) => t.name).sort(), ['explain_order', 'judge_patch', 'report']);
+// Node-sensitive: the MCP server (its SDK's modules, stdio) on this Node, and judge_patch's verdicts as above.
+nodeTest(
+  'mcp: the SDK client lists the tools; judge_patch answers caught and pass as judge --json, a patch that does not apply is an isError result; explain_order and report answer',
+  () =>
+    repoWith(async (repo) => {
+      const bug = readFileSync(patchOf(repo, 'bug.diff', BUG(repo)), 'utf8');
+      const good = readFileSync(patchOf(repo, 'good.diff', GOOD(repo)), 'utf8');
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'mcp'],
+        cwd: repo.dir,
+        env: cleanEnv() as Record<string, string>,
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+      const client = new Client({ name: 'gate-ladder-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const tools = await client.listTools();
+        assert.equal(tools.tools.map((t) => t.name).sort(), ['explain_order', 'judge_patch', 'report']);
 
-      const caught = await client.callTool({ name: 'judge_patch', arguments: { patch: bug } });
-      assert.not.ok(caught.isError, stderr);
-      const c = caught.structuredContent as Doc;
-      assert.equal([c.exit, c.verdict, c.tier], [1, 'caught', 't1-unit']);
-      assert.is((c.failed_tests as Failed[])[0]!.file, 'test/math.test.js');
-      assert.equal(JSON.parse((caught.content as { text: string }[])[0]!.text), c, 'the text content is the same object');
+        const caught = await client.callTool({ name: 'judge_patch', arguments: { patch: bug } });
+        assert.not.ok(caught.isError, stderr);
+        const c = caught.structuredContent as Doc;
+        assert.equal([c.exit, c.verdict, c.tier], [1, 'caught', 't1-unit']);
+        assert.is((c.failed_tests as Failed[])[0]!.file, 'test/math.test.js');
+        assert.equal(JSON.parse((caught.content as { text: string }[])[0]!.text), c, 'the text content is the same object');
 
-      const passed = await client.callTool({ name: 'judge_patch', arguments: { patch: good } });
-      assert.equal([(passed.structuredContent as Doc).verdict, passed.isError ?? false], ['pass', false]);
+        const passed = await client.callTool({ name: 'judge_patch', arguments: { patch: good } });
+        assert.equal([(passed.structuredContent as Doc).verdict, passed.isError ?? false], ['pass', false]);
 
-      const stale = await client.callTool({ name: 'judge_patch', arguments: { patch: bug.replace(/a \+ b/, 'a * b') } });
-      assert.is(stale.isError, true);
-      assert.match((stale.content as { text: string }[])[0]!.text, 'does not apply');
+        const stale = await client.callTool({ name: 'judge_patch', arguments: { patch: bug.replace(/a \+ b/, 'a * b') } });
+        assert.is(stale.isError, true);
+        assert.match((stale.content as { text: string }[])[0]!.text, 'does not apply');
 
-      const plan = await client.callTool({ name: 'explain_order', arguments: { patch: bug } });
-      assert.not.ok(plan.isError, JSON.stringify(plan.content));
-      const targets = (plan.structuredContent as { targets: { plan: { tier: string; run: boolean }[] }[] }).targets;
+        const plan = await client.callTool({ name: 'explain_order', arguments: { patch: bug } });
+        assert.not.ok(plan.isError, JSON.stringify(plan.content));
+        const targets = (plan.structuredContent as { targets: { plan: { tier: string; run: boolean }[] }[] }).targets;
+        assert.equal(
+          targets[0]!.plan.map((p) => [p.tier, p.run]),
+          [['t1-unit', true]],
+        );
+
+        const report = await client.callTool({ name: 'report', arguments: {} });
+        assert.not.ok(report.isError, JSON.stringify(report.content));
+        const tiers = (report.structuredContent as { tiers: { tier: string; runs: number; caught: number }[] }).tiers;
+        assert.equal(
+          tiers.map((t) => [t.tier, t.runs, t.caught]),
+          [['t1-unit', 2, 1]],
+        );
+      } finally {
+        await client.close();
+      }
+      // Two judged patches, and the one that did not apply: its one (apply) row, counted apart by the report.
       assert.equal(
-        targets[0]!.plan.map((p) => [p.tier, p.run]),
-        [['t1-unit', true]],
+        repo.ledger().map((x) => [x.hook, x.tier]),
+        [
+          ['judge', 't1-unit'],
+          ['judge', 't1-unit'],
+          ['judge', '(apply)'],
+        ],
       );
-
-      const report = await client.callTool({ name: 'report', arguments: {} });
-      assert.not.ok(report.isError, JSON.stringify(report.content));
-      const tiers = (report.structuredContent as { tiers: { tier: string; runs: number; caught: number }[] }).tiers;
-      assert.equal(
-        tiers.map((t) => [t.tier, t.runs, t.caught]),
-        [['t1-unit', 2, 1]],
-      );
-    } finally {
-      await client.close();
-    }
-    // Two judged patches, and the one that did not apply: its one (apply) row, counted apart by the report.
-    assert.equal(
-      repo.ledger().map((x) => [x.hook, x.tier]),
-      [
-        ['judge', 't1-unit'],
-        ['judge', 't1-unit'],
-        ['judge', '(apply)'],
-      ],
-    );
-    assertSlotsBack(repo);
-  }));
+      assertSlotsBack(repo);
+    }),
+);
 
 test("docs/agents.md's hook script: exit 0 on a clean tree, exit 2 with the reason, the failed test's file and the next step on stderr for a caught edit", () =>
   repoWith((repo) => {

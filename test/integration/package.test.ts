@@ -1,13 +1,33 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { test } from 'uvu';
+import { nodeTest, test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { PROJECT, sh, withRepo } from '../helpers/repo.js';
 
-test('the packed package ships its bin, its library and types that check a defineConfig config', () =>
+// Node-sensitive: the packed bin and library as this Node loads them.
+nodeTest('the packed package ships its bin, its library and its types; the library loads as a module', () =>
   withRepo({ install: false }, (repo) => {
     const pkg = join(repo.dir, 'node_modules', 'gate-ladder');
     for (const f of ['dist/cli.mjs', 'dist/index.mjs', 'dist/types/index.d.ts', 'README.md']) assert.ok(existsSync(join(pkg, f)), f);
+    const lib = sh(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { defineConfig, defaultScope } from 'gate-ladder'; console.log(typeof defineConfig, defaultScope.length > 5)`,
+      ],
+      repo.dir,
+    );
+    assert.is(lib.stdout.trim(), 'function true', lib.out);
+    const bin = sh(process.execPath, [join(pkg, 'dist', 'cli.mjs'), '--version'], repo.dir);
+    assert.is(bin.code, 0, bin.out);
+    assert.match(bin.stdout, /^\d+\.\d+\.\d+/);
+  }),
+);
+
+// The same on every Node (tsc checks against the project's @types/node, whatever Node runs it): the oldest only.
+test('the packed types check a defineConfig config, and catch a wrong one', () =>
+  withRepo({ install: false }, (repo) => {
     repo.write(
       'gate-ladder.config.ts',
       `import { defineConfig, defaultScope, type GateLadderConfig } from 'gate-ladder';
@@ -30,16 +50,6 @@ export default config;
     assert.match(good.stdout, "bad.config.ts(2,63): error TS2322: Type 'string' is not assignable to type 'number'");
     assert.not.match(good.stdout, 'gate-ladder.config.ts(');
     assert.is(good.stdout.split('\n').filter((l) => l.includes('error TS')).length, 1, good.stdout);
-    const lib = sh(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import { defineConfig, defaultScope } from 'gate-ladder'; console.log(typeof defineConfig, defaultScope.length > 5)`,
-      ],
-      repo.dir,
-    );
-    assert.is(lib.stdout.trim(), 'function true', lib.out);
   }));
 
 /** The files a module loads before its first line runs: itself and its static imports, transitively. */
@@ -52,31 +62,35 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
-test('the library exports defineConfig, defaultScope and the config types, nothing else, and importing it loads a few kilobytes, not the CLI; a run writes nothing into the package', () =>
-  withRepo({}, (repo) => {
-    const pkg = join(repo.dir, 'node_modules', 'gate-ladder');
-    const lib = sh(
-      process.execPath,
-      ['--input-type=module', '-e', "const m = await import('gate-ladder'); console.log(Object.keys(m).sort().join(' '))"],
-      repo.dir,
-    );
-    assert.is(lib.stdout.trim(), 'defaultScope defineConfig', lib.out);
-    const types = readFileSync(join(pkg, 'dist', 'types', 'index.d.ts'), 'utf8');
-    for (const name of ['GateLadderConfig', 'TierConfig', 'defineConfig', 'defaultScope']) assert.match(types, name);
-    assert.not.match(types, 'LedgerRow', 'internal types are not part of the contract');
-    const files = [...staticClosure(join(pkg, 'dist', 'index.mjs'))];
-    const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
-    assert.ok(bytes < 16_000, `dist/index.mjs loads ${bytes} bytes: ${files.join(', ')}`);
-    const listing = () => readdirSync(join(pkg, 'dist'), { recursive: true }).map(String).sort();
-    const before = listing();
-    repo.write('gate-ladder.config.ts', `export default { tiers: [{ name: 't1', run: 'true' }] };\n`);
-    repo.commit('config');
-    repo.write('src/a.txt', 'a\n');
-    repo.commit('a change');
-    const run = repo.cli(['run', '--base', 'HEAD~1', '--head', 'HEAD', '--no-cache']);
-    assert.is(run.code, 0, run.out);
-    assert.equal(listing(), before, 'no file appeared in the installed package');
-  }));
+// Node-sensitive: what importing the library loads, and what a run writes (the compile cache, from Node 22 on).
+nodeTest(
+  'the library exports defineConfig, defaultScope and the config types, nothing else, and importing it loads a few kilobytes, not the CLI; a run writes nothing into the package',
+  () =>
+    withRepo({}, (repo) => {
+      const pkg = join(repo.dir, 'node_modules', 'gate-ladder');
+      const lib = sh(
+        process.execPath,
+        ['--input-type=module', '-e', "const m = await import('gate-ladder'); console.log(Object.keys(m).sort().join(' '))"],
+        repo.dir,
+      );
+      assert.is(lib.stdout.trim(), 'defaultScope defineConfig', lib.out);
+      const types = readFileSync(join(pkg, 'dist', 'types', 'index.d.ts'), 'utf8');
+      for (const name of ['GateLadderConfig', 'TierConfig', 'defineConfig', 'defaultScope']) assert.match(types, name);
+      assert.not.match(types, 'LedgerRow', 'internal types are not part of the contract');
+      const files = [...staticClosure(join(pkg, 'dist', 'index.mjs'))];
+      const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
+      assert.ok(bytes < 16_000, `dist/index.mjs loads ${bytes} bytes: ${files.join(', ')}`);
+      const listing = () => readdirSync(join(pkg, 'dist'), { recursive: true }).map(String).sort();
+      const before = listing();
+      repo.write('gate-ladder.config.ts', `export default { tiers: [{ name: 't1', run: 'true' }] };\n`);
+      repo.commit('config');
+      repo.write('src/a.txt', 'a\n');
+      repo.commit('a change');
+      const run = repo.cli(['run', '--base', 'HEAD~1', '--head', 'HEAD', '--no-cache']);
+      assert.is(run.code, 0, run.out);
+      assert.equal(listing(), before, 'no file appeared in the installed package');
+    }),
+);
 
 /** Every relative import of a built file, static or `import()`, resolved: what it may load. */
 function importsOf(file: string): string[] {

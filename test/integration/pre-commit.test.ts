@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { nodeTest, test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { CHECK_SH, type Repo, cleanEnv, sh, withRepo } from '../helpers/repo.js';
 import { poolLocks, userWorktrees } from '../helpers/pool.js';
@@ -46,7 +46,8 @@ function withPreCommit(repo: Repo): void {
 const commit = (repo: Repo, args: string[] = []) => sh('git', ['commit', '-m', 'attempt', ...args], repo.dir);
 const show = (repo: Repo, rev: string) => repo.gitOk('show', rev);
 
-test('a staged bug is caught by lint-staged, and the unstaged fix in the same file is left untouched', () =>
+// Node-sensitive: the pre-commit hook's line as git runs it, and lint-staged imported by the hook.
+nodeTest('a staged bug is caught by lint-staged, and the unstaged fix in the same file is left untouched', () =>
   withRepo({ files: files(`${LINT}\n${T1}`) }, (repo) => {
     withPreCommit(repo);
     const before = repo.gitOk('rev-parse', 'HEAD');
@@ -72,7 +73,8 @@ test('a staged bug is caught by lint-staged, and the unstaged fix in the same fi
     assert.is(rows[0]!.base, before);
     assert.is(rows[0]!.ref, undefined);
     assert.equal(rows[0]!.files, ['src/value.txt']);
-  }));
+  }),
+);
 
 test('a staged fix passes, the unstaged bug stays unstaged, and the command tier judges the staged tree in a worktree', () =>
   withRepo({ files: files(`${LINT}\n${T1}`, { 'src/value.txt': 'bug\n' }) }, (repo) => {
@@ -156,7 +158,8 @@ test('lint-staged that cannot run is an error, not a catch', () =>
     );
   }));
 
-test('a lint-staged config that cannot load: the cause is quoted (escaped) with the next step, not "see above"', () =>
+// Node-sensitive: Node's import of the config, and the error it throws.
+nodeTest('a lint-staged config that cannot load: the cause is quoted (escaped) with the next step, not "see above"', () =>
   withRepo(
     {
       files: {
@@ -181,9 +184,11 @@ test('a lint-staged config that cannot load: the cause is quoted (escaped) with 
         [['lint', 'error']],
       );
     },
-  ));
+  ),
+);
 
-test('a lint-staged.config.ts this Node cannot load: the cause Node gave and what to do about it', () =>
+// Node-sensitive: whether Node strips types, and what it says when it cannot.
+nodeTest('a lint-staged.config.ts this Node cannot load: the cause Node gave and what to do about it', () =>
   // An enum: Node 20 loads no .ts file at all; a Node that strips types refuses an enum. Fails on every Node.
   withRepo(
     {
@@ -212,7 +217,8 @@ test('a lint-staged.config.ts this Node cannot load: the cause Node gave and wha
         [['lint', 'error']],
       );
     },
-  ));
+  ),
+);
 
 test('pre-commit with no tier for it, or nothing staged: allowed, no rows', () =>
   withRepo({ files: files(`    { name: 't1-properties', run: 'sh check.sh properties' },`) }, (repo) => {
@@ -258,7 +264,8 @@ async function until(what: string, check: () => boolean, ms = 60_000): Promise<v
   }
 }
 
-test('a second Ctrl-C while a lint-staged task stops: gate-ladder waits, lint-staged restores the unstaged changes byte for byte', () =>
+// Node-sensitive: signals to a process group, and waiting on a child that handles them.
+nodeTest('a second Ctrl-C while a lint-staged task stops: gate-ladder waits, lint-staged restores the unstaged changes byte for byte', () =>
   withRepo(
     { files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "node slow-task.mjs" }\n', 'slow-task.mjs': SLOW_TASK }) },
     async (repo) => {
@@ -299,9 +306,11 @@ test('a second Ctrl-C while a lint-staged task stops: gate-ladder waits, lint-st
         rmSync(marks, { recursive: true, force: true });
       }
     },
-  ));
+  ),
+);
 
-test('SIGTERM during a lint-staged tier: interrupted, no row', () =>
+// Node-sensitive: SIGTERM.
+nodeTest('SIGTERM during a lint-staged tier: interrupted, no row', () =>
   withRepo(
     { files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "node slow-task.mjs" }\n', 'slow-task.mjs': SLOW_TASK }) },
     async (repo) => {
@@ -328,7 +337,8 @@ test('SIGTERM during a lint-staged tier: interrupted, no row', () =>
         rmSync(marks, { recursive: true, force: true });
       }
     },
-  ));
+  ),
+);
 
 test('a lint-staged backup left by a killed run is named before the tiers run', () =>
   withRepo({ files: files(LINT) }, (repo) => {

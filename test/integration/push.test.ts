@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { nodeTest, test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { LADDER_FILES, type Repo, sh, withRepo, leftAfter, ownSleep } from '../helpers/repo.js';
 import { hookLine } from '../../src/commands/install.js';
 
 const ladder = <T>(fn: (repo: Repo) => Promise<T> | T) => withRepo({ files: LADDER_FILES }, fn);
 
-test('a clean patch passes both tiers, writes two rows, and reaches the remote', () =>
+// Node-sensitive (this and the next four, and the starter config's): the hook as git runs it, on each verdict.
+nodeTest('a clean patch passes both tiers, writes two rows, and reaches the remote', () =>
   ladder((repo) => {
     repo.write('src/other.txt', 'fine\n');
     const head = repo.commit('clean change');
@@ -33,9 +34,10 @@ test('a clean patch passes both tiers, writes two rows, and reaches the remote',
     }
     assert.is(rows[0]!.run, rows[1]!.run, 'one ladder run shares its id');
     assert.is(repo.gitOk('--git-dir', repo.remote, 'rev-parse', 'main'), head);
-  }));
+  }),
+);
 
-test('a bug is caught at t1: one row, the push is rejected with the caught message', () =>
+nodeTest('a bug is caught at t1: one row, the push is rejected with the caught message', () =>
   ladder((repo) => {
     const before = repo.gitOk('--git-dir', repo.remote, 'rev-parse', 'main');
     repo.write('src/value.txt', 'bug\n');
@@ -53,7 +55,8 @@ test('a bug is caught at t1: one row, the push is rejected with the caught messa
       [['t1-properties', 'caught', 1]],
     );
     assert.is(repo.gitOk('--git-dir', repo.remote, 'rev-parse', 'main'), before, 'the remote did not move');
-  }));
+  }),
+);
 
 test('a test-adjacent change skips t1: only a t2 row, flagged as routed', () =>
   ladder((repo) => {
@@ -120,7 +123,8 @@ test('pytest-style exit codes are named when the tier says its runner is pytest'
     },
   ));
 
-test('a command that does not exist is an error naming it', () =>
+// Node-sensitive too: the error a spawn of a missing command gives.
+nodeTest('a command that does not exist is an error naming it', () =>
   withRepo(
     {
       files: {
@@ -138,9 +142,11 @@ test('a command that does not exist is an error naming it', () =>
         [['t1', 'error']],
       );
     },
-  ));
+  ),
+);
 
-test('a timeout is an error, and kills the whole process tree', () =>
+// Node-sensitive too: killing a process group.
+nodeTest('a timeout is an error, and kills the whole process tree', () =>
   withRepo(
     {
       files: {
@@ -161,16 +167,18 @@ test('a timeout is an error, and kills the whole process tree', () =>
       assert.match(String(rows[0]!.reason), 'timed out after 1 s');
       assert.equal(leftAfter(new RegExp(`^sleep (${ownSleep(0)}|${ownSleep(1)})$`)), [], 'processes left behind');
     },
-  ));
+  ),
+);
 
-test('GATE_LADDER=0 bypasses every gate and writes no row', () =>
+nodeTest('GATE_LADDER=0 bypasses every gate and writes no row', () =>
   ladder((repo) => {
     repo.write('src/value.txt', 'bug\n');
     repo.commit('bug');
     const r = repo.push(['origin', 'HEAD'], { GATE_LADDER: '0' });
     assert.is(r.code, 0, r.out);
     assert.equal(repo.ledger(), []);
-  }));
+  }),
+);
 
 test('gates run with GATE_LADDER=0, so a gate that pushes does not re-enter the hook', () =>
   withRepo(
@@ -199,7 +207,8 @@ test('an invalid config rejects the push with every problem and writes no row', 
     assert.equal(repo.ledger(), []);
   }));
 
-test('no config at all: one line saying so and how to create one; the push is allowed', () =>
+// Node-sensitive: a hook line of an early version (dist/cli.js), and the search for a config.
+nodeTest('no config at all: one line saying so and how to create one; the push is allowed', () =>
   withRepo({ install: false, files: { 'src/a.txt': 'x\n' } }, (repo) => {
     repo.write('.husky/pre-push', 'node node_modules/gate-ladder/dist/cli.js run pre-push "$@"\n');
     repo.gitOk('config', 'core.hooksPath', '.husky');
@@ -210,7 +219,8 @@ test('no config at all: one line saying so and how to create one; the push is al
     assert.is(r.code, 0, r.out);
     assert.match(r.out, 'no config found');
     assert.match(r.out, 'npx gate-ladder install');
-  }));
+  }),
+);
 
 test('a new branch is judged against the remote default branch', () =>
   ladder((repo) => {
@@ -266,7 +276,8 @@ test('install keeps other lines of .husky/pre-push; uninstall leaves the repo as
     assert.is(snapshot(repo), before);
   }));
 
-test('the starter config runs on a real push', () =>
+// Node-sensitive: a TypeScript config that imports gate-ladder itself.
+nodeTest('the starter config runs on a real push', () =>
   withRepo(
     { files: { 'check.js': 'process.exit(require("fs").readFileSync("src/a.txt","utf8").includes("bug") ? 1 : 0)\n', 'src/a.txt': 'x\n' } },
     (repo) => {
@@ -277,6 +288,7 @@ test('the starter config runs on a real push', () =>
       assert.is.not(r.code, 0);
       assert.match(r.out, 't2-tests caught a problem');
     },
-  ));
+  ),
+);
 
 test.run();

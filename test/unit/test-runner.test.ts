@@ -106,4 +106,28 @@ test("the fast set's picked tests: the titles GL_TEST_KEEP begins run, the other
   }
 });
 
+test('the Node-sensitive part: with GL_TEST_PART=node-sensitive only the tests declared with nodeTest run, and a file that declares none fails', () => {
+  const sets = `${PROJECT}/build/test/helpers/sets.js`;
+  const s = suite({
+    'a.test.js': `import { nodeTest, test } from '${sets}';\nnodeTest('differs', () => {});\ntest('the same', () => { throw new Error('ran'); });\ntest.run();\n`,
+    'b.test.js': `import { test } from '${sets}';\ntest('the same', () => {});\ntest.run();\n`,
+  });
+  const run = (name: string, env: Record<string, string>) =>
+    sh(process.execPath, [join(s.dir, name)], PROJECT, { env: { NO_COLOR: '1', GL_TEST_SET: 'all', ...env } });
+  try {
+    const part = run('a.test.js', { GL_TEST_PART: 'node-sensitive' });
+    assert.is(part.code, 0, part.out);
+    assert.match(part.stdout, /Total:\s+1\n\s+Passed:\s+1\n\s+Skipped:\s+0/);
+    const none = run('b.test.js', { GL_TEST_PART: 'node-sensitive' });
+    assert.is(none.code, 1, none.out);
+    assert.match(none.stdout, "lists this file as 'marked', and no test here is declared with nodeTest");
+    // Everywhere else (the oldest Node, a run by hand) every test runs, nodeTest's and test's alike.
+    const all = run('a.test.js', {});
+    assert.is(all.code, 1, all.out);
+    assert.match(all.stdout, /Total:\s+2\n\s+Passed:\s+1/);
+  } finally {
+    s.done();
+  }
+});
+
 test.run();
