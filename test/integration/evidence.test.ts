@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { nodeTest, test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { PROJECT, type Repo, cleanEnv, nodeTestId, withRepo } from '../helpers/repo.js';
 
@@ -61,55 +61,59 @@ describe('flaky', () => {
 `,
 };
 
-test('seed credits only tests that pass on the parent and fail with the change; failing on both gets nothing, and a repeat adds nothing', () =>
-  withRepo({ files: { ...VALUE_TESTS, 'gate-ladder.config.ts': NODE_TIER() } }, (repo) => {
-    repo.write('src/other.txt', 'x\n');
-    repo.commit('a change to judge');
-    // A change no test covers, seeded twice while the flaky test flakes: the broken and the flaky test fail on both sides,
-    // and the repeat adds nothing either (one seed is evidence enough for a freeze, so two show none accumulates).
-    repo.gitOk('checkout', '-q', '-b', 'uncovered');
-    repo.write('README.md', 'nothing any test reads\n');
-    repo.commit('a change no test covers');
-    repo.gitOk('checkout', '-q', 'main');
-    for (let i = 0; i < 2; i++) {
-      const r = repo.cli(['seed', 'uncovered'], { env: { FLAKY: '1' }, timeoutMs: 180_000 });
-      assert.is(r.code, 1, r.out);
-      assert.match(r.out, 'no evidence for 2 tests that also fail without the seeded change');
-      assert.match(r.out, BROKEN);
-      assert.match(r.out, FLAKY);
-      assert.match(r.out, 'no test passed without the seeded change and failed with it, so no evidence was recorded');
-    }
-    // History: three runs of the same tree.
-    for (const f of ['0', '1', '0']) run(repo, { FLAKY: f });
-    const rows = flaky(repo);
-    assert.ok(
-      rows.every((t) => t.evidence === 0),
-      JSON.stringify(rows),
-    );
-    const broken = rows.find((t) => t.id === BROKEN)!;
-    assert.equal(
-      [broken.broken, broken.eligible, broken.reason],
-      [true, false, 'broken, not flaky: failed all 3 runs; fix it or delete it'],
-    );
-    assert.is(rows.find((t) => t.id === FLAKY)!.reason, 'no sensitivity evidence; rewrite or delete');
-    const report = repo.cli(['report']).stdout;
-    assert.match(report, 'broken (failed every run): 1');
-    assert.match(report, `${BROKEN}: failed all 3 runs; fix it or delete it`);
+// Node-sensitive: node:test's JUnit report on the Node under test, read for seed's credit and the freeze.
+nodeTest(
+  'seed credits only tests that pass on the parent and fail with the change; failing on both gets nothing, and a repeat adds nothing',
+  () =>
+    withRepo({ files: { ...VALUE_TESTS, 'gate-ladder.config.ts': NODE_TIER() } }, (repo) => {
+      repo.write('src/other.txt', 'x\n');
+      repo.commit('a change to judge');
+      // A change no test covers, seeded twice while the flaky test flakes: the broken and the flaky test fail on both sides,
+      // and the repeat adds nothing either (one seed is evidence enough for a freeze, so two show none accumulates).
+      repo.gitOk('checkout', '-q', '-b', 'uncovered');
+      repo.write('README.md', 'nothing any test reads\n');
+      repo.commit('a change no test covers');
+      repo.gitOk('checkout', '-q', 'main');
+      for (let i = 0; i < 2; i++) {
+        const r = repo.cli(['seed', 'uncovered'], { env: { FLAKY: '1' }, timeoutMs: 180_000 });
+        assert.is(r.code, 1, r.out);
+        assert.match(r.out, 'no evidence for 2 tests that also fail without the seeded change');
+        assert.match(r.out, BROKEN);
+        assert.match(r.out, FLAKY);
+        assert.match(r.out, 'no test passed without the seeded change and failed with it, so no evidence was recorded');
+      }
+      // History: three runs of the same tree.
+      for (const f of ['0', '1', '0']) run(repo, { FLAKY: f });
+      const rows = flaky(repo);
+      assert.ok(
+        rows.every((t) => t.evidence === 0),
+        JSON.stringify(rows),
+      );
+      const broken = rows.find((t) => t.id === BROKEN)!;
+      assert.equal(
+        [broken.broken, broken.eligible, broken.reason],
+        [true, false, 'broken, not flaky: failed all 3 runs; fix it or delete it'],
+      );
+      assert.is(rows.find((t) => t.id === FLAKY)!.reason, 'no sensitivity evidence; rewrite or delete');
+      const report = repo.cli(['report']).stdout;
+      assert.match(report, 'broken (failed every run): 1');
+      assert.match(report, `${BROKEN}: failed all 3 runs; fix it or delete it`);
 
-    // A real bug: the test that checks the value passes on the parent and fails with it.
-    repo.gitOk('checkout', '-q', '-b', 'bug');
-    repo.write('src/value.txt', 'bad\n');
-    repo.commit('a real bug');
-    repo.gitOk('checkout', '-q', 'main');
-    const seeded = repo.cli(['seed', 'bug'], { timeoutMs: 180_000 });
-    assert.is(seeded.code, 0, seeded.out);
-    assert.match(seeded.out, `sensitivity evidence recorded for 1 test (it passes without the seeded change and fails with it): ${GOOD}`);
-    assert.match(seeded.out, 'no evidence for 1 test that also fails without the seeded change');
-    const again = repo.cli(['seed', 'bug'], { timeoutMs: 180_000 });
-    assert.is(again.code, 0, again.out);
-    assert.match(again.out, `1 test already had evidence from this same change (seeded before); nothing new recorded for it: ${GOOD}`);
-    assert.is(row(repo, GOOD)!.evidence, 1);
-  }));
+      // A real bug: the test that checks the value passes on the parent and fails with it.
+      repo.gitOk('checkout', '-q', '-b', 'bug');
+      repo.write('src/value.txt', 'bad\n');
+      repo.commit('a real bug');
+      repo.gitOk('checkout', '-q', 'main');
+      const seeded = repo.cli(['seed', 'bug'], { timeoutMs: 180_000 });
+      assert.is(seeded.code, 0, seeded.out);
+      assert.match(seeded.out, `sensitivity evidence recorded for 1 test (it passes without the seeded change and fails with it): ${GOOD}`);
+      assert.match(seeded.out, 'no evidence for 1 test that also fails without the seeded change');
+      const again = repo.cli(['seed', 'bug'], { timeoutMs: 180_000 });
+      assert.is(again.code, 0, again.out);
+      assert.match(again.out, `1 test already had evidence from this same change (seeded before); nothing new recorded for it: ${GOOD}`);
+      assert.is(row(repo, GOOD)!.evidence, 1);
+    }),
+);
 
 test('flips count only on the same code: a caught bug and its fix are not flips; `retries: 1` turns a flaky failure into a pass and records the flip', () =>
   withRepo(
@@ -218,52 +222,58 @@ test('vitest: a stable test that caught a bug and then passed once it was fixed 
     },
   ));
 
-test('ids name one test: node tests of one title in two files share an id that no freeze may name; a title in two pytest files lists its candidates', () =>
-  withRepo(
-    {
-      files: {
-        '.gitignore': 'node_modules\njunit.xml\nreport.xml\n__pycache__/\n',
-        'gate-ladder.config.ts': `export default { tiers: [
+// Node-sensitive: node:test's JUnit ids name the file too from Node 23 on (nodeTestId), so each Node's own shape is read.
+nodeTest(
+  'ids name one test: node tests of one title in two files share an id that no freeze may name; a title in two pytest files lists its candidates',
+  () =>
+    withRepo(
+      {
+        files: {
+          '.gitignore': 'node_modules\njunit.xml\nreport.xml\n__pycache__/\n',
+          'gate-ladder.config.ts': `export default { tiers: [
   { name: 't1', run: 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/*.mjs', runner: 'node', junit: 'junit.xml', timeout: 120 },
   { name: 't2', run: 'python3 -m pytest -q -p no:cacheprovider --junitxml=report.xml tests', runner: 'pytest', junit: 'report.xml', timeout: 120 },
 ], freeze: { minRuns: 2 }, cache: false };\n`,
-        'test/a.test.mjs': `import { test } from 'node:test';\nimport assert from 'node:assert';\ntest('flaky multiplies', () => assert.ok(process.env.FAIL_A !== '1'));\n`,
-        'test/b.test.mjs': `import { test } from 'node:test';\ntest('flaky multiplies', () => {});\n`,
-        'tests/test_a.py': 'def test_same():\n    pass\n',
-        'tests/test_b.py': 'def test_same():\n    pass\n',
+          'test/a.test.mjs': `import { test } from 'node:test';\nimport assert from 'node:assert';\ntest('flaky multiplies', () => assert.ok(process.env.FAIL_A !== '1'));\n`,
+          'test/b.test.mjs': `import { test } from 'node:test';\ntest('flaky multiplies', () => {});\n`,
+          'tests/test_a.py': 'def test_same():\n    pass\n',
+          'tests/test_b.py': 'def test_same():\n    pass\n',
+        },
       },
-    },
-    (repo) => {
-      repo.write('src/x.txt', 'x\n');
-      repo.commit('change');
-      for (const f of ['0', '1', '0']) run(repo, { FAIL_A: f });
-      const refused = repo.cli(['freeze', 'flaky multiplies', '--expires', '2025-02-01', '--reentry', 'x'], {
-        env: { GATE_LADDER_NOW: '2025-01-01' },
-      });
-      assert.is(refused.code, 1, refused.out);
-      if (fileNamed) {
-        // Node 23 and later name the file: two ids, and the title alone lists both.
-        const ids = flaky(repo).filter((t) => t.id.endsWith('::flaky multiplies'));
-        assert.equal(ids.map((t) => [t.id, t.ambiguous]).sort(), [
-          ['test/a.test.mjs::flaky multiplies', false],
-          ['test/b.test.mjs::flaky multiplies', false],
-        ]);
-        assert.match(refused.out, '"flaky multiplies" names more than one test; a freeze names one. Candidates:');
-        assert.match(refused.out, 'gate-ladder freeze "test/a.test.mjs::flaky multiplies" --tier t1');
-      } else {
-        const node = flaky(repo).find((t) => t.id === 'flaky multiplies')!;
-        assert.equal([node.tier, node.ambiguous, node.eligible], ['t1', true, false]);
-        assert.match(node.reason, 'ambiguous id: several tests in one report share it');
-        assert.match(refused.out, 'not freezing "flaky multiplies": ambiguous id');
-      }
+      (repo) => {
+        repo.write('src/x.txt', 'x\n');
+        repo.commit('change');
+        for (const f of ['0', '1', '0']) run(repo, { FAIL_A: f });
+        const refused = repo.cli(['freeze', 'flaky multiplies', '--expires', '2025-02-01', '--reentry', 'x'], {
+          env: { GATE_LADDER_NOW: '2025-01-01' },
+        });
+        assert.is(refused.code, 1, refused.out);
+        if (fileNamed) {
+          // Node 23 and later name the file: two ids, and the title alone lists both.
+          const ids = flaky(repo).filter((t) => t.id.endsWith('::flaky multiplies'));
+          assert.equal(ids.map((t) => [t.id, t.ambiguous]).sort(), [
+            ['test/a.test.mjs::flaky multiplies', false],
+            ['test/b.test.mjs::flaky multiplies', false],
+          ]);
+          assert.match(refused.out, '"flaky multiplies" names more than one test; a freeze names one. Candidates:');
+          assert.match(refused.out, 'gate-ladder freeze "test/a.test.mjs::flaky multiplies" --tier t1');
+        } else {
+          const node = flaky(repo).find((t) => t.id === 'flaky multiplies')!;
+          assert.equal([node.tier, node.ambiguous, node.eligible], ['t1', true, false]);
+          assert.match(node.reason, 'ambiguous id: several tests in one report share it');
+          assert.match(refused.out, 'not freezing "flaky multiplies": ambiguous id');
+        }
 
-      const py = repo.cli(['freeze', 'test_same', '--expires', '2025-02-01', '--reentry', 'x'], { env: { GATE_LADDER_NOW: '2025-01-01' } });
-      assert.is(py.code, 1, py.out);
-      assert.match(py.out, '"test_same" names more than one test; a freeze names one. Candidates:');
-      assert.match(py.out, 'gate-ladder freeze "tests/test_a.py::test_same" --tier t2');
-      assert.match(py.out, 'gate-ladder freeze "tests/test_b.py::test_same" --tier t2');
-    },
-  ));
+        const py = repo.cli(['freeze', 'test_same', '--expires', '2025-02-01', '--reentry', 'x'], {
+          env: { GATE_LADDER_NOW: '2025-01-01' },
+        });
+        assert.is(py.code, 1, py.out);
+        assert.match(py.out, '"test_same" names more than one test; a freeze names one. Candidates:');
+        assert.match(py.out, 'gate-ladder freeze "tests/test_a.py::test_same" --tier t2');
+        assert.match(py.out, 'gate-ladder freeze "tests/test_b.py::test_same" --tier t2');
+      },
+    ),
+);
 
 test('pytest ids for folders with capitals and dots are the ids pytest prints; freeze takes them (even without the tier folder) and suggests the closest', () =>
   withRepo(
