@@ -69,8 +69,48 @@ const commandsEntry = {
     );
   },
 };
+const runBuild = { ...shared, entryPoints: { cli: 'src/bin.ts' }, chunkNames: 'run/[name]-[hash]' };
+// esbuild puts each module in a file per set of entries reaching it, and each `await import()` of the run
+// is an entry sharing a different few of the push's modules: 20 small files where one would do, each
+// costing every push Node's module loader (about 1 M instructions a file). Every module a push loads
+// before its first `await import()` (the static closure of src/cli/entry.ts) is loaded whenever any of
+// the run's later chunks is, so entry.ts and each such chunk are given one more import, of that closure
+// (the module `push-path`): its modules then share one set of entries, and one file. At run time the
+// import adds nothing: every module in it has been evaluated already. The config loader's worker thread
+// (load-worker.ts, load.ts) is left out: it starts with nothing loaded. A tree-cached push then loads 6
+// files, not 23 (docs/performance.md).
+const probe = await build({ ...runBuild, plugins: [commandsEntry], metafile: true });
+const { inputs } = probe.metafile;
+const lazy = new Set(
+  Object.values(inputs).flatMap((i) => i.imports.filter((m) => m.kind === 'dynamic-import' && !m.external).map((m) => m.path)),
+);
+const closure = new Set();
+const walk = (path) => {
+  if (closure.has(path)) return;
+  closure.add(path);
+  for (const m of inputs[path]?.imports ?? []) if (m.kind === 'import-statement' && !m.external) walk(m.path);
+};
+walk('src/cli/entry.ts');
+closure.delete('src/cli/entry.ts');
+const WORKER = new Set(['src/config/load-worker.ts', 'src/config/load.ts']);
+const pushPath = {
+  name: 'push-path',
+  setup(b) {
+    b.onResolve({ filter: /^push-path$/ }, () => ({ path: 'push-path', namespace: 'push-path' }));
+    b.onLoad({ filter: /.*/, namespace: 'push-path' }, () => ({
+      contents: [...closure].map((p) => `import ${JSON.stringify(resolve(p))};`).join('\n'),
+      loader: 'js',
+      resolveDir: process.cwd(),
+    }));
+    b.onLoad({ filter: /\.ts$/ }, (a) => {
+      const path = relative(process.cwd(), a.path);
+      if (!(lazy.has(path) || path === 'src/cli/entry.ts') || WORKER.has(path)) return undefined;
+      return { contents: `${readFileSync(a.path, 'utf8')}\nimport 'push-path';\n`, loader: 'ts' };
+    });
+  },
+};
 const builds = await Promise.all([
-  build({ ...shared, entryPoints: { cli: 'src/bin.ts' }, chunkNames: 'run/[name]-[hash]', plugins: [commandsEntry] }),
+  build({ ...runBuild, plugins: [commandsEntry, pushPath] }),
   build({ ...shared, entryPoints: { commands: 'src/cli/commands.ts', index: 'src/index.ts' }, chunkNames: 'chunks/[name]-[hash]' }),
 ]);
 // Bundled CommonJS dependencies (yargs, cosmiconfig...) call require(): the files that name it get one.
