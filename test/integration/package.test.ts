@@ -122,6 +122,12 @@ test("`run` and the other commands are two builds: a push loads nothing of the c
         assert.not.ok(target.startsWith(join(dist, 'run')), `${file} (the commands' build) imports ${target}`);
       }
     }
+    // What a push loads before its first `await import()` (every push: the tree-cached one loads no more)
+    // is in a few files, not one per set of the run's chunks sharing a module (scripts/build.mjs, push-path).
+    const entry = importsOf(join(dist, 'cli.mjs')).find((f) => f.startsWith(join(dist, 'run')));
+    assert.ok(entry, 'dist/cli.mjs imports the run entry');
+    const pushFiles = [...staticClosure(entry)];
+    assert.ok(pushFiles.length <= 6, `a push loads ${pushFiles.length} files before its first await import(): ${pushFiles.join(', ')}`);
     // Both ends work from the installed package: a command, and `run --help`, which the run's entry hands to yargs.
     assert.match(repo.cli(['--version']).stdout, /^\d+\.\d+\.\d+/);
     const help = repo.cli(['run', '--help']);
