@@ -81,7 +81,7 @@ export async function judge(opts: RunOptions, gathered?: GitFacts, reporter: Rep
   );
   if (typeof planned === 'number') return { code: planned };
   // Each target in turn, until one is interrupted.
-  const run = startRun(facts, opts, reporter, configs, working, planned.choices);
+  const run = startRun(facts, opts, reporter, configs, working, planned.choices, switches);
   const targets = [];
   let code: number = EXIT.pass;
   let ledger: string | undefined;

@@ -32,7 +32,7 @@ import type { ResolvedConfig, ResolvedTier } from '../config/resolved.js';
 import type { RunnerInfo } from '../gates/result.js';
 import { sig } from '../report/seconds.js';
 import type { Reporter } from './reporter.js';
-import { EXIT, type Run, type RunOptions, type TargetJudged, type TargetReport, type Under, envSwitches } from './run-state.js';
+import { EXIT, type Run, type RunOptions, type TargetJudged, type TargetReport, type Under } from './run-state.js';
 
 export {
   EXIT,
@@ -82,9 +82,10 @@ export function startRun(
   configs: ConfigLoader,
   working: CachedLoad,
   choices: Map<string, ConfigChoice>,
+  /** GATE_LADDER_SKIP and GATE_LADDER_NO_CACHE, as the run read them first (`envSwitches`). */
+  switches: Run['switches'],
 ): Run {
   const hook: HookName = opts.hook ?? 'manual';
-  const switches = envSwitches(process.env);
   const run: Run = {
     opts,
     facts,
