@@ -70,6 +70,7 @@ const commandsEntry = {
   },
 };
 const runBuild = { ...shared, entryPoints: { cli: 'src/bin.ts' }, chunkNames: 'run/[name]-[hash]' };
+const ENTRY = 'src/cli/entry.ts';
 // esbuild puts each module in a file per set of entries reaching it, and each `await import()` of the run
 // is an entry sharing a different few of the push's modules: 20 small files where one would do, each
 // costing every push Node's module loader (about 1 M instructions a file). Every module a push loads
@@ -90,9 +91,12 @@ const walk = (path) => {
   closure.add(path);
   for (const m of inputs[path]?.imports ?? []) if (m.kind === 'import-statement' && !m.external) walk(m.path);
 };
-walk('src/cli/entry.ts');
-closure.delete('src/cli/entry.ts');
+walk(ENTRY);
+closure.delete(ENTRY);
 const WORKER = new Set(['src/config/load-worker.ts', 'src/config/load.ts']);
+// A renamed worker module would quietly get the import (and the worker load the push's modules): say so instead.
+for (const path of WORKER)
+  if (!lazy.has(path)) throw new Error(`scripts/build.mjs: ${path} is no longer an await import() of the run; update WORKER`);
 const pushPath = {
   name: 'push-path',
   setup(b) {
@@ -104,7 +108,7 @@ const pushPath = {
     }));
     b.onLoad({ filter: /\.ts$/ }, (a) => {
       const path = relative(process.cwd(), a.path);
-      if (!(lazy.has(path) || path === 'src/cli/entry.ts') || WORKER.has(path)) return undefined;
+      if (!(lazy.has(path) || path === ENTRY) || WORKER.has(path)) return undefined;
       return { contents: `${readFileSync(a.path, 'utf8')}\nimport 'push-path';\n`, loader: 'ts' };
     });
   },
@@ -118,11 +122,14 @@ const builds = await Promise.all([
 // per file. Through process.getBuiltinModule, not an ES import of node:module, whose facade would load
 // its source-map parts (src/util/node.ts).
 const REQUIRE = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);\n";
-for (const file of builds.flatMap((b) => b.outputFiles)) {
+const [runFiles, commandFiles] = builds.map((b) => b.outputFiles);
+for (const file of [...runFiles, ...commandFiles]) {
   mkdirSync(dirname(file.path), { recursive: true });
-  // The run's import of the commands' entry, relative to the file it is in.
+  // In the run's build, its import of the commands' entry, relative to the file it is in.
   const toCommands = relative(dirname(file.path), resolve('dist', COMMANDS));
-  const text = file.text.replaceAll(`"${COMMANDS}"`, JSON.stringify(toCommands.startsWith('.') ? toCommands : `./${toCommands}`));
+  const text = runFiles.includes(file)
+    ? file.text.replaceAll(`"${COMMANDS}"`, JSON.stringify(toCommands.startsWith('.') ? toCommands : `./${toCommands}`))
+    : file.text;
   writeFileSync(file.path, /\brequire\b/.test(text) ? REQUIRE + text : text);
 }
 // A CommonJS file can be the bin whatever the package's type, and hooks installed by earlier versions name it.
