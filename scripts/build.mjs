@@ -2,7 +2,9 @@
 //
 // The shipped code is the source the unit tests run, bundled and nothing else: two esbuild ES module
 // builds of it with code splitting (below: the run's, and every other command's); what is added is a
-// `require` for the files that call it, and the path of the run's one import of the commands' entry.
+// `require` for the files that call it, and the path of the run's one import of the commands' entry;
+// what is moved is the run's top-level functions, written as parenthesized expressions where their
+// declarations were hoisted to, so V8 compiles them with their file (eagerFunctions, below).
 // Each `await import()` in src/ becomes a chunk loaded when that line runs, as it is when the unit tests
 // run the tsc build.
 //
@@ -17,6 +19,7 @@
 //                         build, the config loader's worker thread runs the chunk that holds
 //                         src/config/load-worker.ts: new Worker(import.meta.url))
 import { build } from 'esbuild';
+import ts from 'typescript';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -123,14 +126,63 @@ const builds = await Promise.all([
 // its source-map parts (src/util/node.ts).
 const REQUIRE = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);\n";
 const [runFiles, commandFiles] = builds.map((b) => b.outputFiles);
+const eager = eagerFunctions(runFiles);
 for (const file of [...runFiles, ...commandFiles]) {
   mkdirSync(dirname(file.path), { recursive: true });
   // In the run's build, its import of the commands' entry, relative to the file it is in.
   const toCommands = relative(dirname(file.path), resolve('dist', COMMANDS));
   const text = runFiles.includes(file)
-    ? file.text.replaceAll(`"${COMMANDS}"`, JSON.stringify(toCommands.startsWith('.') ? toCommands : `./${toCommands}`))
+    ? eager(file).replaceAll(`"${COMMANDS}"`, JSON.stringify(toCommands.startsWith('.') ? toCommands : `./${toCommands}`))
     : file.text;
   writeFileSync(file.path, /\brequire\b/.test(text) ? REQUIRE + text : text);
+}
+
+/**
+ * The run's top-level functions, compiled with their module and so kept in Node's compile cache.
+ * Node 22.1+ caches what V8 compiled when it compiled a module, and V8 compiles a function declaration
+ * only when it is first called: each push compiled again every function it called (a third of a
+ * tree-cached push's instructions on Node 24 went to V8's lazy compiler). A function expression in
+ * parentheses is compiled at once (V8's heuristic for a function about to be called), so each
+ * top-level `function f() {}` is written `var f = (function f() {});`, first in its file, where its
+ * declaration was hoisted to: the module's own code sees every function defined, as before. What
+ * differs: another module could call one before this module ran only through an import cycle, and the
+ * run's files have none (checked here). Node 20, with no compile cache, compiles these functions on
+ * every run (docs/performance.md has both figures). Returns the file's new text; pure in the text.
+ */
+function eagerFunctions(files) {
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const imports = (f) =>
+    [...f.text.matchAll(/^(?:import|export)\s[^;]*?from\s*"(\.[^"]+)";|^import\s*"(\.[^"]+)";/gms)]
+      .map((m) => resolve(dirname(f.path), m[1] ?? m[2]))
+      .filter((p) => byPath.has(p));
+  const state = new Map();
+  const visit = (path, stack) => {
+    if (state.get(path) === 'done') return;
+    if (state.get(path) === 'open')
+      throw new Error(
+        `scripts/build.mjs: the run's files import in a cycle (${[...stack, path].map((p) => relative('dist', p)).join(' → ')}): eagerFunctions would break it`,
+      );
+    state.set(path, 'open');
+    for (const p of imports(byPath.get(path))) visit(p, [...stack, path]);
+    state.set(path, 'done');
+  };
+  for (const f of files) visit(f.path, []);
+  return (file) => {
+    const sf = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+    const moved = [];
+    const rest = [];
+    let at = 0;
+    for (const s of sf.statements) {
+      if (!ts.isFunctionDeclaration(s) || !s.name || !s.body || s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+      const start = s.getStart(sf);
+      moved.push(`var ${s.name.text} = (${file.text.slice(start, s.end)});\n`);
+      rest.push(file.text.slice(at, start));
+      at = s.end;
+    }
+    if (moved.length === 0) return file.text;
+    rest.push(file.text.slice(at));
+    return moved.join('') + rest.join('');
+  };
 }
 // A CommonJS file can be the bin whatever the package's type, and hooks installed by earlier versions name it.
 // It turns on Node's compile cache (Node 22.1+, public `module.enableCompileCache`) before anything of

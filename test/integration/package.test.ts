@@ -128,6 +128,16 @@ test("`run` and the other commands are two builds: a push loads nothing of the c
     assert.ok(entry, 'dist/cli.mjs imports the run entry');
     const pushFiles = [...staticClosure(entry)];
     assert.ok(pushFiles.length <= 6, `a push loads ${pushFiles.length} files before its first await import(): ${pushFiles.join(', ')}`);
+    // The run's top-level functions are written as parenthesized expressions, which V8 compiles with their
+    // module, so Node's compile cache keeps them (scripts/build.mjs, eagerFunctions): no declaration is left.
+    for (const file of runFiles) {
+      const declared = /^(?:async\s+)?function\b.*$/m.exec(readFileSync(file, 'utf8'));
+      assert.is(declared?.[0], undefined, `${file} declares a function at its top level, which V8 compiles on each run`);
+    }
+    assert.ok(
+      inDist('run').some((f) => /^var \w+ = \(function \w+\(/m.test(readFileSync(f, 'utf8'))),
+      'the run build writes its functions as parenthesized expressions',
+    );
     // Both ends work from the installed package: a command, and `run --help`, which the run's entry hands to yargs.
     assert.match(repo.cli(['--version']).stdout, /^\d+\.\d+\.\d+/);
     const help = repo.cli(['run', '--help']);
