@@ -38,8 +38,16 @@ const DEFAULT_EXITS: Readonly<Record<number, string>> = {
   143: 'terminated (SIGTERM)',
 };
 
+/**
+ * What exit `code` means: the runner's record's word for it; else, below 126 (where a shell's signal
+ * codes start), a code the runner exits with when tests fail (mocha's count of failed tests: its exit 2
+ * is two failures, not a usage error); else the shared meaning. Pure.
+ */
 function meaning(code: number, runner: RunnerName | undefined): string | undefined {
-  return (runner && RUNNERS[runner].exits?.[code]) ?? DEFAULT_EXITS[code];
+  const own = runner && RUNNERS[runner].exits?.[code];
+  if (own) return own;
+  if (runner && code < 126 && runnerCaught(runner)?.includes(code)) return `what ${runner} exits with when tests fail`;
+  return DEFAULT_EXITS[code];
 }
 
 /**

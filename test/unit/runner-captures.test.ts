@@ -468,7 +468,7 @@ test('jasmine: a failure exit the tier does not count (caught [1]) says how to c
   assert.is(c.verdict, 'error');
   assert.match(
     c.reason ?? '',
-    "exit 3, which this tier does not count as a test failure (`caught`: 1), though jasmine counts failed tests: `2 specs, 1 failure`; if exit 3 means a test failed, add it to the tier's `caught`",
+    "exit 3 (what jasmine exits with when tests fail), which this tier does not count as a test failure (`caught`: 1), though jasmine counts failed tests: `2 specs, 1 failure`; if exit 3 means a test failed, add it to the tier's `caught`",
   );
 });
 

@@ -431,7 +431,7 @@ test('mocha: two failing tests exit 2, a catch under the codes a detected (not n
   assert.is(odd.verdict, 'error');
   assert.match(
     odd.reason ?? '',
-    'exit 2 (usage error), which this tier does not count as a test failure (`caught`: 1), though mocha counts failed tests: `2 failing`',
+    'exit 2 (what mocha exits with when tests fail), which this tier does not count as a test failure (`caught`: 1), though mocha counts failed tests: `2 failing`',
   );
 });
 
@@ -819,7 +819,7 @@ test('a failure exit the tier does not count, with failed tests counted: says so
   assert.is(c.verdict, 'error');
   assert.match(
     c.reason ?? '',
-    'exit 101, which this tier does not count as a test failure (`caught`: 1), though cargo counts failed tests',
+    'exit 101 (what cargo exits with when tests fail), which this tier does not count as a test failure (`caught`: 1), though cargo counts failed tests',
   );
   assert.match(c.reason ?? '', "add it to the tier's `caught`");
 });

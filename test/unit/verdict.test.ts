@@ -26,6 +26,16 @@ const cases: [string, Partial<GateExit>, number[], RunnerName | undefined, strin
     'error',
     "exit 2: usage error; if exit 2 means a test failed, add it to the tier's `caught`, or set the tier's `runner` so its output is read",
   ],
+  [
+    "mocha's exit 2 is two failed tests, not a usage error, when the tier counts only 1",
+    { exitCode: 2 },
+    [1],
+    'mocha',
+    'error',
+    'exit 2: what mocha exits with when tests fail',
+  ],
+  // From 126 on a shell's own codes: mocha's count of failures never reads as one.
+  ["mocha 126 is the shell's", { exitCode: 126 }, [1], 'mocha', 'error', 'exit 126: command found but not executable'],
   ['pytest 2', { exitCode: 2 }, [1], 'pytest', 'error', 'exit 2: pytest was interrupted or hit collection errors'],
   ['pytest 3', { exitCode: 3 }, [1], 'pytest', 'error', 'exit 3: pytest internal error'],
   ['pytest 4', { exitCode: 4 }, [1], 'pytest', 'error', 'exit 4: pytest usage error (bad option, or a conftest.py that fails to import)'],
