@@ -39,14 +39,15 @@ const DEFAULT_EXITS: Readonly<Record<number, string>> = {
 };
 
 /**
- * What exit `code` means: the runner's record's word for it; else, below 126 (where a shell's signal
- * codes start), a code the runner exits with when tests fail (mocha's count of failed tests: its exit 2
- * is two failures, not a usage error); else the shared meaning. Pure.
+ * What exit `code` means: the runner's record's word for it; else, with `failing` (the run ended on
+ * failures, not on no tests) and below 126 (where a shell's signal codes start), a code the runner
+ * exits with when tests fail (mocha's count of failed tests: its exit 2 is two failures, not a usage
+ * error); else the shared meaning. Pure.
  */
-function meaning(code: number, runner: RunnerName | undefined): string | undefined {
+function meaning(code: number, runner: RunnerName | undefined, failing = true): string | undefined {
   const own = runner && RUNNERS[runner].exits?.[code];
   if (own) return own;
-  if (runner && code < 126 && runnerCaught(runner)?.includes(code)) return `what ${runner} exits with when tests fail`;
+  if (failing && runner && code < 126 && runnerCaught(runner)?.includes(code)) return `what ${runner} exits with when tests fail`;
   return DEFAULT_EXITS[code];
 }
 
@@ -548,7 +549,8 @@ function noTestsRan(
       ? `a test file holds no tests (${s.total} others ran)`
       : 'no tests ran';
   if (allowNoTests) return { verdict: 'pass', reason: `${what} (allowed by \`allowNoTests\`): ${quoteLine(none.line)}` };
-  const why = code !== 0 ? meaning(code, runner) : undefined;
+  // No test ran, so none failed: a code the runner also exits with on failures says nothing here.
+  const why = code !== 0 ? meaning(code, runner, false) : undefined;
   return {
     verdict: 'error',
     reason: `${what}${why ? ` (exit ${code}: ${why})` : ''}: ${quoteLine(none.line)}; if that is expected, set \`allowNoTests: true\` on the tier`,

@@ -108,6 +108,15 @@ const cases: [string, RunnerName | undefined, number, string, string, string | u
   ['go: no test files', 'go', 0, GO_NONE, 'error', 'no tests ran: `?   \\texample.com/m\\t[no test files]`'],
   ['go: no tests to run', 'go', 0, GO_NO_RUN, 'error', 'no tests ran'],
   ['go: no test files, allowed', 'go', 0, GO_NONE, 'pass', 'allowed by `allowNoTests`'],
+  // mocha exits 1 for no test files as for one failure: with no test run, the code is not called a failure.
+  [
+    'mocha: no test files',
+    'mocha',
+    1,
+    'Error: No test files found: "test"\n',
+    'error',
+    'no tests ran: `Error: No test files found: "test"`',
+  ],
   ['cargo: a failed test (101)', 'cargo', 101, CARGO_FAIL, 'caught', 'cargo: `test result: FAILED. 1 passed; 1 failed'],
   [
     'cargo: a compile error (also 101)',
