@@ -23,10 +23,10 @@ const LABEL = {
   config: 'a config that does not parse (eslint.config.mjs, .prettierrc, biome.json, setup.cfg)',
   placeholder: 'npm init\'s placeholder `"test": "echo \\"Error: no test specified\\" && exit 1"`',
 };
-// Temp folders and durations change from run to run.
+// Temp folders (wherever the run's temp root was: /tmp, or scripts/test.mjs's /dev/shm/gl-tests-…) and durations change from run to run.
 const clean = (s) =>
   s
-    .replace(/\/tmp\/gl-repo-\w+\/work\//g, '')
+    .replace(/(?:\/[^\s/`'"]+)*\/gl-repo-\w+\/work\//g, '')
     .replace(/\b(in) [\d.]+s\b/g, '$1 …s')
     .replace(/\(\d+(?:\.\d+)?m?s\)/g, '(…)')
     .replace(/; if that is expected, set `allowNoTests: true` on the tier/, '')
