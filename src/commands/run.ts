@@ -11,13 +11,14 @@ import {
   envSwitches,
   finishRun,
   judgeTarget,
+  loadWhileListing,
   planWithConfigs,
   readStdin,
   startRun,
 } from '../run/steps.js';
 import { type Reporter, reporterFor } from '../run/reporter.js';
 import { gatherGitFacts, type GitFacts } from '../git/facts.js';
-import { refusedRepo, uncommittedPaths } from '../git/git.js';
+import { type RepoInfo, refusedRepo, uncommittedPaths } from '../git/git.js';
 import { revQuery } from '../git/rev-query.js';
 import { ledgerPathFor } from '../ledger/ledger.js';
 import { stopLeftovers } from '../gates/gate-records.js';
@@ -58,8 +59,12 @@ export async function judge(opts: RunOptions, gathered?: GitFacts, reporter: Rep
   const configs = configLoader(opts.noCache === true || switches.noCache);
   // The run's git facts, gathered once (one rev-parse and a diff per new range at most; no git process
   // for a range seen before) and passed down from here: to planning, each commit's config, the tree
-  // cache, isolation and the per-test records. The config loads while git lists a range.
-  const facts = gathered ?? (await gatherGitFacts(opts.cwd, revQuery(opts, stdin), configs.scopeAt));
+  // cache, isolation and the per-test records. The config, and what the run loads next, load while git lists a range.
+  const whileListing = (at: RepoInfo) => {
+    loadWhileListing(opts, reporter);
+    return configs.scopeAt(at);
+  };
+  const facts = gathered ?? (await gatherGitFacts(opts.cwd, revQuery(opts, stdin), whileListing));
   if (facts === null) {
     reporter.problem(msg.notRepo(opts.cwd, refusedRepo(opts.cwd)));
     return { code: EXIT.error };

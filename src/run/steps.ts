@@ -74,6 +74,18 @@ export function configLoader(noCache: boolean) {
   return { loadAt, scopeAt, matchFor };
 }
 
+/**
+ * While git lists a new range's changes this process only waits: what the run loads next is loaded
+ * then, not after. Detection and the runner records for a run that shows them (`--dry-run`, `--json`),
+ * the gates' machinery for a run whose gates may run (unless the tree cache answers, they do). Not
+ * awaited: the later `await import()` gets the same module, and reports a failed load itself.
+ */
+export function loadWhileListing(opts: RunOptions, reporter: Reporter): void {
+  const later = () => undefined;
+  if (reporter.wantsRunners) import('../runners/detect-io.js').catch(later);
+  if (opts.dryRun !== true) import('./gates-step.js').catch(later);
+}
+
 /** The run's shared state, before its first target: Ctrl-C trapped, the ledger guarded, isolation ready to be asked. */
 export function startRun(
   facts: GitFacts,
