@@ -3,7 +3,8 @@
 // (or only runners.test.js), then `npm run docs:verdicts`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { runnerCaught } from '../build/src/config/runner-names.js';
-import { RECORDS } from '../build/src/runners/index.js';
+import { IDENTITIES } from '../build/src/runners/identities.js';
+import { allRecords } from '../build/src/runners/index.js';
 
 const { cases, observed } = JSON.parse(readFileSync('build/verdicts-matrix.json', 'utf8'));
 const runners = [...new Set(observed.map((o) => o.runner))];
@@ -31,7 +32,7 @@ const clean = (s) =>
     .replace(/\(\d+(?:\.\d+)?m?s\)/g, '(…)')
     .replace(/; if that is expected, set `allowNoTests: true` on the tier/, '')
     .replace(/\|/g, '\\|');
-// The runners gate-ladder knows, from their records (src/runners/).
+// The runners gate-ladder knows, from their identities and records (src/runners/).
 const code = (t) => `\`${t.replace(/\|/g, '\\|')}\``;
 const caughtOf = (r) => {
   const c = runnerCaught(r.name) ?? [1];
@@ -40,14 +41,14 @@ const caughtOf = (r) => {
 const records = [
   '| runner | named by | `caught` by default | other exit codes | JUnit report |',
   '|---|---|---|---|---|',
-  ...RECORDS.map(
-    (r) =>
-      `| ${r.name} | ${[...(r.words ?? []).map(code), ...(r.command ? [r.command.looks] : [])].join(', ')} | ${caughtOf(r)} | ${
-        Object.entries(r.exits ?? {})
-          .map(([k, v]) => `${k}: ${v.replace(/\|/g, '\\|')}`)
-          .join('; ') || '—'
-      } | ${r.junitHint ? code(r.junitHint) : r.check ? '— (a check: its findings decide)' : '—'} |`,
-  ),
+  ...(await allRecords()).map((r) => {
+    const id = IDENTITIES[r.name];
+    return `| ${r.name} | ${[...(id.words ?? []).map(code), ...(id.command ? [id.command.looks] : [])].join(', ')} | ${caughtOf(r)} | ${
+      Object.entries(r.exits ?? {})
+        .map(([k, v]) => `${k}: ${v.replace(/\|/g, '\\|')}`)
+        .join('; ') || '—'
+    } | ${r.junitHint ? code(r.junitHint) : r.check ? '— (a check: its findings decide)' : '—'} |`;
+  }),
 ];
 const cell = (o) => (o ? `**${o.verdict}**${o.reason ? `<br>${clean(o.reason)}` : ''}` : '—');
 const lines = [

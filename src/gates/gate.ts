@@ -41,6 +41,12 @@ export interface GateIo {
    * `keep`), kept even when the output is longer than the tail (TAIL_BYTES).
    */
   keep?: (line: string) => boolean;
+  /**
+   * With `write` and no `keep`: a `keep` loaded when the first output comes (the summary readers of a
+   * tier that names no runner, src/verdict/script-output.ts); what comes while it loads waits for it.
+   * A gate that prints nothing loads none.
+   */
+  keepLater?: () => Promise<(line: string) => boolean>;
 }
 
 const KILL_GRACE_MS = 2000;
@@ -75,16 +81,42 @@ class Tail {
   private readonly decoder = new StringDecoder('utf8');
   private readonly kept: KeptLine[] = [];
   private keptBytes = 0;
+  /** Chunks that came while `keepLater` loads, scanned in order once `keep` is here; and that load. */
+  private unscanned: Buffer[] = [];
+  private loading: Promise<void> | undefined;
   constructor(
     private readonly max: number,
-    private readonly keep?: (line: string) => boolean,
+    private keep?: (line: string) => boolean,
+    private keepLater?: () => Promise<(line: string) => boolean>,
   ) {}
   push(chunk: Buffer): void {
     if (this.keep) this.scan(chunk);
+    else if (this.keepLater) this.hold(chunk);
     this.total += chunk.length;
     this.chunks.push(chunk);
     this.size += chunk.length;
     while (this.size - (this.chunks[0]?.length ?? 0) >= this.max) this.size -= this.chunks.shift()!.length;
+  }
+  /** A chunk that came before the loaded `keep`: held, then scanned in order (the first starts the load). */
+  private hold(chunk: Buffer): void {
+    this.unscanned.push(chunk);
+    if (this.loading) return;
+    this.loading = this.keepLater!().then(
+      (keep) => {
+        this.keep = keep;
+        for (const c of this.unscanned) this.scan(c);
+        this.unscanned = [];
+      },
+      // Our own code that would not load: nothing more is held, and the verdict's load of the same code says why.
+      () => {
+        this.keepLater = undefined;
+        this.unscanned = [];
+      },
+    );
+  }
+  /** Resolves once every chunk pushed so far has been scanned (or `keepLater` failed). */
+  settled(): Promise<void> {
+    return this.loading ?? Promise.resolve();
   }
   private scan(chunk: Buffer): void {
     // Inside a line already cut to its start, a chunk with no newline is only counted (a gigabyte of NULs is one line).
@@ -158,7 +190,7 @@ function startError(err: NodeJS.ErrnoException, file: string, args: readonly str
 export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv, io: GateIo): Promise<GateExit> {
   const started = nowMs();
   const cwd = resolve(root, tier.cwd);
-  const tail = new Tail(TAIL_BYTES, io.write ? io.keep : undefined);
+  const tail = new Tail(TAIL_BYTES, io.write ? io.keep : undefined, io.write ? io.keepLater : undefined);
   const [file, args] = typeof tier.run === 'string' ? ['/bin/sh', ['-c', tier.run]] : [tier.run[0]!, tier.run.slice(1)];
   const token = `${process.pid}.${newRunId()}`;
   const marker = env[GATE_MARKER] ? `${env[GATE_MARKER]}:${token}` : token;
@@ -199,7 +231,11 @@ export function runGate(tier: ResolvedTier, root: string, env: NodeJS.ProcessEnv
       proc.closePipes();
       release?.();
       const seconds = Math.round(nowMs() - started) / 1000;
-      done(gateExit(end, { ...how, seconds, tail: tail.text() }, { tier, file, args, cwd, env, piped: write !== undefined }));
+      void tail
+        .settled()
+        .then(() =>
+          done(gateExit(end, { ...how, seconds, tail: tail.text() }, { tier, file, args, cwd, env, piped: write !== undefined })),
+        );
     };
     const stopDrain = whenEnded(proc, tail, write, finish);
     if (pid === undefined) return;

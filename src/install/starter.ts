@@ -4,7 +4,7 @@
  */
 import { type PackageManager, pmSays } from '../runners/package-manager.js';
 import { detectRunner as readRunner, managerTarget, shellCommands, shellSegments } from '../runners/detect.js';
-import { RUNNERS } from '../runners/index.js';
+import { IDENTITIES } from '../runners/identities.js';
 import type { RunnerName } from '../types.js';
 import { readCheckScript } from './check-twin.js';
 
@@ -17,7 +17,7 @@ import { readCheckScript } from './check-twin.js';
 export function detectRunner(script: string | undefined, scripts: Readonly<Record<string, string>>): RunnerName | undefined {
   if (script === undefined) return undefined;
   const runner = readRunner(script, undefined, () => scripts).runner;
-  return runner && !RUNNERS[runner].check ? runner : undefined;
+  return runner && IDENTITIES[runner].kind === 'test' ? runner : undefined;
 }
 
 /** Scripts that run a quicker part of the tests, in the order tried. */

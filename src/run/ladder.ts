@@ -12,7 +12,9 @@ import type { GateResult } from '../gates/result.js';
 import type { LedgerRow, Verdict } from '../ledger/row.js';
 import type { Plan } from '../route/route.js';
 import type { ResolvedTier } from '../config/resolved.js';
-import { ambiguityNotes, classify } from '../verdict/verdict.js';
+import { ambiguityNotes, classify, recordsRead } from '../verdict/verdict.js';
+import { loadRecords } from '../runners/index.js';
+import { SCRIPT_SUMMARIES } from '../runners/identities.js';
 import { failedTestsOf, keepFor, outputLines } from '../verdict/runner-output.js';
 import { scriptKeep } from '../verdict/script-output.js';
 import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from '../runners/pnpm-workspaces.js';
@@ -278,11 +280,15 @@ async function attempt(
     };
     if (env[CHANGED_ENV] === undefined) delete env[CHANGED_ENV];
     const named = detection?.runner ?? tier.runner;
-    // No runner named: the summary lines any runner's reading needs, for a script that runs one itself.
-    const keep = detection?.workspaces ? keepForWorkspaces(detection.workspaces, tier.runner) : named ? keepFor(named) : scriptKeep();
+    // The records its reading needs whatever the gate does: its runner's (and its keeper), a workspaces run's every one.
+    await loadRecords(recordsRead(named, detection, 0));
+    const keep = detection?.workspaces ? keepForWorkspaces(detection.workspaces, tier.runner) : named ? keepFor(named) : undefined;
+    // No runner named: the summary lines any runner's reading needs, for a script that runs one itself, once it prints.
+    const keepLater = detection?.workspaces || named ? undefined : () => loadRecords(SCRIPT_SUMMARIES).then(scriptKeep);
     const io: GateIo = {
       ...(write && { write }),
       ...(keep && { keep }),
+      ...(keepLater && { keepLater }),
       ...(deps.interrupt && { interrupt: deps.interrupt }),
       ...(deps.tracker && { tracker: deps.tracker }),
     };
@@ -318,6 +324,7 @@ async function attempt(
       : undefined;
   // A tier that lists no `caught` takes the runner's codes, the detected runner's too (cargo's 101, nextest's 100, jasmine's 3, mocha's 1 to 255).
   const caught = tier.caughtByRunner && runner ? (runnerCaught(runner) ?? tier.caught) : tier.caught;
+  await loadRecords(recordsRead(runner, detection, exit.exitCode));
   const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
   const inapplicable = classified.inapplicable === true;
   // A catch's failed tests, as the runner's output names them (a JUnit report's, when it has them, stand instead).

@@ -5,9 +5,8 @@
  */
 import { type ParseEntry, parse as parseShell, quote } from 'shell-quote';
 import type { RunnerName } from '../config/runner-names.js';
-import { RECORDS } from './index.js';
+import { IDENTITY_LIST, type RunnerIdentity } from './identities.js';
 import { base } from './command-words.js';
-import type { RunnerRecord } from './record.js';
 import { shown } from '../util/escape.js';
 import type { EnvTool } from './env-tools.js';
 import { type PnpmRunArgs, pnpmRunArgs } from './pnpm-workspaces.js';
@@ -249,16 +248,18 @@ const WRAPPER_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
   dotenv: new Set(['-e', '-c', '-v', '-p']),
   npx: new Set(['-p', '--package', '-c', '--call']),
 };
-/** The test runners named by a word of the command, from their records' `words`. */
-const BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(
-  RECORDS.flatMap((r) => (r.check ? [] : (r.words ?? [])).map((w) => [w, r] as const)),
+/** The test runners named by a word of the command, from their identities' `words`. */
+const BY_WORD: ReadonlyMap<string, RunnerIdentity> = new Map(
+  IDENTITY_LIST.flatMap((r) => (r.kind === 'check' ? [] : (r.words ?? [])).map((w) => [w, r] as const)),
 );
-/** The linters, formatters and type checkers a command names, from their records: they decide a tier only when they are all it runs. */
-const CHECK_BY_WORD: ReadonlyMap<string, RunnerRecord> = new Map(
-  RECORDS.flatMap((r) => (r.check ? (r.words ?? []) : []).map((w) => [w, r] as const)),
+/** The linters, formatters and type checkers a command names, from their identities: they decide a tier only when they are all it runs. */
+const CHECK_BY_WORD: ReadonlyMap<string, RunnerIdentity> = new Map(
+  IDENTITY_LIST.flatMap((r) => (r.kind === 'check' ? (r.words ?? []) : []).map((w) => [w, r] as const)),
 );
-/** The runners whose node_modules folder a path names, from their records' `packages`. */
-const BY_PACKAGE: ReadonlyMap<string, RunnerRecord> = new Map(RECORDS.flatMap((r) => (r.packages ?? []).map((p) => [p, r] as const)));
+/** The runners whose node_modules folder a path names, from their identities' `packages`. */
+const BY_PACKAGE: ReadonlyMap<string, RunnerIdentity> = new Map(
+  IDENTITY_LIST.flatMap((r) => (r.packages ?? []).map((p) => [p, r] as const)),
+);
 const PACKAGE_PATH = new RegExp(
   `(?:^|/)node_modules/(${[...BY_PACKAGE.keys()].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})/`,
 );
@@ -289,7 +290,7 @@ interface Found {
   /** Segments that start no runner and no script (printable). */
   others: string[];
   /** The type checkers among `others` (their names, one per segment). */
-  /** The commands among `others` that a check's record names (`tsc`, `eslint`), with the word that names it. */
+  /** The commands among `others` that a check's identity names (`tsc`, `eslint`), with the word that names it. */
   checkers: { name: RunnerName; word: string }[];
   make: boolean;
   envTool?: EnvTool;
@@ -576,8 +577,8 @@ function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt
     found.via.push(`${via === '' ? 'the command' : via} runs \`${printable(seg.join(' '))}\``);
   };
   const b = base(words[0]!);
-  // A runner its command's shape names (`go test`, `python -m pytest`, `node --test`), from its record.
-  const shaped = RECORDS.find((r) => !r.check && r.command?.is(words) === true);
+  // A runner its command's shape names (`go test`, `python -m pytest`, `node --test`), from its identity.
+  const shaped = IDENTITY_LIST.find((r) => r.kind === 'test' && r.command?.is(words) === true);
   const r = shaped?.name ?? words.map((w, i) => runnerWord(w, i === 0)).find((x) => x !== undefined);
   if (r !== undefined) {
     add(r);

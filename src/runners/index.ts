@@ -1,61 +1,55 @@
 /**
- * Every runner gate-ladder knows, one record each (record.ts), under the names of config/runner-names.ts
- * (which also holds their default `caught` codes, so that a config loads without these records).
- * `gate-ladder help config`, detection and docs/verdicts.md's list derive from them. Pure.
+ * Every runner's record (record.ts: how its output and exit codes read), one file each, loaded on
+ * demand: a push loads only the records of the runners its tiers run, before anything of verdict/ reads
+ * them (run/ladder.ts). How a command is known to be a runner is in identities.ts, which loads none.
+ * `gate-ladder help config`, detection and docs/verdicts.md's list derive from both. Pure.
  */
-import { record as ava } from './tests/ava.js';
-import { record as biome } from './checks/biome.js';
-import { record as cargo } from './tests/cargo.js';
-import { record as eslint } from './checks/eslint.js';
-import { record as flake8 } from './checks/flake8.js';
-import { record as go } from './tests/go.js';
-import { record as jasmine } from './tests/jasmine.js';
-import { record as jest } from './tests/jest.js';
-import { record as mocha } from './tests/mocha.js';
-import { record as nextest } from './tests/nextest.js';
-import { record as node } from './tests/node.js';
-import { record as playwright } from './tests/playwright.js';
-import { record as prettier } from './checks/prettier.js';
-import { record as pytest } from './tests/pytest.js';
-import { record as ruff } from './checks/ruff.js';
-import { record as tap } from './tests/tap.js';
-import { record as tape } from './tests/tape.js';
-import { record as tsc } from './checks/tsc.js';
-import { record as unittest } from './tests/unittest.js';
-import { record as uvu } from './tests/uvu.js';
-import { record as vitest } from './tests/vitest.js';
 import { RUNNER_NAMES, type RunnerName } from '../config/runner-names.js';
 import type { RunnerRecord } from './record.js';
 
-/** Each record under its name: the type checks that every name of the table has its record, under its own name. */
-export const RUNNERS: { readonly [N in RunnerName]: RunnerRecord<N> } = {
-  pytest,
-  jest,
-  vitest,
-  mocha,
-  node,
-  uvu,
-  go,
-  cargo,
-  nextest,
-  playwright,
-  unittest,
-  ava,
-  jasmine,
-  tap,
-  tape,
-  tsc,
-  eslint,
-  prettier,
-  biome,
-  ruff,
-  flake8,
+/** Each record's file under its name: the type checks that every name of the table has its record, under its own name. */
+const FILES: { readonly [N in RunnerName]: () => Promise<{ record: RunnerRecord<N> }> } = {
+  pytest: () => import('./tests/pytest.js'),
+  jest: () => import('./tests/jest.js'),
+  vitest: () => import('./tests/vitest.js'),
+  mocha: () => import('./tests/mocha.js'),
+  node: () => import('./tests/node.js'),
+  uvu: () => import('./tests/uvu.js'),
+  go: () => import('./tests/go.js'),
+  cargo: () => import('./tests/cargo.js'),
+  nextest: () => import('./tests/nextest.js'),
+  playwright: () => import('./tests/playwright.js'),
+  unittest: () => import('./tests/unittest.js'),
+  ava: () => import('./tests/ava.js'),
+  jasmine: () => import('./tests/jasmine.js'),
+  tap: () => import('./tests/tap.js'),
+  tape: () => import('./tests/tape.js'),
+  tsc: () => import('./checks/tsc.js'),
+  eslint: () => import('./checks/eslint.js'),
+  prettier: () => import('./checks/prettier.js'),
+  biome: () => import('./checks/biome.js'),
+  ruff: () => import('./checks/ruff.js'),
+  flake8: () => import('./checks/flake8.js'),
 };
 
-/** The records in the table's order (config/runner-names.ts): the order detection tries them in. */
-export const RECORDS: readonly RunnerRecord[] = RUNNER_NAMES.map((n): RunnerRecord => RUNNERS[n]);
+const loaded = new Map<RunnerName, RunnerRecord>();
 
-/** The record of a config's or a detection's runner name. */
-export function runnerRecord(name: RunnerName): RunnerRecord {
-  return RUNNERS[name];
+/** Loads the records of `names`, each once: what verdict/ will read of them must be loaded first. */
+export async function loadRecords(names: Iterable<RunnerName>): Promise<void> {
+  const missing = [...new Set(names)].filter((n) => !loaded.has(n));
+  for (const { record } of await Promise.all(missing.map((n) => FILES[n]()))) loaded.set(record.name, record);
+}
+
+/** Every record, in the table's order (config/runner-names.ts): for docs/verdicts.md, `help config` and the tests. */
+export async function allRecords(): Promise<readonly RunnerRecord[]> {
+  await loadRecords(RUNNER_NAMES);
+  return RUNNER_NAMES.map(runnerRecord);
+}
+
+/** The record of a config's or a detection's runner name, loaded by `loadRecords` before. */
+export function runnerRecord<N extends RunnerName>(name: N): RunnerRecord<N> {
+  const record = loaded.get(name);
+  if (record === undefined)
+    throw new Error(`gate-ladder: the record of ${name} was read before it was loaded (runners/index.ts loadRecords)`);
+  return record as RunnerRecord<N>;
 }

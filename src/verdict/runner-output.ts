@@ -5,20 +5,26 @@
  */
 import { isAbsolute, posix, relative, sep } from 'node:path';
 import type { RunnerName } from '../config/runner-names.js';
-import { RUNNERS } from '../runners/index.js';
+import { allRecords, runnerRecord } from '../runners/index.js';
 import { type RunnerProfile, outputLines } from '../runners/read.js';
 import type { TestFailure } from '../evidence/junit.js';
 
 export { type Reading, type RunnerProfile, type Summary, outputLines, stripAnsi } from '../runners/read.js';
 
-/** Each test runner's profile, by name, from its record (a linter's or type checker's record reads its output with `check`, and is not here). */
-export const PROFILES: Readonly<Record<RunnerName, RunnerProfile>> = Object.fromEntries(
-  Object.values(RUNNERS).flatMap((r) => (r.profile ? [[r.name, r.profile]] : [])),
-) as Record<RunnerName, RunnerProfile>;
+/**
+ * Each test runner's profile, by name, every record loaded (a linter's or type checker's record reads
+ * its output with `check`, and is not here): for the tests and the docs; a run reads its runner's own.
+ */
+export async function allProfiles(): Promise<Readonly<Record<RunnerName, RunnerProfile>>> {
+  return Object.fromEntries((await allRecords()).flatMap((r) => (r.profile ? [[r.name, r.profile]] : []))) as Record<
+    RunnerName,
+    RunnerProfile
+  >;
+}
 
 /** Whether a line of a gate's raw output (colours and progress redraws in it) is one the runner's reading needs kept (RunnerProfile.keep). */
 export function keepFor(runner: RunnerName | undefined, other?: RegExp): ((line: string) => boolean) | undefined {
-  const profile = runner === undefined ? undefined : RUNNERS[runner].profile;
+  const profile = runner === undefined ? undefined : runnerRecord(runner).profile;
   const re = profile ? profile.keep : other;
   const next = profile?.keepNext;
   if (!re && !next) return undefined;
@@ -61,7 +67,7 @@ export interface FailureContext {
  * at most MAX_FAILURES_READ. Pure.
  */
 export function failedTestsOf(runner: RunnerName, text: string, ctx: FailureContext): TestFailure[] {
-  const read = RUNNERS[runner].profile?.failures;
+  const read = runnerRecord(runner).profile?.failures;
   if (!read) return [];
   const out: TestFailure[] = [];
   const seen = new Set<string>();

@@ -5,22 +5,19 @@
  * or python process that died loading code, before any test could report (an error, not a catch). Pure.
  */
 import type { RunnerName } from '../config/runner-names.js';
-import { RECORDS, RUNNERS } from '../runners/index.js';
+import { runnerRecord } from '../runners/index.js';
+import { SCRIPT_SUMMARIES } from '../runners/identities.js';
 import { outputLines } from '../runners/read.js';
 
 /**
- * Runners whose summary line cannot be mistaken for other output (`55 failing`, `Tests:  1 failed, 2
- * total`, `= 1 failed in 0.1s =`, `FAILED (failures=1)`, `test result: FAILED.`): read in their
- * records' `scriptSummary` order.
+ * The first runner whose summary in `lines` counts a failed test, and that line: of the runners whose
+ * summary line cannot be mistaken for other output (`55 failing`, `Tests:  1 failed, 2 total`, `= 1
+ * failed in 0.1s =`, `FAILED (failures=1)`, `test result: FAILED.`), in their `scriptSummary` order
+ * (runners/identities.ts). Their records must be loaded (runners/index.ts `loadRecords`).
  */
-const SUMMARIES: readonly RunnerName[] = RECORDS.filter((r) => r.profile !== undefined && r.scriptSummary !== undefined)
-  .sort((a, b) => a.scriptSummary! - b.scriptSummary!)
-  .map((r) => r.name);
-
-/** The first runner whose summary in `lines` counts a failed test, and that line. */
 export function failedSummary(lines: readonly string[]): { runner: RunnerName; line: string } | undefined {
-  for (const runner of SUMMARIES) {
-    const s = RUNNERS[runner].profile!.read(lines).summary;
+  for (const runner of SCRIPT_SUMMARIES) {
+    const s = runnerRecord(runner).profile!.read(lines).summary;
     if (s && s.failed > 0) return { runner, line: s.line };
   }
   return undefined;
@@ -33,7 +30,7 @@ export function failedSummary(lines: readonly string[]): { runner: RunnerName; l
 export function scriptKeep(): (line: string) => boolean {
   // One pattern, not one test per runner: every line of the output is scanned.
   const re = new RegExp(
-    SUMMARIES.flatMap((r) => RUNNERS[r].profile!.keep?.source ?? [])
+    SCRIPT_SUMMARIES.flatMap((r) => runnerRecord(r).profile!.keep?.source ?? [])
       .map((s) => `(?:${s})`)
       .join('|'),
   );

@@ -12,8 +12,9 @@ import { type RunnerProfile, managerFailure, outputLines } from './runner-output
 import type { Checked } from '../runners/record.js';
 import { type PnpmSegment, type PnpmUnsplit, splitPnpm } from '../runners/pnpm-workspaces.js';
 import { type WorkspaceSegment, splitWorkspaces } from '../runners/workspaces.js';
-import { type RunnerName, runnerCaught } from '../config/runner-names.js';
-import { RUNNERS } from '../runners/index.js';
+import { RUNNER_NAMES, type RunnerName, runnerCaught } from '../config/runner-names.js';
+import { runnerRecord } from '../runners/index.js';
+import { SCRIPT_SUMMARIES } from '../runners/identities.js';
 import type { ResolvedTier } from '../config/resolved.js';
 import type { Verdict } from '../ledger/row.js';
 
@@ -45,7 +46,7 @@ const DEFAULT_EXITS: Readonly<Record<number, string>> = {
  * error); else the shared meaning. Pure.
  */
 function meaning(code: number, runner: RunnerName | undefined, failing = true): string | undefined {
-  const own = runner && RUNNERS[runner].exits?.[code];
+  const own = runner && runnerRecord(runner).exits?.[code];
   if (own) return own;
   if (failing && runner && code < 126 && runnerCaught(runner)?.includes(code)) return `what ${runner} exits with when tests fail`;
   return DEFAULT_EXITS[code];
@@ -125,7 +126,24 @@ export interface ClassifyOptions {
 }
 
 /**
- * Exit code, signal, timeout and (when kept) the output to a verdict. Pure.
+ * The runners whose records `classify` may read for a gate (runners/index.ts `loadRecords` loads them
+ * first): its runner's; for a gate that names none and failed, those whose summaries a script's output
+ * is read for (script-output.ts), none when it passed; the type checker's for a type check; every one
+ * for a workspaces or tox/nox run, whose parts name their own runners. Pure.
+ */
+export function recordsRead(
+  runner: RunnerName | undefined,
+  detection: Pick<Detection, 'workspaces' | 'envTool' | 'typeCheck'> | undefined,
+  exitCode: number | null,
+): readonly RunnerName[] {
+  if (detection?.workspaces || detection?.envTool !== undefined) return RUNNER_NAMES;
+  const own = runner ? [runner] : exitCode !== 0 ? SCRIPT_SUMMARIES : [];
+  return detection?.typeCheck !== undefined ? [...own, 'tsc'] : own;
+}
+
+/**
+ * Exit code, signal, timeout and (when kept) the output to a verdict. Pure. The records of
+ * `recordsRead` must be loaded.
  * Without output to read: `pass` is exit 0, `caught` an exit code the tier lists (default exactly 1),
  * all else `error`. With output: a package manager's or the shell's failure is an `error` whatever the
  * runner; with a runner profile, exit 0 with zero tests is an `error` (unless `allowNoTests`), and a
@@ -144,7 +162,7 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   if (made && 'noRule' in made) return { verdict: 'error', reason: `make: ${quoteLine(made.noRule)}`, inapplicable: true };
   // make exits 0 for a target with no recipe (`.PHONY: test` left without its rule) or a file of its name that is up to date: nothing ran.
   const idle = output?.detection.make && exit.exitCode === 0 ? makeIdle(lines) : undefined;
-  if (idle && !(runner && RUNNERS[runner].profile?.read(lines).summary)) {
+  if (idle && !(runner && runnerRecord(runner).profile?.read(lines).summary)) {
     return {
       verdict: 'error',
       reason: `make ran no command, so no test ran: ${quoteLine(idle)}; give the target a recipe that runs the tests in the Makefile (a .PHONY target without one, or a file of the target's name that is up to date, runs nothing)`,
@@ -161,13 +179,13 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   }
   const tool = output?.detection.envTool;
   if (tool && code !== 0 && code < 126 && !output.reportDecides) return byEnvTool(tool, exit, code, lines, caught, timeout, output, runner);
-  const record = output && !output.reportDecides && runner ? RUNNERS[runner] : undefined;
+  const record = output && !output.reportDecides && runner ? runnerRecord(runner) : undefined;
   // A linter's, formatter's or type checker's findings are its verdict; its exit 0 is a pass.
   if (record?.check && code !== 0 && code < 126) return checked(record.check(runner!, lines, code), caught, code);
   const profile = record?.profile;
   if (profile) return byProfile(profile, runner!, lines, code, caught, output!.allowNoTests === true, output!.detection.besides);
   if (output?.detection.typeCheck !== undefined && !runner && code !== 0 && code < 126)
-    return checked(RUNNERS.tsc.check!(output.detection.typeCheck, lines, code));
+    return checked(runnerRecord('tsc').check!(output.detection.typeCheck, lines, code));
   if (output && !output.reportDecides && !runner && code !== 0 && code < 126) {
     const script = byScriptOutput(lines, code);
     if (script) return script;
@@ -488,7 +506,7 @@ function workspacesVerdict(
 }
 
 const isNoTestsCode = (runner: RunnerName | undefined, code: number) =>
-  runner !== undefined && RUNNERS[runner].noTestsExits?.includes(code) === true;
+  runner !== undefined && runnerRecord(runner).noTestsExits?.includes(code) === true;
 
 /** `a jest`, `a unittest`, `an ava`. */
 const aRunner = (runner: RunnerName) => `${/^[aeio]/.test(runner) ? 'an' : 'a'} ${runner}`;
@@ -653,7 +671,7 @@ export function judgeReport(
           ? msg.reportStale(where, report.written)
           : msg.reportUnreadable(where, report.why);
     if (base.verdict === 'pass') return { verdict: 'pass', reason: msg.reportNotRecorded(what), failed: [], trusted: false };
-    const junit = runner && RUNNERS[runner].junitHint;
+    const junit = runner && runnerRecord(runner).junitHint;
     const hint = report.kind === 'missing' && junit ? msg.reportHint(junit) : '';
     return { verdict: 'error', reason: msg.reportCannotTell(code, what, hint), failed: [], trusted: false };
   }
@@ -678,6 +696,6 @@ export function judgeReport(
 
 /** For a tier without a report: a catch from a runner whose exit code cannot tell failure from harness. */
 export function ambiguityNotes(tier: ResolvedTier, verdict: Verdict, runner: ResolvedTier['runner'] = tier.runner): string[] {
-  const why = runner && RUNNERS[runner].ambiguousExit;
+  const why = runner && runnerRecord(runner).ambiguousExit;
   return verdict === 'caught' && why ? [msg.ambiguous(tier.name, why)] : [];
 }

@@ -14,6 +14,10 @@ import * as assert from 'uvu/assert';
 import { detectRunner } from '../../src/runners/detect.js';
 import { envToolFailure } from '../../src/runners/env-tools.js';
 import { classify } from '../../src/verdict/verdict.js';
+import { allRecords } from '../../src/runners/index.js';
+
+// Every runner's record, loaded as a run loads its tier's (runners/index.ts loadRecords).
+await allRecords();
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners/tox');
 

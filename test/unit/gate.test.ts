@@ -7,8 +7,13 @@ import { resolveConfig } from '../../src/config/load.js';
 import { type GateExit, type GateIo, runGate } from '../../src/gates/gate.js';
 import { keepFor } from '../../src/verdict/runner-output.js';
 import { classify } from '../../src/verdict/verdict.js';
+import { scriptKeep } from '../../src/verdict/script-output.js';
 import type { ResolvedTier } from '../../src/config/resolved.js';
 import { PROJECT, processesMatching } from '../helpers/repo.js';
+import { allRecords } from '../../src/runners/index.js';
+
+// Every runner's record, loaded as a run loads its tier's (runners/index.ts loadRecords).
+await allRecords();
 
 const tier = (run: string | string[], timeout = 30): ResolvedTier => ({
   ...resolveConfig({ tiers: [{ name: 'g', run, timeout }] }).tiers[0]!,
@@ -212,6 +217,31 @@ test("jest's summary (on stderr) is kept when more than the tail of the tests' o
   ].join('\n');
   const e = await gateIn([process.execPath, '-e', script], { io: () => ({ write: () => {}, keep: keepFor('jest')! }) });
   assert.ok(e.tail.startsWith('Tests:       1 passed, 1 total\n'), e.tail.slice(0, 200));
+});
+
+test("keepLater: loaded on a gate's first output, and what came while it loaded is read; a gate that prints nothing loads none", async () => {
+  // A script that names no runner calls mocha, whose `2 failing` comes before more than the tail of details.
+  let loads = 0;
+  const keepLater = async () => {
+    loads++;
+    // The output goes on while the keep loads: those chunks wait for it.
+    await new Promise((r) => setTimeout(r, 100));
+    return scriptKeep();
+  };
+  const script = [
+    "process.stdout.write('  1 passing (4ms)\\n  2 failing\\n\\n');",
+    "for (let i = 0; i < 1500; i++) process.stdout.write(`  at detail ${i} ${'x'.repeat(80)}\\n`);",
+    'process.exitCode = 2;',
+  ].join('\n');
+  const e = await gateIn([process.execPath, '-e', script], { io: () => ({ write: () => {}, keepLater }) });
+  assert.is(loads, 1);
+  assert.ok(e.tail.length < 100 * 1024 && !e.tail.includes('detail 0 '), 'the first details fell out of the tail');
+  assert.ok(e.tail.includes('  2 failing\n'), e.tail.slice(0, 200));
+  const c = classify(e, [1], 30, { output: { detection: { words: [], managers: [] } } });
+  assert.equal([c.verdict, c.reason], ['caught', 'mocha: `2 failing`']);
+  const silent = await gateIn(['true'], { io: () => ({ write: () => {}, keepLater }) });
+  assert.is(silent.exitCode, 0);
+  assert.is(loads, 1, 'a gate that printed nothing loaded no keep');
 });
 
 test('a file made executable after a refusal then runs (nothing cached between starts)', async () => {

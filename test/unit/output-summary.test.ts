@@ -11,6 +11,10 @@ import * as assert from 'uvu/assert';
 import { summarizeOutput } from '../../src/verdict/output-summary.js';
 import { LOGS_KEPT, openGateLog } from '../../src/gates/gate-log.js';
 import { keepFor } from '../../src/verdict/runner-output.js';
+import { allRecords } from '../../src/runners/index.js';
+
+// Every runner's record, loaded as a run loads its tier's (runners/index.ts loadRecords).
+await allRecords();
 
 const noise = (n: number) => Array.from({ length: n }, (_, i) => `noise line ${i}`);
 

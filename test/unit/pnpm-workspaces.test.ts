@@ -25,6 +25,10 @@ import { outputLines } from '../../src/verdict/runner-output.js';
 import { classify } from '../../src/verdict/verdict.js';
 import { pnpmRunArgs, pnpmWorkspacePatterns, splitPnpm } from '../../src/runners/pnpm-workspaces.js';
 import type { WorkspacePackage } from '../../src/runners/workspaces.js';
+import { allRecords } from '../../src/runners/index.js';
+
+// Every runner's record, loaded as a run loads its tier's (runners/index.ts loadRecords).
+await allRecords();
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners/pnpm-workspaces');
 const capture = (name: string) => readFileSync(resolve(FIXTURES, `${name}.txt`), 'utf8');

@@ -3,6 +3,10 @@ import { testMsg } from '../../src/evidence/messages.js';
 import * as assert from 'uvu/assert';
 import type { ReportRead } from '../../src/evidence/junit.js';
 import { type Classified, judgeReport } from '../../src/verdict/verdict.js';
+import { allRecords } from '../../src/runners/index.js';
+
+// Every runner's record, loaded as a run loads its tier's (runners/index.ts loadRecords).
+await allRecords();
 
 const ok = (...outcomes: ('pass' | 'fail' | 'skip')[]): ReportRead => ({
   kind: 'ok',

@@ -13,9 +13,11 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runnerCaught } from '../../src/config/runner-names.js';
-import { PROFILES, outputLines } from '../../src/verdict/runner-output.js';
+import { allProfiles, outputLines } from '../../src/verdict/runner-output.js';
 import { classify } from '../../src/verdict/verdict.js';
 import type { RunnerName } from '../../src/types.js';
+
+const PROFILES = await allProfiles();
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners');
 const output = (runner: RunnerName, name: string) => readFileSync(resolve(FIXTURES, runner, `${name}.txt`), 'utf8');

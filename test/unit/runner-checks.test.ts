@@ -10,6 +10,10 @@ import * as assert from 'uvu/assert';
 import { detectRunner } from '../../src/runners/detect.js';
 import { classify } from '../../src/verdict/verdict.js';
 import type { RunnerName } from '../../src/types.js';
+import { allRecords } from '../../src/runners/index.js';
+
+// Every runner's record, loaded as a run loads its tier's (runners/index.ts loadRecords).
+await allRecords();
 
 const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/checks/${name}.txt`, import.meta.url), 'utf8');
 

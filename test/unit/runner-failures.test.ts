@@ -13,6 +13,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_FAILURES_READ, failedTestsOf } from '../../src/verdict/runner-output.js';
 import type { RunnerName } from '../../src/types.js';
+import { allRecords } from '../../src/runners/index.js';
+
+// Every runner's record, loaded as a run loads its tier's (runners/index.ts loadRecords).
+await allRecords();
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/failures');
 const output = (runner: string, name: string) => readFileSync(resolve(FIXTURES, runner, `${name}.txt`), 'utf8');

@@ -9,8 +9,10 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PROFILES, type Reading, keepFor, managerFailure, outputLines } from '../../src/verdict/runner-output.js';
+import { allProfiles, type Reading, keepFor, managerFailure, outputLines } from '../../src/verdict/runner-output.js';
 import type { RunnerName } from '../../src/types.js';
+
+const PROFILES = await allProfiles();
 
 const cases: [string, RunnerName, string, Reading][] = [
   [

@@ -7,9 +7,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runnerCaught } from '../../src/config/runner-names.js';
 import type { GateExit } from '../../src/gates/gate.js';
-import { PROFILES, managerFailure, outputLines, stripAnsi } from '../../src/verdict/runner-output.js';
+import { allProfiles, managerFailure, outputLines, stripAnsi } from '../../src/verdict/runner-output.js';
 import { classify } from '../../src/verdict/verdict.js';
 import type { RunnerName } from '../../src/types.js';
+
+const PROFILES = await allProfiles();
 
 const exit = (exitCode: number, tail: string): GateExit => ({
   exitCode,

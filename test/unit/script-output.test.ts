@@ -13,6 +13,10 @@ import * as assert from 'uvu/assert';
 import { outputLines } from '../../src/verdict/runner-output.js';
 import { nodeLoadCrash, pythonLoadCrash, scriptKeep } from '../../src/verdict/script-output.js';
 import { classify, coverageShortfall } from '../../src/verdict/verdict.js';
+import { allRecords } from '../../src/runners/index.js';
+
+// Every runner's record, loaded as a run loads its tier's (runners/index.ts loadRecords).
+await allRecords();
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/scripts');
 const output = (name: string) => readFileSync(resolve(FIXTURES, `${name}.txt`), 'utf8');

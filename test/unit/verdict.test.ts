@@ -4,6 +4,10 @@ import type { GateExit } from '../../src/gates/gate.js';
 import type { ResolvedTier } from '../../src/config/resolved.js';
 import type { RunnerName } from '../../src/types.js';
 import { type OutputContext, ambiguityNotes, classify, notFoundCommand, quoteLine } from '../../src/verdict/verdict.js';
+import { allRecords } from '../../src/runners/index.js';
+
+// Every runner's record, loaded as a run loads its tier's (runners/index.ts loadRecords).
+await allRecords();
 
 const exit = (over: Partial<GateExit>): GateExit => ({
   exitCode: 0,

@@ -22,6 +22,10 @@ import {
   selectWorkspaces,
   splitWorkspaces,
 } from '../../src/runners/workspaces.js';
+import { allRecords } from '../../src/runners/index.js';
+
+// Every runner's record, loaded as a run loads its tier's (runners/index.ts loadRecords).
+await allRecords();
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners/npm-workspaces');
 const capture = (name: string) => readFileSync(resolve(FIXTURES, `${name}.txt`), 'utf8');

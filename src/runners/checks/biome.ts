@@ -37,12 +37,6 @@ function check(tool: string, lines: readonly string[], code: number): Checked {
 
 export const record = defineRunner({
   name: 'biome',
-  words: ['biome'],
-  commandOnly: true,
-  command: {
-    looks: '`biome check`, `biome lint`, `biome format`, `biome ci`',
-    is: (words) => ['check', 'lint', 'format', 'ci'].includes(words[1] ?? ''),
-  },
   exits: { 1: 'biome found errors, or could not check (its diagnostics say which)' },
   check,
 });

@@ -48,8 +48,6 @@ function check(tool: string, lines: readonly string[], code: number): Checked {
 
 export const record = defineRunner({
   name: 'eslint',
-  words: ['eslint'],
-  commandOnly: true,
   exits: {
     1: 'eslint found problems',
     2: 'eslint could not lint: a missing or broken config, an unknown rule or option, or no files matching',

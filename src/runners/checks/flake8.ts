@@ -27,8 +27,6 @@ function check(tool: string, lines: readonly string[], code: number): Checked {
 
 export const record = defineRunner({
   name: 'flake8',
-  words: ['flake8'],
-  commandOnly: true,
   exits: { 1: 'flake8 found problems, or crashed (a traceback)', 2: 'flake8 was given a bad option' },
   check,
 });

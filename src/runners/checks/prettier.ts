@@ -34,13 +34,6 @@ function check(tool: string, lines: readonly string[], code: number): Checked {
 
 export const record = defineRunner({
   name: 'prettier',
-  words: ['prettier'],
-  commandOnly: true,
-  // `prettier --write` fixes and exits 0: a check only with --check or --list-different.
-  command: {
-    looks: '`prettier --check`, `prettier --list-different`',
-    is: (words) => words.some((w) => w === '--check' || w === '-c' || w === '--list-different' || w === '-l'),
-  },
   exits: {
     1: 'prettier found files not formatted',
     2: 'prettier could not check: a config or file that does not parse, or no files matching',

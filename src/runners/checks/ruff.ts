@@ -39,12 +39,6 @@ function check(tool: string, lines: readonly string[], code: number): Checked {
 
 export const record = defineRunner({
   name: 'ruff',
-  words: ['ruff'],
-  commandOnly: true,
-  command: {
-    looks: '`ruff check`, `ruff format --check`',
-    is: (words) => words[1] === 'check' || (words[1] === 'format' && words.includes('--check')),
-  },
   exits: { 1: 'ruff found violations', 2: 'ruff terminated abnormally: an invalid config or option, or an internal error' },
   check,
 });

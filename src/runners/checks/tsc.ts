@@ -70,8 +70,6 @@ function check(checker: string, lines: readonly string[], code: number): Checked
 
 export const record = defineRunner({
   name: 'tsc',
-  words: ['tsc', 'vue-tsc', 'tsgo'],
-  commandOnly: true,
   exits: { 1: 'tsc found errors (and emitted files anyway)', 2: 'tsc found errors and emitted nothing' },
   check,
 });

@@ -233,11 +233,7 @@ const ava: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'ava',
-  words: ['ava'],
-  packages: ['ava'],
-  commandOnly: true,
   ambiguousExit: 'ava exits 1 for failed tests and for a test file that cannot load, no tests, or an uncaught exception',
   junitHint: 'a TAP-to-JUnit converter over ava --tap, writing PATH',
-  scriptSummary: 6,
   profile: ava,
 });

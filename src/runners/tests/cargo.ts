@@ -1,6 +1,5 @@
 /** cargo: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import { anyOf, count, type FailedTest, firstMatch, firstMessageLine, type Reading, type RunnerProfile } from '../read.js';
-import { base } from '../command-words.js';
 import { defineRunner } from '../record.js';
 
 /**
@@ -102,15 +101,10 @@ const cargo: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'cargo',
-  command: {
-    looks: '`cargo test`',
-    is: (words) => base(words[0] ?? '') === 'cargo' && words[1] === 'test',
-  },
   exits: {
     1: 'cargo usage error',
   },
   ambiguousExit: 'cargo test exits 101 for failed tests and for a compile error',
   junitHint: 'cargo nextest with a [profile.NAME.junit] path, or a JUnit converter writing PATH',
-  scriptSummary: 11,
   profile: cargo,
 });

@@ -1,6 +1,5 @@
 /** go: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import { anyOf, type FailedTest, firstMatch, firstMessageLine, lastMatch, type Reading, type RunnerProfile } from '../read.js';
-import { base } from '../command-words.js';
 import { defineRunner } from '../record.js';
 
 const GO_BUILD_FAILED = /^FAIL\s+\S+ \[(?:build|setup) failed\]/;
@@ -83,15 +82,10 @@ const go: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'go',
-  command: {
-    looks: '`go test`',
-    is: (words) => base(words[0] ?? '') === 'go' && words[1] === 'test',
-  },
   exits: {
     2: 'go test usage error',
   },
   ambiguousExit: 'go test exits 1 for failed tests and for a build failure',
   junitHint: 'gotestsum --junitfile PATH -- ./...',
-  scriptSummary: 10,
   profile: go,
 });

@@ -97,9 +97,6 @@ const jasmine: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'jasmine',
-  words: ['jasmine'],
-  packages: ['jasmine'],
-  commandOnly: true,
   exits: {
     1: 'jasmine could not load a spec file, a helper or its config, or was given an unknown option',
     2: 'jasmine called the run incomplete (no specs found, or a focused fit/fdescribe)',
@@ -107,6 +104,5 @@ export const record = defineRunner({
   },
   ambiguousExit: 'jasmine exits 3 for failed specs and for an error outside any spec (a describe body, an afterAll)',
   junitHint: "a JUnit reporter for jasmine (jasmine-reporters' JUnitXmlReporter) writing PATH",
-  scriptSummary: 5,
   profile: jasmine,
 });

@@ -162,10 +162,7 @@ const jest: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'jest',
-  words: ['jest'],
-  packages: ['jest', 'jest-cli'],
   ambiguousExit: 'jest exits 1 for failed tests and for config errors, no tests, or a suite that cannot load',
   junitHint: 'JEST_JUNIT_OUTPUT_FILE=PATH JEST_JUNIT_ADD_FILE_ATTRIBUTE=true jest --reporters=default --reporters=jest-junit',
-  scriptSummary: 2,
   profile: jest,
 });

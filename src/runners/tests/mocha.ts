@@ -99,10 +99,7 @@ const mocha: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'mocha',
-  words: ['mocha', '_mocha'],
-  packages: ['mocha'],
   ambiguousExit: 'mocha exits with the number of failures, and 1 for harness errors too',
   junitHint: 'mocha --reporter mocha-junit-reporter --reporter-options mochaFile=PATH',
-  scriptSummary: 1,
   profile: mocha,
 });

@@ -1,6 +1,5 @@
 /** nextest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import { count, firstMatch, lastMatch, type Reading, type RunnerProfile } from '../read.js';
-import { base } from '../command-words.js';
 import { defineRunner } from '../record.js';
 
 const nextest: RunnerProfile = {
@@ -29,10 +28,6 @@ const nextest: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'nextest',
-  command: {
-    looks: '`cargo nextest`',
-    is: (words) => base(words[0] ?? '') === 'cargo' && words[1] === 'nextest',
-  },
   exits: {
     4: 'nextest found no tests',
     94: 'nextest setup error',
@@ -44,6 +39,5 @@ export const record = defineRunner({
   },
   noTestsExits: [4],
   junitHint: 'cargo nextest run --profile NAME, with [profile.NAME.junit] path = "PATH"',
-  scriptSummary: 12,
   profile: nextest,
 });

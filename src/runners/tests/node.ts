@@ -11,7 +11,6 @@ import {
   type RunnerProfile,
   tapFailures,
 } from '../read.js';
-import { base } from '../command-words.js';
 import { defineRunner } from '../record.js';
 
 const NODE_COUNT = String.raw`^(?:[.X]*(?:# |ℹ )|\s*<!-- )`;
@@ -226,18 +225,6 @@ const node: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'node',
-  command: {
-    looks: '`node --test`, `tsx --test`, `borp`',
-    is: (words) => {
-      const b = base(words[0] ?? '');
-      // tsx passes node's own flags on (`tsx --test`); borp runs node's test runner and prints its reporters' output.
-      return (
-        ((b === 'node' || b === 'nodejs' || b === 'tsx') &&
-          words.some((w) => w === '--test' || w.startsWith('--test-reporter') || w.startsWith('--test-name-pattern'))) ||
-        b === 'borp'
-      );
-    },
-  },
   exits: {
     7: 'node could not run its exception handler (often an unwritable --test-reporter-destination)',
     9: 'node was given a bad option',
@@ -245,6 +232,5 @@ export const record = defineRunner({
   },
   ambiguousExit: 'node --test exits 1 for failed tests and for a missing test file',
   junitHint: 'node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=PATH',
-  scriptSummary: 4,
   profile: node,
 });

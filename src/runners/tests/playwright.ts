@@ -1,6 +1,5 @@
 /** playwright: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import { count, firstMatch, type Reading, type RunnerProfile } from '../read.js';
-import { base } from '../command-words.js';
 import { defineRunner } from '../record.js';
 
 const playwright: RunnerProfile = {
@@ -29,13 +28,6 @@ const playwright: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'playwright',
-  command: {
-    looks: '`playwright test`',
-    is: (words) =>
-      (base(words[0] ?? '') === 'playwright' || words.some((w) => /node_modules\/(?:@playwright\/test|playwright)\//.test(w))) &&
-      words.includes('test'),
-  },
-  packages: ['@playwright/test', 'playwright'],
   exits: {
     130: 'playwright was interrupted',
   },

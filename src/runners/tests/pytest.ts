@@ -1,6 +1,5 @@
 /** pytest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import { anyOf, count, type FailedTest, firstMatch, firstMessageLine, lastMatch, type Reading, type RunnerProfile } from '../read.js';
-import { pythonModule } from '../command-words.js';
 import { defineRunner } from '../record.js';
 
 const PYTEST_SUMMARY =
@@ -169,11 +168,6 @@ const pytest: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'pytest',
-  command: {
-    looks: '`python -m pytest`',
-    is: (words) => pythonModule(words) === 'pytest',
-  },
-  words: ['pytest', 'py.test', 'pytest-3', 'py.test-3'],
   exits: {
     2: 'pytest was interrupted or hit collection errors',
     3: 'pytest internal error',
@@ -183,6 +177,5 @@ export const record = defineRunner({
   },
   noTestsExits: [5],
   junitHint: 'pytest --junitxml=PATH',
-  scriptSummary: 8,
   profile: pytest,
 });

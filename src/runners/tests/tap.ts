@@ -202,11 +202,7 @@ const tap: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'tap',
-  words: ['tap'],
-  packages: ['tap'],
-  commandOnly: true,
   ambiguousExit: 'tap exits 1 for failed tests and for a test file that cannot load, a timeout, or coverage below its threshold',
   junitHint: 'tap --reporter=junit --reporter-file=PATH',
-  scriptSummary: 7,
   profile: tap,
 });

@@ -149,9 +149,6 @@ const tape: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'tape',
-  words: ['tape'],
-  packages: ['tape'],
-  commandOnly: true,
   ambiguousExit: "tape exits 1 for failed tests and for a test file that cannot load (node's own crash), and 0 when no test ran",
   junitHint: "a TAP-to-JUnit converter over tape's output, writing PATH",
   profile: tape,

@@ -1,6 +1,5 @@
 /** unittest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import { firstMatch, type Reading, type RunnerProfile } from '../read.js';
-import { djangoTest, pythonModule } from '../command-words.js';
 import { defineRunner } from '../record.js';
 
 /**
@@ -77,10 +76,6 @@ const unittest: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'unittest',
-  command: {
-    looks: "`python -m unittest`, `python manage.py test` (Django runs unittest's runner)",
-    is: (words) => pythonModule(words) === 'unittest' || djangoTest(words),
-  },
   exits: {
     2: 'unittest usage error (a bad option)',
     5: 'unittest ran no tests (Python 3.12 and later)',
@@ -88,6 +83,5 @@ export const record = defineRunner({
   noTestsExits: [5],
   ambiguousExit: 'python -m unittest exits 1 for failed tests and for a test module that cannot import',
   junitHint: 'python -m pytest --junitxml=PATH (pytest runs unittest test cases too)',
-  scriptSummary: 9,
   profile: unittest,
 });

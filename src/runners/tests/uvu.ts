@@ -65,8 +65,6 @@ const uvu: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'uvu',
-  words: ['uvu'],
-  packages: ['uvu'],
   ambiguousExit: 'uvu exits 1 for failed tests and for a test file that cannot load',
   junitHint: 'a JUnit reporter for uvu writing PATH',
   profile: uvu,

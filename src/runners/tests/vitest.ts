@@ -106,10 +106,7 @@ const vitest: RunnerProfile = {
 
 export const record = defineRunner({
   name: 'vitest',
-  words: ['vitest'],
-  packages: ['vitest'],
   ambiguousExit: 'vitest exits 1 for failed tests and for config errors or no tests',
   junitHint: 'vitest run --reporter=default --reporter=junit --outputFile.junit=PATH',
-  scriptSummary: 3,
   profile: vitest,
 });
