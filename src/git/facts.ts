@@ -15,7 +15,6 @@ import {
   resolveCommit,
   treeOf,
 } from './git.js';
-import type { ScopeMatcher } from '../util/glob.js';
 import { isObjectId } from './push-refs.js';
 import { readDiff, writeDiff } from './range-cache.js';
 
@@ -90,15 +89,16 @@ export function diffIn(f: GitFacts, base: string, head: string): ChangeList {
  *
  * One `git rev-parse` answers the repo paths and every commit, tree and merge-base in `q`; each
  * range's changed paths then come from the range cache (keyed by the merge-base and head commit ids,
- * which never change) or from one `git diff-tree` per range, started in the background while
- * `scope` (the caller's config) loads. When a revision does not resolve, the facts hold only the
+ * which never change) or from one `git diff-tree` per range, started in the background: while it
+ * lists, `whileListing` does the caller's own work (commands/run.ts loads the config and what the run
+ * needs next), given the repo's paths. When a revision does not resolve, the facts hold only the
  * repo's paths; a range with several merge-bases holds no merge-base or diff: `commitIn`,
  * `mergeBaseIn` and the rest then ask git themselves, with their own messages.
  */
 export async function gatherGitFacts(
   cwd: string,
   q: RevQuery = {},
-  scope?: (info: RepoInfo) => Promise<ScopeMatcher | undefined>,
+  whileListing?: (info: RepoInfo) => Promise<unknown>,
 ): Promise<GitFacts | null> {
   const commits = q.commits ?? [];
   const trees = q.trees ?? [];
@@ -128,7 +128,7 @@ export async function gatherGitFacts(
     if (known !== undefined) facts.diffs.set(key, new ChangeList(known));
     else jobs.set(key, gitJob(cwd, [...DIFF_NAMES, base, head, '--']));
   }
-  if (jobs.size > 0) await scope?.(facts.repo);
+  if (jobs.size > 0) await whileListing?.(facts.repo);
   for (const [key, job] of jobs) {
     const done = await job.done;
     // A failed diff is left to diffIn, which asks git again and says why.
