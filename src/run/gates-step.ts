@@ -24,6 +24,7 @@ import { safeGateOutput } from '../gates/gate-output.js';
 import { backupStashes, guardStashes } from '../lint-staged/stash.js';
 import { commitMsg } from '../lint-staged/messages.js';
 import { resultSummary } from '../verdict/output-summary.js';
+import { detectCached } from '../runners/detect-cache.js';
 import { gateColourWanted } from '../util/colour.js';
 import { debugFor } from '../util/debug.js';
 import type { Interruption } from './interrupt.js';
@@ -115,6 +116,8 @@ export async function runGates(
       echo: (chunk) => writeErr(safeGateOutput(chunk)),
       colour: () => gateColourWanted(process.env),
       tracker: gateTracker(gatesDir(info.commonDir)),
+      // Each tier's detection kept between runs while its command and package.json stay as they were.
+      detect: (tier, cwd) => detectCached(tier, cwd, info.commonDir),
       // Whether a missing script was there before the range: the patch removed it (verdict/fault.ts).
       ...(input.base != null && { atBase: (path: string) => textAt(info.root, input.base!, path) }),
     });

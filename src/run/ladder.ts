@@ -20,7 +20,7 @@ import { scriptKeep } from '../verdict/script-output.js';
 import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from '../runners/pnpm-workspaces.js';
 import { NPM_WORKSPACE_KEEP } from '../runners/workspaces.js';
 import type { Detection, WorkspaceRun } from '../runners/detect.js';
-import { detectTier, goPackageDirs } from '../runners/detect-io.js';
+import { goPackageDirs } from '../runners/go-packages.js';
 import { runnerCaught } from '../config/runner-names.js';
 import { writeErr } from '../util/stderr.js';
 import { CHANGED_ENV, changedEnv } from '../route/changed.js';
@@ -255,7 +255,7 @@ async function attempt(
   let midLine = false;
   try {
     if (placeError !== undefined) throw new Error(placeError);
-    if (!tier.lintStaged) detection = await (deps.detect ?? detectTier)(tier, where.cwd);
+    if (!tier.lintStaged) detection = await (deps.detect ?? detectHere)(tier, where.cwd);
     // Every gate's output passes through us: it is read (a runner's summary, a package manager's or
     // the shell's own failure) and shown with its control characters escaped (colours kept), or held
     // until the verdict (config `output: 'failures'`). Straight to the terminal only with neither.
@@ -320,6 +320,7 @@ async function attempt(
           allowNoTests: tier.allowNoTests === true,
           reportDecides: report !== undefined,
           ...(tier.caughtByRunner && { caughtByRunner: true }),
+          ...(detection.envTool !== undefined && { runnerOf: await commandRunner() }),
         }
       : undefined;
   // A tier that lists no `caught` takes the runner's codes, the detected runner's too (cargo's 101, nextest's 100, jasmine's 3, mocha's 1 to 255).
@@ -389,6 +390,18 @@ function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, dep
 }
 
 /** GATE_LADDER_CHANGED for a command tier: the changed paths still there, one a line, relative to its cwd; unset when too long to pass. */
+/** How a command a tox or nox run says failed names its runner, by its words alone (no package.json read): loaded for such a run only. */
+async function commandRunner(): Promise<(command: string) => RunnerName | undefined> {
+  const { detectRunner } = await import('../runners/detect.js');
+  return (command) => detectRunner(command, undefined, () => null).runner;
+}
+
+/** The default detection: made where the gate runs, its code loaded on the first gate that needs it. */
+async function detectHere(tier: ResolvedTier, cwd: string): Promise<Detection> {
+  const { detectTier } = await import('../runners/detect-io.js');
+  return detectTier(tier, cwd);
+}
+
 function changedFor(plan: Plan, tier: ResolvedTier): NodeJS.ProcessEnv {
   if (tier.lintStaged || plan.present === undefined) return {};
   return { [CHANGED_ENV]: changedEnv(plan.present(), tier.cwd) };

@@ -242,18 +242,35 @@ function askedOnce(make: (args: readonly string[]) => MakeDryRun): (args: readon
 }
 
 /** Detects a tier's runner in the folder it runs in (`root` joined with the tier's `cwd`). */
-export function detectTier(tier: ResolvedTier, root: string): Promise<Detection> {
+export async function detectTier(tier: ResolvedTier, root: string): Promise<Detection> {
+  return (await detectTierReading(tier, root)).detection;
+}
+
+/**
+ * detectTier, and whether it read nothing but package.json in the tier's folder (no `make -n`, no
+ * workspace's package.json, no pnpm-workspace.yaml): such a detection follows from the tier and that
+ * file's text alone, and may be kept (detect-cache.ts).
+ */
+export async function detectTierReading(tier: ResolvedTier, root: string): Promise<{ detection: Detection; scriptsOnly: boolean }> {
   const dir = resolve(root, tier.cwd);
-  const make = askedOnce((args) => makeDryRun(dir, args));
-  return withYaml((yaml, want) =>
+  let scriptsOnly = true;
+  const make = askedOnce((args) => {
+    scriptsOnly = false;
+    return makeDryRun(dir, args);
+  });
+  const detection = await withYaml((yaml, want) =>
     detectRunner(
       tier.run,
       tier.runner,
       () => readScripts(dir),
       make,
-      (manager) => workspacesIn(dir, manager, yaml, want),
+      (manager) => {
+        scriptsOnly = false;
+        return workspacesIn(dir, manager, yaml, want);
+      },
     ),
   );
+  return { detection, scriptsOnly };
 }
 
 /**
@@ -303,38 +320,4 @@ export function detectAtCommit(tier: ResolvedTier, root: string, rev: string): P
   return withYaml((yaml, want) =>
     detectRunner(tier.run, tier.runner, scripts, make, (manager) => workspacesFrom(show, list, manager, yaml, want)),
   );
-}
-
-/**
- * go's packages to their folders, relative to `root`: the module path read from the go.mod of the tier's
- * folder or the nearest one above it (up to `root`), a package below it is its folder. Read only when a
- * go test failed (go prints a failure's file relative to its package's folder).
- */
-export function goPackageDirs(root: string, cwd: string): (pkg: string) => string | undefined {
-  let found: { module: string; dir: string } | null | undefined;
-  const mod = () => {
-    if (found !== undefined) return found;
-    found = null;
-    const parts = posix
-      .normalize(cwd.split(sep).join('/'))
-      .split('/')
-      .filter((p) => p !== '' && p !== '.');
-    for (let n = parts.length; n >= 0 && found === null; n--) {
-      const dir = parts.slice(0, n).join('/');
-      try {
-        const m = /^module\s+"?([^\s"]+)"?\s*$/m.exec(readFileSync(join(root, dir, 'go.mod'), 'utf8'));
-        if (m) found = { module: m[1]!, dir };
-      } catch {
-        // no go.mod here: look further up
-      }
-    }
-    return found;
-  };
-  return (pkg) => {
-    const m = mod();
-    if (m === null) return undefined;
-    if (pkg === m.module) return m.dir === '' ? '.' : m.dir;
-    if (!pkg.startsWith(`${m.module}/`)) return undefined;
-    return posix.join(m.dir === '' ? '.' : m.dir, pkg.slice(m.module.length + 1));
-  };
 }

@@ -5,7 +5,7 @@ import { lastLine, quoteLine } from '../runners/read.js';
 
 export { quoteLine };
 import { testMsg as msg } from '../evidence/messages.js';
-import { type Detection, type WorkspaceRun, type WorkspaceRunMember, detectRunner } from '../runners/detect.js';
+import type { Detection, WorkspaceRun, WorkspaceRunMember } from '../runners/detect.js';
 import { envToolFailure } from '../runners/env-tools.js';
 import { nodeLoadCrash, pythonLoadCrash, failedSummary } from './script-output.js';
 import { type RunnerProfile, managerFailure, outputLines } from './runner-output.js';
@@ -117,6 +117,12 @@ export interface OutputContext {
   allowNoTests?: boolean;
   /** Read only the package manager's failures, not the runner's summary: a report file decides the rest. */
   reportDecides?: boolean;
+  /**
+   * A tox or nox run: the runner a command it says failed names, by its words alone
+   * (runners/detect.ts `detectRunner`, handed in by the caller, which loads it only for such a run);
+   * absent, only the tier's runner reads that command's output.
+   */
+  runnerOf?: (command: string) => RunnerName | undefined;
 }
 
 export interface ClassifyOptions {
@@ -319,7 +325,7 @@ function byEnvTool(
     };
   }
   // Its runner from its words alone: this reading is pure, so no package.json is read (a script it names, `npm test`, reads as one without).
-  const inner = runner ?? detectRunner(failure.command, undefined, () => null).runner;
+  const inner = runner ?? output.runnerOf?.(failure.command);
   const detection = { ...output.detection };
   delete detection.envTool;
   const c = classify({ ...exit, exitCode: failure.code }, caught, timeout, {

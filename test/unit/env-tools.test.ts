@@ -25,7 +25,7 @@ function judge(command: string, code: number, tail: string, allowNoTests = false
   const detection = detectRunner(command, undefined, () => null);
   return classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, {
     ...(detection.runner && { runner: detection.runner }),
-    output: { detection, allowNoTests },
+    output: { detection, allowNoTests, runnerOf: (c) => detectRunner(c, undefined, () => null).runner },
   });
 }
 
