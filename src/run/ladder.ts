@@ -281,10 +281,13 @@ async function attempt(
     if (env[CHANGED_ENV] === undefined) delete env[CHANGED_ENV];
     const named = detection?.runner ?? tier.runner;
     // The records its reading needs whatever the gate does: its runner's (and its keeper), a workspaces run's every one.
-    await loadRecords(recordsRead(named, detection, 0));
+    await loadRecords(recordsRead(named, detection && { detection }, 0));
     const keep = detection?.workspaces ? keepForWorkspaces(detection.workspaces, tier.runner) : named ? keepFor(named) : undefined;
-    // No runner named: the summary lines any runner's reading needs, for a script that runs one itself, once it prints.
-    const keepLater = detection?.workspaces || named ? undefined : () => loadRecords(SCRIPT_SUMMARIES).then(scriptKeep);
+    // No runner named: the summary lines any runner's reading needs, for a script that runs one itself, once it prints (a type check's diagnostics decide without them).
+    const keepLater =
+      detection?.workspaces || named || detection?.typeCheck !== undefined
+        ? undefined
+        : () => loadRecords(SCRIPT_SUMMARIES).then(scriptKeep);
     const io: GateIo = {
       ...(write && { write }),
       ...(keep && { keep }),
@@ -325,7 +328,7 @@ async function attempt(
       : undefined;
   // A tier that lists no `caught` takes the runner's codes, the detected runner's too (cargo's 101, nextest's 100, jasmine's 3, mocha's 1 to 255).
   const caught = tier.caughtByRunner && runner ? (runnerCaught(runner) ?? tier.caught) : tier.caught;
-  await loadRecords(recordsRead(runner, detection, exit.exitCode));
+  await loadRecords(recordsRead(runner, output, exit.exitCode));
   const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
   const inapplicable = classified.inapplicable === true;
   // A catch's failed tests, as the runner's output names them (a JUnit report's, when it has them, stand instead).
@@ -389,7 +392,6 @@ function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, dep
   });
 }
 
-/** GATE_LADDER_CHANGED for a command tier: the changed paths still there, one a line, relative to its cwd; unset when too long to pass. */
 /** How a command a tox or nox run says failed names its runner, by its words alone (no package.json read): loaded for such a run only. */
 async function commandRunner(): Promise<(command: string) => RunnerName | undefined> {
   const { detectRunner } = await import('../runners/detect.js');
@@ -402,6 +404,7 @@ async function detectHere(tier: ResolvedTier, cwd: string): Promise<Detection> {
   return detectTier(tier, cwd);
 }
 
+/** GATE_LADDER_CHANGED for a command tier: the changed paths still there, one a line, relative to its cwd; unset when too long to pass. */
 function changedFor(plan: Plan, tier: ResolvedTier): NodeJS.ProcessEnv {
   if (tier.lintStaged || plan.present === undefined) return {};
   return { [CHANGED_ENV]: changedEnv(plan.present(), tier.cwd) };

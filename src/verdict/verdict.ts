@@ -133,18 +133,21 @@ export interface ClassifyOptions {
 
 /**
  * The runners whose records `classify` may read for a gate (runners/index.ts `loadRecords` loads them
- * first): its runner's; for a gate that names none and failed, those whose summaries a script's output
- * is read for (script-output.ts), none when it passed; the type checker's for a type check; every one
- * for a workspaces or tox/nox run, whose parts name their own runners. Pure.
+ * first): its runner's; for a gate that names none, whose output is read and that failed, those whose
+ * summaries a script's output is read for (script-output.ts), none when it passed; the type checker's
+ * for a type check (its diagnostics decide, not a summary); every one for a workspaces or tox/nox run,
+ * whose parts name their own runners. Pure.
  */
 export function recordsRead(
   runner: RunnerName | undefined,
-  detection: Pick<Detection, 'workspaces' | 'envTool' | 'typeCheck'> | undefined,
+  output: { detection: Pick<Detection, 'workspaces' | 'envTool' | 'typeCheck'> } | undefined,
   exitCode: number | null,
 ): readonly RunnerName[] {
-  if (detection?.workspaces || detection?.envTool !== undefined) return RUNNER_NAMES;
-  const own = runner ? [runner] : exitCode !== 0 ? SCRIPT_SUMMARIES : [];
-  return detection?.typeCheck !== undefined ? [...own, 'tsc'] : own;
+  const d = output?.detection;
+  if (d?.workspaces || d?.envTool !== undefined) return RUNNER_NAMES;
+  if (!runner && d?.typeCheck !== undefined) return ['tsc'];
+  const own = runner ? [runner] : output && exitCode !== 0 ? SCRIPT_SUMMARIES : [];
+  return d?.typeCheck !== undefined ? [...own, 'tsc'] : own;
 }
 
 /**
