@@ -41,6 +41,15 @@ test('detectCached: kept while the command and package.json stay; made afresh wh
     writeFileSync(join(dir, 'Makefile'), 'test:\n\tnpx mocha\n');
     assert.is((await detectCached(tier('make test'), dir, common)).runner, 'mocha');
     assert.is(kept(common).length, 4);
+    // An entry this module would not have written is a miss: an unknown runner, a workspaces run.
+    const write = (detection: object) => writeFileSync(path, JSON.stringify({ key: entry.key, detection }));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'vitest run' } }));
+    write({ ...entry.detection, runner: 'nope' });
+    assert.is((await detectCached(tier('npm test'), dir, common)).runner, 'vitest');
+    write({ ...entry.detection, words: 'vitest', why: 'kept' });
+    assert.is((await detectCached(tier('npm test'), dir, common)).why === 'kept', false);
+    write({ ...entry.detection, why: 'kept', workspaces: { manager: 'npm', event: 'test', ifPresent: false, members: [] } });
+    assert.is((await detectCached(tier('npm test'), dir, common)).workspaces, undefined);
     // An unreadable entry is a miss, never an error.
     writeFileSync(path, '{ not json');
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'vitest run' } }));
