@@ -8,8 +8,7 @@
  * a verdict.
  */
 import { join, resolve } from 'node:path';
-import { readFileSync } from '../util/node.js';
-import { cacheDir, readJson, writeJsonAtomic } from '../util/cache-files.js';
+import { cacheDir, readJson, readText, writeJsonAtomic } from '../util/cache-files.js';
 import { hash } from '../util/hash.js';
 import { BUILD_ID } from '../config/config-cache.js';
 import type { ResolvedTier } from '../config/resolved.js';
@@ -42,12 +41,7 @@ function keepable(d: unknown): d is Detection {
 /** The tier's detection where it runs (`root` joined with its `cwd`): kept from a run before, or made (and kept). */
 export async function detectCached(tier: ResolvedTier, root: string, commonDir: string): Promise<Detection> {
   const dir = resolve(root, tier.cwd);
-  let pkg: string | null;
-  try {
-    pkg = readFileSync(join(dir, 'package.json'), 'utf8');
-  } catch {
-    pkg = null;
-  }
+  const pkg = readText(join(dir, 'package.json')) ?? null;
   const key = hash(JSON.stringify([BUILD_ID, tier.run, tier.runner ?? null, tier.cwd, pkg]));
   const path = join(cacheDir(commonDir), `${PREFIX}${key}.json`);
   const kept = readJson<{ key?: unknown; detection?: unknown }>(path);

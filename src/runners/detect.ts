@@ -272,11 +272,11 @@ function runnerWord(word: string, first: boolean): RunnerName | undefined {
   const pkg = PACKAGE_PATH.exec(word)?.[1];
   // A runner named by words (playwright is named by `playwright test`, below) is the package's.
   const owner = pkg === undefined ? undefined : BY_PACKAGE.get(pkg);
-  if (owner?.words !== undefined) return owner.name as RunnerName;
+  if (owner?.words !== undefined) return owner.name;
   const b = base(word);
   const r = BY_WORD.get(b);
   if (r?.commandOnly && !first && !word.includes('/')) return undefined;
-  return r?.name as RunnerName | undefined;
+  return r?.name;
 }
 
 interface Found {
@@ -587,7 +587,7 @@ function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt
   if (HARMLESS.has(b) || TAP_REPORTERS.has(b)) return;
   found.others.push(printable(words.join(' ')));
   const check = CHECK_BY_WORD.get(b);
-  if (check && (check.command === undefined || check.command.is(words))) found.checkers.push({ name: check.name as RunnerName, word: b });
+  if (check && (check.command === undefined || check.command.is(words))) found.checkers.push({ name: check.name, word: b });
 }
 
 /**
