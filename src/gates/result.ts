@@ -47,6 +47,8 @@ export interface GateResult {
   causeFile?: string;
   /** The npm script the patch removed, when that is the error. */
   causeScript?: string;
+  /** With `causeFile` (a package.json): the command not found that its scripts name since the patch. */
+  causeCommand?: string;
   /** Ids several test cases of the report shared (the report named no file). */
   dup?: string[];
   /** The first attempt, when the tier was retried (`retries`). */

@@ -147,7 +147,8 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       second !== undefined && last === first ? testMsg.retryNoVerdict(tier.name, second.judged.reason ?? 'no verdict') : undefined;
     const { exit, judged, detection } = last;
     const { verdict } = judged;
-    const fault = verdict === 'error' && !tier.lintStaged ? faultOf(last, input.plan.files, tier, deps) : undefined;
+    const fault =
+      verdict === 'error' && !tier.lintStaged ? faultOf(last, input.plan.files, tier, deps, input.hook === 'replay') : undefined;
     // Replaying history: a command that cannot run at this commit (its script or runner came later) says nothing of the patch;
     // a script the patch removed does.
     const notApplicable = input.hook === 'replay' && verdict === 'error' && last.inapplicable && fault?.cause !== 'patch';
@@ -177,6 +178,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       ...(fault && !notApplicable && { cause: fault.cause }),
       ...(fault?.file !== undefined && !notApplicable && { causeFile: fault.file }),
       ...(fault?.script !== undefined && !notApplicable && { causeScript: fault.script }),
+      ...(fault?.command !== undefined && !notApplicable && { causeCommand: fault.command }),
       ...(judged.dup && { dup: judged.dup }),
       ...(retried && { retried }),
     };
@@ -377,10 +379,16 @@ async function recordTests(
 }
 
 /** Whose fault a tier's `error` is: a file of the change that cannot load, or its script the change removed (fault.ts). */
-function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, deps: LadderDeps): Fault {
+function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, deps: LadderDeps, replaying: boolean): Fault {
   const { exit, judged, detection } = a;
   const exited = exit.exitCode !== null && !exit.timedOut && exit.signal === null && exit.spawnError === undefined && !exit.interrupted;
   const missingScript = a.inapplicable ? detection?.missingScript : undefined;
+  // A command not found that a script names: the patch's when package.json named it only since the base. Not
+  // when replaying history, where a command a commit's scripts came to name may just not be installed today.
+  const notFound =
+    judged.notFound !== undefined && typeof tier.run === 'string' && !replaying
+      ? { command: judged.notFound, tierRun: tier.run }
+      : undefined;
   return errorFault({
     ...(judged.reason !== undefined && { reason: judged.reason }),
     output: exit.tail,
@@ -388,7 +396,10 @@ function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, dep
     cwd: tier.cwd,
     dirs: (detection?.workspaces?.members ?? []).map((m) => (tier.cwd === '.' || tier.cwd === '' ? m.dir : `${tier.cwd}/${m.dir}`)),
     exited,
-    ...(missingScript !== undefined && { missingScript, packageJsonAtBase: deps.atBase?.(packageJsonIn(tier.cwd)) }),
+    ...(judged.runWide && { runWide: true }),
+    ...(missingScript !== undefined && { missingScript }),
+    ...(notFound !== undefined && { notFound }),
+    ...((missingScript !== undefined || notFound !== undefined) && { packageJsonAtBase: deps.atBase?.(packageJsonIn(tier.cwd)) }),
   });
 }
 

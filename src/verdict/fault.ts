@@ -1,8 +1,9 @@
 /**
  * Whose fault an `error` is (issue 35): the patch's, when the piece that failed is a file the pushed
- * range (or the replayed patch) changed, or the tier's npm script the patch removed from package.json;
- * else the harness's (the tier, its config, what it needs). Pure: the reason, the gate's output and
- * the changed paths in, a cause and the file out.
+ * range (or the replayed patch) changed, the tier's npm script the patch removed from package.json, or
+ * a command package.json's scripts name only since the patch; else the harness's (the tier, its
+ * config, what it needs). An error of the run as a whole (coverage, no tests, memory) names no file.
+ * Pure: the reason, the gate's output and the changed paths in, a cause and the file out.
  */
 import type { ErrorCause } from '../ledger/row.js';
 
@@ -12,6 +13,8 @@ export interface Fault {
   file?: string;
   /** The npm script the patch removed (with `file` its package.json). */
   script?: string;
+  /** The command not found that package.json's scripts name since the patch (with `file` its package.json). */
+  command?: string;
 }
 
 export interface FaultInput {
@@ -27,8 +30,12 @@ export interface FaultInput {
   dirs?: readonly string[];
   /** The gate ran and exited with a code: no timeout, signal, interrupt or spawn failure (those name no file). */
   exited: boolean;
+  /** The error is the run's as a whole (verdict.ts `runWide`): no file is to blame as one that cannot load. */
+  runWide?: boolean;
   /** The script the tier's package.json lacks, when that is the error. */
   missingScript?: string;
+  /** The command the shell could not find, when that is the error, and the tier's own command (a string tier's). */
+  notFound?: { command: string; tierRun: string };
   /** package.json's text at the base the range or patch starts from: `null` when it had none, `undefined` when not known. */
   packageJsonAtBase?: string | null;
 }
@@ -36,7 +43,8 @@ export interface FaultInput {
 /** The cause of one `error` verdict. Pure. */
 export function errorFault(e: FaultInput): Fault {
   if (e.missingScript !== undefined) return scriptFault(e, e.missingScript);
-  if (!e.exited || e.changed.length === 0) return { cause: 'harness' };
+  if (e.notFound !== undefined) return commandFault(e, e.notFound);
+  if (!e.exited || e.runWide === true || e.changed.length === 0) return { cause: 'harness' };
   // The reason quotes the runner's own line, which names the file where the runner does; else the output around it.
   const dirs = [e.cwd ?? '', ...(e.dirs ?? [])].map(folder).filter((d) => d !== '');
   const file = namedIn(e.reason ?? '', e.changed, dirs) ?? namedIn(e.output, e.changed, dirs);
@@ -50,6 +58,41 @@ function scriptFault(e: FaultInput, script: string): Fault {
   // Not known at the base (no base, an unreadable file): the change to package.json is the best lead there is.
   if (e.packageJsonAtBase === undefined) return { cause: 'patch', file, script };
   return hadScript(e.packageJsonAtBase, script) ? { cause: 'patch', file, script } : { cause: 'harness' };
+}
+
+/**
+ * A command not found is the patch's doing when the range changed package.json, the tier's own command
+ * does not name it (then the tier is what names it), and package.json's scripts did not name it at
+ * the base (then it was missing before the patch: not installed here). Not known at the base: the harness's.
+ */
+function commandFault(e: FaultInput, notFound: { command: string; tierRun: string }): Fault {
+  const file = packageJsonIn(e.cwd);
+  const name = notFound.command;
+  if (!e.changed.includes(file) || e.packageJsonAtBase === undefined || namesCommand(notFound.tierRun, name)) return { cause: 'harness' };
+  if (e.packageJsonAtBase !== null && Object.values(scriptsOf(e.packageJsonAtBase)).some((script) => namesCommand(script, name)))
+    return { cause: 'harness' };
+  return { cause: 'patch', file, command: name };
+}
+
+/** Whether a command line names `command` as a word of its own (`mochaa` in `mochaa --x && y`, `./bin/t` in `./bin/t`). */
+function namesCommand(line: string, command: string): boolean {
+  for (let at = line.indexOf(command); at >= 0; at = line.indexOf(command, at + 1)) {
+    const before = at === 0 ? '' : line[at - 1]!;
+    const after = line[at + command.length] ?? '';
+    if (!/[^\s;&|()'"=]/.test(before) && !/[^\s;&|()'"]/.test(after)) return true;
+  }
+  return false;
+}
+
+/** A package.json text's scripts (none when it does not parse). */
+function scriptsOf(text: string): Record<string, string> {
+  try {
+    const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
+    if (typeof scripts !== 'object' || scripts === null) return {};
+    return Object.fromEntries(Object.entries(scripts).filter((kv): kv is [string, string] => typeof kv[1] === 'string'));
+  } catch {
+    return {};
+  }
 }
 
 /** Whether a package.json text has the script. Pure. */

@@ -113,6 +113,8 @@ export interface ManagerFailure {
   /** What failed, e.g. `npm: missing script "test:quick"`. */
   what: string;
   line: string;
+  /** The command the shell could not find, when that is what failed. */
+  notFound?: string;
 }
 
 const MANAGER_FAILURES: readonly [RegExp, (m: RegExpExecArray) => string][] = [
@@ -141,6 +143,14 @@ const MANAGER_FAILURES: readonly [RegExp, (m: RegExpExecArray) => string][] = [
  * (one of `words`, the command's and its scripts' words), or a node entry point that does not exist.
  */
 export function managerFailure(lines: readonly string[], words: ReadonlySet<string>): ManagerFailure | undefined {
+  // pnpm's own error as the first thing printed (` ERROR  Refusing to run pnpm@...`, ` ERR_PNPM_BAD_PM_VERSION  ...`):
+  // it stopped before running anything. Later in the output, such a line only wraps up a script that failed.
+  const first = lines.find((l) => l.trim() !== '');
+  if (first !== undefined && words.has('pnpm') && /^\s?(?:ERR_PNPM_[A-Z0-9_]+|ERROR) {2}\S/.test(first))
+    return {
+      what: "pnpm stopped before it ran the command (fix pnpm's setup: run the tier's command in a terminal to see why)",
+      line: first,
+    };
   for (const l of lines) {
     for (const [re, what] of MANAGER_FAILURES) {
       const m = re.exec(l);
@@ -149,7 +159,7 @@ export function managerFailure(lines: readonly string[], words: ReadonlySet<stri
   }
   for (const l of lines) {
     const m = /^(?:\/bin\/)?sh: (?:\d+: )?(?:line \d+: )?([^:\s]+): (?:command )?not found/.exec(l);
-    if (m && words.has(m[1]!.slice(m[1]!.lastIndexOf('/') + 1))) return { what: `command not found: ${m[1]}`, line: l };
+    if (m && words.has(m[1]!.slice(m[1]!.lastIndexOf('/') + 1))) return { what: `command not found: ${m[1]}`, line: l, notFound: m[1]! };
   }
   // node's own "Cannot find module" for the script it was asked to run: nothing required it.
   const stack = lines.findIndex((l) => /^\s*requireStack: \[\]/.test(l));

@@ -25,6 +25,14 @@ export interface Classified {
   proven?: boolean;
   /** The command cannot run here at all: a missing script, package.json or command (replay: "not applicable"). */
   inapplicable?: boolean;
+  /**
+   * The error is the run's as a whole, not a file's: coverage below its threshold, no test ran, out of
+   * memory, a focused or cancelled run, failures the exit code does not count. No changed file is to
+   * blame for it as one that cannot load (fault.ts), however often the output names it.
+   */
+  runWide?: true;
+  /** The command the shell (or node) could not find, when that is the error: `mochaa` of `sh: 1: mochaa: not found`. */
+  notFound?: string;
 }
 
 /** What an exit code means whatever the runner, when its record does not say (see the README's table). */
@@ -217,8 +225,9 @@ function scriptFailure(d: OutputContext['detection'], lines: readonly string[]):
   if (pm)
     return {
       verdict: 'error',
-      reason: `${pm.what}: ${quoteLine(pm.line)}${pm.what.startsWith('command not found') ? NOT_FOUND_NEXT : ''}`,
+      reason: `${pm.what}: ${quoteLine(pm.line)}${pm.notFound !== undefined ? NOT_FOUND_NEXT : ''}`,
       inapplicable: true,
+      ...(pm.notFound !== undefined && { notFound: pm.notFound }),
     };
   // A quiet package manager (`npm run -s`) prints nothing of its own failure: package.json says it.
   if (d.missingScript !== undefined)
@@ -247,6 +256,7 @@ function byExitCode(
       verdict: 'error',
       reason: `${cmd ? `command not found: ${cmd}` : 'exit 127: command not found'}${NOT_FOUND_NEXT}`,
       inapplicable: true,
+      ...(cmd && { notFound: cmd }),
     };
   }
   if (isNoTestsCode(runner, code) && output?.allowNoTests)
@@ -538,7 +548,7 @@ function byProfile(
   // `failedExits`: codes that mean a failed test only when the summary counts one (unittest's 5 from Python 3.12).
   if (s && s.failed > 0 && (caught.includes(code) || profile.failedExits?.includes(code) === true || code === 0)) {
     // Exit 0 with failures counted: the runner and its summary disagree.
-    if (code === 0) return { verdict: 'error', reason: `exit 0 but ${runner} reports failed tests: ${quoteLine(s.line)}` };
+    if (code === 0) return { verdict: 'error', reason: `exit 0 but ${runner} reports failed tests: ${quoteLine(s.line)}`, runWide: true };
     return { verdict: 'caught', reason: `${runner}: ${quoteLine(s.line)}`, proven: true };
   }
   if (r.cannotRun) return { verdict: 'error', reason: `${r.cannotRun.what}: ${quoteLine(r.cannotRun.line)}` };
@@ -549,6 +559,7 @@ function byProfile(
     const last = lastLine(lines);
     return {
       verdict: 'error',
+      runWide: true,
       reason: `exit 0 without ${aRunner(runner)} summary, so nothing shows the tests ran to the end (${profile.cutShort?.cause ?? 'a test that called process.exit, or a reporter that prints no counts'}); last output: ${last ? quoteLine(last) : '(none)'}; ${profile.cutShort?.next ?? profile.reporterHint ?? `use a reporter that prints ${runner}'s summary, or give the tier a JUnit \`report\``}`,
     };
   }
@@ -581,6 +592,7 @@ function noTestsRan(
   return {
     verdict: 'error',
     reason: `${what}${why ? ` (exit ${code}: ${why})` : ''}: ${quoteLine(none.line)}; if that is expected, set \`allowNoTests: true\` on the tier`,
+    runWide: true,
   };
 }
 
@@ -600,12 +612,14 @@ function notProven(
   if (oom)
     return {
       verdict: 'error',
+      runWide: true,
       reason: `exit ${code}: ${/out of memory/.test(oom) ? 'out of memory' : 'node died of a fatal error'}: ${quoteLine(oom)}`,
     };
   if (s && s.failed > 0) {
     // Failures counted, but the exit code is not one the tier counts as a test failure: something else broke too.
     return {
       verdict: 'error',
+      runWide: true,
       reason: `exit ${code}${known ? ` (${known})` : ''}, which this tier does not count as a test failure (\`caught\`: ${caught.join(', ') || 'none'}), though ${runner} counts failed tests: ${quoteLine(s.line)}; if exit ${code} means a test failed, add it to the tier's \`caught\``,
     };
   }
@@ -613,6 +627,7 @@ function notProven(
     // No test failed, so this is no catch; nor is the patch proven right.
     return {
       verdict: 'error',
+      runWide: true,
       reason: `exit ${code}: ${runner} says ${r.failedBesides.what}: ${quoteLine(r.failedBesides.line)}; no test failed${s ? ` (${quoteLine(s.line)})` : ''}${r.failedBesides.next ? `: ${r.failedBesides.next}` : ''}`,
     };
   }
@@ -621,6 +636,7 @@ function notProven(
     // A coverage tool around the runner (`c8 --100 node --test`, `nyc mocha`, vitest's coverage) failed the run: the same.
     return {
       verdict: 'error',
+      runWide: true,
       reason: `exit ${code}: coverage is below its threshold: ${quoteLine(shortfall)}; no test failed${s ? ` (${quoteLine(s.line)})` : ''}: cover the new code with a test, or give coverage a tier of its own`,
     };
   }

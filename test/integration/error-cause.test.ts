@@ -67,4 +67,61 @@ test('a test file the push broke: the error names it and says the push changed i
     assert.match(repo.cli(['report', '--markdown']).stdout, `- ${line}`);
   }));
 
+test("coverage below its threshold in a run that names the changed file (jest's related tests): no file to blame, the harness's error", () =>
+  withRepo(
+    {
+      files: {
+        ...FILES,
+        'jest.config.js': "module.exports = { testEnvironment: 'node', coverageThreshold: { global: { statements: 90 } } };\n",
+        'test/parse.test.js': "const sum = require('../src/sum');\ntest('adds', () => { expect(sum(1, 2)).toBe(3); });\n",
+        'gate-ladder.config.mjs': `export default { tiers: [{ name: 'related', run: ${JSON.stringify(`node ${JEST} --ci --coverage --findRelatedTests src/sum.js`)}, timeout: 120 }] };\n`,
+      },
+    },
+    (repo) => {
+      // Two functions no test calls: coverage falls below 90% of statements; every test passes.
+      repo.write(
+        'src/sum.js',
+        'const sum = (a, b) => a + b;\nmodule.exports = sum;\nmodule.exports.twice = (a) => {\n  const d = a * 2;\n  return d;\n};\nmodule.exports.thrice = (a) => {\n  const t = a * 3;\n  return t;\n};\n',
+      );
+      repo.commit('untested functions');
+      const r = repo.push();
+      assert.is.not(r.code, 0, r.out);
+      assert.match(r.stderr, 'coverage is below its threshold');
+      assert.match(r.stderr, 'Ran all test suites related to files matching src/sum.js', 'the output names the changed file');
+      assert.not.match(r.stderr, 'cannot load');
+      assert.not.match(r.stderr, 'the patch broke the harness');
+      const row = repo.ledger().at(-1)!;
+      assert.equal([row.verdict, row.error_cause, row.error_file], ['error', 'harness', undefined], JSON.stringify(row));
+    },
+  ));
+
+test("a script the push changed to run a command that is not there (a typo): the patch's error, naming package.json and the command", () =>
+  withRepo({ files: FILES }, (repo) => {
+    const pkg = JSON.parse(FILES['package.json']!) as { scripts: Record<string, string> };
+    repo.write('package.json', `${JSON.stringify({ ...pkg, scripts: { test: 'jestt --ci' } }, null, 2)}\n`);
+    repo.commit('a typo in the test script');
+    const r = repo.push();
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.stderr, 'command not found: jestt');
+    assert.match(
+      r.stderr,
+      '  The push changed package.json, whose scripts now run `jestt`, a command not found here: the patch broke the harness',
+    );
+    assert.match(r.stderr, '  Fix package.json, commit, and push again.');
+    assert.not.match(r.stderr, 'This is not a verdict on the patch');
+    const row = repo.ledger().at(-1)!;
+    assert.equal([row.verdict, row.error_cause, row.error_file], ['error', 'patch', 'package.json'], JSON.stringify(row));
+
+    // The same command missing since before the push judged (the typo pushed past the hook): the harness's.
+    const bypassed = repo.push(['origin', 'HEAD'], { GATE_LADDER: '0' });
+    assert.is(bypassed.code, 0, bypassed.out);
+    repo.write('README.md', 'a note\n');
+    repo.commit('an innocent change');
+    const later = repo.push();
+    assert.is.not(later.code, 0, later.out);
+    assert.match(later.stderr, 'command not found: jestt');
+    assert.match(later.stderr, 'This is not a verdict on the patch');
+    assert.equal([repo.ledger().at(-1)!.error_cause, repo.ledger().at(-1)!.error_file], ['harness', undefined]);
+  }));
+
 test.run();

@@ -87,6 +87,77 @@ const cases: [string, FaultInput, Fault][] = [
     { output: '', changed: ['packages/a/package.json'], cwd: 'packages/a', exited: true, missingScript: 'test' },
     { cause: 'patch', file: 'packages/a/package.json', script: 'test' },
   ],
+  [
+    // jest's related-tests run names the changed file in its last line whatever failed: coverage is no file's fault.
+    'an error of the whole run (coverage below its threshold) the output names a changed file in: the harness',
+    {
+      reason: 'exit 1: jest says coverage is below its threshold: `Jest: "global" coverage threshold for lines (90%) not met: 50%`; no test failed',
+      output: 'Ran all test suites related to files matching src/index.ts.',
+      changed: ['src/index.ts'],
+      exited: true,
+      runWide: true,
+    },
+    { cause: 'harness' },
+  ],
+  [
+    "a command not found that package.json's changed script names since the base: the patch",
+    {
+      output: '',
+      changed: ['package.json'],
+      exited: true,
+      notFound: { command: 'mochaa', tierRun: 'npm test' },
+      packageJsonAtBase: PKG({ test: 'mocha' }),
+    },
+    { cause: 'patch', file: 'package.json', command: 'mochaa' },
+  ],
+  [
+    'a command not found that the scripts named at the base too: not installed here, the harness',
+    {
+      output: '',
+      changed: ['package.json'],
+      exited: true,
+      notFound: { command: 'mocha', tierRun: 'npm test' },
+      packageJsonAtBase: PKG({ test: 'mocha --reporter dot' }),
+    },
+    { cause: 'harness' },
+  ],
+  [
+    "a command not found that the tier's own command names: the harness",
+    {
+      output: '',
+      changed: ['package.json'],
+      exited: true,
+      notFound: { command: 'mochaa', tierRun: 'mochaa test/' },
+      packageJsonAtBase: PKG({ test: 'mocha' }),
+    },
+    { cause: 'harness' },
+  ],
+  [
+    'a command not found with package.json untouched, or its base unknown: the harness',
+    { output: '', changed: ['src/a.js'], exited: true, notFound: { command: 'mochaa', tierRun: 'npm test' }, packageJsonAtBase: PKG({}) },
+    { cause: 'harness' },
+  ],
+  [
+    'a command not found, package.json at the base not known: the harness',
+    { output: '', changed: ['package.json'], exited: true, notFound: { command: 'mochaa', tierRun: 'npm test' } },
+    { cause: 'harness' },
+  ],
+  [
+    'a command not found in a package.json the patch added: the patch',
+    { output: '', changed: ['package.json'], exited: true, notFound: { command: 'mochaa', tierRun: 'npm test' }, packageJsonAtBase: null },
+    { cause: 'patch', file: 'package.json', command: 'mochaa' },
+  ],
+  [
+    'a command whose name is part of a longer word at the base (mochaa-cli) was not named there',
+    {
+      output: '',
+      changed: ['package.json'],
+      exited: true,
+      notFound: { command: 'mochaa', tierRun: 'npm test' },
+      packageJsonAtBase: PKG({ test: 'mochaa-cli && ./mochaa.sh' }),
+    },
+    { cause: 'patch', file: 'package.json', command: 'mochaa' },
+  ],
 ];
 
 // Where a name stands in the text: the edges of a whole path (issue 45: mutation testing's survivors).

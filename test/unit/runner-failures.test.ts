@@ -148,6 +148,23 @@ const CASES: [RunnerName, string, Want][] = [
       ['tests/test_math.py::test_throws', 'tests/test_math.py', 10, 'ValueError: boom'],
     ],
   ]),
+  // pytest 9's subtests (unittest's subTest), each its own failure; an error raised in the code under test: the
+  // test file's line, not the raising module's, and the error whole where the short summary cuts it (`ValueErro...`).
+  [
+    'pytest',
+    'caught-subtests',
+    [
+      ['tests/test_misc.py::TestMiscellaneous::test_cases [escapes]', 'tests/test_misc.py', 14, 'AssertionError: 2 != 1'],
+      ['tests/test_misc.py::TestMiscellaneous::test_cases [common]', 'tests/test_misc.py', 14, 'AssertionError: 3 != 1'],
+      [
+        'tests/test_misc.py::TestMiscellaneous::test_incorrect_load',
+        'tests/test_misc.py',
+        9,
+        "ValueError: File must be opened in binary mode, e.g. use `open('foo.toml', 'rb')` when you read it",
+      ],
+      ['tests/test_misc.py::TestKw::test_kw (i=1)', 'tests/test_misc.py', 25, 'AssertionError: 1 != 0'],
+    ],
+  ],
   // A parent test whose subtest failed is not listed apart: the subtest is the failure.
   ...(['caught', 'caught-v'] as const).map((c): [RunnerName, string, Want] => [
     'go',

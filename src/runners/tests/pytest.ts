@@ -38,35 +38,68 @@ function pytestTimedOut(lines: readonly string[], banner: number): string {
   return lines[banner]!;
 }
 
-/** A line of pytest's short test summary: `FAILED tests/test_a.py::TestK::test_x - assert 1 == 2` (`ERROR` for a failed fixture). */
-const PYTEST_FAILED = /^(FAILED|ERROR) ([^\s:]+\.py)::(\S+?)(?: - (.*))?$/;
-/** A failure's heading in the `FAILURES` section: `____ TestK.test_x ____`. */
+/**
+ * A line of pytest's short test summary: `FAILED tests/test_a.py::TestK::test_x - assert 1 == 2` (`ERROR`
+ * for a failed fixture; pytest-subtests' `SUBFAILED[case] tests/test_a.py::TestK::test_x - ...`, its
+ * subtest's description after the word: `[msg]` or `(i=1)`).
+ */
+const PYTEST_FAILED = /^(FAILED|ERROR|SUBFAIL(?:ED)?)(.*?) ([^\s:]+\.py)::(\S+?)(?: - (.*))?$/;
+/** A failure's heading in the `FAILURES` section: `____ TestK.test_x ____`, `____ TestK.test_x [case] ____`. */
 const PYTEST_HEADING = /^_{3,} (.+?) _{3,}$/;
+/** A frame's place in a failure block: `tests/test_a.py:3: AssertionError`, or `tests/test_a.py:37: ` where the error came from further in. */
+const PYTEST_WHERE = /^([^\s:]+\.py):(\d+):(?: |$)/;
+
+/** What a failure block says of its test: the test file's last line in it (where the test's own code failed) and the error's first line. */
+interface Block {
+  lines: Map<string, number>;
+  error?: string;
+}
+
+/** The failure blocks of pytest's `FAILURES` (and `ERRORS`) sections, by heading. */
+function pytestBlocks(lines: readonly string[]): Map<string, Block> {
+  const blocks = new Map<string, Block>();
+  let block: Block | undefined;
+  for (const l of lines) {
+    const h = PYTEST_HEADING.exec(l);
+    if (h) {
+      const heading = h[1]!.replace(/^(?:ERROR at (?:setup|teardown) of )/, '');
+      block = blocks.get(heading) ?? { lines: new Map() };
+      blocks.set(heading, block);
+      continue;
+    }
+    if (/^=+ /.test(l)) block = undefined;
+    if (block === undefined) continue;
+    const at = PYTEST_WHERE.exec(l);
+    if (at) block.lines.set(at[1]!, Number(at[2]));
+    // `E   ValueError: File must be opened in binary mode`: the error, whole, where the short summary cuts it at the terminal's width.
+    const e = block.error === undefined ? /^E\s+(\S.*)$/.exec(l) : null;
+    if (e) block.error = e[1]!.trimEnd();
+  }
+  return blocks;
+}
 
 /**
  * pytest's failed tests: its short test summary (printed by default, `-r f`), each `FAILED file::test -
- * message`; the line from the failure's block above (`tests/test_a.py:3: AssertionError`, the last such
- * line of the block: where the test's own code failed).
+ * message` (a subtest's `SUBFAILED[case] file::test - message`); from the failure's block above, the
+ * test file's line (`tests/test_a.py:3: AssertionError`, its last in the block: where the test's own
+ * code failed) and the error's first line whole (`E   ValueError: ...`; the summary's is cut to fit the terminal).
  */
 function pytestFailures(lines: readonly string[]): FailedTest[] {
   const out: FailedTest[] = [];
-  const where = new Map<string, number>();
-  let heading: string | undefined;
-  for (const l of lines) {
-    const h = PYTEST_HEADING.exec(l);
-    if (h) heading = h[1]!.replace(/^(?:ERROR at (?:setup|teardown) of )/, '');
-    else if (/^=+ /.test(l)) heading = undefined;
-    const at = heading !== undefined ? /^([^\s:]+\.py):(\d+): \w/.exec(l) : null;
-    if (at) where.set(`${at[1]}\0${heading}`, Number(at[2]));
-  }
+  const blocks = pytestBlocks(lines);
   for (const l of lines) {
     const m = PYTEST_FAILED.exec(l);
     if (!m) continue;
-    const file = m[2]!;
-    const test = m[3]!;
-    // The heading names a test by its classes and name joined with dots, its parameters kept (`TestK.test_x[1]`).
-    const line = where.get(`${file}\0${test.replace(/::/g, '.')}`);
-    out.push({ title: [test], file, ...(line !== undefined && { line }), message: firstMessageLine(m[4] ?? m[1]!.toLowerCase()) });
+    const sub = m[1]!.startsWith('SUB') ? m[2]!.trim() : '';
+    const file = m[3]!;
+    const test = m[4]! + (sub !== '' ? ` ${sub}` : '');
+    // The heading names a test by its classes and name joined with dots, its parameters kept (`TestK.test_x[1]`), a subtest's description after a space.
+    const block = blocks.get(test.replace(/::/g, '.'));
+    const line = block?.lines.get(file);
+    const summary = m[5];
+    const message =
+      block?.error !== undefined && (summary === undefined || summary.endsWith('...')) ? block.error : (summary ?? m[1]!.toLowerCase());
+    out.push({ title: [test], file, ...(line !== undefined && { line }), message: firstMessageLine(message) });
   }
   return out;
 }
