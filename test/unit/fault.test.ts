@@ -91,7 +91,8 @@ const cases: [string, FaultInput, Fault][] = [
     // jest's related-tests run names the changed file in its last line whatever failed: coverage is no file's fault.
     'an error of the whole run (coverage below its threshold) the output names a changed file in: the harness',
     {
-      reason: 'exit 1: jest says coverage is below its threshold: `Jest: "global" coverage threshold for lines (90%) not met: 50%`; no test failed',
+      reason:
+        'exit 1: jest says coverage is below its threshold: `Jest: "global" coverage threshold for lines (90%) not met: 50%`; no test failed',
       output: 'Ran all test suites related to files matching src/index.ts.',
       changed: ['src/index.ts'],
       exited: true,
