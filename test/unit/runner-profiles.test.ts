@@ -734,6 +734,26 @@ test("managerFailure: npx, a not-found command named by its path, and node's own
   assert.is(managerFailure(["Error: Cannot find module '/x/run.js'"], words), undefined);
 });
 
+test("managerFailure: pnpm's own error as the first thing printed, not where it wraps up a script that failed", () => {
+  // pnpm 10 refusing the version package.json's packageManager pins: what follows is pnpm's too, and read by no runner.
+  const refused = [
+    ' ERROR  Refusing to run pnpm@10.14.0-0: its npm registry signature could not be verified.',
+    'This can indicate a tampered download or a malicious/unreachable registry.',
+  ];
+  const pnpm = new Set(['pnpm', 'biome']);
+  assert.equal(managerFailure(refused, pnpm), {
+    what: "pnpm stopped before it ran the command (fix pnpm's setup: run the tier's command in a terminal to see why)",
+    line: refused[0]!,
+  });
+  assert.is(
+    managerFailure(['', ' ERR_PNPM_BAD_PM_VERSION  This project is configured to use 9 of pnpm'], pnpm)?.line.trim().slice(0, 23),
+    'ERR_PNPM_BAD_PM_VERSION',
+  );
+  // Not through pnpm, or after the script's own output: someone else's ERROR.
+  assert.is(managerFailure(refused, new Set(['biome'])), undefined);
+  assert.is(managerFailure(['> x@1.0.0 test /x', '> jest', ' ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  x@1.0.0 test: `jest`'], pnpm), undefined);
+});
+
 // More edges, one reading each.
 const edges: [string, RunnerName, string, Reading][] = [
   [

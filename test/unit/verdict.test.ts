@@ -127,6 +127,33 @@ test('classify: a missing script or package.json is an error that cannot apply h
   });
 });
 
+test("classify: pnpm's refusal to start is the package manager's error, not a finding of the linter it was to run", () => {
+  const tail = ' ERROR  Refusing to run pnpm@10.14.0-0: no signature.\nThis can indicate a tampered download.\n';
+  const c = classify(exit({ exitCode: 1, tail }), [1], 30, {
+    runner: 'biome',
+    output: out({ managers: ['pnpm'], words: ['pnpm', 'lint', 'biome'] }),
+  });
+  assert.equal([c.verdict, c.inapplicable], ['error', true]);
+  assert.ok(c.reason?.startsWith('pnpm stopped before it ran the command'), c.reason);
+});
+
+test('classify: the command not found is named apart (the fault reads it); an error of the whole run says it is one', () => {
+  const sh = classify(exit({ exitCode: 127, tail: 'sh: 1: jestt: not found\n' }), [1], 30, { output: out({ words: ['npm', 'jestt'] }) });
+  assert.equal([sh.verdict, sh.notFound], ['error', 'jestt']);
+  assert.is(classify(exit({ exitCode: 127, tail: 'sh: 1: jestt: not found\n' }), [1], 30).notFound, 'jestt');
+  const coverage = 'Tests:       1 passed, 1 total\nJest: "global" coverage threshold for lines (90%) not met: 50%\n';
+  const c = classify(exit({ exitCode: 1, tail: coverage }), [1], 30, { runner: 'jest', output: out() });
+  assert.equal([c.verdict, c.runWide], ['error', true]);
+  const none = classify(exit({ exitCode: 1, tail: 'Tests:       0 total\n' }), [1], 30, { runner: 'jest', output: out() });
+  assert.equal([none.verdict, none.runWide], ['error', true]);
+  // A test file that cannot load is no error of the whole run: the fault may name it.
+  const load = classify(exit({ exitCode: 1, tail: 'SyntaxError: /w/src/a.js: Unexpected token (2:0)\n' }), [1], 30, {
+    runner: 'jest',
+    output: out(),
+  });
+  assert.equal([load.verdict, load.runWide], ['error', undefined]);
+});
+
 test('classify: the runner summary proves a catch; a failure exit that is neither listed nor 0 is no catch even with failures counted', () => {
   const jest = (code: number) =>
     classify(exit({ exitCode: code, tail: 'Tests:       1 failed, 1 passed, 2 total\n' }), [1], 30, {
@@ -345,11 +372,13 @@ test('classify: a failure exit with no failed test and coverage below its thresh
   });
   assert.equal(node, {
     verdict: 'error',
+    runWide: true,
     reason: `exit 1: coverage is below its threshold: \`${below}\`; no test failed (\`# tests 2\`): cover the new code with a test, or give coverage a tier of its own`,
   });
   const jest = classify(exit({ exitCode: 1, tail: `${below}\n` }), [1], 30, { runner: 'jest', output: out({ runner: 'jest' }) });
   assert.equal(jest, {
     verdict: 'error',
+    runWide: true,
     reason: `exit 1: coverage is below its threshold: \`${below}\`; no test failed: cover the new code with a test, or give coverage a tier of its own`,
   });
 });
