@@ -1,4 +1,5 @@
-import { readFileSync } from '../util/node.js';
+import { dirname, resolve } from 'node:path';
+import { readFileSync, statSync } from '../util/node.js';
 
 /**
  * Whether a config may read files by hand (`readFileSync('./tiers.json')`): one of its own module
@@ -21,4 +22,44 @@ export function readsFilesByHand(files: readonly string[]): boolean {
       return true;
     }
   });
+}
+
+/** A relative module specifier in a file's source: `from './x.mjs'`, `import './x.js'`, `import('./x')`, `require('../y')`. */
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"](\.{1,2}\/[^'"\n]+)['"]/g;
+/** What a specifier without its extension may name, in the order a loader tries them. */
+const TRY = ['', '.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json', '/index.ts', '/index.js', '/index.mjs'];
+
+/**
+ * `files` and, read from their sources, the files their relative imports name, again and again: the
+ * modules a config imports that the loader's module cache does not show (an ES module node imports
+ * itself: `.mjs`, or `.js` in a `"type": "module"` package). More files than imported (a specifier in
+ * a comment) only make the config cache load the config afresh more often; a package's files are not read.
+ */
+export function withImportedFiles(files: readonly string[]): string[] {
+  const seen = new Set(files);
+  const queue = files.filter((f) => !f.includes('/node_modules/'));
+  for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+    let text: string;
+    try {
+      text = readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const m of text.matchAll(RELATIVE_IMPORT)) {
+      const named = resolve(dirname(f), m[1]!.split(/[?#]/)[0]!);
+      const file = TRY.map((ext) => named + ext).find(isFile);
+      if (file === undefined || seen.has(file) || file.includes('/node_modules/')) continue;
+      seen.add(file);
+      queue.push(file);
+    }
+  }
+  return [...seen];
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

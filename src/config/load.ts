@@ -6,7 +6,7 @@ import { DEFAULT_HOOKS, DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, SEARCH_PLACES, default
 import { RUNNER_NAMES, runnerCaught } from './runner-names.js';
 import type { GateLadderConfig } from '../types.js';
 import type { ResolvedConfig } from './resolved.js';
-import { readsFilesByHand } from './fs-reads.js';
+import { readsFilesByHand, withImportedFiles } from './fs-reads.js';
 
 export const MODULE_NAME = 'gate-ladder';
 
@@ -397,7 +397,8 @@ export async function loadConfig(root: string): Promise<ConfigLoad & { raw?: unk
   const loaded = Object.keys(moduleCache).filter((f) => !before.has(f) && !f.includes('/node_modules/jiti/'));
   // Forget them, so a later load in this process reads the files again.
   for (const f of loaded) delete moduleCache[f];
-  const deps = [...new Set([found.filepath, ...loaded])];
+  // What the module cache shows, and what their sources import that it does not (an ES module node loaded itself).
+  const deps = withImportedFiles([...new Set([found.filepath, ...loaded])]);
   const file = relative(root, found.filepath) || basename(found.filepath);
   const boxed = found.config !== null && typeof found.config === 'object' && EXPORTED in found.config;
   const raw = boxed ? (found.config as Record<string, unknown>)[EXPORTED] : unwrapDefault(found.config);

@@ -248,12 +248,12 @@ export function isShallow(cwd: string): boolean {
 
 /** Tracked files differ from HEAD (staged or not); untracked files do not count. */
 export function hasTrackedChanges(cwd: string): boolean {
-  return gitOk(cwd, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']) !== '';
+  return gitOk(cwd, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=untracked']) !== '';
 }
 
 /** Tracked files differ from the index being committed (unstaged changes). */
 export function hasUnstagedChanges(cwd: string): boolean {
-  const r = git(cwd, ['diff', '--quiet', '--no-ext-diff', '--ignore-submodules=dirty']);
+  const r = git(cwd, ['diff', '--quiet', '--no-ext-diff', '--ignore-submodules=untracked']);
   if (r.code !== 0 && r.code !== 1) throw new GitError(['diff', '--quiet'], r);
   return r.code === 1;
 }
@@ -372,13 +372,13 @@ export function listWorktrees(root: string): WorktreeEntry[] {
  * process (`hasTrackedChanges` and `resolveCommit(HEAD)` would be two), with the paths that differ.
  */
 export function workTreeState(cwd: string): { head: string | null; clean: boolean; changed: string[] } | null {
-  const r = git(cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=dirty']);
+  const r = git(cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=untracked']);
   return r.ok ? parseStatusV2(r.stdout) : null;
 }
 
 /** How many paths `git status` lists as not committed (changed, staged, or untracked and not ignored); undefined when git fails. */
 export function uncommittedPaths(cwd: string): number | undefined {
-  const r = git(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=dirty']);
+  const r = git(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=untracked']);
   if (!r.ok) return undefined;
   const fields = r.stdout.split('\0').filter((f) => f !== '');
   let n = 0;

@@ -274,6 +274,43 @@ nodeTest('the config cache notices edits: to the config (new verdicts) and to a 
   ),
 );
 
+nodeTest(
+  'the config cache notices an edit to an ES module the config imports that node loads itself (.mjs, .js in a "type": "module" package)',
+  () =>
+    withRepo(
+      {
+        files: {
+          'gate-ladder.config.ts':
+            "import { tiers } from './ladder/tiers.mjs';\nimport { more } from './ladder/more.js';\nexport default { tiers: [...tiers, ...more] };\n",
+          'ladder/tiers.mjs': "export const tiers = [{ name: 't1-unit', run: 'sh check.sh unit', timeout: 30 }];\n",
+          'ladder/more.js': "export { more } from './more-tiers.mjs';\n",
+          'ladder/more-tiers.mjs': 'export const more = [];\n',
+          'ladder/package.json': '{ "type": "module" }\n',
+          'check.sh': CHECK_SH,
+          'src/value.txt': 'good\n',
+        },
+      },
+      (repo) => {
+        repo.write('src/a.txt', 'a\n');
+        repo.commit('a');
+        assert.is(repo.push().code, 0);
+        // Only the imported .mjs changes: a stale config would still run `sh check.sh unit` and pass.
+        repo.write('ladder/tiers.mjs', "export const tiers = [{ name: 't1-unit', run: 'sh check.sh unit && exit 1', timeout: 30 }];\n");
+        repo.commit('make t1 fail');
+        const r = repo.push();
+        assert.is.not(r.code, 0, r.out);
+        assert.match(r.out, 't1-unit caught a problem');
+        // A module two imports down, through a .js of a "type": "module" folder.
+        repo.write('ladder/tiers.mjs', "export const tiers = [{ name: 't1-unit', run: 'sh check.sh unit', timeout: 30 }];\n");
+        repo.write('ladder/more-tiers.mjs', "export const more = [{ name: 't2-more', run: 'exit 1' }];\n");
+        repo.commit('add a failing t2');
+        const r2 = repo.push();
+        assert.is.not(r2.code, 0, r2.out);
+        assert.match(r2.out, 't2-more caught a problem');
+      },
+    ),
+);
+
 test('routing a large diff prints a bounded plan, not every path', () =>
   withRepo({ files: LADDER_FILES }, (repo) => {
     const blob = sh('git', ['hash-object', '-w', '--stdin'], repo.dir, { input: 'x\n' }).stdout.trim();

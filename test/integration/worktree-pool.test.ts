@@ -494,4 +494,33 @@ test("submodules are filled in the slot from the checkout's copies, at the commi
     },
   ));
 
+test('a submodule whose files were changed and not committed makes the checkout not the pushed commit: the gates run in a slot, at the commit the superproject records', () =>
+  withRepo(
+    {
+      files: {
+        // The default isolation: in place only when the checkout is exactly the pushed commit.
+        'gate-ladder.config.ts': `export default { cache: false, tiers: [{ name: 't1', run: 'grep -q "lib v1" libsub/value.txt', timeout: 60 }] };\n`,
+      },
+    },
+    (repo) => {
+      const lib = join(dirname(repo.dir), 'lib');
+      mkdirSync(lib);
+      sh('git', ['init', '-q', '-b', 'main'], lib);
+      writeFileSync(join(lib, 'value.txt'), 'lib v1\n');
+      sh('git', ['add', '-A'], lib);
+      sh('git', ['commit', '-qm', 'v1'], lib);
+      repo.gitOk('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'libsub');
+      repo.commit('a submodule');
+      // What the push holds passes; a change left in the submodule's work tree would fail it: the push is judged on what it holds.
+      writeFileSync(join(repo.dir, 'libsub', 'value.txt'), 'not committed\n');
+      repo.write('notes.txt', 'a change\n');
+      repo.commit('a change beside the submodule');
+      const r = repo.push();
+      assert.is(r.code, 0, r.out);
+      assert.equal(repo.ledger().at(-1)!.isolation, 'worktree', JSON.stringify(repo.ledger().at(-1)));
+      // The checkout's submodule is as it was left.
+      assert.is(readFileSync(join(repo.dir, 'libsub', 'value.txt'), 'utf8'), 'not committed\n');
+    },
+  ));
+
 test.run();
