@@ -28,6 +28,7 @@ export function history(ctx: CommandContext, local = false): HistoryState {
     ? readHistory(ctx.tests, stats)
     : readTeamHistory(ctx.tests, teamTestsPath(ctx.ledger), stats);
   if (read.problem !== undefined) err(`gate-ladder: ${shown(read.problem)}; counting from ${shown(ctx.tests)} alone.`);
+  if (read.logProblem !== undefined) err(`gate-ladder: ${shown(read.logProblem)}.`);
   if (read.team !== undefined && read.team > 0) err(teamMsg.teamRead(read.own ?? 0, read.team, read.origins ?? 0));
   if (read.order === 'team-after') err(teamMsg.teamAfter());
   if (stats.skipped > 0) err(testMsg.skippedLines(stats.skipped, ctx.tests));

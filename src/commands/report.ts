@@ -241,6 +241,7 @@ function testHistory(ledger: string, local: boolean): HistoryState {
     ? readHistory(testsPath(ledger))
     : readTeamHistory(testsPath(ledger), teamTestsPath(ledger));
   if (read.problem !== undefined) err(`gate-ladder: ${shown(read.problem)}; counting from ${shown(testsPath(ledger))} alone.`);
+  if (read.logProblem !== undefined) err(`gate-ladder: ${shown(read.logProblem)}.`);
   if (read.order === 'team-after') err(teamMsg.teamAfter());
   return read.state;
 }

@@ -7,7 +7,18 @@
  * The compact file names the log it folded (inode) and how many bytes of it: a reader that finds that
  * same log (a writer stopped between the two steps) skips those bytes, so nothing is counted twice.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from '../util/node.js';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from '../util/node.js';
 import { dirname, join } from 'node:path';
 import { type ReadStats, appendLines, jsonLine, testLogFiles, testsArchiveDir, withLock } from '../ledger/ledger.js';
 import { newRunId } from '../util/hash.js';
@@ -87,17 +98,36 @@ export interface HistoryRead {
   state: HistoryState;
   /** Why the compact file was not used, if it was not. */
   problem?: string;
+  /** Why the log was not read: something not a regular file in its place. */
+  logProblem?: string;
+}
+
+/**
+ * A log opened for reading, or `'not a file'` for a folder, a FIFO or a device in its place (opened
+ * without blocking: a FIFO with no writer would wait forever), or undefined when it cannot be opened.
+ */
+function openLog(path: string): number | 'not a file' | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  if (fstatSync(fd).isFile()) return fd;
+  closeSync(fd);
+  return 'not a file';
 }
 
 /** The whole history: the compact file, then the log's records after what it folded. Takes no lock. */
 export function readHistory(testsPath: string, stats: ReadStats = { rows: 0, skipped: 0 }): HistoryRead {
   const loaded = loadCompact(historyPath(testsPath));
-  let fd: number;
-  try {
-    fd = openSync(testsPath, 'r');
-  } catch {
-    return { state: loaded.state, ...(loaded.problem && { problem: loaded.problem }) };
-  }
+  const fd = openLog(testsPath);
+  if (fd === 'not a file')
+    return {
+      state: loaded.state,
+      logProblem: `${testsPath} is not a regular file (a folder, a FIFO or a device?), so the per-test history leaves it out; move it away`,
+    };
+  if (fd === undefined) return { state: loaded.state, ...(loaded.problem && { problem: loaded.problem }) };
   try {
     const ino = fstatSync(fd).ino;
     foldLog(loaded.state, fd, startOf(loaded.state, ino), stats);
@@ -253,12 +283,8 @@ export function readTeamHistory(
 
 /** Each record of a JSONL file of test records, in file order; a missing file has none. */
 function eachRecord(path: string, stats: ReadStats, fn: (rec: TestRecord) => void): void {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return;
-  }
+  const fd = openLog(path);
+  if (typeof fd !== 'number') return;
   try {
     eachLine(fd, 0, (line) => {
       const rec = jsonLine(line, parseTestRecord, stats);

@@ -142,4 +142,26 @@ for (const [what, make, why] of UNWRITABLE) {
     }));
 }
 
+for (const [what, make] of [
+  ['a folder', (path: string) => mkdirSync(path)],
+  ['a FIFO', (path: string) => spawnSync('mkfifo', [path])],
+  ['a device (/dev/zero)', (path: string) => symlinkSync('/dev/zero', path)],
+] as const) {
+  test(`a per-test log (tests.jsonl) that is ${what}: flaky and report say so in one line and go on, no stack, never a hang`, () =>
+    withRepo({ files: FILES }, (repo) => {
+      change(repo, 'good 2');
+      assert.is(repo.push().code, 0);
+      make(join(repo.dir, '.git', 'gate-ladder', 'tests.jsonl'));
+      for (const args of [['flaky'], ['report'], ['report', '--json']]) {
+        const r = repo.cli(args, { timeoutMs: 20_000 });
+        assert.is(r.code, 0, `${args.join(' ')}: ${r.out}`);
+        assert.match(
+          r.stderr,
+          'tests.jsonl is not a regular file (a folder, a FIFO or a device?), so the per-test history leaves it out; move it away',
+        );
+        assert.ok(noStack(r.out), r.out);
+      }
+    }));
+}
+
 test.run();
