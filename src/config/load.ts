@@ -354,13 +354,29 @@ async function loadScript(filepath: string): Promise<unknown> {
     interopDefault: false,
     virtualModules: { 'gate-ladder': lib },
   });
-  const mod = (await jiti.import(filepath)) as Record<string, unknown> | null | undefined;
+  let mod: Record<string, unknown> | null | undefined;
+  try {
+    mod = (await jiti.import(filepath)) as Record<string, unknown> | null | undefined;
+  } catch (err) {
+    // `throw 'a string'` or an object: an Error of our own, so cosmiconfig can name the file (it sets `filepath` on what was thrown).
+    if (isErrorLike(err)) throw err;
+    const what = err === null ? 'null' : typeof err === 'object' ? 'an object' : `a ${typeof err}`;
+    throw new Error(`it threw ${typeof err === 'string' ? JSON.stringify(err.slice(0, 200)) : `${what}, not an Error`}`);
+  }
   const value =
     mod === null || typeof mod !== 'object' ? mod : 'default' in mod ? mod.default : Object.keys(mod).length > 0 ? { ...mod } : undefined;
   // `export default someAsyncSetup()`: the config is what it settles to (one that never settles meets the worker's time limit).
   const settled =
     value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function' ? await value : value;
   return { [EXPORTED]: settled };
+}
+
+/** An Error, or an object like one whose `message` is a plain string (not a getter that throws). */
+function isErrorLike(err: unknown): boolean {
+  if (err === null || typeof err !== 'object' || !Object.isExtensible(err)) return false;
+  const message =
+    Object.getOwnPropertyDescriptor(err, 'message') ?? Object.getOwnPropertyDescriptor(Object.getPrototypeOf(err) ?? {}, 'message');
+  return message !== undefined && 'value' in message && typeof message.value === 'string';
 }
 
 const SCRIPT_LOADERS = { '.ts': loadScript, '.mts': loadScript, '.js': loadScript, '.mjs': loadScript, '.cjs': loadScript };

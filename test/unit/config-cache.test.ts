@@ -139,6 +139,21 @@ test(
 );
 
 test(
+  'a config that throws a string or an object, not an Error: the problem names the file and what it threw',
+  dirs(async (root, common) => {
+    for (const [thrown, said] of [
+      ["'just a string'", 'gate-ladder.config.ts: could not be loaded: it threw "just a string"'],
+      ['{ get message() { throw 1; } }', 'gate-ladder.config.ts: could not be loaded: it threw an object, not an Error'],
+    ]) {
+      put(root, 'gate-ladder.config.ts', `throw ${thrown};\nexport default {};\n`);
+      const r = await loadConfigCached(root, common);
+      assert.is(r.kind, 'invalid');
+      assert.is(r.kind === 'invalid' ? r.problems.join('\n') : '', said);
+    }
+  }),
+);
+
+test(
   'a config importing gate-ladder gets this running copy (defineConfig)',
   dirs(async (root, common) => {
     put(
