@@ -30,13 +30,21 @@ export { EXIT, type Judged, type RunOptions, type TargetReport } from '../run/st
 
 /** The hook and manual entry point: the judgement, then `--json`'s document on stdout; resolves to the exit code. */
 export async function runCommand(opts: RunOptions): Promise<number> {
-  const judged = await judge(opts);
+  const reporter = reporterFor(opts);
+  const judged = await judge(opts, undefined, reporter);
   if (opts.json && judged.targets) {
     // For a machine: each result's summary and log instead of its raw output, no terminal control code anywhere.
     // Loaded here only: the runner records it reads are not on a plain push's path.
     const { resultForMachines } = await import('../verdict/output-summary.js');
     const targets = judged.targets.map((t) => (t.results ? { ...t, results: t.results.map(resultForMachines) } : t));
     process.stdout.write(`${JSON.stringify(plainJson({ exit: judged.code, ledger: judged.ledger, targets }), null, 2)}\n`);
+    wroteToStream();
+  } else if (opts.json) {
+    // Ended before judging anything (a config that does not load, a bad revision, not a repository, GATE_LADDER=0): still a document.
+    const problems = reporter.said ?? [];
+    process.stdout.write(
+      `${JSON.stringify(plainJson({ exit: judged.code, targets: [], ...(problems.length > 0 && { problems }) }), null, 2)}\n`,
+    );
     wroteToStream();
   }
   return judged.code;

@@ -27,6 +27,8 @@ export interface Reporter {
   readonly wantsRunners: boolean;
   /** The ladder's and the worktree pool's progress lines; undefined when they are not shown. */
   readonly log: ((line: string) => void) | undefined;
+  /** `--json`: the problems said on stderr, for the document of a run that ends before it judges anything (a config that does not load, a bad revision). */
+  readonly said?: readonly string[];
   /** A line that is always said, on stderr: a refusal, a fault, a gate left running stopped, a ledger that cannot be written. */
   problem(line: string): void;
   bypassed(): void;
@@ -149,8 +151,15 @@ export function textReporter(o: { voice: Voice; dryRun?: boolean }): Reporter {
 /** `--json`: the document is the answer; on stderr only what must be seen (refusals, faults, a blocked verdict). */
 export function jsonReporter(voice: Voice): Reporter {
   const quiet = () => {};
+  const said: string[] = [];
+  const record = (line: string) => {
+    said.push(line);
+    err(line);
+  };
   return {
     ...textReporter({ voice }),
+    said,
+    problem: record,
     wantsRunners: true,
     log: undefined,
     bypassed: quiet,
@@ -158,7 +167,7 @@ export function jsonReporter(voice: Voice): Reporter {
     todaysConfig: quiet,
     nothingToTest: quiet,
     unknownSkip: quiet,
-    noConfig: quiet,
+    noConfig: (exec) => record(msg.noConfig(exec)),
     target: quiet,
     emptyDiff: quiet,
     uncommitted: quiet,

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LADDER_FILES, cleanEnv, sh, withRepo, leftAfter, ownSleep } from '../helpers/repo.js';
@@ -121,6 +121,30 @@ test('a bad revision and an unknown command say what to do', () =>
     assert.is(choice.code, 2);
     assert.match(choice.stderr, 'Invalid values:\n  Argument: output');
     assert.not.match(choice.stderr, '\u001b');
+  }));
+
+test('run --json that ends before judging anything (a bad revision, a config that does not load, outside a repository) still prints a document: the exit code and the problems', () =>
+  withRepo({ files: LADDER_FILES }, (repo) => {
+    const doc = (r: { stdout: string; out: string }) =>
+      JSON.parse(r.stdout || '{}') as { exit?: number; targets?: unknown[]; problems?: string[] };
+    const bad = repo.cli(['run', '--base', 'no\u001bpe', '--json']);
+    assert.is(bad.code, 2, bad.out);
+    assert.equal([doc(bad).exit, doc(bad).targets], [2, []], bad.out);
+    assert.match(doc(bad).problems?.join('\n') ?? '', 'no\\x1bpe is not a commit in this repository');
+    assert.not.match(bad.stdout, '\u001b');
+    repo.write('gate-ladder.config.ts', 'export default { tiers: [ };\n');
+    const broken = repo.cli(['run', '--base', 'HEAD~1', '--json']);
+    assert.is(broken.code, 2, broken.out);
+    assert.equal([doc(broken).exit, doc(broken).targets], [2, []], broken.out);
+    assert.match(doc(broken).problems?.join('\n') ?? '', 'gate-ladder.config.ts');
+    const outside = sh(
+      process.execPath,
+      [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'run', '--json'],
+      dirname(repo.dir),
+    );
+    assert.is(outside.code, 2, outside.out);
+    assert.equal([doc(outside).exit, doc(outside).targets], [2, []], outside.out);
+    assert.ok((doc(outside).problems?.length ?? 0) > 0, outside.out);
   }));
 
 const SLEEP = ownSleep(0);
