@@ -9,6 +9,7 @@ import {
   writeTree,
   hasTrackedChanges,
   hasUnstagedChanges,
+  filesAt,
   textAt,
   uncomparedIn,
   workTreeState,
@@ -120,6 +121,11 @@ export async function runGates(
       detect: (tier, cwd) => detectCached(tier, cwd, info.commonDir),
       // Whether a missing script was there before the range: the patch removed it (verdict/fault.ts).
       ...(input.base != null && { atBase: (path: string) => textAt(info.root, input.base!, path) }),
+      // A failed test's file the judged commit lacks: in place, the gates saw the checkout's untracked files too.
+      notInCommit: (paths) => {
+        const got = filesAt(info.root, judged, paths);
+        return got === undefined ? [] : paths.filter((f) => got.get(f) === null);
+      },
     });
   } finally {
     placed.dispose();

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { GateExit, GateIo } from '../gates/gate.js';
 import type { GateTracker } from '../gates/gate-records.js';
 import type { GateLog } from '../gates/gate-log.js';
-import { outputMsg } from './messages.js';
+import { outputMsg, runMsg } from './messages.js';
 import { testMsg } from '../evidence/messages.js';
 import { type LadderInput, MAX_FAILED_PER_ROW, toRow } from './rows.js';
 import { shown } from '../util/escape.js';
@@ -66,6 +66,8 @@ export interface LadderDeps {
   detect?: (tier: ResolvedTier, cwd: string) => Detection | Promise<Detection>;
   /** A file's text at the base the change starts from (`null`: no such file there; `undefined`: not known): did the tier's script exist before? */
   atBase?: (path: string) => string | null | undefined;
+  /** Of these paths (from the root), those the judged commit does not hold: a failed test's file that only the checkout has. */
+  notInCommit?: (paths: readonly string[]) => string[];
 }
 
 /** Where one tier runs and with which environment. */
@@ -190,6 +192,8 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     deps.log(`gate-ladder: ${tier.name} ${verdict} in ${seconds.toFixed(1)} s${reason ? ` (${shown(reason)})` : ''}`);
     for (const note of judged.notes) deps.log(note);
     if (retryNote) deps.log(retryNote);
+    const untracked = verdict === 'caught' && where.isolation === 'none' ? untrackedFailures(judged.failures, deps) : [];
+    if (untracked.length > 0) deps.log(runMsg.failedOutsideCommit(tier.name, untracked));
     const patch = deps.afterTier?.(tier);
     if (patch !== undefined && patch !== input.patch) input = { ...input, patch };
     if (verdict !== 'pass' && stoppedBy === undefined) stoppedBy = result;
@@ -376,6 +380,12 @@ async function recordTests(
         cwd,
       );
   }
+}
+
+/** The files of a catch's failed tests that the judged commit does not hold (the gates ran in the checkout, which has them). */
+function untrackedFailures(failures: TierJudgement['failures'], deps: LadderDeps): string[] {
+  const files = [...new Set((failures ?? []).flatMap((f) => (f.file !== undefined ? [f.file] : [])))];
+  return files.length > 0 && deps.notInCommit ? deps.notInCommit(files) : [];
 }
 
 /** Whose fault a tier's `error` is: a file of the change that cannot load, or its script the change removed (fault.ts). */

@@ -123,6 +123,8 @@ const noCacheHint = (hook?: HookName) =>
 
 /** The run's switches for one push (environment variables, since `git push` passes no flags to the hook) and its empty diffs. */
 export const runMsg = {
+  failedOutsideCommit: (tier: string, files: readonly string[]) =>
+    `gate-ladder: ${shown(tier)}: ${files.length === 1 ? 'a failed test is' : 'failed tests are'} in ${files.map(shown).join(', ')}, which the commit judged does not hold: ${files.length === 1 ? 'a file' : 'files'} only your checkout has (untracked), where the gates ran. Commit ${files.length === 1 ? 'it' : 'them'} with the fix, or move ${files.length === 1 ? 'it' : 'them'} away, and run again.`,
   envSkipped: (tiers: readonly string[]) =>
     `gate-ladder: GATE_LADDER_SKIP: not running ${tiers.map(shown).join(', ')} for this run (their rows say \`skipped_by_env\`).`,
   envSkipUnknown: (names: readonly string[], known: readonly string[]) =>

@@ -131,6 +131,21 @@ test('jest, no JUnit report: run --json names the failed test; the blocked scree
       text.stderr.includes('  failed: test/math.test.js:4 math > adds: expect(received).toBe(expected)'),
       `the blocked screen names the failed test:\n${text.stderr}`,
     );
+    assert.not.match(text.stderr, 'which the commit judged does not hold');
+  }));
+
+test('a failed test in a file the commit does not hold (untracked, in the checkout where the gates ran): said, with what to do', () =>
+  repoWith('jest', (repo) => {
+    repo.write('README.md', 'a note\n');
+    repo.commit('an innocent change');
+    repo.write('test/wip.test.js', "test('not done yet', () => { expect(1).toBe(2); });\n");
+    const text = repo.cli(['run', '--base', 'HEAD~1'], { timeoutMs: 240_000 });
+    assert.is(text.code, 1, text.out);
+    assert.match(text.stderr, 'failed: test/wip.test.js:1 not done yet');
+    assert.match(
+      text.stderr,
+      'a failed test is in test/wip.test.js, which the commit judged does not hold: a file only your checkout has (untracked), where the gates ran. Commit it with the fix, or move it away, and run again.',
+    );
   }));
 
 test('mocha, no JUnit report, gates in a worktree slot: the file is the repository path, not the slot path; a bell in a test name reaches the JSON escaped', () =>
