@@ -565,7 +565,13 @@ async function writeStarterConfig(
  */
 function carryHooks(place: InstallPlace, setup: HookSetup): void {
   const { root, state } = place;
-  if (setup.managers.length > 0) say(installMsg.hookSetupFound(setup.managers));
+  // A hook manager the project names whose hooks this clone never installed (`pre-commit install` not run): nothing to carry.
+  if (setup.managers.length > 0)
+    say(
+      setup.carried.length > 0 || setup.left.length > 0
+        ? installMsg.hookSetupFound(setup.managers)
+        : installMsg.noHooksToCarry(setup.managers),
+    );
   const byHook = new Map<string, typeof setup.carried>();
   for (const c of setup.carried) byHook.set(c.hook, [...(byHook.get(c.hook) ?? []), c]);
   for (const [hook, items] of byHook) {

@@ -116,6 +116,9 @@ export const installMsg = {
   /** The hook setup install found before it moved core.hooksPath to husky's folder. */
   hookSetupFound: (managers: readonly string[]) =>
     `gate-ladder: this project's hooks come from ${managers.map((m) => (m === 'a hook of your own' ? "hooks of your own in git's hooks folder" : shown(m))).join(', ')}; git will take hooks from .husky/_ (core.hooksPath), so each hook it runs is carried over into .husky/<hook>:`,
+  /** The project names a hook manager, but this clone has none of its hooks installed: nothing was carried over. */
+  noHooksToCarry: (managers: readonly string[]) =>
+    `gate-ladder: note: this project's config names ${managers.map(shown).join(', ')} for its hooks, but this clone has none of ${managers.length === 1 ? 'its' : 'their'} hooks installed, so there was none to carry over. git now takes hooks from .husky/_ (core.hooksPath): to run ${managers.length === 1 ? 'its' : 'their'} hooks too, call them from the husky hook of the same name (.husky/<hook>).`,
   /** One hook carried into a husky hook: the old hook file called from it, or husky 4's command written in. */
   carriedHook: (hook: string, manager: string, from: string, called: boolean) =>
     called

@@ -217,6 +217,27 @@ test("lefthook (its own `lefthook install`): pre-commit and pre-push keep runnin
     },
   ));
 
+test("the pre-commit framework's config in a clone where `pre-commit install` never ran: install says there was nothing to carry, not an empty list", () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: {
+        'package.json': pkg({ test: 'node -e 0' }),
+        '.pre-commit-config.yaml': 'repos: []\n',
+      },
+    },
+    (repo) => {
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.match(
+        r.stdout,
+        "this project's config names pre-commit for its hooks, but this clone has none of its hooks installed, so there was none to carry over",
+      );
+      assert.not.match(r.stdout, 'is carried over into .husky/<hook>:');
+    },
+  ));
+
 test('a hand-written pre-push in .git/hooks reading its refs on stdin: after install it and gate-ladder both read them; an existing .husky/pre-push is kept and given back byte for byte', () =>
   withRepo(
     {
