@@ -21,15 +21,36 @@ import {
   LINT_STAGED_SAID,
 } from '../util/messages.js';
 
-/** An error the patch did not cause: not a verdict on it; fix the tier or what it needs. */
-const errorNext = (r: GateResult, configFile: string, hook?: Voice): string[] => [
-  '  This is not a verdict on the patch: the check itself did not complete.',
+/**
+ * The package a harness error says is not installed: node's `Cannot find module 'x'` or `Cannot find
+ * package 'x'` for a bare name (not a path), jest's `Preset x not found`, Python's `No module named 'x'`. Pure.
+ */
+export function missingPackage(reason: string): { name: string; python: boolean } | undefined {
+  const js = /Cannot find (?:module|package) '([^'./][^']*)'|\bPreset (\S+) not found/.exec(reason);
+  if (js) return { name: (js[1] ?? js[2]!).replace(/^(@[^/]+\/[^/]+|[^@/][^/]*).*$/, '$1'), python: false };
+  const py = /No module named '([^'.][^']*)'/.exec(reason);
+  return py ? { name: py[1]!.split('.')[0]!, python: true } : undefined;
+}
+
+/** An error the patch did not cause: not a verdict on it; install what is missing, or fix the tier or what it needs. */
+const errorNext = (r: GateResult, configFile: string, hook?: Voice): string[] => {
+  const missing = r.reason === undefined ? undefined : missingPackage(r.reason);
+  return [
+    '  This is not a verdict on the patch: the check itself did not complete.',
+    missing === undefined
+      ? harnessNext(r, configFile, hook)
+      : missing.python
+        ? `  A Python module it needs, ${shown(missing.name)}, is not there: run it in the project's environment (activate its virtualenv, or install its requirements), then ${again(hook)} again.`
+        : `  A package it needs, ${shown(missing.name)}, is not installed here: install the project's dependencies (\`npm ci\`, or your package manager's install), then ${again(hook)} again.`,
+  ];
+};
+
+const harnessNext = (r: GateResult, configFile: string, hook?: Voice): string =>
   r.reason?.startsWith(LINT_STAGED_SAID)
     ? `  Put the repository in order as lint-staged says above (\`git status\`; a backup it kept is in \`git stash list\`), then ${again(hook)} again.`
     : r.reason?.startsWith(TOO_LONG_SAID)
       ? `  Its \`{changed}\` paths make it that long: narrow the tier's GLOB in ${shown(configFile)} (\`{changed:src/**}\`), or leave the tier out this once: ${skipOnce(r.tier, hook)}.`
-      : `  Fix the tier in ${shown(configFile)} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${again(hook)} again.`,
-];
+      : `  Fix the tier in ${shown(configFile)} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${again(hook)} again.`;
 
 /** GATE_LADDER_SKIP for one tier, as the hook's user types it. */
 const skipOnce = (tier: string, hook?: Voice): string => {
