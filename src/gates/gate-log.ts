@@ -24,6 +24,8 @@ export interface GateLog {
   write(chunk: Buffer): void;
   /** Lines written so far (a last line without its newline counts). */
   lines(): number;
+  /** The bytes the file keeps when output was left out of it (past LOG_MAX_BYTES); undefined when it holds all. */
+  cut(): number | undefined;
   close(): void;
 }
 
@@ -77,6 +79,7 @@ export function openGateLog(dir: string, tier: string, now: Date = new Date()): 
       }
     },
     lines: () => newlines + (lastNewline ? 0 : 1),
+    cut: () => (dropped > 0 ? LOG_MAX_BYTES : undefined),
     close() {
       if (fd === undefined) return;
       try {

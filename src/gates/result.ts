@@ -25,6 +25,8 @@ export interface GateResult {
   log?: string;
   /** `output: 'summary'`: how many lines the gate printed (the log's lines). */
   outputLines?: number;
+  /** The log holds only the output's first this many bytes (gates/gate-log.ts LOG_MAX_BYTES). */
+  logCut?: number;
   /** A blocked tier under `output: 'summary'`: the lines of its output worth one screen (escaped when shown), and how many lines they stand for. */
   screen?: { lines: string[]; shown: number };
   /** Frozen tests whose failures were forgiven, if any. */

@@ -168,6 +168,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       timedOut: exit.timedOut,
       tail: exit.tail,
       ...(log && { outputLines: log.lines() }),
+      ...(log?.cut() !== undefined && { logCut: log.cut() }),
       ...(log?.path !== undefined && { log: log.path }),
       ...(reason !== undefined && { reason }),
       ...(judged.tests && { tests: judged.tests }),

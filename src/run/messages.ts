@@ -172,12 +172,14 @@ export const outputMsg = {
     ...(failures.length > 10 ? [`  ... and ${failures.length - 10} more failed tests (\`run --json\` lists them)`] : []),
   ],
   /** After the chosen lines: how much was left out, and where the whole output is. */
-  leftOut: (tier: string, shownLines: number, total: number, log: string | undefined) =>
-    log === undefined
-      ? `gate-ladder: ${total - shownLines} of the ${total} output lines of ${shown(tier)} left out; the whole output could not be kept in a log (the git dir is not writable): run the tier's command to see it, or set GATE_LADDER_OUTPUT=all.`
-      : total > shownLines
-        ? `gate-ladder: ${total - shownLines} of the ${total} output lines of ${shown(tier)} left out; all of them: ${shown(log)} (or GATE_LADDER_OUTPUT=all to see them as they come).`
-        : `gate-ladder: the whole output of ${shown(tier)} (${total} line${total === 1 ? '' : 's'}) is also in ${shown(log)}.`,
+  leftOut: (tier: string, shownLines: number, total: number, log: string | undefined, cut?: number) =>
+    log !== undefined && cut !== undefined
+      ? `gate-ladder: the output of ${shown(tier)} (${total} line${total === 1 ? '' : 's'}) is longer than a log keeps: its first ${Math.round(cut / (1 << 20))} MiB are in ${shown(log)}; run the tier's command to see the rest, or set GATE_LADDER_OUTPUT=all.`
+      : log === undefined
+        ? `gate-ladder: ${total - shownLines} of the ${total} output lines of ${shown(tier)} left out; the whole output could not be kept in a log (the git dir is not writable): run the tier's command to see it, or set GATE_LADDER_OUTPUT=all.`
+        : total > shownLines
+          ? `gate-ladder: ${total - shownLines} of the ${total} output lines of ${shown(tier)} left out; all of them: ${shown(log)} (or GATE_LADDER_OUTPUT=all to see them as they come).`
+          : `gate-ladder: the whole output of ${shown(tier)} (${total} line${total === 1 ? '' : 's'}) is also in ${shown(log)}.`,
 };
 
 /** The plan as lines of text, for `--dry-run`; `runners`: which profile reads each running tier, and why. */

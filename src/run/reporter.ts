@@ -91,7 +91,7 @@ function blockedScreen(text: string, r: GateResult, colour: 'red' | 'yellow'): s
   return [
     block(text.split('\n')[0]!, colour),
     ...r.screen.lines.map((l) => `  ${shown(l)}`),
-    outputMsg.leftOut(r.tier, r.screen.shown, Math.max(r.outputLines, r.screen.shown), r.log),
+    outputMsg.leftOut(r.tier, r.screen.shown, Math.max(r.outputLines, r.screen.shown), r.log, r.logCut),
     ...failed,
     block(text, colour),
   ].join('\n');

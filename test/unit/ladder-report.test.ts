@@ -386,6 +386,7 @@ test("output: 'summary': a tier's output goes to its log only (both attempts of 
       path: `/git/gate-ladder/logs/${tier.name}.log`,
       write: (chunk: Buffer) => void (written[tier.name] += chunk.toString()),
       lines: () => written[tier.name]!.split('\n').length - 1,
+      cut: () => undefined,
       close: () => {},
     };
   };

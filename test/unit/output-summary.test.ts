@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { summarizeOutput } from '../../src/verdict/output-summary.js';
-import { LOGS_KEPT, openGateLog } from '../../src/gates/gate-log.js';
+import { LOG_MAX_BYTES, LOGS_KEPT, openGateLog } from '../../src/gates/gate-log.js';
+import { outputMsg } from '../../src/run/messages.js';
 import { keepFor } from '../../src/verdict/runner-output.js';
 import { allRecords } from '../../src/runners/index.js';
 
@@ -116,6 +117,25 @@ test('a gate log holds every byte as it comes, counts its lines, and only the ne
     const again = openGateLog(dir, 't1 unit/fast', new Date('2026-12-06T08:22:13.123Z'));
     assert.is(again.path, join(dir, '20261206-082213-123-t1_unit_fast-2.log'));
     again.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a log past LOG_MAX_BYTES keeps the first bytes, says so at its end and to the run (cut), and the message says the log holds only those', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-logs-'));
+  try {
+    const log = openGateLog(dir, 't1');
+    log.write(Buffer.from('a\n'));
+    assert.is(log.cut(), undefined);
+    log.write(Buffer.alloc(LOG_MAX_BYTES, 0x78));
+    assert.is(log.cut(), LOG_MAX_BYTES);
+    log.close();
+    assert.match(readFileSync(log.path!, 'utf8').slice(-120), `more bytes of output were not kept]`);
+    const said = outputMsg.leftOut('t1', 1, 2, log.path, log.cut());
+    assert.match(said, 'is longer than a log keeps: its first 64 MiB are in');
+    assert.not.match(said, 'whole output');
+    assert.match(outputMsg.leftOut('t1', 2, 2, log.path), 'the whole output of t1 (2 lines) is also in');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
