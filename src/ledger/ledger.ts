@@ -39,7 +39,8 @@ export class LedgerError extends Error {
     readonly path: string,
     readonly why: string,
   ) {
-    super(faultMsg.ledgerUnwritable(path, why));
+    // The per-test records (tests.jsonl beside the ledger) are written the same way: said as themselves.
+    super(/(^|[\\/])tests\.jsonl$/.test(path) ? faultMsg.testsUnwritable(path, why) : faultMsg.ledgerUnwritable(path, why));
     this.name = 'LedgerError';
   }
 }

@@ -5,6 +5,9 @@ import { plural } from '../util/messages.js';
 export const faultMsg = {
   ledgerUnwritable: (path: string, why: string) =>
     `gate-ladder: cannot write the ledger ${shown(path)}: ${shown(why)}. This run's rows are not recorded; the verdicts still decide. Fix the path (config \`ledger\`), its folder or the disk, and later runs record again.`,
+  /** The per-test records beside the ledger (tests.jsonl), not the ledger itself. */
+  testsUnwritable: (path: string, why: string) =>
+    `gate-ladder: cannot write the per-test records ${shown(path)}: ${shown(why)}. This run's test outcomes are not recorded (its ledger rows are); the verdicts still decide. Move it away or fix its folder, and later runs record them again.`,
   ledgerLockWait: (lock: string, holder: string, staleS: number) =>
     `gate-ladder: waiting for the ledger's lock ${shown(lock)}, held by ${holder}; it is taken over after ${staleS} s. If no gate-ladder is running, remove that file.`,
   ledgerLockTaken: (lock: string, holder: string) =>

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -49,6 +49,24 @@ test('a ledger whose folder takes no new file (/proc) is one line saying so, not
       return true;
     },
   );
+});
+
+test('the per-test records (tests.jsonl) that cannot be written are said as themselves: the ledger rows are not what was lost', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-ledger-'));
+  try {
+    mkdirSync(join(dir, 'tests.jsonl'));
+    assert.throws(
+      () => appendRows(join(dir, 'tests.jsonl'), [row(1)]),
+      (e: Error) => {
+        assert.match(e.message, `cannot write the per-test records ${join(dir, 'tests.jsonl')}`);
+        assert.match(e.message, "This run's test outcomes are not recorded (its ledger rows are)");
+        assert.not.match(e.message, "This run's rows are not recorded");
+        return true;
+      },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('readRows streams rows and counts what it skipped', async () => {
