@@ -85,12 +85,29 @@ export function poolDir(commonDir: string, env: NodeJS.ProcessEnv = process.env)
   return legacyPoolDir(commonDir);
 }
 
+/**
+ * `mkdir -p`, each folder made once at most: node's own recursive mkdir never returns for a path under
+ * /proc (it is told ENOENT for the folder and EEXIST for its parent, again and again), so a
+ * GATE_LADDER_WORKTREES there would hang the hook. Throws what the last mkdir said.
+ */
+function makeFolders(path: string): void {
+  try {
+    mkdirSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT' || dirname(path) === path) throw e;
+    makeFolders(dirname(path));
+    mkdirSync(path);
+  }
+}
+
 /** `<parent>/gate-ladder-<uid>`, made if need be: a real folder (not a link) of this user's that no one else may enter; else undefined. */
 function ownFolder(parent: string, create: boolean): string | undefined {
   const uid = process.getuid?.();
   const dir = join(parent, `gate-ladder-${uid ?? 'user'}`);
   try {
-    if (create) mkdirSync(parent, { recursive: true });
+    if (create) makeFolders(parent);
     else if (!lstatSync(parent).isDirectory()) return undefined;
     mkdirSync(dir, { mode: 0o700 });
   } catch (e) {

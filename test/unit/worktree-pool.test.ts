@@ -476,6 +476,8 @@ test("the pool is outside the repository and any dot-folder, in a folder of the 
     mkdirSync(linked);
     symlinkSync(own, join(linked, `gate-ladder-${process.getuid!()}`));
     assert.is(poolDir(common, { GATE_LADDER_WORKTREES: linked }), legacyPoolDir(common));
+    // A folder no folder can be made in (/proc, where node's own recursive mkdir never returns): not used, and no hang.
+    if (process.platform === 'linux') assert.is(poolDir(common, { GATE_LADDER_WORKTREES: '/proc/gl-nope/deeper' }), legacyPoolDir(common));
     // By default: /var/tmp (or the system's temp folder), never under .git.
     assert.not.match(poolDir(common, {}), /\/\.git\//);
   } finally {
