@@ -57,6 +57,25 @@ const CASES: [RunnerName, string, Want][] = [
       [`${JS}::math > adds`, JS, 4, 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:'],
     ],
   ],
+  // An assertion in a helper the test called: the test's own line (its Context frame), not the helper's.
+  [
+    'mocha',
+    'caught-helper',
+    [
+      [
+        'test/range.test.js::range > should support negative ranges',
+        'test/range.test.js',
+        10,
+        'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+      ],
+      [
+        'test/range.test.js::range > fails in its own body',
+        'test/range.test.js',
+        13,
+        'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+      ],
+    ],
+  ],
   // Node 20 and 22 into a pipe: TAP; the place is the stack's first frame in the test file (the assertion), not the test's declaration.
   [
     'node',

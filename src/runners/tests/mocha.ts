@@ -3,6 +3,7 @@ import {
   anyOf,
   type FailedTest,
   firstFrame,
+  frameOf,
   firstMatch,
   firstMessageLine,
   jsErrorLine,
@@ -19,10 +20,22 @@ const mochaJson = (key: string) => new RegExp(`^\\s*"${key}": (\\d+),?$`);
 const MOCHA_JSON_STATS = /^\s*"stats": \{$/;
 const MOCHA_NO_FILES = /^\s*Error: No test files found/;
 
+/** The frame of the test's own function in a stack (`at Context.<anonymous> (file:line:col)`, `at Context.named (...)`), in the project's code. */
+function testFrame(lines: readonly string[], from: number, to: number): { file: string; line: number } | undefined {
+  for (let i = from; i < to && i < lines.length; i++) {
+    if (!/^\s*at Context\.\S+ \(/.test(lines[i]!)) continue;
+    const f = frameOf(lines[i]!);
+    if (f) return f;
+  }
+  return undefined;
+}
+
 /**
  * mocha's failed tests. The spec reporter's (and dot's, list's) failure list below `N failing`: `  1) suite`
  * and the test's title on the lines below it, up to the one ending in `:`, then the error's first line and
- * its stack, whose first frame in the project's code is the place. `--reporter tap`: its `not ok` lines.
+ * its stack: the place is the test's own frame (`at Context.<anonymous> (test/a.js:297:5)`: mocha runs
+ * each test as a method of its Context), where an assertion in a helper it called put the helper's
+ * frame first; else the stack's first frame in the project's code. `--reporter tap`: its `not ok` lines.
  */
 function mochaFailures(lines: readonly string[]): FailedTest[] {
   const failing = lastMatch(lines, mochaCount('failing'));
@@ -45,7 +58,7 @@ function mochaFailures(lines: readonly string[]): FailedTest[] {
       title.push(part);
     }
     const message = lines.slice(i + 1, end).find((l) => l.trim() !== '');
-    const frame = firstFrame(lines, i + 1, end);
+    const frame = testFrame(lines, i + 1, end) ?? firstFrame(lines, i + 1, end);
     out.push({ title, ...(frame && { file: frame.file, line: frame.line }), message: firstMessageLine(message ?? 'failed') });
   }
   return out;
