@@ -111,7 +111,7 @@ const lines = [
   '|---|---|---|---|',
   "| jest | each `● suite › test` under its `FAIL file` line | the first stack frame in the project's code (`at … (test/a.test.js:3:19)`), else the `FAIL` file | the first line below the heading |",
   '| vitest | each ` FAIL  file > suite > test` of its `Failed Tests` section | its ` ❯ file:line:col` | the first line below (`AssertionError: expected 2 to be 3`) |',
-  "| mocha | the spec (dot, list) reporter's list below `N failing`: `1) suite` and the title lines up to the one ending in `:`; `--reporter tap`: its `not ok` lines | the first stack frame in the project's code | the error's first line |",
+  "| mocha | the spec (dot, list) reporter's list below `N failing`: `1) suite` and the title lines up to the one ending in `:`; `--reporter tap`: its `not ok` lines | the test's own stack frame (`at Context.<anonymous> (...)`, so not a helper's it called), else the first frame in the project's code | the error's first line |",
   "| node:test | TAP (Node 20 and 22 into a pipe): each leaf `not ok` (a suite whose tests failed is not one); spec and dot (Node 23 and later): the `✖ failing tests:` list, the suites read from the tree above it | TAP: the first frame of its `stack:` in the project's code, else `location:`; spec: the first frame, else `test at file:line:col` | `error:`; spec: the error's first line |",
   '| uvu | each `FAIL  suite  "test"` | the first stack frame in the project\'s code | the line below, without uvu\'s `(is)` |',
   "| tap | its TAP: each failed assertion under its subtests (the file's own subtest left out) | the assertion's `at:` `fileName` and `lineNumber` | the assertion's name (`should be equal`), or the error's |",
