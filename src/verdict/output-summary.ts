@@ -76,7 +76,11 @@ export function summarizeOutput(input: SummaryInput): OutputSummary {
   const names = (l: string) => failed.some((n) => l.includes(n));
   const heads: number[] = [];
   const isHead = new Set<number>();
-  for (let i = 0; i < lines.length; i++) {
+  // mocha's spec reporter draws the whole tree first (each failed test as `1) adds` among the passing ones), then
+  // `N failing` and each failure's details: the details are what says why, so the tree above gives no heads.
+  let details = lines.length - 1;
+  while (details >= 0 && !/^\s*\d+ failing\b/.test(lines[details]!)) details--;
+  for (let i = details === -1 ? 0 : details; i < lines.length; i++) {
     if (skip[i] || frame[i]) continue;
     const l = lines[i]!;
     if (names(l) || FAILURE.test(l) || input.keep?.(l) === true) {

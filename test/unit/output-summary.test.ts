@@ -122,6 +122,47 @@ test('a gate log holds every byte as it comes, counts its lines, and only the ne
   }
 });
 
+test("mocha's spec reporter: the tree drawn first (passing tests, the failed ones' `1) title`) gives no lines; each failure's details below `N failing` do", () => {
+  const tree = Array.from({ length: 30 }, (_, i) => `      ✓ should throw an error when arg ${i} is invalid`);
+  const text = [
+    '',
+    '  range',
+    ...tree.slice(0, 15),
+    '    1) should support negative ranges',
+    ...tree.slice(15),
+    '    2) fails in its own body',
+    '',
+    '  30 passing (12ms)',
+    '  2 failing',
+    '',
+    '  1) range',
+    '       should support negative ranges:',
+    '',
+    "      AssertionError [ERR_ASSERTION]: '-2-1' !== '-1-1'",
+    '      at matchRange (test/range.test.js:4:10)',
+    '      at Context.<anonymous> (test/range.test.js:10:5)',
+    '',
+    '  2) range',
+    '       fails in its own body:',
+    '',
+    '      AssertionError [ERR_ASSERTION]: 1 !== 2',
+    '      at Context.named (test/range.test.js:13:12)',
+    '',
+  ].join('\n');
+  const s = summarizeOutput({ text, failed: ['range > should support negative ranges', 'range > fails in its own body'] });
+  assert.not.ok(
+    s.lines.some((l) => l.includes('✓')),
+    s.lines.join('\n'),
+  );
+  assert.not.ok(s.lines.includes('    1) should support negative ranges'), s.lines.join('\n'));
+  for (const l of [
+    "      AssertionError [ERR_ASSERTION]: '-2-1' !== '-1-1'",
+    '      AssertionError [ERR_ASSERTION]: 1 !== 2',
+    '  2 failing',
+  ])
+    assert.ok(s.lines.includes(l), `${l}\n${s.lines.join('\n')}`);
+});
+
 test('a log past LOG_MAX_BYTES keeps the first bytes, says so at its end and to the run (cut), and the message says the log holds only those', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gl-logs-'));
   try {
