@@ -15,7 +15,7 @@ import {
 import { dirname, isAbsolute, join } from 'node:path';
 import { faultMsg } from './messages.js';
 import { hostName, isAlive, ownStartTime } from '../util/proc.js';
-import { createOwned } from '../util/pid-lock.js';
+import { createOwned, dropDeadOwnFiles } from '../util/pid-lock.js';
 import { writeErr } from '../util/stderr.js';
 import type { LedgerRow } from './row.js';
 
@@ -196,6 +196,7 @@ export function withLock<T>(path: string, fn: () => T, say: (line: string) => vo
         }
         if (took) {
           say(faultMsg.ledgerLockTaken(lock, describe(holder)));
+          dropDeadOwnFiles(lock);
           continue;
         }
       }

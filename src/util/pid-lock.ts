@@ -6,7 +6,8 @@
  * or an earlier version) is taken over at once rather than waited on. Used for the worktree pool: one
  * lock per slot, and one for `git worktree add/remove` (see slots/worktree-pool.ts), and for the ledger.
  */
-import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from './node.js';
+import { basename, dirname, join } from 'node:path';
+import { closeSync, linkSync, openSync, readFileSync, readdirSync, statSync, unlinkSync, writeSync } from './node.js';
 import { hostName, ownStartTime, isAlive as running } from './proc.js';
 
 /** Locks this process holds, so one whose file names our pid but that we never took (a reused pid) counts as stale. */
@@ -135,11 +136,38 @@ function breakStale(file: string): void {
     return;
   }
   try {
-    if (stale(file)) unlinkSync(file);
+    if (stale(file)) {
+      unlinkSync(file);
+      dropDeadOwnFiles(file);
+    }
   } catch {
     // removed meanwhile
   } finally {
     release(breaker);
+  }
+}
+
+/**
+ * The files `createOwned` writes before linking (`<file>.<pid>.new`) that processes killed within those
+ * few lines left behind: removed when their pid is gone, on a take-over (a holder died: the moment such
+ * files are left). Another process's file of a live pid is its lock being made, and is left alone.
+ */
+export function dropDeadOwnFiles(file: string): void {
+  const prefix = `${basename(file)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(file));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = name.startsWith(prefix) ? /^(\d{1,10})\.new$/.exec(name.slice(prefix.length))?.[1] : undefined;
+    if (pid === undefined || Number(pid) === process.pid || running(Number(pid))) continue;
+    try {
+      unlinkSync(join(dirname(file), name));
+    } catch {
+      // gone meanwhile
+    }
   }
 }
 

@@ -55,12 +55,17 @@ test("a dead holder's lock is taken over at once, and said to be", () =>
     const gone = spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim();
     mkdirSync(join(repo.dir, '.git', 'gate-ladder'), { recursive: true });
     writeFileSync(`${repo.ledgerPath}.lock`, `${gone} 1 ${hostName() ?? '-'}\n`);
+    // What a holder killed while making its lock leaves: its own file, before the link. A live process's is its lock being made.
+    writeFileSync(`${repo.ledgerPath}.lock.${gone}.new`, '');
+    writeFileSync(`${repo.ledgerPath}.lock.1.new`, '');
     const r = repo.push();
     assert.is(r.code, 0, r.out);
     assert.match(r.out, `took over the ledger's lock`);
     assert.match(r.out, `pid ${gone}`);
     assert.not.match(r.out, 'waiting for');
     assert.is(lines(repo).length, 1);
+    assert.not.ok(existsSync(`${repo.ledgerPath}.lock.${gone}.new`), "the dead holder's file is gone");
+    assert.ok(existsSync(`${repo.ledgerPath}.lock.1.new`), "a live process's (pid 1) is left");
   }));
 
 test('rows larger than a pipe buffer, from many writers at once, stay whole and none is lost', async () => {
