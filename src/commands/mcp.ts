@@ -61,7 +61,8 @@ export async function mcpCommand(opts: { cwd: string }): Promise<number> {
       },
     },
     async ({ patch, base }) => {
-      const child = await cli(opts.cwd, ['judge', '--patch', '-', '--json', ...(base !== undefined ? ['--base', base] : [])], patch);
+      // `--base=REV`, one word: a revision that starts with `-` stays a revision (and is refused as one), never an option.
+      const child = await cli(opts.cwd, ['judge', '--patch', '-', '--json', ...(base !== undefined ? [`--base=${base}`] : [])], patch);
       const doc = parsed(child);
       if (doc === undefined) return failure(child);
       if (doc.judged === false) return errorResult(String(doc.message), doc);
@@ -87,11 +88,16 @@ export async function mcpCommand(opts: { cwd: string }): Promise<number> {
       const range = patch !== undefined ? planCommit(opts.cwd, patch, base) : { base, head };
       if ('problem' in range) return errorResult(range.problem);
       const args = ['run', '--dry-run', '--json'];
-      if (range.base !== undefined) args.push('--base', range.base);
-      if (range.head !== undefined) args.push('--head', range.head);
+      if (range.base !== undefined) args.push(`--base=${range.base}`);
+      if (range.head !== undefined) args.push(`--head=${range.head}`);
       const child = await cli(opts.cwd, args);
       const doc = parsed(child);
-      return doc === undefined ? failure(child) : result(doc);
+      if (doc === undefined) return failure(child);
+      // A run that stopped before planning (a bad revision, a config that does not load): a tool error, with what it said.
+      const problems = Array.isArray(doc.problems) ? doc.problems.map(String) : [];
+      if (child.code !== 0 && Array.isArray(doc.targets) && doc.targets.length === 0)
+        return errorResult(problems.join('\n') || mcpMsg.failed(child.code, child.stderr), doc);
+      return result(doc);
     },
   );
 
@@ -112,10 +118,20 @@ export async function mcpCommand(opts: { cwd: string }): Promise<number> {
     },
   );
 
-  const transport = new StdioServerTransport();
+  // The SDK's stdio reader closes the connection on a message over its limit (10 MiB by default): a larger patch
+  // would end the server with no word. This one takes patches up to MAX_MESSAGE, and over it says why before it closes.
+  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE });
   // A line that is not JSON, or not a JSON-RPC message, gets JSON-RPC's error reply (id null: no id could be read);
   // the SDK's transport only reports it. Set before connect, which chains its own handler after this one.
   transport.onerror = (e: Error) => {
+    if (/exceeded maximum size/.test(e.message)) {
+      const message = mcpMsg.tooLarge(MAX_MESSAGE);
+      err(`gate-ladder mcp: ${message}`);
+      void transport.send({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message } } as unknown as Parameters<
+        typeof transport.send
+      >[0]);
+      return;
+    }
     const code = e instanceof SyntaxError ? PARSE_ERROR : e.name === 'ZodError' ? INVALID_REQUEST : undefined;
     if (code === undefined) return;
     const message = code === PARSE_ERROR ? mcpMsg.parseError(e.message) : mcpMsg.invalidRequest();
@@ -133,6 +149,9 @@ export async function mcpCommand(opts: { cwd: string }): Promise<number> {
 }
 
 declare const __GATE_LADDER_VERSION__: string | undefined;
+
+/** The largest message (a patch and its envelope) the server reads: 256 MiB. */
+const MAX_MESSAGE = 256 * 1024 * 1024;
 
 /** JSON-RPC 2.0's codes: a line that is not JSON; JSON that is not a request. */
 const PARSE_ERROR = -32700;

@@ -118,6 +118,8 @@ export const mcpMsg = {
     `gate-ladder could not answer (exit ${code ?? 'none'})${stderr.trim() ? `: ${shownLines(stderr.trim().split('\n').slice(-8).join('\n'))}` : ''}. Run the same command in the repository's shell to see why.`,
   parseError: (why: string) => `Parse error: the line is not JSON (${shown(why)}); send one JSON-RPC message per line.`,
   invalidRequest: () => 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message; send one JSON-RPC message per line.',
+  tooLarge: (max: number) =>
+    `a message over ${Math.round(max / (1 << 20))} MiB (a patch that large) is more than the server reads; it closes the connection. Judge such a patch with \`gate-ladder judge --patch FILE --json\` instead.`,
   badBase: (rev: string) => `base ${shown(rev)}: not a commit in this repository. Give a commit, a branch or a tag.`,
   notApplied: (base: string, why: string) =>
     `the patch does not apply onto ${short(base)}: ${shown(why)}. Make it against that commit (\`git diff\` there), or give the base it was made on.`,

@@ -242,6 +242,22 @@ nodeTest(
           [['t1-unit', true]],
         );
 
+        // A revision that cannot answer: a tool error saying so; one that looks like an option stays a revision.
+        const badRange = await client.callTool({ name: 'explain_order', arguments: { base: 'nope', head: 'HEAD' } });
+        assert.is(badRange.isError, true, JSON.stringify(badRange.content));
+        assert.match((badRange.content as { text: string }[])[0]!.text, 'nope is not a commit in this repository');
+        const optionLike = await client.callTool({ name: 'judge_patch', arguments: { patch: good, base: '--help' } });
+        assert.is(optionLike.isError, true, JSON.stringify(optionLike.content));
+        assert.match((optionLike.content as { text: string }[])[0]!.text, '--help');
+        assert.not.match((optionLike.content as { text: string }[])[0]!.text, 'could not answer (exit 0)');
+
+        // A patch over the SDK's own 10 MiB stdio limit (which closed the connection): answered.
+        const line = `${'x'.repeat(99)}\n`;
+        const lines = Math.ceil((11 << 20) / line.length);
+        const big = `diff --git a/big.txt b/big.txt\nnew file mode 100644\n--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,${lines} @@\n${`+${line}`.repeat(lines)}`;
+        const bigPlan = await client.callTool({ name: 'explain_order', arguments: { patch: big } });
+        assert.not.ok(bigPlan.isError, JSON.stringify(bigPlan.content).slice(0, 2000));
+
         const report = await client.callTool({ name: 'report', arguments: {} });
         assert.not.ok(report.isError, JSON.stringify(report.content));
         const tiers = (report.structuredContent as { tiers: { tier: string; runs: number; caught: number }[] }).tiers;
