@@ -49,6 +49,17 @@ const CASES: [RunnerName, string, Want][] = [
       [`${JS}::throws`, JS, 9, 'Error: boom'],
     ],
   ],
+  // A test file whose name holds a space (the capture above with its path renamed): the file is the whole name,
+  // not the part after the space that a frame's `❯ file:line:col` reads.
+  [
+    'vitest',
+    'caught-space',
+    [
+      ['test/sp ace.test.js::math > adds', 'test/sp ace.test.js', 4, 'AssertionError: expected 2 to be 3 // Object.is equality'],
+      ['test/sp ace.test.js::throws', 'test/sp ace.test.js', 9, 'Error: boom'],
+    ],
+  ],
+  ['pytest', 'caught-space', [['tests/test_sp ace.py::test_bad', 'tests/test_sp ace.py', 7, 'assert 2 == 3']]],
   [
     'mocha',
     'caught',

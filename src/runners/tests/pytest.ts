@@ -43,11 +43,11 @@ function pytestTimedOut(lines: readonly string[], banner: number): string {
  * for a failed fixture; pytest-subtests' `SUBFAILED[case] tests/test_a.py::TestK::test_x - ...`, its
  * subtest's description after the word: `[msg]` or `(i=1)`).
  */
-const PYTEST_FAILED = /^(FAILED|ERROR|SUBFAIL(?:ED)?)(.*?) ([^\s:]+\.py)::(\S+?)(?: - (.*))?$/;
+const PYTEST_FAILED = /^(FAILED|ERROR|SUBFAIL(?:ED)?)(\[[^\]]*\]|\([^)]*\))? ([^:]+?\.py)::(\S+?)(?: - (.*))?$/;
 /** A failure's heading in the `FAILURES` section: `____ TestK.test_x ____`, `____ TestK.test_x [case] ____`. */
 const PYTEST_HEADING = /^_{3,} (.+?) _{3,}$/;
 /** A frame's place in a failure block: `tests/test_a.py:3: AssertionError`, or `tests/test_a.py:37: ` where the error came from further in. */
-const PYTEST_WHERE = /^([^\s:]+\.py):(\d+):(?: |$)/;
+const PYTEST_WHERE = /^([^:]+?\.py):(\d+):(?: |$)/;
 
 /** What a failure block says of its test: the test file's last line in it (where the test's own code failed) and the error's first line. */
 interface Block {
@@ -90,7 +90,7 @@ function pytestFailures(lines: readonly string[]): FailedTest[] {
   for (const l of lines) {
     const m = PYTEST_FAILED.exec(l);
     if (!m) continue;
-    const sub = m[1]!.startsWith('SUB') ? m[2]!.trim() : '';
+    const sub = m[1]!.startsWith('SUB') ? (m[2] ?? '') : '';
     const file = m[3]!;
     const test = m[4]! + (sub !== '' ? ` ${sub}` : '');
     // The heading names a test by its classes and name joined with dots, its parameters kept (`TestK.test_x[1]`), a subtest's description after a space.

@@ -38,9 +38,12 @@ function vitestFailures(lines: readonly string[]): FailedTest[] {
     while (end < lines.length && !VITEST_FAILED_TEST.test(lines[end]!) && !/^\s*⎯{3,}/.test(lines[end]!)) end++;
     const frame = firstFrame(lines, i + 1, end);
     const message = lines.slice(i + 1, end).find((l) => l.trim() !== '');
+    // A frame reads a path up to a space (`❯ test/sp ace.test.js:5:10` gives `ace.test.js`): the FAIL line's file, whose end it is, is the file.
+    const named = m[1]!.trim();
+    const cut = frame !== undefined && frame.file !== named && named.endsWith(` ${frame.file}`);
     out.push({
       title: m[2]!.split(' > ').map((t) => t.trim()),
-      file: frame?.file ?? m[1]!,
+      file: cut ? named : (frame?.file ?? m[1]!),
       ...(frame && { line: frame.line }),
       message: firstMessageLine(message ?? 'failed'),
     });
