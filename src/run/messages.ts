@@ -19,18 +19,8 @@ import {
   clipped,
   TOO_LONG_SAID,
   LINT_STAGED_SAID,
+  missingPackage,
 } from '../util/messages.js';
-
-/**
- * The package a harness error says is not installed: node's `Cannot find module 'x'` or `Cannot find
- * package 'x'` for a bare name (not a path), jest's `Preset x not found`, Python's `No module named 'x'`. Pure.
- */
-export function missingPackage(reason: string): { name: string; python: boolean } | undefined {
-  const js = /Cannot find (?:module|package) '([^'./][^']*)'|\bPreset (\S+) not found/.exec(reason);
-  if (js) return { name: (js[1] ?? js[2]!).replace(/^(@[^/]+\/[^/]+|[^@/][^/]*).*$/, '$1'), python: false };
-  const py = /No module named '([^'.][^']*)'/.exec(reason);
-  return py ? { name: py[1]!.split('.')[0]!, python: true } : undefined;
-}
 
 /** An error the patch did not cause: not a verdict on it; install what is missing, or fix the tier or what it needs. */
 const errorNext = (r: GateResult, configFile: string, hook?: Voice): string[] => {

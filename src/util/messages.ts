@@ -60,3 +60,14 @@ export const q = (s: string) => `"${shown(s).replace(/(["\\$`])/g, '\\$1')}"`;
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export const short = (sha: string) => sha.slice(0, 12);
+
+/**
+ * The package a harness error says is not installed: node's `Cannot find module 'x'` or `Cannot find
+ * package 'x'` for a bare name (not a path), jest's `Preset x not found`, Python's `No module named 'x'`. Pure.
+ */
+export function missingPackage(reason: string): { name: string; python: boolean } | undefined {
+  const js = /Cannot find (?:module|package) '([^'./][^']*)'|\bPreset (\S+) not found/.exec(reason);
+  if (js) return { name: (js[1] ?? js[2]!).replace(/^(@[^/]+\/[^/]+|[^@/][^/]*).*$/, '$1'), python: false };
+  const py = /No module named '([^'.][^']*)'/.exec(reason);
+  return py ? { name: py[1]!.split('.')[0]!, python: true } : undefined;
+}

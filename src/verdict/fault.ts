@@ -6,6 +6,7 @@
  * Pure: the reason, the gate's output and the changed paths in, a cause and the file out.
  */
 import type { ErrorCause } from '../ledger/row.js';
+import { missingPackage } from '../util/messages.js';
 
 export interface Fault {
   cause: ErrorCause;
@@ -45,6 +46,11 @@ export function errorFault(e: FaultInput): Fault {
   if (e.missingScript !== undefined) return scriptFault(e, e.missingScript);
   if (e.notFound !== undefined) return commandFault(e, e.notFound);
   if (!e.exited || e.runWide === true || e.changed.length === 0) return { cause: 'harness' };
+  // A package that is not installed (`Cannot find package 'delay' imported from test.js`): today's dependencies, not the
+  // file naming it; unless the change touched a path of that name (a module of the project's own it moved or removed).
+  const pkg = e.reason === undefined ? undefined : missingPackage(e.reason);
+  if (pkg !== undefined && !e.changed.some((p) => p.split('/').some((part) => part === pkg.name || part === `${pkg.name}.py`)))
+    return { cause: 'harness' };
   // The reason quotes the runner's own line, which names the file where the runner does; else the output around it.
   const dirs = [e.cwd ?? '', ...(e.dirs ?? [])].map(folder).filter((d) => d !== '');
   const file = namedIn(e.reason ?? '', e.changed, dirs) ?? namedIn(e.output, e.changed, dirs);

@@ -1,7 +1,8 @@
 /** The next step a harness error's message gives: a package or Python module that is not installed is named, with how to get it. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { missingPackage, msg } from '../../src/run/messages.js';
+import { msg } from '../../src/run/messages.js';
+import { missingPackage } from '../../src/util/messages.js';
 import type { GateResult } from '../../src/gates/result.js';
 
 test('missingPackage: a bare module name (its package, scope kept), a jest preset, a Python module; a path is none', () => {

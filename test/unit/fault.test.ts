@@ -101,6 +101,27 @@ const cases: [string, FaultInput, Fault][] = [
     { cause: 'harness' },
   ],
   [
+    // The parent commit fails the same way: today's node_modules lacks it, whatever the change.
+    'a package that is not installed, named from a file the change touched: the harness (install the dependencies)',
+    {
+      reason: "exit 1: ava could not load the tests: `Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'delay' imported from /w/test.js`",
+      output: '',
+      changed: ['test.js'],
+      exited: true,
+    },
+    { cause: 'harness' },
+  ],
+  [
+    'a module of the project the change moved away (a path of its name changed): still the patch',
+    {
+      reason: "pytest could not collect the tests (tests/test_a.py): `ModuleNotFoundError: No module named 'mypkg.utils'`",
+      output: '',
+      changed: ['src/mypkg/utils.py', 'tests/test_a.py'],
+      exited: true,
+    },
+    { cause: 'patch', file: 'tests/test_a.py' },
+  ],
+  [
     "a command not found that package.json's changed script names since the base: the patch",
     {
       output: '',
