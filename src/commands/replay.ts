@@ -1,4 +1,7 @@
-import { availableParallelism } from '../util/node.js';
+import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
+import { availableParallelism, mkdirSync } from '../util/node.js';
+import { lockOwner, release, tryLock } from '../util/pid-lock.js';
 import { EXIT } from '../config/defaults.js';
 import { runGate } from '../gates/gate.js';
 import { trapInterrupt } from '../run/interrupt.js';
@@ -82,9 +85,21 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   const running = new Set(todo);
   const kept = patches.filter((p) => !running.has(p));
   if (kept.length > 0) err(replayMsg.resumed(kept.length));
+  // The same patches replayed twice at once (the same command run twice) would each be judged, and counted, twice:
+  // one replay of a set of patches at a time. Replays of other patches share the ledger as before.
+  const lock = `${ledger}.replay-${createHash('sha256').update(todo.map(keyOf).sort().join('\n')).digest('hex').slice(0, 16)}.lock`;
+  if (todo.length > 0 && takeLock(lock) === 'held') {
+    err(replayMsg.busy(lockOwner(lock) ?? 0));
+    return EXIT.error;
+  }
 
   const started = performance.now();
-  const ran = todo.length > 0 ? await replayAll(todo, opts, ctx, gate, hash) : { outcomes: [], interrupted: false };
+  let ran: Awaited<ReturnType<typeof replayAll>> | { outcomes: never[]; interrupted: false };
+  try {
+    ran = todo.length > 0 ? await replayAll(todo, opts, ctx, gate, hash) : { outcomes: [], interrupted: false };
+  } finally {
+    release(lock);
+  }
   if (ran.interrupted) {
     err(replayMsg.interrupted());
     return EXIT.interrupted;
@@ -99,6 +114,16 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   printFigures(rows, config, calibrate);
   out(msg.ledgerAt(ledger));
   return EXIT.pass;
+}
+
+/** The lock taken (its folder made), `'held'` by a live process, or `'none'` where no file can be made there (the ledger's own write says why). */
+function takeLock(lock: string): 'taken' | 'held' | 'none' {
+  try {
+    mkdirSync(dirname(lock), { recursive: true });
+    return tryLock(lock) ? 'taken' : 'held';
+  } catch {
+    return 'none';
+  }
 }
 
 /** How each gate starts: as on a push, or with `--isolate network` inside a namespace without a network (exit 2 when none can be made). */

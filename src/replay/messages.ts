@@ -5,6 +5,8 @@ import { clipped, plural, short } from '../util/messages.js';
 
 /** What `gate-ladder replay` says. */
 export const replayMsg = {
+  busy: (pid: number) =>
+    `gate-ladder: another replay of these patches is running${pid > 0 ? ` (pid ${pid})` : ''}: two at once would judge them twice and count each twice. Wait for it to end (a rerun then skips what it replayed).`,
   noInputs: 'Name what to replay: a revision range (`main~50..main`), a commit, or patch files or a folder of them (`--patches DIR`).',
   needConfig: () =>
     'gate-ladder: replay judges patches by the ladder configured here, and there is no config. Create one with `npx gate-ladder install`, then replay again.',

@@ -441,6 +441,40 @@ test('--jobs 2: two patches at a time, never more; two replays at once share the
     assertCleanedUp(repo, tmp);
   }));
 
+test('the same replay started twice at once: the second says another is running and judges nothing; no row is counted twice', () =>
+  corpus(async (repo, tmp) => {
+    const marks = join(dirname(repo.dir), 'started');
+    mkdirSync(marks);
+    // Each gate marks its start, then waits until the second replay has ended (or 20 s): the two overlap by a state.
+    const second = join(dirname(repo.dir), 'second-done');
+    repo.write(
+      'gate.sh',
+      `: > "${marks}/$$"\nend=$(($(date +%s) + 20)); while [ ! -e "${second}" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.05; done\nsh check.sh "$1"\n`,
+    );
+    repo.write('gate-ladder.config.ts', "export default { tiers: [{ name: 't2-fixtures', run: 'sh gate.sh fixtures', timeout: 60 }] };\n");
+    const start = repo.commit('slow gate');
+    for (let i = 0; i < 3; i++) {
+      repo.write(`src/f${i}.txt`, `${i}\n`);
+      repo.commit(`patch ${i}`);
+    }
+    const a = spawnReplay(repo, tmp, [`${start}..main`]);
+    for (const end = Date.now() + 30_000; readdirSync(marks).length === 0 && Date.now() < end; )
+      await new Promise((r) => setTimeout(r, 50));
+    const b = await spawnReplay(repo, tmp, [`${start}..main`]).done;
+    writeFileSync(second, '');
+    const ra = await a.done;
+    assert.is(b.code, 2, b.out);
+    assert.match(b.stderr, 'another replay of these patches is running');
+    assert.is(ra.code, 0, ra.out);
+    const rows = readFileSync(repo.ledgerPath, 'utf8').split('\n').filter(Boolean);
+    assert.is(rows.length, 3, rows.join('\n'));
+    // Once it ended, the same replay runs again: it skips all three.
+    const again = await spawnReplay(repo, tmp, [`${start}..main`]).done;
+    assert.is(again.code, 0, again.out);
+    assert.match(again.stderr, '3 patches were replayed before');
+    assertCleanedUp(repo, tmp);
+  }));
+
 test('resume: the same replay skips what it has done; --force runs it again; a changed ladder runs it again', () =>
   corpus((repo, tmp) => {
     for (const v of ['bug', 'good', 'good again']) {
