@@ -56,7 +56,9 @@ export function outcomeText(o: PatchOutcome): string {
       if (!by) return o.status;
       return o.status === 'caught'
         ? `caught by ${by.tier} (exit ${by.exitCode}, ${formatSeconds(by.seconds)}${routed})`
-        : `error at ${by.tier}: ${shown(by.reason ?? 'harness error')} (not a verdict on the patch${routed})`;
+        : by.cause === 'patch' && by.causeFile !== undefined
+          ? `error at ${by.tier}: ${shown(by.reason ?? 'harness error')} (the patch broke the harness: ${shown(by.causeFile)}${routed})`
+          : `error at ${by.tier}: ${shown(by.reason ?? 'harness error')} (not a verdict on the patch${routed})`;
     }
   }
 }

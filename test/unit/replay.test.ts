@@ -264,6 +264,18 @@ const texts: [string, PatchOutcome, string][] = [
     outcome({ status: 'error', stoppedBy: result('t1', 'error', { exitCode: 4, reason: 'exit 4: usage error' }) }),
     'error at t1: exit 4: usage error (not a verdict on the patch)',
   ],
+  [
+    "error the patch caused (its row's error_cause): said so, as the row says",
+    outcome({
+      status: 'error',
+      stoppedBy: result('t1', 'error', {
+        reason: 'mocha could not load the tests: `SyntaxError`',
+        cause: 'patch',
+        causeFile: 'packages/b/index.js',
+      }),
+    }),
+    'error at t1: mocha could not load the tests: `SyntaxError` (the patch broke the harness: packages/b/index.js)',
+  ],
   ['not applied', outcome({ status: 'not-applied', reason: 'patch failed: a.txt:1' }), 'did not apply: patch failed: a.txt:1'],
   [
     'calibration',
