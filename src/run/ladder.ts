@@ -408,6 +408,7 @@ function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, dep
     dirs: (detection?.workspaces?.members ?? []).map((m) => (tier.cwd === '.' || tier.cwd === '' ? m.dir : `${tier.cwd}/${m.dir}`)),
     exited,
     ...(judged.runWide && { runWide: true }),
+    ...(deps.atBase && { textAtBase: deps.atBase }),
     ...(missingScript !== undefined && { missingScript }),
     ...(notFound !== undefined && { notFound }),
     ...((missingScript !== undefined || notFound !== undefined) && { packageJsonAtBase: deps.atBase?.(packageJsonIn(tier.cwd)) }),

@@ -37,6 +37,8 @@ export interface FaultInput {
   missingScript?: string;
   /** The command the shell could not find, when that is the error, and the tier's own command (a string tier's). */
   notFound?: { command: string; tierRun: string };
+  /** A changed file's text at the base (`null`: not there; `undefined`: not known): did it name a missing package before? */
+  textAtBase?: (path: string) => string | null | undefined;
   /** package.json's text at the base the range or patch starts from: `null` when it had none, `undefined` when not known. */
   packageJsonAtBase?: string | null;
 }
@@ -46,15 +48,16 @@ export function errorFault(e: FaultInput): Fault {
   if (e.missingScript !== undefined) return scriptFault(e, e.missingScript);
   if (e.notFound !== undefined) return commandFault(e, e.notFound);
   if (!e.exited || e.runWide === true || e.changed.length === 0) return { cause: 'harness' };
-  // A package that is not installed (`Cannot find package 'delay' imported from test.js`): today's dependencies, not the
-  // file naming it; unless the change touched a path of that name (a module of the project's own it moved or removed).
-  const pkg = e.reason === undefined ? undefined : missingPackage(e.reason);
-  if (pkg !== undefined && !e.changed.some((p) => p.split('/').some((part) => part === pkg.name || part === `${pkg.name}.py`)))
-    return { cause: 'harness' };
   // The reason quotes the runner's own line, which names the file where the runner does; else the output around it.
   const dirs = [e.cwd ?? '', ...(e.dirs ?? [])].map(folder).filter((d) => d !== '');
   const file = namedIn(e.reason ?? '', e.changed, dirs) ?? namedIn(e.output, e.changed, dirs);
-  return file === undefined ? { cause: 'harness' } : { cause: 'patch', file };
+  if (file === undefined) return { cause: 'harness' };
+  // A package that is not installed (`Cannot find package 'delay' imported from test.js`) that the file named before the
+  // change too: today's dependencies are missing it, not the change (its base fails the same way).
+  const pkg = e.reason === undefined ? undefined : missingPackage(e.reason);
+  const before = pkg === undefined ? undefined : e.textAtBase?.(file);
+  if (pkg !== undefined && typeof before === 'string' && before.includes(pkg.name)) return { cause: 'harness' };
+  return { cause: 'patch', file };
 }
 
 /** A missing npm script is the patch's doing when the range changed its package.json and the script was there at the base. */

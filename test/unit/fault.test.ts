@@ -102,22 +102,24 @@ const cases: [string, FaultInput, Fault][] = [
   ],
   [
     // The parent commit fails the same way: today's node_modules lacks it, whatever the change.
-    'a package that is not installed, named from a file the change touched: the harness (install the dependencies)',
+    'a package that is not installed, that the changed file imported before the change too: the harness (install the dependencies)',
     {
       reason: "exit 1: ava could not load the tests: `Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'delay' imported from /w/test.js`",
       output: '',
       changed: ['test.js'],
       exited: true,
+      textAtBase: () => "import delay from 'delay';\n",
     },
     { cause: 'harness' },
   ],
   [
-    'a module of the project the change moved away (a path of its name changed): still the patch',
+    'a package the change made the file import (not installed, nor there before): the patch',
     {
-      reason: "pytest could not collect the tests (tests/test_a.py): `ModuleNotFoundError: No module named 'mypkg.utils'`",
+      reason: "pytest could not collect the tests (tests/test_a.py): `ModuleNotFoundError: No module named 'nope_missing'`",
       output: '',
-      changed: ['src/mypkg/utils.py', 'tests/test_a.py'],
+      changed: ['tests/test_a.py'],
       exited: true,
+      textAtBase: () => 'def test_a():\n    assert True\n',
     },
     { cause: 'patch', file: 'tests/test_a.py' },
   ],
