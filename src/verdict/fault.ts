@@ -95,24 +95,23 @@ function namesCommand(line: string, command: string): boolean {
 
 /** A package.json text's scripts (none when it does not parse). */
 function scriptsOf(text: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(scriptsObject(text) ?? {}).filter((kv): kv is [string, string] => typeof kv[1] === 'string'));
+}
+
+/** A package.json text's `scripts` object as written; undefined when it does not parse or has none. */
+function scriptsObject(text: string): object | undefined {
   try {
     const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
-    if (typeof scripts !== 'object' || scripts === null) return {};
-    return Object.fromEntries(Object.entries(scripts).filter((kv): kv is [string, string] => typeof kv[1] === 'string'));
+    return typeof scripts === 'object' && scripts !== null ? scripts : undefined;
   } catch {
-    return {};
+    return undefined;
   }
 }
 
 /** Whether a package.json text has the script. Pure. */
 export function hadScript(text: string | null, script: string): boolean {
-  if (text === null) return false;
-  try {
-    const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
-    return typeof scripts === 'object' && scripts !== null && Object.hasOwn(scripts, script);
-  } catch {
-    return false;
-  }
+  const scripts = text === null ? undefined : scriptsObject(text);
+  return scripts !== undefined && Object.hasOwn(scripts, script);
 }
 
 /** The first changed path the text names as a path of its own (from the root or one of `dirs`, or the end of an absolute one), longest first. */
