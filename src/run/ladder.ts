@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { posix, resolve } from 'node:path';
 import type { GateExit, GateIo } from '../gates/gate.js';
 import type { GateTracker } from '../gates/gate-records.js';
 import type { GateLog } from '../gates/gate-log.js';
@@ -12,10 +12,10 @@ import type { GateResult } from '../gates/result.js';
 import type { LedgerRow, Verdict } from '../ledger/row.js';
 import type { Plan } from '../route/route.js';
 import type { ResolvedTier } from '../config/resolved.js';
-import { ambiguityNotes, classify, recordsRead } from '../verdict/verdict.js';
+import { type OutputContext, ambiguityNotes, caughtWorkspaces, classify, recordsRead } from '../verdict/verdict.js';
 import { loadRecords } from '../runners/index.js';
 import { SCRIPT_SUMMARIES } from '../runners/identities.js';
-import { failedTestsOf, keepFor, outputLines } from '../verdict/runner-output.js';
+import { MAX_FAILURES_READ, failedTestsOf, keepFor, outputLines } from '../verdict/runner-output.js';
 import { scriptKeep } from '../verdict/script-output.js';
 import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from '../runners/pnpm-workspaces.js';
 import { NPM_WORKSPACE_KEEP } from '../runners/workspaces.js';
@@ -340,12 +340,8 @@ async function attempt(
   const inapplicable = classified.inapplicable === true;
   // A catch's failed tests, as the runner's output names them (a JUnit report's, when it has them, stand instead).
   const fromOutput = (j: TierJudgement): TierJudgement => {
-    if (j.verdict !== 'caught' || (j.failures?.length ?? 0) > 0 || !output || !runner || detection?.workspaces) return j;
-    const failures = failedTestsOf(runner, exit.tail, {
-      root: where.cwd,
-      base: tier.cwd,
-      ...(runner === 'go' && { packageDir: goPackageDirs(where.cwd, tier.cwd) }),
-    });
+    if (j.verdict !== 'caught' || (j.failures?.length ?? 0) > 0 || !output) return j;
+    const failures = failuresInOutput({ tier, root: where.cwd, exit, caught, output, ...(runner && { runner }) });
     return failures.length > 0 ? { ...j, failures } : j;
   };
   if (report === undefined) {
@@ -361,6 +357,26 @@ async function attempt(
     deps.reports!,
   );
   return { exit, judged: fromOutput(judged), seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
+}
+
+/** A catch's failed tests as its output names them: a workspaces run's, each caught workspace's part through its own runner, from its folder. */
+function failuresInOutput(at: {
+  tier: ResolvedTier;
+  root: string;
+  exit: GateExit;
+  caught: readonly number[];
+  output: OutputContext;
+  runner?: RunnerName;
+}): ReturnType<typeof failedTestsOf> {
+  const { tier, root, exit, output } = at;
+  const read = (r: RunnerName, text: string, base: string) =>
+    failedTestsOf(r, text, { root, base, ...(r === 'go' && { packageDir: goPackageDirs(root, base) }) });
+  const workspaces = output.detection.workspaces;
+  if (workspaces)
+    return caughtWorkspaces(workspaces, exit.tail, exit.exitCode ?? 1, at.caught, tier.timeout, output, tier.runner)
+      .flatMap((w) => read(w.runner, w.text, posix.join(tier.cwd, w.dir)))
+      .slice(0, MAX_FAILURES_READ);
+  return at.runner ? read(at.runner, exit.tail, tier.cwd) : [];
 }
 
 /** Each attempt's per-test outcomes (a tier with a report), for flaky-test evidence: the history code loaded only then. */

@@ -352,6 +352,9 @@ function byEnvTool(
 /** One workspace's verdict, with its name. */
 interface WorkspacePiece {
   name: string;
+  member: WorkspaceRunMember;
+  /** Its part of the output. */
+  text: readonly string[];
   c: Classified;
 }
 
@@ -373,6 +376,20 @@ function byWorkspaces(
 ): Classified {
   const split = splitRun(run, lines, code);
   if ('why' in split) return unsplitVerdict(run, split, code, output);
+  const { pieces, stopped } = workspacePieces(run, split, code, caught, timeout, output, configured);
+  return workspacesVerdict(run, pieces, stopped, split, code, output);
+}
+
+/** Each workspace's verdict (with its part of the output), and the packages pnpm stopped at the first failure. */
+function workspacePieces(
+  run: WorkspaceRun,
+  split: Map<string, PnpmSegment | WorkspaceSegment>,
+  code: number,
+  caught: readonly number[],
+  timeout: number,
+  output: OutputContext,
+  configured: RunnerName | undefined,
+): { pieces: WorkspacePiece[]; stopped: string[] } {
   const pieces: WorkspacePiece[] = [];
   const stopped: string[] = [];
   for (const m of run.members) {
@@ -390,6 +407,8 @@ function byWorkspaces(
       if (seg!.failed || code !== 0)
         pieces.push({
           name: m.name,
+          member: m,
+          text: seg!.lines,
           c: {
             verdict: 'error',
             reason: `it has no "${shown(run.event)}" script, and npm fails the run for it: add one to its package.json, or run npm with --if-present to skip it`,
@@ -398,9 +417,41 @@ function byWorkspaces(
         });
       continue;
     }
-    pieces.push({ name: m.name, c: memberVerdict(run, m, seg!, caught, timeout, output, configured) });
+    pieces.push({ name: m.name, member: m, text: seg!.lines, c: memberVerdict(run, m, seg!, caught, timeout, output, configured) });
   }
-  return workspacesVerdict(run, pieces, stopped, split, code, output);
+  return { pieces, stopped };
+}
+
+/** A workspace a workspaces run caught a failed test in: its folder (relative to the tier's), its runner, and its part of the output. */
+export interface CaughtWorkspace {
+  dir: string;
+  runner: RunnerName;
+  text: string;
+}
+
+/**
+ * The workspaces of a workspaces run whose own verdict is `caught` (read as classify reads them), each
+ * with its runner (`configured`, else the one its script starts) and its part of the output: where a
+ * catch's failed tests are read, each workspace's through its own runner. A workspace that could not
+ * run is left out, as is one of no known runner. Pure.
+ */
+export function caughtWorkspaces(
+  run: WorkspaceRun,
+  text: string,
+  code: number,
+  caught: readonly number[],
+  timeout: number,
+  output: OutputContext,
+  configured?: RunnerName,
+): CaughtWorkspace[] {
+  const split = splitRun(run, outputLines(text), code);
+  if ('why' in split) return [];
+  const out: CaughtWorkspace[] = [];
+  for (const p of workspacePieces(run, split, code, caught, timeout, output, configured).pieces) {
+    const runner = configured ?? p.member.detection?.runner;
+    if (p.c.verdict === 'caught' && runner !== undefined) out.push({ dir: p.member.dir, runner, text: p.text.join('\n') });
+  }
+  return out;
 }
 
 /** The run's output cut workspace by workspace (npm's banners, pnpm's line prefixes), or why it cannot be. */

@@ -61,6 +61,13 @@ test("one workspace's test fails: caught, named, with its runner's line", () =>
       assert.is(r.verdict, 'caught', out);
       assert.is(r.reason, 'workspace b: mocha: `1 failing`');
       assert.match(out, 'unit caught a problem');
+      // The failed test, read from b's part of the output with b's runner, its file relative to the repository.
+      const failed = (r.failed_tests ?? []) as { id: string; file?: string; line?: number }[];
+      assert.equal(
+        failed.map((f) => [f.id, f.file, f.line]),
+        [['packages/b/b.test.js::doubles', 'packages/b/b.test.js', 2]],
+        JSON.stringify(r),
+      );
     },
   ));
 

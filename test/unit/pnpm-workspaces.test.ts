@@ -21,8 +21,8 @@ import * as assert from 'uvu/assert';
 import { parse as parseYaml } from 'yaml';
 import { type Workspaces, detectRunner } from '../../src/runners/detect.js';
 import { readWorkspaces } from '../../src/runners/detect-io.js';
-import { outputLines } from '../../src/verdict/runner-output.js';
-import { classify } from '../../src/verdict/verdict.js';
+import { failedTestsOf, outputLines } from '../../src/verdict/runner-output.js';
+import { caughtWorkspaces, classify } from '../../src/verdict/verdict.js';
 import { pnpmRunArgs, pnpmWorkspacePatterns, splitPnpm } from '../../src/runners/pnpm-workspaces.js';
 import type { WorkspacePackage } from '../../src/runners/workspaces.js';
 import { allRecords } from '../../src/runners/index.js';
@@ -314,6 +314,30 @@ test("classify: a package pnpm ran whose package.json, as read, has no such scri
     reason:
       "workspace d: exit 3, which this tier does not count as a test failure; if exit 3 means a test failed, add it to the tier's `caught`, or set the tier's `runner` so its output is read; `pnpm --filter d test` runs it alone",
   });
+});
+
+test("caughtWorkspaces: a recursive run's catch is read for failed tests in the package that caught it only, from its folder (c, which cannot load, is left out)", () => {
+  const detection = detect('pnpm -r --no-bail test');
+  const run = detection.workspaces!;
+  const output = { detection, allowNoTests: false, caughtByRunner: true };
+  for (const fixture of ['pnpm9-all-nobail', 'pnpm10-all-nobail']) {
+    const caught = caughtWorkspaces(run, capture(fixture), 1, [1], 30, output);
+    assert.equal(
+      caught.map((w) => [w.dir, w.runner]),
+      [['packages/b', 'mocha']],
+      fixture,
+    );
+    const failures = failedTestsOf(caught[0]!.runner, caught[0]!.text, { root: '/repo', base: caught[0]!.dir });
+    assert.equal(
+      failures.map((f) => [f.file, f.line]),
+      [
+        ['packages/b/b.test.js', 2],
+        ['packages/b/b.test.js', 3],
+      ],
+      fixture,
+    );
+  }
+  assert.equal(caughtWorkspaces(run, capture('pnpm9-pass'), 0, [1], 30, output), [], 'a run that passed');
 });
 
 test.run();
