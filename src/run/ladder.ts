@@ -16,7 +16,7 @@ import { type OutputContext, ambiguityNotes, caughtWorkspaces, classify, records
 import { loadRecords } from '../runners/index.js';
 import { SCRIPT_SUMMARIES } from '../runners/identities.js';
 import { MAX_FAILURES_READ, failedTestsOf, keepFor, outputLines } from '../verdict/runner-output.js';
-import { scriptKeep } from '../verdict/script-output.js';
+import { failedSummary, scriptKeep } from '../verdict/script-output.js';
 import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from '../runners/pnpm-workspaces.js';
 import { NPM_WORKSPACE_KEEP } from '../runners/workspaces.js';
 import type { Detection, WorkspaceRun } from '../runners/detect.js';
@@ -376,7 +376,9 @@ function failuresInOutput(at: {
     return caughtWorkspaces(workspaces, exit.tail, exit.exitCode ?? 1, at.caught, tier.timeout, output, tier.runner)
       .flatMap((w) => read(w.runner, w.text, posix.join(tier.cwd, w.dir)))
       .slice(0, MAX_FAILURES_READ);
-  return at.runner ? read(at.runner, exit.tail, tier.cwd) : [];
+  // A script that runs its tests itself: the runner whose summary counted the failures reads them.
+  const runner = at.runner ?? failedSummary(outputLines(exit.tail))?.runner;
+  return runner ? read(runner, exit.tail, tier.cwd) : [];
 }
 
 /** Each attempt's per-test outcomes (a tier with a report), for flaky-test evidence: the history code loaded only then. */

@@ -163,4 +163,37 @@ test('mocha, no JUnit report, gates in a worktree slot: the file is the reposito
     assert.match(doc.failed_tests[0]!.message, /^AssertionError \[ERR_ASSERTION\]/);
   }));
 
+test("a script that runs node's test runner itself (no runner named or detected): the catch is node's, not mocha's, and names the failed test", () =>
+  withRepo(
+    {
+      files: {
+        'package.json': `${JSON.stringify({ name: 'fixture-script', private: true, scripts: { test: 'node scripts/run-tests.js' } }, null, 2)}\n`,
+        // The script hands node --test's TAP on (what a pipe gets on Node 20 and 22; later Nodes are told so).
+        'scripts/run-tests.js':
+          "const { spawnSync } = require('node:child_process');\nconst r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'test/'], { stdio: 'inherit' });\nprocess.exit(r.status ?? 1);\n",
+        'gate-ladder.config.mjs': "export default { tiers: [{ name: 't1-tests', run: 'npm test', timeout: 120 }] };\n",
+        'src/math.js': 'exports.add = (a, b) => a + b;\n',
+        'test/math.test.js':
+          "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/math.js');\n\ntest('adds', () => {\n  assert.strictEqual(add(1, 1), 2);\n});\n",
+      },
+      install: false,
+      pushInitial: false,
+    },
+    (repo) => {
+      repo.write('src/math.js', 'exports.add = (a, b) => a - b;\n');
+      repo.commit('the bug');
+      const json = repo.cli(['run', '--base', 'HEAD~1', '--json'], { timeoutMs: 240_000 });
+      assert.is(json.code, 1, json.out);
+      const doc = JSON.parse(json.stdout) as { targets: { results: { verdict: string; reason?: string; failures?: Failed[] }[] }[] };
+      const result = doc.targets[0]!.results[0]!;
+      assert.is(result.verdict, 'caught', json.out);
+      assert.match(result.reason ?? '', /^node: `# fail 1`/);
+      assert.equal(
+        result.failures?.map((f) => [f.file, f.line]),
+        [['test/math.test.js', 6]],
+        json.out,
+      );
+    },
+  ));
+
 test.run();

@@ -93,6 +93,15 @@ test("a runner's summary counting failed tests is a catch whatever the exit code
   assert.match(bare.reason!, "add it to the tier's `caught`");
 });
 
+test("node's TAP from a script is read as node's (it counts suites, cancelled and duration_ms beside mocha's three counts)", () => {
+  const tail = readFileSync(resolve(FIXTURES, '../failures/node/caught-22.txt'), 'utf8');
+  const v = judge(1, tail);
+  assert.is(v.verdict, 'caught');
+  assert.is(v.reason, 'node: `# fail 2`');
+  // mocha's own TAP is still mocha's.
+  assert.is(judge(1, '1..2\nok 1 adds\nnot ok 2 halves\n  boom\n# tests 2\n# pass 1\n# fail 1\n').reason, 'mocha: `# fail 1`');
+});
+
 test('a runner that is known, an exit 0, and a report that decides are not read this way', () => {
   const crash = output('node20-syn-js');
   assert.is(judge(0, crash).verdict, 'pass');

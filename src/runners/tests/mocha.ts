@@ -19,6 +19,10 @@ const mochaTap = (word: string) => new RegExp(`^# ${word} (\\d+)$`);
 const mochaJson = (key: string) => new RegExp(`^\\s*"${key}": (\\d+),?$`);
 const MOCHA_JSON_STATS = /^\s*"stats": \{$/;
 const MOCHA_NO_FILES = /^\s*Error: No test files found/;
+/** A count node's TAP reporter prints beside `# tests`, `# pass` and `# fail` and mocha's does not: such TAP is node's. */
+const NODE_TAP_COUNT = /^# (?:suites|cancelled|todo|duration_ms) \d/;
+/** mocha's TAP summary (`# tests N`), not node's (which prints the same three counts and more). */
+const mochaTapTests = (lines: readonly string[]) => (firstMatch(lines, NODE_TAP_COUNT) ? undefined : lastMatch(lines, mochaTap('tests')));
 
 /** The frame of the test's own function in a stack (`at Context.<anonymous> (file:line:col)`, `at Context.named (...)`), in the project's code. */
 function testFrame(lines: readonly string[], from: number, to: number): { file: string; line: number } | undefined {
@@ -39,7 +43,7 @@ function testFrame(lines: readonly string[], from: number, to: number): { file: 
  */
 function mochaFailures(lines: readonly string[]): FailedTest[] {
   const failing = lastMatch(lines, mochaCount('failing'));
-  if (!failing) return firstMatch(lines, mochaTap('tests')) ? tapFailures(lines) : [];
+  if (!failing) return mochaTapTests(lines) ? tapFailures(lines) : [];
   const from = lines.lastIndexOf(failing.line);
   const out: FailedTest[] = [];
   const heads: number[] = [];
@@ -80,7 +84,7 @@ const mocha: RunnerProfile = {
     if (noFiles) out.noTests = { line: noFiles.line };
     const passing = lastMatch(lines, mochaCount('passing'));
     // --reporter tap: "# tests", "# pass", "# fail" (pending tests count as passed there); --reporter json: its "stats".
-    const tap = passing ? undefined : lastMatch(lines, mochaTap('tests'));
+    const tap = passing ? undefined : mochaTapTests(lines);
     const json = passing || tap ? undefined : lastMatch(lines, mochaJson('failures'));
     if (tap) {
       const failLine = lastMatch(lines, mochaTap('fail'));
