@@ -183,10 +183,17 @@ function setupCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
     .command(
       'gc',
       'Remove the worktree pool: the kept worktrees isolated runs use, with their caches (the next isolated run makes one again)',
-      {},
-      async () => {
+      (y) =>
+        y
+          .option('leftovers', {
+            type: 'boolean',
+            describe:
+              'Only stop what runs killed outright (kill -9) left running, their gates; keep the pool. Every run does this when it starts, and replay and judge have it done as soon as they are killed',
+          })
+          .example('$0 gc --leftovers', 'Stop the gates a killed run left running, now'),
+      async (a) => {
         const { gcCommand } = await import('../commands/gc.js');
-        set(gcCommand({ cwd }));
+        set(gcCommand({ cwd, leftoversOnly: a.leftovers === true }));
       },
     );
 }

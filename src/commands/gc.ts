@@ -5,14 +5,21 @@ import { msg } from '../run/messages.js';
 import { poolMsg } from '../slots/messages.js';
 import { err, out } from './context.js';
 import { EXIT } from '../config/defaults.js';
+import { stopLeftovers } from '../gates/gate-records.js';
 
-/** Removes the pool and says what it removed; slots in use by a live run are kept and named. Exit 0, or 2 outside a repository. */
-export function gcCommand(opts: { cwd: string }): number {
+/**
+ * Stops what killed runs left running (their gates), then removes the pool and says what it removed;
+ * slots in use by a live run are kept and named. `leftoversOnly`: the first step alone. Exit 0, or 2
+ * outside a repository.
+ */
+export function gcCommand(opts: { cwd: string; leftoversOnly?: boolean }): number {
   const info = repoInfo(opts.cwd);
   if (info === null) {
     err(msg.notRepo(opts.cwd, refusedRepo(opts.cwd)));
     return EXIT.error;
   }
+  stopLeftovers(info.commonDir, err);
+  if (opts.leftoversOnly === true) return EXIT.pass;
   out(poolLines(info.root, info.commonDir).join('\n'));
   return EXIT.pass;
 }

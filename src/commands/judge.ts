@@ -309,7 +309,7 @@ async function contexts(
           openLog: (tier: ResolvedTier) => openGateLog(logsDir(info.commonDir), tier.name),
           env: process.env,
           reports,
-          tracker: gateTracker(gatesDir(info.commonDir)),
+          tracker: gateTracker(gatesDir(info.commonDir), info.root),
         },
       },
     });

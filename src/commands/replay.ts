@@ -198,7 +198,7 @@ async function replayAll(
       env: process.env,
       interrupt: interrupt.promise,
       reports: todaysFreezes(reportDeps(ledger), root),
-      tracker: gateTracker(gatesDir(commonDir)),
+      tracker: gateTracker(gatesDir(commonDir), root),
     },
   };
   try {

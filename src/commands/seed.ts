@@ -167,7 +167,7 @@ async function ladderOn(
       reports,
       echo: (chunk) => process.stderr.write(safeGateOutput(chunk)),
       colour: () => gateColourWanted(process.env),
-      tracker: gateTracker(gatesDir(ctx.commonDir)),
+      tracker: gateTracker(gatesDir(ctx.commonDir), ctx.root),
     },
   );
   const failed = new Map<string, string[]>();

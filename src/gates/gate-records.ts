@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from '../util/node.js';
 import { join } from 'node:path';
 import { groupMembers, isAlive, ownStartTime, procStat, processesMarked } from '../util/proc.js';
-import { signalQuietly } from '../util/spawn.js';
+import { signalQuietly, whenKilled } from '../util/spawn.js';
 import { faultMsg } from '../ledger/messages.js';
 
 /**
@@ -36,8 +36,22 @@ export function gatesDir(commonDir: string): string {
   return join(commonDir, 'gate-ladder', 'gates');
 }
 
-/** Records each gate before it starts; best effort: a folder that cannot be written costs only the clean-up after a kill -9. */
-export function gateTracker(dir: string): GateTracker {
+/** How long a gate runs before the watcher that stops it after a kill -9 is started: a quick gate (most pushes') never starts one. */
+const WATCH_AFTER_MS = 1000;
+
+/**
+ * Records each gate before it starts; best effort: a folder that cannot be written costs only the
+ * clean-up after a kill -9. With `root` (the repository's), a gate still running after a second has
+ * a watcher started (once per process, `stopGatesIfKilled`), so a run killed outright leaves no gate
+ * running until the next run sweeps it.
+ */
+export function gateTracker(dir: string, root?: string): GateTracker {
+  let watching = false;
+  const watch = () => {
+    if (watching || root === undefined) return;
+    watching = true;
+    stopGatesIfKilled(root);
+  };
   return {
     starting: ({ marker, tier }) => {
       const file = join(dir, `${marker}.json`);
@@ -55,7 +69,9 @@ export function gateTracker(dir: string): GateTracker {
           return () => {};
         }
       }
+      const soon = watching || root === undefined ? undefined : setTimeout(watch, WATCH_AFTER_MS).unref();
       return () => {
+        clearTimeout(soon);
         try {
           unlinkSync(file);
         } catch {
@@ -64,6 +80,17 @@ export function gateTracker(dir: string): GateTracker {
       };
     },
   };
+}
+
+/**
+ * Has this process's gates stopped at once if it is killed outright (`kill -9`, no handler runs):
+ * a watcher (util/spawn.ts `whenKilled`) runs `gate-ladder gc --leftovers` with this same CLI
+ * (`cli`) in `root`, which sweeps the gates whose run is gone and says so on stderr. Nothing when
+ * the CLI's path is not known.
+ */
+export function stopGatesIfKilled(root: string, cli: string | undefined = process.argv[1]): void {
+  if (cli === undefined || !existsSync(cli)) return;
+  whenKilled(process.execPath, [cli, 'gc', '--leftovers'], root);
 }
 
 export interface Leftover {

@@ -116,7 +116,7 @@ export async function runGates(
       // Piped gate output is escaped on its way (colours kept): gates/gate-output.ts.
       echo: (chunk) => writeErr(safeGateOutput(chunk)),
       colour: () => gateColourWanted(process.env),
-      tracker: gateTracker(gatesDir(info.commonDir)),
+      tracker: gateTracker(gatesDir(info.commonDir), info.root),
       // Each tier's detection kept between runs while its command and package.json stay as they were.
       detect: (tier, cwd) => detectCached(tier, cwd, info.commonDir),
       // Whether a missing script was there before the range: the patch removed it (verdict/fault.ts).

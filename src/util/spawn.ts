@@ -84,3 +84,31 @@ export function signalQuietly(pid: number, signal: NodeJS.Signals): boolean {
     return false;
   }
 }
+
+/**
+ * Runs `file args` (in `cwd`) if this process is killed outright (`kill -9`, where no handler runs):
+ * a shell in a session of its own waits on a pipe from this process, and when the pipe closes it
+ * starts the command. A normal exit kills that shell first, so the command runs only after a kill.
+ * The command's stderr is this process's. The shell and its pipe do not keep this process alive. Best effort: a shell that cannot start
+ * costs only the clean-up it would have done.
+ */
+export function whenKilled(file: string, args: readonly string[], cwd: string): void {
+  let child: ChildProcess;
+  try {
+    child = process
+      .getBuiltinModule('node:child_process')
+      .spawn('/bin/sh', ['-c', 'read -r _ || exec "$@"', 'gate-ladder-watch', file, ...args], {
+        cwd,
+        detached: true,
+        stdio: ['pipe', 'ignore', 'inherit'],
+      });
+  } catch {
+    return;
+  }
+  child.once('error', () => {});
+  child.unref();
+  // The pipe's end here: a socket, which would hold the event loop open.
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  const pid = child.pid;
+  if (pid !== undefined) process.once('exit', () => signalQuietly(pid, 'SIGKILL'));
+}

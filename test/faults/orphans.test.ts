@@ -53,7 +53,39 @@ async function pushUntilGateRuns(repo: Repo, started: Started, timeoutS?: number
   return { push, gate, child, hook };
 }
 
-test('kill -9 of the hook: the gate group outlives it, and the next run stops it and says so', () =>
+/** The watcher a run starts once a gate has run a second: a shell, a child of `pid`, that runs `gc --leftovers` if `pid` is killed. */
+function watcherOf(pid: number): number | undefined {
+  for (const name of readdirSync('/proc')) {
+    const child = Number(name);
+    if (!Number.isInteger(child) || parentOf(child) !== pid) continue;
+    if (cmdline(child).includes('gate-ladder-watch')) return child;
+  }
+  return undefined;
+}
+
+test('kill -9 of the hook: its watcher stops the gate group at once and says so; the next run has nothing to stop', () =>
+  withRepo({}, async (repo) => {
+    const started: Started = {};
+    try {
+      const { push, gate, child, hook } = await pushUntilGateRuns(repo, started);
+      await waitFor('the watcher to start', () => watcherOf(hook));
+      process.kill(hook, 'SIGKILL');
+      assert.is.not(await push.done, 0);
+      const [g, c] = [gate, child];
+      await waitFor('the gate and its child to be gone', () => !alive(g) && !alive(c));
+      await push.closed;
+      assert.match(push.out(), `gate-ladder: a run that was killed (pid ${hook}) left t1-slow running since`, push.out());
+      assert.match(push.out(), `(process group ${gate}); stopped 2 processes.`);
+      const next = repo.cli(['run', '--base', 'HEAD~1', '--dry-run']);
+      assert.is(next.code, 0, next.out);
+      assert.not.match(next.out, 'a run that was killed', 'said once');
+    } finally {
+      killQuietly(started.gate);
+      killQuietly(started.child);
+    }
+  }));
+
+test('kill -9 of the hook and its watcher: the gate group outlives them, and the next run stops it and says so', () =>
   withRepo({}, async (repo) => {
     const started: Started = {};
     try {
@@ -61,6 +93,8 @@ test('kill -9 of the hook: the gate group outlives it, and the next run stops it
       // The runner writes its record just after starting the gate; the gate may get there first.
       const records = join(repo.dir, '.git', 'gate-ladder', 'gates');
       await waitFor('the gate to be recorded', () => existsSync(records) && readdirSync(records).some((f) => f.endsWith('.json')));
+      const watcher = await waitFor('the watcher to start', () => watcherOf(hook));
+      process.kill(watcher, 'SIGKILL');
       process.kill(hook, 'SIGKILL');
       assert.is.not(await push.done, 0);
       assert.ok(alive(gate) && alive(child), 'the gate outlived its hook');
