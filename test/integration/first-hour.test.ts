@@ -40,7 +40,8 @@ test('install composes an existing prepare script (a fresh clone gets the hooks 
       assert.is(r.code, 0, r.out);
       assert.match(r.stdout, '"prepare" was "node build.js"; it is now "husky && node build.js"');
       assert.is((JSON.parse(repo.read('package.json')) as { scripts: Record<string, string> }).scripts.prepare, 'husky && node build.js');
-      assert.ok(repo.read('.husky/pre-push').startsWith('echo "my own check"\n'), "the hook's own line is kept");
+      // gate-ladder's line goes before the hook's own (an `exit` there cannot skip it), which reads git's refs again after it.
+      assert.ok(repo.read('.husky/pre-push').endsWith('\necho "my own check"'), "the hook's own line is kept, last");
 
       // A fresh clone: `npm install` runs prepare. The hooks are set up and the project's own build still runs.
       repo.commit('adopt gate-ladder');
