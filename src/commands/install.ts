@@ -364,9 +364,13 @@ function huskyEight(root: string, hooksPath: string | null): boolean {
   return existsSync(script) && !readFileSync(script, 'utf8').includes('DEPRECATED');
 }
 
-/** The `prepare` command that sets husky up: husky 9's `husky`, or husky 8's `husky install`. */
-const huskyPrepare = (packageDir: string, husky8: boolean) => {
-  const husky = husky8 ? 'husky install' : 'husky';
+/**
+ * The `prepare` command that sets husky up: husky 9's `husky`, or husky 8's `husky install`, then
+ * `|| true`, as husky's docs give it: an install without dev dependencies (`npm ci --omit=dev`,
+ * `NODE_ENV=production`, `pnpm install --prod`) has no husky, and must not fail for it.
+ */
+const huskyPrepare = (packageDir: string, husky8: boolean, orTrue = true) => {
+  const husky = `${husky8 ? 'husky install' : 'husky'}${orTrue ? ' || true' : ''}`;
   return packageDir === ''
     ? husky
     : `cd ${packageDir
@@ -709,11 +713,11 @@ function addPrepare(place: InstallPlace, husky8: boolean): void {
         return true;
       }
       if (runsHusky(scripts.prepare)) return false;
-      // husky always exits 0 (it prints why it did nothing), so the project's own prepare still runs (in a subshell
-      // from a package's folder, so that it starts where it always did).
+      // husky always exits 0 (it prints why it did nothing), and where it is not installed `|| true` goes on, so the
+      // project's own prepare still runs (in a subshell from a package's folder, so that it starts where it always did).
       composed = {
         before: scripts.prepare,
-        after: packageDir === '' ? `husky && ${scripts.prepare}` : `(${runHusky}) && ${scripts.prepare}`,
+        after: packageDir === '' ? `${runHusky} && ${scripts.prepare}` : `(${runHusky}) && ${scripts.prepare}`,
       };
       scripts.prepare = composed.after;
       return true;
@@ -1065,7 +1069,9 @@ function undoInstall(root: string, state: InstallState): { done: string[]; kept:
           scripts.prepare = composed.before;
           return true;
         }
-        if (scripts?.prepare !== added) return false;
+        // Before 0.1.1, install wrote husky's line without `|| true`.
+        if (scripts?.prepare !== added && scripts?.prepare !== huskyPrepare(state.packageDir ?? '', state.husky8 === true, false))
+          return false;
         delete scripts.prepare;
         if (Object.keys(scripts).length === 0) delete pkgJson.scripts;
         return true;
