@@ -461,7 +461,8 @@ function installPlace(opts: InstallOptions): InstallPlace | number {
   // The package gate-ladder was added to: package.json's folder, at or below the root (a repository whose
   // JavaScript lives in a folder of its own). Hooks and the config stay at the root, where git and the
   // config search look; the runner, the scripts and the `prepare` script are the package's.
-  const packageDir = previous ? (previous.packageDir ?? '') : packageFolder(opts.cwd, root);
+  // An earlier install's record names it (a record without one: the folder install runs in, as that install's was).
+  const packageDir = previous?.packageDir ?? packageFolder(opts.cwd, root);
   if (/[\x00-\x1f\x7f]/.test(packageDir)) {
     process.stderr.write(
       `gate-ladder: the package's folder ${shown(packageDir)} has a control character in its name, which a hook line cannot hold; rename it, or run install from the repository root.\n`,
@@ -481,6 +482,7 @@ function installPlace(opts: InstallOptions): InstallPlace | number {
     createdConfig: null,
     huskyHooksBefore: projectHuskyHooks(root),
   };
+  if (packageDir !== '') state.packageDir = packageDir;
   return { info, root, path, previous, packageDir, pkg, runnerDir, pm, state };
 }
 

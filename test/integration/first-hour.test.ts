@@ -434,6 +434,20 @@ test('a package in a folder of the repository (its name has a space): install fr
       );
       symlinkSync(installedModules(), join(app, 'node_modules'), 'dir');
 
+      // A teammate's clone: install's record is not there (it is in the git dir), prepare already runs husky.
+      // install from the folder, twice: the second is up to date, and the hook still runs the folder's runner.
+      const record = join(repo.dir, '.git', 'gate-ladder', 'install.json');
+      const kept = readFileSync(record, 'utf8');
+      rmSync(record);
+      const hook = repo.read('.husky/pre-push');
+      for (const round of [1, 2]) {
+        const again = sh(process.execPath, [join(app, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'install'], app);
+        assert.is(again.code, 0, again.out);
+        assert.is(repo.read('.husky/pre-push'), hook, `round ${round}: the hook as it was`);
+        assert.not.match(again.out, 'runs from outside the project', `round ${round}`);
+      }
+      writeFileSync(record, kept);
+
       const u = sh(process.execPath, [join(app, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'uninstall'], app);
       assert.is(u.code, 0, u.out);
       assert.match(u.stdout, 'web app/package.json: restored as it was before install');
