@@ -5,13 +5,15 @@
  * is no test run; `go test -json` on stdout is read as the text its events hold; a panic names the test
  * file's frame; a t.Log before the failure does not stand for it; an import cycle is no test failing.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { allRecords } from '../../src/runners/index.js';
 import { failedTestsOf } from '../../src/verdict/runner-output.js';
+import { reportDeps } from '../../src/verdict/tier-report-io.js';
 import { classify } from '../../src/verdict/verdict.js';
 
 await allRecords();
@@ -93,4 +95,26 @@ test('an Example whose output differs: got and want as its message', () => {
     { id: 'example.com/m/math::ExampleAdd', title: 'ExampleAdd', message: 'got 4, want 3' },
   ]);
 });
+test("a go-json report: its failed tests with file, line and message, from its events' Output (the module's go.mod places them)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gl-go-json-'));
+  try {
+    writeFileSync(join(dir, 'go.mod'), 'module example.com/m\n\ngo 1.19\n');
+    writeFileSync(join(dir, 'go-test.json'), output('panic-json'));
+    const read = await reportDeps(join(dir, 'ledger.jsonl')).read(
+      join(dir, 'go-test.json'),
+      0,
+      { runner: 'go', base: '.', root: dir },
+      'go-json',
+    );
+    assert.is(read.kind, 'ok');
+    assert.equal(read.kind === 'ok' ? read.failures?.map((f) => [f.id, f.file, f.line, f.message]) : undefined, [
+      ['example.com/m/math::TestUpper', 'math/math_test.go', 8, 'Upper(x) = "x"'],
+      // The panic's frame is under the folder go ran in when the report was written (/x): outside this one, so no file.
+      ['example.com/m/math::TestDiv', undefined, undefined, 'panic: runtime error: integer divide by zero'],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();
