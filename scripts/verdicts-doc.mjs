@@ -150,7 +150,7 @@ const lines = [
   '  `allowNoTests` (a test that failed in another package still makes it `caught`). `go test -json` on',
   "  stdout is read as the text its events hold, as `-v` prints it. An import cycle and go's other errors",
   '  before any package is built (`no required module provides package`, two packages in one folder)',
-  '  are an `error`, "go could not load the packages". Without `-v` go names no skipped test, so a',
+  '  are an `error`, "go could not load the packages", blamed on a changed `.go` file in a package it names. Without `-v` go names no skipped test, so a',
   '  package whose tests all skip reads as one that passed (`-v` or `-json` tell).',
   '- **Every test skipped** is "no tests ran": an `error`, or a `pass` with `allowNoTests: true`. A',
   '  focused `.only` test that passes is a `pass`: the test that ran passed (vitest with `CI` set fails',
