@@ -586,8 +586,11 @@ function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt
   }
   if (HARMLESS.has(b) || TAP_REPORTERS.has(b)) return;
   found.others.push(printable(words.join(' ')));
-  const check = CHECK_BY_WORD.get(b);
-  if (check && (check.command === undefined || check.command.is(words))) found.checkers.push({ name: check.name, word: b });
+  // A check its words name (`eslint`), else one its command's shape names (`go vet`).
+  const check =
+    CHECK_BY_WORD.get(b) ?? IDENTITY_LIST.find((c) => c.kind === 'check' && c.words === undefined && c.command?.is(words) === true);
+  if (check && (check.command === undefined || check.command.is(words)))
+    found.checkers.push({ name: check.name, word: check.words ? b : words.slice(0, 2).join(' ') });
 }
 
 /**
