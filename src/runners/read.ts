@@ -19,8 +19,8 @@ export interface Summary {
 export interface Reading {
   /** Proof that tests ran: the summary line and its counts (absent: the runner printed none). */
   summary?: Summary;
-  /** The harness failed before or outside the tests: what, and the line that says so. */
-  cannotRun?: { what: string; line: string };
+  /** The harness failed before or outside the tests: what, the line that says so, and the next step when the line does not say it. */
+  cannotRun?: { what: string; line: string; next?: string };
   /** The runner said it found no test at all. */
   noTests?: { line: string };
   /**

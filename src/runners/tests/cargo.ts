@@ -2,19 +2,34 @@
 import { anyOf, count, type FailedTest, firstMatch, firstMessageLine, type Reading, type RunnerProfile } from '../read.js';
 import { defineRunner } from '../record.js';
 
+const CARGO_RESULT = /^test result: /;
+/**
+ * A test binary's section starts: `     Running unittests src/lib.rs (target/debug/deps/m-1a2b)`, `     Running
+ * tests/it.rs (...)`, `   Doc-tests m`; cargo writes them to stderr, so one may follow a test's unfinished
+ * line (`test a ...      Running tests/it.rs (...)`) when that binary stopped mid-line.
+ */
+const CARGO_BINARY = /(?:^|\s)(?:Running (?:unittests )?(\S+) \(.*\)|Doc-tests (\S+))\s*$/;
+/** libtest's announcement of a binary's tests (quiet or not): its `test result:` line must follow. */
+const CARGO_RUNNING = /^running (\d+) tests?$/;
+/** Every cargo error line read starts so (`error: could not compile`, `error[E0308]:`, `error: test failed, to rerun pass`). */
+const CARGO_ERROR = /^error/;
+const CARGO_PANIC = /^thread '[^']*'(?: \(\d+\))? (?:panicked at|has overflowed)/;
+const CARGO_DIED = /process didn't exit successfully: .*\((?:signal|exit status)/;
+
+/** What a section line names: `src/lib.rs (unittests)`, `tests/it.rs`, `the doctests of m`. */
+function binaryName(line: string): string | undefined {
+  const m = CARGO_BINARY.exec(line);
+  if (!m) return undefined;
+  if (m[2] !== undefined) return `the doctests of ${m[2]}`;
+  return /Running unittests /.test(line) ? `${m[1]} (unittests)` : m[1];
+}
+
 /**
  * A cargo test binary that failed without a `test result:` line of its own: a `harness = false` test
  * whose main panicked, a test that aborted the process (SIGABRT, a stack overflow), a build script that
  * panicked. No test is known to have failed: the harness broke. The line that says why: the panic, the
  * signal, or cargo's own error.
  */
-const CARGO_RESULT = /^test result: /;
-const CARGO_BINARY = /^\s+(?:Running|Doc-tests) \S/;
-/** Every cargo error line read starts so (`error: could not compile`, `error[E0308]:`, `error: test failed, to rerun pass`). */
-const CARGO_ERROR = /^error/;
-const CARGO_PANIC = /^thread '[^']*'(?: \(\d+\))? (?:panicked at|has overflowed)/;
-const CARGO_DIED = /process didn't exit successfully: .*\((?:signal|exit status)/;
-
 function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line: string } | undefined {
   const build = firstMatch(lines, /^error: failed to run custom build command for /);
   if (build) return { what: 'a build script failed', line: build.line };
@@ -33,6 +48,46 @@ function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line
     }
   }
   return undefined;
+}
+
+/**
+ * A test binary that announced its tests (`running 3 tests`) and printed no `test result:` before the
+ * next binary's section (or its next `running`, under `-q`, which prints no sections) or the end: it
+ * stopped in the middle of its tests, though cargo may exit 0 (a test, or the code under test, called
+ * `std::process::exit(0)`). What it was and how many tests it announced.
+ */
+function cargoUnreported(lines: readonly string[]): { binary?: string; tests: number; last: string } | undefined {
+  let binary: string | undefined;
+  let open: { binary?: string; tests: number; last: string } | undefined;
+  for (const l of lines) {
+    const name = binaryName(l);
+    const running = CARGO_RUNNING.exec(l);
+    if (open && name !== undefined) {
+      // The stopped binary's unfinished line, without the next section cargo wrote after it.
+      const cut = l.slice(0, CARGO_BINARY.exec(l)!.index).trim();
+      return cut === '' ? open : { ...open, last: cut };
+    }
+    if (open && running) return open;
+    if (name !== undefined) binary = name;
+    else if (running) {
+      if (Number(running[1]) > 0) open = { ...(binary !== undefined && { binary }), tests: Number(running[1]), last: l };
+      binary = undefined;
+    } else if (CARGO_RESULT.test(l)) open = undefined;
+    else if (open && l.trim() !== '') open.last = l;
+  }
+  return open;
+}
+
+/** cargoUnreported as what could not run: the binary, its count, its last line, and how to find the test that stopped it. */
+function unreported(lines: readonly string[]): Reading['cannotRun'] {
+  const u = cargoUnreported(lines);
+  if (!u) return undefined;
+  const n = `${u.tests} test${u.tests === 1 ? '' : 's'}`;
+  return {
+    what: `the test binary ${u.binary !== undefined ? `for ${u.binary} ` : ''}stopped before its test result (it ran ${n}, reported none), so not every test is known to have passed; its last output`,
+    line: u.last,
+    next: 'a test (or the code it calls) may have called process::exit; `cargo test -- --test-threads=1` prints each test as it starts, so the last one printed is the one that stopped it',
+  };
 }
 
 /**
@@ -64,7 +119,7 @@ function cargoFailures(lines: readonly string[]): FailedTest[] {
 
 const cargo: RunnerProfile = {
   failures: cargoFailures,
-  keep: anyOf(CARGO_RESULT, CARGO_BINARY, CARGO_ERROR, CARGO_PANIC, CARGO_DIED),
+  keep: anyOf(CARGO_RESULT, CARGO_BINARY, CARGO_RUNNING, CARGO_ERROR, CARGO_PANIC, CARGO_DIED),
   read(lines) {
     const out: Reading = {};
     const results = lines.filter((l) => /^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed/.test(l));
@@ -93,7 +148,7 @@ const cargo: RunnerProfile = {
       };
     const usage = firstMatch(lines, /^error: no (?:test|bin|example|bench) target named|^error: could not find `Cargo\.toml`/);
     if (usage) out.cannotRun = { what: 'a cargo usage error', line: usage.line };
-    const outside = cargoBinaryOutsideTests(lines);
+    const outside = cargoBinaryOutsideTests(lines) ?? unreported(lines);
     if (outside && !out.cannotRun) out.cannotRun = outside;
     return out;
   },
