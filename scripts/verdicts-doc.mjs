@@ -84,7 +84,7 @@ const lines = [
   'unit-tested on their printed formats (`test/unit/runners.test.ts`), not run here.',
   'eslint (10.16), prettier (3.10, `--check`), biome (2.6, `biome lint`) and flake8 (5.0) run each case in its own folder',
   'with its own config: `npx eslint .`, `npx prettier --check .`, `npx biome lint .`, `flake8 .` (a path with no files: `nothere`).',
-  "tsc and ruff are read by their records' checks and unit-tested on their printed formats (`test/unit/runner-checks.test.ts`; no ruff here).",
+  "tsc and ruff are read by their records' checks and unit-tested on their printed formats (`test/unit/runner-checks.test.ts`; no ruff here); clippy and cargo check on what they printed on a crate here (`test/fixtures/runners/cargo/`, `test/unit/cargo-captures.test.ts`).",
   'A `—` is a case not run for that runner (it would show nothing new, or the runner has no such option).',
   '',
   '## The runners',

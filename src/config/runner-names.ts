@@ -30,6 +30,9 @@ const TABLE = {
   biome: undefined,
   ruff: undefined,
   flake8: undefined,
+  // clippy and cargo check exit 101 for a lint denied as an error (a finding) and for a compile error (their output tells which).
+  clippy: () => [101],
+  'cargo-check': () => [101],
 } as const satisfies Record<string, (() => number[]) | undefined>;
 
 /** Runners whose exit codes, output and reports gate-ladder knows how to read: one record each in src/runners/. */

@@ -252,10 +252,11 @@ const WRAPPER_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
 const BY_WORD: ReadonlyMap<string, RunnerIdentity> = new Map(
   IDENTITY_LIST.flatMap((r) => (r.kind === 'check' ? [] : (r.words ?? [])).map((w) => [w, r] as const)),
 );
-/** The linters, formatters and type checkers a command names, from their identities: they decide a tier only when they are all it runs. */
-const CHECK_BY_WORD: ReadonlyMap<string, RunnerIdentity> = new Map(
-  IDENTITY_LIST.flatMap((r) => (r.kind === 'check' ? (r.words ?? []) : []).map((w) => [w, r] as const)),
-);
+/** The linters, formatters and type checkers a command names, from their identities (`cargo`: clippy's and cargo check's): they decide a tier only when they are all it runs. */
+const CHECK_BY_WORD: ReadonlyMap<string, readonly RunnerIdentity[]> = IDENTITY_LIST.reduce((m, r) => {
+  for (const w of r.kind === 'check' ? (r.words ?? []) : []) m.set(w, [...(m.get(w) ?? []), r]);
+  return m;
+}, new Map<string, RunnerIdentity[]>());
 /** The runners whose node_modules folder a path names, from their identities' `packages`. */
 const BY_PACKAGE: ReadonlyMap<string, RunnerIdentity> = new Map(
   IDENTITY_LIST.flatMap((r) => (r.packages ?? []).map((p) => [p, r] as const)),
@@ -586,8 +587,19 @@ function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt
   }
   if (HARMLESS.has(b) || TAP_REPORTERS.has(b)) return;
   found.others.push(printable(words.join(' ')));
-  const check = CHECK_BY_WORD.get(b);
-  if (check && (check.command === undefined || check.command.is(words))) found.checkers.push({ name: check.name, word: b });
+  const check = CHECK_BY_WORD.get(b)?.find((c) => c.command === undefined || c.command.is(words));
+  // `cargo clippy`, not `cargo`: the word says which check (cargo's subcommand, options left out).
+  const word =
+    b === 'cargo'
+      ? [
+          'cargo',
+          ...words
+            .slice(1)
+            .filter((w) => !w.startsWith('-') && !w.startsWith('+'))
+            .slice(0, 1),
+        ].join(' ')
+      : b;
+  if (check) found.checkers.push({ name: check.name, word });
 }
 
 /**

@@ -30,6 +30,8 @@ const FILES: { readonly [N in RunnerName]: () => Promise<{ record: RunnerRecord<
   biome: () => import('./checks/biome.js'),
   ruff: () => import('./checks/ruff.js'),
   flake8: () => import('./checks/flake8.js'),
+  clippy: () => import('./checks/clippy.js'),
+  'cargo-check': () => import('./checks/cargo-check.js'),
 };
 
 const loaded = new Map<RunnerName, RunnerRecord>();

@@ -606,6 +606,7 @@ function byProfile(
     return {
       verdict: 'error',
       reason: `${r.cannotRun.what}: ${quoteLine(r.cannotRun.line)}${r.cannotRun.next !== undefined ? `; ${r.cannotRun.next}` : ''}`,
+      ...(r.cannotRun.notFound !== undefined && { notFound: r.cannotRun.notFound, inapplicable: true }),
     };
   if (none) return noTestsRan(r, none, runner, code, allowNoTests);
   if (code === 0) {

@@ -11,8 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runnerCaught } from '../../src/config/runner-names.js';
+import { detectRunner } from '../../src/runners/detect.js';
 import { allRecords, runnerRecord } from '../../src/runners/index.js';
+import { rustErrors } from '../../src/runners/read.js';
 import { failedTestsOf, keepFor, outputLines } from '../../src/verdict/runner-output.js';
+import { errorFault } from '../../src/verdict/fault.js';
 import { classify } from '../../src/verdict/verdict.js';
 import type { RunnerName } from '../../src/types.js';
 
@@ -75,6 +78,55 @@ const ROWS: Row[] = [
     'error',
     'the test binary for tests/integration.rs stopped before its test result (it ran 3 tests, reported none)',
   ],
+  // What stops cargo before any test: quoted with where it points, not a caret line nor a header without its place.
+  ['compile-error', 'cargo', 'error', 'a compile error: `src/lib.rs:11:11: error[E0277]: cannot add `&str` to `i64``'],
+  [
+    'broken-toml',
+    'cargo',
+    'error',
+    'cargo could not read its manifest: `Cargo.toml:3:14: error: invalid float, expected nothing`; fix Cargo.toml',
+  ],
+  [
+    'no-such-command',
+    'cargo',
+    'error',
+    'cargo has no such command: `error: no such command: `nextest``; install it (`cargo install cargo-nextest`), or fix the command',
+  ],
+  ['no-such-command', 'nextest', 'error', 'cargo has no such command: `error: no such command: `nextest``'],
+  // clippy with `-D warnings` (install's starter writes it as a Rust crate's lint tier): a lint is a finding, a compile error an error.
+  ['clippy-pass', 'clippy', 'pass', ''],
+  ['clippy-warning', 'clippy', 'pass', ''],
+  [
+    'clippy-finding',
+    'clippy',
+    'caught',
+    'clippy: 1 finding, the first: `src/lib.rs:11:5: unneeded `return` statement (clippy::needless_return)`',
+  ],
+  [
+    'clippy-findings',
+    'clippy',
+    'caught',
+    'clippy: 2 findings, the first: `src/shapes.rs:15:9: unneeded `return` statement (clippy::needless_return)`',
+  ],
+  [
+    'clippy-compile-error',
+    'clippy',
+    'error',
+    'a compile error, so clippy checked nothing: `src/lib.rs:11:11: error[E0277]: cannot add `&str` to `i64``',
+  ],
+  [
+    'clippy-broken-toml',
+    'clippy',
+    'error',
+    'exit 101: cargo could not read its manifest, so nothing was checked: `Cargo.toml:3:14: error: invalid float, expected nothing`; fix Cargo.toml',
+  ],
+  ['check-warning', 'cargo-check', 'pass', ''],
+  [
+    'check-compile-error',
+    'cargo-check',
+    'error',
+    'a compile error, so cargo-check checked nothing: `src/lib.rs:11:11: error[E0277]: cannot add',
+  ],
 ];
 
 for (const [name, runner, verdict, reason] of ROWS) {
@@ -106,6 +158,61 @@ test('a binary that stopped, then a long output: its `running` line and its unfi
     (r.cannotRun?.what ?? '').startsWith('the test binary for src/lib.rs (unittests) stopped before its test result (it ran 4 tests'),
     r.cannotRun?.what,
   );
+});
+
+/** rustc's own diagnostics as rustErrors reads them: [header, at, lint]. */
+const errorsOf = (text: string) => rustErrors(outputLines(text)).map((e) => [e.line, e.at, e.lint]);
+
+test("a lint beside a syntax error, and a lint's second occurrence that names no lint: told apart by message", () => {
+  // clippy -- -D warnings on `let x = 1; let y = 2;` (two unused variables) and `let z = ;`, as rustc 1.95 printed them.
+  const two = `error: unused variable: \`x\`\n --> src/lib.rs:2:9\n  |\n  = note: \`-D unused-variables\` implied by \`-D warnings\`\n\nerror: unused variable: \`y\`\n --> src/lib.rs:3:9\n  |\n\nerror: could not compile \`c1\` (lib) due to 2 previous errors\n`;
+  assert.equal(errorsOf(two), [
+    ['error: unused variable: `x`', 'src/lib.rs:2:9', 'unused_variables'],
+    ['error: unused variable: `y`', 'src/lib.rs:3:9', 'unused_variables'],
+  ]);
+  const syntax = `error: expected expression, found \`;\`\n --> src/lib.rs:6:13\n  |\n6 |     let z = ;\n\nerror: unused variable: \`x\`\n --> src/lib.rs:2:9\n  |\n  = note: \`-D unused-variables\` implied by \`-D warnings\`\n\nerror: could not compile \`c1\` (lib) due to 2 previous errors\n`;
+  assert.equal(errorsOf(syntax), [
+    ['error: expected expression, found `;`', 'src/lib.rs:6:13', undefined],
+    ['error: unused variable: `x`', 'src/lib.rs:2:9', 'unused_variables'],
+  ]);
+  const c = classify({ exitCode: 101, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: syntax }, [101], 30, {
+    runner: 'clippy',
+    output: { detection: { runner: 'clippy', words: [], managers: [] } },
+  });
+  assert.is(c.verdict, 'error');
+  assert.ok((c.reason ?? '').includes('`src/lib.rs:6:13: error: expected expression, found `;``'), c.reason);
+});
+
+test("`cargo nextest` not installed, since the patch changed package.json's script to it: the patch's fault, naming the command", () => {
+  const c = judge('nextest', 'no-such-command');
+  assert.is(c.notFound, 'cargo nextest');
+  const fault = (before: string) =>
+    errorFault({
+      reason: c.reason!,
+      output: capture('no-such-command').text,
+      changed: ['package.json'],
+      exited: true,
+      notFound: { command: c.notFound!, tierRun: 'npm test' },
+      packageJsonAtBase: before,
+    });
+  assert.equal(fault('{"scripts":{"test":"cargo test"}}'), { cause: 'patch', file: 'package.json', command: 'cargo nextest' });
+  // Named before the patch too: not installed here, the harness's.
+  assert.equal(fault('{"scripts":{"test":"cargo nextest run"}}'), { cause: 'harness' });
+});
+
+test('detection: `cargo clippy -- -D warnings` (through an npm script too) is clippy, `cargo check`/`cargo build` cargo-check, as the whole command only', () => {
+  const scripts = () => ({
+    lint: 'cargo clippy --all-targets -- -D warnings',
+    check: 'cargo +nightly check --all-targets',
+    test: 'cargo test',
+  });
+  assert.is(detectRunner('npm run lint', undefined, scripts).runner, 'clippy');
+  assert.ok(detectRunner('npm run lint', undefined, scripts).why.includes('a check (cargo clippy)'));
+  assert.is(detectRunner('npm run check', undefined, scripts).runner, 'cargo-check');
+  assert.is(detectRunner('cargo build --release', undefined, scripts).runner, 'cargo-check');
+  assert.is(detectRunner('npm test', undefined, scripts).runner, 'cargo');
+  assert.is(detectRunner('cargo clippy && ./run-more', undefined, scripts).runner, undefined);
+  assert.is(detectRunner('cargo fmt --check', undefined, scripts).runner, undefined);
 });
 
 test.run();

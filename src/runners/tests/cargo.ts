@@ -1,5 +1,14 @@
 /** cargo: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { anyOf, count, type FailedTest, firstMatch, firstMessageLine, type Reading, type RunnerProfile } from '../read.js';
+import {
+  anyOf,
+  cargoCannotBuild,
+  count,
+  type FailedTest,
+  firstMatch,
+  firstMessageLine,
+  type Reading,
+  type RunnerProfile,
+} from '../read.js';
 import { defineRunner } from '../record.js';
 
 const CARGO_RESULT = /^test result: /;
@@ -140,12 +149,8 @@ const cargo: RunnerProfile = {
         skipped: ignored,
       };
     }
-    const compile = firstMatch(lines, /^error: could not compile/);
-    if (compile)
-      out.cannotRun = {
-        what: 'a compile error',
-        line: firstMatch(lines, /^error(?:\[E\d+\])?: (?!could not compile)/)?.line ?? compile.line,
-      };
+    const build = cargoCannotBuild(lines);
+    if (build) out.cannotRun = build;
     const usage = firstMatch(lines, /^error: no (?:test|bin|example|bench) target named|^error: could not find `Cargo\.toml`/);
     if (usage) out.cannotRun = { what: 'a cargo usage error', line: usage.line };
     const outside = cargoBinaryOutsideTests(lines) ?? unreported(lines);
