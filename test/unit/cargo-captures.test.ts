@@ -138,6 +138,44 @@ for (const [name, runner, verdict, reason] of ROWS) {
   });
 }
 
+/** The failed tests as the ledger row carries them, the gate run in /x at the root: [id, file, line, message]. */
+const failed = (name: string, base = '.') =>
+  failedTestsOf('cargo', capture(name).text, { root: '/x', base }).map((f) => [f.id, f.file, f.line, f.message]);
+
+test('a failed doctest is named at its example (file and line), with its panic message', () => {
+  assert.is(judge('cargo', 'doctest-failed').verdict, 'caught');
+  assert.equal(failed('doctest-failed'), [
+    ['src/shapes.rs - shapes::Rect::area (line 10)', 'src/shapes.rs', 10, 'assertion `left == right` failed'],
+  ]);
+});
+
+test('a #[should_panic] test that did not panic is named at the test, plain and under -q', () => {
+  for (const name of ['should-panic', 'should-panic-q']) {
+    assert.is(judge('cargo', name).verdict, 'caught', name);
+    assert.equal(failed(name), [['panics::div_zero_panics', 'src/lib.rs', 28, 'test did not panic as expected']], name);
+  }
+});
+
+test('cargo test -q --no-fail-fast: every failed test named from its `--- FAILED` line and its block', () => {
+  assert.is(judge('cargo', 'caught-q').verdict, 'caught');
+  assert.equal(failed('caught-q'), [
+    ['tests::adds', 'src/lib.rs', 20, 'assertion `left == right` failed'],
+    ['tests::adds_negative', 'src/lib.rs', 30, 'assertion `left == right` failed'],
+    ['tests::adds_zero', 'src/lib.rs', 25, 'assertion `left == right` failed'],
+    ['add_large', 'tests/integration.rs', 10, 'assertion `left == right` failed'],
+    ['src/shapes.rs - shapes::Rect::area (line 10)', 'src/shapes.rs', 10, 'assertion `left == right` failed'],
+    ['src/lib.rs - add (line 7)', 'src/lib.rs', 7, 'assertion `left == right` failed'],
+  ]);
+  // Before libtest printed names under -q (dots, `F`): the blocks and the `failures:` list name them; passing tests' blocks (`--show-output`) do not.
+  const dots = capture('caught-q').text.replace(/^.* --- FAILED$/gm, 'F');
+  assert.equal(failedTestsOf('cargo', dots, { root: '/x', base: '.' }).length, 6);
+  const shown = `successes:\n\n---- tests::ok stdout ----\nhello\n\n${capture('should-panic').text}`;
+  assert.equal(
+    failedTestsOf('cargo', shown, { root: '/x', base: '.' }).map((f) => f.id),
+    ['panics::div_zero_panics'],
+  );
+});
+
 test('a binary that stopped, then a long output: its `running` line and its unfinished line are kept beyond the tail', () => {
   const { text } = capture('exit0');
   const many = Array.from({ length: 4000 }, (_, i) => `test case_${i} ... ok`).join('\n');

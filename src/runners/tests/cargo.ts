@@ -99,31 +99,62 @@ function unreported(lines: readonly string[]): Reading['cannotRun'] {
   };
 }
 
+/** A failed test's line: `test a::b ... FAILED`, `test a::b - should panic ... FAILED`, `-q`'s `a::b --- FAILED` (a doctest's name has spaces). */
+const FAILED_LINE =
+  /^(?:test (.+?)(?: - (?:should panic|compile fail))? \.\.\. FAILED|(.+?)(?: - (?:should panic|compile fail))? --- FAILED)$/;
+/** A doctest's name: its file and the line its example starts at (`src/shapes.rs - shapes::Rect::area (line 10)`). */
+const DOCTEST = /^(\S+\.rs) - .*\(line (\d+)\)$/;
+
+/** The failed tests' names, each once, in the order printed: their `FAILED` lines, then (old `-q` printed dots) their `---- name stdout ----` blocks and the `failures:` list. */
+function failedNames(lines: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const l of lines) {
+    const m = FAILED_LINE.exec(l);
+    if (m) names.add(m[1] ?? m[2]!);
+  }
+  // `--show-output` prints the passing tests' blocks too, under `successes:`.
+  let passing = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] === 'successes:' || lines[i] === 'failures:') passing = lines[i] === 'successes:';
+    const block = /^---- (.+) stdout ----$/.exec(lines[i]!);
+    if (block && !passing) names.add(block[1]!);
+    // The list after the blocks: `failures:` then each name indented by four spaces.
+    if (lines[i] === 'failures:') for (let j = i + 1; j < lines.length && /^ {4}\S/.test(lines[j]!); j++) names.add(lines[j]!.trim());
+  }
+  return [...names];
+}
+
+/** Where a failed test's block says it failed: its panic (or a `#[should_panic]` test's note that it did not), and the message. */
+function failedAt(lines: readonly string[], name: string): { file?: string; line?: number; message?: string } {
+  const block = lines.indexOf(`---- ${name} stdout ----`);
+  for (let i = block + 1; block !== -1 && i < lines.length && !/^---- /.test(lines[i]!) && lines[i] !== 'failures:'; i++) {
+    const l = lines[i]!;
+    const now = /^thread '[^']*'(?: \(\d+\))? panicked at (\S+?):(\d+):\d+:$/.exec(l);
+    if (now) return { file: now[1]!, line: Number(now[2]), ...(lines[i + 1] !== undefined && { message: lines[i + 1]! }) };
+    const old = /^thread '[^']*' panicked at '(.*)', (\S+?):(\d+):\d+$/.exec(l);
+    if (old) return { file: old[2]!, line: Number(old[3]), message: old[1]! };
+    const noPanic = /^note: (test did not panic as expected)(?: at (\S+?):(\d+):\d+)?$/.exec(l);
+    if (noPanic) return { ...(noPanic[2] !== undefined && { file: noPanic[2], line: Number(noPanic[3]) }), message: noPanic[1]! };
+    // A doctest that does not compile; a test that returned an `Err`.
+    const other = /^(?:error(?:\[E\d+\])?: .*|Error: .*)$/.exec(l);
+    if (other) return { message: other[0] };
+  }
+  return {};
+}
+
 /**
- * cargo test's failed tests: each `test name ... FAILED`, with its panic from the `---- name stdout ----`
- * block below (`thread 'name' panicked at src/lib.rs:11:9:` and the message on the next line; before
- * Rust 1.73, `panicked at 'message', src/lib.rs:11:9`).
+ * cargo test's failed tests (`-q` too): each with its panic from the `---- name stdout ----` block below
+ * (`thread 'name' panicked at src/lib.rs:11:9:` and the message on the next line; before Rust 1.73,
+ * `panicked at 'message', src/lib.rs:11:9`). A doctest is at its example's file and line (its panic is in
+ * a generated file); a `#[should_panic]` test that did not panic, at the test.
  */
 function cargoFailures(lines: readonly string[]): FailedTest[] {
-  const out: FailedTest[] = [];
-  const seen = new Set<string>();
-  for (const l of lines) {
-    const m = /^test (\S+) \.\.\. FAILED$/.exec(l);
-    if (!m || seen.has(m[1]!)) continue;
-    seen.add(m[1]!);
-    const name = m[1]!;
-    const block = lines.indexOf(`---- ${name} stdout ----`);
-    let at: { file: string; line: number; message?: string } | undefined;
-    for (let i = block + 1; block !== -1 && i < lines.length && !/^---- /.test(lines[i]!) && lines[i] !== 'failures:'; i++) {
-      const now = /^thread '[^']*'(?: \(\d+\))? panicked at (\S+?):(\d+):\d+:$/.exec(lines[i]!);
-      const old = /^thread '[^']*' panicked at '(.*)', (\S+?):(\d+):\d+$/.exec(lines[i]!);
-      if (now) at = { file: now[1]!, line: Number(now[2]), ...(lines[i + 1] !== undefined && { message: lines[i + 1]! }) };
-      else if (old) at = { file: old[2]!, line: Number(old[3]), message: old[1]! };
-      if (at) break;
-    }
-    out.push({ title: [name], ...(at && { file: at.file, line: at.line }), message: firstMessageLine(at?.message ?? 'failed') });
-  }
-  return out;
+  return failedNames(lines).map((name) => {
+    const at = failedAt(lines, name);
+    const doc = DOCTEST.exec(name);
+    const where = doc ? { file: doc[1]!, line: Number(doc[2]) } : at.file !== undefined ? { file: at.file, line: at.line! } : undefined;
+    return { title: [name], ...where, message: firstMessageLine(at.message ?? 'failed') };
+  });
 }
 
 const cargo: RunnerProfile = {
