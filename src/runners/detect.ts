@@ -7,6 +7,7 @@ import { type ParseEntry, parse as parseShell, quote } from 'shell-quote';
 import type { RunnerName } from '../config/runner-names.js';
 import { IDENTITY_LIST, type RunnerIdentity } from './identities.js';
 import { base } from './command-words.js';
+import { posix } from 'node:path';
 import { shown } from '../util/escape.js';
 import type { EnvTool } from './env-tools.js';
 import { type PnpmRunArgs, pnpmRunArgs } from './pnpm-workspaces.js';
@@ -81,6 +82,8 @@ export interface Detection {
   workspaces?: WorkspaceRun;
   /** Every command the tier runs is a TypeScript type checker (`tsc`, `vue-tsc`): its diagnostics are its verdict. */
   typeCheck?: string;
+  /** cargo's `--manifest-path`'s folder (`crates/rs`), relative to where the tier runs: its panics name files from there. */
+  manifestDir?: string;
 }
 
 const MAX_DEPTH = 4;
@@ -295,6 +298,8 @@ interface Found {
   checkers: { name: RunnerName; word: string }[];
   make: boolean;
   envTool?: EnvTool;
+  /** cargo's or nextest's `--manifest-path` folder. */
+  manifestDir?: string;
   workspaces?: WorkspaceRun;
   /** Why make could not say what a make command runs. */
   makeUnread?: string;
@@ -570,6 +575,13 @@ function scanScript(pm: NonNullable<ReturnType<typeof managerTarget>>, words: re
   }
 }
 
+/** The value of cargo's `--manifest-path X` (or `--manifest-path=X`), when given. */
+function manifestPath(words: readonly string[]): string | undefined {
+  const at = words.findIndex((w) => w === '--manifest-path' || w.startsWith('--manifest-path='));
+  if (at === -1) return undefined;
+  return words[at]!.includes('=') ? words[at]!.slice(words[at]!.indexOf('=') + 1) : words[at + 1];
+}
+
 /** Any other command: the runner its shape or words name, else a check it names, else a command we do not know. */
 function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt): void {
   const { found, via } = at;
@@ -583,6 +595,8 @@ function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt
   const r = shaped?.name ?? words.map((w, i) => runnerWord(w, i === 0)).find((x) => x !== undefined);
   if (r !== undefined) {
     add(r);
+    const manifest = (r === 'cargo' || r === 'nextest') && manifestPath(words);
+    if (manifest) found.manifestDir ??= posix.dirname(manifest);
     return;
   }
   if (HARMLESS.has(b) || TAP_REPORTERS.has(b)) return;
@@ -656,6 +670,7 @@ function foundFacts(found: Found) {
     ...(found.others.length > 0 && { besides: found.others }),
     ...(found.make && { make: true }),
     ...(found.envTool && { envTool: found.envTool }),
+    ...(found.manifestDir !== undefined && found.manifestDir !== '.' && { manifestDir: found.manifestDir }),
   };
 }
 

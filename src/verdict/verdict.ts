@@ -117,6 +117,7 @@ export interface OutputContext {
     | 'make'
     | 'workspaces'
     | 'typeCheck'
+    | 'manifestDir'
     | 'envTool'
   >;
   /** The tier lists no `caught` of its own: each workspace's runner's codes count (a workspaces run). */

@@ -176,6 +176,30 @@ test('cargo test -q --no-fail-fast: every failed test named from its `--- FAILED
   );
 });
 
+test("cargo test --manifest-path crates/rs/Cargo.toml from the root: the panic's file is made relative to the manifest folder, or left out when it is not there", () => {
+  const text = capture('manifest-path').text;
+  const there = new Set(['crates/rs/src/shapes.rs', 'crates/rs/src/lib.rs']);
+  const at = (ctx: { manifestDir?: string; exists?: (f: string) => boolean }) =>
+    failedTestsOf('cargo', text, { root: '/x', base: '.', ...ctx }).map((f) => [f.id, f.file ?? null, f.line ?? null]);
+  assert.equal(at({ manifestDir: 'crates/rs', exists: (f) => there.has(f) }), [
+    ['shapes::tests::area_works', 'crates/rs/src/shapes.rs', 25],
+  ]);
+  // A workspace's member: its panics name files from the workspace's root, where cargo ran.
+  assert.equal(at({ manifestDir: 'crates/rs', exists: (f) => f === 'src/shapes.rs' }), [
+    ['shapes::tests::area_works', 'src/shapes.rs', 25],
+  ]);
+  // `cd crates/rs && cargo test` (no manifest path): src/shapes.rs is not at the root, so no file is named.
+  assert.equal(at({ exists: (f) => there.has(f) }), [['shapes::tests::area_works', null, null]]);
+  // Detection reads the manifest's folder off the command (through a script too).
+  const scripts = () => ({
+    'test:rs': 'cargo test --manifest-path crates/rs/Cargo.toml',
+    nt: 'cargo nextest run --manifest-path=crates/n/Cargo.toml',
+  });
+  assert.is(detectRunner('npm run test:rs', undefined, scripts).manifestDir, 'crates/rs');
+  assert.is(detectRunner('npm run nt', undefined, scripts).manifestDir, 'crates/n');
+  assert.is(detectRunner('cargo test --manifest-path Cargo.toml', undefined, scripts).manifestDir, undefined);
+});
+
 test('a binary that stopped, then a long output: its `running` line and its unfinished line are kept beyond the tail', () => {
   const { text } = capture('exit0');
   const many = Array.from({ length: 4000 }, (_, i) => `test case_${i} ... ok`).join('\n');
