@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
+import { existsSync } from '../util/node.js';
 import type { GateExit, GateIo } from '../gates/gate.js';
 import type { GateTracker } from '../gates/gate-records.js';
 import type { GateLog } from '../gates/gate-log.js';
