@@ -32,6 +32,9 @@ const TABLE = {
   flake8: undefined,
   // go vet exits 2 for its findings (go 1.19 and later; 1 in some releases).
   govet: () => [1, 2],
+  // clippy and cargo check exit 101 for a lint denied as an error (a finding) and for a compile error (their output tells which).
+  clippy: () => [101],
+  'cargo-check': () => [101],
 } as const satisfies Record<string, (() => number[]) | undefined>;
 
 /** Runners whose exit codes, output and reports gate-ladder knows how to read: one record each in src/runners/. */

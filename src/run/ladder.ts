@@ -1,4 +1,5 @@
-import { posix, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
+import { existsSync } from '../util/node.js';
 import type { GateExit, GateIo } from '../gates/gate.js';
 import type { GateTracker } from '../gates/gate-records.js';
 import type { GateLog } from '../gates/gate-log.js';
@@ -369,8 +370,15 @@ function failuresInOutput(at: {
   runner?: RunnerName;
 }): ReturnType<typeof failedTestsOf> {
   const { tier, root, exit, output } = at;
+  const cargo = (r: RunnerName) => r === 'cargo' || r === 'nextest';
+  const manifestDir = output.detection.manifestDir;
   const read = (r: RunnerName, text: string, base: string) =>
-    failedTestsOf(r, text, { root, base, ...(r === 'go' && { packageDir: goPackageDirs(root, base) }) });
+    failedTestsOf(r, text, {
+      root,
+      base,
+      ...(r === 'go' && { packageDir: goPackageDirs(root, base) }),
+      ...(cargo(r) && { exists: (file: string) => existsSync(join(root, file)), ...(manifestDir !== undefined && { manifestDir }) }),
+    });
   const workspaces = output.detection.workspaces;
   if (workspaces)
     return caughtWorkspaces(workspaces, exit.tail, exit.exitCode ?? 1, at.caught, tier.timeout, output, tier.runner)
@@ -423,7 +431,11 @@ function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, dep
     output: exit.tail,
     changed,
     cwd: tier.cwd,
-    dirs: (detection?.workspaces?.members ?? []).map((m) => (tier.cwd === '.' || tier.cwd === '' ? m.dir : `${tier.cwd}/${m.dir}`)),
+    // Each workspace's folder, and cargo's `--manifest-path` folder: their runners name files from there.
+    dirs: [
+      ...(detection?.workspaces?.members ?? []).map((m) => m.dir),
+      ...(detection?.manifestDir !== undefined ? [detection.manifestDir] : []),
+    ].map((dir) => (tier.cwd === '.' || tier.cwd === '' ? dir : `${tier.cwd}/${dir}`)),
     exited,
     ...(judged.runWide && { runWide: true }),
     ...(deps.atBase && { textAtBase: deps.atBase }),

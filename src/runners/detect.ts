@@ -7,6 +7,7 @@ import { type ParseEntry, parse as parseShell, quote } from 'shell-quote';
 import type { RunnerName } from '../config/runner-names.js';
 import { IDENTITY_LIST, type RunnerIdentity } from './identities.js';
 import { base } from './command-words.js';
+import { posix } from 'node:path';
 import { shown } from '../util/escape.js';
 import type { EnvTool } from './env-tools.js';
 import { type PnpmRunArgs, pnpmRunArgs } from './pnpm-workspaces.js';
@@ -81,6 +82,8 @@ export interface Detection {
   workspaces?: WorkspaceRun;
   /** Every command the tier runs is a TypeScript type checker (`tsc`, `vue-tsc`): its diagnostics are its verdict. */
   typeCheck?: string;
+  /** cargo's `--manifest-path`'s folder (`crates/rs`), relative to where the tier runs: its panics name files from there. */
+  manifestDir?: string;
 }
 
 const MAX_DEPTH = 4;
@@ -252,10 +255,11 @@ const WRAPPER_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
 const BY_WORD: ReadonlyMap<string, RunnerIdentity> = new Map(
   IDENTITY_LIST.flatMap((r) => (r.kind === 'check' ? [] : (r.words ?? [])).map((w) => [w, r] as const)),
 );
-/** The linters, formatters and type checkers a command names, from their identities: they decide a tier only when they are all it runs. */
-const CHECK_BY_WORD: ReadonlyMap<string, RunnerIdentity> = new Map(
-  IDENTITY_LIST.flatMap((r) => (r.kind === 'check' ? (r.words ?? []) : []).map((w) => [w, r] as const)),
-);
+/** The linters, formatters and type checkers a command names, from their identities (`cargo`: clippy's and cargo check's): they decide a tier only when they are all it runs. */
+const CHECK_BY_WORD: ReadonlyMap<string, readonly RunnerIdentity[]> = IDENTITY_LIST.reduce((m, r) => {
+  for (const w of r.kind === 'check' ? (r.words ?? []) : []) m.set(w, [...(m.get(w) ?? []), r]);
+  return m;
+}, new Map<string, RunnerIdentity[]>());
 /** The runners whose node_modules folder a path names, from their identities' `packages`. */
 const BY_PACKAGE: ReadonlyMap<string, RunnerIdentity> = new Map(
   IDENTITY_LIST.flatMap((r) => (r.packages ?? []).map((p) => [p, r] as const)),
@@ -294,6 +298,8 @@ interface Found {
   checkers: { name: RunnerName; word: string }[];
   make: boolean;
   envTool?: EnvTool;
+  /** cargo's or nextest's `--manifest-path` folder. */
+  manifestDir?: string;
   workspaces?: WorkspaceRun;
   /** Why make could not say what a make command runs. */
   makeUnread?: string;
@@ -569,6 +575,13 @@ function scanScript(pm: NonNullable<ReturnType<typeof managerTarget>>, words: re
   }
 }
 
+/** The value of cargo's `--manifest-path X` (or `--manifest-path=X`), when given. */
+function manifestPath(words: readonly string[]): string | undefined {
+  const at = words.findIndex((w) => w === '--manifest-path' || w.startsWith('--manifest-path='));
+  if (at === -1) return undefined;
+  return words[at]!.includes('=') ? words[at]!.slice(words[at]!.indexOf('=') + 1) : words[at + 1];
+}
+
 /** Any other command: the runner its shape or words name, else a check it names, else a command we do not know. */
 function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt): void {
   const { found, via } = at;
@@ -582,15 +595,30 @@ function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt
   const r = shaped?.name ?? words.map((w, i) => runnerWord(w, i === 0)).find((x) => x !== undefined);
   if (r !== undefined) {
     add(r);
+    const manifest = (r === 'cargo' || r === 'nextest') && manifestPath(words);
+    if (manifest) found.manifestDir ??= posix.dirname(manifest);
     return;
   }
   if (HARMLESS.has(b) || TAP_REPORTERS.has(b)) return;
   found.others.push(printable(words.join(' ')));
-  // A check its words name (`eslint`), else one its command's shape names (`go vet`).
+  // A check its words name (`eslint`, `cargo clippy`), else one its command's shape names (`go vet`).
   const check =
-    CHECK_BY_WORD.get(b) ?? IDENTITY_LIST.find((c) => c.kind === 'check' && c.words === undefined && c.command?.is(words) === true);
-  if (check && (check.command === undefined || check.command.is(words)))
-    found.checkers.push({ name: check.name, word: check.words ? b : words.slice(0, 2).join(' ') });
+    CHECK_BY_WORD.get(b)?.find((c) => c.command === undefined || c.command.is(words)) ??
+    IDENTITY_LIST.find((c) => c.kind === 'check' && c.words === undefined && c.command?.is(words) === true);
+  // `cargo clippy`, not `cargo`: the word says which check (cargo's subcommand, options left out); `go vet` by its shape.
+  const word =
+    check?.words === undefined
+      ? words.slice(0, 2).join(' ')
+      : b === 'cargo'
+        ? [
+            'cargo',
+            ...words
+              .slice(1)
+              .filter((w) => !w.startsWith('-') && !w.startsWith('+'))
+              .slice(0, 1),
+          ].join(' ')
+        : b;
+  if (check) found.checkers.push({ name: check.name, word });
 }
 
 /**
@@ -647,6 +675,7 @@ function foundFacts(found: Found) {
     ...(found.others.length > 0 && { besides: found.others }),
     ...(found.make && { make: true }),
     ...(found.envTool && { envTool: found.envTool }),
+    ...(found.manifestDir !== undefined && found.manifestDir !== '.' && { manifestDir: found.manifestDir }),
   };
 }
 

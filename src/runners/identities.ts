@@ -34,6 +34,9 @@ export interface RunnerIdentity<N extends RunnerName = RunnerName> {
 /** A shape's test: its first word without its path is `command` and its second `sub` (`cargo test`). */
 const firstTwo = (command: string, sub: string) => (words: readonly string[]) => base(words[0] ?? '') === command && words[1] === sub;
 
+/** cargo's subcommand: its first word after `cargo` that is no toolchain (`+nightly`) nor option. */
+const cargoSubcommand = (words: readonly string[]) => words.slice(1).find((w) => !w.startsWith('+') && !w.startsWith('-'));
+
 /** Each runner's identity under its name: the type checks that every name of config/runner-names.ts has one, under its own name. */
 export const IDENTITIES: { readonly [N in RunnerName]: RunnerIdentity<N> } = {
   pytest: {
@@ -127,6 +130,20 @@ export const IDENTITIES: { readonly [N in RunnerName]: RunnerIdentity<N> } = {
   flake8: { name: 'flake8', kind: 'check', words: ['flake8'], commandOnly: true },
   // go's own linter: `go vet`, by its shape (`go` alone is go build, go test, ...).
   govet: { name: 'govet', kind: 'check', command: { looks: '`go vet`', is: firstTwo('go', 'vet') } },
+  clippy: {
+    name: 'clippy',
+    kind: 'check',
+    words: ['cargo'],
+    commandOnly: true,
+    command: { looks: '`cargo clippy`', is: (words) => cargoSubcommand(words) === 'clippy' },
+  },
+  'cargo-check': {
+    name: 'cargo-check',
+    kind: 'check',
+    words: ['cargo'],
+    commandOnly: true,
+    command: { looks: '`cargo check`, `cargo build`', is: (words) => ['check', 'build'].includes(cargoSubcommand(words) ?? '') },
+  },
 };
 
 /** The identities in the table's order (config/runner-names.ts): the order detection tries them in. */

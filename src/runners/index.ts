@@ -31,6 +31,8 @@ const FILES: { readonly [N in RunnerName]: () => Promise<{ record: RunnerRecord<
   ruff: () => import('./checks/ruff.js'),
   flake8: () => import('./checks/flake8.js'),
   govet: () => import('./checks/govet.js'),
+  clippy: () => import('./checks/clippy.js'),
+  'cargo-check': () => import('./checks/cargo-check.js'),
 };
 
 const loaded = new Map<RunnerName, RunnerRecord>();

@@ -19,8 +19,14 @@ export interface Summary {
 export interface Reading {
   /** Proof that tests ran: the summary line and its counts (absent: the runner printed none). */
   summary?: Summary;
-  /** The harness failed before or outside the tests: what, and the line that says so. */
-  cannotRun?: { what: string; line: string };
+  /** The harness failed before or outside the tests: what, the line that says so, and the next step when the line does not say it. */
+  cannotRun?: {
+    what: string;
+    line: string;
+    next?: string;
+    /** The command that is not there (`cargo nextest`): the patch's fault when its package.json came to name it (verdict/fault.ts). */
+    notFound?: string;
+  };
   /** The runner said it found no test at all. */
   noTests?: { line: string };
   /**
@@ -268,4 +274,97 @@ function tapYaml(lines: readonly string[], from: number, indent: number): { wher
   // ava's assertion with an empty message: the assertion (`t.is()`) failed.
   if (message === undefined && assertion !== undefined) message = `${assertion} failed`;
   return { ...(where && { where }), ...(message !== undefined && { message }) };
+}
+
+/** One `error` diagnostic rustc (or clippy) printed: its header, where it points, and the lint that raised it when the output says. */
+export interface RustError {
+  /** The header: `error[E0308]: mismatched types`, `error: unneeded \`return\` statement`. */
+  line: string;
+  message: string;
+  /** rustc's error code (`E0308`): a compile error, never a lint. */
+  code?: string;
+  /** `src/lib.rs:11:5`, from the ` --> ` line below the header. */
+  at?: string;
+  /** The lint (`clippy::needless_return`, `unused_variables`): named by the diagnostic, or by an earlier one of the same message. */
+  lint?: string;
+}
+
+const RUST_HEADER = /^error(?:\[(E\d{4})\])?: (.*)$/;
+/** cargo's own lines that wrap up a failure: no diagnostic of the code. */
+const CARGO_WRAP_UP = /^error: (?:could not compile|aborting due to|test failed, to rerun|doctest failed, to rerun|\d+ targets? failed)/;
+/** Where a diagnostic names its lint: clippy's link (`...#needless_return`), `-D warnings`, a `#[deny]` attribute, a deny-by-default lint. */
+const LINT_NAMED: readonly [RegExp, string][] = [
+  [/rust-clippy\/[^\s#]*#([a-z0-9_]+)\s*$/, 'clippy::'],
+  [/`-[DF] ([\w:-]+)` implied by/, ''],
+  [/requested on the command line with `-[DF] ([\w:-]+)`/, ''],
+  [/`#!?\[(?:deny|forbid)\(([\w:]+)\)\]` (?:on by default|implied by)/, ''],
+];
+
+/** The lint a diagnostic's lines name, `clippy::needless_return` (dashes as underscores). */
+function lintNamed(block: readonly string[]): string | undefined {
+  for (const b of block)
+    for (const [re, prefix] of LINT_NAMED) {
+      const m = re.exec(b);
+      if (m) return `${prefix}${m[1]!.replace(/-/g, '_')}`;
+    }
+  return undefined;
+}
+
+/**
+ * The `error` diagnostics of rustc's output (cargo test, clippy, check): each header with its ` --> `
+ * location and, when it is a lint denied into an error, the lint. A lint's later occurrences do not
+ * repeat the note that names it: one whose message (its backquoted names aside) an earlier lint's had
+ * is that lint too. An error neither names is a compile error (a syntax error has no code either).
+ */
+export function rustErrors(lines: readonly string[]): RustError[] {
+  const out: RustError[] = [];
+  const lintOf = new Map<string, string>();
+  const shape = (message: string) => message.replace(/`[^`]*`/g, '``');
+  for (let i = 0; i < lines.length; i++) {
+    const h = RUST_HEADER.exec(lines[i]!);
+    if (!h || CARGO_WRAP_UP.test(lines[i]!)) continue;
+    let end = i + 1;
+    while (end < lines.length && !/^(?:error|warning)(?:\[E\d{4}\])?: /.test(lines[end]!)) end++;
+    const block = lines.slice(i + 1, end);
+    const at = /^\s*--> (\S+:\d+:\d+)\s*$/.exec(block[0] ?? '')?.[1];
+    const named = h[1] === undefined ? lintNamed(block) : undefined;
+    if (named !== undefined) lintOf.set(shape(h[2]!), named);
+    const lint = h[1] === undefined ? (named ?? lintOf.get(shape(h[2]!))) : undefined;
+    out.push({
+      line: lines[i]!,
+      message: h[2]!,
+      ...(h[1] !== undefined && { code: h[1] }),
+      ...(at !== undefined && { at }),
+      ...(lint !== undefined && { lint }),
+    });
+  }
+  return out;
+}
+
+/** A rust error as a reason quotes it: `src/lib.rs:11:11: error[E0277]: cannot add ...` (the header alone when it points nowhere). */
+export const rustErrorLine = (e: RustError): string => (e.at !== undefined ? `${e.at}: ${e.line}` : e.line);
+
+/**
+ * What stops cargo before any test runs, for cargo test's and nextest's readings: a Cargo.toml that
+ * does not parse, a cargo subcommand that is not installed (`cargo nextest` without cargo-nextest), a
+ * compile error (its first error that is no lint, quoted with the place it points at).
+ */
+export function cargoCannotBuild(lines: readonly string[]): Reading['cannotRun'] {
+  const errors = rustErrors(lines);
+  const manifest = errors.find((e) => e.at !== undefined && /(?:^|\/)Cargo\.toml:/.test(e.at));
+  const parse = firstMatch(lines, /^error: failed to (?:parse|load) manifest/);
+  if (manifest || parse)
+    return { what: 'cargo could not read its manifest', line: manifest ? rustErrorLine(manifest) : parse!.line, next: 'fix Cargo.toml' };
+  const none = lines.map((l) => /^error: no such (?:sub)?command: `?([\w-]+)`?/.exec(l)).find((m) => m !== null);
+  if (none)
+    return {
+      what: 'cargo has no such command',
+      line: none[0],
+      next: `install it (\`cargo install cargo-${none[1]}\`), or fix the command`,
+      notFound: `cargo ${none[1]}`,
+    };
+  const compile = firstMatch(lines, /^error: could not compile/);
+  if (!compile) return undefined;
+  const first = errors.find((e) => e.lint === undefined) ?? errors[0];
+  return { what: 'a compile error', line: first ? rustErrorLine(first) : compile.line };
 }

@@ -58,6 +58,10 @@ export interface FailureContext {
   base: string;
   /** go: a package's folder relative to the root (from go.mod's module path), when known (detect-io.ts `goPackageDirs`). */
   packageDir?: (pkg: string) => string | undefined;
+  /** cargo: the folder of the command's `--manifest-path`, relative to `base`: its panics name files from there (or from its workspace's root, `base`). */
+  manifestDir?: string;
+  /** cargo: whether a repository-relative file is there; a file named where none is, is left out (a path from another folder). */
+  exists?: (file: string) => boolean;
 }
 
 /**
@@ -85,7 +89,9 @@ export function failedTestsOf(runner: RunnerName, text: string, ctx: FailureCont
                 : posix.join(dir, f.file),
             { root: ctx.root, base: '.' },
           )
-        : repoFile(f.file, ctx);
+        : runner === 'cargo' || runner === 'nextest'
+          ? cargoFile(f.file, ctx)
+          : repoFile(f.file, ctx);
     const id = f.package !== undefined ? `${f.package}::${title}` : file !== undefined && runner !== 'cargo' ? `${file}::${title}` : title;
     if (seen.has(id)) continue;
     seen.add(id);
@@ -99,6 +105,17 @@ export function failedTestsOf(runner: RunnerName, text: string, ctx: FailureCont
     if (out.length >= MAX_FAILURES_READ) break;
   }
   return out;
+}
+
+/**
+ * A file a cargo panic names, relative to the repository's root: from the `--manifest-path` folder (a
+ * crate of its own), else from where cargo ran (a workspace's member), the first that is there; none when
+ * neither is (the gate ran in a folder the tier does not say: `cd crates/rs && cargo test`).
+ */
+function cargoFile(printed: string | undefined, ctx: FailureContext): string | undefined {
+  const from = printed !== undefined && ctx.manifestDir !== undefined && !isAbsolute(printed) ? [posix.join(ctx.manifestDir, printed)] : [];
+  const candidates = [...from, printed].map((p) => repoFile(p, ctx)).filter((p) => p !== undefined);
+  return ctx.exists === undefined ? candidates[0] : candidates.find((p) => ctx.exists!(p));
 }
 
 /** A file as a runner printed it, relative to the repository's root (posix); undefined when it is outside it. */

@@ -117,6 +117,7 @@ export interface OutputContext {
     | 'make'
     | 'workspaces'
     | 'typeCheck'
+    | 'manifestDir'
     | 'envTool'
   >;
   /** The tier lists no `caught` of its own: each workspace's runner's codes count (a workspaces run). */
@@ -602,7 +603,12 @@ function byProfile(
     if (code === 0) return { verdict: 'error', reason: `exit 0 but ${runner} reports failed tests: ${quoteLine(s.line)}`, runWide: true };
     return { verdict: 'caught', reason: `${runner}: ${quoteLine(s.line)}`, proven: true };
   }
-  if (r.cannotRun) return { verdict: 'error', reason: `${r.cannotRun.what}: ${quoteLine(r.cannotRun.line)}` };
+  if (r.cannotRun)
+    return {
+      verdict: 'error',
+      reason: `${r.cannotRun.what}: ${quoteLine(r.cannotRun.line)}${r.cannotRun.next !== undefined ? `; ${r.cannotRun.next}` : ''}`,
+      ...(r.cannotRun.notFound !== undefined && { notFound: r.cannotRun.notFound, inapplicable: true }),
+    };
   if (none) return noTestsRan(r, none, runner, code, allowNoTests);
   if (code === 0) {
     const needsSummary = typeof profile.needsSummary === 'function' ? profile.needsSummary(lines) : profile.needsSummary === true;

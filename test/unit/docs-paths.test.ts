@@ -14,6 +14,7 @@ const EXAMPLES = new Set([
   'src/**',
   'src/a.test.js',
   'src/a.test.ts',
+  'src/a.rs',
   'src/a.ts',
   'src/a.txt',
   'src/value.txt',

@@ -607,7 +607,7 @@ const cases: [string, RunnerName, string, Reading][] = [
     'cargo: a compile error names the first error',
     'cargo',
     'error[E0425]: cannot find value `x` in this scope\n --> src/lib.rs:3:5\nerror: could not compile `m` (lib test) due to 1 previous error\n',
-    { cannotRun: { what: 'a compile error', line: 'error[E0425]: cannot find value `x` in this scope' } },
+    { cannotRun: { what: 'a compile error', line: 'src/lib.rs:3:5: error[E0425]: cannot find value `x` in this scope' } },
   ],
   [
     'cargo: a compile error alone',

@@ -126,7 +126,7 @@ const cases: [string, RunnerName | undefined, number, string, string, string | u
     101,
     CARGO_COMPILE,
     'error',
-    'a compile error: `error: this file contains an unclosed delimiter`',
+    'a compile error: `src/lib.rs:8:14: error: this file contains an unclosed delimiter`',
   ],
   ['cargo: zero tests', 'cargo', 0, CARGO_ZERO, 'error', 'no tests ran'],
   ['playwright: a failed test', 'playwright', 1, PW_FAIL, 'caught', 'playwright: `1 failed`'],
@@ -817,7 +817,7 @@ const CARGO_REAL: [string, number, string, string, string][] = [
     "a test binary stopped before its test result: `process didn't exit successfully:",
   ],
   ['a build script that panics', 101, CARGO_BUILD_SCRIPT, 'error', 'a build script failed: `error: failed to run custom build command for'],
-  ['a compile error in a test', 101, CARGO_TEST_COMPILE, 'error', 'a compile error: `error[E0308]: mismatched types`'],
+  ['a compile error in a test', 101, CARGO_TEST_COMPILE, 'error', 'a compile error: `src/lib.rs:5:41: error[E0308]: mismatched types`'],
   ['a crate with no tests (lib and doc-tests: 0 each)', 0, CARGO_NONE, 'error', 'no tests ran: `test result: ok. 0 passed;'],
 ];
 judgedRows(CARGO_REAL.map(([title, ...rest]) => [`cargo (real output): ${title}`, 'cargo', ...rest] as const));

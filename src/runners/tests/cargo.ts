@@ -1,6 +1,37 @@
 /** cargo: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { anyOf, count, type FailedTest, firstMatch, firstMessageLine, type Reading, type RunnerProfile } from '../read.js';
+import {
+  anyOf,
+  cargoCannotBuild,
+  count,
+  type FailedTest,
+  firstMatch,
+  firstMessageLine,
+  type Reading,
+  type RunnerProfile,
+} from '../read.js';
 import { defineRunner } from '../record.js';
+
+const CARGO_RESULT = /^test result: /;
+/**
+ * A test binary's section starts: `     Running unittests src/lib.rs (target/debug/deps/m-1a2b)`, `     Running
+ * tests/it.rs (...)`, `   Doc-tests m`; cargo writes them to stderr, so one may follow a test's unfinished
+ * line (`test a ...      Running tests/it.rs (...)`) when that binary stopped mid-line.
+ */
+const CARGO_BINARY = /(?:^|\s)(?:Running (?:unittests )?(\S+) \(.*\)|Doc-tests (\S+))\s*$/;
+/** libtest's announcement of a binary's tests (quiet or not): its `test result:` line must follow. */
+const CARGO_RUNNING = /^running (\d+) tests?$/;
+/** Every cargo error line read starts so (`error: could not compile`, `error[E0308]:`, `error: test failed, to rerun pass`). */
+const CARGO_ERROR = /^error/;
+const CARGO_PANIC = /^thread '[^']*'(?: \(\d+\))? (?:panicked at|has overflowed)/;
+const CARGO_DIED = /process didn't exit successfully: .*\((?:signal|exit status)/;
+
+/** What a section line names: `src/lib.rs (unittests)`, `tests/it.rs`, `the doctests of m`. */
+function binaryName(line: string): string | undefined {
+  const m = CARGO_BINARY.exec(line);
+  if (!m) return undefined;
+  if (m[2] !== undefined) return `the doctests of ${m[2]}`;
+  return /Running unittests /.test(line) ? `${m[1]} (unittests)` : m[1];
+}
 
 /**
  * A cargo test binary that failed without a `test result:` line of its own: a `harness = false` test
@@ -8,13 +39,6 @@ import { defineRunner } from '../record.js';
  * panicked. No test is known to have failed: the harness broke. The line that says why: the panic, the
  * signal, or cargo's own error.
  */
-const CARGO_RESULT = /^test result: /;
-const CARGO_BINARY = /^\s+(?:Running|Doc-tests) \S/;
-/** Every cargo error line read starts so (`error: could not compile`, `error[E0308]:`, `error: test failed, to rerun pass`). */
-const CARGO_ERROR = /^error/;
-const CARGO_PANIC = /^thread '[^']*'(?: \(\d+\))? (?:panicked at|has overflowed)/;
-const CARGO_DIED = /process didn't exit successfully: .*\((?:signal|exit status)/;
-
 function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line: string } | undefined {
   const build = firstMatch(lines, /^error: failed to run custom build command for /);
   if (build) return { what: 'a build script failed', line: build.line };
@@ -36,35 +60,106 @@ function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line
 }
 
 /**
- * cargo test's failed tests: each `test name ... FAILED`, with its panic from the `---- name stdout ----`
- * block below (`thread 'name' panicked at src/lib.rs:11:9:` and the message on the next line; before
- * Rust 1.73, `panicked at 'message', src/lib.rs:11:9`).
+ * A test binary that announced its tests (`running 3 tests`) and printed no `test result:` before the
+ * next binary's section (or its next `running`, under `-q`, which prints no sections) or the end: it
+ * stopped in the middle of its tests, though cargo may exit 0 (a test, or the code under test, called
+ * `std::process::exit(0)`). What it was and how many tests it announced.
+ */
+function cargoUnreported(lines: readonly string[]): { binary?: string; tests: number; last: string } | undefined {
+  let binary: string | undefined;
+  let open: { binary?: string; tests: number; last: string } | undefined;
+  for (const l of lines) {
+    const name = binaryName(l);
+    const running = CARGO_RUNNING.exec(l);
+    if (open && name !== undefined) {
+      // The stopped binary's unfinished line, without the next section cargo wrote after it.
+      const cut = l.slice(0, CARGO_BINARY.exec(l)!.index).trim();
+      return cut === '' ? open : { ...open, last: cut };
+    }
+    if (open && running) return open;
+    if (name !== undefined) binary = name;
+    else if (running) {
+      if (Number(running[1]) > 0) open = { ...(binary !== undefined && { binary }), tests: Number(running[1]), last: l };
+      binary = undefined;
+    } else if (CARGO_RESULT.test(l)) open = undefined;
+    else if (open && l.trim() !== '') open.last = l;
+  }
+  return open;
+}
+
+/** cargoUnreported as what could not run: the binary, its count, its last line, and how to find the test that stopped it. */
+function unreported(lines: readonly string[]): Reading['cannotRun'] {
+  const u = cargoUnreported(lines);
+  if (!u) return undefined;
+  const n = `${u.tests} test${u.tests === 1 ? '' : 's'}`;
+  return {
+    what: `the test binary ${u.binary !== undefined ? `for ${u.binary} ` : ''}stopped before its test result (it ran ${n}, reported none), so not every test is known to have passed; its last output`,
+    line: u.last,
+    next: 'a test (or the code it calls) may have called process::exit; `cargo test -- --test-threads=1` prints each test as it starts, so the last one printed is the one that stopped it',
+  };
+}
+
+/** A failed test's line: `test a::b ... FAILED`, `test a::b - should panic ... FAILED`, `-q`'s `a::b --- FAILED` (a doctest's name has spaces). */
+const FAILED_LINE =
+  /^(?:test (.+?)(?: - (?:should panic|compile fail))? \.\.\. FAILED|(.+?)(?: - (?:should panic|compile fail))? --- FAILED)$/;
+/** A doctest's name: its file and the line its example starts at (`src/shapes.rs - shapes::Rect::area (line 10)`). */
+const DOCTEST = /^(\S+\.rs) - .*\(line (\d+)\)$/;
+
+/** The failed tests' names, each once, in the order printed: their `FAILED` lines, then (old `-q` printed dots) their `---- name stdout ----` blocks and the `failures:` list. */
+function failedNames(lines: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const l of lines) {
+    const m = FAILED_LINE.exec(l);
+    if (m) names.add(m[1] ?? m[2]!);
+  }
+  // `--show-output` prints the passing tests' blocks too, under `successes:`.
+  let passing = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] === 'successes:' || lines[i] === 'failures:') passing = lines[i] === 'successes:';
+    const block = /^---- (.+) stdout ----$/.exec(lines[i]!);
+    if (block && !passing) names.add(block[1]!);
+    // The list after the blocks: `failures:` then each name indented by four spaces.
+    if (lines[i] === 'failures:') for (let j = i + 1; j < lines.length && /^ {4}\S/.test(lines[j]!); j++) names.add(lines[j]!.trim());
+  }
+  return [...names];
+}
+
+/** Where a failed test's block says it failed: its panic (or a `#[should_panic]` test's note that it did not), and the message. */
+function failedAt(lines: readonly string[], name: string): { file?: string; line?: number; message?: string } {
+  const block = lines.indexOf(`---- ${name} stdout ----`);
+  for (let i = block + 1; block !== -1 && i < lines.length && !/^---- /.test(lines[i]!) && lines[i] !== 'failures:'; i++) {
+    const l = lines[i]!;
+    const now = /^thread '[^']*'(?: \(\d+\))? panicked at (\S+?):(\d+):\d+:$/.exec(l);
+    if (now) return { file: now[1]!, line: Number(now[2]), ...(lines[i + 1] !== undefined && { message: lines[i + 1]! }) };
+    const old = /^thread '[^']*' panicked at '(.*)', (\S+?):(\d+):\d+$/.exec(l);
+    if (old) return { file: old[2]!, line: Number(old[3]), message: old[1]! };
+    const noPanic = /^note: (test did not panic as expected)(?: at (\S+?):(\d+):\d+)?$/.exec(l);
+    if (noPanic) return { ...(noPanic[2] !== undefined && { file: noPanic[2], line: Number(noPanic[3]) }), message: noPanic[1]! };
+    // A doctest that does not compile; a test that returned an `Err`.
+    const other = /^(?:error(?:\[E\d+\])?: .*|Error: .*)$/.exec(l);
+    if (other) return { message: other[0] };
+  }
+  return {};
+}
+
+/**
+ * cargo test's failed tests (`-q` too): each with its panic from the `---- name stdout ----` block below
+ * (`thread 'name' panicked at src/lib.rs:11:9:` and the message on the next line; before Rust 1.73,
+ * `panicked at 'message', src/lib.rs:11:9`). A doctest is at its example's file and line (its panic is in
+ * a generated file); a `#[should_panic]` test that did not panic, at the test.
  */
 function cargoFailures(lines: readonly string[]): FailedTest[] {
-  const out: FailedTest[] = [];
-  const seen = new Set<string>();
-  for (const l of lines) {
-    const m = /^test (\S+) \.\.\. FAILED$/.exec(l);
-    if (!m || seen.has(m[1]!)) continue;
-    seen.add(m[1]!);
-    const name = m[1]!;
-    const block = lines.indexOf(`---- ${name} stdout ----`);
-    let at: { file: string; line: number; message?: string } | undefined;
-    for (let i = block + 1; block !== -1 && i < lines.length && !/^---- /.test(lines[i]!) && lines[i] !== 'failures:'; i++) {
-      const now = /^thread '[^']*'(?: \(\d+\))? panicked at (\S+?):(\d+):\d+:$/.exec(lines[i]!);
-      const old = /^thread '[^']*' panicked at '(.*)', (\S+?):(\d+):\d+$/.exec(lines[i]!);
-      if (now) at = { file: now[1]!, line: Number(now[2]), ...(lines[i + 1] !== undefined && { message: lines[i + 1]! }) };
-      else if (old) at = { file: old[2]!, line: Number(old[3]), message: old[1]! };
-      if (at) break;
-    }
-    out.push({ title: [name], ...(at && { file: at.file, line: at.line }), message: firstMessageLine(at?.message ?? 'failed') });
-  }
-  return out;
+  return failedNames(lines).map((name) => {
+    const at = failedAt(lines, name);
+    const doc = DOCTEST.exec(name);
+    const where = doc ? { file: doc[1]!, line: Number(doc[2]) } : at.file !== undefined ? { file: at.file, line: at.line! } : undefined;
+    return { title: [name], ...where, message: firstMessageLine(at.message ?? 'failed') };
+  });
 }
 
 const cargo: RunnerProfile = {
   failures: cargoFailures,
-  keep: anyOf(CARGO_RESULT, CARGO_BINARY, CARGO_ERROR, CARGO_PANIC, CARGO_DIED),
+  keep: anyOf(CARGO_RESULT, CARGO_BINARY, CARGO_RUNNING, CARGO_ERROR, CARGO_PANIC, CARGO_DIED),
   read(lines) {
     const out: Reading = {};
     const results = lines.filter((l) => /^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed/.test(l));
@@ -85,15 +180,11 @@ const cargo: RunnerProfile = {
         skipped: ignored,
       };
     }
-    const compile = firstMatch(lines, /^error: could not compile/);
-    if (compile)
-      out.cannotRun = {
-        what: 'a compile error',
-        line: firstMatch(lines, /^error(?:\[E\d+\])?: (?!could not compile)/)?.line ?? compile.line,
-      };
+    const build = cargoCannotBuild(lines);
+    if (build) out.cannotRun = build;
     const usage = firstMatch(lines, /^error: no (?:test|bin|example|bench) target named|^error: could not find `Cargo\.toml`/);
     if (usage) out.cannotRun = { what: 'a cargo usage error', line: usage.line };
-    const outside = cargoBinaryOutsideTests(lines);
+    const outside = cargoBinaryOutsideTests(lines) ?? unreported(lines);
     if (outside && !out.cannotRun) out.cannotRun = outside;
     return out;
   },

@@ -1,5 +1,5 @@
 /** nextest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { count, firstMatch, lastMatch, type Reading, type RunnerProfile } from '../read.js';
+import { cargoCannotBuild, count, firstMatch, lastMatch, type Reading, type RunnerProfile } from '../read.js';
 import { defineRunner } from '../record.js';
 
 const nextest: RunnerProfile = {
@@ -16,12 +16,8 @@ const nextest: RunnerProfile = {
       };
     const none = firstMatch(lines, /error: no tests to run/);
     if (none) out.noTests = { line: none.line };
-    const compile = firstMatch(lines, /^error: could not compile/);
-    if (compile)
-      out.cannotRun = {
-        what: 'a compile error',
-        line: firstMatch(lines, /^error(?:\[E\d+\])?: (?!could not compile)/)?.line ?? compile.line,
-      };
+    const build = cargoCannotBuild(lines);
+    if (build) out.cannotRun = build;
     return out;
   },
 };

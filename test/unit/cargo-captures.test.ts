@@ -1,0 +1,280 @@
+/**
+ * cargo judged on what cargo 1.95 (and clippy, rustfmt) printed on a small crate here, one file per case in
+ * test/fixtures/runners/cargo/ (scripts/capture-cargo.mjs: the case's command on its first line, the
+ * temporary folder as /x, thread ids and hashes as printed). Each case: the verdict, a fragment of the
+ * reason, and the failed tests the output names (id, repository-relative file, line, message) as the
+ * ledger row, `run --json` and the blocked screen carry them.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runnerCaught } from '../../src/config/runner-names.js';
+import { detectRunner } from '../../src/runners/detect.js';
+import { allRecords, runnerRecord } from '../../src/runners/index.js';
+import { rustErrors } from '../../src/runners/read.js';
+import { failedTestsOf, keepFor, outputLines } from '../../src/verdict/runner-output.js';
+import { errorFault } from '../../src/verdict/fault.js';
+import { classify } from '../../src/verdict/verdict.js';
+import type { RunnerName } from '../../src/types.js';
+
+await allRecords();
+
+const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/runners/cargo');
+
+/** A capture: its exit code (from its first line) and what cargo printed. */
+function capture(name: string): { code: number; text: string } {
+  const raw = readFileSync(resolve(FIXTURES, `${name}.txt`), 'utf8');
+  const first = raw.indexOf('\n');
+  return { code: Number(/^# exit (\d+)/.exec(raw)![1]), text: raw.slice(first + 1) };
+}
+
+/** As a tier that lists no `caught` judges it: the runner's own failure codes, else [1]. */
+function judge(runner: RunnerName, name: string, allowNoTests = false) {
+  const { code, text } = capture(name);
+  return classify(
+    { exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: text },
+    runnerCaught(runner) ?? [1],
+    30,
+    {
+      runner,
+      output: { detection: { runner, words: [], managers: [] }, allowNoTests },
+    },
+  );
+}
+
+// [fixture, runner, verdict, reason fragment ('' for none)]
+type Row = [string, RunnerName, 'pass' | 'caught' | 'error', string];
+
+const ROWS: Row[] = [
+  ['pass', 'cargo', 'pass', ''],
+  ['pass-q', 'cargo', 'pass', ''],
+  ['pass-filtered', 'cargo', 'pass', ''],
+  // A test binary that exits 0 in the middle of its tests: cargo exits 0; its `running 4 tests` has no `test result:`.
+  [
+    'exit0',
+    'cargo',
+    'error',
+    'the test binary for src/lib.rs (unittests) stopped before its test result (it ran 4 tests, reported none), so not every test is known to have passed; its last output: `test shapes::tests::area_works ...`; a test (or the code it calls) may have called process::exit',
+  ],
+  [
+    'exit0-nff',
+    'cargo',
+    'error',
+    'the test binary for src/lib.rs (unittests) stopped before its test result (it ran 4 tests, reported none)',
+  ],
+  // -q prints no sections: the binary is not named, its count is.
+  ['exit0-q', 'cargo', 'error', 'the test binary stopped before its test result (it ran 4 tests, reported none)'],
+  [
+    'exit0-workspace',
+    'cargo',
+    'error',
+    'the test binary for src/lib.rs (unittests) stopped before its test result (it ran 2 tests, reported none)',
+  ],
+  [
+    'exit0-integration',
+    'cargo',
+    'error',
+    'the test binary for tests/integration.rs stopped before its test result (it ran 3 tests, reported none)',
+  ],
+  // What stops cargo before any test: quoted with where it points, not a caret line nor a header without its place.
+  ['compile-error', 'cargo', 'error', 'a compile error: `src/lib.rs:11:11: error[E0277]: cannot add `&str` to `i64``'],
+  [
+    'broken-toml',
+    'cargo',
+    'error',
+    'cargo could not read its manifest: `Cargo.toml:3:14: error: invalid float, expected nothing`; fix Cargo.toml',
+  ],
+  [
+    'no-such-command',
+    'cargo',
+    'error',
+    'cargo has no such command: `error: no such command: `nextest``; install it (`cargo install cargo-nextest`), or fix the command',
+  ],
+  ['no-such-command', 'nextest', 'error', 'cargo has no such command: `error: no such command: `nextest``'],
+  // clippy with `-D warnings` (install's starter writes it as a Rust crate's lint tier): a lint is a finding, a compile error an error.
+  ['clippy-pass', 'clippy', 'pass', ''],
+  ['clippy-warning', 'clippy', 'pass', ''],
+  [
+    'clippy-finding',
+    'clippy',
+    'caught',
+    'clippy: 1 finding, the first: `src/lib.rs:11:5: unneeded `return` statement (clippy::needless_return)`',
+  ],
+  [
+    'clippy-findings',
+    'clippy',
+    'caught',
+    'clippy: 2 findings, the first: `src/shapes.rs:15:9: unneeded `return` statement (clippy::needless_return)`',
+  ],
+  [
+    'clippy-compile-error',
+    'clippy',
+    'error',
+    'a compile error, so clippy checked nothing: `src/lib.rs:11:11: error[E0277]: cannot add `&str` to `i64``',
+  ],
+  [
+    'clippy-broken-toml',
+    'clippy',
+    'error',
+    'exit 101: cargo could not read its manifest, so nothing was checked: `Cargo.toml:3:14: error: invalid float, expected nothing`; fix Cargo.toml',
+  ],
+  ['check-warning', 'cargo-check', 'pass', ''],
+  [
+    'check-compile-error',
+    'cargo-check',
+    'error',
+    'a compile error, so cargo-check checked nothing: `src/lib.rs:11:11: error[E0277]: cannot add',
+  ],
+];
+
+for (const [name, runner, verdict, reason] of ROWS) {
+  test(`${runner} ${name}: ${verdict}`, () => {
+    const c = judge(runner, name);
+    assert.is(c.verdict, verdict, c.reason);
+    if (reason === '') assert.is(c.reason, undefined);
+    else assert.ok((c.reason ?? '').includes(reason), c.reason);
+  });
+}
+
+/** The failed tests as the ledger row carries them, the gate run in /x at the root: [id, file, line, message]. */
+const failed = (name: string, base = '.') =>
+  failedTestsOf('cargo', capture(name).text, { root: '/x', base }).map((f) => [f.id, f.file, f.line, f.message]);
+
+test('a failed doctest is named at its example (file and line), with its panic message', () => {
+  assert.is(judge('cargo', 'doctest-failed').verdict, 'caught');
+  assert.equal(failed('doctest-failed'), [
+    ['src/shapes.rs - shapes::Rect::area (line 10)', 'src/shapes.rs', 10, 'assertion `left == right` failed'],
+  ]);
+});
+
+test('a #[should_panic] test that did not panic is named at the test, plain and under -q', () => {
+  for (const name of ['should-panic', 'should-panic-q']) {
+    assert.is(judge('cargo', name).verdict, 'caught', name);
+    assert.equal(failed(name), [['panics::div_zero_panics', 'src/lib.rs', 28, 'test did not panic as expected']], name);
+  }
+});
+
+test('cargo test -q --no-fail-fast: every failed test named from its `--- FAILED` line and its block', () => {
+  assert.is(judge('cargo', 'caught-q').verdict, 'caught');
+  assert.equal(failed('caught-q'), [
+    ['tests::adds', 'src/lib.rs', 20, 'assertion `left == right` failed'],
+    ['tests::adds_negative', 'src/lib.rs', 30, 'assertion `left == right` failed'],
+    ['tests::adds_zero', 'src/lib.rs', 25, 'assertion `left == right` failed'],
+    ['add_large', 'tests/integration.rs', 10, 'assertion `left == right` failed'],
+    ['src/shapes.rs - shapes::Rect::area (line 10)', 'src/shapes.rs', 10, 'assertion `left == right` failed'],
+    ['src/lib.rs - add (line 7)', 'src/lib.rs', 7, 'assertion `left == right` failed'],
+  ]);
+  // Before libtest printed names under -q (dots, `F`): the blocks and the `failures:` list name them; passing tests' blocks (`--show-output`) do not.
+  const dots = capture('caught-q').text.replace(/^.* --- FAILED$/gm, 'F');
+  assert.equal(failedTestsOf('cargo', dots, { root: '/x', base: '.' }).length, 6);
+  const shown = `successes:\n\n---- tests::ok stdout ----\nhello\n\n${capture('should-panic').text}`;
+  assert.equal(
+    failedTestsOf('cargo', shown, { root: '/x', base: '.' }).map((f) => f.id),
+    ['panics::div_zero_panics'],
+  );
+});
+
+test("cargo test --manifest-path crates/rs/Cargo.toml from the root: the panic's file is made relative to the manifest folder, or left out when it is not there", () => {
+  const text = capture('manifest-path').text;
+  const there = new Set(['crates/rs/src/shapes.rs', 'crates/rs/src/lib.rs']);
+  const at = (ctx: { manifestDir?: string; exists?: (f: string) => boolean }) =>
+    failedTestsOf('cargo', text, { root: '/x', base: '.', ...ctx }).map((f) => [f.id, f.file ?? null, f.line ?? null]);
+  assert.equal(at({ manifestDir: 'crates/rs', exists: (f) => there.has(f) }), [
+    ['shapes::tests::area_works', 'crates/rs/src/shapes.rs', 25],
+  ]);
+  // A workspace's member: its panics name files from the workspace's root, where cargo ran.
+  assert.equal(at({ manifestDir: 'crates/rs', exists: (f) => f === 'src/shapes.rs' }), [
+    ['shapes::tests::area_works', 'src/shapes.rs', 25],
+  ]);
+  // `cd crates/rs && cargo test` (no manifest path): src/shapes.rs is not at the root, so no file is named.
+  assert.equal(at({ exists: (f) => there.has(f) }), [['shapes::tests::area_works', null, null]]);
+  // Detection reads the manifest's folder off the command (through a script too).
+  const scripts = () => ({
+    'test:rs': 'cargo test --manifest-path crates/rs/Cargo.toml',
+    nt: 'cargo nextest run --manifest-path=crates/n/Cargo.toml',
+  });
+  assert.is(detectRunner('npm run test:rs', undefined, scripts).manifestDir, 'crates/rs');
+  assert.is(detectRunner('npm run nt', undefined, scripts).manifestDir, 'crates/n');
+  assert.is(detectRunner('cargo test --manifest-path Cargo.toml', undefined, scripts).manifestDir, undefined);
+});
+
+test('a binary that stopped, then a long output: its `running` line and its unfinished line are kept beyond the tail', () => {
+  const { text } = capture('exit0');
+  const many = Array.from({ length: 4000 }, (_, i) => `test case_${i} ... ok`).join('\n');
+  const long = text.replace('running 2 tests\n', `running 4002 tests\n${many}\n`).replace('2 passed; 0 failed', '4002 passed; 0 failed');
+  // As gate.ts keeps a long output: the lines `keep` matches out of what falls before the last 64 KiB, then those.
+  const keep = keepFor('cargo')!;
+  const cut = Buffer.byteLength(long) - 64 * 1024;
+  let at = 0;
+  const before: string[] = [];
+  for (const line of long.split('\n')) {
+    if (at < cut && keep(line)) before.push(line);
+    at += Buffer.byteLength(line) + 1;
+  }
+  assert.ok(cut > 0);
+  const kept = before.map((l) => `${l}\n`).join('') + Buffer.from(long).subarray(cut).toString('utf8');
+  const r = runnerRecord('cargo').profile!.read(outputLines(kept));
+  assert.ok(
+    (r.cannotRun?.what ?? '').startsWith('the test binary for src/lib.rs (unittests) stopped before its test result (it ran 4 tests'),
+    r.cannotRun?.what,
+  );
+});
+
+/** rustc's own diagnostics as rustErrors reads them: [header, at, lint]. */
+const errorsOf = (text: string) => rustErrors(outputLines(text)).map((e) => [e.line, e.at, e.lint]);
+
+test("a lint beside a syntax error, and a lint's second occurrence that names no lint: told apart by message", () => {
+  // clippy -- -D warnings on `let x = 1; let y = 2;` (two unused variables) and `let z = ;`, as rustc 1.95 printed them.
+  const two = `error: unused variable: \`x\`\n --> src/lib.rs:2:9\n  |\n  = note: \`-D unused-variables\` implied by \`-D warnings\`\n\nerror: unused variable: \`y\`\n --> src/lib.rs:3:9\n  |\n\nerror: could not compile \`c1\` (lib) due to 2 previous errors\n`;
+  assert.equal(errorsOf(two), [
+    ['error: unused variable: `x`', 'src/lib.rs:2:9', 'unused_variables'],
+    ['error: unused variable: `y`', 'src/lib.rs:3:9', 'unused_variables'],
+  ]);
+  const syntax = `error: expected expression, found \`;\`\n --> src/lib.rs:6:13\n  |\n6 |     let z = ;\n\nerror: unused variable: \`x\`\n --> src/lib.rs:2:9\n  |\n  = note: \`-D unused-variables\` implied by \`-D warnings\`\n\nerror: could not compile \`c1\` (lib) due to 2 previous errors\n`;
+  assert.equal(errorsOf(syntax), [
+    ['error: expected expression, found `;`', 'src/lib.rs:6:13', undefined],
+    ['error: unused variable: `x`', 'src/lib.rs:2:9', 'unused_variables'],
+  ]);
+  const c = classify({ exitCode: 101, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: syntax }, [101], 30, {
+    runner: 'clippy',
+    output: { detection: { runner: 'clippy', words: [], managers: [] } },
+  });
+  assert.is(c.verdict, 'error');
+  assert.ok((c.reason ?? '').includes('`src/lib.rs:6:13: error: expected expression, found `;``'), c.reason);
+});
+
+test("`cargo nextest` not installed, since the patch changed package.json's script to it: the patch's fault, naming the command", () => {
+  const c = judge('nextest', 'no-such-command');
+  assert.is(c.notFound, 'cargo nextest');
+  const fault = (before: string) =>
+    errorFault({
+      reason: c.reason!,
+      output: capture('no-such-command').text,
+      changed: ['package.json'],
+      exited: true,
+      notFound: { command: c.notFound!, tierRun: 'npm test' },
+      packageJsonAtBase: before,
+    });
+  assert.equal(fault('{"scripts":{"test":"cargo test"}}'), { cause: 'patch', file: 'package.json', command: 'cargo nextest' });
+  // Named before the patch too: not installed here, the harness's.
+  assert.equal(fault('{"scripts":{"test":"cargo nextest run"}}'), { cause: 'harness' });
+});
+
+test('detection: `cargo clippy -- -D warnings` (through an npm script too) is clippy, `cargo check`/`cargo build` cargo-check, as the whole command only', () => {
+  const scripts = () => ({
+    lint: 'cargo clippy --all-targets -- -D warnings',
+    check: 'cargo +nightly check --all-targets',
+    test: 'cargo test',
+  });
+  assert.is(detectRunner('npm run lint', undefined, scripts).runner, 'clippy');
+  assert.ok(detectRunner('npm run lint', undefined, scripts).why.includes('a check (cargo clippy)'));
+  assert.is(detectRunner('npm run check', undefined, scripts).runner, 'cargo-check');
+  assert.is(detectRunner('cargo build --release', undefined, scripts).runner, 'cargo-check');
+  assert.is(detectRunner('npm test', undefined, scripts).runner, 'cargo');
+  assert.is(detectRunner('cargo clippy && ./run-more', undefined, scripts).runner, undefined);
+  assert.is(detectRunner('cargo fmt --check', undefined, scripts).runner, undefined);
+});
+
+test.run();
