@@ -6,7 +6,7 @@
 import { type ParseEntry, parse as parseShell, quote } from 'shell-quote';
 import type { RunnerName } from '../config/runner-names.js';
 import { IDENTITY_LIST, type RunnerIdentity } from './identities.js';
-import { base } from './command-words.js';
+import { base, pythonModuleWords } from './command-words.js';
 import { shown } from '../util/escape.js';
 import type { EnvTool } from './env-tools.js';
 import { type PnpmRunArgs, pnpmRunArgs } from './pnpm-workspaces.js';
@@ -586,8 +586,11 @@ function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt
   }
   if (HARMLESS.has(b) || TAP_REPORTERS.has(b)) return;
   found.others.push(printable(words.join(' ')));
-  const check = CHECK_BY_WORD.get(b);
-  if (check && (check.command === undefined || check.command.is(words))) found.checkers.push({ name: check.name, word: b });
+  // A check run as a Python module (`python3 -m flake8 src`, `python -m ruff check`) is that check, its words from the module on.
+  const own = pythonModuleWords(words) ?? words;
+  const name = own === words ? b : own[0]!;
+  const check = CHECK_BY_WORD.get(name);
+  if (check && (check.command === undefined || check.command.is(own))) found.checkers.push({ name: check.name, word: name });
 }
 
 /**

@@ -2,12 +2,13 @@ import type { GateExit } from '../gates/gate.js';
 import type { ReportRead } from '../evidence/junit.js';
 import { shown } from '../util/escape.js';
 import { lastLine, quoteLine } from '../runners/read.js';
+import { base } from '../runners/command-words.js';
 
 export { quoteLine };
 import { testMsg as msg } from '../evidence/messages.js';
 import type { Detection, WorkspaceRun, WorkspaceRunMember } from '../runners/detect.js';
 import { envToolFailure } from '../runners/env-tools.js';
-import { nodeLoadCrash, pythonLoadCrash, failedSummary } from './script-output.js';
+import { nodeLoadCrash, pythonLoadCrash, pythonModuleMissing, failedSummary } from './script-output.js';
 import { type RunnerProfile, managerFailure, outputLines } from './runner-output.js';
 import type { Checked } from '../runners/record.js';
 import { type PnpmSegment, type PnpmUnsplit, splitPnpm } from '../runners/pnpm-workspaces.js';
@@ -31,7 +32,10 @@ export interface Classified {
    * blame for it as one that cannot load (fault.ts), however often the output names it.
    */
   runWide?: true;
-  /** The command the shell (or node) could not find, when that is the error: `mochaa` of `sh: 1: mochaa: not found`. */
+  /**
+   * The command the shell (or node) could not find, when that is the error: `mochaa` of `sh: 1: mochaa:
+   * not found`; or the module `python -m` could not find (`flake8`).
+   */
   notFound?: string;
 }
 
@@ -191,7 +195,7 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   if (output?.detection.workspaces && !output.reportDecides)
     return byWorkspaces(output.detection.workspaces, lines, code, caught, timeout, output, runner);
   if (output && code !== 0) {
-    const failed = scriptFailure(output.detection, lines);
+    const failed = scriptFailure(output.detection, lines) ?? moduleMissing(output.detection.words, lines, runner);
     if (failed) return failed;
   }
   const tool = output?.detection.envTool;
@@ -238,6 +242,24 @@ function scriptFailure(d: OutputContext['detection'], lines: readonly string[]):
     };
   if (d.noPackageJson) return { verdict: 'error', reason: `${pmName}: no package.json here to run a script from`, inapplicable: true };
   return undefined;
+}
+
+/**
+ * `python -m X` where that python has no X (pytest, flake8, mypy: run outside the project's
+ * virtualenv): python's exit 1 before X ran, an error whatever the tier counts as caught. Not when the
+ * tier's runner printed its summary (a test that runs python so saw the line). Pure.
+ */
+function moduleMissing(words: readonly string[], lines: readonly string[], runner: RunnerName | undefined): Classified | undefined {
+  const missing = pythonModuleMissing(lines, new Set(words));
+  const profile = runner ? runnerRecord(runner).profile : undefined;
+  if (!missing || profile?.read(lines).summary) return undefined;
+  const { module, install } = missing;
+  return {
+    verdict: 'error',
+    reason: `this python cannot import ${module}, so ${profile ? 'no test ran' : `${module} did not run`} (install ${install} for that python, or push where the project's virtualenv that has it is active): ${quoteLine(missing.line)}`,
+    inapplicable: true,
+    notFound: module,
+  };
 }
 
 /** The exit code alone: 0 passes, a code the tier counts is caught, 127 is a command not found, the rest an error that says what the code means. */
@@ -339,7 +361,8 @@ function byEnvTool(
   }
   // Its runner from its words alone: this reading is pure, so no package.json is read (a script it names, `npm test`, reads as one without).
   const inner = runner ?? output.runnerOf?.(failure.command);
-  const detection = { ...output.detection };
+  // The words of the command it ran count as the tier's (a module `python -m` could not find is one).
+  const detection = { ...output.detection, words: [...output.detection.words, ...failure.command.split(/\s+/).map(base)] };
   delete detection.envTool;
   const c = classify({ ...exit, exitCode: failure.code }, caught, timeout, {
     ...(inner && { runner: inner }),

@@ -97,4 +97,30 @@ if (withTox)
       },
     ));
 
+test('python -m flake8 where that python has no flake8 (site-packages off, as outside the virtualenv): an error of the harness naming flake8, never a catch', () =>
+  withRepo(
+    {
+      files: {
+        '.gitignore': '__pycache__/\n',
+        'src/calc.py': CALC,
+        'package.json': '{ "private": true, "scripts": { "lint": "python3 -S -m flake8 src" } }\n',
+        'gate-ladder.config.mjs': "export default { tiers: [{ name: 't1-flake8', run: 'npm run lint', timeout: 120 }] };\n",
+      },
+    },
+    (repo) => {
+      repo.write('src/calc.py', `${CALC}\n\ndef mul(a, b):\n    return a * b\n`);
+      repo.commit('a change');
+      assert.match(repo.cli(['run', '--dry-run', '--base', 'HEAD~1']).out, 'runner: flake8 (a check (flake8)');
+      const r = repo.push();
+      assert.is.not(r.code, 0, r.out);
+      assert.match(r.stderr, 't1-flake8 error in');
+      assert.match(r.stderr, 'this python cannot import flake8, so flake8 did not run (install flake8 for that python');
+      assert.match(r.stderr, 'A Python module it needs, flake8, is not there');
+      assert.not.match(r.stderr, 'caught');
+      const row = repo.ledger().at(-1)!;
+      assert.is(row.verdict, 'error');
+      assert.is(row.error_cause, 'harness');
+    },
+  ));
+
 test.run();

@@ -921,6 +921,17 @@ test('pytest: a bad option and a conftest.py that cannot import (exit 4) say so'
   assert.match(conftest.reason ?? '', "pytest could not load a conftest.py: `ModuleNotFoundError: No module named 'nope'`");
 });
 
+test('pytest: python -m pytest where that python has no pytest is an error saying so; a test printing the same words is not', () => {
+  const words = ['python3', '-m', 'pytest'];
+  const absent = judge('pytest', 1, '/root/.pyenv/versions/3.11.7/bin/python3: No module named pytest\n', { words });
+  assert.is(absent.verdict, 'error');
+  assert.is(
+    absent.reason,
+    "this python cannot import pytest, so no test ran (install pytest for that python, or push where the project's virtualenv that has it is active): `/root/.pyenv/versions/3.11.7/bin/python3: No module named pytest`",
+  );
+  assert.is(judge('pytest', 1, 'x: No module named pytest\n=========== 1 failed in 0.10s ===========\n', { words }).verdict, 'caught');
+});
+
 test('pytest: a non-strict xpass alone passes', () => {
   assert.is(judge('pytest', 0, '1 xpassed, 1 xfailed in 0.05s\n').verdict, 'pass');
 });

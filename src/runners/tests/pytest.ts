@@ -182,13 +182,6 @@ const pytest: RunnerProfile = {
     // Exit 4: a bad option, or a conftest.py that cannot import; pytest then prints no summary (a test's own output may look alike).
     const usage = s ? undefined : firstMatch(lines, /^(?:\S+\.py|pytest|py\.test): error: /);
     if (usage) out.cannotRun = { what: 'a pytest usage error', line: usage.line };
-    // `python3 -m pytest` where that python has no pytest (a virtualenv not active): python's exit 1, before pytest ran.
-    const absent = s ? undefined : firstMatch(lines, /^\S.*: No module named pytest$/);
-    if (absent)
-      out.cannotRun = {
-        what: 'this python cannot import pytest, so no test ran (push where the virtualenv that has pytest is active, or install pytest)',
-        line: absent.line,
-      };
     const conftest = s ? undefined : firstMatch(lines, /^ImportError while loading conftest /);
     if (conftest)
       out.cannotRun = {
