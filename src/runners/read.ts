@@ -46,6 +46,8 @@ export interface FailedTest {
   message: string;
   /** go: the package the test is in (its file is printed relative to the package's folder). */
   package?: string;
+  /** The id as the runner names the test, where it is not `file::title` (unittest's `unit.test_math.MathTest.test_adds`: its file is where it failed). */
+  id?: string;
 }
 
 export interface RunnerProfile {
