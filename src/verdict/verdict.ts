@@ -7,7 +7,7 @@ import { base } from '../runners/command-words.js';
 export { quoteLine };
 import { testMsg as msg } from '../evidence/messages.js';
 import type { Detection, WorkspaceRun, WorkspaceRunMember } from '../runners/detect.js';
-import { envToolFailure } from '../runners/env-tools.js';
+import { envToolFailure, toxConfigError } from '../runners/env-tools.js';
 import { nodeLoadCrash, pythonLoadCrash, pythonModuleMissing, failedSummary } from './script-output.js';
 import { type RunnerProfile, managerFailure, outputLines } from './runner-output.js';
 import type { Checked } from '../runners/record.js';
@@ -37,6 +37,11 @@ export interface Classified {
    * not found`; or the module `python -m` could not find (`flake8`).
    */
   notFound?: string;
+  /**
+   * The runner whose output decided, when the tier's command names none itself: the one a command tox
+   * or nox said failed runs (pytest under `tox`). Its reader names the failed tests.
+   */
+  runner?: RunnerName;
 }
 
 /** What an exit code means whatever the runner, when its record does not say (see the README's table). */
@@ -353,6 +358,13 @@ function byEnvTool(
   if (!failure) {
     const failed = failedSummary(lines);
     if (failed) return { verdict: 'caught', reason: `${failed.runner}: ${quoteLine(failed.line)}`, proven: true };
+    // Its config names the file a push may have broken (fault.ts blames it when the push changed it).
+    const config = tool === 'tox' ? toxConfigError(lines) : undefined;
+    if (config)
+      return {
+        verdict: 'error',
+        reason: `tox could not read its config (tox.ini, or its section of setup.cfg or pyproject.toml), so no test ran: ${quoteLine(config)}; fix the config, or run \`tox\` to see why`,
+      };
     const last = lastLine(lines);
     return {
       verdict: 'error',
@@ -369,7 +381,7 @@ function byEnvTool(
     output: { ...output, detection },
   });
   const ran = `${tool} ran ${quoteLine(failure.command)} (exit ${failure.code})`;
-  return { ...c, reason: c.reason ? `${ran}: ${c.reason}` : ran };
+  return { ...c, reason: c.reason ? `${ran}: ${c.reason}` : ran, ...(inner && { runner: inner }) };
 }
 
 /** One workspace's verdict, with its name. */

@@ -67,6 +67,14 @@ if (withTox)
         assert.is(caught.code, 1, caught.out);
         assert.match(caught.stderr, 't2-tox caught in');
         assert.match(caught.stderr, '(exit 1): pytest: `1 failed, 1 passed in');
+        // pytest's reader names the failed test under tox, as without it.
+        assert.match(caught.stderr, 'failed: tests/test_calc.py:9 test_add_zero: assert 0 == 1');
+        assert.match(caught.stderr, '(exit 1: a test failed)');
+        const row = repo.ledger().at(-1)!;
+        assert.is(row.runner, 'pytest');
+        assert.equal(row.failed_tests, [
+          { id: 'tests/test_calc.py::test_add_zero', file: 'tests/test_calc.py', line: 9, message: 'assert 0 == 1' },
+        ]);
 
         repo.write('tests/test_calc.py', `import nope_missing\n${TEST}`);
         repo.commit('an import that fails');
@@ -90,9 +98,30 @@ if (withTox)
           deps.stderr,
           'tox could not make the test environment, so no test ran: `ERROR: could not install deps [gl-no-such-package-anywhere==1.0]',
         );
+        // A tox.ini the range broke: the patch's error, naming tox.ini.
+        repo.write(
+          'tox.ini',
+          repo
+            .read('tox.ini')
+            .replace(/deps = .*\n/, '')
+            .replace('[testenv]', '[testenv'),
+        );
+        repo.commit('a tox.ini that does not parse');
+        const config = repo.cli(['run', '--base', 'HEAD~1']);
+        assert.is(config.code, 2, config.out);
+        assert.match(
+          config.stderr,
+          'tox could not read its config (tox.ini, or its section of setup.cfg or pyproject.toml), so no test ran',
+        );
+        assert.match(config.stderr, '  The range changed tox.ini, which cannot load: the patch broke the harness.');
         assert.equal(
-          repo.ledger().map((r) => r.verdict),
-          ['caught', 'error', 'error'],
+          repo.ledger().map((r) => [r.verdict, r.error_cause ?? null]),
+          [
+            ['caught', null],
+            ['error', 'patch'],
+            ['error', 'harness'],
+            ['error', 'patch'],
+          ],
         );
       },
     ));
