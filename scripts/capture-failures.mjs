@@ -122,9 +122,22 @@ const RUNNERS = {
         'def half(n):\n    """Half of n.\n\n    >>> half(4)\n    2.0\n    """\n    return n / 4\n\n\ndef positive(n):\n    if n <= 0:\n        raise ValueError("n must be positive")\n    return n\n',
       'tests/conftest.py': 'import pytest\n\nfrom calc import positive\n\n\n@pytest.fixture\ndef one():\n    return positive(0)\n',
       'tests/test_calc.py': 'def test_one(one):\n    assert one == 1\n',
+      'src/edge.py':
+        'def f(n):\n    """F.\n\n    >>> f(0)\n    1\n    >>> [f(1),\n    ...  f(2)]\n    [1, 3]\n    """\n    if n == 0:\n        raise ValueError("zero")\n    return n\n',
     },
     cases: {
-      doctest: ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', '--doctest-modules', 'src'],
+      doctest: ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', '--doctest-modules', 'src/calc.py'],
+      // An example that raises, then (going on after it) one whose output differs.
+      'doctest-raise': [
+        'python3',
+        '-m',
+        'pytest',
+        '-p',
+        'no:cacheprovider',
+        '--doctest-modules',
+        '--doctest-continue-on-failure',
+        'src/edge.py',
+      ],
       fixture: ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', 'tests'],
     },
     env: { PYTHONPATH: 'src' },

@@ -80,8 +80,10 @@ export function failedTestsOf(runner: RunnerName, text: string, ctx: FailureCont
       f.package !== undefined
         ? repoFile(dir === undefined || f.file === undefined ? undefined : posix.join(dir, f.file), { root: ctx.root, base: '.' })
         : repoFile(f.file, ctx);
+    const idFile = f.idFile !== undefined ? repoFile(f.idFile, ctx) : file;
     const id =
-      f.id ?? (f.package !== undefined ? `${f.package}::${title}` : file !== undefined && runner !== 'cargo' ? `${file}::${title}` : title);
+      f.id ??
+      (f.package !== undefined ? `${f.package}::${title}` : idFile !== undefined && runner !== 'cargo' ? `${idFile}::${title}` : title);
     if (seen.has(id)) continue;
     seen.add(id);
     out.push({

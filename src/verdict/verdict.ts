@@ -216,7 +216,11 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
     const script = byScriptOutput(lines, code);
     if (script) return script;
   }
-  return byExitCode(exit, code, caught, runner, output);
+  const byCode = byExitCode(exit, code, caught, runner, output);
+  // A report decides the tests, but an exit it cannot explain keeps the cause the runner printed (pytest's collection error).
+  const cause =
+    output?.reportDecides && byCode.verdict === 'error' && runner ? runnerRecord(runner).profile?.read(lines).cannotRun : undefined;
+  return cause ? { ...byCode, reason: `${cause.what}: ${quoteLine(cause.line)}` } : byCode;
 }
 
 /** A package manager's failure to run the script (its own error, npm init's placeholder, a missing script or package.json): an error whatever the runner. */

@@ -178,6 +178,20 @@ const CASES: [RunnerName, string, Want][] = [
       ['tests/test_math.py::test_throws', 'tests/test_math.py', 10, 'ValueError: boom'],
     ],
   ]),
+  // No short test summary (`-rN`): the FAILURES headings name them; `--tb=line`: its one line a failure gives the line.
+  ...(['caught-rN', 'caught-tb-line'] as const).map((c): [RunnerName, string, Want] => [
+    'pytest',
+    c,
+    [
+      ['tests/test_math.py::TestMath::test_adds', 'tests/test_math.py', 3, 'assert (1 + 1) == 3'],
+      ['tests/test_math.py::test_throws', 'tests/test_math.py', 10, 'ValueError: boom'],
+    ],
+  ]),
+  // A doctest (`--doctest-modules`): its place (printed absolute) and what it expected and got; one that raised, the exception.
+  ['pytest', 'doctest', [['src/calc.py::calc.half', 'src/calc.py', 4, 'Expected 2.0, got 1.0']]],
+  ['pytest', 'doctest-raise', [['src/edge.py::edge.f', 'src/edge.py', 4, "unexpected exception: ValueError('zero')"]]],
+  // A fixture that raised in the code under test: the test's id, the place the first frame of the project's code gives (conftest.py's).
+  ['pytest', 'fixture', [['tests/test_calc.py::test_one', 'tests/conftest.py', 8, 'ValueError: n must be positive']]],
   // pytest 9's subtests (unittest's subTest), each its own failure; an error raised in the code under test: the
   // test file's line, not the raising module's, and the error whole where the short summary cuts it (`ValueErro...`).
   [
@@ -345,6 +359,14 @@ test("unittest before Python 3.11 (the heading names the class alone), a frame i
   assert.equal(failedTestsOf('unittest', deps, { root: '/x', base: '.' }), [
     { id: 'unit.test_a.T.test_deps', title: 'T.test_deps', file: 'unit/test_a.py', line: 5, message: 'TypeError: no' },
   ]);
+});
+
+test('pytest -rN on a doctest: the heading names it whole, its file the one its block says', () => {
+  const text = output('pytest', 'doctest').replace(/=+ short test summary info =+\nFAILED .*\n/, '');
+  assert.equal(
+    failedTestsOf('pytest', text, { root: '/x', base: '.' }).map((f) => [f.id, f.file, f.line, f.message]),
+    [['src/calc.py::calc.half', 'src/calc.py', 4, 'Expected 2.0, got 1.0']],
+  );
 });
 
 test('a passing output, and a runner without a reader, name no failed test', () => {

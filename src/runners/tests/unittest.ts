@@ -1,5 +1,5 @@
 /** unittest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { type FailedTest, firstMatch, firstMessageLine, type Reading, type RunnerProfile } from '../read.js';
+import { type FailedTest, firstMatch, firstMessageLine, PYTHON_LIBRARY, type Reading, type RunnerProfile } from '../read.js';
 import { defineRunner } from '../record.js';
 
 /**
@@ -37,8 +37,6 @@ const UNITTEST_HEADING = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\w+) \(([\w.]+)\)(?
 const UNITTEST_RULE = /^(?:={20,}|-{20,})$/;
 /** A traceback's frame: `  File "/p/unit/test_math.py", line 8, in test_adds`. */
 const PY_FRAME = /^\s+File "(.+)", line (\d+)(?:, in .+)?$/;
-/** A frame outside the project's own code: the standard library, an installed package, `<frozen ...>`. */
-const NOT_PROJECT = /(?:^|\/)(?:site|dist)-packages\/|\/lib\/(?:pypy|python)\d[\d.]*\/|^</;
 
 /** The last frame of the project's own code in a failure's block, and the exception its last traceback ends with. */
 function unittestBlock(lines: readonly string[], from: number): { file?: string; line?: number; message?: string } {
@@ -57,7 +55,7 @@ function unittestBlock(lines: readonly string[], from: number): { file?: string;
       continue;
     }
     const f = PY_FRAME.exec(l);
-    if (f && !NOT_PROJECT.test(f[1]!)) at = { file: f[1]!, line: Number(f[2]) };
+    if (f && !PYTHON_LIBRARY.test(f[1]!)) at = { file: f[1]!, line: Number(f[2]) };
     // The exception: the first line of the traceback that is not indented (a frame's source and carets are).
     if (traceback && message === undefined && l.trim() !== '' && !/^\s/.test(l)) message = l;
   }
@@ -96,6 +94,11 @@ const unittest: RunnerProfile = {
   failedExits: [5],
   // unittest prints `Ran N tests` at the end of every run, quiet or not: an exit 0 without it stopped early (os._exit).
   needsSummary: true,
+  // sys.exit in a test is that test's error (unittest catches SystemExit); os._exit, or sys.exit outside a test, ends python before the summary.
+  cutShort: {
+    cause: 'os._exit in a test or the code it ran, or sys.exit outside a test, ended python before unittest printed it',
+    next: 'run `python -m unittest -v` to see the last test started, and mend it',
+  },
   read(lines) {
     const out: Reading = {};
     let ranAt = -1;
