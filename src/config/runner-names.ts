@@ -30,6 +30,8 @@ const TABLE = {
   biome: undefined,
   ruff: undefined,
   flake8: undefined,
+  // go vet exits 2 for its findings (go 1.19 and later; 1 in some releases).
+  govet: () => [1, 2],
 } as const satisfies Record<string, (() => number[]) | undefined>;
 
 /** Runners whose exit codes, output and reports gate-ladder knows how to read: one record each in src/runners/. */

@@ -47,7 +47,9 @@ export const testMsg = {
   retryNoVerdict: (tier: string, why: string) =>
     `gate-ladder: ${shown(tier)}: the retry gave no verdict (${shown(why)}); the first attempt's failures stand.`,
   passedOnRetry: (failed: readonly string[]) =>
-    `passed on retry: ${failed.length ? `${list(failed, 10)} failed, then passed` : 'failed, then passed'} on the same code (flaky; recorded, see \`gate-ladder flaky\`)`,
+    failed.length > 0
+      ? `passed on retry: ${list(failed, 10)} failed, then passed on the same code (flaky; recorded, see \`gate-ladder flaky\`)`
+      : "passed on retry: failed, then passed on the same code (flaky; this row says so, but with no test report no test's flips are recorded for `gate-ladder flaky`: give the tier a JUnit `report`)",
   freezesUnreadable: (file: string, why: string) =>
     `gate-ladder: ${shown(file)} is not a valid freezes file (${shown(why)}); no freeze applies. Fix it or remove it.`,
 

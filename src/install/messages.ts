@@ -18,6 +18,8 @@ const size = (bytes: number) =>
 const leftoverLine = (i: Leftover) => `  - ${shown(i.name)} (${size(i.bytes)}): ${i.what}`;
 
 export const installMsg = {
+  lineFirst: () =>
+    "gate-ladder: .husky/pre-push has lines of its own: gate-ladder's line goes before them, so an `exit` there cannot skip it, and they read git's refs on stdin as before (from a copy).",
   wroteConfig: (dryRun: string) => `gate-ladder: wrote gate-ladder.config.ts; check its tiers, then \`${dryRun}\``,
   /** A command the starter config runs is not on PATH here: its tiers would end in `error` on every push. */
   cannotRunHere: (missing: string, tiers: readonly string[]) =>

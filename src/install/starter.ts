@@ -335,7 +335,7 @@ export function starterConfig(input: StarterInput): Starter {
   if (preCommit && input.lintStaged) {
     w.lines.push(
       '    // pre-commit: lint-staged on the staged files (its own config says which tasks); `git commit --no-verify` skips it.',
-      "    { name: 'lint-staged', lintStaged: true },",
+      `    { name: 'lint-staged', lintStaged: true${w.cwdField} },`,
     );
     preCommitTier = true;
   }

@@ -589,8 +589,11 @@ function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt
   // A check run as a Python module (`python3 -m flake8 src`, `python -m ruff check`) is that check, its words from the module on.
   const own = pythonModuleWords(words) ?? words;
   const name = own === words ? b : own[0]!;
-  const check = CHECK_BY_WORD.get(name);
-  if (check && (check.command === undefined || check.command.is(own))) found.checkers.push({ name: check.name, word: name });
+  // A check its words name (`eslint`), else one its command's shape names (`go vet`).
+  const check =
+    CHECK_BY_WORD.get(name) ?? IDENTITY_LIST.find((c) => c.kind === 'check' && c.words === undefined && c.command?.is(own) === true);
+  if (check && (check.command === undefined || check.command.is(own)))
+    found.checkers.push({ name: check.name, word: check.words ? name : own.slice(0, 2).join(' ') });
 }
 
 /**

@@ -125,6 +125,8 @@ export const IDENTITIES: { readonly [N in RunnerName]: RunnerIdentity<N> } = {
     },
   },
   flake8: { name: 'flake8', kind: 'check', words: ['flake8'], commandOnly: true },
+  // go's own linter: `go vet`, by its shape (`go` alone is go build, go test, ...).
+  govet: { name: 'govet', kind: 'check', command: { looks: '`go vet`', is: firstTwo('go', 'vet') } },
 };
 
 /** The identities in the table's order (config/runner-names.ts): the order detection tries them in. */

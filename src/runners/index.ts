@@ -30,6 +30,7 @@ const FILES: { readonly [N in RunnerName]: () => Promise<{ record: RunnerRecord<
   biome: () => import('./checks/biome.js'),
   ruff: () => import('./checks/ruff.js'),
   flake8: () => import('./checks/flake8.js'),
+  govet: () => import('./checks/govet.js'),
 };
 
 const loaded = new Map<RunnerName, RunnerRecord>();

@@ -5,6 +5,7 @@
  * config, what it needs). An error of the run as a whole (coverage, no tests, memory) names no file.
  * Pure: the reason, the gate's output and the changed paths in, a cause and the file out.
  */
+import { posix } from 'node:path';
 import type { ErrorCause } from '../ledger/row.js';
 import { missingPackage } from '../util/messages.js';
 
@@ -50,7 +51,8 @@ export function errorFault(e: FaultInput): Fault {
   if (!e.exited || e.runWide === true || e.changed.length === 0) return { cause: 'harness' };
   // The reason quotes the runner's own line, which names the file where the runner does; else the output around it.
   const dirs = [e.cwd ?? '', ...(e.dirs ?? [])].map(folder).filter((d) => d !== '');
-  const file = namedIn(e.reason ?? '', e.changed, dirs) ?? namedIn(e.output, e.changed, dirs);
+  const file =
+    namedIn(e.reason ?? '', e.changed, dirs) ?? namedIn(e.output, e.changed, dirs) ?? goPackageIn(e.reason ?? '', e.changed, dirs);
   if (file === undefined) return { cause: 'harness' };
   // A package that is not installed (`Cannot find package 'delay' imported from test.js`) that the file named before the
   // change too: today's dependencies are missing it, not the change (its base fails the same way).
@@ -130,6 +132,22 @@ function namedIn(text: string, changed: readonly string[], dirs: readonly string
     .filter((h) => h.at !== Infinity)
     .sort((a, b) => a.at - b.at || b.p.length - a.p.length);
   return hits[0]?.p;
+}
+
+/**
+ * go's errors before any package is built name packages, not files (`imports example.com/m/a: import
+ * cycle not allowed`): the first changed `.go` file whose folder (from the root or one of `dirs`) is
+ * the end of a package the reason names.
+ */
+function goPackageIn(reason: string, changed: readonly string[], dirs: readonly string[]): string | undefined {
+  if (!reason.includes('go could not load the packages')) return undefined;
+  const packages = reason.match(/[\w.-]+(?:\/[\w.-]+)+/g) ?? [];
+  return changed.find((p) => {
+    if (!p.endsWith('.go')) return false;
+    const dir = posix.dirname(p);
+    const from = [dir, ...dirs.filter((d) => dir.startsWith(`${d}/`)).map((d) => dir.slice(d.length + 1))];
+    return from.some((d) => d !== '.' && packages.some((pkg) => pkg.endsWith(`/${d}`)));
+  });
 }
 
 /** Where `path` first occurs as a whole path (not inside a longer name), else -1. */

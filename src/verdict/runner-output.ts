@@ -75,10 +75,17 @@ export function failedTestsOf(runner: RunnerName, text: string, ctx: FailureCont
   for (const f of read(outputLines(text))) {
     const title = f.title.join(' > ');
     const dir = f.package !== undefined ? ctx.packageDir?.(f.package) : undefined;
-    // go's file is relative to its package's folder, which packageDir gives relative to the root.
+    // go's file is relative to its package's folder, which packageDir gives relative to the root (a panic's stack frame: absolute).
     const file =
       f.package !== undefined
-        ? repoFile(dir === undefined || f.file === undefined ? undefined : posix.join(dir, f.file), { root: ctx.root, base: '.' })
+        ? repoFile(
+            f.file !== undefined && isAbsolute(f.file)
+              ? f.file
+              : dir === undefined || f.file === undefined
+                ? undefined
+                : posix.join(dir, f.file),
+            { root: ctx.root, base: '.' },
+          )
         : repoFile(f.file, ctx);
     const idFile = f.idFile !== undefined ? repoFile(f.idFile, ctx) : file;
     const id =

@@ -8,6 +8,21 @@ import { testsPath } from '../evidence/history.js';
 import { treeOf } from '../git/git.js';
 import { testMsg } from '../evidence/messages.js';
 import type { ReportDeps } from './tier-report.js';
+import type { IdContext, TestFailure } from '../evidence/junit.js';
+import { loadRecords } from '../runners/index.js';
+import { goPackageDirs } from '../runners/go-packages.js';
+import { failedTestsOf } from './runner-output.js';
+
+/**
+ * The failed tests of a `go test -json` report, with file, line and message: its events' `Output` is
+ * the text go prints, read as go's output is (the test's `file.go:line:` line, its panic).
+ */
+async function goJsonFailures(text: string, ctx: IdContext): Promise<TestFailure[]> {
+  await loadRecords(['go']);
+  const root = ctx.root ?? '.';
+  const base = ctx.base ?? '.';
+  return failedTestsOf('go', text, { root, base, packageDir: goPackageDirs(root, base) });
+}
 
 /** Coarse file-system clocks (some round mtimes to a second or two) must not make a fresh report stale. */
 const MTIME_SLACK_MS = 2000;
@@ -81,9 +96,14 @@ export function reportDeps(
       if (format !== 'junit') {
         const { parseGoJson, parseJestJson } = await import('../evidence/json-report.js');
         const parsed = format === 'go-json' ? parseGoJson(text) : parseJestJson(text, ctx);
-        return parsed.ok
-          ? { kind: 'ok', cases: parsed.cases, ...(parsed.broken.length > 0 && { broken: parsed.broken }) }
-          : { kind: 'unreadable', why: parsed.why };
+        if (!parsed.ok) return { kind: 'unreadable', why: parsed.why };
+        const failures = format === 'go-json' ? await goJsonFailures(text, ctx) : [];
+        return {
+          kind: 'ok',
+          cases: parsed.cases,
+          ...(parsed.broken.length > 0 && { broken: parsed.broken }),
+          ...(failures.length > 0 && { failures }),
+        };
       }
       const { parseJUnit } = await import('../evidence/junit.js');
       // pytest's default report names no file: the files that exist tell where a module's path ends.

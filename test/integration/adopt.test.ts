@@ -263,6 +263,47 @@ test('a hand-written pre-push in .git/hooks reading its refs on stdin: after ins
     },
   ));
 
+test("husky 9's own .husky/pre-push that reads the refs on stdin and ends in `exit 0`: gate-ladder's line goes first, a bad push is blocked and the hook's loop still sees the refs; uninstall gives .husky/ back byte for byte", () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: {
+        'package.json': pkg({ test: 'node -e 0' }),
+        'gate-ladder.config.mjs':
+          "export default { tiers: [{ name: 't1-no-bad', run: 'if grep -q bad notes.txt 2>/dev/null; then echo notes.txt is bad; exit 1; fi' }] };\n",
+        '.husky/pre-push':
+          'while read -r lref lsha rref rsha; do echo "own pre-push saw $rref" >> ../own.log; done\necho "own checks ok"\nexit 0\n',
+      },
+    },
+    (repo) => {
+      const huskyBefore = snapshot(join(repo.dir, '.husky'));
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, ".husky/pre-push has lines of its own: gate-ladder's line goes before them");
+      repo.commit('adopt');
+      assert.is(repo.push(['origin', 'main']).code, 0);
+      repo.write('notes.txt', 'a bad note\n');
+      repo.commit('bad');
+      const pushed = repo.push(['origin', 'main']);
+      assert.is.not(pushed.code, 0, pushed.out);
+      assert.match(pushed.out, 't1-no-bad caught a problem');
+      repo.write('notes.txt', 'a good note\n');
+      repo.commit('good');
+      const again = repo.push(['origin', 'main']);
+      assert.is(again.code, 0, again.out);
+      assert.match(again.out, 'own checks ok');
+      // The adopt push and the good one reached the hook's own loop with their refs (the blocked one stopped before it).
+      assert.is(
+        readFileSync(join(repo.dir, '..', 'own.log'), 'utf8'),
+        'own pre-push saw refs/heads/main\nown pre-push saw refs/heads/main\n',
+      );
+      const u = repo.cli(['uninstall']);
+      assert.is(u.code, 0, u.out);
+      assert.equal(snapshot(join(repo.dir, '.husky')), huskyBefore, '.husky/ as before, byte for byte');
+    },
+  ));
+
 test('run --dry-run right after install says it judged commits only and that the uncommitted install is not in it; once committed it says nothing of it', () =>
   withRepo({ install: false, files: { 'package.json': pkg({ test: 'node -e 0' }) } }, (repo) => {
     const i = repo.cli(['install']);

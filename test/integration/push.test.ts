@@ -267,8 +267,14 @@ test('install keeps other lines of .husky/pre-push; uninstall leaves the repo as
     const before = snapshot(repo);
     const r = repo.cli(['install']);
     assert.is(r.code, 0, r.out);
-    assert.is(repo.read('.husky/pre-push'), `echo "my own check"\n${hookLine('pre-push', 'npm')}\n`);
-    assert.match(repo.read('package.json'), '"prepare": "husky"');
+    // gate-ladder's line first (an `exit` in the hook's own lines cannot skip it), git's refs kept for both.
+    const hook = repo.read('.husky/pre-push').split('\n');
+    assert.is(hook.length, 5, hook.join('\n'));
+    assert.match(hook[0]!, /^gl_in="\$\(mktemp\)"/);
+    assert.is(hook[1], hookLine('pre-push', 'npm'));
+    assert.match(hook[2]!, /^exec <"\$gl_in"/);
+    assert.equal(hook.slice(3), ['echo "my own check"', '']);
+    assert.match(repo.read('package.json'), '"prepare": "husky || true"');
     assert.match(repo.read('gate-ladder.config.ts'), "run: 'npm test'");
     assert.is(repo.gitOk('config', 'core.hooksPath'), '.husky/_');
     const u = repo.cli(['uninstall']);

@@ -202,6 +202,20 @@ cases.push(
 
 for (const [title, input, fault] of cases) test(title, () => assert.equal(errorFault(input), fault));
 
+test("go's import cycle names packages, not files: the changed .go file in a package it names is to blame", () => {
+  const reason = 'go could not load the packages: `imports example.com/m/a: import cycle not allowed`';
+  assert.equal(errorFault({ reason, output: '', changed: ['README.md', 'a/a.go', 'b/b.go'], exited: true }), {
+    cause: 'patch',
+    file: 'a/a.go',
+  });
+  // A tier in the module's folder: its packages from there.
+  assert.equal(errorFault({ reason, output: '', changed: ['backend/a/a.go'], exited: true, cwd: 'backend' }), {
+    cause: 'patch',
+    file: 'backend/a/a.go',
+  });
+  assert.equal(errorFault({ reason, output: '', changed: ['c/c.go', 'a.md'], exited: true }), { cause: 'harness' });
+});
+
 test('a whole path: a word character before it is a longer name; a full stop after it ends the sentence unless a name goes on', () => {
   assert.equal(named('cannot load xsrc/a.js here', ['src/a.js']), { cause: 'harness' });
   assert.equal(named('cannot load src/a.js.', ['src/a.js']), { cause: 'patch', file: 'src/a.js' });

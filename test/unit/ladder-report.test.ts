@@ -442,4 +442,15 @@ test("a gate's last line without a newline is ended before our next line, shown 
   assert.is(shown, 'line one\n  ✖  1:2  no newline\n');
 });
 
+test('retries: 1 with no test report: the pass on retry says no test was recorded for `flaky`, and how to have them', async () => {
+  const config = resolveConfig({ tiers: [{ name: 't1', run: 'x', retries: 1 }] });
+  const f = fakes({ exits: { t1: [1, 0] }, reports: {} });
+  const out = await runLadder(input('pre-push', { plan: { ...plan, tiers: config.tiers.map((tier) => ({ tier, run: true })) } }), f.deps);
+  assert.is(out.verdict, 'pass');
+  const reason = f.rows[0]!.reason ?? '';
+  assert.match(reason, 'passed on retry: failed, then passed on the same code');
+  assert.match(reason, "no test's flips are recorded for `gate-ladder flaky`: give the tier a JUnit `report`");
+  assert.not.match(reason, 'recorded, see');
+});
+
 test.run();

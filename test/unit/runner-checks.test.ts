@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runnerCaught } from '../../src/config/runner-names.js';
 import { detectRunner } from '../../src/runners/detect.js';
 import { classify } from '../../src/verdict/verdict.js';
 import type { RunnerName } from '../../src/types.js';
@@ -17,8 +18,9 @@ await allRecords();
 
 const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/checks/${name}.txt`, import.meta.url), 'utf8');
 
+/** As a tier that lists no `caught` judges it: the check's own codes (go vet's 1 and 2), else [1]. */
 const judged = (runner: RunnerName, code: number, tail: string) =>
-  classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, {
+  classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, runnerCaught(runner) ?? [1], 30, {
     runner,
     output: { detection: { runner, words: [runner], managers: [] } },
   });
@@ -111,6 +113,39 @@ const cases: [string, RunnerName, number, string, 'caught' | 'error', string][] 
     'error',
     "exit 2: ruff could not check the code: `Cause: Failed to parse /repo/pyproject.toml`; fix its config ([tool.ruff] in pyproject.toml, or ruff.toml) or the tier's command, then push again",
   ],
+  // go vet (go 1.19): exit 2 for its findings and for code that does not compile, which is no finding.
+  [
+    'go vet: findings in two packages',
+    'govet',
+    2,
+    fixture('govet-finding'),
+    'caught',
+    'govet: 2 findings, the first: `util/util.go:5:15: fmt.Printf format %s has arg 3 of wrong type int`',
+  ],
+  [
+    'go vet: code that does not compile',
+    'govet',
+    2,
+    fixture('govet-compile'),
+    'error',
+    'exit 2: a compile error, which govet cannot check past: `bad/bad.go:3:35: invalid operation: s + 1 (mismatched types string and untyped int)`; fix the code so that it builds, then push again',
+  ],
+  [
+    'go vet: a bad flag',
+    'govet',
+    2,
+    fixture('govet-usage'),
+    'error',
+    "exit 2: govet could not check the code: `flag provided but not defined: -badflag`; fix the tier's command, then push again",
+  ],
+  [
+    'go vet: an import cycle',
+    'govet',
+    1,
+    'package example.com/m/a\n\timports example.com/m/b\n\timports example.com/m/a: import cycle not allowed\n',
+    'error',
+    "exit 1: govet could not check the code: `imports example.com/m/a: import cycle not allowed`; fix what it names (an import cycle, a missing module, a pattern that matches no package) or the tier's command, then push again",
+  ],
 ];
 
 for (const [title, runner, code, tail, verdict, reason] of cases) {
@@ -120,7 +155,8 @@ for (const [title, runner, code, tail, verdict, reason] of cases) {
 }
 
 test('a clean run of a check is a pass', () => {
-  for (const r of ['eslint', 'prettier', 'biome', 'ruff', 'flake8'] as const) assert.equal(judged(r, 0, ''), { verdict: 'pass' }, r);
+  for (const r of ['eslint', 'prettier', 'biome', 'ruff', 'flake8', 'govet'] as const)
+    assert.equal(judged(r, 0, ''), { verdict: 'pass' }, r);
 });
 
 const scripts = { lint: 'eslint .', format: 'prettier --check .', fix: 'prettier --write .', both: 'eslint . && jest' };
@@ -133,6 +169,9 @@ const detections: [string, RunnerName | undefined][] = [
   ['biome check .', 'biome'],
   ['npx @biomejs/biome lint src', 'biome'],
   ['flake8 src', 'flake8'],
+  ['go vet ./...', 'govet'],
+  ['go build ./...', undefined],
+  ['go test ./...', 'go'],
   ['ruff check .', 'ruff'],
   ['ruff format --check .', 'ruff'],
   ['npm run both', 'jest'],

@@ -567,10 +567,17 @@ const cases: [string, RunnerName, string, Reading][] = [
     { cannotRun: { what: 'a compile error', line: 'FAIL\texample.com/m [setup failed]' } },
   ],
   [
+    // Its test binary exited (log.Fatal in the code under test) before it reported a test: no "no tests ran".
     'go: a failed package without test lines',
     'go',
     'FAIL\texample.com/m\t0.010s\n',
-    { summary: { line: 'FAIL\texample.com/m\t0.010s', failed: 0, passed: 0, total: 0 } },
+    {
+      cannotRun: {
+        what: 'the test binary of example.com/m exited before its tests reported (a log.Fatal, an os.Exit or a crash in the code it tested), last output',
+        line: 'FAIL\texample.com/m\t0.010s',
+      },
+      summary: { line: 'FAIL\texample.com/m\t0.010s', failed: 0, passed: 0, total: 0 },
+    },
   ],
   [
     'cargo: unit and doc tests',

@@ -146,6 +146,9 @@ test('starterConfig with --pre-commit: a lintStaged tier when lint-staged is the
   const ls = starterConfig({ scripts: { test: 'jest', lint: 'eslint .' }, pm: 'npm', preCommit: true, lintStaged: true });
   assert.match(ls.text, "{ name: 'lint-staged', lintStaged: true },");
   assert.not.match(ls.text, "hooks: ['pre-commit'");
+  // A package in a folder: lint-staged runs there, where its config and its tasks' paths are.
+  const inFolder = starterConfig({ scripts: { test: 'jest' }, pm: 'npm', preCommit: true, lintStaged: true, packageDir: 'web' });
+  assert.match(inFolder.text, "{ name: 'lint-staged', lintStaged: true, cwd: 'web' },");
   assert.is(ls.preCommitTier, true);
   const lint = starterConfig({
     scripts: { test: 'jest', lint: 'eslint .', typecheck: 'tsc' },

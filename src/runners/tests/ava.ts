@@ -41,6 +41,8 @@ const AVA_KINDS: readonly [RegExp, string][] = [
 
 /** Every line of ava's own that the reading looks for outside its summary starts with a cross (`✘ Exiting due to process.exit()`, `✘ No tests found in`). */
 const AVA_CROSS = /^\s*✘ /;
+/** The rule above its summary. */
+const AVA_RULE = /^\s*─\s*$/;
 const AVA_UNCAUGHT = /^\s*(Uncaught exception|Unhandled rejection) in (\S.*?)\s*$/;
 
 /** What stopped ava outside any test, in the order it matters: the first line that says so. */
@@ -178,7 +180,8 @@ function avaFailures(lines: readonly string[]): FailedTest[] {
 
 const ava: RunnerProfile = {
   failures: avaFailures,
-  keep: anyOf(AVA_CROSS, AVA_UNCAUGHT),
+  // Its summary too (the rule above it, its counts, the passes it counts when a test failed): a workspaces run prints one per workspace, the early ones long before the output's last 64 kB.
+  keep: anyOf(AVA_CROSS, AVA_UNCAUGHT, AVA_RULE, AVA_COUNT, /^\s*✔ /),
   // ava prints its summary whenever a run ends (process.exit in a test is its own failure, exit 1).
   needsSummary: true,
   read(lines) {
@@ -186,7 +189,7 @@ const ava: RunnerProfile = {
     const out: Reading = {};
     let rule = -1;
     for (let i = lines.length - 1; i >= 0; i--) {
-      if (/^\s*─\s*$/.test(lines[i]!)) {
+      if (AVA_RULE.test(lines[i]!)) {
         rule = i;
         break;
       }

@@ -1,5 +1,6 @@
 /** jasmine: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
 import {
+  anyOf,
   type FailedTest,
   firstFrame,
   firstMatch,
@@ -23,6 +24,8 @@ import { defineRunner } from '../record.js';
  * unhandled rejection while a spec runs is that spec's failure, as mocha has it.
  */
 const JASMINE_SUITE_ERROR = /^Suite error: /;
+/** Its summary: `3 specs, 2 failures, 1 pending spec`. */
+const JASMINE_SUMMARY = /^(\d+) specs?, (\d+) failures?(?:, (\d+) pending specs?)?/;
 
 /**
  * jasmine's failed specs: each `N) full name` under `Failures:` (its suites' and its own descriptions
@@ -50,11 +53,12 @@ function jasmineFailures(lines: readonly string[]): FailedTest[] {
 const jasmine: RunnerProfile = {
   failures: jasmineFailures,
   // A suite error is counted among the failures: each is told apart by its line in the details above the counts.
-  keep: JASMINE_SUITE_ERROR,
+  // Its summary too: a workspaces run prints one per workspace, the early ones long before the output's last 64 kB.
+  keep: anyOf(JASMINE_SUITE_ERROR, JASMINE_SUMMARY),
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
-    const s = lastMatch(lines, /^(\d+) specs?, (\d+) failures?(?:, (\d+) pending specs?)?/);
+    const s = lastMatch(lines, JASMINE_SUMMARY);
     const suiteErrors: number[] = [];
     lines.forEach((l, i) => {
       if (JASMINE_SUITE_ERROR.test(l)) suiteErrors.push(i);

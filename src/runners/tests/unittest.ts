@@ -1,5 +1,5 @@
 /** unittest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { type FailedTest, firstMatch, firstMessageLine, PYTHON_LIBRARY, type Reading, type RunnerProfile } from '../read.js';
+import { anyOf, type FailedTest, firstMatch, firstMessageLine, PYTHON_LIBRARY, type Reading, type RunnerProfile } from '../read.js';
 import { defineRunner } from '../record.js';
 
 /**
@@ -90,7 +90,8 @@ function unittestFailures(lines: readonly string[]): FailedTest[] {
 
 const unittest: RunnerProfile = {
   failures: unittestFailures,
-  keep: UNITTEST_LOAD_FAILURE,
+  // A module that could not load, and the summary (`Ran N tests in Xs`, then its `OK`/`FAILED (...)` status), wherever a long output puts them.
+  keep: anyOf(UNITTEST_LOAD_FAILURE, /^Ran \d+ tests? in [\d.]+s$/, /^(?:OK|FAILED|NO TESTS RAN)\b/),
   failedExits: [5],
   // unittest prints `Ran N tests` at the end of every run, quiet or not: an exit 0 without it stopped early (os._exit).
   needsSummary: true,

@@ -1,5 +1,5 @@
 /** uvu: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { type FailedTest, firstFrame, firstMessageLine, jsErrorLine, lastMatch, type Reading, type RunnerProfile } from '../read.js';
+import { anyOf, type FailedTest, firstFrame, firstMessageLine, jsErrorLine, lastMatch, type Reading, type RunnerProfile } from '../read.js';
 import { defineRunner } from '../record.js';
 
 /** A failed test: `  FAIL  math  "adds"` (a suite's name, then the test's in quotes), or `  FAIL  "adds"` outside a suite. */
@@ -26,6 +26,8 @@ function uvuFailures(lines: readonly string[]): FailedTest[] {
 
 const uvu: RunnerProfile = {
   failures: uvuFailures,
+  // Its summary's counts: a workspaces run prints one per workspace, the early ones long before the output's last 64 kB.
+  keep: anyOf(/^\s*Total:\s+\d/, /^\s*Passed:\s+\d/, /^\s*Skipped:\s+\d/),
   needsSummary: true,
   read(lines) {
     const out: Reading = {};

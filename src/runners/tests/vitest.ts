@@ -17,6 +17,8 @@ import { defineRunner } from '../record.js';
 
 const VITEST_FAILED_FILE = /^\s*FAIL\s+\S.*\[ .+ \]\s*$/;
 const VITEST_NO_SUITE = /^Error: No test suite found in file/;
+/** Its summary's count of tests: `      Tests  2 failed | 1 passed (3)`. */
+const VITEST_TESTS = /^\s*Tests\s{2,}(.+)$/;
 
 /** A failed test in vitest's `Failed Tests` section: ` FAIL  test/a.test.js > math > adds` (a project's name may stand first: `|web| `). */
 const VITEST_FAILED_TEST = /^\s*FAIL\s+(?:\|[^|]+\|\s+)?(\S[^>]*?) > (.+?)\s*$/;
@@ -53,7 +55,8 @@ function vitestFailures(lines: readonly string[]): FailedTest[] {
 
 const vitest: RunnerProfile = {
   failures: vitestFailures,
-  keep: anyOf(VITEST_FAILED_FILE, VITEST_NO_SUITE, JEST_JSON),
+  // Its summary too: a workspaces run prints one per workspace, the early ones long before the output's last 64 kB.
+  keep: anyOf(VITEST_FAILED_FILE, VITEST_NO_SUITE, JEST_JSON, VITEST_TESTS),
   needsSummary: true,
   read(lines) {
     const out: Reading = {};
@@ -73,7 +76,7 @@ const vitest: RunnerProfile = {
         what: 'a vitest config error',
         line: config.line.includes('Startup Error') ? (jsErrorLine(lines.slice(config.index)) ?? config.line) : config.line,
       };
-    const tests = lastMatch(lines, /^\s*Tests\s{2,}(.+)$/);
+    const tests = lastMatch(lines, VITEST_TESTS);
     if (tests) {
       const t = tests.m[1]!;
       const total = /no tests/.test(t) ? 0 : Number(/\((\d+)\)/.exec(t)?.[1] ?? 0);

@@ -1,0 +1,61 @@
+/**
+ * go (1.19 here; .ci/run installs golang-go) on real pushes: `go vet`'s findings are a catch, code it
+ * cannot compile an error; a test binary that log.Fatal ends in the code under test is an error, even
+ * with `allowNoTests` (before: "no tests ran", and a pass under it).
+ */
+import { spawnSync } from 'node:child_process';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { withRepo } from '../helpers/repo.js';
+import { toolPresent } from '../helpers/system-tool.js';
+
+const withGo = toolPresent('the go cases', spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0, 'apt-get install golang-go');
+
+const ADD = 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n';
+const ADD_TEST =
+  'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("1+2")\n\t}\n\tif Add(-1, -2) != -3 {\n\t\tt.Fatal("-1-2")\n\t}\n}\n';
+const ENV = "env: { GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local' }";
+
+if (withGo)
+  test('go vet: a finding is caught naming its file:line, code that does not compile an error; log.Fatal in the code under test is an error, not "no tests ran", even with allowNoTests', () =>
+    withRepo(
+      {
+        files: {
+          'go.mod': 'module example.com/m\n\ngo 1.19\n',
+          'calc/calc.go': ADD,
+          'calc/calc_test.go': ADD_TEST,
+          'gate-ladder.config.mjs': `export default { tiers: [\n  { name: 't1-vet', run: 'go vet ./...', timeout: 120, ${ENV} },\n  { name: 't2-calc', run: 'go test ./calc/...', timeout: 300, runner: 'go', allowNoTests: true, ${ENV} },\n] };\n`,
+        },
+      },
+      (repo) => {
+        repo.write('calc/show.go', 'package calc\n\nimport "fmt"\n\nfunc Show() { fmt.Printf("%d\\n", "x") }\n');
+        repo.commit('a vet finding');
+        const vet = repo.push();
+        assert.is.not(vet.code, 0, vet.out);
+        assert.match(vet.out, 't1-vet caught in');
+        assert.match(vet.out, 'govet: 1 finding, the first: `calc/show.go:5:15: fmt.Printf format %d has arg "x" of wrong type string`');
+
+        repo.write('calc/show.go', 'package calc\n\nfunc Show() int { return "x" }\n');
+        repo.commit('code that does not compile');
+        const broken = repo.push();
+        assert.is.not(broken.code, 0, broken.out);
+        assert.match(broken.out, 't1-vet error in');
+        assert.match(broken.out, 'a compile error, which govet cannot check past: `calc/show.go:3:');
+
+        repo.write('calc/show.go', 'package calc\n');
+        repo.write(
+          'calc/calc.go',
+          'package calc\n\nimport "log"\n\nfunc Add(a, b int) int {\n\tif a < 0 {\n\t\tlog.Fatalf("negative input %d", a)\n\t}\n\treturn a + b\n}\n',
+        );
+        repo.commit('log.Fatal in the code under test');
+        const fatal = repo.push();
+        assert.is.not(fatal.code, 0, fatal.out);
+        assert.match(fatal.out, 't1-vet pass');
+        assert.match(fatal.out, 't2-calc error in');
+        assert.match(fatal.out, 'the test binary of example.com/m/calc exited before its tests reported');
+        assert.match(fatal.out, 'negative input -1');
+        assert.not.match(fatal.out, 'no tests ran');
+      },
+    ));
+
+test.run();
