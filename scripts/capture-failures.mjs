@@ -6,9 +6,9 @@
  * `Error('boom')`), run through a pipe as a gate runs it, its output written to
  * test/fixtures/failures/<runner>/<case>.txt with the temporary folder's path replaced by `/x` and
  * timings left as printed. The runners are this project's dev dependencies (node_modules linked),
- * python3's pytest, and go and cargo when installed. Run it again after upgrading a runner:
+ * python3's pytest and unittest, and go and cargo when installed. Run it again after upgrading a runner:
  *
- *   node scripts/capture-failures.mjs [runner ...]
+ *   node scripts/capture-failures.mjs [runner[:case] ...]
  *
  * A runner that is not installed is said and skipped; nothing else is written.
  */
@@ -110,7 +110,61 @@ const RUNNERS = {
       caught: ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', 'tests'],
       'caught-q': ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', '-q', 'tests'],
       'caught-v': ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', '-v', 'tests'],
+      // No short test summary (`-rN`): the FAILURES section's headings name the tests.
+      'caught-rN': ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', '-rN', 'tests'],
+      // One line a failure (`--tb=line`): `/x/tests/test_math.py:3: assert (1 + 1) == 3`.
+      'caught-tb-line': ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', '--tb=line', '-q', 'tests'],
     },
+  },
+  // pytest on a doctest that fails and a fixture that raises in the code under test (written to failures/pytest/).
+  'pytest-more': {
+    out: 'pytest',
+    files: {
+      'src/calc.py':
+        'def half(n):\n    """Half of n.\n\n    >>> half(4)\n    2.0\n    """\n    return n / 4\n\n\ndef positive(n):\n    if n <= 0:\n        raise ValueError("n must be positive")\n    return n\n',
+      'tests/conftest.py': 'import pytest\n\nfrom calc import positive\n\n\n@pytest.fixture\ndef one():\n    return positive(0)\n',
+      'tests/test_calc.py': 'def test_one(one):\n    assert one == 1\n',
+      'src/edge.py':
+        'def f(n):\n    """F.\n\n    >>> f(0)\n    1\n    >>> [f(1),\n    ...  f(2)]\n    [1, 3]\n    """\n    if n == 0:\n        raise ValueError("zero")\n    return n\n',
+    },
+    cases: {
+      doctest: ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', '--doctest-modules', 'src/calc.py'],
+      // An example that raises, then (going on after it) one whose output differs.
+      'doctest-raise': [
+        'python3',
+        '-m',
+        'pytest',
+        '-p',
+        'no:cacheprovider',
+        '--doctest-modules',
+        '--doctest-continue-on-failure',
+        'src/edge.py',
+      ],
+      fixture: ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', 'tests'],
+    },
+    env: { PYTHONPATH: 'src' },
+  },
+  // python -m unittest: an assertion, an assertRaises that saw nothing, an error raised in the code under test, a subtest.
+  unittest: {
+    files: {
+      'calc.py': 'def positive(n):\n    if n <= 0:\n        raise ValueError("n must be positive")\n    return n\n',
+      'unit/__init__.py': '',
+      'unit/test_math.py':
+        'import unittest\n\nfrom calc import positive\n\n\nclass MathTest(unittest.TestCase):\n    def test_adds(self):\n        self.assertEqual(1 + 1, 3)\n\n    def test_ok(self):\n        pass\n\n    def test_rejects_zero(self):\n        with self.assertRaises(ValueError):\n            positive(1)\n\n    def test_throws(self):\n        positive(0)\n\n    def test_cases(self):\n        for i in (1, 2):\n            with self.subTest(i=i):\n                self.assertEqual(i, 1)\n',
+    },
+    cases: {
+      caught: ['python3', '-m', 'unittest', 'discover', '-s', 'unit', '-t', '.'],
+      'caught-v': ['python3', '-m', 'unittest', 'discover', '-v', '-s', 'unit', '-t', '.'],
+    },
+  },
+  // unittest: a setUpClass that raises, and an expected failure that passed (written to failures/unittest/).
+  'unittest-more': {
+    out: 'unittest',
+    files: {
+      'test_fixture.py':
+        'import unittest\n\n\nclass T(unittest.TestCase):\n    @unittest.expectedFailure\n    def test_u(self):\n        pass\n\n\nclass U(unittest.TestCase):\n    @classmethod\n    def setUpClass(cls):\n        raise RuntimeError("no db")\n\n    def test_a(self):\n        pass\n',
+    },
+    cases: { 'class-fixture': ['python3', '-m', 'unittest'] },
   },
   go: {
     files: {
@@ -207,9 +261,11 @@ const RUNNERS = {
   },
 };
 
-const wanted = process.argv.slice(2);
+// `pytest` captures every case of pytest's project; `pytest:caught-rN` that case alone.
+const wanted = process.argv.slice(2).map((w) => w.split(':'));
 for (const [name, r] of Object.entries(RUNNERS)) {
-  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  if (wanted.length > 0 && !wanted.some(([n]) => n === name)) continue;
+  const only = wanted.filter(([n, c]) => n === name && c !== undefined).map(([, c]) => c);
   const dir = mkdtempSync(join(tmpdir(), `gl-capture-${name}-`));
   try {
     for (const [path, text] of Object.entries(r.files)) {
@@ -219,6 +275,7 @@ for (const [name, r] of Object.entries(RUNNERS)) {
     writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
     symlinkSync(join(PROJECT, 'node_modules'), join(dir, 'node_modules'), 'dir');
     for (const [c, argv] of Object.entries(r.cases)) {
+      if (only.length > 0 && !only.includes(c)) continue;
       const env = { ...process.env, ...r.env };
       for (const k of ['FORCE_COLOR', 'NO_COLOR', 'CI', 'GITHUB_ACTIONS', 'NODE_OPTIONS', 'RUST_BACKTRACE']) delete env[k];
       // One pipe for both streams, interleaved as a gate reads them; the runner's own exit code kept.

@@ -377,6 +377,7 @@ function answerOf(o: PatchOutcome, ctx: BaseContext): PatchAnswer {
     next: judgeMsg.next({
       verdict,
       applied: true,
+      named: failed.length > 0,
       ...(stopped?.cause !== undefined && { cause: stopped.cause }),
       ...(stopped?.causeFile !== undefined && { file: stopped.causeFile }),
       base: o.patch.base,

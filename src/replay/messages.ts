@@ -78,6 +78,8 @@ export const judgeMsg = {
   next: (v: {
     verdict: Verdict;
     applied: boolean;
+    /** A catch names its failed tests (a check's finding, or a runner whose output names none, does not). */
+    named?: boolean;
     refused?: boolean;
     /** A patch that did not apply: because of its base (else it is malformed, whatever its base). */
     baseLikely?: boolean;
@@ -89,7 +91,9 @@ export const judgeMsg = {
     v.verdict === 'pass'
       ? 'Every tier that runs for this change passed: propose it.'
       : v.verdict === 'caught'
-        ? 'The patch is wrong: fix it (the failed tests say where), then judge it again.'
+        ? v.named === false
+          ? "The patch is wrong: fix it (the reason says what the tier found; `--json`'s `summary` has the end of its output), then judge it again."
+          : 'The patch is wrong: fix it (the failed tests say where), then judge it again.'
         : v.refused
           ? 'The patch was refused for what it writes (the reason names it), before any gate ran: change that part, then judge it again.'
           : !v.applied

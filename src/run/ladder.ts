@@ -177,7 +177,9 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       ...(judged.failures && { failures: judged.failures }),
       ...(judged.frozen && { frozen: judged.frozen }),
       ...(judged.notes.length > 0 && { notes: judged.notes }),
-      ...(detection && { runner: { ...(detection.runner && { runner: detection.runner }), why: detection.why } }),
+      ...(detection && {
+        runner: { ...((detection.runner ?? judged.runner) && { runner: detection.runner ?? judged.runner }), why: detection.why },
+      }),
       ...(notApplicable && { inapplicable: true }),
       ...(fault && !notApplicable && { cause: fault.cause }),
       ...(fault?.file !== undefined && !notApplicable && { causeFile: fault.file }),
@@ -342,7 +344,9 @@ async function attempt(
   // A catch's failed tests, as the runner's output names them (a JUnit report's, when it has them, stand instead).
   const fromOutput = (j: TierJudgement): TierJudgement => {
     if (j.verdict !== 'caught' || (j.failures?.length ?? 0) > 0 || !output) return j;
-    const failures = failuresInOutput({ tier, root: where.cwd, exit, caught, output, ...(runner && { runner }) });
+    // Under tox or nox, the runner of the command it said failed reads them.
+    const reader = runner ?? j.runner;
+    const failures = failuresInOutput({ tier, root: where.cwd, exit, caught, output, ...(reader && { runner: reader }) });
     return failures.length > 0 ? { ...j, failures } : j;
   };
   if (report === undefined) {

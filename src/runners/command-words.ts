@@ -9,6 +9,14 @@ export const base = (word: string) => word.slice(word.lastIndexOf('/') + 1);
  * --branch -m pytest`). Undefined for a script (`python manage.py test`) or no `-m`.
  */
 export function pythonModule(words: readonly string[]): string | undefined {
+  return pythonModuleWords(words)?.[0];
+}
+
+/**
+ * The words of a Python command from the module it runs on, as though the module were the command:
+ * `python3 -m ruff check src` is `ruff check src`. Undefined where pythonModule is.
+ */
+export function pythonModuleWords(words: readonly string[]): readonly string[] | undefined {
   const b = base(words[0] ?? '');
   let i = 1;
   if (b === 'coverage') {
@@ -17,9 +25,11 @@ export function pythonModule(words: readonly string[]): string | undefined {
   } else if (!/^python[\d.]*$/.test(b)) return undefined;
   for (; i < words.length; i++) {
     const w = words[i]!;
-    if (w === '-m')
-      return words[i + 1] === 'coverage' && b !== 'coverage' ? pythonModule(['coverage', ...words.slice(i + 2)]) : words[i + 1];
-    if (/^-m\w/.test(w)) return w.slice(2);
+    if (w === '-m') {
+      if (words[i + 1] === undefined) return undefined;
+      return words[i + 1] === 'coverage' && b !== 'coverage' ? pythonModuleWords(['coverage', ...words.slice(i + 2)]) : words.slice(i + 1);
+    }
+    if (/^-m\w/.test(w)) return [w.slice(2), ...words.slice(i + 1)];
     if (w === '-c' || !w.startsWith('-')) return undefined;
     // Options that take the next word (python's -W and -X; coverage's, when written apart from their value).
     if (/^(?:-[WX]|--(?:rcfile|source|include|omit|data-file|context|concurrency))$/.test(w)) i++;

@@ -6,7 +6,7 @@
 import { type ParseEntry, parse as parseShell, quote } from 'shell-quote';
 import type { RunnerName } from '../config/runner-names.js';
 import { IDENTITY_LIST, type RunnerIdentity } from './identities.js';
-import { base } from './command-words.js';
+import { base, pythonModuleWords } from './command-words.js';
 import { posix } from 'node:path';
 import { shown } from '../util/escape.js';
 import type { EnvTool } from './env-tools.js';
@@ -601,23 +601,26 @@ function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt
   }
   if (HARMLESS.has(b) || TAP_REPORTERS.has(b)) return;
   found.others.push(printable(words.join(' ')));
+  // A check run as a Python module (`python3 -m flake8 src`, `python -m ruff check`) is that check, its words from the module on.
+  const own = pythonModuleWords(words) ?? words;
+  const name = own === words ? b : own[0]!;
   // A check its words name (`eslint`, `cargo clippy`), else one its command's shape names (`go vet`).
   const check =
-    CHECK_BY_WORD.get(b)?.find((c) => c.command === undefined || c.command.is(words)) ??
-    IDENTITY_LIST.find((c) => c.kind === 'check' && c.words === undefined && c.command?.is(words) === true);
+    CHECK_BY_WORD.get(name)?.find((c) => c.command === undefined || c.command.is(own)) ??
+    IDENTITY_LIST.find((c) => c.kind === 'check' && c.words === undefined && c.command?.is(own) === true);
   // `cargo clippy`, not `cargo`: the word says which check (cargo's subcommand, options left out); `go vet` by its shape.
   const word =
     check?.words === undefined
-      ? words.slice(0, 2).join(' ')
-      : b === 'cargo'
+      ? own.slice(0, 2).join(' ')
+      : name === 'cargo'
         ? [
             'cargo',
-            ...words
+            ...own
               .slice(1)
               .filter((w) => !w.startsWith('-') && !w.startsWith('+'))
               .slice(0, 1),
           ].join(' ')
-        : b;
+        : name;
   if (check) found.checkers.push({ name: check.name, word });
 }
 

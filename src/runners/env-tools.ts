@@ -39,3 +39,14 @@ export function envToolFailure(lines: readonly string[]): EnvToolFailure | undef
   }
   return undefined;
 }
+
+/** tox 3's own config errors: `tox.exception.ConfigError: ConfigError: ...` (a crash in reading it too), its ini parser's `...iniconfig.ParseError: /p/tox.ini:1: unexpected line: 'x'`. */
+const TOX_CONFIG_ERROR = /^(?:tox\.exception\.ConfigError|\S*iniconfig\.ParseError): \S/;
+
+/**
+ * The line in which tox says it could not read its config (tox.ini, or its section of setup.cfg or
+ * pyproject.toml), before any environment or command. Pure.
+ */
+export function toxConfigError(lines: readonly string[]): string | undefined {
+  return lines.find((l) => TOX_CONFIG_ERROR.test(l));
+}

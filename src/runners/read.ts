@@ -52,7 +52,14 @@ export interface FailedTest {
   message: string;
   /** go: the package the test is in (its file is printed relative to the package's folder). */
   package?: string;
+  /** The id as the runner names the test, where it is not `file::title` (unittest's `unit.test_math.MathTest.test_adds`: its file is where it failed). */
+  id?: string;
+  /** The test's own file, for its id `file::title`, where `file` is elsewhere (pytest: a fixture in conftest.py that raised). */
+  idFile?: string;
 }
+
+/** A Python file outside the project's own code: the standard library, an installed package, `<frozen ...>`, `<doctest ...>`. */
+export const PYTHON_LIBRARY = /(?:^|\/)(?:site|dist)-packages\/|\/lib\/(?:pypy|python)\d[\d.]*\/|^</;
 
 export interface RunnerProfile {
   /** Reads a gate's output (ANSI codes already stripped), split into lines. */

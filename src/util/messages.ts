@@ -63,11 +63,13 @@ export const short = (sha: string) => sha.slice(0, 12);
 
 /**
  * The package a harness error says is not installed: node's `Cannot find module 'x'` or `Cannot find
- * package 'x'` for a bare name (not a path), jest's `Preset x not found`, Python's `No module named 'x'`. Pure.
+ * package 'x'` for a bare name (not a path), jest's `Preset x not found`, Python's `No module named 'x'`
+ * (and `No module named x`, python's own for `-m x`). Pure.
  */
 export function missingPackage(reason: string): { name: string; python: boolean } | undefined {
   const js = /Cannot find (?:module|package) '([^'./][^']*)'|\bPreset (\S+) not found/.exec(reason);
   if (js) return { name: (js[1] ?? js[2]!).replace(/^(@[^/]+\/[^/]+|[^@/][^/]*).*$/, '$1'), python: false };
-  const py = /No module named '([^'.][^']*)'/.exec(reason);
-  return py ? { name: py[1]!.split('.')[0]!, python: true } : undefined;
+  // Quoted by an ImportError (`No module named 'tomli'`), bare after `python -m X` (`python3: No module named flake8`).
+  const py = /No module named (?:'([^'.][^']*)'|([A-Za-z_][\w.]*))/.exec(reason);
+  return py ? { name: (py[1] ?? py[2]!).split('.')[0]!, python: true } : undefined;
 }

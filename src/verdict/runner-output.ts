@@ -67,7 +67,8 @@ export interface FailureContext {
 /**
  * The failed tests a runner's output names (its profile's `failures`), as TestFailure: the file made
  * relative to the repository (a file outside it is left out), the id `file::suite > test` as a JUnit
- * report's (pytest's `file::Class::test`; go's `package::TestX`; cargo's `module::test`), each id once,
+ * report's (pytest's `file::Class::test`; go's `package::TestX`; cargo's `module::test`; unittest's dotted
+ * `module.Class.test`, as the runner gives it), each id once,
  * at most MAX_FAILURES_READ. Pure.
  */
 export function failedTestsOf(runner: RunnerName, text: string, ctx: FailureContext): TestFailure[] {
@@ -92,7 +93,10 @@ export function failedTestsOf(runner: RunnerName, text: string, ctx: FailureCont
         : runner === 'cargo' || runner === 'nextest'
           ? cargoFile(f.file, ctx)
           : repoFile(f.file, ctx);
-    const id = f.package !== undefined ? `${f.package}::${title}` : file !== undefined && runner !== 'cargo' ? `${file}::${title}` : title;
+    const idFile = f.idFile !== undefined ? repoFile(f.idFile, ctx) : file;
+    const id =
+      f.id ??
+      (f.package !== undefined ? `${f.package}::${title}` : idFile !== undefined && runner !== 'cargo' ? `${idFile}::${title}` : title);
     if (seen.has(id)) continue;
     seen.add(id);
     out.push({

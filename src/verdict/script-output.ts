@@ -101,3 +101,31 @@ export function pythonLoadCrash(lines: readonly string[]): LoadCrash | undefined
   }
   return undefined;
 }
+
+/** What python prints for `-m X` when it cannot find X, before running anything: `/usr/bin/python3: No module named flake8`. */
+const PY_NO_MODULE = /^(\S+): No module named ([A-Za-z_][\w.]*)$/;
+/** The same for a dotted module whose package is missing: `...: Error while finding module specification for 'a.b' (ModuleNotFoundError: No module named 'a')`. */
+const PY_NO_SPEC = /^(\S+): Error while finding module specification for '([\w.]+)' \(ModuleNotFoundError: No module named '([\w.]+)'\)$/;
+
+/** A module a `python -m X` command runs that the python cannot import: the module, its top package (what to install), and python's line. */
+export interface MissingModule {
+  module: string;
+  install: string;
+  line: string;
+}
+
+/**
+ * The module `python -m X` could not find, when X is one of the command's `words` (the tier's command
+ * and the scripts it runs): python exits 1 before X ran, whatever X is (pytest, flake8, mypy). A
+ * test's own output saying the same of a module the command does not run is not one.
+ */
+export function pythonModuleMissing(lines: readonly string[], words: ReadonlySet<string>): MissingModule | undefined {
+  for (const l of lines) {
+    const none = PY_NO_MODULE.exec(l);
+    const spec = none ? undefined : PY_NO_SPEC.exec(l);
+    const module = none?.[2] ?? spec?.[2];
+    if (module === undefined || !words.has(module)) continue;
+    return { module, install: spec?.[3] ?? module, line: l };
+  }
+  return undefined;
+}

@@ -2,12 +2,13 @@ import type { GateExit } from '../gates/gate.js';
 import type { ReportRead } from '../evidence/junit.js';
 import { shown } from '../util/escape.js';
 import { lastLine, quoteLine } from '../runners/read.js';
+import { base } from '../runners/command-words.js';
 
 export { quoteLine };
 import { testMsg as msg } from '../evidence/messages.js';
 import type { Detection, WorkspaceRun, WorkspaceRunMember } from '../runners/detect.js';
-import { envToolFailure } from '../runners/env-tools.js';
-import { nodeLoadCrash, pythonLoadCrash, failedSummary } from './script-output.js';
+import { envToolFailure, toxConfigError } from '../runners/env-tools.js';
+import { nodeLoadCrash, pythonLoadCrash, pythonModuleMissing, failedSummary } from './script-output.js';
 import { type RunnerProfile, managerFailure, outputLines } from './runner-output.js';
 import type { Checked } from '../runners/record.js';
 import { type PnpmSegment, type PnpmUnsplit, splitPnpm } from '../runners/pnpm-workspaces.js';
@@ -31,8 +32,16 @@ export interface Classified {
    * blame for it as one that cannot load (fault.ts), however often the output names it.
    */
   runWide?: true;
-  /** The command the shell (or node) could not find, when that is the error: `mochaa` of `sh: 1: mochaa: not found`. */
+  /**
+   * The command the shell (or node) could not find, when that is the error: `mochaa` of `sh: 1: mochaa:
+   * not found`; or the module `python -m` could not find (`flake8`).
+   */
   notFound?: string;
+  /**
+   * The runner whose output decided, when the tier's command names none itself: the one a command tox
+   * or nox said failed runs (pytest under `tox`). Its reader names the failed tests.
+   */
+  runner?: RunnerName;
 }
 
 /** What an exit code means whatever the runner, when its record does not say (see the README's table). */
@@ -192,7 +201,7 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
   if (output?.detection.workspaces && !output.reportDecides)
     return byWorkspaces(output.detection.workspaces, lines, code, caught, timeout, output, runner);
   if (output && code !== 0) {
-    const failed = scriptFailure(output.detection, lines);
+    const failed = scriptFailure(output.detection, lines) ?? moduleMissing(output.detection.words, lines, runner);
     if (failed) return failed;
   }
   const tool = output?.detection.envTool;
@@ -208,7 +217,11 @@ export function classify(exit: GateExit, caught: readonly number[], timeout: num
     const script = byScriptOutput(lines, code);
     if (script) return script;
   }
-  return byExitCode(exit, code, caught, runner, output);
+  const byCode = byExitCode(exit, code, caught, runner, output);
+  // A report decides the tests, but an exit it cannot explain keeps the cause the runner printed (pytest's collection error).
+  const cause =
+    output?.reportDecides && byCode.verdict === 'error' && runner ? runnerRecord(runner).profile?.read(lines).cannotRun : undefined;
+  return cause ? { ...byCode, reason: `${cause.what}: ${quoteLine(cause.line)}` } : byCode;
 }
 
 /** A package manager's failure to run the script (its own error, npm init's placeholder, a missing script or package.json): an error whatever the runner. */
@@ -239,6 +252,24 @@ function scriptFailure(d: OutputContext['detection'], lines: readonly string[]):
     };
   if (d.noPackageJson) return { verdict: 'error', reason: `${pmName}: no package.json here to run a script from`, inapplicable: true };
   return undefined;
+}
+
+/**
+ * `python -m X` where that python has no X (pytest, flake8, mypy: run outside the project's
+ * virtualenv): python's exit 1 before X ran, an error whatever the tier counts as caught. Not when the
+ * tier's runner printed its summary (a test that runs python so saw the line). Pure.
+ */
+function moduleMissing(words: readonly string[], lines: readonly string[], runner: RunnerName | undefined): Classified | undefined {
+  const missing = pythonModuleMissing(lines, new Set(words));
+  const profile = runner ? runnerRecord(runner).profile : undefined;
+  if (!missing || profile?.read(lines).summary) return undefined;
+  const { module, install } = missing;
+  return {
+    verdict: 'error',
+    reason: `this python cannot import ${module}, so ${profile ? 'no test ran' : `${module} did not run`} (install ${install} for that python, or push where the project's virtualenv that has it is active): ${quoteLine(missing.line)}`,
+    inapplicable: true,
+    notFound: module,
+  };
 }
 
 /** The exit code alone: 0 passes, a code the tier counts is caught, 127 is a command not found, the rest an error that says what the code means. */
@@ -332,6 +363,13 @@ function byEnvTool(
   if (!failure) {
     const failed = failedSummary(lines);
     if (failed) return { verdict: 'caught', reason: `${failed.runner}: ${quoteLine(failed.line)}`, proven: true };
+    // Its config names the file a push may have broken (fault.ts blames it when the push changed it).
+    const config = tool === 'tox' ? toxConfigError(lines) : undefined;
+    if (config)
+      return {
+        verdict: 'error',
+        reason: `tox could not read its config (tox.ini, or its section of setup.cfg or pyproject.toml), so no test ran: ${quoteLine(config)}; fix the config, or run \`tox\` to see why`,
+      };
     const last = lastLine(lines);
     return {
       verdict: 'error',
@@ -340,14 +378,15 @@ function byEnvTool(
   }
   // Its runner from its words alone: this reading is pure, so no package.json is read (a script it names, `npm test`, reads as one without).
   const inner = runner ?? output.runnerOf?.(failure.command);
-  const detection = { ...output.detection };
+  // The words of the command it ran count as the tier's (a module `python -m` could not find is one).
+  const detection = { ...output.detection, words: [...output.detection.words, ...failure.command.split(/\s+/).map(base)] };
   delete detection.envTool;
   const c = classify({ ...exit, exitCode: failure.code }, caught, timeout, {
     ...(inner && { runner: inner }),
     output: { ...output, detection },
   });
   const ran = `${tool} ran ${quoteLine(failure.command)} (exit ${failure.code})`;
-  return { ...c, reason: c.reason ? `${ran}: ${c.reason}` : ran };
+  return { ...c, reason: c.reason ? `${ran}: ${c.reason}` : ran, ...(inner && { runner: inner }) };
 }
 
 /** One workspace's verdict, with its name. */

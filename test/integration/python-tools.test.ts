@@ -67,6 +67,14 @@ if (withTox)
         assert.is(caught.code, 1, caught.out);
         assert.match(caught.stderr, 't2-tox caught in');
         assert.match(caught.stderr, '(exit 1): pytest: `1 failed, 1 passed in');
+        // pytest's reader names the failed test under tox, as without it.
+        assert.match(caught.stderr, 'failed: tests/test_calc.py:9 test_add_zero: assert 0 == 1');
+        assert.match(caught.stderr, '(exit 1: a test failed)');
+        const row = repo.ledger().at(-1)!;
+        assert.is(row.runner, 'pytest');
+        assert.equal(row.failed_tests, [
+          { id: 'tests/test_calc.py::test_add_zero', file: 'tests/test_calc.py', line: 9, message: 'assert 0 == 1' },
+        ]);
 
         repo.write('tests/test_calc.py', `import nope_missing\n${TEST}`);
         repo.commit('an import that fails');
@@ -90,11 +98,58 @@ if (withTox)
           deps.stderr,
           'tox could not make the test environment, so no test ran: `ERROR: could not install deps [gl-no-such-package-anywhere==1.0]',
         );
+        // A tox.ini the range broke: the patch's error, naming tox.ini.
+        repo.write(
+          'tox.ini',
+          repo
+            .read('tox.ini')
+            .replace(/deps = .*\n/, '')
+            .replace('[testenv]', '[testenv'),
+        );
+        repo.commit('a tox.ini that does not parse');
+        const config = repo.cli(['run', '--base', 'HEAD~1']);
+        assert.is(config.code, 2, config.out);
+        assert.match(
+          config.stderr,
+          'tox could not read its config (tox.ini, or its section of setup.cfg or pyproject.toml), so no test ran',
+        );
+        assert.match(config.stderr, '  The range changed tox.ini, which cannot load: the patch broke the harness.');
         assert.equal(
-          repo.ledger().map((r) => r.verdict),
-          ['caught', 'error', 'error'],
+          repo.ledger().map((r) => [r.verdict, r.error_cause ?? null]),
+          [
+            ['caught', null],
+            ['error', 'patch'],
+            ['error', 'harness'],
+            ['error', 'patch'],
+          ],
         );
       },
     ));
+
+test('python -m flake8 where that python has no flake8 (site-packages off, as outside the virtualenv): an error of the harness naming flake8, never a catch', () =>
+  withRepo(
+    {
+      files: {
+        '.gitignore': '__pycache__/\n',
+        'src/calc.py': CALC,
+        'package.json': '{ "private": true, "scripts": { "lint": "python3 -S -m flake8 src" } }\n',
+        'gate-ladder.config.mjs': "export default { tiers: [{ name: 't1-flake8', run: 'npm run lint', timeout: 120 }] };\n",
+      },
+    },
+    (repo) => {
+      repo.write('src/calc.py', `${CALC}\n\ndef mul(a, b):\n    return a * b\n`);
+      repo.commit('a change');
+      assert.match(repo.cli(['run', '--dry-run', '--base', 'HEAD~1']).out, 'runner: flake8 (a check (flake8)');
+      const r = repo.push();
+      assert.is.not(r.code, 0, r.out);
+      assert.match(r.stderr, 't1-flake8 error in');
+      assert.match(r.stderr, 'this python cannot import flake8, so flake8 did not run (install flake8 for that python');
+      assert.match(r.stderr, 'A Python module it needs, flake8, is not there');
+      assert.not.match(r.stderr, 'caught');
+      const row = repo.ledger().at(-1)!;
+      assert.is(row.verdict, 'error');
+      assert.is(row.error_cause, 'harness');
+    },
+  ));
 
 test.run();

@@ -14,6 +14,8 @@ import * as assert from 'uvu/assert';
 import { detectRunner } from '../../src/runners/detect.js';
 import { envToolFailure } from '../../src/runners/env-tools.js';
 import { classify } from '../../src/verdict/verdict.js';
+import { errorFault } from '../../src/verdict/fault.js';
+import { failedTestsOf } from '../../src/verdict/runner-output.js';
 import { allRecords } from '../../src/runners/index.js';
 
 // Every runner's record, loaded as a run loads its tier's (runners/index.ts loadRecords).
@@ -165,6 +167,51 @@ test('tox 4: a failed command that runs a package script is judged by its own ex
     reason:
       "tox ran `npm test` (exit 3): exit 3, which this tier does not count as a test failure; if exit 3 means a test failed, add it to the tier's `caught`, or set the tier's `runner` so its output is read",
   });
+});
+
+test("tox and nox: a catch says which runner read it, and that runner's reader names the failed tests from the run's output", () => {
+  const tail = readFileSync(resolve(FIXTURES, 'caught.txt'), 'utf8');
+  const c = judge('tox', 1, tail);
+  assert.is(c.runner, 'pytest');
+  assert.equal(
+    failedTestsOf(c.runner!, tail, { root: '/x', base: '.' }).map((f) => [f.id, f.file, f.line, f.message]),
+    [['tests/test_bad.py::test_bad', 'tests/test_bad.py', 2, 'assert 1 == 2']],
+  );
+  const nox = judge('nox', 1, 'F.\n1 failed, 1 passed in 0.02s\nnox > Command python -m unittest failed with exit code 1\n');
+  assert.is(nox.runner, 'unittest');
+  // A tier that names its runner keeps it: nothing to add.
+  const named = classify({ exitCode: 1, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, {
+    runner: 'pytest',
+    output: { detection: { ...detectRunner('tox', 'pytest', () => null) } },
+  });
+  assert.is(named.verdict, 'caught');
+});
+
+test("tox: a config tox cannot read (real tox 3.28 output) is an error naming its file, the patch's when the push changed tox.ini", () => {
+  const cases: [string, string][] = [
+    ['config', "`tox.exception.ConfigError: ConfigError: skipsdist: boolean value 'true\\n[testenv' needs to be 'True' or 'False'`"],
+    ['config-parse', "`py._vendored_packages.iniconfig.ParseError: /x/tox.ini:1: unexpected line: 'garbage'`"],
+    // A `setenv` line without `=`: tox crashes reading it, and says so as a ConfigError.
+    [
+      'config-crash',
+      '`tox.exception.ConfigError: ConfigError: python failed with not enough values to unpack (expected 2, got 1) at Traceback (most recent call last):`',
+    ],
+  ];
+  for (const [name, quoted] of cases) {
+    const tail = readFileSync(resolve(FIXTURES, `${name}.txt`), 'utf8');
+    const c = judge('tox -q', 1, tail);
+    assert.is(c.verdict, 'error', name);
+    assert.is(
+      c.reason,
+      `tox could not read its config (tox.ini, or its section of setup.cfg or pyproject.toml), so no test ran: ${quoted}; fix the config, or run \`tox\` to see why`,
+      name,
+    );
+    const fault = (changed: string[]) => errorFault({ reason: c.reason!, output: tail, changed, exited: true });
+    assert.equal(fault(['tox.ini']), { cause: 'patch', file: 'tox.ini' }, name);
+    assert.equal(fault(['src/calc.py']), { cause: 'harness' }, name);
+  }
+  // nox's output is not read for tox's words.
+  assert.not.match(judge('nox', 1, readFileSync(resolve(FIXTURES, 'config.txt'), 'utf8')).reason ?? '', 'could not read its config');
 });
 
 test.run();

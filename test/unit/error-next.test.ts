@@ -23,6 +23,11 @@ test('missingPackage: a bare module name (its package, scope kept), a jest prese
     name: 'tomli',
     python: true,
   });
+  // python's own line for `-m flake8` names the module bare.
+  assert.equal(missingPackage('this python cannot import flake8, so flake8 did not run: `/usr/bin/python3: No module named flake8`'), {
+    name: 'flake8',
+    python: true,
+  });
   assert.is(missingPackage("`Cannot find module './nope' from 'test/a.test.js'`"), undefined);
   assert.is(missingPackage("`Cannot find module '/abs/run.js'`"), undefined);
   assert.is(missingPackage('exit 2: usage error'), undefined);

@@ -5,7 +5,7 @@ import { EMPTY_TREE } from '../../src/git/git.js';
 import { isolateTier, netDevices, probeNetworkIsolation, unsharePrefixes } from '../../src/replay/isolate.js';
 import { runPool } from '../../src/replay/pool.js';
 import { LedgerError } from '../../src/ledger/ledger.js';
-import { replayMsg } from '../../src/replay/messages.js';
+import { judgeMsg, replayMsg } from '../../src/replay/messages.js';
 import { commitPatches, parseRevList, patchFileId, type ReplayPatch } from '../../src/replay/inputs.js';
 import { configHash, isReplayRow, replayKey, stableStringify } from '../../src/replay/key.js';
 import { APPLY_TIER, notAppliedRow, type PatchOutcome } from '../../src/replay/patch.js';
@@ -387,6 +387,16 @@ test('replay stopped by an unwritable ledger: its sentence quoted once, and no c
   assert.not.match(said, '..');
   assert.not.match(said, 'finished patches are in the ledger');
   assert.match(replayMsg.failed(new Error('boom\n\u001b[2J')), 'replay stopped: boom\\n\\x1b[2J. Every worktree');
+});
+
+test("judge's next step after a catch points at the failed tests only when it names some (a check's finding names none)", () => {
+  const next = (named?: boolean) =>
+    judgeMsg.next({ verdict: 'caught', applied: true, ...(named !== undefined && { named }), base: 'a'.repeat(40), configFile: 'c.ts' });
+  assert.is(next(true), 'The patch is wrong: fix it (the failed tests say where), then judge it again.');
+  assert.is(
+    next(false),
+    "The patch is wrong: fix it (the reason says what the tier found; `--json`'s `summary` has the end of its output), then judge it again.",
+  );
 });
 
 test.run();

@@ -177,9 +177,49 @@ const detections: [string, RunnerName | undefined][] = [
   ['npm run both', 'jest'],
   ['eslint . && prettier --check .', undefined],
   ['jest --env jasmine', 'jest'],
+  // A check run as a Python module is that check; a module that is none is no runner.
+  ['python3 -m flake8 src', 'flake8'],
+  ['python -m ruff check .', 'ruff'],
+  ['uv run python -m ruff format --check .', 'ruff'],
+  ['python -m ruff format .', undefined],
+  ['python3 -m mypy src', undefined],
 ];
 for (const [command, runner] of detections) {
   test(`detected: ${command}`, () => assert.is(detectRunner(command, undefined, () => scripts).runner, runner));
 }
+
+/** A tier's command detected as a run detects it, its output read with that detection. */
+const judgedCommand = (command: string, code: number, tail: string) => {
+  const detection = detectRunner(command, undefined, () => ({
+    lint: 'python3 -m flake8 src',
+    types: 'python3 -m mypy src',
+    spec: 'python3 -m ruff.x check',
+  }));
+  return classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail }, [1], 30, {
+    ...(detection.runner && { runner: detection.runner }),
+    output: { detection },
+  });
+};
+
+test('python -m X where that python has no X (real output through npm): an error of the harness naming X, for any X, never a finding', () => {
+  const flake8 = judgedCommand('npm run lint', 1, fixture('flake8-no-module'));
+  assert.equal(flake8, {
+    verdict: 'error',
+    reason:
+      "this python cannot import flake8, so flake8 did not run (install flake8 for that python, or push where the project's virtualenv that has it is active): `/root/.pyenv/versions/3.11.7/bin/python3: No module named flake8`",
+    inapplicable: true,
+    notFound: 'flake8',
+  });
+  assert.is(judgedCommand('python3 -m flake8 src', 1, fixture('flake8-no-module')).verdict, 'error');
+  const mypy = judgedCommand('npm run types', 1, fixture('mypy-no-module'));
+  assert.is(mypy.verdict, 'error');
+  assert.match(mypy.reason ?? '', 'this python cannot import mypy, so mypy did not run (install mypy for that python');
+  // A dotted module whose package is missing: the package is the one to install.
+  const spec = judgedCommand('npm run spec', 1, fixture('ruff-no-package'));
+  assert.match(spec.reason ?? '', 'this python cannot import ruff.x, so ruff.x did not run (install ruff for that python');
+  // The same words from a module the command does not run (a script's own output) are no such error.
+  assert.equal(judgedCommand('flake8 src', 1, fixture('mypy-no-module')).verdict, 'error');
+  assert.not.match(judgedCommand('flake8 src', 1, fixture('mypy-no-module')).reason ?? '', 'cannot import');
+});
 
 test.run();

@@ -1,7 +1,7 @@
 /**
  * Each runner's failed tests, read from what it printed (test/fixtures/failures/<runner>/<case>.txt,
  * captured by scripts/capture-failures.mjs from the real runners: jest 30, vitest 3, mocha 11, node --test
- * on Node 20, 22 and 24, uvu, node-tap 21, tape 5, ava 6, jasmine 7, pytest 9, go and cargo, each on the
+ * on Node 20, 22 and 24, uvu, node-tap 21, tape 5, ava 6, jasmine 7, pytest 9, unittest (Python 3.11), go and cargo, each on the
  * same two failures: `math > adds`, an equality that fails, and `throws`, an Error('boom')). Each case: the
  * id, the repository-relative file and line, and the first line of the message, as `judge --json`, the
  * ledger row and the blocked screen carry them.
@@ -178,6 +178,20 @@ const CASES: [RunnerName, string, Want][] = [
       ['tests/test_math.py::test_throws', 'tests/test_math.py', 10, 'ValueError: boom'],
     ],
   ]),
+  // No short test summary (`-rN`): the FAILURES headings name them; `--tb=line`: its one line a failure gives the line.
+  ...(['caught-rN', 'caught-tb-line'] as const).map((c): [RunnerName, string, Want] => [
+    'pytest',
+    c,
+    [
+      ['tests/test_math.py::TestMath::test_adds', 'tests/test_math.py', 3, 'assert (1 + 1) == 3'],
+      ['tests/test_math.py::test_throws', 'tests/test_math.py', 10, 'ValueError: boom'],
+    ],
+  ]),
+  // A doctest (`--doctest-modules`): its place (printed absolute) and what it expected and got; one that raised, the exception.
+  ['pytest', 'doctest', [['src/calc.py::calc.half', 'src/calc.py', 4, 'Expected 2.0, got 1.0']]],
+  ['pytest', 'doctest-raise', [['src/edge.py::edge.f', 'src/edge.py', 4, "unexpected exception: ValueError('zero')"]]],
+  // A fixture that raised in the code under test: the test's id, the place the first frame of the project's code gives (conftest.py's).
+  ['pytest', 'fixture', [['tests/test_calc.py::test_one', 'tests/conftest.py', 8, 'ValueError: n must be positive']]],
   // pytest 9's subtests (unittest's subTest), each its own failure; an error raised in the code under test: the
   // test file's line, not the raising module's, and the error whole where the short summary cuts it (`ValueErro...`).
   [
@@ -204,6 +218,27 @@ const CASES: [RunnerName, string, Want][] = [
       ['example.com/m/math::TestSub/inner', 'math/math_test.go', 15, 'boom'],
     ],
   ]),
+  // unittest (Python 3.11): each FAIL/ERROR heading, id its dotted name (a subtest's description after it); the last frame
+  // in the project's code (the code under test's, for an error it raised) and the exception the traceback ends with.
+  ...(['caught', 'caught-v'] as const).map((c): [RunnerName, string, Want] => [
+    'unittest',
+    c,
+    [
+      ['unit.test_math.MathTest.test_throws', 'calc.py', 3, 'ValueError: n must be positive'],
+      ['unit.test_math.MathTest.test_adds', 'unit/test_math.py', 8, 'AssertionError: 2 != 3'],
+      ['unit.test_math.MathTest.test_cases (i=2)', 'unit/test_math.py', 23, 'AssertionError: 2 != 1'],
+      ['unit.test_math.MathTest.test_rejects_zero', 'unit/test_math.py', 14, 'AssertionError: ValueError not raised'],
+    ],
+  ]),
+  // A setUpClass that raised (the class's fixture is what failed), and an expected failure that passed (no traceback).
+  [
+    'unittest',
+    'class-fixture',
+    [
+      ['test_fixture.U.setUpClass', 'test_fixture.py', 13, 'RuntimeError: no db'],
+      ['test_fixture.T.test_u', undefined, undefined, 'unexpected success'],
+    ],
+  ],
   [
     'cargo',
     'caught',
@@ -291,6 +326,47 @@ test('a file without a line, a go test with no file line, a failure printed twic
   const read = failedTestsOf('go', many(MAX_FAILURES_READ + 1), ctx);
   assert.is(read.length, MAX_FAILURES_READ);
   assert.is(read.at(-1)!.id, `example.com/m/math::Test${MAX_FAILURES_READ - 1}`);
+});
+
+test("unittest before Python 3.11 (the heading names the class alone), a frame in an installed package or python's own library, a module that could not load", () => {
+  const text = output('unittest', 'caught').replaceAll(/\((unit\.test_math\.MathTest)\.\w+\)/g, '($1)');
+  assert.equal(
+    read('unittest', 'caught').map(([id]) => id),
+    failedTestsOf('unittest', text, { root: '/x', base: '.' }).map((f) => f.id),
+  );
+  const deps = [
+    'ERROR: test_deps (unit.test_a.T.test_deps)',
+    '-'.repeat(70),
+    'Traceback (most recent call last):',
+    '  File "/x/unit/test_a.py", line 5, in test_deps',
+    '    yaml.load(1)',
+    '  File "/x/.venv/lib/python3.11/site-packages/yaml/__init__.py", line 79, in load',
+    '    loader = Loader(stream)',
+    '  File "/usr/lib/python3.11/json/__init__.py", line 3, in x',
+    '    raise TypeError("no")',
+    'TypeError: no',
+    '',
+    '='.repeat(70),
+    'ERROR: test_gone (unittest.loader._FailedTest.test_gone)',
+    '-'.repeat(70),
+    'ImportError: Failed to import test module: test_gone',
+    '',
+    '-'.repeat(70),
+    'Ran 2 tests in 0.001s',
+    '',
+    'FAILED (errors=2)',
+  ].join('\n');
+  assert.equal(failedTestsOf('unittest', deps, { root: '/x', base: '.' }), [
+    { id: 'unit.test_a.T.test_deps', title: 'T.test_deps', file: 'unit/test_a.py', line: 5, message: 'TypeError: no' },
+  ]);
+});
+
+test('pytest -rN on a doctest: the heading names it whole, its file the one its block says', () => {
+  const text = output('pytest', 'doctest').replace(/=+ short test summary info =+\nFAILED .*\n/, '');
+  assert.equal(
+    failedTestsOf('pytest', text, { root: '/x', base: '.' }).map((f) => [f.id, f.file, f.line, f.message]),
+    [['src/calc.py::calc.half', 'src/calc.py', 4, 'Expected 2.0, got 1.0']],
+  );
 });
 
 test('a passing output, and a runner without a reader, name no failed test', () => {

@@ -3,6 +3,7 @@
  * real (test/integration/runners.test.ts); go, playwright and nextest are not installed here, so their
  * samples follow their documented formats; cargo's were printed by cargo 1.x on this machine.
  */
+import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runnerCaught } from '../../src/config/runner-names.js';
@@ -695,6 +696,33 @@ for (const [title, code, tail, verdict, reason] of UT_CASES) {
   });
 }
 
+test('unittest: os._exit(0) in the code under test (real output: one dot, exit 0) is an error that speaks python, not node', () => {
+  const tail = readFileSync(new URL('../../../test/fixtures/runners/unittest/exit.txt', import.meta.url), 'utf8');
+  const c = classify(exit(0, tail), [1], 30, {
+    runner: 'unittest',
+    output: { detection: { runner: 'unittest', words: [], managers: [] } },
+  });
+  assert.equal(c, {
+    verdict: 'error',
+    runWide: true,
+    reason:
+      'exit 0 without a unittest summary, so nothing shows the tests ran to the end (os._exit in a test or the code it ran, or sys.exit outside a test, ended python before unittest printed it); last output: `.`; run `python -m unittest -v` to see the last test started, and mend it',
+  });
+});
+
+test("pytest with a JUnit report: a collection error's reason keeps its cause, as without the report (real output, exit 2)", () => {
+  const tail = readFileSync(new URL('../../../test/fixtures/runners/pytest/collect-junit.txt', import.meta.url), 'utf8');
+  const opts = (reportDecides: boolean) => ({
+    runner: 'pytest' as const,
+    output: { detection: { runner: 'pytest' as const, words: [], managers: [] }, reportDecides },
+  });
+  const reason = "pytest could not collect the tests (tests/test_core.py): `SyntaxError: expected ':'`";
+  assert.equal(classify(exit(2, tail), [1], 30, opts(true)), { verdict: 'error', reason });
+  assert.equal(classify(exit(2, tail), [1], 30, opts(false)), { verdict: 'error', reason });
+  // A catch is still the report's to decide.
+  assert.is(classify(exit(1, tail), [1], 30, opts(true)).verdict, 'caught');
+});
+
 test('unittest: a reason quoting a test module escapes its control characters', () => {
   const c = classify(exit(1, UT_IMPORT.replace("named 'nope'", "named 'no\x07pe'")), [1], 30, {
     runner: 'unittest',
@@ -919,6 +947,17 @@ test('pytest: a bad option and a conftest.py that cannot import (exit 4) say so'
   );
   assert.is(conftest.verdict, 'error');
   assert.match(conftest.reason ?? '', "pytest could not load a conftest.py: `ModuleNotFoundError: No module named 'nope'`");
+});
+
+test('pytest: python -m pytest where that python has no pytest is an error saying so; a test printing the same words is not', () => {
+  const words = ['python3', '-m', 'pytest'];
+  const absent = judge('pytest', 1, '/root/.pyenv/versions/3.11.7/bin/python3: No module named pytest\n', { words });
+  assert.is(absent.verdict, 'error');
+  assert.is(
+    absent.reason,
+    "this python cannot import pytest, so no test ran (install pytest for that python, or push where the project's virtualenv that has it is active): `/root/.pyenv/versions/3.11.7/bin/python3: No module named pytest`",
+  );
+  assert.is(judge('pytest', 1, 'x: No module named pytest\n=========== 1 failed in 0.10s ===========\n', { words }).verdict, 'caught');
 });
 
 test('pytest: a non-strict xpass alone passes', () => {

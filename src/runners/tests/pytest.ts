@@ -1,5 +1,15 @@
 /** pytest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { anyOf, count, type FailedTest, firstMatch, firstMessageLine, lastMatch, type Reading, type RunnerProfile } from '../read.js';
+import {
+  anyOf,
+  count,
+  type FailedTest,
+  firstMatch,
+  firstMessageLine,
+  lastMatch,
+  PYTHON_LIBRARY,
+  type Reading,
+  type RunnerProfile,
+} from '../read.js';
 import { defineRunner } from '../record.js';
 
 const PYTEST_SUMMARY =
@@ -44,49 +54,105 @@ function pytestTimedOut(lines: readonly string[], banner: number): string {
  * subtest's description after the word: `[msg]` or `(i=1)`).
  */
 const PYTEST_FAILED = /^(FAILED|ERROR|SUBFAIL(?:ED)?)(\[[^\]]*\]|\([^)]*\))? ([^:]+?\.py)::(\S+?)(?: - (.*))?$/;
-/** A failure's heading in the `FAILURES` section: `____ TestK.test_x ____`, `____ TestK.test_x [case] ____`. */
+/** A failure's heading in the `FAILURES` section: `____ TestK.test_x ____`, `____ TestK.test_x [case] ____`, `____ [doctest] pkg.mod.f ____`. */
 const PYTEST_HEADING = /^_{3,} (.+?) _{3,}$/;
-/** A frame's place in a failure block: `tests/test_a.py:3: AssertionError`, or `tests/test_a.py:37: ` where the error came from further in. */
-const PYTEST_WHERE = /^([^:]+?\.py):(\d+):(?: |$)/;
+/** A frame's place in a failure block: `tests/test_a.py:3: AssertionError`, or `tests/test_a.py:37: ` where the error came from further in; `--tb=line`'s `/p/tests/test_a.py:3: assert 1 == 2`. */
+const PYTEST_WHERE = /^([^:]+?\.py):(\d+):(?: (.*)|$)/;
 
-/** What a failure block says of its test: the test file's last line in it (where the test's own code failed) and the error's first line. */
+/**
+ * What a failure block says of its test: each file's last line in it (the test file's: where the test's
+ * own code failed), the first frame in the project's code, and the error: its `E` line, or a
+ * doctest's `Expected:`/`Got:` (or `UNEXPECTED EXCEPTION: ...`).
+ */
 interface Block {
+  /** The heading, without `ERROR at setup of ` and `[doctest] `; none for `--tb=line`'s one-line failures. */
+  heading?: string;
   lines: Map<string, number>;
+  first?: { file: string; line: number };
   error?: string;
+  doctest?: { expected: string[]; got: string[]; part?: 'expected' | 'got' };
 }
 
-/** The failure blocks of pytest's `FAILURES` (and `ERRORS`) sections, by heading. */
-function pytestBlocks(lines: readonly string[]): Map<string, Block> {
-  const blocks = new Map<string, Block>();
+/** A doctest's output compared: `Expected 2.0, got 1.0` (each side's lines joined). */
+const doctestMessage = (d: NonNullable<Block['doctest']>) =>
+  `Expected ${d.expected.join(' ') || 'nothing'}, got ${d.got.join(' ') || 'nothing'}`;
+
+/** One line of a heading's block: a frame's place, the `E` error, a doctest's comparison. */
+function blockLine(block: Block, l: string): void {
+  const at = PYTEST_WHERE.exec(l);
+  if (at) {
+    // A doctest that goes on after a failure (`--doctest-continue-on-failure`) says where each failed: its first is the one its message says.
+    if (!(block.doctest && block.lines.has(at[1]!))) block.lines.set(at[1]!, Number(at[2]));
+    if (block.first === undefined && !PYTHON_LIBRARY.test(at[1]!)) block.first = { file: at[1]!, line: Number(at[2]) };
+    if (block.doctest) block.doctest.part = undefined;
+    return;
+  }
+  // `E   ValueError: File must be opened in binary mode`: the error, whole, where the short summary cuts it at the terminal's width.
+  const e = block.error === undefined ? /^E\s+(\S.*)$/.exec(l) : null;
+  if (e) block.error = e[1]!.trimEnd();
+  const unexpected = block.error === undefined ? /^UNEXPECTED EXCEPTION: (.+)$/.exec(l) : null;
+  if (unexpected) block.error = `unexpected exception: ${unexpected[1]}`;
+  const d = block.doctest;
+  if (d === undefined) return;
+  if (/^Expected(?::| nothing)$/.test(l)) d.part = 'expected';
+  else if (/^Got(?::| nothing)$/.test(l)) d.part = 'got';
+  else if (d.part !== undefined && /^\s+\S/.test(l)) d[d.part].push(l.trim());
+  else d.part = undefined;
+}
+
+/** The blocks of pytest's `FAILURES` (and `ERRORS`) sections in order: each heading's, and each of `--tb=line`'s lines. */
+function pytestBlocks(lines: readonly string[]): Block[] {
+  const blocks: Block[] = [];
+  let section = false;
   let block: Block | undefined;
   for (const l of lines) {
+    if (/^=+ /.test(l)) {
+      section = /^=+ (?:FAILURES|ERRORS) =+$/.test(l);
+      block = undefined;
+      continue;
+    }
+    if (!section) continue;
     const h = PYTEST_HEADING.exec(l);
     if (h) {
       const heading = h[1]!.replace(/^(?:ERROR at (?:setup|teardown) of )/, '');
-      block = blocks.get(heading) ?? { lines: new Map() };
-      blocks.set(heading, block);
-      continue;
+      const doctest = heading.startsWith('[doctest] ');
+      block = { heading: heading.replace(/^\[doctest\] /, ''), lines: new Map(), ...(doctest && { doctest: { expected: [], got: [] } }) };
+      blocks.push(block);
+    } else if (block) blockLine(block, l);
+    else {
+      // `--tb=line`: no headings, one `file:line: message` a failure, in the short summary's order.
+      const at = PYTEST_WHERE.exec(l);
+      if (at) blocks.push({ lines: new Map([[at[1]!, Number(at[2])]]), ...(at[3] && { error: at[3] }) });
     }
-    if (/^=+ /.test(l)) block = undefined;
-    if (block === undefined) continue;
-    const at = PYTEST_WHERE.exec(l);
-    if (at) block.lines.set(at[1]!, Number(at[2]));
-    // `E   ValueError: File must be opened in binary mode`: the error, whole, where the short summary cuts it at the terminal's width.
-    const e = block.error === undefined ? /^E\s+(\S.*)$/.exec(l) : null;
-    if (e) block.error = e[1]!.trimEnd();
   }
   return blocks;
+}
+
+/** A file's line in a block: as printed, or printed absolute (a doctest's, `--tb=line`'s) where the summary has it relative. */
+function lineIn(block: Block | undefined, file: string): number | undefined {
+  if (block === undefined) return undefined;
+  return block.lines.get(file) ?? [...block.lines].find(([f]) => f.endsWith(`/${file}`))?.[1];
+}
+
+/** `--tb=line`'s first failure left in `file` (its errors' section comes before its failures', the short summary lists failures first). */
+function takeOneLine(oneLine: Block[], file: string): Block | undefined {
+  const at = oneLine.findIndex((b) => lineIn(b, file) !== undefined);
+  return at === -1 ? undefined : oneLine.splice(at, 1)[0];
 }
 
 /**
  * pytest's failed tests: its short test summary (printed by default, `-r f`), each `FAILED file::test -
  * message` (a subtest's `SUBFAILED[case] file::test - message`); from the failure's block above, the
  * test file's line (`tests/test_a.py:3: AssertionError`, its last in the block: where the test's own
- * code failed) and the error's first line whole (`E   ValueError: ...`; the summary's is cut to fit the terminal).
+ * code failed; else the first frame in the project's code: a fixture in conftest.py that raised), and
+ * the error's first line whole (`E   ValueError: ...`; the summary's is cut to fit the terminal; a
+ * doctest's `Expected`/`Got`). Without the short summary (`-rN`), the blocks' headings name them.
  */
 function pytestFailures(lines: readonly string[]): FailedTest[] {
   const out: FailedTest[] = [];
   const blocks = pytestBlocks(lines);
+  const headed = new Map(blocks.flatMap((b) => (b.heading !== undefined ? [[b.heading, b] as const] : [])));
+  const oneLine = blocks.filter((b) => b.heading === undefined);
   for (const l of lines) {
     const m = PYTEST_FAILED.exec(l);
     if (!m) continue;
@@ -94,12 +160,26 @@ function pytestFailures(lines: readonly string[]): FailedTest[] {
     const file = m[3]!;
     const test = m[4]! + (sub !== '' ? ` ${sub}` : '');
     // The heading names a test by its classes and name joined with dots, its parameters kept (`TestK.test_x[1]`), a subtest's description after a space.
-    const block = blocks.get(test.replace(/::/g, '.'));
-    const line = block?.lines.get(file);
+    const block = headed.get(test.replace(/::/g, '.')) ?? headed.get(test) ?? takeOneLine(oneLine, file);
+    const line = lineIn(block, file);
+    // The test file has no line in it (a fixture that raised in conftest.py): the first frame of the project's code says where.
+    const at =
+      line === undefined && block?.first !== undefined ? { file: block.first.file, line: block.first.line, idFile: file } : undefined;
     const summary = m[5];
-    const message =
-      block?.error !== undefined && (summary === undefined || summary.endsWith('...')) ? block.error : (summary ?? m[1]!.toLowerCase());
-    out.push({ title: [test], file, ...(line !== undefined && { line }), message: firstMessageLine(message) });
+    const said = block?.error ?? (block?.doctest && doctestMessage(block.doctest));
+    const message = said !== undefined && (summary === undefined || summary.endsWith('...')) ? said : (summary ?? m[1]!.toLowerCase());
+    out.push({ title: [test], ...(at ?? { file, ...(line !== undefined && { line }) }), message: firstMessageLine(message) });
+  }
+  if (out.length > 0 || lines.some((l) => /^=+ short test summary info =+$/.test(l))) return out;
+  // `-rN`: no short summary; each heading is a test, its file the block's first frame in the project (the test's own, printed first).
+  for (const b of headed.values()) {
+    const title = b.doctest ? b.heading! : b.heading!.replace(/\.(?![^[]*\])/g, '::');
+    const message = b.error ?? (b.doctest ? doctestMessage(b.doctest) : 'failed');
+    out.push({
+      title: [title],
+      ...(b.first && { file: b.first.file, line: lineIn(b, b.first.file)! }),
+      message: firstMessageLine(message),
+    });
   }
   return out;
 }
@@ -182,13 +262,6 @@ const pytest: RunnerProfile = {
     // Exit 4: a bad option, or a conftest.py that cannot import; pytest then prints no summary (a test's own output may look alike).
     const usage = s ? undefined : firstMatch(lines, /^(?:\S+\.py|pytest|py\.test): error: /);
     if (usage) out.cannotRun = { what: 'a pytest usage error', line: usage.line };
-    // `python3 -m pytest` where that python has no pytest (a virtualenv not active): python's exit 1, before pytest ran.
-    const absent = s ? undefined : firstMatch(lines, /^\S.*: No module named pytest$/);
-    if (absent)
-      out.cannotRun = {
-        what: 'this python cannot import pytest, so no test ran (push where the virtualenv that has pytest is active, or install pytest)',
-        line: absent.line,
-      };
     const conftest = s ? undefined : firstMatch(lines, /^ImportError while loading conftest /);
     if (conftest)
       out.cannotRun = {

@@ -1,5 +1,5 @@
 /** unittest: what gate-ladder knows of it (see record.ts), and how its output is read. Pure. */
-import { firstMatch, type Reading, type RunnerProfile } from '../read.js';
+import { anyOf, type FailedTest, firstMatch, firstMessageLine, PYTHON_LIBRARY, type Reading, type RunnerProfile } from '../read.js';
 import { defineRunner } from '../record.js';
 
 /**
@@ -26,11 +26,80 @@ function pythonException(lines: readonly string[], from: number): string | undef
   return found;
 }
 
+/**
+ * A failure's heading: `FAIL: test_adds (unit.test_math.MathTest.test_adds)` (before Python 3.11 the
+ * parentheses hold the class alone: `(unit.test_math.MathTest)`), `ERROR: ...` for an exception,
+ * `UNEXPECTED SUCCESS: ...`; a subtest's description after it (`(i=2)`, `[msg]`). A fixture's is
+ * `ERROR: setUpClass (unit.test_math.MathTest)`.
+ */
+const UNITTEST_HEADING = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\w+) \(([\w.]+)\)(?: (\S.*))?$/;
+/** A block's end: the rule before the next heading (`====`), or before `Ran N tests` (`----`). */
+const UNITTEST_RULE = /^(?:={20,}|-{20,})$/;
+/** A traceback's frame: `  File "/p/unit/test_math.py", line 8, in test_adds`. */
+const PY_FRAME = /^\s+File "(.+)", line (\d+)(?:, in .+)?$/;
+
+/** The last frame of the project's own code in a failure's block, and the exception its last traceback ends with. */
+function unittestBlock(lines: readonly string[], from: number): { file?: string; line?: number; message?: string } {
+  let at: { file: string; line: number } | undefined;
+  let message: string | undefined;
+  let traceback = false;
+  for (let i = from; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (UNITTEST_RULE.test(l)) {
+      if (i > from) break;
+      continue;
+    }
+    if (/^Traceback \(most recent call last\):$/.test(l)) {
+      traceback = true;
+      message = undefined;
+      continue;
+    }
+    const f = PY_FRAME.exec(l);
+    if (f && !PYTHON_LIBRARY.test(f[1]!)) at = { file: f[1]!, line: Number(f[2]) };
+    // The exception: the first line of the traceback that is not indented (a frame's source and carets are).
+    if (traceback && message === undefined && l.trim() !== '' && !/^\s/.test(l)) message = l;
+  }
+  return { ...at, ...(message !== undefined && { message }) };
+}
+
+/**
+ * unittest's failed tests: each `FAIL:` / `ERROR:` heading of its report (a module that could not load
+ * is no test: left out), id the dotted name it gives (`unit.test_math.MathTest.test_adds`, a subtest's
+ * description after it); the file and line of the last frame in the project's own code (the test's
+ * line, or the code under test's that raised), and the exception its traceback ends with.
+ */
+function unittestFailures(lines: readonly string[]): FailedTest[] {
+  const out: FailedTest[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const h = UNITTEST_HEADING.exec(lines[i]!);
+    if (!h || UNITTEST_LOAD_FAILURE.test(lines[i]!)) continue;
+    const [, kind, name, where, sub] = h;
+    // Python 3.11 and later give the test's whole dotted name; before, its class's.
+    const dotted = where!.endsWith(`.${name}`) ? where! : `${where}.${name}`;
+    const id = sub !== undefined ? `${dotted} ${sub}` : dotted;
+    const block = unittestBlock(lines, i + 1);
+    out.push({
+      title: [dotted.split('.').slice(-2).join('.') + (sub !== undefined ? ` ${sub}` : '')],
+      id,
+      ...(block.file !== undefined && { file: block.file, line: block.line! }),
+      message: firstMessageLine(block.message ?? (kind === 'UNEXPECTED SUCCESS' ? 'unexpected success' : kind!.toLowerCase())),
+    });
+  }
+  return out;
+}
+
 const unittest: RunnerProfile = {
-  keep: UNITTEST_LOAD_FAILURE,
+  failures: unittestFailures,
+  // A module that could not load, and the summary (`Ran N tests in Xs`, then its `OK`/`FAILED (...)` status), wherever a long output puts them.
+  keep: anyOf(UNITTEST_LOAD_FAILURE, /^Ran \d+ tests? in [\d.]+s$/, /^(?:OK|FAILED|NO TESTS RAN)\b/),
   failedExits: [5],
   // unittest prints `Ran N tests` at the end of every run, quiet or not: an exit 0 without it stopped early (os._exit).
   needsSummary: true,
+  // sys.exit in a test is that test's error (unittest catches SystemExit); os._exit, or sys.exit outside a test, ends python before the summary.
+  cutShort: {
+    cause: 'os._exit in a test or the code it ran, or sys.exit outside a test, ended python before unittest printed it',
+    next: 'run `python -m unittest -v` to see the last test started, and mend it',
+  },
   read(lines) {
     const out: Reading = {};
     let ranAt = -1;
