@@ -197,6 +197,7 @@ export async function replayPatch(patch: ReplayPatch, ctx: ReplayContext): Promi
         patch: patch.id,
         base: patch.base,
         cwd: slot.dir,
+        repo: ctx.root,
         isolation: 'worktree',
         source: hook,
         ...(ctx.calibrate && { calibration: true }),

@@ -167,7 +167,8 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       signal: exit.signal,
       seconds,
       timedOut: exit.timedOut,
-      tail: exit.tail,
+      // Isolated in a worktree slot: the files the output names are the repository's, where a person or an agent opens them.
+      tail: where.cwd === (input.repo ?? input.cwd) ? exit.tail : exit.tail.split(`${where.cwd}/`).join(`${input.repo ?? input.cwd}/`),
       ...(log && { outputLines: log.lines() }),
       ...(log?.cut() !== undefined && { logCut: log.cut() }),
       ...(log?.path !== undefined && { log: log.path }),

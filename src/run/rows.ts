@@ -23,6 +23,8 @@ export interface LadderInput {
   ref?: string;
   /** Where the gates run: the repo root or a temporary worktree. */
   cwd: string;
+  /** The repository's root when `cwd` is a worktree slot (replay, judge): the paths the output names are written as its. */
+  repo?: string;
   isolation: 'worktree' | 'none';
   /** Run every planned tier regardless of earlier verdicts; rows are flagged and never count in yield. */
   calibration?: boolean;

@@ -150,7 +150,14 @@ test('a failed test in a file the commit does not hold (untracked, in the checko
 
 test('mocha, no JUnit report, gates in a worktree slot: the file is the repository path, not the slot path; a bell in a test name reaches the JSON escaped', () =>
   repoWith('mocha', (repo) => {
-    repo.write('test/math.test.js', repo.read('test/math.test.js').replace("it('adds'", "it('adds\\u0007'"));
+    // The assertion's message names the test file's path: the path the gates saw.
+    repo.write(
+      'test/math.test.js',
+      repo
+        .read('test/math.test.js')
+        .replace("it('adds'", "it('adds\\u0007'")
+        .replace('assert.strictEqual(add(1, 1), 2);', "assert.strictEqual(add(1, 1), 2, 'in ' + __filename);"),
+    );
     repo.commit('a bell in the name');
     const r = repo.cli(['judge', '--patch', bugPatch(repo, 'mocha'), '--json'], { timeoutMs: 240_000 });
     assert.is(r.code, 1, r.out);
@@ -161,6 +168,10 @@ test('mocha, no JUnit report, gates in a worktree slot: the file is the reposito
       [['test/math.test.js::math > adds\\x07', 'test/math.test.js', 5]],
     );
     assert.match(doc.failed_tests[0]!.message, /^AssertionError \[ERR_ASSERTION\]/);
+    // The summary names the repository's file, not the slot's copy an agent would edit in vain.
+    const summary = (doc as { summary?: string[] }).summary ?? [];
+    assert.ok(summary.some((l) => l.includes(`in ${repo.dir}/test/math.test.js`)), summary.join('\n'));
+    assert.not.ok(summary.some((l) => /slot-\d/.test(l)), summary.join('\n'));
   }));
 
 test("a script that runs node's test runner itself (no runner named or detected): the catch is node's, not mocha's, and names the failed test", () =>
