@@ -343,15 +343,17 @@ async function attempt(
   const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
   const inapplicable = classified.inapplicable === true;
   // A catch's failed tests, as the runner's output names them (a JUnit report's, when it has them, stand instead).
-  const fromOutput = (j: TierJudgement): TierJudgement => {
+  const fromOutput = async (j: TierJudgement): Promise<TierJudgement> => {
     if (j.verdict !== 'caught' || (j.failures?.length ?? 0) > 0 || !output) return j;
     // Under tox or nox, the runner of the command it said failed reads them.
     const reader = runner ?? j.runner;
+    // The records that reading needs: the reader's, else those of every runner a script may run (a type check's tier loaded none).
+    if (!output.detection.workspaces) await loadRecords(reader ? [reader] : SCRIPT_SUMMARIES);
     const failures = failuresInOutput({ tier, root: where.cwd, exit, caught, output, ...(reader && { runner: reader }) });
     return failures.length > 0 ? { ...j, failures } : j;
   };
   if (report === undefined) {
-    const judged = fromOutput({ ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) });
+    const judged = await fromOutput({ ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) });
     return { exit, judged, seconds: exit.seconds, inapplicable, ...found };
   }
   // Reading a large report takes time too: it is part of what the tier costs.
@@ -362,7 +364,7 @@ async function attempt(
     { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...(runner && { runner }) },
     deps.reports!,
   );
-  return { exit, judged: fromOutput(judged), seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
+  return { exit, judged: await fromOutput(judged), seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
 }
 
 /** A catch's failed tests as its output names them: a workspaces run's, each caught workspace's part through its own runner, from its folder. */
