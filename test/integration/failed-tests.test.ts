@@ -170,8 +170,14 @@ test('mocha, no JUnit report, gates in a worktree slot: the file is the reposito
     assert.match(doc.failed_tests[0]!.message, /^AssertionError \[ERR_ASSERTION\]/);
     // The summary names the repository's file, not the slot's copy an agent would edit in vain.
     const summary = (doc as { summary?: string[] }).summary ?? [];
-    assert.ok(summary.some((l) => l.includes(`in ${repo.dir}/test/math.test.js`)), summary.join('\n'));
-    assert.not.ok(summary.some((l) => /slot-\d/.test(l)), summary.join('\n'));
+    assert.ok(
+      summary.some((l) => l.includes(`in ${repo.dir}/test/math.test.js`)),
+      summary.join('\n'),
+    );
+    assert.not.ok(
+      summary.some((l) => /slot-\d/.test(l)),
+      summary.join('\n'),
+    );
   }));
 
 test("a script that runs node's test runner itself (no runner named or detected): the catch is node's, not mocha's, and names the failed test", () =>
