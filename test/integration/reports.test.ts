@@ -179,7 +179,8 @@ test('pytest: a collection error (exit 2) is an error even though the report lis
   withRepo({ files: { ...PY_TESTS, 'gate-ladder.config.ts': tier(PY_RUN, 'pytest', 'report.xml') } }, (repo) => {
     const { r, rows, records } = runOn(repo, { 'tests/test_broken.py': 'import no_such_module_here\n' });
     assert.is(r.code, 2, r.out);
-    assert.match(r.out, 'exit 2: pytest was interrupted or hit collection errors');
+    // The cause, as without a report (was `exit 2: pytest was interrupted or hit collection errors`).
+    assert.match(r.out, "pytest could not collect the tests (tests/test_broken.py): `ModuleNotFoundError: No module named 'no_such_module_here'`");
     assert.equal(
       rows.map((x) => [x.verdict, x.exit]),
       [['error', 2]],
@@ -191,7 +192,7 @@ test('pytest: a usage error (exit 4) is an error', () =>
   withRepo({ files: { ...PY_TESTS, 'gate-ladder.config.ts': tier(`${PY_RUN} --no-such-option`, 'pytest', 'report.xml') } }, (repo) => {
     const { r } = runOn(repo, { 'calc.py': '# touched\ndef add(a, b):\n    return a + b\n' });
     assert.is(r.code, 2, r.out);
-    assert.match(r.out, 'exit 4: pytest usage error');
+    assert.match(r.out, 'a pytest usage error: `__main__.py: error: unrecognized arguments: --no-such-option`');
   }));
 
 test('pytest: zero tests collected (exit 5) is an error', () =>
