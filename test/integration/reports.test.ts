@@ -180,7 +180,10 @@ test('pytest: a collection error (exit 2) is an error even though the report lis
     const { r, rows, records } = runOn(repo, { 'tests/test_broken.py': 'import no_such_module_here\n' });
     assert.is(r.code, 2, r.out);
     // The cause, as without a report (was `exit 2: pytest was interrupted or hit collection errors`).
-    assert.match(r.out, "pytest could not collect the tests (tests/test_broken.py): `ModuleNotFoundError: No module named 'no_such_module_here'`");
+    assert.match(
+      r.out,
+      "pytest could not collect the tests (tests/test_broken.py): `ModuleNotFoundError: No module named 'no_such_module_here'`",
+    );
     assert.equal(
       rows.map((x) => [x.verdict, x.exit]),
       [['error', 2]],
