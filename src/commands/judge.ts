@@ -70,6 +70,8 @@ export interface PatchAnswer {
   /** On an `error`: `patch` (a file it changed cannot load, it removed the tier's script, it does not apply) or `harness`. */
   error_cause?: ErrorCause;
   error_file?: string;
+  /** With `error_file`: the line of it the runner's message names. */
+  error_line?: number;
   applied: boolean;
   /**
    * The deciding tier's output on one screen (at most 40 lines: the runner's summary, each failure's first
@@ -371,6 +373,7 @@ function answerOf(o: PatchOutcome, ctx: BaseContext): PatchAnswer {
     skipped: (o.plan?.tiers ?? []).filter((t) => !t.run).map((t) => ({ tier: t.tier.name, reason: t.reason ?? t.skip ?? 'not run' })),
     ...(verdict === 'error' && stopped?.cause !== undefined && { error_cause: stopped.cause }),
     ...(verdict === 'error' && stopped?.causeFile !== undefined && { error_file: stopped.causeFile }),
+    ...(verdict === 'error' && stopped?.causeLine !== undefined && { error_line: stopped.causeLine }),
     applied: true,
     ...(stopped && stopped.tail !== '' && { summary: resultSummary(stopped).lines.map(shown) }),
     ...(stopped?.log !== undefined && { log: stopped.log }),

@@ -47,6 +47,8 @@ export interface GateResult {
   cause?: ErrorCause;
   /** The changed file that cannot load, or the package.json that lost the tier's script (`cause: 'patch'`). */
   causeFile?: string;
+  /** With `causeFile`: the line of it the runner's message names. */
+  causeLine?: number;
   /** The npm script the patch removed, when that is the error. */
   causeScript?: string;
   /** With `causeFile` (a package.json): the command not found that its scripts name since the patch. */

@@ -20,7 +20,10 @@ export const GITHUB_ANNOTATIONS_PER_STEP = 10;
 /** A message longer than this is cut: the annotation links to the log, which has it all. */
 const MAX_MESSAGE = 2000;
 
-type Judged = Pick<GateResult, 'tier' | 'verdict' | 'exitCode' | 'reason' | 'failures'>;
+type Judged = Pick<
+  GateResult,
+  'tier' | 'verdict' | 'exitCode' | 'reason' | 'failures' | 'cause' | 'causeFile' | 'causeLine' | 'causeScript' | 'causeCommand'
+>;
 
 /** The annotations a job's results call for: each failed test, else the tier that stopped. Pure. */
 export function annotationsFor(results: readonly Judged[]): Annotation[] {
@@ -35,6 +38,15 @@ export function annotationsFor(results: readonly Judged[]): Annotation[] {
           title: `${r.tier}: ${f.title}`,
           message: f.message,
         });
+      continue;
+    }
+    if (r.verdict === 'error' && r.cause === 'patch' && r.causeFile !== undefined) {
+      // The patch broke the harness (a file it changed cannot load, a script it removed): annotate that file, as a failed test's.
+      out.push({
+        file: r.causeFile,
+        ...(r.causeLine !== undefined && { line: r.causeLine }),
+        ...ciMsg.patchErrorAnnotation(r.tier, r.causeFile, r.reason, r.causeScript, r.causeCommand),
+      });
       continue;
     }
     out.push(r.verdict === 'caught' ? ciMsg.caughtAnnotation(r.tier, r.exitCode, r.reason) : ciMsg.errorAnnotation(r.tier, r.reason));

@@ -184,6 +184,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       ...(notApplicable && { inapplicable: true }),
       ...(fault && !notApplicable && { cause: fault.cause }),
       ...(fault?.file !== undefined && !notApplicable && { causeFile: fault.file }),
+      ...(fault?.line !== undefined && !notApplicable && { causeLine: fault.line }),
       ...(fault?.script !== undefined && !notApplicable && { causeScript: fault.script }),
       ...(fault?.command !== undefined && !notApplicable && { causeCommand: fault.command }),
       ...(judged.dup && { dup: judged.dup }),

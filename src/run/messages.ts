@@ -102,7 +102,7 @@ export const msg = {
               ? `  The ${change(hook)} changed ${shown(r.causeFile)}, which no longer has the "${shown(r.causeScript)}" script the tier runs: the patch broke the harness.`
               : r.causeCommand !== undefined
                 ? `  The ${change(hook)} changed ${shown(r.causeFile)}, whose scripts now run \`${shown(r.causeCommand)}\`, a command not found here: the patch broke the harness (a typo, or a tool to install).`
-                : `  The ${change(hook)} changed ${shown(r.causeFile)}, which cannot load: the patch broke the harness.`,
+                : `  The ${change(hook)} changed ${shown(r.causeFile)}, which cannot load${r.causeLine === undefined ? '' : ` (line ${r.causeLine})`}: the patch broke the harness.`,
             `  Fix ${shown(r.causeFile)}${isCommit(hook) ? ', stage it, and commit again' : isManual(hook) ? ', then run it again' : ', commit, and push again'}.`,
           ]
         : errorNext(r, configFile, hook)),

@@ -13,6 +13,8 @@ export interface Fault {
   cause: ErrorCause;
   /** The changed file that cannot load, or the package.json that lost the tier's script. */
   file?: string;
+  /** The line of `file` the runner's message names (`a.ts:12`, `a.ts(12,5)`, `"a.py", line 12`), when it names one. */
+  line?: number;
   /** The npm script the patch removed (with `file` its package.json). */
   script?: string;
   /** The command not found that package.json's scripts name since the patch (with `file` its package.json). */
@@ -51,15 +53,15 @@ export function errorFault(e: FaultInput): Fault {
   if (!e.exited || e.runWide === true || e.changed.length === 0) return { cause: 'harness' };
   // The reason quotes the runner's own line, which names the file where the runner does; else the output around it.
   const dirs = [e.cwd ?? '', ...(e.dirs ?? [])].map(folder).filter((d) => d !== '');
-  const file =
-    namedIn(e.reason ?? '', e.changed, dirs) ?? namedIn(e.output, e.changed, dirs) ?? goPackageIn(e.reason ?? '', e.changed, dirs);
+  const named = namedIn(e.reason ?? '', e.changed, dirs) ?? namedIn(e.output, e.changed, dirs);
+  const file = named?.p ?? goPackageIn(e.reason ?? '', e.changed, dirs);
   if (file === undefined) return { cause: 'harness' };
   // A package that is not installed (`Cannot find package 'delay' imported from test.js`) that the file named before the
   // change too: today's dependencies are missing it, not the change (its base fails the same way).
   const pkg = e.reason === undefined ? undefined : missingPackage(e.reason);
   const before = pkg === undefined ? undefined : e.textAtBase?.(file);
   if (pkg !== undefined && typeof before === 'string' && before.includes(pkg.name)) return { cause: 'harness' };
-  return { cause: 'patch', file };
+  return { cause: 'patch', file, ...(named?.line !== undefined && { line: named.line }) };
 }
 
 /** A missing npm script is the patch's doing when the range changed its package.json and the script was there at the base. */
@@ -117,21 +119,27 @@ export function hadScript(text: string | null, script: string): boolean {
 }
 
 /** The first changed path the text names as a path of its own (from the root or one of `dirs`, or the end of an absolute one), longest first. */
-function namedIn(text: string, changed: readonly string[], dirs: readonly string[]): string | undefined {
+function namedIn(text: string, changed: readonly string[], dirs: readonly string[]): { p: string; line?: number } | undefined {
   if (text === '') return undefined;
   const hits = changed
     .filter((p) => p !== '')
-    .map((p) => ({
-      p,
-      at: Math.min(
-        ...[p, ...dirs.filter((d) => p.startsWith(`${d}/`)).map((d) => p.slice(d.length + 1))]
-          .map((n) => firstWhole(text, n))
-          .map((at) => (at < 0 ? Infinity : at)),
-      ),
-    }))
-    .filter((h) => h.at !== Infinity)
+    .flatMap((p) =>
+      [p, ...dirs.filter((d) => p.startsWith(`${d}/`)).map((d) => p.slice(d.length + 1))]
+        .map((n) => ({ p, at: firstWhole(text, n), end: firstWhole(text, n) + n.length }))
+        .filter((h) => h.at >= 0),
+    )
     .sort((a, b) => a.at - b.at || b.p.length - a.p.length);
-  return hits[0]?.p;
+  const hit = hits[0];
+  if (hit === undefined) return undefined;
+  const line = lineAfter(text.slice(hit.end, hit.end + 24));
+  return { p: hit.p, ...(line !== undefined && { line }) };
+}
+
+/** The line number right after a file's name: `:12` (node, jest, vitest, go, rustc's `--> a.rs:12:5`), `(12,5)` (tsc), `", line 12` (python). */
+function lineAfter(rest: string): number | undefined {
+  const m = /^(?::(\d+)|\((\d+),\d+\)|", line (\d+))/.exec(rest);
+  const n = Number(m?.[1] ?? m?.[2] ?? m?.[3]);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
 /**

@@ -253,6 +253,63 @@ test('GitHub push events: a range passes (exit 0, --json), a new branch is judge
     assert.is(repo.ledger().length, 4, 'two passing runs of two tiers, nothing for the deletion or the missing event');
   }));
 
+test('GitHub push: a test file the patch broke (a syntax error) is annotated at that file and line, as the patch\'s, not "not a verdict"', () =>
+  withRepo(
+    {
+      files: {
+        'gate-ladder.config.ts': "export default { tiers: [{ name: 't1-unit', run: 'node --test', timeout: 60 }] };\n",
+        'test/sum.test.js':
+          "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => assert.equal(1 + 1, 2));\n",
+      },
+    },
+    (repo) => {
+      const init = repo.gitOk('rev-parse', 'HEAD');
+      repo.write('test/sum.test.js', "const test = require('node:test');\n\ntest('adds', () => {\n  assert.equal(1 + 1, 2);;)\n});\n");
+      const c1 = repo.commit('broken test file');
+      const run = repo.cli(['ci', '--json'], {
+        env: github(
+          repo,
+          'push',
+          {
+            ref: 'refs/heads/main',
+            before: init,
+            after: c1,
+            created: false,
+            deleted: false,
+            forced: false,
+            commits: [],
+            repository,
+            sender,
+          },
+          { GITHUB_SHA: c1, GITHUB_REF: 'refs/heads/main' },
+        ),
+      });
+      assert.is(run.code, 2, run.out);
+      const doc = JSON.parse(run.stdout) as { annotations: { file?: string; line?: number; title: string; message: string }[] };
+      assert.equal(
+        doc.annotations.map((a) => [a.file, a.line, a.title]),
+        [['test/sum.test.js', 4, 'gate-ladder: t1-unit: the patch broke test/sum.test.js']],
+        run.out,
+      );
+      assert.match(doc.annotations[0]!.message, 'Fix test/sum.test.js');
+      const lines = errorLines(
+        repo.cli(['ci'], {
+          env: github(
+            repo,
+            'push',
+            { ref: 'refs/heads/main', before: init, after: c1, repository, sender },
+            { GITHUB_SHA: c1, GITHUB_REF: 'refs/heads/main' },
+          ),
+        }).stdout,
+      );
+      assert.equal(lines.length, 1, lines.join('\n'));
+      assert.match(
+        lines[0]!,
+        /^::error file=test\/sum\.test\.js,line=4,title=gate-ladder%3A t1-unit%3A the patch broke test\/sum\.test\.js::/,
+      );
+    },
+  ));
+
 test('GitLab: a merge request whose tier cannot give a verdict is exit 2 with no annotation; a push pipeline that passes is exit 0; --summary writes the markdown', () =>
   withRepo({ files: FILES }, (repo) => {
     const init = repo.gitOk('rev-parse', 'HEAD');

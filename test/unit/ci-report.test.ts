@@ -70,6 +70,46 @@ test('annotations: each failed test of a caught tier; a tier with no test named 
   assert.match(anns[3]!.message, 'not a verdict on the patch');
 });
 
+test("an error the patch caused is annotated at the file it broke, with the line the runner named; the harness's stays unplaced", () => {
+  const anns = annotationsFor([
+    result({
+      tier: 't1',
+      verdict: 'error',
+      exitCode: 2,
+      reason: 'tsc could not compile',
+      cause: 'patch',
+      causeFile: 'src/a.ts',
+      causeLine: 12,
+    }),
+    result({
+      tier: 't2',
+      verdict: 'error',
+      exitCode: 1,
+      reason: 'no "test" script',
+      cause: 'patch',
+      causeFile: 'package.json',
+      causeScript: 'test',
+    }),
+    result({ tier: 't3', verdict: 'error', exitCode: 1, reason: 'jest config broken', cause: 'harness' }),
+  ]);
+  assert.equal(
+    anns.map((a) => [a.file, a.line, a.title]),
+    [
+      ['src/a.ts', 12, 'gate-ladder: t1: the patch broke src/a.ts'],
+      ['package.json', undefined, 'gate-ladder: t2: the patch broke package.json'],
+      [undefined, undefined, 'gate-ladder: t3 could not give a verdict'],
+    ],
+  );
+  assert.match(anns[0]!.message, 'tsc could not compile');
+  assert.match(anns[0]!.message, 'Fix src/a.ts');
+  assert.not.match(anns[0]!.message, 'not a verdict on the patch');
+  assert.match(anns[1]!.message, 'took the "test" script');
+  assert.match(
+    githubAnnotations([result({ tier: 't1', verdict: 'error', cause: 'patch', causeFile: 'src/a.ts', causeLine: 12 })]).lines[0]!,
+    /^::error file=src\/a\.ts,line=12,title=/,
+  );
+});
+
 test('at most 10 annotations (GitHub shows 10 errors a step); the rest are counted', () => {
   const failures = Array.from({ length: 13 }, (_, i) => ({ id: `t${i}`, title: `test ${i}`, message: 'x' }));
   const { lines, left } = githubAnnotations([result({ verdict: 'caught', exitCode: 1, failures })]);

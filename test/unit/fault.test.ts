@@ -198,6 +198,31 @@ cases.push(
     { reason: 'cannot load src/a.js', output: '', changed: ['src/a.js'], exited: true },
     { cause: 'patch', file: 'src/a.js' },
   ],
+  [
+    "the line after the file's name: node's `file:line`",
+    { reason: 'node could not load the code', output: '/w/src/a.js:7\n  return x +;\n', changed: ['src/a.js'], exited: true },
+    { cause: 'patch', file: 'src/a.js', line: 7 },
+  ],
+  [
+    "tsc's `file(line,col)`",
+    { reason: "src/a.ts(12,5): error TS1005: ';' expected.", output: '', changed: ['src/a.ts'], exited: true },
+    { cause: 'patch', file: 'src/a.ts', line: 12 },
+  ],
+  [
+    'python\'s `File "x.py", line N`',
+    {
+      reason: 'pytest could not collect a test file',
+      output: '  File "/w/pkg/mod.py", line 3\n    def f(:\n',
+      changed: ['pkg/mod.py'],
+      exited: true,
+    },
+    { cause: 'patch', file: 'pkg/mod.py', line: 3 },
+  ],
+  [
+    'a number that is not a line right after the name (a column pair `(2:0)` after a colon and a space) gives none',
+    { reason: 'SyntaxError: /w/src/a.js: Unexpected token (2:0)', output: '', changed: ['src/a.js'], exited: true },
+    { cause: 'patch', file: 'src/a.js' },
+  ],
 );
 
 for (const [title, input, fault] of cases) test(title, () => assert.equal(errorFault(input), fault));
