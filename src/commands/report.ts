@@ -143,7 +143,13 @@ async function foldLedger(
   config: ResolvedConfig | undefined,
 ): Promise<Folded | undefined> {
   const fold = reportFold({
-    ...(config && { tiers: config.tiers.map((t) => t.name), minAttempts: config.report.minAttempts }),
+    ...(config && {
+      tiers: config.tiers.map((t) => t.name),
+      minAttempts: config.report.minAttempts,
+      ladder: config.tiers
+        .filter((t) => (opts.hook === undefined ? t.hooks.some((h) => h !== 'pre-commit') : t.hooks.includes(opts.hook)))
+        .map((t) => t.name),
+    }),
     ...(since && { since }),
     ...(opts.hook && { hook: opts.hook }),
   });

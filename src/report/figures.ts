@@ -37,6 +37,12 @@ export interface ReportOptions extends Partial<AdvicePolicy> {
   since?: Date;
   /** Count only rows written by this hook. */
   hook?: HookName;
+  /**
+   * The tiers of the ladder whose order is priced (the config's tiers that run on `hook`, or without one
+   * those that run on more than pre-commit): a pre-commit-only tier is the commit ladder's. Not given: a tier whose counted rows all
+   * came from pre-commit is left out of the push ladder's order.
+   */
+  ladder?: readonly string[];
 }
 
 /** What the fold reads of a row (a `LedgerRow` has all of it). */
@@ -121,6 +127,8 @@ interface TierAcc {
   notApplicable: number;
   /** Runs t0-scope routed past this tier. */
   routedPast: DistinctCounter;
+  /** Counted rows a pre-commit hook wrote, of all counted (`runs`): all of them, the tier is the commit ladder's. */
+  preCommit: number;
 }
 
 /** One calibration run: each tier's verdict and seconds, the tiers t0-scope routed past, and whether its ladder prefix has ended. */
@@ -188,6 +196,7 @@ function tierAcc(s: FoldState, name: string): TierAcc {
       notApplicable: 0,
       patchErrors: 0,
       routedPast: new DistinctCounter(),
+      preCommit: 0,
     };
     s.accs.set(name, a);
     s.order.push(name);
@@ -246,6 +255,7 @@ function addRow(s: FoldState, opts: ReportOptions, row: FoldRow): void {
   }
   if (row.calibration === true) s.countedCalibration++;
   else routed(s, run, row.skipped);
+  if (row.hook === 'pre-commit') a.preCommit++;
   countRow(s, a, run, row);
 }
 
@@ -294,7 +304,7 @@ function finishReport(s: FoldState, opts: ReportOptions, skippedLines: number): 
     tiers.map((t) => t.tier),
     s.calibration,
   );
-  const priced = priceOrder(tiers, s.calibration);
+  const priced = priceOrder(orderable(tiers, s, opts), s.calibration);
   const rate = rateFigures(s.attempts.size, s.trend.first, s.trend.latest);
   const overlapFigures = { runs: s.calibration.size, counted_rows: s.countedCalibration, pairs };
   const base = { tiers, scope, overlap: overlapFigures, order: priced, attempts: s.attempts.size, rate };
@@ -410,6 +420,19 @@ export function replayRuns(names: readonly string[], calibration: Iterable<Calib
     out.push({ pass, seconds });
   }
   return out;
+}
+
+/** The tiers of the ladder whose order is priced: the push ladder's, unless `hook` names another (ReportOptions.ladder). */
+function orderable(tiers: TierFigures[], s: FoldState, opts: ReportOptions): TierFigures[] {
+  if (opts.ladder !== undefined) {
+    const ladder = new Set(opts.ladder);
+    return tiers.filter((t) => ladder.has(t.tier));
+  }
+  if (opts.hook !== undefined) return tiers;
+  return tiers.filter((t) => {
+    const a = s.accs.get(t.tier);
+    return a === undefined || a.preCommit === 0 || a.preCommit < t.runs;
+  });
 }
 
 /**

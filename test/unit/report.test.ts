@@ -205,6 +205,31 @@ test('calibration overlap per pair, from runs grouped by run; errors leave a tie
   assert.is(r.attempts, 5);
 });
 
+test("order: one ladder at a time: a pre-commit-only tier is the commit ladder's, out of the push order unless --hook pre-commit", () => {
+  const rows = [
+    ...repeat(10, (i) => row('lint-staged', i < 5 ? 'caught' : 'pass', 1, { hook: 'pre-commit' })),
+    ...repeat(10, (i) => row('slow', i === 0 ? 'caught' : 'pass', 10)),
+    ...repeat(10, (i) => row('cheap', i < 5 ? 'caught' : 'pass', 2, { hook: i < 2 ? 'pre-commit' : 'pre-push' })),
+  ];
+  const policy = { shortFeedbackS: 0, minAttempts: 0 };
+  // No config: from the rows (cheap ran on both hooks, so it is the push ladder's too).
+  assert.equal(report(rows, policy).order.current, ['slow', 'cheap']);
+  // The config's hooks decide: tiers named in `ladder` only, in config order.
+  const tiers = ['lint-staged', 'slow', 'cheap'];
+  assert.equal(report(rows, { ...policy, tiers, ladder: ['slow', 'cheap'] }).order.current, ['slow', 'cheap']);
+  assert.not.match(
+    report(rows, { ...policy, tiers, ladder: ['slow', 'cheap'] }).advice.find((a) => a.kind === 'order')!.text,
+    'lint-staged',
+  );
+  // --hook pre-commit: that ladder's rows, its tiers.
+  assert.equal(report(rows, { ...policy, hook: 'pre-commit' }).order.current, ['lint-staged', 'cheap']);
+  // The tier figures still list every tier.
+  assert.equal(
+    report(rows, policy).tiers.map((t) => t.tier),
+    ['lint-staged', 'slow', 'cheap'],
+  );
+});
+
 test('order: ascending mean seconds ÷ catch probability, with expected seconds per patch for both orders', () => {
   const rows = [
     ...repeat(10, (i) => row('slow', i === 0 ? 'caught' : 'pass', 10)),
