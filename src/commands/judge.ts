@@ -218,6 +218,11 @@ function patchesOf(opts: JudgeOptions, info: RepoInfo, temp: string): ReplayPatc
     writeFileSync(file, content);
     files.push({ name: t.name, file, content });
   }
+  // An empty patch (`git diff` of a clean tree) changes nothing: nothing to judge, as an empty --worktree; beside others, a mistake.
+  const empty = files.filter((f) => f.content.toString('utf8').trim() === '');
+  if (empty.length > 0 && empty.length === files.length && opts.commit === undefined && !opts.worktree && problems.length === 0)
+    return { empty: judgeMsg.emptyPatch(empty.map((f) => f.name)) };
+  for (const f of empty) problems.push(`--patch ${f.name === 'stdin' ? '-' : f.name}: empty (no change to judge)`);
   if (files.length > 0) {
     const base = resolveCommit(info.root, opts.base ?? 'HEAD');
     if (base === null) problems.push(`--base ${opts.base ?? 'HEAD'}: not a commit in this repository`);

@@ -9,6 +9,7 @@
  * A tool that cannot answer is an MCP tool error (`isError`, with the message), never a crash.
  */
 import { spawn } from 'node:child_process';
+import { PassThrough, type Readable } from 'node:stream';
 import { mkdtempSync, rmSync, writeFileSync } from '../util/node.js';
 import { tmpdir } from '../util/node.js';
 import { join } from 'node:path';
@@ -85,6 +86,8 @@ export async function mcpCommand(opts: { cwd: string }): Promise<number> {
       },
     },
     async ({ patch, base, head }) => {
+      if (patch !== undefined && head !== undefined) return errorResult(mcpMsg.patchAndHead());
+      if (patch !== undefined && patch.trim() === '') return errorResult(mcpMsg.emptyPatch());
       const range = patch !== undefined ? planCommit(opts.cwd, patch, base) : { base, head };
       if ('problem' in range) return errorResult(range.problem);
       const args = ['run', '--dry-run', '--json'];
@@ -120,22 +123,24 @@ export async function mcpCommand(opts: { cwd: string }): Promise<number> {
 
   // The SDK's stdio reader closes the connection on a message over its limit (10 MiB by default): a larger patch
   // would end the server with no word. This one takes patches up to MAX_MESSAGE, and over it says why before it closes.
-  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE });
+  // Each line is checked first (checkedLines): a blank line is skipped, a bad one answered with the request's id where it has one.
+  const reply = (id: string | number | null, code: number, message: string) =>
+    void transport.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as Parameters<typeof transport.send>[0]);
+  const transport = new StdioServerTransport(checkedLines(process.stdin, reply, MAX_MESSAGE), process.stdout, {
+    maxBufferSize: MAX_MESSAGE,
+  });
   // A line that is not JSON, or not a JSON-RPC message, gets JSON-RPC's error reply (id null: no id could be read);
   // the SDK's transport only reports it. Set before connect, which chains its own handler after this one.
   transport.onerror = (e: Error) => {
     if (/exceeded maximum size/.test(e.message)) {
       const message = mcpMsg.tooLarge(MAX_MESSAGE);
       err(`gate-ladder mcp: ${message}`);
-      void transport.send({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message } } as unknown as Parameters<
-        typeof transport.send
-      >[0]);
+      reply(null, INVALID_REQUEST, message);
       return;
     }
+    // What checkedLines let through and the SDK's schema still refused (a request's params of the wrong shape).
     const code = e instanceof SyntaxError ? PARSE_ERROR : e.name === 'ZodError' ? INVALID_REQUEST : undefined;
-    if (code === undefined) return;
-    const message = code === PARSE_ERROR ? mcpMsg.parseError(e.message) : mcpMsg.invalidRequest();
-    void transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as Parameters<typeof transport.send>[0]);
+    if (code !== undefined) reply(null, code, code === PARSE_ERROR ? mcpMsg.parseError(e.message) : mcpMsg.invalidRequest());
   };
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -156,6 +161,67 @@ const MAX_MESSAGE = 256 * 1024 * 1024;
 /** JSON-RPC 2.0's codes: a line that is not JSON; JSON that is not a request. */
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+
+/**
+ * The client's stdin, line by line, as the SDK's transport reads it, less what is not a message: a blank
+ * line is skipped (the SDK answered it as a parse error); a line that is not JSON is answered -32700, and
+ * JSON that is not a JSON-RPC 2.0 message -32600 with its `id` when it has one (JSON-RPC 2.0, 5.1). A
+ * line longer than `max` goes through whole, for the transport to refuse as before.
+ */
+function checkedLines(input: Readable, reply: (id: string | number | null, code: number, message: string) => void, max: number): Readable {
+  const lines = new PassThrough();
+  let parts: Buffer[] = [];
+  let size = 0;
+  let passing = false;
+  input.on('data', (chunk: Buffer) => {
+    let from = 0;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, from)) {
+      const piece = chunk.subarray(from, nl + 1);
+      from = nl + 1;
+      if (passing) {
+        lines.write(piece);
+        passing = false;
+        continue;
+      }
+      const line = parts.length === 0 ? piece : Buffer.concat([...parts, piece]);
+      parts = [];
+      size = 0;
+      if (isMessage(line.toString('utf8'), reply)) lines.write(line);
+    }
+    const rest = chunk.subarray(from);
+    if (rest.length === 0) return;
+    if (passing) lines.write(rest);
+    else if ((size += rest.length) > max) {
+      lines.write(Buffer.concat([...parts, rest]));
+      parts = [];
+      size = 0;
+      passing = true;
+    } else parts.push(rest);
+  });
+  input.on('end', () => lines.end());
+  input.on('error', (e) => lines.destroy(e));
+  return lines;
+}
+
+/** Whether one line is a JSON-RPC 2.0 message to pass on; if not, answered (or, blank, skipped). */
+function isMessage(text: string, reply: (id: string | number | null, code: number, message: string) => void): boolean {
+  if (text.trim() === '') return false;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    reply(null, PARSE_ERROR, mcpMsg.parseError(e instanceof Error ? e.message : String(e)));
+    return false;
+  }
+  const o = doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>) : undefined;
+  const id = typeof o?.id === 'string' || (typeof o?.id === 'number' && Number.isFinite(o.id)) ? o.id : null;
+  const ok =
+    o !== undefined &&
+    o.jsonrpc === '2.0' &&
+    (typeof o.method === 'string' ? o.id === undefined || id !== null : id !== null && ('result' in o || 'error' in o));
+  if (!ok) reply(id, INVALID_REQUEST, mcpMsg.invalidRequest());
+  return ok;
+}
 
 /** This CLI in a child process, in `cwd`, with `input` on its stdin; its stderr also passed on to ours. */
 function cli(cwd: string, args: readonly string[], input = ''): Promise<Child> {

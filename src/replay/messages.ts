@@ -57,6 +57,8 @@ export const judgeMsg = {
     ].join('\n'),
   noInput: () =>
     'gate-ladder: judge: nothing to judge. Give `--patch FILE` (repeatable; `-` reads standard input), `--commit REV`, or `--worktree`.',
+  emptyPatch: (names: readonly string[]) =>
+    `gate-ladder: judge: ${names.map((n) => (n === 'stdin' ? 'the patch on stdin' : shown(n))).join(', ')} ${names.length === 1 ? 'is' : 'are'} empty: no change, so nothing to judge. Give the diff of a change (\`git diff\` prints nothing for a clean tree; \`judge --worktree\` judges uncommitted changes).`,
   emptyWorktree: () =>
     'gate-ladder: judge --worktree: the working tree has no change against HEAD that git would commit (ignored files are left out); nothing to judge.',
   noHead: () =>
@@ -123,6 +125,9 @@ export const mcpMsg = {
   failed: (code: number | null, stderr: string) =>
     `gate-ladder could not answer (exit ${code ?? 'none'})${stderr.trim() ? `: ${shownLines(stderr.trim().split('\n').slice(-8).join('\n'))}` : ''}. Run the same command in the repository's shell to see why.`,
   parseError: (why: string) => `Parse error: the line is not JSON (${shown(why)}); send one JSON-RPC message per line.`,
+  patchAndHead: () =>
+    '`head` goes with `base` for a range of commits; a `patch` applies onto `base` (default HEAD). Give `patch` (and `base`), or `base` and `head`, not both.',
+  emptyPatch: () => 'The patch is empty: no change, so nothing to explain. Give the diff of a change, as `git diff` prints it.',
   invalidRequest: () => 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message; send one JSON-RPC message per line.',
   tooLarge: (max: number) =>
     `a message over ${Math.round(max / (1 << 20))} MiB (a patch that large) is more than the server reads; it closes the connection. Judge such a patch with \`gate-ladder judge --patch FILE --json\` instead.`,

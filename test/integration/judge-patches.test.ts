@@ -92,4 +92,21 @@ test("a patch that does not apply names the hunk, the file and git's reason and 
     assert.match(b.next, 'malformed');
   }));
 
+test('an empty patch (`git diff` of a clean tree) is nothing to judge: exit 0, said, no ledger row; beside another patch, a mistake', () =>
+  withRepo({ files: FILES, install: false, pushInitial: false }, (repo) => {
+    const alone = repo.cli(['judge', '--patch', '-', '--json'], { input: '' });
+    assert.is(alone.code, 0, alone.out);
+    const doc = JSON.parse(alone.stdout) as { judged: boolean; message: string };
+    assert.is(doc.judged, false);
+    assert.match(doc.message, 'the patch on stdin is empty: no change, so nothing to judge');
+    assert.is(repo.ledger().length, 0, 'nothing ran, so no row');
+    repo.write('src/math.js', 'exports.add = (a, b) => a + b;\n// one, said more\n// two\n// three\n');
+    const diff = put(repo, 'real.diff', `${repo.gitOk('diff')}\n`);
+    repo.gitOk('checkout', '--', '.');
+    const both = repo.cli(['judge', '--patch', diff, '--patch', put(repo, 'blank.diff', '\n')]);
+    assert.is(both.code, 2, both.out);
+    assert.match(both.stderr, '--patch blank.diff: empty (no change to judge)');
+    assert.is(repo.ledger().length, 0);
+  }));
+
 test.run();

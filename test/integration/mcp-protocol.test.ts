@@ -34,6 +34,10 @@ test('a malformed line: a parse-error reply with id null; JSON that is no reques
     });
     server.stdin.write('{"jsonrpc": "2.0", "id": 1, "method": \n');
     server.stdin.write('{"hello": "world"}\n');
+    // Blank lines are no messages: no reply. A request whose method is no string: invalid, answered with its id.
+    server.stdin.write('\n  \r\n');
+    server.stdin.write('{"jsonrpc": "2.0", "id": 5, "meth');
+    server.stdin.write('od": 42}\n');
     server.stdin.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
     );
@@ -42,13 +46,55 @@ test('a malformed line: a parse-error reply with id null; JSON that is no reques
     } finally {
       server.stdin.end();
     }
-    assert.is(replies.length, 3, JSON.stringify(replies));
-    const [parse, invalid, init] = replies;
+    assert.is(replies.length, 4, JSON.stringify(replies));
+    const [parse, invalid, withId, init] = replies;
+    assert.equal([withId!.id, (withId!.error as { code: number }).code], [5, -32600], JSON.stringify(withId));
     assert.equal([parse!.jsonrpc, parse!.id, (parse!.error as { code: number }).code], ['2.0', null, -32700], JSON.stringify(parse));
     assert.match((parse!.error as { message: string }).message, 'Parse error');
     assert.equal([invalid!.id, (invalid!.error as { code: number }).code], [null, -32600], JSON.stringify(invalid));
     assert.is(init!.id, 7);
     assert.is((init!.result as { serverInfo: { name: string } }).serverInfo.name, 'gate-ladder');
+    await new Promise((resolve) => server.once('close', resolve));
+  }));
+
+test('explain_order: a patch with a head, or an empty patch, is a tool error saying what to give', () =>
+  withRepo({ files: FILES, install: false, pushInitial: false }, async (repo) => {
+    const server = spawn(process.execPath, [join(repo.dir, 'node_modules', 'gate-ladder', 'dist', 'cli.mjs'), 'mcp'], {
+      cwd: repo.dir,
+      env: cleanEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const replies = new Map<number, Record<string, unknown>>();
+    const answered = new Promise<void>((resolve) => {
+      createInterface({ input: server.stdout }).on('line', (line) => {
+        const r = JSON.parse(line) as Record<string, unknown>;
+        replies.set(r.id as number, r);
+        if (replies.has(2) && replies.has(3)) resolve();
+      });
+    });
+    const send = (m: unknown) => server.stdin.write(`${JSON.stringify(m)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const diff = 'diff --git a/x.txt b/x.txt\nnew file mode 100644\n--- /dev/null\n+++ b/x.txt\n@@ -0,0 +1 @@\n+x\n';
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'explain_order', arguments: { patch: diff, head: 'HEAD' } } });
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'explain_order', arguments: { patch: '  \n' } } });
+    try {
+      await answered;
+    } finally {
+      server.stdin.end();
+    }
+    const text = (id: number) => {
+      const r = replies.get(id)!.result as { isError?: boolean; content: { text: string }[] };
+      assert.ok(r.isError, JSON.stringify(r));
+      return r.content[0]!.text;
+    };
+    assert.match(text(2), 'not both');
+    assert.match(text(3), 'The patch is empty');
     await new Promise((resolve) => server.once('close', resolve));
   }));
 
