@@ -58,6 +58,12 @@ export interface TierConfig {
   caught?: number[];
   /** Skip this tier when t0-scope finds a test-adjacent path (a property tier cannot vouch then). */
   skipWhenTestAdjacent?: boolean;
+  /**
+   * Run this tier only when the change touches a path matching one of these globs (picomatch, relative to
+   * the repository root; `!glob` leaves paths out), e.g. `['src/**', 'test/**', 'package.json']`: a
+   * docs-only push then skips it. Default: every change.
+   */
+  paths?: string[];
   /** Which hooks run this tier. Default: `['pre-push', 'manual', 'replay', 'seed']`; `['pre-commit']` for lintStaged. */
   hooks?: HookName[];
   /** The test runner behind the command, for its exit-code meanings and report format. */

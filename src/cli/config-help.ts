@@ -20,6 +20,10 @@ const FIELDS: readonly (readonly [string, string])[] = [
     }).join(', ')})`,
   ],
   ['  skipWhenTestAdjacent', 'skip this tier when t0-scope finds a test-adjacent path (default false)'],
+  [
+    '  paths',
+    "run this tier only when a changed path matches one of these globs (repo-relative; '!glob' leaves out), e.g. ['src/**', 'package.json']",
+  ],
   ['  hooks', "pre-push, pre-commit, manual, replay, seed (default all but pre-commit; ['pre-commit'] for lintStaged)"],
   ['  runner', `${RUNNER_NAMES.join(', ')}: exit codes and reports`],
   ['  junit', 'where the gate writes a JUnit XML report (relative to cwd)'],

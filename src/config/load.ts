@@ -35,6 +35,7 @@ const JUNIT_ERROR = 'must be a path to the JUnit XML report the gate writes';
 const REPORT_FORMATS = ['junit', 'jest-json', 'vitest-json', 'go-json'] as const;
 const REPORT_ERROR = "must be the path (relative to the tier's cwd) of the report the gate writes";
 const RETRIES_ERROR = 'must be 0 or 1: how many times a gate whose tests failed runs again on the same code';
+const PATHS_ERROR = "must be a list of path globs relative to the repository root, e.g. ['src/**', 'package.json']";
 const RUN_ERROR = 'must be a command string or a non-empty argv array of strings';
 
 const tierSchema = z.strictObject({
@@ -86,6 +87,11 @@ const tierSchema = z.strictObject({
     })
     .optional(),
   skipWhenTestAdjacent: z.boolean({ error: 'must be true or false' }).optional(),
+  paths: z
+    .array(z.string({ error: PATHS_ERROR }).min(1, { error: PATHS_ERROR }), { error: PATHS_ERROR })
+    .min(1, { error: PATHS_ERROR })
+    .refine((g) => g.some((p) => !p.startsWith('!')), { error: 'must name at least one glob that is not a `!` exclusion' })
+    .optional(),
   hooks: z.array(z.enum(HOOKS, { error: `must name hooks among ${HOOKS.join(', ')}` })).optional(),
   runner: z.enum(RUNNER_NAMES, { error: `must be one of ${RUNNER_NAMES.join(', ')}` }).optional(),
   junit: z.string({ error: JUNIT_ERROR }).min(1, { error: JUNIT_ERROR }).optional(),
@@ -312,6 +318,7 @@ export function resolveConfig(cfg: GateLadderConfig): ResolvedConfig {
       ...(t.allowNoTests !== undefined && { allowNoTests: t.allowNoTests }),
       ...(t.cache === false && { cache: false as const }),
       ...(t.retries ? { retries: t.retries } : {}),
+      ...(t.paths !== undefined && { paths: t.paths }),
     })),
     ...(cfg.ledger !== undefined && { ledger: cfg.ledger }),
     ...(cfg.base !== undefined && { base: cfg.base }),

@@ -4,7 +4,9 @@ import type { RunnerName } from './runner-names.js';
 
 /** A tier with every default filled in. */
 export interface ResolvedTier
-  extends Required<Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit' | 'lintStaged' | 'report' | 'allowNoTests' | 'cache' | 'retries'>> {
+  extends Required<
+    Omit<TierConfig, 'env' | 'cwd' | 'runner' | 'junit' | 'lintStaged' | 'report' | 'allowNoTests' | 'cache' | 'retries' | 'paths'>
+  > {
   /** For a lintStaged tier, `'lint-staged'` (what it amounts to on the command line). */
   run: string | string[];
   /** Set when the tier runs lint-staged through its API. */
@@ -20,6 +22,8 @@ export interface ResolvedTier
   cache?: false;
   /** Set only when the config asks for retries (1). */
   retries?: number;
+  /** Set only when the config names `paths`: the globs a changed path must match for the tier to run. */
+  paths?: string[];
   /**
    * Set when the config lists no `caught`: the runner's own failure codes apply then, the detected
    * runner's when the tier names none (`cargo test` exits 101 for a failed test whether or not

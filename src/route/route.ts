@@ -1,6 +1,6 @@
 import { ChangeList, type ChangedPath, type Changes, type ScopeHit } from '../git/change-list.js';
 import { MAX_FILES_PER_ROW } from '../config/defaults.js';
-import { type ScopeMatcher, type ScopePlan, compileScope } from '../util/glob.js';
+import { type ScopeMatcher, type ScopePlan, compileGlob, compileScope } from '../util/glob.js';
 import { expandChanged, presentPaths, usesChanged } from './changed.js';
 import type { HookName } from '../types.js';
 import type { ResolvedTier } from '../config/resolved.js';
@@ -9,8 +9,8 @@ import type { TierPrediction } from '../ledger/predict.js';
 export interface PlannedTier {
   tier: ResolvedTier;
   run: boolean;
-  /** Why it does not run: t0-scope routed past it, the tier is not configured for this hook, GATE_LADDER_SKIP names it, its `{changed}` list is empty, or `select` skipped it. */
-  skip?: 'scope' | 'hook' | 'env' | 'changed' | 'select';
+  /** Why it does not run: t0-scope routed past it, the tier is not configured for this hook, GATE_LADDER_SKIP names it, its `{changed}` list is empty, no changed path matches its `paths`, or `select` skipped it. */
+  skip?: 'scope' | 'hook' | 'env' | 'changed' | 'paths' | 'select';
   /** The tier's predicted catch chance for this patch (config `order: 'predicted'` or `select`). */
   p?: number;
   /** Human reason when skipped (e.g. `test-adjacent: tests/x.py matches **\/tests/**`). */
@@ -97,8 +97,13 @@ export function route(changes: Changes, tiers: readonly ResolvedTier[], match: M
   // The paths the judged commit still has: listed from the change only when a tier or a gate asks.
   let present: string[] | undefined;
   const presentNow = () => (present ??= presentPaths(changes));
+  // Every touched path (a deleted or renamed-from one too): listed only when a tier names `paths`.
+  let touched: readonly string[] | undefined;
+  const touchedNow = () => (touched ??= changes instanceof ChangeList ? changes.paths() : touchedPaths(changes));
   const planned: PlannedTier[] = tiers.map((tier) => {
     if (!tier.hooks.includes(hook)) return { tier, run: false, skip: 'hook', reason: `not configured for ${hook}` };
+    if (tier.paths !== undefined && !touchedNow().some(pathsTest(tier.paths)))
+      return { tier, run: false, skip: 'paths', reason: `no changed path matches its paths (${tier.paths.join(', ')})` };
     if (tier.skipWhenTestAdjacent && first !== undefined) {
       const more = hits.length > 1 ? ` (and ${hits.length - 1} more)` : '';
       return { tier, run: false, skip: 'scope', reason: `test-adjacent: ${first.path} matches ${first.marker}${more}` };
@@ -117,6 +122,13 @@ export function route(changes: Changes, tiers: readonly ResolvedTier[], match: M
     return { tier, run: true };
   });
   return { files, fileCount, hits, tiers: planned, present: presentNow };
+}
+
+/** A tier's `paths`: a path is the tier's when a glob matches it and no `!glob` does. Pure. */
+export function pathsTest(globs: readonly string[]): (path: string) => boolean {
+  const take = globs.filter((g) => !g.startsWith('!')).map((g) => compileGlob(g));
+  const leave = globs.filter((g) => g.startsWith('!')).map((g) => compileGlob(g.slice(1)));
+  return (path) => take.some((t) => t(path)) && !leave.some((t) => t(path));
 }
 
 /**

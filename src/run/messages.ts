@@ -83,6 +83,9 @@ export const msg = {
   /** A tier whose `{changed}` list is empty for this change: nothing for it to check (its rows say `skipped_no_changed`). */
   noChanged: (tier: string, reason: string) =>
     `gate-ladder: ${shown(tier)} skipped: ${shown(reason)}, so nothing of this push is for it to check (if it should run, widen the glob of its \`{changed:...}\` in the config).`,
+  /** A tier whose `paths` no path of this change matches (its rows say `skipped_no_changed`). */
+  noPaths: (tier: string, reason: string) =>
+    `gate-ladder: ${shown(tier)} skipped: ${shown(reason)}, so nothing of this push is for it to check (if it should run, widen its \`paths\` in the config).`,
   noTiers: () => 'gate-ladder: no tier runs for this change; allowed.',
   passed: (ref: string, tiers: number, seconds: number) =>
     `gate-ladder: ${shown(ref)}: ${tiers} tier${tiers === 1 ? '' : 's'} passed in ${seconds.toFixed(1)} s.`,

@@ -131,6 +131,7 @@ export function textReporter(o: { voice: Voice; dryRun?: boolean }): Reporter {
     skips: (plan) => {
       for (const t of plan.tiers) if (t.skip === 'scope') err(msg.routed(t.tier.name, t.reason ?? ''));
       for (const t of plan.tiers) if (t.skip === 'changed') err(msg.noChanged(t.tier.name, t.reason ?? ''));
+      for (const t of plan.tiers) if (t.skip === 'paths') err(msg.noPaths(t.tier.name, t.reason ?? ''));
       const byEnv = plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
       if (byEnv.length > 0) err(runMsg.envSkipped(byEnv));
     },

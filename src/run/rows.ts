@@ -40,7 +40,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
   const files = input.plan.files;
   const reason = [result.reason, input.note].filter(Boolean).join('; ');
   const byEnv = input.plan.tiers.filter((t) => t.skip === 'env').map((t) => t.tier.name);
-  const noChanged = input.plan.tiers.filter((t) => t.skip === 'changed').map((t) => t.tier.name);
+  const noChanged = input.plan.tiers.filter((t) => t.skip === 'changed' || t.skip === 'paths').map((t) => t.tier.name);
   return {
     ts: isoTime(now.getTime()),
     run: input.runId,

@@ -73,6 +73,46 @@ test('a push that changes no src/ path skips the {changed:src/**} tier with the 
     assert.is(rows[0]!.routed, false, 'not t0-scope routing: the report does not count it as a route');
   }));
 
+test("a tier's `paths`: a docs-only push skips it, said and in its row; a push touching src/ runs it and is blocked by it", () =>
+  withRepo(
+    {
+      files: {
+        ...FILES,
+        'gate-ladder.config.ts': `export default {
+  tiers: [
+    { name: 't1-code', run: 'node -e "process.exit(require(\\'fs\\').existsSync(\\'src/bug\\') ? 1 : 0)"', paths: ['src/**', '!src/**/*.md'], timeout: 30 },
+    { name: 't2-all', run: 'true', timeout: 30 },
+  ],
+};
+`,
+      },
+    },
+    (repo) => {
+      repo.write('docs/a.md', 'c\n');
+      repo.write('src/notes.md', 'n\n');
+      repo.commit('docs only');
+      const docs = repo.push(['origin', 'HEAD']);
+      assert.is(docs.code, 0, docs.out);
+      assert.match(docs.out, 't1-code skipped: no changed path matches its paths (src/**, !src/**/*.md)');
+      assert.match(docs.out, 'widen its `paths`');
+      const rows = repo.ledger();
+      assert.equal(
+        rows.map((x) => [x.tier, x.verdict]),
+        [['t2-all', 'pass']],
+      );
+      assert.equal(rows[0]!.skipped_no_changed, ['t1-code']);
+      repo.write('src/bug', 'x\n');
+      repo.commit('code');
+      const code = repo.push(['origin', 'HEAD']);
+      assert.is(code.code, 1, code.out);
+      assert.match(code.out, 't1-code caught a problem');
+      repo.write('gate-ladder.config.ts', "export default { tiers: [{ name: 't1', run: 'true', paths: ['!docs/**'] }] };\n");
+      const refused = repo.cli(['run', '--dry-run', '--base', 'HEAD~1', '--head', 'HEAD']);
+      assert.is(refused.code, 2, refused.out);
+      assert.match(refused.out, 'tiers[0].paths must name at least one glob that is not a `!` exclusion');
+    },
+  ));
+
 test('--dry-run shows the command as the gate would get it', () =>
   withOut((repo) => {
     repo.write('src/a b.ts', 'x\n');

@@ -137,6 +137,28 @@ test(`a row keeps the first ${MAX_FILES_PER_ROW} paths and counts them all`, () 
   assert.equal([at.files.length, at.fileCount], [MAX_FILES_PER_ROW, MAX_FILES_PER_ROW]);
 });
 
+test('paths: a tier runs only when a touched path (deleted or renamed-from too) matches a glob and no `!glob`; a docs-only change skips it', () => {
+  const tiers = resolveConfig({
+    tiers: [
+      { name: 'unit', run: 'true', paths: ['src/**', 'test/**', 'package.json', '!src/**/*.md'] },
+      { name: 'any', run: 'true' },
+    ],
+  }).tiers;
+  const runs = (changes: ChangedPath[] | ChangeList) => route(changes, tiers, match, 'pre-push').tiers.map((t) => t.run);
+  assert.equal(runs([m('README.md'), m('docs/a.md')]), [false, true]);
+  assert.equal(runs([m('src/notes.md')]), [false, true]);
+  assert.equal(runs([m('README.md'), m('src/a.js')]), [true, true]);
+  assert.equal(runs([{ status: 'D', path: 'package.json' }]), [true, true]);
+  assert.equal(runs([{ status: 'R100', from: 'src/old.js', path: 'lib/new.js' }]), [true, true]);
+  assert.equal(runs(new ChangeList('M\0docs/x.md\0M\0test/a.test.js\0')), [true, true]);
+  assert.equal(runs(new ChangeList('M\0docs/x.md\0')), [false, true]);
+  const skipped = route([m('README.md')], tiers, match, 'pre-push').tiers[0]!;
+  assert.equal(
+    [skipped.skip, skipped.reason],
+    ['paths', 'no changed path matches its paths (src/**, test/**, package.json, !src/**/*.md)'],
+  );
+});
+
 test('a listing (ChangeList) routes as its parsed changes do', () => {
   const text = 'M\0src/a.py\0R100\0tests/old.py\0src/new.py\0A\0conftest.py\0';
   const plan = route(new ChangeList(text), config.tiers, match, 'pre-push');
