@@ -53,15 +53,16 @@ export function errorFault(e: FaultInput): Fault {
   if (!e.exited || e.runWide === true || e.changed.length === 0) return { cause: 'harness' };
   // The reason quotes the runner's own line, which names the file where the runner does; else the output around it.
   const dirs = [e.cwd ?? '', ...(e.dirs ?? [])].map(folder).filter((d) => d !== '');
-  const named = namedIn(e.reason ?? '', e.changed, dirs) ?? namedIn(e.output, e.changed, dirs);
-  const file = named?.p ?? goPackageIn(e.reason ?? '', e.changed, dirs);
+  const file =
+    namedIn(e.reason ?? '', e.changed, dirs) ?? namedIn(e.output, e.changed, dirs) ?? goPackageIn(e.reason ?? '', e.changed, dirs);
   if (file === undefined) return { cause: 'harness' };
   // A package that is not installed (`Cannot find package 'delay' imported from test.js`) that the file named before the
   // change too: today's dependencies are missing it, not the change (its base fails the same way).
   const pkg = e.reason === undefined ? undefined : missingPackage(e.reason);
   const before = pkg === undefined ? undefined : e.textAtBase?.(file);
   if (pkg !== undefined && typeof before === 'string' && before.includes(pkg.name)) return { cause: 'harness' };
-  return { cause: 'patch', file, ...(named?.line !== undefined && { line: named.line }) };
+  const line = lineOf(file, e.reason ?? '', dirs) ?? lineOf(file, e.output, dirs);
+  return { cause: 'patch', file, ...(line !== undefined && { line }) };
 }
 
 /** A missing npm script is the patch's doing when the range changed its package.json and the script was there at the base. */
@@ -119,20 +120,34 @@ export function hadScript(text: string | null, script: string): boolean {
 }
 
 /** The first changed path the text names as a path of its own (from the root or one of `dirs`, or the end of an absolute one), longest first. */
-function namedIn(text: string, changed: readonly string[], dirs: readonly string[]): { p: string; line?: number } | undefined {
+function namedIn(text: string, changed: readonly string[], dirs: readonly string[]): string | undefined {
   if (text === '') return undefined;
   const hits = changed
     .filter((p) => p !== '')
-    .flatMap((p) =>
-      [p, ...dirs.filter((d) => p.startsWith(`${d}/`)).map((d) => p.slice(d.length + 1))]
-        .map((n) => ({ p, at: firstWhole(text, n), end: firstWhole(text, n) + n.length }))
-        .filter((h) => h.at >= 0),
-    )
+    .map((p) => ({
+      p,
+      at: Math.min(
+        ...namesOf(p, dirs)
+          .map((n) => firstWhole(text, n))
+          .map((at) => (at < 0 ? Infinity : at)),
+      ),
+    }))
+    .filter((h) => h.at !== Infinity)
     .sort((a, b) => a.at - b.at || b.p.length - a.p.length);
-  const hit = hits[0];
-  if (hit === undefined) return undefined;
-  const line = lineAfter(text.slice(hit.end, hit.end + 24));
-  return { p: hit.p, ...(line !== undefined && { line }) };
+  return hits[0]?.p;
+}
+
+/** The names a runner may give a changed path: from the root, or from one of `dirs` it is in. */
+const namesOf = (p: string, dirs: readonly string[]) => [p, ...dirs.filter((d) => p.startsWith(`${d}/`)).map((d) => p.slice(d.length + 1))];
+
+/** The first line number the text gives right after a whole occurrence of the file's name (`a.js:4`), if any. */
+function lineOf(file: string, text: string, dirs: readonly string[]): number | undefined {
+  for (const name of namesOf(file, dirs))
+    for (let at = firstWhole(text, name); at >= 0; at = firstWhole(text, name, at + 1)) {
+      const line = lineAfter(text.slice(at + name.length, at + name.length + 24));
+      if (line !== undefined) return line;
+    }
+  return undefined;
 }
 
 /** The line number right after a file's name: `:12` (node, jest, vitest, go, rustc's `--> a.rs:12:5`), `(12,5)` (tsc), `", line 12` (python). */
@@ -159,8 +174,8 @@ function goPackageIn(reason: string, changed: readonly string[], dirs: readonly 
 }
 
 /** Where `path` first occurs as a whole path (not inside a longer name), else -1. */
-function firstWhole(text: string, path: string): number {
-  for (let at = text.indexOf(path); at >= 0; at = text.indexOf(path, at + 1)) {
+function firstWhole(text: string, path: string, from = 0): number {
+  for (let at = text.indexOf(path, from); at >= 0; at = text.indexOf(path, at + 1)) {
     const before = at === 0 ? '' : text[at - 1]!;
     const after = text[at + path.length] ?? '';
     if (!/[\w.@-]/.test(before) && !/[\w/@-]/.test(after) && !(after === '.' && /[\w]/.test(text[at + path.length + 1] ?? ''))) return at;

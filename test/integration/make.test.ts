@@ -32,7 +32,7 @@ test("make test: a failing test is caught, a test file that cannot import is an 
       broken.stderr,
       "pytest could not collect the tests (tests/test_a.py): `ModuleNotFoundError: No module named 'nope_missing'`",
     );
-    assert.match(broken.stderr, '  The range changed tests/test_a.py, which cannot load: the patch broke the harness.');
+    assert.match(broken.stderr, '  The range changed tests/test_a.py, which cannot load (line 1): the patch broke the harness.');
 
     repo.write('gate-ladder.config.mjs', CONFIG.replace('make test', 'make tset'));
     repo.write('tests/test_a.py', PASSING);

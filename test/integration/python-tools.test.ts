@@ -84,7 +84,7 @@ if (withTox)
           broken.stderr,
           "(exit 2): pytest could not collect the tests (tests/test_calc.py): `ModuleNotFoundError: No module named 'nope_missing'`",
         );
-        assert.match(broken.stderr, '  The range changed tests/test_calc.py, which cannot load: the patch broke the harness.');
+        assert.match(broken.stderr, '  The range changed tests/test_calc.py, which cannot load (line 1): the patch broke the harness.');
 
         repo.write('tests/test_calc.py', TEST);
         repo.write(

@@ -99,7 +99,7 @@ test("one workspace's test file cannot load: an error naming it, not a catch", (
       assert.match(out, 'unit could not give a verdict');
       // The push changed that file: the patch's error, named from the root.
       assert.equal([r.error_cause, r.error_file], ['patch', 'packages/c/c.test.js']);
-      assert.match(out, 'The push changed packages/c/c.test.js, which cannot load: the patch broke the harness.');
+      assert.match(out, 'The push changed packages/c/c.test.js, which cannot load (line 1): the patch broke the harness.');
     },
   ));
 

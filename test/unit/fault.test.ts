@@ -219,6 +219,16 @@ cases.push(
     { cause: 'patch', file: 'pkg/mod.py', line: 3 },
   ],
   [
+    'named first without a line, then with one: the line',
+    {
+      reason: 'pytest could not collect tests/test_a.py',
+      output: 'ERROR collecting tests/test_a.py\n  File "/w/tests/test_a.py", line 5\n    def f(:\n',
+      changed: ['tests/test_a.py'],
+      exited: true,
+    },
+    { cause: 'patch', file: 'tests/test_a.py', line: 5 },
+  ],
+  [
     'a number that is not a line right after the name (a column pair `(2:0)` after a colon and a space) gives none',
     { reason: 'SyntaxError: /w/src/a.js: Unexpected token (2:0)', output: '', changed: ['src/a.js'], exited: true },
     { cause: 'patch', file: 'src/a.js' },
