@@ -35,6 +35,7 @@ import {
 } from '../install/starter.js';
 import { CARRIED_END, GIT_HOOKS, type HookSetup, carriedBlock, hookSetup, withoutCarried } from '../install/hook-managers.js';
 import { readHookFacts } from '../install/hook-managers-io.js';
+import { composePrepare, huskyPrepare, runsHusky } from '../install/prepare.js';
 import { readWorkspaces } from '../runners/detect-io.js';
 
 type Hook = 'pre-push' | 'pre-commit';
@@ -364,24 +365,6 @@ function huskyEight(root: string, hooksPath: string | null): boolean {
   return existsSync(script) && !readFileSync(script, 'utf8').includes('DEPRECATED');
 }
 
-/**
- * The `prepare` command that sets husky up: husky 9's `husky`, or husky 8's `husky install`, then
- * `|| true`, as husky's docs give it: an install without dev dependencies (`npm ci --omit=dev`,
- * `NODE_ENV=production`, `pnpm install --prod`) has no husky, and must not fail for it.
- */
-const huskyPrepare = (packageDir: string, husky8: boolean, orTrue = true) => {
-  const husky = `${husky8 ? 'husky install' : 'husky'}${orTrue ? ' || true' : ''}`;
-  return packageDir === ''
-    ? husky
-    : `cd ${packageDir
-        .split('/')
-        .map(() => '..')
-        .join('/')} && ${husky}`;
-};
-
-/** A `prepare` script that already runs husky. */
-const runsHusky = (script: string) => /(?:^|[\s;&|(])husky(?:$|[\s;&|)])/.test(script);
-
 /** Where install works: the repository, the package gate-ladder was added to, its package manager, and what an earlier install recorded. */
 interface InstallPlace {
   info: RepoInfo;
@@ -420,12 +403,13 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   const husky = await setUpHusky(place);
   if (typeof husky === 'number') return husky;
   if (setup !== undefined && !husky.husky8) carryHooks(place, setup);
-  const carried = new Set(setup?.carried.filter((c) => c.how.kind === 'call').map((c) => c.hook));
+  // A hook file is carried when it is called, or when simple-git-hooks' config gave its command.
+  const carried = new Set(setup?.carried.filter((c) => c.how.kind === 'call' || c.manager === 'simple-git-hooks').map((c) => c.hook));
   const husky4Files = setup?.husky4Files ?? [];
   const ignored = fresh && !husky.husky8 ? gitOwnHooks(info.commonDir).filter((h) => !carried.has(h) && !husky4Files.includes(h)) : [];
   const preCommit = await writeStarterConfig(place, opts);
   writeHooks(place, opts, preCommit, husky.husky8);
-  addPrepare(place, husky.husky8);
+  addPrepare(place, husky.husky8, setup?.simple);
   await ignoreNodeModules(place, opts);
 
   mkdirSync(dirname(path), { recursive: true });
@@ -677,8 +661,11 @@ function writeHooks(
   if (preCommit && !preCommit.anyTier) say(installMsg.noPreCommitTier());
 }
 
-/** `prepare` runs husky (added, or put before the project's own), and a husky that `prepare` cannot find is said. */
-function addPrepare(place: InstallPlace, husky8: boolean): void {
+/**
+ * `prepare` runs husky (added, or put together with the project's own: `composePrepare`), and a husky that
+ * `prepare` cannot find is said. `simple`: the project's simple-git-hooks config, read or JavaScript.
+ */
+function addPrepare(place: InstallPlace, husky8: boolean, simple?: 'read' | 'javascript'): void {
   const { root, packageDir, pkg, pm, state } = place;
   const pkgFile = join(pkg, 'package.json');
   const pkgBefore = existsSync(pkgFile) ? readFileSync(pkgFile, 'utf8') : null;
@@ -707,6 +694,7 @@ function addPrepare(place: InstallPlace, husky8: boolean): void {
     return;
   }
   let composed: { before: string; after: string } | undefined;
+  let simpleWas: 'dropped' | 'first' | undefined;
   if (
     editPackageJson(pkg, (pkgJson) => {
       const scripts = (pkgJson.scripts ??= {}) as Record<string, string>;
@@ -715,12 +703,9 @@ function addPrepare(place: InstallPlace, husky8: boolean): void {
         return true;
       }
       if (runsHusky(scripts.prepare)) return false;
-      // husky always exits 0 (it prints why it did nothing), and where it is not installed `|| true` goes on, so the
-      // project's own prepare still runs (in a subshell from a package's folder, so that it starts where it always did).
-      composed = {
-        before: scripts.prepare,
-        after: packageDir === '' ? `${runHusky} && ${scripts.prepare}` : `(${runHusky}) && ${scripts.prepare}`,
-      };
+      const made = composePrepare(scripts.prepare, runHusky, packageDir, simple);
+      composed = { before: scripts.prepare, after: made.after };
+      simpleWas = made.simple;
       scripts.prepare = composed.after;
       return true;
     })
@@ -731,9 +716,13 @@ function addPrepare(place: InstallPlace, husky8: boolean): void {
     if (packageDir !== '') state.packageDir = packageDir;
     const file = packageDir === '' ? 'package.json' : `${packageDir}/package.json`;
     say(
-      composed
-        ? installMsg.composedPrepare(composed.before, composed.after, pmSays.install(pm), file)
-        : installMsg.addedPrepare(pmSays.install(pm), file, runHusky),
+      composed === undefined
+        ? installMsg.addedPrepare(pmSays.install(pm), file, runHusky)
+        : simpleWas === 'dropped'
+          ? installMsg.simpleDropped(composed.before, composed.after, file, pmSays.exec(pm, 'gate-ladder uninstall'))
+          : simpleWas === 'first'
+            ? installMsg.simpleFirst(composed.before, composed.after, file)
+            : installMsg.composedPrepare(composed.before, composed.after, pmSays.install(pm), file),
     );
   }
   // The project's own `prepare` ran husky already, but no husky is there to run.

@@ -46,6 +46,12 @@ export const installMsg = {
     `gate-ladder: ${shown(file)}: added "prepare": ${shown(JSON.stringify(script))} so a fresh clone gets the hooks on \`${install}\``,
   composedPrepare: (before: string, after: string, install: string, file = 'package.json') =>
     `gate-ladder: ${shown(file)}: "prepare" was ${shown(JSON.stringify(before))}; it is now ${shown(JSON.stringify(after))}, so a fresh clone gets the hooks on \`${install}\` and your prepare still runs.`,
+  /** The project's `prepare` ran simple-git-hooks, whose hooks install carried into .husky/: taken out, and why. */
+  simpleDropped: (before: string, after: string, file: string, uninstall: string) =>
+    `gate-ladder: ${shown(file)}: "prepare" was ${shown(JSON.stringify(before))}; it is now ${shown(JSON.stringify(after))}. simple-git-hooks writes its hooks into git's hooks folder, which is husky's now (.husky/_): run again, it would replace husky's hooks there and gate-ladder's pre-push would stop running. Its hooks run from .husky/<hook> (above): edit them there from now on, and do not run \`simple-git-hooks\` while gate-ladder is installed (you may remove it from your devDependencies). \`${uninstall}\` puts "prepare" back.`,
+  /** The project's `prepare` runs simple-git-hooks with a config install cannot read: husky runs after it. */
+  simpleFirst: (before: string, after: string, file: string) =>
+    `gate-ladder: ${shown(file)}: "prepare" was ${shown(JSON.stringify(before))}; it is now ${shown(JSON.stringify(after))}: simple-git-hooks writes its hooks into git's hooks folder, which is husky's now (.husky/_), so husky runs after it and puts its own hooks back. .husky/<hook> calls the hooks simple-git-hooks wrote into .git/hooks before install; its config is JavaScript, which install does not run, so when you change it, write the changed commands into .husky/<hook>.`,
   replacedLintStaged: (hook: string, line: string) =>
     `gate-ladder: .husky/${hook}: replaced \`${shown(line)}\` with gate-ladder's line: the config's lintStaged tier runs lint-staged now (it would run twice otherwise); uninstall puts the line back.`,
   lintStagedTwice: (line: string, tierRunsIt: boolean) =>

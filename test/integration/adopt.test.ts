@@ -5,7 +5,7 @@
  * hooks still run after install and again after uninstall, with git's hooks folder and .husky/ given
  * back byte for byte, modes too.
  */
-import { chmodSync, existsSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -117,7 +117,7 @@ function rmOk(repo: Repo, file: string): void {
   sh('rm', ['-f', file], repo.dir);
 }
 
-test('simple-git-hooks: its hook files in .git/hooks are called from .husky/ (its pre-commit still refuses a bad commit); a hook husky has no wrapper for is named; uninstall leaves them as they were and they run again', () =>
+test("simple-git-hooks: its config's commands are carried into .husky/ (its pre-commit still refuses a bad commit); a hook husky has no wrapper for is named; uninstall leaves .git/hooks as it was and they run again", () =>
   withRepo(
     {
       install: false,
@@ -140,7 +140,10 @@ test('simple-git-hooks: its hook files in .git/hooks are called from .husky/ (it
       const r = repo.cli(['install']);
       assert.is(r.code, 0, r.out);
       assert.match(r.stdout, "this project's hooks come from simple-git-hooks");
-      assert.match(r.stdout, ".husky/pre-commit runs .git/hooks/pre-commit (simple-git-hooks's) first");
+      assert.match(
+        r.stdout,
+        '.husky/pre-commit runs simple-git-hooks\'s pre-commit command, copied from package.json "simple-git-hooks", first',
+      );
       assert.match(r.stdout, "simple-git-hooks's post-update hook was not carried over: husky runs no post-update hook");
 
       const bad = commitFile(repo, 'notes.txt', 'bad\n', 'notes');
@@ -157,6 +160,80 @@ test('simple-git-hooks: its hook files in .git/hooks are called from .husky/ (it
       const after = commitFile(repo, 'notes.txt', 'bad again\n', 'notes');
       assert.is.not(after.code, 0, "the hook runs from git's folder again");
       assert.match(after.out, 'lint.cjs: notes.txt is bad');
+    },
+  ));
+
+/**
+ * A real simple-git-hooks 2.14 in the repo's node_modules, with husky and the packed gate-ladder beside it,
+ * as `npm i -D simple-git-hooks` leaves them (bins in node_modules/.bin).
+ */
+function withSimpleGitHooks(repo: Repo): void {
+  const modules = join(repo.dir, 'node_modules');
+  rmOk(repo, 'node_modules');
+  mkdirSync(join(modules, '.bin'), { recursive: true });
+  symlinkSync(join(installedModules(), 'gate-ladder'), join(modules, 'gate-ladder'), 'dir');
+  symlinkSync(realpathSync(join(installedModules(), 'husky')), join(modules, 'husky'), 'dir');
+  symlinkSync(realpathSync(join(PROJECT, 'node_modules', 'simple-git-hooks')), join(modules, 'simple-git-hooks'), 'dir');
+  symlinkSync('../husky/bin.js', join(modules, '.bin', 'husky'));
+  symlinkSync('../simple-git-hooks/cli.js', join(modules, '.bin', 'simple-git-hooks'));
+}
+
+test('simple-git-hooks 2.14 run by "prepare": install carries its config into .husky/ and takes it out of "prepare", so a later `npm run prepare` leaves gate-ladder on (a bad push is blocked) and its hooks still run; uninstall gives package.json back', () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: {
+        'package.json': pkg(
+          { test: 'node -e 0', prepare: 'simple-git-hooks' },
+          {
+            devDependencies: { 'simple-git-hooks': '2.14.0' },
+            'simple-git-hooks': { 'pre-commit': 'node lint.cjs notes.txt', 'pre-push': 'echo "simple-git-hooks pre-push ran"' },
+          },
+        ),
+        'gate-ladder.config.mjs':
+          "export default { tiers: [{ name: 't1-no-bad', run: 'if grep -q bad notes.txt; then echo notes.txt is bad; exit 1; fi' }] };\n",
+        'lint.cjs': LINT,
+        'notes.txt': 'fine\n',
+      },
+    },
+    (repo) => {
+      withSimpleGitHooks(repo);
+      // The project as its clones have it: simple-git-hooks' own hooks in .git/hooks, from its "prepare".
+      const first = sh('npm', ['run', 'prepare'], repo.dir);
+      assert.is(first.code, 0, first.out);
+      assert.match(readFileSync(join(repo.dir, '.git', 'hooks', 'pre-commit'), 'utf8'), 'SKIP_SIMPLE_GIT_HOOKS');
+      const gitHooksBefore = snapshot(join(repo.dir, '.git', 'hooks'));
+      const pkgBefore = repo.read('package.json');
+
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, "this project's hooks come from simple-git-hooks");
+      assert.match(r.stdout, 'simple-git-hooks\'s pre-commit command, copied from package.json "simple-git-hooks"');
+      assert.match(r.stdout, "simple-git-hooks writes its hooks into git's hooks folder, which is husky's now");
+      assert.is(JSON.parse(repo.read('package.json')).scripts.prepare, 'husky || true', 'simple-git-hooks no longer runs from "prepare"');
+      repo.commit('adopt gate-ladder');
+      assert.is(repo.push(['origin', 'main']).code, 0);
+
+      // What a later `npm install` runs: the project's "prepare". gate-ladder's pre-push must survive it.
+      const again = sh('npm', ['run', 'prepare'], repo.dir);
+      assert.is(again.code, 0, again.out);
+      const badCommit = commitFile(repo, 'notes.txt', 'bad\n', 'notes');
+      assert.is.not(badCommit.code, 0, "simple-git-hooks' pre-commit still runs");
+      assert.match(badCommit.out, 'lint.cjs: notes.txt is bad');
+      repo.write('notes.txt', 'a bad note\n');
+      repo.gitOk('add', 'notes.txt');
+      repo.gitOk('commit', '-q', '--no-verify', '-m', 'bad');
+      const pushed = repo.push(['origin', 'main']);
+      assert.is.not(pushed.code, 0, pushed.out);
+      assert.match(pushed.out, 't1-no-bad caught a problem');
+      assert.match(pushed.out, 'simple-git-hooks pre-push ran');
+
+      repo.gitOk('reset', '-q', '--hard', 'HEAD~1');
+      const u = repo.cli(['uninstall']);
+      assert.is(u.code, 0, u.out);
+      assert.is(repo.read('package.json'), pkgBefore);
+      assert.equal(snapshot(join(repo.dir, '.git', 'hooks')), gitHooksBefore);
     },
   ));
 
