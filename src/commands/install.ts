@@ -12,7 +12,7 @@ import {
   statSync,
   writeFileSync,
 } from '../util/node.js';
-import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
 import { type RepoInfo, git, refusedRepo, repoInfo } from '../git/git.js';
 import { installMsg } from '../install/messages.js';
@@ -390,23 +390,34 @@ export async function installCommand(opts: InstallOptions): Promise<number> {
   const { info, root, path, previous, pm, state } = place;
   // Another hook manager's folder: replacing it would silently stop that tool's hooks.
   const current = getHooksPath(root, false);
-  if (current !== null && current !== '' && !isHuskyPath(current, root) && !opts.force) {
-    process.stderr.write(`${installMsg.foreignHooksPath(current, hookLine('pre-push', pm), (c) => pmSays.exec(pm, c))}\n`);
+  const foreign = current !== null && current !== '' && !isHuskyPath(current, root);
+  if (foreign && !opts.force) {
+    const exec = (c: string) => pmSays.exec(pm, c);
+    // Set globally (or system-wide), not here: gate-ladder's line in that folder would run in every repository.
+    const here = getHooksPath(root) !== null;
+    process.stderr.write(
+      `${here ? installMsg.foreignHooksPath(current, hookLine('pre-push', pm), exec) : installMsg.globalHooksPath(current, exec)}\n`,
+    );
     return EXIT.error;
   }
 
-  // Hooks git runs today from its own folder (a hook manager's, or written by hand) stop running once core.hooksPath
-  // is set: each is carried into the husky hook of its name, and what cannot be is said, with the way to keep it.
+  // Hooks git runs today (from its own folder, or the folder core.hooksPath names: a hook manager's, or written by
+  // hand) stop running once core.hooksPath is husky's: each is carried into the husky hook of its name, and what
+  // cannot be is said, with the way to keep it.
   const fresh = current === null || current === '';
-  const hooksDir = join(info.commonDir, 'hooks');
-  const setup = fresh && !previous ? hookSetup(readHookFacts(root, place.pkg, hooksDir)) : undefined;
+  const hooksDir = foreign ? hooksFolder(root) : join(info.commonDir, 'hooks');
+  const shownDir = foreign ? relativeOrAbsolute(root, hooksDir) : undefined;
+  const setup = (fresh || foreign) && !previous ? hookSetup(readHookFacts(root, place.pkg, hooksDir), GIT_HOOKS, shownDir) : undefined;
   const husky = await setUpHusky(place);
   if (typeof husky === 'number') return husky;
-  if (setup !== undefined && !husky.husky8) carryHooks(place, setup);
+  if (setup !== undefined && !husky.husky8) carryHooks(place, setup, shownDir);
   // A hook file is carried when it is called, or when simple-git-hooks' config gave its command.
   const carried = new Set(setup?.carried.filter((c) => c.how.kind === 'call' || c.manager === 'simple-git-hooks').map((c) => c.hook));
   const husky4Files = setup?.husky4Files ?? [];
-  const ignored = fresh && !husky.husky8 ? gitOwnHooks(info.commonDir).filter((h) => !carried.has(h) && !husky4Files.includes(h)) : [];
+  const ignored =
+    (fresh || foreign) && !previous && !husky.husky8
+      ? gitOwnHooks(hooksDir).filter((h) => !carried.has(h) && !husky4Files.includes(h))
+      : [];
   const preCommit = await writeStarterConfig(place, opts);
   writeHooks(place, opts, preCommit, husky.husky8);
   addPrepare(place, husky.husky8, setup?.simple);
@@ -553,13 +564,13 @@ async function writeStarterConfig(
  * the hooks that cannot be carried said with why. Recorded as each hook file's before and after, so
  * uninstall gives the file back as it was.
  */
-function carryHooks(place: InstallPlace, setup: HookSetup): void {
+function carryHooks(place: InstallPlace, setup: HookSetup, dir?: string): void {
   const { root, state } = place;
   // A hook manager the project names whose hooks this clone never installed (`pre-commit install` not run): nothing to carry.
   if (setup.managers.length > 0)
     say(
       setup.carried.length > 0 || setup.left.length > 0
-        ? installMsg.hookSetupFound(setup.managers)
+        ? installMsg.hookSetupFound(setup.managers, dir)
         : installMsg.noHooksToCarry(setup.managers),
     );
   const byHook = new Map<string, typeof setup.carried>();
@@ -829,9 +840,14 @@ function lintStagedConfigured(root: string): boolean {
   }
 }
 
-/** Hooks git would run from its own hooks folder: executable files there named as git's hooks (its `.sample` files are not). */
-function gitOwnHooks(commonDir: string): string[] {
-  const dir = join(commonDir, 'hooks');
+/** The folder git runs hooks from (core.hooksPath's, `~` expanded, or its own), as an absolute path. */
+function hooksFolder(root: string): string {
+  const r = git(root, ['rev-parse', '--git-path', 'hooks']);
+  return resolve(root, r.ok ? r.stdout.trim() : join('.git', 'hooks'));
+}
+
+/** Hooks git would run from a hooks folder: executable files there named as git's hooks (its `.sample` files are not). */
+function gitOwnHooks(dir: string): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true })
       .filter((e) => GIT_HOOKS.has(e.name) && (e.isFile() || e.isSymbolicLink()))

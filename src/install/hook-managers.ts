@@ -215,9 +215,10 @@ export function hookFileManager(text: string): Exclude<Manager, 'a hook of your 
  * hand is called from the husky hook of its name: the tool keeps reading its own config. husky 4's hook
  * files run husky 4's runner, which is gone once husky is upgraded: its config's commands are written into
  * the husky hook instead. A hook husky has no wrapper for, or a config read only by running JavaScript,
- * is left, with why. `gitHookNames`: the names git runs as hooks.
+ * is left, with why. `gitHookNames`: the names git runs as hooks; `dir`: the folder core.hooksPath named, where
+ * the hook files were read (relative to the work tree's root, or absolute), when it is not git's own.
  */
-export function hookSetup(facts: HookFacts, gitHookNames: ReadonlySet<string> = GIT_HOOKS): HookSetup {
+export function hookSetup(facts: HookFacts, gitHookNames: ReadonlySet<string> = GIT_HOOKS, dir?: string): HookSetup {
   const managers: Manager[] = [];
   const carried: CarriedHook[] = [];
   const left: LeftHook[] = [];
@@ -271,7 +272,12 @@ export function hookSetup(facts: HookFacts, gitHookNames: ReadonlySet<string> = 
       });
       continue;
     }
-    carried.push({ hook: file.name, manager, from: `.git/hooks/${file.name}`, how: { kind: 'call' } });
+    carried.push({
+      hook: file.name,
+      manager,
+      from: `${dir ?? '.git/hooks'}/${file.name}`,
+      how: dir === undefined ? { kind: 'call' } : { kind: 'call', dir },
+    });
   }
   // Hooks a tool's config names that git's folder does not hold: they did not run before install either.
   const installed = (hook: string) => files.has(hook) || fromSimple?.hooks.has(hook) === true;

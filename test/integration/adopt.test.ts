@@ -381,6 +381,109 @@ test("husky 9's own .husky/pre-push that reads the refs on stdin and ends in `ex
     },
   ));
 
+const NO_BAD_CONFIG =
+  "export default { tiers: [{ name: 't1-no-bad', run: 'if grep -q bad notes.txt 2>/dev/null; then echo notes.txt is bad; exit 1; fi' }] };\n";
+
+/** A hook that refuses a staged notes.txt saying "bad", and a pre-push that logs each ref it reads on stdin to `log`. */
+const REFUSE_BAD =
+  '#!/bin/sh\nif git show :notes.txt 2>/dev/null | grep -q bad; then echo "own pre-commit: notes.txt is bad" >&2; exit 1; fi\n';
+const logRefs = (log: string, who: string) =>
+  `#!/bin/sh\nwhile read -r lref lsha rref rsha; do echo "${who} saw $rref" >> '${log}'; done\n`;
+
+test('install --force over core.hooksPath=.githooks: its hooks are carried into .husky/ (its pre-commit still refuses a bad commit, its pre-push still reads the refs) and said, a bad push is blocked; uninstall puts core.hooksPath back', () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: { 'package.json': pkg({ test: 'node -e 0' }), 'gate-ladder.config.mjs': NO_BAD_CONFIG },
+    },
+    (repo) => {
+      const log = join(repo.dir, '..', 'githooks.log');
+      repo.write('.githooks/pre-commit', REFUSE_BAD);
+      repo.write('.githooks/pre-push', logRefs(log, '.githooks/pre-push'));
+      repo.write('.githooks/post-update', '#!/bin/sh\necho updated\n');
+      for (const h of ['pre-commit', 'pre-push', 'post-update']) chmodSync(join(repo.dir, '.githooks', h), 0o755);
+      repo.gitOk('config', 'core.hooksPath', '.githooks');
+      const refused = repo.cli(['install']);
+      assert.is(refused.code, 2, refused.out);
+
+      const r = repo.cli(['install', '--force']);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, '.husky/pre-commit runs .githooks/pre-commit (your own) first');
+      assert.match(r.stdout, '.husky/pre-push runs .githooks/pre-push (your own) first');
+      assert.match(r.stdout, 'this hook in .githooks no longer runs: post-update');
+      repo.commit('adopt gate-ladder');
+
+      const bad = commitFile(repo, 'notes.txt', 'bad\n', 'notes');
+      assert.is.not(bad.code, 0, bad.out);
+      assert.match(bad.out, 'own pre-commit: notes.txt is bad');
+      repo.gitOk('commit', '-q', '--no-verify', '-m', 'bad');
+      const pushed = repo.push(['origin', 'main']);
+      assert.is.not(pushed.code, 0, pushed.out);
+      assert.match(pushed.out, 't1-no-bad caught a problem');
+      assert.is(readFileSync(log, 'utf8'), '.githooks/pre-push saw refs/heads/main\n', 'its pre-push read the refs, before gate-ladder');
+
+      const u = repo.cli(['uninstall']);
+      assert.is(u.code, 0, u.out);
+      assert.is(repo.gitOk('config', 'core.hooksPath'), '.githooks');
+    },
+  ));
+
+test("a global core.hooksPath: install refuses, and its advice keeps the global folder as it is (gate-ladder's line there would stop every other repository's push); `install --force` sets core.hooksPath for this repository only, its global hooks still run here, a bad push is blocked, and another repository pushes through the global hooks as before", () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: { 'package.json': pkg({ test: 'node -e 0' }), 'gate-ladder.config.mjs': NO_BAD_CONFIG },
+    },
+    (repo) => {
+      const base = join(repo.dir, '..');
+      const globalHooks = join(base, 'global hooks');
+      const log = join(base, 'global.log');
+      mkdirSync(globalHooks);
+      writeFileSync(join(globalHooks, 'pre-push'), logRefs(log, 'global pre-push'));
+      chmodSync(join(globalHooks, 'pre-push'), 0o755);
+      const globalBefore = snapshot(globalHooks);
+      const gitconfig = join(base, 'gitconfig');
+      writeFileSync(gitconfig, `[core]\n\thooksPath = ${globalHooks}\n`);
+      const env = { GIT_CONFIG_GLOBAL: gitconfig };
+
+      const refused = repo.cli(['install'], { env });
+      assert.is(refused.code, 2, refused.out);
+      assert.match(refused.out, 'set for every repository');
+      assert.not.match(refused.out, 'pre-push hook (', 'no advice to edit the global folder');
+      assert.match(refused.out, 'npx gate-ladder install --force');
+      assert.match(refused.out, "sets core.hooksPath for this repository only (git takes a repository's own setting over the global one)");
+
+      const r = repo.cli(['install', '--force'], { env });
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, `.husky/pre-push runs ${globalHooks}/pre-push (your own) first`);
+      assert.is(sh('git', ['config', '--local', 'core.hooksPath'], repo.dir, { env }).stdout.trim(), '.husky/_');
+      repo.commit('adopt gate-ladder');
+      repo.write('notes.txt', 'a bad note\n');
+      repo.commit('bad');
+      const pushed = repo.push(['origin', 'main'], env);
+      assert.is.not(pushed.code, 0, pushed.out);
+      assert.match(pushed.out, 't1-no-bad caught a problem');
+      assert.is(readFileSync(log, 'utf8'), 'global pre-push saw refs/heads/main\n', 'the global pre-push still runs here');
+      assert.equal(snapshot(globalHooks), globalBefore, 'the global folder untouched');
+
+      // Another repository on the machine, without gate-ladder: its pushes go through the global hooks as before.
+      const other = join(base, 'other');
+      const otherRemote = join(base, 'other.git');
+      assert.is(sh('git', ['init', '-q', '--bare', otherRemote], base, { env }).code, 0);
+      assert.is(sh('git', ['init', '-q', '-b', 'main', other], base, { env }).code, 0);
+      sh('git', ['commit', '-q', '--allow-empty', '-m', 'x'], other, { env });
+      const otherPush = sh('git', ['push', '-q', otherRemote, 'main'], other, { env });
+      assert.is(otherPush.code, 0, otherPush.out);
+      assert.is(readFileSync(log, 'utf8'), 'global pre-push saw refs/heads/main\nglobal pre-push saw refs/heads/main\n');
+
+      const u = repo.cli(['uninstall'], { env });
+      assert.is(u.code, 0, u.out);
+      assert.is(sh('git', ['config', '--local', 'core.hooksPath'], repo.dir, { env }).code, 1, 'unset here: the global one again');
+    },
+  ));
+
 test('run --dry-run right after install says it judged commits only and that the uncommitted install is not in it; once committed it says nothing of it', () =>
   withRepo({ install: false, files: { 'package.json': pkg({ test: 'node -e 0' }) } }, (repo) => {
     const i = repo.cli(['install']);
