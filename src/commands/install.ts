@@ -35,6 +35,7 @@ import {
 } from '../install/starter.js';
 import { CARRIED_END, GIT_HOOKS, type HookSetup, carriedBlock, hookSetup, withoutCarried } from '../install/hook-managers.js';
 import { readHookFacts } from '../install/hook-managers-io.js';
+import { refsCopy } from '../install/refs-copy.js';
 import { composePrepare, huskyPrepare, runsHusky } from '../install/prepare.js';
 import { readWorkspaces } from '../runners/detect-io.js';
 
@@ -593,10 +594,6 @@ function carryHooks(place: InstallPlace, setup: HookSetup, dir?: string): void {
 /** A hook's lines before its own commands: a `#!` line, husky 8's husky.sh lines, blank lines. */
 const HOOK_HEAD = (l: string) => l.trim() === '' || l.startsWith('#!') || /^\.\s+"\$\(dirname\b.*husky\.sh"\s*$/.test(l.trim());
 
-/** The lines around gate-ladder's in a pre-push hook with lines of its own: the refs git gives on stdin, kept for both. */
-const STDIN_KEEP = `gl_in="$(mktemp)"; trap 'rm -f "$gl_in"' EXIT; cat >"$gl_in"; exec <"$gl_in" # gate-ladder: the refs, for gate-ladder's line and the lines below`;
-const STDIN_AGAIN = 'exec <"$gl_in" # gate-ladder: the refs again, for the lines below';
-
 /** Whether a hook's text has commands of the project's own (not only a head, comments, or a carried part of install's). */
 function hasOwnLines(text: string): boolean {
   const lines = text.split('\n');
@@ -613,7 +610,7 @@ function beforeOwnLines(text: string, line: string): string {
   const lines = text.split('\n');
   let at = 0;
   while (at < lines.length && HOOK_HEAD(lines[at]!)) at++;
-  lines.splice(at, 0, STDIN_KEEP, line, STDIN_AGAIN);
+  lines.splice(at, 0, refsCopy.around.before, line, refsCopy.around.after);
   return lines.join('\n');
 }
 
@@ -1032,7 +1029,7 @@ function undoInstall(root: string, state: InstallState): { done: string[]; kept:
     if (h.replaced !== undefined) lines[at] = h.replaced;
     else lines.splice(at, 1);
     // The refs' copy around it, when install put its line before the hook's own.
-    for (const kept of [STDIN_AGAIN, STDIN_KEEP]) {
+    for (const kept of [refsCopy.around.after, refsCopy.around.before]) {
       const i = lines.indexOf(kept);
       if (i >= 0) lines.splice(i, 1);
     }

@@ -5,6 +5,7 @@
  * own hooks folder. Pure: install reads the files (`hook-managers-io.ts`), this decides.
  */
 import { shellWord } from '../util/shell-words.js';
+import { refsCopy } from './refs-copy.js';
 
 /** The hooks git runs (githooks(5)). */
 export const GIT_HOOKS: ReadonlySet<string> = new Set([
@@ -353,14 +354,14 @@ const READS_STDIN = new Set(['pre-push']);
  * The lines a husky hook gets for the hooks carried into it (one hook name; several managers may each
  * have one). A called hook file gets the hook's arguments; husky 4's command gets them as
  * HUSKY_GIT_PARAMS, as husky 4 gave them, in a subshell so its `exit` or `cd` does not end the hook. In
- * pre-push, whose refs gate-ladder reads on stdin after it, stdin is kept in a temporary file, given to
- * each, and then to gate-ladder's line. husky 4's command runs without `-e` (`set +e`), as husky 4 ran it.
+ * pre-push, whose refs gate-ladder reads on stdin after it, stdin is kept in a temporary file (`refsCopy`),
+ * given to each, and then to gate-ladder's line. husky 4's command runs without `-e` (`set +e`), as husky 4 ran it.
  */
 export function carriedBlock(hook: string, items: readonly CarriedHook[]): string {
   const parts: string[] = [];
   const stdin = READS_STDIN.has(hook);
-  if (stdin) parts.push(`gl_in="$(mktemp)"; trap 'rm -f "$gl_in"' EXIT; cat >"$gl_in"`);
-  const feed = stdin ? ' <"$gl_in"' : '';
+  if (stdin) parts.push(refsCopy.save);
+  const feed = stdin ? refsCopy.feed : '';
   for (const c of items) {
     parts.push(`${CARRIED_START} ${c.manager} (${c.from}); gate-ladder uninstall takes it out`);
     if (c.how.kind === 'call')
@@ -370,7 +371,7 @@ export function carriedBlock(hook: string, items: readonly CarriedHook[]): strin
     else if (c.manager === 'simple-git-hooks') parts.push('(', 'set +e', ...SIMPLE_HEAD, c.how.command, `)${feed}`);
     else parts.push('(', 'set +e', 'export HUSKY_GIT_PARAMS="$*"', c.how.command, `)${feed}`);
   }
-  if (stdin) parts.push('exec <"$gl_in"');
+  if (stdin) parts.push(refsCopy.again);
   parts.push(CARRIED_END);
   return `${parts.join('\n')}\n`;
 }
@@ -385,7 +386,7 @@ export function withoutCarried(text: string): string | undefined {
   if (end < 0) return undefined;
   let start = lines.findIndex((l) => l.startsWith(CARRIED_START));
   if (start < 0 || start > end) return undefined;
-  if (start > 0 && lines[start - 1]!.startsWith('gl_in="$(mktemp)"')) start--;
+  if (start > 0 && refsCopy.saves(lines[start - 1]!)) start--;
   lines.splice(start, end - start + 1);
   return lines.join('\n');
 }
