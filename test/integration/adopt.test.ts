@@ -163,6 +163,9 @@ test("simple-git-hooks: its config's commands are carried into .husky/ (its pre-
     },
   ));
 
+const NO_BAD_CONFIG =
+  "export default { tiers: [{ name: 't1-no-bad', run: 'if grep -q bad notes.txt 2>/dev/null; then echo notes.txt is bad; exit 1; fi' }] };\n";
+
 /**
  * A real simple-git-hooks 2.14 in the repo's node_modules, with husky and the packed gate-ladder beside it,
  * as `npm i -D simple-git-hooks` leaves them (bins in node_modules/.bin).
@@ -234,6 +237,42 @@ test('simple-git-hooks 2.14 run by "prepare": install carries its config into .h
       assert.is(u.code, 0, u.out);
       assert.is(repo.read('package.json'), pkgBefore);
       assert.equal(snapshot(join(repo.dir, '.git', 'hooks')), gitHooksBefore);
+    },
+  ));
+
+test('simple-git-hooks with a JavaScript config (which install does not run): "prepare" runs husky after it, so a later `npm run prepare` leaves gate-ladder on; its hooks in .git/hooks are called from .husky/ and still run', () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: {
+        'package.json': pkg({ test: 'node -e 0', prepare: 'simple-git-hooks' }, { devDependencies: { 'simple-git-hooks': '2.14.0' } }),
+        '.simple-git-hooks.cjs': "module.exports = { 'pre-commit': 'node lint.cjs notes.txt' };\n",
+        'gate-ladder.config.mjs': NO_BAD_CONFIG,
+        'lint.cjs': LINT,
+        'notes.txt': 'fine\n',
+      },
+    },
+    (repo) => {
+      withSimpleGitHooks(repo);
+      const first = sh('npm', ['run', 'prepare'], repo.dir);
+      assert.is(first.code, 0, first.out);
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, ".husky/pre-commit runs .git/hooks/pre-commit (simple-git-hooks's) first");
+      assert.match(r.stdout, 'so husky runs after it and puts its own hooks back');
+      assert.is(JSON.parse(repo.read('package.json')).scripts.prepare, 'simple-git-hooks && (husky || true)');
+      repo.commit('adopt gate-ladder');
+
+      const again = sh('npm', ['run', 'prepare'], repo.dir);
+      assert.is(again.code, 0, again.out);
+      const badCommit = commitFile(repo, 'notes.txt', 'bad\n', 'notes');
+      assert.is.not(badCommit.code, 0, "simple-git-hooks' pre-commit still runs");
+      assert.match(badCommit.out, 'lint.cjs: notes.txt is bad');
+      repo.gitOk('commit', '-q', '--no-verify', '-m', 'bad');
+      const pushed = repo.push(['origin', 'main']);
+      assert.is.not(pushed.code, 0, pushed.out);
+      assert.match(pushed.out, 't1-no-bad caught a problem');
     },
   ));
 
@@ -380,9 +419,6 @@ test("husky 9's own .husky/pre-push that reads the refs on stdin and ends in `ex
       assert.equal(snapshot(join(repo.dir, '.husky')), huskyBefore, '.husky/ as before, byte for byte');
     },
   ));
-
-const NO_BAD_CONFIG =
-  "export default { tiers: [{ name: 't1-no-bad', run: 'if grep -q bad notes.txt 2>/dev/null; then echo notes.txt is bad; exit 1; fi' }] };\n";
 
 /** A hook that refuses a staged notes.txt saying "bad", and a pre-push that logs each ref it reads on stdin to `log`. */
 const REFUSE_BAD =
