@@ -176,7 +176,7 @@ function setupCommands(cli: Argv, cwd: string, set: (code: number) => void): Arg
           })
           .example('$0 uninstall --purge', "Leave nothing of gate-ladder's in the repository"),
       async (a) => {
-        const { uninstallCommand } = await import('../commands/install.js');
+        const { uninstallCommand } = await import('../commands/uninstall.js');
         set(await uninstallCommand({ cwd, purge: a.purge === true }));
       },
     )

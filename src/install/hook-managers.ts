@@ -4,6 +4,8 @@
  * .huskyrc), simple-git-hooks, lefthook, the pre-commit framework, or a hook written by hand in git's
  * own hooks folder. Pure: install reads the files (`hook-managers-io.ts`), this decides.
  */
+import { shellWord } from '../util/shell-words.js';
+import { refsCopy } from './refs-copy.js';
 
 /** The hooks git runs (githooks(5)). */
 export const GIT_HOOKS: ReadonlySet<string> = new Set([
@@ -82,8 +84,12 @@ export interface CarriedHook {
   manager: Manager;
   /** Where it was found, for the messages: `package.json "husky".hooks`, `.git/hooks/pre-commit`. */
   from: string;
-  /** `call`: the old hook file in git's hooks folder is run from the husky hook; `command`: its command is written there. */
-  how: { kind: 'call' } | { kind: 'command'; command: string };
+  /**
+   * `call`: the old hook file is run from the husky hook (in git's hooks folder, or `dir`: the folder a
+   * core.hooksPath named, as the hook's shell reaches it from the work tree's root); `command`: its command
+   * is written there.
+   */
+  how: { kind: 'call'; dir?: string } | { kind: 'command'; command: string };
 }
 
 /** A hook of the project's that install cannot keep running, and why. */
@@ -100,6 +106,11 @@ export interface HookSetup {
   left: LeftHook[];
   /** The files husky 4 wrote into git's hooks folder: its config stands for them (carried, or named in `left`). */
   husky4Files: string[];
+  /**
+   * simple-git-hooks' config: `read` (its hooks' commands carried), `javascript` (its files called, as it
+   * cannot be read without running it). Absent: none. What install makes of a script that runs simple-git-hooks.
+   */
+  simple?: 'read' | 'javascript';
 }
 
 /** husky 4's config files that are JSON (its JavaScript ones cannot be read without running them). */
@@ -172,6 +183,16 @@ function simpleConfig(facts: HookFacts): { hooks: Record<string, string>; from: 
   return js === undefined ? undefined : { js };
 }
 
+/** A script's words that run simple-git-hooks (its bin, through npx or a package manager's exec, or not). */
+export const RUNS_SIMPLE = /(?:^|[\s;&|(])simple-git-hooks(?:$|[\s;&|)])/;
+
+/** Whether one of the scripts a package manager runs on install (`prepare`, `postinstall`, ...) runs simple-git-hooks. */
+function simpleOnInstall(pkg: unknown): boolean {
+  if (!isObject(pkg) || !isObject(pkg.scripts)) return false;
+  const scripts = pkg.scripts;
+  return ['preinstall', 'install', 'postinstall', 'prepare'].some((k) => typeof scripts[k] === 'string' && RUNS_SIMPLE.test(scripts[k]));
+}
+
 /** The top-level keys of a lefthook YAML file that name git hooks (`pre-commit:`): its hooks, without a YAML parser. */
 export function lefthookHooks(text: string, gitHooks: ReadonlySet<string>): string[] {
   const found: string[] = [];
@@ -195,9 +216,10 @@ export function hookFileManager(text: string): Exclude<Manager, 'a hook of your 
  * hand is called from the husky hook of its name: the tool keeps reading its own config. husky 4's hook
  * files run husky 4's runner, which is gone once husky is upgraded: its config's commands are written into
  * the husky hook instead. A hook husky has no wrapper for, or a config read only by running JavaScript,
- * is left, with why. `gitHookNames`: the names git runs as hooks.
+ * is left, with why. `gitHookNames`: the names git runs as hooks; `dir`: the folder core.hooksPath named, where
+ * the hook files were read (relative to the work tree's root, or absolute), when it is not git's own.
  */
-export function hookSetup(facts: HookFacts, gitHookNames: ReadonlySet<string> = GIT_HOOKS): HookSetup {
+export function hookSetup(facts: HookFacts, gitHookNames: ReadonlySet<string> = GIT_HOOKS, dir?: string): HookSetup {
   const managers: Manager[] = [];
   const carried: CarriedHook[] = [];
   const left: LeftHook[] = [];
@@ -222,6 +244,11 @@ export function hookSetup(facts: HookFacts, gitHookNames: ReadonlySet<string> = 
   }
   const simple = simpleConfig(facts);
   if (simple !== undefined) seen('simple-git-hooks');
+  const fromSimple = simple !== undefined && 'hooks' in simple ? simpleCommands(simple, files, facts.packageJson, gitHookNames) : undefined;
+  if (fromSimple) {
+    carried.push(...fromSimple.carried);
+    left.push(...fromSimple.left);
+  }
   const lefthookFile = LEFTHOOK.find((f) => facts.files.includes(f) || facts.texts[f] !== undefined);
   if (lefthookFile !== undefined) seen('lefthook');
   if (facts.files.includes(PRE_COMMIT)) seen('pre-commit');
@@ -235,6 +262,8 @@ export function hookSetup(facts: HookFacts, gitHookNames: ReadonlySet<string> = 
       (simple !== undefined && 'hooks' in simple && simple.hooks[file.name] !== undefined && file.text.includes(simple.hooks[file.name]!)
         ? 'simple-git-hooks'
         : 'a hook of your own');
+    // simple-git-hooks' own file, for a hook whose command its config gives: that command is carried (above).
+    if (manager === 'simple-git-hooks' && fromSimple?.hooks.has(file.name)) continue;
     seen(manager);
     if (!HUSKY_HOOKS.includes(file.name)) {
       left.push({
@@ -244,10 +273,15 @@ export function hookSetup(facts: HookFacts, gitHookNames: ReadonlySet<string> = 
       });
       continue;
     }
-    carried.push({ hook: file.name, manager, from: `.git/hooks/${file.name}`, how: { kind: 'call' } });
+    carried.push({
+      hook: file.name,
+      manager,
+      from: `${dir ?? '.git/hooks'}/${file.name}`,
+      how: dir === undefined ? { kind: 'call' } : { kind: 'call', dir },
+    });
   }
   // Hooks a tool's config names that git's folder does not hold: they did not run before install either.
-  const installed = (hook: string) => files.has(hook);
+  const installed = (hook: string) => files.has(hook) || fromSimple?.hooks.has(hook) === true;
   const configured: [Manager, string[], string][] = [];
   if (simple !== undefined && 'hooks' in simple)
     configured.push(['simple-git-hooks', Object.keys(simple.hooks).filter((h) => gitHookNames.has(h)), 'npx simple-git-hooks']);
@@ -260,12 +294,58 @@ export function hookSetup(facts: HookFacts, gitHookNames: ReadonlySet<string> = 
         manager,
         why: `its config names it, but git's hooks folder has no ${hook} file (\`${setUp}\` was not run), so it did not run before install either`,
       });
-  return { managers, carried, left, husky4Files: husky4Files.map((f) => f.name).sort() };
+  return {
+    managers,
+    carried,
+    left,
+    husky4Files: husky4Files.map((f) => f.name).sort(),
+    ...(simple !== undefined && { simple: 'hooks' in simple ? ('read' as const) : ('javascript' as const) }),
+  };
+}
+
+/**
+ * simple-git-hooks' hooks, from its config, carried as commands: it writes its hooks into git's hooks
+ * folder (core.hooksPath), which is husky's after install, so it must not run again, and its files in
+ * `.git/hooks` would go stale. A hook of its config runs today when its file is there, or in every fresh
+ * clone when an install script runs simple-git-hooks; `hooks`: each of those (carried or, where husky
+ * runs no such hook, left).
+ */
+function simpleCommands(
+  simple: { hooks: Record<string, string>; from: string },
+  files: ReadonlyMap<string, GitHookFile>,
+  packageJson: unknown,
+  gitHookNames: ReadonlySet<string>,
+): { carried: CarriedHook[]; left: LeftHook[]; hooks: Set<string> } {
+  const onInstall = simpleOnInstall(packageJson);
+  const carried: CarriedHook[] = [];
+  const left: LeftHook[] = [];
+  const hooks = new Set<string>();
+  for (const [hook, command] of Object.entries(simple.hooks)) {
+    const file = files.get(hook);
+    const its = file !== undefined && (hookFileManager(file.text) === 'simple-git-hooks' || file.text.includes(command));
+    if (!gitHookNames.has(hook) || (!its && !onInstall)) continue;
+    hooks.add(hook);
+    if (HUSKY_HOOKS.includes(hook))
+      carried.push({ hook, manager: 'simple-git-hooks', from: simple.from, how: { kind: 'command', command } });
+    else
+      left.push({
+        hook,
+        manager: 'simple-git-hooks',
+        why: `husky runs no ${hook} hook, so git stops running it while core.hooksPath is husky's`,
+      });
+  }
+  return { carried, left, hooks };
 }
 
 /** The marker lines around what install carries into a husky hook: uninstall takes out what is between them. */
 export const CARRIED_START = '# gate-ladder: carried over from';
 export const CARRIED_END = '# gate-ladder: end of what was carried over';
+
+/** What simple-git-hooks 2 writes before each hook's command: its skip switch and its rc file. */
+const SIMPLE_HEAD = [
+  'if [ "$SKIP_SIMPLE_GIT_HOOKS" = "1" ]; then echo "[INFO] SKIP_SIMPLE_GIT_HOOKS is set to 1, skipping hook."; exit 0; fi',
+  'if [ -f "$SIMPLE_GIT_HOOKS_RC" ]; then . "$SIMPLE_GIT_HOOKS_RC"; fi',
+];
 
 /** Hooks whose input comes on stdin and that gate-ladder also reads: the carried part reads a copy of it. */
 const READS_STDIN = new Set(['pre-push']);
@@ -274,20 +354,24 @@ const READS_STDIN = new Set(['pre-push']);
  * The lines a husky hook gets for the hooks carried into it (one hook name; several managers may each
  * have one). A called hook file gets the hook's arguments; husky 4's command gets them as
  * HUSKY_GIT_PARAMS, as husky 4 gave them, in a subshell so its `exit` or `cd` does not end the hook. In
- * pre-push, whose refs gate-ladder reads on stdin after it, stdin is kept in a temporary file, given to
- * each, and then to gate-ladder's line. husky 4's command runs without `-e` (`set +e`), as husky 4 ran it.
+ * pre-push, whose refs gate-ladder reads on stdin after it, stdin is kept in a temporary file (`refsCopy`),
+ * given to each, and then to gate-ladder's line. husky 4's command runs without `-e` (`set +e`), as husky 4 ran it.
  */
 export function carriedBlock(hook: string, items: readonly CarriedHook[]): string {
   const parts: string[] = [];
   const stdin = READS_STDIN.has(hook);
-  if (stdin) parts.push(`gl_in="$(mktemp)"; trap 'rm -f "$gl_in"' EXIT; cat >"$gl_in"`);
-  const feed = stdin ? ' <"$gl_in"' : '';
+  if (stdin) parts.push(refsCopy.save);
+  const feed = stdin ? refsCopy.feed : '';
   for (const c of items) {
     parts.push(`${CARRIED_START} ${c.manager} (${c.from}); gate-ladder uninstall takes it out`);
-    if (c.how.kind === 'call') parts.push(`"$(git rev-parse --git-common-dir)/hooks/${hook}" "$@"${feed}`);
+    if (c.how.kind === 'call')
+      parts.push(
+        `${c.how.dir === undefined ? `"$(git rev-parse --git-common-dir)/hooks/${hook}"` : shellWord(`${c.how.dir}/${hook}`)} "$@"${feed}`,
+      );
+    else if (c.manager === 'simple-git-hooks') parts.push('(', 'set +e', ...SIMPLE_HEAD, c.how.command, `)${feed}`);
     else parts.push('(', 'set +e', 'export HUSKY_GIT_PARAMS="$*"', c.how.command, `)${feed}`);
   }
-  if (stdin) parts.push('exec <"$gl_in"');
+  if (stdin) parts.push(refsCopy.again);
   parts.push(CARRIED_END);
   return `${parts.join('\n')}\n`;
 }
@@ -302,7 +386,7 @@ export function withoutCarried(text: string): string | undefined {
   if (end < 0) return undefined;
   let start = lines.findIndex((l) => l.startsWith(CARRIED_START));
   if (start < 0 || start > end) return undefined;
-  if (start > 0 && lines[start - 1]!.startsWith('gl_in="$(mktemp)"')) start--;
+  if (start > 0 && refsCopy.saves(lines[start - 1]!)) start--;
   lines.splice(start, end - start + 1);
   return lines.join('\n');
 }

@@ -46,6 +46,12 @@ export const installMsg = {
     `gate-ladder: ${shown(file)}: added "prepare": ${shown(JSON.stringify(script))} so a fresh clone gets the hooks on \`${install}\``,
   composedPrepare: (before: string, after: string, install: string, file = 'package.json') =>
     `gate-ladder: ${shown(file)}: "prepare" was ${shown(JSON.stringify(before))}; it is now ${shown(JSON.stringify(after))}, so a fresh clone gets the hooks on \`${install}\` and your prepare still runs.`,
+  /** The project's `prepare` ran simple-git-hooks, whose hooks install carried into .husky/: taken out, and why. */
+  simpleDropped: (before: string, after: string, file: string, uninstall: string) =>
+    `gate-ladder: ${shown(file)}: "prepare" was ${shown(JSON.stringify(before))}; it is now ${shown(JSON.stringify(after))}. simple-git-hooks writes its hooks into git's hooks folder, which is husky's now (.husky/_): run again, it would replace husky's hooks there and gate-ladder's pre-push would stop running. Its hooks run from .husky/<hook> (above): edit them there from now on, and do not run \`simple-git-hooks\` while gate-ladder is installed (you may remove it from your devDependencies). \`${uninstall}\` puts "prepare" back.`,
+  /** The project's `prepare` runs simple-git-hooks with a config install cannot read: husky runs after it. */
+  simpleFirst: (before: string, after: string, file: string) =>
+    `gate-ladder: ${shown(file)}: "prepare" was ${shown(JSON.stringify(before))}; it is now ${shown(JSON.stringify(after))}: simple-git-hooks writes its hooks into git's hooks folder, which is husky's now (.husky/_), so husky runs after it and puts its own hooks back. .husky/<hook> calls the hooks simple-git-hooks wrote into .git/hooks before install; its config is JavaScript, which install does not run, so when you change it, write the changed commands into .husky/<hook>.`,
   replacedLintStaged: (hook: string, line: string) =>
     `gate-ladder: .husky/${hook}: replaced \`${shown(line)}\` with gate-ladder's line: the config's lintStaged tier runs lint-staged now (it would run twice otherwise); uninstall puts the line back.`,
   lintStagedTwice: (line: string, tierRunsIt: boolean) =>
@@ -112,12 +118,19 @@ export const installMsg = {
       `  ${line}`,
       `or run \`${exec('gate-ladder install --force')}\` to point core.hooksPath at husky's .husky/_ (\`${exec('gate-ladder uninstall')}\` sets it back to "${shown(current)}").`,
     ].join('\n'),
+  /** core.hooksPath set for every repository (git config --global or --system), not for this one. */
+  globalHooksPath: (current: string, exec: Exec = npx) =>
+    [
+      `gate-ladder: not installed: git's core.hooksPath is "${shown(current)}", set for every repository on this machine (git config --global), not for this one; husky would point this repository at its .husky/_, and the hooks in that folder would stop running here. Nothing was changed.`,
+      `Run \`${exec('gate-ladder install --force')}\`: it sets core.hooksPath for this repository only (git takes a repository's own setting over the global one) and calls that folder's hooks from .husky/<hook>, so they still run here; every other repository keeps the global folder as it is. \`${exec('gate-ladder uninstall')}\` unsets it here again.`,
+      `(Do not add gate-ladder's line to ${shown(current)}/pre-push: every repository would run it, and a push from one without gate-ladder would stop.)`,
+    ].join('\n'),
   /** The CLI that runs install is not the project's own: the hook runs node_modules/gate-ladder, which is not there. */
   notInProject: (runner: string, add: string, folder: string, rerun: string) =>
     `gate-ladder: note: this gate-ladder runs from outside the project (a global install, or npx fetched it), and ${shown(runner)} is not there: the hook runs that file, so every push would stop and say it is missing. Add it to the project: \`${add}\`${folder === '' ? '' : ` in ${shown(folder)}`}, then \`${rerun}\`.`,
   /** The hook setup install found before it moved core.hooksPath to husky's folder. */
-  hookSetupFound: (managers: readonly string[]) =>
-    `gate-ladder: this project's hooks come from ${managers.map((m) => (m === 'a hook of your own' ? "hooks of your own in git's hooks folder" : shown(m))).join(', ')}; git will take hooks from .husky/_ (core.hooksPath), so each hook it runs is carried over into .husky/<hook>:`,
+  hookSetupFound: (managers: readonly string[], dir?: string) =>
+    `gate-ladder: this project's hooks come from ${managers.map((m) => (m === 'a hook of your own' ? `hooks of your own in ${dir === undefined ? "git's hooks folder" : shown(dir)}` : shown(m))).join(', ')}; git will take hooks from .husky/_ (core.hooksPath), so each hook it runs is carried over into .husky/<hook>:`,
   /** The project names a hook manager, but this clone has none of its hooks installed: nothing was carried over. */
   noHooksToCarry: (managers: readonly string[]) =>
     `gate-ladder: note: this project's config names ${managers.map(shown).join(', ')} for its hooks, but this clone has none of ${managers.length === 1 ? 'its' : 'their'} hooks installed, so there was none to carry over. git now takes hooks from .husky/_ (core.hooksPath): to run ${managers.length === 1 ? 'its' : 'their'} hooks too, call them from the husky hook of the same name (.husky/<hook>).`,

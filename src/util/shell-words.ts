@@ -1,6 +1,6 @@
 /**
  * Words for /bin/sh, the one place they are quoted: the `{changed}` paths of a tier's command
- * (route/changed.ts), the runner's path in the hook line (commands/install.ts), a path in a command a
+ * (route/changed.ts), the runner's path in the hook line (install/hook-line.ts), a path in a command a
  * message tells the user to run (run/messages.ts). POSIX single quotes, a quote written as `'\''`:
  * nothing inside is expanded, and the text is byte for byte what earlier versions wrote (a hook line
  * install wrote before is found again by its text). Pure.

@@ -5,7 +5,7 @@
  * hooks still run after install and again after uninstall, with git's hooks folder and .husky/ given
  * back byte for byte, modes too.
  */
-import { chmodSync, existsSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -117,7 +117,7 @@ function rmOk(repo: Repo, file: string): void {
   sh('rm', ['-f', file], repo.dir);
 }
 
-test('simple-git-hooks: its hook files in .git/hooks are called from .husky/ (its pre-commit still refuses a bad commit); a hook husky has no wrapper for is named; uninstall leaves them as they were and they run again', () =>
+test("simple-git-hooks: its config's commands are carried into .husky/ (its pre-commit still refuses a bad commit); a hook husky has no wrapper for is named; uninstall leaves .git/hooks as it was and they run again", () =>
   withRepo(
     {
       install: false,
@@ -140,7 +140,10 @@ test('simple-git-hooks: its hook files in .git/hooks are called from .husky/ (it
       const r = repo.cli(['install']);
       assert.is(r.code, 0, r.out);
       assert.match(r.stdout, "this project's hooks come from simple-git-hooks");
-      assert.match(r.stdout, ".husky/pre-commit runs .git/hooks/pre-commit (simple-git-hooks's) first");
+      assert.match(
+        r.stdout,
+        '.husky/pre-commit runs simple-git-hooks\'s pre-commit command, copied from package.json "simple-git-hooks", first',
+      );
       assert.match(r.stdout, "simple-git-hooks's post-update hook was not carried over: husky runs no post-update hook");
 
       const bad = commitFile(repo, 'notes.txt', 'bad\n', 'notes');
@@ -157,6 +160,119 @@ test('simple-git-hooks: its hook files in .git/hooks are called from .husky/ (it
       const after = commitFile(repo, 'notes.txt', 'bad again\n', 'notes');
       assert.is.not(after.code, 0, "the hook runs from git's folder again");
       assert.match(after.out, 'lint.cjs: notes.txt is bad');
+    },
+  ));
+
+const NO_BAD_CONFIG =
+  "export default { tiers: [{ name: 't1-no-bad', run: 'if grep -q bad notes.txt 2>/dev/null; then echo notes.txt is bad; exit 1; fi' }] };\n";
+
+/**
+ * A real simple-git-hooks 2.14 in the repo's node_modules, with husky and the packed gate-ladder beside it,
+ * as `npm i -D simple-git-hooks` leaves them (bins in node_modules/.bin).
+ */
+function withSimpleGitHooks(repo: Repo): void {
+  const modules = join(repo.dir, 'node_modules');
+  rmOk(repo, 'node_modules');
+  mkdirSync(join(modules, '.bin'), { recursive: true });
+  symlinkSync(join(installedModules(), 'gate-ladder'), join(modules, 'gate-ladder'), 'dir');
+  symlinkSync(realpathSync(join(installedModules(), 'husky')), join(modules, 'husky'), 'dir');
+  symlinkSync(realpathSync(join(PROJECT, 'node_modules', 'simple-git-hooks')), join(modules, 'simple-git-hooks'), 'dir');
+  symlinkSync('../husky/bin.js', join(modules, '.bin', 'husky'));
+  symlinkSync('../simple-git-hooks/cli.js', join(modules, '.bin', 'simple-git-hooks'));
+}
+
+test('simple-git-hooks 2.14 run by "prepare": install carries its config into .husky/ and takes it out of "prepare", so a later `npm run prepare` leaves gate-ladder on (a bad push is blocked) and its hooks still run; uninstall gives package.json back', () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: {
+        'package.json': pkg(
+          { test: 'node -e 0', prepare: 'simple-git-hooks' },
+          {
+            devDependencies: { 'simple-git-hooks': '2.14.0' },
+            'simple-git-hooks': { 'pre-commit': 'node lint.cjs notes.txt', 'pre-push': 'echo "simple-git-hooks pre-push ran"' },
+          },
+        ),
+        'gate-ladder.config.mjs':
+          "export default { tiers: [{ name: 't1-no-bad', run: 'if grep -q bad notes.txt; then echo notes.txt is bad; exit 1; fi' }] };\n",
+        'lint.cjs': LINT,
+        'notes.txt': 'fine\n',
+      },
+    },
+    (repo) => {
+      withSimpleGitHooks(repo);
+      // The project as its clones have it: simple-git-hooks' own hooks in .git/hooks, from its "prepare".
+      const first = sh('npm', ['run', 'prepare'], repo.dir);
+      assert.is(first.code, 0, first.out);
+      assert.match(readFileSync(join(repo.dir, '.git', 'hooks', 'pre-commit'), 'utf8'), 'SKIP_SIMPLE_GIT_HOOKS');
+      const gitHooksBefore = snapshot(join(repo.dir, '.git', 'hooks'));
+      const pkgBefore = repo.read('package.json');
+
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, "this project's hooks come from simple-git-hooks");
+      assert.match(r.stdout, 'simple-git-hooks\'s pre-commit command, copied from package.json "simple-git-hooks"');
+      assert.match(r.stdout, "simple-git-hooks writes its hooks into git's hooks folder, which is husky's now");
+      assert.is(JSON.parse(repo.read('package.json')).scripts.prepare, 'husky || true', 'simple-git-hooks no longer runs from "prepare"');
+      repo.commit('adopt gate-ladder');
+      assert.is(repo.push(['origin', 'main']).code, 0);
+
+      // What a later `npm install` runs: the project's "prepare". gate-ladder's pre-push must survive it.
+      const again = sh('npm', ['run', 'prepare'], repo.dir);
+      assert.is(again.code, 0, again.out);
+      const badCommit = commitFile(repo, 'notes.txt', 'bad\n', 'notes');
+      assert.is.not(badCommit.code, 0, "simple-git-hooks' pre-commit still runs");
+      assert.match(badCommit.out, 'lint.cjs: notes.txt is bad');
+      repo.write('notes.txt', 'a bad note\n');
+      repo.gitOk('add', 'notes.txt');
+      repo.gitOk('commit', '-q', '--no-verify', '-m', 'bad');
+      const pushed = repo.push(['origin', 'main']);
+      assert.is.not(pushed.code, 0, pushed.out);
+      assert.match(pushed.out, 't1-no-bad caught a problem');
+      assert.match(pushed.out, 'simple-git-hooks pre-push ran');
+
+      repo.gitOk('reset', '-q', '--hard', 'HEAD~1');
+      const u = repo.cli(['uninstall']);
+      assert.is(u.code, 0, u.out);
+      assert.is(repo.read('package.json'), pkgBefore);
+      assert.equal(snapshot(join(repo.dir, '.git', 'hooks')), gitHooksBefore);
+    },
+  ));
+
+test('simple-git-hooks with a JavaScript config (which install does not run): "prepare" runs husky after it, so a later `npm run prepare` leaves gate-ladder on; its hooks in .git/hooks are called from .husky/ and still run', () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: {
+        'package.json': pkg({ test: 'node -e 0', prepare: 'simple-git-hooks' }, { devDependencies: { 'simple-git-hooks': '2.14.0' } }),
+        '.simple-git-hooks.cjs': "module.exports = { 'pre-commit': 'node lint.cjs notes.txt' };\n",
+        'gate-ladder.config.mjs': NO_BAD_CONFIG,
+        'lint.cjs': LINT,
+        'notes.txt': 'fine\n',
+      },
+    },
+    (repo) => {
+      withSimpleGitHooks(repo);
+      const first = sh('npm', ['run', 'prepare'], repo.dir);
+      assert.is(first.code, 0, first.out);
+      const r = repo.cli(['install']);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, ".husky/pre-commit runs .git/hooks/pre-commit (simple-git-hooks's) first");
+      assert.match(r.stdout, 'so husky runs after it and puts its own hooks back');
+      assert.is(JSON.parse(repo.read('package.json')).scripts.prepare, 'simple-git-hooks && (husky || true)');
+      repo.commit('adopt gate-ladder');
+
+      const again = sh('npm', ['run', 'prepare'], repo.dir);
+      assert.is(again.code, 0, again.out);
+      const badCommit = commitFile(repo, 'notes.txt', 'bad\n', 'notes');
+      assert.is.not(badCommit.code, 0, "simple-git-hooks' pre-commit still runs");
+      assert.match(badCommit.out, 'lint.cjs: notes.txt is bad');
+      repo.gitOk('commit', '-q', '--no-verify', '-m', 'bad');
+      const pushed = repo.push(['origin', 'main']);
+      assert.is.not(pushed.code, 0, pushed.out);
+      assert.match(pushed.out, 't1-no-bad caught a problem');
     },
   ));
 
@@ -301,6 +417,106 @@ test("husky 9's own .husky/pre-push that reads the refs on stdin and ends in `ex
       const u = repo.cli(['uninstall']);
       assert.is(u.code, 0, u.out);
       assert.equal(snapshot(join(repo.dir, '.husky')), huskyBefore, '.husky/ as before, byte for byte');
+    },
+  ));
+
+/** A hook that refuses a staged notes.txt saying "bad", and a pre-push that logs each ref it reads on stdin to `log`. */
+const REFUSE_BAD =
+  '#!/bin/sh\nif git show :notes.txt 2>/dev/null | grep -q bad; then echo "own pre-commit: notes.txt is bad" >&2; exit 1; fi\n';
+const logRefs = (log: string, who: string) =>
+  `#!/bin/sh\nwhile read -r lref lsha rref rsha; do echo "${who} saw $rref" >> '${log}'; done\n`;
+
+test('install --force over core.hooksPath=.githooks: its hooks are carried into .husky/ (its pre-commit still refuses a bad commit, its pre-push still reads the refs) and said, a bad push is blocked; uninstall puts core.hooksPath back', () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: { 'package.json': pkg({ test: 'node -e 0' }), 'gate-ladder.config.mjs': NO_BAD_CONFIG },
+    },
+    (repo) => {
+      const log = join(repo.dir, '..', 'githooks.log');
+      repo.write('.githooks/pre-commit', REFUSE_BAD);
+      repo.write('.githooks/pre-push', logRefs(log, '.githooks/pre-push'));
+      repo.write('.githooks/post-update', '#!/bin/sh\necho updated\n');
+      for (const h of ['pre-commit', 'pre-push', 'post-update']) chmodSync(join(repo.dir, '.githooks', h), 0o755);
+      repo.gitOk('config', 'core.hooksPath', '.githooks');
+      const refused = repo.cli(['install']);
+      assert.is(refused.code, 2, refused.out);
+
+      const r = repo.cli(['install', '--force']);
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, '.husky/pre-commit runs .githooks/pre-commit (your own) first');
+      assert.match(r.stdout, '.husky/pre-push runs .githooks/pre-push (your own) first');
+      assert.match(r.stdout, 'this hook in .githooks no longer runs: post-update');
+      repo.commit('adopt gate-ladder');
+
+      const bad = commitFile(repo, 'notes.txt', 'bad\n', 'notes');
+      assert.is.not(bad.code, 0, bad.out);
+      assert.match(bad.out, 'own pre-commit: notes.txt is bad');
+      repo.gitOk('commit', '-q', '--no-verify', '-m', 'bad');
+      const pushed = repo.push(['origin', 'main']);
+      assert.is.not(pushed.code, 0, pushed.out);
+      assert.match(pushed.out, 't1-no-bad caught a problem');
+      assert.is(readFileSync(log, 'utf8'), '.githooks/pre-push saw refs/heads/main\n', 'its pre-push read the refs, before gate-ladder');
+
+      const u = repo.cli(['uninstall']);
+      assert.is(u.code, 0, u.out);
+      assert.is(repo.gitOk('config', 'core.hooksPath'), '.githooks');
+    },
+  ));
+
+test("a global core.hooksPath: install refuses, and its advice keeps the global folder as it is (gate-ladder's line there would stop every other repository's push); `install --force` sets core.hooksPath for this repository only, its global hooks still run here, a bad push is blocked, and another repository pushes through the global hooks as before", () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: { 'package.json': pkg({ test: 'node -e 0' }), 'gate-ladder.config.mjs': NO_BAD_CONFIG },
+    },
+    (repo) => {
+      const base = join(repo.dir, '..');
+      const globalHooks = join(base, 'global hooks');
+      const log = join(base, 'global.log');
+      mkdirSync(globalHooks);
+      writeFileSync(join(globalHooks, 'pre-push'), logRefs(log, 'global pre-push'));
+      chmodSync(join(globalHooks, 'pre-push'), 0o755);
+      const globalBefore = snapshot(globalHooks);
+      const gitconfig = join(base, 'gitconfig');
+      writeFileSync(gitconfig, `[core]\n\thooksPath = ${globalHooks}\n`);
+      const env = { GIT_CONFIG_GLOBAL: gitconfig };
+
+      const refused = repo.cli(['install'], { env });
+      assert.is(refused.code, 2, refused.out);
+      assert.match(refused.out, 'set for every repository');
+      assert.not.match(refused.out, 'pre-push hook (', 'no advice to edit the global folder');
+      assert.match(refused.out, 'npx gate-ladder install --force');
+      assert.match(refused.out, "sets core.hooksPath for this repository only (git takes a repository's own setting over the global one)");
+
+      const r = repo.cli(['install', '--force'], { env });
+      assert.is(r.code, 0, r.out);
+      assert.match(r.stdout, `.husky/pre-push runs ${globalHooks}/pre-push (your own) first`);
+      assert.is(sh('git', ['config', '--local', 'core.hooksPath'], repo.dir, { env }).stdout.trim(), '.husky/_');
+      repo.commit('adopt gate-ladder');
+      repo.write('notes.txt', 'a bad note\n');
+      repo.commit('bad');
+      const pushed = repo.push(['origin', 'main'], env);
+      assert.is.not(pushed.code, 0, pushed.out);
+      assert.match(pushed.out, 't1-no-bad caught a problem');
+      assert.is(readFileSync(log, 'utf8'), 'global pre-push saw refs/heads/main\n', 'the global pre-push still runs here');
+      assert.equal(snapshot(globalHooks), globalBefore, 'the global folder untouched');
+
+      // Another repository on the machine, without gate-ladder: its pushes go through the global hooks as before.
+      const other = join(base, 'other');
+      const otherRemote = join(base, 'other.git');
+      assert.is(sh('git', ['init', '-q', '--bare', otherRemote], base, { env }).code, 0);
+      assert.is(sh('git', ['init', '-q', '-b', 'main', other], base, { env }).code, 0);
+      sh('git', ['commit', '-q', '--allow-empty', '-m', 'x'], other, { env });
+      const otherPush = sh('git', ['push', '-q', otherRemote, 'main'], other, { env });
+      assert.is(otherPush.code, 0, otherPush.out);
+      assert.is(readFileSync(log, 'utf8'), 'global pre-push saw refs/heads/main\nglobal pre-push saw refs/heads/main\n');
+
+      const u = repo.cli(['uninstall'], { env });
+      assert.is(u.code, 0, u.out);
+      assert.is(sh('git', ['config', '--local', 'core.hooksPath'], repo.dir, { env }).code, 1, 'unset here: the global one again');
     },
   ));
 

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LADDER_FILES, withRepo, linkGateLadderAlone } from '../helpers/repo.js';
-import { hookLine } from '../../src/commands/install.js';
+import { hookLine } from '../../src/install/hook-line.js';
 
 const LINE = hookLine('pre-push', 'npm');
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { nodeTest, test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
 import { LADDER_FILES, type Repo, sh, withRepo, leftAfter, ownSleep } from '../helpers/repo.js';
-import { hookLine } from '../../src/commands/install.js';
+import { hookLine } from '../../src/install/hook-line.js';
 
 const ladder = <T>(fn: (repo: Repo) => Promise<T> | T) => withRepo({ files: LADDER_FILES }, fn);
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { hookLine, shellWord } from '../../src/commands/install.js';
+import { hookLine, shellWord } from '../../src/install/hook-line.js';
 
 /** The hook line as git's hook runs it: sh, from the repository root, with the hook's arguments. */
 const runLine = (line: string, cwd: string) =>

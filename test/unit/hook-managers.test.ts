@@ -72,7 +72,7 @@ test('husky 4 in .huskyrc (JSON) is read; in husky.config.js it is named, not ru
   assert.match(js.left[0]!.why, 'husky.config.js, is JavaScript');
 });
 
-test('lefthook, the pre-commit framework, simple-git-hooks and a hand-written hook: each file in .git/hooks called, named by its tool; a file that is not executable ran before neither', () => {
+test("lefthook, the pre-commit framework and a hand-written hook: each file in .git/hooks called, named by its tool; simple-git-hooks' command carried from its config; a file that is not executable ran before neither", () => {
   const setup = hookSetup(
     facts({
       files: ['lefthook.yml', '.pre-commit-config.yaml'],
@@ -91,7 +91,7 @@ test('lefthook, the pre-commit framework, simple-git-hooks and a hand-written ho
   assert.equal(
     setup.carried.map((c) => [c.hook, c.manager, c.how.kind]),
     [
-      ['commit-msg', 'simple-git-hooks', 'call'],
+      ['commit-msg', 'simple-git-hooks', 'command'],
       ['pre-commit', 'lefthook', 'call'],
       ['pre-merge-commit', 'pre-commit', 'call'],
       ['pre-push', 'a hook of your own', 'call'],
@@ -110,6 +110,69 @@ test("a tool's config naming a hook git's folder lacks: left, said as not runnin
     [['pre-push', 'lefthook']],
   );
   assert.match(setup.left[0]!.why, '`lefthook install` was not run');
+});
+
+test("simple-git-hooks run by an install script: every hook of its config carried as its command, installed here or not (a fresh clone gets them); without such a script only the installed ones; a JavaScript config's files called", () => {
+  const config = { 'pre-commit': 'npx lint-staged', 'pre-push': 'npm test', 'post-update': 'echo x' };
+  const run = hookSetup(facts({ packageJson: { scripts: { prepare: 'npx simple-git-hooks' }, 'simple-git-hooks': config } }));
+  assert.is(run.simple, 'read');
+  assert.equal(run.carried, [
+    {
+      hook: 'pre-commit',
+      manager: 'simple-git-hooks',
+      from: 'package.json "simple-git-hooks"',
+      how: { kind: 'command', command: 'npx lint-staged' },
+    },
+    {
+      hook: 'pre-push',
+      manager: 'simple-git-hooks',
+      from: 'package.json "simple-git-hooks"',
+      how: { kind: 'command', command: 'npm test' },
+    },
+  ]);
+  assert.equal(
+    run.left.map((l) => [l.hook, l.why]),
+    [['post-update', "husky runs no post-update hook, so git stops running it while core.hooksPath is husky's"]],
+  );
+  const byHand = hookSetup(facts({ packageJson: { 'simple-git-hooks': config }, gitHooks: [hookFile('pre-commit', SIMPLE_FILE)] }));
+  assert.equal(
+    byHand.carried.map((c) => [c.hook, c.how.kind]),
+    [['pre-commit', 'command']],
+  );
+  assert.equal(
+    byHand.left.map((l) => l.hook),
+    ['pre-push', 'post-update'],
+    'named by its config, never installed here, no script installs them: they did not run before either',
+  );
+  const js = hookSetup(facts({ files: ['.simple-git-hooks.js'], gitHooks: [hookFile('pre-commit', SIMPLE_FILE)] }));
+  assert.is(js.simple, 'javascript');
+  assert.equal(
+    js.carried.map((c) => [c.hook, c.manager, c.how.kind]),
+    [['pre-commit', 'simple-git-hooks', 'call']],
+  );
+});
+
+test("carriedBlock: simple-git-hooks' command runs in a subshell without -e, after its skip switch and rc file, as its own hook file ran it; a called hook of another folder is called there", () => {
+  const simple = carriedBlock('pre-commit', [
+    {
+      hook: 'pre-commit',
+      manager: 'simple-git-hooks',
+      from: 'package.json "simple-git-hooks"',
+      how: { kind: 'command', command: 'npx lint-staged' },
+    },
+  ]);
+  assert.equal(simple.split('\n').slice(1, -2), [
+    '(',
+    'set +e',
+    'if [ "$SKIP_SIMPLE_GIT_HOOKS" = "1" ]; then echo "[INFO] SKIP_SIMPLE_GIT_HOOKS is set to 1, skipping hook."; exit 0; fi',
+    'if [ -f "$SIMPLE_GIT_HOOKS_RC" ]; then . "$SIMPLE_GIT_HOOKS_RC"; fi',
+    'npx lint-staged',
+    ')',
+  ]);
+  const other = carriedBlock('pre-commit', [
+    { hook: 'pre-commit', manager: 'a hook of your own', from: 'my hooks/pre-commit', how: { kind: 'call', dir: 'my hooks' } },
+  ]);
+  assert.match(other, '\n\'my hooks/pre-commit\' "$@"\n');
 });
 
 test('no hook setup: nothing found, nothing said', () => {
