@@ -8,7 +8,7 @@ import type { GateExit, GateIo } from '../gates/gate.js';
 import type { ResolvedTier } from '../config/resolved.js';
 import { writeErr } from '../util/stderr.js';
 import { LINT_STAGED_SAID } from '../util/messages.js';
-import { commitMsg, lintStagedConfigMsg } from './messages.js';
+import { LS_COULD_NOT_RUN, commitMsg, lintStagedConfigMsg, lintStagedWhy, taskNotStarted } from './messages.js';
 import { saveWork, settleWork } from './guard.js';
 
 type LintStaged = (
@@ -21,19 +21,13 @@ type LintStaged = (
  * do its job, which says nothing about the staged change. Its API answers only true or false.
  */
 const NOT_A_VERDICT: [RegExp, string][] = [
-  [
-    /could not find any valid configuration/,
-    'no lint-staged configuration found (.lintstagedrc*, lint-staged.config.*, a "lint-staged" key in package.json, or the tier\'s lintStaged.config)',
-  ],
-  [/Failed to (?:read|parse) config/, 'its configuration could not be read (`npx lint-staged --debug` says why)'],
-  [/Validation Error/, 'its configuration or options are invalid (see above)'],
-  [/not a git directory/, 'it is not running in a git repository'],
-  [/Failed to get staged files/, 'it could not list the staged files'],
-  [
-    /Unstaged changes have been kept back in a patch file/,
-    'it could not restore the unstaged changes; they are kept in the patch file named above',
-  ],
-  [/prevented an empty git commit/, 'its tasks reverted every staged change, so lint-staged prevented an empty commit'],
+  [/could not find any valid configuration/, lintStagedWhy.noConfig.reason],
+  [/Failed to (?:read|parse) config/, lintStagedWhy.unreadable.reason],
+  [/Validation Error/, lintStagedWhy.invalid.reason],
+  [/not a git directory/, lintStagedWhy.notGit.reason],
+  [/Failed to get staged files/, lintStagedWhy.stagedFiles.reason],
+  [/Unstaged changes have been kept back in a patch file/, lintStagedWhy.unstagedPatch.reason],
+  [/prevented an empty git commit/, lintStagedWhy.empty.reason],
 ];
 
 // eslint-disable-next-line no-control-regex
@@ -60,23 +54,39 @@ export function configCause(file: string, err: { code?: unknown; message?: unkno
   return lintStagedConfigMsg.unreadable(file, cause, next);
 }
 
+/**
+ * A task that failed to start, as lint-staged says it: `Task failed to spawn: CMD` and then the error code
+ * (16.3 on), or `CMD failed without output (CODE).` (13 to 16.2). A code that is a system error (ENOENT,
+ * EACCES) is a command that did not start. A task that ran and exited non-zero without a word is said the
+ * same way, with `undefined` (16.3 on) or `FAILED`, `KILLED`, a signal as its code: that task failed. Pure.
+ */
+export function taskNotStartedIn(text: string): { command: string; code: string } | undefined {
+  const spawn = /Task failed to spawn: (.+)\r?\n\s*(E[A-Z0-9]+)\s*$/m.exec(text);
+  if (spawn) return { command: spawn[1]!.trim(), code: spawn[2]! };
+  const silent = /^\s*(?:✖|×)?\s*(.+?) failed without output \((E[A-Z0-9]+)\)\.\s*$/m.exec(text);
+  if (silent) return { command: silent[1]!.trim(), code: silent[2]! };
+  return undefined;
+}
+
 /** lint-staged's answer and what it said, as a gate exit: a task failure is exit 1, anything else a spawn error. Pure. */
 export function lintStagedExit(
   outcome: LintStagedOutcome,
   said: readonly string[],
   configWhy?: string,
+  configFile?: string,
 ): Pick<GateExit, 'exitCode' | 'interrupted' | 'spawnError'> {
-  if ('threw' in outcome) return { exitCode: null, interrupted: false, spawnError: `lint-staged could not run: ${outcome.threw}` };
+  if ('threw' in outcome) return { exitCode: null, interrupted: false, spawnError: `${LS_COULD_NOT_RUN}${outcome.threw}` };
   if (outcome.ok) return { exitCode: 0, interrupted: false };
   const text = said.join('\n').replace(ANSI, '');
   if (configWhy !== undefined && unreadableConfig(said) !== undefined)
-    return { exitCode: null, interrupted: false, spawnError: `lint-staged could not run: ${configWhy}` };
+    return { exitCode: null, interrupted: false, spawnError: `${LS_COULD_NOT_RUN}${configWhy}` };
   if (/failed due to a git error/.test(text)) return { exitCode: null, interrupted: false, spawnError: gitErrorReason(text) };
   for (const [pattern, reason] of NOT_A_VERDICT) {
-    if (pattern.test(text)) return { exitCode: null, interrupted: false, spawnError: `lint-staged could not run: ${reason}` };
+    if (pattern.test(text)) return { exitCode: null, interrupted: false, spawnError: `${LS_COULD_NOT_RUN}${reason}` };
   }
-  const spawn = /Task failed to spawn: (.+)/.exec(text);
-  if (spawn) return { exitCode: null, interrupted: false, spawnError: `lint-staged task could not start: ${spawn[1]!.trim()}` };
+  const notStarted = taskNotStartedIn(text);
+  if (notStarted)
+    return { exitCode: null, interrupted: false, spawnError: taskNotStarted(notStarted.command, notStarted.code, configFile) };
   if (/Task interrupted/.test(text)) return { exitCode: null, interrupted: true };
   return { exitCode: 1, interrupted: false };
 }
@@ -162,7 +172,7 @@ async function load(root: string): Promise<LintStaged> {
       const path = createRequire(join(root, 'package.json')).resolve('lint-staged');
       return ((await import(pathToFileURL(path).href)) as { default: LintStaged }).default;
     } catch {
-      throw new Error('lint-staged is not installed; run `npm i -D lint-staged@16`');
+      throw new Error(lintStagedWhy.notInstalled.reason);
     }
   }
 }
@@ -225,7 +235,9 @@ export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJ
   return {
     signal: null,
     timedOut: false,
-    ...(stopped ? { exitCode: null, interrupted: true } : lintStagedExit(outcome, [...said, ...printed], configWhy)),
+    ...(stopped
+      ? { exitCode: null, interrupted: true }
+      : lintStagedExit(outcome, [...said, ...printed], configWhy, tier.lintStaged?.configPath)),
     seconds: Math.round(performance.now() - started) / 1000,
     tail: tail.slice(Math.max(0, tail.length - TAIL_BYTES)),
   };

@@ -76,6 +76,43 @@ nodeTest('a staged bug is caught by lint-staged, and the unstaged fix in the sam
   }),
 );
 
+test('a lint-staged task that fails without printing a word is caught; a task whose command is not found is an error that says to install it', () =>
+  withRepo({ files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "false" }\n' }) }, (repo) => {
+    withPreCommit(repo);
+    const before = repo.gitOk('rev-parse', 'HEAD');
+    repo.write('src/value.txt', 'changed\n');
+    repo.gitOk('add', 'src/value.txt');
+    const r = commit(repo);
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.out, 'gate-ladder: commit blocked: lint caught a problem in the staged changes');
+    assert.not.match(r.out, 'could not start');
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.verdict, x.exit]),
+      [['lint', 'caught', 1]],
+    );
+    // The command is not there: lint-staged could not run the task, which is no verdict on the change.
+    repo.write('.lintstagedrc.json', '{ "src/*.txt": "gl-no-such-linter --check" }\n');
+    const n = commit(repo);
+    assert.is.not(n.code, 0, n.out);
+    assert.match(
+      n.out,
+      'lint could not give a verdict on the staged changes: lint-staged task could not start: gl-no-such-linter --check: `gl-no-such-linter` is not found (ENOENT)',
+    );
+    assert.match(
+      n.out,
+      "Install `gl-no-such-linter` (a dev dependency: `npm i -D <its package>`, or on PATH), or fix that task's command in lint-staged's configuration, then commit again.",
+    );
+    assert.not.match(n.out, 'Fix the tier');
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.verdict]),
+      [
+        ['lint', 'caught'],
+        ['lint', 'error'],
+      ],
+    );
+    assert.is(repo.gitOk('rev-parse', 'HEAD'), before, 'no commit was made');
+  }));
+
 test('a staged fix passes, the unstaged bug stays unstaged, and the command tier judges the staged tree in a worktree', () =>
   withRepo({ files: files(`${LINT}\n${T1}`, { 'src/value.txt': 'bug\n' }) }, (repo) => {
     withPreCommit(repo);
