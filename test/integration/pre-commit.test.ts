@@ -187,7 +187,9 @@ test('lint-staged that cannot run is an error, not a catch', () =>
       'lint could not give a verdict on the staged changes: lint-staged could not run: no lint-staged configuration found',
     );
     assert.match(r.out, 'This is not a verdict on the patch');
-    assert.match(r.out, 'then commit again');
+    assert.match(r.out, 'Give lint-staged a configuration where the tier runs (.lintstagedrc.json');
+    assert.match(r.out, "`lintStaged: { configPath: 'path/to/config' }` in the gate-ladder config, then commit again.");
+    assert.not.match(r.out, 'Fix the tier');
     assert.not.match(r.out, 'caught a problem');
     assert.equal(
       repo.ledger().map((x) => [x.tier, x.verdict]),
@@ -215,6 +217,8 @@ nodeTest('a lint-staged config that cannot load: the cause is quoted (escaped) w
         'lint-staged could not run: its configuration lint-staged.config.mjs could not be read: no config here\\x1b[31m, sorry.',
       );
       assert.match(r.out, 'Fix lint-staged.config.mjs so that Node can import it');
+      assert.match(r.out, "Fix lint-staged's configuration file as said above, then commit again.");
+      assert.not.match(r.out, 'Fix the tier');
       assert.not.match(r.out, 'see above');
       assert.equal(
         repo.ledger().map((x) => [x.tier, x.verdict]),
