@@ -41,11 +41,30 @@ export const lintStagedWhy = {
     reason: 'its tasks reverted every staged change, so lint-staged prevented an empty commit',
     next: "Nothing is left to commit once lint-staged's tasks ran: stage the change you meant to commit (`git status`), or give the tier `lintStaged: { allowEmpty: true }` to allow an empty commit",
   },
+  intentToAdd: {
+    reason: 'it refuses to run while files are staged with `git add -N` (intent-to-add), as lint-staged 17 does',
+    next: "Stage those files' content (`git add <file>`), or unstage them (`git reset -q <file>`): lint-staged names them above",
+  },
+  oldGit: {
+    reason: 'this git is older than lint-staged needs (2.32 for lint-staged 17)',
+    next: 'Update git, or use lint-staged 16 (`npm i -D lint-staged@16`)',
+  },
   notInstalled: {
     reason: 'lint-staged is not installed next to gate-ladder',
     next: "Install it: `npm i -D lint-staged` (or your package manager's add), or remove the lintStaged tier from the gate-ladder config",
   },
 } as const;
+
+/** The lint-staged versions gate-ladder reads (their words, their API): package.json's peer range. */
+export const LS_TESTED = { from: 13, to: 17 };
+
+/** A lint-staged outside LS_TESTED: it runs, and its words may be misread. */
+export const untestedLintStaged = (version: string) =>
+  `gate-ladder: lint-staged ${shown(version)} is not a version gate-ladder reads (${LS_TESTED.from} to ${LS_TESTED.to}): it runs as it is, but a failing task might be taken for an error or the other way round. If its verdicts look wrong, install lint-staged ${LS_TESTED.to} (\`npm i -D lint-staged@${LS_TESTED.to}\`).`;
+
+/** lint-staged 17 reads a YAML config only with the `yaml` package, which it no longer brings along. */
+export const yamlMissing = (file: string, version: string) =>
+  `its configuration ${shown(file)} is YAML, which lint-staged ${shown(version)} reads only with the \`yaml\` package, and that is not installed. Install it (\`npm i -D yaml\`), or write the configuration as .lintstagedrc.json`;
 
 /** A lint-staged task whose command could not start (lint-staged printed the error code: ENOENT, EACCES). */
 export const taskNotStarted = (command: string, code: string, config: string | undefined) => {
@@ -74,6 +93,8 @@ export function lintStagedNext(reason: string): string | undefined {
   const why = reason.slice(LS_COULD_NOT_RUN.length);
   for (const w of Object.values(lintStagedWhy)) if (why.startsWith(w.reason)) return w.next;
   // lintStagedConfigMsg.unreadable: the reason ends with what to do.
+  if (why.startsWith('its configuration ') && why.includes('only with the `yaml` package'))
+    return 'Install the `yaml` package (`npm i -D yaml`), or write the configuration as .lintstagedrc.json';
   if (why.startsWith('its configuration ')) return "Fix lint-staged's configuration file as said above";
   return 'Run `npx lint-staged --debug` to see why lint-staged stopped, and fix what it names';
 }

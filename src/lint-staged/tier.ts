@@ -1,14 +1,23 @@
 import { createRequire } from '../util/node.js';
 import { readFileSync } from '../util/node.js';
 import { join, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from '../util/node.js';
 import { TAIL_BYTES } from '../config/defaults.js';
 import type { GateExit, GateIo } from '../gates/gate.js';
 import type { ResolvedTier } from '../config/resolved.js';
 import { writeErr } from '../util/stderr.js';
 import { LINT_STAGED_SAID } from '../util/messages.js';
-import { LS_COULD_NOT_RUN, commitMsg, lintStagedConfigMsg, lintStagedWhy, taskNotStarted } from './messages.js';
+import {
+  LS_COULD_NOT_RUN,
+  LS_TESTED,
+  commitMsg,
+  lintStagedConfigMsg,
+  lintStagedWhy,
+  taskNotStarted,
+  untestedLintStaged,
+  yamlMissing,
+} from './messages.js';
 import { saveWork, settleWork } from './guard.js';
 
 type LintStaged = (
@@ -28,6 +37,8 @@ const NOT_A_VERDICT: [RegExp, string][] = [
   [/Failed to get staged files/, lintStagedWhy.stagedFiles.reason],
   [/Unstaged changes have been kept back in a patch file/, lintStagedWhy.unstagedPatch.reason],
   [/prevented an empty git commit/, lintStagedWhy.empty.reason],
+  [/refused to run with files staged with "--intent-to-add"/, lintStagedWhy.intentToAdd.reason],
+  [/requires at least Git version/, lintStagedWhy.oldGit.reason],
 ];
 
 // eslint-disable-next-line no-control-regex
@@ -75,7 +86,11 @@ export function lintStagedExit(
   configWhy?: string,
   configFile?: string,
 ): Pick<GateExit, 'exitCode' | 'interrupted' | 'spawnError'> {
-  if ('threw' in outcome) return { exitCode: null, interrupted: false, spawnError: `${LS_COULD_NOT_RUN}${outcome.threw}` };
+  if ('threw' in outcome) {
+    // lint-staged 17 throws what 16 said and returned false for (a config that fails validation): read alike.
+    const known = NOT_A_VERDICT.find(([pattern]) => pattern.test(outcome.threw.replace(ANSI, '')));
+    return { exitCode: null, interrupted: false, spawnError: `${LS_COULD_NOT_RUN}${known?.[1] ?? outcome.threw}` };
+  }
   if (outcome.ok) return { exitCode: 0, interrupted: false };
   const text = said.join('\n').replace(ANSI, '');
   if (configWhy !== undefined && unreadableConfig(said) !== undefined)
@@ -149,9 +164,11 @@ export function lintStagedOptions(tier: ResolvedTier, root: string): Record<stri
  * imported again as lint-staged imports it (the same module, so a module that failed fails the same
  * way, and nothing in it runs twice), or parsed, for JSON. Undefined when it loads now.
  */
-async function whyUnreadable(cwd: string, file: string): Promise<string | undefined> {
+async function whyUnreadable(cwd: string, file: string, pkg?: { file: string; version: string }): Promise<string | undefined> {
   const path = resolve(cwd, file);
   const shownAs = relative(cwd, path) || file;
+  const yaml = yamlCause(path, shownAs, pkg);
+  if (yaml !== undefined) return yaml;
   try {
     if (/\.json$/.test(path)) JSON.parse(readFileSync(path, 'utf8'));
     else if (/\.[cm]?[jt]s$/.test(path)) await import(pathToFileURL(path).href);
@@ -160,6 +177,37 @@ async function whyUnreadable(cwd: string, file: string): Promise<string | undefi
   } catch (err) {
     const typescript = Boolean((process.features as { typescript?: unknown }).typescript);
     return configCause(shownAs, (err ?? {}) as { code?: unknown; message?: unknown }, typescript);
+  }
+}
+
+/** lint-staged's package.json where `load` finds lint-staged (next to gate-ladder, else the repository's), and its version. */
+function lintStagedPackage(root: string): { file: string; version: string } | undefined {
+  const found = [
+    () => fileURLToPath(import.meta.resolve('lint-staged/package.json')),
+    () => createRequire(join(root, 'package.json')).resolve('lint-staged/package.json'),
+  ];
+  for (const find of found) {
+    try {
+      const file = find();
+      return { file, version: String((JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown }).version) };
+    } catch {
+      // Not there: the next place.
+    }
+  }
+  return undefined;
+}
+
+/** The major version of a lint-staged version string, or NaN. Pure. */
+export const majorOf = (version: string) => Number(/^(\d+)\./.exec(version)?.[1] ?? Number.NaN);
+
+/** Whether a YAML config lint-staged could not read is one it cannot read without the `yaml` package (17 on): the cause, with the next step. */
+function yamlCause(file: string, shownAs: string, pkg: { file: string; version: string } | undefined): string | undefined {
+  if (pkg === undefined || majorOf(pkg.version) < 17 || !/(?:\.ya?ml|(?:^|\/)\.lintstagedrc)$/.test(file)) return undefined;
+  try {
+    createRequire(pkg.file).resolve('yaml');
+    return undefined;
+  } catch {
+    return yamlMissing(shownAs, pkg.version);
   }
 }
 
@@ -207,6 +255,10 @@ export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJ
   let outcome: LintStagedOutcome;
   const printed: string[] = [];
   let stopCopying: (() => void) | undefined;
+  const pkg = lintStagedPackage(root);
+  const major = pkg === undefined ? Number.NaN : majorOf(pkg.version);
+  if (pkg !== undefined && !(major >= LS_TESTED.from && major <= LS_TESTED.to))
+    writeErr(Buffer.from(`${untestedLintStaged(pkg.version)}\n`));
   const backup = await saveWork(root, tier.name);
   try {
     const lintStaged = await load(root);
@@ -230,7 +282,7 @@ export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJ
     if (settled.kind === 'stashed') writeErr(Buffer.from(`${commitMsg.guardKept(settled.sha, settled.why)}\n`));
   }
   const unreadable = 'ok' in outcome && !outcome.ok ? unreadableConfig([...said, ...printed]) : undefined;
-  const configWhy = unreadable === undefined ? undefined : await whyUnreadable(resolve(root, tier.cwd), unreadable);
+  const configWhy = unreadable === undefined ? undefined : await whyUnreadable(resolve(root, tier.cwd), unreadable, pkg);
   const tail = said.join('\n');
   return {
     signal: null,

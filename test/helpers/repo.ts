@@ -544,3 +544,34 @@ export function useRunnerModules(repo: Repo): void {
   unlinkSync(join(repo.dir, 'node_modules'));
   symlinkSync(runnerModules(), join(repo.dir, 'node_modules'), 'dir');
 }
+
+let lintStaged17: string | undefined;
+/**
+ * A project's node_modules as `npm i -D gate-ladder lint-staged@17` lays it out: the packed gate-ladder
+ * (a copy, so that the lint-staged it imports is the one beside it) with its dependencies, and lint-staged
+ * 17 (this project's `lint-staged-17` dev dependency, an npm alias; copied, so it finds only its own
+ * dependencies: tinyexec, picomatch, string-argv, and no `yaml`, which lint-staged 17 no longer brings).
+ */
+export function lintStaged17Modules(): string {
+  if (lintStaged17) return lintStaged17;
+  const dir = mkdtempSync(join(tmpdir(), 'gl-ls17-'));
+  const nm = join(dir, 'node_modules');
+  mkdirSync(nm);
+  const from = join(PROJECT, 'node_modules', 'lint-staged-17');
+  cpSync(join(installedModules(), 'gate-ladder'), join(nm, 'gate-ladder'), { recursive: true, verbatimSymlinks: true });
+  for (const dep of ['husky', 'jiti', 'picomatch']) symlinkSync(join(installedModules(), dep), join(nm, dep), 'dir');
+  cpSync(from, join(nm, 'lint-staged'), { recursive: true, verbatimSymlinks: true });
+  // Where node resolves them from lint-staged-17: its own nested copy, else the hoisted one.
+  for (const dep of ['tinyexec', 'string-argv']) {
+    const nested = join(from, 'node_modules', dep);
+    symlinkSync(existsSync(nested) ? nested : join(PROJECT, 'node_modules', dep), join(nm, dep), 'dir');
+  }
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return (lintStaged17 = nm);
+}
+
+/** The repo's node_modules made lintStaged17Modules: its lintStaged tier runs lint-staged 17. */
+export function useLintStaged17(repo: Repo): void {
+  unlinkSync(join(repo.dir, 'node_modules'));
+  symlinkSync(lintStaged17Modules(), join(repo.dir, 'node_modules'), 'dir');
+}

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeTest, test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
-import { CHECK_SH, type Repo, cleanEnv, sh, withRepo } from '../helpers/repo.js';
+import { CHECK_SH, type Repo, cleanEnv, sh, useLintStaged17, withRepo } from '../helpers/repo.js';
 import { poolLocks, userWorktrees } from '../helpers/pool.js';
 
 /** A lint-staged task that fails when a staged file says "bug". */
@@ -112,6 +112,70 @@ test('a lint-staged task that fails without printing a word is caught; a task wh
     );
     assert.is(repo.gitOk('rev-parse', 'HEAD'), before, 'no commit was made');
   }));
+
+// Node-sensitive: lint-staged 17 imported by the hook (it asks for Node 22.22.1 and runs on 20).
+nodeTest(
+  'lint-staged 17 as the tier: a silent task failure is caught, a fixer re-stages, and its refusals (intent-to-add, YAML without yaml) are errors that say what to do',
+  () =>
+    withRepo({ files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "false" }\n' }) }, (repo) => {
+      useLintStaged17(repo);
+      withPreCommit(repo);
+      const version = (JSON.parse(repo.read('node_modules/lint-staged/package.json')) as { version: string }).version;
+      assert.match(version, /^17\./);
+      repo.write('src/value.txt', 'changed\n');
+      repo.gitOk('add', 'src/value.txt');
+      const silent = commit(repo);
+      assert.is.not(silent.code, 0, silent.out);
+      assert.match(silent.out, 'commit blocked: lint caught a problem in the staged changes');
+      assert.not.match(silent.out, 'is not a version gate-ladder reads');
+      // A fixer: lint-staged 17 stages what its task changed, and the commit holds it.
+      repo.write('.lintstagedrc.json', '{ "src/*.txt": "sh fix.sh" }\n');
+      repo.write('fix.sh', '#!/bin/sh\nfor f in "$@"; do sed -i s/bug/fixed/ "$f"; done\n');
+      repo.write('src/value.txt', 'bug\n');
+      repo.gitOk('add', '-A');
+      const fixed = commit(repo);
+      assert.is(fixed.code, 0, fixed.out);
+      assert.match(fixed.out, 'lint-staged changed the staged files');
+      assert.is(show(repo, 'HEAD:src/value.txt'), 'fixed');
+      // An intent-to-add file: lint-staged 17 refuses to run; the repository's state, not a finding.
+      repo.write('src/new.txt', 'new\n');
+      repo.gitOk('add', '-N', 'src/new.txt');
+      repo.write('src/value.txt', 'fixed again\n');
+      repo.gitOk('add', 'src/value.txt');
+      const ita = commit(repo);
+      assert.is.not(ita.code, 0, ita.out);
+      assert.match(
+        ita.out,
+        'lint could not give a verdict on the staged changes: lint-staged could not run: it refuses to run while files are staged with `git add -N`',
+      );
+      assert.match(ita.out, "Stage those files' content (`git add <file>`), or unstage them (`git reset -q <file>`)");
+      repo.gitOk('reset', '-q', 'src/new.txt');
+      // A YAML config: lint-staged 17 reads it only with the `yaml` package, which this project has not installed.
+      repo.gitOk('rm', '-q', '.lintstagedrc.json');
+      repo.write('.lintstagedrc.yml', '"src/*.txt": "sh fix.sh"\n');
+      repo.gitOk('add', '.lintstagedrc.yml');
+      const yaml = commit(repo);
+      assert.is.not(yaml.code, 0, yaml.out);
+      assert.match(
+        yaml.out,
+        `its configuration .lintstagedrc.yml is YAML, which lint-staged ${version} reads only with the \`yaml\` package`,
+      );
+      assert.match(
+        yaml.out,
+        'Install the `yaml` package (`npm i -D yaml`), or write the configuration as .lintstagedrc.json, then commit again.',
+      );
+      assert.not.match(yaml.out, 'no lint-staged configuration found');
+      assert.equal(
+        repo.ledger().map((x) => [x.tier, x.verdict]),
+        [
+          ['lint', 'caught'],
+          ['lint', 'pass'],
+          ['lint', 'error'],
+          ['lint', 'error'],
+        ],
+      );
+    }),
+);
 
 test('a staged fix passes, the unstaged bug stays unstaged, and the command tier judges the staged tree in a worktree', () =>
   withRepo({ files: files(`${LINT}\n${T1}`, { 'src/value.txt': 'bug\n' }) }, (repo) => {

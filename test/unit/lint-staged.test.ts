@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
 import { lintStagedNext } from '../../src/lint-staged/messages.js';
-import { configCause, lintStagedExit, lintStagedOptions, unreadableConfig } from '../../src/lint-staged/tier.js';
+import { configCause, lintStagedExit, majorOf, lintStagedOptions, unreadableConfig } from '../../src/lint-staged/tier.js';
 import { backupStashes, guardStashes } from '../../src/lint-staged/stash.js';
 import { classify } from '../../src/verdict/verdict.js';
 
@@ -105,6 +105,26 @@ const cases: { title: string; outcome: { ok: boolean } | { threw: string }; said
     reason: /`\.\/lint\.sh` is not executable \(EACCES\)/,
   },
   {
+    title: 'lint-staged 17 refuses intent-to-add files: error',
+    outcome: { ok: false },
+    said: [`${red('✖ lint-staged refused to run with files staged with "--intent-to-add":')}\n\n- /r/new.txt\n`],
+    verdict: 'error',
+    reason: /refuses to run while files are staged with `git add -N`/,
+  },
+  {
+    title: 'lint-staged 17 on a git older than 2.32: error',
+    outcome: { ok: false },
+    said: [red('✖ lint-staged requires at least Git version 2.32.0.')],
+    verdict: 'error',
+    reason: /older than lint-staged needs/,
+  },
+  {
+    title: 'lint-staged 17 throws a Validation Error (16 said it): read alike',
+    outcome: { threw: `${red('✖ Validation Error:')}` },
+    verdict: 'error',
+    reason: /lint-staged could not run: its configuration or options are invalid/,
+  },
+  {
     title: 'a config file that fails to load throws',
     outcome: { threw: 'Unexpected token' },
     verdict: 'error',
@@ -151,6 +171,12 @@ test("lintStagedNext: each lint-staged error's next step is what to fix, not the
   ])
     assert.not.match(next(said) ?? 'none', /Fix the tier/);
   assert.is(lintStagedNext('exit 2: tsc found errors'), undefined, "a command tier's reason is not lint-staged's");
+});
+
+test('majorOf: the major version lint-staged names', () => {
+  assert.is(majorOf('17.6.3'), 17);
+  assert.is(majorOf('13.3.0'), 13);
+  assert.ok(Number.isNaN(majorOf('next')));
 });
 
 test('lintStagedOptions: cwd and configPath resolve against the repository; lint-staged options pass through', () => {
