@@ -67,16 +67,31 @@ export function configCause(file: string, err: { code?: unknown; message?: unkno
 
 /**
  * A task that failed to start, as lint-staged says it: `Task failed to spawn: CMD` and then the error code
- * (16.3 on), or `CMD failed without output (CODE).` (13 to 16.2). A code that is a system error (ENOENT,
+ * (16.3 on), `CMD failed to spawn:` and the error (16.2's later patches), or `CMD failed without output (CODE).`
+ * (13 to 16.2). A code that is a system error (ENOENT,
  * EACCES) is a command that did not start. A task that ran and exited non-zero without a word is said the
  * same way, with `undefined` (16.3 on) or `FAILED`, `KILLED`, a signal as its code: that task failed. Pure.
  */
 export function taskNotStartedIn(text: string): { command: string; code: string } | undefined {
   const spawn = /Task failed to spawn: (.+)\r?\n\s*(E[A-Z0-9]+)\s*$/m.exec(text);
   if (spawn) return { command: spawn[1]!.trim(), code: spawn[2]! };
+  // 16.2.x later patches: `CMD failed to spawn:`, then nano-spawn's error and its cause (`Error: spawn CMD ENOENT`).
+  const nano = /^\s*(?:✖|×)?\s*(.+?) failed to spawn:\s*\r?\n(?:.*\r?\n){0,3}?.*\bspawn \S+ (E[A-Z0-9]+)\s*$/m.exec(text);
+  if (nano) return { command: nano[1]!.trim(), code: nano[2]! };
   const silent = /^\s*(?:✖|×)?\s*(.+?) failed without output \((E[A-Z0-9]+)\)\.\s*$/m.exec(text);
   if (silent) return { command: silent[1]!.trim(), code: silent[2]! };
   return undefined;
+}
+
+/**
+ * A task's spawn error that lint-staged 16.0 to 16.2 (nano-spawn) leave unhandled: `Command failed: CMD
+ * FILES...` whose cause is the system error (ENOENT, EACCES) naming the command (`path`). Pure.
+ */
+export function spawnFailureOf(err: unknown): { command: string; code: string } | undefined {
+  const cause = (err as { cause?: { code?: unknown; path?: unknown; syscall?: unknown } } | null)?.cause;
+  if (typeof cause?.code !== 'string' || !/^E[A-Z0-9]+$/.test(cause.code) || !/^spawn\b/.test(String(cause.syscall ?? '')))
+    return undefined;
+  return { command: typeof cause.path === 'string' ? cause.path : String(cause.syscall).replace(/^spawn\s*/, ''), code: cause.code };
 }
 
 /** lint-staged's answer and what it said, as a gate exit: a task failure is exit 1, anything else a spawn error. Pure. */
@@ -260,14 +275,26 @@ export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJ
   if (pkg !== undefined && !(major >= LS_TESTED.from && major <= LS_TESTED.to))
     writeErr(Buffer.from(`${untestedLintStaged(pkg.version)}\n`));
   const backup = await saveWork(root, tier.name);
+  // lint-staged 16.0 to 16.2 leave a task's spawn error (a command not found) unhandled, which would end this
+  // process before lint-staged restores anything: it is kept as what it is, and lint-staged finishes.
+  let notStarted: { command: string; code: string } | undefined;
+  const onRejection = (err: unknown) => {
+    const failed = spawnFailureOf(err);
+    if (failed === undefined) throw err;
+    notStarted ??= failed;
+  };
+  process.on('unhandledRejection', onRejection);
   try {
     const lintStaged = await load(root);
     stopCopying = copyOutput(printed);
     // Stopped while the work was being saved: lint-staged never starts.
     outcome = stopped ? { ok: false } : { ok: await lintStaged(lintStagedOptions(tier, root), logger) };
+    // A rejection is reported after the microtasks of the turn it happened in: let it arrive.
+    await new Promise((r) => setImmediate(r));
   } catch (err) {
     outcome = { threw: (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'unknown error' };
   } finally {
+    process.off('unhandledRejection', onRejection);
     stopCopying?.();
     for (const [k, v] of saved) {
       if (v === undefined) delete process.env[k];
@@ -289,7 +316,13 @@ export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJ
     timedOut: false,
     ...(stopped
       ? { exitCode: null, interrupted: true }
-      : lintStagedExit(outcome, [...said, ...printed], configWhy, tier.lintStaged?.configPath)),
+      : notStarted !== undefined && 'ok' in outcome && !outcome.ok
+        ? {
+            exitCode: null,
+            interrupted: false,
+            spawnError: taskNotStarted(notStarted.command, notStarted.code, tier.lintStaged?.configPath),
+          }
+        : lintStagedExit(outcome, [...said, ...printed], configWhy, tier.lintStaged?.configPath)),
     seconds: Math.round(performance.now() - started) / 1000,
     tail: tail.slice(Math.max(0, tail.length - TAIL_BYTES)),
   };

@@ -545,33 +545,39 @@ export function useRunnerModules(repo: Repo): void {
   symlinkSync(runnerModules(), join(repo.dir, 'node_modules'), 'dir');
 }
 
-let lintStaged17: string | undefined;
+const lintStagedFolders = new Map<string, string>();
 /**
- * A project's node_modules as `npm i -D gate-ladder lint-staged@17` lays it out: the packed gate-ladder
- * (a copy, so that the lint-staged it imports is the one beside it) with its dependencies, and lint-staged
- * 17 (this project's `lint-staged-17` dev dependency, an npm alias; copied, so it finds only its own
- * dependencies: tinyexec, picomatch, string-argv, and no `yaml`, which lint-staged 17 no longer brings).
+ * A project's node_modules as `npm i -D gate-ladder lint-staged@X` lays it out: the packed gate-ladder
+ * (a copy, so that the lint-staged it imports is the one beside it) with its dependencies, and another
+ * lint-staged, one of this project's dev dependencies that are npm aliases: `lint-staged-17` (17.6.3)
+ * copied, so it finds only its own dependencies (tinyexec, picomatch, string-argv, and no `yaml`, which
+ * lint-staged 17 no longer brings); `lint-staged-16-2` (16.2.0, on nano-spawn, which leaves a task's spawn error unhandled) linked, its
+ * dependencies found where npm put them.
  */
-export function lintStaged17Modules(): string {
-  if (lintStaged17) return lintStaged17;
-  const dir = mkdtempSync(join(tmpdir(), 'gl-ls17-'));
+export function lintStagedModules(alias: 'lint-staged-17' | 'lint-staged-16-2'): string {
+  const known = lintStagedFolders.get(alias);
+  if (known) return known;
+  const dir = mkdtempSync(join(tmpdir(), `gl-${alias}-`));
   const nm = join(dir, 'node_modules');
   mkdirSync(nm);
-  const from = join(PROJECT, 'node_modules', 'lint-staged-17');
+  const from = join(PROJECT, 'node_modules', alias);
   cpSync(join(installedModules(), 'gate-ladder'), join(nm, 'gate-ladder'), { recursive: true, verbatimSymlinks: true });
   for (const dep of ['husky', 'jiti', 'picomatch']) symlinkSync(join(installedModules(), dep), join(nm, dep), 'dir');
-  cpSync(from, join(nm, 'lint-staged'), { recursive: true, verbatimSymlinks: true });
-  // Where node resolves them from lint-staged-17: its own nested copy, else the hoisted one.
-  for (const dep of ['tinyexec', 'string-argv']) {
-    const nested = join(from, 'node_modules', dep);
-    symlinkSync(existsSync(nested) ? nested : join(PROJECT, 'node_modules', dep), join(nm, dep), 'dir');
-  }
+  if (alias === 'lint-staged-17') {
+    cpSync(from, join(nm, 'lint-staged'), { recursive: true, verbatimSymlinks: true });
+    // Where node resolves them from lint-staged-17: its own nested copy, else the hoisted one.
+    for (const dep of ['tinyexec', 'string-argv']) {
+      const nested = join(from, 'node_modules', dep);
+      symlinkSync(existsSync(nested) ? nested : join(PROJECT, 'node_modules', dep), join(nm, dep), 'dir');
+    }
+  } else symlinkSync(from, join(nm, 'lint-staged'), 'dir');
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return (lintStaged17 = nm);
+  lintStagedFolders.set(alias, nm);
+  return nm;
 }
 
-/** The repo's node_modules made lintStaged17Modules: its lintStaged tier runs lint-staged 17. */
-export function useLintStaged17(repo: Repo): void {
+/** The repo's node_modules made lintStagedModules(alias): its lintStaged tier runs that lint-staged. */
+export function useLintStaged(repo: Repo, alias: 'lint-staged-17' | 'lint-staged-16-2'): void {
   unlinkSync(join(repo.dir, 'node_modules'));
-  symlinkSync(lintStaged17Modules(), join(repo.dir, 'node_modules'), 'dir');
+  symlinkSync(lintStagedModules(alias), join(repo.dir, 'node_modules'), 'dir');
 }

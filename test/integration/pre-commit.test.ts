@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeTest, test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
-import { CHECK_SH, type Repo, cleanEnv, sh, useLintStaged17, withRepo } from '../helpers/repo.js';
+import { CHECK_SH, type Repo, cleanEnv, sh, useLintStaged, withRepo } from '../helpers/repo.js';
 import { poolLocks, userWorktrees } from '../helpers/pool.js';
 
 /** A lint-staged task that fails when a staged file says "bug". */
@@ -118,7 +118,7 @@ nodeTest(
   'lint-staged 17 as the tier: a silent task failure is caught, a fixer re-stages, and its refusals (intent-to-add, YAML without yaml) are errors that say what to do',
   () =>
     withRepo({ files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "false" }\n' }) }, (repo) => {
-      useLintStaged17(repo);
+      useLintStaged(repo, 'lint-staged-17');
       withPreCommit(repo);
       const version = (JSON.parse(repo.read('node_modules/lint-staged/package.json')) as { version: string }).version;
       assert.match(version, /^17\./);
@@ -173,6 +173,35 @@ nodeTest(
           ['lint', 'error'],
           ['lint', 'error'],
         ],
+      );
+    }),
+);
+
+// Node-sensitive: an unhandled rejection, and what Node does with it.
+nodeTest(
+  'lint-staged 16.2 (nano-spawn) and a task command not found: an error saying to install it, the commit untouched, no stash left (lint-staged leaves the spawn error unhandled)',
+  () =>
+    withRepo({ files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "gl-no-such-linter" }\n' }) }, (repo) => {
+      useLintStaged(repo, 'lint-staged-16-2');
+      withPreCommit(repo);
+      assert.match(repo.read('node_modules/lint-staged/package.json'), '"version": "16.2.0"');
+      repo.write('src/value.txt', 'changed\n');
+      repo.gitOk('add', 'src/value.txt');
+      repo.write('src/value.txt', 'changed, and more not staged\n');
+      const staged = repo.gitOk('write-tree');
+      const r = commit(repo);
+      assert.is(r.code, 1, r.out);
+      assert.match(
+        r.out,
+        'lint could not give a verdict on the staged changes: lint-staged task could not start: gl-no-such-linter: `gl-no-such-linter` is not found (ENOENT)',
+      );
+      assert.match(r.out, 'Install `gl-no-such-linter`');
+      assert.is(repo.gitOk('write-tree'), staged, 'the index holds what was staged');
+      assert.is(repo.read('src/value.txt'), 'changed, and more not staged\n', 'the unstaged change is back');
+      assert.is(repo.gitOk('stash', 'list'), '', 'no backup left behind');
+      assert.equal(
+        repo.ledger().map((x) => [x.tier, x.verdict]),
+        [['lint', 'error']],
       );
     }),
 );

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
 import { lintStagedNext } from '../../src/lint-staged/messages.js';
-import { configCause, lintStagedExit, majorOf, lintStagedOptions, unreadableConfig } from '../../src/lint-staged/tier.js';
+import { configCause, lintStagedExit, majorOf, spawnFailureOf, lintStagedOptions, unreadableConfig } from '../../src/lint-staged/tier.js';
 import { backupStashes, guardStashes } from '../../src/lint-staged/stash.js';
 import { classify } from '../../src/verdict/verdict.js';
 
@@ -98,6 +98,17 @@ const cases: { title: string; outcome: { ok: boolean } | { threw: string }; said
     reason: /task could not start: eslintt: `eslintt` is not found \(ENOENT\)/,
   },
   {
+    title: 'a task command not found (16.2.7: "failed to spawn:" and the error): error',
+    outcome: { ok: false },
+    said: [
+      red('\n✖ gl-nosuch failed to spawn:'),
+      'Command failed: gl-nosuch /r/a.txt',
+      "Error: spawn gl-nosuch ENOENT\n    at ChildProcess._handle.onexit (node:internal/child_process:285:19) {\n  errno: -2,\n  code: 'ENOENT',\n}",
+    ],
+    verdict: 'error',
+    reason: /task could not start: gl-nosuch: `gl-nosuch` is not found \(ENOENT\)/,
+  },
+  {
     title: 'a task script that is not executable: error',
     outcome: { ok: false },
     said: [red('\n✖ Task failed to spawn: ./lint.sh'), 'EACCES'],
@@ -171,6 +182,17 @@ test("lintStagedNext: each lint-staged error's next step is what to fix, not the
   ])
     assert.not.match(next(said) ?? 'none', /Fix the tier/);
   assert.is(lintStagedNext('exit 2: tsc found errors'), undefined, "a command tier's reason is not lint-staged's");
+});
+
+test('spawnFailureOf: the spawn error lint-staged 16.0-16.2 leave unhandled, and nothing else', () => {
+  const enoent = Object.assign(new Error('spawn gl-nosuch ENOENT'), { code: 'ENOENT', syscall: 'spawn gl-nosuch', path: 'gl-nosuch' });
+  assert.equal(spawnFailureOf(new Error('Command failed: gl-nosuch /r/a.txt', { cause: enoent })), {
+    command: 'gl-nosuch',
+    code: 'ENOENT',
+  });
+  assert.is(spawnFailureOf(new Error('boom')), undefined);
+  assert.is(spawnFailureOf(new Error('x', { cause: { code: 'ENOENT', syscall: 'open' } })), undefined, 'a file not found is no spawn');
+  assert.is(spawnFailureOf(null), undefined);
 });
 
 test('majorOf: the major version lint-staged names', () => {
