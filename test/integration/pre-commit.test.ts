@@ -206,6 +206,24 @@ nodeTest(
     }),
 );
 
+test('a lint-staged outside 13 to 17 runs, and the commit says it is not a version gate-ladder reads, with the one to install', () =>
+  // lint-staged 17's code in a package that says it is 18.0.0: what a project on a newer lint-staged has.
+  withRepo({ files: files(LINT) }, (repo) => {
+    useLintStaged(repo, 'lint-staged-17', '18.0.0');
+    withPreCommit(repo);
+    repo.write('src/value.txt', 'bug\n');
+    repo.gitOk('add', 'src/value.txt');
+    const r = commit(repo);
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.out, 'gate-ladder: lint-staged 18.0.0 is not a version gate-ladder reads (13 to 17)');
+    assert.match(r.out, '`npm i -D lint-staged@17`');
+    assert.match(r.out, 'src/value.txt: value is buggy');
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.verdict]),
+      [['lint', 'caught']],
+    );
+  }));
+
 test('a staged fix passes, the unstaged bug stays unstaged, and the command tier judges the staged tree in a worktree', () =>
   withRepo({ files: files(`${LINT}\n${T1}`, { 'src/value.txt': 'bug\n' }) }, (repo) => {
     withPreCommit(repo);
