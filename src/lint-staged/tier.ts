@@ -212,6 +212,15 @@ function lintStagedPackage(root: string): { file: string; version: string } | un
   return undefined;
 }
 
+/** lint-staged's package.json and version (lintStagedPackage); a version outside LS_TESTED is said, with the one to install. */
+function testedLintStaged(root: string): { file: string; version: string } | undefined {
+  const pkg = lintStagedPackage(root);
+  const major = pkg === undefined ? Number.NaN : majorOf(pkg.version);
+  if (pkg !== undefined && !(major >= LS_TESTED.from && major <= LS_TESTED.to))
+    writeErr(Buffer.from(`${untestedLintStaged(pkg.version)}\n`));
+  return pkg;
+}
+
 /** The major version of a lint-staged version string, or NaN. Pure. */
 export const majorOf = (version: string) => Number(/^(\d+)\./.exec(version)?.[1] ?? Number.NaN);
 
@@ -270,10 +279,7 @@ export async function runLintStaged(tier: ResolvedTier, root: string, env: NodeJ
   let outcome: LintStagedOutcome;
   const printed: string[] = [];
   let stopCopying: (() => void) | undefined;
-  const pkg = lintStagedPackage(root);
-  const major = pkg === undefined ? Number.NaN : majorOf(pkg.version);
-  if (pkg !== undefined && !(major >= LS_TESTED.from && major <= LS_TESTED.to))
-    writeErr(Buffer.from(`${untestedLintStaged(pkg.version)}\n`));
+  const pkg = testedLintStaged(root);
   const backup = await saveWork(root, tier.name);
   // lint-staged 16.0 to 16.2 leave a task's spawn error (a command not found) unhandled, which would end this
   // process before lint-staged restores anything: it is kept as what it is, and lint-staged finishes.
