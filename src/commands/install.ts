@@ -2,12 +2,13 @@ import { EXIT } from '../config/defaults.js';
 import { mkdirSync, existsSync, lstatSync, readFileSync, writeFileSync } from '../util/node.js';
 import { dirname, join } from 'node:path';
 import { SEARCH_PLACES } from '../config/load.js';
+import type { LintStagedOptions } from '../types.js';
 import { git, refusedRepo, repoInfo, type RepoInfo } from '../git/git.js';
 import { installMsg } from '../install/messages.js';
 import { msg } from '../run/messages.js';
 import { shown } from '../util/escape.js';
 import { type PackageManager, detectPackageManager, pmSays } from '../runners/package-manager.js';
-import { lintStagedLine, projectLinter, starterConfig } from '../install/starter.js';
+import { lintStagedField, lintStagedLine, projectLinter, sameLintStaged, starterConfig } from '../install/starter.js';
 import { CARRIED_END, GIT_HOOKS, type HookSetup, carriedBlock, hookSetup } from '../install/hook-managers.js';
 import { readHookFacts } from '../install/hook-managers-io.js';
 import { composePrepare, huskyPrepare, runsHusky } from '../install/prepare.js';
@@ -206,11 +207,15 @@ async function setUpHusky(place: InstallPlace): Promise<{ husky8: boolean } | nu
   return { husky8 };
 }
 
+/** What the pre-commit hook will run: whether a tier does, and the options of its lintStaged tier (true is {}). */
+interface PreCommitPlan {
+  lintStagedTier: boolean;
+  anyTier: boolean;
+  lintStaged?: LintStagedOptions;
+}
+
 /** The config first: a pre-commit hook's lint-staged line is replaced only when a lintStaged tier runs lint-staged. Returns what the pre-commit hook will run. */
-async function writeStarterConfig(
-  place: InstallPlace,
-  opts: InstallOptions,
-): Promise<{ lintStagedTier: boolean; anyTier: boolean } | undefined> {
+async function writeStarterConfig(place: InstallPlace, opts: InstallOptions): Promise<PreCommitPlan | undefined> {
   const { root, packageDir, pkg, pm, state } = place;
   const hasConfig = SEARCH_PLACES.some((p) => p !== 'package.json' && existsSync(join(root, p))) || packageHasKey(root);
   const hookText = (hook: Hook) => (existsSync(join(root, '.husky', hook)) ? readFileSync(join(root, '.husky', hook), 'utf8') : '');
@@ -219,7 +224,9 @@ async function writeStarterConfig(
         .split('\n')
         .find((l) => lintStagedLine(l))
     : undefined;
-  let preCommit: { lintStagedTier: boolean; anyTier: boolean } | undefined;
+  let preCommit: PreCommitPlan | undefined;
+  // The hook line's arguments (`--config cfg.json`), carried into the starter's lintStaged tier so it runs lint-staged as the line did.
+  const hookOptions = lintStagedInHook === undefined ? undefined : lintStagedLine(lintStagedInHook)?.options;
   if (!hasConfig) {
     const found = await readWorkspaces(pkg, pm === 'pnpm' ? 'pnpm' : 'npm').catch(() => null);
     const starter = starterConfig({
@@ -228,6 +235,7 @@ async function writeStarterConfig(
       pm,
       preCommit: opts.preCommit === true,
       lintStaged: lintStagedInHook !== undefined || lintStagedConfigured(pkg),
+      ...(hookOptions !== undefined && { lintStagedOptions: hookOptions }),
       ...(packageDir !== '' && { packageDir }),
       root: rootFacts(root),
       onPath,
@@ -253,7 +261,10 @@ async function writeStarterConfig(
       else if (linted.kind === 'flagged') say(installMsg.linterFlags(linter.linter, linted.count, linted.first, run));
       else say(installMsg.linterFailed(linter.linter, linted.why, run));
     }
-    if (opts.preCommit) preCommit = { lintStagedTier: starter.text.includes('lintStaged: true'), anyTier: starter.preCommitTier };
+    if (opts.preCommit) {
+      const lintStagedTier = starter.text.includes('lintStaged: ');
+      preCommit = { lintStagedTier, anyTier: starter.preCommitTier, ...(lintStagedTier && { lintStaged: hookOptions ?? {} }) };
+    }
   } else if (opts.preCommit) {
     preCommit = await preCommitTiers(root);
   }
@@ -298,12 +309,7 @@ function carryHooks(place: InstallPlace, today: HooksToday): string[] {
 }
 
 /** The hook files: gate-ladder's line added or put in place of an older one (or of a bare lint-staged line), each said. */
-function writeHooks(
-  place: InstallPlace,
-  opts: InstallOptions,
-  preCommit: { lintStagedTier: boolean; anyTier: boolean } | undefined,
-  husky8: boolean,
-): void {
+function writeHooks(place: InstallPlace, opts: InstallOptions, preCommit: PreCommitPlan | undefined, husky8: boolean): void {
   const { root, packageDir, runnerDir, pm, state } = place;
   const hooks: Hook[] = ['pre-push', ...(opts.preCommit ? (['pre-commit'] as const) : [])];
   for (const hook of hooks) {
@@ -313,9 +319,16 @@ function writeHooks(
     const text = exists ? readFileSync(file, 'utf8') : '';
     const lines = text.split('\n');
     const lintStaged = hook === 'pre-commit' ? lines.findIndex((l) => lintStagedLine(l)) : -1;
-    const replaceLintStaged = lintStaged >= 0 && preCommit?.lintStagedTier === true && lintStagedLine(lines[lintStaged]!)!.bare;
+    const found = lintStaged >= 0 ? lintStagedLine(lines[lintStaged]!) : undefined;
+    // A bare line, or one whose every argument the lintStaged tier already runs lint-staged with, gives way to gate-ladder's.
+    const replaceLintStaged =
+      found !== undefined &&
+      preCommit?.lintStagedTier === true &&
+      (found.bare || (found.left.length === 0 && sameLintStaged(found.options, preCommit.lintStaged)));
+    const carry = found !== undefined && !found.bare ? { field: lintStagedField(found.options), left: found.left } : undefined;
+    const twice = () => installMsg.lintStagedTwice(lines[lintStaged]!.trim(), preCommit?.lintStagedTier === true, carry);
     if (lines.some((l) => l.trim() === line) && !replaceLintStaged) {
-      if (lintStaged >= 0) say(installMsg.lintStagedTwice(lines[lintStaged]!.trim(), preCommit?.lintStagedTier === true));
+      if (lintStaged >= 0) say(twice());
       continue;
     }
     mkdirSync(dirname(file), { recursive: true });
@@ -330,6 +343,7 @@ function writeHooks(
       lines[lintStaged] = line;
       next = (old >= 0 && old !== lintStaged ? lines.filter((_, i) => i !== old) : lines).join('\n');
       say(installMsg.replacedLintStaged(hook, entry.replaced.trim()));
+      if (carry !== undefined) say(installMsg.replacedLintStagedArgs(carry.field));
     } else if (old >= 0) {
       lines[old] = line;
       next = lines.join('\n');
@@ -346,8 +360,7 @@ function writeHooks(
     writeFileSync(file, next, { mode: 0o755 });
     state.hooks[hook] = { ...entry, line, after: next };
     say(`gate-ladder: .husky/${hook} runs \`${shown(hookCommand(hook, runnerDir))}\` (when node_modules has it)`);
-    if (lintStaged >= 0 && !replaceLintStaged)
-      say(installMsg.lintStagedTwice(lines[lintStaged]!.trim(), preCommit?.lintStagedTier === true));
+    if (lintStaged >= 0 && !replaceLintStaged) say(twice());
   }
   if (preCommit && !preCommit.anyTier) say(installMsg.noPreCommitTier());
 }
@@ -487,11 +500,12 @@ async function askYes(question: string): Promise<boolean> {
 }
 
 /** Whether the existing config has a lintStaged tier, and any tier for pre-commit (unknown when it does not load: assumed yes). */
-async function preCommitTiers(root: string): Promise<{ lintStagedTier: boolean; anyTier: boolean }> {
+async function preCommitTiers(root: string): Promise<PreCommitPlan> {
   // In a worker with the time limit, as every other command loads it: a config that loops must not hang install.
   const { loadConfigLimited } = await import('../config/load-worker.js');
   const loaded = await loadConfigLimited(root);
   if (loaded.kind !== 'ok') return { lintStagedTier: false, anyTier: true };
   const tiers = loaded.config.tiers.filter((t) => t.hooks.includes('pre-commit'));
-  return { lintStagedTier: tiers.some((t) => t.lintStaged !== undefined), anyTier: tiers.length > 0 };
+  const lintStaged = tiers.find((t) => t.lintStaged !== undefined)?.lintStaged;
+  return { lintStagedTier: lintStaged !== undefined, anyTier: tiers.length > 0, ...(lintStaged !== undefined && { lintStaged }) };
 }

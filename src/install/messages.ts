@@ -54,9 +54,15 @@ export const installMsg = {
     `gate-ladder: ${shown(file)}: "prepare" was ${shown(JSON.stringify(before))}; it is now ${shown(JSON.stringify(after))}: simple-git-hooks writes its hooks into git's hooks folder, which is husky's now (.husky/_), so husky runs after it and puts its own hooks back. .husky/<hook> calls the hooks simple-git-hooks wrote into .git/hooks before install; its config is JavaScript, which install does not run, so when you change it, write the changed commands into .husky/<hook>.`,
   replacedLintStaged: (hook: string, line: string) =>
     `gate-ladder: .husky/${hook}: replaced \`${shown(line)}\` with gate-ladder's line: the config's lintStaged tier runs lint-staged now (it would run twice otherwise); uninstall puts the line back.`,
-  lintStagedTwice: (line: string, tierRunsIt: boolean) =>
+  replacedLintStagedArgs: (field: string) =>
+    `gate-ladder: the lintStaged tier runs lint-staged with that line's arguments: \`lintStaged: ${shown(field)}\`.`,
+  lintStagedTwice: (line: string, tierRunsIt: boolean, carry?: { field: string; left: readonly string[] }) =>
     tierRunsIt
-      ? `gate-ladder: .husky/pre-commit still runs \`${shown(line)}\` (kept: it has arguments), and the config's lintStaged tier runs lint-staged too, so it runs twice per commit. Move the arguments into the tier's \`lintStaged\` options and remove that line.`
+      ? carry !== undefined && carry.left.length > 0
+        ? `gate-ladder: .husky/pre-commit still runs \`${shown(line)}\` (kept: a lintStaged tier cannot take ${carry.left.map((a) => `\`${shown(a)}\``).join(', ')}), and the config's lintStaged tier runs lint-staged too, so it runs twice per commit. Remove that line if the tier's \`lintStaged: ${shown(carry.field)}\` does what it did, or remove the tier.`
+        : carry !== undefined
+          ? `gate-ladder: .husky/pre-commit still runs \`${shown(line)}\` (kept: the config's lintStaged tier runs lint-staged with other options), so lint-staged runs twice per commit. Give the tier \`lintStaged: ${shown(carry.field)}\` in the gate-ladder config and remove that line.`
+          : `gate-ladder: .husky/pre-commit still runs \`${shown(line)}\` (kept: it has arguments), and the config's lintStaged tier runs lint-staged too, so it runs twice per commit. Move the arguments into the tier's \`lintStaged\` options and remove that line.`
       : `gate-ladder: .husky/pre-commit runs \`${shown(line)}\` on its own, before gate-ladder. To have lint-staged judged as a tier (a verdict and a row in the ledger), add \`{ name: 'lint-staged', lintStaged: true }\` to the config's tiers and remove that line.`,
   noPreCommitTier: () =>
     "gate-ladder: no tier runs on pre-commit, so the pre-commit hook allows every commit. Give a quick tier `hooks: ['pre-commit', 'pre-push']`, or add `{ name: 'lint-staged', lintStaged: true }`.",

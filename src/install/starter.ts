@@ -5,7 +5,7 @@
 import { type PackageManager, pmSays } from '../runners/package-manager.js';
 import { detectRunner as readRunner, managerTarget, shellCommands, shellSegments } from '../runners/detect.js';
 import { IDENTITIES } from '../runners/identities.js';
-import type { RunnerName } from '../types.js';
+import type { LintStagedOptions, RunnerName } from '../types.js';
 import { readCheckScript } from './check-twin.js';
 
 /**
@@ -184,6 +184,8 @@ export interface StarterInput {
   preCommit: boolean;
   /** lint-staged is configured or already run by the pre-commit hook: the pre-commit tier runs it. */
   lintStaged: boolean;
+  /** The options of the hook's lint-staged line (`--config cfg.json`: configPath), for the tier that takes its place. */
+  lintStagedOptions?: LintStagedOptions;
   /** The package's folder relative to the repository root, when it is not the root: each tier runs there (`cwd`). */
   packageDir?: string;
   /** The repository root, read for tests that are not a package.json script (used only when there is no `test` script). */
@@ -335,7 +337,7 @@ export function starterConfig(input: StarterInput): Starter {
   if (preCommit && input.lintStaged) {
     w.lines.push(
       '    // pre-commit: lint-staged on the staged files (its own config says which tasks); `git commit --no-verify` skips it.',
-      `    { name: 'lint-staged', lintStaged: true${w.cwdField} },`,
+      `    { name: 'lint-staged', lintStaged: ${lintStagedField(input.lintStagedOptions)}${w.cwdField} },`,
     );
     preCommitTier = true;
   }
@@ -649,16 +651,85 @@ export function usesPrettier(facts: PrettierFacts): boolean {
   });
 }
 
+/** lint-staged's boolean flags that a tier's `lintStaged` options carry. */
+const LS_SWITCHES: Record<string, keyof LintStagedOptions> = {
+  '--continue-on-error': 'continueOnError',
+  '-r': 'relative',
+  '--relative': 'relative',
+  '-v': 'verbose',
+  '--verbose': 'verbose',
+  '--fail-on-changes': 'failOnChanges',
+  '--allow-empty': 'allowEmpty',
+  '--hide-unstaged': 'hideUnstaged',
+};
+
+/** lint-staged's flags that change only what it prints: a tier needs none of them. */
+const LS_OUTPUT_ONLY = new Set(['-q', '--quiet', '-d', '--debug', '--color', '--no-color']);
+
+/**
+ * The arguments of a hook's lint-staged line as the tier's `lintStaged` options (`--config cfg.json` is
+ * `configPath`, relative to the repository root where git runs the hook, `--concurrent false`,
+ * `--relative`...), or the arguments a tier cannot carry (`--cwd`, `--no-stash`, `--diff`, more than
+ * one command on the line, a `$VAR`). Pure.
+ */
+export function lintStagedFlags(rest: string): { options: LintStagedOptions; left: string[] } {
+  const commands = shellCommands(rest).filter((c) => c.words.length > 0 || c.then !== '');
+  if (commands.length > 1 || (commands[0] !== undefined && commands[0].then !== '')) return { options: {}, left: [rest.trim()] };
+  const words = commands[0]?.words ?? [];
+  const options: Record<string, unknown> = {};
+  const left: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const [flag, inline] = words[i]!.startsWith('--') && words[i]!.includes('=') ? words[i]!.split(/=(.*)/s) : [words[i]!, undefined];
+    const value = () => inline ?? words[++i];
+    if (flag === '-c' || flag === '--config') {
+      const path = value();
+      if (path === undefined || path === '-' || path.includes('$')) left.push(`${flag} ${path ?? ''}`.trim());
+      else options.configPath = path.replace(/^\.\/(?=.)/, '');
+    } else if (flag === '-p' || flag === '--concurrent') {
+      const v = value();
+      if (v === 'true' || v === 'false') options.concurrent = v === 'true';
+      else if (v !== undefined && /^[1-9]\d*$/.test(v)) options.concurrent = Number(v);
+      else left.push(`${flag} ${v ?? ''}`.trim());
+    } else if (flag! in LS_SWITCHES && inline === undefined) options[LS_SWITCHES[flag!]!] = true;
+    else if (!LS_OUTPUT_ONLY.has(flag!)) left.push(words[i]!);
+  }
+  return { options: options as LintStagedOptions, left };
+}
+
 /**
  * A `.husky/pre-commit` line that runs lint-staged on its own (`npx lint-staged`, `pnpm exec lint-staged`,
  * `yarn lint-staged`, `bunx lint-staged`, `npx --no -- lint-staged`, `node_modules/.bin/lint-staged`).
- * `bare`: nothing else on the line, so gate-ladder's line can take its place. Pure.
+ * `bare`: nothing else on the line. `options`: its arguments as a tier's `lintStaged` options; `left`:
+ * those a tier cannot carry (gate-ladder's line can take its place only when there are none). Pure.
  */
-export function lintStagedLine(line: string): { bare: boolean } | undefined {
+export function lintStagedLine(line: string): { bare: boolean; options: LintStagedOptions; left: string[] } | undefined {
   const m =
     /^\s*(?:(?:npx|bunx|pnpx|pnpm(?:\s+exec)?|yarn(?:\s+run)?|bun\s+run|npm\s+exec)\s+(?:--?[\w-]*\s+)*)?(?:\.\/)?(?:node_modules\/\.bin\/)?lint-staged\b(.*)$/.exec(
       line,
     );
   if (!m) return undefined;
-  return { bare: m[1]!.trim() === '' };
+  if (m[1]!.trim() === '') return { bare: true, options: {}, left: [] };
+  return { bare: false, ...lintStagedFlags(m[1]!) };
+}
+
+/** The tier's `lintStaged` value as the starter writes it: `true`, or the options a hook line carried. Pure. */
+export function lintStagedField(options: LintStagedOptions | undefined): string {
+  const entries = Object.entries(options ?? {});
+  if (entries.length === 0) return 'true';
+  return `{ ${entries.map(([k, v]) => `${k}: ${typeof v === 'string' ? q(v) : String(v)}`).join(', ')} }`;
+}
+
+/**
+ * Whether a tier's `lintStaged` options are what a hook line's arguments ask (output-only flags aside):
+ * then the tier runs lint-staged as that line did, and gate-ladder's line may take its place. Pure.
+ */
+export function sameLintStaged(line: LintStagedOptions, tier: true | LintStagedOptions | undefined): boolean {
+  if (tier === undefined) return false;
+  const a: Record<string, unknown> = { ...line };
+  const b: Record<string, unknown> = tier === true ? {} : { ...tier };
+  const norm = (p: unknown) => (typeof p === 'string' ? p.replace(/\/(?:\.?\/)+/g, '/').replace(/^(?:\.\/)+(?=.)/, '') : p);
+  a.configPath = norm(a.configPath);
+  b.configPath = norm(b.configPath);
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((k) => a[k] === b[k]);
 }

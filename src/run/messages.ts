@@ -21,6 +21,7 @@ import {
   LINT_STAGED_SAID,
   missingPackage,
 } from '../util/messages.js';
+import { lintStagedNext } from '../lint-staged/messages.js';
 
 /** An error the patch did not cause: not a verdict on it; install what is missing, or fix the tier or what it needs. */
 const errorNext = (r: GateResult, configFile: string, hook?: Voice): string[] => {
@@ -35,12 +36,15 @@ const errorNext = (r: GateResult, configFile: string, hook?: Voice): string[] =>
   ];
 };
 
-const harnessNext = (r: GateResult, configFile: string, hook?: Voice): string =>
-  r.reason?.startsWith(LINT_STAGED_SAID)
+const harnessNext = (r: GateResult, configFile: string, hook?: Voice): string => {
+  const lintStaged = r.reason === undefined ? undefined : lintStagedNext(r.reason);
+  if (lintStaged !== undefined) return `  ${lintStaged}, then ${again(hook)} again.`;
+  return r.reason?.startsWith(LINT_STAGED_SAID)
     ? `  Put the repository in order as lint-staged says above (\`git status\`; a backup it kept is in \`git stash list\`), then ${again(hook)} again.`
     : r.reason?.startsWith(TOO_LONG_SAID)
       ? `  Its \`{changed}\` paths make it that long: narrow the tier's GLOB in ${shown(configFile)} (\`{changed:src/**}\`), or leave the tier out this once: ${skipOnce(r.tier, hook)}.`
       : `  Fix the tier in ${shown(configFile)} or what it needs (or, if the patch makes the check hang or crash, the patch), then ${again(hook)} again.`;
+};
 
 /** GATE_LADDER_SKIP for one tier, as the hook's user types it. */
 const skipOnce = (tier: string, hook?: Voice): string => {

@@ -544,3 +544,46 @@ export function useRunnerModules(repo: Repo): void {
   unlinkSync(join(repo.dir, 'node_modules'));
   symlinkSync(runnerModules(), join(repo.dir, 'node_modules'), 'dir');
 }
+
+const lintStagedFolders = new Map<string, string>();
+/**
+ * A project's node_modules as `npm i -D gate-ladder lint-staged@X` lays it out: the packed gate-ladder
+ * (a copy, so that the lint-staged it imports is the one beside it) with its dependencies, and another
+ * lint-staged, one of this project's dev dependencies that are npm aliases: `lint-staged-17` (17.6.3)
+ * copied, so it finds only its own dependencies (tinyexec, picomatch, string-argv, and no `yaml`, which
+ * lint-staged 17 no longer brings); `lint-staged-16-2` (16.2.0, on nano-spawn, which leaves a task's spawn error unhandled) linked, its
+ * dependencies found where npm put them.
+ */
+export function lintStagedModules(alias: 'lint-staged-17' | 'lint-staged-16-2', version?: string): string {
+  const key = `${alias}@${version ?? ''}`;
+  const known = lintStagedFolders.get(key);
+  if (known) return known;
+  const dir = mkdtempSync(join(tmpdir(), `gl-${alias}-`));
+  const nm = join(dir, 'node_modules');
+  mkdirSync(nm);
+  const from = join(PROJECT, 'node_modules', alias);
+  cpSync(join(installedModules(), 'gate-ladder'), join(nm, 'gate-ladder'), { recursive: true, verbatimSymlinks: true });
+  for (const dep of ['husky', 'jiti', 'picomatch']) symlinkSync(join(installedModules(), dep), join(nm, dep), 'dir');
+  if (alias === 'lint-staged-17') {
+    cpSync(from, join(nm, 'lint-staged'), { recursive: true, verbatimSymlinks: true });
+    // `version`: the copy says it is another version (a lint-staged gate-ladder was not written for), and is 17's code.
+    if (version !== undefined) {
+      const file = join(nm, 'lint-staged', 'package.json');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/"version": "[^"]+"/, `"version": "${version}"`));
+    }
+    // Where node resolves them from lint-staged-17: its own nested copy, else the hoisted one.
+    for (const dep of ['tinyexec', 'string-argv']) {
+      const nested = join(from, 'node_modules', dep);
+      symlinkSync(existsSync(nested) ? nested : join(PROJECT, 'node_modules', dep), join(nm, dep), 'dir');
+    }
+  } else symlinkSync(from, join(nm, 'lint-staged'), 'dir');
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  lintStagedFolders.set(key, nm);
+  return nm;
+}
+
+/** The repo's node_modules made lintStagedModules(alias): its lintStaged tier runs that lint-staged. */
+export function useLintStaged(repo: Repo, alias: 'lint-staged-17' | 'lint-staged-16-2', version?: string): void {
+  unlinkSync(join(repo.dir, 'node_modules'));
+  symlinkSync(lintStagedModules(alias, version), join(repo.dir, 'node_modules'), 'dir');
+}

@@ -633,6 +633,72 @@ test('install --pre-commit replaces `npx lint-staged` with a lint-staged tier (o
     assert.is(repo.read('.husky/pre-commit'), 'npx lint-staged\n');
   }));
 
+test('install --pre-commit over `npx lint-staged --config cfg/ls.json`: the starter tier runs lint-staged with that config (once per commit), and catches what it catches', () =>
+  withRepo(
+    {
+      install: false,
+      files: {
+        'cfg/ls.json': '{ "src/*.txt": ["sh count.sh", "sh check.sh"] }\n',
+        'count.sh': 'echo run >> ../lint-staged-runs.log\n',
+        'check.sh': 'for f in "$@"; do if grep -q bug "$f"; then echo "$f: buggy"; exit 1; fi; done\n',
+        '.husky/pre-commit': 'npx lint-staged --config cfg/ls.json --concurrent false\n',
+        'src/a.txt': 'a\n',
+      },
+    },
+    (repo) => {
+      const r = repo.cli(['install', '--pre-commit']);
+      assert.is(r.code, 0, r.out);
+      assert.match(
+        repo.read('gate-ladder.config.ts'),
+        "{ name: 'lint-staged', lintStaged: { configPath: 'cfg/ls.json', concurrent: false } },",
+      );
+      assert.match(r.stdout, 'replaced `npx lint-staged --config cfg/ls.json --concurrent false`');
+      assert.match(r.stdout, "the lintStaged tier runs lint-staged with that line's arguments");
+      assert.not.match(repo.read('.husky/pre-commit'), 'npx lint-staged');
+      repo.write('src/a.txt', 'b\n');
+      repo.gitOk('add', 'src/a.txt');
+      const c = sh('git', ['commit', '-m', 'a change'], repo.dir);
+      assert.is(c.code, 0, c.out);
+      assert.is(runs(repo), 1, 'lint-staged ran once, with cfg/ls.json');
+      repo.write('src/a.txt', 'bug\n');
+      repo.gitOk('add', 'src/a.txt');
+      const b = sh('git', ['commit', '-m', 'a bug'], repo.dir);
+      assert.is.not(b.code, 0, b.out);
+      assert.match(b.out, 'src/a.txt: buggy');
+      assert.match(b.out, 'commit blocked: lint-staged caught a problem in the staged changes');
+      assert.equal(
+        repo.ledger().map((x) => [x.hook, x.tier, x.verdict]),
+        [
+          ['pre-commit', 'lint-staged', 'pass'],
+          ['pre-commit', 'lint-staged', 'caught'],
+        ],
+      );
+      const u = repo.cli(['uninstall']);
+      assert.is(u.code, 0, u.out);
+      assert.is(repo.read('.husky/pre-commit'), 'npx lint-staged --config cfg/ls.json --concurrent false\n');
+    },
+  ));
+
+test("install --pre-commit over a `lint-staged -c` line that a config's lintStaged tier does not match: the line stays, and install says the options to give the tier", () =>
+  withRepo(
+    {
+      install: false,
+      pushInitial: false,
+      files: {
+        'cfg/ls.json': '{ "src/*.txt": "sh count.sh" }\n',
+        'count.sh': 'echo run >> ../lint-staged-runs.log\n',
+        '.husky/pre-commit': 'npx lint-staged -c cfg/ls.json\n',
+        'gate-ladder.config.ts': "export default { tiers: [{ name: 'lint', lintStaged: true }] };\n",
+      },
+    },
+    (repo) => {
+      const r = repo.cli(['install', '--pre-commit']);
+      assert.is(r.code, 0, r.out);
+      assert.match(repo.read('.husky/pre-commit'), /^npx lint-staged -c cfg\/ls.json\n/);
+      assert.match(r.stdout, "Give the tier `lintStaged: { configPath: 'cfg/ls.json' }` in the gate-ladder config and remove that line.");
+    },
+  ));
+
 test('install --pre-commit with a config that has no pre-commit tier: the lint-staged line is kept and the user is told what to do; with nothing for pre-commit, says no tier runs', () =>
   withRepo(
     {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeTest, test } from '../helpers/sets.js';
 import * as assert from 'uvu/assert';
-import { CHECK_SH, type Repo, cleanEnv, sh, withRepo } from '../helpers/repo.js';
+import { CHECK_SH, type Repo, cleanEnv, sh, useLintStaged, withRepo } from '../helpers/repo.js';
 import { poolLocks, userWorktrees } from '../helpers/pool.js';
 
 /** A lint-staged task that fails when a staged file says "bug". */
@@ -75,6 +75,154 @@ nodeTest('a staged bug is caught by lint-staged, and the unstaged fix in the sam
     assert.equal(rows[0]!.files, ['src/value.txt']);
   }),
 );
+
+test('a lint-staged task that fails without printing a word is caught; a task whose command is not found is an error that says to install it', () =>
+  withRepo({ files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "false" }\n' }) }, (repo) => {
+    withPreCommit(repo);
+    const before = repo.gitOk('rev-parse', 'HEAD');
+    repo.write('src/value.txt', 'changed\n');
+    repo.gitOk('add', 'src/value.txt');
+    const r = commit(repo);
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.out, 'gate-ladder: commit blocked: lint caught a problem in the staged changes');
+    assert.not.match(r.out, 'could not start');
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.verdict, x.exit]),
+      [['lint', 'caught', 1]],
+    );
+    // The command is not there: lint-staged could not run the task, which is no verdict on the change.
+    repo.write('.lintstagedrc.json', '{ "src/*.txt": "gl-no-such-linter --check" }\n');
+    const n = commit(repo);
+    assert.is.not(n.code, 0, n.out);
+    assert.match(
+      n.out,
+      'lint could not give a verdict on the staged changes: lint-staged task could not start: gl-no-such-linter --check: `gl-no-such-linter` is not found (ENOENT)',
+    );
+    assert.match(
+      n.out,
+      "Install `gl-no-such-linter` (a dev dependency: `npm i -D <its package>`, or on PATH), or fix that task's command in lint-staged's configuration, then commit again.",
+    );
+    assert.not.match(n.out, 'Fix the tier');
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.verdict]),
+      [
+        ['lint', 'caught'],
+        ['lint', 'error'],
+      ],
+    );
+    assert.is(repo.gitOk('rev-parse', 'HEAD'), before, 'no commit was made');
+  }));
+
+// Node-sensitive: lint-staged 17 imported by the hook (it asks for Node 22.22.1 and runs on 20).
+nodeTest(
+  'lint-staged 17 as the tier: a silent task failure is caught, a fixer re-stages, and its refusals (intent-to-add, YAML without yaml) are errors that say what to do',
+  () =>
+    withRepo({ files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "false" }\n' }) }, (repo) => {
+      useLintStaged(repo, 'lint-staged-17');
+      withPreCommit(repo);
+      const version = (JSON.parse(repo.read('node_modules/lint-staged/package.json')) as { version: string }).version;
+      assert.match(version, /^17\./);
+      repo.write('src/value.txt', 'changed\n');
+      repo.gitOk('add', 'src/value.txt');
+      const silent = commit(repo);
+      assert.is.not(silent.code, 0, silent.out);
+      assert.match(silent.out, 'commit blocked: lint caught a problem in the staged changes');
+      assert.not.match(silent.out, 'is not a version gate-ladder reads');
+      // A fixer: lint-staged 17 stages what its task changed, and the commit holds it.
+      repo.write('.lintstagedrc.json', '{ "src/*.txt": "sh fix.sh" }\n');
+      repo.write('fix.sh', '#!/bin/sh\nfor f in "$@"; do sed -i s/bug/fixed/ "$f"; done\n');
+      repo.write('src/value.txt', 'bug\n');
+      repo.gitOk('add', '-A');
+      const fixed = commit(repo);
+      assert.is(fixed.code, 0, fixed.out);
+      assert.match(fixed.out, 'lint-staged changed the staged files');
+      assert.is(show(repo, 'HEAD:src/value.txt'), 'fixed');
+      // An intent-to-add file: lint-staged 17 refuses to run; the repository's state, not a finding.
+      repo.write('src/new.txt', 'new\n');
+      repo.gitOk('add', '-N', 'src/new.txt');
+      repo.write('src/value.txt', 'fixed again\n');
+      repo.gitOk('add', 'src/value.txt');
+      const ita = commit(repo);
+      assert.is.not(ita.code, 0, ita.out);
+      assert.match(
+        ita.out,
+        'lint could not give a verdict on the staged changes: lint-staged could not run: it refuses to run while files are staged with `git add -N`',
+      );
+      assert.match(ita.out, "Stage those files' content (`git add <file>`), or unstage them (`git reset -q <file>`)");
+      repo.gitOk('reset', '-q', 'src/new.txt');
+      // A YAML config: lint-staged 17 reads it only with the `yaml` package, which this project has not installed.
+      repo.gitOk('rm', '-q', '.lintstagedrc.json');
+      repo.write('.lintstagedrc.yml', '"src/*.txt": "sh fix.sh"\n');
+      repo.gitOk('add', '.lintstagedrc.yml');
+      const yaml = commit(repo);
+      assert.is.not(yaml.code, 0, yaml.out);
+      assert.match(
+        yaml.out,
+        `its configuration .lintstagedrc.yml is YAML, which lint-staged ${version} reads only with the \`yaml\` package`,
+      );
+      assert.match(
+        yaml.out,
+        'Install the `yaml` package (`npm i -D yaml`), or write the configuration as .lintstagedrc.json, then commit again.',
+      );
+      assert.not.match(yaml.out, 'no lint-staged configuration found');
+      assert.equal(
+        repo.ledger().map((x) => [x.tier, x.verdict]),
+        [
+          ['lint', 'caught'],
+          ['lint', 'pass'],
+          ['lint', 'error'],
+          ['lint', 'error'],
+        ],
+      );
+    }),
+);
+
+// Node-sensitive: an unhandled rejection, and what Node does with it.
+nodeTest(
+  'lint-staged 16.2 (nano-spawn) and a task command not found: an error saying to install it, the commit untouched, no stash left (lint-staged leaves the spawn error unhandled)',
+  () =>
+    withRepo({ files: files(LINT, { '.lintstagedrc.json': '{ "src/*.txt": "gl-no-such-linter" }\n' }) }, (repo) => {
+      useLintStaged(repo, 'lint-staged-16-2');
+      withPreCommit(repo);
+      assert.match(repo.read('node_modules/lint-staged/package.json'), '"version": "16.2.0"');
+      repo.write('src/value.txt', 'changed\n');
+      repo.gitOk('add', 'src/value.txt');
+      repo.write('src/value.txt', 'changed, and more not staged\n');
+      const staged = repo.gitOk('write-tree');
+      const r = commit(repo);
+      assert.is(r.code, 1, r.out);
+      assert.match(
+        r.out,
+        'lint could not give a verdict on the staged changes: lint-staged task could not start: gl-no-such-linter: `gl-no-such-linter` is not found (ENOENT)',
+      );
+      assert.match(r.out, 'Install `gl-no-such-linter`');
+      assert.is(repo.gitOk('write-tree'), staged, 'the index holds what was staged');
+      assert.is(repo.read('src/value.txt'), 'changed, and more not staged\n', 'the unstaged change is back');
+      assert.is(repo.gitOk('stash', 'list'), '', 'no backup left behind');
+      assert.equal(
+        repo.ledger().map((x) => [x.tier, x.verdict]),
+        [['lint', 'error']],
+      );
+    }),
+);
+
+test('a lint-staged outside 13 to 17 runs, and the commit says it is not a version gate-ladder reads, with the one to install', () =>
+  // lint-staged 17's code in a package that says it is 18.0.0: what a project on a newer lint-staged has.
+  withRepo({ files: files(LINT) }, (repo) => {
+    useLintStaged(repo, 'lint-staged-17', '18.0.0');
+    withPreCommit(repo);
+    repo.write('src/value.txt', 'bug\n');
+    repo.gitOk('add', 'src/value.txt');
+    const r = commit(repo);
+    assert.is.not(r.code, 0, r.out);
+    assert.match(r.out, 'gate-ladder: lint-staged 18.0.0 is not a version gate-ladder reads (13 to 17)');
+    assert.match(r.out, '`npm i -D lint-staged@17`');
+    assert.match(r.out, 'src/value.txt: value is buggy');
+    assert.equal(
+      repo.ledger().map((x) => [x.tier, x.verdict]),
+      [['lint', 'caught']],
+    );
+  }));
 
 test('a staged fix passes, the unstaged bug stays unstaged, and the command tier judges the staged tree in a worktree', () =>
   withRepo({ files: files(`${LINT}\n${T1}`, { 'src/value.txt': 'bug\n' }) }, (repo) => {
@@ -150,7 +298,9 @@ test('lint-staged that cannot run is an error, not a catch', () =>
       'lint could not give a verdict on the staged changes: lint-staged could not run: no lint-staged configuration found',
     );
     assert.match(r.out, 'This is not a verdict on the patch');
-    assert.match(r.out, 'then commit again');
+    assert.match(r.out, 'Give lint-staged a configuration where the tier runs (.lintstagedrc.json');
+    assert.match(r.out, "`lintStaged: { configPath: 'path/to/config' }` in the gate-ladder config, then commit again.");
+    assert.not.match(r.out, 'Fix the tier');
     assert.not.match(r.out, 'caught a problem');
     assert.equal(
       repo.ledger().map((x) => [x.tier, x.verdict]),
@@ -178,6 +328,8 @@ nodeTest('a lint-staged config that cannot load: the cause is quoted (escaped) w
         'lint-staged could not run: its configuration lint-staged.config.mjs could not be read: no config here\\x1b[31m, sorry.',
       );
       assert.match(r.out, 'Fix lint-staged.config.mjs so that Node can import it');
+      assert.match(r.out, "Fix lint-staged's configuration file as said above, then commit again.");
+      assert.not.match(r.out, 'Fix the tier');
       assert.not.match(r.out, 'see above');
       assert.equal(
         repo.ledger().map((x) => [x.tier, x.verdict]),

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../src/config/load.js';
-import { configCause, lintStagedExit, lintStagedOptions, unreadableConfig } from '../../src/lint-staged/tier.js';
+import { lintStagedNext } from '../../src/lint-staged/messages.js';
+import { configCause, lintStagedExit, majorOf, spawnFailureOf, lintStagedOptions, unreadableConfig } from '../../src/lint-staged/tier.js';
 import { backupStashes, guardStashes } from '../../src/lint-staged/stash.js';
 import { classify } from '../../src/verdict/verdict.js';
 
@@ -78,6 +79,63 @@ const cases: { title: string; outcome: { ok: boolean } | { threw: string }; said
     reason: /task could not start: eslintt/,
   },
   {
+    title: 'a task that failed without a word (16.3 on: "failed to spawn" with no error code): caught',
+    outcome: { ok: false },
+    said: [red('\n✖ Task failed to spawn: false'), 'undefined'],
+    verdict: 'caught',
+  },
+  {
+    title: 'a task that failed without a word (13 to 16.2): caught',
+    outcome: { ok: false },
+    said: [red('\n✖ false failed without output (FAILED).')],
+    verdict: 'caught',
+  },
+  {
+    title: 'a task command not found (13 to 16.2): error',
+    outcome: { ok: false },
+    said: [red('\n✖ eslintt failed without output (ENOENT).')],
+    verdict: 'error',
+    reason: /task could not start: eslintt: `eslintt` is not found \(ENOENT\)/,
+  },
+  {
+    title: 'a task command not found (16.2.7: "failed to spawn:" and the error): error',
+    outcome: { ok: false },
+    said: [
+      red('\n✖ gl-nosuch failed to spawn:'),
+      'Command failed: gl-nosuch /r/a.txt',
+      "Error: spawn gl-nosuch ENOENT\n    at ChildProcess._handle.onexit (node:internal/child_process:285:19) {\n  errno: -2,\n  code: 'ENOENT',\n}",
+    ],
+    verdict: 'error',
+    reason: /task could not start: gl-nosuch: `gl-nosuch` is not found \(ENOENT\)/,
+  },
+  {
+    title: 'a task script that is not executable: error',
+    outcome: { ok: false },
+    said: [red('\n✖ Task failed to spawn: ./lint.sh'), 'EACCES'],
+    verdict: 'error',
+    reason: /`\.\/lint\.sh` is not executable \(EACCES\)/,
+  },
+  {
+    title: 'lint-staged 17 refuses intent-to-add files: error',
+    outcome: { ok: false },
+    said: [`${red('✖ lint-staged refused to run with files staged with "--intent-to-add":')}\n\n- /r/new.txt\n`],
+    verdict: 'error',
+    reason: /refuses to run while files are staged with `git add -N`/,
+  },
+  {
+    title: 'lint-staged 17 on a git older than 2.32: error',
+    outcome: { ok: false },
+    said: [red('✖ lint-staged requires at least Git version 2.32.0.')],
+    verdict: 'error',
+    reason: /older than lint-staged needs/,
+  },
+  {
+    title: 'lint-staged 17 throws a Validation Error (16 said it): read alike',
+    outcome: { threw: `${red('✖ Validation Error:')}` },
+    verdict: 'error',
+    reason: /lint-staged could not run: its configuration or options are invalid/,
+  },
+  {
     title: 'a config file that fails to load throws',
     outcome: { threw: 'Unexpected token' },
     verdict: 'error',
@@ -85,9 +143,9 @@ const cases: { title: string; outcome: { ok: boolean } | { threw: string }; said
   },
   {
     title: 'lint-staged missing',
-    outcome: { threw: 'lint-staged is not installed; run `npm i -D lint-staged@16`' },
+    outcome: { threw: 'lint-staged is not installed next to gate-ladder' },
     verdict: 'error',
-    reason: /npm i -D lint-staged@16/,
+    reason: /lint-staged is not installed/,
   },
   {
     title: 'a task interrupted (Ctrl-C)',
@@ -106,6 +164,42 @@ for (const c of cases) {
     if (c.reason) assert.match(reason ?? '', c.reason);
   });
 }
+
+test("lintStagedNext: each lint-staged error's next step is what to fix, not the tier", () => {
+  const next = (said: string[], outcome: { ok: boolean } | { threw: string } = { ok: false }) =>
+    lintStagedNext(lintStagedExit(outcome, said).spawnError ?? '');
+  assert.match(next([red('\n✖ Task failed to spawn: eslintt'), 'ENOENT']) ?? '', /^Install `eslintt`.*lint-staged's configuration/);
+  assert.match(next([red('\n✖ Task failed to spawn: ./l.sh'), 'EACCES']) ?? '', /^Make `\.\/l\.sh` executable/);
+  assert.match(next(['✖ lint-staged could not find any valid configuration.']) ?? '', /configPath/);
+  assert.match(next([], { threw: 'lint-staged is not installed next to gate-ladder' }) ?? '', /npm i -D lint-staged/);
+  assert.match(next(['Unstaged changes have been kept back in a patch file:', '/r/x.patch']) ?? '', /git apply/);
+  assert.match(next([], { threw: 'Unexpected token' }) ?? '', /npx lint-staged --debug/);
+  for (const said of [
+    ['✖ lint-staged could not find any valid configuration.'],
+    [red('✖ Failed to get staged files!')],
+    ['\n  ⚠ lint-staged prevented an empty git commit.'],
+    [red('✖ Validation Error:')],
+  ])
+    assert.not.match(next(said) ?? 'none', /Fix the tier/);
+  assert.is(lintStagedNext('exit 2: tsc found errors'), undefined, "a command tier's reason is not lint-staged's");
+});
+
+test('spawnFailureOf: the spawn error lint-staged 16.0-16.2 leave unhandled, and nothing else', () => {
+  const enoent = Object.assign(new Error('spawn gl-nosuch ENOENT'), { code: 'ENOENT', syscall: 'spawn gl-nosuch', path: 'gl-nosuch' });
+  assert.equal(spawnFailureOf(new Error('Command failed: gl-nosuch /r/a.txt', { cause: enoent })), {
+    command: 'gl-nosuch',
+    code: 'ENOENT',
+  });
+  assert.is(spawnFailureOf(new Error('boom')), undefined);
+  assert.is(spawnFailureOf(new Error('x', { cause: { code: 'ENOENT', syscall: 'open' } })), undefined, 'a file not found is no spawn');
+  assert.is(spawnFailureOf(null), undefined);
+});
+
+test('majorOf: the major version lint-staged names', () => {
+  assert.is(majorOf('17.6.3'), 17);
+  assert.is(majorOf('13.3.0'), 13);
+  assert.ok(Number.isNaN(majorOf('next')));
+});
 
 test('lintStagedOptions: cwd and configPath resolve against the repository; lint-staged options pass through', () => {
   const [tier] = resolveConfig({

@@ -3,7 +3,9 @@ import * as assert from 'uvu/assert';
 import {
   type RootFacts,
   detectRunner,
+  lintStagedField,
   lintStagedLine,
+  sameLintStaged,
   projectLinter,
   rootTests,
   starterConfig,
@@ -79,10 +81,55 @@ test('lintStagedLine: a hook line that runs lint-staged on its own, bare or with
     'lint-staged',
     '  npx lint-staged  ',
   ]) {
-    assert.equal(lintStagedLine(l), { bare: true }, l);
+    assert.equal(lintStagedLine(l), { bare: true, options: {}, left: [] }, l);
   }
-  assert.equal(lintStagedLine('npx lint-staged --concurrent false'), { bare: false });
+  assert.equal(lintStagedLine('npx lint-staged --concurrent false'), { bare: false, options: { concurrent: false }, left: [] });
   for (const l of ['npm test', '# npx lint-staged', 'echo lint-staged', 'npx eslint .', '']) assert.is(lintStagedLine(l), undefined, l);
+});
+
+test("lintStagedLine: the line's arguments as a lintStaged tier's options, and those a tier cannot take", () => {
+  const line = (l: string) => {
+    const r = lintStagedLine(l)!;
+    return { options: r.options, left: r.left };
+  };
+  assert.equal(line('npx lint-staged --config path/to/cfg.json'), { options: { configPath: 'path/to/cfg.json' }, left: [] });
+  assert.equal(line('npx lint-staged -c ./cfg/ls.json -q'), { options: { configPath: 'cfg/ls.json' }, left: [] });
+  assert.equal(line("pnpm exec lint-staged --config='my cfg.json' --relative -p 2 --continue-on-error --verbose"), {
+    options: { configPath: 'my cfg.json', relative: true, concurrent: 2, continueOnError: true, verbose: true },
+    left: [],
+  });
+  assert.equal(line('npx lint-staged --allow-empty --fail-on-changes --hide-unstaged --debug --no-color'), {
+    options: { allowEmpty: true, failOnChanges: true, hideUnstaged: true },
+    left: [],
+  });
+  assert.equal(line('npx lint-staged -c cfg.json --no-stash --cwd web'), {
+    options: { configPath: 'cfg.json' },
+    left: ['--no-stash', '--cwd', 'web'],
+  });
+  assert.equal(line('npx lint-staged --config "$CFG"'), { options: {}, left: ['--config $CFG'] });
+  assert.equal(line('npx lint-staged && echo done').left, ['&& echo done']);
+  assert.is(lintStagedField({ configPath: "it's.json", concurrent: false }), "{ configPath: 'it\\'s.json', concurrent: false }");
+  assert.is(lintStagedField({}), 'true');
+});
+
+test('sameLintStaged: a tier runs lint-staged as the hook line did (paths compared as written from the root)', () => {
+  assert.ok(sameLintStaged({ configPath: 'cfg/ls.json' }, { configPath: './cfg//ls.json' }));
+  assert.ok(sameLintStaged({}, true));
+  assert.not.ok(sameLintStaged({ configPath: 'cfg/ls.json' }, true));
+  assert.not.ok(sameLintStaged({}, { configPath: 'cfg/ls.json' }));
+  assert.not.ok(sameLintStaged({ configPath: 'a.json', relative: true }, { configPath: 'a.json' }));
+  assert.not.ok(sameLintStaged({}, undefined));
+});
+
+test("starterConfig with a hook line's lint-staged arguments: the lintStaged tier carries them", () => {
+  const { text } = starterConfig({
+    scripts: { test: 'jest' },
+    pm: 'npm',
+    preCommit: true,
+    lintStaged: true,
+    lintStagedOptions: { configPath: 'path/to/cfg.json', concurrent: false },
+  });
+  assert.match(text, "{ name: 'lint-staged', lintStaged: { configPath: 'path/to/cfg.json', concurrent: false } },");
 });
 
 test('starterConfig: a quick test script as t1 with skipWhenTestAdjacent and a comment, lint on every push, the runner, the manager', () => {
