@@ -177,6 +177,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       ...(judged.tests && { tests: judged.tests }),
       ...(judged.failed && { failed: judged.failed }),
       ...(judged.failures && { failures: judged.failures }),
+      ...(judged.failuresTotal !== undefined && { failuresTotal: judged.failuresTotal }),
       ...(judged.frozen && { frozen: judged.frozen }),
       ...(judged.notes.length > 0 && { notes: judged.notes }),
       ...(detection && {
@@ -380,7 +381,7 @@ async function withOutputFailures(
   const reader = at.runner ?? j.runner;
   // The records that reading needs: the reader's, else those of every runner a script may run (a type check's tier loaded none).
   if (!output.detection.workspaces) await loadRecords(reader ? [reader] : SCRIPT_SUMMARIES);
-  const failures = failuresInOutput({
+  const { failures, total } = failuresInOutput({
     tier: at.tier,
     root,
     tail: exit.tail,
@@ -391,7 +392,7 @@ async function withOutputFailures(
     packageDirs: (base) => goPackageDirs(root, base),
     exists: (file) => existsSync(join(root, file)),
   });
-  return failures.length > 0 ? { ...j, failures } : j;
+  return failures.length > 0 ? { ...j, failures, ...(total > failures.length && { failuresTotal: total }) } : j;
 }
 
 /** Each attempt's per-test outcomes (a tier with a report), for flaky-test evidence: the history code loaded only then. */

@@ -9,7 +9,7 @@
  * is listed on a line of its own. Pure: text in, lines out (colours stripped; escaping is the printer's).
  */
 import { stripAnsi } from '../runners/read.js';
-import { shown } from '../util/escape.js';
+import { plainText } from '../util/escape.js';
 import { keepFor } from './runner-output.js';
 import type { GateResult } from '../gates/result.js';
 
@@ -178,18 +178,26 @@ export function resultSummary(r: GateResult): OutputSummary {
 
 /**
  * A tier's result as a machine reads it (`run --json`, `judge --json`, MCP): the raw tail of its output
- * (colour codes, at most 64 kB) replaced by the one-screen summary, each line's control characters escaped
- * (a tier that did not pass), and the log holding its whole output, with its line count. Pure.
+ * (colour codes, at most 64 kB) replaced by the one-screen summary (a tier that did not pass), each line's
+ * control characters escaped but its tabs kept (`plainText`: a tab is data to a machine, go's `FAIL\tpkg`),
+ * and the log holding its whole output, with its line count; with the failed tests, how many failed in all
+ * (`failures_total`, the runner's count) and whether the list holds fewer (`failures_truncated`: at most 50
+ * are read from an output). Pure.
  */
-export function resultForMachines(r: GateResult): Omit<GateResult, 'tail' | 'outputLines' | 'screen'> & {
+export function resultForMachines(r: GateResult): Omit<GateResult, 'tail' | 'outputLines' | 'screen' | 'failuresTotal'> & {
   summary?: string[];
   output_lines?: number;
+  failures_total?: number;
+  failures_truncated?: boolean;
 } {
-  const { tail, outputLines, screen, ...rest } = r;
+  const { tail, outputLines, screen, failuresTotal, ...rest } = r;
+  const total = Math.max(failuresTotal ?? 0, r.failures?.length ?? 0);
   return {
     ...rest,
+    // With `failures`: how many tests failed in all (the runner's count), and whether `failures` lists fewer (at most 50 are read from the output).
+    ...(r.failures !== undefined && { failures_total: total, failures_truncated: total > r.failures.length }),
     // The blocked tier's screen was chosen already when it was blocked (run/gates-step.ts): not chosen twice.
-    ...(r.verdict !== 'pass' && tail !== '' && { summary: (screen?.lines ?? resultSummary(r).lines).map(shown) }),
+    ...(r.verdict !== 'pass' && tail !== '' && { summary: (screen?.lines ?? resultSummary(r).lines).map(plainText) }),
     ...(outputLines !== undefined && { output_lines: outputLines }),
   };
 }

@@ -72,6 +72,8 @@ test('vitest, no JUnit report: judge --json names the failed test with its file,
     assert.not.ok(controlIn(doc), 'no control character in any string of the JSON');
     assert.is(doc.verdict, 'caught');
     assert.equal(doc.failed_tests.length, 1, JSON.stringify(doc.failed_tests));
+    assert.is(doc.failed_tests_total, 1);
+    assert.is(doc.failed_tests_truncated, false);
     const f = doc.failed_tests[0]!;
     assert.is(f.id, 'test/math.test.js::math > adds');
     assert.is(f.file, 'test/math.test.js');

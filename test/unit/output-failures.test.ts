@@ -13,6 +13,7 @@ import { detectRunner, type Workspaces } from '../../src/runners/detect.js';
 import type { WorkspacePackage } from '../../src/runners/workspaces.js';
 import { failuresInOutput, type OutputFailuresInput } from '../../src/verdict/output-failures.js';
 import { allRecords } from '../../src/runners/index.js';
+import { MAX_FAILURES_READ } from '../../src/verdict/runner-output.js';
 
 await allRecords();
 
@@ -29,7 +30,7 @@ const plain = (tail: string, o: Partial<OutputFailuresInput> = {}): OutputFailur
   ...o,
 });
 
-const ids = (input: OutputFailuresInput) => failuresInOutput(input).map((f) => [f.id, f.file ?? null]);
+const ids = (input: OutputFailuresInput) => failuresInOutput(input).failures.map((f) => [f.id, f.file ?? null]);
 
 test('the named runner reads them, from the tier folder', () => {
   const mocha = fixture('failures/mocha/caught.txt');
@@ -80,6 +81,26 @@ test("a workspaces run: each caught workspace's failed tests, by its own runner,
     assert.ok(String(id).startsWith('packages/b/'), String(id));
     assert.ok(file === null || String(file).startsWith('packages/b/'), String(file));
   }
+});
+
+test('many failures: the list stops at MAX_FAILURES_READ, the total is what the summary counts (or the ids named, when more)', () => {
+  const body = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) => `  ${i + 1}) case ${i}:\n     AssertionError: ${i}\n      at Context.<anonymous> (test/a.test.js:${i + 1}:1)\n`,
+    ).join('\n');
+  // 300 failed, the output kept names the last 120 of them (the rest fell out of its last 64 kB).
+  const cut = `  0 passing (5ms)\n  300 failing\n\n${body(120)}`;
+  const got = failuresInOutput(plain(cut, { runner: 'mocha' }));
+  assert.is(got.failures.length, MAX_FAILURES_READ);
+  assert.is(got.total, 300);
+  // A summary that counts fewer than the output names: the ids named.
+  const named = failuresInOutput(plain(`  0 passing (5ms)\n  7 failing\n\n${body(120)}`, { runner: 'mocha' }));
+  assert.is(named.failures.length, MAX_FAILURES_READ);
+  assert.is(named.total, 120);
+  // Few: the list holds them all.
+  const few = failuresInOutput(plain(`  0 passing (5ms)\n  2 failing\n\n${body(2)}`, { runner: 'mocha' }));
+  assert.equal([few.failures.length, few.total], [2, 2]);
 });
 
 test.run();

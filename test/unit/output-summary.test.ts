@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { summarizeOutput } from '../../src/verdict/output-summary.js';
+import { resultForMachines, summarizeOutput } from '../../src/verdict/output-summary.js';
+import { shownOutputLine } from '../../src/util/escape.js';
+import type { GateResult } from '../../src/gates/result.js';
 import { LOG_MAX_BYTES, LOGS_KEPT, openGateLog } from '../../src/gates/gate-log.js';
 import { outputMsg } from '../../src/run/messages.js';
 import { keepFor } from '../../src/verdict/runner-output.js';
@@ -194,6 +196,21 @@ test('a log that cannot be written costs the log, not the count', () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a tab in a runner's output (go's `FAIL\\tpkg`): the screen expands it, a machine's summary and a failed test's message keep a real one; an escape stays escaped", () => {
+  const tail =
+    '--- FAIL: TestAdd (0.00s)\n    calc_test.go:7: got\t3\nFAIL\nFAIL\texample.com/m/calc\t0.002s\nbell\u0007 \u001b]0;title\u0007\n';
+  const result: GateResult = { tier: 't', verdict: 'caught', exitCode: 1, signal: null, seconds: 1, timedOut: false, tail };
+  const summary = resultForMachines(result).summary ?? [];
+  assert.ok(summary.includes('FAIL\texample.com/m/calc\t0.002s'), JSON.stringify(summary));
+  assert.ok(!summary.some((l) => l.includes('\\t')), JSON.stringify(summary));
+  assert.ok(summary.includes('bell\\x07'), JSON.stringify(summary));
+  assert.is(shownOutputLine('FAIL\texample.com/m/calc\t0.002s'), 'FAIL    example.com/m/calc      0.002s');
+  assert.is(shownOutputLine('ab\tc\u001b[31m'), 'ab      c\\x1b[31m');
+  assert.equal(outputMsg.failedTests([{ id: 'm::TestAdd', title: 'TestAdd', file: 'calc/calc_test.go', line: 7, message: 'got\t3' }]), [
+    '  failed: calc/calc_test.go:7 TestAdd: got     3',
+  ]);
 });
 
 test.run();
