@@ -142,9 +142,11 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     // A retry that could not give a verdict leaves the first attempt's catch standing.
     const last = second !== undefined && second.judged.verdict !== 'error' ? second : first;
     const seconds = first.seconds + (second?.seconds ?? 0);
+    // The first attempt's failed tests: its report's, else those its output named.
+    const firstFailed = first.judged.failed ?? first.judged.failures?.map((f) => f.id) ?? [];
     const retried: GateResult['retried'] = second && {
       verdict: first.judged.verdict,
-      ...(first.judged.failed && { failed: first.judged.failed.slice(0, MAX_FAILED_PER_ROW) }),
+      ...(firstFailed.length > 0 && { failed: firstFailed.slice(0, MAX_FAILED_PER_ROW) }),
       seconds: first.seconds,
     };
     const retryNote =

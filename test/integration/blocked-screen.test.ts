@@ -176,6 +176,14 @@ test.run();
       assert.is(r.code, 1, r.stderr);
       assert.match(r.stderr, '  ... and 290 more failed tests, 300 in all (`run --json` lists the first 50;', r.stderr);
       assert.not.match(r.stderr, 'and 40 more failed tests', r.stderr);
+      // The row names the failed tests the output named (for report and flaky), and how many failed in all.
+      const row = repo.ledger().at(-1)!;
+      assert.is((row.failed as string[] | undefined)?.length, 50, JSON.stringify(row));
+      assert.ok(
+        (row.failed as string[]).every((id) => /^tests\/unit\.test\.js::case \d+$/.test(id)),
+        JSON.stringify(row.failed),
+      );
+      assert.is(row.failed_total, 300);
       const json = repo.cli(['run', '--base', 'HEAD~1', '--json']);
       assert.is(json.code, 1, json.out);
       const result = (
