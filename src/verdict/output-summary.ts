@@ -76,12 +76,9 @@ export function summarizeOutput(input: SummaryInput): OutputSummary {
   const names = (l: string) => failed.some((n) => l.includes(n));
   const heads: number[] = [];
   const isHead = new Set<number>();
-  // mocha's spec reporter draws the whole tree first (each failed test as `1) adds` among the passing ones), then
-  // `N failing` and each failure's details: the details are what says why, so the tree above gives no heads.
-  let details = lines.length - 1;
-  while (details >= 0 && !/^\s*\d+ failing\b/.test(lines[details]!)) details--;
-  for (let i = details === -1 ? 0 : details; i < lines.length; i++) {
-    if (skip[i] || frame[i]) continue;
+  const tree = mochaTrees(lines);
+  for (let i = 0; i < lines.length; i++) {
+    if (skip[i] || frame[i] || tree[i]) continue;
     const l = lines[i]!;
     if (names(l) || FAILURE.test(l) || input.keep?.(l) === true) {
       heads.push(i);
@@ -131,6 +128,29 @@ export function summarizeOutput(input: SummaryInput): OutputSummary {
     if (!take(i)) break;
   }
   return rendered([...chosen], lines, gapBetween, width, failed);
+}
+
+/** A line that starts a script's run: npm's banner (`> name@1.0.0 test`, then `> the command`). */
+const RUN_START = /^> \S/;
+
+/**
+ * The lines of each mocha spec reporter's tree: mocha draws the whole tree first (each failed test as
+ * `1) adds` among the passing ones), then `N failing` and each failure's details, which are what says
+ * why; so a tree gives no heads. A tree runs from its run's start (the output's, npm's banner: each
+ * workspace of an `npm test --workspaces` run its own, or the end of the run before) to its `N failing`:
+ * the details of the first workspace's failures are not taken for the tree of the second's.
+ */
+function mochaTrees(lines: readonly string[]): boolean[] {
+  const tree = lines.map(() => false);
+  let start = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (RUN_START.test(lines[i]!)) start = i;
+    else if (/^\s*\d+ failing\b/.test(lines[i]!)) {
+      tree.fill(true, start, i);
+      start = i + 1;
+    }
+  }
+  return tree;
 }
 
 /** The chosen lines in order, each cut to `width`, a gap mark where lines were left out, and the failed tests no chosen line names. */

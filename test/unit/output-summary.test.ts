@@ -213,4 +213,58 @@ test("a tab in a runner's output (go's `FAIL\\tpkg`): the screen expands it, a m
   ]);
 });
 
+test("two failing mocha workspaces of one npm run: the first workspace's failure is on the screen, not only the second's", () => {
+  const run = (name: string, title: string, message: string) => [
+    '',
+    `> ${name}@1.0.0 test`,
+    `> node mocha.js ${name}.test.js`,
+    '',
+    '',
+    `  1) ${title}`,
+    '',
+    '  0 passing (3ms)',
+    '  1 failing',
+    '',
+    `  1) ${title}:`,
+    '',
+    `      ${message}`,
+    '      + expected - actual',
+    '',
+    `      at Context.<anonymous> (${name}.test.js:2:28)`,
+    '',
+  ];
+  const text = [
+    '',
+    '> mono@1.0.0 test',
+    '> npm test --workspaces',
+    ...run('a', 'adds', 'AssertionError [ERR_ASSERTION]: 2 == 3'),
+    'npm error Lifecycle script `test` failed with error:',
+    'npm error code 1',
+    'npm error path /x/packages/a',
+    ...run('b', 'doubles', 'AssertionError [ERR_ASSERTION]: 4 == 5'),
+    'npm error Lifecycle script `test` failed with error:',
+    'npm error code 1',
+    'npm error path /x/packages/b',
+  ].join('\n');
+  const s = summarizeOutput({ text, failed: ['packages/a/a.test.js::adds', 'packages/b/b.test.js::doubles'] });
+  const at = (l: string) => s.lines.indexOf(l);
+  for (const l of [
+    '      AssertionError [ERR_ASSERTION]: 2 == 3',
+    '      AssertionError [ERR_ASSERTION]: 4 == 5',
+    '  1) adds:',
+    '  1) doubles:',
+  ])
+    assert.ok(at(l) !== -1, `${l}\n${s.lines.join('\n')}`);
+  assert.ok(
+    at('      AssertionError [ERR_ASSERTION]: 2 == 3') < at('      AssertionError [ERR_ASSERTION]: 4 == 5'),
+    'in the order printed',
+  );
+  // Each tree is still left out: its `1) adds` is not a failure's head.
+  assert.is(at('  1) adds'), -1, s.lines.join('\n'));
+  assert.not.ok(
+    s.lines.some((l) => l.startsWith('failed: ')),
+    `every failed test named on the screen:\n${s.lines.join('\n')}`,
+  );
+});
+
 test.run();
