@@ -12,7 +12,7 @@ import { basename, join, resolve } from 'node:path';
 import { runGate } from '../gates/gate.js';
 import { logsDir, openGateLog } from '../gates/gate-log.js';
 import { resultSummary } from '../verdict/output-summary.js';
-import { plainJson, shown } from '../util/escape.js';
+import { plainJson, plainText } from '../util/escape.js';
 import type { LadderDeps } from '../run/ladder.js';
 import { gateTracker, gatesDir, stopLeftovers } from '../gates/gate-records.js';
 import { scopeMatcher } from '../route/route.js';
@@ -63,6 +63,9 @@ export interface PatchAnswer {
   reason: string | null;
   /** The failed tests of the deciding tier: id always; title, file, line and message where its JUnit report (or the runner) gives them. */
   failed_tests: { id: string; title?: string; file?: string; line?: number; message?: string }[];
+  /** How many tests the deciding tier failed in all (its runner's count), and whether `failed_tests` lists fewer (at most 50 are read from an output). */
+  failed_tests_total: number;
+  failed_tests_truncated: boolean;
   /** Each tier reached, in the order it ran. */
   tiers: { tier: string; verdict: Verdict; seconds: number; reason?: string }[];
   /** Tiers that did not run for this change, and why (t0-scope, hooks). */
@@ -337,6 +340,8 @@ function answerOf(o: PatchOutcome, ctx: BaseContext): PatchAnswer {
       tier: APPLY_TIER,
       reason,
       failed_tests: [],
+      failed_tests_total: 0,
+      failed_tests_truncated: false,
       tiers: [],
       skipped: [],
       // A patch that does not apply, or one refused for what it adds, is the patch's: unless the check itself failed.
@@ -369,6 +374,8 @@ function answerOf(o: PatchOutcome, ctx: BaseContext): PatchAnswer {
     tier: stopped?.tier ?? null,
     reason: stopped?.reason ?? null,
     failed_tests: failed,
+    failed_tests_total: Math.max(failed.length, stopped?.failures?.length ? (stopped.failuresTotal ?? 0) : 0),
+    failed_tests_truncated: failed.length < (stopped?.failures?.length ? (stopped.failuresTotal ?? 0) : 0),
     tiers: o.results.map((r) => ({
       tier: r.tier,
       verdict: r.verdict,
@@ -380,7 +387,7 @@ function answerOf(o: PatchOutcome, ctx: BaseContext): PatchAnswer {
     ...(verdict === 'error' && stopped?.causeFile !== undefined && { error_file: stopped.causeFile }),
     ...(verdict === 'error' && stopped?.causeLine !== undefined && { error_line: stopped.causeLine }),
     applied: true,
-    ...(stopped && stopped.tail !== '' && { summary: resultSummary(stopped).lines.map(shown) }),
+    ...(stopped && stopped.tail !== '' && { summary: resultSummary(stopped).lines.map(plainText) }),
     ...(stopped?.log !== undefined && { log: stopped.log }),
     next: judgeMsg.next({
       verdict,
@@ -407,7 +414,9 @@ export function answerLines(a: PatchAnswer): string[] {
       tiers: a.tiers.length,
     }),
     ...shownTests.map((t) => judgeMsg.failedTest(t)),
-    ...(a.failed_tests.length > shownTests.length ? [judgeMsg.moreTests(a.failed_tests.length - shownTests.length)] : []),
+    ...(a.failed_tests_total > shownTests.length
+      ? [judgeMsg.moreTests(a.failed_tests_total - shownTests.length, a.failed_tests_truncated ? a.failed_tests.length : undefined)]
+      : []),
     ...(a.applied ? [judgeMsg.tiers(a.tiers, a.skipped)] : []),
     `  ${a.next}`,
     ...(a.ledger.rows[0] ? [judgeMsg.ledger(a.ledger.file, a.ledger.rows[0].run)] : []),

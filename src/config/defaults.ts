@@ -42,6 +42,10 @@ export const MAX_TIMEOUT_S = 2147483;
 export const DEFAULT_HOOKS: readonly HookName[] = ['pre-push', 'manual', 'replay', 'seed'];
 /** The ledger keeps at most this many paths per row; `files_count` has the total. */
 export const MAX_FILES_PER_ROW = 1000;
+/** The failed tests' ids one ledger row keeps (`failed`; the rest are in tests.jsonl, or counted by `failed_total`). */
+export const MAX_FAILED_PER_ROW = 100;
+/** The failed tests one ledger row names with their place and message (`failed_tests`). */
+export const MAX_FAILED_TESTS_PER_ROW = 10;
 /** How much of a gate's output is kept for messages and for reading its runner's summary (a stack trace above it can be long). */
 export const TAIL_BYTES = 64 * 1024;
 export const ZERO_SHA = '0000000000000000000000000000000000000000';

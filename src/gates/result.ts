@@ -37,6 +37,8 @@ export interface GateResult {
   failed?: string[];
   /** The failed tests that made a `caught` verdict (frozen ones left out), with where and what their JUnit report says: for CI annotations. */
   failures?: TestFailure[];
+  /** More tests failed than `failures` lists (read from the output, at most 50 are): how many, as the runner's summary counts them. */
+  failuresTotal?: number;
   /** Extra lines for the user: frozen failures forgiven, expired freezes, a missing report. */
   notes?: string[];
   /** The runner profile that read the output, and why. */

@@ -1,9 +1,12 @@
 /**
  * Whether a row fetched from another origin's ref could have been written by a gate run: anyone with
  * push rights on the remote can write any ref, so a row is counted only when every field is one a run
- * writes (known verdict and hook, seconds within the tier's timeout, well-formed ids, shas and time).
+ * writes (known verdict and hook, seconds within the tier's timeout, well-formed ids, shas and time, failed
+ * tests within the bounds a row keeps).
  * A refused row is counted per origin, never read. Pure.
  */
+
+import { MAX_FAILED_PER_ROW, MAX_FAILED_TESTS_PER_ROW } from '../config/defaults.js';
 
 /** The bound on a row's seconds when this clone's config does not name its tier (a day: no gate runs longer). */
 export const UNKNOWN_TIER_MAX_S = 24 * 60 * 60;
@@ -78,8 +81,39 @@ export function refuseRow(row: Record<string, unknown>, origin: string, limits: 
   for (const f of ['routed', 'cached', 'calibration', 'applied', 'applicable'] as const)
     if (!optional(row[f], isBool)) return `malformed ${f}`;
   if (!optional(row.retried, (r) => r !== null && typeof r === 'object' && !Array.isArray(r))) return 'malformed retried';
+  const failed = failedRefusal(row);
+  if (failed !== undefined) return failed;
   for (const f of ['reason', 'runner', 'source', 'ref', 'isolation', 'isolate', 'cache_run', 'config_hash'] as const)
     if (!optional(row[f], isString)) return `malformed ${f}`;
+  return undefined;
+}
+
+/** A test id as a run writes it: a string of bounded length (a runner's output may hold control characters, escaped when shown). */
+const isTestId = (v: unknown) => typeof v === 'string' && v !== '' && v.length <= MAX_TEST_ID;
+const MAX_TEST_ID = 4000;
+
+/** A `failed_tests` entry as run/rows.ts writes it: an id, a message's first line, a repository-relative file and a line. */
+function isFailedTest(v: unknown): boolean {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const t = v as Record<string, unknown>;
+  return (
+    isTestId(t.id) &&
+    typeof t.message === 'string' &&
+    t.message.length <= 400 &&
+    optional(t.file, (f) => typeof f === 'string' && f.length <= 4096) &&
+    optional(t.line, (l) => isCount(l) && (l as number) >= 1)
+  );
+}
+
+/** Why a row's failed tests are not what a run writes: `failed` (at most MAX_FAILED_PER_ROW ids), `failed_total`, `failed_tests`, `frozen`. */
+function failedRefusal(row: Record<string, unknown>): string | undefined {
+  const ids = (v: unknown, max: number) => Array.isArray(v) && v.length <= max && v.every(isTestId);
+  if (!optional(row.failed, (v) => ids(v, MAX_FAILED_PER_ROW))) return 'malformed failed';
+  if (!optional(row.failed_total, (v) => isCount(v) && (v as number) > (Array.isArray(row.failed) ? row.failed.length : 0)))
+    return 'malformed failed_total';
+  if (!optional(row.failed_tests, (v) => Array.isArray(v) && v.length <= MAX_FAILED_TESTS_PER_ROW && v.every(isFailedTest)))
+    return 'malformed failed_tests';
+  if (!optional(row.frozen, (v) => ids(v, Number.MAX_SAFE_INTEGER))) return 'malformed frozen';
   return undefined;
 }
 

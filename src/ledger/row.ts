@@ -50,8 +50,13 @@ export interface LedgerRow {
   frozen?: string[];
   /** The first attempt of a tier retried (`retries: 1`): its verdict, failed tests (at most 100) and seconds. */
   retried?: { verdict: Verdict; failed?: string[]; seconds: number };
-  /** Failed tests of this tier (at most the first 100); the full outcomes are in tests.jsonl. */
+  /**
+   * Failed tests of this tier (at most the first 100): every one its JUnit report lists, else, on a `caught` row,
+   * those the runner's output names (at most 50 are read); the full outcomes of a report are in tests.jsonl.
+   */
   failed?: string[];
+  /** More tests failed than `failed` lists: how many (the runner's summary's count, or the report's). */
+  failed_total?: number;
   /**
    * A `caught` row: the failed tests that made it, where and what (from the JUnit report, else the runner's
    * output): at most the first 10, each message's first line cut to 200 characters.

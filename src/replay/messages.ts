@@ -114,7 +114,11 @@ export const judgeMsg = {
     `  failed: ${t.file ? `${shown(t.file)}${t.line ? `:${t.line}` : ''} ` : ''}${shown(t.id)}${t.message ? `: ${shown(clipped(t.message.split('\n')[0] ?? ''))}` : ''}`,
   tiers: (tiers: readonly { tier: string; verdict: Verdict; seconds: number }[], skipped: readonly { tier: string; reason: string }[]) =>
     `  tiers: ${[...tiers.map((t) => `${shown(t.tier)} ${t.verdict} ${t.seconds.toFixed(1)} s`), ...skipped.map((s) => `${shown(s.tier)} skipped (${shown(s.reason)})`)].join('; ') || 'none ran'}`,
-  moreTests: (n: number) => `  ... and ${n} more failed (\`--json\` lists them all)`,
+  /** `listed`: `--json` lists only that many of them (the rest are named in the tier's output). */
+  moreTests: (n: number, listed?: number) =>
+    listed === undefined
+      ? `  ... and ${n} more failed (\`--json\` lists them all)`
+      : `  ... and ${n} more failed (\`--json\` lists the first ${listed}; the tier's output names the rest: its log)`,
   ledger: (file: string, run: string) => `  ledger: ${shown(file)} (run ${run})`,
 };
 

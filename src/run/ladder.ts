@@ -1,4 +1,4 @@
-import { join, posix, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { existsSync } from '../util/node.js';
 import type { GateExit, GateIo } from '../gates/gate.js';
 import type { GateTracker } from '../gates/gate-records.js';
@@ -13,11 +13,12 @@ import type { GateResult } from '../gates/result.js';
 import type { LedgerRow, Verdict } from '../ledger/row.js';
 import type { Plan } from '../route/route.js';
 import type { ResolvedTier } from '../config/resolved.js';
-import { type OutputContext, ambiguityNotes, caughtWorkspaces, classify, recordsRead } from '../verdict/verdict.js';
+import { type OutputContext, ambiguityNotes, classify, recordsRead } from '../verdict/verdict.js';
+import { failuresInOutput } from '../verdict/output-failures.js';
 import { loadRecords } from '../runners/index.js';
 import { SCRIPT_SUMMARIES } from '../runners/identities.js';
-import { MAX_FAILURES_READ, failedTestsOf, keepFor, outputLines } from '../verdict/runner-output.js';
-import { failedSummary, scriptKeep } from '../verdict/script-output.js';
+import { keepFor, outputLines } from '../verdict/runner-output.js';
+import { scriptKeep } from '../verdict/script-output.js';
 import { PNPM_WORKSPACE_KEEP, pnpmPrefixed } from '../runners/pnpm-workspaces.js';
 import { NPM_WORKSPACE_KEEP } from '../runners/workspaces.js';
 import type { Detection, WorkspaceRun } from '../runners/detect.js';
@@ -141,9 +142,11 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     // A retry that could not give a verdict leaves the first attempt's catch standing.
     const last = second !== undefined && second.judged.verdict !== 'error' ? second : first;
     const seconds = first.seconds + (second?.seconds ?? 0);
+    // The first attempt's failed tests: its report's, else those its output named.
+    const firstFailed = first.judged.failed ?? first.judged.failures?.map((f) => f.id) ?? [];
     const retried: GateResult['retried'] = second && {
       verdict: first.judged.verdict,
-      ...(first.judged.failed && { failed: first.judged.failed.slice(0, MAX_FAILED_PER_ROW) }),
+      ...(firstFailed.length > 0 && { failed: firstFailed.slice(0, MAX_FAILED_PER_ROW) }),
       seconds: first.seconds,
     };
     const retryNote =
@@ -176,6 +179,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       ...(judged.tests && { tests: judged.tests }),
       ...(judged.failed && { failed: judged.failed }),
       ...(judged.failures && { failures: judged.failures }),
+      ...(judged.failuresTotal !== undefined && { failuresTotal: judged.failuresTotal }),
       ...(judged.frozen && { frozen: judged.frozen }),
       ...(judged.notes.length > 0 && { notes: judged.notes }),
       ...(detection && {
@@ -343,16 +347,7 @@ async function attempt(
   await loadRecords(recordsRead(runner, output, exit.exitCode));
   const classified = classify(exit, caught, tier.timeout, { ...(runner && { runner }), ...(output && { output }) });
   const inapplicable = classified.inapplicable === true;
-  // A catch's failed tests, as the runner's output names them (a JUnit report's, when it has them, stand instead).
-  const fromOutput = async (j: TierJudgement): Promise<TierJudgement> => {
-    if (j.verdict !== 'caught' || (j.failures?.length ?? 0) > 0 || !output) return j;
-    // Under tox or nox, the runner of the command it said failed reads them.
-    const reader = runner ?? j.runner;
-    // The records that reading needs: the reader's, else those of every runner a script may run (a type check's tier loaded none).
-    if (!output.detection.workspaces) await loadRecords(reader ? [reader] : SCRIPT_SUMMARIES);
-    const failures = failuresInOutput({ tier, root: where.cwd, exit, caught, output, ...(reader && { runner: reader }) });
-    return failures.length > 0 ? { ...j, failures } : j;
-  };
+  const fromOutput = (j: TierJudgement) => withOutputFailures(j, { tier, root: where.cwd, exit, caught, output, runner });
   if (report === undefined) {
     const judged = await fromOutput({ ...classified, notes: classified.proven ? [] : ambiguityNotes(tier, classified.verdict, runner) });
     return { exit, judged, seconds: exit.seconds, inapplicable, ...found };
@@ -368,33 +363,39 @@ async function attempt(
   return { exit, judged: await fromOutput(judged), seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
 }
 
-/** A catch's failed tests as its output names them: a workspaces run's, each caught workspace's part through its own runner, from its folder. */
-function failuresInOutput(at: {
-  tier: ResolvedTier;
-  root: string;
-  exit: GateExit;
-  caught: readonly number[];
-  output: OutputContext;
-  runner?: RunnerName;
-}): ReturnType<typeof failedTestsOf> {
-  const { tier, root, exit, output } = at;
-  const cargo = (r: RunnerName) => r === 'cargo' || r === 'nextest';
-  const manifestDir = output.detection.manifestDir;
-  const read = (r: RunnerName, text: string, base: string) =>
-    failedTestsOf(r, text, {
-      root,
-      base,
-      ...(r === 'go' && { packageDir: goPackageDirs(root, base) }),
-      ...(cargo(r) && { exists: (file: string) => existsSync(join(root, file)), ...(manifestDir !== undefined && { manifestDir }) }),
-    });
-  const workspaces = output.detection.workspaces;
-  if (workspaces)
-    return caughtWorkspaces(workspaces, exit.tail, exit.exitCode ?? 1, at.caught, tier.timeout, output, tier.runner)
-      .flatMap((w) => read(w.runner, w.text, posix.join(tier.cwd, w.dir)))
-      .slice(0, MAX_FAILURES_READ);
-  // A script that runs its tests itself: the runner whose summary counted the failures reads them.
-  const runner = at.runner ?? failedSummary(outputLines(exit.tail))?.runner;
-  return runner ? read(runner, exit.tail, tier.cwd) : [];
+/**
+ * A catch's failed tests, as the runner's output names them (verdict/output-failures.ts; a JUnit report's, when it
+ * has them, stand instead), with what reading them needs where the gate ran: the records, go.mod, cargo's files.
+ */
+async function withOutputFailures(
+  j: TierJudgement,
+  at: {
+    tier: ResolvedTier;
+    root: string;
+    exit: GateExit;
+    caught: readonly number[];
+    output: OutputContext | undefined;
+    runner: RunnerName | undefined;
+  },
+): Promise<TierJudgement> {
+  const { output, root, exit } = at;
+  if (j.verdict !== 'caught' || (j.failures?.length ?? 0) > 0 || !output) return j;
+  // Under tox or nox, the runner of the command it said failed reads them.
+  const reader = at.runner ?? j.runner;
+  // The records that reading needs: the reader's, else those of every runner a script may run (a type check's tier loaded none).
+  if (!output.detection.workspaces) await loadRecords(reader ? [reader] : SCRIPT_SUMMARIES);
+  const { failures, total } = failuresInOutput({
+    tier: at.tier,
+    root,
+    tail: exit.tail,
+    exitCode: exit.exitCode,
+    caught: at.caught,
+    output,
+    ...(reader && { runner: reader }),
+    packageDirs: (base) => goPackageDirs(root, base),
+    exists: (file) => existsSync(join(root, file)),
+  });
+  return failures.length > 0 ? { ...j, failures, ...(total > failures.length && { failuresTotal: total }) } : j;
 }
 
 /** Each attempt's per-test outcomes (a tier with a report), for flaky-test evidence: the history code loaded only then. */

@@ -3,7 +3,7 @@ import type { HookName } from '../types.js';
 import type { GateResult, RunnerInfo } from '../gates/result.js';
 import type { Plan, PlanOrder } from '../route/route.js';
 import type { TierPrediction } from '../ledger/predict.js';
-import { shown, shownLines, stripAnsi } from '../util/escape.js';
+import { shown, shownLines, shownOutputLine, stripAnsi } from '../util/escape.js';
 import { shellQuoted } from '../util/shell-words.js';
 import {
   BYPASS,
@@ -158,15 +158,21 @@ export const runMsg = {
 export const outputMsg = {
   /** A tier interrupted under `output: 'summary'`: what it printed until then is in its log. */
   soFar: (tier: string, log: string) => `gate-ladder: the output of ${shown(tier)} until it was stopped: ${shown(log)}`,
-  /** A blocked tier's failed tests, one a line (at most 10): where, which, and the first line of what it said. */
-  failedTests: (failures: readonly { id: string; title?: string; file?: string; line?: number; message: string }[]) => [
+  /**
+   * A blocked tier's failed tests, one a line (at most 10): where, which, and the first line of what it said; then
+   * how many more failed: of `total` (the runner's count, when more failed than the list holds), not of the list.
+   */
+  failedTests: (
+    failures: readonly { id: string; title?: string; file?: string; line?: number; message: string }[],
+    total = failures.length,
+  ) => [
     ...failures
       .slice(0, 10)
       .map(
         (f) =>
-          `  failed: ${f.file !== undefined ? `${shown(f.file)}${f.line !== undefined ? `:${f.line}` : ''} ${shown(f.title ?? f.id)}` : shown(f.id)}: ${shown(clipped(stripAnsi(f.message).split('\n')[0] ?? ''))}`,
+          `  failed: ${f.file !== undefined ? `${shown(f.file)}${f.line !== undefined ? `:${f.line}` : ''} ${shown(f.title ?? f.id)}` : shown(f.id)}: ${shownOutputLine(clipped(stripAnsi(f.message).split('\n')[0] ?? ''))}`,
       ),
-    ...(failures.length > 10 ? [`  ... and ${failures.length - 10} more failed tests (\`run --json\` lists them)`] : []),
+    ...moreFailed(Math.min(failures.length, 10), failures.length, Math.max(total, failures.length)),
   ],
   /** After the chosen lines: how much was left out, and where the whole output is. */
   leftOut: (tier: string, shownLines: number, total: number, log: string | undefined, cut?: number) =>
@@ -178,6 +184,16 @@ export const outputMsg = {
           ? `gate-ladder: ${total - shownLines} of the ${total} output lines of ${shown(tier)} left out; all of them: ${shown(log)} (or GATE_LADDER_OUTPUT=all to see them as they come).`
           : `gate-ladder: the whole output of ${shown(tier)} (${total} line${total === 1 ? '' : 's'}) is also in ${shown(log)}.`,
 };
+
+/** The line after a blocked tier's first failed tests: how many more failed, and where the rest are named. */
+function moreFailed(shownCount: number, listed: number, total: number): string[] {
+  const more = total - shownCount;
+  if (more <= 0) return [];
+  if (listed >= total) return [`  ... and ${more} more failed tests (\`run --json\` lists them)`];
+  return [
+    `  ... and ${more} more failed tests, ${total} in all (\`run --json\` lists the first ${listed}; the tier's output names the rest: its log, or run the tier's command)`,
+  ];
+}
 
 /** The plan as lines of text, for `--dry-run`; `runners`: which profile reads each running tier, and why. */
 export function planLines(plan: Plan, runners?: ReadonlyMap<string, RunnerInfo>): string[] {

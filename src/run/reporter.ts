@@ -11,7 +11,7 @@ import type { Voice } from '../util/messages.js';
 import { commitMsg } from '../lint-staged/messages.js';
 import { configMsg } from '../config/messages.js';
 import { msg, orderLines, outputMsg, planLines, runMsg } from './messages.js';
-import { shown } from '../util/escape.js';
+import { shownOutputLine } from '../util/escape.js';
 import { writeErr, writeOut } from '../util/stderr.js';
 import { colourWanted, paint } from '../util/colour.js';
 import type { HookName } from '../types.js';
@@ -85,12 +85,12 @@ function block(text: string, colour: 'red' | 'yellow'): string {
  * then the verdict's block again, last. Without a log (output shown as it came): the failed tests and the block.
  */
 function blockedScreen(text: string, r: GateResult, colour: 'red' | 'yellow'): string {
-  const failed = r.verdict === 'caught' ? outputMsg.failedTests(r.failures ?? []) : [];
+  const failed = r.verdict === 'caught' ? outputMsg.failedTests(r.failures ?? [], r.failuresTotal) : [];
   if (r.outputLines === undefined || r.outputLines === 0 || r.screen === undefined)
     return failed.length > 0 ? `\n${failed.join('\n')}${block(text, colour)}` : block(text, colour);
   return [
     block(text.split('\n')[0]!, colour),
-    ...r.screen.lines.map((l) => `  ${shown(l)}`),
+    ...r.screen.lines.map((l) => `  ${shownOutputLine(l)}`),
     outputMsg.leftOut(r.tier, r.screen.shown, Math.max(r.outputLines, r.screen.shown), r.log, r.logCut),
     ...failed,
     block(text, colour),

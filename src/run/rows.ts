@@ -2,7 +2,7 @@
  * The ledger row of a tier a run reached: what the ladder appends after each gate, and what a push the
  * tree cache passes appends without running one (so a cached push loads no gate machinery). Pure.
  */
-import { MAX_FILES_PER_ROW } from '../config/defaults.js';
+import { MAX_FAILED_PER_ROW, MAX_FAILED_TESTS_PER_ROW, MAX_FILES_PER_ROW } from '../config/defaults.js';
 import { isoTime } from '../util/iso-time.js';
 import type { HookName } from '../types.js';
 import type { GateResult } from '../gates/result.js';
@@ -10,8 +10,7 @@ import type { LedgerRow } from '../ledger/row.js';
 import type { Plan } from '../route/route.js';
 import type { TestFailure } from '../evidence/junit.js';
 
-/** The failed tests' ids one row keeps (the rest are in tests.jsonl). */
-export const MAX_FAILED_PER_ROW = 100;
+export { MAX_FAILED_PER_ROW };
 
 /** What the ladder is handed for one patch, and what each of its rows records of it. */
 export interface LadderInput {
@@ -65,7 +64,7 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
     ...(result.frozen && result.frozen.length > 0 && { frozen: result.frozen }),
     ...(result.retried && { retried: result.retried }),
     // Per-test outcomes go to tests.jsonl (joined on run + tier), keeping the ledger small.
-    ...(result.failed && result.failed.length > 0 && { failed: result.failed.slice(0, MAX_FAILED_PER_ROW) }),
+    ...failedIds(result),
     ...(result.verdict === 'caught' && result.failures && result.failures.length > 0 && { failed_tests: rowFailures(result.failures) }),
     ...(result.runner?.runner && { runner: result.runner.runner }),
     ...(result.inapplicable && { applicable: false }),
@@ -75,9 +74,22 @@ export function toRow(input: LadderInput, result: GateResult, skipped: string[],
   };
 }
 
-/** The most failed tests a row names with their place and message (`failed` lists more ids). */
-const MAX_FAILED_TESTS_PER_ROW = 10;
 const MAX_ROW_MESSAGE = 200;
+
+/**
+ * A row's `failed`: the failed tests' ids, at most MAX_FAILED_PER_ROW: its report's (every failed or errored
+ * test, frozen ones too), else, on a catch, those its runner's output named; with `failed_total` when more
+ * failed than the list holds (the runner's count, or the report's). Pure.
+ */
+function failedIds(result: GateResult): Pick<LedgerRow, 'failed' | 'failed_total'> {
+  const ids = result.failed ?? (result.verdict === 'caught' ? result.failures?.map((f) => f.id) : undefined) ?? [];
+  if (ids.length === 0) return {};
+  const total = Math.max(ids.length, result.failed === undefined ? (result.failuresTotal ?? 0) : 0);
+  return {
+    failed: ids.slice(0, MAX_FAILED_PER_ROW),
+    ...(total > Math.min(ids.length, MAX_FAILED_PER_ROW) && { failed_total: total }),
+  };
+}
 
 /** A row's `failed_tests`: the first few, each message's first line, cut. Pure. */
 function rowFailures(failures: readonly TestFailure[]): NonNullable<LedgerRow['failed_tests']> {

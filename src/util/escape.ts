@@ -52,6 +52,35 @@ function escapeOf(c: number): string {
   return NAMED[c] ?? (c <= 0xff ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * One line of a gate's output for a person's screen (a blocked tier's chosen lines, a failed test's
+ * message): its tabs expanded to the next multiple of 8 columns, as the terminal would have shown them
+ * (a tab moves no cursor anywhere it should not go, but escaped it reads as `\t`: go's `FAIL\tpkg`),
+ * every other control character escaped as `shown` does. Pure.
+ */
+export function shownOutputLine(line: string): string {
+  return shown(expandTabs(line));
+}
+
+/** Tabs to spaces, to the next multiple of `stop` columns from the line's start. Pure. */
+export function expandTabs(line: string, stop = 8): string {
+  if (!line.includes('\t')) return line;
+  let out = '';
+  let column = 0;
+  for (const part of line.split('\n')) {
+    if (out !== '') {
+      out += '\n';
+      column = 0;
+    }
+    for (const ch of part) {
+      const pad = ch === '\t' ? stop - (column % stop) : 0;
+      out += pad > 0 ? ' '.repeat(pad) : ch;
+      column += pad > 0 ? pad : 1;
+    }
+  }
+  return out;
+}
+
 /** Each line of a multi-line text shown on its own (its newlines kept): for blocks of output we quote. */
 export function shownLines(text: string): string {
   return text.split('\n').map(shown).join('\n');

@@ -9,7 +9,7 @@
  * is listed on a line of its own. Pure: text in, lines out (colours stripped; escaping is the printer's).
  */
 import { stripAnsi } from '../runners/read.js';
-import { shown } from '../util/escape.js';
+import { plainText } from '../util/escape.js';
 import { keepFor } from './runner-output.js';
 import type { GateResult } from '../gates/result.js';
 
@@ -76,12 +76,9 @@ export function summarizeOutput(input: SummaryInput): OutputSummary {
   const names = (l: string) => failed.some((n) => l.includes(n));
   const heads: number[] = [];
   const isHead = new Set<number>();
-  // mocha's spec reporter draws the whole tree first (each failed test as `1) adds` among the passing ones), then
-  // `N failing` and each failure's details: the details are what says why, so the tree above gives no heads.
-  let details = lines.length - 1;
-  while (details >= 0 && !/^\s*\d+ failing\b/.test(lines[details]!)) details--;
-  for (let i = details === -1 ? 0 : details; i < lines.length; i++) {
-    if (skip[i] || frame[i]) continue;
+  const tree = mochaTrees(lines);
+  for (let i = 0; i < lines.length; i++) {
+    if (skip[i] || frame[i] || tree[i]) continue;
     const l = lines[i]!;
     if (names(l) || FAILURE.test(l) || input.keep?.(l) === true) {
       heads.push(i);
@@ -133,6 +130,29 @@ export function summarizeOutput(input: SummaryInput): OutputSummary {
   return rendered([...chosen], lines, gapBetween, width, failed);
 }
 
+/** A line that starts a script's run: npm's banner (`> name@1.0.0 test`, then `> the command`). */
+const RUN_START = /^> \S/;
+
+/**
+ * The lines of each mocha spec reporter's tree: mocha draws the whole tree first (each failed test as
+ * `1) adds` among the passing ones), then `N failing` and each failure's details, which are what says
+ * why; so a tree gives no heads. A tree runs from its run's start (the output's, npm's banner: each
+ * workspace of an `npm test --workspaces` run its own, or the end of the run before) to its `N failing`:
+ * the details of the first workspace's failures are not taken for the tree of the second's.
+ */
+function mochaTrees(lines: readonly string[]): boolean[] {
+  const tree = lines.map(() => false);
+  let start = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (RUN_START.test(lines[i]!)) start = i;
+    else if (/^\s*\d+ failing\b/.test(lines[i]!)) {
+      tree.fill(true, start, i);
+      start = i + 1;
+    }
+  }
+  return tree;
+}
+
 /** The chosen lines in order, each cut to `width`, a gap mark where lines were left out, and the failed tests no chosen line names. */
 function rendered(
   chosen: number[],
@@ -178,18 +198,26 @@ export function resultSummary(r: GateResult): OutputSummary {
 
 /**
  * A tier's result as a machine reads it (`run --json`, `judge --json`, MCP): the raw tail of its output
- * (colour codes, at most 64 kB) replaced by the one-screen summary, each line's control characters escaped
- * (a tier that did not pass), and the log holding its whole output, with its line count. Pure.
+ * (colour codes, at most 64 kB) replaced by the one-screen summary (a tier that did not pass), each line's
+ * control characters escaped but its tabs kept (`plainText`: a tab is data to a machine, go's `FAIL\tpkg`),
+ * and the log holding its whole output, with its line count; with the failed tests, how many failed in all
+ * (`failures_total`, the runner's count) and whether the list holds fewer (`failures_truncated`: at most 50
+ * are read from an output). Pure.
  */
-export function resultForMachines(r: GateResult): Omit<GateResult, 'tail' | 'outputLines' | 'screen'> & {
+export function resultForMachines(r: GateResult): Omit<GateResult, 'tail' | 'outputLines' | 'screen' | 'failuresTotal'> & {
   summary?: string[];
   output_lines?: number;
+  failures_total?: number;
+  failures_truncated?: boolean;
 } {
-  const { tail, outputLines, screen, ...rest } = r;
+  const { tail, outputLines, screen, failuresTotal, ...rest } = r;
+  const total = Math.max(failuresTotal ?? 0, r.failures?.length ?? 0);
   return {
     ...rest,
+    // With `failures`: how many tests failed in all (the runner's count), and whether `failures` lists fewer (at most 50 are read from the output).
+    ...(r.failures !== undefined && { failures_total: total, failures_truncated: total > r.failures.length }),
     // The blocked tier's screen was chosen already when it was blocked (run/gates-step.ts): not chosen twice.
-    ...(r.verdict !== 'pass' && tail !== '' && { summary: (screen?.lines ?? resultSummary(r).lines).map(shown) }),
+    ...(r.verdict !== 'pass' && tail !== '' && { summary: (screen?.lines ?? resultSummary(r).lines).map(plainText) }),
     ...(outputLines !== undefined && { output_lines: outputLines }),
   };
 }

@@ -72,8 +72,16 @@ export interface FailureContext {
  * at most MAX_FAILURES_READ. Pure.
  */
 export function failedTestsOf(runner: RunnerName, text: string, ctx: FailureContext): TestFailure[] {
+  return failedTestsRead(runner, text, ctx).failures;
+}
+
+/**
+ * `failedTestsOf`'s failed tests (at most MAX_FAILURES_READ), and how many the output names in all (each id
+ * once), past that bound too. Pure.
+ */
+export function failedTestsRead(runner: RunnerName, text: string, ctx: FailureContext): { failures: TestFailure[]; named: number } {
   const read = runnerRecord(runner).profile?.failures;
-  if (!read) return [];
+  if (!read) return { failures: [], named: 0 };
   const out: TestFailure[] = [];
   const seen = new Set<string>();
   for (const f of read(outputLines(text))) {
@@ -99,6 +107,7 @@ export function failedTestsOf(runner: RunnerName, text: string, ctx: FailureCont
       (f.package !== undefined ? `${f.package}::${title}` : idFile !== undefined && runner !== 'cargo' ? `${idFile}::${title}` : title);
     if (seen.has(id)) continue;
     seen.add(id);
+    if (out.length >= MAX_FAILURES_READ) continue;
     out.push({
       id,
       title,
@@ -106,9 +115,8 @@ export function failedTestsOf(runner: RunnerName, text: string, ctx: FailureCont
       ...(file !== undefined && f.line !== undefined && { line: f.line }),
       message: f.message,
     });
-    if (out.length >= MAX_FAILURES_READ) break;
   }
-  return out;
+  return { failures: out, named: seen.size };
 }
 
 /**

@@ -31,6 +31,8 @@ export interface TierJudgement extends Classified {
   dup?: string[];
   /** The failed tests that made it `caught`, with file, line and message (frozen ones left out). */
   failures?: TestFailure[];
+  /** More tests failed than `failures` holds (read from the output: the list is bounded, the runner's summary counts them all): how many. */
+  failuresTotal?: number;
   notes: string[];
 }
 

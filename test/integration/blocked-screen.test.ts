@@ -4,11 +4,13 @@
  * failed test named, and the path of a log under the git dir that holds every line; `output: 'all'` and
  * GATE_LADDER_OUTPUT=all still stream everything; an `error` tier shows its error and the log's path.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PROJECT, type Repo, withRepo } from '../helpers/repo.js';
+import { toolPresent } from '../helpers/system-tool.js';
 
 const UVU = join(PROJECT, 'node_modules', 'uvu');
 const FAILING = ['adds numbers', 'parses dates', 'rounds down'];
@@ -152,5 +154,87 @@ test("a hostile gate's lines on the one screen: colours, titles and bells gone, 
       for (const raw of ['\u001b', '\u0007', '\u202e', '\r']) assert.not.ok(r.stderr.includes(raw), JSON.stringify(raw));
     },
   ));
+
+test('300 failed tests: the screen says 300 failed, not "and 40 more" of the 50 read; run --json says the total and that its list is cut', () =>
+  withRepo(
+    {
+      files: {
+        'gate-ladder.config.ts': config(),
+        'tests/unit.test.js': `const { test } = require(${JSON.stringify(UVU)});
+const assert = require(${JSON.stringify(join(UVU, 'assert'))});
+const { v } = require('../src/v.js');
+for (let i = 0; i < 300; i++) test('case ' + i, () => { assert.is(i + v, i); });
+test.run();
+`,
+        'src/v.js': 'exports.v = 0;\n',
+      },
+    },
+    (repo) => {
+      repo.write('src/v.js', 'exports.v = 1;\n');
+      repo.commit('the bug');
+      const r = repo.push();
+      assert.is(r.code, 1, r.stderr);
+      assert.match(r.stderr, '  ... and 290 more failed tests, 300 in all (`run --json` lists the first 50;', r.stderr);
+      assert.not.match(r.stderr, 'and 40 more failed tests', r.stderr);
+      // The row names the failed tests the output named (for report and flaky), and how many failed in all.
+      const row = repo.ledger().at(-1)!;
+      assert.is((row.failed as string[] | undefined)?.length, 50, JSON.stringify(row));
+      assert.ok(
+        (row.failed as string[]).every((id) => /^tests\/unit\.test\.js::case \d+$/.test(id)),
+        JSON.stringify(row.failed),
+      );
+      assert.is(row.failed_total, 300);
+      const json = repo.cli(['run', '--base', 'HEAD~1', '--json']);
+      assert.is(json.code, 1, json.out);
+      const result = (
+        JSON.parse(json.stdout) as {
+          targets: { results: { failures?: unknown[]; failures_total?: number; failures_truncated?: boolean; failuresTotal?: number }[] }[];
+        }
+      ).targets[0]!.results[0]!;
+      assert.is(result.failures?.length, 50);
+      assert.is(result.failures_total, 300);
+      assert.is(result.failures_truncated, true);
+      assert.is(result.failuresTotal, undefined, 'the internal field is not in the JSON');
+    },
+  ));
+
+const withGo = toolPresent('the go case', spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0, 'apt-get install golang-go');
+
+if (withGo)
+  test("go's tabs (`FAIL\\tpkg`, a message with one): the blocked screen expands them, never `\\t`; run --json keeps real tabs", () =>
+    withRepo(
+      {
+        files: {
+          'go.mod': 'module example.com/m\n\ngo 1.19\n',
+          'calc/calc.go': 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n',
+          'calc/calc_test.go':
+            'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("got\\twrong")\n\t}\n}\n',
+          'gate-ladder.config.mjs':
+            "export default { tiers: [{ name: 't1-go', run: 'go test ./calc/...', timeout: 300, runner: 'go', env: { GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local' } }] };\n",
+        },
+      },
+      (repo) => {
+        repo.write('calc/calc.go', 'package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n');
+        repo.commit('the bug');
+        const r = repo.push();
+        assert.is(r.code, 1, r.stderr);
+        assert.not.match(r.stderr, '\\t', r.stderr);
+        assert.match(r.stderr, /\n {2}FAIL {4}example\.com\/m\/calc {4,}\d/);
+        assert.match(r.stderr, '  failed: calc/calc_test.go:7 TestAdd: got     wrong\n');
+        const json = repo.cli(['run', '--base', 'HEAD~1', '--json']);
+        assert.is(json.code, 1, json.out);
+        const result = (JSON.parse(json.stdout) as { targets: { results: { summary?: string[]; failures?: { message: string }[] }[] }[] })
+          .targets[0]!.results[0]!;
+        assert.ok(
+          result.summary?.some((l) => /^FAIL\texample\.com\/m\/calc\t/.test(l)),
+          JSON.stringify(result.summary),
+        );
+        assert.not.ok(
+          result.summary?.some((l) => l.includes('\\t')),
+          JSON.stringify(result.summary),
+        );
+        assert.is(result.failures?.[0]?.message, 'got\twrong');
+      },
+    ));
 
 test.run();

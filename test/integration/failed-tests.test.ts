@@ -72,6 +72,8 @@ test('vitest, no JUnit report: judge --json names the failed test with its file,
     assert.not.ok(controlIn(doc), 'no control character in any string of the JSON');
     assert.is(doc.verdict, 'caught');
     assert.equal(doc.failed_tests.length, 1, JSON.stringify(doc.failed_tests));
+    assert.is(doc.failed_tests_total, 1);
+    assert.is(doc.failed_tests_truncated, false);
     const f = doc.failed_tests[0]!;
     assert.is(f.id, 'test/math.test.js::math > adds');
     assert.is(f.file, 'test/math.test.js');
@@ -86,6 +88,7 @@ test('vitest, no JUnit report: judge --json names the failed test with its file,
     assert.ok(readFileSync(doc.log!, 'utf8').includes('Failed Tests 1'), 'the log holds the whole output');
     const row = repo.ledger().find((x) => x.verdict === 'caught')!;
     assert.equal(row.failed_tests, [{ id: 'test/math.test.js::math > adds', file: 'test/math.test.js', line: 5, message: f.message }]);
+    assert.equal(row.failed, ['test/math.test.js::math > adds'], 'the ids, read from the output as from a report');
     // The MCP tool's structured result: the same failed test, as an agent receives it.
     const transport = new StdioClientTransport({
       command: process.execPath,

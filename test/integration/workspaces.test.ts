@@ -85,6 +85,35 @@ test('a long output (the last workspace prints 150 kB): the failed test of an ea
     },
   ));
 
+test("two workspaces' tests fail: the blocked screen shows the first workspace's failure (what a user fixes first), not only the second's", () =>
+  pushed(
+    {
+      'packages/a/a.test.js':
+        "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => { assert.equal(1 + 1, 3); });\n",
+      'packages/b/b.test.js': "const assert = require('node:assert');\nit('doubles', () => { assert.equal(2 * 2, 5); });\n",
+    },
+    (repo, out, code) => {
+      assert.is.not(code, 0, out);
+      const r = row(repo);
+      assert.is(r.verdict, 'caught', out);
+      assert.match(String(r.reason), /^workspace a: node: .*; workspace b: mocha: `1 failing`$/);
+      // The screen: the lines of the output chosen between the verdict and the line saying how many were left out.
+      const lines = out.split('\n');
+      const from = lines.findIndex((l) => l.startsWith('gate-ladder: push blocked:'));
+      const to = lines.findIndex((l) => / output lines of unit left out|whole output of unit/.test(l));
+      assert.ok(from !== -1 && to > from, out);
+      const screen = lines.slice(from + 1, to).join('\n');
+      assert.match(screen, '2 == 3', `a's failure on the screen:\n${screen}`);
+      assert.match(screen, '4 == 5', `b's too:\n${screen}`);
+      assert.ok(screen.indexOf('2 == 3') < screen.indexOf('4 == 5'), screen);
+      // The failed tests, in the order the run printed them.
+      assert.equal(
+        ((r.failed_tests ?? []) as { id: string }[]).map((f) => f.id),
+        ['packages/a/a.test.js::adds', 'packages/b/b.test.js::doubles'],
+      );
+    },
+  ));
+
 test("one workspace's test file cannot load: an error naming it, not a catch", () =>
   pushed(
     { 'packages/c/c.test.js': "const nope = require('./nope');\ntest('joins', () => { expect(nope).toBe(1); });\n" },

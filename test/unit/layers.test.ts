@@ -73,6 +73,7 @@ const POLICY = [
   'run/ci-target.ts',
   'verdict/fault.ts',
   'verdict/output-summary.ts',
+  'verdict/output-failures.ts',
   'report/ci-summary.ts',
   'report/ci-annotations.ts',
   'ledger/predict.ts',

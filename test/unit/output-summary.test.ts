@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { summarizeOutput } from '../../src/verdict/output-summary.js';
+import { resultForMachines, summarizeOutput } from '../../src/verdict/output-summary.js';
+import { shownOutputLine } from '../../src/util/escape.js';
+import type { GateResult } from '../../src/gates/result.js';
 import { LOG_MAX_BYTES, LOGS_KEPT, openGateLog } from '../../src/gates/gate-log.js';
 import { outputMsg } from '../../src/run/messages.js';
 import { keepFor } from '../../src/verdict/runner-output.js';
@@ -194,6 +196,75 @@ test('a log that cannot be written costs the log, not the count', () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a tab in a runner's output (go's `FAIL\\tpkg`): the screen expands it, a machine's summary and a failed test's message keep a real one; an escape stays escaped", () => {
+  const tail =
+    '--- FAIL: TestAdd (0.00s)\n    calc_test.go:7: got\t3\nFAIL\nFAIL\texample.com/m/calc\t0.002s\nbell\u0007 \u001b]0;title\u0007\n';
+  const result: GateResult = { tier: 't', verdict: 'caught', exitCode: 1, signal: null, seconds: 1, timedOut: false, tail };
+  const summary = resultForMachines(result).summary ?? [];
+  assert.ok(summary.includes('FAIL\texample.com/m/calc\t0.002s'), JSON.stringify(summary));
+  assert.ok(!summary.some((l) => l.includes('\\t')), JSON.stringify(summary));
+  assert.ok(summary.includes('bell\\x07'), JSON.stringify(summary));
+  assert.is(shownOutputLine('FAIL\texample.com/m/calc\t0.002s'), 'FAIL    example.com/m/calc      0.002s');
+  assert.is(shownOutputLine('ab\tc\u001b[31m'), 'ab      c\\x1b[31m');
+  assert.equal(outputMsg.failedTests([{ id: 'm::TestAdd', title: 'TestAdd', file: 'calc/calc_test.go', line: 7, message: 'got\t3' }]), [
+    '  failed: calc/calc_test.go:7 TestAdd: got     3',
+  ]);
+});
+
+test("two failing mocha workspaces of one npm run: the first workspace's failure is on the screen, not only the second's", () => {
+  const run = (name: string, title: string, message: string) => [
+    '',
+    `> ${name}@1.0.0 test`,
+    `> node mocha.js ${name}.test.js`,
+    '',
+    '',
+    `  1) ${title}`,
+    '',
+    '  0 passing (3ms)',
+    '  1 failing',
+    '',
+    `  1) ${title}:`,
+    '',
+    `      ${message}`,
+    '      + expected - actual',
+    '',
+    `      at Context.<anonymous> (${name}.test.js:2:28)`,
+    '',
+  ];
+  const text = [
+    '',
+    '> mono@1.0.0 test',
+    '> npm test --workspaces',
+    ...run('a', 'adds', 'AssertionError [ERR_ASSERTION]: 2 == 3'),
+    'npm error Lifecycle script `test` failed with error:',
+    'npm error code 1',
+    'npm error path /x/packages/a',
+    ...run('b', 'doubles', 'AssertionError [ERR_ASSERTION]: 4 == 5'),
+    'npm error Lifecycle script `test` failed with error:',
+    'npm error code 1',
+    'npm error path /x/packages/b',
+  ].join('\n');
+  const s = summarizeOutput({ text, failed: ['packages/a/a.test.js::adds', 'packages/b/b.test.js::doubles'] });
+  const at = (l: string) => s.lines.indexOf(l);
+  for (const l of [
+    '      AssertionError [ERR_ASSERTION]: 2 == 3',
+    '      AssertionError [ERR_ASSERTION]: 4 == 5',
+    '  1) adds:',
+    '  1) doubles:',
+  ])
+    assert.ok(at(l) !== -1, `${l}\n${s.lines.join('\n')}`);
+  assert.ok(
+    at('      AssertionError [ERR_ASSERTION]: 2 == 3') < at('      AssertionError [ERR_ASSERTION]: 4 == 5'),
+    'in the order printed',
+  );
+  // Each tree is still left out: its `1) adds` is not a failure's head.
+  assert.is(at('  1) adds'), -1, s.lines.join('\n'));
+  assert.not.ok(
+    s.lines.some((l) => l.startsWith('failed: ')),
+    `every failed test named on the screen:\n${s.lines.join('\n')}`,
+  );
 });
 
 test.run();

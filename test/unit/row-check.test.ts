@@ -72,6 +72,33 @@ const cases: [string, Record<string, unknown>, string | undefined][] = [
   ['a p above 1', { ...row, p: 2 }, 'malformed p'],
   ['skipped_by_select not strings', { ...row, skipped_by_select: [3] }, 'malformed path list'],
   ['a tier with a control character', { ...row, tier: 't1\u001b[2J' }, 'malformed tier'],
+  [
+    "a catch's failed tests, read from the output: ids, a total past them, the first with place and message",
+    {
+      ...row,
+      failed: ['test/a.test.js::adds', 'test/a.test.js::adds\u0007'],
+      failed_total: 300,
+      failed_tests: [
+        { id: 'test/a.test.js::adds', file: 'test/a.test.js', line: 3, message: 'expected 2' },
+        { id: 'x', message: '' },
+      ],
+      frozen: ['test/a.test.js::flaky'],
+    },
+    undefined,
+  ],
+  ['failed not strings', { ...row, failed: [1] }, 'malformed failed'],
+  ['failed past the 100 a row keeps', { ...row, failed: Array.from({ length: 101 }, (_, i) => `t${i}`) }, 'malformed failed'],
+  ['failed as text', { ...row, failed: 'adds' }, 'malformed failed'],
+  ['a failed_total no larger than failed', { ...row, failed: ['a', 'b'], failed_total: 2 }, 'malformed failed_total'],
+  ['a negative failed_total', { ...row, failed_total: -1 }, 'malformed failed_total'],
+  [
+    'failed_tests past the 10 a row keeps',
+    { ...row, failed_tests: Array.from({ length: 11 }, () => ({ id: 'a', message: '' })) },
+    'malformed failed_tests',
+  ],
+  ['a failed test without an id', { ...row, failed_tests: [{ message: 'x' }] }, 'malformed failed_tests'],
+  ['a failed test at line 0', { ...row, failed_tests: [{ id: 'a', line: 0, message: 'x' }] }, 'malformed failed_tests'],
+  ['frozen not strings', { ...row, frozen: [{}] }, 'malformed frozen'],
 ];
 for (const [title, r, why] of cases) test(`refuseRow: ${title}`, () => assert.is(refuseRow(r, 'them', limits), why));
 
