@@ -186,11 +186,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
         runner: { ...((detection.runner ?? judged.runner) && { runner: detection.runner ?? judged.runner }), why: detection.why },
       }),
       ...(notApplicable && { inapplicable: true }),
-      ...(fault && !notApplicable && { cause: fault.cause }),
-      ...(fault?.file !== undefined && !notApplicable && { causeFile: fault.file }),
-      ...(fault?.line !== undefined && !notApplicable && { causeLine: fault.line }),
-      ...(fault?.script !== undefined && !notApplicable && { causeScript: fault.script }),
-      ...(fault?.command !== undefined && !notApplicable && { causeCommand: fault.command }),
+      ...(fault && !notApplicable && causeFields(fault)),
       ...(judged.dup && { dup: judged.dup }),
       ...(retried && { retried }),
     };
@@ -422,6 +418,17 @@ async function recordTests(
 function untrackedFailures(failures: TierJudgement['failures'], deps: LadderDeps): string[] {
   const files = [...new Set((failures ?? []).flatMap((f) => (f.file !== undefined ? [f.file] : [])))];
   return files.length > 0 && deps.notInCommit ? deps.notInCommit(files) : [];
+}
+
+/** A fault as the result's cause fields. */
+function causeFields(fault: Fault): Pick<GateResult, 'cause' | 'causeFile' | 'causeLine' | 'causeScript' | 'causeCommand'> {
+  return {
+    cause: fault.cause,
+    ...(fault.file !== undefined && { causeFile: fault.file }),
+    ...(fault.line !== undefined && { causeLine: fault.line }),
+    ...(fault.script !== undefined && { causeScript: fault.script }),
+    ...(fault.command !== undefined && { causeCommand: fault.command }),
+  };
 }
 
 /** Whose fault a tier's `error` is: a file of the change that cannot load, or its script the change removed (fault.ts). */
