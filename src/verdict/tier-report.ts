@@ -1,4 +1,4 @@
-/** A tier's JUnit report after its gate: the verdict it supports, the outcomes to record, the freezes it meets. */
+/** A tier's report (JUnit, or another format it names) after its gate: the verdict it supports, the outcomes to record, the freezes it meets. */
 import { isAbsolute, relative } from 'node:path';
 import { forgive, type Freeze } from '../evidence/freeze.js';
 import type { GateExit } from '../gates/gate.js';
@@ -57,13 +57,9 @@ export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promi
   const rel = relative(cwd, input.path);
   const where = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : input.path;
   const runner = input.runner ?? tier.runner;
-  const report = await deps.read(
-    input.path,
-    input.since,
-    { ...(runner && { runner }), base: tier.cwd, root: cwd },
-    tier.report?.format ?? 'junit',
-  );
-  const j = judgeReport(input.base, input.exit.exitCode, report, where, runner, tier.allowNoTests === true);
+  const format = tier.report?.format ?? 'junit';
+  const report = await deps.read(input.path, input.since, { ...(runner && { runner }), base: tier.cwd, root: cwd }, format);
+  const j = judgeReport(input.base, input.exit.exitCode, report, where, runner, tier.allowNoTests === true, format);
   const out: TierJudgement = {
     verdict: j.verdict,
     ...(j.reason !== undefined && { reason: j.reason }),
