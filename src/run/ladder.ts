@@ -361,7 +361,17 @@ async function attempt(
   // JUnit reading, per-test records and freezes are loaded only for a tier that names a report.
   const { judgeTier } = await import('../verdict/tier-report.js');
   const judged = await judgeTier(
-    { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...(runner && { runner }) },
+    {
+      tier,
+      cwd: where.cwd,
+      path: report,
+      since,
+      exit,
+      base: classified,
+      applyFreezes: input.hook !== 'seed',
+      ...(runner && { runner }),
+      ...(detection?.runDir !== undefined && { runDir: detection.runDir }),
+    },
     deps.reports!,
   );
   return { exit, judged: await fromOutput(judged), seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
@@ -393,7 +403,8 @@ function failuresInOutput(at: {
       .slice(0, MAX_FAILURES_READ);
   // A script that runs its tests itself: the runner whose summary counted the failures reads them.
   const runner = at.runner ?? failedSummary(outputLines(exit.tail))?.runner;
-  return runner ? read(runner, exit.tail, tier.cwd) : [];
+  // `cd backend && go test ./...`: the runner names files from the folder it moved to.
+  return runner ? read(runner, exit.tail, posix.join(tier.cwd, output.detection.runDir ?? '.')) : [];
 }
 
 /** Each attempt's per-test outcomes (a tier with a report), for flaky-test evidence: the history code loaded only then. */
@@ -438,10 +449,11 @@ function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, dep
     output: exit.tail,
     changed,
     cwd: tier.cwd,
-    // Each workspace's folder, and cargo's `--manifest-path` folder: their runners name files from there.
+    // Each workspace's folder, cargo's `--manifest-path` folder, the folder a `cd` moved the runner to: their runners name files from there.
     dirs: [
       ...(detection?.workspaces?.members ?? []).map((m) => m.dir),
       ...(detection?.manifestDir !== undefined ? [detection.manifestDir] : []),
+      ...(detection?.runDir !== undefined ? [detection.runDir] : []),
     ].map((dir) => (tier.cwd === '.' || tier.cwd === '' ? dir : `${tier.cwd}/${dir}`)),
     exited,
     ...(judged.runWide && { runWide: true }),

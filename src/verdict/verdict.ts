@@ -128,6 +128,7 @@ export interface OutputContext {
     | 'workspaces'
     | 'typeCheck'
     | 'manifestDir'
+    | 'runDir'
     | 'envTool'
   >;
   /** The tier lists no `caught` of its own: each workspace's runner's codes count (a workspaces run). */

@@ -58,4 +58,48 @@ if (withGo)
       },
     ));
 
+if (withGo)
+  test('go in a folder of its own (`cd backend && go test ./...`): a failed test is named at its repository path, from the text and from a `go test -json` report, and a missing report is named as that report', () =>
+    withRepo(
+      {
+        files: {
+          'backend/go.mod': 'module example.com/m\n\ngo 1.19\n',
+          'backend/calc/calc.go': ADD,
+          'backend/calc/calc_test.go': ADD_TEST,
+          'gate-ladder.config.mjs': `export default { tiers: [\n  { name: 't1-cd', run: 'cd backend && go test ./...', timeout: 300, ${ENV} },\n  { name: 't2-json', run: 'cd backend && go test ./...', report: { format: 'go-json', path: 'backend/go-test.json' }, timeout: 300, ${ENV} },\n  { name: 't3-json', run: 'cd backend && go test -json ./... > go-test.json', report: { format: 'go-json', path: 'backend/go-test.json' }, timeout: 300, ${ENV} },\n] };\n`,
+        },
+      },
+      (repo) => {
+        repo.write('backend/calc/calc.go', 'package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n');
+        repo.commit('a bug');
+        const caught = repo.push();
+        assert.is.not(caught.code, 0, caught.out);
+        assert.match(caught.out, 't1-cd caught in');
+        const row = (tier: string) =>
+          repo
+            .ledger()
+            .filter((r) => r.tier === tier)
+            .at(-1)!;
+        assert.equal(row('t1-cd').failed_tests, [
+          { id: 'example.com/m/calc::TestAdd', file: 'backend/calc/calc_test.go', line: 7, message: '1+2' },
+        ]);
+
+        const missing = repo.push(['origin', 'HEAD'], { GATE_LADDER_SKIP: 't1-cd' });
+        assert.is.not(missing.code, 0, missing.out);
+        assert.match(missing.out, 't2-json error in');
+        assert.match(
+          missing.out,
+          'exit 1 and no `go test -json` report at backend/go-test.json: cannot tell a failed test from a broken harness; make the gate write it (e.g. `go test -json ./... > PATH`) or drop `report` from the tier',
+        );
+        assert.not.match(missing.out, 'JUnit');
+
+        const json = repo.push(['origin', 'HEAD'], { GATE_LADDER_SKIP: 't1-cd,t2-json' });
+        assert.is.not(json.code, 0, json.out);
+        assert.match(json.out, 't3-json caught in');
+        assert.equal(row('t3-json').failed_tests, [
+          { id: 'example.com/m/calc::TestAdd', file: 'backend/calc/calc_test.go', line: 7, message: '1+2' },
+        ]);
+      },
+    ));
+
 test.run();

@@ -5,12 +5,14 @@
  * is no test run; `go test -json` on stdout is read as the text its events hold; a panic names the test
  * file's frame; a t.Log before the failure does not stand for it; an import cycle is no test failing.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { detectRunner } from '../../src/runners/detect.js';
+import { goPackageDirs } from '../../src/runners/go-packages.js';
 import { allRecords } from '../../src/runners/index.js';
 import { failedTestsOf } from '../../src/verdict/runner-output.js';
 import { reportDeps } from '../../src/verdict/tier-report-io.js';
@@ -112,6 +114,44 @@ test("a go-json report: its failed tests with file, line and message, from its e
       // The panic's frame is under the folder go ran in when the report was written (/x): outside this one, so no file.
       ['example.com/m/math::TestDiv', undefined, undefined, 'panic: runtime error: integer divide by zero'],
     ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a go tier that moves first (`cd backend && go test`, go's `-C backend`): the runner's folder is known, so its failed tests' files are the repository's", () => {
+  const none = () => null;
+  const at = (run: string) => {
+    const d = detectRunner(run, undefined, none);
+    return [d.runner, d.runDir];
+  };
+  assert.equal(at('cd backend && go test ./...'), ['go', 'backend']);
+  assert.equal(at('go -C backend test ./...'), ['go', 'backend']);
+  assert.equal(at('go -C=svc/api test -v ./...'), ['go', 'svc/api']);
+  assert.equal(at('cd services && go -C api test ./...'), ['go', 'services/api']);
+  assert.equal(at('cd a; cd ./b/ && go test ./...'), ['go', 'a/b']);
+  assert.equal(at('go -C backend vet ./...'), ['govet', undefined]);
+  // A folder that is not known from the command (absolute, a variable, out of the tree): none, as before.
+  for (const run of ['cd /srv/app && go test ./...', 'cd "$DIR" && go test ./...', 'cd .. && go test ./...', 'go test ./...'])
+    assert.equal(at(run), ['go', undefined], run);
+  // Through a script: npm runs it from package.json's folder.
+  assert.equal(detectRunner('npm test', undefined, () => ({ test: 'cd backend && go test ./...' })).runDir, 'backend');
+  // As the ladder reads a catch: from the runner's folder, go.mod there placing the packages.
+  const dir = mkdtempSync(join(tmpdir(), 'gl-go-cd-'));
+  try {
+    mkdirSync(join(dir, 'backend'));
+    writeFileSync(join(dir, 'backend', 'go.mod'), 'module example.com/m\n\ngo 1.19\n');
+    assert.equal(
+      failedTestsOf('go', output('caught'), { root: dir, base: 'backend', packageDir: goPackageDirs(dir, 'backend') }).map((f) => [
+        f.id,
+        f.file,
+        f.line,
+      ]),
+      [
+        ['example.com/m/math::TestAdds', 'backend/math/math_test.go', 7],
+        ['example.com/m/math::TestSub/inner', 'backend/math/math_test.go', 15],
+      ],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
