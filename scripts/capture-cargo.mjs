@@ -158,6 +158,23 @@ const CASES = {
     files: { 'tests/abort.rs': '#[test]\nfn aborts() {\n    if m::add(1, 1) == 2 {\n        std::process::abort();\n    }\n}\n' },
     argv: ['cargo', 'test'],
   },
+  // A panic that cannot unwind (an extern "C" fn, as under panic = "abort") aborts the binary: its panic names the test's thread and the place.
+  'abort-panic': {
+    files: {
+      'src/lib.rs': LIB(
+        'a + b',
+        '\n/// Halves; panics on an odd number.\npub extern "C" fn half(a: i64) -> i64 {\n    if a % 2 == 1 {\n        panic!("odd: {a}");\n    }\n    a / 2\n}\n',
+      ),
+      'tests/half.rs':
+        'use m::half;\n\n#[test]\nfn halves() {\n    assert_eq!(half(4), 2);\n}\n\n#[test]\nfn halves_odd() {\n    assert_eq!(half(3), 1);\n}\n',
+    },
+    argv: ['cargo', 'test'],
+  },
+  // One test at a time: libtest names each test as it starts, so the aborting one is the unfinished line.
+  'abort-serial': {
+    files: { 'tests/abort.rs': '#[test]\nfn aborts() {\n    if m::add(1, 1) == 2 {\n        std::process::abort();\n    }\n}\n' },
+    argv: ['cargo', 'test', '--test', 'abort', '--', '--test-threads=1'],
+  },
   'compile-error': { files: { 'src/lib.rs': LIB('a + b + "x"') }, argv: ['cargo', 'test'] },
   'broken-toml': { files: { 'Cargo.toml': TOML.replace('"0.1.0"', '0.1.0"') }, argv: ['cargo', 'test'] },
   'no-such-command': { argv: ['cargo', 'nextest', 'run'] },

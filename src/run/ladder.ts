@@ -186,6 +186,7 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
       ...(fault?.file !== undefined && !notApplicable && { causeFile: fault.file }),
       ...(fault?.script !== undefined && !notApplicable && { causeScript: fault.script }),
       ...(fault?.command !== undefined && !notApplicable && { causeCommand: fault.command }),
+      ...(fault?.stopped && !notApplicable && { causeStopped: true }),
       ...(judged.dup && { dup: judged.dup }),
       ...(retried && { retried }),
     };
@@ -360,22 +361,16 @@ async function attempt(
   const t0 = performance.now();
   // JUnit reading, per-test records and freezes are loaded only for a tier that names a report.
   const { judgeTier } = await import('../verdict/tier-report.js');
-  const judged = await judgeTier(
-    {
-      tier,
-      cwd: where.cwd,
-      path: report,
-      since,
-      exit,
-      base: classified,
-      applyFreezes: input.hook !== 'seed',
-      ...(runner && { runner }),
-      ...(detection?.runDir !== undefined && { runDir: detection.runDir }),
-    },
-    deps.reports!,
-  );
+  const at = { path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...ranWith(runner, detection) };
+  const judged = await judgeTier({ tier, cwd: where.cwd, ...at }, deps.reports!);
   return { exit, judged: await fromOutput(judged), seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
 }
+
+/** The runner a report's ids are read for, and the folder it ran in when its command moved there (`cd backend && go test`). */
+const ranWith = (runner: RunnerName | undefined, detection: Detection | undefined) => ({
+  ...(runner && { runner }),
+  ...(detection?.runDir !== undefined && { runDir: detection.runDir }),
+});
 
 /** A catch's failed tests as its output names them: a workspaces run's, each caught workspace's part through its own runner, from its folder. */
 function failuresInOutput(at: {
@@ -457,6 +452,7 @@ function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, dep
     ].map((dir) => (tier.cwd === '.' || tier.cwd === '' ? dir : `${tier.cwd}/${dir}`)),
     exited,
     ...(judged.runWide && { runWide: true }),
+    ...(judged.stopped !== undefined && { stopped: judged.stopped }),
     ...(deps.atBase && { textAtBase: deps.atBase }),
     ...(missingScript !== undefined && { missingScript }),
     ...(notFound !== undefined && { notFound }),

@@ -1,7 +1,7 @@
 import type { GateExit } from '../gates/gate.js';
 import type { ReportRead } from '../evidence/junit.js';
 import { shown } from '../util/escape.js';
-import { lastLine, quoteLine } from '../runners/read.js';
+import { type Stopped, lastLine, quoteLine } from '../runners/read.js';
 import { base } from '../runners/command-words.js';
 
 export { quoteLine };
@@ -38,6 +38,8 @@ export interface Classified {
    * not found`; or the module `python -m` could not find (`flake8`).
    */
   notFound?: string;
+  /** The test binary ended mid-run in the code it runs (runners/read.ts `Stopped`): whose fault is told from where (fault.ts). */
+  stopped?: Stopped;
   /**
    * The runner whose output decided, when the tier's command names none itself: the one a command tox
    * or nox said failed runs (pytest under `tox`). Its reader names the failed tests.
@@ -649,6 +651,7 @@ function byProfile(
       verdict: 'error',
       reason: `${r.cannotRun.what}: ${quoteLine(r.cannotRun.line)}${r.cannotRun.next !== undefined ? `; ${r.cannotRun.next}` : ''}`,
       ...(r.cannotRun.notFound !== undefined && { notFound: r.cannotRun.notFound, inapplicable: true }),
+      ...(r.cannotRun.stopped !== undefined && { stopped: r.cannotRun.stopped }),
     };
   if (none) return noTestsRan(r, none, runner, code, allowNoTests);
   if (code === 0) {

@@ -1,7 +1,10 @@
 /**
  * go (1.19 here; .ci/run installs golang-go) on real pushes: `go vet`'s findings are a catch, code it
  * cannot compile an error; a test binary that log.Fatal ends in the code under test is an error, even
- * with `allowNoTests` (before: "no tests ran", and a pass under it).
+ * with `allowNoTests` (before: "no tests ran", and a pass under it), the patch's, naming the package, the
+ * test that was running and how to run it alone (before: the harness's, no file, no test); a tier that
+ * `cd`s to its module names its failed tests from the repository's root, and a `go test -json` report
+ * is named as that (before: "JUnit report").
  */
 import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
@@ -24,7 +27,7 @@ if (withGo)
           'go.mod': 'module example.com/m\n\ngo 1.19\n',
           'calc/calc.go': ADD,
           'calc/calc_test.go': ADD_TEST,
-          'gate-ladder.config.mjs': `export default { tiers: [\n  { name: 't1-vet', run: 'go vet ./...', timeout: 120, ${ENV} },\n  { name: 't2-calc', run: 'go test ./calc/...', timeout: 300, runner: 'go', allowNoTests: true, ${ENV} },\n] };\n`,
+          'gate-ladder.config.mjs': `export default { tiers: [\n  { name: 't1-vet', run: 'go vet ./...', timeout: 120, ${ENV} },\n  { name: 't2-calc', run: 'go test -v ./calc/...', timeout: 300, runner: 'go', allowNoTests: true, ${ENV} },\n] };\n`,
         },
       },
       (repo) => {
@@ -52,9 +55,23 @@ if (withGo)
         assert.is.not(fatal.code, 0, fatal.out);
         assert.match(fatal.out, 't1-vet pass');
         assert.match(fatal.out, 't2-calc error in');
-        assert.match(fatal.out, 'the test binary of example.com/m/calc exited before its tests reported');
-        assert.match(fatal.out, 'negative input -1');
+        // The package and the test that was running, that the code under test ended it, and how to find where; the patch's, naming its file.
+        assert.match(
+          fatal.out,
+          'the test binary of example.com/m/calc exited in TestAdd before its tests reported: the code under test ended the process (a log.Fatal, an os.Exit or a crash); its last output: `',
+        );
+        assert.match(
+          fatal.out,
+          "negative input -1`; `go test -v -run '^TestAdd$' example.com/m/calc` runs that test alone, to find where it exits",
+        );
+        assert.match(
+          fatal.out,
+          '  The push changed calc/calc.go, and the code under test ended the test process before its tests reported (it exited or aborted, as said above): likely the patch, not the harness.\n  Find where it stops (the command above shows it), fix it, commit, and push again.',
+        );
+        assert.not.match(fatal.out, 'not a verdict on the patch');
         assert.not.match(fatal.out, 'no tests ran');
+        const row = repo.ledger().at(-1)!;
+        assert.equal([row.tier, row.verdict, row.error_cause, row.error_file], ['t2-calc', 'error', 'patch', 'calc/calc.go']);
       },
     ));
 

@@ -56,28 +56,49 @@ const ROWS: Row[] = [
     'exit0',
     'cargo',
     'error',
-    'the test binary for src/lib.rs (unittests) stopped before its test result (it ran 4 tests, reported none), so not every test is known to have passed; its last output: `test shapes::tests::area_works ...`; a test (or the code it calls) may have called process::exit',
+    'the test binary for src/lib.rs (unittests) exited mid-run, before its test result (it ran 4 tests, reported none): a test or the code under test ended the process (std::process::exit), so not every test is known to have passed; its last output: `test shapes::tests::area_works ...`; `cargo test --lib -- --test-threads=1` prints each test as it starts, so the last one printed is the one that exited',
   ],
   [
     'exit0-nff',
     'cargo',
     'error',
-    'the test binary for src/lib.rs (unittests) stopped before its test result (it ran 4 tests, reported none)',
+    'the test binary for src/lib.rs (unittests) exited mid-run, before its test result (it ran 4 tests, reported none)',
   ],
   // -q prints no sections: the binary is not named, its count is.
-  ['exit0-q', 'cargo', 'error', 'the test binary stopped before its test result (it ran 4 tests, reported none)'],
+  ['exit0-q', 'cargo', 'error', 'the test binary exited mid-run, before its test result (it ran 4 tests, reported none)'],
   [
     'exit0-workspace',
     'cargo',
     'error',
-    'the test binary for src/lib.rs (unittests) stopped before its test result (it ran 2 tests, reported none)',
+    'the test binary for src/lib.rs (unittests) exited mid-run, before its test result (it ran 2 tests, reported none)',
   ],
   [
     'exit0-integration',
     'cargo',
     'error',
-    'the test binary for tests/integration.rs stopped before its test result (it ran 3 tests, reported none)',
+    'the test binary for tests/integration.rs exited mid-run, before its test result (it ran 3 tests, reported none)',
   ],
+  // A test binary that aborted: what happened, in which test when its panic (or, one test at a time, its unfinished line) says, and how to find it.
+  [
+    'abort',
+    'cargo',
+    'error',
+    'the test binary for tests/abort.rs aborted before its test result: the code under test (or the test) ended the process (std::process::abort, a panic that cannot unwind (panic = "abort", a panic in a drop or an extern "C" fn), or a crash); it says: `process didn\'t exit successfully: `/x/target/debug/deps/abort-e1a54924da8cbb36` (signal: 6, SIGABRT: process abort signal)`; `cargo test --test abort -- --test-threads=1` prints each test as it starts, so the last one printed is the one that aborted',
+  ],
+  [
+    'abort-panic',
+    'cargo',
+    'error',
+    'the test binary for tests/half.rs aborted in test halves_odd before its test result: the code under test (or the test) ended the process (std::process::abort, a panic that cannot unwind',
+  ],
+  [
+    'abort-panic',
+    'cargo',
+    'error',
+    "it says: `thread 'halves_odd' (9343) panicked at src/lib.rs:17:9:`; `cargo test --test half halves_odd -- --exact` runs that test alone",
+  ],
+  ['abort-serial', 'cargo', 'error', 'the test binary for tests/abort.rs aborted in test aborts before its test result'],
+  ['abort-serial', 'cargo', 'error', '`cargo test --test abort aborts -- --exact` runs that test alone'],
   // What stops cargo before any test: quoted with where it points, not a caret line nor a header without its place.
   ['compile-error', 'cargo', 'error', 'a compile error: `src/lib.rs:11:11: error[E0277]: cannot add `&str` to `i64``'],
   [
@@ -217,7 +238,9 @@ test('a binary that stopped, then a long output: its `running` line and its unfi
   const kept = before.map((l) => `${l}\n`).join('') + Buffer.from(long).subarray(cut).toString('utf8');
   const r = runnerRecord('cargo').profile!.read(outputLines(kept));
   assert.ok(
-    (r.cannotRun?.what ?? '').startsWith('the test binary for src/lib.rs (unittests) stopped before its test result (it ran 4 tests'),
+    (r.cannotRun?.what ?? '').startsWith(
+      'the test binary for src/lib.rs (unittests) exited mid-run, before its test result (it ran 4 tests',
+    ),
     r.cannotRun?.what,
   );
 });
@@ -243,6 +266,34 @@ test("a lint beside a syntax error, and a lint's second occurrence that names no
   });
   assert.is(c.verdict, 'error');
   assert.ok((c.reason ?? '').includes('`src/lib.rs:6:13: error: expected expression, found `;``'), c.reason);
+});
+
+test("a test binary that aborted or exited mid-run: the patch's when the change touched Rust code, naming the changed file the stop points at (the panic's place, else the binary's source); never a file that \"cannot load\"", () => {
+  const fault = (name: string, changed: string[], cwd = '.') => {
+    const c = judge('cargo', name);
+    return errorFault({
+      reason: c.reason!,
+      output: capture(name).text,
+      changed,
+      exited: true,
+      cwd,
+      ...(c.stopped && { stopped: c.stopped }),
+    });
+  };
+  // The panic is in the code under test, src/lib.rs: that, though the test file changed too.
+  assert.equal(fault('abort-panic', ['tests/half.rs', 'src/lib.rs']), { cause: 'patch', stopped: true, file: 'src/lib.rs' });
+  assert.equal(fault('abort-panic', ['tests/half.rs']), { cause: 'patch', stopped: true, file: 'tests/half.rs' });
+  // No panic: the binary's own source, when changed; else Rust code elsewhere, no file to name.
+  assert.equal(fault('abort', ['tests/abort.rs']), { cause: 'patch', stopped: true, file: 'tests/abort.rs' });
+  assert.equal(fault('abort', ['src/lib.rs']), { cause: 'patch', stopped: true });
+  assert.equal(fault('exit0', ['src/lib.rs']), { cause: 'patch', stopped: true, file: 'src/lib.rs' });
+  assert.equal(fault('exit0-integration', ['crates/rs/tests/integration.rs'], 'crates/rs'), {
+    cause: 'patch',
+    stopped: true,
+    file: 'crates/rs/tests/integration.rs',
+  });
+  // No Rust code changed: the harness's.
+  assert.equal(fault('abort', ['README.md']), { cause: 'harness' });
 });
 
 test("`cargo nextest` not installed, since the patch changed package.json's script to it: the patch's fault, naming the command", () => {
