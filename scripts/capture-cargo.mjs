@@ -4,7 +4,7 @@
  * cargo readers must tell apart, for test/unit/cargo-captures.test.ts: a test binary that exits 0 in
  * the middle of its tests, failed doctests and `#[should_panic]` tests, `-q`, a crate tested from the
  * folder above with `--manifest-path`, clippy's findings and compile errors, a broken Cargo.toml, an
- * aborting test, a cargo subcommand that is not installed. Each case: a crate `m` in a temporary folder
+ * aborting test, a cargo subcommand that is not installed, rustfmt's diffs and its parse error. Each case: a crate `m` in a temporary folder
  * (the base files, with the case's own on top), its command run through a pipe as a gate runs it (both
  * streams in one), the output written to test/fixtures/runners/cargo/<case>.txt with the temporary
  * folder's path replaced by `/x`, the exit code on the file's first line (`# exit N`). cargo must be
@@ -190,6 +190,15 @@ const CASES = {
   'check-compile-error': { files: { 'src/lib.rs': LIB('a + b + "x"') }, argv: ['cargo', 'check', '--all-targets'] },
   'check-warning': { files: { 'src/lib.rs': LIB('a + b', '\nfn unused() {}\n') }, argv: ['cargo', 'check', '--all-targets'] },
   'fmt-check': { files: { 'src/lib.rs': LIB('a+b') }, argv: ['cargo', 'fmt', '--check'] },
+  'fmt-check-args': {
+    files: { 'src/lib.rs': LIB('a+b'), 'tests/integration.rs': INTEGRATION.replace('fn add_large()', 'fn  add_large()') },
+    argv: ['cargo', 'fmt', '--', '--check'],
+  },
+  // Code rustfmt cannot parse: its own error, beside another file's diff.
+  'fmt-error': {
+    files: { 'src/lib.rs': LIB('a +'), 'tests/integration.rs': INTEGRATION.replace('fn add_large()', 'fn  add_large()') },
+    argv: ['cargo', 'fmt', '--check'],
+  },
 };
 
 const wanted = process.argv.slice(2);

@@ -88,7 +88,7 @@ const lines = [
   'with its own config: `npx eslint .`, `npx prettier --check .`, `npx biome lint .`, `flake8 .` (a path with no files: `nothere`).',
   "tsc and ruff are read by their records' checks and unit-tested on their printed formats (`test/unit/runner-checks.test.ts`; no ruff here);",
   '`go vet` (govet) on what go 1.19 printed here (`test/fixtures/checks/govet-*.txt`): its findings are `caught` quoting the first (`util/util.go:5:15: ...`), code that does not compile (`vet: bad/bad.go:3:35: ...`, exit 2 as well) an `error`.',
-  'clippy and cargo check on what they printed on a crate here (`test/fixtures/runners/cargo/`, `test/unit/cargo-captures.test.ts`).',
+  'clippy, cargo check and rustfmt (`cargo fmt --check`: a diff is `caught`, naming the files; code it cannot parse an `error`) on what they printed on a crate here (`test/fixtures/runners/cargo/`, `test/unit/cargo-captures.test.ts`).',
   'A `—` is a case not run for that runner (it would show nothing new, or the runner has no such option).',
   '',
   '## The runners',

@@ -147,6 +147,17 @@ export const IDENTITIES: { readonly [N in RunnerName]: RunnerIdentity<N> } = {
     commandOnly: true,
     command: { looks: '`cargo check`, `cargo build`', is: (words) => ['check', 'build'].includes(cargoSubcommand(words) ?? '') },
   },
+  // `cargo fmt` alone rewrites the files and exits 0: a check only with --check.
+  rustfmt: {
+    name: 'rustfmt',
+    kind: 'check',
+    words: ['cargo', 'rustfmt'],
+    commandOnly: true,
+    command: {
+      looks: '`cargo fmt --check`, `cargo fmt -- --check`, `rustfmt --check`',
+      is: (words) => (base(words[0] ?? '') === 'rustfmt' || cargoSubcommand(words) === 'fmt') && words.includes('--check'),
+    },
+  },
 };
 
 /** The identities in the table's order (config/runner-names.ts): the order detection tries them in. */

@@ -16,6 +16,9 @@ import { allRecords, runnerRecord } from '../../src/runners/index.js';
 import { rustErrors } from '../../src/runners/read.js';
 import { failedTestsOf, keepFor, outputLines } from '../../src/verdict/runner-output.js';
 import { errorFault } from '../../src/verdict/fault.js';
+import { summarizeOutput } from '../../src/verdict/output-summary.js';
+import { safeGateOutput } from '../../src/gates/gate-output.js';
+import { shown } from '../../src/util/escape.js';
 import { classify } from '../../src/verdict/verdict.js';
 import type { RunnerName } from '../../src/types.js';
 
@@ -140,6 +143,20 @@ const ROWS: Row[] = [
     'clippy',
     'error',
     'exit 101: cargo could not read its manifest, so nothing was checked: `Cargo.toml:3:14: error: invalid float, expected nothing`; fix Cargo.toml',
+  ],
+  // rustfmt's check, as prettier's: a diff is the patch's (`caught`), naming the files; its own error (code it cannot parse) an `error`.
+  ['fmt-check', 'rustfmt', 'caught', 'rustfmt: 1 file not formatted: `/x/src/lib.rs:8` (`cargo fmt` formats them)'],
+  [
+    'fmt-check-args',
+    'rustfmt',
+    'caught',
+    'rustfmt: 2 files not formatted: `/x/src/lib.rs:8`, `/x/tests/integration.rs:6` (`cargo fmt` formats them)',
+  ],
+  [
+    'fmt-error',
+    'rustfmt',
+    'error',
+    'exit 1: rustfmt could not check the formatting: `/x/src/lib.rs:12:1: error: expected expression, found `}``; fix the file it names',
   ],
   ['check-warning', 'cargo-check', 'pass', ''],
   [
@@ -325,7 +342,30 @@ test('detection: `cargo clippy -- -D warnings` (through an npm script too) is cl
   assert.is(detectRunner('cargo build --release', undefined, scripts).runner, 'cargo-check');
   assert.is(detectRunner('npm test', undefined, scripts).runner, 'cargo');
   assert.is(detectRunner('cargo clippy && ./run-more', undefined, scripts).runner, undefined);
-  assert.is(detectRunner('cargo fmt --check', undefined, scripts).runner, undefined);
+  assert.is(detectRunner('cargo fmt', undefined, scripts).runner, undefined);
+});
+
+test('detection: `cargo fmt --check`, `cargo fmt -- --check` and `rustfmt --check` are rustfmt, as the whole command only; `cargo fmt` (which rewrites) is not a check', () => {
+  const none = () => null;
+  for (const run of ['cargo fmt --check', 'cargo fmt -- --check', 'cargo +nightly fmt --all --check', 'rustfmt --check src/lib.rs'])
+    assert.is(detectRunner(run, undefined, none).runner, 'rustfmt', run);
+  for (const run of ['cargo fmt', 'cargo fmt --all', 'rustfmt src/lib.rs', 'cargo fmt --check && cargo test'])
+    assert.not.equal(detectRunner(run, undefined, none).runner, 'rustfmt', run);
+  assert.is(detectRunner('npm run fmt', undefined, () => ({ fmt: 'cargo fmt -- --check' })).runner, 'rustfmt');
+});
+
+test("rustfmt's diff lines (`ESC[31m-    a+b` then `ESC(B ESC[m`): the blocked screen shows them with no escape left, and the stream passes the reset", () => {
+  const { text } = capture('fmt-check');
+  assert.ok(text.includes('\x1b(B'), 'the capture holds the charset reset');
+  const screen = summarizeOutput({ text });
+  assert.ok(screen.lines.length > 0);
+  for (const l of screen.lines) assert.not.match(shown(l), '\\x1b', l);
+  assert.ok(screen.lines.includes('-    a+b'), screen.lines.join('\n'));
+  assert.is(outputLines('\x1b[31m-    a+b\n\x1b(B\x1b[m\x1b[32m+    a + b\n')[1], '+    a + b');
+  // Other character sets (line drawing) and other controls are still removed or escaped.
+  assert.is(outputLines('\x1b(0lqk\x1b(B')[0], 'lqk');
+  assert.is(safeGateOutput(Buffer.from('\x1b[31m-x\n\x1b(B\x1b[m')).toString(), '\x1b[31m-x\n\x1b(B\x1b[m');
+  assert.is(safeGateOutput(Buffer.from('\x1b(0q')).toString(), '\\x1b(0q');
 });
 
 test.run();
