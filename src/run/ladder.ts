@@ -155,7 +155,9 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     // Replaying history: a command that cannot run at this commit (its script or runner came later) says nothing of the patch;
     // a script the patch removed does.
     const notApplicable = input.hook === 'replay' && verdict === 'error' && last.inapplicable && fault?.cause !== 'patch';
-    const said = notApplicable ? `not applicable at this commit: ${judged.reason ?? 'the command cannot run here'}` : judged.reason;
+    // The files a reason quotes as the runner printed them, absolute (rustfmt's, eslint's), are the repository's: from its root.
+    const own = judged.reason?.split(`${where.cwd}/`).join('');
+    const said = notApplicable ? `not applicable at this commit: ${own ?? 'the command cannot run here'}` : own;
     const reason =
       retried && verdict === 'pass' ? [testMsg.passedOnRetry(first.judged.failed ?? []), said].filter(Boolean).join('; ') : said;
     if (verdict !== 'pass') held?.show(heldTo);
