@@ -1,7 +1,8 @@
 /**
  * Whose fault an `error` is (issue 35): the patch's, when the piece that failed is a file the pushed
- * range (or the replayed patch) changed, the tier's npm script the patch removed from package.json, or
- * a command package.json's scripts name only since the patch; else the harness's (the tier, its
+ * range (or the replayed patch) changed, the tier's npm script the patch removed from package.json, a
+ * command package.json's scripts name only since the patch, or a test binary the code under test ended
+ * mid-run when the change touched that code (`stopped`); else the harness's (the tier, its
  * config, what it needs). An error of the run as a whole (coverage, no tests, memory) names no file.
  * Pure: the reason, the gate's output and the changed paths in, a cause and the file out.
  */
