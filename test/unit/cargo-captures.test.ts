@@ -285,6 +285,22 @@ test("a lint beside a syntax error, and a lint's second occurrence that names no
   assert.ok((c.reason ?? '').includes('`src/lib.rs:6:13: error: expected expression, found `;``'), c.reason);
 });
 
+test('an aborted binary whose `running 1 test` came before its section line (stdout and stderr read through two pipes, as a push read it): still a libtest binary, the same reason', () => {
+  const { code, text } = capture('abort');
+  const raced = text.replace(
+    '     Running tests/abort.rs (target/debug/deps/abort-e1a54924da8cbb36)\n\nrunning 1 test\n',
+    'running 1 test\n     Running tests/abort.rs (target/debug/deps/abort-e1a54924da8cbb36)\n',
+  );
+  assert.ok(raced !== text);
+  const as = (t: string) =>
+    classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: t }, [101], 30, {
+      runner: 'cargo',
+      output: { detection: { runner: 'cargo', words: [], managers: [] } },
+    }).reason;
+  assert.is(as(raced), as(text));
+  assert.ok(as(raced)?.includes('`cargo test --test abort -- --test-threads=1` prints each test as it starts'), as(raced));
+});
+
 test("a test binary that aborted or exited mid-run: the patch's when the change touched Rust code, naming the changed file the stop points at (the panic's place, else the binary's source); never a file that \"cannot load\"", () => {
   const fault = (name: string, changed: string[], cwd = '.') => {
     const c = judge('cargo', name);

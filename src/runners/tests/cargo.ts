@@ -135,7 +135,12 @@ function cargoBinaryOutsideTests(lines: readonly string[]): Reading['cannotRun']
       result = false;
     } else if (CARGO_RESULT.test(l)) result = true;
     else if (start !== -1 && !result && RERUN.test(l)) {
-      return endedSection(lines.slice(start, i + 4), l);
+      // cargo writes a section's line to stderr and the binary its tests' lines to stdout: read through two
+      // pipes, the binary's `running N tests` may come just before its section line. It is the section's.
+      let before = start - 1;
+      while (before >= 0 && lines[before]!.trim() === '') before--;
+      const announced = before >= 0 && CARGO_RUNNING.test(lines[before]!) ? [lines[before]!] : [];
+      return endedSection([...lines.slice(start, i + 4), ...announced], l);
     }
   }
   return undefined;
