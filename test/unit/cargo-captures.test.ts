@@ -285,7 +285,7 @@ test("a lint beside a syntax error, and a lint's second occurrence that names no
   assert.ok((c.reason ?? '').includes('`src/lib.rs:6:13: error: expected expression, found `;``'), c.reason);
 });
 
-test('an aborted binary whose `running 1 test` came before its section line (stdout and stderr read through two pipes, as a push read it): still a libtest binary, the same reason', () => {
+test("an aborted binary whose `running 1 test` came before its section line or after cargo's error (stdout and stderr read through two pipes, as a push reads them): still a libtest binary, the same reason", () => {
   const { code, text } = capture('abort');
   const raced = text.replace(
     '     Running tests/abort.rs (target/debug/deps/abort-e1a54924da8cbb36)\n\nrunning 1 test\n',
@@ -298,6 +298,12 @@ test('an aborted binary whose `running 1 test` came before its section line (std
       output: { detection: { runner: 'cargo', words: [], managers: [] } },
     }).reason;
   assert.is(as(raced), as(text));
+  // Or after cargo's error.
+  const late = text
+    .replace('\nrunning 1 test\nerror: test failed', '\nerror: test failed')
+    .replace(/SIGABRT: process abort signal\)\n$/, 'SIGABRT: process abort signal)\nrunning 1 test\n');
+  assert.ok(late !== text && late.endsWith('running 1 test\n'), late);
+  assert.is(as(late), as(text));
   assert.ok(as(raced)?.includes('`cargo test --test abort -- --test-threads=1` prints each test as it starts'), as(raced));
 });
 

@@ -119,6 +119,20 @@ function endedSection(section: readonly string[], errorLine: string): NonNullabl
 }
 
 /**
+ * The `running N tests` lines of the section at `start` (ending in cargo's error at `error`) that came
+ * out of place: cargo writes a section's line and its error to stderr, the binary its tests' lines to
+ * stdout, so read through two pipes the binary's `running 1 test` may come just before its section
+ * line, or after cargo's error (up to the next section).
+ */
+function announced(lines: readonly string[], start: number, error: number): string[] {
+  let before = start - 1;
+  while (before >= 0 && lines[before]!.trim() === '') before--;
+  const after: string[] = [];
+  for (let j = error + 1; j < lines.length && !CARGO_BINARY.test(lines[j]!); j++) if (CARGO_RUNNING.test(lines[j]!)) after.push(lines[j]!);
+  return [...(before >= 0 && CARGO_RUNNING.test(lines[before]!) ? [lines[before]!] : []), ...after];
+}
+
+/**
  * A cargo test binary that failed without a `test result:` line of its own: a `harness = false` test
  * whose main panicked, a test that aborted the process (SIGABRT, a stack overflow), a build script that
  * panicked. No test is known to have failed: the binary ended in the middle of its tests (endedSection).
@@ -135,12 +149,7 @@ function cargoBinaryOutsideTests(lines: readonly string[]): Reading['cannotRun']
       result = false;
     } else if (CARGO_RESULT.test(l)) result = true;
     else if (start !== -1 && !result && RERUN.test(l)) {
-      // cargo writes a section's line to stderr and the binary its tests' lines to stdout: read through two
-      // pipes, the binary's `running N tests` may come just before its section line. It is the section's.
-      let before = start - 1;
-      while (before >= 0 && lines[before]!.trim() === '') before--;
-      const announced = before >= 0 && CARGO_RUNNING.test(lines[before]!) ? [lines[before]!] : [];
-      return endedSection([...lines.slice(start, i + 4), ...announced], l);
+      return endedSection([...lines.slice(start, i + 4), ...announced(lines, start, i)], l);
     }
   }
   return undefined;
