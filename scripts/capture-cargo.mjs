@@ -4,7 +4,7 @@
  * cargo readers must tell apart, for test/unit/cargo-captures.test.ts: a test binary that exits 0 in
  * the middle of its tests, failed doctests and `#[should_panic]` tests, `-q`, a crate tested from the
  * folder above with `--manifest-path`, clippy's findings and compile errors, a broken Cargo.toml, an
- * aborting test, a cargo subcommand that is not installed. Each case: a crate `m` in a temporary folder
+ * aborting test, a cargo subcommand that is not installed, rustfmt's diffs and its parse error. Each case: a crate `m` in a temporary folder
  * (the base files, with the case's own on top), its command run through a pipe as a gate runs it (both
  * streams in one), the output written to test/fixtures/runners/cargo/<case>.txt with the temporary
  * folder's path replaced by `/x`, the exit code on the file's first line (`# exit N`). cargo must be
@@ -158,6 +158,23 @@ const CASES = {
     files: { 'tests/abort.rs': '#[test]\nfn aborts() {\n    if m::add(1, 1) == 2 {\n        std::process::abort();\n    }\n}\n' },
     argv: ['cargo', 'test'],
   },
+  // A panic that cannot unwind (an extern "C" fn, as under panic = "abort") aborts the binary: its panic names the test's thread and the place.
+  'abort-panic': {
+    files: {
+      'src/lib.rs': LIB(
+        'a + b',
+        '\n/// Halves; panics on an odd number.\npub extern "C" fn half(a: i64) -> i64 {\n    if a % 2 == 1 {\n        panic!("odd: {a}");\n    }\n    a / 2\n}\n',
+      ),
+      'tests/half.rs':
+        'use m::half;\n\n#[test]\nfn halves() {\n    assert_eq!(half(4), 2);\n}\n\n#[test]\nfn halves_odd() {\n    assert_eq!(half(3), 1);\n}\n',
+    },
+    argv: ['cargo', 'test'],
+  },
+  // One test at a time: libtest names each test as it starts, so the aborting one is the unfinished line.
+  'abort-serial': {
+    files: { 'tests/abort.rs': '#[test]\nfn aborts() {\n    if m::add(1, 1) == 2 {\n        std::process::abort();\n    }\n}\n' },
+    argv: ['cargo', 'test', '--test', 'abort', '--', '--test-threads=1'],
+  },
   'compile-error': { files: { 'src/lib.rs': LIB('a + b + "x"') }, argv: ['cargo', 'test'] },
   'broken-toml': { files: { 'Cargo.toml': TOML.replace('"0.1.0"', '0.1.0"') }, argv: ['cargo', 'test'] },
   'no-such-command': { argv: ['cargo', 'nextest', 'run'] },
@@ -173,6 +190,15 @@ const CASES = {
   'check-compile-error': { files: { 'src/lib.rs': LIB('a + b + "x"') }, argv: ['cargo', 'check', '--all-targets'] },
   'check-warning': { files: { 'src/lib.rs': LIB('a + b', '\nfn unused() {}\n') }, argv: ['cargo', 'check', '--all-targets'] },
   'fmt-check': { files: { 'src/lib.rs': LIB('a+b') }, argv: ['cargo', 'fmt', '--check'] },
+  'fmt-check-args': {
+    files: { 'src/lib.rs': LIB('a+b'), 'tests/integration.rs': INTEGRATION.replace('fn add_large()', 'fn  add_large()') },
+    argv: ['cargo', 'fmt', '--', '--check'],
+  },
+  // Code rustfmt cannot parse: its own error, beside another file's diff.
+  'fmt-error': {
+    files: { 'src/lib.rs': LIB('a +'), 'tests/integration.rs': INTEGRATION.replace('fn add_large()', 'fn  add_large()') },
+    argv: ['cargo', 'fmt', '--check'],
+  },
 };
 
 const wanted = process.argv.slice(2);

@@ -395,6 +395,7 @@ function answerOf(o: PatchOutcome, ctx: BaseContext): PatchAnswer {
       named: failed.length > 0,
       ...(stopped?.cause !== undefined && { cause: stopped.cause }),
       ...(stopped?.causeFile !== undefined && { file: stopped.causeFile }),
+      ...(stopped?.causeStopped && { stopped: true }),
       base: o.patch.base,
       configFile: ctx.configFile,
     }),

@@ -35,6 +35,7 @@ const TABLE = {
   // clippy and cargo check exit 101 for a lint denied as an error (a finding) and for a compile error (their output tells which).
   clippy: () => [101],
   'cargo-check': () => [101],
+  rustfmt: undefined,
 } as const satisfies Record<string, (() => number[]) | undefined>;
 
 /** Runners whose exit codes, output and reports gate-ladder knows how to read: one record each in src/runners/. */

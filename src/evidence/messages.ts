@@ -1,5 +1,6 @@
 import { shown } from '../util/escape.js';
 import { list, tests, q } from '../util/messages.js';
+import type { ReportFormat } from '../types.js';
 
 /** The day before a `YYYY-MM-DD` (UTC days). */
 const dayBefore = (day: string) => {
@@ -7,27 +8,46 @@ const dayBefore = (day: string) => {
   return new Date(Date.UTC(y, m - 1, d) - 86_400_000).toISOString().slice(0, 10);
 };
 
+const JUNIT = 'JUnit report';
+
+/** What a tier's report is called, by its format: each message about it names the report it is about. */
+export const REPORT_NAMES: Readonly<Record<ReportFormat, string>> = {
+  junit: JUNIT,
+  'go-json': '`go test -json` report',
+  'jest-json': 'jest JSON report',
+  'vitest-json': 'vitest JSON report',
+};
+
+/** How a gate writes a report of a format other than JUnit (a JUnit report's: each runner's record, `junitHint`). */
+export const REPORT_WRITERS: Readonly<Record<Exclude<ReportFormat, 'junit'>, string>> = {
+  'go-json': '`go test -json ./... > PATH`',
+  'jest-json': '`jest --json --outputFile=PATH`',
+  'vitest-json': '`vitest run --reporter=json --outputFile=PATH`',
+};
+
 /** JUnit reports, per-test history, the freeze predicate, seeded bugs and freezes. */
 export const testMsg = {
-  reportMissing: (where: string) => `no JUnit report at ${shown(where)}`,
-  reportStale: (where: string, written: string) =>
-    `the JUnit report at ${shown(where)} is from an earlier run (written ${written}), not this one`,
-  reportUnreadable: (where: string, why: string) => `the JUnit report at ${shown(where)} is unreadable: ${shown(why)}`,
-  reportHint: (how: string) => `; make the gate write it (e.g. ${how}) or drop \`junit\` from the tier`,
+  reportMissing: (where: string, name = JUNIT) => `no ${name} at ${shown(where)}`,
+  reportStale: (where: string, written: string, name = JUNIT) =>
+    `the ${name} at ${shown(where)} is from an earlier run (written ${written}), not this one`,
+  reportUnreadable: (where: string, why: string, name = JUNIT) => `the ${name} at ${shown(where)} is unreadable: ${shown(why)}`,
+  /** How to make the gate write the report (`how`), and the tier's field to drop instead (`junit`, or `report` for another format). */
+  reportHint: (how: string, field: 'junit' | 'report' = 'junit') =>
+    `; make the gate write it (e.g. ${how}) or drop \`${field}\` from the tier`,
   reportNotRecorded: (what: string) => `${what}; per-test outcomes not recorded`,
   reportCannotTell: (code: number, what: string, hint: string) =>
     `exit ${code} and ${what}: cannot tell a failed test from a broken harness${hint}`,
-  reportEmpty: (where: string) => `the JUnit report at ${shown(where)} lists no test cases: this gate ran no tests`,
+  reportEmpty: (where: string, name = JUNIT) => `the ${name} at ${shown(where)} lists no test cases: this gate ran no tests`,
   reportEmptyNoTests: (where: string) =>
     `no tests ran: the report at ${where} lists no test cases; if that is expected, set \`allowNoTests: true\` on the tier`,
   reportBroken: (code: number, where: string, files: readonly string[]) =>
     `exit ${code}: the report at ${where} lists ${files.length === 1 ? 'a test file' : `${files.length} test files`} that could not run (${list(files, 3)}) and no failed test: the harness failed, not a test`,
-  reportEmptyButFailed: (code: number, where: string) =>
-    `exit ${code} but the JUnit report at ${shown(where)} lists no test cases: the harness failed before any test ran`,
-  reportDisagrees: (where: string, failed: readonly string[]) =>
-    `exit 0 but the JUnit report at ${shown(where)} lists ${tests(failed.length)} as failed (${list(failed, 3)}): the runner and its report disagree`,
-  reportAllPassed: (code: number, where: string) =>
-    `exit ${code} but every test in the JUnit report at ${shown(where)} passed: the harness failed outside the tests (a crash after the run, a coverage threshold, an open handle?)`,
+  reportEmptyButFailed: (code: number, where: string, name = JUNIT) =>
+    `exit ${code} but the ${name} at ${shown(where)} lists no test cases: the harness failed before any test ran`,
+  reportDisagrees: (where: string, failed: readonly string[], name = JUNIT) =>
+    `exit 0 but the ${name} at ${shown(where)} lists ${tests(failed.length)} as failed (${list(failed, 3)}): the runner and its report disagree`,
+  reportAllPassed: (code: number, where: string, name = JUNIT) =>
+    `exit ${code} but every test in the ${name} at ${shown(where)} passed: the harness failed outside the tests (a crash after the run, a coverage threshold, an open handle?)`,
   ambiguous: (tier: string, why: string) =>
     `gate-ladder: ${shown(tier)}: note: ${shown(why)}; set \`junit\` on this tier so gate-ladder can tell them apart.`,
   failedTests: (tier: string, ids: readonly string[]) => `gate-ladder: ${shown(tier)}: ${tests(ids.length)} failed: ${list(ids, 10)}`,

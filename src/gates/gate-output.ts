@@ -1,6 +1,6 @@
 /**
  * A gate's output on its way to our stderr, made safe the way `shown` makes a file name safe, but as a stream and with the
- * runner's colours kept: colour and style sequences (CSI ... `m`) pass, newlines and tabs pass, a
+ * runner's colours kept: colour and style sequences (CSI ... `m`, and the `ESC ( B` of a colour reset) pass, newlines and tabs pass, a
  * carriage return passes only before a newline; every other control character (cursor moves, line
  * erases, window titles, hyperlinks and clipboard writes, bells, backspaces, C1) and every
  * bidirectional-override character is written as its escape (`\x1b`, `\r`, `\u202e`), so a gate cannot
@@ -101,8 +101,12 @@ export function safeGateOutput(chunk: Buffer): Buffer {
   return out.subarray(0, len);
 }
 
-/** The end (exclusive) of a colour sequence `ESC [ digits;: m` starting at `at`, else 0. */
+/**
+ * The end (exclusive) of a colour sequence `ESC [ digits;: m` starting at `at`, or of `ESC ( B` (US-ASCII
+ * as the character set, which `tput sgr0` writes with its colour reset: rustfmt's diffs), else 0.
+ */
 function sgrEnd(chunk: Buffer, at: number): number {
+  if (chunk[at + 1] === 0x28 && chunk[at + 2] === 0x42) return at + 3;
   if (chunk[at + 1] !== 0x5b) return 0;
   for (let j = at + 2; j < chunk.length && j < at + 64; j++) {
     const c = chunk[j]!;

@@ -55,6 +55,8 @@ export interface GateResult {
   causeScript?: string;
   /** With `causeFile` (a package.json): the command not found that its scripts name since the patch. */
   causeCommand?: string;
+  /** The test binary ended mid-run in the code it runs (`cause: 'patch'`; `causeFile`, when known, the changed file there). */
+  causeStopped?: true;
   /** Ids several test cases of the report shared (the report named no file). */
   dup?: string[];
   /** The first attempt, when the tier was retried (`retries`). */

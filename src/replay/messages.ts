@@ -87,6 +87,8 @@ export const judgeMsg = {
     baseLikely?: boolean;
     cause?: ErrorCause;
     file?: string;
+    /** The code under test ended its test binary mid-run (an exit, an abort): the patch's, likely. */
+    stopped?: boolean;
     base: string;
     configFile: string;
   }) =>
@@ -102,9 +104,11 @@ export const judgeMsg = {
             ? v.baseLikely === false
               ? 'The patch itself is malformed, whatever its base: make it again with `git diff` (whole, as git prints it), then judge it again.'
               : `Make the patch against ${short(v.base)} (\`git diff\` there), or pass \`--base\` the commit it was made on, then judge it again.`
-            : v.cause === 'patch'
-              ? `The patch broke the harness${v.file ? ` (${shown(v.file)})` : ''}: fix that, then judge it again.`
-              : `This is not a verdict on the patch: the check itself did not complete. Fix the tier in ${shown(v.configFile)} or what it needs, then judge again.`,
+            : v.cause === 'patch' && v.stopped
+              ? `The code under test ended its test binary mid-run (it exited or aborted; the reason says where and how to find the test): likely the patch${v.file ? ` (${shown(v.file)})` : ''}. Fix it, then judge it again.`
+              : v.cause === 'patch'
+                ? `The patch broke the harness${v.file ? ` (${shown(v.file)})` : ''}: fix that, then judge it again.`
+                : `This is not a verdict on the patch: the check itself did not complete. Fix the tier in ${shown(v.configFile)} or what it needs, then judge again.`,
   /** The first line of the text answer: the verdict, then where and why. */
   verdict: (v: { verdict: Verdict; label: string; tier?: string; reason?: string; seconds: number; tiers: number }) =>
     v.verdict === 'pass'

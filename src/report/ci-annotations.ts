@@ -22,7 +22,17 @@ const MAX_MESSAGE = 2000;
 
 type Judged = Pick<
   GateResult,
-  'tier' | 'verdict' | 'exitCode' | 'reason' | 'failures' | 'cause' | 'causeFile' | 'causeLine' | 'causeScript' | 'causeCommand'
+  | 'tier'
+  | 'verdict'
+  | 'exitCode'
+  | 'reason'
+  | 'failures'
+  | 'cause'
+  | 'causeFile'
+  | 'causeLine'
+  | 'causeScript'
+  | 'causeCommand'
+  | 'causeStopped'
 >;
 
 /** The annotations a job's results call for: each failed test, else the tier that stopped. Pure. */
@@ -45,7 +55,7 @@ export function annotationsFor(results: readonly Judged[]): Annotation[] {
       out.push({
         file: r.causeFile,
         ...(r.causeLine !== undefined && { line: r.causeLine }),
-        ...ciMsg.patchErrorAnnotation(r.tier, r.causeFile, r.reason, r.causeScript, r.causeCommand),
+        ...ciMsg.patchErrorAnnotation(r.tier, r.causeFile, r.reason, r.causeScript, r.causeCommand, r.causeStopped),
       });
       continue;
     }

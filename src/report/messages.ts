@@ -176,14 +176,16 @@ export const ciMsg = {
     message: `${tier} exited ${exit}: a test failed.${reason ? ` ${reason}` : ''} The job's log has its output.`,
   }),
   /** An error the patch caused: the file it changed cannot load, or its package.json lost the script or names a missing command. */
-  patchErrorAnnotation: (tier: string, file: string, reason?: string, script?: string, command?: string) => ({
+  patchErrorAnnotation: (tier: string, file: string, reason?: string, script?: string, command?: string, stopped?: boolean) => ({
     title: `gate-ladder: ${tier}: the patch broke ${file}`,
     message: `${reason ?? 'harness error'}. ${
-      script !== undefined
-        ? `The patch took the "${script}" script the tier runs out of ${file}.`
-        : command !== undefined
-          ? `${file}'s scripts now run \`${command}\`, a command not found here.`
-          : `${file}, which the patch changed, cannot load.`
+      stopped === true
+        ? `The code under test ended the test process before its tests reported; ${file}, which the patch changed, is the likely place.`
+        : script !== undefined
+          ? `The patch took the "${script}" script the tier runs out of ${file}.`
+          : command !== undefined
+            ? `${file}'s scripts now run \`${command}\`, a command not found here.`
+            : `${file}, which the patch changed, cannot load.`
     } Fix ${file}, then push again.`,
   }),
   errorAnnotation: (tier: string, reason?: string) => ({

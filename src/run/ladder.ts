@@ -158,7 +158,9 @@ export async function runLadder(first: LadderInput, deps: LadderDeps): Promise<L
     // Replaying history: a command that cannot run at this commit (its script or runner came later) says nothing of the patch;
     // a script the patch removed does.
     const notApplicable = input.hook === 'replay' && verdict === 'error' && last.inapplicable && fault?.cause !== 'patch';
-    const said = notApplicable ? `not applicable at this commit: ${judged.reason ?? 'the command cannot run here'}` : judged.reason;
+    // The files a reason quotes as the runner printed them, absolute (rustfmt's, eslint's), are the repository's: from its root.
+    const own = judged.reason?.split(`${where.cwd}/`).join('');
+    const said = notApplicable ? `not applicable at this commit: ${own ?? 'the command cannot run here'}` : own;
     const reason =
       retried && verdict === 'pass' ? [testMsg.passedOnRetry(first.judged.failed ?? []), said].filter(Boolean).join('; ') : said;
     if (verdict !== 'pass') held?.show(heldTo);
@@ -352,12 +354,16 @@ async function attempt(
   const t0 = performance.now();
   // JUnit reading, per-test records and freezes are loaded only for a tier that names a report.
   const { judgeTier } = await import('../verdict/tier-report.js');
-  const judged = await judgeTier(
-    { tier, cwd: where.cwd, path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...(runner && { runner }) },
-    deps.reports!,
-  );
+  const at = { path: report, since, exit, base: classified, applyFreezes: input.hook !== 'seed', ...ranWith(runner, detection) };
+  const judged = await judgeTier({ tier, cwd: where.cwd, ...at }, deps.reports!);
   return { exit, judged: await fromOutput(judged), seconds: exit.seconds + (performance.now() - t0) / 1000, inapplicable, ...found };
 }
+
+/** The runner a report's ids are read for, and the folder it ran in when its command moved there (`cd backend && go test`). */
+const ranWith = (runner: RunnerName | undefined, detection: Detection | undefined) => ({
+  ...(runner && { runner }),
+  ...(detection?.runDir !== undefined && { runDir: detection.runDir }),
+});
 
 /**
  * A catch's failed tests, as the runner's output names them (verdict/output-failures.ts; a JUnit report's, when it
@@ -421,13 +427,16 @@ function untrackedFailures(failures: TierJudgement['failures'], deps: LadderDeps
 }
 
 /** A fault as the result's cause fields. */
-function causeFields(fault: Fault): Pick<GateResult, 'cause' | 'causeFile' | 'causeLine' | 'causeScript' | 'causeCommand'> {
+function causeFields(
+  fault: Fault,
+): Pick<GateResult, 'cause' | 'causeFile' | 'causeLine' | 'causeScript' | 'causeCommand' | 'causeStopped'> {
   return {
     cause: fault.cause,
     ...(fault.file !== undefined && { causeFile: fault.file }),
     ...(fault.line !== undefined && { causeLine: fault.line }),
     ...(fault.script !== undefined && { causeScript: fault.script }),
     ...(fault.command !== undefined && { causeCommand: fault.command }),
+    ...(fault.stopped && { causeStopped: true }),
   };
 }
 
@@ -447,13 +456,15 @@ function faultOf(a: Attempt, changed: readonly string[], tier: ResolvedTier, dep
     output: exit.tail,
     changed,
     cwd: tier.cwd,
-    // Each workspace's folder, and cargo's `--manifest-path` folder: their runners name files from there.
+    // Each workspace's folder, cargo's `--manifest-path` folder, the folder a `cd` moved the runner to: their runners name files from there.
     dirs: [
       ...(detection?.workspaces?.members ?? []).map((m) => m.dir),
       ...(detection?.manifestDir !== undefined ? [detection.manifestDir] : []),
+      ...(detection?.runDir !== undefined ? [detection.runDir] : []),
     ].map((dir) => (tier.cwd === '.' || tier.cwd === '' ? dir : `${tier.cwd}/${dir}`)),
     exited,
     ...(judged.runWide && { runWide: true }),
+    ...(judged.stopped !== undefined && { stopped: judged.stopped }),
     ...(deps.atBase && { textAtBase: deps.atBase }),
     ...(missingScript !== undefined && { missingScript }),
     ...(notFound !== undefined && { notFound }),

@@ -36,6 +36,14 @@ const errorNext = (r: GateResult, configFile: string, hook?: Voice): string[] =>
   ];
 };
 
+/** A test binary the code under test ended mid-run (go's log.Fatal, Rust's abort): the patch's, likely; how to find where is in the reason. */
+const stoppedNext = (r: GateResult, hook?: Voice): string[] => [
+  r.causeFile !== undefined
+    ? `  The ${change(hook)} changed ${shown(r.causeFile)}, and the code under test ended the test process before its tests reported (it exited or aborted, as said above): likely the patch, not the harness.`
+    : `  The code under test ended the test process before its tests reported (it exited or aborted, as said above), and the ${change(hook)} changed that code: likely the patch, not the harness.`,
+  `  Find where it stops (the command above shows it), fix it${isCommit(hook) ? ', stage it, and commit again' : isManual(hook) ? ', then run it again' : ', commit, and push again'}.`,
+];
+
 const harnessNext = (r: GateResult, configFile: string, hook?: Voice): string => {
   const lintStaged = r.reason === undefined ? undefined : lintStagedNext(r.reason);
   if (lintStaged !== undefined) return `  ${lintStaged}, then ${again(hook)} again.`;
@@ -103,16 +111,18 @@ export const msg = {
   error: (ref: string, r: GateResult, configFile: string, hook?: Voice) =>
     [
       `gate-ladder: ${blocked(hook)}${shown(r.tier)} could not give a verdict on ${shown(ref)}: ${shown(r.reason ?? 'harness error')}.`,
-      ...(r.cause === 'patch' && r.causeFile !== undefined
-        ? [
-            r.causeScript !== undefined
-              ? `  The ${change(hook)} changed ${shown(r.causeFile)}, which no longer has the "${shown(r.causeScript)}" script the tier runs: the patch broke the harness.`
-              : r.causeCommand !== undefined
-                ? `  The ${change(hook)} changed ${shown(r.causeFile)}, whose scripts now run \`${shown(r.causeCommand)}\`, a command not found here: the patch broke the harness (a typo, or a tool to install).`
-                : `  The ${change(hook)} changed ${shown(r.causeFile)}, which cannot load${r.causeLine === undefined ? '' : ` (line ${r.causeLine})`}: the patch broke the harness.`,
-            `  Fix ${shown(r.causeFile)}${isCommit(hook) ? ', stage it, and commit again' : isManual(hook) ? ', then run it again' : ', commit, and push again'}.`,
-          ]
-        : errorNext(r, configFile, hook)),
+      ...(r.cause === 'patch' && r.causeStopped
+        ? stoppedNext(r, hook)
+        : r.cause === 'patch' && r.causeFile !== undefined
+          ? [
+              r.causeScript !== undefined
+                ? `  The ${change(hook)} changed ${shown(r.causeFile)}, which no longer has the "${shown(r.causeScript)}" script the tier runs: the patch broke the harness.`
+                : r.causeCommand !== undefined
+                  ? `  The ${change(hook)} changed ${shown(r.causeFile)}, whose scripts now run \`${shown(r.causeCommand)}\`, a command not found here: the patch broke the harness (a typo, or a tool to install).`
+                  : `  The ${change(hook)} changed ${shown(r.causeFile)}, which cannot load${r.causeLine === undefined ? '' : ` (line ${r.causeLine})`}: the patch broke the harness.`,
+              `  Fix ${shown(r.causeFile)}${isCommit(hook) ? ', stage it, and commit again' : isManual(hook) ? ', then run it again' : ', commit, and push again'}.`,
+            ]
+          : errorNext(r, configFile, hook)),
       ...(bypass(hook) ? [`  ${bypass(hook)}`] : []),
     ].join('\n'),
   interrupted: () => 'gate-ladder: interrupted; the gates were stopped and the rows so far are in the ledger.',

@@ -37,6 +37,19 @@ export function pythonModuleWords(words: readonly string[]): readonly string[] |
   return undefined;
 }
 
+/**
+ * go's subcommand and the folder `-C dir` (go 1.20: first, before the subcommand) makes it run in:
+ * `go -C backend test ./...` is `test` in `backend`. Undefined for a command that is not go's.
+ */
+export function goCommand(words: readonly string[]): { sub?: string; dir?: string } | undefined {
+  if (base(words[0] ?? '') !== 'go') return undefined;
+  const w = words[1];
+  if (w === '-C' || w === '--C')
+    return { ...(words[3] !== undefined && { sub: words[3] }), ...(words[2] !== undefined && { dir: words[2] }) };
+  if (w !== undefined && /^--?C=/.test(w)) return { ...(words[2] !== undefined && { sub: words[2] }), dir: w.slice(w.indexOf('=') + 1) };
+  return w === undefined ? {} : { sub: w };
+}
+
 /** `python manage.py test`, `python -W error manage.py test app`, `./manage.py test`, `django-admin test`. */
 export function djangoTest(words: readonly string[]): boolean {
   const b = base(words[0] ?? '');

@@ -6,7 +6,7 @@
 import { type ParseEntry, parse as parseShell, quote } from 'shell-quote';
 import type { RunnerName } from '../config/runner-names.js';
 import { IDENTITY_LIST, type RunnerIdentity } from './identities.js';
-import { base, pythonModuleWords } from './command-words.js';
+import { base, goCommand, pythonModuleWords } from './command-words.js';
 import { posix } from 'node:path';
 import { shown } from '../util/escape.js';
 import type { EnvTool } from './env-tools.js';
@@ -84,6 +84,11 @@ export interface Detection {
   typeCheck?: string;
   /** cargo's `--manifest-path`'s folder (`crates/rs`), relative to where the tier runs: its panics name files from there. */
   manifestDir?: string;
+  /**
+   * The folder the runner runs in, relative to where the tier runs, when the command moves there first
+   * (`cd backend && go test ./...`, `go -C backend test ./...`): the files its output names are from there.
+   */
+  runDir?: string;
 }
 
 const MAX_DEPTH = 4;
@@ -300,6 +305,8 @@ interface Found {
   envTool?: EnvTool;
   /** cargo's or nextest's `--manifest-path` folder. */
   manifestDir?: string;
+  /** The folder the first runner found runs in, when a `cd` (or go's `-C`) moved it from where the command starts. */
+  runDir?: string;
   workspaces?: WorkspaceRun;
   /** Why make could not say what a make command runs. */
   makeUnread?: string;
@@ -426,12 +433,36 @@ interface ScanAt {
   via: string;
   /** The command is what `make -n` printed, a sub-make's recipe included: a make line in it is not asked again. */
   fromMake: boolean;
+  /** The folder a `cd` before this command moved to, relative to where the command line starts (`.`: none). */
+  cd: string;
 }
 
 /** `fromMake`: the command is what `make -n` printed, a sub-make's recipe included: a make line in it is not asked again. */
 function scan(command: string, sources: Sources, found: Found, depth: number, via: string, fromMake = false): void {
-  const at: ScanAt = { sources, found, depth, via, fromMake };
-  for (const seg of shellSegments(command)) scanSegment(seg, at);
+  const at: ScanAt = { sources, found, depth, via, fromMake, cd: '.' };
+  for (const c of shellCommands(command)) {
+    if (c.words.length === 0) continue;
+    const cd = cdTo(c.words);
+    if (cd === undefined) scanSegment(c.words, at);
+    else at.cd = cd === null ? '.' : posix.join(at.cd, cd);
+    // Each line make prints runs in a shell of its own: a `cd` does not outlive its line.
+    if (fromMake && c.then === '\n') at.cd = '.';
+  }
+}
+
+/**
+ * Where a `cd` command goes, relative to where it starts: its one folder when that is a plain relative
+ * path; `null` for one that leaves the tree or cannot be read (`cd /srv`, `cd $DIR`, `cd -`, `cd ..`);
+ * undefined for any other command.
+ */
+function cdTo(words: readonly string[]): string | null | undefined {
+  if (words[0] !== 'cd') return undefined;
+  const args = words.slice(1).filter((w) => w !== '--' && w !== '-P' && w !== '-L');
+  const dir = args[0];
+  if (args.length !== 1 || dir === undefined || dir === '-' || dir.startsWith('/') || dir.startsWith('~') || /[$`*?]/.test(dir))
+    return null;
+  const n = posix.normalize(dir).replace(/\/+$/, '');
+  return n === '..' || n.startsWith('../') ? null : n;
 }
 
 /** One simple command: its wrappers taken off, then a make line, tox or nox, a workspace run, a script, or a runner. */
@@ -594,9 +625,13 @@ function scanRunner(seg: readonly string[], words: readonly string[], at: ScanAt
   const shaped = IDENTITY_LIST.find((r) => r.kind === 'test' && r.command?.is(words) === true);
   const r = shaped?.name ?? words.map((w, i) => runnerWord(w, i === 0)).find((x) => x !== undefined);
   if (r !== undefined) {
+    const first = found.runners.size === 0;
     add(r);
     const manifest = (r === 'cargo' || r === 'nextest') && manifestPath(words);
     if (manifest) found.manifestDir ??= posix.dirname(manifest);
+    const goDir = r === 'go' ? goCommand(words)?.dir : undefined;
+    const dir = goDir === undefined ? at.cd : goDir.startsWith('/') ? undefined : posix.join(at.cd, goDir);
+    if (first && dir !== undefined && dir !== '.') found.runDir = dir;
     return;
   }
   if (HARMLESS.has(b) || TAP_REPORTERS.has(b)) return;
@@ -679,6 +714,7 @@ function foundFacts(found: Found) {
     ...(found.make && { make: true }),
     ...(found.envTool && { envTool: found.envTool }),
     ...(found.manifestDir !== undefined && found.manifestDir !== '.' && { manifestDir: found.manifestDir }),
+    ...(found.runDir !== undefined && { runDir: found.runDir }),
   };
 }
 

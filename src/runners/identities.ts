@@ -4,7 +4,7 @@
  * runner's output and exit codes read) is loaded only for a runner a tier runs (index.ts). Pure.
  */
 import { RUNNER_NAMES, type RunnerName } from '../config/runner-names.js';
-import { base, djangoTest, pythonModule } from './command-words.js';
+import { base, djangoTest, goCommand, pythonModule } from './command-words.js';
 
 export interface RunnerIdentity<N extends RunnerName = RunnerName> {
   /** The config's `runner` value, and the ledger's. */
@@ -33,6 +33,9 @@ export interface RunnerIdentity<N extends RunnerName = RunnerName> {
 
 /** A shape's test: its first word without its path is `command` and its second `sub` (`cargo test`). */
 const firstTwo = (command: string, sub: string) => (words: readonly string[]) => base(words[0] ?? '') === command && words[1] === sub;
+
+/** go's shape: `go test`, `go vet`, after go's `-C dir` too (`go -C backend test ./...`). */
+const goSub = (sub: string) => (words: readonly string[]) => goCommand(words)?.sub === sub;
 
 /** cargo's subcommand: its first word after `cargo` that is no toolchain (`+nightly`) nor option. */
 const cargoSubcommand = (words: readonly string[]) => words.slice(1).find((w) => !w.startsWith('+') && !w.startsWith('-'));
@@ -67,7 +70,7 @@ export const IDENTITIES: { readonly [N in RunnerName]: RunnerIdentity<N> } = {
     scriptSummary: 4,
   },
   uvu: { name: 'uvu', kind: 'test', words: ['uvu'], packages: ['uvu'] },
-  go: { name: 'go', kind: 'test', command: { looks: '`go test`', is: firstTwo('go', 'test') }, scriptSummary: 10 },
+  go: { name: 'go', kind: 'test', command: { looks: '`go test`', is: goSub('test') }, scriptSummary: 10 },
   cargo: { name: 'cargo', kind: 'test', command: { looks: '`cargo test`', is: firstTwo('cargo', 'test') }, scriptSummary: 11 },
   nextest: { name: 'nextest', kind: 'test', command: { looks: '`cargo nextest`', is: firstTwo('cargo', 'nextest') }, scriptSummary: 12 },
   playwright: {
@@ -129,7 +132,7 @@ export const IDENTITIES: { readonly [N in RunnerName]: RunnerIdentity<N> } = {
   },
   flake8: { name: 'flake8', kind: 'check', words: ['flake8'], commandOnly: true },
   // go's own linter: `go vet`, by its shape (`go` alone is go build, go test, ...).
-  govet: { name: 'govet', kind: 'check', command: { looks: '`go vet`', is: firstTwo('go', 'vet') } },
+  govet: { name: 'govet', kind: 'check', command: { looks: '`go vet`', is: goSub('vet') } },
   clippy: {
     name: 'clippy',
     kind: 'check',
@@ -143,6 +146,17 @@ export const IDENTITIES: { readonly [N in RunnerName]: RunnerIdentity<N> } = {
     words: ['cargo'],
     commandOnly: true,
     command: { looks: '`cargo check`, `cargo build`', is: (words) => ['check', 'build'].includes(cargoSubcommand(words) ?? '') },
+  },
+  // `cargo fmt` alone rewrites the files and exits 0: a check only with --check.
+  rustfmt: {
+    name: 'rustfmt',
+    kind: 'check',
+    words: ['cargo', 'rustfmt'],
+    commandOnly: true,
+    command: {
+      looks: '`cargo fmt --check`, `cargo fmt -- --check`, `rustfmt --check`',
+      is: (words) => (base(words[0] ?? '') === 'rustfmt' || cargoSubcommand(words) === 'fmt') && words.includes('--check'),
+    },
   },
 };
 

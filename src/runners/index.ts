@@ -33,6 +33,7 @@ const FILES: { readonly [N in RunnerName]: () => Promise<{ record: RunnerRecord<
   govet: () => import('./checks/govet.js'),
   clippy: () => import('./checks/clippy.js'),
   'cargo-check': () => import('./checks/cargo-check.js'),
+  rustfmt: () => import('./checks/rustfmt.js'),
 };
 
 const loaded = new Map<RunnerName, RunnerRecord>();

@@ -26,6 +26,8 @@ export interface Reading {
     next?: string;
     /** The command that is not there (`cargo nextest`): the patch's fault when its package.json came to name it (verdict/fault.ts). */
     notFound?: string;
+    /** The test binary ended mid-run in the code it runs (an exit, an abort), not in the harness: where (verdict/fault.ts). */
+    stopped?: Stopped;
   };
   /** The runner said it found no test at all. */
   noTests?: { line: string };
@@ -36,6 +38,22 @@ export interface Reading {
   failedBesides?: { what: string; line: string; next?: string };
   /** On a pass: what this output cannot show (a reporter that names no test), said beside the pass. */
   passUnseen?: string;
+}
+
+/**
+ * A test binary that ended in the middle of its tests (`log.Fatal`, `os.Exit`, `process::exit`, an
+ * abort): the code it runs ended it, so the files the change touched there are the likely cause. Each
+ * field as printed, when known.
+ */
+export interface Stopped {
+  /** go: the package whose test binary ended (its folder holds the code it tested). */
+  package?: string;
+  /** cargo: the source file its test binary was built from (`tests/it.rs`, `src/lib.rs`). */
+  file?: string;
+  /** The file the stop points at (a panic's place, `src/lib.rs`). */
+  at?: string;
+  /** The test that was running. */
+  test?: string;
 }
 
 /**

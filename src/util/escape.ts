@@ -86,8 +86,9 @@ export function shownLines(text: string): string {
   return text.split('\n').map(shown).join('\n');
 }
 
-// CSI sequences (colours, cursor moves), OSC sequences (links, titles) and lone escapes.
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+// CSI sequences (colours, cursor moves), OSC sequences (links, titles), character set designations
+// (`ESC ( B`, which `tput sgr0` writes with its colour reset: rustfmt's diffs hold one per line) and lone escapes.
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]+[0-~]|\x1b[@-Z\\-_]/g;
 
 /** Removes terminal colour and cursor codes. */
 export function stripAnsi(text: string): string {

@@ -1,13 +1,15 @@
 /**
  * Whose fault an `error` is (issue 35): the patch's, when the piece that failed is a file the pushed
- * range (or the replayed patch) changed, the tier's npm script the patch removed from package.json, or
- * a command package.json's scripts name only since the patch; else the harness's (the tier, its
+ * range (or the replayed patch) changed, the tier's npm script the patch removed from package.json, a
+ * command package.json's scripts name only since the patch, or a test binary the code under test ended
+ * mid-run when the change touched that code (`stopped`); else the harness's (the tier, its
  * config, what it needs). An error of the run as a whole (coverage, no tests, memory) names no file.
  * Pure: the reason, the gate's output and the changed paths in, a cause and the file out.
  */
 import { posix } from 'node:path';
 import type { ErrorCause } from '../ledger/row.js';
 import { missingPackage } from '../util/messages.js';
+import type { Stopped } from '../runners/read.js';
 
 export interface Fault {
   cause: ErrorCause;
@@ -19,6 +21,8 @@ export interface Fault {
   script?: string;
   /** The command not found that package.json's scripts name since the patch (with `file` its package.json). */
   command?: string;
+  /** The test binary ended mid-run in the code it runs (an exit, an abort): `file`, when known, is the changed file there. */
+  stopped?: true;
 }
 
 export interface FaultInput {
@@ -44,6 +48,8 @@ export interface FaultInput {
   textAtBase?: (path: string) => string | null | undefined;
   /** package.json's text at the base the range or patch starts from: `null` when it had none, `undefined` when not known. */
   packageJsonAtBase?: string | null;
+  /** The test binary ended mid-run (verdict.ts `stopped`): where, as its runner printed it. */
+  stopped?: Stopped;
 }
 
 /** The cause of one `error` verdict. Pure. */
@@ -51,8 +57,9 @@ export function errorFault(e: FaultInput): Fault {
   if (e.missingScript !== undefined) return scriptFault(e, e.missingScript);
   if (e.notFound !== undefined) return commandFault(e, e.notFound);
   if (!e.exited || e.runWide === true || e.changed.length === 0) return { cause: 'harness' };
-  // The reason quotes the runner's own line, which names the file where the runner does; else the output around it.
   const dirs = [e.cwd ?? '', ...(e.dirs ?? [])].map(folder).filter((d) => d !== '');
+  if (e.stopped !== undefined) return stoppedFault(e.stopped, e.changed, dirs);
+  // The reason quotes the runner's own line, which names the file where the runner does; else the output around it.
   const file =
     namedIn(e.reason ?? '', e.changed, dirs) ?? namedIn(e.output, e.changed, dirs) ?? goPackageIn(e.reason ?? '', e.changed, dirs);
   if (file === undefined) return { cause: 'harness' };
@@ -63,6 +70,30 @@ export function errorFault(e: FaultInput): Fault {
   if (pkg !== undefined && typeof before === 'string' && before.includes(pkg.name)) return { cause: 'harness' };
   const line = lineOf(file, e.reason ?? '', dirs) ?? lineOf(file, e.output, dirs);
   return { cause: 'patch', file, ...(line !== undefined && { line }) };
+}
+
+/**
+ * A test binary that ended mid-run: the code it runs ended it (go's log.Fatal, Rust's abort), so it is
+ * the patch's when the change touched that language's code (a `.go` file for a go package, a `.rs` file
+ * for a cargo binary); the file named is the changed one the stop points at (a panic's place), else the
+ * binary's own source, else (go) a changed file of the package's folder, its code before its tests.
+ * A change to no such code leaves the harness (an environment the code needs: a variable, a service).
+ */
+function stoppedFault(s: Stopped, changed: readonly string[], dirs: readonly string[]): Fault {
+  const code = changed.filter((p) => p.endsWith(s.package !== undefined ? '.go' : '.rs'));
+  if (code.length === 0) return { cause: 'harness' };
+  const as = (f: string) => code.find((p) => p === f || dirs.some((d) => p === `${d}/${f}`));
+  const named = [s.at, s.file].flatMap((f) => (f === undefined ? [] : [as(posix.normalize(f))])).find((p) => p !== undefined);
+  const own = s.package !== undefined ? code.filter((p) => inPackage(p, s.package!, dirs)) : [];
+  const file = named ?? own.find((p) => !p.endsWith('_test.go')) ?? own[0];
+  return { cause: 'patch', stopped: true, ...(file !== undefined && { file }) };
+}
+
+/** Whether a file's folder (from the root or one of `dirs`) is the end of go package `pkg` (`calc/calc.go` of `example.com/m/calc`). */
+function inPackage(path: string, pkg: string, dirs: readonly string[]): boolean {
+  const dir = posix.dirname(path);
+  const from = [dir, ...dirs.filter((d) => dir.startsWith(`${d}/`)).map((d) => dir.slice(d.length + 1))];
+  return from.some((d) => d !== '.' && pkg.endsWith(`/${d}`));
 }
 
 /** A missing npm script is the patch's doing when the range changed its package.json and the script was there at the base. */

@@ -78,5 +78,6 @@ export function failuresInOutput(at: OutputFailuresInput): OutputFailures {
   }
   // A script that runs its tests itself: the runner whose summary counted the failures reads them.
   const runner = at.runner ?? failedSummary(outputLines(at.tail))?.runner;
-  return runner ? read(runner, at.tail, tier.cwd) : { failures: [], total: 0 };
+  // `cd backend && go test ./...`: the runner names files from the folder it moved to.
+  return runner ? read(runner, at.tail, posix.join(tier.cwd, output.detection.runDir ?? '.')) : { failures: [], total: 0 };
 }

@@ -1,5 +1,5 @@
-/** A tier's JUnit report after its gate: the verdict it supports, the outcomes to record, the freezes it meets. */
-import { isAbsolute, relative } from 'node:path';
+/** A tier's report (JUnit, or another format it names) after its gate: the verdict it supports, the outcomes to record, the freezes it meets. */
+import { isAbsolute, posix, relative } from 'node:path';
 import { forgive, type Freeze } from '../evidence/freeze.js';
 import type { GateExit } from '../gates/gate.js';
 import { testMsg } from '../evidence/messages.js';
@@ -49,6 +49,8 @@ export interface TierReportInput {
   applyFreezes: boolean;
   /** The runner profile that applies (the config's or detected), for test ids. */
   runner?: ResolvedTier['runner'];
+  /** The folder the runner ran in, relative to the tier's cwd, when its command moved there (`cd backend && go test -json ./...`). */
+  runDir?: string;
 }
 
 /** Reads the report and decides the tier: caught, error, or a pass because only frozen tests failed. */
@@ -59,13 +61,11 @@ export async function judgeTier(input: TierReportInput, deps: ReportDeps): Promi
   const rel = relative(cwd, input.path);
   const where = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : input.path;
   const runner = input.runner ?? tier.runner;
-  const report = await deps.read(
-    input.path,
-    input.since,
-    { ...(runner && { runner }), base: tier.cwd, root: cwd },
-    tier.report?.format ?? 'junit',
-  );
-  const j = judgeReport(input.base, input.exit.exitCode, report, where, runner, tier.allowNoTests === true);
+  const format = tier.report?.format ?? 'junit';
+  // The files a report names are from where its runner ran.
+  const base = input.runDir === undefined ? tier.cwd : posix.join(tier.cwd, input.runDir);
+  const report = await deps.read(input.path, input.since, { ...(runner && { runner }), base, root: cwd }, format);
+  const j = judgeReport(input.base, input.exit.exitCode, report, where, runner, tier.allowNoTests === true, format);
   const out: TierJudgement = {
     verdict: j.verdict,
     ...(j.reason !== undefined && { reason: j.reason }),

@@ -1,11 +1,12 @@
 import type { GateExit } from '../gates/gate.js';
 import type { ReportRead } from '../evidence/junit.js';
 import { shown } from '../util/escape.js';
-import { lastLine, quoteLine } from '../runners/read.js';
+import { type Stopped, lastLine, quoteLine } from '../runners/read.js';
 import { base } from '../runners/command-words.js';
 
 export { quoteLine };
-import { testMsg as msg } from '../evidence/messages.js';
+import { REPORT_NAMES, REPORT_WRITERS, testMsg as msg } from '../evidence/messages.js';
+import type { ReportFormat } from '../types.js';
 import type { Detection, WorkspaceRun, WorkspaceRunMember } from '../runners/detect.js';
 import { envToolFailure, toxConfigError } from '../runners/env-tools.js';
 import { nodeLoadCrash, pythonLoadCrash, pythonModuleMissing, failedSummary } from './script-output.js';
@@ -37,6 +38,8 @@ export interface Classified {
    * not found`; or the module `python -m` could not find (`flake8`).
    */
   notFound?: string;
+  /** The test binary ended mid-run in the code it runs (runners/read.ts `Stopped`): whose fault is told from where (fault.ts). */
+  stopped?: Stopped;
   /**
    * The runner whose output decided, when the tier's command names none itself: the one a command tox
    * or nox said failed runs (pytest under `tox`). Its reader names the failed tests.
@@ -127,6 +130,7 @@ export interface OutputContext {
     | 'workspaces'
     | 'typeCheck'
     | 'manifestDir'
+    | 'runDir'
     | 'envTool'
   >;
   /** The tier lists no `caught` of its own: each workspace's runner's codes count (a workspaces run). */
@@ -647,6 +651,7 @@ function byProfile(
       verdict: 'error',
       reason: `${r.cannotRun.what}: ${quoteLine(r.cannotRun.line)}${r.cannotRun.next !== undefined ? `; ${r.cannotRun.next}` : ''}`,
       ...(r.cannotRun.notFound !== undefined && { notFound: r.cannotRun.notFound, inapplicable: true }),
+      ...(r.cannotRun.stopped !== undefined && { stopped: r.cannotRun.stopped }),
     };
   if (none) return noTestsRan(r, none, runner, code, allowNoTests);
   if (code === 0) {
@@ -769,10 +774,11 @@ export interface ReportVerdict extends Classified {
 }
 
 /**
- * Exit code plus the tier's JUnit report to a verdict. Pure.
+ * Exit code plus the tier's report (JUnit, or the `format` it is written in) to a verdict. Pure.
  * A harness error by exit code stays an error. A test-failure exit code is `caught` only when the
  * report lists a failed test; no report, an unreadable or stale one, or zero cases make it an `error`.
- * Exit 0 with failures in the report is an `error`: the runner and its report disagree.
+ * Exit 0 with failures in the report is an `error`: the runner and its report disagree. Each reason
+ * names the report by its format (`no \`go test -json\` report at ...`).
  */
 export function judgeReport(
   base: Classified,
@@ -781,19 +787,21 @@ export function judgeReport(
   where: string,
   runner?: RunnerName,
   allowNoTests = false,
+  format: ReportFormat = 'junit',
 ): ReportVerdict {
   if (base.verdict === 'error') return { ...base, failed: [], trusted: false };
   const code = exitCode ?? 0;
+  const name = REPORT_NAMES[format];
   if (report.kind !== 'ok') {
     const what =
       report.kind === 'missing'
-        ? msg.reportMissing(where)
+        ? msg.reportMissing(where, name)
         : report.kind === 'stale'
-          ? msg.reportStale(where, report.written)
-          : msg.reportUnreadable(where, report.why);
+          ? msg.reportStale(where, report.written, name)
+          : msg.reportUnreadable(where, report.why, name);
     if (base.verdict === 'pass') return { verdict: 'pass', reason: msg.reportNotRecorded(what), failed: [], trusted: false };
-    const junit = runner && runnerRecord(runner).junitHint;
-    const hint = report.kind === 'missing' && junit ? msg.reportHint(junit) : '';
+    const how = format === 'junit' ? runner && runnerRecord(runner).junitHint : REPORT_WRITERS[format];
+    const hint = report.kind === 'missing' && how ? msg.reportHint(how, format === 'junit' ? 'junit' : 'report') : '';
     return { verdict: 'error', reason: msg.reportCannotTell(code, what, hint), failed: [], trusted: false };
   }
   const failed = report.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);
@@ -802,16 +810,16 @@ export function judgeReport(
     return { verdict: 'error', reason: msg.reportBroken(code, where, broken), failed, trusted: false };
   if (report.cases.length === 0) {
     if (base.verdict === 'pass') {
-      if (allowNoTests) return { verdict: 'pass', reason: msg.reportEmpty(where), failed, trusted: true };
+      if (allowNoTests) return { verdict: 'pass', reason: msg.reportEmpty(where, name), failed, trusted: true };
       return { verdict: 'error', reason: msg.reportEmptyNoTests(where), failed, trusted: true };
     }
-    return { verdict: 'error', reason: msg.reportEmptyButFailed(code, where), failed, trusted: true };
+    return { verdict: 'error', reason: msg.reportEmptyButFailed(code, where, name), failed, trusted: true };
   }
   if (base.verdict === 'pass') {
     if (failed.length === 0) return { verdict: 'pass', failed, trusted: true };
-    return { verdict: 'error', reason: msg.reportDisagrees(where, failed), failed, trusted: false };
+    return { verdict: 'error', reason: msg.reportDisagrees(where, failed, name), failed, trusted: false };
   }
-  if (failed.length === 0) return { verdict: 'error', reason: msg.reportAllPassed(code, where), failed, trusted: true };
+  if (failed.length === 0) return { verdict: 'error', reason: msg.reportAllPassed(code, where, name), failed, trusted: true };
   return { verdict: 'caught', failed, trusted: true, proven: true };
 }
 

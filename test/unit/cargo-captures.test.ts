@@ -16,6 +16,9 @@ import { allRecords, runnerRecord } from '../../src/runners/index.js';
 import { rustErrors } from '../../src/runners/read.js';
 import { failedTestsOf, keepFor, outputLines } from '../../src/verdict/runner-output.js';
 import { errorFault } from '../../src/verdict/fault.js';
+import { summarizeOutput } from '../../src/verdict/output-summary.js';
+import { safeGateOutput } from '../../src/gates/gate-output.js';
+import { shown } from '../../src/util/escape.js';
 import { classify } from '../../src/verdict/verdict.js';
 import type { RunnerName } from '../../src/types.js';
 
@@ -56,28 +59,49 @@ const ROWS: Row[] = [
     'exit0',
     'cargo',
     'error',
-    'the test binary for src/lib.rs (unittests) stopped before its test result (it ran 4 tests, reported none), so not every test is known to have passed; its last output: `test shapes::tests::area_works ...`; a test (or the code it calls) may have called process::exit',
+    'the test binary for src/lib.rs (unittests) exited mid-run, before its test result (it ran 4 tests, reported none): a test or the code under test ended the process (std::process::exit), so not every test is known to have passed; its last output: `test shapes::tests::area_works ...`; `cargo test --lib -- --test-threads=1` prints each test as it starts, so the last one printed is the one that exited',
   ],
   [
     'exit0-nff',
     'cargo',
     'error',
-    'the test binary for src/lib.rs (unittests) stopped before its test result (it ran 4 tests, reported none)',
+    'the test binary for src/lib.rs (unittests) exited mid-run, before its test result (it ran 4 tests, reported none)',
   ],
   // -q prints no sections: the binary is not named, its count is.
-  ['exit0-q', 'cargo', 'error', 'the test binary stopped before its test result (it ran 4 tests, reported none)'],
+  ['exit0-q', 'cargo', 'error', 'the test binary exited mid-run, before its test result (it ran 4 tests, reported none)'],
   [
     'exit0-workspace',
     'cargo',
     'error',
-    'the test binary for src/lib.rs (unittests) stopped before its test result (it ran 2 tests, reported none)',
+    'the test binary for src/lib.rs (unittests) exited mid-run, before its test result (it ran 2 tests, reported none)',
   ],
   [
     'exit0-integration',
     'cargo',
     'error',
-    'the test binary for tests/integration.rs stopped before its test result (it ran 3 tests, reported none)',
+    'the test binary for tests/integration.rs exited mid-run, before its test result (it ran 3 tests, reported none)',
   ],
+  // A test binary that aborted: what happened, in which test when its panic (or, one test at a time, its unfinished line) says, and how to find it.
+  [
+    'abort',
+    'cargo',
+    'error',
+    'the test binary for tests/abort.rs aborted before its test result: the code under test (or the test) ended the process (std::process::abort, a panic that cannot unwind (panic = "abort", a panic in a drop or an extern "C" fn), or a crash); it says: `process didn\'t exit successfully: `/x/target/debug/deps/abort-e1a54924da8cbb36` (signal: 6, SIGABRT: process abort signal)`; `cargo test --test abort -- --test-threads=1` prints each test as it starts, so the last one printed is the one that aborted',
+  ],
+  [
+    'abort-panic',
+    'cargo',
+    'error',
+    'the test binary for tests/half.rs aborted in test halves_odd before its test result: the code under test (or the test) ended the process (std::process::abort, a panic that cannot unwind',
+  ],
+  [
+    'abort-panic',
+    'cargo',
+    'error',
+    "it says: `thread 'halves_odd' (9343) panicked at src/lib.rs:17:9:`; `cargo test --test half halves_odd -- --exact` runs that test alone",
+  ],
+  ['abort-serial', 'cargo', 'error', 'the test binary for tests/abort.rs aborted in test aborts before its test result'],
+  ['abort-serial', 'cargo', 'error', '`cargo test --test abort aborts -- --exact` runs that test alone'],
   // What stops cargo before any test: quoted with where it points, not a caret line nor a header without its place.
   ['compile-error', 'cargo', 'error', 'a compile error: `src/lib.rs:11:11: error[E0277]: cannot add `&str` to `i64``'],
   [
@@ -119,6 +143,20 @@ const ROWS: Row[] = [
     'clippy',
     'error',
     'exit 101: cargo could not read its manifest, so nothing was checked: `Cargo.toml:3:14: error: invalid float, expected nothing`; fix Cargo.toml',
+  ],
+  // rustfmt's check, as prettier's: a diff is the patch's (`caught`), naming the files; its own error (code it cannot parse) an `error`.
+  ['fmt-check', 'rustfmt', 'caught', 'rustfmt: 1 file not formatted: `/x/src/lib.rs:8` (`cargo fmt` formats them)'],
+  [
+    'fmt-check-args',
+    'rustfmt',
+    'caught',
+    'rustfmt: 2 files not formatted: `/x/src/lib.rs:8`, `/x/tests/integration.rs:6` (`cargo fmt` formats them)',
+  ],
+  [
+    'fmt-error',
+    'rustfmt',
+    'error',
+    'exit 1: rustfmt could not check the formatting: `/x/src/lib.rs:12:1: error: expected expression, found `}``; fix the file it names',
   ],
   ['check-warning', 'cargo-check', 'pass', ''],
   [
@@ -217,7 +255,9 @@ test('a binary that stopped, then a long output: its `running` line and its unfi
   const kept = before.map((l) => `${l}\n`).join('') + Buffer.from(long).subarray(cut).toString('utf8');
   const r = runnerRecord('cargo').profile!.read(outputLines(kept));
   assert.ok(
-    (r.cannotRun?.what ?? '').startsWith('the test binary for src/lib.rs (unittests) stopped before its test result (it ran 4 tests'),
+    (r.cannotRun?.what ?? '').startsWith(
+      'the test binary for src/lib.rs (unittests) exited mid-run, before its test result (it ran 4 tests',
+    ),
     r.cannotRun?.what,
   );
 });
@@ -243,6 +283,56 @@ test("a lint beside a syntax error, and a lint's second occurrence that names no
   });
   assert.is(c.verdict, 'error');
   assert.ok((c.reason ?? '').includes('`src/lib.rs:6:13: error: expected expression, found `;``'), c.reason);
+});
+
+test("an aborted binary whose `running 1 test` came before its section line or after cargo's error (stdout and stderr read through two pipes, as a push reads them): still a libtest binary, the same reason", () => {
+  const { code, text } = capture('abort');
+  const raced = text.replace(
+    '     Running tests/abort.rs (target/debug/deps/abort-e1a54924da8cbb36)\n\nrunning 1 test\n',
+    'running 1 test\n     Running tests/abort.rs (target/debug/deps/abort-e1a54924da8cbb36)\n',
+  );
+  assert.ok(raced !== text);
+  const as = (t: string) =>
+    classify({ exitCode: code, signal: null, timedOut: false, interrupted: false, seconds: 1, tail: t }, [101], 30, {
+      runner: 'cargo',
+      output: { detection: { runner: 'cargo', words: [], managers: [] } },
+    }).reason;
+  assert.is(as(raced), as(text));
+  // Or after cargo's error.
+  const late = text
+    .replace('\nrunning 1 test\nerror: test failed', '\nerror: test failed')
+    .replace(/SIGABRT: process abort signal\)\n$/, 'SIGABRT: process abort signal)\nrunning 1 test\n');
+  assert.ok(late !== text && late.endsWith('running 1 test\n'), late);
+  assert.is(as(late), as(text));
+  assert.ok(as(raced)?.includes('`cargo test --test abort -- --test-threads=1` prints each test as it starts'), as(raced));
+});
+
+test("a test binary that aborted or exited mid-run: the patch's when the change touched Rust code, naming the changed file the stop points at (the panic's place, else the binary's source); never a file that \"cannot load\"", () => {
+  const fault = (name: string, changed: string[], cwd = '.') => {
+    const c = judge('cargo', name);
+    return errorFault({
+      reason: c.reason!,
+      output: capture(name).text,
+      changed,
+      exited: true,
+      cwd,
+      ...(c.stopped && { stopped: c.stopped }),
+    });
+  };
+  // The panic is in the code under test, src/lib.rs: that, though the test file changed too.
+  assert.equal(fault('abort-panic', ['tests/half.rs', 'src/lib.rs']), { cause: 'patch', stopped: true, file: 'src/lib.rs' });
+  assert.equal(fault('abort-panic', ['tests/half.rs']), { cause: 'patch', stopped: true, file: 'tests/half.rs' });
+  // No panic: the binary's own source, when changed; else Rust code elsewhere, no file to name.
+  assert.equal(fault('abort', ['tests/abort.rs']), { cause: 'patch', stopped: true, file: 'tests/abort.rs' });
+  assert.equal(fault('abort', ['src/lib.rs']), { cause: 'patch', stopped: true });
+  assert.equal(fault('exit0', ['src/lib.rs']), { cause: 'patch', stopped: true, file: 'src/lib.rs' });
+  assert.equal(fault('exit0-integration', ['crates/rs/tests/integration.rs'], 'crates/rs'), {
+    cause: 'patch',
+    stopped: true,
+    file: 'crates/rs/tests/integration.rs',
+  });
+  // No Rust code changed: the harness's.
+  assert.equal(fault('abort', ['README.md']), { cause: 'harness' });
 });
 
 test("`cargo nextest` not installed, since the patch changed package.json's script to it: the patch's fault, naming the command", () => {
@@ -274,7 +364,30 @@ test('detection: `cargo clippy -- -D warnings` (through an npm script too) is cl
   assert.is(detectRunner('cargo build --release', undefined, scripts).runner, 'cargo-check');
   assert.is(detectRunner('npm test', undefined, scripts).runner, 'cargo');
   assert.is(detectRunner('cargo clippy && ./run-more', undefined, scripts).runner, undefined);
-  assert.is(detectRunner('cargo fmt --check', undefined, scripts).runner, undefined);
+  assert.is(detectRunner('cargo fmt', undefined, scripts).runner, undefined);
+});
+
+test('detection: `cargo fmt --check`, `cargo fmt -- --check` and `rustfmt --check` are rustfmt, as the whole command only; `cargo fmt` (which rewrites) is not a check', () => {
+  const none = () => null;
+  for (const run of ['cargo fmt --check', 'cargo fmt -- --check', 'cargo +nightly fmt --all --check', 'rustfmt --check src/lib.rs'])
+    assert.is(detectRunner(run, undefined, none).runner, 'rustfmt', run);
+  for (const run of ['cargo fmt', 'cargo fmt --all', 'rustfmt src/lib.rs', 'cargo fmt --check && cargo test'])
+    assert.not.equal(detectRunner(run, undefined, none).runner, 'rustfmt', run);
+  assert.is(detectRunner('npm run fmt', undefined, () => ({ fmt: 'cargo fmt -- --check' })).runner, 'rustfmt');
+});
+
+test("rustfmt's diff lines (`ESC[31m-    a+b` then `ESC(B ESC[m`): the blocked screen shows them with no escape left, and the stream passes the reset", () => {
+  const { text } = capture('fmt-check');
+  assert.ok(text.includes('\x1b(B'), 'the capture holds the charset reset');
+  const screen = summarizeOutput({ text });
+  assert.ok(screen.lines.length > 0);
+  for (const l of screen.lines) assert.not.match(shown(l), '\\x1b', l);
+  assert.ok(screen.lines.includes('-    a+b'), screen.lines.join('\n'));
+  assert.is(outputLines('\x1b[31m-    a+b\n\x1b(B\x1b[m\x1b[32m+    a + b\n')[1], '+    a + b');
+  // Other character sets (line drawing) and other controls are still removed or escaped.
+  assert.is(outputLines('\x1b(0lqk\x1b(B')[0], 'lqk');
+  assert.is(safeGateOutput(Buffer.from('\x1b[31m-x\n\x1b(B\x1b[m')).toString(), '\x1b[31m-x\n\x1b(B\x1b[m');
+  assert.is(safeGateOutput(Buffer.from('\x1b(0q')).toString(), '\\x1b(0q');
 });
 
 test.run();

@@ -104,6 +104,12 @@ test("an error the patch caused is annotated at the file it broke, with the line
   assert.match(anns[0]!.message, 'Fix src/a.ts');
   assert.not.match(anns[0]!.message, 'not a verdict on the patch');
   assert.match(anns[1]!.message, 'took the "test" script');
+  const [stopped] = annotationsFor([
+    result({ tier: 't1', verdict: 'error', reason: 'the test binary aborted', cause: 'patch', causeFile: 'src/lib.rs', causeStopped: true }),
+  ]);
+  assert.equal([stopped!.file, stopped!.title], ['src/lib.rs', 'gate-ladder: t1: the patch broke src/lib.rs']);
+  assert.match(stopped!.message, 'ended the test process');
+  assert.not.match(stopped!.message, 'cannot load');
   assert.match(
     githubAnnotations([result({ tier: 't1', verdict: 'error', cause: 'patch', causeFile: 'src/a.ts', causeLine: 12 })]).lines[0]!,
     /^::error file=src\/a\.ts,line=12,title=/,

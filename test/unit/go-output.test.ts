@@ -5,13 +5,16 @@
  * is no test run; `go test -json` on stdout is read as the text its events hold; a panic names the test
  * file's frame; a t.Log before the failure does not stand for it; an import cycle is no test failing.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { detectRunner } from '../../src/runners/detect.js';
+import { goPackageDirs } from '../../src/runners/go-packages.js';
 import { allRecords } from '../../src/runners/index.js';
+import { errorFault } from '../../src/verdict/fault.js';
 import { failedTestsOf } from '../../src/verdict/runner-output.js';
 import { reportDeps } from '../../src/verdict/tier-report-io.js';
 import { classify } from '../../src/verdict/verdict.js';
@@ -27,7 +30,8 @@ const judge = (name: string, code: number, allowNoTests = false) =>
     output: { detection: { runner: 'go', words: [], managers: [] }, allowNoTests },
   });
 
-const STOPPED = 'the test binary of example.com/m/math exited before its tests reported';
+const STOPPED = 'the test binary of example.com/m/math exited';
+const ENDED = 'before its tests reported: the code under test ended the process (a log.Fatal, an os.Exit or a crash); its last output: `';
 
 // [fixture, exit code, verdict, reason fragment ('' for a pass without a reason)]
 const CASES: [string, number, 'pass' | 'caught' | 'error', string][] = [
@@ -37,10 +41,19 @@ const CASES: [string, number, 'pass' | 'caught' | 'error', string][] = [
   ['panic-json', 1, 'caught', 'go: `--- FAIL: TestUpper (0.00s)`'],
   ['pass-json', 0, 'pass', ''],
   // log.Fatal in the code under test: go prints the package's FAIL and nothing of the test it was in.
-  ['exit-one', 1, 'error', `${STOPPED} (a log.Fatal, an os.Exit or a crash in the code it tested), last output: \``],
-  ['exit-v', 1, 'error', STOPPED],
-  ['exit', 1, 'error', STOPPED],
-  ['exit-json', 1, 'error', STOPPED],
+  // Without -v go names no test: how to see which one was running.
+  ['exit-one', 1, 'error', `${STOPPED} ${ENDED}`],
+  ['exit-one', 1, 'error', '`go test -v example.com/m/math` names the test that was running (its last `=== RUN` line)'],
+  // With -v (and in -json's events): the test that started and never ended, and how to run it alone.
+  ['exit-v', 1, 'error', `${STOPPED} in TestNeg ${ENDED}`],
+  [
+    'exit-v',
+    1,
+    'error',
+    "negative input -1`; `go test -v -run '^TestNeg$' example.com/m/math` runs that test alone, to find where it exits",
+  ],
+  ['exit', 1, 'error', `${STOPPED} ${ENDED}`],
+  ['exit-json', 1, 'error', `${STOPPED} in TestNeg ${ENDED}`],
   ['skip-v', 0, 'error', 'no tests ran (every test was skipped): `--- SKIP: TestAdds (0.00s)`'],
   ['skip-json', 0, 'error', 'no tests ran (every test was skipped)'],
   ['cycle', 1, 'error', 'go could not load the packages: `imports example.com/m/a: import cycle not allowed`'],
@@ -71,6 +84,23 @@ const failed = (name: string) =>
     base: '.',
     packageDir: (pkg) => (pkg.startsWith('example.com/m/') ? pkg.slice('example.com/m/'.length) : undefined),
   }).map((f) => [f.id, f.file, f.line, f.message]);
+
+test("a test binary the code under test exited: the patch's when the change touched go code, naming its changed file in the package's folder (the code before its tests); else the harness's", () => {
+  const c = judge('exit-v', 1);
+  assert.equal(c.stopped, { package: 'example.com/m/math', test: 'TestNeg' });
+  const fault = (changed: string[], cwd = '.') =>
+    errorFault({ reason: c.reason!, output: output('exit-v'), changed, exited: true, cwd, stopped: c.stopped! });
+  assert.equal(fault(['math/math.go', 'math/math_test.go', 'README.md']), { cause: 'patch', stopped: true, file: 'math/math.go' });
+  assert.equal(fault(['math/math_test.go']), { cause: 'patch', stopped: true, file: 'math/math_test.go' });
+  // From a tier in backend/ (its cwd, or the folder a `cd` moved to).
+  assert.equal(fault(['backend/math/math.go'], 'backend'), { cause: 'patch', stopped: true, file: 'backend/math/math.go' });
+  // Go code elsewhere (a package it imports): the patch's, no file of the package to name.
+  assert.equal(fault(['util/util.go']), { cause: 'patch', stopped: true });
+  // No go code changed: what the code needs around it (a variable, a service), not the change.
+  assert.equal(fault(['README.md']), { cause: 'harness' });
+  // Before: the harness's, whatever changed (the reason names no file).
+  assert.equal(errorFault({ reason: c.reason!, output: output('exit-v'), changed: ['math/math.go'], exited: true }), { cause: 'harness' });
+});
 
 test('go test -json on stdout: the failed tests named with file, line and message, as from the text', () => {
   assert.equal(failed('caught-json'), failed('caught'));
@@ -112,6 +142,44 @@ test("a go-json report: its failed tests with file, line and message, from its e
       // The panic's frame is under the folder go ran in when the report was written (/x): outside this one, so no file.
       ['example.com/m/math::TestDiv', undefined, undefined, 'panic: runtime error: integer divide by zero'],
     ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a go tier that moves first (`cd backend && go test`, go's `-C backend`): the runner's folder is known, so its failed tests' files are the repository's", () => {
+  const none = () => null;
+  const at = (run: string) => {
+    const d = detectRunner(run, undefined, none);
+    return [d.runner, d.runDir];
+  };
+  assert.equal(at('cd backend && go test ./...'), ['go', 'backend']);
+  assert.equal(at('go -C backend test ./...'), ['go', 'backend']);
+  assert.equal(at('go -C=svc/api test -v ./...'), ['go', 'svc/api']);
+  assert.equal(at('cd services && go -C api test ./...'), ['go', 'services/api']);
+  assert.equal(at('cd a; cd ./b/ && go test ./...'), ['go', 'a/b']);
+  assert.equal(at('go -C backend vet ./...'), ['govet', undefined]);
+  // A folder that is not known from the command (absolute, a variable, out of the tree): none, as before.
+  for (const run of ['cd /srv/app && go test ./...', 'cd "$DIR" && go test ./...', 'cd .. && go test ./...', 'go test ./...'])
+    assert.equal(at(run), ['go', undefined], run);
+  // Through a script: npm runs it from package.json's folder.
+  assert.equal(detectRunner('npm test', undefined, () => ({ test: 'cd backend && go test ./...' })).runDir, 'backend');
+  // As the ladder reads a catch: from the runner's folder, go.mod there placing the packages.
+  const dir = mkdtempSync(join(tmpdir(), 'gl-go-cd-'));
+  try {
+    mkdirSync(join(dir, 'backend'));
+    writeFileSync(join(dir, 'backend', 'go.mod'), 'module example.com/m\n\ngo 1.19\n');
+    assert.equal(
+      failedTestsOf('go', output('caught'), { root: dir, base: 'backend', packageDir: goPackageDirs(dir, 'backend') }).map((f) => [
+        f.id,
+        f.file,
+        f.line,
+      ]),
+      [
+        ['example.com/m/math::TestAdds', 'backend/math/math_test.go', 7],
+        ['example.com/m/math::TestSub/inner', 'backend/math/math_test.go', 15],
+      ],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

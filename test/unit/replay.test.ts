@@ -399,4 +399,22 @@ test("judge's next step after a catch points at the failed tests only when it na
   );
 });
 
+test("judge's next step after a test binary the code under test ended (go's log.Fatal, Rust's abort): the code, likely the patch, not a broken harness", () => {
+  const next = (file?: string) =>
+    judgeMsg.next({
+      verdict: 'error',
+      applied: true,
+      cause: 'patch',
+      stopped: true,
+      ...(file !== undefined && { file }),
+      base: 'a'.repeat(40),
+      configFile: 'c.ts',
+    });
+  assert.is(
+    next('calc/calc.go'),
+    'The code under test ended its test binary mid-run (it exited or aborted; the reason says where and how to find the test): likely the patch (calc/calc.go). Fix it, then judge it again.',
+  );
+  assert.not.match(next(), 'broke the harness');
+});
+
 test.run();

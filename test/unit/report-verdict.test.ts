@@ -151,4 +151,32 @@ test('only a missing report, not a stale or unreadable one, gets the hint on wri
   assert.not.match(judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.xml').reason ?? '', 'PATH');
 });
 
+test('a report of another format is named as that report, with how to write it, in every reason', () => {
+  const missing = judgeReport(CAUGHT, 1, { kind: 'missing' }, 'go-test.json', 'go', false, 'go-json').reason ?? '';
+  assert.is(
+    missing,
+    'exit 1 and no `go test -json` report at go-test.json: cannot tell a failed test from a broken harness; make the gate write it (e.g. `go test -json ./... > PATH`) or drop `report` from the tier',
+  );
+  const reasons = [
+    judgeReport(CAUGHT, 1, { kind: 'stale', written: '2020-01-01T00:00:00.000Z' }, 'r.json', 'go', false, 'go-json').reason,
+    judgeReport(CAUGHT, 1, { kind: 'unreadable', why: 'bad' }, 'r.json', 'go', false, 'go-json').reason,
+    judgeReport(CAUGHT, 1, ok(), 'r.json', 'go', false, 'go-json').reason,
+    judgeReport(PASS, 0, ok('fail'), 'r.json', 'go', false, 'go-json').reason,
+    judgeReport(CAUGHT, 1, ok('pass'), 'r.json', 'go', false, 'go-json').reason,
+    judgeReport(PASS, 0, ok(), 'r.json', 'go', true, 'go-json').reason,
+  ];
+  for (const r of reasons) {
+    assert.match(r ?? '', 'the `go test -json` report at r.json');
+    assert.not.match(r ?? '', 'JUnit');
+  }
+  assert.match(
+    judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.json', 'jest', false, 'jest-json').reason ?? '',
+    'no jest JSON report at r.json',
+  );
+  assert.match(
+    judgeReport(CAUGHT, 1, { kind: 'missing' }, 'r.json', 'vitest', false, 'vitest-json').reason ?? '',
+    '`vitest run --reporter=json --outputFile=PATH`) or drop `report`',
+  );
+});
+
 test.run();

@@ -573,8 +573,10 @@ const cases: [string, RunnerName, string, Reading][] = [
     'FAIL\texample.com/m\t0.010s\n',
     {
       cannotRun: {
-        what: 'the test binary of example.com/m exited before its tests reported (a log.Fatal, an os.Exit or a crash in the code it tested), last output',
+        what: 'the test binary of example.com/m exited before its tests reported: the code under test ended the process (a log.Fatal, an os.Exit or a crash); its last output',
         line: 'FAIL\texample.com/m\t0.010s',
+        next: '`go test -v example.com/m` names the test that was running (its last `=== RUN` line)',
+        stopped: { package: 'example.com/m' },
       },
       summary: { line: 'FAIL\texample.com/m\t0.010s', failed: 0, passed: 0, total: 0 },
     },

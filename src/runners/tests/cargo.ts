@@ -33,13 +33,111 @@ function binaryName(line: string): string | undefined {
   return /Running unittests /.test(line) ? `${m[1]} (unittests)` : m[1];
 }
 
+/** cargo's line after a binary that failed (mid-line, after a test's unfinished `test a ... `, when the binary stopped there). */
+const RERUN = /(?:^|\s)error: (?:test|doctest) failed, to rerun pass `([^`]+)`/;
+
+/**
+ * The test a stopped binary was in, from its unfinished `test a ... ` line: only when libtest ran its
+ * tests one at a time (`--test-threads=1` in the command cargo says failed, or one test), as it names a
+ * test as it starts only then; run at once, it names each as it ends, so an unfinished line is a race.
+ */
+function unfinishedTest(section: readonly string[], died: string | undefined): string | undefined {
+  const serial = section.some((l) => /^running 1 test$/.test(l)) || (died !== undefined && /--test-threads[= ]1\b/.test(died));
+  if (!serial) return undefined;
+  for (const l of section) {
+    const m = /^test (\S+) \.\.\. ?(.*)$/.exec(l);
+    if (m && !/^(?:ok|FAILED|ignored)\b/.test(m[2]!)) return m[1]!;
+  }
+  return undefined;
+}
+
+/** The source a section line names (`src/lib.rs`, `tests/it.rs`), without `(unittests)`; none for doctests. */
+const sourceOf = (line: string) => CARGO_BINARY.exec(line)?.[1];
+
+/** cargo's option that runs one binary's tests again: `--lib`, `--test it`, `--doc`, `--bin m` (its `to rerun pass` line's, else from the section). */
+function rerunOf(section: readonly string[]): string | undefined {
+  const said = section.map((l) => RERUN.exec(l)?.[1]).find((x) => x !== undefined);
+  if (said !== undefined) return said;
+  const head = section[0] ?? '';
+  if (/Doc-tests /.test(head)) return '--doc';
+  const src = sourceOf(head);
+  if (src === undefined) return undefined;
+  if (/Running unittests src\/lib\.rs /.test(head)) return '--lib';
+  const test = /^tests\/([^/]+)\.rs$|^tests\/([^/]+)\/main\.rs$/.exec(src);
+  return test ? `--test ${test[1] ?? test[2]}` : undefined;
+}
+
+/** How to find the test that ended a binary: its tests one at a time, each named as it starts. */
+const oneByOne = (rerun: string | undefined, how: string) =>
+  `\`cargo test ${rerun !== undefined ? `${rerun} ` : ''}-- --test-threads=1\` prints each test as it starts, so the last one printed is the one that ${how}`;
+
+/**
+ * A test binary's section that ended without its `test result:` (cargo's `process didn't exit
+ * successfully`): how (aborted: SIGABRT, a panic that cannot unwind; killed by another signal; exited
+ * with a code: a `harness = false` main that panicked), the test its panic names (libtest names each
+ * test's thread after it), the line that says so, and where.
+ */
+function endedSection(section: readonly string[], errorLine: string): NonNullable<Reading['cannotRun']> {
+  const head = section[0]!;
+  const name = binaryName(head);
+  const panics = section.filter((x) => CARGO_PANIC.test(x));
+  const panic = panics[0];
+  const died = section.find((x) => CARGO_DIED.test(x));
+  const signal = died !== undefined ? /\(signal: \d+, (SIG\w+)/.exec(died)?.[1] : undefined;
+  const thread = panic !== undefined ? /^thread '([^']*)'/.exec(panic)?.[1] : undefined;
+  const test = thread !== undefined && thread !== 'main' && thread !== '<unnamed>' ? thread : unfinishedTest(section, died);
+  const place = panic !== undefined ? /panicked at (?:'.*', )?(\S+?):\d+:\d+:?$/.exec(panic)?.[1] : undefined;
+  // No libtest in it (`running N tests`): a `harness = false` test, its own main.
+  const own = !section.some((l) => CARGO_RUNNING.test(l));
+  const how =
+    signal === 'SIGABRT' ? 'aborted' : signal !== undefined ? `was killed by ${signal}` : panic !== undefined ? 'panicked' : 'exited';
+  const cause =
+    signal === 'SIGABRT'
+      ? 'std::process::abort, a panic that cannot unwind (panic = "abort", a panic in a drop or an extern "C" fn), or a crash'
+      : signal !== undefined
+        ? 'a crash, or a signal sent to it'
+        : own
+          ? 'its own main, a `harness = false` test, panicked or exited with a code'
+          : 'a panic outside the tests, or an exit with a code';
+  const rerun = rerunOf(section);
+  const src = sourceOf(head);
+  return {
+    what: `the test binary${name !== undefined ? ` for ${name}` : ''} ${how}${test !== undefined ? ` in test ${test}` : ''} before its test result: the code under test (or the test) ended the process (${cause}); it says`,
+    line: panic ?? died ?? `${errorLine} (${head.trim()} printed no test result)`,
+    next:
+      test !== undefined
+        ? `\`cargo test ${rerun !== undefined ? `${rerun} ` : ''}${test} -- --exact\` runs that test alone`
+        : own
+          ? `\`cargo test${rerun !== undefined ? ` ${rerun}` : ''}\` runs it alone`
+          : oneByOne(rerun, how),
+    stopped: {
+      ...(src !== undefined && { file: src }),
+      ...(place !== undefined && !place.startsWith('/rustc/') && { at: place }),
+      ...(test !== undefined && { test }),
+    },
+  };
+}
+
+/**
+ * The `running N tests` lines of the section at `start` (ending in cargo's error at `error`) that came
+ * out of place: cargo writes a section's line and its error to stderr, the binary its tests' lines to
+ * stdout, so read through two pipes the binary's `running 1 test` may come just before its section
+ * line, or after cargo's error (up to the next section).
+ */
+function announced(lines: readonly string[], start: number, error: number): string[] {
+  let before = start - 1;
+  while (before >= 0 && lines[before]!.trim() === '') before--;
+  const after: string[] = [];
+  for (let j = error + 1; j < lines.length && !CARGO_BINARY.test(lines[j]!); j++) if (CARGO_RUNNING.test(lines[j]!)) after.push(lines[j]!);
+  return [...(before >= 0 && CARGO_RUNNING.test(lines[before]!) ? [lines[before]!] : []), ...after];
+}
+
 /**
  * A cargo test binary that failed without a `test result:` line of its own: a `harness = false` test
  * whose main panicked, a test that aborted the process (SIGABRT, a stack overflow), a build script that
- * panicked. No test is known to have failed: the harness broke. The line that says why: the panic, the
- * signal, or cargo's own error.
+ * panicked. No test is known to have failed: the binary ended in the middle of its tests (endedSection).
  */
-function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line: string } | undefined {
+function cargoBinaryOutsideTests(lines: readonly string[]): Reading['cannotRun'] {
   const build = firstMatch(lines, /^error: failed to run custom build command for /);
   if (build) return { what: 'a build script failed', line: build.line };
   let start = -1;
@@ -50,10 +148,8 @@ function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line
       start = i;
       result = false;
     } else if (CARGO_RESULT.test(l)) result = true;
-    else if (start !== -1 && !result && /^error: (?:test|doctest) failed, to rerun pass /.test(l)) {
-      const section = lines.slice(start, i + 4);
-      const why = section.find((x) => CARGO_PANIC.test(x)) ?? section.find((x) => CARGO_DIED.test(x));
-      return { what: 'a test binary stopped before its test result', line: why ?? `${l} (${lines[start]!.trim()} printed no test result)` };
+    else if (start !== -1 && !result && RERUN.test(l)) {
+      return endedSection([...lines.slice(start, i + 4), ...announced(lines, start, i)], l);
     }
   }
   return undefined;
@@ -63,11 +159,11 @@ function cargoBinaryOutsideTests(lines: readonly string[]): { what: string; line
  * A test binary that announced its tests (`running 3 tests`) and printed no `test result:` before the
  * next binary's section (or its next `running`, under `-q`, which prints no sections) or the end: it
  * stopped in the middle of its tests, though cargo may exit 0 (a test, or the code under test, called
- * `std::process::exit(0)`). What it was and how many tests it announced.
+ * `std::process::exit(0)`). What it was (its section line) and how many tests it announced.
  */
-function cargoUnreported(lines: readonly string[]): { binary?: string; tests: number; last: string } | undefined {
-  let binary: string | undefined;
-  let open: { binary?: string; tests: number; last: string } | undefined;
+function cargoUnreported(lines: readonly string[]): { head?: string; tests: number; last: string } | undefined {
+  let head: string | undefined;
+  let open: { head?: string; tests: number; last: string } | undefined;
   for (const l of lines) {
     const name = binaryName(l);
     const running = CARGO_RUNNING.exec(l);
@@ -77,25 +173,28 @@ function cargoUnreported(lines: readonly string[]): { binary?: string; tests: nu
       return cut === '' ? open : { ...open, last: cut };
     }
     if (open && running) return open;
-    if (name !== undefined) binary = name;
+    if (name !== undefined) head = l.trim();
     else if (running) {
-      if (Number(running[1]) > 0) open = { ...(binary !== undefined && { binary }), tests: Number(running[1]), last: l };
-      binary = undefined;
+      if (Number(running[1]) > 0) open = { ...(head !== undefined && { head }), tests: Number(running[1]), last: l };
+      head = undefined;
     } else if (CARGO_RESULT.test(l)) open = undefined;
     else if (open && l.trim() !== '') open.last = l;
   }
   return open;
 }
 
-/** cargoUnreported as what could not run: the binary, its count, its last line, and how to find the test that stopped it. */
+/** cargoUnreported as what could not run: the binary, its count, its last line, that the code under test ended it, and how to find the test. */
 function unreported(lines: readonly string[]): Reading['cannotRun'] {
   const u = cargoUnreported(lines);
   if (!u) return undefined;
   const n = `${u.tests} test${u.tests === 1 ? '' : 's'}`;
+  const name = u.head !== undefined ? binaryName(u.head) : undefined;
+  const src = u.head !== undefined ? sourceOf(u.head) : undefined;
   return {
-    what: `the test binary ${u.binary !== undefined ? `for ${u.binary} ` : ''}stopped before its test result (it ran ${n}, reported none), so not every test is known to have passed; its last output`,
+    what: `the test binary ${name !== undefined ? `for ${name} ` : ''}exited mid-run, before its test result (it ran ${n}, reported none): a test or the code under test ended the process (std::process::exit), so not every test is known to have passed; its last output`,
     line: u.last,
-    next: 'a test (or the code it calls) may have called process::exit; `cargo test -- --test-threads=1` prints each test as it starts, so the last one printed is the one that stopped it',
+    next: oneByOne(u.head !== undefined ? rerunOf([u.head]) : undefined, 'exited'),
+    stopped: { ...(src !== undefined && { file: src }) },
   };
 }
 

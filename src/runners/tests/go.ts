@@ -131,9 +131,10 @@ function goFailures(printed: readonly string[]): FailedTest[] {
 /**
  * A package whose test binary exited before it reported a test's failure (`log.Fatal`, `os.Exit(1)`
  * in the code under test, a panic outside the tests' goroutines): its `FAIL\t<package>\t0.01s` with
- * no `--- FAIL` above it in its part of the output. The package, and the last line it printed.
+ * no `--- FAIL` above it in its part of the output. The package, the last line it printed, and (under
+ * -v, or in `go test -json`'s events) the test that was running: the last `=== RUN` that did not end.
  */
-function stoppedPackage(lines: readonly string[]): { pkg: string; line: string } | undefined {
+function stoppedPackage(lines: readonly string[]): { pkg: string; line: string; test?: string } | undefined {
   let start = 0;
   for (let i = 0; i < lines.length; i++) {
     if (!GO_PACKAGE_END.test(lines[i]!)) continue;
@@ -142,9 +143,34 @@ function stoppedPackage(lines: readonly string[]): { pkg: string; line: string }
     if (!GO_FAILED_PACKAGE.test(lines[i]!) || part.some((l) => GO_FAILED_TEST.test(l))) continue;
     const said = part.filter((l) => l.trim() !== '' && !/^(?:FAIL|PASS)$|^\s*(?:---|===) /.test(l));
     const line = said.find((l) => /^panic: /.test(l)) ?? said[said.length - 1] ?? lines[i]!;
-    return { pkg: lines[i]!.split(/\s+/)[1]!, line };
+    const test = runningTest(part);
+    return { pkg: lines[i]!.split(/\s+/)[1]!, line, ...(test !== undefined && { test }) };
   }
   return undefined;
+}
+
+/** The test a package's part of the output started last and never ended (`=== RUN   TestNeg` without its `--- PASS`). */
+function runningTest(part: readonly string[]): string | undefined {
+  const ended = new Set(part.flatMap((l) => /^\s*--- (?:PASS|FAIL|SKIP): (\S+) \(/.exec(l)?.[1] ?? []));
+  for (let i = part.length - 1; i >= 0; i--) {
+    const m = /^=== (?:RUN|CONT) +(\S+)$/.exec(part[i]!);
+    if (m && !ended.has(m[1]!)) return m[1]!;
+  }
+  return undefined;
+}
+
+/** A stopped package as what could not run: the package and its test, that the code under test ended it, and how to see where. */
+function stopped(s: { pkg: string; line: string; test?: string }): NonNullable<Reading['cannotRun']> {
+  const top = s.test?.split('/')[0];
+  return {
+    what: `the test binary of ${s.pkg} exited${s.test !== undefined ? ` in ${s.test}` : ''} before its tests reported: the code under test ended the process (a log.Fatal, an os.Exit or a crash); its last output`,
+    line: s.line,
+    next:
+      top !== undefined
+        ? `\`go test -v -run '^${top}$' ${s.pkg}\` runs that test alone, to find where it exits`
+        : `\`go test -v ${s.pkg}\` names the test that was running (its last \`=== RUN\` line)`,
+    stopped: { package: s.pkg, ...(s.test !== undefined && { test: s.test }) },
+  };
 }
 
 const go: RunnerProfile = {
@@ -160,12 +186,8 @@ const go: RunnerProfile = {
       const why = firstMatch(lines, /^\S+\.go:\d+(?::\d+)?: /)?.line ?? build.line;
       out.cannotRun = { what: 'a compile error', line: why };
     } else if (setup) out.cannotRun = { what: 'go could not load the packages', line: setup.line };
-    const stopped = stoppedPackage(lines);
-    if (stopped && !out.cannotRun)
-      out.cannotRun = {
-        what: `the test binary of ${stopped.pkg} exited before its tests reported (a log.Fatal, an os.Exit or a crash in the code it tested), last output`,
-        line: stopped.line,
-      };
+    const exited = stoppedPackage(lines);
+    if (exited && !out.cannotRun) out.cannotRun = stopped(exited);
     const failedTests = lines.filter((l) => GO_FAILED_TEST.test(l));
     const passedTests = lines.filter((l) => GO_PASSED_TEST.test(l)).length;
     const skippedTests = lines.filter((l) => GO_SKIPPED_TEST.test(l));
