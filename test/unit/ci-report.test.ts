@@ -105,7 +105,14 @@ test("an error the patch caused is annotated at the file it broke, with the line
   assert.not.match(anns[0]!.message, 'not a verdict on the patch');
   assert.match(anns[1]!.message, 'took the "test" script');
   const [stopped] = annotationsFor([
-    result({ tier: 't1', verdict: 'error', reason: 'the test binary aborted', cause: 'patch', causeFile: 'src/lib.rs', causeStopped: true }),
+    result({
+      tier: 't1',
+      verdict: 'error',
+      reason: 'the test binary aborted',
+      cause: 'patch',
+      causeFile: 'src/lib.rs',
+      causeStopped: true,
+    }),
   ]);
   assert.equal([stopped!.file, stopped!.title], ['src/lib.rs', 'gate-ladder: t1: the patch broke src/lib.rs']);
   assert.match(stopped!.message, 'ended the test process');
