@@ -109,9 +109,12 @@ const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
 /** The reason column: an error's reason, a catch's failed tests or reason. */
 function why(r: GateResult): string {
   if (r.verdict === 'pass') return r.reason ? mdText(r.reason) : '';
-  if (r.verdict === 'caught' && r.failed && r.failed.length > 0) {
-    const names = r.failed.slice(0, 3).map(mdText).join(', ');
-    return `${r.failed.length} failed test${r.failed.length === 1 ? '' : 's'}: ${names}${r.failed.length > 3 ? ', …' : ''}`;
+  // The failed tests a report lists, else those the runner's output names (with how many failed in all).
+  const ids = r.failed && r.failed.length > 0 ? r.failed : (r.failures ?? []).map((f) => f.id);
+  if (r.verdict === 'caught' && ids.length > 0) {
+    const n = r.failed && r.failed.length > 0 ? ids.length : Math.max(ids.length, r.failuresTotal ?? 0);
+    const names = ids.slice(0, 3).map(mdText).join(', ');
+    return `${n} failed test${n === 1 ? '' : 's'}: ${names}${n > 3 ? ', …' : ''}`;
   }
   return mdText(r.reason ?? (r.verdict === 'caught' ? `exit ${r.exitCode}` : 'harness error'));
 }

@@ -207,6 +207,28 @@ test('summary: headline by exit code, the range, one row per planned tier, faile
   assert.not.match(md, 'push blocked');
 });
 
+test("summary: a catch whose failed tests come from the runner's output (no report) names them and how many failed in all", () => {
+  const target: SummaryTarget = {
+    ref: 'refs/heads/main',
+    head: 'b'.repeat(40),
+    base: 'a'.repeat(40),
+    files: 1,
+    plan: [{ tier: 't1', run: true }],
+    verdict: 'caught',
+    results: [
+      result({
+        tier: 't1',
+        verdict: 'caught',
+        exitCode: 1,
+        failures: [{ id: 'test/a.test.js > adds', title: 'adds', file: 'test/a.test.js', line: 4, message: 'expected 2' }],
+        failuresTotal: 300,
+      }),
+    ],
+  };
+  const md = ciSummary({ exit: 1, how: 'the given range', targets: [target], figures });
+  assert.match(md, '| t1 | **caught** | 0.3 | 300 failed tests: test/a.test.js &gt; adds, … |');
+});
+
 test('summary headlines for a pass, an error and a skipped target', () => {
   assert.match(ciSummary({ exit: 0, how: 'x', targets: [], figures: [] }), '## gate-ladder: passed');
   assert.match(
