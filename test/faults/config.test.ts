@@ -151,7 +151,7 @@ nodeTest('a tier whose cwd does not exist is an error that names the folder, not
     for (const run of ["'true'", "['true']"]) {
       const r = pushWith(repo, `export default { tiers: [{ name: 't1', run: ${run}, cwd: 'no-such-folder' }] };\n`);
       assert.is(r.code, 1, r.out);
-      assert.match(r.out, /the tier's cwd does not exist: \/\S+\/no-such-folder/);
+      assert.match(r.out, "the tier's cwd does not exist: no-such-folder");
       assert.not.match(r.out, 'command not found');
       const row = repo.ledger().at(-1)!;
       assert.is(row.verdict, 'error');
