@@ -305,6 +305,16 @@ test("an aborted binary whose `running 1 test` came before its section line or a
   assert.ok(late !== text && late.endsWith('running 1 test\n'), late);
   assert.is(as(late), as(text));
   assert.ok(as(raced)?.includes('`cargo test --test abort -- --test-threads=1` prints each test as it starts'), as(raced));
+  // Or the binary before it printed its `test result:` (stdout) after cargo's next section line (stderr): a signal still says it ended.
+  const result = 'test result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n';
+  const behind = text
+    .replace(result, '')
+    .replace(
+      '(target/debug/deps/abort-e1a54924da8cbb36)\n\nrunning 1 test\n',
+      `(target/debug/deps/abort-e1a54924da8cbb36)\n${result}running 1 test\n`,
+    );
+  assert.ok(behind !== text && behind.indexOf('test result: ok') > behind.indexOf('Running tests/abort.rs'), behind);
+  assert.is(as(behind), as(text));
 });
 
 test("a test binary that aborted or exited mid-run: the patch's when the change touched Rust code, naming the changed file the stop points at (the panic's place, else the binary's source); never a file that \"cannot load\"", () => {

@@ -132,6 +132,9 @@ function announced(lines: readonly string[], start: number, error: number): stri
   return [...(before >= 0 && CARGO_RUNNING.test(lines[before]!) ? [lines[before]!] : []), ...after];
 }
 
+/** Whether cargo's error says the binary was ended by a signal (`process didn't exit successfully: ... (signal: 6, SIGABRT...)`). */
+const signalled = (after: readonly string[]) => after.some((x) => CARGO_DIED.test(x) && /\(signal: \d+/.test(x));
+
 /**
  * A cargo test binary that failed without a `test result:` line of its own: a `harness = false` test
  * whose main panicked, a test that aborted the process (SIGABRT, a stack overflow), a build script that
@@ -148,7 +151,8 @@ function cargoBinaryOutsideTests(lines: readonly string[]): Reading['cannotRun']
       start = i;
       result = false;
     } else if (CARGO_RESULT.test(l)) result = true;
-    else if (start !== -1 && !result && RERUN.test(l)) {
+    else if (start !== -1 && RERUN.test(l) && (!result || signalled(lines.slice(i, i + 4)))) {
+      // A `test result:` in the section may be the binary before it's, read late through its own pipe: a signal says this one ended.
       return endedSection([...lines.slice(start, i + 4), ...announced(lines, start, i)], l);
     }
   }
