@@ -113,7 +113,7 @@ export const judgeMsg = {
   verdict: (v: { verdict: Verdict; label: string; tier?: string; reason?: string; seconds: number; tiers: number }) =>
     v.verdict === 'pass'
       ? `pass: ${shown(v.label)}: ${plural(v.tiers, 'tier')} passed in ${v.seconds.toFixed(1)} s`
-      : `${v.verdict}: ${shown(v.label)}: ${v.verdict === 'caught' ? 'caught by' : 'at'} ${shown(v.tier ?? '?')}${v.reason ? `: ${shown(clipped(v.reason))}` : ''}`,
+      : `${v.verdict}: ${shown(v.label)}: ${v.verdict === 'caught' ? 'caught by' : 'at'} ${shown(v.tier ?? '?')}${v.reason ? `: ${shown(clipped(v.reason, REASON_MAX))}` : ''}`,
   failedTest: (t: { id: string; file?: string; line?: number; message?: string }) =>
     `  failed: ${t.file ? `${shown(t.file)}${t.line ? `:${t.line}` : ''} ` : ''}${shown(t.id)}${t.message ? `: ${shown(clipped(t.message.split('\n')[0] ?? ''))}` : ''}`,
   tiers: (tiers: readonly { tier: string; verdict: Verdict; seconds: number }[], skipped: readonly { tier: string; reason: string }[]) =>
@@ -125,6 +125,12 @@ export const judgeMsg = {
       : `  ... and ${n} more failed (\`--json\` lists the first ${listed}; the tier's output names the rest: its log)`,
   ledger: (file: string, run: string) => `  ledger: ${shown(file)} (run ${run})`,
 };
+
+/**
+ * A verdict's reason in judge's text answer: whole up to this length. It is ours (the runner's line it quotes is
+ * clipped where it is read), and its end is often the step to take (go's `go test -v -run ...`); `--json` has all of it.
+ */
+const REASON_MAX = 1000;
 
 /** What the MCP server (`gate-ladder mcp`) says: on stderr, and in its tools' errors. */
 export const mcpMsg = {

@@ -34,9 +34,9 @@ export type Exec = (command: string) => string;
 
 export const npx: Exec = (command) => `npx ${command}`;
 
-/** A line of outside input quoted in a message: at most 200 characters (a 5 MB line would be printed whole), saying how long it was. Pure. */
-export function clipped(line: string): string {
-  return line.length > 200 ? `${line.slice(0, 200)}… (${line.length} characters)` : line;
+/** A line of outside input quoted in a message: at most `max` characters (a 5 MB line would be printed whole), saying how long it was. Pure. */
+export function clipped(line: string, max = 200): string {
+  return line.length > max ? `${line.slice(0, max)}… (${line.length} characters)` : line;
 }
 
 /** How the reason of a gate whose command the kernel refused as too long (E2BIG) begins (gates/gate.ts). */

@@ -417,4 +417,14 @@ test("judge's next step after a test binary the code under test ended (go's log.
   assert.not.match(next(), 'broke the harness');
 });
 
+test("judge's text answer gives a verdict's reason whole up to 1000 characters (its end is often the step to take), a longer one cut and measured", () => {
+  const step = 'run `go test -v -run ^TestNeg$ example.com/m/calc` to see it';
+  const reason = `${'the code under test ended the test binary of example.com/m/calc mid-run; '.repeat(5)}${step}`;
+  assert.ok(reason.length > 200 && reason.length < 1000);
+  const line = judgeMsg.verdict({ verdict: 'error', label: 'p.diff', tier: 't1', reason, seconds: 1, tiers: 1 });
+  assert.ok(line.endsWith(step), line);
+  const long = judgeMsg.verdict({ verdict: 'error', label: 'p.diff', tier: 't1', reason: 'x'.repeat(5000), seconds: 1, tiers: 1 });
+  assert.ok(long.endsWith(`${'x'.repeat(10)}… (5000 characters)`), long.slice(-40));
+});
+
 test.run();
