@@ -36,12 +36,16 @@ const errorNext = (r: GateResult, configFile: string, hook?: Voice): string[] =>
   ];
 };
 
+/** After the fix: what the user does next, in the voice of the hook (`stage it, and commit again`). */
+const thenAgain = (hook?: Voice) =>
+  isCommit(hook) ? 'stage it, and commit again' : isManual(hook) ? 'then run it again' : 'commit, and push again';
+
 /** A test binary the code under test ended mid-run (go's log.Fatal, Rust's abort): the patch's, likely; how to find where is in the reason. */
 const stoppedNext = (r: GateResult, hook?: Voice): string[] => [
   r.causeFile !== undefined
     ? `  The ${change(hook)} changed ${shown(r.causeFile)}, and the code under test ended the test process before its tests reported (it exited or aborted, as said above): likely the patch, not the harness.`
     : `  The code under test ended the test process before its tests reported (it exited or aborted, as said above), and the ${change(hook)} changed that code: likely the patch, not the harness.`,
-  `  Find where it stops (the command above shows it), fix it${isCommit(hook) ? ', stage it, and commit again' : isManual(hook) ? ', then run it again' : ', commit, and push again'}.`,
+  `  Find where it stops (the command above shows it), fix it, ${thenAgain(hook)}.`,
 ];
 
 const harnessNext = (r: GateResult, configFile: string, hook?: Voice): string => {
@@ -105,7 +109,7 @@ export const msg = {
   caught: (ref: string, r: GateResult, hook?: Voice) =>
     [
       `gate-ladder: ${blocked(hook)}${shown(r.tier)} caught a problem in ${shown(ref)} (exit ${r.exitCode}: ${r.runner?.runner ? 'a test failed' : 'the check failed'}).`,
-      `  The patch is wrong: fix it, ${isCommit(hook) ? 'stage it, and commit again' : isManual(hook) ? 'then run it again' : 'commit, and push again'}.`,
+      `  The patch is wrong: fix it, ${thenAgain(hook)}.`,
       ...(bypass(hook) ? [`  ${bypass(hook)}`] : []),
     ].join('\n'),
   error: (ref: string, r: GateResult, configFile: string, hook?: Voice) =>
@@ -120,7 +124,7 @@ export const msg = {
                 : r.causeCommand !== undefined
                   ? `  The ${change(hook)} changed ${shown(r.causeFile)}, whose scripts now run \`${shown(r.causeCommand)}\`, a command not found here: the patch broke the harness (a typo, or a tool to install).`
                   : `  The ${change(hook)} changed ${shown(r.causeFile)}, which cannot load${r.causeLine === undefined ? '' : ` (line ${r.causeLine})`}: the patch broke the harness.`,
-              `  Fix ${shown(r.causeFile)}${isCommit(hook) ? ', stage it, and commit again' : isManual(hook) ? ', then run it again' : ', commit, and push again'}.`,
+              `  Fix ${shown(r.causeFile)}, ${thenAgain(hook)}.`,
             ]
           : errorNext(r, configFile, hook)),
       ...(bypass(hook) ? [`  ${bypass(hook)}`] : []),
